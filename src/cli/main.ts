@@ -1,0 +1,61 @@
+import { CommanderError } from 'commander';
+import { buildProgram } from './program.js';
+import { processIO, type CommandIO } from './io.js';
+import { isSignrunError } from '../errors/signrun-error.js';
+import { ExitCode } from '../errors/catalogue-entry.js';
+import { formatErrorForConsole } from './format-error.js';
+import type { CommandHandler } from './command.js';
+
+/**
+ * The one exit point: every command returns an exit code or throws; this maps
+ * what it threw to a message and an exit code. Nothing else calls process.exit.
+ */
+export async function main(argv: string[], io: CommandIO = processIO()): Promise<number> {
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupts += 1;
+    if (interrupts === 1) {
+      io.stderr.write(`\n${signal === 'SIGINT' ? 'Ctrl-C' : signal}: finishing work in flight and writing the report; press Ctrl-C again to stop at once.\n`);
+      controller.abort();
+    } else {
+      io.stderr.write('Stopped at once.\n');
+      process.exit(ExitCode.interrupted);
+    }
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  let chosen: Promise<number> | undefined;
+  const program = buildProgram(io, (_name, load, args, options) => {
+    chosen = load().then((mod: { default: CommandHandler }) =>
+      mod.default({ args, options, io, signal: controller.signal }),
+    );
+  });
+
+  try {
+    await program.parseAsync(argv, { from: 'node' });
+    if (!chosen) {
+      program.outputHelp();
+      return ExitCode.invalid;
+    }
+    return await chosen;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end with exitCode 0; usage errors were already printed by commander.
+      return error.exitCode === 0 ? ExitCode.ok : ExitCode.invalid;
+    }
+    if (isSignrunError(error)) {
+      io.stderr.write(formatErrorForConsole(error, io));
+      return error.exitCode;
+    }
+    io.stderr.write(
+      `signrun: internal error (SR_INTERNAL): ${error instanceof Error ? error.message : String(error)}\n` +
+        (io.env['SIGNRUN_DEBUG'] ? `${error instanceof Error ? error.stack : ''}\n` : 'Run again with SIGNRUN_DEBUG=1 for a stack trace, and report it.\n'),
+    );
+    return ExitCode.failed;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

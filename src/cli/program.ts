@@ -1,0 +1,119 @@
+import { Command, Option, InvalidArgumentError } from 'commander';
+import type { CommandHandler } from './command.js';
+import type { CommandIO } from './io.js';
+
+/** The command table. Each command's module is loaded only when it runs, so `--help` stays fast. */
+const commands = {
+  validate: () => import('./commands/validate.js'),
+  plan: () => import('./commands/plan.js'),
+  run: () => import('./commands/run.js'),
+  serve: () => import('./commands/serve.js'),
+  'sign-url': () => import('./commands/sign-url.js'),
+  'report-merge': () => import('./commands/report-merge.js'),
+} satisfies Record<string, () => Promise<{ default: CommandHandler }>>;
+
+export type CommandName = keyof typeof commands;
+
+export function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a whole number of 1 or more');
+  return n;
+}
+
+export function nonNegativeInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('must be a whole number of 0 or more');
+  return n;
+}
+
+export function portNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be a port number, 0 to 65535');
+  return n;
+}
+
+/**
+ * Builds the commander program. `dispatch` is called with the chosen command;
+ * commander only parses, it never exits the process (exitOverride).
+ */
+export function buildProgram(
+  io: CommandIO,
+  dispatch: (name: CommandName, load: () => Promise<{ default: CommandHandler }>, args: unknown[], options: Record<string, unknown>) => void,
+): Command {
+  const program = new Command('signrun')
+    .description('Envelope-as-code for electronic signatures (eSignature REST API v2).')
+    .version(process.env['npm_package_version'] ?? '0.1.0')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    })
+    .showHelpAfterError('(run with --help for usage)');
+
+  const on = (name: CommandName) => (...all: unknown[]) => {
+    // commander passes positional args, then the options object, then the Command.
+    const cmd = all[all.length - 1] as Command;
+    const args = all.slice(0, -2);
+    dispatch(name, commands[name], args, cmd.opts());
+  };
+
+  program
+    .command('validate')
+    .description('Check job files offline: schema, files, references. Exit 0 valid, 2 invalid.')
+    .argument('<paths...>', 'job files, folders or globs')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'github']).default('text'))
+    .action(on('validate'));
+
+  program
+    .command('plan')
+    .description('Show what a run would do against the target, without changing anything.')
+    .argument('<paths...>', 'job files, folders or globs')
+    .option('--out <dir>', 'output folder whose state the plan reads')
+    .option('--state <dir>', 'state folder (default: <out>/.signrun)')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action(on('plan'));
+
+  program
+    .command('run')
+    .description('Validate, then create envelopes and accounts; write signing addresses, documents, certificates and a report.')
+    .argument('<paths...>', 'job files, folders or globs')
+    .option('--out <dir>', 'output folder (default: out)')
+    .option('--concurrency <n>', 'envelopes in flight at once (default: 8)', positiveInt)
+    .option('--state <dir>', 'state folder for the journal (default: <out>/.signrun)')
+    .option('--shard <k/n>', 'take only shard K of N (1-based) of the envelopes')
+    .option('--max-calls-per-hour <n>', 'hourly API call budget (default: what the service says)', positiveInt)
+    .action(on('run'));
+
+  program
+    .command('serve')
+    .description('Run the local eSignature API v2 sandbox.')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0: any free port)', portNumber, 8080)
+    .option('--data <dir>', 'data folder (SQLite + documents); default: in memory')
+    .option('--seed <file>', 'YAML seed replacing the built-in one')
+    .option('--latency <ms>', 'fixed delay added to every API response', nonNegativeInt)
+    .option('--hourly-limit <n>', 'API calls per hour per account before HOURLY_APIINVOCATION_LIMIT_EXCEEDED', positiveInt)
+    .option('--burst-limit <n>', 'API calls per 30 s per account before the burst limit answers', positiveInt)
+    .option('--token-ttl <seconds>', 'lifetime of signing-view tokens (default 300)', positiveInt)
+    .option('--faults <spec>', 'fault injection, e.g. "429=0.02,500=0.02,reset-after=0.02"')
+    .option('--fault-seed <n>', 'seed for reproducible fault injection', nonNegativeInt)
+    .action(on('serve'));
+
+  program
+    .command('sign-url')
+    .description('Ask the service for a fresh signing address for a recipient of an envelope of an earlier run.')
+    .argument('<out-dir>', 'output folder of the run')
+    .argument('<envelope-key>', 'the envelope key, or job/key when several jobs share the folder')
+    .argument('[recipient]', 'recipient: clientUserId, email, name or recipientId (default: the only or first embedded one)')
+    .action(on('sign-url'));
+
+  const report = program.command('report').description('Work with run reports.');
+  report
+    .command('merge')
+    .description('Combine the report.json files of shards into one report.')
+    .argument('<reports...>', 'report.json files or output folders')
+    .requiredOption('--out <dir>', 'folder for the merged report.json, report.md and junit.xml')
+    .action(on('report-merge'));
+
+  return program;
+}

@@ -1,0 +1,20 @@
+import { defineCodes } from '../catalogue-entry.js';
+
+/** Codes of the command line itself. */
+export const cliCodes = defineCodes({
+  SR_USAGE: {
+    exitCode: 2,
+    summary: 'The command line is not valid: unknown option, missing argument or bad value.',
+    hint: 'Run `signrun --help` or `signrun <command> --help` for the usage.',
+  },
+  SR_INTERNAL: {
+    exitCode: 1,
+    summary: 'An unexpected internal error; this is a bug in signrun.',
+    hint: 'Run again with SIGNRUN_DEBUG=1 for a stack trace and report it.',
+  },
+  SR_INTERRUPTED: {
+    exitCode: 130,
+    summary: 'The run was interrupted (Ctrl-C or SIGTERM); work in flight was finished and the report written.',
+    hint: 'Run the same command again to continue where it stopped.',
+  },
+});

@@ -1,0 +1,168 @@
+/**
+ * The resolved job model: what `jobs/` hands to `runner/` after loading,
+ * validation and expansion. Everything here is already checked — files exist
+ * and are PDFs, `${...}` references are substituted, ids are numbered — so the
+ * runner never re-validates and never sees YAML.
+ *
+ * Field names are DocuSign's (service-api.md section 2); ids are strings, as
+ * on the wire. Values resolved from `${env.*}` that are secrets (passwords)
+ * are marked with `Secret` so that reporters can tell them apart.
+ */
+import type { ErrorCode } from '../errors/catalogue.js';
+
+/** Where something is declared in a job file. 1-based line and column. */
+export interface SourcePosition {
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** A string that must never be printed, logged or written to a report. */
+export interface Secret {
+  readonly secret: true;
+  /** The real value; read it only to put it on the wire. */
+  reveal(): string;
+}
+
+export interface ResolvedDocument {
+  /** "1", "2", … in order unless the job file gives one. */
+  documentId: string;
+  /** File name shown to signers, e.g. `offer.pdf`. */
+  name: string;
+  /** Absolute path of the PDF; checked to exist, to be a PDF and to be inside the job's folder. */
+  path: string;
+  /** Size in bytes at validation time. */
+  size: number;
+  /** Number of pages, read from the PDF at validation time. */
+  pageCount: number;
+  /** sha256 (hex) of the file at validation time; part of the envelope digest. */
+  sha256: string;
+}
+
+export interface ResolvedSignHereTab {
+  documentId: string;
+  pageNumber: string;
+  xPosition: string;
+  yPosition: string;
+}
+
+/** A signer of an envelope built from documents (service-api.md 2.3). */
+export interface ResolvedSigner {
+  /** "1", "2", … in order unless given. */
+  recipientId: string;
+  name: string;
+  email: string;
+  /** Present for embedded signers. */
+  clientUserId?: string;
+  /** Defaults to "1" on the service side when absent. */
+  routingOrder?: string;
+  /** Interface language: `en`, `fr`, … */
+  supportedLanguage?: string;
+  /** Per-recipient message (DocuSign's emailNotification on the wire). */
+  emailSubject?: string;
+  emailBody?: string;
+  /** Empty: the signer places the signature in the service's own interface. */
+  signHereTabs: ResolvedSignHereTab[];
+}
+
+/** A role of an envelope built from a template (service-api.md 2.5). */
+export interface ResolvedRole {
+  roleName: string;
+  name: string;
+  email: string;
+  clientUserId?: string;
+  routingOrder?: string;
+}
+
+export interface ResolvedEnvelope {
+  /** The job name; (job, key) identifies the envelope forever. */
+  job: string;
+  key: string;
+  /** Where the envelope (or its forEach template) is declared. */
+  source: SourcePosition;
+  /** 1-based row number when produced by forEach. */
+  row?: number;
+  emailSubject: string;
+  emailBlurb?: string;
+  /** Requested initial status. */
+  status: 'sent' | 'created';
+  /** Where embedded signers are sent after signing. Required when any recipient has a clientUserId. */
+  returnUrl?: string;
+  eventNotification?: { url: string };
+  /** The user's own text custom fields (signrun adds its identity field on top). */
+  customFields?: Array<{ name: string; value: string }>;
+  /** `documents` (documents + recipients) or `template` (templateId + templateRoles). */
+  kind: 'documents' | 'template';
+  documents: ResolvedDocument[];
+  recipients: ResolvedSigner[];
+  templateId?: string;
+  templateRoles: ResolvedRole[];
+  /**
+   * sha256 (hex) of the canonical envelope content, document digests
+   * included: a changed envelope has a changed digest (drift detection).
+   */
+  digest: string;
+}
+
+export interface ResolvedAccount {
+  job: string;
+  key: string;
+  source: SourcePosition;
+  /** present: create when missing; absent: delete when it exists. */
+  state: 'present' | 'absent';
+  accountName: string;
+  /** Known ids of an existing account (given in the job or found in earlier outputs). */
+  accountId?: string;
+  userId?: string;
+  initialUser?: {
+    email: string;
+    userName?: string;
+    firstName?: string;
+    lastName?: string;
+    middleName?: string;
+    suffixName?: string;
+    title?: string;
+    /** Always from `${env.*}`: literals are refused by validation. */
+    password: Secret;
+  };
+  planInformation?: { planId: string };
+  addressInformation?: Partial<
+    Record<'address1' | 'address2' | 'city' | 'country' | 'fax' | 'phone' | 'postalCode' | 'state', string>
+  >;
+}
+
+export interface ResolvedJob {
+  /** Absolute path of the job file. */
+  file: string;
+  job: string;
+  envelopes: ResolvedEnvelope[];
+  accounts: ResolvedAccount[];
+}
+
+/** One finding of validation, pointing at the line in the user's file. */
+export interface Diagnostic {
+  code: ErrorCode;
+  severity: 'error' | 'warning';
+  message: string;
+  /** Path as the user named it (relative to the working folder when possible). */
+  file: string;
+  line: number;
+  column: number;
+  /** The field, as a dotted path (`envelopes[0].recipients[1].email`). */
+  field?: string;
+  /** The offending source line, for the excerpt with a caret. */
+  excerpt?: string;
+  hint?: string;
+}
+
+export interface LoadStats {
+  files: number;
+  jobs: number;
+  envelopes: number;
+  accounts: number;
+}
+
+/** What loading + validation + expansion returns: data, never an exit code. */
+export type LoadResult =
+  | { ok: true; jobs: ResolvedJob[]; warnings: Diagnostic[]; stats: LoadStats }
+  | { ok: false; errors: Diagnostic[]; warnings: Diagnostic[]; stats: LoadStats };

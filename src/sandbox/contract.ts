@@ -1,0 +1,32 @@
+/**
+ * How the rest of signrun starts the sandbox in-process (`run` with no root
+ * URL, tests, benchmarks). `src/sandbox/index.ts` exports `startSandbox`
+ * with this shape.
+ */
+export interface SandboxOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 8080; 0 picks a free port. */
+  port?: number;
+  /** Folder for SQLite and document files; absent: in memory (lost on close). */
+  dataDir?: string;
+  /** Path of a YAML seed replacing the built-in default seed. */
+  seedFile?: string;
+  /** Fixed delay added to every API response, in ms (`serve --latency`). */
+  latencyMs?: number;
+  /** Hourly API call limit per account; absent: unlimited. */
+  hourlyLimit?: number;
+  /** Lifetime of signing-view tokens, seconds. Default 300. */
+  viewTokenTtlSeconds?: number;
+  /** Don't log requests (in-process use by `run`). */
+  quiet?: boolean;
+}
+
+export interface RunningSandbox {
+  /** e.g. http://127.0.0.1:43123 */
+  origin: string;
+  /** e.g. http://127.0.0.1:43123/restapi/v2 */
+  rootUrl: string;
+  /** Finish in-flight requests, close the database. */
+  close(): Promise<void>;
+}
