@@ -1,0 +1,43 @@
+import { inspect } from 'node:util';
+import type { Secret } from './jobs/model.js';
+
+const REDACTED = '[redacted]';
+
+/**
+ * Wraps a secret (password, token) so that it cannot reach a log, a report or
+ * an error message by accident: String(), JSON.stringify() and util.inspect()
+ * all show `[redacted]`. Only `reveal()` gives the value, at the point where
+ * it goes on the wire.
+ */
+export function makeSecret(value: string): Secret {
+  return new SecretValue(value);
+}
+
+class SecretValue implements Secret {
+  readonly secret = true as const;
+  readonly #value: string;
+
+  constructor(value: string) {
+    this.#value = value;
+  }
+
+  reveal(): string {
+    return this.#value;
+  }
+
+  toString(): string {
+    return REDACTED;
+  }
+
+  toJSON(): string {
+    return REDACTED;
+  }
+
+  [inspect.custom](): string {
+    return REDACTED;
+  }
+}
+
+export function isSecret(value: unknown): value is Secret {
+  return value instanceof SecretValue;
+}

@@ -1,0 +1,16 @@
+import { inspect } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { makeSecret, isSecret } from '../../src/secret.js';
+
+describe('makeSecret', () => {
+  it('never shows the value except through reveal()', () => {
+    const secret = makeSecret('hunter2-password');
+    expect(secret.reveal()).toBe('hunter2-password');
+    expect(String(secret)).not.toContain('hunter2');
+    expect(`${secret}`).not.toContain('hunter2');
+    expect(JSON.stringify({ password: secret })).toBe('{"password":"[redacted]"}');
+    expect(inspect({ nested: { secret } })).not.toContain('hunter2');
+    expect(isSecret(secret)).toBe(true);
+    expect(isSecret('hunter2-password')).toBe(false);
+  });
+});
