@@ -18,6 +18,12 @@ export interface SandboxOptions {
   hourlyLimit?: number;
   /** Lifetime of signing-view tokens, seconds. Default 300. */
   viewTokenTtlSeconds?: number;
+  /** API calls per 30 s per account before the burst limit answers (DocuSign: 500; 200 in demo). Absent: unlimited. */
+  burstLimit?: number;
+  /** Fault injection spec (`serve --faults`), e.g. "429=0.02,500=0.02,reset-after=0.02". Absent: no faults. */
+  faults?: string;
+  /** Seed for the fault injection's random choices, so a run is reproducible. Default: random. */
+  faultSeed?: number;
   /** Don't log requests (in-process use by `run`). */
   quiet?: boolean;
 }
