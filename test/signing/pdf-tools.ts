@@ -38,7 +38,10 @@ export async function samplePdf(title: string, pages = 1, size: [number, number]
 }
 
 /** Words found by `pdftotext -bbox` on one page: coordinates in points from the top-left. */
-export async function wordsOnPage(path: string, page: number): Promise<{ word: string; xMin: number; yMin: number; yMax: number }[]> {
+export async function wordsOnPage(
+  path: string,
+  page: number,
+): Promise<{ word: string; xMin: number; yMin: number; yMax: number }[]> {
   const { out } = await tool('pdftotext', ['-bbox', '-f', String(page), '-l', String(page), path, '-']);
   const words: { word: string; xMin: number; yMin: number; yMax: number }[] = [];
   const re = /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)<\/word>/g;

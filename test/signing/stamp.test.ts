@@ -6,7 +6,13 @@ describe('stampSignatures', () => {
   it('draws the typed name and time at the tab position, measured from the top-left', async () => {
     const pdf = await samplePdf('contract', 2);
     const stamped = await stampSignatures(pdf, [
-      { pageNumber: 2, xPosition: 100, yPosition: 150, name: 'Jean Français', signedAt: new Date('2026-11-20T10:11:12Z') },
+      {
+        pageNumber: 2,
+        xPosition: 100,
+        yPosition: 150,
+        name: 'Jean Français',
+        signedAt: new Date('2026-11-20T10:11:12Z'),
+      },
     ]);
     const path = tempPdf(stamped);
     expect((await tool('qpdf', ['--check', path])).code).toBe(0);

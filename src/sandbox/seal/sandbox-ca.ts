@@ -128,8 +128,8 @@ function rsaKeyPair(): { publicKey: forge.pki.rsa.PublicKey; privateKey: forge.p
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
   });
   return {
-    publicKey: forge.pki.publicKeyFromPem(publicKey) as forge.pki.rsa.PublicKey,
-    privateKey: forge.pki.privateKeyFromPem(privateKey) as forge.pki.rsa.PrivateKey,
+    publicKey: forge.pki.publicKeyFromPem(publicKey),
+    privateKey: forge.pki.privateKeyFromPem(privateKey),
   };
 }
 

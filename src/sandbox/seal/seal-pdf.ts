@@ -4,7 +4,6 @@ import { P12Signer } from '@signpdf/signer-p12';
 import { SignPdf } from '@signpdf/signpdf';
 import type { SandboxCa } from './sandbox-ca.js';
 
-
 /** What the seal says about itself (shown by PDF viewers and `pdfsig`). */
 export interface SealOptions {
   /** Default "Sealed by the signrun sandbox on completion". */

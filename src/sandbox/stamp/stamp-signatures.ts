@@ -22,7 +22,10 @@ export const stampSize = { width: 180, height: 48 } as const;
 
 /** Thrown when a stamp points at a page the document does not have. */
 export class StampPageError extends Error {
-  constructor(readonly pageNumber: number, readonly pageCount: number) {
+  constructor(
+    readonly pageNumber: number,
+    readonly pageCount: number,
+  ) {
     super(`page ${pageNumber} does not exist (the document has ${pageCount})`);
     this.name = 'StampPageError';
   }
@@ -51,7 +54,16 @@ export async function stampSignatures(pdf: Uint8Array, stamps: readonly Signatur
     const left = clamp(stamp.xPosition, 0, Math.max(0, pageWidth - w));
     const bottom = clamp(pageHeight - stamp.yPosition - h, 0, Math.max(0, pageHeight - h));
     const ink = rgb(0.05, 0.15, 0.45);
-    page.drawRectangle({ x: left, y: bottom, width: w, height: h, borderColor: ink, borderWidth: 0.8, opacity: 0 , borderOpacity: 1 });
+    page.drawRectangle({
+      x: left,
+      y: bottom,
+      width: w,
+      height: h,
+      borderColor: ink,
+      borderWidth: 0.8,
+      opacity: 0,
+      borderOpacity: 1,
+    });
     const caption = encodable(plain, stamp.caption ?? 'Signed by signrun sandbox');
     page.drawText(caption, { x: left + 4, y: bottom + h - 9, size: 6, font: plain, color: ink });
     const name = encodable(script, stamp.name);

@@ -1,0 +1,69 @@
+/**
+ * The events the sandbox notifies, named as DocuSign Connect names them in
+ * its JSON (SIM) messages: https://developers.docusign.com/platform/webhooks/connect/
+ * (`event` field). Swagger: `eventNotification.envelopeEvents` / `recipientEvents`.
+ */
+export const connectEventTypes = [
+  'envelope-sent',
+  'envelope-delivered',
+  'envelope-completed',
+  'envelope-declined',
+  'envelope-voided',
+  'recipient-sent',
+  'recipient-delivered',
+  'recipient-completed',
+  'recipient-declined',
+] as const;
+
+/** One of {@link connectEventTypes}. */
+export type ConnectEventType = (typeof connectEventTypes)[number];
+
+/** What happened, as the sandbox core reports it. */
+export interface ConnectEventFacts {
+  type: ConnectEventType;
+  accountId: string;
+  envelopeId: string;
+  /** Present for recipient events. */
+  recipientId?: string;
+  /** When it happened. */
+  at: Date;
+  /** Id of the user who sent the envelope, when known. */
+  userId?: string;
+  /** A snapshot of the envelope (status, emailSubject, recipients …), as GET envelope returns it. */
+  envelopeSummary?: Record<string, unknown>;
+}
+
+/** The JSON body POSTed to `eventNotification.url`. */
+export interface ConnectMessage {
+  event: ConnectEventType;
+  apiVersion: 'v2';
+  uri: string;
+  retryCount: number;
+  /** Envelope-level eventNotification has no Connect configuration: DocuSign sends 0 too. */
+  configurationId: number;
+  generatedDateTime: string;
+  data: {
+    accountId: string;
+    userId?: string;
+    envelopeId: string;
+    recipientId?: string;
+    envelopeSummary?: Record<string, unknown>;
+  };
+}
+
+/** Builds the Connect JSON message for one event. */
+export function connectMessage(facts: ConnectEventFacts): ConnectMessage {
+  const data: ConnectMessage['data'] = { accountId: facts.accountId, envelopeId: facts.envelopeId };
+  if (facts.userId !== undefined) data.userId = facts.userId;
+  if (facts.recipientId !== undefined) data.recipientId = facts.recipientId;
+  if (facts.envelopeSummary !== undefined) data.envelopeSummary = facts.envelopeSummary;
+  return {
+    event: facts.type,
+    apiVersion: 'v2',
+    uri: `/restapi/v2/accounts/${facts.accountId}/envelopes/${facts.envelopeId}`,
+    retryCount: 0,
+    configurationId: 0,
+    generatedDateTime: facts.at.toISOString(),
+    data,
+  };
+}
