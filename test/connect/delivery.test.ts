@@ -88,7 +88,7 @@ describe('ConnectWorker', () => {
     db.close();
 
     db = new Database(dbPath);
-    cleanups.push(() => db.close());
+    cleanups.push(() => void db.close());
     queue = new ConnectQueue(db);
     worker = new ConnectWorker({ queue, policy: fast, idleMs: 50 });
     cleanups.push(() => worker.stop());
@@ -114,7 +114,7 @@ describe('ConnectWorker', () => {
 
   it('never calls a refused destination and lists it as a failure at once', async () => {
     const db = new Database(':memory:');
-    cleanups.push(() => db.close());
+    cleanups.push(() => void db.close());
     const queue = new ConnectQueue(db);
     const attempts: { ok: boolean; error?: string }[] = [];
     const worker = new ConnectWorker({ queue, policy: fast, idleMs: 20, onAttempt: (a) => attempts.push(a) });
@@ -143,7 +143,7 @@ describe('ConnectWorker', () => {
     );
     const port = (hanging.address() as { port: number }).port;
     const db = new Database(':memory:');
-    cleanups.push(() => db.close());
+    cleanups.push(() => void db.close());
     const queue = new ConnectQueue(db);
     const attempts: { ok: boolean; error?: string }[] = [];
     const worker = new ConnectWorker({
