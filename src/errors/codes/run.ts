@@ -7,4 +7,69 @@ export const runCodes = defineCodes({
     summary: 'An envelope could not be completed.',
     hint: 'The report says which step failed and why; fix it and run again: finished steps are not repeated.',
   },
+  SR_ENVELOPE_DRIFT: {
+    exitCode: 1,
+    summary: 'The envelope was already sent by an earlier run, and its content has changed since.',
+    hint: 'A sent contract is never sent again silently: give the changed envelope a new key, or void the old one and remove its folder from --out.',
+  },
+  SR_ACCOUNT_FAILED: {
+    exitCode: 1,
+    summary: 'An account could not be created or deleted.',
+    hint: 'The report says which call failed and the service errorCode; fix it and run again.',
+  },
+  SR_TEMPLATE_ROLE_MISSING: {
+    exitCode: 2,
+    summary: 'A templateRoles entry names a roleName that the stored template does not define.',
+    hint: 'Use one of the roleNames the message lists (read from the template on the service); nothing was sent.',
+  },
+  SR_TEMPLATE_UNREADABLE: {
+    exitCode: 2,
+    summary: 'A template named by templateId could not be read from the service.',
+    hint: 'Check the templateId against the templates of the account; nothing was sent.',
+  },
+  SR_CREDENTIALS_MISSING: {
+    exitCode: 2,
+    summary: 'A root URL is configured but the credentials to log in are not.',
+    hint: 'Set DOCUSIGN_USERNAME, DOCUSIGN_PASSWORD and DOCUSIGN_INTEGRATOR_KEY, or DOCUSIGN_ACCESS_TOKEN (or unset DOCUSIGN_ROOT_URL to use the sandbox).',
+  },
+  SR_DISTRIBUTOR_MISSING: {
+    exitCode: 1,
+    summary: 'An account must be created but no distributor code and password are configured.',
+    hint: 'Set DOCUSIGN_DISTRIBUTOR_CODE and DOCUSIGN_DISTRIBUTOR_PASSWORD (or the config file fields).',
+  },
+  SR_ACCOUNT_IDS_UNKNOWN: {
+    exitCode: 1,
+    summary: 'An account with state: absent has a password but no known accountId/userId to log in with.',
+    hint: 'Give accountId and userId in the job file, or keep the account.json written by the run that created it.',
+  },
+  SR_OUTPUT_OUTSIDE: {
+    exitCode: 2,
+    summary: 'A file would be written outside the output folder.',
+    hint: 'Job and key names become folder names; remove `..` and path separators from them.',
+  },
+  SR_OUTPUT_WRITE: {
+    exitCode: 1,
+    summary: 'An output file could not be written.',
+    hint: 'Check free disk space and the permissions of the output folder.',
+  },
+  SR_OUTPUT_NOT_FOUND: {
+    exitCode: 2,
+    summary: 'The output folder or the envelope in it was not found.',
+    hint: 'Give the --out folder of an earlier `signrun run` and a key listed in its report.json.',
+  },
+  SR_RECIPIENT_NOT_FOUND: {
+    exitCode: 2,
+    summary: 'No embedded recipient of that envelope matches the one asked for.',
+    hint: 'Name the recipient by clientUserId, email, name or recipientId as listed in signing.json.',
+  },
+  SR_REPORT_INVALID: {
+    exitCode: 2,
+    summary: 'A report.json given to `report merge` is missing or does not match schemas/report.schema.json.',
+    hint: 'Give report.json files (or output folders) written by `signrun run`.',
+  },
+  SR_STATE_LOCKED: {
+    exitCode: 2,
+    summary: 'Another run holds the lock of the state folder (one run per state folder, so no envelope is sent twice).',
+    hint: 'Wait for the run named in the message to finish, or give this one another --state folder; nothing was sent.',
+  },
 });

@@ -1,0 +1,309 @@
+import type { Readable } from 'node:stream';
+import type { Auth } from './auth.js';
+import type { ApiRequest, ApiResponse, ClientEvent, Send } from './api-request.js';
+import { ClientBadResponseError, ClientNetworkError } from './client-errors.js';
+import { createFetchOnce } from './fetch-once.js';
+import type { RateLimitInfo } from './rate-limit.js';
+import { defaultRetryPolicy, retryDelay, type RetryPolicy } from './retry-policy.js';
+import { realTiming, type Timing } from './timing.js';
+import { withRetry } from './with-retry.js';
+import { withThrottle, type RateLimitState } from './with-throttle.js';
+import { pathOf } from './redact.js';
+import type {
+  AccountInformation,
+  EnvelopeDefinition,
+  EnvelopeDocumentsResult,
+  EnvelopeRecipients,
+  EnvelopeSummary,
+  Envelope,
+  EnvelopesInformation,
+  EnvelopeTemplate,
+  LoginAccount,
+  LoginInformation,
+  NewAccountDefinition,
+  NewAccountSummary,
+  RecipientViewRequest,
+  ViewUrl,
+} from './wire-types.js';
+
+/** Options of {@link EsignatureClient.create}. */
+export interface EsignatureClientOptions {
+  /** Service root ending in /restapi/v2, e.g. https://demo.docusign.net/restapi/v2. */
+  rootUrl: string;
+  auth: Auth;
+  /** Default {@link defaultRetryPolicy}. */
+  retryPolicy?: RetryPolicy;
+  /** Default the real clock and timers. */
+  timing?: Timing;
+  /** Keep-alive connections per origin. Default 32. */
+  maxSockets?: number;
+  /** Every wire call and every retry. */
+  onEvent?: (event: ClientEvent) => void;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Copied into events (the runner passes `<job>/<key>`). */
+  tag?: string;
+  signal?: AbortSignal;
+}
+
+/** Size and sha256 of a file written from a download. */
+export interface WrittenFile {
+  size: number;
+  sha256: string;
+}
+
+/** Receives a download body and writes it somewhere; called again when a download is retried. */
+export type DownloadSink<T extends WrittenFile> = (body: Readable) => Promise<T>;
+
+interface Shared {
+  send: Send;
+  close(): void;
+  rate: RateLimitState;
+  timing: Timing;
+  policy: RetryPolicy;
+  onEvent: ((event: ClientEvent) => void) | undefined;
+}
+
+/**
+ * A typed client of the eSignature REST API v2 (service-api.md section 4;
+ * paths and wire names from the Swagger). One connection pool shared by all
+ * calls; pipeline throttle → retry → fetch once. Knows nothing of job files.
+ */
+export class EsignatureClient {
+  readonly rootUrl: string;
+  readonly #auth: Auth;
+  readonly #shared: Shared;
+
+  private constructor(rootUrl: string, auth: Auth, shared: Shared) {
+    this.rootUrl = rootUrl.replace(/\/+$/, '');
+    this.#auth = auth;
+    this.#shared = shared;
+  }
+
+  static create(options: EsignatureClientOptions): EsignatureClient {
+    const timing = options.timing ?? realTiming;
+    const policy = options.retryPolicy ?? defaultRetryPolicy;
+    const rate: RateLimitState = {};
+    const once = createFetchOnce({
+      timing,
+      ...(options.maxSockets === undefined ? {} : { maxSockets: options.maxSockets }),
+      ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+      onRateLimit: (info) => {
+        rate.last = info;
+      },
+    });
+    const send = withThrottle(withRetry(once.send, policy, timing, options.onEvent), rate, timing);
+    return new EsignatureClient(options.rootUrl, options.auth, { send, close: once.close, rate, timing, policy, onEvent: options.onEvent });
+  }
+
+  /** The same connection pool and layers, other credentials (e.g. a subsidiary account's user). */
+  withAuth(auth: Auth): EsignatureClient {
+    return new EsignatureClient(this.rootUrl, auth, this.#shared);
+  }
+
+  /** What the service said last about its rate limits. */
+  get rateLimit(): RateLimitInfo | undefined {
+    return this.#shared.rate.last;
+  }
+
+  /** Closes the connection pool. */
+  close(): void {
+    this.#shared.close();
+  }
+
+  /** GET /v2/login_information (service-api.md 4.1). */
+  async loginInformation(options: CallOptions = {}): Promise<LoginInformation> {
+    return this.#json<LoginInformation>({ method: 'GET', url: `${this.rootUrl}/login_information`, operation: 'loginInformation' }, options);
+  }
+
+  /**
+   * Logs in and returns the client of the default account (or the first one):
+   * the {account} address comes from loginAccount.baseUrl, as service-api.md 4.1 says.
+   */
+  async login(options: CallOptions = {}): Promise<AccountClient> {
+    const info = await this.loginInformation(options);
+    const accounts = info.loginAccounts ?? [];
+    const chosen = accounts.find((a) => a.isDefault === 'true') ?? accounts[0];
+    if (!chosen?.accountId) {
+      throw new ClientBadResponseError({ method: 'GET', path: pathOf(`${this.rootUrl}/login_information`), operation: 'loginInformation' }, 'no loginAccounts in the answer');
+    }
+    return new AccountClient(this, chosen);
+  }
+
+  /** GET /v2/accounts/{accountId} (4.2). */
+  async getAccount(accountId: string, options: CallOptions = {}): Promise<AccountInformation> {
+    return this.#json<AccountInformation>({ method: 'GET', url: `${this.rootUrl}/accounts/${enc(accountId)}`, operation: 'getAccount' }, options);
+  }
+
+  /** POST /v2/accounts (4.3). Not idempotent: never retried after the service may have acted. */
+  async createAccount(definition: NewAccountDefinition, options: CallOptions = {}): Promise<NewAccountSummary> {
+    const summary = await this.#json<NewAccountSummary>(
+      { method: 'POST', url: `${this.rootUrl}/accounts`, body: definition, operation: 'createAccount', idempotent: false },
+      options,
+    );
+    if (!summary?.accountId) throw new ClientBadResponseError({ method: 'POST', path: pathOf(`${this.rootUrl}/accounts`), operation: 'createAccount' }, 'no accountId in the answer');
+    return summary;
+  }
+
+  /** DELETE /v2/accounts/{accountId} (4.4): the client must be logged in as a user of that account. */
+  async deleteAccount(accountId: string, options: CallOptions = {}): Promise<void> {
+    await this.request({ method: 'DELETE', url: `${this.rootUrl}/accounts/${enc(accountId)}`, operation: 'deleteAccount' }, options);
+  }
+
+  /** One call through the pipeline with this client's credentials. */
+  async request(request: Omit<ApiRequest, 'auth'>, options: CallOptions = {}): Promise<ApiResponse> {
+    return this.#shared.send({
+      ...request,
+      auth: this.#auth,
+      ...(options.tag === undefined ? {} : { tag: options.tag }),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
+
+  async #json<T>(request: Omit<ApiRequest, 'auth'>, options: CallOptions): Promise<T> {
+    const response = await this.request(request, options);
+    return response.json as T;
+  }
+
+  /**
+   * A download: GET `url` as a stream handed to `sink`. When the body breaks
+   * off mid-way (a network error while streaming), the whole download is
+   * repeated per the retry policy: a GET can be.
+   */
+  async download<T extends WrittenFile>(url: string, operation: string, sink: DownloadSink<T>, options: CallOptions = {}): Promise<T> {
+    const { policy, timing, onEvent } = this.#shared;
+    for (let attempt = 1; ; attempt += 1) {
+      const response = await this.request({ method: 'GET', url, operation, responseType: 'stream' }, options);
+      try {
+        if (!response.stream) throw new Error('no body');
+        return await sink(response.stream);
+      } catch (error) {
+        if (attempt >= policy.limit || options.signal?.aborted || !isStreamBreak(error)) throw error;
+        const delayMs = retryDelay(policy, attempt, undefined, timing.random);
+        onEvent?.({ type: 'retry', operation, method: 'GET', path: pathOf(url), retry: attempt, delayMs, reason: 'download broke off', ...(options.tag === undefined ? {} : { tag: options.tag }) });
+        await timing.delay(delayMs, options.signal);
+      }
+    }
+  }
+}
+
+function isStreamBreak(error: unknown): boolean {
+  if (error instanceof ClientNetworkError) return true;
+  const code = (error as { code?: string } | undefined)?.code;
+  const type = (error as { type?: string } | undefined)?.type; // node-fetch FetchError type 'system' / 'aborted'
+  return code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'EPIPE' || type === 'system' || (error instanceof Error && /premature close|aborted/i.test(error.message));
+}
+
+/** Parameters of {@link AccountClient.listEnvelopeStatusChanges}. */
+export interface EnvelopeListQuery {
+  /** ISO date: envelopes whose status changed since. Required by the API unless envelope or transaction ids are given. */
+  fromDate?: string;
+  /** `name=value` filter on envelope custom fields (Swagger `custom_field`). */
+  customField?: { name: string; value: string };
+  transactionIds?: string[];
+  status?: string;
+}
+
+/**
+ * Calls scoped to one account ({account} of service-api.md, from the login
+ * information's baseUrl).
+ */
+export class AccountClient {
+  readonly accountId: string;
+  readonly baseUrl: string;
+  /** The logged-in user, when the login information gave it. */
+  readonly userId: string | undefined;
+  readonly client: EsignatureClient;
+
+  constructor(client: EsignatureClient, account: LoginAccount) {
+    this.client = client;
+    this.accountId = account.accountId;
+    this.baseUrl = (account.baseUrl ?? `${client.rootUrl}/accounts/${enc(account.accountId)}`).replace(/\/+$/, '');
+    this.userId = account.userId;
+  }
+
+  async #json<T>(request: Omit<ApiRequest, 'auth'>, options: CallOptions): Promise<T> {
+    const response = await this.client.request(request, options);
+    if (response.json === undefined || response.json === null || typeof response.json !== 'object') {
+      throw new ClientBadResponseError({ method: request.method, path: pathOf(request.url), operation: request.operation }, 'the answer has no JSON body');
+    }
+    return response.json as T;
+  }
+
+  #env(envelopeId: string): string {
+    return `${this.baseUrl}/envelopes/${enc(envelopeId)}`;
+  }
+
+  /**
+   * POST /v2/accounts/{accountId}/envelopes (4.5). Not idempotent on the
+   * wire: the retry layer repeats it only after a 429 (provably refused) or
+   * a refused connection.
+   */
+  async createEnvelope(definition: EnvelopeDefinition, options: CallOptions = {}): Promise<EnvelopeSummary> {
+    const url = `${this.baseUrl}/envelopes`;
+    const summary = await this.#json<EnvelopeSummary>({ method: 'POST', url, body: definition, operation: 'createEnvelope', idempotent: false }, options);
+    if (typeof summary.envelopeId !== 'string') throw new ClientBadResponseError({ method: 'POST', path: pathOf(url), operation: 'createEnvelope' }, 'no envelopeId in the answer');
+    return summary;
+  }
+
+  /** GET /v2/accounts/{accountId}/envelopes/{envelopeId}. */
+  async getEnvelope(envelopeId: string, options: CallOptions = {}): Promise<Envelope> {
+    return this.#json<Envelope>({ method: 'GET', url: this.#env(envelopeId), operation: 'getEnvelope' }, options);
+  }
+
+  /** GET /v2/accounts/{accountId}/envelopes (status changes), with the custom-field filter. */
+  async listEnvelopeStatusChanges(query: EnvelopeListQuery, options: CallOptions = {}): Promise<EnvelopesInformation> {
+    const params = new URLSearchParams();
+    if (query.fromDate) params.set('from_date', query.fromDate);
+    if (query.customField) params.set('custom_field', `${query.customField.name}=${query.customField.value}`);
+    if (query.transactionIds?.length) params.set('transaction_ids', query.transactionIds.join(','));
+    if (query.status) params.set('status', query.status);
+    return this.#json<EnvelopesInformation>({ method: 'GET', url: `${this.baseUrl}/envelopes?${params.toString()}`, operation: 'listEnvelopes' }, options);
+  }
+
+  /** GET …/envelopes/{envelopeId}/recipients (4.6). */
+  async listRecipients(envelopeId: string, options: CallOptions = {}): Promise<EnvelopeRecipients> {
+    return this.#json<EnvelopeRecipients>({ method: 'GET', url: `${this.#env(envelopeId)}/recipients`, operation: 'listRecipients' }, options);
+  }
+
+  /**
+   * POST …/envelopes/{envelopeId}/views/recipient (4.7; Swagger
+   * `recipientViewRequest` → `EnvelopeViews`). Safe to repeat: it only
+   * issues a new single-use address.
+   */
+  async createRecipientView(envelopeId: string, request: RecipientViewRequest, options: CallOptions = {}): Promise<ViewUrl> {
+    const url = `${this.#env(envelopeId)}/views/recipient`;
+    const view = await this.#json<ViewUrl>({ method: 'POST', url, body: request, operation: 'createRecipientView', idempotent: true }, options);
+    if (typeof view.url !== 'string') throw new ClientBadResponseError({ method: 'POST', path: pathOf(url), operation: 'createRecipientView' }, 'no url in the answer');
+    return view;
+  }
+
+  /** GET …/envelopes/{envelopeId}/documents (4.8). */
+  async listDocuments(envelopeId: string, options: CallOptions = {}): Promise<EnvelopeDocumentsResult> {
+    return this.#json<EnvelopeDocumentsResult>({ method: 'GET', url: `${this.#env(envelopeId)}/documents`, operation: 'listDocuments' }, options);
+  }
+
+  /** GET …/envelopes/{envelopeId}/documents/{documentId} (4.9), streamed into `sink`. */
+  async downloadDocument<T extends WrittenFile>(envelopeId: string, documentId: string, sink: DownloadSink<T>, options: CallOptions = {}): Promise<T> {
+    return this.client.download(`${this.#env(envelopeId)}/documents/${enc(documentId)}`, 'downloadDocument', sink, options);
+  }
+
+  /**
+   * The certificate of completion (4.10): in v2 it is the pseudo-document
+   * `certificate` of GET …/documents/{documentId} (Swagger Documents_GetDocument).
+   */
+  async downloadCertificate<T extends WrittenFile>(envelopeId: string, sink: DownloadSink<T>, options: CallOptions = {}): Promise<T> {
+    return this.client.download(`${this.#env(envelopeId)}/documents/certificate`, 'downloadCertificate', sink, options);
+  }
+
+  /** GET /v2/accounts/{accountId}/templates/{templateId} (4.11). */
+  async getTemplate(templateId: string, options: CallOptions = {}): Promise<EnvelopeTemplate> {
+    return this.#json<EnvelopeTemplate>({ method: 'GET', url: `${this.baseUrl}/templates/${enc(templateId)}`, operation: 'getTemplate' }, options);
+  }
+}
+
+function enc(segment: string): string {
+  return encodeURIComponent(segment);
+}

@@ -1,0 +1,13 @@
+export { EsignatureClient, AccountClient, type EsignatureClientOptions, type CallOptions, type WrittenFile, type DownloadSink, type EnvelopeListQuery } from './esignature-client.js';
+export { authHeaders, secretHeaderNames, type Auth } from './auth.js';
+export type { ApiRequest, ApiResponse, ClientEvent, Send } from './api-request.js';
+export { ClientHttpError, ClientNetworkError, ClientBadResponseError, type FailedRequest } from './client-errors.js';
+export { createFetchOnce, type FetchOnceOptions } from './fetch-once.js';
+export { withRetry, shouldRetry } from './with-retry.js';
+export { withThrottle, type RateLimitState } from './with-throttle.js';
+export { defaultRetryPolicy, retryDelay, type RetryPolicy } from './retry-policy.js';
+export { parseRetryAfter, parseRateLimitReset } from './retry-after.js';
+export { readRateLimit, type RateLimitInfo } from './rate-limit.js';
+export { redactText, pathOf } from './redact.js';
+export { realTiming, type Timing } from './timing.js';
+export type * from './wire-types.js';

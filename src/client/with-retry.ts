@@ -1,0 +1,52 @@
+import { isIdempotent, type ApiRequest, type ClientEvent, type Send } from './api-request.js';
+import { ClientHttpError, ClientNetworkError } from './client-errors.js';
+import { retryDelay, type RetryPolicy } from './retry-policy.js';
+import type { Timing } from './timing.js';
+import { pathOf } from './redact.js';
+
+/**
+ * The retry layer: wraps `next` and repeats a failed call per `policy`,
+ * waiting what the service asked for (Retry-After, x-ratelimit-reset) or an
+ * exponential backoff with jitter. A call the service may have acted on is
+ * repeated only when the request is idempotent.
+ */
+export function withRetry(next: Send, policy: RetryPolicy, timing: Timing, onEvent?: (event: ClientEvent) => void): Send {
+  return async (request: ApiRequest) => {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await next(request);
+      } catch (error) {
+        const decision = shouldRetry(error, request, policy);
+        if (!decision || attempt >= policy.limit || request.signal?.aborted) throw error;
+        const serverDelay = error instanceof ClientHttpError ? error.retryAfterMs : undefined;
+        if (serverDelay !== undefined && serverDelay > policy.maxRetryAfterMs) throw error;
+        const delayMs = retryDelay(policy, attempt, serverDelay, timing.random);
+        onEvent?.({
+          type: 'retry',
+          operation: request.operation,
+          method: request.method,
+          path: pathOf(request.url),
+          retry: attempt,
+          delayMs,
+          reason: decision,
+          ...(request.tag === undefined ? {} : { tag: request.tag }),
+        });
+        await timing.delay(delayMs, request.signal);
+      }
+    }
+  };
+}
+
+/** Why the call may be retried (`status 503`, `network ECONNRESET`), or undefined when it may not. */
+export function shouldRetry(error: unknown, request: ApiRequest, policy: RetryPolicy): string | undefined {
+  if (error instanceof ClientHttpError) {
+    if (!policy.statuses.includes(error.status)) return undefined;
+    if (!isIdempotent(request) && !policy.refusedStatuses.includes(error.status)) return undefined;
+    return `status ${error.status}`;
+  }
+  if (error instanceof ClientNetworkError) {
+    if (error.maybeProcessed && !isIdempotent(request)) return undefined;
+    return `network ${error.systemCode ?? 'error'}`;
+  }
+  return undefined;
+}

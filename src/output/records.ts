@@ -1,0 +1,96 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FileRecord } from './output-folder.js';
+
+/**
+ * The per-envelope and per-account files of the output folder
+ * (docs/outputs.md): their shapes and where they live. `sign-url`, `plan`
+ * and a re-run read them back.
+ */
+
+/** `out/<job>/<key>/envelope.json`. */
+export interface EnvelopeRecord {
+  job: string;
+  key: string;
+  envelopeId: string;
+  /** The status the service gave at creation (and later reads). */
+  status?: string;
+  /** Digest of the envelope's content when it was created (drift detection). */
+  digest: string;
+  transactionId: string;
+  /** The service root it was created on. */
+  rootUrl: string;
+  accountId: string;
+  createdAt: string;
+  updatedAt: string;
+  recipients: RecipientRecord[];
+  /** Downloaded documents and certificate, with size and sha256. */
+  files: FileRecord[];
+}
+
+/** One recipient as the service listed it. */
+export interface RecipientRecord {
+  recipientId: string;
+  name?: string;
+  email?: string;
+  roleName?: string;
+  clientUserId?: string;
+  userId?: string;
+  routingOrder?: string;
+  status?: string;
+}
+
+/** `out/<job>/<key>/signing.json` (mode 0600: it holds signing addresses). */
+export interface SigningRecord {
+  job: string;
+  key: string;
+  envelopeId: string;
+  /** Where the signer is sent after signing; `sign-url` asks again with the same. */
+  returnUrl: string;
+  recipients: SigningEntry[];
+}
+
+/** A signing address, or why there is none yet. */
+export interface SigningEntry {
+  envelopeId: string;
+  recipientId: string;
+  clientUserId: string;
+  email: string;
+  userName: string;
+  userId?: string;
+  routingOrder?: string;
+  /** `ready`: url is set; `waiting-for-turn`: an earlier routing order must sign first (ask later with `signrun sign-url`). */
+  state: 'ready' | 'waiting-for-turn';
+  url?: string;
+  /** When the address stops working (it also works only once). */
+  expiresAt?: string;
+  issuedAt?: string;
+}
+
+/** `out/<job>/<key>/account.json` (no password, ever). */
+export interface AccountRecord {
+  job: string;
+  key: string;
+  accountName: string;
+  accountId: string;
+  userId: string;
+  rootUrl: string;
+  state: 'awaiting-activation' | 'present' | 'deleted';
+  createdAt?: string;
+  deletedAt?: string;
+}
+
+/** Relative folder of an item: `<job>/<key>`. */
+export function itemFolder(job: string, key: string): string {
+  return `${job}/${key}`;
+}
+
+/** Reads a JSON record; undefined when the file does not exist. */
+export async function readRecord<T>(root: string, relative: string): Promise<T | undefined> {
+  try {
+    return JSON.parse(await readFile(path.join(root, relative), 'utf8')) as T;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}

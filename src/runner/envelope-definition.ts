@@ -1,0 +1,74 @@
+import { readFile } from 'node:fs/promises';
+import type { ResolvedEnvelope } from '../jobs/model.js';
+import type { EnvelopeDefinition, Signer, TemplateRole, TextCustomField } from '../client/wire-types.js';
+import { digestFieldName, identityFieldName, identityOf, transactionIdOf } from './identity.js';
+
+/**
+ * Builds the wire envelopeDefinition (service-api.md 4.5, Swagger
+ * `#/definitions/envelopeDefinition`) of a resolved envelope: documents
+ * base64-encoded, per-recipient messages as `emailNotification`, sign-here
+ * tabs under `tabs.signHereTabs`, plus signrun's identity and digest custom
+ * fields and the transactionId.
+ */
+export async function envelopeDefinitionOf(envelope: ResolvedEnvelope): Promise<EnvelopeDefinition> {
+  const textCustomFields: TextCustomField[] = [
+    ...(envelope.customFields ?? []).map((f) => ({ name: f.name, value: f.value, show: 'true' })),
+    { name: identityFieldName, value: identityOf(envelope), show: 'false' },
+    { name: digestFieldName, value: envelope.digest, show: 'false' },
+  ];
+  const definition: EnvelopeDefinition = {
+    emailSubject: envelope.emailSubject,
+    status: envelope.status,
+    customFields: { textCustomFields },
+    transactionId: transactionIdOf(envelope),
+  };
+  if (envelope.emailBlurb !== undefined) definition.emailBlurb = envelope.emailBlurb;
+  if (envelope.eventNotification) definition.eventNotification = { url: envelope.eventNotification.url };
+
+  if (envelope.kind === 'template') {
+    definition.templateId = envelope.templateId ?? '';
+    definition.templateRoles = envelope.templateRoles.map((role) => {
+      const wire: TemplateRole = { roleName: role.roleName, name: role.name, email: role.email };
+      if (role.clientUserId !== undefined) wire.clientUserId = role.clientUserId;
+      if (role.routingOrder !== undefined) wire.routingOrder = role.routingOrder;
+      return wire;
+    });
+    return definition;
+  }
+
+  definition.documents = await Promise.all(
+    envelope.documents.map(async (doc) => ({
+      documentId: doc.documentId,
+      name: doc.name,
+      fileExtension: 'pdf',
+      documentBase64: (await readFile(doc.path)).toString('base64'),
+    })),
+  );
+  definition.recipients = {
+    signers: envelope.recipients.map((r) => {
+      const signer: Signer = { recipientId: r.recipientId, name: r.name, email: r.email };
+      if (r.clientUserId !== undefined) signer.clientUserId = r.clientUserId;
+      if (r.routingOrder !== undefined) signer.routingOrder = r.routingOrder;
+      if (r.emailSubject !== undefined || r.emailBody !== undefined || r.supportedLanguage !== undefined) {
+        signer.emailNotification = {
+          ...(r.emailSubject !== undefined ? { emailSubject: r.emailSubject } : {}),
+          ...(r.emailBody !== undefined ? { emailBody: r.emailBody } : {}),
+          ...(r.supportedLanguage !== undefined ? { supportedLanguage: r.supportedLanguage } : {}),
+        };
+      }
+      if (r.signHereTabs.length > 0) {
+        signer.tabs = { signHereTabs: r.signHereTabs.map((t) => ({ ...t, recipientId: r.recipientId })) };
+      }
+      return signer;
+    }),
+  };
+  return definition;
+}
+
+/** API calls a run makes for an envelope, when every embedded signer is in turn: the figure that decides throughput. */
+export function expectedApiCalls(envelope: ResolvedEnvelope, templateDocuments = 1): number {
+  const embedded = (envelope.kind === 'template' ? envelope.templateRoles : envelope.recipients).filter((r) => r.clientUserId !== undefined).length;
+  const documents = envelope.kind === 'template' ? templateDocuments : envelope.documents.length;
+  // create + list recipients + views + list documents + each document + certificate
+  return 1 + 1 + embedded + 1 + documents + 1;
+}

@@ -1,0 +1,306 @@
+import type { ResolvedEnvelope, ResolvedRole, ResolvedSigner } from '../jobs/model.js';
+import type { AccountClient } from '../client/esignature-client.js';
+import { ClientHttpError } from '../client/client-errors.js';
+import type { Signer } from '../client/wire-types.js';
+import { SignrunError, isSignrunError } from '../errors/signrun-error.js';
+import type { FileRecord, OutputFolder } from '../output/output-folder.js';
+import { safeFileName } from '../output/output-folder.js';
+import { itemFolder, readRecord, type EnvelopeRecord, type RecipientRecord, type SigningEntry, type SigningRecord } from '../output/records.js';
+import { envelopeDefinitionOf } from './envelope-definition.js';
+import { identityOf, transactionIdOf } from './identity.js';
+import { envelopeSteps, type EnvelopeStep, type RunEventListener } from './run-events.js';
+import type { EnvelopeResult, ItemError, RecipientOutcome } from './run-summary.js';
+
+/** What the envelope pipeline needs from the run. */
+export interface EnvelopeContext {
+  account: AccountClient;
+  out: OutputFolder;
+  rootUrl: string;
+  emit: RunEventListener;
+  now: () => Date;
+  /** Lifetime the service gives a signing address, seconds (DocuSign: 300). Default 300. */
+  viewTtlSeconds: number;
+  /** Calls and retries made so far under a tag. */
+  usageOf(tag: string): { calls: number; retries: number };
+}
+
+/** The state one envelope carries from step to step. */
+interface EnvelopeState {
+  folder: string;
+  envelopeId?: string;
+  status?: string;
+  adopted: boolean;
+  createdAt?: string;
+  recipients: RecipientRecord[];
+  currentRoutingOrder?: string;
+  outcomes: RecipientOutcome[];
+  signing: SigningEntry[];
+  /** Documents and certificate downloaded. */
+  downloads: FileRecord[];
+  /** Every file written (envelope.json and signing.json included). */
+  files: Map<string, FileRecord>;
+  lastStep?: EnvelopeStep;
+}
+
+/** DocuSign answers this when a recipient's routing order has not come yet. */
+const notInTurnCodes = /RECIPIENT_NOT_IN_SEQUENCE|OUT_OF_SEQUENCE|NOT_IN_SEQUENCE/;
+
+/**
+ * Runs one envelope through the sequence of service-api.md 4.12: create →
+ * list recipients → a signing view per embedded recipient → list documents →
+ * download each → download the certificate. Each step is an explicit entry
+ * of {@link envelopeSteps}; envelope.json is written right after creation so
+ * the envelopeId is never lost. Never throws: failures become the result.
+ */
+export async function runEnvelope(envelope: ResolvedEnvelope, ctx: EnvelopeContext): Promise<EnvelopeResult> {
+  const tag = identityOf(envelope);
+  const startedAt = ctx.now();
+  const state: EnvelopeState = {
+    folder: itemFolder(envelope.job, envelope.key),
+    adopted: false,
+    recipients: [],
+    outcomes: [],
+    signing: [],
+    downloads: [],
+    files: new Map(),
+  };
+  ctx.out.join(envelope.job, envelope.key); // refuses unsafe names before any call
+  const steps: Record<EnvelopeStep, () => Promise<void>> = {
+    create: () => stepCreate(envelope, state, ctx, tag),
+    recipients: () => stepRecipients(envelope, state, ctx, tag),
+    views: () => stepViews(envelope, state, ctx, tag),
+    documents: () => stepDocuments(state, ctx, tag),
+    certificate: () => stepCertificate(state, ctx, tag),
+  };
+  let error: ItemError | undefined;
+  let failedStep: EnvelopeStep | undefined;
+  try {
+    for (const step of envelopeSteps) {
+      failedStep = step;
+      ctx.emit({ type: 'envelope:step', job: envelope.job, key: envelope.key, step });
+      await steps[step]();
+      state.lastStep = step;
+    }
+    failedStep = undefined;
+  } catch (caught) {
+    error = itemErrorOf(caught, failedStep);
+  }
+  if (state.envelopeId) {
+    try {
+      await writeEnvelopeRecord(envelope, state, ctx);
+    } catch (caught) {
+      error ??= itemErrorOf(caught, 'outputs');
+    }
+  }
+  const usage = ctx.usageOf(tag);
+  const result: EnvelopeResult = {
+    job: envelope.job,
+    key: envelope.key,
+    source: envelope.source,
+    outcome: error ? 'failed' : 'succeeded',
+    recipients: state.outcomes,
+    files: [...state.files.values()].sort((a, b) => a.path.localeCompare(b.path)),
+    startedAt: startedAt.toISOString(),
+    durationMs: ctx.now().getTime() - startedAt.getTime(),
+    apiCalls: usage.calls,
+    retries: usage.retries,
+  };
+  if (envelope.row !== undefined) result.row = envelope.row;
+  if (state.adopted) result.adopted = true;
+  if (state.envelopeId) result.envelopeId = state.envelopeId;
+  if (state.status) result.status = state.status;
+  if (state.lastStep) result.lastStep = state.lastStep;
+  if (error) result.error = error;
+  return result;
+}
+
+async function stepCreate(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: EnvelopeContext, tag: string): Promise<void> {
+  // An envelope.json from an earlier run into the same folder means the
+  // contract was already sent: adopt it, never send it twice (DESIGN.md, exactly once).
+  const earlier = await readRecord<EnvelopeRecord>(ctx.out.root, `${state.folder}/envelope.json`);
+  if (earlier?.envelopeId && earlier.accountId === ctx.account.accountId && earlier.rootUrl === ctx.rootUrl) {
+    if (earlier.digest !== envelope.digest) {
+      throw new SignrunError('SR_ENVELOPE_DRIFT', `${tag} was sent as envelope ${earlier.envelopeId} by an earlier run and its content has changed since`, {
+        location: envelope.source,
+        details: { envelopeId: earlier.envelopeId },
+      });
+    }
+    state.envelopeId = earlier.envelopeId;
+    if (earlier.status !== undefined) state.status = earlier.status;
+    state.createdAt = earlier.createdAt;
+    state.adopted = true;
+    return;
+  }
+  const definition = await envelopeDefinitionOf(envelope);
+  const summary = await ctx.account.createEnvelope(definition, { tag });
+  state.envelopeId = summary.envelopeId;
+  if (summary.status !== undefined) state.status = summary.status;
+  state.createdAt = ctx.now().toISOString();
+  await writeEnvelopeRecord(envelope, state, ctx);
+}
+
+async function stepRecipients(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: EnvelopeContext, tag: string): Promise<void> {
+  const listed = await ctx.account.listRecipients(need(state.envelopeId), { tag });
+  const signers = listed.signers ?? [];
+  if (listed.currentRoutingOrder !== undefined) state.currentRoutingOrder = listed.currentRoutingOrder;
+  const ours: Array<ResolvedSigner | ResolvedRole> = envelope.kind === 'template' ? envelope.templateRoles : envelope.recipients;
+  state.recipients = signers.map((s, index) => recipientRecordOf(s, matchOurs(s, index, ours)));
+}
+
+/** Pairs a listed signer with the job's recipient: by recipientId, then roleName, clientUserId, then order (service-api.md 4.6 keeps the order). */
+function matchOurs(signer: Signer, index: number, ours: Array<ResolvedSigner | ResolvedRole>): ResolvedSigner | ResolvedRole | undefined {
+  return (
+    ours.find((o) => 'recipientId' in o && o.recipientId === signer.recipientId) ??
+    ours.find((o) => 'roleName' in o && signer.roleName !== undefined && o.roleName === signer.roleName) ??
+    ours.find((o) => o.clientUserId !== undefined && o.clientUserId === signer.clientUserId) ??
+    ours[index]
+  );
+}
+
+function recipientRecordOf(signer: Signer, ours: ResolvedSigner | ResolvedRole | undefined): RecipientRecord {
+  const record: RecipientRecord = { recipientId: signer.recipientId ?? ('recipientId' in (ours ?? {}) ? (ours as ResolvedSigner).recipientId : '') };
+  const name = signer.name ?? ours?.name;
+  const email = signer.email ?? ours?.email;
+  const roleName = signer.roleName ?? (ours && 'roleName' in ours ? ours.roleName : undefined);
+  const clientUserId = signer.clientUserId ?? ours?.clientUserId;
+  if (name !== undefined) record.name = name;
+  if (email !== undefined) record.email = email;
+  if (roleName !== undefined) record.roleName = roleName;
+  if (clientUserId !== undefined) record.clientUserId = clientUserId;
+  if (signer.userId !== undefined) record.userId = signer.userId;
+  const routingOrder = signer.routingOrder ?? ours?.routingOrder;
+  if (routingOrder !== undefined) record.routingOrder = routingOrder;
+  if (signer.status !== undefined) record.status = signer.status;
+  return record;
+}
+
+async function stepViews(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: EnvelopeContext, tag: string): Promise<void> {
+  const envelopeId = need(state.envelopeId);
+  const current = state.currentRoutingOrder === undefined ? undefined : Number(state.currentRoutingOrder);
+  const draft = state.status === 'created';
+  for (const r of state.recipients) {
+    const outcome: RecipientOutcome = { recipientId: r.recipientId, signing: 'remote' };
+    if (r.roleName !== undefined) outcome.roleName = r.roleName;
+    if (r.clientUserId !== undefined) outcome.clientUserId = r.clientUserId;
+    if (r.routingOrder !== undefined) outcome.routingOrder = r.routingOrder;
+    state.outcomes.push(outcome);
+    if (r.clientUserId === undefined) continue;
+    const entry: SigningEntry = {
+      envelopeId,
+      recipientId: r.recipientId,
+      clientUserId: r.clientUserId,
+      email: r.email ?? '',
+      userName: r.name ?? '',
+      state: 'waiting-for-turn',
+    };
+    if (r.userId !== undefined) entry.userId = r.userId;
+    if (r.routingOrder !== undefined) entry.routingOrder = r.routingOrder;
+    state.signing.push(entry);
+    // A draft has no signing yet, and a later routing order cannot sign before
+    // the current one (DocuSign answers RECIPIENT_NOT_IN_SEQUENCE): both wait.
+    const later = current !== undefined && r.routingOrder !== undefined && Number(r.routingOrder) > current;
+    if (draft || later || !envelope.returnUrl) {
+      outcome.signing = 'waiting-for-turn';
+      continue;
+    }
+    try {
+      const issuedAt = ctx.now();
+      const view = await ctx.account.createRecipientView(
+        envelopeId,
+        {
+          returnUrl: envelope.returnUrl,
+          authenticationMethod: 'none',
+          clientUserId: r.clientUserId,
+          email: entry.email,
+          userName: entry.userName,
+          recipientId: r.recipientId,
+          ...(r.userId !== undefined ? { userId: r.userId } : {}),
+        },
+        { tag },
+      );
+      entry.state = 'ready';
+      entry.url = view.url;
+      entry.issuedAt = issuedAt.toISOString();
+      entry.expiresAt = new Date(issuedAt.getTime() + ctx.viewTtlSeconds * 1000).toISOString();
+      outcome.signing = 'ready';
+    } catch (error) {
+      if (error instanceof ClientHttpError && notInTurnCodes.test(error.serviceErrorCode ?? '')) {
+        outcome.signing = 'waiting-for-turn';
+        continue;
+      }
+      throw error;
+    }
+  }
+  if (state.signing.length > 0) {
+    const record: SigningRecord = {
+      job: envelope.job,
+      key: envelope.key,
+      envelopeId,
+      returnUrl: envelope.returnUrl ?? '',
+      recipients: state.signing,
+    };
+    const file = await ctx.out.writeJson(`${state.folder}/signing.json`, record, { mode: 0o600 });
+    state.files.set(file.path, file);
+  }
+}
+
+async function stepDocuments(state: EnvelopeState, ctx: EnvelopeContext, tag: string): Promise<void> {
+  const envelopeId = need(state.envelopeId);
+  const listed = await ctx.account.listDocuments(envelopeId, { tag });
+  // DocuSign lists the certificate as a pseudo-document (documentId
+  // "certificate", type "summary"); it is downloaded by its own step.
+  const documents = (listed.envelopeDocuments ?? []).filter((d) => d.documentId !== 'certificate' && d.type !== 'summary');
+  for (const doc of documents) {
+    let name = safeFileName(doc.name ?? `document-${doc.documentId}`);
+    if (!/\.pdf$/i.test(name)) name += '.pdf';
+    const relative = `${state.folder}/documents/${safeFileName(doc.documentId)}-${name}`;
+    const file = await ctx.account.downloadDocument(envelopeId, doc.documentId, (body) => ctx.out.writeStream(relative, body), { tag });
+    state.downloads.push(file);
+    state.files.set(file.path, file);
+  }
+}
+
+async function stepCertificate(state: EnvelopeState, ctx: EnvelopeContext, tag: string): Promise<void> {
+  const relative = `${state.folder}/certificate.pdf`;
+  const file = await ctx.account.downloadCertificate(need(state.envelopeId), (body) => ctx.out.writeStream(relative, body), { tag });
+  state.downloads.push(file);
+  state.files.set(file.path, file);
+}
+
+async function writeEnvelopeRecord(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: EnvelopeContext): Promise<void> {
+  const now = ctx.now().toISOString();
+  const record: EnvelopeRecord = {
+    job: envelope.job,
+    key: envelope.key,
+    envelopeId: need(state.envelopeId),
+    digest: envelope.digest,
+    transactionId: transactionIdOf(envelope),
+    rootUrl: ctx.rootUrl,
+    accountId: ctx.account.accountId,
+    createdAt: state.createdAt ?? now,
+    updatedAt: now,
+    recipients: state.recipients,
+    files: state.downloads,
+  };
+  if (state.status !== undefined) record.status = state.status;
+  const file = await ctx.out.writeJson(`${state.folder}/envelope.json`, record);
+  state.files.set(file.path, file);
+}
+
+function need(envelopeId: string | undefined): string {
+  if (!envelopeId) throw new Error('envelope step ran before the envelope was created');
+  return envelopeId;
+}
+
+/** A failure as the report shows it. */
+export function itemErrorOf(error: unknown, step: string | undefined): ItemError {
+  const item: ItemError = isSignrunError(error)
+    ? { code: error.code, message: error.message }
+    : { code: 'SR_INTERNAL', message: error instanceof Error ? error.message : String(error) };
+  if (step !== undefined) item.step = step;
+  if (error instanceof ClientHttpError) {
+    item.status = error.status;
+    if (error.serviceErrorCode !== undefined) item.serviceErrorCode = error.serviceErrorCode;
+  }
+  return item;
+}

@@ -1,0 +1,26 @@
+import type { ClientEvent } from '../client/api-request.js';
+import type { RateLimitInfo } from '../client/rate-limit.js';
+import type { AccountResult, EnvelopeResult, RunTarget } from './run-summary.js';
+
+/** The steps of one envelope, in order (a small state machine a journal can record and skip). */
+export const envelopeSteps = ['create', 'recipients', 'views', 'documents', 'certificate'] as const;
+export type EnvelopeStep = (typeof envelopeSteps)[number];
+
+/**
+ * What a run emits as it works. One collector (run-summary.ts) turns them
+ * into the summary that reporters and the exit code read; the console
+ * progress listens too.
+ */
+export type RunEvent =
+  | { type: 'run:start'; runId: string; target: RunTarget; startedAt: string; envelopes: number; accounts: number }
+  | { type: 'envelope:start'; job: string; key: string }
+  | { type: 'envelope:step'; job: string; key: string; step: EnvelopeStep }
+  | { type: 'envelope:done'; result: EnvelopeResult }
+  | { type: 'account:start'; job: string; key: string }
+  | { type: 'account:done'; result: AccountResult }
+  | (Extract<ClientEvent, { type: 'request' }> & { rateLimit?: RateLimitInfo })
+  | Extract<ClientEvent, { type: 'retry' }>
+  | { type: 'interrupt' }
+  | { type: 'run:end'; endedAt: string; interrupted: boolean };
+
+export type RunEventListener = (event: RunEvent) => void;

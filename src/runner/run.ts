@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import type { ResolvedAccount, ResolvedEnvelope, ResolvedJob, Secret } from '../jobs/model.js';
+import { EsignatureClient } from '../client/esignature-client.js';
+import type { Auth } from '../client/auth.js';
+import type { RetryPolicy } from '../client/retry-policy.js';
+import type { Timing } from '../client/timing.js';
+import { SignrunError } from '../errors/signrun-error.js';
+import { OutputFolder } from '../output/output-folder.js';
+import { runAccount } from './account-pipeline.js';
+import { runEnvelope } from './envelope-pipeline.js';
+import { identityOf } from './identity.js';
+import type { RunEvent, RunEventListener } from './run-events.js';
+import { SummaryCollector, type AccountResult, type EnvelopeResult, type RunSummary, type RunTarget } from './run-summary.js';
+import { scheduleLazily } from './schedule.js';
+import { checkTemplates, type PreflightProblem } from './template-check.js';
+
+/** Options of {@link run}. */
+export interface RunOptions {
+  jobs: ResolvedJob[];
+  /** The service and how to log in. */
+  target: RunTarget & { auth: Auth };
+  /** Output folder. */
+  outDir: string;
+  /** Envelopes and accounts in flight at once. Default 8. */
+  concurrency?: number;
+  /** Aborting it starts nothing new; work in flight finishes; the summary says `interrupted`. */
+  signal?: AbortSignal;
+  /** For account creation (service-api.md 4.3). */
+  distributor?: { code: string; password: Secret };
+  /** The main integrator key, for logging in as a subsidiary's user to delete it. */
+  integratorKey?: string;
+  /** Lifetime the service gives signing addresses, seconds. Default 300 (DocuSign's). */
+  viewTtlSeconds?: number;
+  /** Every event of the run (progress display). */
+  onEvent?: RunEventListener;
+  /** Client tuning (tests). */
+  retryPolicy?: RetryPolicy;
+  timing?: Timing;
+  /** Default a new UUID. */
+  runId?: string;
+}
+
+/** Thrown before anything is sent when a plan-time check fails (exit 2). */
+export class PreflightError extends SignrunError {
+  readonly problems: PreflightProblem[];
+  constructor(problems: PreflightProblem[]) {
+    const first = problems[0];
+    super(first?.code ?? 'SR_TEMPLATE_ROLE_MISSING', `${problems.length} problem(s) found before sending anything${first ? `: ${first.message}` : ''}`, {
+      ...(first ? { location: first.source } : {}),
+      details: { problems },
+    });
+    this.name = 'PreflightError';
+    this.problems = problems;
+  }
+}
+
+type WorkItem = { kind: 'envelope'; envelope: ResolvedEnvelope } | { kind: 'account'; account: ResolvedAccount };
+
+/**
+ * Executes resolved jobs against the service: log in, read templates and
+ * check roles (a problem stops the run before anything is sent), then
+ * accounts and envelopes with bounded, lazy parallelism over one connection
+ * pool. Returns the one summary that reporters and the exit code read.
+ * Throws only for what stops the whole run (login refused, preflight).
+ */
+export async function run(options: RunOptions): Promise<RunSummary> {
+  const concurrency = options.concurrency ?? 8;
+  const startedAt = new Date();
+  const runId = options.runId ?? randomUUID();
+  const out = new OutputFolder(options.outDir);
+  const collector = new SummaryCollector({
+    runId,
+    target: { rootUrl: options.target.rootUrl, sandbox: options.target.sandbox },
+    startedAt: startedAt.toISOString(),
+    concurrency,
+    outDir: out.root,
+  });
+  const emit = (event: RunEvent) => {
+    collector.listener(event);
+    options.onEvent?.(event);
+  };
+  const client = EsignatureClient.create({
+    rootUrl: options.target.rootUrl,
+    auth: options.target.auth,
+    maxSockets: Math.max(concurrency * 2, 8),
+    onEvent: (event) => emit(event as RunEvent),
+    ...(options.retryPolicy ? { retryPolicy: options.retryPolicy } : {}),
+    ...(options.timing ? { timing: options.timing } : {}),
+  });
+
+  const order = new Map<string, number>();
+  const envelopeCount = options.jobs.reduce((n, j) => n + j.envelopes.length, 0);
+  const accountCount = options.jobs.reduce((n, j) => n + j.accounts.length, 0);
+  for (const job of options.jobs) {
+    for (const a of job.accounts) order.set(identityOf(a), order.size);
+    for (const e of job.envelopes) order.set(identityOf(e), order.size);
+  }
+
+  try {
+    emit({ type: 'run:start', runId, target: { rootUrl: options.target.rootUrl, sandbox: options.target.sandbox }, startedAt: startedAt.toISOString(), envelopes: envelopeCount, accounts: accountCount });
+    const account = await client.login({ tag: 'login' });
+    const { problems } = await checkTemplates(allEnvelopes(options.jobs), account);
+    if (problems.length > 0) throw new PreflightError(problems);
+
+    const now = () => new Date();
+    const usageOf = (tag: string) => collector.usageOf(tag);
+    const seen = new Set<string>();
+    const stopped = () => options.signal?.aborted === true;
+    await scheduleLazily(
+      workItems(options.jobs),
+      concurrency,
+      async (item) => {
+        if (item.kind === 'envelope') {
+          const { envelope } = item;
+          seen.add(identityOf(envelope));
+          emit({ type: 'envelope:start', job: envelope.job, key: envelope.key });
+          const result = await runEnvelope(envelope, {
+            account,
+            out,
+            rootUrl: options.target.rootUrl,
+            emit,
+            now,
+            viewTtlSeconds: options.viewTtlSeconds ?? 300,
+            usageOf,
+          });
+          emit({ type: 'envelope:done', result });
+        } else {
+          const { account: resolved } = item;
+          seen.add(identityOf(resolved));
+          emit({ type: 'account:start', job: resolved.job, key: resolved.key });
+          const result = await runAccount(resolved, {
+            client,
+            out,
+            rootUrl: options.target.rootUrl,
+            now,
+            usageOf,
+            ...(options.distributor ? { distributor: options.distributor } : {}),
+            ...(options.integratorKey ? { integratorKey: options.integratorKey } : {}),
+          });
+          emit({ type: 'account:done', result });
+        }
+      },
+      stopped,
+    );
+
+    if (stopped()) {
+      emit({ type: 'interrupt' });
+      for (const job of options.jobs) {
+        for (const a of job.accounts) if (!seen.has(identityOf(a))) emit({ type: 'account:done', result: notStartedAccount(a) });
+        for (const e of job.envelopes) if (!seen.has(identityOf(e))) emit({ type: 'envelope:done', result: notStartedEnvelope(e) });
+      }
+    }
+    emit({ type: 'run:end', endedAt: new Date().toISOString(), interrupted: stopped() });
+    return collector.summary((item) => order.get(identityOf(item)) ?? 0);
+  } finally {
+    client.close();
+  }
+}
+
+function* allEnvelopes(jobs: ResolvedJob[]): Generator<ResolvedEnvelope> {
+  for (const job of jobs) yield* job.envelopes;
+}
+
+/** Accounts first (envelopes never depend on them, but a CI provisioning run reads best that way), then envelopes, in file order. */
+function* workItems(jobs: ResolvedJob[]): Generator<WorkItem> {
+  for (const job of jobs) for (const account of job.accounts) yield { kind: 'account', account };
+  for (const job of jobs) for (const envelope of job.envelopes) yield { kind: 'envelope', envelope };
+}
+
+function notStartedEnvelope(e: ResolvedEnvelope): EnvelopeResult {
+  const result: EnvelopeResult = { job: e.job, key: e.key, source: e.source, outcome: 'not-started', recipients: [], files: [], apiCalls: 0, retries: 0 };
+  if (e.row !== undefined) result.row = e.row;
+  return result;
+}
+
+function notStartedAccount(a: ResolvedAccount): AccountResult {
+  return { job: a.job, key: a.key, source: a.source, state: a.state, outcome: 'not-started', files: [], apiCalls: 0, retries: 0 };
+}

@@ -1,0 +1,73 @@
+import type { ResolvedEnvelope } from '../jobs/model.js';
+import type { AccountClient } from '../client/esignature-client.js';
+import { ClientHttpError } from '../client/client-errors.js';
+import type { ErrorCode } from '../errors/catalogue.js';
+import type { SourcePosition } from '../jobs/model.js';
+
+/** A plan-time finding: nothing is sent when there is one. */
+export interface PreflightProblem {
+  code: ErrorCode;
+  message: string;
+  source: SourcePosition;
+}
+
+/** What a template defines, as far as the runner needs it. */
+export interface TemplateFacts {
+  roleNames: string[];
+}
+
+/**
+ * Reads every template the envelopes use, once each (service-api.md 4.12
+ * sequence 2: read the template first), and checks that every roleName of
+ * templateRoles exists in it. Returns the templates read and the problems;
+ * the run refuses to start when there are problems.
+ */
+export async function checkTemplates(
+  envelopes: Iterable<ResolvedEnvelope>,
+  account: AccountClient,
+): Promise<{ templates: Map<string, TemplateFacts>; problems: PreflightProblem[] }> {
+  const templates = new Map<string, TemplateFacts | ClientHttpError | Error>();
+  const problems: PreflightProblem[] = [];
+  const reported = new Set<string>();
+  for (const envelope of envelopes) {
+    if (envelope.kind !== 'template' || !envelope.templateId) continue;
+    const id = envelope.templateId;
+    if (!templates.has(id)) {
+      try {
+        const template = await account.getTemplate(id, { tag: 'templates' });
+        templates.set(id, { roleNames: (template.recipients?.signers ?? []).map((s) => s.roleName ?? '').filter(Boolean) });
+      } catch (error) {
+        templates.set(id, error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+    const facts = templates.get(id);
+    if (facts instanceof Error) {
+      // One problem per template and file/line, not one per forEach row.
+      const where = `${id}@${envelope.source.file}:${envelope.source.line}`;
+      if (!reported.has(where)) {
+        reported.add(where);
+        problems.push({
+          code: 'SR_TEMPLATE_UNREADABLE',
+          message: `template ${id} could not be read: ${facts.message}`,
+          source: envelope.source,
+        });
+      }
+      continue;
+    }
+    if (!facts) continue;
+    for (const role of envelope.templateRoles) {
+      if (facts.roleNames.includes(role.roleName)) continue;
+      const where = `${id}/${role.roleName}@${envelope.source.file}:${envelope.source.line}`;
+      if (reported.has(where)) continue;
+      reported.add(where);
+      problems.push({
+        code: 'SR_TEMPLATE_ROLE_MISSING',
+        message: `roleName "${role.roleName}" is not a role of template ${id}; its roles are: ${facts.roleNames.map((r) => `"${r}"`).join(', ') || '(none)'}`,
+        source: envelope.source,
+      });
+    }
+  }
+  const read = new Map<string, TemplateFacts>();
+  for (const [id, facts] of templates) if (!(facts instanceof Error)) read.set(id, facts);
+  return { templates: read, problems };
+}
