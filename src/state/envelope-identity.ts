@@ -1,0 +1,38 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Name of the envelope custom field (a text custom field,
+ * `#/definitions/textCustomField`) that carries the envelope's identity
+ * `<job>/<key>`. The runner writes it when it creates an envelope and searches
+ * for it (status-changes listing with the custom-field filter) before creating
+ * one, so that an envelope whose creation answer was lost is adopted, not
+ * sent again.
+ */
+export const identityFieldName = 'signrun';
+
+/** Name of the custom field holding the digest of the envelope's content (see `contentDigest`), used to report drift. */
+export const digestFieldName = 'signrunDigest';
+
+/**
+ * Longest `transactionId` DocuSign accepts (its envelope documentation: 100
+ * characters). `#/definitions/envelopeDefinition` adds that the id is only
+ * valid for 7 days: after that only the custom-field search finds the envelope,
+ * which is why the identity custom field, not the transactionId, is the primary
+ * key for adoption.
+ */
+export const transactionIdMaxLength = 100;
+
+/** The identity of an envelope or account: `<job>/<key>`, stable forever for the same job file entry. */
+export function identityOf(job: string, key: string): string {
+  return `${job}/${key}`;
+}
+
+/**
+ * The envelope's `transactionId`: `sr-` and 40 hex characters of the sha256 of
+ * the identity. Short (43 characters, within DocuSign's 100) and stable, so a
+ * re-run computes the same one; a hash rather than the identity itself because
+ * job and key may together be longer than the field allows.
+ */
+export function transactionIdOf(job: string, key: string): string {
+  return `sr-${createHash('sha256').update(identityOf(job, key), 'utf8').digest('hex').slice(0, 40)}`;
+}

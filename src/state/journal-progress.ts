@@ -1,0 +1,100 @@
+import type { JournalRecord } from './journal-record.js';
+
+/** What the journal says about one envelope: the steps already done, folded from its records. */
+export interface EnvelopeProgress {
+  id: string;
+  /** A create call may have been sent (an intent was recorded). */
+  createIntent?: { digest: string; transactionId: string; at: string };
+  /** The envelope exists on the service. */
+  created?: { envelopeId: string; digest: string; adopted: boolean; at: string };
+  recipients?: Array<{ recipientId: string; clientUserId?: string; email?: string; name?: string }>;
+  /** Latest view per recipientId, with its expiry (ISO 8601). */
+  views: Map<string, { expiresAt: string }>;
+  /** Latest download per documentId. */
+  documents: Map<string, { sha256: string; path: string; size: number }>;
+  certificate?: { sha256: string; path: string; size: number };
+  done: boolean;
+}
+
+/** What the journal says about one account. */
+export interface AccountProgress {
+  id: string;
+  createIntent: boolean;
+  accountId?: string;
+  /** Created (or adopted) and not deleted since. */
+  present: boolean;
+  deleted: boolean;
+}
+
+/** The state of a campaign as its journal tells it. */
+export interface JournalProgress {
+  envelopes: Map<string, EnvelopeProgress>;
+  accounts: Map<string, AccountProgress>;
+}
+
+/**
+ * Folds journal records (in file order) into what is done per envelope and
+ * account. Later records win (a re-downloaded document replaces the earlier
+ * sha256). What to redo is the runner's decision: a `create-intent` without
+ * `created` means "look the envelope up before creating it"; a document whose
+ * file is missing or whose sha256 differs is downloaded again; a view whose
+ * `expiresAt` is past is made again.
+ */
+export function journalProgress(records: readonly JournalRecord[]): JournalProgress {
+  const envelopes = new Map<string, EnvelopeProgress>();
+  const accounts = new Map<string, AccountProgress>();
+  for (const r of records) {
+    if (r.kind === 'envelope') {
+      let p = envelopes.get(r.id);
+      if (!p) {
+        p = { id: r.id, views: new Map(), documents: new Map(), done: false };
+        envelopes.set(r.id, p);
+      }
+      switch (r.step) {
+        case 'create-intent':
+          p.createIntent = { digest: r.digest, transactionId: r.transactionId, at: r.at };
+          break;
+        case 'created':
+          p.created = { envelopeId: r.envelopeId, digest: r.digest, adopted: r.adopted === true, at: r.at };
+          break;
+        case 'recipients':
+          p.recipients = r.recipients;
+          break;
+        case 'view':
+          p.views.set(r.recipientId, { expiresAt: r.expiresAt });
+          break;
+        case 'document':
+          p.documents.set(r.documentId, { sha256: r.sha256, path: r.path, size: r.size });
+          break;
+        case 'certificate':
+          p.certificate = { sha256: r.sha256, path: r.path, size: r.size };
+          break;
+        case 'done':
+          p.done = true;
+          break;
+      }
+    } else {
+      let a = accounts.get(r.id);
+      if (!a) {
+        a = { id: r.id, createIntent: false, present: false, deleted: false };
+        accounts.set(r.id, a);
+      }
+      switch (r.step) {
+        case 'create-intent':
+          a.createIntent = true;
+          break;
+        case 'created':
+          a.accountId = r.accountId;
+          a.present = true;
+          a.deleted = false;
+          break;
+        case 'deleted':
+          a.accountId = r.accountId;
+          a.present = false;
+          a.deleted = true;
+          break;
+      }
+    }
+  }
+  return { envelopes, accounts };
+}

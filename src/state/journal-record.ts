@@ -1,0 +1,135 @@
+/**
+ * The records of the journal, one JSON object per line. Every record names the
+ * envelope or account by its identity (`<job>/<key>`, see `identityOf`) and the
+ * step it records as done. Signing addresses, tokens and passwords are never
+ * journalled: a view record says only that a view was made and until when it
+ * works.
+ */
+export type JournalRecord = EnvelopeRecord | AccountRecord;
+
+/** Fields common to every record. */
+interface RecordBase {
+  /** Format version of the record; 1. */
+  v: 1;
+  /** When the record was written, ISO 8601 UTC. Filled in by `Journal.append` when absent. */
+  at: string;
+  /** `<job>/<key>`. */
+  id: string;
+}
+
+/** The steps of one envelope, in the order a run takes them. */
+export type EnvelopeRecord =
+  | (RecordBase & {
+      kind: 'envelope';
+      /**
+       * Written (and fsync'ed) BEFORE the create call is sent: a later run
+       * that finds an intent without `created` knows the envelope may exist
+       * and must look it up by custom field / transactionId before creating.
+       */
+      step: 'create-intent';
+      /** Content digest sent in the `signrunDigest` custom field. */
+      digest: string;
+      transactionId: string;
+    })
+  | (RecordBase & {
+      kind: 'envelope';
+      /** The service answered 201 (or the lookup found it: `adopted: true`). */
+      step: 'created';
+      envelopeId: string;
+      digest: string;
+      /** True when found on the service by the lookup instead of created by this run. */
+      adopted?: boolean;
+    })
+  | (RecordBase & {
+      kind: 'envelope';
+      /** Recipients are known (ids the service gave to each recipient). */
+      step: 'recipients';
+      recipients: Array<{ recipientId: string; clientUserId?: string; email?: string; name?: string }>;
+    })
+  | (RecordBase & {
+      kind: 'envelope';
+      /** A signing view was made for one embedded recipient; the address itself is in signing.json (0600), never here. */
+      step: 'view';
+      recipientId: string;
+      /** When the address stops working (DocuSign: 300 s, single use), ISO 8601. */
+      expiresAt: string;
+    })
+  | (RecordBase & {
+      kind: 'envelope';
+      /** A document was downloaded and written whole. */
+      step: 'document';
+      documentId: string;
+      /** Hex sha256 of the bytes written. */
+      sha256: string;
+      /** Path relative to the output folder. */
+      path: string;
+      size: number;
+    })
+  | (RecordBase & {
+      kind: 'envelope';
+      /** The certificate of completion was downloaded and written whole. */
+      step: 'certificate';
+      sha256: string;
+      path: string;
+      size: number;
+    })
+  | (RecordBase & {
+      kind: 'envelope';
+      /** Every step of the envelope is done. */
+      step: 'done';
+    });
+
+/** The steps of one subsidiary account. */
+export type AccountRecord =
+  | (RecordBase & { kind: 'account'; step: 'create-intent' })
+  | (RecordBase & { kind: 'account'; step: 'created'; accountId: string; adopted?: boolean })
+  | (RecordBase & { kind: 'account'; step: 'deleted'; accountId: string });
+
+/** A record as given to `Journal.append`: `v` and `at` are filled in. */
+export type NewJournalRecord = JournalRecord extends infer R ? (R extends JournalRecord ? Omit<R, 'v' | 'at'> & { at?: string } : never) : never;
+
+/** The envelope steps, for validation when reading. */
+export const envelopeSteps = ['create-intent', 'created', 'recipients', 'view', 'document', 'certificate', 'done'] as const;
+/** The account steps, for validation when reading. */
+export const accountSteps = ['create-intent', 'created', 'deleted'] as const;
+
+/** True when `value` has the shape of a journal record (checked when reading the journal back). */
+export function isJournalRecord(value: unknown): value is JournalRecord {
+  if (value === null || typeof value !== 'object') return false;
+  const r = value as Record<string, unknown>;
+  if (r['v'] !== 1 || typeof r['at'] !== 'string' || typeof r['id'] !== 'string' || typeof r['step'] !== 'string') return false;
+  const str = (k: string) => typeof r[k] === 'string';
+  switch (r['kind']) {
+    case 'envelope':
+      switch (r['step']) {
+        case 'create-intent':
+          return str('digest') && str('transactionId');
+        case 'created':
+          return str('envelopeId') && str('digest');
+        case 'recipients':
+          return Array.isArray(r['recipients']);
+        case 'view':
+          return str('recipientId') && str('expiresAt');
+        case 'document':
+          return str('documentId') && str('sha256') && str('path') && typeof r['size'] === 'number';
+        case 'certificate':
+          return str('sha256') && str('path') && typeof r['size'] === 'number';
+        case 'done':
+          return true;
+        default:
+          return false;
+      }
+    case 'account':
+      switch (r['step']) {
+        case 'create-intent':
+          return true;
+        case 'created':
+        case 'deleted':
+          return str('accountId');
+        default:
+          return false;
+      }
+    default:
+      return false;
+  }
+}

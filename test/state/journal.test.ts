@@ -1,0 +1,229 @@
+import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  journalFileName,
+  journalProgress,
+  openJournal,
+  readJournal,
+  type JournalFile,
+  type NewJournalRecord,
+} from '../../src/state/index.js';
+import { SignrunError } from '../../src/errors/signrun-error.js';
+import { spawnStateScript, waitForLine } from './child.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'signrun-journal-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const intent = (id: string): NewJournalRecord => ({ kind: 'envelope', id, step: 'create-intent', digest: 'sha256:aa', transactionId: 'sr-1' });
+const created = (id: string, envelopeId: string): NewJournalRecord => ({ kind: 'envelope', id, step: 'created', envelopeId, digest: 'sha256:aa' });
+
+describe('journal', () => {
+  it('reads back what was appended, in order, with version and time filled in', async () => {
+    const { journal, previous } = await openJournal(dir, { now: () => Date.parse('2026-11-20T10:00:00Z') });
+    expect(previous.records).toEqual([]);
+    await journal.append(intent('job/a'));
+    await journal.append(created('job/a', 'env-1'));
+    await journal.append({ kind: 'envelope', id: 'job/a', step: 'document', documentId: '1', sha256: 'ab'.repeat(32), path: 'job/a/1.pdf', size: 10 });
+    await journal.append({ kind: 'account', id: 'job/acme', step: 'created', accountId: 'acc-1' });
+    await journal.close();
+    const read = await readJournal(dir);
+    expect(read.skipped).toEqual([]);
+    expect(read.records.map((r) => r.step)).toEqual(['create-intent', 'created', 'document', 'created']);
+    expect(read.records[0]).toMatchObject({ v: 1, at: '2026-11-20T10:00:00.000Z', id: 'job/a' });
+  });
+
+  it('a missing journal reads as empty', async () => {
+    expect(await readJournal(join(dir, 'nothing-here'))).toMatchObject({ records: [], skipped: [] });
+  });
+
+  it('tolerates a torn last line, reports it, and cuts it off before appending again', async () => {
+    const first = await openJournal(dir);
+    await first.journal.append(intent('job/a'));
+    await first.journal.append(created('job/a', 'env-1'));
+    await first.journal.close();
+    // A crash in the middle of the third write:
+    await appendFile(join(dir, journalFileName), '{"v":1,"at":"2026-11-20T10:00:00.000Z","kind":"envelope","id":"job/b","st');
+
+    const read = await readJournal(dir);
+    expect(read.records).toHaveLength(2);
+    expect(read.skipped).toEqual([{ line: 3, reason: 'torn', bytes: expect.any(Number) }]);
+
+    const second = await openJournal(dir);
+    expect(second.repairedBytes).toBeGreaterThan(0);
+    expect(second.previous.records).toHaveLength(2);
+    await second.journal.append(intent('job/b'));
+    await second.journal.close();
+    const after = await readJournal(dir);
+    expect(after.skipped).toEqual([]);
+    expect(after.records.map((r) => r.id)).toEqual(['job/a', 'job/a', 'job/b']);
+  });
+
+  it('keeps a whole last record that only lost its newline, and appends after it on a new line', async () => {
+    const line = JSON.stringify({ v: 1, at: '2026-11-20T10:00:00.000Z', kind: 'envelope', id: 'job/a', step: 'created', envelopeId: 'env-1', digest: 'sha256:aa' });
+    await writeFile(join(dir, journalFileName), line);
+    const opened = await openJournal(dir);
+    expect(opened.repairedBytes).toBe(0);
+    expect(opened.previous.records).toHaveLength(1);
+    await opened.journal.append(created('job/b', 'env-2'));
+    await opened.journal.close();
+    const read = await readJournal(dir);
+    expect(read.skipped).toEqual([]);
+    expect(read.records.map((r) => r.id)).toEqual(['job/a', 'job/b']);
+  });
+
+  it('skips and reports damaged lines in the middle instead of failing', async () => {
+    const good = (id: string) => JSON.stringify({ v: 1, at: 'x', kind: 'envelope', id, step: 'done' });
+    await writeFile(join(dir, journalFileName), [good('j/1'), 'garbage{', '{"v":1,"kind":"envelope","step":"nope"}', good('j/2'), ''].join('\n'));
+    const read = await readJournal(dir);
+    expect(read.records.map((r) => r.id)).toEqual(['j/1', 'j/2']);
+    expect(read.skipped.map((s) => [s.line, s.reason])).toEqual([
+      [2, 'invalid-json'],
+      [3, 'not-a-record'],
+    ]);
+  });
+
+  it('resolves an append only after the record is written and then fsynced (the API contract)', async () => {
+    const events: string[] = [];
+    let releaseSync: () => void = () => {};
+    const { journal } = await openJournal(dir, {
+      openFile: async (path) => {
+        const real = await (await import('node:fs/promises')).open(path, 'a');
+        const file: JournalFile = {
+          write: async (text) => {
+            events.push(`write ${JSON.parse(text).step}`);
+            await real.appendFile(text);
+          },
+          sync: async () => {
+            events.push('sync:start');
+            await new Promise<void>((resolve) => (releaseSync = resolve));
+            await real.datasync();
+            events.push('sync:end');
+          },
+          close: () => real.close(),
+        };
+        return file;
+      },
+    });
+    let resolved = false;
+    const first = journal.append(intent('job/a')).then(() => {
+      resolved = true;
+      events.push('resolved create-intent');
+    });
+    const second = journal.append(created('job/a', 'env-1')).then(() => events.push('resolved created'));
+    await waitFor(() => events.includes('sync:start'));
+    await new Promise((r) => setTimeout(r, 30));
+    // Written but not yet synced: the caller must not have been told "done".
+    expect(resolved).toBe(false);
+    expect(events).toEqual(['write create-intent', 'sync:start']);
+    releaseSync();
+    await waitFor(() => events.filter((e) => e === 'sync:start').length === 2);
+    releaseSync();
+    await Promise.all([first, second]);
+    expect(events).toEqual([
+      'write create-intent',
+      'sync:start',
+      'sync:end',
+      'resolved create-intent',
+      'write created',
+      'sync:start',
+      'sync:end',
+      'resolved created',
+    ]);
+    await journal.close();
+  });
+
+  it('rejects with SR_OUTPUT_WRITE when the disk refuses, and keeps refusing', async () => {
+    const { journal } = await openJournal(dir, {
+      openFile: async () => ({
+        write: async () => {
+          throw Object.assign(new Error('no space'), { code: 'ENOSPC' });
+        },
+        sync: async () => {},
+        close: async () => {},
+      }),
+    });
+    await expect(journal.append(intent('job/a'))).rejects.toMatchObject({ code: 'SR_OUTPUT_WRITE' });
+    const again = await journal.append(intent('job/b')).catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(SignrunError);
+    expect((again as SignrunError).code).toBe('SR_OUTPUT_WRITE');
+  });
+
+  it('serialises concurrent appends into whole lines', async () => {
+    const { journal } = await openJournal(dir);
+    await Promise.all(Array.from({ length: 200 }, (_, i) => journal.append(created(`job/${i}`, `env-${i}`))));
+    await journal.close();
+    const read = await readJournal(dir);
+    expect(read.skipped).toEqual([]);
+    expect(new Set(read.records.map((r) => r.id)).size).toBe(200);
+  });
+
+  it('keeps every acknowledged record when the writing process is killed with SIGKILL', async () => {
+    const lines: string[] = [];
+    const child = spawnStateScript(
+      `const { journal } = await STATE.openJournal(${JSON.stringify(dir)});
+       for (let i = 0; ; i++) {
+         await journal.append({ kind: 'envelope', id: 'job/' + i, step: 'created', envelopeId: 'env-' + i, digest: 'sha256:aa' });
+         process.stdout.write('acked ' + i + '\\n');
+       }`,
+      (line) => lines.push(line),
+    );
+    await waitForLine(lines, (l) => l === 'acked 40');
+    child.kill('SIGKILL');
+    const { signal } = await child.exited;
+    expect(signal).toBe('SIGKILL');
+    const acked = lines.filter((l) => l.startsWith('acked ')).map((l) => `job/${l.slice(6)}`);
+    const read = await readJournal(dir);
+    const recorded = new Set(read.records.map((r) => r.id));
+    for (const id of acked) expect(recorded.has(id), id).toBe(true);
+    // At most the one write in flight can be torn.
+    expect(read.skipped.length).toBeLessThanOrEqual(1);
+    // And a new run continues the same journal cleanly.
+    const reopened = await openJournal(dir);
+    await reopened.journal.append(intent('job/after'));
+    await reopened.journal.close();
+    expect((await readJournal(dir)).skipped).toEqual([]);
+    expect((await readFile(join(dir, journalFileName), 'utf8')).endsWith('\n')).toBe(true);
+  });
+});
+
+describe('journalProgress', () => {
+  it('folds the records into what is done per envelope and account', () => {
+    const at = '2026-11-20T10:00:00.000Z';
+    const progress = journalProgress([
+      { v: 1, at, kind: 'envelope', id: 'j/a', step: 'create-intent', digest: 'd1', transactionId: 't' },
+      { v: 1, at, kind: 'envelope', id: 'j/b', step: 'create-intent', digest: 'd2', transactionId: 't2' },
+      { v: 1, at, kind: 'envelope', id: 'j/a', step: 'created', envelopeId: 'e1', digest: 'd1' },
+      { v: 1, at, kind: 'envelope', id: 'j/a', step: 'view', recipientId: '1', expiresAt: '2026-11-20T10:05:00.000Z' },
+      { v: 1, at, kind: 'envelope', id: 'j/a', step: 'document', documentId: '1', sha256: 'old', path: 'p', size: 1 },
+      { v: 1, at, kind: 'envelope', id: 'j/a', step: 'document', documentId: '1', sha256: 'new', path: 'p', size: 2 },
+      { v: 1, at, kind: 'envelope', id: 'j/a', step: 'done' },
+      { v: 1, at, kind: 'account', id: 'j/acme', step: 'created', accountId: 'acc' },
+      { v: 1, at, kind: 'account', id: 'j/old', step: 'deleted', accountId: 'acc2' },
+    ]);
+    const a = progress.envelopes.get('j/a')!;
+    expect(a.created).toMatchObject({ envelopeId: 'e1', adopted: false });
+    expect(a.documents.get('1')).toEqual({ sha256: 'new', path: 'p', size: 2 });
+    expect(a.views.get('1')?.expiresAt).toBe('2026-11-20T10:05:00.000Z');
+    expect(a.done).toBe(true);
+    const b = progress.envelopes.get('j/b')!;
+    expect(b.createIntent).toBeDefined();
+    expect(b.created).toBeUndefined(); // intent without answer: look it up before creating
+    expect(progress.accounts.get('j/acme')).toMatchObject({ present: true, accountId: 'acc' });
+    expect(progress.accounts.get('j/old')).toMatchObject({ present: false, deleted: true });
+  });
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

@@ -1,0 +1,114 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { acquireStateLock, lockFileName, readStateLock } from '../../src/state/index.js';
+import { SignrunError } from '../../src/errors/signrun-error.js';
+import { spawnStateScript, waitForLine } from './child.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'signrun-lock-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function lockError(promise: Promise<unknown>): Promise<SignrunError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(SignrunError);
+  return error as SignrunError;
+}
+
+describe('state lock', () => {
+  it('holds pid, host, start time and command, and is released', async () => {
+    const { lock, tookOverFrom } = await acquireStateLock(dir, { command: 'signrun run jobs' });
+    expect(tookOverFrom).toBeUndefined();
+    const holder = await readStateLock(dir);
+    expect(holder).toMatchObject({ pid: process.pid, hostname: hostname(), command: 'signrun run jobs' });
+    expect(Date.parse(holder!.startedAt)).not.toBeNaN();
+    expect((await stat(join(dir, lockFileName))).mode & 0o777).toBe(0o600);
+    await lock.release();
+    expect(await readStateLock(dir)).toBeUndefined();
+    await lock.release(); // twice is harmless
+    const again = await acquireStateLock(dir, { command: 'second' });
+    await again.lock.release();
+  });
+
+  it('refuses a second run while another live process holds the folder, naming it', async () => {
+    const lines: string[] = [];
+    const child = spawnStateScript(
+      `await STATE.acquireStateLock(${JSON.stringify(dir)}, { command: 'signrun run holder' });
+       process.stdout.write('locked\\n');
+       setInterval(() => {}, 1000);`,
+      (l) => lines.push(l),
+    );
+    try {
+      await waitForLine(lines, (l) => l === 'locked');
+      const error = await lockError(acquireStateLock(dir, { command: 'signrun run second' }));
+      expect(error.code).toBe('SR_STATE_LOCKED');
+      expect(error.exitCode).toBe(2);
+      expect(error.details).toMatchObject({ pid: child.pid, hostname: hostname(), command: 'signrun run holder' });
+      // The loser changed nothing: the holder's lock is intact.
+      expect((await readStateLock(dir))?.pid).toBe(child.pid);
+    } finally {
+      child.kill('SIGKILL');
+      await child.exited;
+    }
+  });
+
+  it('lets exactly one of two processes started at once take the lock', async () => {
+    const results: string[][] = [[], []];
+    const script = `try {
+         await STATE.acquireStateLock(${JSON.stringify(dir)}, { command: 'racer' });
+         process.stdout.write('won\\n');
+         setTimeout(() => process.exit(0), 1500);
+       } catch (e) { process.stdout.write('lost ' + e.code + '\\n'); process.exit(0); }`;
+    const racers = results.map((lines) => spawnStateScript(script, (l) => lines.push(l)));
+    await Promise.all(racers.map((r) => r.exited));
+    const outcomes = results.map((lines) => lines[0]).sort();
+    expect(outcomes).toEqual(['lost SR_STATE_LOCKED', 'won']);
+  });
+
+  it('takes over a stale lock left by a run killed with SIGKILL, and says whose it was', async () => {
+    const lines: string[] = [];
+    const child = spawnStateScript(
+      `await STATE.acquireStateLock(${JSON.stringify(dir)}, { command: 'signrun run killed' });
+       process.stdout.write('locked\\n');
+       setInterval(() => {}, 1000);`,
+      (l) => lines.push(l),
+    );
+    await waitForLine(lines, (l) => l === 'locked');
+    child.kill('SIGKILL');
+    await child.exited;
+    const { lock, tookOverFrom } = await acquireStateLock(dir, { command: 'signrun run resumed' });
+    expect(tookOverFrom).toMatchObject({ pid: child.pid, command: 'signrun run killed' });
+    expect((await readStateLock(dir))?.pid).toBe(process.pid);
+    await lock.release();
+  });
+
+  it('never takes over a lock from another host (its pid cannot be checked here)', async () => {
+    await writeFile(
+      join(dir, lockFileName),
+      JSON.stringify({ pid: 999_999, hostname: 'ci-runner-7', startedAt: '2026-11-20T09:00:00.000Z', command: 'signrun run', token: 't' }),
+    );
+    const error = await lockError(acquireStateLock(dir, { command: 'here', isAlive: () => false }));
+    expect(error.code).toBe('SR_STATE_LOCKED');
+    expect(error.details).toMatchObject({ hostname: 'ci-runner-7', pid: 999_999 });
+    expect(JSON.parse(await readFile(join(dir, lockFileName), 'utf8')).hostname).toBe('ci-runner-7');
+  });
+
+  it('treats a lock file being written right now as held, and an old empty one as stale', async () => {
+    await writeFile(join(dir, lockFileName), '');
+    expect((await lockError(acquireStateLock(dir, { command: 'x' }))).code).toBe('SR_STATE_LOCKED');
+    const { utimes } = await import('node:fs/promises');
+    const old = new Date(Date.now() - 60_000);
+    await utimes(join(dir, lockFileName), old, old);
+    const { lock, tookOverFrom } = await acquireStateLock(dir, { command: 'x' });
+    expect(tookOverFrom).toBeDefined();
+    await lock.release();
+  });
+});
