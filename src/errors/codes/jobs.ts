@@ -7,4 +7,252 @@ export const jobCodes = defineCodes({
     summary: 'No job file matched the paths or globs given.',
     hint: 'Check the paths; a folder is searched for *.yaml and *.yml files.',
   },
+  // Reading and parsing
+  SR_FILE_UNREADABLE: {
+    exitCode: 2,
+    summary: 'A job file or CSV file could not be read.',
+    hint: 'Check that the file exists and that you may read it.',
+  },
+  SR_FILE_TOO_LARGE: {
+    exitCode: 2,
+    summary: 'A job file is larger than 4 MiB, or a CSV file larger than 64 MiB (limits that keep validation fast and safe).',
+    hint: 'Split the job into several files, or the CSV into several files each with its own forEach.',
+  },
+  SR_FILE_NOT_TEXT: {
+    exitCode: 2,
+    summary: 'A job file or CSV file is not UTF-8 text (binary content or invalid byte sequences).',
+    hint: 'Save the file as UTF-8 text; check that the path names the YAML or CSV file you meant.',
+  },
+  SR_YAML_SYNTAX: {
+    exitCode: 2,
+    summary: 'The job file is not valid YAML.',
+    hint: 'Fix the YAML at the line shown (indentation, a missing colon or quote are the usual causes).',
+  },
+  SR_YAML_DUPLICATE_KEY: {
+    exitCode: 2,
+    summary: 'A mapping in the job file has the same key twice; YAML would silently keep only one of them.',
+    hint: 'Remove or rename one of the two keys.',
+  },
+  SR_YAML_ALIAS_LIMIT: {
+    exitCode: 2,
+    summary: 'The job file uses too many YAML aliases (*name); this is how "billion laughs" documents blow up.',
+    hint: 'Write the values out, or use `defaults` for what several envelopes share.',
+  },
+  SR_YAML_TOO_DEEP: {
+    exitCode: 2,
+    summary: 'The job file is nested more deeply than any valid job file can be (64 levels).',
+    hint: 'Check the indentation and the brackets around the line shown.',
+  },
+  SR_YAML_NOT_A_JOB: {
+    exitCode: 2,
+    summary: 'The YAML document is empty or is not a mapping (a job file starts with `version: 1`).',
+    hint: 'Start the file with `version: 1` and `job: <name>`; see docs/job-files.md.',
+  },
+  // Schema
+  SR_SCHEMA_REQUIRED: {
+    exitCode: 2,
+    summary: 'A required field is missing.',
+    hint: 'Add the field named in the message; see docs/job-files.md.',
+  },
+  SR_SCHEMA_UNKNOWN_PROPERTY: {
+    exitCode: 2,
+    summary: 'A field is not part of the job-file schema (often a typo).',
+    hint: 'Fix the spelling (the message suggests the closest field) or remove it.',
+  },
+  SR_SCHEMA_TYPE: {
+    exitCode: 2,
+    summary: 'A field has the wrong type (for example text where a number or a list is expected).',
+    hint: 'Give the field a value of the type named in the message.',
+  },
+  SR_SCHEMA_ENUM: {
+    exitCode: 2,
+    summary: 'A field has a value outside its allowed list.',
+    hint: 'Use one of the values listed in the message.',
+  },
+  SR_SCHEMA_VALUE: {
+    exitCode: 2,
+    summary: 'A field value breaks a rule of the schema (pattern, range, length, empty list, version).',
+    hint: 'Change the value as the message says; see docs/job-files.md.',
+  },
+  // References
+  SR_REFERENCE_INVALID: {
+    exitCode: 2,
+    summary: 'A `${...}` reference is malformed; only `${row.column}` and `${env.NAME}` exist.',
+    hint: 'Write `${row.<column>}` inside a forEach envelope, or `${env.<NAME>}` for the environment.',
+  },
+  SR_ENV_NOT_SET: {
+    exitCode: 2,
+    summary: 'A `${env.NAME}` reference names a variable that is neither in the environment nor in the .env file of the job folder.',
+    hint: 'Export the variable, or add NAME=value to a .env file next to the job file (never commit real secrets).',
+  },
+  SR_ROW_COLUMN_MISSING: {
+    exitCode: 2,
+    summary: 'A `${row.column}` reference names a column the CSV (or an item of the inline list) does not have.',
+    hint: 'Fix the column name, or add the column to the CSV header.',
+  },
+  SR_ROW_OUTSIDE_FOREACH: {
+    exitCode: 2,
+    summary: 'A `${row.column}` reference is used outside an envelope with forEach.',
+    hint: 'Add `forEach: { csv: <file> }` to the envelope, or write the value out.',
+  },
+  SR_PASSWORD_LITERAL: {
+    exitCode: 2,
+    summary: 'A password is written in the job file; passwords are only ever `${env.NAME}` references.',
+    hint: 'Replace the value with `${env.NAME}` and set NAME in the environment (or a .env file kept out of git).',
+  },
+  // forEach and CSV
+  SR_CSV_NOT_FOUND: {
+    exitCode: 2,
+    summary: 'The CSV file named by forEach does not exist.',
+    hint: 'Check the path; it is relative to the job file.',
+  },
+  SR_CSV_OUTSIDE_JOB_FOLDER: {
+    exitCode: 2,
+    summary: "The CSV file named by forEach is outside the job file's folder (a ../ path or a symbolic link leading out).",
+    hint: 'Move the CSV next to (or below) the job file.',
+  },
+  SR_CSV_INVALID: {
+    exitCode: 2,
+    summary: 'The CSV file cannot be parsed (unbalanced quotes, rows with a different number of cells, no header).',
+    hint: 'Fix the CSV at the line shown; the first line must be the header with the column names.',
+  },
+  SR_CSV_TOO_MANY_ROWS: {
+    exitCode: 2,
+    summary: 'A forEach expands to more than 100,000 rows.',
+    hint: 'Split the CSV into several files, each used by its own envelope with forEach (or its own job).',
+  },
+  SR_FOREACH_EMPTY: {
+    exitCode: 2,
+    summary: 'A forEach has no rows, so its envelope would produce nothing (warning).',
+    hint: 'Add rows to the CSV or items to the list, or remove the envelope.',
+  },
+  // Uniqueness
+  SR_JOB_NAME_DUPLICATE: {
+    exitCode: 2,
+    summary: 'Two job files use the same job name; (job, key) must identify an envelope forever.',
+    hint: 'Rename one of the jobs.',
+  },
+  SR_JOB_EMPTY: {
+    exitCode: 2,
+    summary: 'The job has neither envelopes nor accounts.',
+    hint: 'Add `envelopes:` or `accounts:`, or delete the file.',
+  },
+  SR_DUPLICATE_ENVELOPE_KEY: {
+    exitCode: 2,
+    summary: 'Two envelopes of a job have the same key (after forEach expansion).',
+    hint: 'Make keys unique; with forEach, put a unique column in the key, e.g. `key: renewal-${row.employeeId}`.',
+  },
+  SR_DUPLICATE_ACCOUNT_KEY: {
+    exitCode: 2,
+    summary: 'Two accounts of a job have the same key.',
+    hint: 'Give each account its own key.',
+  },
+  SR_DUPLICATE_DOCUMENT_ID: {
+    exitCode: 2,
+    summary: 'Two documents of an envelope have the same documentId.',
+    hint: 'Give each document its own documentId, or leave documentId out to number them 1, 2, …',
+  },
+  SR_DUPLICATE_RECIPIENT_ID: {
+    exitCode: 2,
+    summary: 'Two recipients of an envelope have the same recipientId.',
+    hint: 'Give each recipient its own recipientId, or leave recipientId out to number them 1, 2, …',
+  },
+  SR_DUPLICATE_CLIENT_USER_ID: {
+    exitCode: 2,
+    summary: 'Two embedded recipients of an envelope have the same clientUserId.',
+    hint: 'clientUserId identifies an embedded signer: give each one its own.',
+  },
+  // Envelope content
+  SR_ENVELOPE_CONTENT_MISSING: {
+    exitCode: 2,
+    summary: 'An envelope has neither documents (with recipients) nor a templateId (with templateRoles).',
+    hint: 'Add `documents` and `recipients`, or `templateId` and `templateRoles`.',
+  },
+  SR_DOCUMENTS_AND_TEMPLATE: {
+    exitCode: 2,
+    summary: 'An envelope mixes documents/recipients with templateId/templateRoles.',
+    hint: 'Use either documents + recipients or templateId + templateRoles, not both.',
+  },
+  SR_RECIPIENTS_MISSING: {
+    exitCode: 2,
+    summary: 'An envelope has no recipients (signers for documents, templateRoles for a template).',
+    hint: 'Add at least one recipient.',
+  },
+  SR_EMAIL_SUBJECT_MISSING: {
+    exitCode: 2,
+    summary: 'An envelope has no emailSubject, neither its own nor from `defaults`.',
+    hint: 'Add `emailSubject` to the envelope or to `defaults`.',
+  },
+  SR_EMAIL_INVALID: {
+    exitCode: 2,
+    summary: 'An email address is not valid.',
+    hint: 'Fix the address (name@example.com); with forEach, fix the CSV cell shown.',
+  },
+  SR_URL_INVALID: {
+    exitCode: 2,
+    summary: 'A URL (returnUrl, eventNotification.url) is not an absolute http or https URL.',
+    hint: 'Use a full address such as https://example.com/signing-done.',
+  },
+  SR_LANGUAGE_INVALID: {
+    exitCode: 2,
+    summary: 'supportedLanguage is not a language code the service knows.',
+    hint: 'Use a code such as en, fr, de, es, it, nl, pt_BR (the message suggests the closest).',
+  },
+  SR_RETURN_URL_MISSING: {
+    exitCode: 2,
+    summary: 'An envelope has an embedded recipient (clientUserId) but no returnUrl to send the signer back to.',
+    hint: 'Add `returnUrl` to the envelope or to `defaults`.',
+  },
+  SR_ID_INVALID: {
+    exitCode: 2,
+    summary: 'A documentId, recipientId or routingOrder is not a positive whole number.',
+    hint: 'Use 1, 2, 3 …',
+  },
+  // Documents and tabs
+  SR_DOC_NOT_FOUND: {
+    exitCode: 2,
+    summary: 'A document file does not exist.',
+    hint: 'Check the path; `file` is relative to the job file.',
+  },
+  SR_DOC_OUTSIDE_JOB_FOLDER: {
+    exitCode: 2,
+    summary: "A document file is outside the job file's folder (a ../ path, an absolute path or a symbolic link leading out).",
+    hint: 'Move the PDF next to (or below) the job file and name it by a relative path.',
+  },
+  SR_DOC_NOT_PDF: {
+    exitCode: 2,
+    summary: 'A document file is not a readable PDF.',
+    hint: 'Check that the file is a PDF (it starts with %PDF-) and opens in a PDF reader.',
+  },
+  SR_DOC_TOO_LARGE: {
+    exitCode: 2,
+    summary: 'A document file is larger than 25 MB, the largest document the eSignature service accepts.',
+    hint: 'Compress the PDF or split it into several documents.',
+  },
+  SR_TAB_DOCUMENT_UNKNOWN: {
+    exitCode: 2,
+    summary: 'A tab names a documentId that the envelope does not have.',
+    hint: 'Use the documentId of one of the envelope documents (1, 2, … in order when not given).',
+  },
+  SR_TAB_PAGE_OUT_OF_RANGE: {
+    exitCode: 2,
+    summary: 'A tab names a page that its PDF does not have.',
+    hint: 'Use a pageNumber between 1 and the page count given in the message.',
+  },
+  SR_TAB_POSITION_OUTSIDE_PAGE: {
+    exitCode: 2,
+    summary: 'A tab position (xPosition, yPosition, in points from the top left) falls outside its page.',
+    hint: 'Use coordinates inside the page size given in the message.',
+  },
+  SR_TABS_ON_TEMPLATE: {
+    exitCode: 2,
+    summary: 'A template envelope cannot use documents or tabs; the template defines them.',
+    hint: 'Remove the tabs, or build the envelope from documents.',
+  },
+  // Accounts
+  SR_ACCOUNT_FIELD_MISSING: {
+    exitCode: 2,
+    summary: 'An account with `state: present` lacks initialUser or planInformation, needed to create it.',
+    hint: 'Add initialUser (with a `${env.*}` password) and planInformation.planId.',
+  },
 });

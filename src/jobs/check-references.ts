@@ -1,0 +1,51 @@
+import { fieldName } from './schema-check.js';
+import { findReferences, isSingleEnvReference } from './references.js';
+import { placeOf, type JobContext } from './job-context.js';
+import type { RawJobFile } from './raw-job.js';
+
+/**
+ * Checks every `${...}` of a job file before anything is expanded: the
+ * syntax, `${row.*}` only inside forEach envelopes (and not in forEach
+ * itself), every `${env.*}` set, and passwords only ever `${env.*}`.
+ * Returns false when expansion must not go on.
+ */
+export function checkReferences(job: RawJobFile, ctx: JobContext): boolean {
+  const before = ctx.sink.errorCount;
+  const visit = (value: unknown, path: Array<string | number>, rowAllowed: boolean): void => {
+    if (typeof value === 'string') {
+      for (const ref of findReferences(value)) {
+        const place = placeOf(ctx, path);
+        const field = fieldName(path);
+        if (ref.kind === 'invalid') {
+          ctx.sink.add('SR_REFERENCE_INVALID', `${field}: ${ref.text} is not a reference; use \${row.<column>} or \${env.<NAME>}`, place, { field });
+        } else if (ref.kind === 'row' && !rowAllowed) {
+          ctx.sink.add('SR_ROW_OUTSIDE_FOREACH', `${field}: ${ref.text} is used outside an envelope with forEach`, place, { field });
+        } else if (ref.kind === 'env' && ctx.env(ref.name) === undefined) {
+          ctx.sink.add('SR_ENV_NOT_SET', `${field}: environment variable ${ref.name} is not set (nor in ${ctx.show(`${ctx.folder}/.env`)})`, place, { field });
+        }
+      }
+    } else if (Array.isArray(value)) {
+      value.forEach((item, i) => visit(item, [...path, i], rowAllowed));
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) visit(item, [...path, key], rowAllowed);
+    }
+  };
+  visit({ version: job.version, job: job.job, defaults: job.defaults }, [], false);
+  job.envelopes?.forEach((envelope, i) => {
+    const { forEach, ...rest } = envelope;
+    visit(forEach, ['envelopes', i, 'forEach'], false);
+    visit(rest, ['envelopes', i], forEach !== undefined);
+  });
+  job.accounts?.forEach((account, i) => {
+    const password = account.initialUser?.password;
+    if (password !== undefined && !isSingleEnvReference(password)) {
+      const path = ['accounts', i, 'initialUser', 'password'];
+      ctx.sink.add('SR_PASSWORD_LITERAL', `${fieldName(path)} is written in the job file; write \${env.<NAME>} instead`, placeOf(ctx, path), {
+        field: fieldName(path),
+        redactExcerpt: true,
+      });
+    }
+    visit(account, ['accounts', i], false);
+  });
+  return ctx.sink.errorCount === before;
+}

@@ -1,0 +1,99 @@
+import { basename, resolve } from 'node:path';
+import type { Place } from './diagnostic-sink.js';
+import type { Row } from './envelope-rows.js';
+import { placeOf, type JobContext } from './job-context.js';
+import type { NodePath } from './job-yaml.js';
+import type { ResolvedEnvelope } from './model.js';
+import type { RawEnvelope, RawEnvelopeDefaults } from './raw-job.js';
+import { findReferences, substituteReferences } from './references.js';
+
+/** An envelope after substitution, before its documents are read. */
+export interface ExpandedEnvelope {
+  /** Index of the envelope (pattern) in the job file's `envelopes`. */
+  index: number;
+  envelope: Omit<ResolvedEnvelope, 'digest'>;
+  /** Where a field of this envelope comes from: the CSV cell when it used `${row.*}`, else the job file. */
+  placeOf(path: NodePath): Place;
+}
+
+/**
+ * One envelope of a pattern (or a plain envelope): defaults applied,
+ * `${row.*}`/`${env.*}` substituted, documentId/recipientId numbered in order.
+ * References were checked before, so every one resolves.
+ */
+export function expandEnvelope(raw: RawEnvelope, index: number, defaults: RawEnvelopeDefaults, row: Row | undefined, job: string, ctx: JobContext): ExpandedEnvelope {
+  const sub = (value: string): string => substituteReferences(value, (kind, name) => (kind === 'row' ? (row?.values[name] ?? '') : (ctx.env(name) ?? '')));
+  const opt = (value: string | undefined): string | undefined => (value === undefined ? undefined : sub(value));
+  const base = ['envelopes', index];
+
+  const documents = (raw.documents ?? []).map((d, i) => {
+    const file = sub(d.file);
+    return { documentId: String(d.documentId ?? i + 1), name: d.name !== undefined ? sub(d.name) : basename(file), path: resolve(ctx.folder, file), size: 0, pageCount: 0, sha256: '' };
+  });
+  const firstDocumentId = documents[0]?.documentId ?? '1';
+  const eventNotification = raw.eventNotification ?? defaults.eventNotification;
+  const customFields = raw.customFields ?? defaults.customFields;
+  const returnUrl = opt(raw.returnUrl ?? defaults.returnUrl);
+  const emailBlurb = opt(raw.emailBlurb ?? defaults.emailBlurb);
+
+  const envelope: Omit<ResolvedEnvelope, 'digest'> = {
+    job,
+    key: sub(raw.key),
+    source: { file: ctx.file, ...ctx.locator.locate(base) },
+    ...(row ? { row: row.number } : {}),
+    emailSubject: sub(raw.emailSubject ?? defaults.emailSubject ?? ''),
+    ...(emailBlurb !== undefined ? { emailBlurb } : {}),
+    status: raw.status ?? defaults.status ?? 'sent',
+    ...(returnUrl !== undefined ? { returnUrl } : {}),
+    ...(eventNotification ? { eventNotification: { url: sub(eventNotification.url) } } : {}),
+    ...(customFields ? { customFields: customFields.map((f) => ({ name: sub(f.name), value: sub(f.value) })) } : {}),
+    kind: raw.templateId !== undefined ? 'template' : 'documents',
+    documents,
+    recipients: (raw.recipients ?? []).map((r, i) => {
+      const signer: ResolvedEnvelope['recipients'][number] = {
+        recipientId: String(r.recipientId ?? i + 1),
+        name: sub(r.name),
+        email: sub(r.email),
+        signHereTabs: (r.tabs ?? []).map((t) => ({
+          documentId: String(t.documentId ?? firstDocumentId),
+          pageNumber: String(t.pageNumber),
+          xPosition: String(t.xPosition),
+          yPosition: String(t.yPosition),
+        })),
+      };
+      if (r.clientUserId !== undefined) signer.clientUserId = sub(r.clientUserId);
+      if (r.routingOrder !== undefined) signer.routingOrder = String(r.routingOrder);
+      if (r.supportedLanguage !== undefined) signer.supportedLanguage = sub(r.supportedLanguage);
+      if (r.emailSubject !== undefined) signer.emailSubject = sub(r.emailSubject);
+      if (r.emailBody !== undefined) signer.emailBody = sub(r.emailBody);
+      return signer;
+    }),
+    ...(raw.templateId !== undefined ? { templateId: sub(raw.templateId) } : {}),
+    templateRoles: (raw.templateRoles ?? []).map((r) => {
+      const role: ResolvedEnvelope['templateRoles'][number] = { roleName: sub(r.roleName), name: sub(r.name), email: sub(r.email) };
+      if (r.clientUserId !== undefined) role.clientUserId = sub(r.clientUserId);
+      if (r.routingOrder !== undefined) role.routingOrder = String(r.routingOrder);
+      return role;
+    }),
+  };
+
+  return {
+    index,
+    envelope,
+    placeOf(path) {
+      // Values inherited from defaults are written under `defaults`.
+      let written: unknown = raw;
+      for (const segment of path) written = (written as Record<string | number, unknown> | undefined)?.[segment];
+      const fromDefaults = written === undefined && typeof path[0] === 'string' && path[0] in (defaults as object);
+      if (fromDefaults) {
+        written = defaults;
+        for (const segment of path) written = (written as Record<string | number, unknown> | undefined)?.[segment];
+      }
+      if (row && typeof written === 'string') {
+        const rowRef = findReferences(written).find((r) => r.kind === 'row');
+        if (rowRef && rowRef.kind === 'row') return row.cell(rowRef.name);
+      }
+      return placeOf(ctx, fromDefaults ? ['defaults', ...path] : [...base, ...path]);
+    },
+  };
+}

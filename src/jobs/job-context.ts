@@ -1,0 +1,24 @@
+import type { DiagnosticSink, Place } from './diagnostic-sink.js';
+import type { Locator, NodePath } from './job-yaml.js';
+import type { PdfFactsResult } from './pdf-facts.js';
+
+/** What the resolvers of one job file share. */
+export interface JobContext {
+  /** Absolute path of the job file, and its folder. */
+  file: string;
+  folder: string;
+  /** The job file as shown to the user (relative to cwd when inside it). */
+  shown: string;
+  /** Shows any absolute path as the user would name it. */
+  show(path: string): string;
+  locator: Locator;
+  sink: DiagnosticSink;
+  /** Resolved `${env.NAME}` value, or undefined when not set. */
+  env(name: string): string | undefined;
+  pdfFacts(path: string): Promise<PdfFactsResult>;
+}
+
+/** The place of a path of the job file. */
+export function placeOf(ctx: JobContext, path: NodePath, at: 'value' | 'key' = 'value'): Place {
+  return { file: ctx.shown, ...ctx.locator.locate(path, at) };
+}

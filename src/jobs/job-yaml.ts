@@ -1,0 +1,132 @@
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
+import type { ErrorCode } from '../errors/catalogue.js';
+import { limits } from './limits.js';
+
+/** A path into the YAML document: map keys and list indexes. */
+export type NodePath = ReadonlyArray<string | number>;
+
+/** 1-based line and column. */
+export interface LineColumn {
+  line: number;
+  column: number;
+}
+
+/** Finds where a path of the parsed job file is written. */
+export interface Locator {
+  /**
+   * Position of the value at `path`, or of its key when `at` is `key`.
+   * A path that does not exist (a missing field) resolves to its deepest existing parent.
+   */
+  locate(path: NodePath, at?: 'value' | 'key'): LineColumn;
+}
+
+export interface YamlProblem extends LineColumn {
+  code: ErrorCode;
+  message: string;
+}
+
+export type ParsedYaml = { ok: true; value: unknown; locator: Locator } | { ok: false; problems: YamlProblem[] };
+
+/**
+ * Parses a job file keeping source positions (yaml's Document + LineCounter),
+ * with the defences of docs/job-files.md "Limits": aliases are capped
+ * (maxAliasCount), nesting is capped, duplicate keys are errors.
+ */
+export function parseJobYaml(text: string): ParsedYaml {
+  const lineCounter = new LineCounter();
+  let doc: Document.Parsed;
+  try {
+    doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
+  } catch (error) {
+    // The parser recurses on flow collections: very deep `[[[[…` ends here.
+    if (error instanceof RangeError) return { ok: false, problems: [{ code: 'SR_YAML_TOO_DEEP', message: 'the YAML is nested too deeply to parse', line: 1, column: 1 }] };
+    throw error;
+  }
+  const at = (offset: number): LineColumn => {
+    const pos = lineCounter.linePos(offset);
+    return { line: pos.line, column: pos.col };
+  };
+  if (doc.errors.length > 0) {
+    return {
+      ok: false,
+      problems: doc.errors.map((e) => ({
+        code: e.code === 'DUPLICATE_KEY' ? 'SR_YAML_DUPLICATE_KEY' : 'SR_YAML_SYNTAX',
+        message: firstLine(e.message),
+        ...at(e.pos[0]),
+      })),
+    };
+  }
+  const depth = nestingDepth(doc.contents as Node | null);
+  if (depth.tooDeep) {
+    return { ok: false, problems: [{ code: 'SR_YAML_TOO_DEEP', message: `the document is nested more than ${limits.yamlDepth} levels deep`, ...at(depth.offset) }] };
+  }
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: limits.yamlAliases });
+  } catch (error) {
+    if (error instanceof ReferenceError || error instanceof RangeError) {
+      return { ok: false, problems: [{ code: 'SR_YAML_ALIAS_LIMIT', message: `aliases expand to too many nodes (limit ${limits.yamlAliases})`, ...at(firstAliasOffset(doc)) }] };
+    }
+    throw error;
+  }
+  const locator: Locator = {
+    locate(path, where = 'value') {
+      let node: unknown = doc.contents;
+      let offset = rangeStart(node) ?? 0;
+      for (let i = 0; i < path.length; i++) {
+        const segment = path[i];
+        if (isAlias(node)) node = node.resolve(doc);
+        let next: unknown;
+        let keyOffset: number | undefined;
+        if (isMap(node)) {
+          const pair = node.items.find((p) => (isScalar(p.key) ? String(p.key.value) : p.key) === segment);
+          if (pair) {
+            keyOffset = rangeStart(pair.key);
+            next = pair.value;
+          }
+        } else if (isSeq(node) && typeof segment === 'number') {
+          next = node.items[segment];
+        }
+        if (next === undefined && keyOffset === undefined) break;
+        if (i === path.length - 1 && where === 'key' && keyOffset !== undefined) return at(keyOffset);
+        offset = rangeStart(next) ?? keyOffset ?? offset;
+        node = next;
+      }
+      return at(offset);
+    },
+  };
+  return { ok: true, value, locator };
+}
+
+function rangeStart(node: unknown): number | undefined {
+  const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
+  return range?.[0];
+}
+
+function firstLine(message: string): string {
+  // yaml's messages end with " at line L, column C:" and an excerpt; the diagnostic carries both already.
+  return message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+}
+
+/** Iterative, so that depth itself cannot overflow the stack. */
+function nestingDepth(root: Node | null): { tooDeep: boolean; offset: number } {
+  const stack: Array<[unknown, number]> = [[root, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > limits.yamlDepth) return { tooDeep: true, offset: rangeStart(node) ?? 0 };
+    if (isMap(node)) for (const pair of node.items) stack.push([pair.value, depth + 1]);
+    else if (isSeq(node)) for (const item of node.items) stack.push([item, depth + 1]);
+  }
+  return { tooDeep: false, offset: 0 };
+}
+
+function firstAliasOffset(doc: Document.Parsed): number {
+  let offset = 0;
+  visit(doc, {
+    Alias(_key, node) {
+      offset = node.range?.[0] ?? 0;
+      return visit.BREAK;
+    },
+  });
+  return offset;
+}

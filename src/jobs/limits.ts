@@ -1,0 +1,19 @@
+/**
+ * Size limits for hostile or accidental input. They are documented in
+ * docs/job-files.md ("Limits") and in the error catalogue; change all three
+ * together.
+ */
+export const limits = {
+  /** Largest job file read, in bytes (4 MiB). A real job file is a few KiB; inline `items` lists are the only big ones. */
+  jobFileBytes: 4 * 1024 * 1024,
+  /** Largest CSV file read by forEach, in bytes (64 MiB: ~100,000 rows of a wide HR export). */
+  csvBytes: 64 * 1024 * 1024,
+  /** Most rows one forEach may expand to. */
+  forEachRows: 100_000,
+  /** Most YAML aliases resolved in one job file (yaml's maxAliasCount); stops "billion laughs" documents. */
+  yamlAliases: 100,
+  /** Deepest nesting of a job file; a valid one is under 8 levels deep. */
+  yamlDepth: 64,
+  /** Largest document DocuSign accepts, in bytes (25 MB). */
+  documentBytes: 25 * 1024 * 1024,
+} as const;

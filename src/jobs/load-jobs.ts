@@ -1,0 +1,124 @@
+import { readFileSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative } from 'node:path';
+import { checkReferences } from './check-references.js';
+import { DiagnosticSink } from './diagnostic-sink.js';
+import { parseDotenv } from './dotenv.js';
+import { findJobFiles } from './find-job-files.js';
+import { placeOf, type JobContext } from './job-context.js';
+import { parseJobYaml } from './job-yaml.js';
+import { limits } from './limits.js';
+import type { LoadResult, LoadStats, ResolvedJob } from './model.js';
+import { pdfFactsReader } from './pdf-facts.js';
+import type { RawJobFile } from './raw-job.js';
+import { resolveAccounts } from './resolve-accounts.js';
+import { resolveEnvelopes } from './resolve-envelopes.js';
+import { checkJobSchema } from './schema-check.js';
+import { readSourceText } from './source-text.js';
+
+/** Where to look for job files and references. */
+export interface LoadJobsOptions {
+  /** Folder that relative paths and globs start from; diagnostics name files relative to it. */
+  cwd: string;
+  /** Process environment: `${env.NAME}` is looked up here first, then in the job folder's .env file. */
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Loads job files: globs them, parses YAML with positions, validates against
+ * the schema and the semantic rules, expands forEach, numbers ids,
+ * substitutes references, reads PDF facts and computes digests. User errors
+ * come back as data (`ok: false` with diagnostics); it never throws for them.
+ */
+export async function loadJobs(patterns: string[], options: LoadJobsOptions): Promise<LoadResult> {
+  const sink = new DiagnosticSink();
+  const stats: LoadStats = { files: 0, jobs: 0, envelopes: 0, accounts: 0 };
+  const show = (path: string): string => {
+    const rel = relative(options.cwd, path);
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+  };
+  const { files, unmatched } = await findJobFiles(patterns, options.cwd);
+  for (const pattern of unmatched) {
+    sink.add('SR_NO_JOB_FILES', `${pattern} matches no job file`, { file: pattern, line: 1, column: 1 });
+  }
+  if (files.length === 0 && unmatched.length === 0) {
+    sink.add('SR_NO_JOB_FILES', `${patterns.join(' ')} contains no *.yaml or *.yml file`, { file: patterns[0] ?? '.', line: 1, column: 1 });
+  }
+  stats.files = files.length;
+
+  const pdfFacts = pdfFactsReader();
+  const dotenvs = new Map<string, Map<string, string>>();
+  const jobs: ResolvedJob[] = [];
+  const jobNames = new Map<string, string>();
+  for (const file of files) {
+    const shown = show(file);
+    const folder = dirname(file);
+    const read = await readSourceText(file, limits.jobFileBytes, `job file ${shown}`);
+    if (!read.ok) {
+      sink.add(read.code, read.message, { file: shown, line: 1, column: 1 });
+      continue;
+    }
+    sink.addSource(shown, read.source);
+    const parsed = parseJobYaml(read.source.text);
+    if (!parsed.ok) {
+      for (const problem of parsed.problems) sink.add(problem.code, problem.message, { file: shown, line: problem.line, column: problem.column });
+      continue;
+    }
+    if (parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
+      sink.add('SR_YAML_NOT_A_JOB', `${shown} is ${parsed.value === null || parsed.value === undefined ? 'empty' : 'not a mapping'}; a job file starts with "version: 1"`, { file: shown, ...parsed.locator.locate([]) });
+      continue;
+    }
+    const ctx: JobContext = {
+      file,
+      folder,
+      shown,
+      show,
+      locator: parsed.locator,
+      sink,
+      env: (name) => options.env[name] ?? dotenvFor(folder, dotenvs).get(name),
+      pdfFacts,
+    };
+    const problems = checkJobSchema(parsed.value);
+    for (const problem of problems) sink.add(problem.code, problem.message, placeOf(ctx, problem.path, problem.at), { field: problem.field });
+    if (problems.length > 0) continue;
+    const raw = parsed.value as RawJobFile;
+    stats.jobs += 1;
+
+    const before = sink.errorCount;
+    const earlier = jobNames.get(raw.job);
+    if (earlier !== undefined) sink.add('SR_JOB_NAME_DUPLICATE', `job name ${raw.job} is also used by ${earlier}`, placeOf(ctx, ['job']), { field: 'job' });
+    else jobNames.set(raw.job, shown);
+    if (!raw.envelopes?.length && !raw.accounts?.length) {
+      sink.add('SR_JOB_EMPTY', `job ${raw.job} has no envelopes and no accounts`, placeOf(ctx, ['job'], 'key'), { field: 'job' });
+      continue;
+    }
+    if (!checkReferences(raw, ctx)) continue;
+    const folderReal = await realpath(folder);
+    const accounts = resolveAccounts(raw, ctx);
+    const envelopes = await resolveEnvelopes(raw, ctx, folderReal);
+    stats.envelopes += envelopes.length;
+    stats.accounts += accounts.length;
+    if (sink.errorCount === before) jobs.push({ file, job: raw.job, envelopes, accounts });
+  }
+
+  const byPlace = (a: { file: string; line: number; column: number }, b: { file: string; line: number; column: number }) =>
+    a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column;
+  const errors = sink.errors.sort(byPlace);
+  const warnings = sink.warnings.sort(byPlace);
+  if (errors.length > 0) return { ok: false, errors, warnings, stats };
+  return { ok: true, jobs, warnings, stats };
+}
+
+/** The job folder's .env file, read once per folder; missing means empty. */
+function dotenvFor(folder: string, cache: Map<string, Map<string, string>>): Map<string, string> {
+  let values = cache.get(folder);
+  if (!values) {
+    try {
+      values = parseDotenv(readFileSync(join(folder, '.env'), 'utf8'));
+    } catch {
+      values = new Map();
+    }
+    cache.set(folder, values);
+  }
+  return values;
+}

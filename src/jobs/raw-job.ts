@@ -1,0 +1,84 @@
+/**
+ * The shape of a job file once it has passed schemas/job.schema.json: what
+ * the YAML says, before references are substituted and ids numbered. Kept
+ * beside the schema; test/jobs/schema-types.test.ts keeps the two in step.
+ */
+export interface RawJobFile {
+  version: 1;
+  job: string;
+  description?: string;
+  defaults?: RawEnvelopeDefaults;
+  envelopes?: RawEnvelope[];
+  accounts?: RawAccount[];
+}
+
+export interface RawEnvelopeDefaults {
+  emailSubject?: string;
+  emailBlurb?: string;
+  status?: 'sent' | 'created';
+  returnUrl?: string;
+  eventNotification?: { url: string };
+  customFields?: Array<{ name: string; value: string }>;
+}
+
+export interface RawEnvelope extends RawEnvelopeDefaults {
+  key: string;
+  forEach?: { csv?: string; items?: Array<Record<string, string | number | boolean>> };
+  documents?: RawDocument[];
+  recipients?: RawSigner[];
+  templateId?: string;
+  templateRoles?: RawRole[];
+}
+
+export interface RawDocument {
+  name?: string;
+  documentId?: number;
+  file: string;
+}
+
+export interface RawSigner {
+  name: string;
+  email: string;
+  recipientId?: number;
+  clientUserId?: string;
+  routingOrder?: number;
+  supportedLanguage?: string;
+  emailSubject?: string;
+  emailBody?: string;
+  tabs?: RawSignHereTab[];
+}
+
+export interface RawSignHereTab {
+  documentId?: number;
+  pageNumber: number;
+  xPosition: number;
+  yPosition: number;
+}
+
+export interface RawRole {
+  roleName: string;
+  name: string;
+  email: string;
+  clientUserId?: string;
+  routingOrder?: number;
+}
+
+export interface RawAccount {
+  key: string;
+  state?: 'present' | 'absent';
+  accountName: string;
+  accountId?: string;
+  userId?: string;
+  initialUser?: {
+    email: string;
+    userName?: string;
+    firstName?: string;
+    lastName?: string;
+    middleName?: string;
+    suffixName?: string;
+    title?: string;
+    password: string;
+  };
+  planInformation?: { planId: string };
+  addressInformation?: Partial<Record<'address1' | 'address2' | 'city' | 'country' | 'fax' | 'phone' | 'postalCode' | 'state', string>>;
+}

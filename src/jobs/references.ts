@@ -1,0 +1,39 @@
+/**
+ * `${row.column}` and `${env.NAME}` references in job-file text. Anything else
+ * between `${` and `}` is an error (SR_REFERENCE_INVALID), so that a typo such
+ * as `${rows.id}` is caught instead of being sent as text.
+ */
+export type Reference = { kind: 'row' | 'env'; name: string; text: string } | { kind: 'invalid'; text: string };
+
+const REFERENCE = /\$\{([^}]*)\}/g;
+const VALID = /^(row|env)\.([A-Za-z_][A-Za-z0-9_. -]*)$/;
+
+/** The references in a string, in order. */
+export function findReferences(value: string): Reference[] {
+  if (!value.includes('${')) return [];
+  const found: Reference[] = [];
+  for (const match of value.matchAll(REFERENCE)) {
+    const inner = match[1]!.trim();
+    const valid = VALID.exec(inner);
+    found.push(valid ? { kind: valid[1] as 'row' | 'env', name: valid[2]!, text: match[0] } : { kind: 'invalid', text: match[0] });
+  }
+  // An opening `${` without its closing brace.
+  const unclosed = value.replace(REFERENCE, '').indexOf('${');
+  if (unclosed >= 0) found.push({ kind: 'invalid', text: value.slice(unclosed, unclosed + 20) });
+  return found;
+}
+
+/** Replaces every valid reference with what `resolve` returns; other text is kept. */
+export function substituteReferences(value: string, resolve: (kind: 'row' | 'env', name: string) => string): string {
+  if (!value.includes('${')) return value;
+  return value.replace(REFERENCE, (whole, inner: string) => {
+    const valid = VALID.exec(inner.trim());
+    return valid ? resolve(valid[1] as 'row' | 'env', valid[2]!) : whole;
+  });
+}
+
+/** True when the whole string is exactly one `${env.NAME}` reference (what a password must be). */
+export function isSingleEnvReference(value: string): boolean {
+  const refs = findReferences(value);
+  return refs.length === 1 && refs[0]!.kind === 'env' && refs[0]!.text === value.trim();
+}

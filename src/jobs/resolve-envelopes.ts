@@ -1,0 +1,157 @@
+import pLimit from 'p-limit';
+import { formatBytes } from './source-text.js';
+import { confinedPath, type ConfinedPath } from './confined-path.js';
+import { envelopeDigest } from './envelope-digest.js';
+import { envelopeRows } from './envelope-rows.js';
+import { checkEnvelopeStructure } from './envelope-structure.js';
+import { expandEnvelope, type ExpandedEnvelope } from './expand-envelope.js';
+import type { JobContext } from './job-context.js';
+import type { NodePath } from './job-yaml.js';
+import { limits } from './limits.js';
+import type { ResolvedEnvelope } from './model.js';
+import type { PdfFactsResult } from './pdf-facts.js';
+import type { RawJobFile } from './raw-job.js';
+import { fieldName } from './schema-check.js';
+import { emailProblem, httpUrlProblem, languageProblem } from './value-rules.js';
+
+const KEY = /^[A-Za-z0-9][A-Za-z0-9._@+-]*$/;
+
+type DocumentCheck = { confined: ConfinedPath; facts?: PdfFactsResult };
+
+/**
+ * Expands and checks every envelope of a job file. Envelopes with errors are
+ * reported (in ctx.sink) and left out; the caller decides from the sink.
+ */
+export async function resolveEnvelopes(job: RawJobFile, ctx: JobContext, folderReal: string): Promise<ResolvedEnvelope[]> {
+  const defaults = job.defaults ?? {};
+  const expanded: ExpandedEnvelope[] = [];
+  const keys = new Set<string>();
+  for (const [index, raw] of (job.envelopes ?? []).entries()) {
+    if (!checkEnvelopeStructure(raw, index, defaults, ctx)) continue;
+    const rows = await envelopeRows(raw, index, ctx, folderReal);
+    if (!rows) continue;
+    for (const row of rows) {
+      const item = expandEnvelope(raw, index, defaults, row, job.job, ctx);
+      checkValues(item, ctx, keys, row?.number);
+      expanded.push(item);
+    }
+  }
+
+  // Documents: each distinct path is checked and read once, a few at a time
+  // (per-row PDFs make this the expensive part of validation).
+  const checks = new Map<string, Promise<DocumentCheck>>();
+  const limit = pLimit(16);
+  for (const { envelope } of expanded) {
+    for (const document of envelope.documents) {
+      if (!checks.has(document.path)) {
+        checks.set(document.path, limit(async () => {
+          const confined = await confinedPath(ctx.folder, folderReal, document.path);
+          if (!confined.ok || confined.size > limits.documentBytes) return { confined };
+          return { confined, facts: await ctx.pdfFacts(confined.real) };
+        }));
+      }
+    }
+  }
+  const results = new Map<string, DocumentCheck>();
+  for (const [path, check] of checks) results.set(path, await check);
+
+  const resolved: ResolvedEnvelope[] = [];
+  for (const item of expanded) {
+    const errorsBefore = ctx.sink.errorCount;
+    checkDocuments(item, results, ctx);
+    if (ctx.sink.errorCount === errorsBefore) resolved.push({ ...item.envelope, digest: envelopeDigest(item.envelope) });
+  }
+  return resolved;
+}
+
+function report(ctx: JobContext, item: ExpandedEnvelope, row: number | undefined, code: Parameters<JobContext['sink']['add']>[0], message: string, path: NodePath): void {
+  const place = item.placeOf(path);
+  const fromRow = row !== undefined && place.file !== ctx.shown;
+  ctx.sink.add(code, fromRow ? `row ${row}: ${message}` : message, place, { field: fieldName(['envelopes', item.index, ...path]) });
+}
+
+function checkValues(item: ExpandedEnvelope, ctx: JobContext, keys: Set<string>, row: number | undefined): void {
+  const { envelope } = item;
+  const say = (code: Parameters<JobContext['sink']['add']>[0], message: string, path: NodePath) => report(ctx, item, row, code, message, path);
+  if (!KEY.test(envelope.key) || envelope.key.length > 200) {
+    say('SR_SCHEMA_VALUE', `envelope key ${JSON.stringify(envelope.key)} must be letters, digits, ".", "_", "@", "+" or "-", starting with a letter or digit`, ['key']);
+  } else if (keys.has(envelope.key)) {
+    say('SR_DUPLICATE_ENVELOPE_KEY', `envelope key ${envelope.key} is used twice in job ${envelope.job}`, ['key']);
+  }
+  keys.add(envelope.key);
+  if (envelope.emailSubject.trim() === '') say('SR_EMAIL_SUBJECT_MISSING', `envelope ${envelope.key} has an empty emailSubject`, ['emailSubject']);
+  if (envelope.returnUrl !== undefined) {
+    const problem = httpUrlProblem(envelope.returnUrl);
+    if (problem) say('SR_URL_INVALID', `returnUrl ${problem}`, ['returnUrl']);
+  }
+  if (envelope.eventNotification) {
+    const problem = httpUrlProblem(envelope.eventNotification.url);
+    if (problem) say('SR_URL_INVALID', `eventNotification.url ${problem}`, ['eventNotification', 'url']);
+  }
+  const clientUserIds = new Set<string>();
+  const people = [
+    ...envelope.recipients.map((r, i) => ({ list: 'recipients', i, email: r.email, clientUserId: r.clientUserId, language: r.supportedLanguage })),
+    ...envelope.templateRoles.map((r, i) => ({ list: 'templateRoles', i, email: r.email, clientUserId: r.clientUserId, language: undefined })),
+  ];
+  for (const person of people) {
+    const problem = emailProblem(person.email);
+    if (problem) say('SR_EMAIL_INVALID', problem, [person.list, person.i, 'email']);
+    if (person.clientUserId !== undefined) {
+      if (person.clientUserId.trim() === '') say('SR_SCHEMA_VALUE', 'clientUserId must not be empty', [person.list, person.i, 'clientUserId']);
+      else if (clientUserIds.has(person.clientUserId)) say('SR_DUPLICATE_CLIENT_USER_ID', `clientUserId ${person.clientUserId} is used by two recipients of envelope ${envelope.key}`, [person.list, person.i, 'clientUserId']);
+      clientUserIds.add(person.clientUserId);
+    }
+    if (person.language !== undefined) {
+      const languageIssue = languageProblem(person.language);
+      if (languageIssue) say('SR_LANGUAGE_INVALID', languageIssue, [person.list, person.i, 'supportedLanguage']);
+    }
+  }
+}
+
+function checkDocuments(item: ExpandedEnvelope, results: Map<string, DocumentCheck>, ctx: JobContext): void {
+  const { envelope } = item;
+  const say = (code: Parameters<JobContext['sink']['add']>[0], message: string, path: NodePath) => report(ctx, item, envelope.row, code, message, path);
+  const pagesById = new Map<string, Array<{ width: number; height: number }>>();
+  envelope.documents.forEach((document, d) => {
+    const result = results.get(document.path)!;
+    const shown = ctx.show(document.path);
+    const path = ['documents', d, 'file'];
+    if (!result.confined.ok) {
+      const problem = result.confined.problem;
+      if (problem === 'missing') say('SR_DOC_NOT_FOUND', `document ${shown} does not exist`, path);
+      else if (problem === 'not-a-file') say('SR_DOC_NOT_FOUND', `document ${shown} is not a file`, path);
+      else if (problem === 'outside') say('SR_DOC_OUTSIDE_JOB_FOLDER', `document ${shown} is outside the job file's folder`, path);
+      else say('SR_DOC_OUTSIDE_JOB_FOLDER', `document ${shown} is a symbolic link leading outside the job file's folder`, path);
+      return;
+    }
+    if (result.confined.size > limits.documentBytes) {
+      say('SR_DOC_TOO_LARGE', `document ${shown} is ${formatBytes(result.confined.size)}; the service accepts at most ${formatBytes(limits.documentBytes)}`, path);
+      return;
+    }
+    const facts = result.facts!;
+    if (!facts.ok) {
+      say('SR_DOC_NOT_PDF', `${shown} is not a PDF: ${facts.reason}`, path);
+      return;
+    }
+    document.size = facts.facts.size;
+    document.sha256 = facts.facts.sha256;
+    document.pageCount = facts.facts.pages.length;
+    pagesById.set(document.documentId, facts.facts.pages);
+  });
+  envelope.recipients.forEach((recipient, r) => {
+    recipient.signHereTabs.forEach((tab, t) => {
+      const pages = pagesById.get(tab.documentId);
+      if (!pages) return;
+      const path = ['recipients', r, 'tabs', t];
+      const page = pages[Number(tab.pageNumber) - 1];
+      if (!page) {
+        say('SR_TAB_PAGE_OUT_OF_RANGE', `tab on page ${tab.pageNumber} of documentId ${tab.documentId}, which has ${pages.length} page${pages.length === 1 ? '' : 's'}`, [...path, 'pageNumber']);
+        return;
+      }
+      const x = Number(tab.xPosition);
+      const y = Number(tab.yPosition);
+      if (x >= page.width) say('SR_TAB_POSITION_OUTSIDE_PAGE', `xPosition ${x} is outside page ${tab.pageNumber} (${Math.round(page.width)} × ${Math.round(page.height)} points)`, [...path, 'xPosition']);
+      if (y >= page.height) say('SR_TAB_POSITION_OUTSIDE_PAGE', `yPosition ${y} is outside page ${tab.pageNumber} (${Math.round(page.width)} × ${Math.round(page.height)} points)`, [...path, 'yPosition']);
+    });
+  });
+}

@@ -1,0 +1,147 @@
+import { readFileSync } from 'node:fs';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorCode } from '../errors/catalogue.js';
+import { didYouMean } from './did-you-mean.js';
+import type { NodePath } from './job-yaml.js';
+
+/** One schema violation, before it gets a position. */
+export interface SchemaProblem {
+  code: ErrorCode;
+  message: string;
+  /** Path of the offending value (or of the object missing a field). */
+  path: NodePath;
+  /** Point at the key rather than the value (unknown properties). */
+  at: 'value' | 'key';
+  /** Dotted field name for people, e.g. envelopes[0].recipients[1].email. */
+  field: string;
+}
+
+let compiled: ValidateFunction | undefined;
+
+/** The checked-in schema, read from schemas/ (next to src/ and dist/ alike). */
+export function jobSchema(): Record<string, unknown> {
+  return JSON.parse(readFileSync(new URL('../../schemas/job.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+}
+
+/**
+ * Validates a parsed job file against schemas/job.schema.json and turns ajv's
+ * error list into one problem per place: ajv reports a bad value several
+ * times over (each keyword, each branch); people need it once, with a
+ * "did you mean" for typos (as better-ajv-errors does).
+ */
+export function checkJobSchema(value: unknown): SchemaProblem[] {
+  compiled ??= new Ajv({ allErrors: true, verbose: true, strict: false }).compile(jobSchema());
+  if (compiled(value)) return [];
+  const problems: SchemaProblem[] = [];
+  const seen = new Set<string>();
+  for (const error of compiled.errors ?? []) {
+    const problem = toProblem(error, value);
+    if (!problem) continue;
+    const id = `${problem.field}|${problem.code}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    problems.push(problem);
+  }
+  // A type error on a field makes the other complaints about it noise.
+  const typed = new Set(problems.filter((p) => p.code === 'SR_SCHEMA_TYPE').map((p) => p.field));
+  return problems.filter((p) => p.code === 'SR_SCHEMA_TYPE' || !typed.has(p.field));
+}
+
+function toProblem(error: ErrorObject, root: unknown): SchemaProblem | undefined {
+  const path = pointerToPath(error.instancePath, root);
+  const field = fieldName(path);
+  const name = field || 'the job file';
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required': {
+      const missing = String(params['missingProperty']);
+      return { code: 'SR_SCHEMA_REQUIRED', message: `${name} needs the field "${missing}"`, path, at: 'value', field: joinField(field, missing) };
+    }
+    case 'additionalProperties': {
+      const extra = String(params['additionalProperty']);
+      const known = Object.keys(((error.parentSchema as { properties?: object } | undefined)?.properties ?? {}) as object);
+      const suggestion = didYouMean(extra, known);
+      const where = field ? ` in ${field}` : '';
+      return {
+        code: 'SR_SCHEMA_UNKNOWN_PROPERTY',
+        message: `unknown field "${extra}"${where}${suggestion ? `; did you mean "${suggestion}"?` : known.length ? `; known fields: ${known.join(', ')}` : ''}`,
+        path: [...path, extra],
+        at: 'key',
+        field: joinField(field, extra),
+      };
+    }
+    case 'type':
+      return { code: 'SR_SCHEMA_TYPE', message: `${name} must be ${article(String(params['type']))}, not ${describe(error.data)}`, path, at: 'value', field };
+    case 'enum': {
+      const allowed = (params['allowedValues'] as unknown[]).map(String);
+      const suggestion = typeof error.data === 'string' ? didYouMean(error.data, allowed) : undefined;
+      return {
+        code: 'SR_SCHEMA_ENUM',
+        message: `${name} is ${JSON.stringify(error.data)}; it must be one of ${allowed.join(', ')}${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`,
+        path,
+        at: 'value',
+        field,
+      };
+    }
+    case 'const':
+      return { code: 'SR_SCHEMA_VALUE', message: `${name} must be ${JSON.stringify(params['allowedValue'])}, not ${JSON.stringify(error.data)}`, path, at: 'value', field };
+    case 'minProperties':
+    case 'maxProperties':
+      if (path[path.length - 1] === 'forEach') return { code: 'SR_SCHEMA_VALUE', message: 'forEach takes exactly one of "csv" or "items"', path, at: 'value', field };
+      return { code: 'SR_SCHEMA_VALUE', message: `${name} ${error.message ?? 'is not valid'}`, path, at: 'value', field };
+    case 'minItems':
+      return { code: 'SR_SCHEMA_VALUE', message: `${name} must not be an empty list`, path, at: 'value', field };
+    case 'minLength':
+      return { code: 'SR_SCHEMA_VALUE', message: params['limit'] === 1 ? `${name} must not be empty` : `${name} must be at least ${String(params['limit'])} characters long`, path, at: 'value', field };
+    case 'maxLength':
+      return { code: 'SR_SCHEMA_VALUE', message: `${name} must be at most ${String(params['limit'])} characters long`, path, at: 'value', field };
+    case 'minimum':
+      return { code: 'SR_SCHEMA_VALUE', message: `${name} is ${String(error.data)}; it must be at least ${String(params['limit'])}`, path, at: 'value', field };
+    case 'pattern':
+      if (field === 'job') return { code: 'SR_SCHEMA_VALUE', message: 'job must be letters, digits, ".", "_" or "-", starting with a letter or digit', path, at: 'value', field };
+      return { code: 'SR_SCHEMA_VALUE', message: `${name} does not match ${String(params['pattern'])}`, path, at: 'value', field };
+    default:
+      return { code: 'SR_SCHEMA_VALUE', message: `${name} ${error.message ?? 'is not valid'}`, path, at: 'value', field };
+  }
+}
+
+function pointerToPath(pointer: string, root: unknown): Array<string | number> {
+  if (pointer === '') return [];
+  const path: Array<string | number> = [];
+  let node = root;
+  for (const raw of pointer.slice(1).split('/')) {
+    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(node)) {
+      path.push(Number(segment));
+      node = node[Number(segment)];
+    } else {
+      path.push(segment);
+      node = (node as Record<string, unknown> | undefined)?.[segment];
+    }
+  }
+  return path;
+}
+
+/** `envelopes[0].recipients[1].email` */
+export function fieldName(path: NodePath): string {
+  let out = '';
+  for (const segment of path) out += typeof segment === 'number' ? `[${segment}]` : out === '' ? segment : `.${segment}`;
+  return out;
+}
+
+function joinField(parent: string, child: string): string {
+  return parent ? `${parent}.${child}` : child;
+}
+
+function article(type: string): string {
+  const words: Record<string, string> = { object: 'a mapping', array: 'a list', string: 'text', integer: 'a whole number', number: 'a number', boolean: 'true or false', null: 'empty' };
+  return type.split(',').map((t) => words[t] ?? t).join(' or ');
+}
+
+function describe(value: unknown): string {
+  if (value === null || value === undefined) return 'empty';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'string') return `text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  return `${typeof value} ${String(value)}`;
+}
