@@ -26,6 +26,14 @@ export interface SandboxOptions {
   faultSeed?: number;
   /** Don't log requests (in-process use by `run`). */
   quiet?: boolean;
+  /** Receives one line per request (method, route pattern — never a token —, status, time). Default: no log. */
+  log?: (line: string) => void;
+  /** Largest request body accepted, bytes; larger ones get 413 REQUEST_ENTITY_TOO_LARGE. Default 34 MiB. */
+  bodyLimitBytes?: number;
+  /** Hosts besides loopback that Connect may POST event notifications to (`*.example.com` for sub-domains). Default none. */
+  connectAllowedHosts?: string[];
+  /** Delay before the first Connect retry, ms; doubles after each failure, capped at 5 min. Default 1000. */
+  connectRetryBaseMs?: number;
 }
 
 export interface RunningSandbox {
@@ -35,4 +43,6 @@ export interface RunningSandbox {
   rootUrl: string;
   /** Finish in-flight requests, close the database. */
   close(): Promise<void>;
+  /** The fastify app (its `sandbox` decoration holds the services: database, lifecycle, outbox…). */
+  app: import('fastify').FastifyInstance;
 }

@@ -1,8 +1,43 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { CommandHandler } from '../command.js';
 import { SignrunError } from '../../errors/signrun-error.js';
+import { startSandbox } from '../../sandbox/server.js';
 
-// Scaffolding: replaced by the real command in its issue.
-const handler: CommandHandler = async () => {
-  throw new SignrunError('SR_INTERNAL', 'the serve command is being built');
+/**
+ * `signrun serve`: the sandbox until Ctrl-C / SIGTERM (DESIGN.md, fixed
+ * contract). Prints `sandbox listening on http://HOST:PORT/restapi/v2` once
+ * ready; on the signal, finishes requests in flight and closes the database.
+ */
+const handler: CommandHandler = async ({ options, io, signal }) => {
+  const dataDir = typeof options['data'] === 'string' ? resolve(io.cwd, options['data']) : undefined;
+  if (dataDir) {
+    try {
+      mkdirSync(dataDir, { recursive: true });
+    } catch (cause) {
+      throw new SignrunError('SR_SANDBOX_START', `cannot create the data folder ${dataDir}`, { cause });
+    }
+  }
+  const sandbox = await startSandbox({
+    host: options['host'] as string | undefined,
+    port: options['port'] as number | undefined,
+    dataDir,
+    seedFile: typeof options['seed'] === 'string' ? resolve(io.cwd, options['seed']) : undefined,
+    latencyMs: options['latency'] as number | undefined,
+    hourlyLimit: options['hourlyLimit'] as number | undefined,
+    viewTokenTtlSeconds: options['tokenTtl'] as number | undefined,
+    log: (line) => io.stdout.write(`${line}\n`),
+  });
+  io.stdout.write(`sandbox listening on ${sandbox.rootUrl}\n`);
+  io.stdout.write(
+    `  user sandbox@signrun.test / sandbox-password, integrator key sandbox-integrator-key${dataDir ? `; data in ${dataDir}` : '; data in memory'}; outbox: ${sandbox.origin}/sandbox/outbox\n`,
+  );
+  await new Promise<void>((resolveWait) => {
+    if (signal.aborted) resolveWait();
+    else signal.addEventListener('abort', () => resolveWait(), { once: true });
+  });
+  await sandbox.close();
+  io.stdout.write('sandbox stopped\n');
+  return 0;
 };
 export default handler;

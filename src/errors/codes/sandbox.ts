@@ -10,4 +10,9 @@ export const sandboxCodes = defineCodes({
     summary: 'The sandbox could not start (port in use, data folder not writable).',
     hint: 'Choose another --port or --data folder.',
   },
+  SR_SANDBOX_SEED: {
+    exitCode: 2,
+    summary: 'The seed file given with --seed is missing, not YAML, or does not match schemas/seed.schema.json.',
+    hint: 'Fix the field named at the line shown (see docs/sandbox.md for the seed format), or leave out --seed for the built-in seed.',
+  },
 });

@@ -1,0 +1,56 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { apiErrors } from './api-error.js';
+import { loginRoutes } from './routes/login.js';
+import { accountRoutes } from './routes/accounts.js';
+import { envelopeRoutes } from './routes/envelopes.js';
+import { recipientRoutes } from './routes/recipients.js';
+import { viewRoutes } from './routes/views.js';
+import { documentRoutes } from './routes/documents.js';
+import { templateRoutes } from './routes/templates.js';
+import { oauthRoutes } from './routes/oauth.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** No authentication (the token endpoint). */
+    public?: boolean;
+    /** 'route': the route checks access to :accountId itself (accounts: a distributor reads its subsidiaries). */
+    accountAccess?: 'route';
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The eSignature REST API v2, registered under /restapi/v2 and /restapi/v2.1.
+ * Every route except the token endpoint authenticates the caller; paths with
+ * an {accountId} must name the caller's account (USER_LACKS_MEMBERSHIP
+ * otherwise, whether or not it exists); then the limiters run.
+ */
+export const apiRoutes: FastifyPluginAsync = async (app) => {
+  app.addHook('preHandler', async (request, reply) => {
+    const { sandbox } = request.server;
+    if (sandbox.config.latencyMs > 0) await sleep(sandbox.config.latencyMs);
+    const config = request.routeOptions.config;
+    if (config.public) return;
+    const principal = await sandbox.auth.authenticate(request.headers);
+    request.principal = principal;
+    const params = request.params as { accountId?: string } | undefined;
+    if (params?.accountId !== undefined && config.accountAccess !== 'route' && params.accountId.toLowerCase() !== principal.account.id) {
+      throw apiErrors.userLacksMembership();
+    }
+    for (const limiter of sandbox.limiters) {
+      const decision = limiter.check(principal.account.id);
+      for (const [name, value] of Object.entries(decision.headers)) void reply.header(name, value);
+      if (decision.refuse) throw decision.refuse;
+    }
+  });
+
+  await app.register(loginRoutes);
+  await app.register(accountRoutes);
+  await app.register(envelopeRoutes);
+  await app.register(recipientRoutes);
+  await app.register(viewRoutes);
+  await app.register(documentRoutes);
+  await app.register(templateRoutes);
+  await app.register(oauthRoutes);
+};

@@ -1,0 +1,73 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import './fastify-augment.js';
+import { createServices, type ServicesOverrides } from './services.js';
+import { sandboxErrorHandler } from './error-handler.js';
+import { apiErrors } from './api-error.js';
+import { apiRoutes } from './api-routes.js';
+import { sandboxRoutes } from './routes/sandbox-routes.js';
+import { signingRoutes } from './signing/routes.js';
+import { connectPlugin } from './connect/plugin.js';
+import type { SandboxOptions } from './contract.js';
+
+/**
+ * Builds the sandbox as a fastify app (not listening): storage opened, seed
+ * applied to a new database, services decorated as `app.sandbox`, the API
+ * under /restapi/v2 and /restapi/v2.1, /sandbox/*, the signing page and
+ * Connect. Tests call `app.inject()`; startSandbox listens. `app.close()`
+ * closes the database.
+ */
+export async function buildSandboxApp(options: SandboxOptions = {}, overrides: ServicesOverrides = {}): Promise<FastifyInstance> {
+  const services = await createServices(options, overrides);
+  const app = Fastify({
+    logger: false,
+    bodyLimit: services.config.bodyLimitBytes,
+    // DocuSign accepts a trailing slash on every path.
+    routerOptions: { ignoreTrailingSlash: true },
+    // Behind nothing: request.ip is the peer's address (recorded in the certificate).
+    trustProxy: false,
+  });
+  app.decorate('sandbox', services);
+  app.decorateRequest('principal', null);
+  app.addHook('onClose', async () => services.close());
+
+  // JSON bodies: DocuSign accepts an empty body (or {}) on GET and DELETE, so
+  // an empty body is "no body", not an error.
+  app.removeContentTypeParser(['application/json']);
+  app.addContentTypeParser(/^application\/(.+\+)?json/i, { parseAs: 'string' }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(apiErrors.invalidBody('The body is not valid JSON.'), undefined);
+    }
+  });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
+  // multipart/form-data (envelopes with file parts) and anything else: raw
+  // bytes; routes that take them parse them, the others ignore them.
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => {
+    done(null, (body as Buffer).length === 0 ? undefined : body);
+  });
+
+  app.setErrorHandler(sandboxErrorHandler);
+  app.setNotFoundHandler((request, reply) => {
+    void reply.status(404).send({ errorCode: 'RESOURCE_NOT_FOUND', message: `There is no ${request.method} ${request.url.split('?')[0]} in the sandbox API.` });
+  });
+
+  if (options.log) {
+    const log = options.log;
+    // The route pattern, never the raw URL: signing URLs carry tokens.
+    app.addHook('onResponse', async (request, reply) => {
+      log(`${request.method} ${request.routeOptions.url ?? '(no route)'} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+    });
+  }
+
+  await app.register(apiRoutes, { prefix: '/restapi/v2' });
+  await app.register(apiRoutes, { prefix: '/restapi/v2.1' });
+  await app.register(sandboxRoutes);
+  await app.register(signingRoutes);
+  await app.register(connectPlugin);
+  return app;
+}

@@ -1,0 +1,177 @@
+/**
+ * The sandbox's SQLite schema, version 1. Applied by `openDatabase` when the
+ * file is new. Ids are strings (GUIDs) as on DocuSign's wire; times are epoch
+ * milliseconds; document bytes live in the blob store, referenced by sha256.
+ */
+export const schemaVersion = 1;
+
+export const schemaSql = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS integrator_keys (key TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS accounts (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  plan_id TEXT NOT NULL,
+  distributor_code TEXT,
+  distributor_password_hash TEXT,
+  parent_account_id TEXT,
+  status TEXT NOT NULL,            -- active | pending (awaiting activation) | deleted
+  created_at INTEGER NOT NULL,
+  details_json TEXT NOT NULL DEFAULT '{}'
+);
+CREATE TABLE IF NOT EXISTS users (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  user_name TEXT NOT NULL,
+  email TEXT NOT NULL,
+  password_hash TEXT NOT NULL,
+  activated INTEGER NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS users_by_name ON users(user_name COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS users_by_email ON users(email COLLATE NOCASE);
+CREATE TABLE IF NOT EXISTS activations (
+  token_hash TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL,
+  user_id TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  used_at INTEGER
+);
+CREATE TABLE IF NOT EXISTS access_tokens (
+  token_hash TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL,
+  integrator_key TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS templates (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  email_subject TEXT,
+  email_blurb TEXT,
+  created_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS template_documents (
+  template_id TEXT NOT NULL,
+  document_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  sha256 TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  pages INTEGER,
+  PRIMARY KEY (template_id, document_id)
+);
+CREATE TABLE IF NOT EXISTS template_roles (
+  template_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  recipient_id TEXT NOT NULL,
+  role_name TEXT NOT NULL,
+  routing_order TEXT NOT NULL,
+  tabs_json TEXT NOT NULL,
+  PRIMARY KEY (template_id, position)
+);
+CREATE TABLE IF NOT EXISTS envelopes (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL,
+  sender_user_id TEXT NOT NULL,
+  status TEXT NOT NULL,
+  email_subject TEXT NOT NULL,
+  email_blurb TEXT NOT NULL,
+  template_id TEXT,
+  transaction_id TEXT,
+  event_notification_json TEXT,
+  created_at INTEGER NOT NULL,
+  sent_at INTEGER,
+  delivered_at INTEGER,
+  completed_at INTEGER,
+  declined_at INTEGER,
+  voided_at INTEGER,
+  voided_reason TEXT,
+  status_changed_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS envelopes_by_account_time ON envelopes(account_id, status_changed_at);
+CREATE INDEX IF NOT EXISTS envelopes_by_transaction ON envelopes(account_id, transaction_id);
+CREATE TABLE IF NOT EXISTS envelope_custom_fields (
+  envelope_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  kind TEXT NOT NULL,               -- text | list
+  field_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  value TEXT NOT NULL,
+  show TEXT NOT NULL,
+  required TEXT NOT NULL,
+  list_items_json TEXT,
+  PRIMARY KEY (envelope_id, position)
+);
+CREATE INDEX IF NOT EXISTS custom_fields_by_value ON envelope_custom_fields(name, value);
+CREATE TABLE IF NOT EXISTS envelope_documents (
+  envelope_id TEXT NOT NULL,
+  document_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  sha256 TEXT NOT NULL,            -- current version (stamped after signing)
+  original_sha256 TEXT NOT NULL,   -- as uploaded; kept
+  size INTEGER NOT NULL,
+  pages INTEGER,
+  PRIMARY KEY (envelope_id, document_id)
+);
+CREATE TABLE IF NOT EXISTS recipients (
+  envelope_id TEXT NOT NULL,
+  recipient_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  recipient_id_guid TEXT NOT NULL,
+  user_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  email TEXT NOT NULL,
+  client_user_id TEXT,
+  routing_order INTEGER NOT NULL,
+  role_name TEXT,
+  status TEXT NOT NULL,            -- created | sent | delivered | completed | declined
+  tabs_json TEXT NOT NULL,
+  email_subject TEXT,
+  email_body TEXT,
+  supported_language TEXT,
+  sent_at INTEGER,
+  delivered_at INTEGER,
+  signed_at INTEGER,
+  declined_at INTEGER,
+  declined_reason TEXT,
+  PRIMARY KEY (envelope_id, recipient_id)
+);
+CREATE TABLE IF NOT EXISTS events (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  envelope_id TEXT NOT NULL,
+  account_id TEXT NOT NULL,
+  recipient_id TEXT,
+  type TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  ip TEXT,
+  user_agent TEXT,
+  details_json TEXT
+);
+CREATE INDEX IF NOT EXISTS events_by_envelope ON events(envelope_id, id);
+CREATE TABLE IF NOT EXISTS view_tokens (
+  token_hash TEXT PRIMARY KEY,
+  envelope_id TEXT NOT NULL,
+  account_id TEXT NOT NULL,
+  recipient_id TEXT NOT NULL,
+  return_url TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  used_at INTEGER
+);
+CREATE TABLE IF NOT EXISTS outbox (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  at INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  to_address TEXT NOT NULL,
+  to_name TEXT,
+  subject TEXT NOT NULL,
+  body TEXT NOT NULL,
+  links_json TEXT NOT NULL,
+  account_id TEXT,
+  envelope_id TEXT,
+  recipient_id TEXT
+);
+`;

@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import type { BlobStore } from './db/blob-store.js';
+import type { TemplatesRepository } from './repositories/templates.js';
+import type { EnvelopeRecord, RecipientRecord, DocumentRecord, CustomFieldRecord } from './repositories/envelopes.js';
+import type { IncomingEnvelope, IncomingSigner } from './wire/envelope-definition.js';
+import { ApiError, apiErrors } from './api-error.js';
+import { looksLikePdf, quickPageCount } from './pdf/page-count.js';
+
+/** The rows of a new envelope, ready for lifecycle.create (document bytes already stored). */
+export interface NewEnvelope {
+  envelope: EnvelopeRecord;
+  recipients: RecipientRecord[];
+  documents: DocumentRecord[];
+  customFields: CustomFieldRecord[];
+}
+
+/**
+ * Turns a parsed creation request into rows: from documents (bytes written to
+ * the blob store now, before any row refers to them) or from a template
+ * (its documents reused by sha256; `templateRoles` matched by roleName, in
+ * the order the client sent them, 4.5 and 2.5).
+ */
+export function buildEnvelope(
+  incoming: IncomingEnvelope,
+  context: { accountId: string; userId: string; now: number; blobs: BlobStore; templates: TemplatesRepository },
+): NewEnvelope {
+  const id = randomUUID();
+  const { now } = context;
+  let documents: DocumentRecord[];
+  let signers: Array<IncomingSigner & { defaultRecipientId: string; defaultTabs: Record<string, unknown>; defaultOrder: number }>;
+  let emailSubject = incoming.emailSubject;
+  let emailBlurb = incoming.emailBlurb;
+
+  if (incoming.templateId !== undefined) {
+    const template = context.templates.get(context.accountId, incoming.templateId);
+    if (!template) throw apiErrors.templateNotFound();
+    const roles = context.templates.roles(template.id);
+    emailSubject ??= template.emailSubject ?? undefined;
+    emailBlurb ??= template.emailBlurb ?? undefined;
+    documents = context.templates.documents(template.id).map((d) => ({
+      envelopeId: id,
+      documentId: d.documentId,
+      position: d.position,
+      name: d.name,
+      sha256: d.sha256,
+      originalSha256: d.sha256,
+      size: d.size,
+      pages: d.pages,
+    }));
+    const used = new Set<string>();
+    signers = (incoming.templateRoles ?? []).map((r) => {
+      const role = roles.find((x) => x.roleName.toLowerCase() === r.roleName!.toLowerCase());
+      if (!role) {
+        throw apiErrors.invalidBody(
+          `templateRoles: roleName "${r.roleName}" is not a role of template ${template.id} (roles: ${roles.map((x) => x.roleName).join(', ')}).`,
+        );
+      }
+      if (used.has(role.roleName)) throw apiErrors.invalidBody(`templateRoles: roleName "${role.roleName}" is given twice.`);
+      used.add(role.roleName);
+      return { ...r, roleName: role.roleName, defaultRecipientId: role.recipientId, defaultTabs: role.tabs, defaultOrder: Number(role.routingOrder) };
+    });
+    if (incoming.signers.length > 0) throw apiErrors.invalidBody('With a templateId, name the signers in templateRoles, not recipients.');
+  } else {
+    documents = incoming.documents.map((d, position) => {
+      if (!looksLikePdf(d.bytes)) {
+        throw new ApiError(400, 'FORMAT_CONVERSION_ERROR', `The data could not be converted: document ${d.documentId} (${d.name}) is not a PDF.`);
+      }
+      const sha256 = context.blobs.put(d.bytes);
+      return {
+        envelopeId: id,
+        documentId: d.documentId,
+        position: d.order ?? position + 1,
+        name: d.name,
+        sha256,
+        originalSha256: sha256,
+        size: d.bytes.length,
+        pages: quickPageCount(d.bytes),
+      };
+    });
+    documents.sort((a, b) => a.position - b.position);
+    signers = incoming.signers.map((s, i) => ({ ...s, defaultRecipientId: String(i + 1), defaultTabs: {}, defaultOrder: 1 }));
+  }
+
+  if (incoming.status === 'sent' && signers.length === 0) {
+    throw apiErrors.invalidBody('An envelope sent at once needs at least one signer.');
+  }
+  if (incoming.status === 'sent' && !emailSubject) {
+    // DocuSign refuses to send an envelope without a subject.
+    throw apiErrors.invalidBody("'emailSubject' is required to send an envelope.");
+  }
+
+  const recipientIds = new Set<string>();
+  const recipients: RecipientRecord[] = signers.map((s, position) => {
+    const recipientId = s.recipientId ?? s.defaultRecipientId;
+    if (recipientIds.has(recipientId)) throw apiErrors.invalidBody(`recipientId ${recipientId} is used twice.`);
+    recipientIds.add(recipientId);
+    const tabs = s.tabs ?? s.defaultTabs;
+    checkTabs(tabs, documents);
+    return {
+      envelopeId: id,
+      recipientId,
+      position,
+      recipientIdGuid: randomUUID(),
+      userId: randomUUID(),
+      name: s.name,
+      email: s.email,
+      clientUserId: s.clientUserId ?? null,
+      routingOrder: s.routingOrder ?? s.defaultOrder,
+      roleName: s.roleName ?? null,
+      status: 'created',
+      tabs,
+      emailSubject: s.emailSubject ?? null,
+      emailBody: s.emailBody ?? null,
+      supportedLanguage: s.supportedLanguage ?? null,
+      sentAt: null,
+      deliveredAt: null,
+      signedAt: null,
+      declinedAt: null,
+      declinedReason: null,
+    };
+  });
+
+  const customFields: CustomFieldRecord[] = incoming.customFields.map((f, i) => ({
+    kind: f.kind,
+    fieldId: f.fieldId ?? String(i + 1),
+    name: f.name,
+    value: f.value,
+    show: f.show,
+    required: f.required,
+    listItems: f.listItems,
+  }));
+
+  return {
+    envelope: {
+      id,
+      accountId: context.accountId,
+      senderUserId: context.userId,
+      status: incoming.status,
+      emailSubject: emailSubject ?? '',
+      emailBlurb: emailBlurb ?? '',
+      templateId: incoming.templateId ?? null,
+      transactionId: incoming.transactionId ?? null,
+      eventNotification: incoming.eventNotification ?? null,
+      createdAt: now,
+      sentAt: null,
+      deliveredAt: null,
+      completedAt: null,
+      declinedAt: null,
+      voidedAt: null,
+      voidedReason: null,
+      statusChangedAt: now,
+    },
+    recipients,
+    documents,
+    customFields,
+  };
+}
+
+/** Tabs must point at a document of the envelope (DocuSign: INVALID_DOCUMENT_ID / TAB_PAGENUMBER_IS_NOT_IN_DOCUMENT). */
+function checkTabs(tabs: Record<string, unknown>, documents: DocumentRecord[]): void {
+  for (const [kind, list] of Object.entries(tabs)) {
+    if (!Array.isArray(list)) continue;
+    for (const [i, tab] of list.entries()) {
+      if (!tab || typeof tab !== 'object') continue;
+      const t = tab as Record<string, unknown>;
+      const documentId = t['documentId'];
+      if (documentId === undefined) continue;
+      const doc = documents.find((d) => d.documentId === String(documentId));
+      if (!doc) throw new ApiError(400, 'INVALID_DOCUMENT_ID', `${kind}[${i}].documentId ${String(documentId)} is not a document of the envelope.`);
+      const page = Number(t['pageNumber'] ?? 1);
+      if (doc.pages !== null && (!Number.isInteger(page) || page < 1 || page > doc.pages)) {
+        throw new ApiError(
+          400,
+          'TAB_PAGENUMBER_IS_NOT_IN_DOCUMENT',
+          `${kind}[${i}].pageNumber ${String(t['pageNumber'])} is not in document ${doc.documentId}, which has ${doc.pages} page(s).`,
+        );
+      }
+    }
+  }
+}

@@ -1,0 +1,37 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from './api-error.js';
+
+/**
+ * Answers every error in DocuSign's shape `{ errorCode, message }`
+ * (#/definitions/errorDetails). 5xx answers never reveal internals: the
+ * error goes to the log, the client gets a generic message.
+ */
+export function sandboxErrorHandler(error: FastifyError | ApiError | Error, request: FastifyRequest, reply: FastifyReply): void {
+  if (error instanceof ApiError) {
+    void reply.status(error.statusCode).send({ errorCode: error.errorCode, message: error.message });
+    return;
+  }
+  const code = (error as FastifyError).code;
+  const status = (error as FastifyError).statusCode;
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    void reply.status(413).send({
+      errorCode: 'REQUEST_ENTITY_TOO_LARGE',
+      message: `The request body is larger than the sandbox accepts (${request.server.sandbox.config.bodyLimitBytes} bytes). Send large documents as multipart/form-data parts, or start the sandbox with a larger limit.`,
+    });
+    return;
+  }
+  if ((error as FastifyError).validation) {
+    void reply.status(400).send({ errorCode: 'INVALID_REQUEST_PARAMETER', message: `The request contained at least one invalid parameter. ${error.message}` });
+    return;
+  }
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    void reply.status(415).send({ errorCode: 'INVALID_CONTENT_TYPE', message: 'Content type not supported: send application/json or multipart/form-data.' });
+    return;
+  }
+  if (status !== undefined && status >= 400 && status < 500) {
+    void reply.status(status).send({ errorCode: 'INVALID_REQUEST_BODY', message: `The request body is missing or improperly formatted. ${error.message}` });
+    return;
+  }
+  request.log.error({ err: error }, 'internal error');
+  void reply.status(500).send({ errorCode: 'UNSPECIFIED_ERROR', message: 'An internal error occurred in the sandbox; it has been logged.' });
+}

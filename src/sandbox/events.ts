@@ -1,0 +1,18 @@
+import { EventEmitter } from 'node:events';
+import type { SandboxEventType } from './repositories/events.js';
+
+export type { SandboxEventType } from './repositories/events.js';
+
+/** What `services.events` emits (event name `'event'`), after the change is committed. */
+export interface SandboxEvent {
+  type: SandboxEventType;
+  envelopeId: string;
+  accountId: string;
+  /** Present on recipient-* events. */
+  recipientId?: string;
+  /** ISO 8601 time of the change. */
+  at: string;
+}
+
+/** The in-process emitter of envelope and recipient events (Connect subscribes with `on('event', …)`). */
+export class SandboxEvents extends EventEmitter<{ event: [SandboxEvent] }> {}

@@ -1,0 +1,288 @@
+import type { SandboxDatabase } from './db/open-database.js';
+import type { BlobStore } from './db/blob-store.js';
+import type { Clock } from './clock.js';
+import type { Outbox } from './outbox.js';
+import type { SandboxEvents, SandboxEvent } from './events.js';
+import type { EnvelopesRepository, EnvelopeRecord, RecipientRecord, DocumentRecord, CustomFieldRecord } from './repositories/envelopes.js';
+import type { EventsRepository, SandboxEventType } from './repositories/events.js';
+
+/** Who did something, for the certificate's audit trail. */
+export interface Actor {
+  ip?: string | null;
+  userAgent?: string | null;
+}
+
+/** Why a lifecycle step was refused. */
+export type LifecycleRefusal = 'envelope-not-found' | 'recipient-not-found' | 'not-in-sequence' | 'invalid-state';
+
+/** Thrown by lifecycle steps that do not apply (e.g. signing for a recipient whose turn has not come). */
+export class LifecycleError extends Error {
+  readonly reason: LifecycleRefusal;
+  constructor(reason: LifecycleRefusal, message: string) {
+    super(message);
+    this.name = 'LifecycleError';
+    this.reason = reason;
+  }
+}
+
+/** What the lifecycle needs. */
+export interface LifecycleDeps {
+  db: SandboxDatabase;
+  envelopes: EnvelopesRepository;
+  eventsTable: EventsRepository;
+  blobs: BlobStore;
+  outbox: Outbox;
+  clock: Clock;
+  emitter: SandboxEvents;
+  /** Links to put in a remote (non-embedded) recipient's notification; the signing plugin may provide them. */
+  notificationLinks: () => (envelope: EnvelopeRecord, recipient: RecipientRecord) => string[];
+}
+
+/**
+ * The envelope lifecycle: sent → delivered (first view opened) → completed
+ * (all signed) | declined | voided. Routing order is enforced: recipients of
+ * the lowest pending routing order are `sent` together; the next order is
+ * sent only when every recipient of the previous one has completed.
+ *
+ * Every step runs in one SQLite transaction, writes its events to the events
+ * table (read by the certificate) and emits them on `services.events` after
+ * the commit.
+ */
+export type Lifecycle = ReturnType<typeof createLifecycle>;
+
+export function createLifecycle(deps: LifecycleDeps) {
+  const { db, envelopes, eventsTable, clock, emitter } = deps;
+
+  /** Runs `work` in a transaction, collecting events; emits them once committed. */
+  function step<T>(work: (record: (type: SandboxEventType, e: EnvelopeRecord, r: RecipientRecord | null, actor: Actor, details?: Record<string, unknown>) => void) => T): T {
+    const pending: SandboxEvent[] = [];
+    const result = db.transaction(() =>
+      work((type, envelope, recipient, actor, details) => {
+        const at = clock.now();
+        eventsTable.add({
+          envelopeId: envelope.id,
+          accountId: envelope.accountId,
+          recipientId: recipient?.recipientId ?? null,
+          type,
+          at,
+          ip: actor.ip ?? null,
+          userAgent: actor.userAgent ?? null,
+          details: details ?? null,
+        });
+        pending.push({
+          type,
+          envelopeId: envelope.id,
+          accountId: envelope.accountId,
+          ...(recipient ? { recipientId: recipient.recipientId } : {}),
+          at: new Date(at).toISOString(),
+        });
+      }),
+    )();
+    for (const event of pending) emitter.emit('event', event);
+    return result;
+  }
+
+  type Record_ = Parameters<Parameters<typeof step>[0]>[0];
+
+  /** Sends the lowest pending routing order, or completes the envelope when nobody is left. */
+  function advance(envelope: EnvelopeRecord, recipients: RecipientRecord[], record: Record_, actor: Actor): void {
+    const now = clock.now();
+    if (recipients.some((r) => r.status === 'sent' || r.status === 'delivered')) return;
+    const waiting = recipients.filter((r) => r.status === 'created');
+    if (waiting.length === 0) {
+      if (recipients.every((r) => r.status === 'completed')) {
+        envelope.status = 'completed';
+        envelope.completedAt = now;
+        envelope.statusChangedAt = now;
+        envelopes.updateEnvelope(envelope);
+        record('envelope-completed', envelope, null, actor);
+      }
+      return;
+    }
+    const order = Math.min(...waiting.map((r) => r.routingOrder));
+    const links = deps.notificationLinks();
+    for (const recipient of waiting.filter((r) => r.routingOrder === order)) {
+      recipient.status = 'sent';
+      recipient.sentAt = now;
+      envelopes.updateRecipient(recipient);
+      record('recipient-sent', envelope, recipient, actor);
+      // DocuSign sends no email to embedded recipients (clientUserId): the client's own application shows them the view.
+      if (recipient.clientUserId === null) {
+        deps.outbox.add({
+          kind: 'envelope-notification',
+          to: recipient.email,
+          toName: recipient.name,
+          subject: recipient.emailSubject ?? envelope.emailSubject,
+          body: recipient.emailBody ?? envelope.emailBlurb,
+          links: links(envelope, recipient),
+          accountId: envelope.accountId,
+          envelopeId: envelope.id,
+          recipientId: recipient.recipientId,
+        });
+      }
+    }
+  }
+
+  function sendInTransaction(envelope: EnvelopeRecord, recipients: RecipientRecord[], record: Record_, actor: Actor): void {
+    const now = clock.now();
+    envelope.status = 'sent';
+    envelope.sentAt = now;
+    envelope.statusChangedAt = now;
+    envelopes.updateEnvelope(envelope);
+    record('envelope-sent', envelope, null, actor);
+    advance(envelope, recipients, record, actor);
+  }
+
+  function load(envelopeId: string, recipientId: string): { envelope: EnvelopeRecord; recipients: RecipientRecord[]; recipient: RecipientRecord } {
+    const envelope = envelopes.getById(envelopeId);
+    if (!envelope) throw new LifecycleError('envelope-not-found', `envelope ${envelopeId} does not exist`);
+    const recipients = envelopes.recipients(envelopeId);
+    const recipient = recipients.find((r) => r.recipientId === recipientId);
+    if (!recipient) throw new LifecycleError('recipient-not-found', `recipient ${recipientId} is not in envelope ${envelopeId}`);
+    return { envelope, recipients, recipient };
+  }
+
+  function requireTurn(envelope: EnvelopeRecord, recipient: RecipientRecord): void {
+    if (envelope.status !== 'sent' && envelope.status !== 'delivered') {
+      throw new LifecycleError('invalid-state', `envelope ${envelope.id} is ${envelope.status}`);
+    }
+    if (recipient.status === 'created') throw new LifecycleError('not-in-sequence', `recipient ${recipient.recipientId}'s routing order has not come`);
+    if (recipient.status === 'completed' || recipient.status === 'declined') {
+      throw new LifecycleError('invalid-state', `recipient ${recipient.recipientId} has already ${recipient.status === 'completed' ? 'signed' : 'declined'}`);
+    }
+  }
+
+  return {
+    /**
+     * Stores a new envelope (bytes already in the blob store) and, when its
+     * status is `sent`, sends it: one transaction, so a crash leaves either
+     * nothing or the whole sent envelope.
+     */
+    create(
+      envelope: EnvelopeRecord,
+      recipients: RecipientRecord[],
+      documents: DocumentRecord[],
+      customFields: CustomFieldRecord[],
+      actor: Actor = {},
+    ): EnvelopeRecord {
+      return step((record) => {
+        const requested = envelope.status;
+        envelopes.insert({ ...envelope, status: 'created' }, recipients, documents, customFields);
+        const stored: EnvelopeRecord = { ...envelope, status: 'created' };
+        if (requested === 'sent') sendInTransaction(stored, recipients, record, actor);
+        return stored;
+      });
+    },
+
+    /** Sends a draft (`created`) envelope. */
+    send(envelopeId: string, actor: Actor = {}): EnvelopeRecord {
+      return step((record) => {
+        const envelope = envelopes.getById(envelopeId);
+        if (!envelope) throw new LifecycleError('envelope-not-found', `envelope ${envelopeId} does not exist`);
+        if (envelope.status !== 'created') throw new LifecycleError('invalid-state', `envelope ${envelopeId} is ${envelope.status}, not a draft`);
+        sendInTransaction(envelope, envelopes.recipients(envelopeId), record, actor);
+        return envelope;
+      });
+    },
+
+    /** The recipient opened the signing view: recipient `delivered`, and the envelope too on its first view. */
+    markDelivered(envelopeId: string, recipientId: string, actor: Actor = {}): void {
+      step((record) => {
+        const { envelope, recipient } = load(envelopeId, recipientId);
+        requireTurn(envelope, recipient);
+        const now = clock.now();
+        if (recipient.status === 'sent') {
+          recipient.status = 'delivered';
+          recipient.deliveredAt = now;
+          envelopes.updateRecipient(recipient);
+          record('recipient-delivered', envelope, recipient, actor);
+        }
+        if (envelope.status === 'sent') {
+          envelope.status = 'delivered';
+          envelope.deliveredAt = now;
+          envelope.statusChangedAt = now;
+          envelopes.updateEnvelope(envelope);
+          record('envelope-delivered', envelope, null, actor);
+        }
+      });
+    },
+
+    /**
+     * The recipient signed. `documents` (documentId → stamped PDF bytes)
+     * become the current versions; the originals are kept. Sends the next
+     * routing order, or completes the envelope.
+     */
+    markSigned(envelopeId: string, recipientId: string, options: Actor & { documents?: Map<string, Buffer> } = {}): void {
+      // Bytes go to the blob store before the transaction that points at them.
+      const versions = [...(options.documents ?? new Map<string, Buffer>())].map(([documentId, bytes]) => ({
+        documentId,
+        sha256: deps.blobs.put(bytes),
+        size: bytes.length,
+      }));
+      step((record) => {
+        const { envelope, recipients, recipient } = load(envelopeId, recipientId);
+        requireTurn(envelope, recipient);
+        const now = clock.now();
+        if (recipient.status === 'sent') {
+          recipient.deliveredAt = now;
+          record('recipient-delivered', envelope, recipient, options);
+        }
+        recipient.status = 'completed';
+        recipient.signedAt = now;
+        envelopes.updateRecipient(recipient);
+        const known = new Set(envelopes.documents(envelopeId).map((d) => d.documentId));
+        for (const v of versions) {
+          if (!known.has(v.documentId)) throw new LifecycleError('invalid-state', `document ${v.documentId} is not in envelope ${envelopeId}`);
+          envelopes.replaceDocumentVersion(envelopeId, v.documentId, v.sha256, v.size, null);
+        }
+        record('recipient-completed', envelope, recipient, options);
+        if (envelope.status === 'sent') {
+          envelope.status = 'delivered';
+          envelope.deliveredAt = now;
+          envelope.statusChangedAt = now;
+          envelopes.updateEnvelope(envelope);
+          record('envelope-delivered', envelope, null, options);
+        }
+        advance(envelope, recipients, record, options);
+      });
+    },
+
+    /** The recipient declined: the envelope is declined and nobody else is asked. */
+    markDeclined(envelopeId: string, recipientId: string, options: Actor & { reason?: string } = {}): void {
+      step((record) => {
+        const { envelope, recipient } = load(envelopeId, recipientId);
+        requireTurn(envelope, recipient);
+        const now = clock.now();
+        recipient.status = 'declined';
+        recipient.declinedAt = now;
+        recipient.declinedReason = options.reason ?? null;
+        envelopes.updateRecipient(recipient);
+        record('recipient-declined', envelope, recipient, options, options.reason ? { reason: options.reason } : undefined);
+        envelope.status = 'declined';
+        envelope.declinedAt = now;
+        envelope.statusChangedAt = now;
+        envelopes.updateEnvelope(envelope);
+        record('envelope-declined', envelope, null, options);
+      });
+    },
+
+    /** Voids an envelope that is not yet completed or declined. */
+    void(envelopeId: string, reason: string, actor: Actor = {}): EnvelopeRecord {
+      return step((record) => {
+        const envelope = envelopes.getById(envelopeId);
+        if (!envelope) throw new LifecycleError('envelope-not-found', `envelope ${envelopeId} does not exist`);
+        if (envelope.status === 'completed' || envelope.status === 'declined' || envelope.status === 'voided') {
+          throw new LifecycleError('invalid-state', `envelope ${envelopeId} is ${envelope.status} and cannot be voided`);
+        }
+        const now = clock.now();
+        envelope.status = 'voided';
+        envelope.voidedAt = now;
+        envelope.voidedReason = reason;
+        envelope.statusChangedAt = now;
+        envelopes.updateEnvelope(envelope);
+        record('envelope-voided', envelope, null, actor, { reason });
+        return envelope;
+      });
+    },
+  };
+}

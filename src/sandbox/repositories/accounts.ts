@@ -1,0 +1,153 @@
+import type { SandboxDatabase } from '../db/open-database.js';
+
+/** An account row. `status`: active, pending (its initial user has not activated it yet) or deleted. */
+export interface AccountRecord {
+  id: string;
+  name: string;
+  planId: string;
+  distributorCode: string | null;
+  distributorPasswordHash: string | null;
+  parentAccountId: string | null;
+  status: 'active' | 'pending' | 'deleted';
+  createdAt: number;
+}
+
+/** A user row. Every user belongs to exactly one account in the sandbox. */
+export interface UserRecord {
+  id: string;
+  accountId: string;
+  userName: string;
+  email: string;
+  passwordHash: string;
+  activated: boolean;
+  createdAt: number;
+}
+
+interface AccountRow {
+  id: string;
+  name: string;
+  plan_id: string;
+  distributor_code: string | null;
+  distributor_password_hash: string | null;
+  parent_account_id: string | null;
+  status: AccountRecord['status'];
+  created_at: number;
+}
+interface UserRow {
+  id: string;
+  account_id: string;
+  user_name: string;
+  email: string;
+  password_hash: string;
+  activated: number;
+  created_at: number;
+}
+
+const toAccount = (r: AccountRow): AccountRecord => ({
+  id: r.id,
+  name: r.name,
+  planId: r.plan_id,
+  distributorCode: r.distributor_code,
+  distributorPasswordHash: r.distributor_password_hash,
+  parentAccountId: r.parent_account_id,
+  status: r.status,
+  createdAt: r.created_at,
+});
+const toUser = (r: UserRow): UserRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  userName: r.user_name,
+  email: r.email,
+  passwordHash: r.password_hash,
+  activated: r.activated === 1,
+  createdAt: r.created_at,
+});
+
+/** Accounts, users, integrator keys and activation links. */
+export type AccountsRepository = ReturnType<typeof accountsRepository>;
+
+export function accountsRepository(db: SandboxDatabase) {
+  const q = {
+    account: db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?'),
+    user: db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?'),
+    userByName: db.prepare<[string, string], UserRow>(
+      'SELECT * FROM users WHERE user_name = ? COLLATE NOCASE OR email = ? COLLATE NOCASE ORDER BY created_at',
+    ),
+    usersOf: db.prepare<[string], UserRow>('SELECT * FROM users WHERE account_id = ? ORDER BY created_at'),
+    key: db.prepare<[string], { key: string }>('SELECT key FROM integrator_keys WHERE key = ?'),
+    distributor: db.prepare<[string], AccountRow>("SELECT * FROM accounts WHERE distributor_code = ? AND status = 'active'"),
+    insertAccount: db.prepare(
+      `INSERT INTO accounts (id, name, plan_id, distributor_code, distributor_password_hash, parent_account_id, status, created_at, details_json)
+       VALUES (@id, @name, @planId, @distributorCode, @distributorPasswordHash, @parentAccountId, @status, @createdAt, @detailsJson)`,
+    ),
+    insertUser: db.prepare(
+      `INSERT INTO users (id, account_id, user_name, email, password_hash, activated, created_at)
+       VALUES (@id, @accountId, @userName, @email, @passwordHash, @activated, @createdAt)`,
+    ),
+    insertKey: db.prepare('INSERT OR IGNORE INTO integrator_keys (key) VALUES (?)'),
+    setStatus: db.prepare('UPDATE accounts SET status = ? WHERE id = ?'),
+    activateUsers: db.prepare('UPDATE users SET activated = 1 WHERE account_id = ?'),
+    insertActivation: db.prepare('INSERT INTO activations (token_hash, account_id, user_id, created_at) VALUES (?, ?, ?, ?)'),
+    activation: db.prepare<[string], { account_id: string; user_id: string; used_at: number | null }>(
+      'SELECT account_id, user_id, used_at FROM activations WHERE token_hash = ?',
+    ),
+    useActivation: db.prepare('UPDATE activations SET used_at = ? WHERE token_hash = ? AND used_at IS NULL'),
+  };
+
+  return {
+    account(id: string): AccountRecord | undefined {
+      const row = q.account.get(id);
+      return row && toAccount(row);
+    },
+    user(id: string): UserRecord | undefined {
+      const row = q.user.get(id);
+      return row && toUser(row);
+    },
+    /** Users whose userName or email is `name` (case-insensitive), oldest first. */
+    usersNamed(name: string): UserRecord[] {
+      return q.userByName.all(name, name).map(toUser);
+    },
+    usersOf(accountId: string): UserRecord[] {
+      return q.usersOf.all(accountId).map(toUser);
+    },
+    hasIntegratorKey(key: string): boolean {
+      return q.key.get(key) !== undefined;
+    },
+    addIntegratorKey(key: string): void {
+      q.insertKey.run(key);
+    },
+    /** The active account that owns a distributor code. */
+    distributorAccount(code: string): AccountRecord | undefined {
+      const row = q.distributor.get(code);
+      return row && toAccount(row);
+    },
+    insertAccount(account: AccountRecord, details: Record<string, unknown> = {}): void {
+      q.insertAccount.run({ ...account, detailsJson: JSON.stringify(details) });
+    },
+    insertUser(user: UserRecord): void {
+      q.insertUser.run({ ...user, activated: user.activated ? 1 : 0 });
+    },
+    setStatus(accountId: string, status: AccountRecord['status']): void {
+      q.setStatus.run(status, accountId);
+    },
+    insertActivation(tokenHash: string, accountId: string, userId: string, at: number): void {
+      q.insertActivation.run(tokenHash, accountId, userId, at);
+    },
+    /**
+     * Activates the account of an activation link (single use). Returns the
+     * account id, or why it could not.
+     */
+    activate(tokenHash: string, at: number): { ok: true; accountId: string } | { ok: false; reason: 'unknown' | 'used' } {
+      return db.transaction(() => {
+        const row = q.activation.get(tokenHash);
+        if (!row) return { ok: false as const, reason: 'unknown' as const };
+        if (row.used_at !== null) return { ok: false as const, reason: 'used' as const };
+        q.useActivation.run(at, tokenHash);
+        const account = q.account.get(row.account_id);
+        if (account?.status === 'pending') q.setStatus.run('active', row.account_id);
+        q.activateUsers.run(row.account_id);
+        return { ok: true as const, accountId: row.account_id };
+      })();
+    },
+  };
+}

@@ -1,0 +1,299 @@
+import type { SandboxDatabase } from '../db/open-database.js';
+
+/** Envelope statuses the sandbox moves through (DocuSign's names). */
+export type EnvelopeStatus = 'created' | 'sent' | 'delivered' | 'completed' | 'declined' | 'voided';
+/** Recipient statuses (DocuSign's names); `created` = routing order not reached yet, or a draft. */
+export type RecipientStatus = 'created' | 'sent' | 'delivered' | 'completed' | 'declined';
+
+/** One envelope row. Times are epoch ms. */
+export interface EnvelopeRecord {
+  id: string;
+  accountId: string;
+  senderUserId: string;
+  status: EnvelopeStatus;
+  emailSubject: string;
+  emailBlurb: string;
+  templateId: string | null;
+  transactionId: string | null;
+  /** `eventNotification` as the client sent it (Connect reads it). */
+  eventNotification: Record<string, unknown> | null;
+  createdAt: number;
+  sentAt: number | null;
+  deliveredAt: number | null;
+  completedAt: number | null;
+  declinedAt: number | null;
+  voidedAt: number | null;
+  voidedReason: string | null;
+  statusChangedAt: number;
+}
+
+/** One signer of an envelope, in submission order (`position`). */
+export interface RecipientRecord {
+  envelopeId: string;
+  recipientId: string;
+  position: number;
+  recipientIdGuid: string;
+  userId: string;
+  name: string;
+  email: string;
+  clientUserId: string | null;
+  routingOrder: number;
+  roleName: string | null;
+  status: RecipientStatus;
+  /** `tabs` as DocuSign's EnvelopeRecipientTabs (`{ signHereTabs: [...] }`). */
+  tabs: Record<string, unknown>;
+  emailSubject: string | null;
+  emailBody: string | null;
+  supportedLanguage: string | null;
+  sentAt: number | null;
+  deliveredAt: number | null;
+  signedAt: number | null;
+  declinedAt: number | null;
+  declinedReason: string | null;
+}
+
+/** One document of an envelope. `sha256` is the current version (stamped after signing); `originalSha256` as uploaded. */
+export interface DocumentRecord {
+  envelopeId: string;
+  documentId: string;
+  position: number;
+  name: string;
+  sha256: string;
+  originalSha256: string;
+  size: number;
+  /** Page count; null until computed (kept off the creation hot path). */
+  pages: number | null;
+}
+
+/** A text or list custom field of an envelope (DocuSign's textCustomFields / listCustomFields). */
+export interface CustomFieldRecord {
+  kind: 'text' | 'list';
+  fieldId: string;
+  name: string;
+  value: string;
+  show: string;
+  required: string;
+  listItems: string[] | null;
+}
+
+/** Filters of the status-changes listing (GET …/envelopes). */
+export interface EnvelopeQuery {
+  accountId: string;
+  fromDate?: number;
+  toDate?: number;
+  statuses?: string[];
+  envelopeIds?: string[];
+  transactionIds?: string[];
+  customField?: { name: string; value: string };
+  startPosition: number;
+  count: number;
+}
+
+type Row = Record<string, unknown>;
+
+const toEnvelope = (r: Row): EnvelopeRecord => ({
+  id: r['id'] as string,
+  accountId: r['account_id'] as string,
+  senderUserId: r['sender_user_id'] as string,
+  status: r['status'] as EnvelopeStatus,
+  emailSubject: r['email_subject'] as string,
+  emailBlurb: r['email_blurb'] as string,
+  templateId: r['template_id'] as string | null,
+  transactionId: r['transaction_id'] as string | null,
+  eventNotification: r['event_notification_json'] ? (JSON.parse(r['event_notification_json'] as string) as Record<string, unknown>) : null,
+  createdAt: r['created_at'] as number,
+  sentAt: r['sent_at'] as number | null,
+  deliveredAt: r['delivered_at'] as number | null,
+  completedAt: r['completed_at'] as number | null,
+  declinedAt: r['declined_at'] as number | null,
+  voidedAt: r['voided_at'] as number | null,
+  voidedReason: r['voided_reason'] as string | null,
+  statusChangedAt: r['status_changed_at'] as number,
+});
+
+const toRecipient = (r: Row): RecipientRecord => ({
+  envelopeId: r['envelope_id'] as string,
+  recipientId: r['recipient_id'] as string,
+  position: r['position'] as number,
+  recipientIdGuid: r['recipient_id_guid'] as string,
+  userId: r['user_id'] as string,
+  name: r['name'] as string,
+  email: r['email'] as string,
+  clientUserId: r['client_user_id'] as string | null,
+  routingOrder: r['routing_order'] as number,
+  roleName: r['role_name'] as string | null,
+  status: r['status'] as RecipientStatus,
+  tabs: JSON.parse(r['tabs_json'] as string) as Record<string, unknown>,
+  emailSubject: r['email_subject'] as string | null,
+  emailBody: r['email_body'] as string | null,
+  supportedLanguage: r['supported_language'] as string | null,
+  sentAt: r['sent_at'] as number | null,
+  deliveredAt: r['delivered_at'] as number | null,
+  signedAt: r['signed_at'] as number | null,
+  declinedAt: r['declined_at'] as number | null,
+  declinedReason: r['declined_reason'] as string | null,
+});
+
+const toDocument = (r: Row): DocumentRecord => ({
+  envelopeId: r['envelope_id'] as string,
+  documentId: r['document_id'] as string,
+  position: r['position'] as number,
+  name: r['name'] as string,
+  sha256: r['sha256'] as string,
+  originalSha256: r['original_sha256'] as string,
+  size: r['size'] as number,
+  pages: r['pages'] as number | null,
+});
+
+const toCustomField = (r: Row): CustomFieldRecord => ({
+  kind: r['kind'] as 'text' | 'list',
+  fieldId: r['field_id'] as string,
+  name: r['name'] as string,
+  value: r['value'] as string,
+  show: r['show'] as string,
+  required: r['required'] as string,
+  listItems: r['list_items_json'] ? (JSON.parse(r['list_items_json'] as string) as string[]) : null,
+});
+
+/** Envelopes with their recipients, documents and custom fields. Writes are synchronous SQLite statements; callers wrap them in transactions. */
+export type EnvelopesRepository = ReturnType<typeof envelopesRepository>;
+
+export function envelopesRepository(db: SandboxDatabase) {
+  const q = {
+    envelope: db.prepare<[string, string], Row>('SELECT * FROM envelopes WHERE id = ? AND account_id = ?'),
+    envelopeAnyAccount: db.prepare<[string], Row>('SELECT * FROM envelopes WHERE id = ?'),
+    recipients: db.prepare<[string], Row>('SELECT * FROM recipients WHERE envelope_id = ? ORDER BY position'),
+    documents: db.prepare<[string], Row>('SELECT * FROM envelope_documents WHERE envelope_id = ? ORDER BY position'),
+    customFields: db.prepare<[string], Row>('SELECT * FROM envelope_custom_fields WHERE envelope_id = ? ORDER BY position'),
+    insertEnvelope: db.prepare(
+      `INSERT INTO envelopes (id, account_id, sender_user_id, status, email_subject, email_blurb, template_id, transaction_id,
+         event_notification_json, created_at, sent_at, delivered_at, completed_at, declined_at, voided_at, voided_reason, status_changed_at)
+       VALUES (@id, @accountId, @senderUserId, @status, @emailSubject, @emailBlurb, @templateId, @transactionId,
+         @eventNotificationJson, @createdAt, @sentAt, @deliveredAt, @completedAt, @declinedAt, @voidedAt, @voidedReason, @statusChangedAt)`,
+    ),
+    insertRecipient: db.prepare(
+      `INSERT INTO recipients (envelope_id, recipient_id, position, recipient_id_guid, user_id, name, email, client_user_id, routing_order,
+         role_name, status, tabs_json, email_subject, email_body, supported_language, sent_at, delivered_at, signed_at, declined_at, declined_reason)
+       VALUES (@envelopeId, @recipientId, @position, @recipientIdGuid, @userId, @name, @email, @clientUserId, @routingOrder,
+         @roleName, @status, @tabsJson, @emailSubject, @emailBody, @supportedLanguage, @sentAt, @deliveredAt, @signedAt, @declinedAt, @declinedReason)`,
+    ),
+    insertDocument: db.prepare(
+      `INSERT INTO envelope_documents (envelope_id, document_id, position, name, sha256, original_sha256, size, pages)
+       VALUES (@envelopeId, @documentId, @position, @name, @sha256, @originalSha256, @size, @pages)`,
+    ),
+    insertCustomField: db.prepare(
+      `INSERT INTO envelope_custom_fields (envelope_id, position, kind, field_id, name, value, show, required, list_items_json)
+       VALUES (@envelopeId, @position, @kind, @fieldId, @name, @value, @show, @required, @listItemsJson)`,
+    ),
+    updateEnvelope: db.prepare(
+      `UPDATE envelopes SET status = @status, sent_at = @sentAt, delivered_at = @deliveredAt, completed_at = @completedAt,
+         declined_at = @declinedAt, voided_at = @voidedAt, voided_reason = @voidedReason, status_changed_at = @statusChangedAt WHERE id = @id`,
+    ),
+    updateRecipient: db.prepare(
+      `UPDATE recipients SET status = @status, sent_at = @sentAt, delivered_at = @deliveredAt, signed_at = @signedAt,
+         declined_at = @declinedAt, declined_reason = @declinedReason WHERE envelope_id = @envelopeId AND recipient_id = @recipientId`,
+    ),
+    updateDocumentVersion: db.prepare(
+      'UPDATE envelope_documents SET sha256 = ?, size = ?, pages = COALESCE(?, pages) WHERE envelope_id = ? AND document_id = ?',
+    ),
+    setPages: db.prepare('UPDATE envelope_documents SET pages = ? WHERE envelope_id = ? AND document_id = ?'),
+  };
+
+  return {
+    /** The envelope if it belongs to `accountId`; undefined otherwise (missing and foreign look the same). */
+    get(accountId: string, envelopeId: string): EnvelopeRecord | undefined {
+      const row = q.envelope.get(envelopeId, accountId);
+      return row && toEnvelope(row);
+    },
+    /** The envelope whatever its account (for the signing page, which holds a token, not a login). */
+    getById(envelopeId: string): EnvelopeRecord | undefined {
+      const row = q.envelopeAnyAccount.get(envelopeId);
+      return row && toEnvelope(row);
+    },
+    recipients(envelopeId: string): RecipientRecord[] {
+      return q.recipients.all(envelopeId).map(toRecipient);
+    },
+    documents(envelopeId: string): DocumentRecord[] {
+      return q.documents.all(envelopeId).map(toDocument);
+    },
+    customFields(envelopeId: string): CustomFieldRecord[] {
+      return q.customFields.all(envelopeId).map(toCustomField);
+    },
+    insert(
+      envelope: EnvelopeRecord,
+      recipients: RecipientRecord[],
+      documents: DocumentRecord[],
+      customFields: CustomFieldRecord[],
+    ): void {
+      q.insertEnvelope.run({
+        ...envelope,
+        eventNotificationJson: envelope.eventNotification === null ? null : JSON.stringify(envelope.eventNotification),
+      });
+      for (const r of recipients) q.insertRecipient.run({ ...r, tabsJson: JSON.stringify(r.tabs) });
+      for (const d of documents) q.insertDocument.run({ ...d });
+      customFields.forEach((f, position) =>
+        q.insertCustomField.run({
+          envelopeId: envelope.id,
+          position,
+          kind: f.kind,
+          fieldId: f.fieldId,
+          name: f.name,
+          value: f.value,
+          show: f.show,
+          required: f.required,
+          listItemsJson: f.listItems === null ? null : JSON.stringify(f.listItems),
+        }),
+      );
+    },
+    updateEnvelope(envelope: EnvelopeRecord): void {
+      q.updateEnvelope.run({ ...envelope });
+    },
+    updateRecipient(recipient: RecipientRecord): void {
+      q.updateRecipient.run({ ...recipient });
+    },
+    /** Points a document at a new version (stamped bytes already in the blob store); the original stays. */
+    replaceDocumentVersion(envelopeId: string, documentId: string, sha256: string, size: number, pages: number | null): void {
+      q.updateDocumentVersion.run(sha256, size, pages, envelopeId, documentId);
+    },
+    setPages(envelopeId: string, documentId: string, pages: number): void {
+      q.setPages.run(pages, envelopeId, documentId);
+    },
+    /** The status-changes listing, oldest change first. */
+    list(query: EnvelopeQuery): { total: number; envelopes: EnvelopeRecord[] } {
+      const where = ['e.account_id = @accountId'];
+      const params: Record<string, unknown> = { accountId: query.accountId };
+      if (query.fromDate !== undefined) {
+        where.push('e.status_changed_at >= @fromDate');
+        params['fromDate'] = query.fromDate;
+      }
+      if (query.toDate !== undefined) {
+        where.push('e.status_changed_at <= @toDate');
+        params['toDate'] = query.toDate;
+      }
+      const inList = (column: string, values: string[] | undefined, prefix: string) => {
+        if (!values || values.length === 0) return;
+        const names = values.map((v, i) => {
+          params[`${prefix}${i}`] = v;
+          return `@${prefix}${i}`;
+        });
+        where.push(`${column} IN (${names.join(', ')})`);
+      };
+      inList('e.status', query.statuses, 's');
+      inList('e.id', query.envelopeIds, 'id');
+      inList('e.transaction_id', query.transactionIds, 't');
+      if (query.customField) {
+        where.push(
+          'EXISTS (SELECT 1 FROM envelope_custom_fields f WHERE f.envelope_id = e.id AND f.name = @cfName AND f.value = @cfValue)',
+        );
+        params['cfName'] = query.customField.name;
+        params['cfValue'] = query.customField.value;
+      }
+      const clause = where.join(' AND ');
+      const total = (db.prepare(`SELECT COUNT(*) AS n FROM envelopes e WHERE ${clause}`).get(params) as { n: number }).n;
+      const rows = db
+        .prepare(`SELECT e.* FROM envelopes e WHERE ${clause} ORDER BY e.status_changed_at, e.rowid LIMIT @count OFFSET @start`)
+        .all({ ...params, count: query.count, start: query.startPosition }) as Row[];
+      return { total, envelopes: rows.map(toEnvelope) };
+    },
+  };
+}

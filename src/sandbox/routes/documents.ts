@@ -1,0 +1,113 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { envelopeOf, type EnvelopeParams } from './request-helpers.js';
+import { apiErrors } from '../api-error.js';
+import type { EnvelopeRecord, DocumentRecord } from '../repositories/envelopes.js';
+import { certificatePdf } from '../pdf/certificate.js';
+import { combinePdfs, exactPageCount } from '../pdf/combine.js';
+
+/** Documents with their page counts, computing (and storing) the ones the creation hot path left unknown. */
+async function documentsWithPages(request: FastifyRequest, envelope: EnvelopeRecord): Promise<Array<DocumentRecord & { pages: number }>> {
+  const { sandbox } = request.server;
+  const documents = sandbox.envelopes.documents(envelope.id);
+  return Promise.all(
+    documents.map(async (d) => {
+      if (d.pages !== null) return { ...d, pages: d.pages };
+      const pages = await exactPageCount(sandbox.blobs.get(d.sha256)).catch(() => 0);
+      sandbox.envelopes.setPages(envelope.id, d.documentId, pages);
+      return { ...d, pages };
+    }),
+  );
+}
+
+async function certificateOf(request: FastifyRequest, envelope: EnvelopeRecord): Promise<Buffer> {
+  const { sandbox } = request.server;
+  return certificatePdf({
+    envelope,
+    documents: await documentsWithPages(request, envelope),
+    recipients: sandbox.envelopes.recipients(envelope.id),
+    events: sandbox.eventsTable.ofEnvelope(envelope.id),
+  });
+}
+
+function pdfName(name: string): string {
+  const base = name.replace(/["\\\r\n]/g, '_');
+  return base.toLowerCase().endsWith('.pdf') ? base : `${base}.pdf`;
+}
+
+/**
+ * Documents (4.8–4.10): the list (Documents_GetDocuments →
+ * #/definitions/envelopeDocumentsResult, with the certificate entry as
+ * DocuSign lists it), and downloads (Documents_GetDocument, application/pdf)
+ * of each document's current version, `certificate` and `combined`.
+ */
+export const documentRoutes: FastifyPluginAsync = async (app) => {
+  app.get<{ Params: EnvelopeParams }>('/accounts/:accountId/envelopes/:envelopeId/documents', async (request) => {
+    const envelope = envelopeOf(request, request.params.envelopeId);
+    const documents = await documentsWithPages(request, envelope);
+    const uri = `/envelopes/${envelope.id}/documents`;
+    return {
+      envelopeId: envelope.id,
+      envelopeDocuments: [
+        ...documents.map((d, i) => ({
+          documentId: d.documentId,
+          name: d.name,
+          type: 'content',
+          uri: `${uri}/${d.documentId}`,
+          order: String(i + 1),
+          pages: String(d.pages),
+          sizeBytes: String(d.size),
+          display: 'inline',
+          includeInDownload: 'true',
+          signerMustAcknowledge: 'no_interaction',
+          containsPdfFormFields: 'false',
+          authoritativeCopy: 'false',
+          availableDocumentTypes: [{ type: 'electronic', isDefault: 'true' }],
+        })),
+        {
+          documentId: 'certificate',
+          name: 'Summary',
+          type: 'summary',
+          uri: `${uri}/certificate`,
+          order: String(documents.length + 1),
+          display: 'inline',
+          includeInDownload: 'true',
+          signerMustAcknowledge: 'no_interaction',
+          authoritativeCopy: 'false',
+          availableDocumentTypes: [{ type: 'electronic', isDefault: 'true' }],
+        },
+      ],
+    };
+  });
+
+  app.get<{ Params: EnvelopeParams & { documentId: string }; Querystring: { certificate?: string } }>(
+    '/accounts/:accountId/envelopes/:envelopeId/documents/:documentId',
+    async (request, reply) => {
+      const envelope = envelopeOf(request, request.params.envelopeId);
+      const { sandbox } = request.server;
+      const documentId = request.params.documentId.toLowerCase();
+      let bytes: Buffer;
+      let filename: string;
+      if (documentId === 'certificate') {
+        bytes = await certificateOf(request, envelope);
+        filename = 'Summary.pdf';
+      } else if (documentId === 'combined') {
+        const documents = sandbox.envelopes.documents(envelope.id);
+        const parts = documents.map((d) => sandbox.blobs.get(d.sha256));
+        // DocuSign appends the certificate unless certificate=false.
+        if (request.query.certificate !== 'false') parts.push(await certificateOf(request, envelope));
+        bytes = await combinePdfs(parts);
+        filename = `${envelope.id}.pdf`;
+      } else {
+        const document = sandbox.envelopes.documents(envelope.id).find((d) => d.documentId === documentId);
+        if (!document) throw apiErrors.documentNotFound();
+        bytes = sandbox.blobs.get(document.sha256);
+        filename = pdfName(document.name);
+      }
+      void reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `file; filename="${filename}"`)
+        .header('content-length', bytes.length);
+      return bytes;
+    },
+  );
+};

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { resolve, dirname } from 'node:path';
+import type { SandboxDatabase } from '../db/open-database.js';
+import type { BlobStore } from '../db/blob-store.js';
+import type { AccountsRepository } from '../repositories/accounts.js';
+import type { TemplatesRepository, TemplateDocumentRecord, TemplateRoleRecord } from '../repositories/templates.js';
+import type { Clock } from '../clock.js';
+import type { Seed } from './seed-types.js';
+import { hashPassword } from '../auth/password-hash.js';
+import { generatedDocument } from '../pdf/generated-document.js';
+import { quickPageCount } from '../pdf/page-count.js';
+
+/** Where a seed's relative file paths start (the folder of the seed file); absent for the built-in seed. */
+export interface ApplySeedOptions {
+  baseDir?: string;
+}
+
+/**
+ * Writes a seed into an empty database. The slow parts (scrypt, PDF files)
+ * happen first; then one transaction inserts everything, so a seed is applied
+ * whole or not at all.
+ */
+export async function applySeed(
+  seed: Seed,
+  deps: { db: SandboxDatabase; blobs: BlobStore; accounts: AccountsRepository; templates: TemplatesRepository; clock: Clock },
+  options: ApplySeedOptions = {},
+): Promise<void> {
+  const now = deps.clock.now();
+  const prepared = await Promise.all(
+    seed.accounts.map(async (account) => {
+      const accountId = account.accountId ?? randomUUID();
+      const users = await Promise.all(
+        account.users.map(async (u) => ({
+          id: u.userId ?? randomUUID(),
+          accountId,
+          userName: u.userName,
+          email: u.email ?? u.userName,
+          passwordHash: await hashPassword(u.password),
+          activated: true,
+          createdAt: now,
+        })),
+      );
+      const templates = await Promise.all(
+        (account.templates ?? []).map(async (t) => {
+          const documents: TemplateDocumentRecord[] = [];
+          for (const [position, d] of t.documents.entries()) {
+            const bytes = d.file
+              ? await readFile(resolve(options.baseDir ?? process.cwd(), d.file))
+              : await generatedDocument(t.name, [`Template ${t.templateId}`, `Document ${d.documentId}: ${d.name}`]);
+            documents.push({
+              documentId: d.documentId,
+              position,
+              name: d.name,
+              sha256: deps.blobs.put(bytes),
+              size: bytes.length,
+              pages: quickPageCount(bytes),
+            });
+          }
+          const roles: TemplateRoleRecord[] = t.roles.map((r, position) => ({
+            position,
+            recipientId: r.recipientId ?? String(position + 1),
+            roleName: r.roleName,
+            routingOrder: r.routingOrder ?? '1',
+            tabs: r.tabs ?? {},
+          }));
+          return { template: t, documents, roles };
+        }),
+      );
+      return {
+        account: {
+          id: accountId,
+          name: account.accountName,
+          planId: account.planId ?? 'sandbox-plan',
+          distributorCode: account.distributor?.code ?? null,
+          distributorPasswordHash: account.distributor ? await hashPassword(account.distributor.password) : null,
+          parentAccountId: null,
+          status: 'active' as const,
+          createdAt: now,
+        },
+        users,
+        templates,
+      };
+    }),
+  );
+  deps.db.transaction(() => {
+    for (const key of seed.integratorKeys) deps.accounts.addIntegratorKey(key);
+    for (const p of prepared) {
+      deps.accounts.insertAccount(p.account);
+      for (const u of p.users) deps.accounts.insertUser(u);
+      for (const t of p.templates) {
+        deps.templates.insert(
+          {
+            id: t.template.templateId,
+            accountId: p.account.id,
+            name: t.template.name,
+            emailSubject: t.template.emailSubject ?? null,
+            emailBlurb: t.template.emailBlurb ?? null,
+            createdAt: now,
+          },
+          t.documents,
+          t.roles,
+        );
+      }
+    }
+  })();
+}
+
+/** The folder a seed file's relative paths are resolved from. */
+export function seedBaseDir(seedFile: string): string {
+  return dirname(resolve(seedFile));
+}

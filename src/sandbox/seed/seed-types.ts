@@ -1,0 +1,57 @@
+/**
+ * A sandbox seed: what `serve --seed FILE` loads (YAML, validated by
+ * schemas/seed.schema.json) and what the built-in default seed is. Applied
+ * once, to an empty database; a restart with data keeps its state.
+ */
+export interface Seed {
+  /** Integrator keys the service accepts. */
+  integratorKeys: string[];
+  accounts: SeedAccount[];
+}
+
+export interface SeedAccount {
+  /** Default: a random GUID. */
+  accountId?: string;
+  accountName: string;
+  /** Default `sandbox-plan`. */
+  planId?: string;
+  /** Present: the account may act as a distributor and create subsidiary accounts. */
+  distributor?: { code: string; password: string };
+  users: SeedUser[];
+  templates?: SeedTemplate[];
+}
+
+export interface SeedUser {
+  /** Default: a random GUID. */
+  userId?: string;
+  userName: string;
+  /** Default: userName. */
+  email?: string;
+  password: string;
+}
+
+export interface SeedTemplate {
+  templateId: string;
+  name: string;
+  emailSubject?: string;
+  emailBlurb?: string;
+  documents: SeedTemplateDocument[];
+  roles: SeedTemplateRole[];
+}
+
+export interface SeedTemplateDocument {
+  documentId: string;
+  name: string;
+  /** PDF path, relative to the seed file. Absent: a generated one-page PDF titled with `name`. */
+  file?: string;
+}
+
+export interface SeedTemplateRole {
+  roleName: string;
+  /** A string holding a number, as DocuSign returns it (2.6). Default "1". */
+  routingOrder?: string;
+  /** Default: position + 1. */
+  recipientId?: string;
+  /** DocuSign's EnvelopeRecipientTabs, e.g. `{ signHereTabs: [{ documentId: "1", pageNumber: "1", xPosition: "100", yPosition: "600" }] }`. */
+  tabs?: Record<string, unknown>;
+}

@@ -1,0 +1,153 @@
+import type { SandboxDatabase } from './db/open-database.js';
+import { openDatabase, isEmptyDatabase } from './db/open-database.js';
+import { createBlobStore, type BlobStore } from './db/blob-store.js';
+import { systemClock, type Clock } from './clock.js';
+import { accountsRepository, type AccountsRepository } from './repositories/accounts.js';
+import { envelopesRepository, type EnvelopesRepository, type EnvelopeRecord, type RecipientRecord } from './repositories/envelopes.js';
+import { templatesRepository, type TemplatesRepository } from './repositories/templates.js';
+import { eventsRepository, type EventsRepository } from './repositories/events.js';
+import { viewTokensRepository, type ViewTokensRepository, type ViewTokenResult } from './repositories/view-tokens.js';
+import { createOutbox, type Outbox } from './outbox.js';
+import { SandboxEvents } from './events.js';
+import { createLifecycle, type Lifecycle } from './lifecycle.js';
+import { createAuthenticator, type Authenticator } from './auth/authenticate.js';
+import { applySeed, seedBaseDir } from './seed/apply-seed.js';
+import { defaultSeed } from './seed/default-seed.js';
+import { loadSeedFile } from './seed/load-seed.js';
+import { createHourlyLimit, type HourlyLimit } from './limits/hourly-limit.js';
+import { hourlyLimiter } from './limits/hourly-limiter.js';
+import type { ApiLimiter } from './limits/api-limiter.js';
+import type { SandboxOptions } from './contract.js';
+
+/** Settings the routes and plugins read. */
+export interface SandboxConfig {
+  /**
+   * Origin of the addresses the service hands out (view URLs, activation
+   * links), e.g. http://127.0.0.1:8080. Set by startSandbox once listening;
+   * undefined under inject(), where the request's Host header is used.
+   */
+  origin: string | undefined;
+  /** Lifetime of signing-view tokens, seconds. Default 300. */
+  viewTokenTtlSeconds: number;
+  /** Fixed delay added to every API response, ms. Default 0. */
+  latencyMs: number;
+  /** Largest request body accepted, bytes. Default 34 MiB (DocuSign's envelope limit is 25 MB per document). */
+  bodyLimitBytes: number;
+  /** The data folder (`--data`); undefined for an in-memory sandbox. The sealing CA lives in `<dataDir>/ca/`. */
+  dataDir: string | undefined;
+  /** Hosts besides loopback that Connect may POST to. Default none. */
+  connectAllowedHosts: string[];
+  /** Delay before the first Connect retry, ms. Default 1000. */
+  connectRetryBaseMs: number;
+}
+
+/**
+ * Everything the sandbox's routes and plugins share, decorated on the fastify
+ * app as `app.sandbox`. The signing page and Connect use: `envelopes`,
+ * `consumeViewToken`, `lifecycle`, `events`, `outbox`, `blobs`, `clock`,
+ * `config`, and may set `notificationLinks`.
+ */
+export interface SandboxServices {
+  db: SandboxDatabase;
+  /** Document bytes by sha256. */
+  blobs: BlobStore;
+  clock: Clock;
+  config: SandboxConfig;
+  accounts: AccountsRepository;
+  envelopes: EnvelopesRepository;
+  templates: TemplatesRepository;
+  /** The events table (audit trail for the certificate). */
+  eventsTable: EventsRepository;
+  viewTokens: ViewTokensRepository;
+  outbox: Outbox;
+  /** In-process emitter of envelope/recipient events, after commit: `events.on('event', (e) => …)`. */
+  events: SandboxEvents;
+  lifecycle: Lifecycle;
+  auth: Authenticator;
+  /** The hourly API call limit (a no-op when `hourlyLimit` is not set). */
+  hourlyLimit: HourlyLimit;
+  /** Limits applied to every authenticated API call, in order (hourly first). A burst limit or fault injection is added here. */
+  limiters: ApiLimiter[];
+  /**
+   * Single use and checked against the TTL: the first call with a live token
+   * returns what it opens and burns it; later calls answer `used`, late ones
+   * `expired`, forged ones `unknown`.
+   */
+  consumeViewToken(token: string): ViewTokenResult;
+  /**
+   * Links put in a remote (non-embedded) recipient's notification in the
+   * outbox. Default: none. The signing plugin may replace it to add a
+   * signing link.
+   */
+  notificationLinks: (envelope: EnvelopeRecord, recipient: RecipientRecord) => string[];
+  /** Closes the database. */
+  close(): void;
+}
+
+/** Extra knobs for tests (not on the CLI). */
+export interface ServicesOverrides {
+  clock?: Clock;
+}
+
+/** Opens the storage, applies the seed to a new database, and wires the services. */
+export async function createServices(options: SandboxOptions, overrides: ServicesOverrides = {}): Promise<SandboxServices> {
+  const clock = overrides.clock ?? systemClock;
+  const db = openDatabase(options.dataDir);
+  try {
+    const blobs = createBlobStore(options.dataDir);
+    const accounts = accountsRepository(db);
+    const envelopes = envelopesRepository(db);
+    const templates = templatesRepository(db);
+    const eventsTable = eventsRepository(db);
+    const viewTokens = viewTokensRepository(db);
+    const outbox = createOutbox(db, clock);
+    const events = new SandboxEvents();
+    const hourlyLimit = createHourlyLimit(options.hourlyLimit, clock);
+    if (isEmptyDatabase(db)) {
+      const seed = options.seedFile ? await loadSeedFile(options.seedFile) : defaultSeed;
+      await applySeed(seed, { db, blobs, accounts, templates, clock }, options.seedFile ? { baseDir: seedBaseDir(options.seedFile) } : {});
+    }
+    const services: SandboxServices = {
+      db,
+      blobs,
+      clock,
+      config: {
+        origin: undefined,
+        viewTokenTtlSeconds: options.viewTokenTtlSeconds ?? 300,
+        latencyMs: options.latencyMs ?? 0,
+        bodyLimitBytes: options.bodyLimitBytes ?? 34 * 1024 * 1024,
+        dataDir: options.dataDir,
+        connectAllowedHosts: options.connectAllowedHosts ?? [],
+        connectRetryBaseMs: options.connectRetryBaseMs ?? 1000,
+      },
+      accounts,
+      envelopes,
+      templates,
+      eventsTable,
+      viewTokens,
+      outbox,
+      events,
+      lifecycle: undefined as unknown as Lifecycle,
+      auth: createAuthenticator(db, accounts, clock),
+      hourlyLimit,
+      limiters: [hourlyLimiter(hourlyLimit)],
+      consumeViewToken: (token) => viewTokens.consume(token, clock.now()),
+      notificationLinks: () => [],
+      close: () => db.close(),
+    };
+    services.lifecycle = createLifecycle({
+      db,
+      envelopes,
+      eventsTable,
+      blobs,
+      outbox,
+      clock,
+      emitter: events,
+      notificationLinks: () => services.notificationLinks,
+    });
+    return services;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

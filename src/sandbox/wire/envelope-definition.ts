@@ -1,0 +1,181 @@
+import { ApiError, apiErrors } from '../api-error.js';
+import { lenientArray, lenientObject, lenientPositiveInt, lenientString, stringifyScalars } from './lenient.js';
+
+/** A document of a creation request, bytes decoded. */
+export interface IncomingDocument {
+  documentId: string;
+  name: string;
+  bytes: Buffer;
+  order: number | undefined;
+}
+
+/** A signer of a creation request (from `recipients.signers` or `templateRoles`). */
+export interface IncomingSigner {
+  recipientId: string | undefined;
+  name: string;
+  email: string;
+  clientUserId: string | undefined;
+  routingOrder: number | undefined;
+  roleName: string | undefined;
+  tabs: Record<string, unknown> | undefined;
+  emailSubject: string | undefined;
+  emailBody: string | undefined;
+  supportedLanguage: string | undefined;
+}
+
+/** A custom field of a creation request (`customFields.textCustomFields` / `listCustomFields`). */
+export interface IncomingCustomField {
+  kind: 'text' | 'list';
+  fieldId: string | undefined;
+  name: string;
+  value: string;
+  show: string;
+  required: string;
+  listItems: string[] | null;
+}
+
+/** `#/definitions/envelopeDefinition`, reduced to what the sandbox keeps, after DocuSign's leniencies. */
+export interface IncomingEnvelope {
+  status: 'sent' | 'created';
+  emailSubject: string | undefined;
+  emailBlurb: string | undefined;
+  transactionId: string | undefined;
+  eventNotification: Record<string, unknown> | undefined;
+  customFields: IncomingCustomField[];
+  documents: IncomingDocument[];
+  signers: IncomingSigner[];
+  templateId: string | undefined;
+  templateRoles: IncomingSigner[] | undefined;
+}
+
+// Recipient types of EnvelopeRecipients other than signers; the sandbox
+// routes signers only and refuses the others rather than drop them silently.
+const otherRecipientTypes = ['agents', 'carbonCopies', 'certifiedDeliveries', 'editors', 'inPersonSigners', 'intermediaries', 'seals', 'witnesses'];
+
+/**
+ * Reads a creation request (`POST …/envelopes`, #/definitions/envelopeDefinition).
+ * `fileParts` holds multipart file parts by documentId (DocuSign's
+ * multipart/form-data form); documents without documentBase64 take their bytes from there.
+ */
+export function parseEnvelopeDefinition(body: unknown, fileParts: Map<string, Buffer> = new Map()): IncomingEnvelope {
+  const def = lenientObject(body, 'envelopeDefinition');
+  if (!def) throw apiErrors.invalidBody('Send an envelope definition as JSON.');
+  const statusText = (lenientString(def['status'], 'status') ?? 'created').toLowerCase();
+  if (statusText !== 'sent' && statusText !== 'created') {
+    throw apiErrors.invalidParameter(`Value for 'status' must be 'created' or 'sent' (got "${statusText}").`);
+  }
+  const documents = (lenientArray(def['documents'], 'documents') ?? []).map((raw, i) => parseDocument(raw, i, fileParts));
+  const seenDocs = new Set<string>();
+  for (const d of documents) {
+    if (seenDocs.has(d.documentId)) throw apiErrors.invalidBody(`documentId ${d.documentId} is used twice.`);
+    seenDocs.add(d.documentId);
+  }
+  const recipients = lenientObject(def['recipients'], 'recipients');
+  for (const type of otherRecipientTypes) {
+    const list = recipients ? lenientArray(recipients[type], `recipients.${type}`) : undefined;
+    if (list && list.length > 0) throw apiErrors.invalidBody(`recipients.${type}: the sandbox supports signers only.`);
+  }
+  const signers = (recipients ? lenientArray(recipients['signers'], 'recipients.signers') ?? [] : []).map((raw, i) =>
+    parseSigner(raw, `recipients.signers[${i}]`, false),
+  );
+  const templateId = lenientString(def['templateId'], 'templateId');
+  const rolesRaw = lenientArray(def['templateRoles'], 'templateRoles');
+  const templateRoles = rolesRaw?.map((raw, i) => parseSigner(raw, `templateRoles[${i}]`, true));
+  if (templateId === undefined && documents.length === 0) {
+    throw apiErrors.invalidBody('An envelope needs documents (with documentBase64) or a templateId.');
+  }
+  if (templateId !== undefined && documents.length > 0) {
+    throw apiErrors.invalidBody('Send either documents or a templateId, not both (composite templates are not supported).');
+  }
+  const customFields = parseCustomFields(def['customFields']);
+  const eventNotification = lenientObject(def['eventNotification'], 'eventNotification');
+  return {
+    status: statusText,
+    emailSubject: lenientString(def['emailSubject'], 'emailSubject'),
+    emailBlurb: lenientString(def['emailBlurb'], 'emailBlurb'),
+    transactionId: lenientString(def['transactionId'], 'transactionId'),
+    eventNotification,
+    customFields,
+    documents,
+    signers,
+    templateId,
+    templateRoles,
+  };
+}
+
+function parseDocument(raw: unknown, index: number, fileParts: Map<string, Buffer>): IncomingDocument {
+  const field = `documents[${index}]`;
+  const doc = lenientObject(raw, field)!;
+  const documentId = lenientPositiveInt(doc['documentId'], `${field}.documentId`);
+  if (documentId === undefined) throw apiErrors.invalidBody(`${field}.documentId is required.`);
+  const name = lenientString(doc['name'], `${field}.name`);
+  if (!name) throw apiErrors.invalidBody(`${field}.name is required.`);
+  const base64 = lenientString(doc['documentBase64'], `${field}.documentBase64`);
+  let bytes: Buffer | undefined;
+  if (base64 !== undefined) {
+    if (!/^[A-Za-z0-9+/\r\n]*={0,2}\s*$/.test(base64)) throw apiErrors.invalidBody(`${field}.documentBase64 is not base64.`);
+    bytes = Buffer.from(base64, 'base64');
+  } else {
+    bytes = fileParts.get(String(documentId));
+  }
+  if (!bytes || bytes.length === 0) {
+    throw apiErrors.invalidBody(`${field} has no content: send documentBase64, or a multipart file part for documentId ${documentId}.`);
+  }
+  return { documentId: String(documentId), name, bytes, order: lenientPositiveInt(doc['order'], `${field}.order`) };
+}
+
+function parseSigner(raw: unknown, field: string, isRole: boolean): IncomingSigner {
+  const s = lenientObject(raw, field)!;
+  const name = lenientString(s['name'], `${field}.name`);
+  const email = lenientString(s['email'], `${field}.email`);
+  if (!name) throw apiErrors.invalidBody(`${field}.name is required.`);
+  if (!email) throw apiErrors.invalidBody(`${field}.email is required.`);
+  if (!/^[^\s@]+@[^\s@]+$/.test(email)) {
+    throw new ApiError(400, 'INVALID_EMAIL_ADDRESS_FOR_RECIPIENT', `The email address for the recipient is invalid: ${field}.email.`);
+  }
+  const roleName = lenientString(s['roleName'], `${field}.roleName`);
+  if (isRole && !roleName) throw apiErrors.invalidBody(`${field}.roleName is required.`);
+  const recipientId = lenientPositiveInt(s['recipientId'], `${field}.recipientId`);
+  const notification = lenientObject(s['emailNotification'], `${field}.emailNotification`);
+  const tabs = s['tabs'] === undefined || s['tabs'] === null ? undefined : (stringifyScalars(lenientObject(s['tabs'], `${field}.tabs`)) as Record<string, unknown>);
+  return {
+    recipientId: recipientId === undefined ? undefined : String(recipientId),
+    name,
+    email,
+    clientUserId: lenientString(s['clientUserId'], `${field}.clientUserId`) || undefined,
+    routingOrder: lenientPositiveInt(s['routingOrder'], `${field}.routingOrder`),
+    roleName,
+    tabs,
+    emailSubject: lenientString(notification?.['emailSubject'], `${field}.emailNotification.emailSubject`) ?? lenientString(s['emailSubject'], `${field}.emailSubject`),
+    emailBody: lenientString(notification?.['emailBody'], `${field}.emailNotification.emailBody`) ?? lenientString(s['emailBody'], `${field}.emailBody`),
+    supportedLanguage:
+      lenientString(notification?.['supportedLanguage'], `${field}.emailNotification.supportedLanguage`) ??
+      lenientString(s['supportedLanguage'], `${field}.supportedLanguage`),
+  };
+}
+
+function parseCustomFields(raw: unknown): IncomingCustomField[] {
+  const fields = lenientObject(raw, 'customFields');
+  if (!fields) return [];
+  const out: IncomingCustomField[] = [];
+  for (const [kind, key] of [['text', 'textCustomFields'], ['list', 'listCustomFields']] as const) {
+    for (const [i, item] of (lenientArray(fields[key], `customFields.${key}`) ?? []).entries()) {
+      const f = lenientObject(item, `customFields.${key}[${i}]`)!;
+      const name = lenientString(f['name'], `customFields.${key}[${i}].name`);
+      if (!name) throw apiErrors.invalidBody(`customFields.${key}[${i}].name is required.`);
+      out.push({
+        kind,
+        fieldId: lenientString(f['fieldId'], `customFields.${key}[${i}].fieldId`),
+        name,
+        value: lenientString(f['value'], `customFields.${key}[${i}].value`) ?? '',
+        show: lenientString(f['show'], `customFields.${key}[${i}].show`) ?? 'true',
+        required: lenientString(f['required'], `customFields.${key}[${i}].required`) ?? 'false',
+        listItems:
+          kind === 'list'
+            ? (lenientArray(f['listItems'], `customFields.${key}[${i}].listItems`) ?? []).map((v, j) => lenientString(v, `listItems[${j}]`) ?? '')
+            : null,
+      });
+    }
+  }
+  return out;
+}
