@@ -2,4 +2,7 @@
 export * from './errors/index.js';
 export type * from './jobs/model.js';
 export type * from './config/types.js';
+export { loadJobs, jobSchema, jobLimits, type LoadJobsOptions } from './jobs/index.js';
+export { loadConfig, configEnvironment, type LoadConfigOptions, type LoadConfigResult } from './config/index.js';
+export { formatDiagnostics, type DiagnosticFormat, type FormatDiagnosticsOptions } from './cli/format-diagnostics.js';
 export type { SandboxOptions, RunningSandbox } from './sandbox/contract.js';

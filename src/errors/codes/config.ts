@@ -15,7 +15,7 @@ export const configCodes = defineCodes({
   SR_CONFIG_NOT_FOUND: {
     exitCode: 2,
     summary: 'The configuration file named explicitly does not exist.',
-    hint: 'Check the path given to --config (or SIGNRUN_CONFIG).',
+    hint: 'Check the path of the configuration file given to signrun.',
   },
   SR_CONFIG_ENV_INVALID: {
     exitCode: 2,

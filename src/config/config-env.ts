@@ -1,0 +1,17 @@
+/**
+ * The environment variables of DESIGN.md ("Credentials"), named as in the
+ * Python client the API description came from, and the config field each
+ * one overrides.
+ */
+export const configEnvironment = {
+  DOCUSIGN_ROOT_URL: 'rootUrl',
+  DOCUSIGN_USERNAME: 'credentials.username',
+  DOCUSIGN_PASSWORD: 'credentials.password',
+  DOCUSIGN_INTEGRATOR_KEY: 'credentials.integratorKey',
+  DOCUSIGN_ACCESS_TOKEN: 'credentials.accessToken',
+  DOCUSIGN_DISTRIBUTOR_CODE: 'credentials.distributorCode',
+  DOCUSIGN_DISTRIBUTOR_PASSWORD: 'credentials.distributorPassword',
+} as const;
+
+/** Credential fields that are secrets: wrapped with makeSecret, never printed. */
+export const secretCredentialFields = ['password', 'accessToken', 'distributorPassword'] as const;

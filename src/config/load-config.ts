@@ -1,0 +1,171 @@
+import { readFileSync } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { Ajv, type ErrorObject } from 'ajv';
+import { cosmiconfig } from 'cosmiconfig';
+import { makeSecret } from '../secret.js';
+import type { Diagnostic } from '../jobs/model.js';
+import { didYouMean } from '../jobs/did-you-mean.js';
+import { parseJobYaml } from '../jobs/job-yaml.js';
+import { fieldName } from '../jobs/schema-check.js';
+import { errorCatalogue, type ErrorCode } from '../errors/catalogue.js';
+import { configEnvironment, secretCredentialFields } from './config-env.js';
+import type { Credentials, SignrunConfig } from './types.js';
+
+/** Where to look for the configuration. */
+export interface LoadConfigOptions {
+  /** Folder where the search starts (up to the project root, the folder with package.json). */
+  cwd: string;
+  /** DOCUSIGN_* variables here override the file. */
+  env: NodeJS.ProcessEnv;
+  /** A file to load instead of searching; relative to cwd. */
+  configFile?: string;
+}
+
+export type LoadConfigResult = { ok: true; config: SignrunConfig; warnings: Diagnostic[] } | { ok: false; errors: Diagnostic[] };
+
+/** The shape of a config file once it passed schemas/config.schema.json. */
+interface ConfigFile {
+  rootUrl?: string;
+  concurrency?: number;
+  outDir?: string;
+  credentials?: Partial<Record<'username' | 'password' | 'integratorKey' | 'accessToken' | 'distributorCode' | 'distributorPassword', string>>;
+}
+
+let validateConfig: ReturnType<Ajv['compile']> | undefined;
+
+/**
+ * Finds and validates signrun's configuration (cosmiconfig, module name
+ * `signrun`), then lets the DOCUSIGN_* environment override it. Problems
+ * come back as diagnostics, never thrown; secrets come back wrapped.
+ * Defaults: concurrency 8, outDir `out`, no rootUrl (the in-process sandbox).
+ */
+export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfigResult> {
+  const errors: Diagnostic[] = [];
+  const warnings: Diagnostic[] = [];
+  const show = (path: string) => {
+    const rel = relative(options.cwd, path);
+    return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+  };
+  const diagnostic = (code: ErrorCode, message: string, file: string, line = 1, column = 1, severity: 'error' | 'warning' = 'error', field?: string): Diagnostic => ({
+    code, severity, message, file, line, column, ...(field ? { field } : {}), hint: errorCatalogue[code].hint,
+  });
+
+  const explorer = cosmiconfig('signrun', { searchStrategy: 'project' });
+  let found: { config: unknown; filepath: string; isEmpty?: boolean } | null;
+  try {
+    if (options.configFile !== undefined) {
+      const path = resolve(options.cwd, options.configFile);
+      if (!(await access(path).then(() => true, () => false))) {
+        return { ok: false, errors: [diagnostic('SR_CONFIG_NOT_FOUND', `configuration file ${options.configFile} does not exist`, options.configFile)] };
+      }
+      found = await explorer.load(path);
+    } else {
+      found = await explorer.search(options.cwd);
+    }
+  } catch (error) {
+    const e = error as Error & { filepath?: string; mark?: { line: number; column: number }; linePos?: Array<{ line: number; col: number }> };
+    const file = e.filepath ?? options.configFile ?? 'signrun configuration';
+    const position = e.linePos?.[0];
+    return { ok: false, errors: [diagnostic('SR_CONFIG_SYNTAX', (e.message ?? String(error)).split('\n')[0]!, show(file), position?.line ?? 1, position?.col ?? 1)] };
+  }
+
+  const file: ConfigFile = (found && !found.isEmpty ? found.config : {}) as ConfigFile;
+  const shown = found ? show(found.filepath) : undefined;
+  if (found && !found.isEmpty) {
+    validateConfig ??= new Ajv({ allErrors: true, strict: false }).compile(
+      JSON.parse(readFileSync(new URL('../../schemas/config.schema.json', import.meta.url), 'utf8')) as object,
+    );
+    if (!validateConfig(file)) {
+      const locate = locatorFor(found.filepath);
+      for (const error of validateConfig.errors ?? []) {
+        const { path, message, at: where } = describe(error);
+        const at = locate(path, where);
+        errors.push(diagnostic('SR_CONFIG_INVALID', message, shown!, at.line, at.column, 'error', fieldName(path)));
+      }
+      return { ok: false, errors };
+    }
+    for (const field of secretCredentialFields) {
+      if (file.credentials?.[field] !== undefined) {
+        const at = locatorFor(found.filepath)(['credentials', field]);
+        warnings.push(diagnostic('SR_CONFIG_SECRET_IN_FILE', `credentials.${field} is written in ${shown}; prefer the environment variable`, shown!, at.line, at.column, 'warning', `credentials.${field}`));
+      }
+    }
+  }
+
+  // The environment wins over the file (DESIGN.md, "Credentials").
+  const value = (name: keyof typeof configEnvironment): string | undefined => {
+    const v = options.env[name];
+    return v === undefined || v === '' ? undefined : v;
+  };
+  const rootUrl = value('DOCUSIGN_ROOT_URL') ?? file.rootUrl;
+  if (rootUrl !== undefined) {
+    let ok = false;
+    try {
+      ok = ['http:', 'https:'].includes(new URL(rootUrl).protocol);
+    } catch {
+      ok = false;
+    }
+    if (!ok) {
+      const fromEnv = value('DOCUSIGN_ROOT_URL') !== undefined;
+      const at = fromEnv || !found ? { line: 1, column: 1 } : locatorFor(found.filepath)(['rootUrl']);
+      errors.push(diagnostic(fromEnv ? 'SR_CONFIG_ENV_INVALID' : 'SR_CONFIG_INVALID', `root URL ${JSON.stringify(rootUrl)} is not an http or https URL`, fromEnv ? 'DOCUSIGN_ROOT_URL' : shown!, at.line, at.column, 'error', 'rootUrl'));
+      return { ok: false, errors };
+    }
+  }
+
+  const plain = (field: 'username' | 'integratorKey' | 'distributorCode', env: keyof typeof configEnvironment) => value(env) ?? file.credentials?.[field];
+  const secret = (field: 'password' | 'accessToken' | 'distributorPassword', env: keyof typeof configEnvironment) => {
+    const v = value(env) ?? file.credentials?.[field];
+    return v === undefined ? undefined : makeSecret(v);
+  };
+  const credentials: Credentials = {};
+  const set = <K extends keyof Credentials>(key: K, v: Credentials[K] | undefined) => {
+    if (v !== undefined) credentials[key] = v;
+  };
+  set('username', plain('username', 'DOCUSIGN_USERNAME'));
+  set('password', secret('password', 'DOCUSIGN_PASSWORD'));
+  set('integratorKey', plain('integratorKey', 'DOCUSIGN_INTEGRATOR_KEY'));
+  set('accessToken', secret('accessToken', 'DOCUSIGN_ACCESS_TOKEN'));
+  set('distributorCode', plain('distributorCode', 'DOCUSIGN_DISTRIBUTOR_CODE'));
+  set('distributorPassword', secret('distributorPassword', 'DOCUSIGN_DISTRIBUTOR_PASSWORD'));
+
+  const base = found ? dirname(found.filepath) : options.cwd;
+  const config: SignrunConfig = {
+    ...(rootUrl !== undefined ? { rootUrl: rootUrl.replace(/\/+$/, '') } : {}),
+    credentials,
+    concurrency: file.concurrency ?? 8,
+    outDir: file.outDir !== undefined ? resolve(base, file.outDir) : 'out',
+    ...(found ? { configFile: found.filepath } : {}),
+  };
+  return { ok: true, config, warnings };
+}
+
+/** Positions in YAML and JSON config files (JSON is YAML); other files point at their first line. */
+function locatorFor(filepath: string): (path: Array<string | number>, at?: 'value' | 'key') => { line: number; column: number } {
+  if (/\.(c|m)?(j|t)s$/.test(filepath)) return () => ({ line: 1, column: 1 });
+  let text: string;
+  try {
+    text = readFileSync(filepath, 'utf8');
+  } catch {
+    return () => ({ line: 1, column: 1 });
+  }
+  if (filepath.endsWith('package.json')) {
+    const parsed = parseJobYaml(text);
+    return parsed.ok ? (path, at) => parsed.locator.locate(['signrun', ...path], at) : () => ({ line: 1, column: 1 });
+  }
+  const parsed = parseJobYaml(text);
+  return parsed.ok ? (path, at) => parsed.locator.locate(path, at) : () => ({ line: 1, column: 1 });
+}
+
+function describe(error: ErrorObject): { path: Array<string | number>; message: string; at: 'value' | 'key' } {
+  const path = error.instancePath === '' ? [] : error.instancePath.slice(1).split('/');
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'additionalProperties') {
+    const extra = String(params['additionalProperty']);
+    const known = path.length === 0 ? ['rootUrl', 'concurrency', 'outDir', 'credentials'] : ['username', 'password', 'integratorKey', 'accessToken', 'distributorCode', 'distributorPassword'];
+    const suggestion = didYouMean(extra, known);
+    return { path: [...path, extra], message: `unknown field "${extra}"${suggestion ? `; did you mean "${suggestion}"?` : ''}`, at: 'key' };
+  }
+  return { path, message: `${fieldName(path) || 'the configuration'} ${error.message ?? 'is not valid'}`, at: 'value' };
+}
