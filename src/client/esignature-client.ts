@@ -95,7 +95,7 @@ export class EsignatureClient {
       },
     });
     const send = withThrottle(withRetry(once.send, policy, timing, options.onEvent), rate, timing);
-    return new EsignatureClient(options.rootUrl, options.auth, { send, close: once.close, rate, timing, policy, onEvent: options.onEvent });
+    return new EsignatureClient(options.rootUrl, options.auth, { send, close: () => once.close(), rate, timing, policy, onEvent: options.onEvent });
   }
 
   /** The same connection pool and layers, other credentials (e.g. a subsidiary account's user). */

@@ -67,7 +67,7 @@ export function createFetchOnce(options: FetchOnceOptions): { send: Send; close(
         headers,
         agent,
         ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
-        ...(request.signal ? { signal: request.signal as never } : {}),
+        ...(request.signal ? { signal: request.signal } : {}),
       });
     } catch (error) {
       emit(undefined);

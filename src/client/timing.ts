@@ -4,11 +4,11 @@
  */
 export interface Timing {
   /** Milliseconds since the epoch. Default Date.now. */
-  now(): number;
+  now: () => number;
   /** Waits `ms`; rejects with the signal's reason when it is aborted. Default a real timer. */
-  delay(ms: number, signal?: AbortSignal): Promise<void>;
+  delay: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** A number in [0, 1) for jitter. Default Math.random. */
-  random(): number;
+  random: () => number;
 }
 
 export const realTiming: Timing = {
@@ -16,7 +16,7 @@ export const realTiming: Timing = {
   delay: (ms, signal) =>
     new Promise<void>((resolve, reject) => {
       if (signal?.aborted) {
-        reject(signal.reason);
+        reject(abortReason(signal));
         return;
       }
       const timer = setTimeout(() => {
@@ -25,9 +25,14 @@ export const realTiming: Timing = {
       }, ms);
       const onAbort = () => {
         clearTimeout(timer);
-        reject(signal?.reason);
+        reject(abortReason(signal));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
     }),
   random: () => Math.random(),
 };
+
+function abortReason(signal: AbortSignal | undefined): Error {
+  const reason: unknown = signal?.reason;
+  return reason instanceof Error ? reason : new Error('aborted');
+}

@@ -81,8 +81,8 @@ function wrapWriteError(relative: string, error: unknown): SignrunError {
 export function safeFileName(name: string): string {
   const cleaned = name
     .normalize('NFKD')
-    .replace(/[^\w.\-]+/g, '-')
-    .replace(/^[.\-]+/, '')
+    .replace(/[^\w.-]+/g, '-')
+    .replace(/^[.-]+/, '')
     .replace(/-+/g, '-')
     .slice(0, 120);
   return cleaned === '' ? 'document' : cleaned;

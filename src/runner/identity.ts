@@ -1,20 +1,15 @@
-import { createHash } from 'node:crypto';
+import { identityOf as identityOfParts, transactionIdOf as transactionIdOfParts } from '../state/envelope-identity.js';
 
-/** Name of the envelope custom field that carries `<job>/<key>` (show=false), for finding it again (issue 6). */
-export const identityFieldName = 'signrun';
-/** Name of the envelope custom field that carries the envelope's content digest (drift detection). */
-export const digestFieldName = 'signrunDigest';
+// One definition of identity for the runner and the exactly-once state (src/state): the custom field names,
+// the `<job>/<key>` identity and the transactionId all come from there.
+export { identityFieldName, digestFieldName } from '../state/envelope-identity.js';
 
 /** `<job>/<key>`: the identity of an envelope or account, forever. */
 export function identityOf(item: { job: string; key: string }): string {
-  return `${item.job}/${item.key}`;
+  return identityOfParts(item.job, item.key);
 }
 
-/**
- * The envelope's `transactionId` (Swagger envelopeDefinition.transactionId,
- * DocuSign's own field for finding an envelope whose creation answer was
- * lost): 32 hex characters of sha256(job/key), stable across runs.
- */
+/** The envelope's `transactionId` (Swagger envelopeDefinition.transactionId), stable across runs. */
 export function transactionIdOf(item: { job: string; key: string }): string {
-  return createHash('sha256').update(identityOf(item)).digest('hex').slice(0, 32);
+  return transactionIdOfParts(item.job, item.key);
 }

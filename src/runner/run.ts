@@ -83,7 +83,7 @@ export async function run(options: RunOptions): Promise<RunSummary> {
     rootUrl: options.target.rootUrl,
     auth: options.target.auth,
     maxSockets: Math.max(concurrency * 2, 8),
-    onEvent: (event) => emit(event as RunEvent),
+    onEvent: (event) => emit(event),
     ...(options.retryPolicy ? { retryPolicy: options.retryPolicy } : {}),
     ...(options.timing ? { timing: options.timing } : {}),
   });

@@ -1,8 +1,95 @@
+import path from 'node:path';
+import pc from 'picocolors';
 import type { CommandHandler } from '../command.js';
-import { SignrunError } from '../../errors/signrun-error.js';
+import { formatDiagnostics } from '../format-diagnostics.js';
+import { useColour, type CommandIO } from '../io.js';
+import { ExitCode } from '../../errors/catalogue-entry.js';
+import { prepare } from '../../runner/prepare.js';
+import { resolveTarget } from '../../runner/target.js';
+import { run, PreflightError } from '../../runner/run.js';
+import { exitCodeOf } from '../../runner/run-summary.js';
+import { OutputFolder } from '../../output/output-folder.js';
+import { reportOf } from '../../output/report-json.js';
+import { writeReports } from '../../output/write-reports.js';
+import { consoleSummary } from '../../output/console-summary.js';
+import { createProgress } from '../../output/progress.js';
+import { parseShard } from '../../state/shard.js';
 
-// Scaffolding: replaced by the real command in its issue.
-const handler: CommandHandler = async () => {
-  throw new SignrunError('SR_INTERNAL', 'the run command is being built');
+/** How a folder is shown to the user: relative to the working folder when inside it. */
+export function shownPath(cwd: string, target: string): string {
+  const rel = path.relative(cwd, target);
+  return rel === '' ? '.' : !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : target;
+}
+
+function printDiagnostics(io: CommandIO, diagnostics: Parameters<typeof formatDiagnostics>[0]): void {
+  if (diagnostics.length > 0) io.stderr.write(formatDiagnostics(diagnostics, 'text', { colour: useColour(io, 'stderr') }));
+}
+
+/**
+ * `signrun run <paths...> [--out DIR] [--concurrency N] [--shard K/N]`:
+ * validate (exit 2, nothing sent), resolve the target (start the sandbox
+ * in-process when no root URL is configured, and say so first), run, write
+ * the reports, print the summary. Exit 0 / 1 / 2 / 130 (DESIGN.md).
+ */
+const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
+  const patterns = (args[0] as string[] | undefined) ?? [];
+  const shard = typeof options['shard'] === 'string' ? parseShard(options['shard']) : undefined;
+  const prepared = await prepare(patterns, { cwd: io.cwd, env: io.env, ...(shard ? { shard } : {}) });
+  if (!prepared.ok) {
+    printDiagnostics(io, [...prepared.errors, ...prepared.warnings]);
+    io.stderr.write(`Nothing was sent: fix the ${prepared.errors.length} error(s) above, then run again (\`signrun validate\` checks offline).\n`);
+    return ExitCode.invalid;
+  }
+  printDiagnostics(io, prepared.warnings);
+  const { config, jobs } = prepared;
+  const outDir = path.resolve(io.cwd, (options['out'] as string | undefined) ?? config.outDir);
+  const concurrency = (options['concurrency'] as number | undefined) ?? config.concurrency;
+  const out = new OutputFolder(outDir);
+  const colour = pc.createColors(useColour(io, 'stdout'));
+
+  const { startSandbox } = await import('../../sandbox/index.js');
+  const target = await resolveTarget(config, startSandbox);
+  try {
+    if (target.sandbox) {
+      io.stdout.write(`Started the signrun sandbox in-process at ${target.rootUrl} (no DOCUSIGN_ROOT_URL configured); it stops when this run ends.\n`);
+    } else {
+      io.stdout.write(`Target: ${target.rootUrl}\n`);
+    }
+    const envelopes = jobs.reduce((n, j) => n + j.envelopes.length, 0);
+    const accounts = jobs.reduce((n, j) => n + j.accounts.length, 0);
+    io.stdout.write(`Running ${envelopes} envelope(s) and ${accounts} account(s) from ${jobs.length} job(s), ${concurrency} at a time${shard ? ` (shard ${shard.index}/${shard.count})` : ''}; outputs in ${shownPath(io.cwd, outDir)}/\n`);
+    const progress = createProgress({ stream: io.stderr });
+    let summary;
+    try {
+      summary = await run({
+        jobs,
+        target: { rootUrl: target.rootUrl, sandbox: target.sandbox, auth: target.auth },
+        outDir,
+        concurrency,
+        signal,
+        onEvent: (event) => progress.onEvent(event),
+        ...(target.distributor ? { distributor: target.distributor } : {}),
+        ...(target.integratorKey ? { integratorKey: target.integratorKey } : {}),
+      });
+    } catch (error) {
+      progress.finish();
+      if (error instanceof PreflightError) {
+        printDiagnostics(
+          io,
+          error.problems.map((p) => ({ code: p.code, severity: 'error' as const, message: p.message, file: shownPath(io.cwd, p.source.file), line: p.source.line, column: p.source.column })),
+        );
+        io.stderr.write('Nothing was sent.\n');
+        return ExitCode.invalid;
+      }
+      throw error;
+    }
+    progress.finish();
+    const report = reportOf(summary, io.cwd);
+    await writeReports(out, report);
+    io.stdout.write(consoleSummary(report, { outShown: shownPath(io.cwd, outDir), colour }));
+    return exitCodeOf(summary);
+  } finally {
+    await target.close();
+  }
 };
-export default handler;
+export default runCommand;

@@ -1,0 +1,60 @@
+import path from 'node:path';
+import type { RunReport } from './report-json.js';
+
+/** Options of {@link consoleSummary}. */
+export interface ConsoleSummaryOptions {
+  /** Output folder as the user should read it (relative to the working folder when inside it). */
+  outShown: string;
+  colour: { red(s: string): string; green(s: string): string; yellow(s: string): string; bold(s: string): string; dim(s: string): string };
+  /** Failed items listed before "…and N more". Default 20. */
+  maxFailures?: number;
+}
+
+/** The final summary on the console: outcome, counts, what needs attention, where the outputs are. */
+export function consoleSummary(report: RunReport, options: ConsoleSummaryOptions): string {
+  const c = options.colour;
+  const t = report.totals;
+  const seconds = (report.durationMs / 1000).toFixed(1);
+  const lines: string[] = [];
+  const anyFailed = t.envelopes.failed + t.accounts.failed > 0;
+  const head = report.interrupted
+    ? c.yellow(c.bold('Interrupted'))
+    : anyFailed
+      ? c.red(c.bold('Finished with failures'))
+      : c.green(c.bold('Done'));
+  const parts: string[] = [];
+  if (t.envelopes.total > 0) parts.push(`${t.envelopes.succeeded} of ${t.envelopes.total} envelope(s) sent${t.envelopes.failed ? `, ${c.red(`${t.envelopes.failed} failed`)}` : ''}`);
+  if (t.accounts.total > 0) {
+    const a: string[] = [];
+    if (t.accounts.created) a.push(`${t.accounts.created} created (awaiting activation)`);
+    if (t.accounts.upToDate) a.push(`${t.accounts.upToDate} up to date`);
+    if (t.accounts.deleted) a.push(`${t.accounts.deleted} deleted`);
+    if (t.accounts.alreadyAbsent) a.push(`${t.accounts.alreadyAbsent} already absent`);
+    if (t.accounts.failed) a.push(c.red(`${t.accounts.failed} failed`));
+    parts.push(`account(s): ${a.join(', ')}`);
+  }
+  lines.push(`${head} in ${seconds} s: ${parts.join('; ') || 'nothing to do'}.`);
+  if (t.envelopes.notStarted + t.accounts.notStarted > 0) {
+    lines.push(`  ${t.envelopes.notStarted + t.accounts.notStarted} item(s) not started; run the same command again to continue.`);
+  }
+  const ready = report.envelopes.reduce((n, e) => n + e.recipients.filter((r) => r.signing === 'ready').length, 0);
+  if (ready > 0) lines.push(`  ${ready} signing address(es) in <job>/<key>/signing.json (they expire: get a fresh one with \`signrun sign-url ${options.outShown} <key> [recipient]\`).`);
+  if (t.envelopes.waitingForTurn > 0) lines.push(`  ${t.envelopes.waitingForTurn} signer(s) wait for their turn (not a failure): ask for their address later with \`signrun sign-url\`.`);
+  const succeeded = report.envelopes.filter((e) => e.outcome === 'succeeded');
+  const perEnvelope = succeeded.length > 0 ? succeeded.reduce((n, e) => n + e.apiCalls, 0) / succeeded.length : undefined;
+  const rl = report.api.rateLimit;
+  lines.push(
+    c.dim(
+      `  API calls: ${report.api.calls}${perEnvelope !== undefined ? ` (${perEnvelope.toFixed(1)} per envelope)` : ''}, ${report.api.retries} retries` +
+        (rl?.remaining !== undefined ? `; rate limit: ${rl.remaining} of ${rl.limit ?? '?'} left this hour` : ''),
+    ),
+  );
+  const failed = [...report.accounts, ...report.envelopes].filter((i) => i.outcome === 'failed');
+  const max = options.maxFailures ?? 20;
+  for (const item of failed.slice(0, max)) {
+    lines.push(`  ${c.red('✗')} ${item.source.file}:${item.source.line}:${item.source.column} ${item.job}/${item.key} ${c.bold(item.error?.code ?? '')} ${item.error?.step ? `(${item.error.step}) ` : ''}${item.error?.message ?? ''}`);
+  }
+  if (failed.length > max) lines.push(`  …and ${failed.length - max} more in report.json`);
+  lines.push(`Outputs in ${options.outShown}${path.sep}: report.json, report.md, junit.xml, and one folder per envelope and account (<job>/<key>/).`);
+  return `${lines.join('\n')}\n`;
+}

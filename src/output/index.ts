@@ -1,0 +1,9 @@
+export { OutputFolder, safeFileName, type FileRecord, type WriteOptions } from './output-folder.js';
+export { writeFileAtomic, writeStreamAtomic, type ContentDigest } from './atomic-write.js';
+export { reportOf, reportJson, type RunReport } from './report-json.js';
+export { reportMarkdown } from './report-markdown.js';
+export { reportJunit } from './report-junit.js';
+export { writeReports } from './write-reports.js';
+export { consoleSummary, type ConsoleSummaryOptions } from './console-summary.js';
+export { createProgress, type Progress, type ProgressOptions } from './progress.js';
+export { itemFolder, readRecord, type EnvelopeRecord, type RecipientRecord, type SigningRecord, type SigningEntry, type AccountRecord } from './records.js';
