@@ -19,7 +19,7 @@ export const templateRoutes: FastifyPluginAsync = async (app) => {
         shared: 'false',
         created: isoTime(template.createdAt),
         lastModified: isoTime(template.createdAt),
-        pageCount: String(documents.reduce((n, d) => n + (d.pages ?? 0), 0)),
+        pageCount: documents.reduce((n, d) => n + (d.pages ?? 0), 0),
       },
       emailSubject: template.emailSubject ?? '',
       emailBlurb: template.emailBlurb ?? '',

@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import { Ajv, type ValidateFunction } from 'ajv';
+
+// The official Swagger, from ../shared/spec beside the repository (CI clones it there).
+const swaggerUrl = new URL('../../../../shared/spec/esignature.rest.swagger-v2.json', import.meta.url);
+const swagger = JSON.parse(readFileSync(swaggerUrl, 'utf8')) as { definitions: Record<string, unknown> };
+
+// Swagger 2.0 definitions are JSON Schema draft-4 with extensions (x-ds-*,
+// format int32…): strict off so ajv ignores the extensions.
+const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+// A few $refs of the Swagger point at definitions it does not contain
+// (e.g. offlineAttributes): those accept anything, as a client would.
+const missing = new Set<string>();
+(function collect(node: unknown): void {
+  if (Array.isArray(node)) node.forEach(collect);
+  else if (node && typeof node === 'object') {
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$ref' && typeof v === 'string' && v.startsWith('#/definitions/')) {
+        const name = v.slice('#/definitions/'.length);
+        if (!(name in swagger.definitions)) missing.add(name);
+      } else collect(v);
+    }
+  }
+})(swagger.definitions);
+ajv.addSchema({ $id: 'swagger', definitions: { ...swagger.definitions, ...Object.fromEntries([...missing].map((n) => [n, {}])) } });
+
+const cache = new Map<string, ValidateFunction>();
+
+/** Errors of `data` against `#/definitions/<name>` of the Swagger; empty when it validates. */
+export function swaggerErrors(name: string, data: unknown): string[] {
+  if (!(name in swagger.definitions)) throw new Error(`no definition ${name} in the Swagger`);
+  let validate = cache.get(name);
+  if (!validate) {
+    validate = ajv.compile({ $ref: `swagger#/definitions/${name}` });
+    cache.set(name, validate);
+  }
+  return validate(data) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
+}
