@@ -1,8 +1,144 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { apiErrors } from '../api-error.js';
+import type { SandboxEvent } from '../events.js';
+import { connectMessage } from './connect-message.js';
+import { ConnectWorker } from './connect-worker.js';
+import { ConnectQueue, type ConnectFailureRow } from './delivery-queue.js';
+import { wantsEvent } from './event-filter.js';
+import { ConnectHmacKeys } from './hmac-keys.js';
+import { connectSignature } from './hmac-signature.js';
+import { defaultConnectRetryPolicy } from './retry-timing.js';
 
 /**
  * Event notifications (DocuSign Connect-style webhooks) and the
  * `…/connect/failures` endpoint. app.ts registers it once the services are
- * decorated on the app. Scaffolding until the event-notification issue lands.
+ * decorated on the app.
+ *
+ * Each envelope/recipient event of an envelope that carries
+ * `eventNotification.url` is queued (table connect_deliveries) as a signed
+ * JSON message; a worker POSTs it to the address (loopback and
+ * `connectAllowedHosts` only), retrying with exponential backoff; the queue
+ * survives restarts. The worker stops when the app closes.
  */
-export const connectPlugin: FastifyPluginAsync = async () => {};
+export const connectPlugin: FastifyPluginAsync = async (app) => {
+  const services = app.sandbox;
+  const queue = new ConnectQueue(services.db);
+  const keys = new ConnectHmacKeys(services.db);
+  const worker = new ConnectWorker({
+    queue,
+    policy: { ...defaultConnectRetryPolicy, baseDelayMs: services.config.connectRetryBaseMs },
+    allowedHosts: services.config.connectAllowedHosts,
+  });
+
+  const onEvent = (event: SandboxEvent): void => {
+    const envelope = services.envelopes.getById(event.envelopeId);
+    const notification = envelope?.eventNotification;
+    const url = notification?.['url'];
+    if (
+      envelope === undefined ||
+      notification === null ||
+      notification === undefined ||
+      typeof url !== 'string' ||
+      url === ''
+    )
+      return;
+    const type = event.type;
+    if (!wantsEvent(notification, type)) return;
+    const recipients = services.envelopes.recipients(envelope.id);
+    const body = JSON.stringify(
+      connectMessage({
+        type,
+        accountId: envelope.accountId,
+        envelopeId: envelope.id,
+        ...(event.recipientId === undefined ? {} : { recipientId: event.recipientId }),
+        at: new Date(event.at),
+        userId: envelope.senderUserId,
+        envelopeSummary: {
+          envelopeId: envelope.id,
+          status: envelope.status,
+          emailSubject: envelope.emailSubject,
+          statusChangedDateTime: new Date(envelope.statusChangedAt).toISOString(),
+          recipients: {
+            signers: recipients.map((r) => ({
+              recipientId: r.recipientId,
+              name: r.name,
+              email: r.email,
+              routingOrder: String(r.routingOrder),
+              status: r.status,
+            })),
+          },
+        },
+      }),
+    );
+    queue.enqueue(
+      {
+        accountId: envelope.accountId,
+        envelopeId: envelope.id,
+        event: type,
+        url,
+        body,
+        signature: connectSignature(body, keys.keyFor(envelope.accountId)),
+        envelopeStatus: envelope.status,
+      },
+      Date.now(),
+    );
+    worker.wake();
+  };
+
+  services.events.on('event', onEvent);
+  app.addHook('onReady', async () => worker.start());
+  app.addHook('onClose', async () => {
+    services.events.off('event', onEvent);
+    await worker.stop();
+  });
+
+  // GET …/connect/failures (ConnectFailures_GetConnectLogs → #/definitions/connectLogs).
+  for (const prefix of ['/restapi/v2', '/restapi/v2.1']) {
+    app.get<{ Params: { accountId: string }; Querystring: { from_date?: string; to_date?: string } }>(
+      `${prefix}/accounts/:accountId/connect/failures`,
+      async (request) => {
+        const accountId = await authorisedAccount(request);
+        const from = request.query.from_date ? Date.parse(request.query.from_date) : undefined;
+        const to = request.query.to_date ? Date.parse(request.query.to_date) : undefined;
+        if ((from !== undefined && Number.isNaN(from)) || (to !== undefined && Number.isNaN(to))) {
+          throw apiErrors.invalidParameter("'from_date' and 'to_date' must be dates.");
+        }
+        const failures = queue.failures(accountId, {
+          ...(from === undefined ? {} : { from }),
+          ...(to === undefined ? {} : { to }),
+        });
+        const base = `${services.config.origin ?? `${request.protocol}://${request.headers.host ?? ''}`}${prefix}/accounts/${accountId}/connect`;
+        return {
+          type: 'type_owner',
+          totalRecords: String(failures.length),
+          failures: failures.map((f) => connectLogOf(f, base)),
+        };
+      },
+    );
+  }
+
+  async function authorisedAccount(request: FastifyRequest<{ Params: { accountId: string } }>): Promise<string> {
+    const principal = await services.auth.authenticate(request.headers);
+    const accountId = request.params.accountId.toLowerCase();
+    if (accountId !== principal.account.id) throw apiErrors.userLacksMembership();
+    return accountId;
+  }
+};
+
+/** One failure as `#/definitions/connectLog` (all strings on the wire, as DocuSign sends them). */
+function connectLogOf(f: ConnectFailureRow, base: string): Record<string, string> {
+  return {
+    failureId: f.failureId,
+    accountId: f.accountId,
+    envelopeId: f.envelopeId,
+    configUrl: f.url,
+    connectId: '0',
+    created: new Date(f.createdAt).toISOString(),
+    lastTry: new Date(f.lastTryAt).toISOString(),
+    retryCount: String(f.attempts),
+    error: f.lastError,
+    status: f.envelopeStatus ?? '',
+    failureUri: `${base}/failures/${f.failureId}`,
+    retryUri: `${base}/envelopes/${f.envelopeId}/retry_queue`,
+  };
+}

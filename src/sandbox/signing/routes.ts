@@ -1,8 +1,312 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { LifecycleError, type Actor } from '../lifecycle.js';
+import { loadOrCreateSandboxCa } from '../seal/sandbox-ca.js';
+import { createPdfSealer } from '../seal/seal-pdf.js';
+import { StampPageError } from '../stamp/stamp-signatures.js';
+import { EnvelopeLock } from './envelope-lock.js';
+import { messagePageHtml, signingPageHtml } from './page-html.js';
+import { pageText, pageTextFromAcceptLanguage, type PageText } from './page-text.js';
+import { returnAddress, type SigningEvent } from './return-address.js';
+import { setSecurityHeaders } from './security-headers.js';
+import { clearedSessionCookie, readCookie, sessionCookie, sessionCookieName } from './session-cookie.js';
+import { parsePlacements, signHereTabs } from './sign-here-tabs.js';
+import { signRecipient } from './sign-recipient.js';
+import { sameText, SigningSessions, type SigningSession } from './signing-sessions.js';
+import { signingAssets, standardFontAsset } from './static-assets.js';
+
+/**
+ * Lifetime of the signing links put in a remote signer's notification (the
+ * outbox "email"), seconds. Longer than an embedded view's 300 s: a person
+ * reads mail later. Default 7 days.
+ */
+export const remoteLinkTtlSeconds = 7 * 24 * 3600;
+
+type Form = Record<string, string>;
 
 /**
  * The signing page behind the URLs that views/recipient returns
- * (`/signing/:token`). app.ts registers it at the root (not under /restapi).
- * Scaffolding until the signing-page issue lands.
+ * (`/signing/:token`), registered by app.ts at the root (not under /restapi).
+ *
+ * Flow: GET /signing/:token spends the single-use token, marks the recipient
+ * delivered, opens a signing session (secret in an HttpOnly cookie) and
+ * redirects to /signing/s/:session; the page's POSTs (sign, decline, cancel)
+ * carry the cookie and a CSRF token, and end with a 303 to the client's
+ * returnUrl + `event=` (DESIGN "Signing").
  */
-export const signingRoutes: FastifyPluginAsync = async () => {};
+export const signingRoutes: FastifyPluginAsync = async (app) => {
+  const services = app.sandbox;
+  const sessions = new SigningSessions(services.db);
+  // Created at first start, kept in <data>/ca (in memory without a data folder).
+  const seal = createPdfSealer(loadOrCreateSandboxCa(services.config.dataDir));
+  const lock = new EnvelopeLock();
+
+  // Remote signers (no clientUserId) get their own link in the outbox message.
+  services.notificationLinks = (envelope, recipient) => {
+    const origin = services.config.origin ?? 'http://127.0.0.1';
+    const token = services.viewTokens.issue(
+      {
+        envelopeId: envelope.id,
+        accountId: envelope.accountId,
+        recipientId: recipient.recipientId,
+        returnUrl: `${origin}/signing/done`,
+      },
+      services.clock.now(),
+      remoteLinkTtlSeconds,
+    );
+    return [`${origin}/signing/${token}`];
+  };
+
+  // HTML forms post urlencoded bodies; parsed here only (this plugin's scope).
+  if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) {
+    app.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 64 * 1024 },
+      (_req, body, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(body as string)));
+      },
+    );
+  }
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    setSecurityHeaders(reply);
+    return payload;
+  });
+
+  app.get<{ Params: { name: string } }>('/signing/assets/:name', async (request, reply) => {
+    const asset = signingAssets[request.params.name]?.();
+    if (asset === undefined) return reply.code(404).type('text/plain').send('not found');
+    return reply.type(asset.contentType).send(asset.body);
+  });
+
+  app.get<{ Params: { name: string } }>('/signing/assets/standard_fonts/:name', async (request, reply) => {
+    const asset = standardFontAsset(request.params.name);
+    if (asset === undefined) return reply.code(404).type('text/plain').send('not found');
+    return reply.type(asset.contentType).send(asset.body);
+  });
+
+  // Where remote signers land after finishing (they have no client application).
+  app.get<{ Querystring: { event?: string } }>('/signing/done', async (request, reply) => {
+    const text = pageTextFromAcceptLanguage(request.headers['accept-language']);
+    const declined = request.query.event === 'decline';
+    return html(reply, 200, messagePageHtml(text, declined ? text.declineHeading : text.closedTitle, text.closedBody));
+  });
+
+  app.get<{ Params: { token: string } }>('/signing/:token', async (request, reply) => {
+    const grant = services.consumeViewToken(request.params.token);
+    if (!grant.ok) {
+      const text = pageTextFromAcceptLanguage(request.headers['accept-language']);
+      if (grant.returnUrl === undefined)
+        return html(reply, 404, messagePageHtml(text, text.unknownTitle, text.unknownBody));
+      const body = grant.reason === 'used' ? text.usedBody : text.expiredBody;
+      return html(
+        reply,
+        410,
+        messagePageHtml(text, text.expiredTitle, body, returnAddress(grant.returnUrl, 'ttl_expired')),
+      );
+    }
+    const recipient = services.envelopes.recipients(grant.envelopeId).find((r) => r.recipientId === grant.recipientId);
+    const text = pageText(recipient?.supportedLanguage);
+    try {
+      services.lifecycle.markDelivered(grant.envelopeId, grant.recipientId, actorOf(request));
+    } catch (error) {
+      return lifecycleRefusal(reply, text, error, grant.returnUrl);
+    }
+    const { session, secret } = sessions.open(grant, services.clock.now());
+    void reply.header('set-cookie', sessionCookie(session.id, secret, request.protocol === 'https'));
+    return reply.redirect(`/signing/s/${session.id}`, 303);
+  });
+
+  app.get<{ Params: { sessionId: string } }>('/signing/s/:sessionId', async (request, reply) => {
+    const session = checkSession(request, reply);
+    if (session === undefined) return reply;
+    return renderSigningPage(reply, session, 200);
+  });
+
+  app.get<{ Params: { sessionId: string; documentId: string } }>(
+    '/signing/s/:sessionId/documents/:documentId',
+    async (request, reply) => {
+      const session = checkSession(request, reply);
+      if (session === undefined) return reply;
+      const doc = services.envelopes
+        .documents(session.envelopeId)
+        .find((d) => d.documentId === request.params.documentId);
+      if (doc === undefined) return reply.code(404).type('text/plain').send('no such document');
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="${doc.name.replace(/[^\w.-]/g, '_')}"`)
+        .send(services.blobs.get(doc.sha256));
+    },
+  );
+
+  app.post<{ Params: { sessionId: string }; Body: Form }>('/signing/s/:sessionId/sign', async (request, reply) => {
+    const session = checkSession(request, reply, true);
+    if (session === undefined) return reply;
+    const form = request.body;
+    const text = textFor(session);
+    const signatureName = (form['signatureName'] ?? '').trim().slice(0, 100);
+    if (signatureName === '') return renderSigningPage(reply, session, 400, text.errorNoName, signatureName);
+    const recipient = services.envelopes
+      .recipients(session.envelopeId)
+      .find((r) => r.recipientId === session.recipientId);
+    const tabs = signHereTabs(recipient?.tabs ?? {});
+    let places = tabs;
+    if (tabs.length === 0) {
+      const ids = new Set(services.envelopes.documents(session.envelopeId).map((d) => d.documentId));
+      const chosen = parsePlacements(form['placements'], ids);
+      if (chosen === undefined || chosen.length === 0)
+        return renderSigningPage(reply, session, 400, text.errorNoPlacement, signatureName);
+      places = chosen;
+    }
+    try {
+      await lock.run(session.envelopeId, () =>
+        signRecipient(services, seal, {
+          envelopeId: session.envelopeId,
+          recipientId: session.recipientId,
+          signatureName,
+          places,
+          actor: actorOf(request),
+        }),
+      );
+    } catch (error) {
+      if (error instanceof StampPageError)
+        return renderSigningPage(reply, session, 400, text.errorNoPlacement, signatureName);
+      return lifecycleRefusal(reply, text, error, session.returnUrl);
+    }
+    return finish(reply, session, 'signing_complete');
+  });
+
+  app.post<{ Params: { sessionId: string }; Body: Form }>('/signing/s/:sessionId/decline', async (request, reply) => {
+    const session = checkSession(request, reply, true);
+    if (session === undefined) return reply;
+    const reason = (request.body['reason'] ?? '').trim().slice(0, 500);
+    if (reason === '') return renderSigningPage(reply, session, 400, textFor(session).errorNoReason);
+    try {
+      await lock.run(session.envelopeId, async () =>
+        services.lifecycle.markDeclined(session.envelopeId, session.recipientId, { ...actorOf(request), reason }),
+      );
+    } catch (error) {
+      return lifecycleRefusal(reply, textFor(session), error, session.returnUrl);
+    }
+    return finish(reply, session, 'decline');
+  });
+
+  app.post<{ Params: { sessionId: string }; Body: Form }>('/signing/s/:sessionId/cancel', async (request, reply) => {
+    const session = checkSession(request, reply, true);
+    if (session === undefined) return reply;
+    return finish(reply, session, 'cancel');
+  });
+
+  function textFor(session: SigningSession): PageText {
+    const recipient = services.envelopes
+      .recipients(session.envelopeId)
+      .find((r) => r.recipientId === session.recipientId);
+    return pageText(recipient?.supportedLanguage);
+  }
+
+  /** The session of a request, or undefined after answering with an explanation. POSTs also need the CSRF token. */
+  function checkSession(
+    request: FastifyRequest<{ Params: { sessionId: string } }>,
+    reply: FastifyReply,
+    post = false,
+  ): SigningSession | undefined {
+    const id = request.params.sessionId;
+    const text = pageTextFromAcceptLanguage(request.headers['accept-language']);
+    const result = sessions.check(id, readCookie(request.headers.cookie, sessionCookieName(id)), services.clock.now());
+    if (!result.ok) {
+      if (result.reason === 'unknown')
+        void html(reply, 404, messagePageHtml(text, text.unknownTitle, text.unknownBody));
+      else if (result.reason === 'forbidden')
+        void html(reply, 403, messagePageHtml(text, text.forbiddenTitle, text.forbiddenBody));
+      else {
+        const event: SigningEvent = result.reason === 'expired' ? 'session_timeout' : 'ttl_expired';
+        void html(
+          reply,
+          410,
+          messagePageHtml(text, text.sessionTitle, text.sessionBody, returnAddress(result.returnUrl, event)),
+        );
+      }
+      return undefined;
+    }
+    if (post) {
+      const body = request.body as Form | undefined;
+      const origin = request.headers.origin;
+      const own = `${request.protocol}://${request.headers.host ?? ''}`;
+      // Synchronizer token plus Origin check (when the browser sends one).
+      if (
+        !sameText(body?.['csrfToken'], result.session.csrfToken) ||
+        (origin !== undefined && origin !== 'null' && origin !== own)
+      ) {
+        void html(reply, 403, messagePageHtml(text, text.forbiddenTitle, text.forbiddenBody));
+        return undefined;
+      }
+    }
+    return result.session;
+  }
+
+  function renderSigningPage(
+    reply: FastifyReply,
+    session: SigningSession,
+    status: number,
+    error?: string,
+    signatureName?: string,
+  ) {
+    const envelope = services.envelopes.getById(session.envelopeId);
+    const recipient = services.envelopes
+      .recipients(session.envelopeId)
+      .find((r) => r.recipientId === session.recipientId);
+    const text = pageText(recipient?.supportedLanguage);
+    if (envelope === undefined || recipient === undefined) {
+      return html(reply, 404, messagePageHtml(text, text.unknownTitle, text.unknownBody));
+    }
+    if (recipient.status === 'completed' || recipient.status === 'declined' || envelope.status === 'voided') {
+      return html(
+        reply,
+        410,
+        messagePageHtml(text, text.closedTitle, text.closedBody, returnAddress(session.returnUrl, 'ttl_expired')),
+      );
+    }
+    return html(
+      reply,
+      status,
+      signingPageHtml({
+        text,
+        sessionId: session.id,
+        csrfToken: session.csrfToken,
+        senderName: services.accounts.account(envelope.accountId)?.name ?? 'signrun sandbox',
+        emailSubject: envelope.emailSubject,
+        recipientName: recipient.name,
+        documents: services.envelopes
+          .documents(session.envelopeId)
+          .map((d) => ({ documentId: d.documentId, name: d.name })),
+        tabs: signHereTabs(recipient.tabs),
+        ...(error === undefined ? {} : { error }),
+        ...(signatureName === undefined ? {} : { signatureName }),
+      }),
+    );
+  }
+
+  function finish(reply: FastifyReply, session: SigningSession, event: SigningEvent) {
+    sessions.finish(session.id, services.clock.now());
+    void reply.header('set-cookie', clearedSessionCookie(session.id));
+    return reply.redirect(returnAddress(session.returnUrl, event), 303);
+  }
+
+  function lifecycleRefusal(reply: FastifyReply, text: PageText, error: unknown, returnUrl: string) {
+    if (!(error instanceof LifecycleError)) throw error;
+    if (error.reason === 'not-in-sequence')
+      return html(reply, 409, messagePageHtml(text, text.notYourTurnTitle, text.notYourTurnBody));
+    return html(
+      reply,
+      409,
+      messagePageHtml(text, text.closedTitle, text.closedBody, returnAddress(returnUrl, 'exception')),
+    );
+  }
+};
+
+function html(reply: FastifyReply, status: number, body: string): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').send(body);
+}
+
+function actorOf(request: FastifyRequest): Actor {
+  return { ip: request.ip, userAgent: request.headers['user-agent'] ?? null };
+}

@@ -1,0 +1,149 @@
+import { stampSize } from '../stamp/stamp-signatures.js';
+import type { PageText } from './page-text.js';
+import type { SignaturePlace } from './sign-here-tabs.js';
+
+/** Escapes text for HTML element content and double-quoted attributes. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** What the signing page shows. */
+export interface SigningPageModel {
+  text: PageText;
+  sessionId: string;
+  csrfToken: string;
+  /** Sender's account name. */
+  senderName: string;
+  emailSubject: string;
+  recipientName: string;
+  documents: { documentId: string; name: string }[];
+  /** The signer's sign-here tabs; empty: the signer places the signature. */
+  tabs: SignaturePlace[];
+  /** Shown at the top (role=alert) after a refused POST. */
+  error?: string;
+  /** Prefill of the signature field after a refused POST. */
+  signatureName?: string;
+}
+
+function shell(text: PageText, title: string, body: string, head = ''): string {
+  return `<!doctype html>
+<html lang="${text.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(title)} · signrun sandbox</title>
+<link rel="stylesheet" href="/signing/assets/signing.css">
+${head}
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
+
+/** The page a signer signs on. Documents are drawn by pdf.js in the browser (see signing-client.ts). */
+export function signingPageHtml(m: SigningPageModel): string {
+  const t = m.text;
+  const base = `/signing/s/${encodeURIComponent(m.sessionId)}`;
+  const free = m.tabs.length === 0;
+  const data = {
+    sessionId: m.sessionId,
+    freePlacement: free,
+    stamp: stampSize,
+    tabs: m.tabs,
+    documents: m.documents.map((d) => ({ ...d, url: `${base}/documents/${encodeURIComponent(d.documentId)}` })),
+    text: {
+      signHere: t.signHere,
+      signedTab: t.signedTab,
+      pageLabel: t.documentsHeading,
+      errorNoName: t.errorNoName,
+      errorUnsignedTabs: t.errorUnsignedTabs,
+      errorNoPlacement: t.errorNoPlacement,
+      errorNoReason: t.errorNoReason,
+      removePlacement: t.removePlacement,
+      // Templates filled in by the page script.
+      placedLabel: t.placedLabel('{n}'),
+      pageRegionLabel: t.pageRegionLabel('{doc}', '{n}'),
+      page: t.page('{n}', '{total}'),
+    },
+  };
+  // JSON in a data block: `<` escaped so no `</script>` can end it early.
+  const json = JSON.stringify(data).replace(/</g, '\\u003c');
+  const docs = m.documents
+    .map(
+      (
+        d,
+      ) => `<section class="document" data-document-id="${escapeHtml(d.documentId)}" aria-labelledby="doc-${escapeHtml(d.documentId)}">
+  <h3 id="doc-${escapeHtml(d.documentId)}">${escapeHtml(d.name)}</h3>
+  <div class="pages"><p class="loading" role="status">${escapeHtml(t.loading)} <a href="${base}/documents/${encodeURIComponent(d.documentId)}">${escapeHtml(t.downloadFallback)}</a></p></div>
+</section>`,
+    )
+    .join('\n');
+  const body = `<header class="bar">
+  <p class="brand">signrun sandbox</p>
+</header>
+<main id="main" class="layout">
+  <div class="intro">
+    <h1>${escapeHtml(t.title)}: ${escapeHtml(m.emailSubject)}</h1>
+    <p>${escapeHtml(t.intro(m.senderName))}</p>
+    <p class="help" id="placement-help">${escapeHtml(free ? t.placeHelp : t.tabsHelp(m.tabs.length))}</p>
+    <div id="sign-error" class="error" role="alert"${m.error === undefined ? ' hidden' : ''}>${escapeHtml(m.error ?? '')}</div>
+  </div>
+  <aside class="panel">
+    <form id="sign-form" method="post" action="${base}/sign" novalidate>
+      <input type="hidden" name="csrfToken" value="${escapeHtml(m.csrfToken)}">
+      <input type="hidden" name="placements" id="placements" value="">
+      <h2>${escapeHtml(t.adoptHeading)}</h2>
+      <label for="signature-name">${escapeHtml(t.adoptLabel)}</label>
+      <input id="signature-name" name="signatureName" type="text" autocomplete="name" required maxlength="100"
+        value="${escapeHtml(m.signatureName ?? m.recipientName)}" aria-describedby="adopt-help">
+      <p class="help" id="adopt-help">${escapeHtml(t.adoptHelp)}</p>
+      <p class="preview-label">${escapeHtml(t.preview)}</p>
+      <p class="signature-preview" id="signature-preview" aria-live="polite">${escapeHtml(m.signatureName ?? m.recipientName)}</p>
+      <button type="submit" class="primary" id="finish">${escapeHtml(t.finish)}</button>
+    </form>
+    <form method="post" action="${base}/cancel" class="later">
+      <input type="hidden" name="csrfToken" value="${escapeHtml(m.csrfToken)}">
+      <button type="submit" class="secondary">${escapeHtml(t.finishLater)}</button>
+    </form>
+    <details class="decline">
+      <summary>${escapeHtml(t.declineHeading)}</summary>
+      <form id="decline-form" method="post" action="${base}/decline" novalidate>
+        <input type="hidden" name="csrfToken" value="${escapeHtml(m.csrfToken)}">
+        <label for="decline-reason">${escapeHtml(t.declineLabel)}</label>
+        <textarea id="decline-reason" name="reason" rows="3" required maxlength="500"></textarea>
+        <button type="submit" class="danger">${escapeHtml(t.declineButton)}</button>
+      </form>
+    </details>
+  </aside>
+  <div class="documents">
+    <h2>${escapeHtml(t.documentsHeading)}</h2>
+    ${docs}
+  </div>
+</main>
+<script type="application/json" id="signing-data">${json}</script>
+<script type="module" src="/signing/assets/signing.js"></script>`;
+  return shell(t, `${t.title}: ${m.emailSubject}`, body);
+}
+
+/**
+ * An explanation page (expired link, not your turn …). With `redirectTo`, the
+ * browser goes there after a few seconds (meta refresh: no script needed),
+ * and a link lets the signer go at once.
+ */
+export function messagePageHtml(text: PageText, title: string, message: string, redirectTo?: string): string {
+  const head = redirectTo === undefined ? '' : `<meta http-equiv="refresh" content="3;url=${escapeHtml(redirectTo)}">`;
+  const link =
+    redirectTo === undefined
+      ? ''
+      : `<p>${escapeHtml(text.redirecting)} <a href="${escapeHtml(redirectTo)}" id="continue">${escapeHtml(text.continueLink)}</a></p>`;
+  const body = `<header class="bar"><p class="brand">signrun sandbox</p></header>
+<main id="main" class="message">
+  <h1>${escapeHtml(title)}</h1>
+  <p>${escapeHtml(message)}</p>
+  ${link}
+</main>`;
+  return shell(text, title, body, head);
+}

@@ -1,0 +1,157 @@
+/**
+ * Every word the signing page shows, per language. The interface follows the
+ * recipient's `supportedLanguage` (Swagger `signer.supportedLanguage`);
+ * anything other than French falls back to English.
+ */
+export interface PageText {
+  lang: 'en' | 'fr';
+  title: string;
+  intro: (sender: string) => string;
+  documentsHeading: string;
+  page: (n: number | string, total: number | string) => string;
+  signHere: string;
+  signedTab: string;
+  adoptHeading: string;
+  adoptLabel: string;
+  adoptHelp: string;
+  preview: string;
+  tabsHelp: (count: number) => string;
+  placeHelp: string;
+  pageRegionLabel: (doc: string, n: number | string) => string;
+  placedLabel: (n: number | string) => string;
+  removePlacement: string;
+  finish: string;
+  finishLater: string;
+  declineHeading: string;
+  declineLabel: string;
+  declineButton: string;
+  errorNoName: string;
+  errorUnsignedTabs: string;
+  errorNoPlacement: string;
+  errorNoReason: string;
+  loading: string;
+  downloadFallback: string;
+  expiredTitle: string;
+  expiredBody: string;
+  usedBody: string;
+  unknownTitle: string;
+  unknownBody: string;
+  sessionTitle: string;
+  sessionBody: string;
+  notYourTurnTitle: string;
+  notYourTurnBody: string;
+  closedTitle: string;
+  closedBody: string;
+  forbiddenTitle: string;
+  forbiddenBody: string;
+  redirecting: string;
+  continueLink: string;
+}
+
+const en: PageText = {
+  lang: 'en',
+  title: 'Review and sign',
+  intro: (sender) => `${sender} asks you to review and sign the documents below.`,
+  documentsHeading: 'Documents',
+  page: (n, total) => `Page ${n} of ${total}`,
+  signHere: 'Sign here',
+  signedTab: 'Signed',
+  adoptHeading: 'Adopt your signature',
+  adoptLabel: 'Your signature (type your full name)',
+  adoptHelp: 'Typing your name here and finishing has the same effect as signing by hand.',
+  preview: 'Preview',
+  tabsHelp: (count) => `Select each of the ${count} "Sign here" field${count === 1 ? '' : 's'}, then Finish.`,
+  placeHelp:
+    'No signature fields were set for you: click on a page (or focus it and press Enter) where your signature should go. Arrow keys move a placed signature; Delete removes it.',
+  pageRegionLabel: (doc, n) => `${doc}, page ${n}: press Enter to place your signature here`,
+  placedLabel: (n) => `Your signature ${n}: arrow keys move it, Delete removes it`,
+  removePlacement: 'Remove',
+  finish: 'Finish',
+  finishLater: 'Finish later',
+  declineHeading: 'Decline to sign',
+  declineLabel: 'Reason for declining',
+  declineButton: 'Decline',
+  errorNoName: 'Type your name to adopt a signature.',
+  errorUnsignedTabs: 'Select every "Sign here" field before finishing.',
+  errorNoPlacement: 'Place your signature on a page before finishing.',
+  errorNoReason: 'Give a reason for declining.',
+  loading: 'Loading the document…',
+  downloadFallback: 'Open the document',
+  expiredTitle: 'This signing link has expired',
+  expiredBody: 'Signing links work for a few minutes only. You are being sent back so that a new one can be requested.',
+  usedBody: 'This signing link has already been used. You are being sent back so that a new one can be requested.',
+  unknownTitle: 'Unknown signing link',
+  unknownBody: 'This address does not open any signing session. Ask the sender for a new link.',
+  sessionTitle: 'Your signing session has ended',
+  sessionBody:
+    'The session timed out or was already finished. You are being sent back so that a new link can be requested.',
+  notYourTurnTitle: 'Not your turn yet',
+  notYourTurnBody: 'Other people must sign before you. You will be asked when it is your turn.',
+  closedTitle: 'Nothing to sign',
+  closedBody: 'This envelope is no longer waiting for your signature.',
+  forbiddenTitle: 'Session not available in this browser',
+  forbiddenBody: 'This signing session was opened in another browser. Open your signing link again.',
+  redirecting: 'Redirecting…',
+  continueLink: 'Continue',
+};
+
+const fr: PageText = {
+  lang: 'fr',
+  title: 'Relire et signer',
+  intro: (sender) => `${sender} vous demande de relire et de signer les documents ci-dessous.`,
+  documentsHeading: 'Documents',
+  page: (n, total) => `Page ${n} sur ${total}`,
+  signHere: 'Signer ici',
+  signedTab: 'Signé',
+  adoptHeading: 'Adopter votre signature',
+  adoptLabel: 'Votre signature (saisissez vos nom et prénom)',
+  adoptHelp: 'Saisir votre nom ici puis terminer a la même valeur qu’une signature manuscrite.',
+  preview: 'Aperçu',
+  tabsHelp: (count) =>
+    count === 1
+      ? 'Sélectionnez le champ « Signer ici », puis Terminer.'
+      : `Sélectionnez chacun des ${count} champs « Signer ici », puis Terminer.`,
+  placeHelp:
+    'Aucun champ de signature n’a été prévu pour vous : cliquez sur une page (ou placez-y le focus et appuyez sur Entrée) à l’endroit où votre signature doit figurer. Les flèches déplacent une signature placée ; Suppr la retire.',
+  pageRegionLabel: (doc, n) => `${doc}, page ${n} : appuyez sur Entrée pour y placer votre signature`,
+  placedLabel: (n) => `Votre signature ${n} : les flèches la déplacent, Suppr la retire`,
+  removePlacement: 'Retirer',
+  finish: 'Terminer',
+  finishLater: 'Terminer plus tard',
+  declineHeading: 'Refuser de signer',
+  declineLabel: 'Motif du refus',
+  declineButton: 'Refuser',
+  errorNoName: 'Saisissez votre nom pour adopter une signature.',
+  errorUnsignedTabs: 'Sélectionnez tous les champs « Signer ici » avant de terminer.',
+  errorNoPlacement: 'Placez votre signature sur une page avant de terminer.',
+  errorNoReason: 'Indiquez le motif du refus.',
+  loading: 'Chargement du document…',
+  downloadFallback: 'Ouvrir le document',
+  expiredTitle: 'Ce lien de signature a expiré',
+  expiredBody:
+    'Les liens de signature ne sont valables que quelques minutes. Vous allez être redirigé pour en demander un nouveau.',
+  usedBody: 'Ce lien de signature a déjà été utilisé. Vous allez être redirigé pour en demander un nouveau.',
+  unknownTitle: 'Lien de signature inconnu',
+  unknownBody: 'Cette adresse n’ouvre aucune session de signature. Demandez un nouveau lien à l’expéditeur.',
+  sessionTitle: 'Votre session de signature est terminée',
+  sessionBody: 'La session a expiré ou est déjà terminée. Vous allez être redirigé pour demander un nouveau lien.',
+  notYourTurnTitle: 'Ce n’est pas encore votre tour',
+  notYourTurnBody: 'D’autres personnes doivent signer avant vous. Vous serez sollicité le moment venu.',
+  closedTitle: 'Rien à signer',
+  closedBody: 'Cette enveloppe n’attend plus votre signature.',
+  forbiddenTitle: 'Session indisponible dans ce navigateur',
+  forbiddenBody: 'Cette session de signature a été ouverte dans un autre navigateur. Rouvrez votre lien de signature.',
+  redirecting: 'Redirection…',
+  continueLink: 'Continuer',
+};
+
+/** The texts for a recipient's `supportedLanguage` (`fr`, `fr-CA`, `FR` → French; anything else → English). */
+export function pageText(supportedLanguage: string | null | undefined): PageText {
+  return supportedLanguage?.toLowerCase().split(/[-_]/)[0] === 'fr' ? fr : en;
+}
+
+/** For pages shown before the recipient is known: the browser's first preference, English by default. */
+export function pageTextFromAcceptLanguage(header: string | undefined): PageText {
+  const first = header?.split(',')[0]?.trim();
+  return pageText(first);
+}

@@ -1,0 +1,24 @@
+/** The cookie that proves a browser opened the session (its secret); one per session, scoped to its path. */
+export function sessionCookieName(sessionId: string): string {
+  return `sr_signing_${sessionId}`;
+}
+
+/** Set-Cookie for a session. Lax (not Strict): the signer arrives by a redirect from the client's site. */
+export function sessionCookie(sessionId: string, secret: string, secure: boolean): string {
+  return `${sessionCookieName(sessionId)}=${secret}; Path=/signing/s/${sessionId}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+}
+
+/** Set-Cookie that removes the session cookie. */
+export function clearedSessionCookie(sessionId: string): string {
+  return `${sessionCookieName(sessionId)}=; Path=/signing/s/${sessionId}; HttpOnly; SameSite=Lax; Max-Age=0`;
+}
+
+/** One cookie's value from a Cookie header. */
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  if (header === undefined) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}

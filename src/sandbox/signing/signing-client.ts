@@ -1,0 +1,184 @@
+/**
+ * The signing page's script (served at /signing/assets/signing.js as an ES
+ * module). pdf.js (pdfjs-dist, served from node_modules) draws each page into
+ * a canvas in the browser: the server then needs no renderer (pdfjs-dist in
+ * Node needs a native canvas package; poppler is not a dependency at run
+ * time), and pages stay sharp at any width and pixel density. Tabs and placed
+ * signatures are positioned in percent of the page, so the layout follows the
+ * width of a phone or a desktop without recomputation.
+ *
+ * Without script the forms still work for signers who have tabs; documents
+ * are then links.
+ */
+export const signingPageScript = String.raw`
+import * as pdfjs from '/signing/assets/pdf.min.mjs';
+
+pdfjs.GlobalWorkerOptions.workerSrc = '/signing/assets/pdf.worker.min.mjs';
+
+const data = JSON.parse(document.getElementById('signing-data').textContent);
+const t = data.text;
+const form = document.getElementById('sign-form');
+const nameInput = document.getElementById('signature-name');
+const preview = document.getElementById('signature-preview');
+const placementsInput = document.getElementById('placements');
+const errorBox = document.getElementById('sign-error');
+const declineForm = document.getElementById('decline-form');
+const declineReason = document.getElementById('decline-reason');
+const placements = [];
+const tabButtons = [];
+
+function fill(template, values) {
+  return template.replace(/\{(\w+)\}/g, function (_, k) { return String(values[k]); });
+}
+function pct(value, total) { return (100 * value / total) + '%'; }
+function showError(message, focusTarget) {
+  errorBox.textContent = message;
+  errorBox.hidden = false;
+  if (focusTarget) focusTarget.focus();
+}
+function adoptedName() { return nameInput.value.trim(); }
+
+nameInput.addEventListener('input', function () {
+  preview.textContent = adoptedName();
+  for (const b of tabButtons) if (b.classList.contains('is-signed')) b.textContent = adoptedName();
+  for (const p of placements) p.el.textContent = adoptedName();
+});
+
+function place(box, el, x, y, size) {
+  el.style.left = pct(x, size.width);
+  el.style.top = pct(y, size.height);
+  el.style.width = pct(data.stamp.width, size.width);
+  el.style.height = pct(data.stamp.height, size.height);
+}
+
+function addTab(wrap, tab, size) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'tab';
+  b.textContent = t.signHere;
+  b.setAttribute('aria-pressed', 'false');
+  b.dataset.documentId = tab.documentId;
+  b.dataset.pageNumber = String(tab.pageNumber);
+  place(wrap, b, tab.xPosition, tab.yPosition, size);
+  b.addEventListener('click', function (event) {
+    event.stopPropagation();
+    if (!adoptedName()) { showError(t.errorNoName, nameInput); return; }
+    const signed = !b.classList.contains('is-signed');
+    b.classList.toggle('is-signed', signed);
+    b.setAttribute('aria-pressed', String(signed));
+    b.textContent = signed ? adoptedName() : t.signHere;
+    b.setAttribute('aria-label', signed ? t.signedTab + ': ' + adoptedName() : t.signHere);
+  });
+  wrap.append(b);
+  tabButtons.push(b);
+}
+
+function syncPlacements() {
+  placementsInput.value = JSON.stringify(placements.map(function (p) {
+    return { documentId: p.documentId, pageNumber: p.pageNumber, xPosition: Math.round(p.x), yPosition: Math.round(p.y) };
+  }));
+  placements.forEach(function (p, i) { p.el.setAttribute('aria-label', fill(t.placedLabel, { n: i + 1 }) + ': ' + adoptedName()); });
+}
+
+function addPlacement(wrap, documentId, pageNumber, size, centreX, centreY) {
+  if (!adoptedName()) { showError(t.errorNoName, nameInput); return; }
+  const clampX = function (x) { return Math.max(0, Math.min(size.width - data.stamp.width, x)); };
+  const clampY = function (y) { return Math.max(0, Math.min(size.height - data.stamp.height, y)); };
+  const p = { documentId: documentId, pageNumber: pageNumber, x: clampX(centreX - data.stamp.width / 2), y: clampY(centreY - data.stamp.height / 2), el: document.createElement('button') };
+  p.el.type = 'button';
+  p.el.className = 'placed';
+  p.el.textContent = adoptedName();
+  place(wrap, p.el, p.x, p.y, size);
+  p.el.addEventListener('click', function (event) { event.stopPropagation(); });
+  p.el.addEventListener('keydown', function (event) {
+    const step = event.shiftKey ? 20 : 5;
+    const moves = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
+    if (moves[event.key]) {
+      event.preventDefault();
+      p.x = clampX(p.x + moves[event.key][0]);
+      p.y = clampY(p.y + moves[event.key][1]);
+      place(wrap, p.el, p.x, p.y, size);
+      syncPlacements();
+    } else if (event.key === 'Delete' || event.key === 'Backspace') {
+      event.preventDefault();
+      placements.splice(placements.indexOf(p), 1);
+      p.el.remove();
+      syncPlacements();
+      wrap.focus();
+    }
+  });
+  wrap.append(p.el);
+  placements.push(p);
+  syncPlacements();
+  errorBox.hidden = true;
+  p.el.focus();
+}
+
+function enablePlacement(wrap, doc, pageNumber, size) {
+  wrap.classList.add('placing');
+  wrap.tabIndex = 0;
+  wrap.setAttribute('role', 'button');
+  wrap.setAttribute('aria-label', fill(t.pageRegionLabel, { doc: doc.name, n: pageNumber }));
+  wrap.addEventListener('click', function (event) {
+    const r = wrap.getBoundingClientRect();
+    addPlacement(wrap, doc.documentId, pageNumber, size, (event.clientX - r.left) / r.width * size.width, (event.clientY - r.top) / r.height * size.height);
+  });
+  wrap.addEventListener('keydown', function (event) {
+    if (event.target !== wrap || (event.key !== 'Enter' && event.key !== ' ')) return;
+    event.preventDefault();
+    addPlacement(wrap, doc.documentId, pageNumber, size, size.width / 2, size.height / 2);
+  });
+}
+
+async function renderDocument(doc) {
+  const section = document.querySelector('[data-document-id="' + CSS.escape(doc.documentId) + '"] .pages');
+  const loading = section.querySelector('.loading');
+  const pdf = await pdfjs.getDocument({ url: doc.url, isEvalSupported: false, standardFontDataUrl: '/signing/assets/standard_fonts/' }).promise;
+  const width = Math.min(section.clientWidth || 800, 900);
+  for (let n = 1; n <= pdf.numPages; n++) {
+    const page = await pdf.getPage(n);
+    const base = page.getViewport({ scale: 1 });
+    const size = { width: base.width, height: base.height };
+    const density = Math.min(window.devicePixelRatio || 1, 2);
+    const viewport = page.getViewport({ scale: (width / base.width) * density });
+    const wrap = document.createElement('div');
+    wrap.className = 'page';
+    wrap.dataset.pageNumber = String(n);
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.floor(viewport.width);
+    canvas.height = Math.floor(viewport.height);
+    canvas.setAttribute('role', 'img');
+    canvas.setAttribute('aria-label', doc.name + ', ' + fill(t.page, { n: n, total: pdf.numPages }));
+    wrap.append(canvas);
+    const label = document.createElement('span');
+    label.className = 'page-number';
+    label.textContent = fill(t.page, { n: n, total: pdf.numPages });
+    wrap.append(label);
+    await page.render({ canvas: canvas, canvasContext: canvas.getContext('2d'), viewport: viewport }).promise;
+    for (const tab of data.tabs) if (tab.documentId === doc.documentId && tab.pageNumber === n) addTab(wrap, tab, size);
+    if (data.freePlacement) enablePlacement(wrap, doc, n, size);
+    section.append(wrap);
+  }
+  loading.remove();
+}
+
+form.addEventListener('submit', function (event) {
+  if (!adoptedName()) { event.preventDefault(); showError(t.errorNoName, nameInput); return; }
+  if (data.freePlacement) {
+    if (placements.length === 0) { event.preventDefault(); showError(t.errorNoPlacement, document.querySelector('.page.placing')); return; }
+    syncPlacements();
+  } else {
+    const unsigned = tabButtons.find(function (b) { return !b.classList.contains('is-signed'); });
+    if (unsigned) { event.preventDefault(); showError(t.errorUnsignedTabs, unsigned); return; }
+  }
+});
+
+declineForm.addEventListener('submit', function (event) {
+  if (!declineReason.value.trim()) { event.preventDefault(); showError(t.errorNoReason, declineReason); }
+});
+
+Promise.all(data.documents.map(renderDocument)).then(
+  function () { document.documentElement.dataset.ready = 'true'; },
+  function (error) { document.documentElement.dataset.ready = 'error'; console.error(error); },
+);
+`;

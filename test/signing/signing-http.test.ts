@@ -1,0 +1,179 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/contract.js';
+import { samplePdf, tempPdf, tool } from './pdf-tools.js';
+import { sandboxApi, signer } from './sandbox-api.js';
+
+// The signing page over real HTTP without a browser: the security rules
+// (single-use token, session cookie, CSRF token, headers) and the redirects.
+
+let sandbox: RunningSandbox;
+let api: ReturnType<typeof sandboxApi>;
+const returnUrl = 'http://127.0.0.1:9/return?state=abc';
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+  api = sandboxApi(sandbox.rootUrl);
+});
+afterAll(async () => sandbox.close());
+
+async function oneSignerEnvelope(extra: Record<string, unknown> = {}): Promise<string> {
+  const pdf = Buffer.from(await samplePdf('HTTP test', 1)).toString('base64');
+  return api.createEnvelope({
+    emailSubject: 'HTTP test',
+    status: 'sent',
+    documents: [{ documentId: '1', name: 'test.pdf', fileExtension: 'pdf', documentBase64: pdf }],
+    recipients: {
+      signers: [
+        signer(
+          '1',
+          'Alice Martin',
+          '1',
+          [{ documentId: '1', pageNumber: '1', xPosition: '72', yPosition: '400' }],
+          extra,
+        ),
+      ],
+    },
+  });
+}
+
+async function open(url: string): Promise<{ sessionUrl: string; cookie: string; html: string; csrf: string }> {
+  const first = await fetch(url, { redirect: 'manual' });
+  expect(first.status).toBe(303);
+  const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const sessionUrl = new URL(first.headers.get('location') ?? '', url).toString();
+  const page = await fetch(sessionUrl, { headers: { cookie } });
+  expect(page.status).toBe(200);
+  const html = await page.text();
+  const csrf = /name="csrfToken" value="([^"]+)"/.exec(html)?.[1] ?? '';
+  return { sessionUrl, cookie, html, csrf };
+}
+
+function post(url: string, cookie: string, form: Record<string, string>, headers: Record<string, string> = {}) {
+  return fetch(url, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(form).toString(),
+  });
+}
+
+describe('signing page over HTTP', () => {
+  it('spends the token on first open; a second open explains and sends back with ttl_expired', async () => {
+    const envelopeId = await oneSignerEnvelope();
+    const url = await api.signingUrl(
+      envelopeId,
+      { email: 'alice.martin@example.com', userName: 'Alice Martin', clientUserId: 'client-1' },
+      returnUrl,
+    );
+    const { html, sessionUrl } = await open(url);
+    expect(html).toContain('Alice Martin');
+    expect(await api.envelopeStatus(envelopeId)).toBe('delivered');
+
+    const again = await fetch(url, { redirect: 'manual' });
+    expect(again.status).toBe(410);
+    const page = await again.text();
+    const refresh = /http-equiv="refresh" content="3;url=([^"]+)"/.exec(page)?.[1]?.replace(/&#38;/g, '&');
+    expect(refresh).toBeDefined();
+    const target = new URL(refresh!);
+    expect(target.searchParams.get('event')).toBe('ttl_expired');
+    expect(target.searchParams.get('state')).toBe('abc');
+
+    // The session page without the cookie: refused.
+    expect((await fetch(sessionUrl)).status).toBe(403);
+  });
+
+  it('sends security headers: frame-ancestors self, no referrer, no inline script', async () => {
+    const envelopeId = await oneSignerEnvelope();
+    const url = await api.signingUrl(
+      envelopeId,
+      { email: 'alice.martin@example.com', userName: 'Alice Martin', clientUserId: 'client-1' },
+      returnUrl,
+    );
+    const first = await fetch(url, { redirect: 'manual' });
+    expect(first.headers.get('set-cookie')).toMatch(/HttpOnly/);
+    const page = await fetch(new URL(first.headers.get('location')!, url), {
+      headers: { cookie: (first.headers.get('set-cookie') ?? '').split(';')[0]! },
+    });
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("frame-ancestors 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(page.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+  });
+
+  it('refuses a POST without the CSRF token or from another origin, then signs with it', async () => {
+    const envelopeId = await oneSignerEnvelope();
+    const url = await api.signingUrl(
+      envelopeId,
+      { email: 'alice.martin@example.com', userName: 'Alice Martin', clientUserId: 'client-1' },
+      returnUrl,
+    );
+    const { sessionUrl, cookie, csrf } = await open(url);
+    expect(csrf).not.toBe('');
+
+    expect((await post(`${sessionUrl}/sign`, cookie, { signatureName: 'Alice Martin' })).status).toBe(403);
+    expect(
+      (await post(`${sessionUrl}/sign`, cookie, { signatureName: 'Alice Martin', csrfToken: 'forged' })).status,
+    ).toBe(403);
+    expect(
+      (
+        await post(
+          `${sessionUrl}/sign`,
+          cookie,
+          { signatureName: 'Alice Martin', csrfToken: csrf },
+          { origin: 'http://evil.example' },
+        )
+      ).status,
+    ).toBe(403);
+    expect((await post(`${sessionUrl}/sign`, '', { signatureName: 'Alice Martin', csrfToken: csrf })).status).toBe(403);
+    expect(await api.envelopeStatus(envelopeId)).toBe('delivered');
+
+    // An empty signature is refused with the page again (400), nothing changes.
+    expect((await post(`${sessionUrl}/sign`, cookie, { signatureName: '  ', csrfToken: csrf })).status).toBe(400);
+
+    const done = await post(`${sessionUrl}/sign`, cookie, { signatureName: 'Alice Martin', csrfToken: csrf });
+    expect(done.status).toBe(303);
+    const target = new URL(done.headers.get('location')!);
+    expect(target.searchParams.get('event')).toBe('signing_complete');
+    expect(await api.envelopeStatus(envelopeId)).toBe('completed');
+
+    const path = tempPdf(await api.document(envelopeId, '1'));
+    expect((await tool('pdftotext', [path, '-'])).out).toContain('Alice Martin');
+    expect((await tool('pdfsig', [path])).out).toMatch(/Signature Validation: Signature is Valid\./);
+
+    // The session is over: a replayed POST changes nothing.
+    expect((await post(`${sessionUrl}/sign`, cookie, { signatureName: 'Alice Martin', csrfToken: csrf })).status).toBe(
+      410,
+    );
+  });
+
+  it('renders the page in French for supportedLanguage fr', async () => {
+    const envelopeId = await oneSignerEnvelope({ supportedLanguage: 'fr' });
+    const url = await api.signingUrl(
+      envelopeId,
+      { email: 'alice.martin@example.com', userName: 'Alice Martin', clientUserId: 'client-1' },
+      returnUrl,
+    );
+    const { html } = await open(url);
+    expect(html).toContain('<html lang="fr">');
+    expect(html).toContain('Terminer');
+    expect(html).toContain('Refuser de signer');
+  });
+
+  it('answers an unknown token with 404 and no redirect', async () => {
+    const res = await fetch(`${sandbox.origin}/signing/not-a-real-token`);
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toContain('http-equiv="refresh"');
+  });
+
+  it('serves pdf.js and the page assets', async () => {
+    for (const name of ['pdf.min.mjs', 'pdf.worker.min.mjs', 'signing.js', 'signing.css']) {
+      const res = await fetch(`${sandbox.origin}/signing/assets/${name}`);
+      expect(res.status, name).toBe(200);
+    }
+    expect((await fetch(`${sandbox.origin}/signing/assets/..%2F..%2Fpackage.json`)).status).toBe(404);
+    expect((await fetch(`${sandbox.origin}/signing/assets/standard_fonts/..%2Fpackage.json`)).status).toBe(404);
+  });
+});
