@@ -105,3 +105,19 @@ export function documentEnvelope(pdf: Buffer, overrides: Record<string, unknown>
     ...overrides,
   };
 }
+
+/** A request with any method and body (fetch refuses a body on GET): node:http. */
+export function rawRequest(url: string, method: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
+  return import('node:http').then(
+    ({ request }) =>
+      new Promise((resolve, reject) => {
+        const req = request(url, { method, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+          let text = '';
+          res.setEncoding('utf8').on('data', (d: string) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      }),
+  );
+}
