@@ -7,3 +7,5 @@ export { writeReports } from './write-reports.js';
 export { consoleSummary, type ConsoleSummaryOptions } from './console-summary.js';
 export { createProgress, type Progress, type ProgressOptions } from './progress.js';
 export { itemFolder, readRecord, type EnvelopeRecord, type RecipientRecord, type SigningRecord, type SigningEntry, type AccountRecord } from './records.js';
+export { checkReport, reportSchema } from './report-schema.js';
+export { mergeReports } from './merge-reports.js';

@@ -22,6 +22,12 @@ export interface EnvelopeContext {
   viewTtlSeconds: number;
   /** Calls and retries made so far under a tag. */
   usageOf(tag: string): { calls: number; retries: number };
+  /**
+   * Adopt the envelope of an envelope.json left by an earlier run against
+   * the same service and account instead of creating it again. False for an
+   * in-process sandbox (it died with the earlier run). Default true.
+   */
+  adoptEarlier?: boolean;
 }
 
 /** The state one envelope carries from step to step. */
@@ -117,7 +123,7 @@ export async function runEnvelope(envelope: ResolvedEnvelope, ctx: EnvelopeConte
 async function stepCreate(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: EnvelopeContext, tag: string): Promise<void> {
   // An envelope.json from an earlier run into the same folder means the
   // contract was already sent: adopt it, never send it twice (DESIGN.md, exactly once).
-  const earlier = await readRecord<EnvelopeRecord>(ctx.out.root, `${state.folder}/envelope.json`);
+  const earlier = ctx.adoptEarlier === false ? undefined : await readRecord<EnvelopeRecord>(ctx.out.root, `${state.folder}/envelope.json`);
   if (earlier?.envelopeId && earlier.accountId === ctx.account.accountId && earlier.rootUrl === ctx.rootUrl) {
     if (earlier.digest !== envelope.digest) {
       throw new SignrunError('SR_ENVELOPE_DRIFT', `${tag} was sent as envelope ${earlier.envelopeId} by an earlier run and its content has changed since`, {

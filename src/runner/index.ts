@@ -20,3 +20,4 @@ export {
 } from './run-summary.js';
 export { resolveTarget, sandboxSeedCredentials, type ResolvedTarget } from './target.js';
 export { prepare, type Prepared } from './prepare.js';
+export { planRun, planItemName, type RunPlan, type PlanItem } from './plan.js';

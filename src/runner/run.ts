@@ -122,6 +122,7 @@ export async function run(options: RunOptions): Promise<RunSummary> {
             now,
             viewTtlSeconds: options.viewTtlSeconds ?? 300,
             usageOf,
+            adoptEarlier: !options.target.sandbox,
           });
           emit({ type: 'envelope:done', result });
         } else {

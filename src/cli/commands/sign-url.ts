@@ -1,8 +1,123 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import type { CommandHandler } from '../command.js';
+import { formatDiagnostics } from '../format-diagnostics.js';
+import { useColour } from '../io.js';
+import { ExitCode } from '../../errors/catalogue-entry.js';
 import { SignrunError } from '../../errors/signrun-error.js';
+import { loadConfig } from '../../config/index.js';
+import { EsignatureClient } from '../../client/esignature-client.js';
+import type { Auth } from '../../client/auth.js';
+import { OutputFolder } from '../../output/output-folder.js';
+import { readRecord, type EnvelopeRecord, type SigningEntry, type SigningRecord } from '../../output/records.js';
+import { sandboxSeedCredentials } from '../../runner/target.js';
+import { makeSecret } from '../../secret.js';
 
-// Scaffolding: replaced by the real command in its issue.
-const handler: CommandHandler = async () => {
-  throw new SignrunError('SR_INTERNAL', 'the sign-url command is being built');
+/** Finds `<job>/<key>` in the output folder from `key` or `job/key`. */
+async function findEnvelopeFolder(root: string, wanted: string): Promise<string> {
+  if (wanted.includes('/')) return wanted;
+  let jobs: string[];
+  try {
+    jobs = (await readdir(root, { withFileTypes: true })).filter((d) => d.isDirectory() && !d.name.startsWith('.')).map((d) => d.name);
+  } catch {
+    throw new SignrunError('SR_OUTPUT_NOT_FOUND', `the output folder ${root} does not exist`);
+  }
+  const matches: string[] = [];
+  for (const job of jobs) {
+    if (await readRecord<SigningRecord>(root, `${job}/${wanted}/signing.json`)) matches.push(`${job}/${wanted}`);
+  }
+  if (matches.length === 1 && matches[0]) return matches[0];
+  if (matches.length === 0) throw new SignrunError('SR_OUTPUT_NOT_FOUND', `no envelope with key "${wanted}" and embedded signers in ${root}`);
+  throw new SignrunError('SR_OUTPUT_NOT_FOUND', `the key "${wanted}" exists in several jobs: ${matches.join(', ')}`, {
+    hint: `Name it as job/key, e.g. ${matches[0]}.`,
+  });
+}
+
+/** The recipient named by clientUserId, email, name or recipientId; default the first ready one, else the first. */
+function chooseRecipient(entries: SigningEntry[], wanted: string | undefined): SigningEntry {
+  if (wanted === undefined) {
+    const first = entries.find((e) => e.state === 'ready') ?? entries[0];
+    if (first) return first;
+  } else {
+    const w = wanted.toLowerCase();
+    const found =
+      entries.find((e) => e.clientUserId === wanted) ??
+      entries.find((e) => e.email.toLowerCase() === w) ??
+      entries.find((e) => e.userName.toLowerCase() === w) ??
+      entries.find((e) => e.recipientId === wanted);
+    if (found) return found;
+  }
+  throw new SignrunError('SR_RECIPIENT_NOT_FOUND', `no embedded recipient${wanted ? ` "${wanted}"` : ''} in this envelope; embedded recipients: ${entries.map((e) => e.clientUserId).join(', ') || '(none)'}`);
+}
+
+function isLoopback(url: string): boolean {
+  try {
+    return ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `signrun sign-url <out-dir> <envelope-key> [recipient]`: asks the service
+ * for a fresh signing address (same returnUrl) for a recipient of an
+ * envelope of an earlier run, prints it on stdout alone, and records it in
+ * signing.json (mode 0600). Addresses expire (5 minutes, single use), so this
+ * is how a long-lived link gets a working address at the moment it is opened.
+ */
+const signUrl: CommandHandler = async ({ args, io }) => {
+  const [outArg, keyArg, recipientArg] = args as [string, string, string | undefined];
+  const out = new OutputFolder(path.resolve(io.cwd, outArg));
+  const folder = await findEnvelopeFolder(out.root, keyArg);
+  const signing = await readRecord<SigningRecord>(out.root, `${folder}/signing.json`);
+  const envelope = await readRecord<EnvelopeRecord>(out.root, `${folder}/envelope.json`);
+  if (!signing || !envelope) throw new SignrunError('SR_OUTPUT_NOT_FOUND', `${folder} in ${out.root} has no signing.json and envelope.json`);
+  const entry = chooseRecipient(signing.recipients, recipientArg);
+
+  const loaded = await loadConfig({ cwd: io.cwd, env: io.env });
+  if (!loaded.ok) {
+    io.stderr.write(formatDiagnostics(loaded.errors, 'text', { colour: useColour(io, 'stderr') }));
+    return ExitCode.invalid;
+  }
+  const config = loaded.config;
+  const rootUrl = config.rootUrl ?? envelope.rootUrl;
+  const c = config.credentials;
+  let auth: Auth;
+  if (c.accessToken) auth = { kind: 'bearer', accessToken: c.accessToken };
+  else if (c.username && c.password && c.integratorKey) auth = { kind: 'legacy', username: c.username, password: c.password, integratorKey: c.integratorKey };
+  else if (!config.rootUrl && isLoopback(rootUrl)) {
+    // The envelope was created on a local sandbox (`signrun serve`): its seed's user.
+    const s = sandboxSeedCredentials;
+    auth = { kind: 'legacy', username: s.username, password: makeSecret(s.password), integratorKey: s.integratorKey };
+  } else {
+    throw new SignrunError('SR_CREDENTIALS_MISSING', `asking ${rootUrl} for a signing address needs credentials`);
+  }
+
+  const client = EsignatureClient.create({ rootUrl, auth });
+  try {
+    const account = await client.login();
+    const issuedAt = new Date();
+    const view = await account.createRecipientView(entry.envelopeId, {
+      returnUrl: signing.returnUrl,
+      authenticationMethod: 'none',
+      clientUserId: entry.clientUserId,
+      email: entry.email,
+      userName: entry.userName,
+      recipientId: entry.recipientId,
+      ...(entry.userId ? { userId: entry.userId } : {}),
+    });
+    const updated: SigningRecord = {
+      ...signing,
+      recipients: signing.recipients.map((e) =>
+        e === entry ? { ...e, state: 'ready', url: view.url, issuedAt: issuedAt.toISOString(), expiresAt: new Date(issuedAt.getTime() + 300_000).toISOString() } : e,
+      ),
+    };
+    await out.writeJson(`${folder}/signing.json`, updated, { mode: 0o600 });
+    io.stdout.write(`${view.url}\n`);
+    io.stderr.write(`Signing address for ${entry.userName} <${entry.email}> (${entry.clientUserId}) of ${folder}: it works once, within about 5 minutes.\n`);
+    return ExitCode.ok;
+  } finally {
+    client.close();
+  }
 };
-export default handler;
+export default signUrl;
