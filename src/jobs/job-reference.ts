@@ -1,0 +1,74 @@
+import { jobSchema } from './schema-check.js';
+
+interface SchemaNode {
+  type?: string | string[];
+  description?: string;
+  properties?: Record<string, SchemaNode>;
+  items?: SchemaNode;
+  required?: string[];
+  enum?: unknown[];
+  const?: unknown;
+  $ref?: string;
+  minimum?: number;
+}
+
+/** Sections of the reference, in reading order: [title, schema path]. */
+const sections: Array<[string, string]> = [
+  ['Job file (top level)', '#'],
+  ['`defaults`', '#/$defs/defaults'],
+  ['Envelope (`envelopes[]`)', '#/$defs/envelope'],
+  ['`forEach`', '#/$defs/forEach'],
+  ['Document (`documents[]`)', '#/$defs/document'],
+  ['Signer (`recipients[]`)', '#/$defs/signer'],
+  ['Sign-here tab (`tabs[]`)', '#/$defs/signHereTab'],
+  ['Role (`templateRoles[]`)', '#/$defs/role'],
+  ['`eventNotification`', '#/$defs/eventNotification'],
+  ['Account (`accounts[]`)', '#/$defs/account'],
+];
+
+/**
+ * The job-file reference of README.md and docs/job-files.md, rendered from
+ * schemas/job.schema.json so that it cannot drift from the schema
+ * (test/jobs/job-reference.test.ts compares them).
+ */
+export function renderJobReference(linkBase = '', schema: Record<string, unknown> = jobSchema()): string {
+  const resolve = (ref: string): SchemaNode => {
+    if (ref === '#') return schema as SchemaNode;
+    return (schema['$defs'] as Record<string, SchemaNode>)[ref.replace('#/$defs/', '')]!;
+  };
+  const lines: string[] = [
+    '<!-- Generated from schemas/job.schema.json by `npm run docs:jobs`. Do not edit by hand. -->',
+    '',
+    `Job files are YAML, checked against [schemas/job.schema.json](${linkBase}schemas/job.schema.json) (add`,
+    '`# yaml-language-server: $schema=<path to>/schemas/job.schema.json` for help in your editor).',
+    `The guide (references, \`.env\`, forEach, numbering, limits) is [docs/job-files.md](${linkBase}docs/job-files.md).`,
+    'Any text may hold `${env.NAME}`; inside an envelope with `forEach`, `${row.column}` too.',
+    '',
+  ];
+  for (const [title, ref] of sections) {
+    const node = resolve(ref);
+    lines.push(`### ${title}`, '', node.description ?? '', '', '| field | type | required | description |', '|---|---|---|---|');
+    for (const [name, raw] of Object.entries(node.properties ?? {})) {
+      const property = raw.$ref ? { ...resolve(raw.$ref), ...(raw.description ? { description: raw.description } : {}) } : raw;
+      lines.push(`| \`${name}\` | ${typeName(property, resolve)} | ${node.required?.includes(name) ? 'yes' : ''} | ${cell(property.description ?? '')} |`);
+    }
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+function typeName(node: SchemaNode, resolve: (ref: string) => SchemaNode): string {
+  if (node.const !== undefined) return `\`${JSON.stringify(node.const)}\``;
+  if (node.enum) return node.enum.map((v) => `\`${String(v)}\``).join(' \\| ');
+  if (node.type === 'array') {
+    const items = node.items?.$ref ? node.items.$ref.replace('#/$defs/', '') : typeName(node.items ?? {}, resolve);
+    return `list of ${items}`;
+  }
+  if (node.type === 'integer') return node.minimum === 1 ? 'integer ≥ 1' : 'integer';
+  if (Array.isArray(node.type)) return node.type.join(' \\| ');
+  return node.type ?? 'any';
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
