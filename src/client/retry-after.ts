@@ -8,7 +8,8 @@ export function parseRetryAfter(value: string | null | undefined, now: number): 
   const text = value.trim();
   if (text === '') return undefined;
   if (/^\d+$/.test(text)) return Number(text) * 1000;
-  if (/^\d/.test(text)) return undefined; // "1.5", "-3": not delay-seconds, not a date
+  // An HTTP-date always names its month ("Fri, 20 Nov 2026 …"); "1.5" or "-3" are neither form.
+  if (!/[a-z]{3}/i.test(text)) return undefined;
   const at = Date.parse(text);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - now);

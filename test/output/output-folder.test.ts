@@ -1,0 +1,67 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, readdir, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { OutputFolder, safeFileName } from '../../src/output/output-folder.js';
+import type { SignrunError } from '../../src/errors/signrun-error.js';
+
+async function folder() {
+  return new OutputFolder(await mkdtemp(path.join(os.tmpdir(), 'signrun-out-')));
+}
+
+describe('OutputFolder', () => {
+  it('refuses paths outside the folder before writing anything', async () => {
+    const out = await folder();
+    for (const bad of ['../escape.json', '/etc/passwd', 'a/../../b', '']) {
+      const error = (await out.writeFile(bad, 'x').catch((e: unknown) => e)) as SignrunError;
+      expect(error.code).toBe('SR_OUTPUT_OUTSIDE');
+    }
+    for (const segment of ['..', 'a/b', '.', '']) {
+      expect(() => out.join('job', segment)).toThrowError(expect.objectContaining({ code: 'SR_OUTPUT_OUTSIDE' }) as Error);
+    }
+    expect(await readdir(out.root)).toEqual([]);
+    expect(await readdir(path.dirname(out.root))).not.toContain('escape.json');
+  });
+
+  it('writes whole files with size and sha256, and the mode asked for', async () => {
+    const out = await folder();
+    const record = await out.writeJson('job/key/signing.json', { url: 'x' }, { mode: 0o600 });
+    const bytes = await readFile(path.join(out.root, 'job/key/signing.json'));
+    expect(record).toEqual({ path: 'job/key/signing.json', size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+    expect((await stat(path.join(out.root, 'job/key/signing.json'))).mode & 0o777).toBe(0o600);
+    expect(await readdir(path.join(out.root, 'job/key'))).toEqual(['signing.json']);
+  });
+
+  it('a stream that fails leaves neither a partial file nor a temp file', async () => {
+    const out = await folder();
+    const failing = new Readable({
+      read() {
+        this.push(Buffer.alloc(1024, 1));
+        this.destroy(new Error('connection reset'));
+      },
+    });
+    await expect(out.writeStream('job/key/certificate.pdf', failing)).rejects.toThrow('connection reset');
+    expect(await readdir(path.join(out.root, 'job/key'))).toEqual([]);
+  });
+
+  it('replaces an existing file atomically', async () => {
+    const out = await folder();
+    await out.writeFile('report.json', 'old');
+    const record = await out.writeStream('report.json', Readable.from([Buffer.from('new '), Buffer.from('content')]));
+    expect(await readFile(path.join(out.root, 'report.json'), 'utf8')).toBe('new content');
+    expect(record.size).toBe(11);
+  });
+});
+
+describe('safeFileName', () => {
+  it.each([
+    ['offer-letter.pdf', 'offer-letter.pdf'],
+    ['Lettre d’offre (v2).pdf', 'Lettre-d-offre-v2-.pdf'],
+    ['../../etc/passwd', 'etc-passwd'],
+    ['', 'document'],
+  ])('%j → %j', (name, expected) => {
+    expect(safeFileName(name)).toBe(expected);
+  });
+});

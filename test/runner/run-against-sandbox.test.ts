@@ -1,0 +1,179 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/contract.js';
+import { run, PreflightError } from '../../src/runner/run.js';
+import { sandboxSeedCredentials } from '../../src/runner/target.js';
+import type { RunEvent } from '../../src/runner/run-events.js';
+import { EsignatureClient } from '../../src/client/esignature-client.js';
+import type { Auth } from '../../src/client/auth.js';
+import { makeSecret } from '../../src/secret.js';
+import type { ResolvedJob } from '../../src/jobs/model.js';
+import type { AccountRecord, SigningRecord } from '../../src/output/records.js';
+import { accountFixture, envelopeFixture, signerFixture } from './fixtures.js';
+
+/** The runner as a library against the real sandbox over HTTP on loopback. */
+let sandbox: RunningSandbox;
+const s = sandboxSeedCredentials;
+const auth: Auth = { kind: 'legacy', username: s.username, password: makeSecret(s.password), integratorKey: s.integratorKey };
+const distributor = { code: s.distributorCode, password: makeSecret(s.distributorPassword) };
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, quiet: true });
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+function job(envelopes = [envelopeFixture('a')], accounts: ReturnType<typeof accountFixture>[] = []): ResolvedJob {
+  return { file: '/jobs/runner-test.yaml', job: 'runner-test', envelopes, accounts };
+}
+
+async function tempOut() {
+  return mkdtemp(path.join(os.tmpdir(), 'signrun-run-'));
+}
+
+async function envelopesOnService(): Promise<number> {
+  const client = EsignatureClient.create({ rootUrl: sandbox.rootUrl, auth });
+  try {
+    const account = await client.login();
+    const listed = await account.listEnvelopeStatusChanges({ fromDate: '2000-01-01T00:00:00Z' });
+    return listed.envelopes?.length ?? 0;
+  } finally {
+    client.close();
+  }
+}
+
+const target = () => ({ rootUrl: sandbox.rootUrl, sandbox: false, auth });
+
+describe('run (library) against the sandbox', () => {
+  it('runs the 4.12 sequence: ids, views, documents and certificate whose sha256 match the service bytes', async () => {
+    const outDir = await tempOut();
+    const events: RunEvent[] = [];
+    const summary = await run({ jobs: [job()], target: target(), outDir, onEvent: (e) => events.push(e) });
+    const [result] = summary.envelopes;
+    expect(result?.outcome).toBe('succeeded');
+    expect(result?.lastStep).toBe('certificate');
+    expect(result?.recipients.map((r) => r.signing)).toEqual(['ready', 'ready']);
+    // create, recipients, 2 views, list documents, 2 documents, certificate
+    expect(result?.apiCalls).toBe(8);
+    expect(events.filter((e) => e.type === 'envelope:step').map((e) => (e as { step: string }).step)).toEqual(['create', 'recipients', 'views', 'documents', 'certificate']);
+    const files = result?.files ?? [];
+    expect(files.map((f) => f.path).sort()).toEqual(
+      ['certificate.pdf', 'documents/1-offer-letter.pdf', 'documents/2-company-handbook.pdf', 'envelope.json', 'signing.json'].map((f) => `runner-test/a/${f}`).sort(),
+    );
+    const client = EsignatureClient.create({ rootUrl: sandbox.rootUrl, auth });
+    const account = await client.login();
+    for (const file of files) {
+      const bytes = await readFile(path.join(outDir, file.path));
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(file.sha256);
+      expect(bytes.length).toBe(file.size);
+      const documentId = /documents\/(\d+)-/.exec(file.path)?.[1] ?? (file.path.endsWith('certificate.pdf') ? 'certificate' : undefined);
+      if (documentId && documentId !== 'certificate') {
+        const served = await account.client.request({ method: 'GET', url: `${account.baseUrl}/envelopes/${result?.envelopeId}/documents/${documentId}`, operation: 't', responseType: 'stream' });
+        const chunks: Buffer[] = [];
+        for await (const chunk of served.stream ?? []) chunks.push(chunk as Buffer);
+        expect(createHash('sha256').update(Buffer.concat(chunks)).digest('hex')).toBe(file.sha256);
+      }
+    }
+    client.close();
+    expect((await stat(path.join(outDir, 'runner-test/a/signing.json'))).mode & 0o777).toBe(0o600);
+  });
+
+  it('reports a recipient whose routing order has not come as waiting for its turn, not as a failure', async () => {
+    const outDir = await tempOut();
+    const envelope = envelopeFixture('routed', { recipients: [signerFixture('1', { routingOrder: '1' }), signerFixture('2', { routingOrder: '2' })] });
+    const summary = await run({ jobs: [job([envelope])], target: target(), outDir });
+    const [result] = summary.envelopes;
+    expect(result?.outcome).toBe('succeeded');
+    expect(result?.recipients.map((r) => r.signing)).toEqual(['ready', 'waiting-for-turn']);
+    const signing = JSON.parse(await readFile(path.join(outDir, 'runner-test/routed/signing.json'), 'utf8')) as SigningRecord;
+    expect(signing.recipients.map((r) => [r.clientUserId, r.state, Boolean(r.url)])).toEqual([
+      ['c-1', 'ready', true],
+      ['c-2', 'waiting-for-turn', false],
+    ]);
+  });
+
+  it('refuses a template roleName the template lacks before sending anything (plan-time error)', async () => {
+    const before = await envelopesOnService();
+    const good = envelopeFixture('fine');
+    const bad = envelopeFixture('tpl', {
+      kind: 'template',
+      documents: [],
+      recipients: [],
+      templateId: '3c9f4bb2-6d1e-4a5e-9a57-5d1a1c0f7e01',
+      templateRoles: [{ roleName: 'employe', name: 'X', email: 'x@example.com', clientUserId: 'x' }],
+    });
+    const error = (await run({ jobs: [job([good, bad])], target: target(), outDir: await tempOut() }).catch((e: unknown) => e)) as PreflightError;
+    expect(error).toBeInstanceOf(PreflightError);
+    expect(error.problems.map((p) => p.code)).toEqual(['SR_TEMPLATE_ROLE_MISSING']);
+    expect(error.exitCode).toBe(2);
+    expect(await envelopesOnService()).toBe(before);
+  });
+
+  it('a second run into the same outputs adopts the envelope instead of sending it again; changed content is drift', async () => {
+    const outDir = await tempOut();
+    const envelope = envelopeFixture('once');
+    const first = await run({ jobs: [job([envelope])], target: target(), outDir });
+    const count = await envelopesOnService();
+    const second = await run({ jobs: [job([envelope])], target: target(), outDir });
+    expect(second.envelopes[0]).toMatchObject({ outcome: 'succeeded', adopted: true, envelopeId: first.envelopes[0]?.envelopeId });
+    expect(second.api.byOperation['createEnvelope']).toBeUndefined();
+    expect(await envelopesOnService()).toBe(count);
+    const changed = envelopeFixture('once', { emailSubject: 'Changed subject' });
+    const third = await run({ jobs: [job([changed])], target: target(), outDir });
+    expect(third.envelopes[0]?.error?.code).toBe('SR_ENVELOPE_DRIFT');
+    expect(await envelopesOnService()).toBe(count);
+  });
+
+  it('creates an account (awaiting activation), then deletes it logging in as its own user', async () => {
+    const outDir = await tempOut();
+    const present = accountFixture('sub1');
+    const created = await run({ jobs: [job([], [present])], target: target(), outDir, distributor, integratorKey: s.integratorKey });
+    expect(created.accounts[0]).toMatchObject({ outcome: 'created', awaitingActivation: true });
+    const record = JSON.parse(await readFile(path.join(outDir, 'runner-test/sub1/account.json'), 'utf8')) as AccountRecord;
+    expect(record.accountId).toBe(created.accounts[0]?.accountId);
+    expect(JSON.stringify(record)).not.toContain('pw-sub1-secret');
+
+    // The initial user activates it from the activation message (DESIGN.md: /sandbox/outbox).
+    const outbox = (await (await fetch(`${sandbox.origin}/sandbox/outbox?to=sub1@sub.example.com`)).json()) as { messages: Array<{ links: string[] }> };
+    const link = outbox.messages[0]?.links.find((l) => l.includes('/activate/'));
+    expect(link).toBeDefined();
+    expect((await fetch(link ?? '')).ok).toBe(true);
+
+    const again = await run({ jobs: [job([], [present])], target: target(), outDir, distributor, integratorKey: s.integratorKey });
+    expect(again.accounts[0]?.outcome).toBe('up-to-date');
+
+    const absent = accountFixture('sub1', { state: 'absent' });
+    const deleted = await run({ jobs: [job([], [absent])], target: target(), outDir, distributor, integratorKey: s.integratorKey });
+    expect(deleted.accounts[0]?.outcome).toBe('deleted');
+    expect(deleted.api.byOperation['deleteAccount']).toBe(1);
+    const after = JSON.parse(await readFile(path.join(outDir, 'runner-test/sub1/account.json'), 'utf8')) as AccountRecord;
+    expect(after.state).toBe('deleted');
+  });
+
+  it('an aborted signal starts nothing new, finishes work in flight and lists the rest as not started', async () => {
+    const controller = new AbortController();
+    const envelopes = Array.from({ length: 12 }, (_, i) => envelopeFixture(`stop-${i}`));
+    const summary = await run({
+      jobs: [job(envelopes)],
+      target: target(),
+      outDir: await tempOut(),
+      concurrency: 2,
+      signal: controller.signal,
+      onEvent: (e) => {
+        if (e.type === 'envelope:done') controller.abort();
+      },
+    });
+    expect(summary.interrupted).toBe(true);
+    const outcomes = summary.envelopes.map((e) => e.outcome);
+    expect(outcomes.filter((o) => o === 'succeeded').length).toBeGreaterThanOrEqual(1);
+    expect(outcomes.filter((o) => o === 'succeeded').length).toBeLessThanOrEqual(3);
+    expect(outcomes.filter((o) => o === 'not-started').length).toBeGreaterThanOrEqual(9);
+    expect(outcomes).not.toContain('failed');
+    expect(summary.envelopes).toHaveLength(12);
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { scheduleLazily } from '../../src/runner/schedule.js';
+
+describe('scheduleLazily', () => {
+  it('keeps at most `concurrency` tasks alive and pulls items only as slots free up', async () => {
+    let pulled = 0;
+    let running = 0;
+    let peakRunning = 0;
+    let peakAhead = 0;
+    let finished = 0;
+    function* items() {
+      for (let i = 0; i < 10_000; i += 1) {
+        pulled += 1;
+        peakAhead = Math.max(peakAhead, pulled - finished);
+        yield i;
+      }
+    }
+    const started = await scheduleLazily(
+      items(),
+      16,
+      async () => {
+        running += 1;
+        peakRunning = Math.max(peakRunning, running);
+        await new Promise((resolve) => setImmediate(resolve));
+        running -= 1;
+        finished += 1;
+      },
+      () => false,
+    );
+    expect(started).toBe(10_000);
+    expect(finished).toBe(10_000);
+    expect(peakRunning).toBe(16);
+    // Never more than concurrency (+1 being handed over) items pulled but not finished.
+    expect(peakAhead).toBeLessThanOrEqual(17);
+  });
+
+  it('starts nothing new once told to stop, and lets work in flight finish', async () => {
+    let finished = 0;
+    let stop = false;
+    const started = await scheduleLazily(
+      Array.from({ length: 100 }, (_, i) => i),
+      4,
+      async (i) => {
+        if (i === 5) stop = true;
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        finished += 1;
+      },
+      () => stop,
+    );
+    expect(started).toBeLessThan(100);
+    expect(started).toBeGreaterThanOrEqual(6);
+    expect(finished).toBe(started);
+  });
+});
