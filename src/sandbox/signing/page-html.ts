@@ -32,6 +32,7 @@ function shell(text: PageText, title: string, body: string, head = ''): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
 <title>${escapeHtml(title)} · signrun sandbox</title>
 <link rel="stylesheet" href="/signing/assets/signing.css">
 ${head}

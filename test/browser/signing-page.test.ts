@@ -1,0 +1,302 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/contract.js';
+import {
+  launchBrowser,
+  newPage,
+  returnedEvent,
+  scrollWidth,
+  startReturnServer,
+  viewports,
+  waitForDocuments,
+} from '../helpers/browser.js';
+import { samplePdf, tempPdf, tool, wordsOnPage } from '../signing/pdf-tools.js';
+import { sandboxApi, signer, templateId } from '../signing/sandbox-api.js';
+
+// End-to-end: the real sandbox on 127.0.0.1:0, Debian's chromium, a return
+// address server. Each scenario ends on the return address with its `event`,
+// then statuses come from the API and the downloaded PDFs are checked with
+// poppler (pdftotext for the stamp, pdfsig for the seal).
+
+const screenshots = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+const sealValid = /Signature Validation: Signature is Valid\./;
+
+let sandbox: RunningSandbox;
+let api: ReturnType<typeof sandboxApi>;
+let browser: Browser;
+let back: Awaited<ReturnType<typeof startReturnServer>>;
+
+beforeAll(async () => {
+  mkdirSync(screenshots, { recursive: true });
+  [sandbox, browser, back] = await Promise.all([startSandbox({ port: 0 }), launchBrowser(), startReturnServer()]);
+  api = sandboxApi(sandbox.rootUrl);
+});
+afterAll(async () => {
+  await browser?.close();
+  await back?.close();
+  await sandbox?.close();
+});
+
+async function pdfBase64(title: string, pages: number): Promise<string> {
+  return Buffer.from(await samplePdf(title, pages)).toString('base64');
+}
+
+/** Selects every "Sign here" field by keyboard (Tab focus + Enter), then Finish. */
+async function signAllTabs(page: Page, buttonName = 'Sign here', finish = 'Finish'): Promise<void> {
+  const tabs = page.getByRole('button', { name: buttonName });
+  const count = await tabs.count();
+  expect(count).toBeGreaterThan(0);
+  for (let i = 0; i < count; i++) {
+    // The first remaining unsigned one: signed tabs are renamed to the signature.
+    const tab = page.getByRole('button', { name: buttonName }).first();
+    await tab.focus();
+    await page.keyboard.press('Enter');
+  }
+  await expect.poll(() => page.getByRole('button', { name: buttonName }).count()).toBe(0);
+  await page.getByRole('button', { name: finish, exact: true }).click();
+}
+
+async function checkSealed(bytes: Buffer, names: string[]): Promise<void> {
+  const path = tempPdf(bytes);
+  const text = (await tool('pdftotext', [path, '-'])).out;
+  for (const name of names) expect(text).toContain(name);
+  expect((await tool('pdfsig', [path])).out).toMatch(sealValid);
+  expect((await tool('qpdf', ['--check', path])).code).toBe(0);
+  const tampered = Buffer.from(bytes);
+  const at = tampered.indexOf('/Producer');
+  expect(at).toBeGreaterThan(0);
+  tampered[at + 2] = tampered[at + 2] === 0x72 ? 0x52 : 0x72; // flip the case of one letter in a signed byte range
+  expect((await tool('pdfsig', [tempPdf(tampered)])).out).not.toMatch(sealValid);
+}
+
+describe('signing page in a real browser', () => {
+  it('two signers, two documents, signed in routing order', async () => {
+    const envelopeId = await api.createEnvelope({
+      emailSubject: 'Supplier agreement',
+      status: 'sent',
+      documents: [
+        {
+          documentId: '1',
+          name: 'Agreement.pdf',
+          fileExtension: 'pdf',
+          documentBase64: await pdfBase64('the agreement', 2),
+        },
+        { documentId: '2', name: 'Annex.pdf', fileExtension: 'pdf', documentBase64: await pdfBase64('the annex', 1) },
+      ],
+      recipients: {
+        signers: [
+          signer('1', 'Alice Martin', '1', [
+            { documentId: '1', pageNumber: '2', xPosition: '72', yPosition: '600' },
+            { documentId: '2', pageNumber: '1', xPosition: '72', yPosition: '500' },
+          ]),
+          signer('2', 'Bruno Petit', '2', [{ documentId: '1', pageNumber: '2', xPosition: '330', yPosition: '600' }]),
+        ],
+      },
+    });
+    // Bruno's turn has not come: no view for him yet.
+    const early = await api.call('POST', `/envelopes/${envelopeId}/views/recipient`, {
+      email: 'bruno.petit@example.com',
+      userName: 'Bruno Petit',
+      clientUserId: 'client-2',
+      returnUrl: back.url,
+    });
+    expect(early.status).toBe(400);
+
+    const alice = await newPage(browser, viewports.desktop);
+    await alice.page.goto(
+      await api.signingUrl(
+        envelopeId,
+        { email: 'alice.martin@example.com', userName: 'Alice Martin', clientUserId: 'client-1' },
+        back.url,
+      ),
+    );
+    await waitForDocuments(alice.page);
+    expect(await alice.page.locator('.page canvas').count()).toBe(3);
+    await alice.page.getByRole('button', { name: 'Sign here' }).first().scrollIntoViewIfNeeded();
+    await alice.page.screenshot({ path: `${screenshots}signing-desktop.png` });
+    await signAllTabs(alice.page);
+    expect(await returnedEvent(alice.page, back.url)).toBe('signing_complete');
+    expect(alice.errors).toEqual([]);
+    await alice.context.close();
+    expect(await api.recipientStatuses(envelopeId)).toEqual({ '1': 'completed', '2': 'sent' });
+    expect(await api.envelopeStatus(envelopeId)).toBe('delivered');
+
+    const bruno = await newPage(browser, viewports.phone);
+    await bruno.page.goto(
+      await api.signingUrl(
+        envelopeId,
+        { email: 'bruno.petit@example.com', userName: 'Bruno Petit', clientUserId: 'client-2' },
+        back.url,
+      ),
+    );
+    await waitForDocuments(bruno.page);
+    await bruno.page.screenshot({ path: `${screenshots}signing-phone.png` });
+    await bruno.page.getByRole('button', { name: 'Sign here' }).first().scrollIntoViewIfNeeded();
+    await bruno.page.screenshot({ path: `${screenshots}signing-phone-tab.png` });
+    // Nothing is wider than the phone: readable without sideways scrolling.
+    expect(await scrollWidth(bruno.page)).toBeLessThanOrEqual(viewports.phone.width);
+    await signAllTabs(bruno.page);
+    expect(await returnedEvent(bruno.page, back.url)).toBe('signing_complete');
+    await bruno.context.close();
+
+    expect(await api.envelopeStatus(envelopeId)).toBe('completed');
+    expect(await api.recipientStatuses(envelopeId)).toEqual({ '1': 'completed', '2': 'completed' });
+    await checkSealed(await api.document(envelopeId, '1'), ['Alice Martin', 'Bruno Petit']);
+    await checkSealed(await api.document(envelopeId, '2'), ['Alice Martin']);
+  });
+
+  it('the template envelope, employer and employee signing in parallel', async () => {
+    const envelopeId = await api.createEnvelope({
+      templateId,
+      status: 'sent',
+      templateRoles: [
+        {
+          roleName: 'employee',
+          name: 'Jean Français',
+          email: 'jean@example.com',
+          clientUserId: 'emp-1',
+          supportedLanguage: 'fr',
+        },
+        { roleName: 'employer', name: 'Maria Garcia', email: 'maria@example.com', clientUserId: 'mgr-1' },
+      ],
+    });
+    const [employee, employer] = await Promise.all([newPage(browser), newPage(browser)]);
+    await employee.page.goto(
+      await api.signingUrl(
+        envelopeId,
+        { email: 'jean@example.com', userName: 'Jean Français', clientUserId: 'emp-1' },
+        back.url,
+      ),
+    );
+    await employer.page.goto(
+      await api.signingUrl(
+        envelopeId,
+        { email: 'maria@example.com', userName: 'Maria Garcia', clientUserId: 'mgr-1' },
+        back.url,
+      ),
+    );
+    await Promise.all([waitForDocuments(employee.page), waitForDocuments(employer.page)]);
+    expect(await employee.page.getAttribute('html', 'lang')).toBe('fr');
+    await employee.page.screenshot({ path: `${screenshots}signing-desktop-fr.png` });
+    // Both finish at the same moment: neither signature may be lost.
+    await Promise.all([signAllTabs(employee.page, 'Signer ici', 'Terminer'), signAllTabs(employer.page)]);
+    expect(await returnedEvent(employee.page, back.url)).toBe('signing_complete');
+    expect(await returnedEvent(employer.page, back.url)).toBe('signing_complete');
+    await Promise.all([employee.context.close(), employer.context.close()]);
+    expect(await api.envelopeStatus(envelopeId)).toBe('completed');
+    await checkSealed(await api.document(envelopeId, '1'), ['Jean Français', 'Maria Garcia']);
+  });
+
+  it('a decline with a reason', async () => {
+    const envelopeId = await api.createEnvelope({
+      emailSubject: 'Non-disclosure agreement',
+      status: 'sent',
+      documents: [
+        { documentId: '1', name: 'NDA.pdf', fileExtension: 'pdf', documentBase64: await pdfBase64('the NDA', 1) },
+      ],
+      recipients: {
+        signers: [
+          signer('1', 'Chloé Roux', '1', [{ documentId: '1', pageNumber: '1', xPosition: '72', yPosition: '500' }]),
+        ],
+      },
+    });
+    const { page, context } = await newPage(browser);
+    await page.goto(
+      await api.signingUrl(
+        envelopeId,
+        { email: 'chlo.roux@example.com', userName: 'Chloé Roux', clientUserId: 'client-1' },
+        back.url,
+      ),
+    );
+    await waitForDocuments(page);
+    await page.getByText('Decline to sign').click();
+    // An empty reason is refused on the page, nothing is sent.
+    await page.getByRole('button', { name: 'Decline', exact: true }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('reason');
+    await page.getByLabel('Reason for declining').fill('The notice period is wrong.');
+    await page.getByRole('button', { name: 'Decline', exact: true }).click();
+    expect(await returnedEvent(page, back.url)).toBe('decline');
+    await context.close();
+    expect(await api.envelopeStatus(envelopeId)).toBe('declined');
+    expect(await api.recipientStatuses(envelopeId)).toEqual({ '1': 'declined' });
+  });
+
+  it('free placement by clicking on a page when the signer has no tabs', async () => {
+    const envelopeId = await api.createEnvelope({
+      emailSubject: 'Letter of intent',
+      status: 'sent',
+      documents: [
+        { documentId: '1', name: 'Letter.pdf', fileExtension: 'pdf', documentBase64: await pdfBase64('the letter', 1) },
+      ],
+      recipients: { signers: [signer('1', 'Daniel Blanc', '1', [])] },
+    });
+    const { page, context, errors } = await newPage(browser);
+    await page.goto(
+      await api.signingUrl(
+        envelopeId,
+        { email: 'daniel.blanc@example.com', userName: 'Daniel Blanc', clientUserId: 'client-1' },
+        back.url,
+      ),
+    );
+    await waitForDocuments(page);
+    // Finishing before placing is refused on the page.
+    await page.getByRole('button', { name: 'Finish', exact: true }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Place your signature');
+
+    // Click at 3/4 of the width, 1/2 of the height: the box is centred there.
+    const region = page.locator('.page.placing').first();
+    const box = (await region.boundingBox())!;
+    await region.click({ position: { x: box.width * 0.75, y: box.height * 0.5 } });
+    await expect.poll(() => page.locator('.placed').count()).toBe(1);
+    await page.screenshot({ path: `${screenshots}signing-free-placement.png` });
+    await page.getByRole('button', { name: 'Finish', exact: true }).click();
+    expect(await returnedEvent(page, back.url)).toBe('signing_complete');
+    expect(errors).toEqual([]);
+    await context.close();
+
+    expect(await api.envelopeStatus(envelopeId)).toBe('completed');
+    const path = tempPdf(await api.document(envelopeId, '1'));
+    const name = (await wordsOnPage(path, 1)).find((w) => w.word === 'Daniel');
+    expect(name).toBeDefined();
+    // Page 612 × 792 pt: centre (459, 396), a 180 × 48 box → left edge ≈ 369, top ≈ 372.
+    expect(name!.xMin).toBeGreaterThan(369 - 10);
+    expect(name!.xMin).toBeLessThan(369 + 15);
+    expect(name!.yMin).toBeGreaterThan(372 - 5);
+    expect(name!.yMin).toBeLessThan(372 + 48);
+    expect((await tool('pdfsig', [path])).out).toMatch(sealValid);
+  });
+
+  it('an expired link explains, then sends the signer back with ttl_expired', async () => {
+    const shortLived = await startSandbox({ port: 0, viewTokenTtlSeconds: 1 });
+    try {
+      const shortApi = sandboxApi(shortLived.rootUrl);
+      const envelopeId = await shortApi.createEnvelope({
+        emailSubject: 'Expiring',
+        status: 'sent',
+        documents: [{ documentId: '1', name: 'x.pdf', fileExtension: 'pdf', documentBase64: await pdfBase64('x', 1) }],
+        recipients: {
+          signers: [
+            signer('1', 'Eve Noir', '1', [{ documentId: '1', pageNumber: '1', xPosition: '72', yPosition: '72' }]),
+          ],
+        },
+      });
+      const url = await shortApi.signingUrl(
+        envelopeId,
+        { email: 'eve.noir@example.com', userName: 'Eve Noir', clientUserId: 'client-1' },
+        back.url,
+      );
+      await new Promise((r) => setTimeout(r, 1600));
+      const { page, context } = await newPage(browser);
+      await page.goto(url);
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain('expired');
+      expect(await returnedEvent(page, back.url)).toBe('ttl_expired');
+      await context.close();
+      expect(await shortApi.envelopeStatus(envelopeId)).toBe('sent');
+    } finally {
+      await shortLived.close();
+    }
+  });
+});

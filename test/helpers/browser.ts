@@ -1,0 +1,91 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/**
+ * Debian's chromium driven by playwright-core (.ci/run installs the package).
+ * `launch()` gives every browser a fresh temporary profile (user-data-dir),
+ * deleted on close, so no state leaks between test files.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+/** Desktop and phone viewports the screenshots are taken at. */
+export const viewports = {
+  desktop: { width: 1280, height: 900 },
+  phone: { width: 390, height: 844 },
+} as const;
+
+/** A fresh context (its own cookies) with a page at the given viewport; console errors collected. */
+export async function newPage(
+  browser: Browser,
+  viewport: { width: number; height: number } = viewports.desktop,
+  locale = 'en-GB',
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport, locale, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`${m.text()} ${m.location().url}`);
+  });
+  return { context, page, errors };
+}
+
+/**
+ * The client's return address: a tiny server on 127.0.0.1:0 that answers
+ * every GET with a short page and records the `event` it was sent back with.
+ */
+export async function startReturnServer(): Promise<{ url: string; events: string[]; close: () => Promise<void> }> {
+  const events: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    events.push(url.searchParams.get('event') ?? '');
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end('<!doctype html><title>Back at the client</title><p>returned</p>');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/signing-done`,
+    events,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+/** Waits until the page is back at the return address and returns the `event` it carries. */
+export async function returnedEvent(page: Page, returnUrl: string, timeoutMs = 15_000): Promise<string | null> {
+  await page.waitForURL((u) => u.toString().startsWith(returnUrl), { timeout: timeoutMs });
+  return new URL(page.url()).searchParams.get('event');
+}
+
+/** The page's full width in CSS pixels (wider than the viewport = sideways scrolling). */
+export function scrollWidth(page: Page): Promise<number> {
+  type Doc = { document: { documentElement: { scrollWidth: number } } };
+  return page.evaluate(() => (globalThis as unknown as Doc).document.documentElement.scrollWidth);
+}
+
+/** Waits for pdf.js to have drawn every page of every document (the page script sets data-ready). */
+export async function waitForDocuments(page: Page): Promise<void> {
+  // Locators, not string evaluation: the page's CSP forbids eval (as it should).
+  await page.locator('html[data-ready]').waitFor({ state: 'attached', timeout: 20_000 });
+  const state = await page.getAttribute('html', 'data-ready');
+  if (state !== 'true') throw new Error(`the signing page failed to draw the documents (data-ready=${state})`);
+}
