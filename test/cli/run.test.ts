@@ -1,0 +1,189 @@
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { runCli, repoRoot } from '../helpers/run-cli.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/contract.js';
+import { EsignatureClient } from '../../src/client/esignature-client.js';
+import { makeSecret } from '../../src/secret.js';
+import { fanOutJob, knownSecrets, readReport, sandboxEnv, sha256, signingUrls, tempDir } from './run-helpers.js';
+
+// An independent compile of the checked-in schema (not the code under test's own validator).
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+const ajv = new Ajv({ allErrors: true, strict: false });
+addFormats(ajv);
+const validateReport = ajv.compile(JSON.parse(await readFile(path.join(repoRoot, 'schemas/report.schema.json'), 'utf8')) as object);
+
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, quiet: true });
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+async function envelopesOnService(): Promise<number> {
+  const client = EsignatureClient.create({
+    rootUrl: sandbox.rootUrl,
+    auth: { kind: 'legacy', username: 'sandbox@signrun.test', password: makeSecret('sandbox-password'), integratorKey: 'sandbox-integrator-key' },
+  });
+  try {
+    const account = await client.login();
+    return (await account.listEnvelopeStatusChanges({ fromDate: '2000-01-01T00:00:00Z' })).envelopes?.length ?? 0;
+  } finally {
+    client.close();
+  }
+}
+
+async function assertOutputsConsistent(outDir: string, console: string): Promise<void> {
+  const report = await readReport(outDir);
+  expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
+  for (const item of [...report.envelopes, ...report.accounts]) {
+    for (const file of item.files) {
+      const bytes = await readFile(path.join(outDir, file.path));
+      expect(bytes.length).toBe(file.size);
+      expect(sha256(bytes)).toBe(file.sha256);
+      if (file.path.endsWith('signing.json')) expect((await stat(path.join(outDir, file.path))).mode & 0o777).toBe(0o600);
+    }
+  }
+  const urls = await signingUrls(outDir);
+  const reports = ['report.json', 'report.md', 'junit.xml'].map((f) => readFile(path.join(outDir, f), 'utf8'));
+  const text = (await Promise.all(reports)).join('\n') + console;
+  for (const secret of knownSecrets) expect(text).not.toContain(secret);
+  for (const url of urls) {
+    expect(text).not.toContain(url);
+    expect(text).not.toContain(url.split('/signing/')[1] ?? url);
+  }
+}
+
+describe('signrun run (real CLI, real sandbox over HTTP)', () => {
+  it('runs every example with no root URL: starts the sandbox in-process and says so first', async () => {
+    const outDir = await tempDir('signrun-cli-out-');
+    const result = await runCli(['run', 'examples', '--out', outDir]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.split('\n')[0]).toMatch(/sandbox in-process at http:\/\/127\.0\.0\.1:\d+\/restapi\/v2/);
+    const report = await readReport(outDir);
+    expect(report.target.sandbox).toBe(true);
+    expect(report.totals.envelopes.failed).toBe(0);
+    expect(report.totals.envelopes.succeeded).toBe(report.totals.envelopes.total);
+    expect(report.totals.envelopes.total).toBeGreaterThanOrEqual(4);
+    expect(report.accounts.every((a) => a.outcome === 'created' && a.awaitingActivation)).toBe(true);
+    expect(result.stdout).toContain(outDir);
+    await assertOutputsConsistent(outDir, result.stdout + result.stderr);
+    // Every job of examples/ appears in the report.
+    const jobs = new Set([...report.envelopes, ...report.accounts].map((i) => i.job));
+    expect(jobs.size).toBeGreaterThanOrEqual(4);
+  });
+
+  it('against a configured service: every sha256 equals the bytes the service serves', async () => {
+    const outDir = await tempDir('signrun-cli-out-');
+    const result = await runCli(['run', 'examples/embedded-signing.yaml', 'examples/template-contract.yaml', '--out', outDir], { env: sandboxEnv(sandbox) });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.split('\n')[0]).not.toMatch(/in-process/);
+    await assertOutputsConsistent(outDir, result.stdout + result.stderr);
+    const report = await readReport(outDir);
+    const client = EsignatureClient.create({
+      rootUrl: sandbox.rootUrl,
+      auth: { kind: 'legacy', username: 'sandbox@signrun.test', password: makeSecret('sandbox-password'), integratorKey: 'sandbox-integrator-key' },
+    });
+    const account = await client.login();
+    let compared = 0;
+    for (const envelope of report.envelopes) {
+      for (const file of envelope.files.filter((f) => f.path.endsWith('.pdf') && !f.path.endsWith('certificate.pdf'))) {
+        const documentId = /documents\/([^-]+)-/.exec(file.path)?.[1] ?? '';
+        const served = await account.client.request({ method: 'GET', url: `${account.baseUrl}/envelopes/${envelope.envelopeId}/documents/${documentId}`, operation: 'test', responseType: 'stream' });
+        const chunks: Buffer[] = [];
+        for await (const chunk of served.stream ?? []) chunks.push(chunk as Buffer);
+        expect(sha256(Buffer.concat(chunks))).toBe(file.sha256);
+        compared += 1;
+      }
+    }
+    client.close();
+    expect(compared).toBeGreaterThanOrEqual(3);
+  });
+
+  it('a 200-envelope CSV fan-out: all sent, report valid, API calls per envelope reported', async () => {
+    const dir = await fanOutJob(200);
+    const outDir = path.join(dir, 'out');
+    const before = await envelopesOnService();
+    const result = await runCli(['run', '.', '--concurrency', '16'], { cwd: dir, env: sandboxEnv(sandbox), timeoutMs: 120_000 });
+    expect(result.code, result.stderr).toBe(0);
+    const report = await readReport(outDir);
+    expect(report.totals.envelopes).toMatchObject({ total: 200, succeeded: 200, failed: 0 });
+    expect(report.concurrency).toBe(16);
+    expect(new Set(report.envelopes.map((e) => e.envelopeId)).size).toBe(200);
+    expect(report.envelopes.every((e) => e.apiCalls === 8)).toBe(true);
+    expect(report.api.byOperation['createEnvelope']).toBe(200);
+    expect(await envelopesOnService()).toBe(before + 200);
+    await assertOutputsConsistent(outDir, result.stdout + result.stderr);
+    const junit = await readFile(path.join(outDir, 'junit.xml'), 'utf8');
+    expect(junit.match(/<testcase /g)).toHaveLength(200);
+  });
+
+  it('invalid input: exit 2 with the code, nothing sent, nothing written', async () => {
+    const dir = await fanOutJob(3, 'broken');
+    const file = path.join(dir, 'fan-out.yaml');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('emailSubject: Please sign', 'emailSubjet: Please sign'));
+    const before = await envelopesOnService();
+    const result = await runCli(['run', '.', '--out', 'out'], { cwd: dir, env: sandboxEnv(sandbox) });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/fan-out\.yaml:\d+:\d+/);
+    expect(result.stderr).toMatch(/SR_[A-Z_]+/);
+    expect(await envelopesOnService()).toBe(before);
+    await expect(stat(path.join(dir, 'out'))).rejects.toThrow();
+  });
+
+  it('a template roleName the template lacks: exit 2 before anything is sent', async () => {
+    const dir = await tempDir('signrun-tpl-');
+    await writeFile(
+      path.join(dir, 'tpl.yaml'),
+      (await readFile(path.join(repoRoot, 'examples/template-contract.yaml'), 'utf8')).replace('roleName: employer', 'roleName: manager'),
+    );
+    const before = await envelopesOnService();
+    const result = await runCli(['run', 'tpl.yaml'], { cwd: dir, env: sandboxEnv(sandbox) });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('SR_TEMPLATE_ROLE_MISSING');
+    expect(result.stderr).toMatch(/tpl\.yaml:\d+:\d+/);
+    expect(await envelopesOnService()).toBe(before);
+  });
+
+  it('shards split the work exactly; report merge combines them into one valid report', async () => {
+    const dir = await fanOutJob(30, 'sharded');
+    const before = await envelopesOnService();
+    const one = await runCli(['run', '.', '--shard', '1/2', '--out', 'out1'], { cwd: dir, env: sandboxEnv(sandbox) });
+    const two = await runCli(['run', '.', '--shard', '2/2', '--out', 'out2'], { cwd: dir, env: sandboxEnv(sandbox) });
+    expect([one.code, two.code]).toEqual([0, 0]);
+    const r1 = await readReport(path.join(dir, 'out1'));
+    const r2 = await readReport(path.join(dir, 'out2'));
+    expect(r1.totals.envelopes.total + r2.totals.envelopes.total).toBe(30);
+    expect(r1.totals.envelopes.total).toBeGreaterThan(0);
+    expect(await envelopesOnService()).toBe(before + 30);
+    const merged = await runCli(['report', 'merge', 'out1', 'out2/report.json', '--out', 'merged'], { cwd: dir });
+    expect(merged.code, merged.stderr).toBe(0);
+    const report = await readReport(path.join(dir, 'merged'));
+    expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
+    expect(report.totals.envelopes).toMatchObject({ total: 30, succeeded: 30 });
+    expect(new Set(report.envelopes.map((e) => e.key)).size).toBe(30);
+    expect(report.mergedFrom?.sort()).toEqual([r1.runId, r2.runId].sort());
+    expect(report.api.calls).toBe(r1.api.calls + r2.api.calls);
+    const bad = await runCli(['report', 'merge', 'fan-out.yaml', '--out', 'merged2'], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('SR_REPORT_INVALID');
+  });
+
+  it('plan shows what a run would do, from the outputs of an earlier run', async () => {
+    const dir = await fanOutJob(3, 'planned');
+    const first = await runCli(['plan', '.', '--format', 'json'], { cwd: dir, env: sandboxEnv(sandbox) });
+    expect(first.code, first.stderr).toBe(0);
+    const before = JSON.parse(first.stdout) as { items: Array<{ action: string; apiCalls: number }>; totalApiCalls: number };
+    expect(before.items.map((i) => i.action)).toEqual(['create', 'create', 'create']);
+    expect(before.totalApiCalls).toBe(1 + 3 * 8);
+    const ran = await runCli(['run', '.'], { cwd: dir, env: sandboxEnv(sandbox) });
+    expect((await readReport(path.join(dir, 'out'))).api.calls).toBe(before.totalApiCalls);
+    expect(ran.code).toBe(0);
+    const after = JSON.parse((await runCli(['plan', '.', '--format', 'json'], { cwd: dir, env: sandboxEnv(sandbox) })).stdout) as typeof before;
+    expect(after.items.map((i) => i.action)).toEqual(['up-to-date', 'up-to-date', 'up-to-date']);
+  });
+});
