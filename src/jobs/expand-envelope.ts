@@ -26,9 +26,15 @@ export function expandEnvelope(raw: RawEnvelope, index: number, defaults: RawEnv
   const opt = (value: string | undefined): string | undefined => (value === undefined ? undefined : sub(value));
   const base = ['envelopes', index];
 
+  const shared = sharedOf(raw, index, ctx);
   const documents = (raw.documents ?? []).map((d, i) => {
     const file = sub(d.file);
-    return { documentId: String(d.documentId ?? i + 1), name: d.name !== undefined ? sub(d.name) : basename(file), path: resolve(ctx.folder, file), size: 0, pageCount: 0, sha256: '' };
+    let path = shared.paths.get(file);
+    if (path === undefined) {
+      path = resolve(ctx.folder, file);
+      shared.paths.set(file, path);
+    }
+    return { documentId: String(d.documentId ?? i + 1), name: d.name !== undefined ? sub(d.name) : basename(file), path, size: 0, pageCount: 0, sha256: '' };
   });
   const firstDocumentId = documents[0]?.documentId ?? '1';
   const eventNotification = raw.eventNotification ?? defaults.eventNotification;
@@ -39,7 +45,7 @@ export function expandEnvelope(raw: RawEnvelope, index: number, defaults: RawEnv
   const envelope: Omit<ResolvedEnvelope, 'digest'> = {
     job,
     key: sub(raw.key),
-    source: { file: ctx.file, ...ctx.locator.locate(base) },
+    source: shared.source,
     ...(row ? { row: row.number } : {}),
     emailSubject: sub(raw.emailSubject ?? defaults.emailSubject ?? ''),
     ...(emailBlurb !== undefined ? { emailBlurb } : {}),
@@ -96,4 +102,16 @@ export function expandEnvelope(raw: RawEnvelope, index: number, defaults: RawEnv
       return placeOf(ctx, fromDefaults ? ['defaults', ...path] : [...base, ...path]);
     },
   };
+}
+
+/** What every row of one pattern shares, computed once (10,000 rows make it count). */
+const sharedByPattern = new WeakMap<RawEnvelope, { source: ResolvedEnvelope['source']; paths: Map<string, string> }>();
+
+function sharedOf(raw: RawEnvelope, index: number, ctx: JobContext): { source: ResolvedEnvelope['source']; paths: Map<string, string> } {
+  let shared = sharedByPattern.get(raw);
+  if (!shared) {
+    shared = { source: { file: ctx.file, ...ctx.locator.locate(['envelopes', index]) }, paths: new Map() };
+    sharedByPattern.set(raw, shared);
+  }
+  return shared;
 }

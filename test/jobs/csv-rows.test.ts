@@ -1,0 +1,38 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readCsvRows } from '../../src/jobs/csv-rows.js';
+import { repoRoot } from '../helpers/run-cli.js';
+
+const dir = join(repoRoot, 'test/.tmp/csv-rows');
+
+async function rows(text: string) {
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${Math.random().toString(36).slice(2)}.csv`);
+  writeFileSync(path, text);
+  return readCsvRows(path, 'rows.csv');
+}
+
+describe('readCsvRows', () => {
+  it('gives each row its line and each cell its column, across blank lines and quoted newlines', async () => {
+    const result = await rows('id,name,email\n1,"Ann\nMarie",ann@example.com\n\n2,"Bob, Jr",bob@example.com\r\n3,Carl,carl@example.com\n');
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.columns).toEqual(['id', 'name', 'email']);
+    expect(result.rows.map((r) => [r.values['name'], r.line])).toEqual([
+      ['Ann\nMarie', 2],
+      ['Bob, Jr', 5],
+      ['Carl', 6],
+    ]);
+    expect(result.rows[1]!.cellColumn('email')).toBe(13);
+    expect(result.rows[2]!.cellColumn('id')).toBe(1);
+  });
+
+  it('reports rows of the wrong length, empty files and repeated columns as SR_CSV_INVALID', async () => {
+    const ragged = await rows('a,b\n1,2\n3\n');
+    expect(ragged).toMatchObject({ ok: false, code: 'SR_CSV_INVALID', line: 3 });
+    expect(await rows('')).toMatchObject({ ok: false, code: 'SR_CSV_INVALID' });
+    expect(await rows('a,a\n1,2\n')).toMatchObject({ ok: false, code: 'SR_CSV_INVALID', line: 1 });
+    expect(await rows('a,"b\n1,2\n')).toMatchObject({ ok: false, code: 'SR_CSV_INVALID' });
+  });
+});

@@ -1,0 +1,190 @@
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadJobs } from '../../src/jobs/index.js';
+import type { LoadResult, ResolvedJob } from '../../src/jobs/model.js';
+import { isSecret } from '../../src/secret.js';
+import { repoRoot } from '../helpers/run-cli.js';
+
+const work = join(repoRoot, 'test/.tmp/load-jobs');
+const pdf = readFileSync(join(repoRoot, 'examples/docs/offer-letter.pdf'));
+
+function jobs(result: LoadResult): ResolvedJob[] {
+  if (!result.ok) throw new Error(JSON.stringify(result.errors, null, 1));
+  return result.jobs;
+}
+
+function folder(name: string, files: Record<string, string | Buffer>): string {
+  const dir = join(work, name);
+  rmSync(dir, { recursive: true, force: true });
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+  return dir;
+}
+
+const header = 'version: 1\njob: j\ndefaults: { emailSubject: Sign, returnUrl: https://example.com/done }\n';
+
+beforeAll(() => mkdirSync(work, { recursive: true }));
+
+describe('loadJobs on the examples', () => {
+  it('expands, numbers and resolves every example', async () => {
+    const result = await loadJobs(['examples'], { cwd: repoRoot, env: {} });
+    const all = jobs(result);
+    expect(result.stats).toEqual({ files: 4, jobs: 4, envelopes: 22, accounts: 1 });
+    const embedded = all.find((j) => j.job === 'offer-jean-francais-2026')!;
+    const envelope = embedded.envelopes[0]!;
+    expect(envelope.documents.map((d) => [d.documentId, d.name, d.pageCount])).toEqual([
+      ['1', 'offer-letter.pdf', 2],
+      ['2', 'company-handbook.pdf', 1],
+    ]);
+    expect(envelope.documents[0]!.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(envelope.recipients.map((r) => [r.recipientId, r.clientUserId, r.supportedLanguage, r.signHereTabs.length])).toEqual([
+      ['1', 'emp-0001', 'fr', 1],
+      ['2', 'hr-0042', 'en', 0],
+    ]);
+    expect(envelope.recipients[0]!.signHereTabs[0]).toEqual({ documentId: '1', pageNumber: '2', xPosition: '60', yPosition: '200' });
+    expect(envelope.emailSubject).toBe('Your offer letter from Acme France');
+    expect(envelope.returnUrl).toBe('https://hr.example.com/signing-done');
+    expect(envelope.status).toBe('sent');
+    expect(envelope.source).toMatchObject({ line: 13, column: 5 });
+
+    const renewals = all.find((j) => j.job === 'contract-renewals-2026-q4')!;
+    expect(renewals.envelopes).toHaveLength(20);
+    expect(renewals.envelopes[7]).toMatchObject({ key: 'renewal-E1008', row: 8, kind: 'documents' });
+    expect(renewals.envelopes[7]!.recipients[0]!.name).toBe("O'Brien, Aoife");
+    expect(renewals.envelopes[7]!.customFields).toEqual([{ name: 'employeeId', value: 'E1008' }]);
+    expect(new Set(renewals.envelopes.map((e) => e.digest)).size).toBe(20);
+
+    const template = all.find((j) => j.job === 'employment-contract-2026')!.envelopes[0]!;
+    expect(template.kind).toBe('template');
+    expect(template.templateRoles.map((r) => r.roleName)).toEqual(['employee', 'employer']);
+    expect(template.documents).toEqual([]);
+  });
+
+  it('reads ${env.*} from the environment first, then from .env, and keeps passwords secret', async () => {
+    const fromDotenv = jobs(await loadJobs(['examples/subsidiary-account.yaml'], { cwd: repoRoot, env: {} }));
+    const account = fromDotenv[0]!.accounts[0]!;
+    expect(account.state).toBe('present');
+    expect(account.planInformation).toEqual({ planId: 'sandbox-plan' });
+    expect(isSecret(account.initialUser!.password)).toBe(true);
+    expect(account.initialUser!.password.reveal()).toBe('sandbox-only-acme-fr-password');
+    expect(JSON.stringify(account)).not.toContain('sandbox-only-acme-fr-password');
+
+    const fromEnv = jobs(await loadJobs(['examples/subsidiary-account.yaml'], { cwd: repoRoot, env: { ACME_FR_PASSWORD: 'from-the-environment', PLAN_ID: 'p2' } }));
+    expect(fromEnv[0]!.accounts[0]!.initialUser!.password.reveal()).toBe('from-the-environment');
+    expect(fromEnv[0]!.accounts[0]!.planInformation).toEqual({ planId: 'p2' });
+  });
+
+  it('gives the same digest for the same content and a new one when a PDF changes', async () => {
+    const files = {
+      'job.yaml': `${header}envelopes:\n  - key: a\n    documents: [{ file: d.pdf }]\n    recipients: [{ name: A, email: a@example.com }]\n`,
+      'd.pdf': pdf,
+    };
+    const dir = folder('digest', files);
+    const first = jobs(await loadJobs(['.'], { cwd: dir, env: {} }))[0]!.envelopes[0]!.digest;
+    const again = jobs(await loadJobs(['.'], { cwd: dir, env: {} }))[0]!.envelopes[0]!.digest;
+    expect(again).toBe(first);
+    writeFileSync(join(dir, 'd.pdf'), readFileSync(join(repoRoot, 'examples/docs/renewal-terms.pdf')));
+    const changed = jobs(await loadJobs(['.'], { cwd: dir, env: {} }))[0]!.envelopes[0]!.digest;
+    expect(changed).not.toBe(first);
+  });
+});
+
+describe('forEach', () => {
+  it('expands inline items, one PDF per row, and reads each PDF', async () => {
+    const dir = folder('items', {
+      'job.yaml': `${header}envelopes:\n  - key: letter-\${row.id}\n    forEach:\n      items:\n        - { id: 1, who: Ann }\n        - { id: 2, who: Bob }\n    documents: [{ name: "letter \${row.id}.pdf", file: "letters/\${row.id}.pdf" }]\n    recipients: [{ name: "\${row.who}", email: "\${row.who}@example.com", tabs: [{ pageNumber: 2, xPosition: 10, yPosition: 10 }] }]\n`,
+      'letters/1.pdf': pdf,
+      'letters/2.pdf': readFileSync(join(repoRoot, 'examples/docs/renewal-terms.pdf')),
+    });
+    const envelopes = jobs(await loadJobs(['job.yaml'], { cwd: dir, env: {} }))[0]!.envelopes;
+    expect(envelopes.map((e) => [e.key, e.row, e.documents[0]!.name, e.recipients[0]!.email])).toEqual([
+      ['letter-1', 1, 'letter 1.pdf', 'Ann@example.com'],
+      ['letter-2', 2, 'letter 2.pdf', 'Bob@example.com'],
+    ]);
+    expect(envelopes[0]!.documents[0]!.path).toBe(join(dir, 'letters/1.pdf'));
+    expect(envelopes[0]!.documents[0]!.sha256).not.toBe(envelopes[1]!.documents[0]!.sha256);
+  });
+
+  it('points a bad per-row file at the CSV cell that named it', async () => {
+    const dir = folder('per-row-missing', {
+      'job.yaml': `${header}envelopes:\n  - key: letter-\${row.id}\n    forEach: { csv: rows.csv }\n    documents: [{ file: "letters/\${row.id}.pdf" }]\n    recipients: [{ name: A, email: a@example.com }]\n`,
+      'rows.csv': 'id\n1\n2\n',
+      'letters/1.pdf': pdf,
+    });
+    const result = await loadJobs(['.'], { cwd: dir, env: {} });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors.map((e) => [e.code, e.file, e.line, e.column, e.field])).toEqual([['SR_DOC_NOT_FOUND', 'rows.csv', 3, 1, 'envelopes[0].documents[0].file']]);
+  });
+
+  it('warns about a forEach without rows and produces no envelope', async () => {
+    const dir = folder('empty-csv', {
+      'job.yaml': `${header}envelopes:\n  - key: letter-\${row.id}\n    forEach: { csv: rows.csv }\n    documents: [{ file: d.pdf }]\n    recipients: [{ name: A, email: a@example.com }]\n`,
+      'rows.csv': 'id\n',
+      'd.pdf': pdf,
+    });
+    const result = await loadJobs(['.'], { cwd: dir, env: {} });
+    expect(result.ok).toBe(true);
+    expect(result.warnings.map((w) => [w.code, w.line])).toEqual([['SR_FOREACH_EMPTY', 6]]);
+    expect(result.stats.envelopes).toBe(0);
+  });
+
+  it('expands a 100,000-row CSV correctly, and refuses one row more', async () => {
+    const rows = (n: number) => `id,email\n${Array.from({ length: n }, (_, i) => `${i},p${i}@example.com`).join('\n')}\n`;
+    const job = `${header}envelopes:\n  - key: r-\${row.id}\n    forEach: { csv: rows.csv }\n    documents: [{ file: d.pdf }]\n    recipients: [{ name: P, email: "\${row.email}" }]\n`;
+    const dir = folder('big-csv', { 'job.yaml': job, 'rows.csv': rows(100_000), 'd.pdf': pdf });
+    const result = await loadJobs(['.'], { cwd: dir, env: {} });
+    expect(result.stats.envelopes).toBe(100_000);
+    expect(jobs(result)[0]!.envelopes[99_999]!.recipients[0]!.email).toBe('p99999@example.com');
+
+    writeFileSync(join(dir, 'rows.csv'), rows(100_001));
+    const tooMany = await loadJobs(['.'], { cwd: dir, env: {} });
+    expect(tooMany.ok).toBe(false);
+    if (!tooMany.ok) expect(tooMany.errors.map((e) => e.code)).toEqual(['SR_CSV_TOO_MANY_ROWS']);
+  }, 60_000);
+});
+
+describe('hostile input', () => {
+  it('ends deep block nesting, a huge alias fan-out and junk in coded errors', async () => {
+    const deep = `${header}description:\n${Array.from({ length: 100 }, (_, i) => `${'  '.repeat(i + 1)}k:`).join('\n')} x\n`;
+    const laughs = `${header}a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n${'bcdefghi'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`).join('\n')}\n`;
+    const dir = folder('hostile', {
+      'deep.yaml': deep,
+      'laughs.yaml': laughs,
+      'junk.yml': Buffer.from([0xff, 0xfe, 0x00, 0x41, 0x9c, 0x00]),
+      'invalid-utf8.yaml': Buffer.from([0x76, 0x65, 0x72, 0xc3, 0x28]),
+      'flow.yaml': `${header}description: ${'['.repeat(20_000)}\n`,
+    });
+    const result = await loadJobs(['.'], { cwd: dir, env: {} });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    const byFile = Object.fromEntries(result.errors.map((e) => [e.file, e.code]));
+    expect(byFile).toEqual({
+      'deep.yaml': 'SR_YAML_TOO_DEEP',
+      'laughs.yaml': 'SR_YAML_ALIAS_LIMIT',
+      'junk.yml': 'SR_FILE_NOT_TEXT',
+      'invalid-utf8.yaml': 'SR_FILE_NOT_TEXT',
+      'flow.yaml': expect.stringMatching(/^SR_YAML_(TOO_DEEP|SYNTAX)$/) as unknown as string,
+    });
+  });
+
+  it('reports globs and folders that match nothing', async () => {
+    const result = await loadJobs(['no-such-folder/**/*.yaml'], { cwd: work, env: {} });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.errors.map((e) => e.code)).toEqual(['SR_NO_JOB_FILES']);
+  });
+
+  it('finds job files in a folder recursively, ignoring other files', async () => {
+    const dir = folder('recursive', {
+      'a/one.yaml': `${header.replace('job: j', 'job: one')}envelopes:\n  - key: a\n    templateId: t\n    templateRoles: [{ roleName: r, name: A, email: a@example.com }]\n`,
+      'a/b/two.yml': `${header.replace('job: j', 'job: two')}envelopes:\n  - key: a\n    templateId: t\n    templateRoles: [{ roleName: r, name: A, email: a@example.com }]\n`,
+      'a/notes.txt': 'not a job',
+    });
+    const result = await loadJobs(['a'], { cwd: dir, env: {} });
+    expect(jobs(result).map((j) => j.job)).toEqual(['two', 'one']);
+    cpSync(join(dir, 'a'), join(dir, 'c'), { recursive: true });
+  });
+});
