@@ -8,6 +8,8 @@ import { sandboxRoutes } from './routes/sandbox-routes.js';
 import { signingRoutes } from './signing/routes.js';
 import { connectPlugin } from './connect/plugin.js';
 import type { SandboxOptions } from './contract.js';
+import { faultInjectionPlugin, parseFaultSpec } from './faults/index.js';
+import { burstLimiter, createBurstLimit } from './limits/burst-limit.js';
 
 /**
  * Builds the sandbox as a fastify app (not listening): storage opened, seed
@@ -17,7 +19,12 @@ import type { SandboxOptions } from './contract.js';
  * closes the database.
  */
 export async function buildSandboxApp(options: SandboxOptions = {}, overrides: ServicesOverrides = {}): Promise<FastifyInstance> {
+  // A bad --faults spec is refused before anything is opened.
+  const faultSpec = options.faults !== undefined ? parseFaultSpec(options.faults) : undefined;
   const services = await createServices(options, overrides);
+  if (options.burstLimit !== undefined) {
+    services.limiters.push(burstLimiter(createBurstLimit(options.burstLimit, services.clock), { clock: services.clock }));
+  }
   const app = Fastify({
     logger: false,
     bodyLimit: services.config.bodyLimitBytes,
@@ -64,6 +71,10 @@ export async function buildSandboxApp(options: SandboxOptions = {}, overrides: S
     });
   }
 
+  // Before the API routes: its hooks must wrap them (issue 6, src/sandbox/faults).
+  if (faultSpec !== undefined) {
+    await app.register(faultInjectionPlugin, { spec: faultSpec, ...(options.faultSeed !== undefined ? { seed: options.faultSeed } : {}), ...(options.log ? { log: options.log } : {}) });
+  }
   await app.register(apiRoutes, { prefix: '/restapi/v2' });
   await app.register(apiRoutes, { prefix: '/restapi/v2.1' });
   await app.register(sandboxRoutes);

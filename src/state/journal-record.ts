@@ -86,10 +86,22 @@ export type AccountRecord =
   | (RecordBase & { kind: 'account'; step: 'deleted'; accountId: string });
 
 /** A record as given to `Journal.append`: `v` and `at` are filled in. */
-export type NewJournalRecord = JournalRecord extends infer R ? (R extends JournalRecord ? Omit<R, 'v' | 'at'> & { at?: string } : never) : never;
+export type NewJournalRecord = JournalRecord extends infer R
+  ? R extends JournalRecord
+    ? Omit<R, 'v' | 'at'> & { at?: string }
+    : never
+  : never;
 
 /** The envelope steps, for validation when reading. */
-export const envelopeSteps = ['create-intent', 'created', 'recipients', 'view', 'document', 'certificate', 'done'] as const;
+export const envelopeSteps = [
+  'create-intent',
+  'created',
+  'recipients',
+  'view',
+  'document',
+  'certificate',
+  'done',
+] as const;
 /** The account steps, for validation when reading. */
 export const accountSteps = ['create-intent', 'created', 'deleted'] as const;
 
@@ -97,7 +109,8 @@ export const accountSteps = ['create-intent', 'created', 'deleted'] as const;
 export function isJournalRecord(value: unknown): value is JournalRecord {
   if (value === null || typeof value !== 'object') return false;
   const r = value as Record<string, unknown>;
-  if (r['v'] !== 1 || typeof r['at'] !== 'string' || typeof r['id'] !== 'string' || typeof r['step'] !== 'string') return false;
+  if (r['v'] !== 1 || typeof r['at'] !== 'string' || typeof r['id'] !== 'string' || typeof r['step'] !== 'string')
+    return false;
   const str = (k: string) => typeof r[k] === 'string';
   switch (r['kind']) {
     case 'envelope':

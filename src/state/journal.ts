@@ -111,10 +111,14 @@ export async function readJournal(stateDir: string): Promise<JournalReadResult> 
     text = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { path, records: [], skipped: [] };
-    throw new SignrunError('SR_OUTPUT_WRITE', `the journal ${path} could not be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {
-      hint: 'Check the permissions of the state folder (--state), or give another one.',
-      cause: error,
-    });
+    throw new SignrunError(
+      'SR_OUTPUT_WRITE',
+      `the journal ${path} could not be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      {
+        hint: 'Check the permissions of the state folder (--state), or give another one.',
+        cause: error,
+      },
+    );
   }
   return { path, ...parseJournal(text) };
 }
@@ -142,7 +146,9 @@ export function parseJournal(text: string): Omit<JournalReadResult, 'path'> {
   return { records, skipped };
 }
 
-function parseLine(line: string): { ok: true; record: JournalRecord } | { ok: false; reason: 'invalid-json' | 'not-a-record' } {
+function parseLine(
+  line: string,
+): { ok: true; record: JournalRecord } | { ok: false; reason: 'invalid-json' | 'not-a-record' } {
   let value: unknown;
   try {
     value = JSON.parse(line);

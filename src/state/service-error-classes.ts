@@ -33,13 +33,28 @@ export interface ServiceErrorRule {
  */
 export const serviceErrorCodeRules: Readonly<Record<string, ServiceErrorRule>> = Object.freeze({
   // Account-wide limits: retry after the window resets.
-  HOURLY_APIINVOCATION_LIMIT_EXCEEDED: { class: 'retry-later', meaning: 'hourly API call limit of the account reached (resets at the top of the hour)' },
+  HOURLY_APIINVOCATION_LIMIT_EXCEEDED: {
+    class: 'retry-later',
+    meaning: 'hourly API call limit of the account reached (resets at the top of the hour)',
+  },
   BURST_APIINVOCATION_LIMIT_EXCEEDED: { class: 'retry-later', meaning: '30-second burst limit of the account reached' },
   // Per-envelope limits (GETs polling an envelope, PUTs updating it).
-  HOURLY_APIINVOCATION_ENVELOPE_LIMIT_EXCEEDED: { class: 'retry-later', meaning: 'too many updates (PUT) of one envelope in the last hour' },
-  BURST_APIINVOCATION_ENVELOPE_LIMIT_EXCEEDED: { class: 'retry-later', meaning: 'too many updates (PUT) of one envelope in the last 30 seconds' },
-  HOURLY_ENVELOPE_POLLING_LIMIT_EXCEEDED: { class: 'retry-later', meaning: 'too many reads (GET) of one envelope in the last hour' },
-  BURST_ENVELOPE_POLLING_LIMIT_EXCEEDED: { class: 'retry-later', meaning: 'too many reads (GET) of one envelope in the last 30 seconds' },
+  HOURLY_APIINVOCATION_ENVELOPE_LIMIT_EXCEEDED: {
+    class: 'retry-later',
+    meaning: 'too many updates (PUT) of one envelope in the last hour',
+  },
+  BURST_APIINVOCATION_ENVELOPE_LIMIT_EXCEEDED: {
+    class: 'retry-later',
+    meaning: 'too many updates (PUT) of one envelope in the last 30 seconds',
+  },
+  HOURLY_ENVELOPE_POLLING_LIMIT_EXCEEDED: {
+    class: 'retry-later',
+    meaning: 'too many reads (GET) of one envelope in the last hour',
+  },
+  BURST_ENVELOPE_POLLING_LIMIT_EXCEEDED: {
+    class: 'retry-later',
+    meaning: 'too many reads (GET) of one envelope in the last 30 seconds',
+  },
   // Authentication and permissions: retrying cannot help.
   USER_AUTHENTICATION_FAILED: { class: 'never-retry', meaning: 'username, password or integrator key wrong' },
   PARTNER_AUTHENTICATION_FAILED: { class: 'never-retry', meaning: 'integrator key unknown or disabled' },
@@ -53,7 +68,10 @@ export const serviceErrorCodeRules: Readonly<Record<string, ServiceErrorRule>> =
   DOCUMENT_DOES_NOT_EXIST: { class: 'never-retry', meaning: 'no such document in the envelope' },
   TEMPLATE_ID_INVALID: { class: 'never-retry', meaning: 'no such template' },
   UNKNOWN_ENVELOPE_RECIPIENT: { class: 'never-retry', meaning: 'no such recipient in the envelope' },
-  RECIPIENT_NOT_IN_SEQUENCE: { class: 'never-retry', meaning: 'the recipient is not yet (or no longer) the one to sign' },
+  RECIPIENT_NOT_IN_SEQUENCE: {
+    class: 'never-retry',
+    meaning: 'the recipient is not yet (or no longer) the one to sign',
+  },
   ENVELOPE_INVALID_STATUS: { class: 'never-retry', meaning: 'the envelope is not in a status that allows this' },
   INVALID_EMAIL_ADDRESS_FOR_RECIPIENT: { class: 'never-retry', meaning: 'a recipient email address is invalid' },
 });
@@ -97,7 +115,8 @@ export function classifyServiceError(failure: ServiceFailure): ServiceErrorVerdi
     // Unknown codes named like DocuSign's call-rate codes are rate limits too
     // (DocuSign adds new ones); other *_LIMIT_EXCEEDED codes (plan allowances)
     // are not, so the match is on APIINVOCATION / POLLING.
-    if (/(APIINVOCATION|POLLING).*_LIMIT_EXCEEDED$/i.test(failure.errorCode)) return { class: 'retry-later', decidedBy: `errorCode ${failure.errorCode}` };
+    if (/(APIINVOCATION|POLLING).*_LIMIT_EXCEEDED$/i.test(failure.errorCode))
+      return { class: 'retry-later', decidedBy: `errorCode ${failure.errorCode}` };
   }
   if (failure.status !== undefined) {
     if (retryLaterStatuses.has(failure.status)) return { class: 'retry-later', decidedBy: `status ${failure.status}` };

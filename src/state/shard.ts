@@ -37,24 +37,36 @@ export function inShard(identity: string, shard: Shard): boolean {
 export function parseShard(text: string): Shard {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
   if (!m) {
-    throw new SignrunError('SR_USAGE', `--shard "${text}" is not of the form K/N (e.g. 2/3: the second of three shards)`, {
-      hint: 'Give --shard K/N with whole numbers, 1 ≤ K ≤ N.',
-      details: { option: '--shard', value: text },
-    });
+    throw new SignrunError(
+      'SR_USAGE',
+      `--shard "${text}" is not of the form K/N (e.g. 2/3: the second of three shards)`,
+      {
+        hint: 'Give --shard K/N with whole numbers, 1 ≤ K ≤ N.',
+        details: { option: '--shard', value: text },
+      },
+    );
   }
   const index = Number(m[1]);
   const count = Number(m[2]);
   if (count < 1 || count > maxShardCount) {
-    throw new SignrunError('SR_USAGE', `--shard "${text}": the number of shards must be between 1 and ${maxShardCount}`, {
-      hint: 'Give --shard K/N with 1 ≤ N ≤ 1000.',
-      details: { option: '--shard', value: text },
-    });
+    throw new SignrunError(
+      'SR_USAGE',
+      `--shard "${text}": the number of shards must be between 1 and ${maxShardCount}`,
+      {
+        hint: 'Give --shard K/N with 1 ≤ N ≤ 1000.',
+        details: { option: '--shard', value: text },
+      },
+    );
   }
   if (index < 1 || index > count) {
-    throw new SignrunError('SR_USAGE', `--shard "${text}": shard ${index} does not exist; shards are numbered 1 to ${count}`, {
-      hint: `Give --shard K/${count} with 1 ≤ K ≤ ${count} (shards are 1-based).`,
-      details: { option: '--shard', value: text },
-    });
+    throw new SignrunError(
+      'SR_USAGE',
+      `--shard "${text}": shard ${index} does not exist; shards are numbered 1 to ${count}`,
+      {
+        hint: `Give --shard K/${count} with 1 ≤ K ≤ ${count} (shards are 1-based).`,
+        details: { option: '--shard', value: text },
+      },
+    );
   }
   return { index, count };
 }

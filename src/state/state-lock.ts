@@ -72,7 +72,12 @@ export async function acquireStateLock(stateDir: string, options: AcquireLockOpt
     if (await createExclusive(path, holder)) return { lock: makeLock(path, holder) };
     const current = await readHolder(path);
     if (current === undefined) continue; // released (or half-written and removed) in between: try again
-    if (current.pid === 0 || current.hostname !== holder.hostname || isAlive(current.pid) || current.pid === process.pid) {
+    if (
+      current.pid === 0 ||
+      current.hostname !== holder.hostname ||
+      isAlive(current.pid) ||
+      current.pid === process.pid
+    ) {
       throw lockedError(path, current);
     }
     if (await takeOverStale(path, current)) {
@@ -80,7 +85,10 @@ export async function acquireStateLock(stateDir: string, options: AcquireLockOpt
     }
   }
   const current = await readHolder(path);
-  throw lockedError(path, current ?? { pid: 0, hostname: 'unknown', startedAt: 'unknown', command: 'unknown', token: '' });
+  throw lockedError(
+    path,
+    current ?? { pid: 0, hostname: 'unknown', startedAt: 'unknown', command: 'unknown', token: '' },
+  );
 }
 
 /** Reads who holds the lock of a state folder; undefined when it is free. For `plan` and messages. */
@@ -94,10 +102,14 @@ async function createExclusive(path: string, holder: LockHolder): Promise<boolea
     handle = await open(path, 'wx', 0o600);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw new SignrunError('SR_OUTPUT_WRITE', `the lock file ${path} could not be created: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {
-      hint: 'Check the permissions of the state folder (--state), or give another one.',
-      cause: error,
-    });
+    throw new SignrunError(
+      'SR_OUTPUT_WRITE',
+      `the lock file ${path} could not be created: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      {
+        hint: 'Check the permissions of the state folder (--state), or give another one.',
+        cause: error,
+      },
+    );
   }
   try {
     await handle.writeFile(`${JSON.stringify(holder)}\n`, 'utf8');
@@ -119,7 +131,13 @@ async function readHolder(path: string): Promise<LockHolder | undefined> {
   try {
     const v = JSON.parse(text) as Partial<LockHolder>;
     if (typeof v.pid === 'number' && typeof v.hostname === 'string') {
-      return { pid: v.pid, hostname: v.hostname, startedAt: String(v.startedAt), command: String(v.command), token: String(v.token) };
+      return {
+        pid: v.pid,
+        hostname: v.hostname,
+        startedAt: String(v.startedAt),
+        command: String(v.command),
+        token: String(v.token),
+      };
     }
   } catch {
     // fall through
@@ -130,7 +148,13 @@ async function readHolder(path: string): Promise<LockHolder | undefined> {
   const info = await stat(path).catch(() => undefined);
   if (info === undefined) return undefined;
   const stale = Date.now() - info.mtimeMs > 10_000;
-  return { pid: stale ? -1 : 0, hostname: hostname(), startedAt: info.mtime.toISOString(), command: 'unknown (lock file incomplete)', token: '' };
+  return {
+    pid: stale ? -1 : 0,
+    hostname: hostname(),
+    startedAt: info.mtime.toISOString(),
+    command: 'unknown (lock file incomplete)',
+    token: '',
+  };
 }
 
 /**
@@ -199,7 +223,13 @@ function lockedError(path: string, holder: LockHolder): SignrunError {
       hint: sameHost
         ? `Wait for that run to finish (or stop it), then run again; nothing was sent by this one. Lock file: ${path}`
         : `That run is on another machine: wait for it to finish, or if it is certainly dead delete ${path}; nothing was sent by this one.`,
-      details: { lockFile: path, pid: holder.pid, hostname: holder.hostname, startedAt: holder.startedAt, command: holder.command },
+      details: {
+        lockFile: path,
+        pid: holder.pid,
+        hostname: holder.hostname,
+        startedAt: holder.startedAt,
+        command: holder.command,
+      },
     },
   );
 }

@@ -8,11 +8,14 @@ export const stateModule = fileURLToPath(new URL('../../dist/state/index.js', im
  * Starts `node` on an ES module script given as text, with `STATE` imported
  * from dist/state. Lines the child prints arrive through `onLine`.
  */
-export function spawnStateScript(body: string, onLine: (line: string) => void = () => {}): ChildProcess & { exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> } {
+export function spawnStateScript(
+  body: string,
+  onLine: (line: string) => void = () => {},
+): ChildProcess & { exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> } {
   const script = `import * as STATE from ${JSON.stringify(stateModule)};\n${body}`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
   let buffer = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
     buffer += d;
     let i;
     while ((i = buffer.indexOf('\n')) >= 0) {
@@ -21,7 +24,7 @@ export function spawnStateScript(body: string, onLine: (line: string) => void = 
     }
   });
   let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on('close', (code, signal) => {
       if (code !== 0 && signal === null && stderr) process.stderr.write(stderr);
@@ -32,13 +35,18 @@ export function spawnStateScript(body: string, onLine: (line: string) => void = 
 }
 
 /** Resolves when `predicate` holds for a line the child printed. */
-export function waitForLine(lines: string[], predicate: (line: string) => boolean, timeoutMs = 10_000): Promise<string> {
+export function waitForLine(
+  lines: string[],
+  predicate: (line: string) => boolean,
+  timeoutMs = 10_000,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const tick = () => {
       const found = lines.find(predicate);
       if (found !== undefined) return resolve(found);
-      if (Date.now() - started > timeoutMs) return reject(new Error(`no such line from the child; got: ${lines.join(' | ')}`));
+      if (Date.now() - started > timeoutMs)
+        return reject(new Error(`no such line from the child; got: ${lines.join(' | ')}`));
       setTimeout(tick, 10);
     };
     tick();

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { contentDigest, digestFieldName, identityFieldName, identityOf, transactionIdMaxLength, transactionIdOf } from '../../src/state/index.js';
+import {
+  contentDigest,
+  digestFieldName,
+  identityFieldName,
+  identityOf,
+  transactionIdMaxLength,
+  transactionIdOf,
+} from '../../src/state/index.js';
 
 describe('envelope identity', () => {
   it('is <job>/<key>, in the custom fields the runner uses', () => {
@@ -23,7 +30,13 @@ describe('envelope identity', () => {
     const a = contentDigest({ emailSubject: 'Offer', recipients: [{ name: 'A', email: 'a@x.test' }] });
     const b = contentDigest({ recipients: [{ email: 'a@x.test', name: 'A' }], emailSubject: 'Offer' });
     const c = contentDigest({ recipients: [{ email: 'a@x.test', name: 'B' }], emailSubject: 'Offer' });
-    const d = contentDigest({ recipients: [{ email: 'a@x.test', name: 'A' }, { email: 'b@x.test', name: 'B' }].reverse(), emailSubject: 'Offer' });
+    const d = contentDigest({
+      recipients: [
+        { email: 'a@x.test', name: 'A' },
+        { email: 'b@x.test', name: 'B' },
+      ].reverse(),
+      emailSubject: 'Offer',
+    });
     expect(a).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(b).toBe(a);
     expect(c).not.toBe(a);

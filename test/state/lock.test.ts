@@ -47,7 +47,7 @@ describe('state lock', () => {
       (l) => lines.push(l),
     );
     try {
-      await waitForLine(lines, (l) => l === 'locked');
+      await waitForLine(lines, (l) => l === 'locked', 30_000);
       const error = await lockError(acquireStateLock(dir, { command: 'signrun run second' }));
       expect(error.code).toBe('SR_STATE_LOCKED');
       expect(error.exitCode).toBe(2);
@@ -62,15 +62,22 @@ describe('state lock', () => {
 
   it('lets exactly one of two processes started at once take the lock', async () => {
     const results: string[][] = [[], []];
+    // The winner holds the lock until killed, so a slow second start (a loaded
+    // machine) still meets it.
     const script = `try {
          await STATE.acquireStateLock(${JSON.stringify(dir)}, { command: 'racer' });
          process.stdout.write('won\\n');
-         setTimeout(() => process.exit(0), 1500);
+         setInterval(() => {}, 1000);
        } catch (e) { process.stdout.write('lost ' + e.code + '\\n'); process.exit(0); }`;
     const racers = results.map((lines) => spawnStateScript(script, (l) => lines.push(l)));
-    await Promise.all(racers.map((r) => r.exited));
-    const outcomes = results.map((lines) => lines[0]).sort();
-    expect(outcomes).toEqual(['lost SR_STATE_LOCKED', 'won']);
+    try {
+      await Promise.all(results.map((lines) => waitForLine(lines, () => true, 30_000)));
+      const outcomes = results.map((lines) => lines[0]).sort();
+      expect(outcomes).toEqual(['lost SR_STATE_LOCKED', 'won']);
+    } finally {
+      for (const r of racers) r.kill('SIGKILL');
+      await Promise.all(racers.map((r) => r.exited));
+    }
   });
 
   it('takes over a stale lock left by a run killed with SIGKILL, and says whose it was', async () => {
@@ -81,7 +88,7 @@ describe('state lock', () => {
        setInterval(() => {}, 1000);`,
       (l) => lines.push(l),
     );
-    await waitForLine(lines, (l) => l === 'locked');
+    await waitForLine(lines, (l) => l === 'locked', 30_000);
     child.kill('SIGKILL');
     await child.exited;
     const { lock, tookOverFrom } = await acquireStateLock(dir, { command: 'signrun run resumed' });
@@ -93,12 +100,20 @@ describe('state lock', () => {
   it('never takes over a lock from another host (its pid cannot be checked here)', async () => {
     await writeFile(
       join(dir, lockFileName),
-      JSON.stringify({ pid: 999_999, hostname: 'ci-runner-7', startedAt: '2026-11-20T09:00:00.000Z', command: 'signrun run', token: 't' }),
+      JSON.stringify({
+        pid: 999_999,
+        hostname: 'ci-runner-7',
+        startedAt: '2026-11-20T09:00:00.000Z',
+        command: 'signrun run',
+        token: 't',
+      }),
     );
     const error = await lockError(acquireStateLock(dir, { command: 'here', isAlive: () => false }));
     expect(error.code).toBe('SR_STATE_LOCKED');
     expect(error.details).toMatchObject({ hostname: 'ci-runner-7', pid: 999_999 });
-    expect(JSON.parse(await readFile(join(dir, lockFileName), 'utf8')).hostname).toBe('ci-runner-7');
+    expect((JSON.parse(await readFile(join(dir, lockFileName), 'utf8')) as { hostname: string }).hostname).toBe(
+      'ci-runner-7',
+    );
   });
 
   it('treats a lock file being written right now as held, and an old empty one as stale', async () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { classifyServiceError, serviceErrorCodeRules, type ServiceErrorClass, type ServiceFailure } from '../../src/state/index.js';
+import {
+  classifyServiceError,
+  serviceErrorCodeRules,
+  type ServiceErrorClass,
+  type ServiceFailure,
+} from '../../src/state/index.js';
 
 // The table the client and runner rely on: each row is a failure and the class it must get.
 const table: Array<[string, ServiceFailure, ServiceErrorClass]> = [
@@ -8,10 +13,26 @@ const table: Array<[string, ServiceFailure, ServiceErrorClass]> = [
   ['hourly limit as 400', { status: 400, errorCode: 'HOURLY_APIINVOCATION_LIMIT_EXCEEDED' }, 'retry-later'],
   ['burst limit as 400', { status: 400, errorCode: 'BURST_APIINVOCATION_LIMIT_EXCEEDED' }, 'retry-later'],
   ['burst limit as 429', { status: 429, errorCode: 'BURST_APIINVOCATION_LIMIT_EXCEEDED' }, 'retry-later'],
-  ['per-envelope update limit (hourly)', { status: 400, errorCode: 'Hourly_APIInvocation_Envelope_Limit_Exceeded' }, 'retry-later'],
-  ['per-envelope update limit (burst)', { status: 400, errorCode: 'Burst_APIInvocation_Envelope_Limit_Exceeded' }, 'retry-later'],
-  ['per-envelope polling limit (hourly)', { status: 400, errorCode: 'Hourly_Envelope_Polling_Limit_Exceeded' }, 'retry-later'],
-  ['per-envelope polling limit (burst)', { status: 400, errorCode: 'BURST_ENVELOPE_POLLING_LIMIT_EXCEEDED' }, 'retry-later'],
+  [
+    'per-envelope update limit (hourly)',
+    { status: 400, errorCode: 'Hourly_APIInvocation_Envelope_Limit_Exceeded' },
+    'retry-later',
+  ],
+  [
+    'per-envelope update limit (burst)',
+    { status: 400, errorCode: 'Burst_APIInvocation_Envelope_Limit_Exceeded' },
+    'retry-later',
+  ],
+  [
+    'per-envelope polling limit (hourly)',
+    { status: 400, errorCode: 'Hourly_Envelope_Polling_Limit_Exceeded' },
+    'retry-later',
+  ],
+  [
+    'per-envelope polling limit (burst)',
+    { status: 400, errorCode: 'BURST_ENVELOPE_POLLING_LIMIT_EXCEEDED' },
+    'retry-later',
+  ],
   ['a future call-rate code', { status: 400, errorCode: 'DAILY_APIINVOCATION_LIMIT_EXCEEDED' }, 'retry-later'],
   // Transient failures.
   ['500', { status: 500 }, 'retry-now'],
@@ -23,7 +44,11 @@ const table: Array<[string, ServiceFailure, ServiceErrorClass]> = [
   ['408', { status: 408 }, 'retry-now'],
   ['connection reset', { network: true }, 'retry-now'],
   // The request itself is wrong.
-  ['plan allowance is not a rate limit', { status: 400, errorCode: 'ENVELOPE_ALLOWANCE_LIMIT_EXCEEDED' }, 'never-retry'],
+  [
+    'plan allowance is not a rate limit',
+    { status: 400, errorCode: 'ENVELOPE_ALLOWANCE_LIMIT_EXCEEDED' },
+    'never-retry',
+  ],
   ['authentication', { status: 401, errorCode: 'USER_AUTHENTICATION_FAILED' }, 'never-retry'],
   ['authentication as 400', { status: 400, errorCode: 'PARTNER_AUTHENTICATION_FAILED' }, 'never-retry'],
   ['invalid body', { status: 400, errorCode: 'INVALID_REQUEST_BODY' }, 'never-retry'],
@@ -40,7 +65,9 @@ describe('classifyServiceError', () => {
   });
 
   it('says what decided, for reports', () => {
-    expect(classifyServiceError({ status: 400, errorCode: 'HOURLY_APIINVOCATION_LIMIT_EXCEEDED' }).decidedBy).toContain('HOURLY_APIINVOCATION_LIMIT_EXCEEDED');
+    expect(classifyServiceError({ status: 400, errorCode: 'HOURLY_APIINVOCATION_LIMIT_EXCEEDED' }).decidedBy).toContain(
+      'HOURLY_APIINVOCATION_LIMIT_EXCEEDED',
+    );
     expect(classifyServiceError({ status: 503 }).decidedBy).toBe('status 503');
     expect(classifyServiceError({ network: true }).decidedBy).toBe('network');
   });

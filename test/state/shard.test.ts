@@ -45,15 +45,18 @@ describe('parseShard', () => {
     expect(parseShard(text)).toEqual(expected);
   });
 
-  it.each(['', '1', '1/', '/3', 'a/b', '1/3/4', '-1/3', '1.5/3', '0/3', '4/3', '1/0', '0/0', '1/1001'])('rejects %j with SR_USAGE', (text) => {
-    let caught: unknown;
-    try {
-      parseShard(text);
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(SignrunError);
-    expect((caught as SignrunError).code).toBe('SR_USAGE');
-    expect((caught as SignrunError).details).toMatchObject({ option: '--shard', value: text });
-  });
+  it.each(['', '1', '1/', '/3', 'a/b', '1/3/4', '-1/3', '1.5/3', '0/3', '4/3', '1/0', '0/0', '1/1001'])(
+    'rejects %j with SR_USAGE',
+    (text) => {
+      let caught: unknown;
+      try {
+        parseShard(text);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(SignrunError);
+      expect((caught as SignrunError).code).toBe('SR_USAGE');
+      expect((caught as SignrunError).details).toMatchObject({ option: '--shard', value: text });
+    },
+  );
 });

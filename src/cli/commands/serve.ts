@@ -26,6 +26,9 @@ const handler: CommandHandler = async ({ options, io, signal }) => {
     latencyMs: options['latency'] as number | undefined,
     hourlyLimit: options['hourlyLimit'] as number | undefined,
     viewTokenTtlSeconds: options['tokenTtl'] as number | undefined,
+    burstLimit: options['burstLimit'] as number | undefined,
+    faults: options['faults'] as string | undefined,
+    faultSeed: options['faultSeed'] as number | undefined,
     log: (line) => io.stdout.write(`${line}\n`),
   });
   io.stdout.write(`sandbox listening on ${sandbox.rootUrl}\n`);
