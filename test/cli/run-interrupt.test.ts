@@ -1,0 +1,42 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binPath } from '../helpers/run-cli.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/contract.js';
+import { fanOutJob, readReport, sandboxEnv } from './run-helpers.js';
+
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  // A slow service, so that the run is still going when Ctrl-C comes.
+  sandbox = await startSandbox({ port: 0, quiet: true, latencyMs: 40 });
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+describe('signrun run, interrupted', () => {
+  it('first Ctrl-C: starts nothing new, finishes work in flight, writes the report, exits 130', async () => {
+    const dir = await fanOutJob(200, 'interrupted');
+    const env: Record<string, string> = { ...(process.env as Record<string, string>), ...sandboxEnv(sandbox), NO_COLOR: '1' };
+    const child = spawn(process.execPath, [binPath, 'run', '.', '--concurrency', '2'], { cwd: dir, env, stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+      // Interrupt once the run is under way.
+      if (stdout.includes('Running 200 envelope')) setTimeout(() => child.kill('SIGINT'), 1500);
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code, stderr).toBe(130);
+    expect(stderr).toMatch(/Ctrl-C/);
+    const report = await readReport(path.join(dir, 'out'));
+    expect(report.interrupted).toBe(true);
+    expect(report.totals.envelopes.total).toBe(200);
+    expect(report.totals.envelopes.succeeded).toBeGreaterThan(0);
+    expect(report.totals.envelopes.notStarted).toBeGreaterThan(100);
+    expect(report.totals.envelopes.failed).toBe(0);
+    expect(stdout).toMatch(/Interrupted/);
+  });
+});
