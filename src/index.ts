@@ -6,3 +6,5 @@ export { loadJobs, jobSchema, jobLimits, type LoadJobsOptions } from './jobs/ind
 export { loadConfig, configEnvironment, type LoadConfigOptions, type LoadConfigResult } from './config/index.js';
 export { formatDiagnostics, type DiagnosticFormat, type FormatDiagnosticsOptions } from './cli/format-diagnostics.js';
 export type { SandboxOptions, RunningSandbox } from './sandbox/contract.js';
+export { startSandbox, buildSandboxApp, defaultSeedIds } from './sandbox/index.js';
+export type { SandboxServices, SandboxEvent, Seed } from './sandbox/index.js';
