@@ -76,7 +76,10 @@ describe('ConnectWorker', () => {
     receiver.failNext(3);
     let db = new Database(dbPath);
     let queue = new ConnectQueue(db);
-    let worker = new ConnectWorker({ queue, policy: fast, idleMs: 50 });
+    // Slower backoff here: the 4th attempt comes 600 ms after the 3rd failure,
+    // so the "restart" below reliably happens before the receiver recovers.
+    const slower = { ...fast, baseDelayMs: 150, maxDelayMs: 1000 };
+    let worker = new ConnectWorker({ queue, policy: slower, idleMs: 50 });
     enqueueEvents(queue, receiver.url, 'env-1', ['envelope-sent', 'recipient-sent', 'recipient-delivered']);
     worker.start();
     // Wait for the three failures, then "restart the sandbox" before recovery.

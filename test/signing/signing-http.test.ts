@@ -3,6 +3,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { samplePdf, tempPdf, tool } from './pdf-tools.js';
 import { sandboxApi, signer } from './sandbox-api.js';
+import { openSigningLink, postForm } from './sign-over-http.js';
 
 // The signing page over real HTTP without a browser: the security rules
 // (single-use token, session cookie, CSRF token, headers) and the redirects.
@@ -37,26 +38,13 @@ async function oneSignerEnvelope(extra: Record<string, unknown> = {}): Promise<s
   });
 }
 
-async function open(url: string): Promise<{ sessionUrl: string; cookie: string; html: string; csrf: string }> {
-  const first = await fetch(url, { redirect: 'manual' });
-  expect(first.status).toBe(303);
-  const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const sessionUrl = new URL(first.headers.get('location') ?? '', url).toString();
-  const page = await fetch(sessionUrl, { headers: { cookie } });
-  expect(page.status).toBe(200);
-  const html = await page.text();
-  const csrf = /name="csrfToken" value="([^"]+)"/.exec(html)?.[1] ?? '';
-  return { sessionUrl, cookie, html, csrf };
+async function open(url: string) {
+  const opened = await openSigningLink(url);
+  expect(opened.csrf).not.toBe('');
+  return opened;
 }
 
-function post(url: string, cookie: string, form: Record<string, string>, headers: Record<string, string> = {}) {
-  return fetch(url, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    body: new URLSearchParams(form).toString(),
-  });
-}
+const post = postForm;
 
 describe('signing page over HTTP', () => {
   it('spends the token on first open; a second open explains and sends back with ttl_expired', async () => {

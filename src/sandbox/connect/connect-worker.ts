@@ -92,8 +92,9 @@ export class ConnectWorker {
     const { queue, policy } = this.options;
     const error = await this.post(d);
     if (this.stopped && error !== undefined) {
-      // Aborted by stop(): not the receiver's fault; due again at the next start.
-      queue.attemptFailed(d.id, error, now(), now());
+      // Aborted by stop(): not the receiver's fault; due again at the next start
+      // (it may have arrived: Connect delivers at least once).
+      queue.release(d.id);
       return;
     }
     if (error === undefined) queue.delivered(d.id, now());

@@ -123,6 +123,11 @@ export class ConnectQueue {
     return row.t ?? undefined;
   }
 
+  /** An attempt cut short by shutdown: due again at the next start, not counted as a failure. */
+  release(id: number): void {
+    this.db.prepare(`UPDATE connect_deliveries SET status = 'pending' WHERE id = ? AND status = 'delivering'`).run(id);
+  }
+
   /** The receiver answered 2xx. */
   delivered(id: number, now: number): void {
     this.db

@@ -1,0 +1,177 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/contract.js';
+import { defaultConnectHmacKey } from '../../src/sandbox/connect/hmac-keys.js';
+import { verifyConnectSignature } from '../../src/sandbox/connect/hmac-signature.js';
+import { samplePdf } from '../signing/pdf-tools.js';
+import { sandboxApi, signer } from '../signing/sandbox-api.js';
+import { signOverHttp } from '../signing/sign-over-http.js';
+import { startReceiver } from './receiver.js';
+
+// Connect against the real sandbox: an envelope with eventNotification.url,
+// a receiver on loopback that checks every HMAC and the order of events.
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function envelopeWithCallback(
+  api: ReturnType<typeof sandboxApi>,
+  url: string,
+  extra: Record<string, unknown> = {},
+) {
+  return api.createEnvelope({
+    emailSubject: 'Connect test',
+    status: 'sent',
+    documents: [
+      {
+        documentId: '1',
+        name: 'c.pdf',
+        fileExtension: 'pdf',
+        documentBase64: Buffer.from(await samplePdf('connect', 1)).toString('base64'),
+      },
+    ],
+    recipients: {
+      signers: [
+        signer('1', 'Alice Martin', '1', [{ documentId: '1', pageNumber: '1', xPosition: '72', yPosition: '300' }]),
+      ],
+    },
+    eventNotification: { url, ...extra },
+  });
+}
+
+const signingView = { email: 'alice.martin@example.com', userName: 'Alice Martin', clientUserId: 'client-1' };
+const returnUrl = 'http://127.0.0.1:9/back';
+const fullOrder = [
+  'envelope-sent',
+  'recipient-sent',
+  'recipient-delivered',
+  'envelope-delivered',
+  'recipient-completed',
+  'envelope-completed',
+];
+
+function eventsOf(received: { raw: string }[]): string[] {
+  return received.map((r) => (JSON.parse(r.raw) as { event: string }).event);
+}
+
+describe('Connect event notifications', () => {
+  it('posts every event, in order, signed with the account HMAC key', async () => {
+    const receiver = await startReceiver();
+    const sandbox = await startSandbox({ port: 0, connectRetryBaseMs: 50 });
+    cleanups.push(receiver.close, () => sandbox.close());
+    const api = sandboxApi(sandbox.rootUrl);
+    const envelopeId = await envelopeWithCallback(api, receiver.url);
+    expect(await signOverHttp(await api.signingUrl(envelopeId, signingView, returnUrl), 'Alice Martin')).toBe(
+      'signing_complete',
+    );
+    await receiver.waitFor((a) => a.length >= 6);
+
+    expect(eventsOf(receiver.accepted())).toEqual(fullOrder);
+    for (const r of receiver.received) {
+      expect(verifyConnectSignature(r.raw, defaultConnectHmacKey, r.headers['x-docusign-signature-1'] as string)).toBe(
+        true,
+      );
+      const message = JSON.parse(r.raw) as { data: { envelopeId: string; accountId: string }; apiVersion: string };
+      expect(message.data.envelopeId).toBe(envelopeId);
+    }
+    const last = JSON.parse(receiver.accepted()[5]!.raw) as { data: { envelopeSummary: { status: string } } };
+    expect(last.data.envelopeSummary.status).toBe('completed');
+  });
+
+  it('sends only the events an envelope asks for (envelopeEvents)', async () => {
+    const receiver = await startReceiver();
+    const sandbox = await startSandbox({ port: 0, connectRetryBaseMs: 50 });
+    cleanups.push(receiver.close, () => sandbox.close());
+    const api = sandboxApi(sandbox.rootUrl);
+    const envelopeId = await envelopeWithCallback(api, receiver.url, {
+      envelopeEvents: [{ envelopeEventStatusCode: 'completed' }],
+    });
+    await signOverHttp(await api.signingUrl(envelopeId, signingView, returnUrl), 'Alice Martin');
+    await receiver.waitFor((a) => a.length >= 1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(eventsOf(receiver.accepted())).toEqual(['envelope-completed']);
+  });
+
+  it('a receiver failing three times, with a sandbox restart in between, still gets every event in order', async () => {
+    const receiver = await startReceiver();
+    cleanups.push(receiver.close);
+    const dataDir = mkdtempSync(join(tmpdir(), 'signrun-connect-restart-'));
+    receiver.failNext(3);
+
+    let sandbox = await startSandbox({ port: 0, dataDir, connectRetryBaseMs: 200 });
+    let api = sandboxApi(sandbox.rootUrl);
+    const envelopeId = await envelopeWithCallback(api, receiver.url);
+    const until = Date.now() + 10_000;
+    while (receiver.received.length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    expect(receiver.received.map((r) => r.status)).toEqual([503, 503, 503]);
+
+    const failures = await api.call<{
+      failures: { envelopeId: string; error: string; retryCount: string }[];
+      totalRecords: string;
+    }>('GET', '/connect/failures');
+    expect(failures.status).toBe(200);
+    expect(failures.json.failures[0]?.envelopeId).toBe(envelopeId);
+    expect(failures.json.failures[0]?.error).toContain('503');
+    expect(Number(failures.json.failures[0]?.retryCount)).toBeGreaterThanOrEqual(1);
+
+    // Stop the sandbox while deliveries are still pending.
+    await sandbox.close();
+    expect(receiver.accepted()).toHaveLength(0);
+
+    sandbox = await startSandbox({ port: 0, dataDir, connectRetryBaseMs: 200 });
+    cleanups.push(() => sandbox.close());
+    api = sandboxApi(sandbox.rootUrl);
+    expect(await signOverHttp(await api.signingUrl(envelopeId, signingView, returnUrl), 'Alice Martin')).toBe(
+      'signing_complete',
+    );
+    await receiver.waitFor((a) => a.length >= 6);
+
+    expect(eventsOf(receiver.accepted())).toEqual(fullOrder);
+    for (const r of receiver.received) {
+      expect(verifyConnectSignature(r.raw, defaultConnectHmacKey, r.headers['x-docusign-signature-1'] as string)).toBe(
+        true,
+      );
+    }
+    const after = await api.call<{ failures: unknown[] }>('GET', '/connect/failures');
+    expect(after.json.failures).toEqual([]);
+  });
+
+  it('never calls an address outside loopback and the allow list, and lists it as a failure', async () => {
+    const sandbox = await startSandbox({ port: 0, connectRetryBaseMs: 50 });
+    cleanups.push(() => sandbox.close());
+    const api = sandboxApi(sandbox.rootUrl);
+    const envelopeId = await envelopeWithCallback(api, 'http://169.254.169.254/latest/meta-data');
+    let failures: { envelopeId: string; error: string }[] = [];
+    const until = Date.now() + 5000;
+    while (failures.length < 2 && Date.now() < until) {
+      failures = (await api.call<{ failures: { envelopeId: string; error: string }[] }>('GET', '/connect/failures'))
+        .json.failures;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(failures.map((f) => f.envelopeId)).toEqual([envelopeId, envelopeId]);
+    expect(failures[0]?.error).toContain('destination refused');
+  });
+
+  it('refuses the failure log to callers of another account', async () => {
+    const sandbox = await startSandbox({ port: 0 });
+    cleanups.push(() => sandbox.close());
+    const res = await fetch(`${sandbox.rootUrl}/accounts/00000000-0000-0000-0000-000000000000/connect/failures`, {
+      headers: {
+        'x-docusign-authentication': JSON.stringify({
+          Username: 'sandbox@signrun.test',
+          Password: 'sandbox-password',
+          IntegratorKey: 'sandbox-integrator-key',
+        }),
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { errorCode: string }).errorCode).toBe('USER_LACKS_MEMBERSHIP');
+    const anonymous = await fetch(`${sandbox.rootUrl}/accounts/00000000-0000-0000-0000-000000000000/connect/failures`);
+    expect(anonymous.status).toBe(401);
+  });
+});
