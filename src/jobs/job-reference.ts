@@ -23,7 +23,11 @@ const sections: Array<[string, string]> = [
   ['Sign-here tab (`tabs[]`)', '#/$defs/signHereTab'],
   ['Role (`templateRoles[]`)', '#/$defs/role'],
   ['`eventNotification`', '#/$defs/eventNotification'],
+  ['Custom field (`customFields[]`)', '#/$defs/customFields/items'],
   ['Account (`accounts[]`)', '#/$defs/account'],
+  ['`initialUser`', '#/$defs/account/properties/initialUser'],
+  ['`planInformation`', '#/$defs/account/properties/planInformation'],
+  ['`addressInformation`', '#/$defs/account/properties/addressInformation'],
 ];
 
 /**
@@ -32,9 +36,11 @@ const sections: Array<[string, string]> = [
  * (test/jobs/job-reference.test.ts compares them).
  */
 export function renderJobReference(linkBase = '', schema: Record<string, unknown> = jobSchema()): string {
+  // A JSON pointer into the schema (#/$defs/account/properties/initialUser).
   const resolve = (ref: string): SchemaNode => {
-    if (ref === '#') return schema as SchemaNode;
-    return (schema['$defs'] as Record<string, SchemaNode>)[ref.replace('#/$defs/', '')]!;
+    let node: unknown = schema;
+    for (const segment of ref.replace(/^#\/?/, '').split('/').filter(Boolean)) node = (node as Record<string, unknown>)[segment];
+    return node as SchemaNode;
   };
   const lines: string[] = [
     '<!-- Generated from schemas/job.schema.json by `npm run docs:jobs`. Do not edit by hand. -->',

@@ -1,7 +1,7 @@
 /**
  * The shape of a job file once it has passed schemas/job.schema.json: what
  * the YAML says, before references are substituted and ids numbered. Kept
- * beside the schema; test/jobs/schema-types.test.ts keeps the two in step.
+ * by hand beside schemas/job.schema.json: change both together.
  */
 export interface RawJobFile {
   version: 1;
