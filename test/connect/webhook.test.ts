@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { defaultConnectHmacKey } from '../../src/sandbox/connect/hmac-keys.js';
 import { verifyConnectSignature } from '../../src/sandbox/connect/hmac-signature.js';
 import { samplePdf } from '../signing/pdf-tools.js';
