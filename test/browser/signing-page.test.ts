@@ -269,6 +269,49 @@ describe('signing page in a real browser', () => {
     expect((await tool('pdfsig', [path])).out).toMatch(sealValid);
   });
 
+  it('keyboard only: place a signature on a page without tabs, move it, finish', async () => {
+    const envelopeId = await api.createEnvelope({
+      emailSubject: 'Keyboard',
+      status: 'sent',
+      documents: [
+        { documentId: '1', name: 'Keys.pdf', fileExtension: 'pdf', documentBase64: await pdfBase64('keys', 1) },
+      ],
+      recipients: { signers: [signer('1', 'Farid Kaci', '1', [])] },
+    });
+    const { page, context } = await newPage(browser);
+    await page.goto(
+      await api.signingUrl(
+        envelopeId,
+        { email: 'farid.kaci@example.com', userName: 'Farid Kaci', clientUserId: 'client-1' },
+        back.url,
+      ),
+    );
+    await waitForDocuments(page);
+    // Tab through the page until the labelled page region has the focus.
+    const region = page.getByRole('button', { name: /Keys\.pdf, page 1/ });
+    for (
+      let i = 0;
+      i < 30 && !(await region.evaluate((el) => el === (el.ownerDocument.activeElement as unknown)));
+      i++
+    ) {
+      await page.keyboard.press('Tab');
+    }
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('.placed').count()).toBe(1);
+    // The placed signature has the focus; move it 4 × 20 pt down.
+    for (let i = 0; i < 4; i++) await page.keyboard.press('Shift+ArrowDown');
+    await page.getByRole('button', { name: 'Finish', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    expect(await returnedEvent(page, back.url)).toBe('signing_complete');
+    await context.close();
+    const word = (await wordsOnPage(tempPdf(await api.document(envelopeId, '1')), 1)).find((w) => w.word === 'Farid');
+    // Centred on the page (306, 396) → box top 372, then 80 pt lower: 452.
+    expect(word!.xMin).toBeGreaterThan(216 - 2);
+    expect(word!.xMin).toBeLessThan(216 + 15);
+    expect(word!.yMin).toBeGreaterThan(452);
+    expect(word!.yMin).toBeLessThan(452 + 48);
+  });
+
   it('an expired link explains, then sends the signer back with ttl_expired', async () => {
     const shortLived = await startSandbox({ port: 0, viewTokenTtlSeconds: 1 });
     try {

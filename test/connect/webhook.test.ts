@@ -82,6 +82,21 @@ describe('Connect event notifications', () => {
     expect(last.data.envelopeSummary.status).toBe('completed');
   });
 
+  it('notifies a voided envelope', async () => {
+    const receiver = await startReceiver();
+    const sandbox = await startSandbox({ port: 0, connectRetryBaseMs: 50 });
+    cleanups.push(receiver.close, () => sandbox.close());
+    const api = sandboxApi(sandbox.rootUrl);
+    const envelopeId = await envelopeWithCallback(api, receiver.url);
+    const voided = await api.call('PUT', `/envelopes/${envelopeId}`, {
+      status: 'voided',
+      voidedReason: 'Wrong salary',
+    });
+    expect(voided.status).toBe(200);
+    await receiver.waitFor((a) => a.length >= 3);
+    expect(eventsOf(receiver.accepted())).toEqual(['envelope-sent', 'recipient-sent', 'envelope-voided']);
+  });
+
   it('sends only the events an envelope asks for (envelopeEvents)', async () => {
     const receiver = await startReceiver();
     const sandbox = await startSandbox({ port: 0, connectRetryBaseMs: 50 });
