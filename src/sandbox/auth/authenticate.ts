@@ -61,10 +61,11 @@ export function createAuthenticator(db: SandboxDatabase, accounts: AccountsRepos
   return {
     /** Verifies username + password + integrator key (used by login and the token endpoint). */
     async verifyCredentials(username: string, password: string, integratorKey: string): Promise<Principal> {
-      if (!accounts.hasIntegratorKey(integratorKey)) throw apiErrors.authenticationFailed('The integrator key is not known.');
       const key = createHmac('sha256', cacheKey).update(`${username}\u0000${password}\u0000${integratorKey}`).digest('base64');
       const cached = verified.get(key);
+      // A cached entry was verified with this very integrator key (keys are never removed).
       if (cached !== undefined) return usable(accounts.user(cached), integratorKey);
+      if (!accounts.hasIntegratorKey(integratorKey)) throw apiErrors.authenticationFailed('The integrator key is not known.');
       for (const user of candidates(username)) {
         if (await verifyPassword(password, user.passwordHash)) {
           verified.set(key, user.id);

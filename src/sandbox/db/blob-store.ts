@@ -25,12 +25,18 @@ export function createBlobStore(dataDir: string | undefined): BlobStore {
   const root = join(dataDir, 'blobs');
   mkdirSync(root, { recursive: true });
   const pathOf = (hash: string) => join(root, hash.slice(0, 2), hash);
+  // The 256 fan-out folders, created once each rather than on every put (hot path).
+  const made = new Set<string>();
   return {
     put(bytes) {
       const hash = sha256Hex(bytes);
       const target = pathOf(hash);
       if (existsSync(target)) return hash;
-      mkdirSync(join(root, hash.slice(0, 2)), { recursive: true });
+      const folder = hash.slice(0, 2);
+      if (!made.has(folder)) {
+        mkdirSync(join(root, folder), { recursive: true });
+        made.add(folder);
+      }
       const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
       // No fsync: the threat model is a killed process, whose writes the
       // kernel keeps; see openDatabase for the same trade-off.
