@@ -288,14 +288,10 @@ describe('signing page in a real browser', () => {
     );
     await waitForDocuments(page);
     // Tab through the page until the labelled page region has the focus.
-    const region = page.getByRole('button', { name: /Keys\.pdf, page 1/ });
-    for (
-      let i = 0;
-      i < 30 && !(await region.evaluate((el) => el === (el.ownerDocument.activeElement as unknown)));
-      i++
-    ) {
-      await page.keyboard.press('Tab');
-    }
+    const focusedRegion = page.locator('.page.placing:focus');
+    expect(await page.getByRole('button', { name: /Keys\.pdf, page 1/ }).count()).toBe(1);
+    for (let i = 0; i < 30 && (await focusedRegion.count()) === 0; i++) await page.keyboard.press('Tab');
+    expect(await focusedRegion.count()).toBe(1);
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('.placed').count()).toBe(1);
     // The placed signature has the focus; move it 4 × 20 pt down.
