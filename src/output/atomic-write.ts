@@ -1,9 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 
 /** Size and sha256 (hex) of bytes written. */
 export interface ContentDigest {
@@ -17,19 +14,39 @@ function tempPathFor(target: string): string {
   return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${counter}.tmp`);
 }
 
+/** Folders known to exist, so that thousands of files do not each pay a mkdir. */
+const knownFolders = new Set<string>();
+
+async function ensureFolder(folder: string): Promise<void> {
+  if (knownFolders.has(folder)) return;
+  await mkdir(folder, { recursive: true });
+  knownFolders.add(folder);
+}
+
+/** Creates the temp file; when a folder known to exist was removed meanwhile, makes it again once. */
+async function openTemp(temp: string, mode: number) {
+  try {
+    return await open(temp, 'wx', mode);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ENOENT') throw error;
+    knownFolders.delete(path.dirname(temp));
+    await ensureFolder(path.dirname(temp));
+    return open(temp, 'wx', mode);
+  }
+}
+
 /**
  * Writes `data` to `target` whole or not at all: a temp file in the same
- * folder, fsync, then rename over the target (atomic on POSIX). `mode`
- * (default 0o644) is set on the temp file before any byte is written.
+ * folder, created with `mode` (default 0o644; the umask can only narrow
+ * it), fsync, then rename over the target (atomic on POSIX).
  */
 export async function writeFileAtomic(target: string, data: string | Uint8Array, mode = 0o644): Promise<ContentDigest> {
-  await mkdir(path.dirname(target), { recursive: true });
+  await ensureFolder(path.dirname(target));
   const temp = tempPathFor(target);
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   try {
-    const handle = await open(temp, 'wx', mode);
+    const handle = await openTemp(temp, mode);
     try {
-      await handle.chmod(mode);
       await handle.writeFile(bytes);
       await handle.sync();
     } finally {
@@ -45,25 +62,27 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
 
 /**
  * Streams `body` into `target` whole or not at all, computing size and
- * sha256 on the way, never holding the content in memory.
+ * sha256 on the way, never holding the content in memory. Chunks are
+ * written as they come (backpressure: the next is read after the write).
  */
-export async function writeStreamAtomic(target: string, body: Readable, mode = 0o644): Promise<ContentDigest> {
-  await mkdir(path.dirname(target), { recursive: true });
+export async function writeStreamAtomic(target: string, body: AsyncIterable<unknown>, mode = 0o644): Promise<ContentDigest> {
+  await ensureFolder(path.dirname(target));
   const temp = tempPathFor(target);
   const hash = createHash('sha256');
   let size = 0;
-  const tap = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      hash.update(chunk);
-      size += chunk.length;
-      callback(null, chunk);
-    },
-  });
   try {
-    await pipeline(body, tap, createWriteStream(temp, { flags: 'wx', mode }));
-    await chmod(temp, mode);
-    const handle = await open(temp, 'r');
+    const handle = await openTemp(temp, mode);
     try {
+      for await (const chunk of body) {
+        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Uint8Array);
+        hash.update(bytes);
+        size += bytes.byteLength;
+        let offset = 0;
+        while (offset < bytes.byteLength) {
+          const { bytesWritten } = await handle.write(bytes, offset, bytes.byteLength - offset);
+          offset += bytesWritten;
+        }
+      }
       await handle.sync();
     } finally {
       await handle.close();

@@ -47,8 +47,8 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
   const out = new OutputFolder(outDir);
   const colour = pc.createColors(useColour(io, 'stdout'));
 
-  const { startSandbox } = await import('../../sandbox/index.js');
-  const target = await resolveTarget(config, startSandbox);
+  // The sandbox (fastify, SQLite, PDF tooling) is loaded only when it is the target.
+  const target = await resolveTarget(config, async (sandboxOptions) => (await import('../../sandbox/index.js')).startSandbox(sandboxOptions));
   try {
     if (target.sandbox) {
       io.stdout.write(`Started the signrun sandbox in-process at ${target.rootUrl} (no DOCUSIGN_ROOT_URL configured); it stops when this run ends.\n`);

@@ -1,0 +1,183 @@
+/**
+ * Benchmark of `signrun run`: N envelopes (2 documents, 2 embedded signers
+ * each, from a CSV fan-out) against `signrun serve --latency L` in its own
+ * process, at concurrency C. Reports the run's wall time against the ideal
+ * `N × API calls per envelope × L / C`, API calls per envelope and the peak
+ * RSS of the runner process (VmHWM from /proc). Then the same HTTP calls
+ * made by a plain sequential loop (what the Python client's demo does) on a
+ * sample of S envelopes, extrapolated to N, for the speedup.
+ *
+ *   npm run build && node bench/run/run-bench.mjs [--envelopes 1000] [--concurrency 16] [--latency 50] [--sequential 50]
+ *
+ * Plain JavaScript on the built dist/ (the build compiles src/ only).
+ */
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const envelopes = arg('envelopes', 1000);
+const concurrency = arg('concurrency', 16);
+const latency = arg('latency', 50);
+const sequentialSample = arg('sequential', 50);
+// --profile DIR: write a V8 CPU profile of the runner there (node --cpu-prof).
+const profileDir = process.argv.includes('--profile') ? process.argv[process.argv.indexOf('--profile') + 1] : undefined;
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(root, 'dist/cli/bin.js');
+
+function startServe() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--latency', String(latency)], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      out += d;
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve({ child, rootUrl: m[1] });
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
+  });
+}
+
+function jobFolder(n) {
+  const dir = mkdtempSync(join(tmpdir(), 'signrun-bench-run-'));
+  mkdirSync(join(dir, 'docs'));
+  mkdirSync(join(dir, 'data'));
+  copyFileSync(join(root, 'examples/docs/offer-letter.pdf'), join(dir, 'docs/offer-letter.pdf'));
+  copyFileSync(join(root, 'examples/docs/company-handbook.pdf'), join(dir, 'docs/company-handbook.pdf'));
+  const rows = ['id,name,email'];
+  for (let i = 1; i <= n; i++) rows.push(`B${100000 + i},Employee ${i},employee${i}@example.com`);
+  writeFileSync(join(dir, 'data/people.csv'), `${rows.join('\n')}\n`);
+  writeFileSync(
+    join(dir, 'bench.yaml'),
+    `version: 1
+job: bench-run
+defaults: { emailSubject: Please sign, returnUrl: https://hr.example.com/done, status: sent }
+envelopes:
+  - key: e-\${row.id}
+    forEach: { csv: data/people.csv }
+    documents:
+      - { name: offer-letter.pdf, file: docs/offer-letter.pdf }
+      - { name: company-handbook.pdf, file: docs/company-handbook.pdf }
+    recipients:
+      - { name: "\${row.name}", email: "\${row.email}", clientUserId: "emp-\${row.id}" }
+      - { name: "Manager of \${row.id}", email: "manager-\${row.id}@example.com", clientUserId: "mgr-\${row.id}" }
+`,
+  );
+  return dir;
+}
+
+const env = (rootUrl) => ({
+  ...process.env,
+  NO_COLOR: '1',
+  DOCUSIGN_ROOT_URL: rootUrl,
+  DOCUSIGN_USERNAME: 'sandbox@signrun.test',
+  DOCUSIGN_PASSWORD: 'sandbox-password',
+  DOCUSIGN_INTEGRATOR_KEY: 'sandbox-integrator-key',
+});
+
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+function peakRss(pid) {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+async function runSignrun(rootUrl, dir) {
+  const started = performance.now();
+  const child = spawn(process.execPath, [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), bin, 'run', '.', '--out', 'out', '--concurrency', String(concurrency)], { cwd: dir, env: env(rootUrl), stdio: ['ignore', 'pipe', 'pipe'] });
+  let peak = 0;
+  let cpu = 0;
+  const poll = setInterval(() => {
+    peak = Math.max(peak, peakRss(child.pid));
+    cpu = Math.max(cpu, cpuSeconds(child.pid));
+  }, 50);
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+  child.stderr.resume();
+  const code = await new Promise((resolve) => child.on('exit', (c) => {
+    peak = Math.max(peak, peakRss(child.pid));
+    cpu = Math.max(cpu, cpuSeconds(child.pid));
+    resolve(c);
+  }));
+  clearInterval(poll);
+  if (code !== 0) throw new Error(`run exited ${code}: ${stdout}`);
+  const report = JSON.parse(readFileSync(join(dir, 'out/report.json'), 'utf8'));
+  return { wallMs: performance.now() - started, report, peak, cpu };
+}
+
+/** The same calls as signrun's pipeline, one at a time, with the platform's fetch: the baseline. */
+async function sequential(rootUrl, n) {
+  const headers = { 'X-DocuSign-Authentication': JSON.stringify({ Username: 'sandbox@signrun.test', Password: 'sandbox-password', IntegratorKey: 'sandbox-integrator-key' }), Accept: 'application/json' };
+  const call = async (method, url, body) => {
+    const res = await fetch(url, { method, headers: { ...headers, ...(body ? { 'Content-Type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    if (!res.ok) throw new Error(`${method} ${url} ${res.status} ${await res.text()}`);
+    return res;
+  };
+  const docs = ['offer-letter.pdf', 'company-handbook.pdf'].map((f, i) => ({ documentId: String(i + 1), name: f, documentBase64: readFileSync(join(root, 'examples/docs', f)).toString('base64') }));
+  const started = performance.now();
+  const login = await (await call('GET', `${rootUrl}/login_information`)).json();
+  const base = login.loginAccounts[0].baseUrl;
+  let calls = 1;
+  for (let i = 0; i < n; i++) {
+    const signers = [1, 2].map((r) => ({ recipientId: String(r), name: `Seq ${i} ${r}`, email: `seq${i}-${r}@example.com`, clientUserId: `seq-${i}-${r}` }));
+    const { envelopeId } = await (await call('POST', `${base}/envelopes`, { emailSubject: 'Please sign', status: 'sent', documents: docs, recipients: { signers } })).json();
+    const recipients = await (await call('GET', `${base}/envelopes/${envelopeId}/recipients`)).json();
+    for (const s of recipients.signers) {
+      await (await call('POST', `${base}/envelopes/${envelopeId}/views/recipient`, { returnUrl: 'https://hr.example.com/done', authenticationMethod: 'none', clientUserId: s.clientUserId, userName: s.name, email: s.email })).json();
+    }
+    const listed = await (await call('GET', `${base}/envelopes/${envelopeId}/documents`)).json();
+    for (const d of listed.envelopeDocuments.filter((x) => x.documentId !== 'certificate')) await (await call('GET', `${base}/envelopes/${envelopeId}/documents/${d.documentId}`)).arrayBuffer();
+    await (await call('GET', `${base}/envelopes/${envelopeId}/documents/certificate`)).arrayBuffer();
+    calls += 8;
+  }
+  return { ms: performance.now() - started, calls };
+}
+
+const serve = await startServe();
+const dir = jobFolder(envelopes);
+try {
+  const serveCpuBefore = cpuSeconds(serve.child.pid);
+  const { wallMs, report, peak, cpu } = await runSignrun(serve.rootUrl, dir);
+  const serveCpu = cpuSeconds(serve.child.pid) - serveCpuBefore;
+  const perEnvelope = report.envelopes.reduce((n, e) => n + e.apiCalls, 0) / report.envelopes.length;
+  const idealMs = (envelopes * perEnvelope * latency) / concurrency;
+  const lines = [
+    `machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load ${loadavg()[0].toFixed(2)}`,
+    `signrun run: ${envelopes} envelopes, concurrency ${concurrency}, latency ${latency} ms`,
+    `  succeeded ${report.totals.envelopes.succeeded}/${report.totals.envelopes.total}; API calls ${report.api.calls} (${perEnvelope.toFixed(2)} per envelope), retries ${report.api.retries}`,
+    `  run phase ${(report.durationMs / 1000).toFixed(1)} s (process wall ${(wallMs / 1000).toFixed(1)} s, validation and start included)`,
+    `  ideal ${(idealMs / 1000).toFixed(1)} s → ${((idealMs / report.durationMs) * 100).toFixed(1)}% of ideal throughput; ${(envelopes / (report.durationMs / 1000)).toFixed(1)} envelopes/s`,
+    `  peak RSS of the runner ${(peak / 2 ** 20).toFixed(0)} MB; CPU: runner ${cpu.toFixed(1)} s, sandbox ${serveCpu.toFixed(1)} s`,
+  ];
+  if (sequentialSample > 0) {
+    const seq = await sequential(serve.rootUrl, sequentialSample);
+    const perEnvelopeMs = seq.ms / sequentialSample;
+    const projected = perEnvelopeMs * envelopes;
+    lines.push(
+      `sequential loop (same calls, one at a time): ${sequentialSample} envelopes in ${(seq.ms / 1000).toFixed(1)} s = ${perEnvelopeMs.toFixed(0)} ms/envelope → ${(projected / 1000).toFixed(0)} s for ${envelopes}`,
+      `  speedup of signrun run: ${(projected / report.durationMs).toFixed(1)}×`,
+    );
+  }
+  console.log(lines.join('\n'));
+} finally {
+  serve.child.stderr?.destroy();
+  serve.child.kill('SIGTERM');
+  rmSync(dir, { recursive: true, force: true });
+}
