@@ -146,6 +146,10 @@ describe('signing page in a real browser', () => {
     expect(await api.recipientStatuses(envelopeId)).toEqual({ '1': 'completed', '2': 'completed' });
     await checkSealed(await api.document(envelopeId, '1'), ['Alice Martin', 'Bruno Petit']);
     await checkSealed(await api.document(envelopeId, '2'), ['Alice Martin']);
+    // The certificate of completion records the browser's address and user agent.
+    const certificate = (await tool('pdftotext', [tempPdf(await api.document(envelopeId, 'certificate')), '-'])).out;
+    expect(certificate).toContain('127.0.0.1');
+    expect(certificate).toMatch(/Chrome/);
   });
 
   it('the template envelope, employer and employee signing in parallel', async () => {
