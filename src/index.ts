@@ -8,3 +8,17 @@ export { formatDiagnostics, type DiagnosticFormat, type FormatDiagnosticsOptions
 export type { SandboxOptions, RunningSandbox } from './sandbox/contract.js';
 export { startSandbox, buildSandboxApp, defaultSeedIds } from './sandbox/index.js';
 export type { SandboxServices, SandboxEvent, Seed } from './sandbox/index.js';
+export {
+  EsignatureClient,
+  AccountClient,
+  ClientHttpError,
+  ClientNetworkError,
+  defaultRetryPolicy,
+  type EsignatureClientOptions,
+  type Auth,
+  type RetryPolicy,
+  type RateLimitInfo,
+  type ClientEvent,
+} from './client/index.js';
+export { run, PreflightError, planRun, resolveTarget, prepare, exitCodeOf, type RunOptions, type RunSummary, type RunEvent, type RunPlan } from './runner/index.js';
+export { OutputFolder, reportOf, writeReports, mergeReports, checkReport, type RunReport, type FileRecord } from './output/index.js';
