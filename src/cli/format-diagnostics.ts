@@ -62,7 +62,8 @@ export function formatDiagnostics(diagnostics: Diagnostic[], format: DiagnosticF
 }
 
 function plural(n: number, word: string): string {
-  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+  // Not toLocaleString: loading ICU costs ~80 ms, as much as validating 2,000 envelopes.
+  return `${String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** `2 jobs, 25 envelopes, 1 account: 0 errors, 0 warnings` */

@@ -32,7 +32,7 @@ export async function envelopeRows(envelope: RawEnvelope, index: number, ctx: Jo
   if (forEach.csv !== undefined) {
     const csvPath = [...base, 'forEach', 'csv'];
     const absolute = resolve(ctx.folder, forEach.csv);
-    const confined = await confinedPath(ctx.folder, folderReal, absolute);
+    const confined = confinedPath(ctx.folder, folderReal, absolute);
     if (!confined.ok) {
       const code = confined.problem === 'missing' || confined.problem === 'not-a-file' ? 'SR_CSV_NOT_FOUND' : 'SR_CSV_OUTSIDE_JOB_FOLDER';
       const why = { missing: 'does not exist', 'not-a-file': 'is not a file', outside: "is outside the job file's folder", 'symlink-outside': "is a symbolic link leading outside the job file's folder" }[confined.problem];

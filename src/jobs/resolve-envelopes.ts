@@ -1,4 +1,3 @@
-import pLimit from 'p-limit';
 import { formatBytes } from './source-text.js';
 import { confinedPath, type ConfinedPath } from './confined-path.js';
 import { envelopeDigest } from './envelope-digest.js';
@@ -37,23 +36,18 @@ export async function resolveEnvelopes(job: RawJobFile, ctx: JobContext, folderR
     }
   }
 
-  // Documents: each distinct path is checked and read once, a few at a time
-  // (per-row PDFs make this the expensive part of validation).
-  const checks = new Map<string, Promise<DocumentCheck>>();
-  const limit = pLimit(16);
+  // Documents: each distinct path is checked and read once.
+  const results = new Map<string, DocumentCheck>();
+  const folders = new Map<string, string | null>();
   for (const { envelope } of expanded) {
     for (const document of envelope.documents) {
-      if (!checks.has(document.path)) {
-        checks.set(document.path, limit(async () => {
-          const confined = await confinedPath(ctx.folder, folderReal, document.path);
-          if (!confined.ok || confined.size > limits.documentBytes) return { confined };
-          return { confined, facts: await ctx.pdfFacts(confined.real) };
-        }));
-      }
+      if (results.has(document.path)) continue;
+      const confined = confinedPath(ctx.folder, folderReal, document.path, folders);
+      const check: DocumentCheck = { confined };
+      if (confined.ok && confined.size <= limits.documentBytes) check.facts = await ctx.pdfFacts(confined.real);
+      results.set(document.path, check);
     }
   }
-  const results = new Map<string, DocumentCheck>();
-  for (const [path, check] of checks) results.set(path, await check);
 
   const resolved: ResolvedEnvelope[] = [];
   for (const item of expanded) {
