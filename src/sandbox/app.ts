@@ -36,6 +36,15 @@ export async function buildSandboxApp(options: SandboxOptions = {}, overrides: S
   app.decorate('sandbox', services);
   app.decorateRequest('principal', null);
   app.addHook('onClose', async () => services.close());
+  // Graceful shutdown: answers given while closing end their connection, so
+  // a keep-alive client does not hold the server open until its idle timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) void reply.header('connection', 'close');
+  });
 
   // JSON bodies: DocuSign accepts an empty body (or {}) on GET and DELETE, so
   // an empty body is "no body", not an error.

@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { runCli } from '../helpers/run-cli.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { authHeader, call, documentEnvelope, login, makePdf } from './helpers/api.js';
+import { spawnServe, type ServeProcess } from './helpers/serve-process.js';
+
+// `signrun serve` as a program: start-up errors with their codes, and a
+// shutdown that lets the request in flight finish.
+const running: RunningSandbox[] = [];
+const processes: ServeProcess[] = [];
+afterEach(async () => {
+  for (const p of processes.splice(0)) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+  for (const s of running.splice(0)) await s.close();
+});
+
+describe('signrun serve', () => {
+  it('refuses a seed that does not match the schema: exit 2, SR_SANDBOX_SEED with file and line', async () => {
+    const seed = fileURLToPath(new URL('./fixtures/bad-seed.yaml', import.meta.url));
+    const r = await runCli(['serve', '--port', '0', '--seed', seed]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('SR_SANDBOX_SEED');
+    expect(r.stderr).toContain('bad-seed.yaml:5');
+    expect(r.stdout).not.toContain('sandbox listening');
+  });
+
+  it('refuses a port in use: exit 2, SR_SANDBOX_START', async () => {
+    const busy = await startSandbox({ port: 0 });
+    running.push(busy);
+    const port = new URL(busy.origin).port;
+    const r = await runCli(['serve', '--port', port]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('SR_SANDBOX_START');
+  });
+
+  it('on SIGTERM, finishes the request in flight (201) before exiting 0', async () => {
+    const serve = await spawnServe(['--latency', '1500']);
+    processes.push(serve);
+    const { baseUrl } = await login(serve.rootUrl);
+    const pdf = await makePdf(1);
+    const pending = call(`${baseUrl}/envelopes`, { headers: authHeader(), body: documentEnvelope(pdf) });
+    await new Promise((r) => setTimeout(r, 400));
+    serve.child.kill('SIGTERM');
+    const answer = await pending;
+    expect(answer.status).toBe(201);
+    expect((await serve.exited).code).toBe(0);
+    // Request log lines name route patterns, never tokens or ids.
+    expect(serve.output()).toContain('POST /restapi/v2/accounts/:accountId/envelopes 201');
+  });
+});
