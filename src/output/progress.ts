@@ -75,7 +75,8 @@ export function createProgress(options: ProgressOptions): Progress {
           if (event.result.outcome === 'not-started') return;
           done += 1;
           if (event.result.outcome === 'failed') failed += 1;
-          draw(done === total);
+          // The bar shows the last count; plain logs get the summary instead of a final line.
+          draw(tty && done === total);
           break;
         default:
           break;

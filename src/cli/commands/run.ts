@@ -41,6 +41,11 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
     return ExitCode.invalid;
   }
   printDiagnostics(io, prepared.warnings);
+  for (const unused of ['state', 'maxCallsPerHour'] as const) {
+    if (options[unused] !== undefined) {
+      io.stderr.write(`note: --${unused === 'state' ? 'state' : 'max-calls-per-hour'} is accepted but not used yet (journal and call budget come with the exactly-once runner).\n`);
+    }
+  }
   const { config, jobs } = prepared;
   const outDir = path.resolve(io.cwd, (options['out'] as string | undefined) ?? config.outDir);
   const concurrency = (options['concurrency'] as number | undefined) ?? config.concurrency;
