@@ -23,6 +23,7 @@ describe('progress', () => {
     p.onEvent(done('succeeded'));
     t = 2000;
     p.onEvent(done('failed'));
+    // eslint-disable-next-line no-control-regex
     expect(chunks.at(-1)).toMatch(/^\r\x1b\[2K\[#{12}\.{12}\] 2\/4 · 1 failed · 1\.0\/s · ETA 2s$/);
     p.finish();
     expect(chunks.at(-1)).toBe('\r\x1b[2K');
