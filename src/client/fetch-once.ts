@@ -157,6 +157,20 @@ export function createFetchOnce(options: FetchOnceOptions): { send: Send; close(
   };
 }
 
+/**
+ * Values that must not come back in an error: the credentials of the call,
+ * and every password or token the body carries (account creation sends the
+ * distributor's and the new user's passwords; a service may echo them).
+ */
 function secretsOf(request: ApiRequest): string[] {
-  return request.auth.kind === 'bearer' ? [request.auth.accessToken.reveal()] : [request.auth.password.reveal()];
+  const found = request.auth.kind === 'bearer' ? [request.auth.accessToken.reveal()] : [request.auth.password.reveal()];
+  const walk = (value: unknown, depth: number): void => {
+    if (depth > 6 || value === null || typeof value !== 'object') return;
+    for (const [key, inner] of Object.entries(value)) {
+      if (typeof inner === 'string' && /password|token|secret/i.test(key) && inner !== '') found.push(inner);
+      else walk(inner, depth + 1);
+    }
+  };
+  walk(request.body, 0);
+  return found;
 }

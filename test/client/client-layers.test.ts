@@ -239,3 +239,34 @@ describe('downloads', () => {
     c.close();
   });
 });
+
+describe('passwords in a request body', () => {
+  it('never come back in an error, even when the service echoes them', async () => {
+    const echo: Answer = (_req, res, body) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ errorCode: 'INVALID_REQUEST_PARAMETER', message: `refused: ${body}` }));
+    };
+    script.set('POST /restapi/v2/accounts', [echo]);
+    const { client: c } = client();
+    const error = (await c
+      .createAccount({
+        accountName: 'Acme',
+        accountSettings: [],
+        addressInformation: {},
+        creditCardInformation: null,
+        distributorCode: 'D',
+        distributorPassword: 'distributor-secret-42',
+        initialUser: { email: 'a@b.c', firstName: '', lastName: '', middleName: '', password: 'new-user-secret-43', suffixName: '', title: '', userName: 'a@b.c', userSettings: [] },
+        planInformation: { planId: 'p' },
+        referralInformation: null,
+        socialAccountInformation: null,
+      })
+      .catch((e: unknown) => e)) as ClientHttpError;
+    expect(error.serviceErrorCode).toBe('INVALID_REQUEST_PARAMETER');
+    expect(error.message).toContain('Acme');
+    expect(error.message).not.toContain('distributor-secret-42');
+    expect(error.message).not.toContain('new-user-secret-43');
+    expect(seen).toHaveLength(1);
+    c.close();
+  });
+});

@@ -21,7 +21,7 @@ const plan: CommandHandler = async ({ args, options, io }) => {
   }
   const outDir = path.resolve(io.cwd, (options['out'] as string | undefined) ?? prepared.config.outDir);
   // Envelopes created on an in-process sandbox died with it: outputs count only for the configured service.
-  const result = await planRun(prepared.jobs, outDir, prepared.config.rootUrl ?? '(in-process sandbox)');
+  const result = await planRun(prepared.jobs, outDir, prepared.config.rootUrl?.replace(/\/+$/, '') ?? '(in-process sandbox)');
   if (options['format'] === 'json') {
     io.stdout.write(`${JSON.stringify({ target: prepared.config.rootUrl ?? null, outDir, ...result }, null, 2)}\n`);
     return ExitCode.ok;
