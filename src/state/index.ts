@@ -7,3 +7,4 @@ export * from './journal.js';
 export * from './journal-progress.js';
 export * from './state-lock.js';
 export * from './service-error-classes.js';
+export * from './create-once.js';
