@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import { defaultConnectHmacKey } from '../../src/sandbox/connect/hmac-keys.js';
 import { verifyConnectSignature } from '../../src/sandbox/connect/hmac-signature.js';
 import { samplePdf } from '../signing/pdf-tools.js';
-import { sandboxApi, signer } from '../signing/sandbox-api.js';
+import { accountId, sandboxApi, signer } from '../signing/sandbox-api.js';
 import { signOverHttp } from '../signing/sign-over-http.js';
 import { startReceiver } from './receiver.js';
 
@@ -80,6 +80,34 @@ describe('Connect event notifications', () => {
     }
     const last = JSON.parse(receiver.accepted()[5]!.raw) as { data: { envelopeSummary: { status: string } } };
     expect(last.data.envelopeSummary.status).toBe('completed');
+  });
+
+  it("signs with the account's connectHmacKey from the seed", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'signrun-seed-'));
+    const seedFile = join(dir, 'seed.yaml');
+    writeFileSync(
+      seedFile,
+      [
+        'integratorKeys: [sandbox-integrator-key]',
+        'accounts:',
+        `  - accountId: ${accountId}`,
+        '    accountName: Seeded Corp',
+        '    connectHmacKey: seeded-hmac-key-42',
+        '    users: [{ userName: sandbox@signrun.test, password: sandbox-password }]',
+        '',
+      ].join('\n'),
+    );
+    const receiver = await startReceiver();
+    const sandbox = await startSandbox({ port: 0, seedFile, connectRetryBaseMs: 50 });
+    cleanups.push(receiver.close, () => sandbox.close());
+    const api = sandboxApi(sandbox.rootUrl);
+    await envelopeWithCallback(api, receiver.url);
+    await receiver.waitFor((a) => a.length >= 2);
+    for (const r of receiver.received) {
+      const header = r.headers['x-docusign-signature-1'] as string;
+      expect(verifyConnectSignature(r.raw, 'seeded-hmac-key-42', header)).toBe(true);
+      expect(verifyConnectSignature(r.raw, defaultConnectHmacKey, header)).toBe(false);
+    }
   });
 
   it('notifies a voided envelope', async () => {

@@ -17,11 +17,15 @@ export class ConnectHmacKeys {
     db.exec(`CREATE TABLE IF NOT EXISTS connect_hmac_keys (account_id TEXT PRIMARY KEY, hmac_key TEXT NOT NULL)`);
   }
 
-  /** The account's key, or the sandbox default. */
+  /** The key set for the account, else the seed's `connectHmacKey` (kept in the account's details), else the sandbox default. */
   keyFor(accountId: string): string {
     const row = this.db.prepare('SELECT hmac_key FROM connect_hmac_keys WHERE account_id = ?').get(accountId) as
       { hmac_key: string } | undefined;
-    return row?.hmac_key ?? defaultConnectHmacKey;
+    if (row !== undefined) return row.hmac_key;
+    const seeded = this.db
+      .prepare(`SELECT json_extract(details_json, '$.connectHmacKey') AS k FROM accounts WHERE id = ?`)
+      .get(accountId) as { k: unknown } | undefined;
+    return typeof seeded?.k === 'string' && seeded.k !== '' ? seeded.k : defaultConnectHmacKey;
   }
 
   /** Sets (or replaces) an account's key — for a seed or a test. */
