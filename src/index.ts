@@ -22,3 +22,28 @@ export {
 } from './client/index.js';
 export { run, PreflightError, planRun, resolveTarget, prepare, exitCodeOf, type RunOptions, type RunSummary, type RunEvent, type RunPlan } from './runner/index.js';
 export { OutputFolder, reportOf, writeReports, mergeReports, checkReport, type RunReport, type FileRecord } from './output/index.js';
+export {
+  identityOf,
+  transactionIdOf,
+  identityFieldName,
+  digestFieldName,
+  contentDigest,
+  shardOf,
+  inShard,
+  parseShard,
+  openJournal,
+  readJournal,
+  journalProgress,
+  acquireStateLock,
+  readStateLock,
+  classifyServiceError,
+  serviceErrorCodeRules,
+  createOnce,
+  type Shard,
+  type Journal,
+  type JournalRecord,
+  type StateLock,
+  type ServiceErrorClass,
+  type CreateOnceInput,
+  type CreateOnceResult,
+} from './state/index.js';
