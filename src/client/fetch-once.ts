@@ -9,6 +9,7 @@ import { readRateLimit, type RateLimitInfo } from './rate-limit.js';
 import { parseRateLimitReset, parseRetryAfter } from './retry-after.js';
 import { pathOf } from './redact.js';
 import type { Timing } from './timing.js';
+import { classifyServiceError } from '../state/service-error-classes.js';
 
 /** Options of the innermost layer. */
 export interface FetchOnceOptions {
@@ -100,9 +101,17 @@ export function createFetchOnce(options: FetchOnceOptions): { send: Send; close(
         // not DocuSign's errorDetails: keep the status only
       }
       const now = options.timing.now();
+      const errorCode = typeof details.errorCode === 'string' ? details.errorCode : undefined;
+      // A rate limit says when to come back: Retry-After, else the reset of
+      // the window that refused (x-burstlimit-reset for burst codes, else x-ratelimit-reset).
+      const limited = classifyServiceError({ status: response.status, ...(errorCode ? { errorCode } : {}) }).class === 'retry-later';
+      const burst = /BURST/i.test(errorCode ?? '');
       const retryAfterMs =
         parseRetryAfter(response.headers.get('retry-after'), now) ??
-        (response.status === 429 ? parseRateLimitReset(response.headers.get('x-ratelimit-reset'), now) : undefined);
+        (limited
+          ? (parseRateLimitReset(response.headers.get(burst ? 'x-burstlimit-reset' : 'x-ratelimit-reset'), now) ??
+            parseRateLimitReset(response.headers.get(burst ? 'x-ratelimit-reset' : 'x-burstlimit-reset'), now))
+          : undefined);
       throw new ClientHttpError(
         {
           method: request.method,

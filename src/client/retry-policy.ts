@@ -1,18 +1,17 @@
 /**
- * When and how the client retries a call: typed, documented data (as ky's
- * retry options are). A refusal that proves the service did nothing (429,
- * connection refused) is retried for any method; an answer after which the
- * service may have acted (5xx, a connection broken mid-call) only for
- * requests marked idempotent — never for envelope creation, so a contract is
- * never sent twice by a blind retry.
+ * How the client retries a call: typed, documented data (as ky's retry
+ * options are). *Whether* a failure may be retried comes from one table,
+ * src/state/service-error-classes.ts (`classifyServiceError`): `retry-later`
+ * (rate limits, whether answered 429 or 400 with DocuSign's
+ * *_LIMIT_EXCEEDED codes) proves the service did nothing, so any call may be
+ * repeated after the delay the service gives; `retry-now` (5xx, a broken
+ * connection) may follow a call the service acted on, so only requests marked
+ * idempotent are repeated — never envelope creation, so a contract is never
+ * sent twice by a blind retry; `never-retry` is final.
  */
 export interface RetryPolicy {
   /** Attempts in all, the first included. Default 4. */
   limit: number;
-  /** Statuses that mean "try again": Default 408, 429, 500, 502, 503, 504. */
-  statuses: readonly number[];
-  /** Statuses that prove the call was not processed, so even non-idempotent calls may be retried. Default 429. */
-  refusedStatuses: readonly number[];
   /** A Retry-After (or x-ratelimit-reset) longer than this ends the retries instead of waiting. Default 60 000 ms. */
   maxRetryAfterMs: number;
   /** First backoff delay; doubled on every attempt. Default 250 ms. */
@@ -26,8 +25,6 @@ export interface RetryPolicy {
 /** The default policy (see each field for its value). */
 export const defaultRetryPolicy: RetryPolicy = Object.freeze({
   limit: 4,
-  statuses: Object.freeze([408, 429, 500, 502, 503, 504]),
-  refusedStatuses: Object.freeze([429]),
   maxRetryAfterMs: 60_000,
   backoffBaseMs: 250,
   backoffLimitMs: 8_000,

@@ -3,6 +3,7 @@ import { ClientHttpError, ClientNetworkError } from './client-errors.js';
 import { retryDelay, type RetryPolicy } from './retry-policy.js';
 import type { Timing } from './timing.js';
 import { pathOf } from './redact.js';
+import { classifyServiceError } from '../state/service-error-classes.js';
 
 /**
  * The retry layer: wraps `next` and repeats a failed call per `policy`,
@@ -37,12 +38,17 @@ export function withRetry(next: Send, policy: RetryPolicy, timing: Timing, onEve
   };
 }
 
-/** Why the call may be retried (`status 503`, `network ECONNRESET`), or undefined when it may not. */
-export function shouldRetry(error: unknown, request: ApiRequest, policy: RetryPolicy): string | undefined {
+/**
+ * Why the call may be retried (`status 503`, `errorCode BURST_…`, `network
+ * ECONNRESET`), or undefined when it may not: the class comes from
+ * classifyServiceError (one table for the whole program).
+ */
+export function shouldRetry(error: unknown, request: ApiRequest, _policy: RetryPolicy): string | undefined {
   if (error instanceof ClientHttpError) {
-    if (!policy.statuses.includes(error.status)) return undefined;
-    if (!isIdempotent(request) && !policy.refusedStatuses.includes(error.status)) return undefined;
-    return `status ${error.status}`;
+    const verdict = classifyServiceError({ status: error.status, ...(error.serviceErrorCode ? { errorCode: error.serviceErrorCode } : {}) });
+    if (verdict.class === 'never-retry') return undefined;
+    if (verdict.class === 'retry-now' && !isIdempotent(request)) return undefined;
+    return verdict.decidedBy;
   }
   if (error instanceof ClientNetworkError) {
     if (error.maybeProcessed && !isIdempotent(request)) return undefined;

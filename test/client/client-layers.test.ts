@@ -270,3 +270,30 @@ describe('passwords in a request body', () => {
     c.close();
   });
 });
+
+describe('rate limits answered with 400 (DocuSign error codes)', () => {
+  it('a burst limit refusal is retried, even for envelope creation, after x-burstlimit-reset', async () => {
+    const timing = fakeTiming();
+    const reset = String(timing.now() / 1000 + 12);
+    script.set('GET /restapi/v2/login_information', [json(200, { loginAccounts: [{ accountId: '42', isDefault: 'true' }] })]);
+    script.set('POST /restapi/v2/accounts/42/envelopes', [
+      json(400, { errorCode: 'BURST_APIINVOCATION_LIMIT_EXCEEDED', message: 'slow down' }, { 'x-burstlimit-reset': reset }),
+      json(201, { envelopeId: 'env-after-burst' }),
+    ]);
+    const { client: c } = client([], timing);
+    const account = await c.login();
+    expect((await account.createEnvelope({ emailSubject: 's', status: 'sent' })).envelopeId).toBe('env-after-burst');
+    expect(timing.delays).toEqual([12_000]);
+    c.close();
+  });
+
+  it('a request error (never-retry) is not repeated', async () => {
+    script.set('GET /restapi/v2/login_information', [json(400, { errorCode: 'INVALID_REQUEST_PARAMETER' }), login]);
+    const { client: c, timing } = client();
+    const error = (await c.loginInformation().catch((e: unknown) => e)) as ClientHttpError;
+    expect(error.code).toBe('SR_HTTP_STATUS');
+    expect(seen).toHaveLength(1);
+    expect(timing.delays).toEqual([]);
+    c.close();
+  });
+});
