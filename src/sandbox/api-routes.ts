@@ -27,7 +27,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * otherwise, whether or not it exists); then the limiters run.
  */
 export const apiRoutes: FastifyPluginAsync = async (app) => {
-  app.addHook('preHandler', async (request, reply) => {
+  // preValidation: authentication comes before the schema checks of params and query.
+  app.addHook('preValidation', async (request, reply) => {
     const { sandbox } = request.server;
     if (sandbox.config.latencyMs > 0) await sleep(sandbox.config.latencyMs);
     const config = request.routeOptions.config;

@@ -245,3 +245,11 @@ describe('bodies', () => {
     expectApiError(await call(`${sandbox.rootUrl}/nothing/here`, { headers: authHeader() }), 404, 'RESOURCE_NOT_FOUND');
   });
 });
+
+describe('malformed ids', () => {
+  it('answers INVALID_REQUEST_PARAMETER for an id that cannot be one, after authentication', async () => {
+    expectApiError(await call(`${baseUrl}/envelopes/not-a-guid`, { headers: authHeader() }), 400, 'INVALID_REQUEST_PARAMETER');
+    expectApiError(await call(`${baseUrl}/envelopes/${randomUUID()}/documents/abc`, { headers: authHeader() }), 400, 'INVALID_REQUEST_PARAMETER');
+    expectApiError(await call(`${baseUrl}/envelopes/not-a-guid`), 401, 'USER_AUTHENTICATION_FAILED');
+  });
+});

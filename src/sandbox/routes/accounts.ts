@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { accountParams } from './route-schemas.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { principalOf, apiBaseOf, originOf, type AccountParams } from './request-helpers.js';
 import { apiErrors } from '../api-error.js';
@@ -23,7 +24,7 @@ function visibleAccount(request: Parameters<typeof principalOf>[0], accountId: s
  * #/definitions/newAccountSummary), delete (only as a user of that account).
  */
 export const accountRoutes: FastifyPluginAsync = async (app) => {
-  app.get<{ Params: AccountParams }>('/accounts/:accountId', { config: { accountAccess: 'route' } }, async (request) => {
+  app.get<{ Params: AccountParams }>('/accounts/:accountId', { schema: accountParams, config: { accountAccess: 'route' } }, async (request) => {
     const account = visibleAccount(request, request.params.accountId);
     return {
       accountIdGuid: account.id,
@@ -114,7 +115,7 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
     };
   });
 
-  app.delete<{ Params: AccountParams }>('/accounts/:accountId', { config: { accountAccess: 'route' } }, async (request, reply) => {
+  app.delete<{ Params: AccountParams }>('/accounts/:accountId', { schema: accountParams, config: { accountAccess: 'route' } }, async (request, reply) => {
     const { account } = principalOf(request);
     const target = visibleAccount(request, request.params.accountId);
     // 4.4: deleted only by a user of that same account.

@@ -1,3 +1,4 @@
+import { envelopeParams, documentParams } from './route-schemas.js';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { envelopeOf, type EnvelopeParams } from './request-helpers.js';
 import { apiErrors } from '../api-error.js';
@@ -41,7 +42,7 @@ function pdfName(name: string): string {
  * of each document's current version, `certificate` and `combined`.
  */
 export const documentRoutes: FastifyPluginAsync = async (app) => {
-  app.get<{ Params: EnvelopeParams }>('/accounts/:accountId/envelopes/:envelopeId/documents', async (request) => {
+  app.get<{ Params: EnvelopeParams }>('/accounts/:accountId/envelopes/:envelopeId/documents', { schema: envelopeParams }, async (request) => {
     const envelope = envelopeOf(request, request.params.envelopeId);
     const documents = await documentsWithPages(request, envelope);
     const uri = `/envelopes/${envelope.id}/documents`;
@@ -81,6 +82,7 @@ export const documentRoutes: FastifyPluginAsync = async (app) => {
 
   app.get<{ Params: EnvelopeParams & { documentId: string }; Querystring: { certificate?: string } }>(
     '/accounts/:accountId/envelopes/:envelopeId/documents/:documentId',
+    { schema: documentParams },
     async (request, reply) => {
       const envelope = envelopeOf(request, request.params.envelopeId);
       const { sandbox } = request.server;

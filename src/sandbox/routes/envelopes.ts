@@ -1,3 +1,4 @@
+import { accountParams, envelopeParams, listEnvelopesQuery } from './route-schemas.js';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { principalOf, envelopeOf, type AccountParams, type EnvelopeParams } from './request-helpers.js';
 import { apiErrors } from '../api-error.js';
@@ -42,7 +43,7 @@ function actorOf(request: FastifyRequest) {
 /** Envelopes: create (4.5), read, the status-changes listing, and update (void, send a draft). */
 export const envelopeRoutes: FastifyPluginAsync = async (app) => {
   // POST …/envelopes (Envelopes_PostEnvelopes → 201 #/definitions/envelopeSummary).
-  app.post<{ Params: AccountParams }>('/accounts/:accountId/envelopes', async (request, reply) => {
+  app.post<{ Params: AccountParams }>('/accounts/:accountId/envelopes', { schema: accountParams }, async (request, reply) => {
     const { account, user } = principalOf(request);
     const { sandbox } = request.server;
     const incoming = (request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/')
@@ -66,7 +67,7 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
   });
 
   // GET …/envelopes (Envelopes_GetEnvelopes → #/definitions/envelopesInformation).
-  app.get<{ Params: AccountParams; Querystring: ListQuery }>('/accounts/:accountId/envelopes', async (request) => {
+  app.get<{ Params: AccountParams; Querystring: ListQuery }>('/accounts/:accountId/envelopes', { schema: { ...accountParams, ...listEnvelopesQuery } }, async (request) => {
     const { account } = principalOf(request);
     const q = request.query;
     const envelopeIds = splitList(q.envelope_ids)?.map((s) => s.toLowerCase());
@@ -123,7 +124,7 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
   });
 
   // GET …/envelopes/{envelopeId} (Envelopes_GetEnvelope → #/definitions/envelope).
-  app.get<{ Params: EnvelopeParams; Querystring: { include?: string } }>('/accounts/:accountId/envelopes/:envelopeId', async (request) => {
+  app.get<{ Params: EnvelopeParams; Querystring: { include?: string } }>('/accounts/:accountId/envelopes/:envelopeId', { schema: envelopeParams }, async (request) => {
     const envelope = envelopeOf(request, request.params.envelopeId);
     const { sandbox } = request.server;
     const include = (request.query.include ?? '').split(',').map((s) => s.trim());
@@ -134,7 +135,7 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
   });
 
   // PUT …/envelopes/{envelopeId} (Envelopes_PutEnvelope → #/definitions/envelopeUpdateSummary): void, or send a draft.
-  app.put<{ Params: EnvelopeParams }>('/accounts/:accountId/envelopes/:envelopeId', async (request) => {
+  app.put<{ Params: EnvelopeParams }>('/accounts/:accountId/envelopes/:envelopeId', { schema: envelopeParams }, async (request) => {
     const envelope = envelopeOf(request, request.params.envelopeId);
     const body = lenientObject(request.body, 'envelope') ?? {};
     const status = lenientString(body['status'], 'status')?.toLowerCase();

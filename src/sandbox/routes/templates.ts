@@ -1,3 +1,4 @@
+import { templateParams } from './route-schemas.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { principalOf } from './request-helpers.js';
 import { apiErrors } from '../api-error.js';
@@ -5,7 +6,7 @@ import { isoTime } from '../clock.js';
 
 /** GET /accounts/{accountId}/templates/{templateId} (4.11, 2.6; #/definitions/envelopeTemplate). */
 export const templateRoutes: FastifyPluginAsync = async (app) => {
-  app.get<{ Params: { accountId: string; templateId: string } }>('/accounts/:accountId/templates/:templateId', async (request) => {
+  app.get<{ Params: { accountId: string; templateId: string } }>('/accounts/:accountId/templates/:templateId', { schema: templateParams }, async (request) => {
     const { account } = principalOf(request);
     const { templates } = request.server.sandbox;
     const template = templates.get(account.id, request.params.templateId);

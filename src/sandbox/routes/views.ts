@@ -1,3 +1,4 @@
+import { envelopeParams } from './route-schemas.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { envelopeOf, originOf, type EnvelopeParams } from './request-helpers.js';
 import { apiErrors } from '../api-error.js';
@@ -12,7 +13,7 @@ import type { RecipientRecord } from '../repositories/envelopes.js';
  * (created with a clientUserId) get a view.
  */
 export const viewRoutes: FastifyPluginAsync = async (app) => {
-  app.post<{ Params: EnvelopeParams }>('/accounts/:accountId/envelopes/:envelopeId/views/recipient', async (request, reply) => {
+  app.post<{ Params: EnvelopeParams }>('/accounts/:accountId/envelopes/:envelopeId/views/recipient', { schema: envelopeParams }, async (request, reply) => {
     const envelope = envelopeOf(request, request.params.envelopeId);
     const body = lenientObject(request.body, 'recipientViewRequest');
     if (!body) throw apiErrors.invalidBody('Send a recipientViewRequest as JSON.');
