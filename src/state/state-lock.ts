@@ -161,8 +161,9 @@ async function readHolder(path: string): Promise<LockHolder | undefined> {
  * Removes a stale lock without ever removing a live one: the stale file is
  * first renamed to a unique name (atomic; of two runs racing for the
  * takeover only one rename finds the file), then its content is checked to be
- * the stale holder read before. If a live run's lock was moved by mistake (it
- * replaced the stale one in between), it is put back.
+ * the stale holder read before. If a live run's lock was moved by mistake (the
+ * winner of the race replaced the stale one in between), it is put back and
+ * this run reports the winner as the holder.
  */
 async function takeOverStale(path: string, stale: LockHolder): Promise<boolean> {
   const aside = `${path}.stale-${process.pid}-${randomUUID()}`;
@@ -180,7 +181,9 @@ async function takeOverStale(path: string, stale: LockHolder): Promise<boolean> 
       await back.writeFile(`${JSON.stringify(moved)}\n`, 'utf8');
       await back.close();
     } catch {
-      // a newer lock exists; the moved one lost the race anyway
+      // A third run created a lock in the instant the live one was aside.
+      // Residual risk, accepted: it needs a stale lock AND three runs
+      // starting within the same few microseconds on one state folder.
     }
     await unlink(aside).catch(() => undefined);
     return false;

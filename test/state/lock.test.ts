@@ -97,6 +97,40 @@ describe('state lock', () => {
     await lock.release();
   });
 
+  it('lets exactly one of two processes take over the same stale lock', async () => {
+    // A pid that surely no longer exists on this host: a child that has exited.
+    const dead = spawnStateScript('process.exit(0);');
+    await dead.exited;
+    await writeFile(
+      join(dir, lockFileName),
+      JSON.stringify({
+        pid: dead.pid,
+        hostname: hostname(),
+        startedAt: '2026-11-20T09:00:00.000Z',
+        command: 'signrun run (killed)',
+        token: 'stale',
+      }),
+    );
+    const results: string[][] = [[], []];
+    const script = `try {
+         const { tookOverFrom } = await STATE.acquireStateLock(${JSON.stringify(dir)}, { command: 'taker' });
+         process.stdout.write('won ' + (tookOverFrom ? tookOverFrom.token : '-') + '\\n');
+         setInterval(() => {}, 1000);
+       } catch (e) { process.stdout.write('lost ' + e.code + '\\n'); process.exit(0); }`;
+    const takers = results.map((lines) => spawnStateScript(script, (l) => lines.push(l)));
+    try {
+      await Promise.all(results.map((lines) => waitForLine(lines, () => true, 30_000)));
+      const outcomes = results.map((lines) => lines[0]).sort();
+      // One took the stale lock over; the other met the winner's live lock.
+      expect(outcomes).toEqual(['lost SR_STATE_LOCKED', 'won stale']);
+      const holder = await readStateLock(dir);
+      expect(takers.map((t) => t.pid)).toContain(holder?.pid);
+    } finally {
+      for (const t of takers) t.kill('SIGKILL');
+      await Promise.all(takers.map((t) => t.exited));
+    }
+  });
+
   it('never takes over a lock from another host (its pid cannot be checked here)', async () => {
     await writeFile(
       join(dir, lockFileName),
