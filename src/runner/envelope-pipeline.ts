@@ -1,13 +1,17 @@
 import type { ResolvedEnvelope, ResolvedRole, ResolvedSigner } from '../jobs/model.js';
 import type { AccountClient } from '../client/esignature-client.js';
-import { ClientHttpError } from '../client/client-errors.js';
+import { ClientHttpError, ClientNetworkError } from '../client/client-errors.js';
+import { createOnce, type FoundEnvelope } from '../state/create-once.js';
+import type { Journal } from '../state/journal.js';
+import type { EnvelopeProgress } from '../state/journal-progress.js';
+import type { ServiceFailure } from '../state/service-error-classes.js';
 import type { Signer } from '../client/wire-types.js';
 import { SignrunError, isSignrunError } from '../errors/signrun-error.js';
 import type { FileRecord, OutputFolder } from '../output/output-folder.js';
 import { safeFileName } from '../output/output-folder.js';
 import { itemFolder, readRecord, type EnvelopeRecord, type RecipientRecord, type SigningEntry, type SigningRecord } from '../output/records.js';
 import { envelopeDefinitionOf } from './envelope-definition.js';
-import { identityOf, transactionIdOf } from './identity.js';
+import { digestFieldName, identityFieldName, identityOf, transactionIdOf } from './identity.js';
 import { envelopeSteps, type EnvelopeStep, type RunEventListener } from './run-events.js';
 import type { EnvelopeResult, ItemError, RecipientOutcome } from './run-summary.js';
 
@@ -28,6 +32,10 @@ export interface EnvelopeContext {
    * in-process sandbox (it died with the earlier run). Default true.
    */
   adoptEarlier?: boolean;
+  /** Where createOnce records intents and creations. Default: none (a journal comes with issue 6). */
+  journal?: Journal;
+  /** What the journal of earlier runs says of an envelope. */
+  progressOf?: (id: string) => EnvelopeProgress | undefined;
 }
 
 /** The state one envelope carries from step to step. */
@@ -46,6 +54,28 @@ interface EnvelopeState {
   /** Every file written (envelope.json and signing.json included). */
   files: Map<string, FileRecord>;
   lastStep?: EnvelopeStep;
+}
+
+/** A journal that keeps nothing: createOnce without a state folder (the journal comes with issue 6). */
+const noJournal: Journal = { path: '', append: async () => {}, close: async () => {} };
+
+/** Lookups go back this far: an envelope sent by any earlier run must be found. */
+const lookupFromDate = '2000-01-01T00:00:00Z';
+
+/** The envelope carrying this identity on the service (status-changes listing with the custom-field filter). */
+async function findByIdentity(ctx: EnvelopeContext, tag: string): Promise<FoundEnvelope | undefined> {
+  const listed = await ctx.account.listEnvelopeStatusChanges({ fromDate: lookupFromDate, customField: { name: identityFieldName, value: tag } }, { tag });
+  const found = (listed.envelopes ?? []).find((e) => e.envelopeId);
+  if (!found) return undefined;
+  const digest = found.customFields?.textCustomFields?.find((f) => f.name === digestFieldName)?.value;
+  return { envelopeId: found.envelopeId, ...(digest !== undefined ? { digest } : {}) };
+}
+
+/** A client error as the classification table reads it. */
+function describeFailure(error: unknown): ServiceFailure {
+  if (error instanceof ClientHttpError) return { status: error.status, ...(error.serviceErrorCode ? { errorCode: error.serviceErrorCode } : {}) };
+  if (error instanceof ClientNetworkError) return { network: true };
+  return {};
 }
 
 /** DocuSign answers this when a recipient's routing order has not come yet. */
@@ -138,9 +168,34 @@ async function stepCreate(envelope: ResolvedEnvelope, state: EnvelopeState, ctx:
     return;
   }
   const definition = await envelopeDefinitionOf(envelope);
-  const summary = await ctx.account.createEnvelope(definition, { tag });
-  state.envelopeId = summary.envelopeId;
-  if (summary.status !== undefined) state.status = summary.status;
+  // Exactly once (docs/exactly-once.md): createOnce never repeats a create the
+  // service may have committed (5xx, connection reset after sending) without
+  // first looking the envelope up by its identity custom field.
+  const outcome = await createOnce({
+    id: tag,
+    digest: envelope.digest,
+    transactionId: transactionIdOf(envelope),
+    journal: ctx.journal ?? noJournal,
+    ...(ctx.progressOf?.(tag) ? { progress: ctx.progressOf(tag) } : {}),
+    // The normal path costs no lookup; one follows every failed create.
+    firstLookup: 'if-intent',
+    maxAttempts: 4,
+    lookup: () => findByIdentity(ctx, tag),
+    create: async () => {
+      const summary = await ctx.account.createEnvelope(definition, { tag });
+      if (summary.status !== undefined) state.status = summary.status;
+      return summary;
+    },
+    describe: describeFailure,
+  });
+  if (outcome.outcome === 'drift') {
+    throw new SignrunError('SR_ENVELOPE_DRIFT', `${tag} exists as envelope ${outcome.envelopeId} with other content: it is not sent again`, {
+      location: envelope.source,
+      details: { envelopeId: outcome.envelopeId },
+    });
+  }
+  state.envelopeId = outcome.envelopeId;
+  if (outcome.outcome === 'adopted') state.adopted = true;
   state.createdAt = ctx.now().toISOString();
   await writeEnvelopeRecord(envelope, state, ctx);
 }
