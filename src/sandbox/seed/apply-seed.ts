@@ -30,6 +30,8 @@ export async function applySeed(
   const prepared = await Promise.all(
     seed.accounts.map(async (account) => {
       const accountId = account.accountId ?? randomUUID();
+      // scrypt runs on libuv's thread pool: users and the distributor password are hashed together.
+      const distributorHash = account.distributor ? hashPassword(account.distributor.password) : Promise.resolve(null);
       const users = await Promise.all(
         account.users.map(async (u) => ({
           id: u.userId ?? randomUUID(),
@@ -73,20 +75,21 @@ export async function applySeed(
           name: account.accountName,
           planId: account.planId ?? 'sandbox-plan',
           distributorCode: account.distributor?.code ?? null,
-          distributorPasswordHash: account.distributor ? await hashPassword(account.distributor.password) : null,
+          distributorPasswordHash: await distributorHash,
           parentAccountId: null,
           status: 'active' as const,
           createdAt: now,
         },
         users,
         templates,
+        details: account.connectHmacKey === undefined ? {} : { connectHmacKey: account.connectHmacKey },
       };
     }),
   );
   deps.db.transaction(() => {
     for (const key of seed.integratorKeys) deps.accounts.addIntegratorKey(key);
     for (const p of prepared) {
-      deps.accounts.insertAccount(p.account);
+      deps.accounts.insertAccount(p.account, p.details);
       for (const u of p.users) deps.accounts.insertUser(u);
       for (const t of p.templates) {
         deps.templates.insert(
