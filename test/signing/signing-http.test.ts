@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
@@ -154,6 +157,18 @@ describe('signing page over HTTP', () => {
     const res = await fetch(`${sandbox.origin}/signing/not-a-real-token`);
     expect(res.status).toBe(404);
     expect(await res.text()).not.toContain('http-equiv="refresh"');
+  });
+
+  it('creates the sealing CA at the first start with a data folder and keeps it across restarts', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'signrun-ca-start-'));
+    const root = join(dataDir, 'ca', 'sandbox-root-ca.pem');
+    const first = await startSandbox({ port: 0, dataDir });
+    expect(existsSync(root)).toBe(true);
+    const pem = readFileSync(root, 'utf8');
+    await first.close();
+    const second = await startSandbox({ port: 0, dataDir });
+    await second.close();
+    expect(readFileSync(root, 'utf8')).toBe(pem);
   });
 
   it('serves pdf.js and the page assets', async () => {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { LifecycleError, type Actor } from '../lifecycle.js';
 import { loadOrCreateSandboxCa } from '../seal/sandbox-ca.js';
-import { createPdfSealer } from '../seal/seal-pdf.js';
+import { createPdfSealer, type PdfSealer } from '../seal/seal-pdf.js';
 import { StampPageError } from '../stamp/stamp-signatures.js';
 import { EnvelopeLock } from './envelope-lock.js';
 import { messagePageHtml, signingPageHtml } from './page-html.js';
@@ -36,8 +36,12 @@ type Form = Record<string, string>;
 export const signingRoutes: FastifyPluginAsync = async (app) => {
   const services = app.sandbox;
   const sessions = new SigningSessions(services.db);
-  // Created at first start, kept in <data>/ca (in memory without a data folder).
-  const seal = createPdfSealer(loadOrCreateSandboxCa(services.config.dataDir));
+  // The CA is created at the first start with a data folder and kept in
+  // <data>/ca. In memory it is made on the first seal instead: two RSA keys
+  // cost about a second, which every in-memory start (tests, `run`) would pay.
+  const dataDir = services.config.dataDir;
+  let sealer = dataDir === undefined ? undefined : createPdfSealer(loadOrCreateSandboxCa(dataDir));
+  const seal: PdfSealer = (pdf, options) => (sealer ??= createPdfSealer(loadOrCreateSandboxCa(dataDir)))(pdf, options);
   const lock = new EnvelopeLock();
 
   // Remote signers (no clientUserId) get their own link in the outbox message.
