@@ -1,19 +1,25 @@
 /**
  * Chaos benchmark (issue 6, "done when"): `signrun run` on an N-envelope job
  * (default 500, from the sandbox's stored template, two embedded signers)
- * against `signrun serve --faults SPEC` (default all=0.1: 10% of API calls
- * fail, spread evenly over 429, 500, 503, reset before / after processing,
- * slow and truncated downloads), re-run until it exits 0 (a re-run is how a
- * user recovers) or --max-runs is reached. Then it counts, in the sandbox's
- * own database, the envelopes per identity custom field (`signrun`):
- * exactly once means every identity exactly 1; it checks each downloaded
- * file's sha256 against report.json, and that the report accounts for every
- * envelope.
+ * against `signrun serve --data … --faults SPEC` (default all=0.1: 10% of API
+ * calls fail, spread evenly over 429, 500, 503, reset before / after
+ * processing, slow and truncated downloads). Optionally the runner is killed
+ * with SIGKILL at random moments (--runner-kills K: the first K runs die
+ * after a random delay) and the sandbox is killed with SIGKILL mid-run and
+ * restarted on the same port and data (--sandbox-kills K). Then it re-runs
+ * until a run exits 0 (a re-run is how a user recovers) or --max-runs.
  *
- *   npm run build && node bench/chaos/chaos.mjs [--envelopes 500] [--faults all=0.1] [--seed 1] [--max-runs 5] [--concurrency 8] [--json]
+ * Checked at the end, from the sandbox's own database and the outputs:
+ * - exactly once: every identity custom field (`signrun`) on exactly one envelope;
+ * - complete: every envelope succeeded and is in report.json;
+ * - files: every file's sha256 on disk equals report.json's;
+ * - nothing answered 201 lost: every envelopeId of the report exists in the database.
+ *
+ *   npm run build && node bench/chaos/chaos.mjs [--envelopes 500] [--faults all=0.1] [--seed 1]
+ *     [--runner-kills 0] [--sandbox-kills 0] [--max-runs 5] [--concurrency 8] [--json] [--keep]
  *
  * Plain JavaScript on the built dist/ (the build compiles src/ only). Exits
- * 1 when exactly-once or completeness does not hold, so it can gate a change.
+ * 1 when a check fails, so it can gate a change.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -30,12 +36,30 @@ const arg = (name, fallback) => {
 const envelopes = Number(arg('envelopes', '500'));
 const faults = arg('faults', 'all=0.1');
 const seed = Number(arg('seed', '1'));
+const runnerKills = Number(arg('runner-kills', '0'));
+const sandboxKills = Number(arg('sandbox-kills', '0'));
 const maxRuns = Number(arg('max-runs', '5'));
 const concurrency = Number(arg('concurrency', '8'));
 const asJson = process.argv.includes('--json');
 const keep = process.argv.includes('--keep');
 const bin = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 const job = `chaos-${envelopes}`;
+const say = (line) => {
+  if (!asJson) process.stderr.write(`${line}\n`);
+};
+
+// mulberry32, as the sandbox's fault injection: the kill moments are reproducible from --seed.
+function seededRandom(s) {
+  let state = s >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = seededRandom(seed * 7919 + 17);
 
 const work = mkdtempSync(join(tmpdir(), 'signrun-chaos-'));
 const dataDir = join(work, 'data');
@@ -66,10 +90,16 @@ envelopes:
 `,
 );
 
-function startServe() {
+/** The sandbox process; replaced when it is killed and restarted. */
+let serve;
+let rootUrl;
+const injected = {};
+let apiRequests = 0;
+
+function startServe(port = 0) {
   const child = spawn(
     process.execPath,
-    [bin, 'serve', '--port', '0', '--data', dataDir, '--faults', faults, '--fault-seed', String(seed)],
+    [bin, 'serve', '--port', String(port), '--data', dataDir, '--faults', faults, '--fault-seed', String(seed)],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -82,14 +112,32 @@ function startServe() {
       const m = /sandbox listening on (\S+)\n/.exec(out);
       if (m) {
         out = null;
-        resolve({ child, rootUrl: m[1] });
+        serve = child;
+        rootUrl = m[1];
+        resolve();
       }
     });
     child.on('exit', (code) => reject(new Error(`serve exited with ${code}`)));
   });
 }
 
-function runOnce(rootUrl) {
+/** Adds the running sandbox's fault counts to the totals (each process counts from zero). */
+async function collectFaults() {
+  const report = await fetch(new URL('/sandbox/faults', rootUrl))
+    .then((r) => r.json())
+    .catch(() => undefined);
+  if (!report) return;
+  apiRequests += report.apiRequests;
+  for (const [k, n] of Object.entries(report.injected)) injected[k] = (injected[k] ?? 0) + n;
+}
+
+async function stopServe(signal) {
+  const closed = new Promise((resolve) => serve.on('close', resolve));
+  serve.kill(signal);
+  await closed;
+}
+
+function runOnce({ killAfterMs, sandboxKillAfterMs } = {}) {
   const env = {
     ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('DOCUSIGN_'))),
     NO_COLOR: '1',
@@ -112,41 +160,67 @@ function runOnce(rootUrl) {
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
+  const timers = [];
+  if (killAfterMs !== undefined) timers.push(setTimeout(() => child.kill('SIGKILL'), killAfterMs));
+  if (sandboxKillAfterMs !== undefined) {
+    timers.push(
+      setTimeout(async () => {
+        const port = new URL(rootUrl).port;
+        await collectFaults();
+        await stopServe('SIGKILL');
+        say(`  sandbox killed with SIGKILL at ${(sandboxKillAfterMs / 1000).toFixed(1)} s; restarting on port ${port}`);
+        await startServe(Number(port));
+      }, sandboxKillAfterMs),
+    );
+  }
   return new Promise((resolve) =>
-    child.on('close', (code) => resolve({ code, seconds: (performance.now() - started) / 1000, stdout, stderr })),
+    child.on('close', (code, signal) => {
+      timers.forEach(clearTimeout);
+      resolve({ code, signal, seconds: (performance.now() - started) / 1000, stdout, stderr });
+    }),
   );
 }
 
-const { child: serve, rootUrl } = await startServe();
+await startServe();
 const runs = [];
 try {
-  for (let i = 0; i < maxRuns; i++) {
-    const r = await runOnce(rootUrl);
-    runs.push({ exit: r.code, seconds: Math.round(r.seconds * 10) / 10 });
-    if (!asJson) process.stderr.write(`run ${i + 1}: exit ${r.code} in ${r.seconds.toFixed(1)} s\n`);
-    if (r.code === 0) break;
+  let typicalMs = Math.max(2_000, envelopes * 60);
+  for (let i = 0; i < runnerKills + sandboxKills + maxRuns; i++) {
+    const killing = i < runnerKills;
+    const killingSandbox = !killing && i < runnerKills + sandboxKills;
+    const options = {};
+    if (killing) options.killAfterMs = Math.round(300 + random() * typicalMs * 0.8);
+    if (killingSandbox) options.sandboxKillAfterMs = Math.round(500 + random() * typicalMs * 0.6);
+    const r = await runOnce(options);
+    // A run that ended by itself tells how long the next one may last, so the next kill lands inside it.
+    if (r.code !== null) typicalMs = Math.max(2_000, r.seconds * 1000);
+    runs.push({
+      exit: r.code ?? r.signal,
+      seconds: Math.round(r.seconds * 10) / 10,
+      ...(killing ? { killedAt: options.killAfterMs } : {}),
+    });
+    say(
+      `run ${i + 1}: ${r.code ?? r.signal} in ${r.seconds.toFixed(1)} s${killing ? ` (runner SIGKILL at ${(options.killAfterMs / 1000).toFixed(1)} s)` : ''}`,
+    );
     if (r.code === 2) {
       process.stderr.write(r.stdout + r.stderr);
       break;
     }
+    if (r.code === 0 && i >= runnerKills + sandboxKills) break;
   }
 } finally {
-  const faultReport = await fetch(new URL('/sandbox/faults', rootUrl))
-    .then((r) => r.json())
-    .catch(() => undefined);
-  serve.kill('SIGTERM');
-  await new Promise((resolve) => serve.on('close', resolve));
-  globalThis.faultReport = faultReport;
+  await collectFaults();
+  await stopServe('SIGTERM');
 }
 
-// Exactly once, counted in the sandbox's database.
+// Exactly once and nothing lost, read from the sandbox's database.
 const db = new Database(join(dataDir, 'sandbox.sqlite'), { readonly: true });
 const rows = db
   .prepare(
     "SELECT value, COUNT(*) AS n FROM envelope_custom_fields WHERE name = 'signrun' AND value LIKE ? GROUP BY value",
   )
   .all(`${job}/%`);
-db.close();
+const envelopeExists = db.prepare('SELECT 1 FROM envelopes WHERE id = ?');
 const perIdentity = new Map(rows.map((r) => [r.value, r.n]));
 const expected = Array.from({ length: envelopes }, (_, i) => `${job}/contract-${String(i).padStart(5, '0')}`);
 const missing = expected.filter((id) => !perIdentity.has(id));
@@ -157,11 +231,13 @@ const totalCreated = [...perIdentity.values()].reduce((a, b) => a + b, 0);
 let reportEnvelopes = [];
 let badFiles = 0;
 let files = 0;
+let lostEnvelopeIds = 0;
 const reportPath = join(outDir, 'report.json');
 if (existsSync(reportPath)) {
   const report = JSON.parse(readFileSync(reportPath, 'utf8'));
   reportEnvelopes = report.envelopes ?? [];
   for (const e of reportEnvelopes) {
+    if (e.envelopeId && !envelopeExists.get(e.envelopeId)) lostEnvelopeIds += 1;
     for (const f of e.files ?? []) {
       files += 1;
       const path = join(outDir, f.path);
@@ -170,6 +246,7 @@ if (existsSync(reportPath)) {
     }
   }
 }
+db.close();
 const accounted = new Set(reportEnvelopes.map((e) => `${e.job}/${e.key}`));
 const unaccounted = expected.filter((id) => !accounted.has(id)).length;
 const succeeded = reportEnvelopes.filter((e) => e.outcome === 'succeeded').length;
@@ -179,9 +256,11 @@ const result = {
   faults,
   seed,
   concurrency,
+  runnerKills,
+  sandboxKills,
   runs,
-  injected: globalThis.faultReport?.injected,
-  apiRequests: globalThis.faultReport?.apiRequests,
+  injected,
+  apiRequests,
   createdInSandbox: totalCreated,
   distinctIdentities: perIdentity.size,
   duplicatedIdentities: duplicated.length,
@@ -189,6 +268,7 @@ const result = {
   missingIdentities: missing.length,
   reportSucceeded: succeeded,
   reportUnaccounted: unaccounted,
+  reportedEnvelopeIdsMissingInSandbox: lostEnvelopeIds,
   files,
   filesWithWrongSha256: badFiles,
   machine: `${cpus().length} cores, load ${loadavg()[0].toFixed(1)}, Node ${process.versions.node}`,
@@ -197,5 +277,5 @@ console.log(asJson ? JSON.stringify(result) : JSON.stringify(result, null, 2));
 if (!keep) rmSync(work, { recursive: true, force: true });
 else console.error(`kept ${work}`);
 const exactlyOnce = duplicated.length === 0 && missing.length === 0;
-const complete = succeeded === envelopes && unaccounted === 0 && badFiles === 0;
+const complete = succeeded === envelopes && unaccounted === 0 && badFiles === 0 && lostEnvelopeIds === 0;
 process.exit(exactlyOnce && complete ? 0 : 1);
