@@ -72,6 +72,9 @@ describe('remote signers', () => {
     expect(await signOverHttp(second!, 'Remote Two')).toBe('signing_complete');
 
     expect(await api.envelopeStatus(envelopeId)).toBe('completed');
+    const done = await fetch(`${sandbox.origin}/signing/done?event=signing_complete`);
+    expect(done.status).toBe(200);
+    expect(await done.text()).toContain('Thank you');
     const text = (await tool('pdftotext', [tempPdf(await api.document(envelopeId, '1')), '-'])).out;
     expect(text).toContain('Remote One');
     expect(text).toContain('Remote Two');

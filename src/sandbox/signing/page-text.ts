@@ -46,6 +46,10 @@ export interface PageText {
   forbiddenBody: string;
   redirecting: string;
   continueLink: string;
+  doneTitle: string;
+  doneBody: string;
+  declinedTitle: string;
+  declinedBody: string;
 }
 
 const en: PageText = {
@@ -93,6 +97,10 @@ const en: PageText = {
   forbiddenBody: 'This signing session was opened in another browser. Open your signing link again.',
   redirecting: 'Redirecting…',
   continueLink: 'Continue',
+  doneTitle: 'Thank you',
+  doneBody: 'You have finished. You can close this window; the sender is told.',
+  declinedTitle: 'You declined to sign',
+  declinedBody: 'The sender is told why. You can close this window.',
 };
 
 const fr: PageText = {
@@ -143,6 +151,10 @@ const fr: PageText = {
   forbiddenBody: 'Cette session de signature a été ouverte dans un autre navigateur. Rouvrez votre lien de signature.',
   redirecting: 'Redirection…',
   continueLink: 'Continuer',
+  doneTitle: 'Merci',
+  doneBody: 'C’est terminé. Vous pouvez fermer cette fenêtre ; l’expéditeur en est informé.',
+  declinedTitle: 'Vous avez refusé de signer',
+  declinedBody: 'L’expéditeur est informé de votre motif. Vous pouvez fermer cette fenêtre.',
 };
 
 /** The texts for a recipient's `supportedLanguage` (`fr`, `fr-CA`, `FR` → French; anything else → English). */

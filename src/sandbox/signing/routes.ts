@@ -91,8 +91,10 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
   // Where remote signers land after finishing (they have no client application).
   app.get<{ Querystring: { event?: string } }>('/signing/done', async (request, reply) => {
     const text = pageTextFromAcceptLanguage(request.headers['accept-language']);
-    const declined = request.query.event === 'decline';
-    return html(reply, 200, messagePageHtml(text, declined ? text.declineHeading : text.closedTitle, text.closedBody));
+    const event = request.query.event;
+    if (event === 'signing_complete') return html(reply, 200, messagePageHtml(text, text.doneTitle, text.doneBody));
+    if (event === 'decline') return html(reply, 200, messagePageHtml(text, text.declinedTitle, text.declinedBody));
+    return html(reply, 200, messagePageHtml(text, text.closedTitle, text.closedBody));
   });
 
   app.get<{ Params: { token: string } }>('/signing/:token', async (request, reply) => {
