@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
+import { validate as compiledValidate } from './job-schema-validator.js';
 import type { ErrorCode } from '../errors/catalogue.js';
 import { didYouMean } from './did-you-mean.js';
 import type { NodePath } from './job-yaml.js';
@@ -16,8 +17,6 @@ export interface SchemaProblem {
   field: string;
 }
 
-let compiled: ValidateFunction | undefined;
-
 /** The checked-in schema, read from schemas/ (next to src/ and dist/ alike). */
 export function jobSchema(): Record<string, unknown> {
   return JSON.parse(readFileSync(new URL('../../schemas/job.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
@@ -30,7 +29,8 @@ export function jobSchema(): Record<string, unknown> {
  * "did you mean" for typos (as better-ajv-errors does).
  */
 export function checkJobSchema(value: unknown): SchemaProblem[] {
-  compiled ??= new Ajv({ allErrors: true, verbose: true, strict: false }).compile(jobSchema());
+  // Compiled ahead of time from schemas/job.schema.json (see compile-job-schema.ts).
+  const compiled = compiledValidate as ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
   if (compiled(value)) return [];
   const problems: SchemaProblem[] = [];
   const seen = new Set<string>();

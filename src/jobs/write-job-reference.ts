@@ -1,8 +1,10 @@
 // `npm run docs:jobs`: puts the job-file reference (rendered from the schema)
 // into README.md between its job-reference markers and into docs/job-files.md
-// between the same markers.
+// between the same markers, and compiles the schema into
+// src/jobs/job-schema-validator.ts (run `npm run build` afterwards).
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { compiledJobSchemaSource } from './compile-job-schema.js';
 import { renderJobReference } from './job-reference.js';
 import { replaceMarkerBlock } from './marker-block.js';
 
@@ -15,4 +17,18 @@ for (const [relative, linkBase] of [['../../README.md', ''], ['../../docs/job-fi
     renameSync(`${path}.tmp`, path);
     console.log(`updated ${relative.slice(6)}`);
   }
+}
+
+const validatorPath = fileURLToPath(new URL('../../src/jobs/job-schema-validator.ts', import.meta.url));
+const source = compiledJobSchemaSource();
+let current = '';
+try {
+  current = readFileSync(validatorPath, 'utf8');
+} catch {
+  // first run
+}
+if (current !== source) {
+  writeFileSync(`${validatorPath}.tmp`, source);
+  renameSync(`${validatorPath}.tmp`, validatorPath);
+  console.log('updated src/jobs/job-schema-validator.ts');
 }

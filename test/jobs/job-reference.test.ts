@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
+import { compiledJobSchemaSource } from '../../src/jobs/compile-job-schema.js';
 import { renderJobReference } from '../../src/jobs/job-reference.js';
 import { markerBlock } from '../../src/jobs/marker-block.js';
 import { jobSchema } from '../../src/jobs/schema-check.js';
@@ -33,6 +34,10 @@ describe('job-file reference', () => {
     expect(markerBlock(readme, 'job-reference')).toBe(renderJobReference('').trim());
     const guide = readFileSync(join(repoRoot, 'docs/job-files.md'), 'utf8');
     expect(markerBlock(guide, 'job-reference')).toBe(renderJobReference('../').trim());
+  });
+
+  it('the compiled validator is up to date with the schema (run `npm run docs:jobs`)', () => {
+    expect(readFileSync(join(repoRoot, 'src/jobs/job-schema-validator.ts'), 'utf8')).toBe(compiledJobSchemaSource());
   });
 
   it('every schema property has a description and appears in the reference', () => {

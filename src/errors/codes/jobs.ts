@@ -203,11 +203,6 @@ export const jobCodes = defineCodes({
     summary: 'An envelope has an embedded recipient (clientUserId) but no returnUrl to send the signer back to.',
     hint: 'Add `returnUrl` to the envelope or to `defaults`.',
   },
-  SR_ID_INVALID: {
-    exitCode: 2,
-    summary: 'A documentId, recipientId or routingOrder is not a positive whole number.',
-    hint: 'Use 1, 2, 3 …',
-  },
   // Documents and tabs
   SR_DOC_NOT_FOUND: {
     exitCode: 2,
@@ -243,11 +238,6 @@ export const jobCodes = defineCodes({
     exitCode: 2,
     summary: 'A tab position (xPosition, yPosition, in points from the top left) falls outside its page.',
     hint: 'Use coordinates inside the page size given in the message.',
-  },
-  SR_TABS_ON_TEMPLATE: {
-    exitCode: 2,
-    summary: 'A template envelope cannot use documents or tabs; the template defines them.',
-    hint: 'Remove the tabs, or build the envelope from documents.',
   },
   // Accounts
   SR_ACCOUNT_FIELD_MISSING: {
