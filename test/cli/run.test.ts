@@ -108,7 +108,7 @@ describe('signrun run (real CLI, real sandbox over HTTP)', () => {
     const dir = await fanOutJob(200);
     const outDir = path.join(dir, 'out');
     const before = await envelopesOnService();
-    const result = await runCli(['run', '.', '--concurrency', '16'], { cwd: dir, env: sandboxEnv(sandbox), timeoutMs: 120_000 });
+    const result = await runCli(['run', '.', '--concurrency', '16'], { cwd: dir, env: sandboxEnv(sandbox), timeoutMs: 170_000 });
     expect(result.code, result.stderr).toBe(0);
     const report = await readReport(outDir);
     expect(report.totals.envelopes).toMatchObject({ total: 200, succeeded: 200, failed: 0 });
@@ -120,7 +120,7 @@ describe('signrun run (real CLI, real sandbox over HTTP)', () => {
     await assertOutputsConsistent(outDir, result.stdout + result.stderr);
     const junit = await readFile(path.join(outDir, 'junit.xml'), 'utf8');
     expect(junit.match(/<testcase /g)).toHaveLength(200);
-  });
+  }, 180_000);
 
   it('invalid input: exit 2 with the code, nothing sent, nothing written', async () => {
     const dir = await fanOutJob(3, 'broken');
