@@ -9,6 +9,7 @@ import { samplePdf } from '../signing/pdf-tools.js';
 import { accountId, sandboxApi, signer } from '../signing/sandbox-api.js';
 import { signOverHttp } from '../signing/sign-over-http.js';
 import { startReceiver } from './receiver.js';
+import { swaggerErrors } from '../sandbox/helpers/swagger.js';
 
 // Connect against the real sandbox: an envelope with eventNotification.url,
 // a receiver on loopback that checks every HMAC and the order of events.
@@ -157,6 +158,7 @@ describe('Connect event notifications', () => {
       totalRecords: string;
     }>('GET', '/connect/failures');
     expect(failures.status).toBe(200);
+    expect(swaggerErrors('connectLogs', failures.json)).toEqual([]);
     expect(failures.json.failures[0]?.envelopeId).toBe(envelopeId);
     expect(failures.json.failures[0]?.error).toContain('503');
     expect(Number(failures.json.failures[0]?.retryCount)).toBeGreaterThanOrEqual(1);
