@@ -20,10 +20,10 @@ export interface NewEnvelope {
  * (its documents reused by sha256; `templateRoles` matched by roleName, in
  * the order the client sent them, 4.5 and 2.5).
  */
-export function buildEnvelope(
+export async function buildEnvelope(
   incoming: IncomingEnvelope,
   context: { accountId: string; userId: string; now: number; blobs: BlobStore; templates: TemplatesRepository },
-): NewEnvelope {
+): Promise<NewEnvelope> {
   const id = randomUUID();
   const { now } = context;
   let documents: DocumentRecord[];
@@ -61,11 +61,14 @@ export function buildEnvelope(
     });
     if (incoming.signers.length > 0) throw apiErrors.invalidBody('With a templateId, name the signers in templateRoles, not recipients.');
   } else {
-    documents = incoming.documents.map((d, position) => {
+    for (const d of incoming.documents) {
       if (!looksLikePdf(d.bytes)) {
         throw new ApiError(400, 'FORMAT_CONVERSION_ERROR', `The data could not be converted: document ${d.documentId} (${d.name}) is not a PDF.`);
       }
-      const sha256 = context.blobs.put(d.bytes);
+    }
+    const hashes = await Promise.all(incoming.documents.map((d) => context.blobs.putAsync(d.bytes)));
+    documents = incoming.documents.map((d, position) => {
+      const sha256 = hashes[position]!;
       return {
         envelopeId: id,
         documentId: d.documentId,

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, renameSync, existsSync } from 'node:fs';
+import { writeFile, rename, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -11,6 +12,8 @@ import { join } from 'node:path';
 export interface BlobStore {
   /** Stores the bytes (once per content) and returns their sha256 (hex). */
   put(bytes: Buffer): string;
+  /** As put, with the file writes on libuv's thread pool (the envelope-creation hot path). */
+  putAsync(bytes: Buffer): Promise<string>;
   /** The bytes of a sha256; throws when missing. */
   get(sha256: string): Buffer;
   has(sha256: string): boolean;
@@ -44,6 +47,20 @@ export function createBlobStore(dataDir: string | undefined): BlobStore {
       renameSync(temp, target);
       return hash;
     },
+    async putAsync(bytes) {
+      const hash = sha256Hex(bytes);
+      const target = pathOf(hash);
+      if (existsSync(target)) return hash;
+      const folder = hash.slice(0, 2);
+      if (!made.has(folder)) {
+        await mkdir(join(root, folder), { recursive: true });
+        made.add(folder);
+      }
+      const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+      await writeFile(temp, bytes);
+      await rename(temp, target);
+      return hash;
+    },
     get(hash) {
       return readFileSync(pathOf(hash));
     },
@@ -55,12 +72,14 @@ export function createBlobStore(dataDir: string | undefined): BlobStore {
 
 function memoryBlobStore(): BlobStore {
   const blobs = new Map<string, Buffer>();
+  const put = (bytes: Buffer) => {
+    const hash = sha256Hex(bytes);
+    if (!blobs.has(hash)) blobs.set(hash, Buffer.from(bytes));
+    return hash;
+  };
   return {
-    put(bytes) {
-      const hash = sha256Hex(bytes);
-      if (!blobs.has(hash)) blobs.set(hash, Buffer.from(bytes));
-      return hash;
-    },
+    put,
+    putAsync: async (bytes) => put(bytes),
     get(hash) {
       const bytes = blobs.get(hash);
       if (!bytes) throw new Error(`blob ${hash} missing`);

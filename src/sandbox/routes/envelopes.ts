@@ -49,7 +49,7 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
     const incoming = (request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/')
       ? readMultipartEnvelope(request)
       : parseEnvelopeDefinition(request.body);
-    const built = buildEnvelope(incoming, {
+    const built = await buildEnvelope(incoming, {
       accountId: account.id,
       userId: user.id,
       now: sandbox.clock.now(),
