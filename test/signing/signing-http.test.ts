@@ -140,6 +140,40 @@ describe('signing page over HTTP', () => {
     );
   });
 
+  it('finish later returns with event=cancel and changes nothing; a decline needs a reason', async () => {
+    const envelopeId = await oneSignerEnvelope();
+    const view = { email: 'alice.martin@example.com', userName: 'Alice Martin', clientUserId: 'client-1' };
+    const first = await open(await api.signingUrl(envelopeId, view, returnUrl));
+    const later = await post(`${first.sessionUrl}/cancel`, first.cookie, { csrfToken: first.csrf });
+    expect(later.status).toBe(303);
+    expect(new URL(later.headers.get('location')!).searchParams.get('event')).toBe('cancel');
+    expect(await api.recipientStatuses(envelopeId)).toEqual({ '1': 'delivered' });
+
+    const second = await open(await api.signingUrl(envelopeId, view, returnUrl));
+    const parallel = await open(await api.signingUrl(envelopeId, view, returnUrl));
+    expect(
+      (await post(`${second.sessionUrl}/decline`, second.cookie, { csrfToken: second.csrf, reason: ' ' })).status,
+    ).toBe(400);
+    expect(await api.envelopeStatus(envelopeId)).toBe('delivered');
+    const declined = await post(`${second.sessionUrl}/decline`, second.cookie, {
+      csrfToken: second.csrf,
+      reason: 'Wrong address',
+    });
+    expect(new URL(declined.headers.get('location')!).searchParams.get('event')).toBe('decline');
+    expect(await api.envelopeStatus(envelopeId)).toBe('declined');
+
+    // A finished session opens nothing; one opened before the decline cannot sign.
+    expect(
+      (await post(`${first.sessionUrl}/sign`, first.cookie, { csrfToken: first.csrf, signatureName: 'A' })).status,
+    ).toBe(410);
+    const stale = await post(`${parallel.sessionUrl}/sign`, parallel.cookie, {
+      csrfToken: parallel.csrf,
+      signatureName: 'A',
+    });
+    expect(stale.status).toBe(409);
+    expect(await api.envelopeStatus(envelopeId)).toBe('declined');
+  });
+
   it('renders the page in French for supportedLanguage fr', async () => {
     const envelopeId = await oneSignerEnvelope({ supportedLanguage: 'fr' });
     const url = await api.signingUrl(
