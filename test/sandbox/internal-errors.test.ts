@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { authHeader, call, documentEnvelope, expectApiError, login, makePdf, rawRequest } from './helpers/api.js';
+import { createActiveSubsidiary } from './helpers/accounts.js';
+
+// A real fault (a document file removed behind the service's back) must give
+// a 500 in DocuSign's shape that reveals nothing of the machine.
+let sandbox: RunningSandbox;
+let dataDir: string;
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'signrun-sandbox-'));
+  sandbox = await startSandbox({ port: 0, dataDir });
+});
+afterAll(async () => {
+  await sandbox.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('internal errors', () => {
+  it('answers 500 UNSPECIFIED_ERROR without paths or stack when a document file is gone', async () => {
+    const { baseUrl } = await login(sandbox.rootUrl);
+    const pdf = await makePdf(1, 'will vanish');
+    const created = await call(`${baseUrl}/envelopes`, { headers: authHeader(), body: documentEnvelope(pdf) });
+    rmSync(join(dataDir, 'blobs'), { recursive: true, force: true });
+    const r = await call(`${baseUrl}/envelopes/${created.json.envelopeId}/documents/1`, { headers: authHeader() });
+    expectApiError(r, 500, 'UNSPECIFIED_ERROR');
+    const text = r.bytes.toString();
+    expect(text).not.toContain(dataDir);
+    expect(text).not.toContain('ENOENT');
+    expect(text).not.toMatch(/at .*\.js/);
+  });
+});
+
+describe('DELETE with a {} body', () => {
+  it('deletes a subsidiary account when the client sends {} as DocuSign clients do', async () => {
+    const sub = await createActiveSubsidiary(sandbox.rootUrl, sandbox.origin, 'Braces', 'braces@example.com');
+    const r = await rawRequest(`${sandbox.rootUrl}/accounts/${sub.accountId}`, 'DELETE', { ...authHeader(sub.credentials), 'content-type': 'application/json' }, '{}');
+    expect(r.status).toBe(200);
+    expect((await call(`${sandbox.rootUrl}/login_information`, { headers: authHeader(sub.credentials) })).status).toBe(401);
+  });
+});
