@@ -181,6 +181,11 @@ describe('Connect event notifications', () => {
         true,
       );
     }
+    // The first message was tried four times: retryCount 0, 1, 2, then 3 when it got through.
+    const attemptsOfFirst = receiver.received.filter(
+      (r) => (JSON.parse(r.raw) as { event: string }).event === 'envelope-sent',
+    );
+    expect(attemptsOfFirst.map((r) => (JSON.parse(r.raw) as { retryCount: number }).retryCount)).toEqual([0, 1, 2, 3]);
     const after = await api.call<{ failures: unknown[] }>('GET', '/connect/failures');
     expect(after.json.failures).toEqual([]);
   });

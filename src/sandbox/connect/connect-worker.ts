@@ -15,6 +15,12 @@ export interface ConnectWorkerOptions {
   now?: () => number;
   /** Longest sleep between two looks at the queue, ms. Default 1000. */
   idleMs?: number;
+  /**
+   * The bytes to POST for an attempt and their signature. Default: the
+   * queued body and signature as they are. The plugin uses it to put the
+   * attempt number in `retryCount` (as Connect does) and sign that body.
+   */
+  prepare?: (d: ConnectDelivery) => { body: string; signature?: string | undefined };
   /** Called after each attempt (logging, tests). Never receives the body. */
   onAttempt?: (info: { id: number; event: string; ok: boolean; error?: string }) => void;
 }
@@ -123,11 +129,12 @@ export class ConnectWorker {
     const timeout = setTimeout(() => controller.abort(new Error('timeout')), this.options.policy.timeoutMs);
     try {
       const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
-      if (d.signature !== undefined) headers[connectSignatureHeader] = d.signature;
+      const { body, signature } = this.options.prepare?.(d) ?? d;
+      if (signature !== undefined) headers[connectSignatureHeader] = signature;
       const res = await fetch(allowed.url, {
         method: 'POST',
         headers,
-        body: d.body,
+        body,
         // A redirect could point anywhere (internal addresses): never follow one.
         redirect: 'manual',
         signal: controller.signal,

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { apiErrors } from '../api-error.js';
 import type { SandboxEvent } from '../events.js';
-import { connectMessage } from './connect-message.js';
+import { connectMessage, type ConnectMessage } from './connect-message.js';
 import { ConnectWorker } from './connect-worker.js';
 import { ConnectQueue, type ConnectFailureRow } from './delivery-queue.js';
 import { wantsEvent } from './event-filter.js';
@@ -28,6 +28,13 @@ export const connectPlugin: FastifyPluginAsync = async (app) => {
     queue,
     policy: { ...defaultConnectRetryPolicy, baseDelayMs: services.config.connectRetryBaseMs },
     allowedHosts: services.config.connectAllowedHosts,
+    // retryCount says which attempt this is (Connect's field); the signature
+    // is made over exactly the bytes sent.
+    prepare: (d) => {
+      const message = JSON.parse(d.body) as ConnectMessage;
+      const body = JSON.stringify({ ...message, retryCount: d.attempts });
+      return { body, signature: connectSignature(body, keys.keyFor(d.accountId)) };
+    },
   });
 
   const onEvent = (event: SandboxEvent): void => {
