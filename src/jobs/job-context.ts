@@ -1,6 +1,6 @@
 import type { DiagnosticSink, Place } from './diagnostic-sink.js';
 import type { Locator, NodePath } from './job-yaml.js';
-import type { PdfFactsResult } from './pdf-facts.js';
+import type { PdfFactsReader } from './pdf-facts.js';
 
 /** What the resolvers of one job file share. */
 export interface JobContext {
@@ -15,7 +15,7 @@ export interface JobContext {
   sink: DiagnosticSink;
   /** Resolved `${env.NAME}` value, or undefined when not set. */
   env(name: string): string | undefined;
-  pdfFacts(path: string): Promise<PdfFactsResult>;
+  pdfFacts: PdfFactsReader;
 }
 
 /** The place of a path of the job file. */

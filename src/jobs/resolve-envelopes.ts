@@ -36,29 +36,32 @@ export async function resolveEnvelopes(job: RawJobFile, ctx: JobContext, folderR
     }
   }
 
-  // Documents: each distinct path is checked and read once.
+  // Documents: each distinct path is checked and read once; many distinct
+  // files (one PDF per row) are read on two threads.
   const results = new Map<string, DocumentCheck>();
   const folders = new Map<string, string | null>();
   for (const { envelope } of expanded) {
     for (const document of envelope.documents) {
-      if (results.has(document.path)) continue;
-      const confined = confinedPath(ctx.folder, folderReal, document.path, folders);
-      const check: DocumentCheck = { confined };
-      if (confined.ok && confined.size <= limits.documentBytes) check.facts = await ctx.pdfFacts(confined.real);
-      results.set(document.path, check);
+      if (!results.has(document.path)) results.set(document.path, { confined: confinedPath(ctx.folder, folderReal, document.path, folders) });
     }
   }
+  const readable = [...results.values()].flatMap((r) => (r.confined.ok && r.confined.size <= limits.documentBytes ? [r] : []));
+  await ctx.pdfFacts.prefetch(readable.map((r) => (r.confined as { real: string }).real));
+  for (const check of readable) check.facts = await ctx.pdfFacts((check.confined as { real: string }).real);
 
   const resolved: ResolvedEnvelope[] = [];
   for (const item of expanded) {
-    const errorsBefore = ctx.sink.errorCount;
     checkDocuments(item, results, ctx);
-    if (ctx.sink.errorCount === errorsBefore) resolved.push({ ...item.envelope, digest: envelopeDigest(item.envelope) });
+    if (!failed.has(item)) resolved.push({ ...item.envelope, digest: envelopeDigest(item.envelope) });
   }
   return resolved;
 }
 
+/** Envelopes with an error. Not the sink's count: it drops repeats of the same diagnostic, one per row. */
+const failed = new WeakSet<ExpandedEnvelope>();
+
 function report(ctx: JobContext, item: ExpandedEnvelope, row: number | undefined, code: Parameters<JobContext['sink']['add']>[0], message: string, path: NodePath): void {
+  failed.add(item);
   const place = item.placeOf(path);
   const fromRow = row !== undefined && place.file !== ctx.shown;
   ctx.sink.add(code, fromRow ? `row ${row}: ${message}` : message, place, { field: fieldName(['envelopes', item.index, ...path]) });
@@ -106,6 +109,7 @@ function checkDocuments(item: ExpandedEnvelope, results: Map<string, DocumentChe
   const { envelope } = item;
   const say = (code: Parameters<JobContext['sink']['add']>[0], message: string, path: NodePath) => report(ctx, item, envelope.row, code, message, path);
   const pagesById = new Map<string, Array<{ width: number; height: number }>>();
+  const shownById = new Map<string, string>();
   envelope.documents.forEach((document, d) => {
     const result = results.get(document.path)!;
     const shown = ctx.show(document.path);
@@ -131,6 +135,7 @@ function checkDocuments(item: ExpandedEnvelope, results: Map<string, DocumentChe
     document.sha256 = facts.facts.sha256;
     document.pageCount = facts.facts.pages.length;
     pagesById.set(document.documentId, facts.facts.pages);
+    shownById.set(document.documentId, shown);
   });
   envelope.recipients.forEach((recipient, r) => {
     recipient.signHereTabs.forEach((tab, t) => {
@@ -139,13 +144,14 @@ function checkDocuments(item: ExpandedEnvelope, results: Map<string, DocumentChe
       const path = ['recipients', r, 'tabs', t];
       const page = pages[Number(tab.pageNumber) - 1];
       if (!page) {
-        say('SR_TAB_PAGE_OUT_OF_RANGE', `tab on page ${tab.pageNumber} of documentId ${tab.documentId}, which has ${pages.length} page${pages.length === 1 ? '' : 's'}`, [...path, 'pageNumber']);
+        say('SR_TAB_PAGE_OUT_OF_RANGE', `tab on page ${tab.pageNumber} of documentId ${tab.documentId} (${shownById.get(tab.documentId)}), which has ${pages.length} page${pages.length === 1 ? '' : 's'}`, [...path, 'pageNumber']);
         return;
       }
       const x = Number(tab.xPosition);
       const y = Number(tab.yPosition);
-      if (x >= page.width) say('SR_TAB_POSITION_OUTSIDE_PAGE', `xPosition ${x} is outside page ${tab.pageNumber} (${Math.round(page.width)} × ${Math.round(page.height)} points)`, [...path, 'xPosition']);
-      if (y >= page.height) say('SR_TAB_POSITION_OUTSIDE_PAGE', `yPosition ${y} is outside page ${tab.pageNumber} (${Math.round(page.width)} × ${Math.round(page.height)} points)`, [...path, 'yPosition']);
+      const size = `page ${tab.pageNumber} of ${shownById.get(tab.documentId)} (${Math.round(page.width)} × ${Math.round(page.height)} points)`;
+      if (x >= page.width) say('SR_TAB_POSITION_OUTSIDE_PAGE', `xPosition ${x} is outside ${size}`, [...path, 'xPosition']);
+      if (y >= page.height) say('SR_TAB_POSITION_OUTSIDE_PAGE', `yPosition ${y} is outside ${size}`, [...path, 'yPosition']);
     });
   });
 }
