@@ -41,7 +41,7 @@ button.danger { background: #a4161a; color: #fff; margin-top: .5rem; }
 .page.placing { cursor: crosshair; }
 .page-number { position: absolute; right: .5rem; bottom: .25rem; font-size: .75rem; color: #3d4759; }
 .tab, .placed { position: absolute; display: flex; align-items: center; justify-content: center; padding: 0 .25rem; border: 2px dashed #b35c00; background: rgba(255, 214, 102, .85); color: #4a2600; font-weight: 700; font-size: clamp(.6rem, 1.6vw, .95rem); overflow: hidden; white-space: nowrap; }
-.tab.is-signed, .placed { border-style: solid; border-color: #0d2673; background: rgba(230, 238, 255, .9); font-size: clamp(.7rem, 2vw, 1.2rem); }
+.tab.is-signed, .placed { border-style: solid; border-color: #0d2673; color: #0d2673; background: rgba(230, 238, 255, .9); font-size: clamp(.7rem, 2vw, 1.2rem); }
 .message { max-width: 40rem; margin: 2rem auto; background: #fff; padding: 1.5rem; border-radius: 8px; border: 1px solid #c8d0dc; }
 .loading { color: #3d4759; }
 `;
