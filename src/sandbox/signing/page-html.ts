@@ -87,7 +87,7 @@ export function signingPageHtml(m: SigningPageModel): string {
 </header>
 <main id="main" class="layout">
   <div class="intro">
-    <h1>${escapeHtml(t.title)}: ${escapeHtml(m.emailSubject)}</h1>
+    <h1>${escapeHtml(t.heading(m.emailSubject))}</h1>
     <p>${escapeHtml(t.intro(m.senderName))}</p>
     <p class="help" id="placement-help">${escapeHtml(free ? t.placeHelp : t.tabsHelp(m.tabs.length))}</p>
     <div id="sign-error" class="error" role="alert"${m.error === undefined ? ' hidden' : ''}>${escapeHtml(m.error ?? '')}</div>
@@ -126,7 +126,7 @@ export function signingPageHtml(m: SigningPageModel): string {
 </main>
 <script type="application/json" id="signing-data">${json}</script>
 <script type="module" src="/signing/assets/signing.js"></script>`;
-  return shell(t, `${t.title}: ${m.emailSubject}`, body);
+  return shell(t, t.heading(m.emailSubject), body);
 }
 
 /**

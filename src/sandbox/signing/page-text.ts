@@ -6,6 +6,8 @@
 export interface PageText {
   lang: 'en' | 'fr';
   title: string;
+  /** The page heading with the envelope's subject (French puts a space before the colon). */
+  heading: (subject: string) => string;
   intro: (sender: string) => string;
   documentsHeading: string;
   page: (n: number | string, total: number | string) => string;
@@ -55,6 +57,7 @@ export interface PageText {
 const en: PageText = {
   lang: 'en',
   title: 'Review and sign',
+  heading: (subject) => `Review and sign: ${subject}`,
   intro: (sender) => `${sender} asks you to review and sign the documents below.`,
   documentsHeading: 'Documents',
   page: (n, total) => `Page ${n} of ${total}`,
@@ -106,6 +109,7 @@ const en: PageText = {
 const fr: PageText = {
   lang: 'fr',
   title: 'Relire et signer',
+  heading: (subject) => `Relire et signer : ${subject}`,
   intro: (sender) => `${sender} vous demande de relire et de signer les documents ci-dessous.`,
   documentsHeading: 'Documents',
   page: (n, total) => `Page ${n} sur ${total}`,
