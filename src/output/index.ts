@@ -1,6 +1,6 @@
 export { OutputFolder, safeFileName, type FileRecord, type WriteOptions } from './output-folder.js';
 export { writeFileAtomic, writeStreamAtomic, type ContentDigest } from './atomic-write.js';
-export { reportOf, reportJson, type RunReport } from './report-json.js';
+export { reportOf, reportJson, reportJsonChunks, type RunReport } from './report-json.js';
 export { reportMarkdown } from './report-markdown.js';
 export { reportJunit } from './report-junit.js';
 export { writeReports } from './write-reports.js';

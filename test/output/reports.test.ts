@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reportOf } from '../../src/output/report-json.js';
+import { reportJson, reportJsonChunks, reportOf } from '../../src/output/report-json.js';
 import { reportMarkdown } from '../../src/output/report-markdown.js';
 import { reportJunit } from '../../src/output/report-junit.js';
 import { checkReport } from '../../src/output/report-schema.js';
@@ -37,6 +37,12 @@ describe('reporters', () => {
     expect(report.target.rootUrl).toBe('https://demo.example.com/restapi/v2');
     expect(report.totals.envelopes).toEqual({ total: 3, succeeded: 1, failed: 1, notStarted: 1, waitingForTurn: 1 });
     expect(report.totals.accounts.created).toBe(1);
+  });
+
+  it('report.json streamed in chunks is the same text as in one piece', () => {
+    for (const r of [reportOf(summary()), reportOf(summary({ envelopes: [], accounts: [] }))]) {
+      expect([...reportJsonChunks(r)].join('')).toBe(reportJson(r));
+    }
   });
 
   it('the schema refuses what it does not describe', () => {
