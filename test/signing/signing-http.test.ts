@@ -174,6 +174,35 @@ describe('signing page over HTTP', () => {
     expect(await api.envelopeStatus(envelopeId)).toBe('declined');
   });
 
+  it('refuses free placements that are missing or point outside the documents, then accepts a valid one', async () => {
+    const pdf = Buffer.from(await samplePdf('free', 1)).toString('base64');
+    const envelopeId = await api.createEnvelope({
+      emailSubject: 'Free',
+      status: 'sent',
+      documents: [{ documentId: '1', name: 'free.pdf', fileExtension: 'pdf', documentBase64: pdf }],
+      recipients: { signers: [signer('1', 'Alice Martin', '1', [])] },
+    });
+    const view = { email: 'alice.martin@example.com', userName: 'Alice Martin', clientUserId: 'client-1' };
+    const { sessionUrl, cookie, csrf } = await open(await api.signingUrl(envelopeId, view, returnUrl));
+    const sign = (placements: string) =>
+      post(`${sessionUrl}/sign`, cookie, { csrfToken: csrf, signatureName: 'Alice Martin', placements });
+    for (const bad of [
+      '',
+      '[]',
+      'not json',
+      '[{"documentId":"9","pageNumber":1,"xPosition":10,"yPosition":10}]',
+      '[{"documentId":"1","pageNumber":0,"xPosition":10,"yPosition":10}]',
+      '[{"documentId":"1","pageNumber":1,"xPosition":-5,"yPosition":10}]',
+      '[{"documentId":"1","pageNumber":2,"xPosition":10,"yPosition":10}]',
+    ]) {
+      expect((await sign(bad)).status, bad).toBe(400);
+    }
+    expect(await api.envelopeStatus(envelopeId)).toBe('delivered');
+    const ok = await sign('[{"documentId":"1","pageNumber":1,"xPosition":100,"yPosition":200}]');
+    expect(ok.status).toBe(303);
+    expect(await api.envelopeStatus(envelopeId)).toBe('completed');
+  });
+
   it('renders the page in French for supportedLanguage fr', async () => {
     const envelopeId = await oneSignerEnvelope({ supportedLanguage: 'fr' });
     const url = await api.signingUrl(
