@@ -80,6 +80,8 @@ export interface SandboxServices {
    * signing link.
    */
   notificationLinks: (envelope: EnvelopeRecord, recipient: RecipientRecord) => string[];
+  /** What start-up did about the seed: applied the built-in one, the --seed file, or nothing (the data folder already had accounts). */
+  seed: 'built-in' | 'file' | 'kept-existing-data';
   /** Closes the database. */
   close(): void;
 }
@@ -103,7 +105,9 @@ export async function createServices(options: SandboxOptions, overrides: Service
     const outbox = createOutbox(db, clock);
     const events = new SandboxEvents();
     const hourlyLimit = createHourlyLimit(options.hourlyLimit, clock);
+    let seedState: SandboxServices['seed'] = 'kept-existing-data';
     if (isEmptyDatabase(db)) {
+      seedState = options.seedFile ? 'file' : 'built-in';
       const seed = options.seedFile ? await loadSeedFile(options.seedFile) : defaultSeed;
       await applySeed(seed, { db, blobs, accounts, templates, clock }, options.seedFile ? { baseDir: seedBaseDir(options.seedFile) } : {});
     }
@@ -133,6 +137,7 @@ export async function createServices(options: SandboxOptions, overrides: Service
       limiters: [hourlyLimiter(hourlyLimit)],
       consumeViewToken: (token) => viewTokens.consume(token, clock.now()),
       notificationLinks: () => [],
+      seed: seedState,
       close: () => db.close(),
     };
     services.lifecycle = createLifecycle({

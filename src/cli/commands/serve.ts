@@ -32,9 +32,13 @@ const handler: CommandHandler = async ({ options, io, signal }) => {
     log: (line) => io.stdout.write(`${line}\n`),
   });
   io.stdout.write(`sandbox listening on ${sandbox.rootUrl}\n`);
-  io.stdout.write(
-    `  user sandbox@signrun.test / sandbox-password, integrator key sandbox-integrator-key${dataDir ? `; data in ${dataDir}` : '; data in memory'}; outbox: ${sandbox.origin}/sandbox/outbox\n`,
-  );
+  // No password here: output is a log, and secrets stay out of logs (the built-in ones are in docs/sandbox.md).
+  const seed = {
+    'built-in': 'built-in seed (user sandbox@signrun.test, integrator key sandbox-integrator-key; see docs/sandbox.md)',
+    file: `seed ${String(options['seed'])}`,
+    'kept-existing-data': `existing data kept${options['seed'] !== undefined ? ` (--seed ${String(options['seed'])} ignored: the data folder already has accounts)` : ''}`,
+  }[sandbox.app.sandbox.seed];
+  io.stdout.write(`  ${seed}; data ${dataDir ? `in ${dataDir}` : 'in memory'}; outbox ${sandbox.origin}/sandbox/outbox\n`);
   await new Promise<void>((resolveWait) => {
     if (signal.aborted) resolveWait();
     else signal.addEventListener('abort', () => resolveWait(), { once: true });
