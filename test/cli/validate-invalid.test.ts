@@ -1,6 +1,6 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, runCli } from '../helpers/run-cli.js';
 
 /**
@@ -11,7 +11,7 @@ import { repoRoot, runCli } from '../helpers/run-cli.js';
  * symbolic link leading out, a 5 MiB file) are made there.
  */
 const fixtures = join(repoRoot, 'test/fixtures/jobs/invalid');
-const work = join(repoRoot, 'test/.tmp/validate-invalid');
+const work = join(repoRoot, `test/.tmp/validate-invalid-${process.pid}`);
 const kinds = readdirSync(fixtures).sort();
 const samplePdf = join(repoRoot, 'examples/docs/offer-letter.pdf'); // two A4 pages
 
@@ -34,6 +34,9 @@ beforeAll(() => {
   symlinkSync(join(work, 'outside.pdf'), join(work, 'doc-symlink-outside/docs/link.pdf'));
   writeFileSync(join(work, 'file-too-large/job.yaml'), `version: 1\njob: huge\ndescription: "${'x'.repeat(5 * 1024 * 1024)}"\n`);
 });
+
+// Per process: another engineer's `npm test` may run this file at the same time in the same tree.
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('signrun validate on invalid job files', () => {
   it('has at least 30 kinds of invalid job files', () => {

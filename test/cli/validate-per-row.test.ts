@@ -10,7 +10,7 @@ import { repoRoot, runCli } from '../helpers/run-cli.js';
  */
 describe('signrun validate with one PDF per row', () => {
   it('checks every per-row PDF, whichever thread read it', async () => {
-    const dir = join(repoRoot, 'test/.tmp/validate-per-row');
+    const dir = join(repoRoot, `test/.tmp/validate-per-row-${process.pid}`);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(join(dir, 'letters'), { recursive: true });
     const rows = 400;
@@ -36,5 +36,6 @@ describe('signrun validate with one PDF per row', () => {
     ]);
     expect(out.diagnostics.map((d) => (d as unknown as { message: string }).message).join('\n')).toMatch(/letters\/10\.pdf[^\n]*\n[^\n]*letters\/390\.pdf/);
     expect(out.summary.envelopes).toBe(rows - 2);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

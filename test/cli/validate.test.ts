@@ -19,7 +19,7 @@ describe('signrun validate', () => {
   });
 
   it('the environment wins over examples/.env, and a missing variable is an error at its line', async () => {
-    const dir = join(repoRoot, 'test/.tmp/validate-env');
+    const dir = join(repoRoot, `test/.tmp/validate-env-${process.pid}`);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     writeFileSync(
@@ -35,7 +35,7 @@ describe('signrun validate', () => {
   });
 
   it('prints github annotations and exits 2 for a broken file; text has no colour with NO_COLOR', async () => {
-    const dir = join(repoRoot, 'test/.tmp/validate-github');
+    const dir = join(repoRoot, `test/.tmp/validate-github-${process.pid}`);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'bad.yaml'), 'version: 1\njob: bad\nenvelopes:\n  - key: a\n    statuss: sent\n');

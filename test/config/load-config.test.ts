@@ -6,7 +6,7 @@ import { isSecret } from '../../src/secret.js';
 import { repoRoot } from '../helpers/run-cli.js';
 
 function project(name: string, files: Record<string, string>): string {
-  const dir = join(repoRoot, 'test/.tmp/config', name);
+  const dir = join(repoRoot, `test/.tmp/config-${process.pid}`, name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   // A package.json marks the project root, where cosmiconfig's search stops.

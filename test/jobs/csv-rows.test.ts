@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readCsvRows } from '../../src/jobs/csv-rows.js';
 import { repoRoot } from '../helpers/run-cli.js';
 
-const dir = join(repoRoot, 'test/.tmp/csv-rows');
+const dir = join(repoRoot, `test/.tmp/csv-rows-${process.pid}`);
 
 async function rows(text: string) {
   mkdirSync(dir, { recursive: true });

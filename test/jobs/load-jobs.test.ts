@@ -1,12 +1,12 @@
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadJobs } from '../../src/jobs/index.js';
 import type { LoadResult, ResolvedJob } from '../../src/jobs/model.js';
 import { isSecret } from '../../src/secret.js';
 import { repoRoot } from '../helpers/run-cli.js';
 
-const work = join(repoRoot, 'test/.tmp/load-jobs');
+const work = join(repoRoot, `test/.tmp/load-jobs-${process.pid}`);
 const pdf = readFileSync(join(repoRoot, 'examples/docs/offer-letter.pdf'));
 
 function jobs(result: LoadResult): ResolvedJob[] {
@@ -27,6 +27,7 @@ function folder(name: string, files: Record<string, string | Buffer>): string {
 const header = 'version: 1\njob: j\ndefaults: { emailSubject: Sign, returnUrl: https://example.com/done }\n';
 
 beforeAll(() => mkdirSync(work, { recursive: true }));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('loadJobs on the examples', () => {
   it('expands, numbers and resolves every example', async () => {
