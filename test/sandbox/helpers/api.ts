@@ -1,6 +1,6 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { expect } from 'vitest';
-import { swaggerErrors } from './swagger.js';
+import { definitionFor, swaggerErrors } from './swagger.js';
 
 /** The built-in seed's credentials (DESIGN.md). */
 export const seedCredentials = {
@@ -46,6 +46,12 @@ export async function call(
   const bytes = Buffer.from(await response.arrayBuffer());
   let json: unknown;
   if ((response.headers.get('content-type') ?? '').includes('json') && bytes.length > 0) json = JSON.parse(bytes.toString('utf8'));
+  // Every JSON answer of the API is checked against the Swagger definition
+  // of its operation and status, whatever the test asserts besides.
+  if (json !== undefined) {
+    const definition = definitionFor(init.method ?? (body === undefined ? 'GET' : 'POST'), url, response.status);
+    if (definition) expectShape(definition, json);
+  }
   return { status: response.status, headers: response.headers, json, bytes };
 }
 

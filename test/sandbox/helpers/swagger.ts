@@ -3,7 +3,10 @@ import { Ajv, type ValidateFunction } from 'ajv';
 
 // The official Swagger, from ../shared/spec beside the repository (CI clones it there).
 const swaggerUrl = new URL('../../../../shared/spec/esignature.rest.swagger-v2.json', import.meta.url);
-const swagger = JSON.parse(readFileSync(swaggerUrl, 'utf8')) as { definitions: Record<string, unknown> };
+const swagger = JSON.parse(readFileSync(swaggerUrl, 'utf8')) as {
+  definitions: Record<string, unknown>;
+  paths: Record<string, Record<string, { responses?: Record<string, { schema?: { $ref?: string } }> }>>;
+};
 
 // Swagger 2.0 definitions are JSON Schema draft-4 with extensions (x-ds-*,
 // format int32…): strict off so ajv ignores the extensions.
@@ -35,4 +38,43 @@ export function swaggerErrors(name: string, data: unknown): string[] {
     cache.set(name, validate);
   }
   return validate(data) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
+}
+
+interface Operation {
+  pattern: RegExp;
+  method: string;
+  responses: Record<string, string | undefined>;
+}
+
+// Swagger paths as regexes (`/v2/accounts/{accountId}` → one segment per
+// parameter), literal paths first so `documents/certificate` is not taken
+// for `documents/{documentId}` when both exist.
+const operations: Operation[] = Object.entries(swagger.paths)
+  .flatMap(([path, methods]) =>
+    Object.entries(methods)
+      .filter(([method]) => method !== 'parameters')
+      .map(([method, op]) => ({
+        path,
+        pattern: new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+        method: method.toUpperCase(),
+        responses: Object.fromEntries(
+          Object.entries(op.responses ?? {}).map(([status, r]) => [status, r.schema?.$ref?.replace('#/definitions/', '')]),
+        ),
+      })),
+  )
+  .sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0))
+  .map(({ pattern, method, responses }) => ({ pattern, method, responses }));
+
+/**
+ * The Swagger definition a JSON answer of the API must match: the
+ * operation's definition for its success status, errorDetails for errors.
+ * Undefined for paths outside /restapi or answers without a JSON schema.
+ */
+export function definitionFor(method: string, url: string, status: number): string | undefined {
+  const path = new URL(url).pathname.replace(/^\/restapi\/v2(\.1)?\//, '/v2/');
+  if (!path.startsWith('/v2/')) return undefined;
+  if (status >= 400) return 'errorDetails';
+  const op = operations.find((o) => o.method === method.toUpperCase() && o.pattern.test(path));
+  if (!op) throw new Error(`the Swagger has no operation ${method} ${path}`);
+  return op.responses[String(status)];
 }
