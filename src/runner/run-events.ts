@@ -21,6 +21,8 @@ export type RunEvent =
   | (Extract<ClientEvent, { type: 'request' }> & { rateLimit?: RateLimitInfo })
   | Extract<ClientEvent, { type: 'retry' }>
   | { type: 'interrupt' }
+  /** Something people should know that is not a failure (a stale lock taken over, a repaired journal). */
+  | { type: 'warning'; message: string }
   | { type: 'run:end'; endedAt: string; interrupted: boolean };
 
 export type RunEventListener = (event: RunEvent) => void;

@@ -13,6 +13,9 @@ import type { RunEvent, RunEventListener } from './run-events.js';
 import { SummaryCollector, type AccountResult, type EnvelopeResult, type RunSummary, type RunTarget } from './run-summary.js';
 import { scheduleLazily } from './schedule.js';
 import { checkTemplates, type PreflightProblem } from './template-check.js';
+import { acquireStateLock, type StateLock } from '../state/state-lock.js';
+import { openJournal, type Journal } from '../state/journal.js';
+import { journalProgress, type JournalProgress } from '../state/journal-progress.js';
 
 /** Options of {@link run}. */
 export interface RunOptions {
@@ -38,6 +41,16 @@ export interface RunOptions {
   timing?: Timing;
   /** Default a new UUID. */
   runId?: string;
+  /**
+   * State folder (`--state`, default `<out>/.signrun` from the CLI): one run
+   * per folder (a lock), and a journal where each envelope's creation is
+   * recorded before and after the call (docs/exactly-once.md), so a re-run
+   * or a run after a crash adopts instead of sending again. Absent: no lock,
+   * no journal (envelope.json adoption and the service lookup still apply).
+   */
+  stateDir?: string;
+  /** Written in the lock for whoever finds it. Default `signrun run`. */
+  command?: string;
 }
 
 /** Thrown before anything is sent when a plan-time check fails (exit 2). */
@@ -96,7 +109,25 @@ export async function run(options: RunOptions): Promise<RunSummary> {
     for (const e of job.envelopes) order.set(identityOf(e), order.size);
   }
 
+  let lock: StateLock | undefined;
+  let journal: Journal | undefined;
+  let progress: JournalProgress | undefined;
   try {
+    if (options.stateDir) {
+      // Before any network call: a second run on the same state ends here (SR_STATE_LOCKED, exit 2).
+      const acquired = await acquireStateLock(options.stateDir, { command: options.command ?? 'signrun run' });
+      lock = acquired.lock;
+      if (acquired.tookOverFrom) {
+        const t = acquired.tookOverFrom;
+        emit({ type: 'warning', message: `the run started at ${t.startedAt} (pid ${t.pid}, ${t.command}) was killed; continuing where it stopped` });
+      }
+      const opened = await openJournal(options.stateDir);
+      journal = opened.journal;
+      progress = journalProgress(opened.previous.records);
+      if (opened.previous.skipped.length > 0 || opened.repairedBytes > 0) {
+        emit({ type: 'warning', message: `the journal ${opened.previous.path} had ${opened.previous.skipped.length} unreadable line(s) (a crash mid-write); their steps are redone` });
+      }
+    }
     emit({ type: 'run:start', runId, target: { rootUrl: options.target.rootUrl, sandbox: options.target.sandbox }, startedAt: startedAt.toISOString(), envelopes: envelopeCount, accounts: accountCount });
     const account = await client.login({ tag: 'login' });
     const { problems } = await checkTemplates(allEnvelopes(options.jobs), account);
@@ -123,7 +154,10 @@ export async function run(options: RunOptions): Promise<RunSummary> {
             viewTtlSeconds: options.viewTtlSeconds ?? 300,
             usageOf,
             adoptEarlier: !options.target.sandbox,
+            ...(journal ? { journal } : {}),
+            ...(progress ? { progressOf: (id: string) => progress?.envelopes.get(id) } : {}),
           });
+          if (journal && result.outcome === 'succeeded') await journal.append({ kind: 'envelope', id: identityOf(envelope), step: 'done' });
           emit({ type: 'envelope:done', result });
         } else {
           const { account: resolved } = item;
@@ -155,6 +189,8 @@ export async function run(options: RunOptions): Promise<RunSummary> {
     return collector.summary((item) => order.get(identityOf(item)) ?? 0);
   } finally {
     client.close();
+    await journal?.close();
+    await lock?.release();
   }
 }
 

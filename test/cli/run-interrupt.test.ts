@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binPath } from '../helpers/run-cli.js';
+import { binPath, runCli } from '../helpers/run-cli.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { fanOutJob, readReport, sandboxEnv } from './run-helpers.js';
@@ -16,20 +16,27 @@ afterAll(async () => {
 });
 
 describe('signrun run, interrupted', () => {
-  it('first Ctrl-C: starts nothing new, finishes work in flight, writes the report, exits 130', async () => {
+  it('a second run on the same outputs is refused (lock); first Ctrl-C: starts nothing new, finishes work in flight, writes the report, exits 130', async () => {
     const dir = await fanOutJob(200, 'interrupted');
     const env: Record<string, string> = { ...(process.env as Record<string, string>), ...sandboxEnv(sandbox), NO_COLOR: '1' };
     const child = spawn(process.execPath, [binPath, 'run', '.', '--concurrency', '2'], { cwd: dir, env, stdio: 'pipe' });
     let stdout = '';
     let stderr = '';
+    let second: ReturnType<typeof runCli> | undefined;
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
       stdout += d;
-      // Interrupt once the run is under way.
-      if (stdout.includes('Running 200 envelope')) setTimeout(() => child.kill('SIGINT'), 1500);
+      // Once the run is under way: a second run on the same outputs is refused, then Ctrl-C.
+      if (stdout.includes('Running 200 envelope') && !second) {
+        second = runCli(['run', '.'], { cwd: dir, env: sandboxEnv(sandbox) });
+        void second.then(() => setTimeout(() => child.kill('SIGINT'), 500));
+      }
     });
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code, stderr).toBe(130);
+    const refused = await second;
+    expect(refused?.code).toBe(2);
+    expect(refused?.stderr).toContain('SR_STATE_LOCKED');
     expect(stderr).toMatch(/Ctrl-C/);
     const report = await readReport(path.join(dir, 'out'));
     expect(report.interrupted).toBe(true);

@@ -41,10 +41,8 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
     return ExitCode.invalid;
   }
   printDiagnostics(io, prepared.warnings);
-  for (const unused of ['state', 'maxCallsPerHour'] as const) {
-    if (options[unused] !== undefined) {
-      io.stderr.write(`note: --${unused === 'state' ? 'state' : 'max-calls-per-hour'} is accepted but not used yet (journal and call budget come with the exactly-once runner).\n`);
-    }
+  if (options['maxCallsPerHour'] !== undefined) {
+    io.stderr.write('note: --max-calls-per-hour is accepted but not used yet (the client waits when the service says no call is left).\n');
   }
   const { config, jobs } = prepared;
   const outDir = path.resolve(io.cwd, (options['out'] as string | undefined) ?? config.outDir);
@@ -72,7 +70,14 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
         outDir,
         concurrency,
         signal,
-        onEvent: (event) => progress.onEvent(event),
+        onEvent: (event) => {
+          if (event.type === 'warning') io.stderr.write(`warning: ${event.message}\n`);
+          progress.onEvent(event);
+        },
+        // The state folder (lock + journal) belongs to a lasting service; an
+        // in-process sandbox dies with the run, and its journal would point at nothing.
+        ...(target.sandbox ? {} : { stateDir: path.resolve(io.cwd, (options['state'] as string | undefined) ?? path.join(outDir, '.signrun')) }),
+        command: ['signrun', 'run', ...patterns, ...(typeof options['out'] === 'string' ? ['--out', options['out']] : [])].join(' '),
         ...(target.distributor ? { distributor: target.distributor } : {}),
         ...(target.integratorKey ? { integratorKey: target.integratorKey } : {}),
       });
