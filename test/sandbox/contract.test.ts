@@ -105,6 +105,9 @@ describe('envelopes', () => {
       eventNotification: { url: 'http://127.0.0.1:9/hook' },
     });
     expect(read.json.customFields.textCustomFields).toEqual([expect.objectContaining({ name: 'signrun', value: 'job-1/key-1' })]);
+    const fields = await call(`${baseUrl}/envelopes/${envelopeId}/custom_fields`, { headers: authHeader() });
+    expect(fields.status).toBe(200);
+    expect(fields.json.textCustomFields).toEqual([expect.objectContaining({ name: 'signrun', value: 'job-1/key-1', show: 'false' })]);
 
     const recipients = await call(`${baseUrl}/envelopes/${envelopeId}/recipients`, { headers: authHeader() });
     expectShape('EnvelopeRecipients', recipients.json);

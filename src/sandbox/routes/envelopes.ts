@@ -5,7 +5,7 @@ import { apiErrors } from '../api-error.js';
 import { isoTime } from '../clock.js';
 import { parseEnvelopeDefinition } from '../wire/envelope-definition.js';
 import { buildEnvelope } from '../envelope-factory.js';
-import { envelopeJson } from '../wire/envelope-json.js';
+import { envelopeJson, customFieldsJson } from '../wire/envelope-json.js';
 import { lenientObject, lenientString } from '../wire/lenient.js';
 import { readMultipartEnvelope } from '../wire/multipart-envelope.js';
 import { LifecycleError } from '../lifecycle.js';
@@ -132,6 +132,12 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
       customFields: sandbox.envelopes.customFields(envelope.id),
       ...(include.includes('recipients') ? { recipients: sandbox.envelopes.recipients(envelope.id) } : {}),
     });
+  });
+
+  // GET …/envelopes/{envelopeId}/custom_fields (#/definitions/customFieldsEnvelope): where customFieldsUri points.
+  app.get<{ Params: EnvelopeParams }>('/accounts/:accountId/envelopes/:envelopeId/custom_fields', { schema: envelopeParams }, async (request) => {
+    const envelope = envelopeOf(request, request.params.envelopeId);
+    return customFieldsJson(request.server.sandbox.envelopes.customFields(envelope.id));
   });
 
   // PUT …/envelopes/{envelopeId} (Envelopes_PutEnvelope → #/definitions/envelopeUpdateSummary): void, or send a draft.
