@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { defaultConnectHmacKey } from '../../src/sandbox/connect/hmac-keys.js';
@@ -188,6 +189,26 @@ describe('Connect event notifications', () => {
     expect(attemptsOfFirst.map((r) => (JSON.parse(r.raw) as { retryCount: number }).retryCount)).toEqual([0, 1, 2, 3]);
     const after = await api.call<{ failures: unknown[] }>('GET', '/connect/failures');
     expect(after.json.failures).toEqual([]);
+  });
+
+  it('catches up at start on events committed but never queued (process killed in between)', async () => {
+    const receiver = await startReceiver();
+    cleanups.push(receiver.close);
+    const dataDir = mkdtempSync(join(tmpdir(), 'signrun-connect-catchup-'));
+    let sandbox = await startSandbox({ port: 0, dataDir, connectRetryBaseMs: 50 });
+    const envelopeId = await envelopeWithCallback(sandboxApi(sandbox.rootUrl), receiver.url);
+    await receiver.waitFor((a) => a.length >= 2);
+    await sandbox.close();
+    // What the lifecycle commits, written as if the process died before Connect saw it.
+    const db = new Database(join(dataDir, 'sandbox.sqlite'));
+    db.prepare(
+      `INSERT INTO events (envelope_id, account_id, recipient_id, type, at) VALUES (?, ?, '1', 'recipient-delivered', ?)`,
+    ).run(envelopeId, accountId, Date.now());
+    db.close();
+    sandbox = await startSandbox({ port: 0, dataDir, connectRetryBaseMs: 50 });
+    cleanups.push(() => sandbox.close());
+    await receiver.waitFor((a) => a.length >= 3);
+    expect(eventsOf(receiver.accepted())).toEqual(['envelope-sent', 'recipient-sent', 'recipient-delivered']);
   });
 
   it('never calls an address outside loopback and the allow list, and lists it as a failure', async () => {

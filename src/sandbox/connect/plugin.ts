@@ -4,6 +4,7 @@ import type { SandboxEvent } from '../events.js';
 import { connectMessage, type ConnectMessage } from './connect-message.js';
 import { ConnectWorker } from './connect-worker.js';
 import { ConnectQueue, type ConnectFailureRow } from './delivery-queue.js';
+import { EventCursor } from './event-cursor.js';
 import { wantsEvent } from './event-filter.js';
 import { ConnectHmacKeys } from './hmac-keys.js';
 import { connectSignature } from './hmac-signature.js';
@@ -37,7 +38,9 @@ export const connectPlugin: FastifyPluginAsync = async (app) => {
     },
   });
 
-  const onEvent = (event: SandboxEvent): void => {
+  const cursor = new EventCursor(services.db);
+
+  const queueEvent = (event: SandboxEvent): void => {
     const envelope = services.envelopes.getById(event.envelopeId);
     const notification = envelope?.eventNotification;
     const url = notification?.['url'];
@@ -89,11 +92,20 @@ export const connectPlugin: FastifyPluginAsync = async (app) => {
       },
       Date.now(),
     );
-    worker.wake();
   };
 
+  // The emitter only wakes us: the events come from the table (see EventCursor).
+  const catchUp = (): void => {
+    let queued = 0;
+    while (cursor.drain(queueEvent) > 0) queued++;
+    if (queued > 0) worker.wake();
+  };
+  const onEvent = (): void => catchUp();
   services.events.on('event', onEvent);
-  app.addHook('onReady', async () => worker.start());
+  app.addHook('onReady', async () => {
+    catchUp();
+    worker.start();
+  });
   app.addHook('onClose', async () => {
     services.events.off('event', onEvent);
     await worker.stop();
