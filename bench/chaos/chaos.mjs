@@ -15,8 +15,12 @@
  * - files: every file's sha256 on disk equals report.json's;
  * - nothing answered 201 lost: every envelopeId of the report exists in the database.
  *
+ * With --shards N, every run is N processes in parallel (`run --shard K/N`,
+ * each with its own --out), and the checks read the merged report
+ * (`signrun report merge`).
+ *
  *   npm run build && node bench/chaos/chaos.mjs [--envelopes 500] [--faults all=0.1] [--seed 1]
- *     [--runner-kills 0] [--sandbox-kills 0] [--max-runs 5] [--concurrency 8] [--json] [--keep]
+ *     [--runner-kills 0] [--sandbox-kills 0] [--shards 1] [--max-runs 5] [--concurrency 8] [--json] [--keep]
  *
  * Plain JavaScript on the built dist/ (the build compiles src/ only). Exits
  * 1 when a check fails, so it can gate a change.
@@ -39,6 +43,7 @@ const seed = Number(arg('seed', '1'));
 const runnerKills = Number(arg('runner-kills', '0'));
 const sandboxKills = Number(arg('sandbox-kills', '0'));
 const maxRuns = Number(arg('max-runs', '5'));
+const shards = Number(arg('shards', '1'));
 const concurrency = Number(arg('concurrency', '8'));
 const asJson = process.argv.includes('--json');
 const keep = process.argv.includes('--keep');
@@ -64,6 +69,7 @@ const random = seededRandom(seed * 7919 + 17);
 const work = mkdtempSync(join(tmpdir(), 'signrun-chaos-'));
 const dataDir = join(work, 'data');
 const outDir = join(work, 'out');
+const outDirs = shards > 1 ? Array.from({ length: shards }, (_, i) => join(outDir, `shard-${i + 1}`)) : [outDir];
 mkdirSync(join(work, 'jobs', 'data'), { recursive: true });
 mkdirSync(dataDir);
 writeFileSync(
@@ -147,21 +153,26 @@ function runOnce({ killAfterMs, sandboxKillAfterMs } = {}) {
     DOCUSIGN_INTEGRATOR_KEY: 'sandbox-integrator-key',
   };
   const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    [bin, 'run', 'jobs/chaos.yaml', '--out', outDir, '--concurrency', String(concurrency)],
-    {
-      cwd: work,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
+  const children = outDirs.map((out, i) => {
+    const shardArgs = shards > 1 ? ['--shard', `${i + 1}/${shards}`] : [];
+    const child = spawn(
+      process.execPath,
+      [bin, 'run', 'jobs/chaos.yaml', '--out', out, '--concurrency', String(concurrency), ...shardArgs],
+      {
+        cwd: work,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const result = { stdout: '', stderr: '' };
+    child.stdout.on('data', (d) => (result.stdout += d));
+    child.stderr.on('data', (d) => (result.stderr += d));
+    result.closed = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+    return { child, result };
+  });
   const timers = [];
-  if (killAfterMs !== undefined) timers.push(setTimeout(() => child.kill('SIGKILL'), killAfterMs));
+  if (killAfterMs !== undefined)
+    timers.push(setTimeout(() => children.forEach(({ child }) => child.kill('SIGKILL')), killAfterMs));
   if (sandboxKillAfterMs !== undefined) {
     timers.push(
       setTimeout(async () => {
@@ -173,12 +184,29 @@ function runOnce({ killAfterMs, sandboxKillAfterMs } = {}) {
       }, sandboxKillAfterMs),
     );
   }
-  return new Promise((resolve) =>
-    child.on('close', (code, signal) => {
-      timers.forEach(clearTimeout);
-      resolve({ code, signal, seconds: (performance.now() - started) / 1000, stdout, stderr });
-    }),
-  );
+  return Promise.all(children.map(({ result }) => result.closed)).then((ends) => {
+    timers.forEach(clearTimeout);
+    // The worst end wins: a signal, then the highest exit code.
+    const killed = ends.find((e) => e.code === null);
+    const code = killed ? null : Math.max(...ends.map((e) => e.code));
+    return {
+      code,
+      signal: killed?.signal ?? null,
+      seconds: (performance.now() - started) / 1000,
+      stdout: children.map(({ result }) => result.stdout).join(''),
+      stderr: children.map(({ result }) => result.stderr).join(''),
+    };
+  });
+}
+
+/** `signrun report merge` of the shards' reports into out/merged; exit code. */
+function mergeReports() {
+  const child = spawn(process.execPath, [bin, 'report', 'merge', ...outDirs, '--out', join(outDir, 'merged')], {
+    cwd: work,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  child.stdout.resume();
+  return new Promise((resolve) => child.on('close', (code) => resolve(code)));
 }
 
 await startServe();
@@ -212,6 +240,7 @@ try {
   await collectFaults();
   await stopServe('SIGTERM');
 }
+const mergeExit = shards > 1 ? await mergeReports() : undefined;
 
 // Exactly once and nothing lost, read from the sandbox's database.
 const db = new Database(join(dataDir, 'sandbox.sqlite'), { readonly: true });
@@ -227,25 +256,27 @@ const missing = expected.filter((id) => !perIdentity.has(id));
 const duplicated = [...perIdentity].filter(([, n]) => n > 1);
 const totalCreated = [...perIdentity.values()].reduce((a, b) => a + b, 0);
 
-// Files and report.
+// Files (each shard's report, paths relative to its own --out) and the one report to account for every envelope.
 let reportEnvelopes = [];
 let badFiles = 0;
 let files = 0;
 let lostEnvelopeIds = 0;
-const reportPath = join(outDir, 'report.json');
-if (existsSync(reportPath)) {
+for (const out of outDirs) {
+  const reportPath = join(out, 'report.json');
+  if (!existsSync(reportPath)) continue;
   const report = JSON.parse(readFileSync(reportPath, 'utf8'));
-  reportEnvelopes = report.envelopes ?? [];
-  for (const e of reportEnvelopes) {
+  for (const e of report.envelopes ?? []) {
     if (e.envelopeId && !envelopeExists.get(e.envelopeId)) lostEnvelopeIds += 1;
     for (const f of e.files ?? []) {
       files += 1;
-      const path = join(outDir, f.path);
+      const path = join(out, f.path);
       const ok = existsSync(path) && createHash('sha256').update(readFileSync(path)).digest('hex') === f.sha256;
       if (!ok) badFiles += 1;
     }
   }
 }
+const finalReport = shards > 1 ? join(outDir, 'merged', 'report.json') : join(outDir, 'report.json');
+if (existsSync(finalReport)) reportEnvelopes = JSON.parse(readFileSync(finalReport, 'utf8')).envelopes ?? [];
 db.close();
 const accounted = new Set(reportEnvelopes.map((e) => `${e.job}/${e.key}`));
 const unaccounted = expected.filter((id) => !accounted.has(id)).length;
@@ -258,6 +289,8 @@ const result = {
   concurrency,
   runnerKills,
   sandboxKills,
+  shards,
+  ...(mergeExit !== undefined ? { mergeExit } : {}),
   runs,
   injected,
   apiRequests,
@@ -277,5 +310,6 @@ console.log(asJson ? JSON.stringify(result) : JSON.stringify(result, null, 2));
 if (!keep) rmSync(work, { recursive: true, force: true });
 else console.error(`kept ${work}`);
 const exactlyOnce = duplicated.length === 0 && missing.length === 0;
-const complete = succeeded === envelopes && unaccounted === 0 && badFiles === 0 && lostEnvelopeIds === 0;
+const complete =
+  succeeded === envelopes && unaccounted === 0 && badFiles === 0 && lostEnvelopeIds === 0 && (mergeExit ?? 0) === 0;
 process.exit(exactlyOnce && complete ? 0 : 1);
