@@ -24,6 +24,12 @@ describe('restart', () => {
     const created = await call(`${baseUrl}/envelopes`, { headers: authHeader(), body: documentEnvelope(pdf, { transactionId: 'tx-restart' }) });
     expect(created.status).toBe(201);
     const envelopeId = created.json.envelopeId as string;
+    const token = await call(`${first.rootUrl}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      raw: new URLSearchParams({ grant_type: 'password', client_id: 'sandbox-integrator-key', username: 'sandbox@signrun.test', password: 'sandbox-password' }).toString(),
+    });
+    expect(token.status).toBe(201);
     first.child.kill('SIGKILL');
     expect((await first.exited).signal).toBe('SIGKILL');
 
@@ -37,6 +43,9 @@ describe('restart', () => {
     expect(recipients.json.signers.map((s: { status: string }) => s.status)).toEqual(['sent', 'created']);
     const document = await call(`${again.baseUrl}/envelopes/${envelopeId}/documents/1`, { headers: authHeader() });
     expect(document.bytes.equals(pdf)).toBe(true);
+    // A bearer token issued before the kill still works.
+    const withToken = await call(`${second.rootUrl}/login_information`, { headers: { Authorization: `Bearer ${token.json.access_token}` } });
+    expect(withToken.status).toBe(200);
     // The seed is not applied twice, and the output says so; no password is printed.
     expect(first.output()).toContain('built-in seed');
     expect(second.output()).toContain('existing data kept');
