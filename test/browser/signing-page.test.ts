@@ -292,7 +292,7 @@ describe('signing page in a real browser', () => {
     await waitForDocuments(page);
     // Tab through the page until the labelled page region has the focus.
     const focusedRegion = page.locator('.page.placing:focus');
-    expect(await page.getByRole('button', { name: /Keys\.pdf, page 1/ }).count()).toBe(1);
+    expect(await page.getByRole('group', { name: /Keys\.pdf, page 1/ }).count()).toBe(1);
     for (let i = 0; i < 30 && (await focusedRegion.count()) === 0; i++) await page.keyboard.press('Tab');
     expect(await focusedRegion.count()).toBe(1);
     await page.keyboard.press('Enter');

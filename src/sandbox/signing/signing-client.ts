@@ -117,7 +117,8 @@ function addPlacement(wrap, documentId, pageNumber, size, centreX, centreY) {
 function enablePlacement(wrap, doc, pageNumber, size) {
   wrap.classList.add('placing');
   wrap.tabIndex = 0;
-  wrap.setAttribute('role', 'button');
+  // A labelled, focusable group (not a button: it holds the placed signatures, which are buttons).
+  wrap.setAttribute('role', 'group');
   wrap.setAttribute('aria-label', fill(t.pageRegionLabel, { doc: doc.name, n: pageNumber }));
   wrap.addEventListener('click', function (event) {
     const r = wrap.getBoundingClientRect();
