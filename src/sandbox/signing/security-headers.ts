@@ -18,6 +18,8 @@ export function setSecurityHeaders(reply: FastifyReply): void {
       "style-src 'self'",
       "img-src 'self' data: blob:",
       "font-src 'self' data:",
+      // Chrome applies form-action to the redirect that follows a POST: the
+      // 303 to the client's returnUrl (any origin) must stay allowed.
       "form-action 'self' http: https:",
       "frame-ancestors 'self'",
       "base-uri 'none'",
