@@ -50,11 +50,14 @@ export interface LifecycleDeps {
  */
 export type Lifecycle = ReturnType<typeof createLifecycle>;
 
+/** Records one event inside a step: to the events table now, to the emitter after the commit. */
+type RecordEvent = (type: SandboxEventType, envelope: EnvelopeRecord, recipient: RecipientRecord | null, actor: Actor, details?: Record<string, unknown>) => void;
+
 export function createLifecycle(deps: LifecycleDeps) {
   const { db, envelopes, eventsTable, clock, emitter } = deps;
 
   /** Runs `work` in a transaction, collecting events; emits them once committed. */
-  function step<T>(work: (record: (type: SandboxEventType, e: EnvelopeRecord, r: RecipientRecord | null, actor: Actor, details?: Record<string, unknown>) => void) => T): T {
+  function step<T>(work: (record: RecordEvent) => T): T {
     const pending: SandboxEvent[] = [];
     const result = db.transaction(() =>
       work((type, envelope, recipient, actor, details) => {
@@ -82,10 +85,8 @@ export function createLifecycle(deps: LifecycleDeps) {
     return result;
   }
 
-  type Record_ = Parameters<Parameters<typeof step>[0]>[0];
-
   /** Sends the lowest pending routing order, or completes the envelope when nobody is left. */
-  function advance(envelope: EnvelopeRecord, recipients: RecipientRecord[], record: Record_, actor: Actor): void {
+  function advance(envelope: EnvelopeRecord, recipients: RecipientRecord[], record: RecordEvent, actor: Actor): void {
     const now = clock.now();
     if (recipients.some((r) => r.status === 'sent' || r.status === 'delivered')) return;
     const waiting = recipients.filter((r) => r.status === 'created');
@@ -123,7 +124,7 @@ export function createLifecycle(deps: LifecycleDeps) {
     }
   }
 
-  function sendInTransaction(envelope: EnvelopeRecord, recipients: RecipientRecord[], record: Record_, actor: Actor): void {
+  function sendInTransaction(envelope: EnvelopeRecord, recipients: RecipientRecord[], record: RecordEvent, actor: Actor): void {
     const now = clock.now();
     envelope.status = 'sent';
     envelope.sentAt = now;

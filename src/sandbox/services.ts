@@ -111,6 +111,17 @@ export async function createServices(options: SandboxOptions, overrides: Service
       const seed = options.seedFile ? await loadSeedFile(options.seedFile) : defaultSeed;
       await applySeed(seed, { db, blobs, accounts, templates, clock }, options.seedFile ? { baseDir: seedBaseDir(options.seedFile) } : {});
     }
+    const lifecycle = createLifecycle({
+      db,
+      envelopes,
+      eventsTable,
+      blobs,
+      outbox,
+      clock,
+      emitter: events,
+      // Read at each send, so a plugin that replaces services.notificationLinks is heard.
+      notificationLinks: () => services.notificationLinks,
+    });
     const services: SandboxServices = {
       db,
       blobs,
@@ -131,7 +142,7 @@ export async function createServices(options: SandboxOptions, overrides: Service
       viewTokens,
       outbox,
       events,
-      lifecycle: undefined as unknown as Lifecycle,
+      lifecycle,
       auth: createAuthenticator(db, accounts, clock),
       hourlyLimit,
       limiters: [hourlyLimiter(hourlyLimit)],
@@ -140,16 +151,6 @@ export async function createServices(options: SandboxOptions, overrides: Service
       seed: seedState,
       close: () => db.close(),
     };
-    services.lifecycle = createLifecycle({
-      db,
-      envelopes,
-      eventsTable,
-      blobs,
-      outbox,
-      clock,
-      emitter: events,
-      notificationLinks: () => services.notificationLinks,
-    });
     return services;
   } catch (error) {
     db.close();
