@@ -1,4 +1,5 @@
 import type { SandboxDatabase } from './db/open-database.js';
+import { SignrunError } from '../errors/signrun-error.js';
 import { openDatabase, isEmptyDatabase } from './db/open-database.js';
 import { createBlobStore, type BlobStore } from './db/blob-store.js';
 import { systemClock, type Clock } from './clock.js';
@@ -94,7 +95,12 @@ export interface ServicesOverrides {
 /** Opens the storage, applies the seed to a new database, and wires the services. */
 export async function createServices(options: SandboxOptions, overrides: ServicesOverrides = {}): Promise<SandboxServices> {
   const clock = overrides.clock ?? systemClock;
-  const db = openDatabase(options.dataDir);
+  let db: SandboxDatabase;
+  try {
+    db = openDatabase(options.dataDir);
+  } catch (cause) {
+    throw new SignrunError('SR_SANDBOX_START', `cannot open the sandbox database in ${options.dataDir ?? 'memory'}: ${(cause as Error).message}`, { cause });
+  }
   try {
     const blobs = createBlobStore(options.dataDir);
     const accounts = accountsRepository(db);

@@ -48,3 +48,20 @@ describe('signrun serve', () => {
     expect(serve.output()).toContain('POST /restapi/v2/accounts/:accountId/envelopes 201');
   });
 });
+
+describe('data folder problems', () => {
+  it('a --data path under a file: exit 2, SR_SANDBOX_START', async () => {
+    const file = fileURLToPath(new URL('./fixtures/seed.yaml', import.meta.url));
+    const r = await runCli(['serve', '--port', '0', '--data', `${file}/sub`]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('SR_SANDBOX_START');
+  });
+
+  it('startSandbox on a data folder that does not exist: SR_SANDBOX_START', async () => {
+    const error = await startSandbox({ port: 0, dataDir: '/nonexistent/signrun/data' }).then(
+      () => undefined,
+      (e: unknown) => e as { code?: string },
+    );
+    expect(error?.code).toBe('SR_SANDBOX_START');
+  });
+});
