@@ -178,6 +178,26 @@ describe('envelopes', () => {
   });
 });
 
+describe('multipart from a standard form-data client', () => {
+  it('takes the definition field first and file parts named document1, document2', async () => {
+    const annex = await makePdf(1, 'annex');
+    const form = new FormData();
+    form.append('envelope_definition', JSON.stringify(documentEnvelope(pdf, { documents: [{ documentId: '1', name: 'a.pdf' }, { documentId: '2', name: 'b.pdf' }] })));
+    form.append('document2', new Blob([annex], { type: 'application/pdf' }), 'b.pdf');
+    form.append('document1', new Blob([pdf], { type: 'application/pdf' }), 'a.pdf');
+    const response = await fetch(`${baseUrl}/envelopes`, { method: 'POST', headers: authHeader(), body: form });
+    expect(response.status).toBe(201);
+    const { envelopeId } = (await response.json()) as { envelopeId: string };
+    expect((await call(`${baseUrl}/envelopes/${envelopeId}/documents/1`, { headers: authHeader() })).bytes.equals(pdf)).toBe(true);
+    expect((await call(`${baseUrl}/envelopes/${envelopeId}/documents/2`, { headers: authHeader() })).bytes.equals(annex)).toBe(true);
+  });
+
+  it('refuses a malformed multipart body with INVALID_REQUEST_BODY', async () => {
+    const r = await call(`${baseUrl}/envelopes`, { method: 'POST', headers: { ...authHeader(), 'content-type': 'multipart/form-data; boundary=XYZ' }, raw: 'no boundary in here' });
+    expectApiError(r, 400, 'INVALID_REQUEST_BODY');
+  });
+});
+
 describe('documents', () => {
   it('lists documents with the certificate entry and serves combined = documents + certificate', async () => {
     const annex = await makePdf(2, 'annex');
