@@ -19,7 +19,11 @@ export interface FormatDiagnosticsOptions {
  * data) or for GitHub Actions (`github`: workflow commands that annotate the
  * line in the pull request).
  */
-export function formatDiagnostics(diagnostics: Diagnostic[], format: DiagnosticFormat, options: FormatDiagnosticsOptions): string {
+export function formatDiagnostics(
+  diagnostics: Diagnostic[],
+  format: DiagnosticFormat,
+  options: FormatDiagnosticsOptions,
+): string {
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;
   if (format === 'json') {
@@ -42,7 +46,9 @@ export function formatDiagnostics(diagnostics: Diagnostic[], format: DiagnosticF
   const max = options.maxText ?? 200;
   const blocks = diagnostics.slice(0, max).map((d) => {
     const label = d.severity === 'error' ? c.red(c.bold(d.code)) : c.yellow(c.bold(d.code));
-    const lines = [`${c.bold(`${d.file}:${d.line}:${d.column}`)} ${label} ${d.severity === 'warning' ? `${c.yellow('warning:')} ` : ''}${d.message}`];
+    const lines = [
+      `${c.bold(`${d.file}:${d.line}:${d.column}`)} ${label} ${d.severity === 'warning' ? `${c.yellow('warning:')} ` : ''}${d.message}`,
+    ];
     if (d.excerpt !== undefined) {
       const gutter = String(d.line);
       const excerpt = d.excerpt.replace(/\t/g, ' ');
@@ -52,7 +58,8 @@ export function formatDiagnostics(diagnostics: Diagnostic[], format: DiagnosticF
     if (d.hint) lines.push(c.dim(`  hint: ${d.hint}`));
     return lines.join('\n');
   });
-  if (diagnostics.length > max) blocks.push(`… and ${diagnostics.length - max} more (use --format json to see them all)`);
+  if (diagnostics.length > max)
+    blocks.push(`… and ${diagnostics.length - max} more (use --format json to see them all)`);
   let out = blocks.length > 0 ? `${blocks.join('\n\n')}\n` : '';
   if (options.summary) {
     const line = summaryLine(options.summary, errors, warnings);

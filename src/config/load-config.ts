@@ -22,14 +22,20 @@ export interface LoadConfigOptions {
   configFile?: string;
 }
 
-export type LoadConfigResult = { ok: true; config: SignrunConfig; warnings: Diagnostic[] } | { ok: false; errors: Diagnostic[] };
+export type LoadConfigResult =
+  { ok: true; config: SignrunConfig; warnings: Diagnostic[] } | { ok: false; errors: Diagnostic[] };
 
 /** The shape of a config file once it passed schemas/config.schema.json. */
 interface ConfigFile {
   rootUrl?: string;
   concurrency?: number;
   outDir?: string;
-  credentials?: Partial<Record<'username' | 'password' | 'integratorKey' | 'accessToken' | 'distributorCode' | 'distributorPassword', string>>;
+  credentials?: Partial<
+    Record<
+      'username' | 'password' | 'integratorKey' | 'accessToken' | 'distributorCode' | 'distributorPassword',
+      string
+    >
+  >;
 }
 
 let validateConfig: ReturnType<Ajv['compile']> | undefined;
@@ -47,8 +53,23 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
     const rel = relative(options.cwd, path);
     return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
   };
-  const diagnostic = (code: ErrorCode, message: string, file: string, line = 1, column = 1, severity: 'error' | 'warning' = 'error', field?: string): Diagnostic => ({
-    code, severity, message, file, line, column, ...(field ? { field } : {}), hint: errorCatalogue[code].hint,
+  const diagnostic = (
+    code: ErrorCode,
+    message: string,
+    file: string,
+    line = 1,
+    column = 1,
+    severity: 'error' | 'warning' = 'error',
+    field?: string,
+  ): Diagnostic => ({
+    code,
+    severity,
+    message,
+    file,
+    line,
+    column,
+    ...(field ? { field } : {}),
+    hint: errorCatalogue[code].hint,
   });
 
   const explorer = cosmiconfig('signrun', { searchStrategy: 'project' });
@@ -56,18 +77,47 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
   try {
     if (options.configFile !== undefined) {
       const path = resolve(options.cwd, options.configFile);
-      if (!(await access(path).then(() => true, () => false))) {
-        return { ok: false, errors: [diagnostic('SR_CONFIG_NOT_FOUND', `configuration file ${options.configFile} does not exist`, options.configFile)] };
+      if (
+        !(await access(path).then(
+          () => true,
+          () => false,
+        ))
+      ) {
+        return {
+          ok: false,
+          errors: [
+            diagnostic(
+              'SR_CONFIG_NOT_FOUND',
+              `configuration file ${options.configFile} does not exist`,
+              options.configFile,
+            ),
+          ],
+        };
       }
       found = await explorer.load(path);
     } else {
       found = await explorer.search(options.cwd);
     }
   } catch (error) {
-    const e = error as Error & { filepath?: string; mark?: { line: number; column: number }; linePos?: Array<{ line: number; col: number }> };
+    const e = error as Error & {
+      filepath?: string;
+      mark?: { line: number; column: number };
+      linePos?: Array<{ line: number; col: number }>;
+    };
     const file = e.filepath ?? options.configFile ?? 'signrun configuration';
     const position = e.linePos?.[0];
-    return { ok: false, errors: [diagnostic('SR_CONFIG_SYNTAX', (e.message ?? String(error)).split('\n')[0]!, show(file), position?.line ?? 1, position?.col ?? 1)] };
+    return {
+      ok: false,
+      errors: [
+        diagnostic(
+          'SR_CONFIG_SYNTAX',
+          (e.message ?? String(error)).split('\n')[0]!,
+          show(file),
+          position?.line ?? 1,
+          position?.col ?? 1,
+        ),
+      ],
+    };
   }
 
   const file: ConfigFile = (found && !found.isEmpty ? found.config : {}) as ConfigFile;
@@ -88,7 +138,17 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
     for (const field of secretCredentialFields) {
       if (file.credentials?.[field] !== undefined) {
         const at = locatorFor(found.filepath)(['credentials', field]);
-        warnings.push(diagnostic('SR_CONFIG_SECRET_IN_FILE', `credentials.${field} is written in ${shown}; prefer the environment variable`, shown!, at.line, at.column, 'warning', `credentials.${field}`));
+        warnings.push(
+          diagnostic(
+            'SR_CONFIG_SECRET_IN_FILE',
+            `credentials.${field} is written in ${shown}; prefer the environment variable`,
+            shown!,
+            at.line,
+            at.column,
+            'warning',
+            `credentials.${field}`,
+          ),
+        );
       }
     }
   }
@@ -100,7 +160,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
   };
   const rootUrl = value('DOCUSIGN_ROOT_URL') ?? file.rootUrl;
   if (rootUrl !== undefined) {
-    let ok = false;
+    let ok: boolean;
     try {
       ok = ['http:', 'https:'].includes(new URL(rootUrl).protocol);
     } catch {
@@ -109,12 +169,23 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
     if (!ok) {
       const fromEnv = value('DOCUSIGN_ROOT_URL') !== undefined;
       const at = fromEnv || !found ? { line: 1, column: 1 } : locatorFor(found.filepath)(['rootUrl']);
-      errors.push(diagnostic(fromEnv ? 'SR_CONFIG_ENV_INVALID' : 'SR_CONFIG_INVALID', `root URL ${JSON.stringify(rootUrl)} is not an http or https URL`, fromEnv ? 'DOCUSIGN_ROOT_URL' : shown!, at.line, at.column, 'error', 'rootUrl'));
+      errors.push(
+        diagnostic(
+          fromEnv ? 'SR_CONFIG_ENV_INVALID' : 'SR_CONFIG_INVALID',
+          `root URL ${JSON.stringify(rootUrl)} is not an http or https URL`,
+          fromEnv ? 'DOCUSIGN_ROOT_URL' : shown!,
+          at.line,
+          at.column,
+          'error',
+          'rootUrl',
+        ),
+      );
       return { ok: false, errors };
     }
   }
 
-  const plain = (field: 'username' | 'integratorKey' | 'distributorCode', env: keyof typeof configEnvironment) => value(env) ?? file.credentials?.[field];
+  const plain = (field: 'username' | 'integratorKey' | 'distributorCode', env: keyof typeof configEnvironment) =>
+    value(env) ?? file.credentials?.[field];
   const secret = (field: 'password' | 'accessToken' | 'distributorPassword', env: keyof typeof configEnvironment) => {
     const v = value(env) ?? file.credentials?.[field];
     return v === undefined ? undefined : makeSecret(v);
@@ -142,7 +213,9 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
 }
 
 /** Positions in YAML and JSON config files (JSON is YAML); other files point at their first line. */
-function locatorFor(filepath: string): (path: Array<string | number>, at?: 'value' | 'key') => { line: number; column: number } {
+function locatorFor(
+  filepath: string,
+): (path: Array<string | number>, at?: 'value' | 'key') => { line: number; column: number } {
   if (/\.(c|m)?(j|t)s$/.test(filepath)) return () => ({ line: 1, column: 1 });
   let text: string;
   try {
@@ -163,9 +236,16 @@ function describe(error: ErrorObject): { path: Array<string | number>; message: 
   const params = error.params as Record<string, unknown>;
   if (error.keyword === 'additionalProperties') {
     const extra = String(params['additionalProperty']);
-    const known = path.length === 0 ? ['rootUrl', 'concurrency', 'outDir', 'credentials'] : ['username', 'password', 'integratorKey', 'accessToken', 'distributorCode', 'distributorPassword'];
+    const known =
+      path.length === 0
+        ? ['rootUrl', 'concurrency', 'outDir', 'credentials']
+        : ['username', 'password', 'integratorKey', 'accessToken', 'distributorCode', 'distributorPassword'];
     const suggestion = didYouMean(extra, known);
-    return { path: [...path, extra], message: `unknown field "${extra}"${suggestion ? `; did you mean "${suggestion}"?` : ''}`, at: 'key' };
+    return {
+      path: [...path, extra],
+      message: `unknown field "${extra}"${suggestion ? `; did you mean "${suggestion}"?` : ''}`,
+      at: 'key',
+    };
   }
   return { path, message: `${fieldName(path) || 'the configuration'} ${error.message ?? 'is not valid'}`, at: 'value' };
 }

@@ -17,11 +17,26 @@ export function checkReferences(job: RawJobFile, ctx: JobContext): boolean {
         const place = placeOf(ctx, path);
         const field = fieldName(path);
         if (ref.kind === 'invalid') {
-          ctx.sink.add('SR_REFERENCE_INVALID', `${field}: ${ref.text} is not a reference; use \${row.<column>} or \${env.<NAME>}`, place, { field });
+          ctx.sink.add(
+            'SR_REFERENCE_INVALID',
+            `${field}: ${ref.text} is not a reference; use \${row.<column>} or \${env.<NAME>}`,
+            place,
+            { field },
+          );
         } else if (ref.kind === 'row' && !rowAllowed) {
-          ctx.sink.add('SR_ROW_OUTSIDE_FOREACH', `${field}: ${ref.text} is used outside an envelope with forEach`, place, { field });
+          ctx.sink.add(
+            'SR_ROW_OUTSIDE_FOREACH',
+            `${field}: ${ref.text} is used outside an envelope with forEach`,
+            place,
+            { field },
+          );
         } else if (ref.kind === 'env' && ctx.env(ref.name) === undefined) {
-          ctx.sink.add('SR_ENV_NOT_SET', `${field}: environment variable ${ref.name} is not set (nor in ${ctx.show(`${ctx.folder}/.env`)})`, place, { field });
+          ctx.sink.add(
+            'SR_ENV_NOT_SET',
+            `${field}: environment variable ${ref.name} is not set (nor in ${ctx.show(`${ctx.folder}/.env`)})`,
+            place,
+            { field },
+          );
         }
       }
     } else if (Array.isArray(value)) {
@@ -40,10 +55,15 @@ export function checkReferences(job: RawJobFile, ctx: JobContext): boolean {
     const password = account.initialUser?.password;
     if (password !== undefined && !isSingleEnvReference(password)) {
       const path = ['accounts', i, 'initialUser', 'password'];
-      ctx.sink.add('SR_PASSWORD_LITERAL', `${fieldName(path)} is written in the job file; write \${env.<NAME>} instead`, placeOf(ctx, path), {
-        field: fieldName(path),
-        redactExcerpt: true,
-      });
+      ctx.sink.add(
+        'SR_PASSWORD_LITERAL',
+        `${fieldName(path)} is written in the job file; write \${env.<NAME>} instead`,
+        placeOf(ctx, path),
+        {
+          field: fieldName(path),
+          redactExcerpt: true,
+        },
+      );
     }
     visit(account, ['accounts', i], false);
   });

@@ -15,7 +15,12 @@ export type ConfinedPath =
  * time hopping to the thread pool than the system calls take. Folder
  * realpaths are cached in `folders`.
  */
-export function confinedPath(folder: string, folderReal: string, absolute: string, folders = new Map<string, string | null>()): ConfinedPath {
+export function confinedPath(
+  folder: string,
+  folderReal: string,
+  absolute: string,
+  folders = new Map<string, string | null>(),
+): ConfinedPath {
   if (!inside(folder, absolute)) return { ok: false, problem: 'outside' };
   const parent = dirname(absolute);
   let parentReal = folders.get(parent);

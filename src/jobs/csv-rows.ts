@@ -30,34 +30,71 @@ export async function readCsvRows(path: string, shownAs: string): Promise<CsvRes
   const starts = recordStarts(text);
   if (starts.length - 1 > limits.forEachRows) {
     // Refused before parsing: a huge file costs one scan, not a full parse.
-    return { ok: false, code: 'SR_CSV_TOO_MANY_ROWS', message: `${shownAs} has ${starts.length - 1} rows; one forEach takes at most ${limits.forEachRows}`, line: starts[limits.forEachRows + 1]!, column: 1, source };
+    return {
+      ok: false,
+      code: 'SR_CSV_TOO_MANY_ROWS',
+      message: `${shownAs} has ${starts.length - 1} rows; one forEach takes at most ${limits.forEachRows}`,
+      line: starts[limits.forEachRows + 1]!,
+      column: 1,
+      source,
+    };
   }
   let records: string[][];
   try {
     // Plain arrays: csv-parse's `info`/`raw` options make it ~8 times slower,
     // so positions come from recordStarts() instead.
-    records = parse(text, { skip_empty_lines: true, relax_column_count: false, trim: false }) as string[][];
+    const parsed: unknown = parse(text, { skip_empty_lines: true, relax_column_count: false, trim: false });
+    records = parsed as string[][];
   } catch (error) {
     if (error instanceof CsvError) {
       const line = (error as CsvError & { lines?: number }).lines ?? 1;
-      return { ok: false, code: 'SR_CSV_INVALID', message: `${shownAs}: ${error.message.replace(/ on line \d+$/, '')}`, line, column: 1, source };
+      return {
+        ok: false,
+        code: 'SR_CSV_INVALID',
+        message: `${shownAs}: ${error.message.replace(/ on line \d+$/, '')}`,
+        line,
+        column: 1,
+        source,
+      };
     }
     throw error;
   }
   const header = records[0];
-  if (!header) return { ok: false, code: 'SR_CSV_INVALID', message: `${shownAs} is empty; its first line must name the columns`, line: 1, column: 1, source };
+  if (!header)
+    return {
+      ok: false,
+      code: 'SR_CSV_INVALID',
+      message: `${shownAs} is empty; its first line must name the columns`,
+      line: 1,
+      column: 1,
+      source,
+    };
   // Should csv-parse and the scanner ever disagree, positions fall back to the row number.
   const lineOf = (r: number): number => (starts.length === records.length ? starts[r]! : r + 1);
   const columns = header.map((c) => c.trim());
   const seen = new Set<string>();
   for (const [i, column] of columns.entries()) {
     if (column === '' || seen.has(column)) {
-      return { ok: false, code: 'SR_CSV_INVALID', message: `${shownAs}: header column ${i + 1} is ${column === '' ? 'empty' : `"${column}" a second time`}`, line: lineOf(0), column: 1, source };
+      return {
+        ok: false,
+        code: 'SR_CSV_INVALID',
+        message: `${shownAs}: header column ${i + 1} is ${column === '' ? 'empty' : `"${column}" a second time`}`,
+        line: lineOf(0),
+        column: 1,
+        source,
+      };
     }
     seen.add(column);
   }
   if (records.length - 1 > limits.forEachRows) {
-    return { ok: false, code: 'SR_CSV_TOO_MANY_ROWS', message: `${shownAs} has ${records.length - 1} rows; one forEach takes at most ${limits.forEachRows}`, line: lineOf(limits.forEachRows + 1), column: 1, source };
+    return {
+      ok: false,
+      code: 'SR_CSV_TOO_MANY_ROWS',
+      message: `${shownAs} has ${records.length - 1} rows; one forEach takes at most ${limits.forEachRows}`,
+      line: lineOf(limits.forEachRows + 1),
+      column: 1,
+      source,
+    };
   }
   const rows: CsvRow[] = [];
   for (let r = 1; r < records.length; r++) {

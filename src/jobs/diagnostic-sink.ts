@@ -25,7 +25,12 @@ export class DiagnosticSink {
     this.#sources.set(file, source);
   }
 
-  add(code: ErrorCode, message: string, place: Place, options: { field?: string; severity?: 'error' | 'warning'; redactExcerpt?: boolean; hint?: string } = {}): void {
+  add(
+    code: ErrorCode,
+    message: string,
+    place: Place,
+    options: { field?: string; severity?: 'error' | 'warning'; redactExcerpt?: boolean; hint?: string } = {},
+  ): void {
     const id = `${code}|${place.file}|${place.line}|${place.column}|${message}`;
     if (this.#seen.has(id)) return;
     this.#seen.add(id);

@@ -22,7 +22,12 @@ export interface Row {
  * else the CSV rows or inline items, each checked to have every column the
  * envelope's `${row.*}` references use. Undefined on errors (reported).
  */
-export async function envelopeRows(envelope: RawEnvelope, index: number, ctx: JobContext, folderReal: string): Promise<Array<Row | undefined> | undefined> {
+export async function envelopeRows(
+  envelope: RawEnvelope,
+  index: number,
+  ctx: JobContext,
+  folderReal: string,
+): Promise<Array<Row | undefined> | undefined> {
   const base = ['envelopes', index];
   const forEach = envelope.forEach;
   if (!forEach) return [undefined];
@@ -34,8 +39,16 @@ export async function envelopeRows(envelope: RawEnvelope, index: number, ctx: Jo
     const absolute = resolve(ctx.folder, forEach.csv);
     const confined = confinedPath(ctx.folder, folderReal, absolute);
     if (!confined.ok) {
-      const code = confined.problem === 'missing' || confined.problem === 'not-a-file' ? 'SR_CSV_NOT_FOUND' : 'SR_CSV_OUTSIDE_JOB_FOLDER';
-      const why = { missing: 'does not exist', 'not-a-file': 'is not a file', outside: "is outside the job file's folder", 'symlink-outside': "is a symbolic link leading outside the job file's folder" }[confined.problem];
+      const code =
+        confined.problem === 'missing' || confined.problem === 'not-a-file'
+          ? 'SR_CSV_NOT_FOUND'
+          : 'SR_CSV_OUTSIDE_JOB_FOLDER';
+      const why = {
+        missing: 'does not exist',
+        'not-a-file': 'is not a file',
+        outside: "is outside the job file's folder",
+        'symlink-outside': "is a symbolic link leading outside the job file's folder",
+      }[confined.problem];
       ctx.sink.add(code, `CSV file ${forEach.csv} ${why}`, placeOf(ctx, csvPath), { field: fieldName(csvPath) });
       return undefined;
     }
@@ -57,7 +70,11 @@ export async function envelopeRows(envelope: RawEnvelope, index: number, ctx: Jo
         );
       }
     }
-    rows = csv.rows.map((row, i) => ({ number: i + 1, values: row.values, cell: (column) => ({ file: shown, line: row.line, column: row.cellColumn(column) }) }));
+    rows = csv.rows.map((row, i) => ({
+      number: i + 1,
+      values: row.values,
+      cell: (column) => ({ file: shown, line: row.line, column: row.cellColumn(column) }),
+    }));
   } else {
     const items = forEach.items ?? [];
     rows = items.map((item, i) => {
@@ -66,20 +83,34 @@ export async function envelopeRows(envelope: RawEnvelope, index: number, ctx: Jo
       for (const [k, v] of Object.entries(item)) values[k] = String(v);
       for (const [name, path] of used) {
         if (!(name in values)) {
-          ctx.sink.add('SR_ROW_COLUMN_MISSING', `\${row.${name}} (${fieldName(path)}): item ${i + 1} of forEach.items has no "${name}"`, placeOf(ctx, itemPath), {
-            field: fieldName(itemPath),
-          });
+          ctx.sink.add(
+            'SR_ROW_COLUMN_MISSING',
+            `\${row.${name}} (${fieldName(path)}): item ${i + 1} of forEach.items has no "${name}"`,
+            placeOf(ctx, itemPath),
+            {
+              field: fieldName(itemPath),
+            },
+          );
         }
       }
-      return { number: i + 1, values, cell: (column) => placeOf(ctx, column in values ? [...itemPath, column] : itemPath) };
+      return {
+        number: i + 1,
+        values,
+        cell: (column) => placeOf(ctx, column in values ? [...itemPath, column] : itemPath),
+      };
     });
   }
   if (ctx.sink.errorCount > before) return undefined;
   if (rows.length === 0) {
-    ctx.sink.add('SR_FOREACH_EMPTY', `forEach of envelope ${envelope.key} has no rows; it produces no envelope`, placeOf(ctx, [...base, 'forEach']), {
-      field: fieldName([...base, 'forEach']),
-      severity: 'warning',
-    });
+    ctx.sink.add(
+      'SR_FOREACH_EMPTY',
+      `forEach of envelope ${envelope.key} has no rows; it produces no envelope`,
+      placeOf(ctx, [...base, 'forEach']),
+      {
+        field: fieldName([...base, 'forEach']),
+        severity: 'warning',
+      },
+    );
   }
   return rows;
 }
@@ -89,9 +120,12 @@ function rowReferences(envelope: RawEnvelope, base: Array<string | number>): Map
   const found = new Map<string, Array<string | number>>();
   const visit = (value: unknown, path: Array<string | number>): void => {
     if (typeof value === 'string') {
-      for (const ref of findReferences(value)) if (ref.kind === 'row' && !found.has(ref.name)) found.set(ref.name, path);
+      for (const ref of findReferences(value))
+        if (ref.kind === 'row' && !found.has(ref.name)) found.set(ref.name, path);
     } else if (Array.isArray(value)) value.forEach((v, i) => visit(v, [...path, i]));
-    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) if (k !== 'forEach' || path.length > base.length) visit(v, [...path, k]);
+    else if (value && typeof value === 'object')
+      for (const [k, v] of Object.entries(value))
+        if (k !== 'forEach' || path.length > base.length) visit(v, [...path, k]);
   };
   visit(envelope, base);
   return found;

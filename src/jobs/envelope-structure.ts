@@ -9,17 +9,31 @@ import { fieldName } from './schema-check.js';
  * known documents, an emailSubject, a returnUrl for embedded signers.
  * Returns false when the envelope must not be expanded.
  */
-export function checkEnvelopeStructure(envelope: RawEnvelope, index: number, defaults: RawEnvelopeDefaults, ctx: JobContext): boolean {
+export function checkEnvelopeStructure(
+  envelope: RawEnvelope,
+  index: number,
+  defaults: RawEnvelopeDefaults,
+  ctx: JobContext,
+): boolean {
   const before = ctx.sink.errorCount;
   const base = ['envelopes', index];
-  const add = (code: Parameters<JobContext['sink']['add']>[0], message: string, path: Array<string | number>, at: 'value' | 'key' = 'value') =>
-    ctx.sink.add(code, message, placeOf(ctx, [...base, ...path], at), { field: fieldName([...base, ...path]) });
+  const add = (
+    code: Parameters<JobContext['sink']['add']>[0],
+    message: string,
+    path: Array<string | number>,
+    at: 'value' | 'key' = 'value',
+  ) => ctx.sink.add(code, message, placeOf(ctx, [...base, ...path], at), { field: fieldName([...base, ...path]) });
   const name = `envelope ${envelope.key}`;
 
   const documentSide = envelope.documents !== undefined || envelope.recipients !== undefined;
   const templateSide = envelope.templateId !== undefined || envelope.templateRoles !== undefined;
   if (documentSide && templateSide) {
-    add('SR_DOCUMENTS_AND_TEMPLATE', `${name} has both documents/recipients and templateId/templateRoles`, [envelope.templateId !== undefined ? 'templateId' : 'templateRoles'], 'key');
+    add(
+      'SR_DOCUMENTS_AND_TEMPLATE',
+      `${name} has both documents/recipients and templateId/templateRoles`,
+      [envelope.templateId !== undefined ? 'templateId' : 'templateRoles'],
+      'key',
+    );
     return false;
   }
   if (!documentSide && !templateSide) {
@@ -27,26 +41,46 @@ export function checkEnvelopeStructure(envelope: RawEnvelope, index: number, def
     return false;
   }
   if (documentSide) {
-    if (!envelope.documents) add('SR_ENVELOPE_CONTENT_MISSING', `${name} has recipients but no documents`, ['recipients'], 'key');
-    if (!envelope.recipients) add('SR_RECIPIENTS_MISSING', `${name} has documents but no recipients`, ['documents'], 'key');
+    if (!envelope.documents)
+      add('SR_ENVELOPE_CONTENT_MISSING', `${name} has recipients but no documents`, ['recipients'], 'key');
+    if (!envelope.recipients)
+      add('SR_RECIPIENTS_MISSING', `${name} has documents but no recipients`, ['documents'], 'key');
   } else {
-    if (envelope.templateId === undefined) add('SR_ENVELOPE_CONTENT_MISSING', `${name} has templateRoles but no templateId`, ['templateRoles'], 'key');
-    if (!envelope.templateRoles) add('SR_RECIPIENTS_MISSING', `${name} has a templateId but no templateRoles`, ['templateId'], 'key');
+    if (envelope.templateId === undefined)
+      add('SR_ENVELOPE_CONTENT_MISSING', `${name} has templateRoles but no templateId`, ['templateRoles'], 'key');
+    if (!envelope.templateRoles)
+      add('SR_RECIPIENTS_MISSING', `${name} has a templateId but no templateRoles`, ['templateId'], 'key');
   }
   if ((envelope.emailSubject ?? defaults.emailSubject) === undefined) {
     add('SR_EMAIL_SUBJECT_MISSING', `${name} has no emailSubject, and defaults has none`, ['key'], 'key');
   }
 
   const documentIds = (envelope.documents ?? []).map((d, i) => d.documentId ?? i + 1);
-  firstDuplicate(documentIds, (i) => add('SR_DUPLICATE_DOCUMENT_ID', `${name}: documentId ${documentIds[i]} is used by two documents`, envelope.documents?.[i]?.documentId !== undefined ? ['documents', i, 'documentId'] : ['documents', i]));
+  firstDuplicate(documentIds, (i) =>
+    add(
+      'SR_DUPLICATE_DOCUMENT_ID',
+      `${name}: documentId ${documentIds[i]} is used by two documents`,
+      envelope.documents?.[i]?.documentId !== undefined ? ['documents', i, 'documentId'] : ['documents', i],
+    ),
+  );
   const recipientIds = (envelope.recipients ?? []).map((r, i) => r.recipientId ?? i + 1);
-  firstDuplicate(recipientIds, (i) => add('SR_DUPLICATE_RECIPIENT_ID', `${name}: recipientId ${recipientIds[i]} is used by two recipients`, envelope.recipients?.[i]?.recipientId !== undefined ? ['recipients', i, 'recipientId'] : ['recipients', i]));
+  firstDuplicate(recipientIds, (i) =>
+    add(
+      'SR_DUPLICATE_RECIPIENT_ID',
+      `${name}: recipientId ${recipientIds[i]} is used by two recipients`,
+      envelope.recipients?.[i]?.recipientId !== undefined ? ['recipients', i, 'recipientId'] : ['recipients', i],
+    ),
+  );
 
   envelope.recipients?.forEach((recipient, r) => {
     recipient.tabs?.forEach((tab, t) => {
       const documentId = tab.documentId ?? documentIds[0];
       if (documentId !== undefined && !documentIds.includes(documentId)) {
-        add('SR_TAB_DOCUMENT_UNKNOWN', `${name}: tab ${t + 1} of ${recipient.name} is on documentId ${documentId}, which the envelope does not have (it has ${documentIds.join(', ')})`, ['recipients', r, 'tabs', t, 'documentId']);
+        add(
+          'SR_TAB_DOCUMENT_UNKNOWN',
+          `${name}: tab ${t + 1} of ${recipient.name} is on documentId ${documentId}, which the envelope does not have (it has ${documentIds.join(', ')})`,
+          ['recipients', r, 'tabs', t, 'documentId'],
+        );
       }
     });
   });
@@ -57,7 +91,13 @@ export function checkEnvelopeStructure(envelope: RawEnvelope, index: number, def
       ...(envelope.recipients ?? []).map((r, i) => ['recipients', i, r.clientUserId] as const),
       ...(envelope.templateRoles ?? []).map((r, i) => ['templateRoles', i, r.clientUserId] as const),
     ].find(([, , clientUserId]) => clientUserId !== undefined);
-    if (embedded) add('SR_RETURN_URL_MISSING', `${name} has an embedded recipient (clientUserId) but no returnUrl, and defaults has none`, [embedded[0], embedded[1], 'clientUserId'], 'key');
+    if (embedded)
+      add(
+        'SR_RETURN_URL_MISSING',
+        `${name} has an embedded recipient (clientUserId) but no returnUrl, and defaults has none`,
+        [embedded[0], embedded[1], 'clientUserId'],
+        'key',
+      );
   }
   return ctx.sink.errorCount === before;
 }

@@ -21,8 +21,16 @@ export interface ExpandedEnvelope {
  * `${row.*}`/`${env.*}` substituted, documentId/recipientId numbered in order.
  * References were checked before, so every one resolves.
  */
-export function expandEnvelope(raw: RawEnvelope, index: number, defaults: RawEnvelopeDefaults, row: Row | undefined, job: string, ctx: JobContext): ExpandedEnvelope {
-  const sub = (value: string): string => substituteReferences(value, (kind, name) => (kind === 'row' ? (row?.values[name] ?? '') : (ctx.env(name) ?? '')));
+export function expandEnvelope(
+  raw: RawEnvelope,
+  index: number,
+  defaults: RawEnvelopeDefaults,
+  row: Row | undefined,
+  job: string,
+  ctx: JobContext,
+): ExpandedEnvelope {
+  const sub = (value: string): string =>
+    substituteReferences(value, (kind, name) => (kind === 'row' ? (row?.values[name] ?? '') : (ctx.env(name) ?? '')));
   const opt = (value: string | undefined): string | undefined => (value === undefined ? undefined : sub(value));
   const base = ['envelopes', index];
 
@@ -34,7 +42,14 @@ export function expandEnvelope(raw: RawEnvelope, index: number, defaults: RawEnv
       path = resolve(ctx.folder, file);
       shared.paths.set(file, path);
     }
-    return { documentId: String(d.documentId ?? i + 1), name: d.name !== undefined ? sub(d.name) : basename(file), path, size: 0, pageCount: 0, sha256: '' };
+    return {
+      documentId: String(d.documentId ?? i + 1),
+      name: d.name !== undefined ? sub(d.name) : basename(file),
+      path,
+      size: 0,
+      pageCount: 0,
+      sha256: '',
+    };
   });
   const firstDocumentId = documents[0]?.documentId ?? '1';
   const eventNotification = raw.eventNotification ?? defaults.eventNotification;
@@ -76,7 +91,11 @@ export function expandEnvelope(raw: RawEnvelope, index: number, defaults: RawEnv
     }),
     ...(raw.templateId !== undefined ? { templateId: sub(raw.templateId) } : {}),
     templateRoles: (raw.templateRoles ?? []).map((r) => {
-      const role: ResolvedEnvelope['templateRoles'][number] = { roleName: sub(r.roleName), name: sub(r.name), email: sub(r.email) };
+      const role: ResolvedEnvelope['templateRoles'][number] = {
+        roleName: sub(r.roleName),
+        name: sub(r.name),
+        email: sub(r.email),
+      };
       if (r.clientUserId !== undefined) role.clientUserId = sub(r.clientUserId);
       if (r.routingOrder !== undefined) role.routingOrder = String(r.routingOrder);
       return role;
@@ -107,7 +126,11 @@ export function expandEnvelope(raw: RawEnvelope, index: number, defaults: RawEnv
 /** What every row of one pattern shares, computed once (10,000 rows make it count). */
 const sharedByPattern = new WeakMap<RawEnvelope, { source: ResolvedEnvelope['source']; paths: Map<string, string> }>();
 
-function sharedOf(raw: RawEnvelope, index: number, ctx: JobContext): { source: ResolvedEnvelope['source']; paths: Map<string, string> } {
+function sharedOf(
+  raw: RawEnvelope,
+  index: number,
+  ctx: JobContext,
+): { source: ResolvedEnvelope['source']; paths: Map<string, string> } {
   let shared = sharedByPattern.get(raw);
   if (!shared) {
     shared = { source: { file: ctx.file, ...ctx.locator.locate(['envelopes', index]) }, paths: new Map() };

@@ -17,9 +17,19 @@ export async function findJobFiles(patterns: string[], cwd: string): Promise<{ f
     if (info?.isFile()) {
       found = [absolute];
     } else if (info?.isDirectory()) {
-      found = await fg('**/*.{yaml,yml}', { cwd: absolute, absolute: true, onlyFiles: true, ignore: ['**/node_modules/**'] });
+      found = await fg('**/*.{yaml,yml}', {
+        cwd: absolute,
+        absolute: true,
+        onlyFiles: true,
+        ignore: ['**/node_modules/**'],
+      });
     } else {
-      found = await fg(pattern.replace(/\\/g, '/'), { cwd, absolute: true, onlyFiles: true, ignore: ['**/node_modules/**'] });
+      found = await fg(pattern.replace(/\\/g, '/'), {
+        cwd,
+        absolute: true,
+        onlyFiles: true,
+        ignore: ['**/node_modules/**'],
+      });
     }
     if (found.length === 0) unmatched.push(pattern);
     for (const file of found) files.add(resolve(file));

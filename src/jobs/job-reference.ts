@@ -39,7 +39,8 @@ export function renderJobReference(linkBase = '', schema: Record<string, unknown
   // A JSON pointer into the schema (#/$defs/account/properties/initialUser).
   const resolve = (ref: string): SchemaNode => {
     let node: unknown = schema;
-    for (const segment of ref.replace(/^#\/?/, '').split('/').filter(Boolean)) node = (node as Record<string, unknown>)[segment];
+    for (const segment of ref.replace(/^#\/?/, '').split('/').filter(Boolean))
+      node = (node as Record<string, unknown>)[segment];
     return node as SchemaNode;
   };
   const lines: string[] = [
@@ -53,10 +54,21 @@ export function renderJobReference(linkBase = '', schema: Record<string, unknown
   ];
   for (const [title, ref] of sections) {
     const node = resolve(ref);
-    lines.push(`### ${title}`, '', node.description ?? '', '', '| field | type | required | description |', '|---|---|---|---|');
+    lines.push(
+      `### ${title}`,
+      '',
+      node.description ?? '',
+      '',
+      '| field | type | required | description |',
+      '|---|---|---|---|',
+    );
     for (const [name, raw] of Object.entries(node.properties ?? {})) {
-      const property = raw.$ref ? { ...resolve(raw.$ref), ...(raw.description ? { description: raw.description } : {}) } : raw;
-      lines.push(`| \`${name}\` | ${typeName(property, resolve)} | ${node.required?.includes(name) ? 'yes' : ''} | ${cell(property.description ?? '')} |`);
+      const property = raw.$ref
+        ? { ...resolve(raw.$ref), ...(raw.description ? { description: raw.description } : {}) }
+        : raw;
+      lines.push(
+        `| \`${name}\` | ${typeName(property, resolve)} | ${node.required?.includes(name) ? 'yes' : ''} | ${cell(property.description ?? '')} |`,
+      );
     }
     lines.push('');
   }

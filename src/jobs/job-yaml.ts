@@ -39,7 +39,11 @@ export function parseJobYaml(text: string): ParsedYaml {
     doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
   } catch (error) {
     // The parser recurses on flow collections: very deep `[[[[…` ends here.
-    if (error instanceof RangeError) return { ok: false, problems: [{ code: 'SR_YAML_TOO_DEEP', message: 'the YAML is nested too deeply to parse', line: 1, column: 1 }] };
+    if (error instanceof RangeError)
+      return {
+        ok: false,
+        problems: [{ code: 'SR_YAML_TOO_DEEP', message: 'the YAML is nested too deeply to parse', line: 1, column: 1 }],
+      };
     throw error;
   }
   const at = (offset: number): LineColumn => {
@@ -56,16 +60,34 @@ export function parseJobYaml(text: string): ParsedYaml {
       })),
     };
   }
-  const depth = nestingDepth(doc.contents as Node | null);
+  const depth = nestingDepth(doc.contents);
   if (depth.tooDeep) {
-    return { ok: false, problems: [{ code: 'SR_YAML_TOO_DEEP', message: `the document is nested more than ${limits.yamlDepth} levels deep`, ...at(depth.offset) }] };
+    return {
+      ok: false,
+      problems: [
+        {
+          code: 'SR_YAML_TOO_DEEP',
+          message: `the document is nested more than ${limits.yamlDepth} levels deep`,
+          ...at(depth.offset),
+        },
+      ],
+    };
   }
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: limits.yamlAliases });
   } catch (error) {
     if (error instanceof ReferenceError || error instanceof RangeError) {
-      return { ok: false, problems: [{ code: 'SR_YAML_ALIAS_LIMIT', message: `aliases expand to too many nodes (limit ${limits.yamlAliases})`, ...at(firstAliasOffset(doc)) }] };
+      return {
+        ok: false,
+        problems: [
+          {
+            code: 'SR_YAML_ALIAS_LIMIT',
+            message: `aliases expand to too many nodes (limit ${limits.yamlAliases})`,
+            ...at(firstAliasOffset(doc)),
+          },
+        ],
+      };
     }
     throw error;
   }

@@ -42,7 +42,11 @@ export async function loadJobs(patterns: string[], options: LoadJobsOptions): Pr
     sink.add('SR_NO_JOB_FILES', `${pattern} matches no job file`, { file: pattern, line: 1, column: 1 });
   }
   if (files.length === 0 && unmatched.length === 0) {
-    sink.add('SR_NO_JOB_FILES', `${patterns.join(' ')} contains no *.yaml or *.yml file`, { file: patterns[0] ?? '.', line: 1, column: 1 });
+    sink.add('SR_NO_JOB_FILES', `${patterns.join(' ')} contains no *.yaml or *.yml file`, {
+      file: patterns[0] ?? '.',
+      line: 1,
+      column: 1,
+    });
   }
   stats.files = files.length;
 
@@ -61,11 +65,16 @@ export async function loadJobs(patterns: string[], options: LoadJobsOptions): Pr
     sink.addSource(shown, read.source);
     const parsed = parseJobYaml(read.source.text);
     if (!parsed.ok) {
-      for (const problem of parsed.problems) sink.add(problem.code, problem.message, { file: shown, line: problem.line, column: problem.column });
+      for (const problem of parsed.problems)
+        sink.add(problem.code, problem.message, { file: shown, line: problem.line, column: problem.column });
       continue;
     }
     if (parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
-      sink.add('SR_YAML_NOT_A_JOB', `${shown} is ${parsed.value === null || parsed.value === undefined ? 'empty' : 'not a mapping'}; a job file starts with "version: 1"`, { file: shown, ...parsed.locator.locate([]) });
+      sink.add(
+        'SR_YAML_NOT_A_JOB',
+        `${shown} is ${parsed.value === null || parsed.value === undefined ? 'empty' : 'not a mapping'}; a job file starts with "version: 1"`,
+        { file: shown, ...parsed.locator.locate([]) },
+      );
       continue;
     }
     const ctx: JobContext = {
@@ -78,18 +87,24 @@ export async function loadJobs(patterns: string[], options: LoadJobsOptions): Pr
       env: (name) => options.env[name] ?? dotenvFor(folder, dotenvs).get(name),
       pdfFacts,
     };
-    const problems = checkJobSchema(parsed.value);
-    for (const problem of problems) sink.add(problem.code, problem.message, placeOf(ctx, problem.path, problem.at), { field: problem.field });
+    const problems = await checkJobSchema(parsed.value);
+    for (const problem of problems)
+      sink.add(problem.code, problem.message, placeOf(ctx, problem.path, problem.at), { field: problem.field });
     if (problems.length > 0) continue;
     const raw = parsed.value as RawJobFile;
     stats.jobs += 1;
 
     const before = sink.errorCount;
     const earlier = jobNames.get(raw.job);
-    if (earlier !== undefined) sink.add('SR_JOB_NAME_DUPLICATE', `job name ${raw.job} is also used by ${earlier}`, placeOf(ctx, ['job']), { field: 'job' });
+    if (earlier !== undefined)
+      sink.add('SR_JOB_NAME_DUPLICATE', `job name ${raw.job} is also used by ${earlier}`, placeOf(ctx, ['job']), {
+        field: 'job',
+      });
     else jobNames.set(raw.job, shown);
     if (!raw.envelopes?.length && !raw.accounts?.length) {
-      sink.add('SR_JOB_EMPTY', `job ${raw.job} has no envelopes and no accounts`, placeOf(ctx, ['job'], 'key'), { field: 'job' });
+      sink.add('SR_JOB_EMPTY', `job ${raw.job} has no envelopes and no accounts`, placeOf(ctx, ['job'], 'key'), {
+        field: 'job',
+      });
       continue;
     }
     if (!checkReferences(raw, ctx)) continue;
@@ -101,8 +116,10 @@ export async function loadJobs(patterns: string[], options: LoadJobsOptions): Pr
     if (sink.errorCount === before) jobs.push({ file, job: raw.job, envelopes, accounts });
   }
 
-  const byPlace = (a: { file: string; line: number; column: number }, b: { file: string; line: number; column: number }) =>
-    a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column;
+  const byPlace = (
+    a: { file: string; line: number; column: number },
+    b: { file: string; line: number; column: number },
+  ) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column;
   const errors = sink.errors.sort(byPlace);
   const warnings = sink.warnings.sort(byPlace);
   if (errors.length > 0) return { ok: false, errors, warnings, stats };

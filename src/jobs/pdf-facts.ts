@@ -57,7 +57,7 @@ export function pdfFactsReader(): PdfFactsReader {
       worker.once('exit', (code) => reject(new Error(`PDF worker exited with ${code}`)));
     });
     // Runs synchronously (see readPdfFacts) while the worker reads its half.
-    for (const path of todo.slice(theirs.length)) read(path);
+    for (const path of todo.slice(theirs.length)) void read(path);
     try {
       const results = await fromWorker;
       theirs.forEach((path, i) => cache.set(path, Promise.resolve(results[i]!)));
@@ -95,7 +95,11 @@ async function pdfLibPageSizes(bytes: Buffer): Promise<Array<{ width: number; he
   try {
     // Loaded on demand: most PDFs never need it, and it is the largest module signrun loads.
     const { PDFDocument } = await import('pdf-lib');
-    const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: true });
+    const doc = await PDFDocument.load(bytes, {
+      ignoreEncryption: true,
+      updateMetadata: false,
+      throwOnInvalidObject: true,
+    });
     return doc.getPages().map((page) => {
       const { width, height } = page.getSize();
       const quarter = Math.round(page.getRotation().angle / 90) % 2 !== 0;
@@ -158,7 +162,8 @@ export function cheapPageSizes(bytes: Buffer): Array<{ width: number; height: nu
     if (/\/Type\s*\/Pages\b/.test(dict)) {
       const kids = /\/Kids\s*\[([^\]]*)\]/.exec(dict);
       if (!kids) return false;
-      for (const ref of kids[1]!.matchAll(/(\d+)\s+\d+\s+R/g)) if (!walk(Number(ref[1]), useBox, useRotate, depth + 1)) return false;
+      for (const ref of kids[1]!.matchAll(/(\d+)\s+\d+\s+R/g))
+        if (!walk(Number(ref[1]), useBox, useRotate, depth + 1)) return false;
       return true;
     }
     if (!/\/Type\s*\/Page\b/.test(dict) || !useBox) return false;
@@ -179,11 +184,17 @@ function readBox(dict: string): number[] | undefined | null {
   return match ? match.slice(1, 5).map(Number) : null;
 }
 
-function unpackObjectStream(bytes: Buffer, streamKeywordAt: number, dict: string, objects: Map<number, string>): boolean {
+function unpackObjectStream(
+  bytes: Buffer,
+  streamKeywordAt: number,
+  dict: string,
+  objects: Map<number, string>,
+): boolean {
   const length = /\/Length\s+(\d+)(\s+\d+\s+R)?/.exec(dict);
   const n = /\/N\s+(\d+)/.exec(dict);
   const first = /\/First\s+(\d+)/.exec(dict);
-  if (!length || length[2] || !n || !first || !/\/Filter\s*\/FlateDecode\b/.test(dict) || /\/DecodeParms/.test(dict)) return false;
+  if (!length || length[2] || !n || !first || !/\/Filter\s*\/FlateDecode\b/.test(dict) || /\/DecodeParms/.test(dict))
+    return false;
   let dataStart = streamKeywordAt + 'stream'.length;
   if (bytes[dataStart] === 0x0d) dataStart++;
   if (bytes[dataStart] === 0x0a) dataStart++;
@@ -201,8 +212,8 @@ function unpackObjectStream(bytes: Buffer, streamKeywordAt: number, dict: string
     if (id === undefined || offset === undefined) return false;
     const next = i + 1 < count ? header[2 * i + 3] : undefined;
     const start = Number(first[1]) + offset;
-    if (!objects.has(id)) objects.set(id, content.slice(start, next === undefined ? undefined : Number(first[1]) + next));
+    if (!objects.has(id))
+      objects.set(id, content.slice(start, next === undefined ? undefined : Number(first[1]) + next));
   }
   return true;
 }
-

@@ -80,5 +80,7 @@ export interface RawAccount {
     password: string;
   };
   planInformation?: { planId: string };
-  addressInformation?: Partial<Record<'address1' | 'address2' | 'city' | 'country' | 'fax' | 'phone' | 'postalCode' | 'state', string>>;
+  addressInformation?: Partial<
+    Record<'address1' | 'address2' | 'city' | 'country' | 'fax' | 'phone' | 'postalCode' | 'state', string>
+  >;
 }

@@ -15,7 +15,11 @@ export function findReferences(value: string): Reference[] {
   for (const match of value.matchAll(REFERENCE)) {
     const inner = match[1]!.trim();
     const valid = VALID.exec(inner);
-    found.push(valid ? { kind: valid[1] as 'row' | 'env', name: valid[2]!, text: match[0] } : { kind: 'invalid', text: match[0] });
+    found.push(
+      valid
+        ? { kind: valid[1] as 'row' | 'env', name: valid[2]!, text: match[0] }
+        : { kind: 'invalid', text: match[0] },
+    );
   }
   // An opening `${` without its closing brace.
   const unclosed = value.replace(REFERENCE, '').indexOf('${');

@@ -18,15 +18,28 @@ export function resolveAccounts(job: RawJobFile, ctx: JobContext): ResolvedAccou
   for (const [i, raw] of (job.accounts ?? []).entries()) {
     const base = ['accounts', i];
     const before = ctx.sink.errorCount;
-    const say = (code: Parameters<JobContext['sink']['add']>[0], message: string, path: Array<string | number>, at: 'value' | 'key' = 'value') =>
-      ctx.sink.add(code, message, placeOf(ctx, [...base, ...path], at), { field: fieldName([...base, ...path]) });
+    const say = (
+      code: Parameters<JobContext['sink']['add']>[0],
+      message: string,
+      path: Array<string | number>,
+      at: 'value' | 'key' = 'value',
+    ) => ctx.sink.add(code, message, placeOf(ctx, [...base, ...path], at), { field: fieldName([...base, ...path]) });
     const key = sub(raw.key);
     if (keys.has(key)) say('SR_DUPLICATE_ACCOUNT_KEY', `account key ${key} is used twice in job ${job.job}`, ['key']);
     keys.add(key);
     const state = raw.state ?? 'present';
     if (state === 'present') {
-      const missing = [raw.initialUser ? undefined : 'initialUser', raw.planInformation ? undefined : 'planInformation'].filter(Boolean);
-      if (missing.length > 0) say('SR_ACCOUNT_FIELD_MISSING', `account ${key} (state: present) needs ${missing.join(' and ')} to be created`, ['key'], 'key');
+      const missing = [
+        raw.initialUser ? undefined : 'initialUser',
+        raw.planInformation ? undefined : 'planInformation',
+      ].filter(Boolean);
+      if (missing.length > 0)
+        say(
+          'SR_ACCOUNT_FIELD_MISSING',
+          `account ${key} (state: present) needs ${missing.join(' and ')} to be created`,
+          ['key'],
+          'key',
+        );
     }
     if (raw.initialUser) {
       const problem = emailProblem(sub(raw.initialUser.email));
@@ -34,12 +47,21 @@ export function resolveAccounts(job: RawJobFile, ctx: JobContext): ResolvedAccou
     }
     if (ctx.sink.errorCount > before) continue;
 
-    const account: ResolvedAccount = { job: job.job, key, source: { file: ctx.file, ...ctx.locator.locate(base) }, state, accountName: sub(raw.accountName) };
+    const account: ResolvedAccount = {
+      job: job.job,
+      key,
+      source: { file: ctx.file, ...ctx.locator.locate(base) },
+      state,
+      accountName: sub(raw.accountName),
+    };
     if (raw.accountId !== undefined) account.accountId = sub(raw.accountId);
     if (raw.userId !== undefined) account.userId = sub(raw.userId);
     if (raw.initialUser) {
       const { password, ...rest } = raw.initialUser;
-      const user: NonNullable<ResolvedAccount['initialUser']> = { email: sub(rest.email), password: makeSecret(sub(password)) };
+      const user: NonNullable<ResolvedAccount['initialUser']> = {
+        email: sub(rest.email),
+        password: makeSecret(sub(password)),
+      };
       for (const field of ['userName', 'firstName', 'lastName', 'middleName', 'suffixName', 'title'] as const) {
         const value = rest[field];
         if (value !== undefined) user[field] = sub(value);
@@ -48,7 +70,9 @@ export function resolveAccounts(job: RawJobFile, ctx: JobContext): ResolvedAccou
     }
     if (raw.planInformation) account.planInformation = { planId: sub(raw.planInformation.planId) };
     if (raw.addressInformation) {
-      account.addressInformation = Object.fromEntries(Object.entries(raw.addressInformation).map(([k, v]) => [k, sub(v)]));
+      account.addressInformation = Object.fromEntries(
+        Object.entries(raw.addressInformation).map(([k, v]) => [k, sub(v)]),
+      );
     }
     accounts.push(account);
   }

@@ -21,7 +21,11 @@ type DocumentCheck = { confined: ConfinedPath; facts?: PdfFactsResult };
  * Expands and checks every envelope of a job file. Envelopes with errors are
  * reported (in ctx.sink) and left out; the caller decides from the sink.
  */
-export async function resolveEnvelopes(job: RawJobFile, ctx: JobContext, folderReal: string): Promise<ResolvedEnvelope[]> {
+export async function resolveEnvelopes(
+  job: RawJobFile,
+  ctx: JobContext,
+  folderReal: string,
+): Promise<ResolvedEnvelope[]> {
   const defaults = job.defaults ?? {};
   const expanded: ExpandedEnvelope[] = [];
   const keys = new Set<string>();
@@ -42,10 +46,13 @@ export async function resolveEnvelopes(job: RawJobFile, ctx: JobContext, folderR
   const folders = new Map<string, string | null>();
   for (const { envelope } of expanded) {
     for (const document of envelope.documents) {
-      if (!results.has(document.path)) results.set(document.path, { confined: confinedPath(ctx.folder, folderReal, document.path, folders) });
+      if (!results.has(document.path))
+        results.set(document.path, { confined: confinedPath(ctx.folder, folderReal, document.path, folders) });
     }
   }
-  const readable = [...results.values()].flatMap((r) => (r.confined.ok && r.confined.size <= limits.documentBytes ? [r] : []));
+  const readable = [...results.values()].flatMap((r) =>
+    r.confined.ok && r.confined.size <= limits.documentBytes ? [r] : [],
+  );
   await ctx.pdfFacts.prefetch(readable.map((r) => (r.confined as { real: string }).real));
   for (const check of readable) check.facts = await ctx.pdfFacts((check.confined as { real: string }).real);
 
@@ -60,23 +67,38 @@ export async function resolveEnvelopes(job: RawJobFile, ctx: JobContext, folderR
 /** Envelopes with an error. Not the sink's count: it drops repeats of the same diagnostic, one per row. */
 const failed = new WeakSet<ExpandedEnvelope>();
 
-function report(ctx: JobContext, item: ExpandedEnvelope, row: number | undefined, code: Parameters<JobContext['sink']['add']>[0], message: string, path: NodePath): void {
+function report(
+  ctx: JobContext,
+  item: ExpandedEnvelope,
+  row: number | undefined,
+  code: Parameters<JobContext['sink']['add']>[0],
+  message: string,
+  path: NodePath,
+): void {
   failed.add(item);
   const place = item.placeOf(path);
   const fromRow = row !== undefined && place.file !== ctx.shown;
-  ctx.sink.add(code, fromRow ? `row ${row}: ${message}` : message, place, { field: fieldName(['envelopes', item.index, ...path]) });
+  ctx.sink.add(code, fromRow ? `row ${row}: ${message}` : message, place, {
+    field: fieldName(['envelopes', item.index, ...path]),
+  });
 }
 
 function checkValues(item: ExpandedEnvelope, ctx: JobContext, keys: Set<string>, row: number | undefined): void {
   const { envelope } = item;
-  const say = (code: Parameters<JobContext['sink']['add']>[0], message: string, path: NodePath) => report(ctx, item, row, code, message, path);
+  const say = (code: Parameters<JobContext['sink']['add']>[0], message: string, path: NodePath) =>
+    report(ctx, item, row, code, message, path);
   if (!KEY.test(envelope.key) || envelope.key.length > 200) {
-    say('SR_SCHEMA_VALUE', `envelope key ${JSON.stringify(envelope.key)} must be letters, digits, ".", "_", "@", "+" or "-", starting with a letter or digit`, ['key']);
+    say(
+      'SR_SCHEMA_VALUE',
+      `envelope key ${JSON.stringify(envelope.key)} must be letters, digits, ".", "_", "@", "+" or "-", starting with a letter or digit`,
+      ['key'],
+    );
   } else if (keys.has(envelope.key)) {
     say('SR_DUPLICATE_ENVELOPE_KEY', `envelope key ${envelope.key} is used twice in job ${envelope.job}`, ['key']);
   }
   keys.add(envelope.key);
-  if (envelope.emailSubject.trim() === '') say('SR_EMAIL_SUBJECT_MISSING', `envelope ${envelope.key} has an empty emailSubject`, ['emailSubject']);
+  if (envelope.emailSubject.trim() === '')
+    say('SR_EMAIL_SUBJECT_MISSING', `envelope ${envelope.key} has an empty emailSubject`, ['emailSubject']);
   if (envelope.returnUrl !== undefined) {
     const problem = httpUrlProblem(envelope.returnUrl);
     if (problem) say('SR_URL_INVALID', `returnUrl ${problem}`, ['returnUrl']);
@@ -87,15 +109,33 @@ function checkValues(item: ExpandedEnvelope, ctx: JobContext, keys: Set<string>,
   }
   const clientUserIds = new Set<string>();
   const people = [
-    ...envelope.recipients.map((r, i) => ({ list: 'recipients', i, email: r.email, clientUserId: r.clientUserId, language: r.supportedLanguage })),
-    ...envelope.templateRoles.map((r, i) => ({ list: 'templateRoles', i, email: r.email, clientUserId: r.clientUserId, language: undefined })),
+    ...envelope.recipients.map((r, i) => ({
+      list: 'recipients',
+      i,
+      email: r.email,
+      clientUserId: r.clientUserId,
+      language: r.supportedLanguage,
+    })),
+    ...envelope.templateRoles.map((r, i) => ({
+      list: 'templateRoles',
+      i,
+      email: r.email,
+      clientUserId: r.clientUserId,
+      language: undefined,
+    })),
   ];
   for (const person of people) {
     const problem = emailProblem(person.email);
     if (problem) say('SR_EMAIL_INVALID', problem, [person.list, person.i, 'email']);
     if (person.clientUserId !== undefined) {
-      if (person.clientUserId.trim() === '') say('SR_SCHEMA_VALUE', 'clientUserId must not be empty', [person.list, person.i, 'clientUserId']);
-      else if (clientUserIds.has(person.clientUserId)) say('SR_DUPLICATE_CLIENT_USER_ID', `clientUserId ${person.clientUserId} is used by two recipients of envelope ${envelope.key}`, [person.list, person.i, 'clientUserId']);
+      if (person.clientUserId.trim() === '')
+        say('SR_SCHEMA_VALUE', 'clientUserId must not be empty', [person.list, person.i, 'clientUserId']);
+      else if (clientUserIds.has(person.clientUserId))
+        say(
+          'SR_DUPLICATE_CLIENT_USER_ID',
+          `clientUserId ${person.clientUserId} is used by two recipients of envelope ${envelope.key}`,
+          [person.list, person.i, 'clientUserId'],
+        );
       clientUserIds.add(person.clientUserId);
     }
     if (person.language !== undefined) {
@@ -107,7 +147,8 @@ function checkValues(item: ExpandedEnvelope, ctx: JobContext, keys: Set<string>,
 
 function checkDocuments(item: ExpandedEnvelope, results: Map<string, DocumentCheck>, ctx: JobContext): void {
   const { envelope } = item;
-  const say = (code: Parameters<JobContext['sink']['add']>[0], message: string, path: NodePath) => report(ctx, item, envelope.row, code, message, path);
+  const say = (code: Parameters<JobContext['sink']['add']>[0], message: string, path: NodePath) =>
+    report(ctx, item, envelope.row, code, message, path);
   const pagesById = new Map<string, Array<{ width: number; height: number }>>();
   const shownById = new Map<string, string>();
   envelope.documents.forEach((document, d) => {
@@ -118,12 +159,22 @@ function checkDocuments(item: ExpandedEnvelope, results: Map<string, DocumentChe
       const problem = result.confined.problem;
       if (problem === 'missing') say('SR_DOC_NOT_FOUND', `document ${shown} does not exist`, path);
       else if (problem === 'not-a-file') say('SR_DOC_NOT_FOUND', `document ${shown} is not a file`, path);
-      else if (problem === 'outside') say('SR_DOC_OUTSIDE_JOB_FOLDER', `document ${shown} is outside the job file's folder`, path);
-      else say('SR_DOC_OUTSIDE_JOB_FOLDER', `document ${shown} is a symbolic link leading outside the job file's folder`, path);
+      else if (problem === 'outside')
+        say('SR_DOC_OUTSIDE_JOB_FOLDER', `document ${shown} is outside the job file's folder`, path);
+      else
+        say(
+          'SR_DOC_OUTSIDE_JOB_FOLDER',
+          `document ${shown} is a symbolic link leading outside the job file's folder`,
+          path,
+        );
       return;
     }
     if (result.confined.size > limits.documentBytes) {
-      say('SR_DOC_TOO_LARGE', `document ${shown} is ${formatBytes(result.confined.size)}; the service accepts at most ${formatBytes(limits.documentBytes)}`, path);
+      say(
+        'SR_DOC_TOO_LARGE',
+        `document ${shown} is ${formatBytes(result.confined.size)}; the service accepts at most ${formatBytes(limits.documentBytes)}`,
+        path,
+      );
       return;
     }
     const facts = result.facts!;
@@ -144,14 +195,20 @@ function checkDocuments(item: ExpandedEnvelope, results: Map<string, DocumentChe
       const path = ['recipients', r, 'tabs', t];
       const page = pages[Number(tab.pageNumber) - 1];
       if (!page) {
-        say('SR_TAB_PAGE_OUT_OF_RANGE', `tab on page ${tab.pageNumber} of documentId ${tab.documentId} (${shownById.get(tab.documentId)}), which has ${pages.length} page${pages.length === 1 ? '' : 's'}`, [...path, 'pageNumber']);
+        say(
+          'SR_TAB_PAGE_OUT_OF_RANGE',
+          `tab on page ${tab.pageNumber} of documentId ${tab.documentId} (${shownById.get(tab.documentId)}), which has ${pages.length} page${pages.length === 1 ? '' : 's'}`,
+          [...path, 'pageNumber'],
+        );
         return;
       }
       const x = Number(tab.xPosition);
       const y = Number(tab.yPosition);
       const size = `page ${tab.pageNumber} of ${shownById.get(tab.documentId)} (${Math.round(page.width)} × ${Math.round(page.height)} points)`;
-      if (x >= page.width) say('SR_TAB_POSITION_OUTSIDE_PAGE', `xPosition ${x} is outside ${size}`, [...path, 'xPosition']);
-      if (y >= page.height) say('SR_TAB_POSITION_OUTSIDE_PAGE', `yPosition ${y} is outside ${size}`, [...path, 'yPosition']);
+      if (x >= page.width)
+        say('SR_TAB_POSITION_OUTSIDE_PAGE', `xPosition ${x} is outside ${size}`, [...path, 'xPosition']);
+      if (y >= page.height)
+        say('SR_TAB_POSITION_OUTSIDE_PAGE', `yPosition ${y} is outside ${size}`, [...path, 'yPosition']);
     });
   });
 }

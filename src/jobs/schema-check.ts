@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import type { ErrorObject } from 'ajv';
-import { validate as compiledValidate } from './job-schema-validator.js';
 import type { ErrorCode } from '../errors/catalogue.js';
 import { didYouMean } from './did-you-mean.js';
 import type { NodePath } from './job-yaml.js';
@@ -17,9 +16,23 @@ export interface SchemaProblem {
   field: string;
 }
 
+type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+let validator: Promise<Validator> | undefined;
+
+/** Compiled ahead of time from schemas/job.schema.json (see compile-job-schema.ts); beside it in src/ and dist/ alike. */
+function compiledValidator(): Promise<Validator> {
+  validator ??= import(new URL('../../schemas/job.schema.validator.mjs', import.meta.url).href).then(
+    (module: { validate: Validator }) => module.validate,
+  );
+  return validator;
+}
+
 /** The checked-in schema, read from schemas/ (next to src/ and dist/ alike). */
 export function jobSchema(): Record<string, unknown> {
-  return JSON.parse(readFileSync(new URL('../../schemas/job.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+  return JSON.parse(readFileSync(new URL('../../schemas/job.schema.json', import.meta.url), 'utf8')) as Record<
+    string,
+    unknown
+  >;
 }
 
 /**
@@ -28,9 +41,8 @@ export function jobSchema(): Record<string, unknown> {
  * times over (each keyword, each branch); people need it once, with a
  * "did you mean" for typos (as better-ajv-errors does).
  */
-export function checkJobSchema(value: unknown): SchemaProblem[] {
-  // Compiled ahead of time from schemas/job.schema.json (see compile-job-schema.ts).
-  const compiled = compiledValidate as ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+export async function checkJobSchema(value: unknown): Promise<SchemaProblem[]> {
+  const compiled = await compiledValidator();
   if (compiled(value)) return [];
   const problems: SchemaProblem[] = [];
   const seen = new Set<string>();
@@ -55,11 +67,17 @@ function toProblem(error: ErrorObject, root: unknown): SchemaProblem | undefined
   switch (error.keyword) {
     case 'required': {
       const missing = String(params['missingProperty']);
-      return { code: 'SR_SCHEMA_REQUIRED', message: `${name} needs the field "${missing}"`, path, at: 'value', field: joinField(field, missing) };
+      return {
+        code: 'SR_SCHEMA_REQUIRED',
+        message: `${name} needs the field "${missing}"`,
+        path,
+        at: 'value',
+        field: joinField(field, missing),
+      };
     }
     case 'additionalProperties': {
       const extra = String(params['additionalProperty']);
-      const known = Object.keys(((error.parentSchema as { properties?: object } | undefined)?.properties ?? {}) as object);
+      const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
       const suggestion = didYouMean(extra, known);
       const where = field ? ` in ${field}` : '';
       return {
@@ -71,7 +89,13 @@ function toProblem(error: ErrorObject, root: unknown): SchemaProblem | undefined
       };
     }
     case 'type':
-      return { code: 'SR_SCHEMA_TYPE', message: `${name} must be ${article(String(params['type']))}, not ${describe(error.data)}`, path, at: 'value', field };
+      return {
+        code: 'SR_SCHEMA_TYPE',
+        message: `${name} must be ${article(String(params['type']))}, not ${describe(error.data)}`,
+        path,
+        at: 'value',
+        field,
+      };
     case 'enum': {
       const allowed = (params['allowedValues'] as unknown[]).map(String);
       const suggestion = typeof error.data === 'string' ? didYouMean(error.data, allowed) : undefined;
@@ -84,24 +108,83 @@ function toProblem(error: ErrorObject, root: unknown): SchemaProblem | undefined
       };
     }
     case 'const':
-      return { code: 'SR_SCHEMA_VALUE', message: `${name} must be ${JSON.stringify(params['allowedValue'])}, not ${JSON.stringify(error.data)}`, path, at: 'value', field };
+      return {
+        code: 'SR_SCHEMA_VALUE',
+        message: `${name} must be ${JSON.stringify(params['allowedValue'])}, not ${JSON.stringify(error.data)}`,
+        path,
+        at: 'value',
+        field,
+      };
     case 'minProperties':
     case 'maxProperties':
-      if (path[path.length - 1] === 'forEach') return { code: 'SR_SCHEMA_VALUE', message: 'forEach takes exactly one of "csv" or "items"', path, at: 'value', field };
-      return { code: 'SR_SCHEMA_VALUE', message: `${name} ${error.message ?? 'is not valid'}`, path, at: 'value', field };
+      if (path[path.length - 1] === 'forEach')
+        return {
+          code: 'SR_SCHEMA_VALUE',
+          message: 'forEach takes exactly one of "csv" or "items"',
+          path,
+          at: 'value',
+          field,
+        };
+      return {
+        code: 'SR_SCHEMA_VALUE',
+        message: `${name} ${error.message ?? 'is not valid'}`,
+        path,
+        at: 'value',
+        field,
+      };
     case 'minItems':
       return { code: 'SR_SCHEMA_VALUE', message: `${name} must not be an empty list`, path, at: 'value', field };
     case 'minLength':
-      return { code: 'SR_SCHEMA_VALUE', message: params['limit'] === 1 ? `${name} must not be empty` : `${name} must be at least ${String(params['limit'])} characters long`, path, at: 'value', field };
+      return {
+        code: 'SR_SCHEMA_VALUE',
+        message:
+          params['limit'] === 1
+            ? `${name} must not be empty`
+            : `${name} must be at least ${String(params['limit'])} characters long`,
+        path,
+        at: 'value',
+        field,
+      };
     case 'maxLength':
-      return { code: 'SR_SCHEMA_VALUE', message: `${name} must be at most ${String(params['limit'])} characters long`, path, at: 'value', field };
+      return {
+        code: 'SR_SCHEMA_VALUE',
+        message: `${name} must be at most ${String(params['limit'])} characters long`,
+        path,
+        at: 'value',
+        field,
+      };
     case 'minimum':
-      return { code: 'SR_SCHEMA_VALUE', message: `${name} is ${String(error.data)}; it must be at least ${String(params['limit'])}`, path, at: 'value', field };
+      return {
+        code: 'SR_SCHEMA_VALUE',
+        message: `${name} is ${String(error.data)}; it must be at least ${String(params['limit'])}`,
+        path,
+        at: 'value',
+        field,
+      };
     case 'pattern':
-      if (field === 'job') return { code: 'SR_SCHEMA_VALUE', message: 'job must be letters, digits, ".", "_" or "-", starting with a letter or digit', path, at: 'value', field };
-      return { code: 'SR_SCHEMA_VALUE', message: `${name} does not match ${String(params['pattern'])}`, path, at: 'value', field };
+      if (field === 'job')
+        return {
+          code: 'SR_SCHEMA_VALUE',
+          message: 'job must be letters, digits, ".", "_" or "-", starting with a letter or digit',
+          path,
+          at: 'value',
+          field,
+        };
+      return {
+        code: 'SR_SCHEMA_VALUE',
+        message: `${name} does not match ${String(params['pattern'])}`,
+        path,
+        at: 'value',
+        field,
+      };
     default:
-      return { code: 'SR_SCHEMA_VALUE', message: `${name} ${error.message ?? 'is not valid'}`, path, at: 'value', field };
+      return {
+        code: 'SR_SCHEMA_VALUE',
+        message: `${name} ${error.message ?? 'is not valid'}`,
+        path,
+        at: 'value',
+        field,
+      };
   }
 }
 
@@ -125,7 +208,8 @@ function pointerToPath(pointer: string, root: unknown): Array<string | number> {
 /** `envelopes[0].recipients[1].email` */
 export function fieldName(path: NodePath): string {
   let out = '';
-  for (const segment of path) out += typeof segment === 'number' ? `[${segment}]` : out === '' ? segment : `.${segment}`;
+  for (const segment of path)
+    out += typeof segment === 'number' ? `[${segment}]` : out === '' ? segment : `.${segment}`;
   return out;
 }
 
@@ -134,8 +218,19 @@ function joinField(parent: string, child: string): string {
 }
 
 function article(type: string): string {
-  const words: Record<string, string> = { object: 'a mapping', array: 'a list', string: 'text', integer: 'a whole number', number: 'a number', boolean: 'true or false', null: 'empty' };
-  return type.split(',').map((t) => words[t] ?? t).join(' or ');
+  const words: Record<string, string> = {
+    object: 'a mapping',
+    array: 'a list',
+    string: 'text',
+    integer: 'a whole number',
+    number: 'a number',
+    boolean: 'true or false',
+    null: 'empty',
+  };
+  return type
+    .split(',')
+    .map((t) => words[t] ?? t)
+    .join(' or ');
 }
 
 function describe(value: unknown): string {
@@ -143,5 +238,5 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
   if (typeof value === 'string') return `text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  return `${typeof value} ${String(value)}`;
+  return `${typeof value} ${JSON.stringify(value) ?? ''}`;
 }

@@ -28,7 +28,11 @@ export async function readSourceText(path: string, maxBytes: number, what: strin
     return { ok: false, code: 'SR_FILE_UNREADABLE', message: `${what} cannot be read (${codeOf(error)})` };
   }
   if (size > maxBytes) {
-    return { ok: false, code: 'SR_FILE_TOO_LARGE', message: `${what} is ${formatBytes(size)}; the limit is ${formatBytes(maxBytes)}` };
+    return {
+      ok: false,
+      code: 'SR_FILE_TOO_LARGE',
+      message: `${what} is ${formatBytes(size)}; the limit is ${formatBytes(maxBytes)}`,
+    };
   }
   let bytes: Buffer;
   try {
@@ -36,7 +40,8 @@ export async function readSourceText(path: string, maxBytes: number, what: strin
   } catch (error) {
     return { ok: false, code: 'SR_FILE_UNREADABLE', message: `${what} cannot be read (${codeOf(error)})` };
   }
-  if (bytes.includes(0)) return { ok: false, code: 'SR_FILE_NOT_TEXT', message: `${what} contains binary data (a NUL byte)` };
+  if (bytes.includes(0))
+    return { ok: false, code: 'SR_FILE_NOT_TEXT', message: `${what} contains binary data (a NUL byte)` };
   let text: string;
   try {
     text = utf8.decode(bytes);

@@ -5,12 +5,53 @@ import { didYouMean } from './did-you-mean.js';
  * (swagger: recipientEmailNotification.supportedLanguage).
  */
 export const supportedLanguages = [
-  'ar', 'bg', 'cs', 'da', 'de', 'el', 'en', 'en_GB', 'es', 'es_MX', 'et', 'fa', 'fi', 'fr', 'fr_CA', 'he', 'hi', 'hr', 'hu', 'id',
-  'it', 'ja', 'ko', 'lt', 'lv', 'ms', 'nl', 'no', 'pl', 'pt', 'pt_BR', 'ro', 'ru', 'sk', 'sl', 'sr', 'sv', 'th', 'tr', 'uk', 'vi',
-  'zh_CN', 'zh_TW',
+  'ar',
+  'bg',
+  'cs',
+  'da',
+  'de',
+  'el',
+  'en',
+  'en_GB',
+  'es',
+  'es_MX',
+  'et',
+  'fa',
+  'fi',
+  'fr',
+  'fr_CA',
+  'he',
+  'hi',
+  'hr',
+  'hu',
+  'id',
+  'it',
+  'ja',
+  'ko',
+  'lt',
+  'lv',
+  'ms',
+  'nl',
+  'no',
+  'pl',
+  'pt',
+  'pt_BR',
+  'ro',
+  'ru',
+  'sk',
+  'sl',
+  'sr',
+  'sv',
+  'th',
+  'tr',
+  'uk',
+  'vi',
+  'zh_CN',
+  'zh_TW',
 ] as const;
 
-const EMAIL = /^[^\s@"<>(),;:]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
+const EMAIL =
+  /^[^\s@"<>(),;:]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
 
 /** A problem with a value, or undefined when it is fine. */
 export function emailProblem(value: string): string | undefined {
@@ -24,7 +65,8 @@ export function httpUrlProblem(value: string): string | undefined {
   } catch {
     return `${JSON.stringify(value)} is not an absolute URL`;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `${JSON.stringify(value)} must use http or https, not ${url.protocol.slice(0, -1)}`;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return `${JSON.stringify(value)} must use http or https, not ${url.protocol.slice(0, -1)}`;
   return undefined;
 }
 

@@ -1,14 +1,17 @@
 // `npm run docs:jobs`: puts the job-file reference (rendered from the schema)
 // into README.md between its job-reference markers and into docs/job-files.md
 // between the same markers, and compiles the schema into
-// src/jobs/job-schema-validator.ts (run `npm run build` afterwards).
+// schemas/job.schema.validator.mjs.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compiledJobSchemaSource } from './compile-job-schema.js';
 import { renderJobReference } from './job-reference.js';
 import { replaceMarkerBlock } from './marker-block.js';
 
-for (const [relative, linkBase] of [['../../README.md', ''], ['../../docs/job-files.md', '../']] as const) {
+for (const [relative, linkBase] of [
+  ['../../README.md', ''],
+  ['../../docs/job-files.md', '../'],
+] as const) {
   const path = fileURLToPath(new URL(relative, import.meta.url));
   const before = readFileSync(path, 'utf8');
   const after = replaceMarkerBlock(before, 'job-reference', renderJobReference(linkBase));
@@ -19,7 +22,7 @@ for (const [relative, linkBase] of [['../../README.md', ''], ['../../docs/job-fi
   }
 }
 
-const validatorPath = fileURLToPath(new URL('../../src/jobs/job-schema-validator.ts', import.meta.url));
+const validatorPath = fileURLToPath(new URL('../../schemas/job.schema.validator.mjs', import.meta.url));
 const source = compiledJobSchemaSource();
 let current = '';
 try {
@@ -30,5 +33,5 @@ try {
 if (current !== source) {
   writeFileSync(`${validatorPath}.tmp`, source);
   renameSync(`${validatorPath}.tmp`, validatorPath);
-  console.log('updated src/jobs/job-schema-validator.ts');
+  console.log('updated schemas/job.schema.validator.mjs');
 }

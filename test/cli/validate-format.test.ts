@@ -13,7 +13,14 @@ const error: Diagnostic = {
   excerpt: '      - { file: docs/x.pdf }',
   hint: 'Check that the file is a PDF.',
 };
-const warning: Diagnostic = { code: 'SR_FOREACH_EMPTY', severity: 'warning', message: 'no rows, 100%', file: 'a,b.yaml', line: 3, column: 1 };
+const warning: Diagnostic = {
+  code: 'SR_FOREACH_EMPTY',
+  severity: 'warning',
+  message: 'no rows, 100%',
+  file: 'a,b.yaml',
+  line: 3,
+  column: 1,
+};
 const summary = { files: 2, jobs: 2, envelopes: 10_000, accounts: 1 };
 
 describe('formatDiagnostics', () => {
@@ -37,8 +44,15 @@ describe('formatDiagnostics', () => {
   });
 
   it('json: the same fields as data, with the summary counts', () => {
-    const parsed = JSON.parse(formatDiagnostics([error, warning], 'json', { colour: true, summary })) as Record<string, unknown>;
-    expect(parsed).toEqual({ ok: false, summary: { ...summary, errors: 1, warnings: 1 }, diagnostics: [error, warning] });
+    const parsed = JSON.parse(formatDiagnostics([error, warning], 'json', { colour: true, summary })) as Record<
+      string,
+      unknown
+    >;
+    expect(parsed).toEqual({
+      ok: false,
+      summary: { ...summary, errors: 1, warnings: 1 },
+      diagnostics: [error, warning],
+    });
     expect((JSON.parse(formatDiagnostics([warning], 'json', { colour: false })) as { ok: boolean }).ok).toBe(true);
   });
 
@@ -48,7 +62,9 @@ describe('formatDiagnostics', () => {
     expect(lines[0]).toBe(
       '::error file=examples/x.yaml,line=12,col=5,title=SR_DOC_NOT_PDF::SR_DOC_NOT_PDF docs/x.pdf is not a PDF: it does not start with %25PDF-%0ACheck that the file is a PDF.',
     );
-    expect(lines[1]).toBe('::warning file=a%2Cb.yaml,line=3,col=1,title=SR_FOREACH_EMPTY::SR_FOREACH_EMPTY no rows, 100%25');
+    expect(lines[1]).toBe(
+      '::warning file=a%2Cb.yaml,line=3,col=1,title=SR_FOREACH_EMPTY::SR_FOREACH_EMPTY no rows, 100%25',
+    );
     expect(lines[2]).toContain('1 error, 1 warning');
   });
 });

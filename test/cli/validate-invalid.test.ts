@@ -32,7 +32,10 @@ beforeAll(() => {
     writeFileSync(join(work, kind, 'docs/two-pages.pdf'), readFileSync(samplePdf));
   }
   symlinkSync(join(work, 'outside.pdf'), join(work, 'doc-symlink-outside/docs/link.pdf'));
-  writeFileSync(join(work, 'file-too-large/job.yaml'), `version: 1\njob: huge\ndescription: "${'x'.repeat(5 * 1024 * 1024)}"\n`);
+  writeFileSync(
+    join(work, 'file-too-large/job.yaml'),
+    `version: 1\njob: huge\ndescription: "${'x'.repeat(5 * 1024 * 1024)}"\n`,
+  );
 });
 
 // Per process: another engineer's `npm test` may run this file at the same time in the same tree.
@@ -41,7 +44,10 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe('signrun validate on invalid job files', () => {
   it('has at least 30 kinds of invalid job files', () => {
     expect(kinds.length).toBeGreaterThanOrEqual(30);
-    expect(new Set(kinds.map((k) => (JSON.parse(readFileSync(join(fixtures, k, 'expect.json'), 'utf8')) as Expected).code)).size).toBeGreaterThanOrEqual(30);
+    expect(
+      new Set(kinds.map((k) => (JSON.parse(readFileSync(join(fixtures, k, 'expect.json'), 'utf8')) as Expected).code))
+        .size,
+    ).toBeGreaterThanOrEqual(30);
   });
 
   it.concurrent.each(kinds)('%s: exit 2 with the code at the exact line and column', async (kind) => {

@@ -18,7 +18,11 @@ describe('signrun validate with one PDF per row', () => {
     const lines = ['id,email'];
     for (let i = 1; i <= rows; i++) {
       lines.push(`${i},p${i}@example.com`);
-      const source = onePage.has(i) ? 'examples/docs/company-handbook.pdf' : i % 2 ? 'examples/docs/offer-letter.pdf' : 'examples/docs/renewal-terms.pdf';
+      const source = onePage.has(i)
+        ? 'examples/docs/company-handbook.pdf'
+        : i % 2
+          ? 'examples/docs/offer-letter.pdf'
+          : 'examples/docs/renewal-terms.pdf';
       copyFileSync(join(repoRoot, source), join(dir, 'letters', `${i}.pdf`));
     }
     writeFileSync(join(dir, 'rows.csv'), `${lines.join('\n')}\n`);
@@ -28,13 +32,18 @@ describe('signrun validate with one PDF per row', () => {
     );
     const result = await runCli(['validate', '.', '--format', 'json'], { cwd: dir });
     expect(result.code).toBe(2);
-    const out = JSON.parse(result.stdout) as { summary: { envelopes: number }; diagnostics: Array<{ code: string; file: string; line: number }> };
+    const out = JSON.parse(result.stdout) as {
+      summary: { envelopes: number };
+      diagnostics: Array<{ code: string; file: string; line: number }>;
+    };
     // One diagnostic per failing row: the message names the row's own PDF.
     expect(out.diagnostics.map((d) => [d.code, d.file, d.line])).toEqual([
       ['SR_TAB_PAGE_OUT_OF_RANGE', 'job.yaml', 8],
       ['SR_TAB_PAGE_OUT_OF_RANGE', 'job.yaml', 8],
     ]);
-    expect(out.diagnostics.map((d) => (d as unknown as { message: string }).message).join('\n')).toMatch(/letters\/10\.pdf[^\n]*\n[^\n]*letters\/390\.pdf/);
+    expect(out.diagnostics.map((d) => (d as unknown as { message: string }).message).join('\n')).toMatch(
+      /letters\/10\.pdf[^\n]*\n[^\n]*letters\/390\.pdf/,
+    );
     expect(out.summary.envelopes).toBe(rows - 2);
     rmSync(dir, { recursive: true, force: true });
   });

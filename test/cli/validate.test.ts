@@ -15,7 +15,11 @@ describe('signrun validate', () => {
     const result = await runCli(['validate', 'examples/*-renewals.yaml', '--format', 'json']);
     expect(result.code).toBe(0);
     const out = JSON.parse(result.stdout) as { ok: boolean; summary: Record<string, number> };
-    expect(out).toEqual({ ok: true, summary: { files: 1, jobs: 1, envelopes: 20, accounts: 0, errors: 0, warnings: 0 }, diagnostics: [] });
+    expect(out).toEqual({
+      ok: true,
+      summary: { files: 1, jobs: 1, envelopes: 20, accounts: 0, errors: 0, warnings: 0 },
+      diagnostics: [],
+    });
   });
 
   it('the environment wins over examples/.env, and a missing variable is an error at its line', async () => {
@@ -29,7 +33,9 @@ describe('signrun validate', () => {
     writeFileSync(join(dir, '.env'), 'SIGNRUN_TEST_PLAN=from-dotenv\n');
     const missing = await runCli(['validate', '.', '--format', 'json'], { cwd: dir });
     expect(missing.code).toBe(2);
-    expect((JSON.parse(missing.stdout) as { diagnostics: unknown[] }).diagnostics).toMatchObject([{ code: 'SR_ENV_NOT_SET', line: 6, column: 52 }]);
+    expect((JSON.parse(missing.stdout) as { diagnostics: unknown[] }).diagnostics).toMatchObject([
+      { code: 'SR_ENV_NOT_SET', line: 6, column: 52 },
+    ]);
     const set = await runCli(['validate', '.'], { cwd: dir, env: { SIGNRUN_TEST_PW: 'x' } });
     expect(set.code).toBe(0);
   });
@@ -52,6 +58,8 @@ describe('signrun validate', () => {
   it('exits 2 with SR_NO_JOB_FILES when nothing matches', async () => {
     const result = await runCli(['validate', 'no/such/*.yaml', '--format', 'json']);
     expect(result.code).toBe(2);
-    expect((JSON.parse(result.stdout) as { diagnostics: Array<{ code: string }> }).diagnostics.map((d) => d.code)).toEqual(['SR_NO_JOB_FILES']);
+    expect(
+      (JSON.parse(result.stdout) as { diagnostics: Array<{ code: string }> }).diagnostics.map((d) => d.code),
+    ).toEqual(['SR_NO_JOB_FILES']);
   });
 });

@@ -23,11 +23,17 @@ describe('loadConfig', () => {
 
   it('reads a .signrunrc.yaml and lets DOCUSIGN_* override it, wrapping secrets', async () => {
     const dir = project('file', {
-      '.signrunrc.yaml': 'rootUrl: https://demo.docusign.net/restapi/v2/\nconcurrency: 4\noutDir: results\ncredentials:\n  username: file-user\n  integratorKey: file-key\n',
+      '.signrunrc.yaml':
+        'rootUrl: https://demo.docusign.net/restapi/v2/\nconcurrency: 4\noutDir: results\ncredentials:\n  username: file-user\n  integratorKey: file-key\n',
     });
     const result = await loadConfig({
       cwd: dir,
-      env: { DOCUSIGN_USERNAME: 'env-user', DOCUSIGN_PASSWORD: 'env-password', DOCUSIGN_DISTRIBUTOR_PASSWORD: 'dist', DOCUSIGN_ACCESS_TOKEN: '' },
+      env: {
+        DOCUSIGN_USERNAME: 'env-user',
+        DOCUSIGN_PASSWORD: 'env-password',
+        DOCUSIGN_DISTRIBUTOR_PASSWORD: 'dist',
+        DOCUSIGN_ACCESS_TOKEN: '',
+      },
     });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
@@ -56,7 +62,9 @@ describe('loadConfig', () => {
     const result = await loadConfig({ cwd: dir, env: {} });
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.errors).toMatchObject([{ code: 'SR_CONFIG_INVALID', file: '.signrunrc.yaml', line: 2, column: 1, field: 'concurency' }]);
+    expect(result.errors).toMatchObject([
+      { code: 'SR_CONFIG_INVALID', file: '.signrunrc.yaml', line: 2, column: 1, field: 'concurency' },
+    ]);
     expect(result.errors[0]!.message).toContain('concurrency');
   });
 
@@ -77,7 +85,9 @@ describe('loadConfig', () => {
     const result = await loadConfig({ cwd: dir, env: {} });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.warnings).toMatchObject([{ code: 'SR_CONFIG_SECRET_IN_FILE', severity: 'warning', line: 3, field: 'credentials.password' }]);
+    expect(result.warnings).toMatchObject([
+      { code: 'SR_CONFIG_SECRET_IN_FILE', severity: 'warning', line: 3, field: 'credentials.password' },
+    ]);
     expect(JSON.stringify(result)).not.toContain('hunter2-in-file');
     expect(result.config.credentials.password!.reveal()).toBe('hunter2-in-file');
   });

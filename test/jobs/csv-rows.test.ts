@@ -15,7 +15,9 @@ async function rows(text: string) {
 
 describe('readCsvRows', () => {
   it('gives each row its line and each cell its column, across blank lines and quoted newlines', async () => {
-    const result = await rows('id,name,email\n1,"Ann\nMarie",ann@example.com\n\n2,"Bob, Jr",bob@example.com\r\n3,Carl,carl@example.com\n');
+    const result = await rows(
+      'id,name,email\n1,"Ann\nMarie",ann@example.com\n\n2,"Bob, Jr",bob@example.com\r\n3,Carl,carl@example.com\n',
+    );
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.columns).toEqual(['id', 'name', 'email']);

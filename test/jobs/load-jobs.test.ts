@@ -41,11 +41,18 @@ describe('loadJobs on the examples', () => {
       ['2', 'company-handbook.pdf', 1],
     ]);
     expect(envelope.documents[0]!.sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(envelope.recipients.map((r) => [r.recipientId, r.clientUserId, r.supportedLanguage, r.signHereTabs.length])).toEqual([
+    expect(
+      envelope.recipients.map((r) => [r.recipientId, r.clientUserId, r.supportedLanguage, r.signHereTabs.length]),
+    ).toEqual([
       ['1', 'emp-0001', 'fr', 1],
       ['2', 'hr-0042', 'en', 0],
     ]);
-    expect(envelope.recipients[0]!.signHereTabs[0]).toEqual({ documentId: '1', pageNumber: '2', xPosition: '60', yPosition: '200' });
+    expect(envelope.recipients[0]!.signHereTabs[0]).toEqual({
+      documentId: '1',
+      pageNumber: '2',
+      xPosition: '60',
+      yPosition: '200',
+    });
     expect(envelope.emailSubject).toBe('Your offer letter from Acme France');
     expect(envelope.returnUrl).toBe('https://hr.example.com/signing-done');
     expect(envelope.status).toBe('sent');
@@ -73,7 +80,12 @@ describe('loadJobs on the examples', () => {
     expect(account.initialUser!.password.reveal()).toBe('sandbox-only-acme-fr-password');
     expect(JSON.stringify(account)).not.toContain('sandbox-only-acme-fr-password');
 
-    const fromEnv = jobs(await loadJobs(['examples/subsidiary-account.yaml'], { cwd: repoRoot, env: { ACME_FR_PASSWORD: 'from-the-environment', PLAN_ID: 'p2' } }));
+    const fromEnv = jobs(
+      await loadJobs(['examples/subsidiary-account.yaml'], {
+        cwd: repoRoot,
+        env: { ACME_FR_PASSWORD: 'from-the-environment', PLAN_ID: 'p2' },
+      }),
+    );
     expect(fromEnv[0]!.accounts[0]!.initialUser!.password.reveal()).toBe('from-the-environment');
     expect(fromEnv[0]!.accounts[0]!.planInformation).toEqual({ planId: 'p2' });
   });
@@ -118,7 +130,9 @@ describe('forEach', () => {
     const result = await loadJobs(['.'], { cwd: dir, env: {} });
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.errors.map((e) => [e.code, e.file, e.line, e.column, e.field])).toEqual([['SR_DOC_NOT_FOUND', 'rows.csv', 3, 1, 'envelopes[0].documents[0].file']]);
+    expect(result.errors.map((e) => [e.code, e.file, e.line, e.column, e.field])).toEqual([
+      ['SR_DOC_NOT_FOUND', 'rows.csv', 3, 1, 'envelopes[0].documents[0].file'],
+    ]);
   });
 
   it('warns about a forEach without rows and produces no envelope', async () => {
@@ -134,7 +148,8 @@ describe('forEach', () => {
   });
 
   it('expands a 100,000-row CSV correctly, and refuses one row more', async () => {
-    const rows = (n: number) => `id,email\n${Array.from({ length: n }, (_, i) => `${i},p${i}@example.com`).join('\n')}\n`;
+    const rows = (n: number) =>
+      `id,email\n${Array.from({ length: n }, (_, i) => `${i},p${i}@example.com`).join('\n')}\n`;
     const job = `${header}envelopes:\n  - key: r-\${row.id}\n    forEach: { csv: rows.csv }\n    documents: [{ file: d.pdf }]\n    recipients: [{ name: P, email: "\${row.email}" }]\n`;
     const dir = folder('big-csv', { 'job.yaml': job, 'rows.csv': rows(100_000), 'd.pdf': pdf });
     const result = await loadJobs(['.'], { cwd: dir, env: {} });
@@ -151,7 +166,10 @@ describe('forEach', () => {
 describe('hostile input', () => {
   it('ends deep block nesting, a huge alias fan-out and junk in coded errors', async () => {
     const deep = `${header}description:\n${Array.from({ length: 100 }, (_, i) => `${'  '.repeat(i + 1)}k:`).join('\n')} x\n`;
-    const laughs = `${header}a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n${'bcdefghi'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`).join('\n')}\n`;
+    const laughs = `${header}a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n${'bcdefghi'
+      .split('')
+      .map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`)
+      .join('\n')}\n`;
     const dir = folder('hostile', {
       'deep.yaml': deep,
       'laughs.yaml': laughs,
@@ -163,13 +181,14 @@ describe('hostile input', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     const byFile = Object.fromEntries(result.errors.map((e) => [e.file, e.code]));
-    expect(byFile).toEqual({
+    const { 'flow.yaml': flow, ...rest } = byFile;
+    expect(rest).toEqual({
       'deep.yaml': 'SR_YAML_TOO_DEEP',
       'laughs.yaml': 'SR_YAML_ALIAS_LIMIT',
       'junk.yml': 'SR_FILE_NOT_TEXT',
       'invalid-utf8.yaml': 'SR_FILE_NOT_TEXT',
-      'flow.yaml': expect.stringMatching(/^SR_YAML_(TOO_DEEP|SYNTAX)$/) as unknown as string,
     });
+    expect(flow).toMatch(/^SR_YAML_(TOO_DEEP|SYNTAX)$/);
   });
 
   it('reports globs and folders that match nothing', async () => {

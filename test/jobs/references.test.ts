@@ -6,7 +6,9 @@ import { findReferences, isSingleEnvReference, substituteReferences } from '../.
 describe('references', () => {
   it('finds row, env and malformed references', () => {
     expect(findReferences('plain')).toEqual([]);
-    expect(findReferences('emp-${row.employeeId}-${env.SUFFIX}').map((r) => [r.kind, 'name' in r ? r.name : r.text])).toEqual([
+    expect(
+      findReferences('emp-${row.employeeId}-${env.SUFFIX}').map((r) => [r.kind, 'name' in r ? r.name : r.text]),
+    ).toEqual([
       ['row', 'employeeId'],
       ['env', 'SUFFIX'],
     ]);
@@ -30,8 +32,16 @@ describe('references', () => {
 
 describe('parseDotenv', () => {
   it('reads KEY=VALUE lines as dotenv does', () => {
-    const values = parseDotenv('# comment\nA=1\nexport B = two words # trailing\nC="quoted # kept\\nnext"\nD=\'single\'\n\nnot a line\nE=\n');
-    expect(Object.fromEntries(values)).toEqual({ A: '1', B: 'two words', C: 'quoted # kept\nnext', D: 'single', E: '' });
+    const values = parseDotenv(
+      '# comment\nA=1\nexport B = two words # trailing\nC="quoted # kept\\nnext"\nD=\'single\'\n\nnot a line\nE=\n',
+    );
+    expect(Object.fromEntries(values)).toEqual({
+      A: '1',
+      B: 'two words',
+      C: 'quoted # kept\nnext',
+      D: 'single',
+      E: '',
+    });
   });
 });
 
