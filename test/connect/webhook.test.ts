@@ -198,6 +198,16 @@ describe('Connect event notifications', () => {
     let sandbox = await startSandbox({ port: 0, dataDir, connectRetryBaseMs: 50 });
     const envelopeId = await envelopeWithCallback(sandboxApi(sandbox.rootUrl), receiver.url);
     await receiver.waitFor((a) => a.length >= 2);
+    // Until the sandbox has read both answers, a close would send them again
+    // (at least once): wait for the queue to say delivered.
+    const delivered = () =>
+      (
+        sandbox.app.sandbox.db
+          .prepare(`SELECT COUNT(*) AS n FROM connect_deliveries WHERE status = 'delivered'`)
+          .get() as { n: number }
+      ).n;
+    for (let i = 0; i < 200 && delivered() < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(delivered()).toBe(2);
     await sandbox.close();
     // What the lifecycle commits, written as if the process died before Connect saw it.
     const db = new Database(join(dataDir, 'sandbox.sqlite'));
