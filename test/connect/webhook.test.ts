@@ -147,7 +147,7 @@ describe('Connect event notifications', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'signrun-connect-restart-'));
     receiver.failNext(3);
 
-    let sandbox = await startSandbox({ port: 0, dataDir, connectRetryBaseMs: 200 });
+    let sandbox = await startSandbox({ port: 0, dataDir, connectRetryBaseMs: 300 });
     let api = sandboxApi(sandbox.rootUrl);
     const envelopeId = await envelopeWithCallback(api, receiver.url);
     const until = Date.now() + 10_000;
@@ -168,7 +168,7 @@ describe('Connect event notifications', () => {
     await sandbox.close();
     expect(receiver.accepted()).toHaveLength(0);
 
-    sandbox = await startSandbox({ port: 0, dataDir, connectRetryBaseMs: 200 });
+    sandbox = await startSandbox({ port: 0, dataDir, connectRetryBaseMs: 300 });
     cleanups.push(() => sandbox.close());
     api = sandboxApi(sandbox.rootUrl);
     expect(await signOverHttp(await api.signingUrl(envelopeId, signingView, returnUrl), 'Alice Martin')).toBe(
