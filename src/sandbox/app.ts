@@ -67,7 +67,7 @@ export async function buildSandboxApp(options: SandboxOptions = {}, overrides: S
     done(null, (body as Buffer).length === 0 ? undefined : body);
   });
 
-  app.setErrorHandler(sandboxErrorHandler);
+  app.setErrorHandler((error: Error, request, reply) => sandboxErrorHandler(error, request, reply, options.log));
   app.setNotFoundHandler((request, reply) => {
     void reply.status(404).send({ errorCode: 'RESOURCE_NOT_FOUND', message: `There is no ${request.method} ${request.url.split('?')[0]} in the sandbox API.` });
   });

@@ -6,7 +6,12 @@ import { ApiError } from './api-error.js';
  * (#/definitions/errorDetails). 5xx answers never reveal internals: the
  * error goes to the log, the client gets a generic message.
  */
-export function sandboxErrorHandler(error: FastifyError | ApiError | Error, request: FastifyRequest, reply: FastifyReply): void {
+export function sandboxErrorHandler(
+  error: FastifyError | ApiError | Error,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  log: ((line: string) => void) | undefined = undefined,
+): void {
   if (error instanceof ApiError) {
     void reply.status(error.statusCode).send({ errorCode: error.errorCode, message: error.message });
     return;
@@ -32,6 +37,7 @@ export function sandboxErrorHandler(error: FastifyError | ApiError | Error, requ
     void reply.status(status).send({ errorCode: 'INVALID_REQUEST_BODY', message: `The request body is missing or improperly formatted. ${error.message}` });
     return;
   }
-  request.log.error({ err: error }, 'internal error');
+  // The operator's log gets the detail (route pattern, not the URL: it may hold a token); the client gets none.
+  log?.(`internal error on ${request.method} ${request.routeOptions.url ?? '(no route)'}: ${error.stack ?? error.message}`);
   void reply.status(500).send({ errorCode: 'UNSPECIFIED_ERROR', message: 'An internal error occurred in the sandbox; it has been logged.' });
 }

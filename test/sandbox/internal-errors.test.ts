@@ -10,9 +10,10 @@ import { createActiveSubsidiary } from './helpers/accounts.js';
 // a 500 in DocuSign's shape that reveals nothing of the machine.
 let sandbox: RunningSandbox;
 let dataDir: string;
+const logged: string[] = [];
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'signrun-sandbox-'));
-  sandbox = await startSandbox({ port: 0, dataDir });
+  sandbox = await startSandbox({ port: 0, dataDir, log: (line) => logged.push(line) });
 });
 afterAll(async () => {
   await sandbox.close();
@@ -31,6 +32,8 @@ describe('internal errors', () => {
     expect(text).not.toContain(dataDir);
     expect(text).not.toContain('ENOENT');
     expect(text).not.toMatch(/at .*\.js/);
+    // The operator's log has the detail, under the route pattern.
+    expect(logged.find((l) => l.startsWith('internal error on GET /restapi/v2/accounts/:accountId/envelopes/:envelopeId/documents/:documentId'))).toContain('ENOENT');
   });
 });
 
