@@ -78,7 +78,10 @@ export interface ResolvedEnvelope {
   /** The job name; (job, key) identifies the envelope forever. */
   job: string;
   key: string;
-  /** Where the envelope (or its forEach template) is declared. */
+  /**
+   * Where the envelope (or its forEach template) is declared. One object is
+   * shared by every row of a forEach pattern: read it, never change it.
+   */
   source: SourcePosition;
   /** 1-based row number when produced by forEach. */
   row?: number;
@@ -144,7 +147,11 @@ export interface Diagnostic {
   code: ErrorCode;
   severity: 'error' | 'warning';
   message: string;
-  /** Path as the user named it (relative to the working folder when possible). */
+  /**
+   * Path as the user named it (relative to the working folder when possible).
+   * For a value that came from a forEach CSV row, the CSV file (line and
+   * column then point at the cell); for SR_NO_JOB_FILES, the pattern given.
+   */
   file: string;
   line: number;
   column: number;
