@@ -77,10 +77,10 @@ function report(
 ): void {
   failed.add(item);
   const place = item.placeOf(path);
+  const field = fieldName(['envelopes', item.index, ...path]);
+  // A CSV line says nothing of the job file: name the row and the field it fills.
   const fromRow = row !== undefined && place.file !== ctx.shown;
-  ctx.sink.add(code, fromRow ? `row ${row}: ${message}` : message, place, {
-    field: fieldName(['envelopes', item.index, ...path]),
-  });
+  ctx.sink.add(code, fromRow ? `row ${row}, ${field}: ${message}` : message, place, { field });
 }
 
 function checkValues(item: ExpandedEnvelope, ctx: JobContext, keys: Set<string>, row: number | undefined): void {
