@@ -35,6 +35,7 @@ export async function buildSandboxApp(options: SandboxOptions = {}, overrides: S
   });
   app.decorate('sandbox', services);
   app.decorateRequest('principal', null);
+  app.decorateRequest('apiErrorCode', null);
   app.addHook('onClose', async () => services.close());
   // Graceful shutdown: answers given while closing end their connection, so
   // a keep-alive client does not hold the server open until its idle timeout.
@@ -69,6 +70,7 @@ export async function buildSandboxApp(options: SandboxOptions = {}, overrides: S
 
   app.setErrorHandler((error: Error, request, reply) => sandboxErrorHandler(error, request, reply, options.log));
   app.setNotFoundHandler((request, reply) => {
+    request.apiErrorCode = 'RESOURCE_NOT_FOUND';
     void reply.status(404).send({ errorCode: 'RESOURCE_NOT_FOUND', message: `There is no ${request.method} ${request.url.split('?')[0]} in the sandbox API.` });
   });
 
@@ -76,7 +78,8 @@ export async function buildSandboxApp(options: SandboxOptions = {}, overrides: S
     const log = options.log;
     // The route pattern, never the raw URL: signing URLs carry tokens.
     app.addHook('onResponse', async (request, reply) => {
-      log(`${request.method} ${request.routeOptions.url ?? '(no route)'} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+      const code = request.apiErrorCode ? ` ${request.apiErrorCode}` : '';
+      log(`${request.method} ${request.routeOptions.url ?? '(no route)'} ${reply.statusCode}${code} ${reply.elapsedTime.toFixed(1)}ms`);
     });
   }
 

@@ -9,6 +9,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated caller of an API route; null on public routes. */
     principal: Principal | null;
+    /** The DocuSign errorCode answered, for the request log; null on success. */
+    apiErrorCode: string | null;
   }
 }
 

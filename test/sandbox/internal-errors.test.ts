@@ -37,6 +37,16 @@ describe('internal errors', () => {
   });
 });
 
+describe('request log', () => {
+  it('names the route pattern, the status and DocuSign errorCode, never credentials', async () => {
+    await call(`${sandbox.rootUrl}/login_information`, { headers: authHeader({ username: 'sandbox@signrun.test', password: 'wrong-secret', integratorKey: 'sandbox-integrator-key' }) });
+    await call(`${sandbox.rootUrl}/no/such/path`);
+    expect(logged.some((l) => /^GET \/restapi\/v2\/login_information 401 USER_AUTHENTICATION_FAILED \d/.test(l))).toBe(true);
+    expect(logged.some((l) => /^GET \(no route\) 404 RESOURCE_NOT_FOUND/.test(l))).toBe(true);
+    expect(logged.join('\n')).not.toContain('wrong-secret');
+  });
+});
+
 describe('DELETE with a {} body', () => {
   it('deletes a subsidiary account when the client sends {} as DocuSign clients do', async () => {
     const sub = await createActiveSubsidiary(sandbox.rootUrl, sandbox.origin, 'Braces', 'braces@example.com');
