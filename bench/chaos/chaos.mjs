@@ -27,7 +27,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,7 +47,6 @@ const shards = Number(arg('shards', '1'));
 const concurrency = Number(arg('concurrency', '8'));
 const asJson = process.argv.includes('--json');
 const keep = process.argv.includes('--keep');
-const bin = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 const job = `chaos-${envelopes}`;
 const say = (line) => {
   if (!asJson) process.stderr.write(`${line}\n`);
@@ -67,6 +66,16 @@ function seededRandom(s) {
 const random = seededRandom(seed * 7919 + 17);
 
 const work = mkdtempSync(join(tmpdir(), 'signrun-chaos-'));
+
+// A private copy of the built code: the work tree's dist/ may be rebuilt while
+// the benchmark runs (a half-written dist/ would fail runs for reasons that
+// have nothing to do with faults). node_modules is linked, not copied.
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+const snapshot = join(work, 'signrun');
+for (const part of ['dist', 'schemas', 'package.json'])
+  cpSync(join(repo, part), join(snapshot, part), { recursive: true });
+symlinkSync(join(repo, 'node_modules'), join(snapshot, 'node_modules'), 'dir');
+const bin = join(snapshot, 'dist', 'cli', 'bin.js');
 const dataDir = join(work, 'data');
 const outDir = join(work, 'out');
 const outDirs = shards > 1 ? Array.from({ length: shards }, (_, i) => join(outDir, `shard-${i + 1}`)) : [outDir];
@@ -222,6 +231,7 @@ try {
     const r = await runOnce(options);
     // A run that ended by itself tells how long the next one may last, so the next kill lands inside it.
     if (r.code !== null) typicalMs = Math.max(2_000, r.seconds * 1000);
+    writeFileSync(join(work, `run-${i + 1}.log`), `${r.stdout}\n--- stderr ---\n${r.stderr}`);
     runs.push({
       exit: r.code ?? r.signal,
       seconds: Math.round(r.seconds * 10) / 10,
