@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadJobs } from '../../src/jobs/index.js';
@@ -189,6 +189,25 @@ describe('hostile input', () => {
       'invalid-utf8.yaml': 'SR_FILE_NOT_TEXT',
     });
     expect(flow).toMatch(/^SR_YAML_(TOO_DEEP|SYNTAX)$/);
+  });
+
+  it('refuses a CSV over 64 MiB and a document over 25 MB by their size, without reading them', async () => {
+    const dir = folder('sizes', {
+      'job.yaml': `${header}envelopes:\n  - key: r-\${row.id}\n    forEach: { csv: rows.csv }\n    documents: [{ file: d.pdf }]\n    recipients: [{ name: P, email: p@example.com }]\n  - key: big-doc\n    documents: [{ file: big.pdf }]\n    recipients: [{ name: P, email: p@example.com }]\n`,
+      'd.pdf': pdf,
+    });
+    // Sparse files: the size is real to stat, nothing is written to disk.
+    writeFileSync(join(dir, 'rows.csv'), 'id\n');
+    truncateSync(join(dir, 'rows.csv'), 65 * 1024 * 1024);
+    writeFileSync(join(dir, 'big.pdf'), pdf);
+    truncateSync(join(dir, 'big.pdf'), 26 * 1024 * 1024);
+    const result = await loadJobs(['job.yaml'], { cwd: dir, env: {} });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors.map((e) => [e.code, e.file, e.line])).toEqual([
+      ['SR_DOC_TOO_LARGE', 'job.yaml', 10],
+      ['SR_FILE_TOO_LARGE', 'rows.csv', 1],
+    ]);
   });
 
   it('reports globs and folders that match nothing', async () => {
