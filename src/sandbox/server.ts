@@ -24,9 +24,12 @@ export async function startSandbox(options: SandboxOptions = {}, overrides: Serv
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 8080);
-  const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  const wildcard = host === '0.0.0.0' || host === '::';
+  const shownHost = wildcard ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   const origin = `http://${shownHost}:${port}`;
-  app.sandbox.config.origin = origin;
+  // On a wildcard address, addresses handed out (view URLs, activation links)
+  // follow the Host header the client used, so they work from other machines.
+  if (!wildcard) app.sandbox.config.origin = origin;
   let closing: Promise<void> | undefined;
   return {
     origin,
