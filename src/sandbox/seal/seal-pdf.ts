@@ -1,8 +1,8 @@
 import { PDFDocument } from 'pdf-lib';
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
-import { P12Signer } from '@signpdf/signer-p12';
 import { SignPdf } from '@signpdf/signpdf';
 import type { SandboxCa } from './sandbox-ca.js';
+import { SandboxSigner } from './sandbox-signer.js';
 
 /** What the seal says about itself (shown by PDF viewers and `pdfsig`). */
 export interface SealOptions {
@@ -24,6 +24,7 @@ export type PdfSealer = (pdf: Uint8Array, options?: SealOptions) => Promise<Buff
  * page): the visible marks are the stamps made when each signer signed.
  */
 export function createPdfSealer(ca: SandboxCa): PdfSealer {
+  const signer = new SandboxSigner(ca.p12, ca.passphrase);
   return async (pdf, options = {}) => {
     const doc = await PDFDocument.load(pdf, { updateMetadata: false });
     pdflibAddPlaceholder({
@@ -38,7 +39,6 @@ export function createPdfSealer(ca: SandboxCa): PdfSealer {
     });
     // Object streams hide the ByteRange placeholder from @signpdf's search.
     const withPlaceholder = await doc.save({ useObjectStreams: false });
-    const signer = new P12Signer(ca.p12, { passphrase: ca.passphrase });
     return new SignPdf().sign(Buffer.from(withPlaceholder), signer, options.signingTime);
   };
 }
