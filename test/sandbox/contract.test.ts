@@ -1,4 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The text of a PDF, by poppler's pdftotext (installed by .ci/run). */
+function pdfText(bytes: Buffer): Promise<string> {
+  const file = join(mkdtempSync(join(tmpdir(), 'signrun-cert-')), 'c.pdf');
+  writeFileSync(file, bytes);
+  return new Promise((resolve, reject) => execFile('pdftotext', ['-layout', file, '-'], (error, stdout) => (error ? reject(error) : resolve(stdout))));
+}
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { authHeader, call, rawRequest, documentEnvelope, expectApiError, expectShape, login, makePdf, seedCredentials, templateId } from './helpers/api.js';
 
@@ -238,6 +250,15 @@ describe('documents', () => {
     expect(sandbox.app.sandbox.blobs.get(row.originalSha256).equals(pdf)).toBe(true);
     const read = await call(`${baseUrl}/envelopes/${envelopeId}`, { headers: authHeader() });
     expect(read.json.status).toBe('completed');
+
+    // The certificate states the envelope, each document with pages and the sha256 of what is served, and who did what from where.
+    const certificate = await call(`${baseUrl}/envelopes/${envelopeId}/documents/certificate`, { headers: authHeader() });
+    const text = await pdfText(certificate.bytes);
+    expect(text).toContain(envelopeId);
+    expect(text).toContain(createHash('sha256').update(stamped).digest('hex'));
+    expect(text).toContain('3 page(s)');
+    expect(text).toMatch(/Signed\s+\(IP 198\.51\.100\.4/);
+    expect(text).toContain('Envelope completed');
   });
 });
 
