@@ -38,7 +38,12 @@ export function consoleSummary(report: RunReport, options: ConsoleSummaryOptions
     lines.push(`  ${t.envelopes.notStarted + t.accounts.notStarted} item(s) not started; run the same command again to continue.`);
   }
   const ready = report.envelopes.reduce((n, e) => n + e.recipients.filter((r) => r.signing === 'ready').length, 0);
-  if (ready > 0) lines.push(`  ${ready} signing address(es) in <job>/<key>/signing.json (they expire: get a fresh one with \`signrun sign-url ${options.outShown} <key> [recipient]\`).`);
+  if (ready > 0 && report.target.sandbox) {
+    lines.push(`  ${ready} signing address(es) in <job>/<key>/signing.json; the in-process sandbox stopped with this run, so they no longer open.`);
+    lines.push('  To keep them: `signrun serve` in another terminal, then DOCUSIGN_ROOT_URL=http://127.0.0.1:8080/restapi/v2 signrun run … (it logs in with the seed user of the sandbox).');
+  } else if (ready > 0) {
+    lines.push(`  ${ready} signing address(es) in <job>/<key>/signing.json (they expire: get a fresh one with \`signrun sign-url ${options.outShown} <key> [recipient]\`).`);
+  }
   if (t.envelopes.waitingForTurn > 0) lines.push(`  ${t.envelopes.waitingForTurn} signer(s) wait for their turn (not a failure): ask for their address later with \`signrun sign-url\`.`);
   const succeeded = report.envelopes.filter((e) => e.outcome === 'succeeded');
   const perEnvelope = succeeded.length > 0 ? succeeded.reduce((n, e) => n + e.apiCalls, 0) / succeeded.length : undefined;

@@ -31,9 +31,10 @@ export const sandboxSeedCredentials = {
 
 /**
  * From the configuration: the configured service with its credentials
- * (bearer token first, else the legacy username/password/integrator key),
- * or — with no root URL — a sandbox started in-process on a free loopback
- * port, logged in with its seed's credentials.
+ * (bearer token first, else the legacy username/password/integrator key;
+ * for a loopback root URL with none configured, a local `signrun serve`, the
+ * default seed's), or — with no root URL — a sandbox started in-process on a
+ * free loopback port, logged in with its seed's credentials.
  */
 export async function resolveTarget(
   config: SignrunConfig,
@@ -53,14 +54,31 @@ export async function resolveTarget(
     };
   }
   let auth: Auth;
+  let seedDistributor: { code: string; password: Secret } | undefined;
   if (c.accessToken) auth = { kind: 'bearer', accessToken: c.accessToken };
   else if (c.username && c.password && c.integratorKey) auth = { kind: 'legacy', username: c.username, password: c.password, integratorKey: c.integratorKey };
-  else {
+  else if (!c.username && !c.password && isLoopback(config.rootUrl)) {
+    // A `signrun serve` on this machine with no credentials configured: its default seed's.
+    const s = sandboxSeedCredentials;
+    auth = { kind: 'legacy', username: s.username, password: makeSecret(s.password), integratorKey: c.integratorKey ?? s.integratorKey };
+    seedDistributor = { code: s.distributorCode, password: makeSecret(s.distributorPassword) };
+  } else {
     const missing = [!c.username && 'DOCUSIGN_USERNAME', !c.password && 'DOCUSIGN_PASSWORD', !c.integratorKey && 'DOCUSIGN_INTEGRATOR_KEY'].filter(Boolean).join(', ');
     throw new SignrunError('SR_CREDENTIALS_MISSING', `the root URL ${config.rootUrl} is configured but ${missing} (or DOCUSIGN_ACCESS_TOKEN) is not`);
   }
   const target: ResolvedTarget = { rootUrl: config.rootUrl.replace(/\/+$/, ''), sandbox: false, auth, close: async () => {} };
   if (c.distributorCode && c.distributorPassword) target.distributor = { code: c.distributorCode, password: c.distributorPassword };
-  if (c.integratorKey) target.integratorKey = c.integratorKey;
+  else if (seedDistributor) target.distributor = seedDistributor;
+  const integratorKey = auth.kind === 'legacy' ? auth.integratorKey : c.integratorKey;
+  if (integratorKey) target.integratorKey = integratorKey;
   return target;
+}
+
+/** True for an address on this machine (127.0.0.1, localhost, ::1). */
+export function isLoopback(url: string): boolean {
+  try {
+    return ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname);
+  } catch {
+    return false;
+  }
 }

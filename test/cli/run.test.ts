@@ -173,7 +173,17 @@ describe('signrun run (real CLI, real sandbox over HTTP)', () => {
     expect(bad.stderr).toContain('SR_REPORT_INVALID');
   });
 
-  it('plan shows what a run would do, from the outputs of an earlier run', async () => {
+  it('credentials: none needed for a local signrun serve; a remote root URL without them is exit 2 before any call', async () => {
+    const local = await runCli(['run', 'examples/template-contract.yaml', '--out', await tempDir('signrun-cli-out-')], { env: { DOCUSIGN_ROOT_URL: sandbox.rootUrl } });
+    expect(local.code, local.stderr).toBe(0);
+    const remote = await runCli(['run', 'examples/template-contract.yaml', '--out', await tempDir('signrun-cli-out-')], {
+      env: { DOCUSIGN_ROOT_URL: 'https://demo.docusign.invalid/restapi/v2', DOCUSIGN_USERNAME: 'someone@example.com' },
+    });
+    expect(remote.code).toBe(2);
+    expect(remote.stderr).toContain('SR_CREDENTIALS_MISSING');
+  });
+
+    it('plan shows what a run would do, from the outputs of an earlier run', async () => {
     const dir = await fanOutJob(3, 'planned');
     const first = await runCli(['plan', '.', '--format', 'json'], { cwd: dir, env: sandboxEnv(sandbox) });
     expect(first.code, first.stderr).toBe(0);

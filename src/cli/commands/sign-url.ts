@@ -10,7 +10,7 @@ import { EsignatureClient } from '../../client/esignature-client.js';
 import type { Auth } from '../../client/auth.js';
 import { OutputFolder } from '../../output/output-folder.js';
 import { readRecord, type EnvelopeRecord, type SigningEntry, type SigningRecord } from '../../output/records.js';
-import { sandboxSeedCredentials } from '../../runner/target.js';
+import { isLoopback, sandboxSeedCredentials } from '../../runner/target.js';
 import { makeSecret } from '../../secret.js';
 
 /** Finds `<job>/<key>` in the output folder from `key` or `job/key`. */
@@ -50,13 +50,6 @@ function chooseRecipient(entries: SigningEntry[], wanted: string | undefined): S
   throw new SignrunError('SR_RECIPIENT_NOT_FOUND', `no embedded recipient${wanted ? ` "${wanted}"` : ''} in this envelope; embedded recipients: ${entries.map((e) => e.clientUserId).join(', ') || '(none)'}`);
 }
 
-function isLoopback(url: string): boolean {
-  try {
-    return ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname);
-  } catch {
-    return false;
-  }
-}
 
 /**
  * `signrun sign-url <out-dir> <envelope-key> [recipient]`: asks the service
@@ -85,7 +78,7 @@ const signUrl: CommandHandler = async ({ args, io }) => {
   let auth: Auth;
   if (c.accessToken) auth = { kind: 'bearer', accessToken: c.accessToken };
   else if (c.username && c.password && c.integratorKey) auth = { kind: 'legacy', username: c.username, password: c.password, integratorKey: c.integratorKey };
-  else if (!config.rootUrl && isLoopback(rootUrl)) {
+  else if (!c.username && !c.password && isLoopback(rootUrl)) {
     // The envelope was created on a local sandbox (`signrun serve`): its seed's user.
     const s = sandboxSeedCredentials;
     auth = { kind: 'legacy', username: s.username, password: makeSecret(s.password), integratorKey: s.integratorKey };
