@@ -1,7 +1,12 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot, runCli } from '../helpers/run-cli.js';
+
+afterAll(() => {
+  for (const name of ['validate-env', 'validate-github'])
+    rmSync(join(repoRoot, `test/.tmp/${name}-${process.pid}`), { recursive: true, force: true });
+});
 
 describe('signrun validate', () => {
   it('passes on the examples of a clean clone and prints the summary', async () => {

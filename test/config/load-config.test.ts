@@ -1,12 +1,15 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { isSecret } from '../../src/secret.js';
 import { repoRoot } from '../helpers/run-cli.js';
 
+const scratch = join(repoRoot, `test/.tmp/config-${process.pid}`);
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
 function project(name: string, files: Record<string, string>): string {
-  const dir = join(repoRoot, `test/.tmp/config-${process.pid}`, name);
+  const dir = join(scratch, name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   // A package.json marks the project root, where cosmiconfig's search stops.

@@ -1,6 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { readCsvRows } from '../../src/jobs/csv-rows.js';
 import { repoRoot } from '../helpers/run-cli.js';
 
@@ -12,6 +12,8 @@ async function rows(text: string) {
   writeFileSync(path, text);
   return readCsvRows(path, 'rows.csv');
 }
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('readCsvRows', () => {
   it('gives each row its line and each cell its column, across blank lines and quoted newlines', async () => {
