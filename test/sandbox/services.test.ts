@@ -108,10 +108,11 @@ describe('seeds', () => {
     const custom = { username: 'admin@custom.test', password: 'custom-password', integratorKey: 'custom-key' };
     const r = await a.inject({ method: 'GET', url: '/restapi/v2/login_information', headers: authHeader(custom) });
     expect(r.statusCode).toBe(200);
-    expect(r.json().loginAccounts[0]).toMatchObject({ accountId: '11111111-2222-3333-4444-555555555555', name: 'Custom Corp' });
+    expect(r.json().loginAccounts[0]).toMatchObject({ accountId: 'abcdef01-2222-3333-4444-555555555555', name: 'Custom Corp' });
     const t = await a.inject({
       method: 'GET',
-      url: '/restapi/v2/accounts/11111111-2222-3333-4444-555555555555/templates/22222222-3333-4444-5555-666666666666',
+      // The seed's upper-case id works in paths too: ids compare without case.
+      url: '/restapi/v2/accounts/ABCDEF01-2222-3333-4444-555555555555/templates/22222222-3333-4444-5555-666666666666',
       headers: authHeader(custom),
     });
     expect(t.json().recipients.signers.map((s: { roleName: string; routingOrder: string }) => `${s.roleName}@${s.routingOrder}`)).toEqual(['signer@1', 'witness@2']);

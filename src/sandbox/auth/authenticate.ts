@@ -54,7 +54,7 @@ export function createAuthenticator(db: SandboxDatabase, accounts: AccountsRepos
 
   /** Finds the user a username designates: userId, userName or email. */
   function candidates(username: string): UserRecord[] {
-    const byId = accounts.user(username);
+    const byId = accounts.user(username.toLowerCase());
     return byId ? [byId] : accounts.usersNamed(username);
   }
 

@@ -29,12 +29,13 @@ export async function applySeed(
   const now = deps.clock.now();
   const prepared = await Promise.all(
     seed.accounts.map(async (account) => {
-      const accountId = account.accountId ?? randomUUID();
+      // Ids compare without case on the wire (GUIDs): stored lower-case.
+      const accountId = (account.accountId ?? randomUUID()).toLowerCase();
       // scrypt runs on libuv's thread pool: users and the distributor password are hashed together.
       const distributorHash = account.distributor ? hashPassword(account.distributor.password) : Promise.resolve(null);
       const users = await Promise.all(
         account.users.map(async (u) => ({
-          id: u.userId ?? randomUUID(),
+          id: (u.userId ?? randomUUID()).toLowerCase(),
           accountId,
           userName: u.userName,
           email: u.email ?? u.userName,
