@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { buildSandboxApp, startSandbox } from '../../src/sandbox/index.js';
 import { samplePdf, tempPdf, tool } from './pdf-tools.js';
 import { sandboxApi } from './sandbox-api.js';
 import { signOverHttp } from './sign-over-http.js';
@@ -78,5 +78,39 @@ describe('remote signers', () => {
     const text = (await tool('pdftotext', [tempPdf(await api.document(envelopeId, '1')), '-'])).out;
     expect(text).toContain('Remote One');
     expect(text).toContain('Remote Two');
+  });
+});
+
+describe('remote signers when the sandbox has no fixed origin (wildcard host)', () => {
+  it('get a link with the port the sandbox listens on', async () => {
+    // buildSandboxApp + listen leaves config.origin unset, as startSandbox does
+    // on 0.0.0.0 — without exposing a test server beyond loopback.
+    const app = await buildSandboxApp({});
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      expect(app.sandbox.config.origin).toBeUndefined();
+      const origin = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+      const envelopeId = await sandboxApi(`${origin}/restapi/v2`).createEnvelope({
+        emailSubject: 'Wildcard',
+        status: 'sent',
+        documents: [
+          {
+            documentId: '1',
+            name: 'w.pdf',
+            fileExtension: 'pdf',
+            documentBase64: Buffer.from(await samplePdf('w', 1)).toString('base64'),
+          },
+        ],
+        recipients: {
+          signers: [{ recipientId: '1', name: 'Remote Wild', email: 'wild@example.com', routingOrder: '1' }],
+        },
+      });
+      const res = await fetch(`${origin}/sandbox/outbox?format=json&envelopeId=${envelopeId}`);
+      const link = ((await res.json()) as { messages: Message[] }).messages[0]?.links[0];
+      expect(link?.startsWith(`${origin}/signing/`)).toBe(true);
+      expect((await fetch(link!, { redirect: 'manual' })).status).toBe(303);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -46,7 +46,13 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
 
   // Remote signers (no clientUserId) get their own link in the outbox message.
   services.notificationLinks = (envelope, recipient) => {
-    const origin = services.config.origin ?? 'http://127.0.0.1';
+    // No request is at hand here (the lifecycle sends from inside API calls).
+    // On a wildcard host config.origin is unset: fall back to loopback and
+    // the port actually listened on.
+    const address = app.server.address();
+    const origin =
+      services.config.origin ??
+      `http://127.0.0.1${typeof address === 'object' && address !== null ? `:${address.port}` : ''}`;
     const token = services.viewTokens.issue(
       {
         envelopeId: envelope.id,
