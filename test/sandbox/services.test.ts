@@ -73,6 +73,38 @@ describe('lifecycle', () => {
   });
 });
 
+describe('outbox', () => {
+  it('notifies remote recipients when their turn comes, with their own subject and body when given', async () => {
+    const a = await app();
+    const pdf = await makePdf(1);
+    const envelopeId = await create(
+      a,
+      documentEnvelope(pdf, {
+        emailSubject: 'Envelope subject',
+        emailBlurb: 'Envelope body',
+        recipients: {
+          signers: [
+            { name: 'First', email: 'first@example.com', recipientId: '1', routingOrder: '1' },
+            { name: 'Second', email: 'second@example.com', recipientId: '2', routingOrder: '2', emailNotification: { emailSubject: 'Sujet', emailBody: 'Corps <script>x</script>', supportedLanguage: 'fr' } },
+          ],
+        },
+      }),
+    );
+    const sent = () => a.sandbox.outbox.list({ envelopeId }).map((m) => [m.kind, m.to, m.subject, m.body]);
+    expect(sent()).toEqual([['envelope-notification', 'first@example.com', 'Envelope subject', 'Envelope body']]);
+    a.sandbox.lifecycle.markSigned(envelopeId, '1');
+    expect(sent()).toEqual([
+      ['envelope-notification', 'first@example.com', 'Envelope subject', 'Envelope body'],
+      ['envelope-notification', 'second@example.com', 'Sujet', 'Corps <script>x</script>'],
+    ]);
+    const html = await a.inject({ method: 'GET', url: '/sandbox/outbox?format=html' });
+    expect(html.body).toContain('Sujet');
+    // Message text is escaped in the HTML view.
+    expect(html.body).not.toContain('<script>x');
+    expect(html.body).toContain('&#60;script&#62;x');
+  });
+});
+
 describe('limits', () => {
   it('answers 429 HOURLY_APIINVOCATION_LIMIT_EXCEEDED past the hourly limit, until the hour turns', async () => {
     let now = Date.parse('2026-11-20T10:59:00Z');
