@@ -187,6 +187,12 @@ async function stepCreate(envelope: ResolvedEnvelope, state: EnvelopeState, ctx:
       return summary;
     },
     describe: describeFailure,
+    retryDelayMs: (attempt, error, verdict) => {
+      // Rate limits were already waited for, within the policy, by the
+      // client's retry layer; repeating here would only spend calls.
+      if (verdict.class === 'retry-later') throw error;
+      return Math.min(8_000, 250 * 2 ** (attempt - 1));
+    },
   });
   if (outcome.outcome === 'drift') {
     throw new SignrunError('SR_ENVELOPE_DRIFT', `${tag} exists as envelope ${outcome.envelopeId} with other content: it is not sent again`, {
