@@ -9,3 +9,4 @@ export { createProgress, type Progress, type ProgressOptions } from './progress.
 export { itemFolder, readRecord, type EnvelopeRecord, type RecipientRecord, type SigningRecord, type SigningEntry, type AccountRecord } from './records.js';
 export { checkReport, reportSchema } from './report-schema.js';
 export { mergeReports } from './merge-reports.js';
+export { fileDigest } from './file-digest.js';

@@ -9,6 +9,7 @@ import type { Signer } from '../client/wire-types.js';
 import { SignrunError, isSignrunError } from '../errors/signrun-error.js';
 import type { FileRecord, OutputFolder } from '../output/output-folder.js';
 import { safeFileName } from '../output/output-folder.js';
+import { fileDigest } from '../output/file-digest.js';
 import { itemFolder, readRecord, type EnvelopeRecord, type RecipientRecord, type SigningEntry, type SigningRecord } from '../output/records.js';
 import { envelopeDefinitionOf } from './envelope-definition.js';
 import { digestFieldName, identityFieldName, identityOf, transactionIdOf } from './identity.js';
@@ -54,7 +55,16 @@ interface EnvelopeState {
   /** Every file written (envelope.json and signing.json included). */
   files: Map<string, FileRecord>;
   lastStep?: EnvelopeStep;
+  /**
+   * What an earlier run wrote for this same envelope (adopted): recipients,
+   * signing addresses still valid, files still intact are reused instead of
+   * asked for again (issue 6: finished steps are skipped).
+   */
+  resume?: { record: EnvelopeRecord; signing?: SigningRecord; intact: Set<string> };
 }
+
+/** A signing address with less than this left is asked for again. */
+const minViewLifeMs = 60_000;
 
 /** A journal that keeps nothing: createOnce without a state folder (the journal comes with issue 6). */
 const noJournal: Journal = { path: '', append: async () => {}, close: async () => {} };
@@ -165,6 +175,7 @@ async function stepCreate(envelope: ResolvedEnvelope, state: EnvelopeState, ctx:
     if (earlier.status !== undefined) state.status = earlier.status;
     state.createdAt = earlier.createdAt;
     state.adopted = true;
+    await loadResume(state, ctx, earlier);
     return;
   }
   const definition = await envelopeDefinitionOf(envelope);
@@ -201,12 +212,44 @@ async function stepCreate(envelope: ResolvedEnvelope, state: EnvelopeState, ctx:
     });
   }
   state.envelopeId = outcome.envelopeId;
-  if (outcome.outcome === 'adopted') state.adopted = true;
-  state.createdAt = ctx.now().toISOString();
+  if (outcome.outcome === 'adopted') {
+    state.adopted = true;
+    // Adopted from the journal or the service: an envelope.json of the same envelope may still hold its outputs.
+    if (earlier?.envelopeId === outcome.envelopeId) {
+      state.createdAt = earlier.createdAt;
+      if (earlier.status !== undefined) state.status ??= earlier.status;
+      await loadResume(state, ctx, earlier);
+    }
+  }
+  state.createdAt ??= ctx.now().toISOString();
   await writeEnvelopeRecord(envelope, state, ctx);
 }
 
+/** Reads what an earlier run left for this envelope, and which of its files are still intact (size and sha256). */
+async function loadResume(state: EnvelopeState, ctx: EnvelopeContext, record: EnvelopeRecord): Promise<void> {
+  const signing = await readRecord<SigningRecord>(ctx.out.root, `${state.folder}/signing.json`);
+  const intact = new Set<string>();
+  for (const file of record.files ?? []) {
+    const now = await fileDigest(ctx.out.resolve(file.path));
+    if (now && now.size === file.size && now.sha256 === file.sha256) intact.add(file.path);
+  }
+  state.resume = { record, ...(signing?.envelopeId === record.envelopeId ? { signing } : {}), intact };
+}
+
+/** Reuses an intact file of an earlier run. */
+function reuse(state: EnvelopeState, relative: string): boolean {
+  const file = state.resume?.intact.has(relative) ? state.resume.record.files.find((f) => f.path === relative) : undefined;
+  if (!file) return false;
+  state.downloads.push(file);
+  state.files.set(file.path, file);
+  return true;
+}
+
 async function stepRecipients(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: EnvelopeContext, tag: string): Promise<void> {
+  if (state.resume && state.resume.record.recipients.length > 0) {
+    state.recipients = state.resume.record.recipients;
+    return;
+  }
   const listed = await ctx.account.listRecipients(need(state.envelopeId), { tag });
   const signers = listed.signers ?? [];
   if (listed.currentRoutingOrder !== undefined) state.currentRoutingOrder = listed.currentRoutingOrder;
@@ -262,6 +305,12 @@ async function stepViews(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: 
     };
     if (r.userId !== undefined) entry.userId = r.userId;
     if (r.routingOrder !== undefined) entry.routingOrder = r.routingOrder;
+    const prior = state.resume?.signing?.recipients.find((p) => p.recipientId === r.recipientId && p.clientUserId === r.clientUserId);
+    if (prior?.state === 'ready' && prior.url && prior.expiresAt && Date.parse(prior.expiresAt) - ctx.now().getTime() > minViewLifeMs) {
+      state.signing.push(prior);
+      outcome.signing = 'ready';
+      continue;
+    }
     state.signing.push(entry);
     // A draft has no signing yet, and a later routing order cannot sign before
     // the current one (DocuSign answers RECIPIENT_NOT_IN_SEQUENCE): both wait.
@@ -313,6 +362,11 @@ async function stepViews(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: 
 
 async function stepDocuments(state: EnvelopeState, ctx: EnvelopeContext, tag: string): Promise<void> {
   const envelopeId = need(state.envelopeId);
+  const earlierDocuments = (state.resume?.record.files ?? []).filter((f) => f.path.startsWith(`${state.folder}/documents/`));
+  if (earlierDocuments.length > 0 && earlierDocuments.every((f) => state.resume?.intact.has(f.path))) {
+    for (const f of earlierDocuments) reuse(state, f.path);
+    return;
+  }
   const listed = await ctx.account.listDocuments(envelopeId, { tag });
   // DocuSign lists the certificate as a pseudo-document (documentId
   // "certificate", type "summary"); it is downloaded by its own step.
@@ -321,6 +375,7 @@ async function stepDocuments(state: EnvelopeState, ctx: EnvelopeContext, tag: st
     let name = safeFileName(doc.name ?? `document-${doc.documentId}`);
     if (!/\.pdf$/i.test(name)) name += '.pdf';
     const relative = `${state.folder}/documents/${safeFileName(doc.documentId)}-${name}`;
+    if (reuse(state, relative)) continue;
     const file = await ctx.account.downloadDocument(envelopeId, doc.documentId, (body) => ctx.out.writeStream(relative, body), { tag });
     state.downloads.push(file);
     state.files.set(file.path, file);
@@ -329,6 +384,7 @@ async function stepDocuments(state: EnvelopeState, ctx: EnvelopeContext, tag: st
 
 async function stepCertificate(state: EnvelopeState, ctx: EnvelopeContext, tag: string): Promise<void> {
   const relative = `${state.folder}/certificate.pdf`;
+  if (reuse(state, relative)) return;
   const file = await ctx.account.downloadCertificate(need(state.envelopeId), (body) => ctx.out.writeStream(relative, body), { tag });
   state.downloads.push(file);
   state.files.set(file.path, file);

@@ -1,5 +1,5 @@
 import type { ResolvedAccount, ResolvedEnvelope, ResolvedJob } from '../jobs/model.js';
-import { itemFolder, readRecord, type AccountRecord, type EnvelopeRecord } from '../output/records.js';
+import { itemFolder, readRecord, type AccountRecord, type EnvelopeRecord, type SigningRecord } from '../output/records.js';
 import { expectedApiCalls } from './envelope-definition.js';
 import { identityOf } from './identity.js';
 
@@ -10,8 +10,8 @@ export interface PlanItem {
   key: string;
   /**
    * `create`: not sent yet (or account missing); `up-to-date`: an earlier run
-   * sent it with the same content (a run only refreshes its signing
-   * addresses and downloads); `drift`: sent, and the content changed since
+   * sent it with the same content (a run only asks again for expired signing
+   * addresses and missing or damaged files); `drift`: sent, and the content changed since
    * (a run refuses it); `delete`: an account to remove; `nothing`: an
    * absent account with no known ids.
    */
@@ -55,7 +55,11 @@ async function planEnvelope(envelope: ResolvedEnvelope, outDir: string, rootUrl:
   const earlier = await readRecord<EnvelopeRecord>(outDir, `${itemFolder(envelope.job, envelope.key)}/envelope.json`);
   if (!earlier?.envelopeId || (rootUrl !== undefined && earlier.rootUrl !== rootUrl)) return { ...base, action: 'create', apiCalls: calls };
   if (earlier.digest !== envelope.digest) return { ...base, action: 'drift', apiCalls: 0, envelopeId: earlier.envelopeId };
-  return { ...base, action: 'up-to-date', apiCalls: calls - 1, envelopeId: earlier.envelopeId };
+  // A run reuses intact files and valid addresses: it asks only for the addresses that expired (or whose turn may have come).
+  const signing = await readRecord<SigningRecord>(outDir, `${itemFolder(envelope.job, envelope.key)}/signing.json`);
+  const soon = Date.now() + 60_000;
+  const views = (signing?.recipients ?? []).filter((r) => r.state !== 'ready' || !r.expiresAt || Date.parse(r.expiresAt) <= soon).length;
+  return { ...base, action: 'up-to-date', apiCalls: views, envelopeId: earlier.envelopeId };
 }
 
 async function planAccount(account: ResolvedAccount, outDir: string, rootUrl: string | undefined): Promise<PlanItem> {

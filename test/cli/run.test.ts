@@ -195,5 +195,10 @@ describe('signrun run (real CLI, real sandbox over HTTP)', () => {
     expect(ran.code).toBe(0);
     const after = JSON.parse((await runCli(['plan', '.', '--format', 'json'], { cwd: dir, env: sandboxEnv(sandbox) })).stdout) as typeof before;
     expect(after.items.map((i) => i.action)).toEqual(['up-to-date', 'up-to-date', 'up-to-date']);
+    // Addresses still valid, files intact: a re-run would ask for nothing but the login.
+    expect(after.items.map((i) => i.apiCalls)).toEqual([0, 0, 0]);
+    const rerun = await runCli(['run', '.'], { cwd: dir, env: sandboxEnv(sandbox) });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect((await readReport(path.join(dir, 'out'))).api.calls).toBe(after.totalApiCalls);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,7 +129,26 @@ describe('run (library) against the sandbox', () => {
     expect(await envelopesOnService()).toBe(count);
   });
 
-  it('creates an account (awaiting activation), then deletes it logging in as its own user', async () => {
+  it('a re-run skips finished steps: valid addresses and intact files are reused, a missing file is downloaded again', async () => {
+    const outDir = await tempOut();
+    const envelope = envelopeFixture('resume');
+    const first = await run({ jobs: [job([envelope])], target: target(), outDir });
+    const firstFiles = first.envelopes[0]?.files ?? [];
+    const again = await run({ jobs: [job([envelope])], target: target(), outDir });
+    expect(again.envelopes[0]).toMatchObject({ outcome: 'succeeded', adopted: true, apiCalls: 0 });
+    expect(again.envelopes[0]?.files.filter((f) => f.path.endsWith('.pdf'))).toEqual(firstFiles.filter((f) => f.path.endsWith('.pdf')));
+
+    const handbook = firstFiles.find((f) => f.path.includes('company-handbook'));
+    await writeFile(path.join(outDir, handbook?.path ?? ''), 'damaged');
+    const repaired = await run({ jobs: [job([envelope])], target: target(), outDir });
+    expect(repaired.envelopes[0]?.outcome).toBe('succeeded');
+    expect(repaired.api.byOperation).toMatchObject({ listDocuments: 1, downloadDocument: 1 });
+    expect(repaired.api.byOperation['downloadCertificate']).toBeUndefined();
+    const bytes = await readFile(path.join(outDir, handbook?.path ?? ''));
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(handbook?.sha256);
+  });
+
+    it('creates an account (awaiting activation), then deletes it logging in as its own user', async () => {
     const outDir = await tempOut();
     const present = accountFixture('sub1');
     const created = await run({ jobs: [job([], [present])], target: target(), outDir, distributor, integratorKey: s.integratorKey });
