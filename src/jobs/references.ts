@@ -27,13 +27,35 @@ export function findReferences(value: string): Reference[] {
   return found;
 }
 
+type Part = string | { kind: 'row' | 'env'; name: string };
+
+/** Templates split once into text and references: a forEach substitutes the same few strings for every row. */
+const compiled = new Map<string, Part[]>();
+
+function compile(value: string): Part[] {
+  const parts: Part[] = [];
+  let last = 0;
+  for (const match of value.matchAll(REFERENCE)) {
+    const valid = VALID.exec(match[1]!.trim());
+    if (!valid) continue;
+    parts.push(value.slice(last, match.index), { kind: valid[1] as 'row' | 'env', name: valid[2]! });
+    last = match.index + match[0].length;
+  }
+  parts.push(value.slice(last));
+  return parts;
+}
+
 /** Replaces every valid reference with what `resolve` returns; other text is kept. */
 export function substituteReferences(value: string, resolve: (kind: 'row' | 'env', name: string) => string): string {
   if (!value.includes('${')) return value;
-  return value.replace(REFERENCE, (whole, inner: string) => {
-    const valid = VALID.exec(inner.trim());
-    return valid ? resolve(valid[1] as 'row' | 'env', valid[2]!) : whole;
-  });
+  let parts = compiled.get(value);
+  if (!parts) {
+    parts = compile(value);
+    if (compiled.size < 10_000) compiled.set(value, parts);
+  }
+  let out = '';
+  for (const part of parts) out += typeof part === 'string' ? part : resolve(part.kind, part.name);
+  return out;
 }
 
 /** True when the whole string is exactly one `${env.NAME}` reference (what a password must be). */

@@ -150,43 +150,21 @@ function checkDocuments(item: ExpandedEnvelope, results: Map<string, DocumentChe
   const say = (code: Parameters<JobContext['sink']['add']>[0], message: string, path: NodePath) =>
     report(ctx, item, envelope.row, code, message, path);
   const pagesById = new Map<string, Array<{ width: number; height: number }>>();
-  const shownById = new Map<string, string>();
+  const pathById = new Map<string, string>();
   envelope.documents.forEach((document, d) => {
     const result = results.get(document.path)!;
-    const shown = ctx.show(document.path);
     const path = ['documents', d, 'file'];
-    if (!result.confined.ok) {
-      const problem = result.confined.problem;
-      if (problem === 'missing') say('SR_DOC_NOT_FOUND', `document ${shown} does not exist`, path);
-      else if (problem === 'not-a-file') say('SR_DOC_NOT_FOUND', `document ${shown} is not a file`, path);
-      else if (problem === 'outside')
-        say('SR_DOC_OUTSIDE_JOB_FOLDER', `document ${shown} is outside the job file's folder`, path);
-      else
-        say(
-          'SR_DOC_OUTSIDE_JOB_FOLDER',
-          `document ${shown} is a symbolic link leading outside the job file's folder`,
-          path,
-        );
+    if (!result.confined.ok || result.confined.size > limits.documentBytes || !result.facts?.ok) {
+      reportDocument(result, ctx.show(document.path), path, say);
       return;
     }
-    if (result.confined.size > limits.documentBytes) {
-      say(
-        'SR_DOC_TOO_LARGE',
-        `document ${shown} is ${formatBytes(result.confined.size)}; the service accepts at most ${formatBytes(limits.documentBytes)}`,
-        path,
-      );
-      return;
-    }
-    const facts = result.facts!;
-    if (!facts.ok) {
-      say('SR_DOC_NOT_PDF', `${shown} is not a PDF: ${facts.reason}`, path);
-      return;
-    }
+    const facts = result.facts;
     document.size = facts.facts.size;
     document.sha256 = facts.facts.sha256;
     document.pageCount = facts.facts.pages.length;
     pagesById.set(document.documentId, facts.facts.pages);
-    shownById.set(document.documentId, shown);
+    // Shown only in an error message: path.relative for each of 10,000 rows is not free.
+    pathById.set(document.documentId, document.path);
   });
   envelope.recipients.forEach((recipient, r) => {
     recipient.signHereTabs.forEach((tab, t) => {
@@ -197,18 +175,49 @@ function checkDocuments(item: ExpandedEnvelope, results: Map<string, DocumentChe
       if (!page) {
         say(
           'SR_TAB_PAGE_OUT_OF_RANGE',
-          `tab on page ${tab.pageNumber} of documentId ${tab.documentId} (${shownById.get(tab.documentId)}), which has ${pages.length} page${pages.length === 1 ? '' : 's'}`,
+          `tab on page ${tab.pageNumber} of documentId ${tab.documentId} (${ctx.show(pathById.get(tab.documentId)!)}), which has ${pages.length} page${pages.length === 1 ? '' : 's'}`,
           [...path, 'pageNumber'],
         );
         return;
       }
       const x = Number(tab.xPosition);
       const y = Number(tab.yPosition);
-      const size = `page ${tab.pageNumber} of ${shownById.get(tab.documentId)} (${Math.round(page.width)} × ${Math.round(page.height)} points)`;
+      const size = () =>
+        `page ${tab.pageNumber} of ${ctx.show(pathById.get(tab.documentId)!)} (${Math.round(page.width)} × ${Math.round(page.height)} points)`;
       if (x >= page.width)
-        say('SR_TAB_POSITION_OUTSIDE_PAGE', `xPosition ${x} is outside ${size}`, [...path, 'xPosition']);
+        say('SR_TAB_POSITION_OUTSIDE_PAGE', `xPosition ${x} is outside ${size()}`, [...path, 'xPosition']);
       if (y >= page.height)
-        say('SR_TAB_POSITION_OUTSIDE_PAGE', `yPosition ${y} is outside ${size}`, [...path, 'yPosition']);
+        say('SR_TAB_POSITION_OUTSIDE_PAGE', `yPosition ${y} is outside ${size()}`, [...path, 'yPosition']);
     });
   });
+}
+
+/** The diagnostic for a document that cannot be used (missing, outside, too large, not a PDF). */
+function reportDocument(
+  result: DocumentCheck,
+  shown: string,
+  path: NodePath,
+  say: (code: Parameters<JobContext['sink']['add']>[0], message: string, path: NodePath) => void,
+): void {
+  if (!result.confined.ok) {
+    const problem = result.confined.problem;
+    if (problem === 'missing') say('SR_DOC_NOT_FOUND', `document ${shown} does not exist`, path);
+    else if (problem === 'not-a-file') say('SR_DOC_NOT_FOUND', `document ${shown} is not a file`, path);
+    else if (problem === 'outside')
+      say('SR_DOC_OUTSIDE_JOB_FOLDER', `document ${shown} is outside the job file's folder`, path);
+    else
+      say(
+        'SR_DOC_OUTSIDE_JOB_FOLDER',
+        `document ${shown} is a symbolic link leading outside the job file's folder`,
+        path,
+      );
+  } else if (result.confined.size > limits.documentBytes) {
+    say(
+      'SR_DOC_TOO_LARGE',
+      `document ${shown} is ${formatBytes(result.confined.size)}; the service accepts at most ${formatBytes(limits.documentBytes)}`,
+      path,
+    );
+  } else if (result.facts && !result.facts.ok) {
+    say('SR_DOC_NOT_PDF', `${shown} is not a PDF: ${result.facts.reason}`, path);
+  }
 }
