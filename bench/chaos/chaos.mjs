@@ -27,11 +27,22 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import ts from 'typescript';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -72,8 +83,23 @@ const work = mkdtempSync(join(tmpdir(), 'signrun-chaos-'));
 // have nothing to do with faults). node_modules is linked, not copied.
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const snapshot = join(work, 'signrun');
-for (const part of ['dist', 'schemas', 'package.json'])
-  cpSync(join(repo, part), join(snapshot, part), { recursive: true });
+for (let attempt = 1; ; attempt++) {
+  rmSync(snapshot, { recursive: true, force: true });
+  for (const part of ['dist', 'schemas', 'package.json'])
+    cpSync(join(repo, part), join(snapshot, part), { recursive: true });
+  // Copied in the middle of someone's build? Every file must at least parse.
+  const broken = readdirSync(join(snapshot, 'dist'), { recursive: true })
+    .filter((f) => f.endsWith('.js'))
+    .filter(
+      (f) =>
+        ts.transpileModule(readFileSync(join(snapshot, 'dist', f), 'utf8'), { reportDiagnostics: true }).diagnostics
+          ?.length,
+    );
+  if (broken.length === 0) break;
+  if (attempt === 6) throw new Error(`dist/ does not parse (${broken.join(', ')}): run npm run build`);
+  say(`dist/ is being rebuilt (${broken[0]} does not parse); copying again in 5 s`);
+  await new Promise((resolve) => setTimeout(resolve, 5_000));
+}
 symlinkSync(join(repo, 'node_modules'), join(snapshot, 'node_modules'), 'dir');
 const bin = join(snapshot, 'dist', 'cli', 'bin.js');
 const dataDir = join(work, 'data');
