@@ -19,6 +19,8 @@ export interface SeedAccount {
   distributor?: { code: string; password: string };
   users: SeedUser[];
   templates?: SeedTemplate[];
+  /** Key of the HMAC that signs this account's Connect messages (`X-DocuSign-Signature-1`). Default `sandbox-connect-hmac-key`. */
+  connectHmacKey?: string;
 }
 
 export interface SeedUser {
