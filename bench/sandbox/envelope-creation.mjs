@@ -12,7 +12,7 @@
  */
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -87,7 +87,28 @@ const cpuMs = () => {
     return NaN;
   }
 };
+// The same per thread, grouped by thread name (main, libuv pool, V8 helpers),
+// to see whether the time is the event loop's or work moved off it.
+const threadCpuMs = () => {
+  const byName = {};
+  try {
+    for (const tid of readdirSync(`/proc/${child.pid}/task`)) {
+      try {
+        const stat = readFileSync(`/proc/${child.pid}/task/${tid}/stat`, 'utf8');
+        const name = tid === String(child.pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const fields = stat.split(') ')[1].split(' ');
+        byName[name] = (byName[name] ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+      } catch {
+        // a thread that ended between the listing and the read
+      }
+    }
+  } catch {
+    // not Linux
+  }
+  return byName;
+};
 const load = loadavg()[0];
+const threadsBefore = threadCpuMs();
 const cpuBefore = cpuMs();
 const result = await autocannon({
   url,
@@ -101,6 +122,7 @@ const result = await autocannon({
   },
 });
 const serverCpuMs = cpuMs() - cpuBefore;
+const threadsAfter = threadCpuMs();
 child.kill('SIGTERM');
 await new Promise((r) => child.on('exit', r));
 if (dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -117,6 +139,11 @@ console.log(
       totalCreated: result['2xx'],
       failures: result.non2xx + result.errors,
       serverCpuMsPerCreation: Number((serverCpuMs / Math.max(1, result['2xx'])).toFixed(2)),
+      serverCpuMsPerCreationByThread: Object.fromEntries(
+        Object.entries(threadsAfter)
+          .map(([name, ms]) => [name, Number(((ms - (threadsBefore[name] ?? 0)) / Math.max(1, result['2xx'])).toFixed(2))])
+          .filter(([, ms]) => ms > 0),
+      ),
       latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
       machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}, 1-min load average at start ${load.toFixed(1)}`,
     },

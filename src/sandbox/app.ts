@@ -4,6 +4,7 @@ import { createServices, type ServicesOverrides } from './services.js';
 import { sandboxErrorHandler } from './error-handler.js';
 import { apiErrors } from './api-error.js';
 import { apiRoutes } from './api-routes.js';
+import { parseJsonBody } from './wire/json-body.js';
 import { sandboxRoutes } from './routes/sandbox-routes.js';
 import { signingRoutes } from './signing/routes.js';
 import { connectPlugin } from './connect/plugin.js';
@@ -50,11 +51,11 @@ export async function buildSandboxApp(options: SandboxOptions = {}, overrides: S
   // JSON bodies: DocuSign accepts an empty body (or {}) on GET and DELETE, so
   // an empty body is "no body", not an error.
   app.removeContentTypeParser(['application/json']);
-  app.addContentTypeParser(/^application\/(.+\+)?json/i, { parseAs: 'string' }, (_request, body, done) => {
-    const text = String(body);
-    if (text.trim() === '') return done(null, undefined);
+  // Read as bytes: documentBase64 values are decoded straight from them
+  // (parseJsonBody), never made into strings (the envelope-creation hot path).
+  app.addContentTypeParser(/^application\/(.+\+)?json/i, { parseAs: 'buffer' }, (_request, body, done) => {
     try {
-      done(null, JSON.parse(text));
+      done(null, parseJsonBody(body as Buffer));
     } catch {
       done(apiErrors.invalidBody('The body is not valid JSON.'), undefined);
     }

@@ -110,14 +110,16 @@ function parseDocument(raw: unknown, index: number, fileParts: Map<string, Buffe
   if (documentId === undefined) throw apiErrors.invalidBody(`${field}.documentId is required.`);
   const name = lenientString(doc['name'], `${field}.name`);
   if (!name) throw apiErrors.invalidBody(`${field}.name is required.`);
-  const base64 = lenientString(doc['documentBase64'], `${field}.documentBase64`);
+  const content = doc['documentBase64'];
   let bytes: Buffer | undefined;
-  if (base64 !== undefined) {
+  if (Buffer.isBuffer(content)) {
+    // Decoded already by the JSON body parser (wire/json-body.ts).
+    bytes = content;
+  } else {
+    const base64 = lenientString(content, `${field}.documentBase64`);
     // No character-by-character check on the hot path: node skips what is not
     // base64, and the PDF check that follows refuses what that leaves.
-    bytes = Buffer.from(base64, 'base64');
-  } else {
-    bytes = fileParts.get(String(documentId));
+    bytes = base64 !== undefined ? Buffer.from(base64, 'base64') : fileParts.get(String(documentId));
   }
   if (!bytes || bytes.length === 0) {
     throw apiErrors.invalidBody(`${field} has no content: send documentBase64, or a multipart file part for documentId ${documentId}.`);
