@@ -20,7 +20,7 @@
  * (`signrun report merge`).
  *
  *   npm run build && node bench/chaos/chaos.mjs [--envelopes 500] [--faults all=0.1] [--seed 1]
- *     [--runner-kills 0] [--sandbox-kills 0] [--shards 1] [--max-runs 5] [--concurrency 8] [--json] [--keep]
+ *     [--runner-kills 0] [--sandbox-kills 0] [--kill-window 3000] [--shards 1] [--max-runs 5] [--concurrency 8] [--json] [--keep]
  *
  * Plain JavaScript on the built dist/ (the build compiles src/ only). Exits
  * 1 when a check fails, so it can gate a change.
@@ -55,6 +55,9 @@ const runnerKills = Number(arg('runner-kills', '0'));
 const sandboxKills = Number(arg('sandbox-kills', '0'));
 const maxRuns = Number(arg('max-runs', '5'));
 const shards = Number(arg('shards', '1'));
+// Kills land 0.5 s + up to this many ms into a run: short, so that each killed
+// run has done some work but not all of it, whatever the size of the job.
+const killWindowMs = Number(arg('kill-window', '3000'));
 const concurrency = Number(arg('concurrency', '8'));
 const asJson = process.argv.includes('--json');
 const keep = process.argv.includes('--keep');
@@ -247,16 +250,13 @@ function mergeReports() {
 await startServe();
 const runs = [];
 try {
-  let typicalMs = Math.max(2_000, envelopes * 60);
   for (let i = 0; i < runnerKills + sandboxKills + maxRuns; i++) {
     const killing = i < runnerKills;
     const killingSandbox = !killing && i < runnerKills + sandboxKills;
     const options = {};
-    if (killing) options.killAfterMs = Math.round(300 + random() * typicalMs * 0.8);
-    if (killingSandbox) options.sandboxKillAfterMs = Math.round(500 + random() * typicalMs * 0.6);
+    if (killing) options.killAfterMs = Math.round(500 + random() * killWindowMs);
+    if (killingSandbox) options.sandboxKillAfterMs = Math.round(500 + random() * killWindowMs);
     const r = await runOnce(options);
-    // A run that ended by itself tells how long the next one may last, so the next kill lands inside it.
-    if (r.code !== null) typicalMs = Math.max(2_000, r.seconds * 1000);
     writeFileSync(join(work, `run-${i + 1}.log`), `${r.stdout}\n--- stderr ---\n${r.stderr}`);
     runs.push({
       exit: r.code ?? r.signal,
