@@ -66,7 +66,8 @@ export async function buildEnvelope(
         throw new ApiError(400, 'FORMAT_CONVERSION_ERROR', `The data could not be converted: document ${d.documentId} (${d.name}) is not a PDF.`);
       }
     }
-    const hashes = await Promise.all(incoming.documents.map((d) => context.blobs.putAsync(d.bytes)));
+    // Synchronous: one append per document (db/blob-packs.ts), cheaper than a thread-pool trip.
+    const hashes = incoming.documents.map((d) => context.blobs.put(d.bytes));
     documents = incoming.documents.map((d, position) => {
       const sha256 = hashes[position]!;
       return {

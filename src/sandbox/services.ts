@@ -155,7 +155,10 @@ export async function createServices(options: SandboxOptions, overrides: Service
       consumeViewToken: (token) => viewTokens.consume(token, clock.now()),
       notificationLinks: () => [],
       seed: seedState,
-      close: () => db.close(),
+      close: () => {
+        db.close();
+        blobs.close();
+      },
     };
     return services;
   } catch (error) {

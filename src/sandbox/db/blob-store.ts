@@ -1,22 +1,25 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync, renameSync, existsSync } from 'node:fs';
-import { writeFile, rename, mkdir } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdirSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { blobPacks } from './blob-packs.js';
 
 /**
- * Document bytes, content-addressed by sha256. On disk under
- * `<dataDir>/blobs/ab/abcdef…`; in memory when there is no data folder.
- * `put` returns only once the file is complete under its final name (temp +
- * rename), so a row that refers to it can be committed afterwards safely.
+ * Document bytes, content-addressed by sha256. On disk in append-only pack
+ * files under `<dataDir>/blobs/` (db/blob-packs.ts); in memory when there is
+ * no data folder. `put` returns only once the bytes are complete in the file
+ * (written by the kernel, which keeps them if the process is killed), so a
+ * row that refers to them can be committed afterwards safely.
  */
 export interface BlobStore {
   /** Stores the bytes (once per content) and returns their sha256 (hex). */
   put(bytes: Buffer): string;
-  /** As put, with the file writes on libuv's thread pool (the envelope-creation hot path). */
+  /** As put (kept for callers that await it; the append is one write, cheaper than a trip to the thread pool). */
   putAsync(bytes: Buffer): Promise<string>;
   /** The bytes of a sha256; throws when missing. */
   get(sha256: string): Buffer;
   has(sha256: string): boolean;
+  /** Releases the open pack file (services.close calls it). */
+  close(): void;
 }
 
 export function sha256Hex(bytes: Buffer): string {
@@ -27,46 +30,23 @@ export function createBlobStore(dataDir: string | undefined): BlobStore {
   if (dataDir === undefined) return memoryBlobStore();
   const root = join(dataDir, 'blobs');
   mkdirSync(root, { recursive: true });
-  const pathOf = (hash: string) => join(root, hash.slice(0, 2), hash);
-  // The 256 fan-out folders, created once each rather than on every put (hot path).
-  const made = new Set<string>();
+  const packs = blobPacks(root);
+  // Data folders written before the packs (one file per document, blobs/ab/abcdef…) stay readable.
+  const legacyPath = (hash: string) => join(root, hash.slice(0, 2), hash);
+  const has = (hash: string) => packs.has(hash) || existsSync(legacyPath(hash));
+  const put = (bytes: Buffer) => {
+    const hash = sha256Hex(bytes);
+    if (!has(hash)) packs.append(hash, bytes);
+    return hash;
+  };
   return {
-    put(bytes) {
-      const hash = sha256Hex(bytes);
-      const target = pathOf(hash);
-      if (existsSync(target)) return hash;
-      const folder = hash.slice(0, 2);
-      if (!made.has(folder)) {
-        mkdirSync(join(root, folder), { recursive: true });
-        made.add(folder);
-      }
-      const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-      // No fsync: the threat model is a killed process, whose writes the
-      // kernel keeps; see openDatabase for the same trade-off.
-      writeFileSync(temp, bytes);
-      renameSync(temp, target);
-      return hash;
-    },
-    async putAsync(bytes) {
-      const hash = sha256Hex(bytes);
-      const target = pathOf(hash);
-      if (existsSync(target)) return hash;
-      const folder = hash.slice(0, 2);
-      if (!made.has(folder)) {
-        await mkdir(join(root, folder), { recursive: true });
-        made.add(folder);
-      }
-      const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-      await writeFile(temp, bytes);
-      await rename(temp, target);
-      return hash;
-    },
+    put,
+    putAsync: async (bytes) => put(bytes),
     get(hash) {
-      return readFileSync(pathOf(hash));
+      return packs.read(hash) ?? readFileSync(legacyPath(hash));
     },
-    has(hash) {
-      return existsSync(pathOf(hash));
-    },
+    has,
+    close: () => packs.close(),
   };
 }
 
@@ -88,5 +68,6 @@ function memoryBlobStore(): BlobStore {
     has(hash) {
       return blobs.has(hash);
     },
+    close() {},
   };
 }
