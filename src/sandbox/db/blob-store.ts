@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, existsSync, readFileSync } from 'node:fs';
+import { mkdirSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { blobPacks } from './blob-packs.js';
 
@@ -33,7 +33,9 @@ export function createBlobStore(dataDir: string | undefined): BlobStore {
   const packs = blobPacks(root);
   // Data folders written before the packs (one file per document, blobs/ab/abcdef…) stay readable.
   const legacyPath = (hash: string) => join(root, hash.slice(0, 2), hash);
-  const has = (hash: string) => packs.has(hash) || existsSync(legacyPath(hash));
+  // Looked for only when such a folder exists: a stat per new document otherwise (hot path).
+  const legacy = readdirSync(root).some((name) => /^[0-9a-f]{2}$/.test(name));
+  const has = (hash: string) => packs.has(hash) || (legacy && existsSync(legacyPath(hash)));
   const put = (bytes: Buffer) => {
     const hash = sha256Hex(bytes);
     if (!has(hash)) packs.append(hash, bytes);
