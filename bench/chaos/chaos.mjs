@@ -20,7 +20,7 @@
  * (`signrun report merge`).
  *
  *   npm run build && node bench/chaos/chaos.mjs [--envelopes 500] [--faults all=0.1] [--seed 1]
- *     [--runner-kills 0] [--sandbox-kills 0] [--kill-window 3000] [--shards 1] [--max-runs 5] [--concurrency 8] [--json] [--keep]
+ *     [--runner-kills 0] [--sandbox-kills 0] [--kill-window 3000] [--shards 1] [--burst-limit N] [--hourly-limit N] [--max-runs 5] [--concurrency 8] [--json] [--keep]
  *
  * Plain JavaScript on the built dist/ (the build compiles src/ only). Exits
  * 1 when a check fails, so it can gate a change.
@@ -58,6 +58,9 @@ const shards = Number(arg('shards', '1'));
 // Kills land 0.5 s + up to this many ms into a run: short, so that each killed
 // run has done some work but not all of it, whatever the size of the job.
 const killWindowMs = Number(arg('kill-window', '3000'));
+// Passed to serve: DocuSign's limits, to see the run wait for them instead of failing.
+const burstLimit = arg('burst-limit', undefined);
+const hourlyLimit = arg('hourly-limit', undefined);
 const concurrency = Number(arg('concurrency', '8'));
 const asJson = process.argv.includes('--json');
 const keep = process.argv.includes('--keep');
@@ -143,7 +146,20 @@ let apiRequests = 0;
 function startServe(port = 0) {
   const child = spawn(
     process.execPath,
-    [bin, 'serve', '--port', String(port), '--data', dataDir, '--faults', faults, '--fault-seed', String(seed)],
+    [
+      bin,
+      'serve',
+      '--port',
+      String(port),
+      '--data',
+      dataDir,
+      '--faults',
+      faults,
+      '--fault-seed',
+      String(seed),
+      ...(burstLimit ? ['--burst-limit', burstLimit] : []),
+      ...(hourlyLimit ? ['--hourly-limit', hourlyLimit] : []),
+    ],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -326,6 +342,8 @@ const result = {
   runnerKills,
   sandboxKills,
   shards,
+  ...(burstLimit ? { burstLimit: Number(burstLimit) } : {}),
+  ...(hourlyLimit ? { hourlyLimit: Number(hourlyLimit) } : {}),
   ...(mergeExit !== undefined ? { mergeExit } : {}),
   runs,
   injected,
