@@ -56,33 +56,98 @@ type RecordEvent = (type: SandboxEventType, envelope: EnvelopeRecord, recipient:
 export function createLifecycle(deps: LifecycleDeps) {
   const { db, envelopes, eventsTable, clock, emitter } = deps;
 
+  /** A recorder that writes each event to the events table now and collects it in `pending` for the emitter. */
+  function recorderInto(pending: SandboxEvent[]): RecordEvent {
+    return (type, envelope, recipient, actor, details) => {
+      const at = clock.now();
+      eventsTable.add({
+        envelopeId: envelope.id,
+        accountId: envelope.accountId,
+        recipientId: recipient?.recipientId ?? null,
+        type,
+        at,
+        ip: actor.ip ?? null,
+        userAgent: actor.userAgent ?? null,
+        details: details ?? null,
+      });
+      pending.push({
+        type,
+        envelopeId: envelope.id,
+        accountId: envelope.accountId,
+        ...(recipient ? { recipientId: recipient.recipientId } : {}),
+        at: new Date(at).toISOString(),
+      });
+    };
+  }
+
+  // Made once: better-sqlite3 builds a wrapper per db.transaction() call. Nested, it is a savepoint.
+  const inTransaction = db.transaction((work: () => unknown) => work());
+
   /** Runs `work` in a transaction, collecting events; emits them once committed. */
   function step<T>(work: (record: RecordEvent) => T): T {
     const pending: SandboxEvent[] = [];
-    const result = db.transaction(() =>
-      work((type, envelope, recipient, actor, details) => {
-        const at = clock.now();
-        eventsTable.add({
-          envelopeId: envelope.id,
-          accountId: envelope.accountId,
-          recipientId: recipient?.recipientId ?? null,
-          type,
-          at,
-          ip: actor.ip ?? null,
-          userAgent: actor.userAgent ?? null,
-          details: details ?? null,
-        });
-        pending.push({
-          type,
-          envelopeId: envelope.id,
-          accountId: envelope.accountId,
-          ...(recipient ? { recipientId: recipient.recipientId } : {}),
-          at: new Date(at).toISOString(),
-        });
-      }),
-    )();
+    const result = inTransaction(() => work(recorderInto(pending))) as T;
     for (const event of pending) emitter.emit('event', event);
     return result;
+  }
+
+  /** Creations waiting for the next group commit (createSoon). */
+  let queued: Array<{ work: (record: RecordEvent) => EnvelopeRecord; resolve: (stored: EnvelopeRecord) => void; reject: (error: unknown) => void }> = [];
+
+  /**
+   * Group commit: the creations queued during one turn of the event loop go
+   * in one transaction, each in its own savepoint (one that fails is rolled
+   * back alone and rejects alone). The commit is most of a creation's SQLite
+   * cost, and under load several requests finish parsing in the same turn.
+   * Every promise settles after the commit, so nothing is answered before
+   * it is durable; events are emitted after the commit, as in `step`.
+   */
+  function flushQueued(): void {
+    const batch = queued;
+    queued = [];
+    const pending: SandboxEvent[] = [];
+    const outcomes: Array<{ stored: EnvelopeRecord } | { error: unknown }> = [];
+    try {
+      inTransaction(() => {
+        for (const item of batch) {
+          const own: SandboxEvent[] = [];
+          try {
+            outcomes.push({ stored: inTransaction(() => item.work(recorderInto(own))) as EnvelopeRecord });
+            pending.push(...own);
+          } catch (error) {
+            outcomes.push({ error });
+          }
+        }
+      });
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    for (const event of pending) {
+      try {
+        emitter.emit('event', event);
+      } catch (error) {
+        // The creations are committed: they must be answered 201 (a client
+        // told otherwise would create them again), and a throw here would
+        // end the process. A listener's fault is reported, not propagated.
+        process.emitWarning(error instanceof Error ? error : String(error), { code: 'SIGNRUN_SANDBOX_EVENT_LISTENER' });
+      }
+    }
+    batch.forEach((item, i) => {
+      const outcome = outcomes[i]!;
+      if ('stored' in outcome) item.resolve(outcome.stored);
+      else item.reject(outcome.error);
+    });
+  }
+
+  function createWork(envelope: EnvelopeRecord, recipients: RecipientRecord[], documents: DocumentRecord[], customFields: CustomFieldRecord[], actor: Actor) {
+    return (record: RecordEvent): EnvelopeRecord => {
+      const requested = envelope.status;
+      envelopes.insert({ ...envelope, status: 'created' }, recipients, documents, customFields);
+      const stored: EnvelopeRecord = { ...envelope, status: 'created' };
+      if (requested === 'sent') sendInTransaction(stored, recipients, record, actor);
+      return stored;
+    };
   }
 
   /** Sends the lowest pending routing order, or completes the envelope when nobody is left. */
@@ -166,12 +231,23 @@ export function createLifecycle(deps: LifecycleDeps) {
       customFields: CustomFieldRecord[],
       actor: Actor = {},
     ): EnvelopeRecord {
-      return step((record) => {
-        const requested = envelope.status;
-        envelopes.insert({ ...envelope, status: 'created' }, recipients, documents, customFields);
-        const stored: EnvelopeRecord = { ...envelope, status: 'created' };
-        if (requested === 'sent') sendInTransaction(stored, recipients, record, actor);
-        return stored;
+      return step(createWork(envelope, recipients, documents, customFields, actor));
+    },
+
+    /**
+     * As `create`, committed with the other creations of this turn of the
+     * event loop (group commit, see flushQueued); resolves once committed.
+     */
+    createSoon(
+      envelope: EnvelopeRecord,
+      recipients: RecipientRecord[],
+      documents: DocumentRecord[],
+      customFields: CustomFieldRecord[],
+      actor: Actor = {},
+    ): Promise<EnvelopeRecord> {
+      return new Promise((resolve, reject) => {
+        queued.push({ work: createWork(envelope, recipients, documents, customFields, actor), resolve, reject });
+        if (queued.length === 1) setImmediate(flushQueued);
       });
     },
 

@@ -56,7 +56,7 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
       blobs: sandbox.blobs,
       templates: sandbox.templates,
     });
-    const stored = sandbox.lifecycle.create(built.envelope, built.recipients, built.documents, built.customFields, actorOf(request));
+    const stored = await sandbox.lifecycle.createSoon(built.envelope, built.recipients, built.documents, built.customFields, actorOf(request));
     void reply.status(201);
     return {
       envelopeId: stored.id,
