@@ -60,6 +60,9 @@ export function consoleSummary(report: RunReport, options: ConsoleSummaryOptions
     lines.push(`  ${c.red('✗')} ${item.source.file}:${item.source.line}:${item.source.column} ${item.job}/${item.key} ${c.bold(item.error?.code ?? '')} ${item.error?.step ? `(${item.error.step}) ` : ''}${item.error?.message ?? ''}`);
   }
   if (failed.length > max) lines.push(`  …and ${failed.length - max} more in report.json`);
+  if (failed.length > 0 && !report.target.sandbox) {
+    lines.push('  Fix what the codes say (docs/errors.md), then run the same command again: envelopes already sent are adopted, never sent twice, and finished steps are skipped.');
+  }
   lines.push(`Outputs in ${options.outShown}${path.sep}: report.json, report.md, junit.xml, and one folder per envelope and account (<job>/<key>/).`);
   return `${lines.join('\n')}\n`;
 }
