@@ -4,6 +4,7 @@ import { reportMarkdown } from '../../src/output/report-markdown.js';
 import { reportJunit } from '../../src/output/report-junit.js';
 import { checkReport } from '../../src/output/report-schema.js';
 import { mergeReports } from '../../src/output/merge-reports.js';
+import { consoleSummary } from '../../src/output/console-summary.js';
 import { exitCodeOf, type RunSummary } from '../../src/runner/run-summary.js';
 
 const source = { file: '/repo/jobs/offers.yaml', line: 12, column: 5 };
@@ -87,5 +88,18 @@ describe('reporters', () => {
     expect(merged.api.calls).toBe(18);
     expect(merged.mergedFrom).toEqual(['run-1', 'run-2']);
     expect(merged.totals.envelopes.total).toBe(3);
+  });
+
+  it('the console summary says what failed, where, and what to do next', () => {
+    const plain = { red: (x: string) => x, green: (x: string) => x, yellow: (x: string) => x, bold: (x: string) => x, dim: (x: string) => x };
+    const text = consoleSummary(reportOf(summary(), '/repo'), { outShown: 'out', colour: plain });
+    expect(text).toMatch(/^Finished with failures in 5\.0 s: 1 of 3 envelope\(s\) sent, 1 failed; account\(s\): 1 created \(awaiting activation\)\./);
+    expect(text).toContain('jobs/offers.yaml:12:5 offers/bad <&> SR_HTTP_STATUS (create)');
+    expect(text).toContain('1 item(s) not started');
+    expect(text).toContain('run the same command again');
+    expect(text).toContain('Outputs in out');
+    const sandbox = consoleSummary(reportOf(summary({ target: { rootUrl: 'http://127.0.0.1:1/restapi/v2', sandbox: true } })), { outShown: 'out', colour: plain });
+    expect(sandbox).toContain('in-process sandbox stopped');
+    expect(sandbox).not.toContain('sign-url out');
   });
 });
