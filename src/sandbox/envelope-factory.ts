@@ -167,10 +167,11 @@ function checkTabs(tabs: Record<string, unknown>, documents: DocumentRecord[]): 
     for (const [i, tab] of list.entries()) {
       if (!tab || typeof tab !== 'object') continue;
       const t = tab as Record<string, unknown>;
-      const documentId = t['documentId'];
-      if (documentId === undefined) continue;
-      const doc = documents.find((d) => d.documentId === String(documentId));
-      if (!doc) throw new ApiError(400, 'INVALID_DOCUMENT_ID', `${kind}[${i}].documentId ${String(documentId)} is not a document of the envelope.`);
+      const raw = t['documentId'];
+      if (raw === undefined) continue;
+      const documentId = typeof raw === 'string' || typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : JSON.stringify(raw);
+      const doc = documents.find((d) => d.documentId === documentId);
+      if (!doc) throw new ApiError(400, 'INVALID_DOCUMENT_ID', `${kind}[${i}].documentId ${documentId} is not a document of the envelope.`);
       const page = Number(t['pageNumber'] ?? 1);
       if (doc.pages !== null && (!Number.isInteger(page) || page < 1 || page > doc.pages)) {
         throw new ApiError(

@@ -62,9 +62,9 @@ describe('group commit of envelope creations', () => {
     const pdfs = await Promise.all(Array.from({ length: 24 }, (_, i) => makePdf(1, `Concurrent ${i}`)));
     const created = await Promise.all(pdfs.map((pdf) => call(`${baseUrl}/envelopes`, { headers: authHeader(), body: documentEnvelope(pdf) })));
     expect(created.map((r) => r.status)).toEqual(pdfs.map(() => 201));
-    expect(new Set(created.map((r) => r.json.envelopeId)).size).toBe(24);
+    expect(new Set(created.map((r) => (r.json as { envelopeId: string }).envelopeId)).size).toBe(24);
     for (const [i, r] of created.entries()) {
-      const document = await call(`${baseUrl}/envelopes/${r.json.envelopeId}/documents/1`, { headers: authHeader() });
+      const document = await call(`${baseUrl}/envelopes/${(r.json as { envelopeId: string }).envelopeId}/documents/1`, { headers: authHeader() });
       expect(document.bytes.equals(pdfs[i]!)).toBe(true);
     }
   });

@@ -58,7 +58,7 @@ describe('parseJsonBody: documentBase64 decoded from the bytes', () => {
       `{"documentBase64":"${encoded}",}`,
       `{"documentBase64" "${encoded}"}`,
     ]) {
-      expect(() => JSON.parse(text)).toThrow(SyntaxError);
+      expect(() => JSON.parse(text) as unknown).toThrow(SyntaxError);
       expect(() => parseJsonBody(Buffer.from(text))).toThrow(SyntaxError);
     }
   });
@@ -114,7 +114,7 @@ describe('envelope creation over HTTP with document-sized bodies', () => {
     for (const raw of [plain, escaped]) {
       const created = await call(`${baseUrl}/envelopes`, { headers: { ...authHeader(), 'content-type': 'application/json' }, raw });
       expect(created.status, JSON.stringify(created.json)).toBe(201);
-      const document = await call(`${baseUrl}/envelopes/${created.json.envelopeId}/documents/1`, { headers: authHeader() });
+      const document = await call(`${baseUrl}/envelopes/${(created.json as { envelopeId: string }).envelopeId}/documents/1`, { headers: authHeader() });
       expect(document.bytes.equals(pdf)).toBe(true);
     }
   });

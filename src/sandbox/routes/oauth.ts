@@ -14,7 +14,7 @@ const tokenLifetimeSeconds = 8 * 3600;
 export const oauthRoutes: FastifyPluginAsync = async (app) => {
   app.post('/oauth2/token', { config: { public: true } }, async (request, reply) => {
     const body = (request.body ?? {}) as Record<string, unknown>;
-    const field = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : undefined);
+    const field = (name: string) => (typeof body[name] === 'string' ? body[name] : undefined);
     if (field('grant_type') !== 'password') {
       throw new ApiError(400, 'INVALID_GRANT_TYPE', "Only grant_type=password is supported by the sandbox.");
     }

@@ -32,7 +32,7 @@ export function lenientObject(value: unknown, field: string): Record<string, unk
 /** An array, or undefined. */
 export function lenientArray(value: unknown, field: string): unknown[] | undefined {
   if (value === undefined || value === null) return undefined;
-  if (Array.isArray(value)) return value;
+  if (Array.isArray(value)) return value as unknown[];
   throw apiErrors.invalidBody(`'${field}' must be a list.`);
 }
 
