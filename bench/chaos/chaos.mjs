@@ -19,8 +19,16 @@
  * each with its own --out), and the checks read the merged report
  * (`signrun report merge`).
  *
+ * With --twins, every run is two processes started at once on the same
+ * --out (issue 6: "two runs of the same job started at once"): one holds the
+ * state lock, the other must refuse with SR_STATE_LOCKED (exit 2, nothing
+ * sent); `lockRefusals` counts those refusals.
+ *
+ * --no-snapshot runs the work tree's dist/ as it is (the test suite, which has
+ * just built it, uses this; see test/chaos/).
+ *
  *   npm run build && node bench/chaos/chaos.mjs [--envelopes 500] [--faults all=0.1] [--seed 1]
- *     [--runner-kills 0] [--sandbox-kills 0] [--kill-window 3000] [--shards 1] [--burst-limit N] [--hourly-limit N] [--max-runs 5] [--concurrency 8] [--json] [--keep]
+ *     [--runner-kills 0] [--sandbox-kills 0] [--kill-window 3000] [--shards 1] [--burst-limit N] [--hourly-limit N] [--max-runs 5] [--concurrency 8] [--twins] [--no-snapshot] [--json] [--keep]
  *
  * Plain JavaScript on the built dist/ (the build compiles src/ only). Exits
  * 1 when a check fails, so it can gate a change.
@@ -63,6 +71,8 @@ const burstLimit = arg('burst-limit', undefined);
 const hourlyLimit = arg('hourly-limit', undefined);
 const concurrency = Number(arg('concurrency', '8'));
 const asJson = process.argv.includes('--json');
+const twins = process.argv.includes('--twins');
+const useSnapshot = !process.argv.includes('--no-snapshot');
 const keep = process.argv.includes('--keep');
 const job = `chaos-${envelopes}`;
 const say = (line) => {
@@ -88,8 +98,8 @@ const work = mkdtempSync(join(tmpdir(), 'signrun-chaos-'));
 // the benchmark runs (a half-written dist/ would fail runs for reasons that
 // have nothing to do with faults). node_modules is linked, not copied.
 const repo = fileURLToPath(new URL('../../', import.meta.url));
-const snapshot = join(work, 'signrun');
-for (let attempt = 1; ; attempt++) {
+const snapshot = useSnapshot ? join(work, 'signrun') : repo;
+for (let attempt = 1; useSnapshot; attempt++) {
   rmSync(snapshot, { recursive: true, force: true });
   for (const part of ['dist', 'schemas', 'package.json'])
     cpSync(join(repo, part), join(snapshot, part), { recursive: true });
@@ -106,7 +116,7 @@ for (let attempt = 1; ; attempt++) {
   say(`dist/ is being rebuilt (${broken[0]} does not parse); copying again in 5 s`);
   await new Promise((resolve) => setTimeout(resolve, 5_000));
 }
-symlinkSync(join(repo, 'node_modules'), join(snapshot, 'node_modules'), 'dir');
+if (useSnapshot) symlinkSync(join(repo, 'node_modules'), join(snapshot, 'node_modules'), 'dir');
 const bin = join(snapshot, 'dist', 'cli', 'bin.js');
 const dataDir = join(work, 'data');
 const outDir = join(work, 'out');
@@ -142,6 +152,8 @@ let serve;
 let rootUrl;
 const injected = {};
 let apiRequests = 0;
+/** Sandbox kills that happened (a kill due after its run ended is not made). */
+let sandboxKilled = 0;
 
 function startServe(port = 0) {
   const child = spawn(
@@ -207,7 +219,8 @@ function runOnce({ killAfterMs, sandboxKillAfterMs } = {}) {
     DOCUSIGN_INTEGRATOR_KEY: 'sandbox-integrator-key',
   };
   const started = performance.now();
-  const children = outDirs.map((out, i) => {
+  const processes = outDirs.flatMap((out, i) => (twins ? [{ out, i }, { out, i }] : [{ out, i }]));
+  const children = processes.map(({ out, i }) => {
     const shardArgs = shards > 1 ? ['--shard', `${i + 1}/${shards}`] : [];
     const child = spawn(
       process.execPath,
@@ -233,18 +246,24 @@ function runOnce({ killAfterMs, sandboxKillAfterMs } = {}) {
         const port = new URL(rootUrl).port;
         await collectFaults();
         await stopServe('SIGKILL');
+        sandboxKilled += 1;
         say(`  sandbox killed with SIGKILL at ${(sandboxKillAfterMs / 1000).toFixed(1)} s; restarting on port ${port}`);
         await startServe(Number(port));
       }, sandboxKillAfterMs),
     );
   }
-  return Promise.all(children.map(({ result }) => result.closed)).then((ends) => {
+  return Promise.all(children.map(({ result }) => result.closed)).then((allEnds) => {
     timers.forEach(clearTimeout);
+    // A twin refused by the lock is the expected outcome, not the run's: counted apart.
+    const refusedByLock = (e, i) => e.code === 2 && children[i].result.stderr.includes('SR_STATE_LOCKED');
+    const lockRefused = allEnds.filter(refusedByLock).length;
+    const ends = twins ? allEnds.filter((e, i) => !refusedByLock(e, i)) : allEnds;
     // The worst end wins: a signal, then the highest exit code.
     const killed = ends.find((e) => e.code === null);
     const code = killed ? null : Math.max(...ends.map((e) => e.code));
     return {
       code,
+      lockRefused,
       signal: killed?.signal ?? null,
       seconds: (performance.now() - started) / 1000,
       stdout: children.map(({ result }) => result.stdout).join(''),
@@ -265,6 +284,7 @@ function mergeReports() {
 
 await startServe();
 const runs = [];
+let lockRefusals = 0;
 try {
   for (let i = 0; i < runnerKills + sandboxKills + maxRuns; i++) {
     const killing = i < runnerKills;
@@ -274,6 +294,7 @@ try {
     if (killingSandbox) options.sandboxKillAfterMs = Math.round(500 + random() * killWindowMs);
     const r = await runOnce(options);
     writeFileSync(join(work, `run-${i + 1}.log`), `${r.stdout}\n--- stderr ---\n${r.stderr}`);
+    lockRefusals += r.lockRefused;
     runs.push({
       exit: r.code ?? r.signal,
       seconds: Math.round(r.seconds * 10) / 10,
@@ -341,7 +362,9 @@ const result = {
   concurrency,
   runnerKills,
   sandboxKills,
+  sandboxKilled,
   shards,
+  ...(twins ? { twins, lockRefusals } : {}),
   ...(burstLimit ? { burstLimit: Number(burstLimit) } : {}),
   ...(hourlyLimit ? { hourlyLimit: Number(hourlyLimit) } : {}),
   ...(mergeExit !== undefined ? { mergeExit } : {}),

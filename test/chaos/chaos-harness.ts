@@ -1,0 +1,59 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { repoRoot } from '../helpers/run-cli.js';
+
+/**
+ * What bench/chaos/chaos.mjs prints with --json. Every count below except
+ * `runs` and `reportSucceeded` is read from the sandbox's own database
+ * (`envelope_custom_fields`, `envelopes`) or from the bytes on disk, not from
+ * the runner's report, so a duplicate or a lost envelope cannot hide.
+ */
+export interface ChaosResult {
+  envelopes: number;
+  runs: Array<{ exit: number | string | null; seconds: number; killedAt?: number }>;
+  injected: Record<string, number>;
+  apiRequests: number;
+  /** Envelopes in the sandbox's database carrying one of the job's identities. */
+  createdInSandbox: number;
+  distinctIdentities: number;
+  duplicatedIdentities: number;
+  missingIdentities: number;
+  reportSucceeded: number;
+  reportUnaccounted: number;
+  reportedEnvelopeIdsMissingInSandbox: number;
+  files: number;
+  filesWithWrongSha256: number;
+  /** Times the sandbox was killed with SIGKILL and restarted on the same port and data. */
+  sandboxKilled: number;
+  mergeExit?: number;
+  lockRefusals?: number;
+}
+
+/**
+ * Runs the chaos benchmark's chain (bench/chaos/chaos.mjs: a `serve --data`
+ * child with --faults, `signrun run` children, kills, re-runs, checks) on the
+ * work tree's dist/, which `npm test` has just built. One implementation for
+ * the benchmark and the suite: the test only chooses smaller sizes.
+ */
+export function runChaos(args: string[]): Promise<{ result: ChaosResult; exit: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [path.join(repoRoot, 'bench/chaos/chaos.mjs'), '--json', '--no-snapshot', ...args], {
+    cwd: repoRoot,
+    env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('DOCUSIGN_'))),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (exit) => {
+      const line = stdout.trim().split('\n').pop() ?? '';
+      try {
+        resolve({ result: JSON.parse(line) as ChaosResult, exit, stderr });
+      } catch {
+        reject(new Error(`chaos.mjs exited ${String(exit)} without a result:\n${stdout}\n${stderr}`));
+      }
+    });
+  });
+}
