@@ -9,7 +9,7 @@ import { join } from 'node:path';
 function pdfText(bytes: Buffer): Promise<string> {
   const file = join(mkdtempSync(join(tmpdir(), 'signrun-cert-')), 'c.pdf');
   writeFileSync(file, bytes);
-  return new Promise((resolve, reject) => execFile('pdftotext', ['-layout', file, '-'], (error, stdout) => (error ? reject(error) : resolve(stdout))));
+  return new Promise((resolve, reject) => execFile('pdftotext', ['-layout', file, '-'], (error, stdout) => (error ? reject(new Error(`pdftotext failed: ${error.message}`)) : resolve(stdout))));
 }
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { authHeader, call, rawRequest, documentEnvelope, expectApiError, expectShape, login, makePdf, seedCredentials, templateId } from './helpers/api.js';

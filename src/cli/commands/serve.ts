@@ -33,10 +33,11 @@ const handler: CommandHandler = async ({ options, io, signal }) => {
   });
   io.stdout.write(`sandbox listening on ${sandbox.rootUrl}\n`);
   // No password here: output is a log, and secrets stay out of logs (the built-in ones are in docs/sandbox.md).
+  const seedFile = typeof options['seed'] === 'string' ? options['seed'] : undefined;
   const seed = {
     'built-in': 'built-in seed (user sandbox@signrun.test, integrator key sandbox-integrator-key; see docs/sandbox.md)',
-    file: `seed ${String(options['seed'])}`,
-    'kept-existing-data': `existing data kept${options['seed'] !== undefined ? ` (--seed ${String(options['seed'])} ignored: the data folder already has accounts)` : ''}`,
+    file: `seed ${seedFile ?? ''}`,
+    'kept-existing-data': `existing data kept${seedFile !== undefined ? ` (--seed ${seedFile} ignored: the data folder already has accounts)` : ''}`,
   }[sandbox.app.sandbox.seed];
   io.stdout.write(`  ${seed}; data ${dataDir ? `in ${dataDir}` : 'in memory'}; outbox ${sandbox.origin}/sandbox/outbox\n`);
   await new Promise<void>((resolveWait) => {

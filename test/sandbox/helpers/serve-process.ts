@@ -25,8 +25,8 @@ export function spawnServe(args: string[]): Promise<ServeProcess> {
         resolve({ child, origin: match[1]!, rootUrl: `${match[1]}${match[2]}`, output: () => out, exited });
       }
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     void exited.then(({ code }) => {
       clearTimeout(timer);
       reject(new Error(`serve exited with ${code}: ${out}`));
