@@ -17,8 +17,11 @@ export function consoleSummary(report: RunReport, options: ConsoleSummaryOptions
   const seconds = (report.durationMs / 1000).toFixed(1);
   const lines: string[] = [];
   const anyFailed = t.envelopes.failed + t.accounts.failed > 0;
+  const budget = report.callBudget?.exhausted ? report.callBudget : undefined;
   const head = report.interrupted
     ? c.yellow(c.bold('Interrupted'))
+    : budget
+      ? c.yellow(c.bold('Stopped: hourly call budget spent'))
     : anyFailed
       ? c.red(c.bold('Finished with failures'))
       : c.green(c.bold('Done'));
@@ -34,7 +37,9 @@ export function consoleSummary(report: RunReport, options: ConsoleSummaryOptions
     parts.push(`account(s): ${a.join(', ')}`);
   }
   lines.push(`${head} in ${seconds} s: ${parts.join('; ') || 'nothing to do'}.`);
-  if (t.envelopes.notStarted + t.accounts.notStarted > 0) {
+  if (budget) {
+    lines.push(`  ${c.bold('SR_CALL_BUDGET_SPENT')}: ${budget.used} call(s) made; ${t.envelopes.notStarted + t.accounts.notStarted} item(s) not started. Run the same command again after ${budget.resumeAt ?? 'the hour'}: it continues where this one stopped.`);
+  } else if (t.envelopes.notStarted + t.accounts.notStarted > 0) {
     lines.push(`  ${t.envelopes.notStarted + t.accounts.notStarted} item(s) not started; run the same command again to continue.`);
   }
   const ready = report.envelopes.reduce((n, e) => n + e.recipients.filter((r) => r.signing === 'ready').length, 0);

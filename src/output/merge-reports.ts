@@ -46,6 +46,13 @@ export function mergeReports(reports: RunReport[], runId: string = randomUUID())
     envelopes: [...envelopes.values()],
     accounts: [...accounts.values()],
   };
+  // A shard stopped by its call budget still matters only while items it left are not started in any report.
+  const spent = sorted.filter((r) => r.callBudget?.exhausted);
+  const left = merged.totals.envelopes.notStarted + merged.totals.accounts.notStarted;
+  if (spent.length > 0 && left > 0) {
+    const resumeAt = spent.reduce<string | undefined>((latest, r) => (r.callBudget?.resumeAt && (!latest || r.callBudget.resumeAt > latest) ? r.callBudget.resumeAt : latest), undefined);
+    merged.callBudget = { used: spent.reduce((n, r) => n + (r.callBudget?.used ?? 0), 0), exhausted: true, code: 'SR_CALL_BUDGET_SPENT', ...(resumeAt ? { resumeAt } : {}) };
+  }
   return merged;
 }
 

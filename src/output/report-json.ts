@@ -3,6 +3,7 @@ import type { RunSummary, SummaryTotals } from '../runner/run-summary.js';
 import { totalsOf } from '../runner/run-summary.js';
 import type { RateLimitInfo } from '../client/rate-limit.js';
 import type { AccountResult, EnvelopeResult, RunTarget } from '../runner/run-summary.js';
+import type { CallBudgetReport } from '../runner/call-budget.js';
 
 /** report.json, as schemas/report.schema.json describes it. */
 export interface RunReport {
@@ -18,6 +19,8 @@ export interface RunReport {
   concurrency: number;
   totals: SummaryTotals;
   api: { calls: number; retries: number; failedCalls: number; byOperation: Record<string, number>; rateLimit?: RateLimitInfo };
+  /** The hourly call budget; `exhausted` with `resumeAt` when the run stopped starting work for lack of calls. */
+  callBudget?: CallBudgetReport;
   envelopes: EnvelopeResult[];
   accounts: AccountResult[];
 }
@@ -50,6 +53,7 @@ export function reportOf(summary: RunSummary, baseDir?: string): RunReport {
       byOperation: summary.api.byOperation,
       ...(summary.api.rateLimit ? { rateLimit: summary.api.rateLimit } : {}),
     },
+    ...(summary.callBudget ? { callBudget: summary.callBudget } : {}),
     envelopes: summary.envelopes.map((e) => ({ ...e, source: { ...e.source, file: show(e.source.file) } })),
     accounts: summary.accounts.map((a) => ({ ...a, source: { ...a.source, file: show(a.source.file) } })),
   };

@@ -19,7 +19,7 @@ function duration(ms: number): string {
 export function reportMarkdown(report: RunReport): string {
   const t = report.totals;
   const lines: string[] = [];
-  const verdict = report.interrupted ? 'interrupted' : t.envelopes.failed + t.accounts.failed > 0 ? 'failed' : 'succeeded';
+  const verdict = report.interrupted ? 'interrupted' : report.callBudget?.exhausted ? 'stopped: hourly call budget spent (SR_CALL_BUDGET_SPENT)' : t.envelopes.failed + t.accounts.failed > 0 ? 'failed' : 'succeeded';
   lines.push(`# signrun run ${verdict}`, '');
   lines.push(`Target: ${report.target.sandbox ? 'in-process sandbox ' : ''}\`${report.target.rootUrl}\` · run \`${report.runId}\` · ${duration(report.durationMs)} · concurrency ${report.concurrency}`, '');
   lines.push('| | total | succeeded | failed | not started |', '|---|---:|---:|---:|---:|');
@@ -60,6 +60,8 @@ export function reportMarkdown(report: RunReport): string {
     lines.push('');
   }
   const notStarted = [...report.envelopes, ...report.accounts].filter((i) => i.outcome === 'not-started');
-  if (notStarted.length > 0) lines.push(`${notStarted.length} item(s) were not started because the run was interrupted; run the same command again to continue.`, '');
+  if (notStarted.length > 0 && report.callBudget?.exhausted) {
+    lines.push(`${notStarted.length} item(s) were not started because the hourly call budget was spent (SR_CALL_BUDGET_SPENT, ${report.callBudget.used} calls made); run the same command again after ${report.callBudget.resumeAt ?? 'the hour'} to continue.`, '');
+  } else if (notStarted.length > 0) lines.push(`${notStarted.length} item(s) were not started because the run was interrupted; run the same command again to continue.`, '');
   return `${lines.join('\n')}\n`;
 }

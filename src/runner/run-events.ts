@@ -1,6 +1,7 @@
 import type { ClientEvent } from '../client/api-request.js';
 import type { RateLimitInfo } from '../client/rate-limit.js';
 import type { AccountResult, EnvelopeResult, RunTarget } from './run-summary.js';
+import type { CallBudgetReport } from './call-budget.js';
 
 /** The steps of one envelope, in order (a small state machine a journal can record and skip). */
 export const envelopeSteps = ['create', 'recipients', 'views', 'documents', 'certificate'] as const;
@@ -21,6 +22,8 @@ export type RunEvent =
   | (Extract<ClientEvent, { type: 'request' }> & { rateLimit?: RateLimitInfo })
   | Extract<ClientEvent, { type: 'retry' }>
   | { type: 'interrupt' }
+  /** The hourly call budget: at the end of a run with `--max-calls-per-hour`, or when it ran out (then the rest was not started). */
+  | { type: 'budget'; callBudget: CallBudgetReport }
   /** Something people should know that is not a failure (a stale lock taken over, a repaired journal). */
   | { type: 'warning'; message: string }
   | { type: 'run:end'; endedAt: string; interrupted: boolean };

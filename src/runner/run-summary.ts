@@ -2,6 +2,7 @@ import type { RateLimitInfo } from '../client/rate-limit.js';
 import type { FileRecord } from '../output/output-folder.js';
 import type { SourcePosition } from '../jobs/model.js';
 import type { EnvelopeStep, RunEvent } from './run-events.js';
+import type { CallBudgetReport } from './call-budget.js';
 
 /** The service a run talked to. */
 export interface RunTarget {
@@ -104,6 +105,8 @@ export interface RunSummary {
   envelopes: EnvelopeResult[];
   accounts: AccountResult[];
   api: ApiUsage;
+  /** The hourly call budget (`--max-calls-per-hour`, or the service's limit when it ran out). Absent when neither applied. */
+  callBudget?: CallBudgetReport;
 }
 
 /** Counts per outcome, for the console and report.md. */
@@ -138,6 +141,8 @@ export function totalsOf(summary: Pick<RunSummary, 'envelopes' | 'accounts'>): S
 /** Exit code of a finished run (DESIGN.md): 130 interrupted, 1 when anything failed, else 0. */
 export function exitCodeOf(summary: RunSummary): number {
   if (summary.interrupted) return 130;
+  // Work left undone for lack of calls: not a success, and the report says when to resume.
+  if (summary.callBudget?.exhausted) return 1;
   const t = totalsOf(summary);
   return t.envelopes.failed > 0 || t.accounts.failed > 0 ? 1 : 0;
 }
@@ -190,6 +195,9 @@ export class SummaryCollector {
         break;
       case 'interrupt':
         s.interrupted = true;
+        break;
+      case 'budget':
+        s.callBudget = event.callBudget;
         break;
       case 'run:end':
         s.endedAt = event.endedAt;

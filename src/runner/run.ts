@@ -12,6 +12,8 @@ import { identityOf } from './identity.js';
 import type { RunEvent, RunEventListener } from './run-events.js';
 import { SummaryCollector, type AccountResult, type EnvelopeResult, type RunSummary, type RunTarget } from './run-summary.js';
 import { scheduleLazily } from './schedule.js';
+import { CallBudget } from './call-budget.js';
+import { expectedApiCalls } from './envelope-definition.js';
 import { checkTemplates, type PreflightProblem } from './template-check.js';
 import { acquireStateLock, type StateLock } from '../state/state-lock.js';
 import { openJournal, type Journal } from '../state/journal.js';
@@ -51,6 +53,14 @@ export interface RunOptions {
   stateDir?: string;
   /** Written in the lock for whoever finds it. Default `signrun run`. */
   command?: string;
+  /**
+   * Hourly call budget (`--max-calls-per-hour`). Default: none of its own;
+   * the service's `x-ratelimit-remaining` is always respected. When what is
+   * left cannot cover one more item (and the items in flight), the run starts
+   * nothing new, finishes what is in flight, and the summary's `callBudget`
+   * says when to resume (SR_CALL_BUDGET_SPENT, exit 1).
+   */
+  maxCallsPerHour?: number;
 }
 
 /** Thrown before anything is sent when a plan-time check fails (exit 2). */
@@ -88,7 +98,9 @@ export async function run(options: RunOptions): Promise<RunSummary> {
     concurrency,
     outDir: out.root,
   });
+  const budget = new CallBudget(options.maxCallsPerHour, startedAt);
   const emit = (event: RunEvent) => {
+    if (event.type === 'request') budget.observe(event.rateLimit);
     collector.listener(event);
     options.onEvent?.(event);
   };
@@ -136,61 +148,87 @@ export async function run(options: RunOptions): Promise<RunSummary> {
     const now = () => new Date();
     const usageOf = (tag: string) => collector.usageOf(tag);
     const seen = new Set<string>();
-    const stopped = () => options.signal?.aborted === true;
+    const interrupted = () => options.signal?.aborted === true;
+    // Calls the items in flight may still make, so the budget keeps room for them to finish.
+    let reserved = 0;
+    const callsOf = (item: WorkItem) => (item.kind === 'envelope' ? expectedApiCalls(item.envelope) : 2);
+    const stopped = () => interrupted() || budget.exhausted;
+    const runItem = async (item: WorkItem): Promise<void> => {
+      if (item.kind === 'envelope') {
+        const { envelope } = item;
+        seen.add(identityOf(envelope));
+        emit({ type: 'envelope:start', job: envelope.job, key: envelope.key });
+        const result = await runEnvelope(envelope, {
+          account,
+          out,
+          rootUrl: options.target.rootUrl,
+          emit,
+          now,
+          viewTtlSeconds: options.viewTtlSeconds ?? 300,
+          usageOf,
+          adoptEarlier: !options.target.sandbox,
+          ...(journal ? { journal } : {}),
+          ...(progress ? { progressOf: (id: string) => progress?.envelopes.get(id) } : {}),
+        });
+        if (journal && result.outcome === 'succeeded') await journal.append({ kind: 'envelope', id: identityOf(envelope), step: 'done' });
+        emit({ type: 'envelope:done', result });
+      } else {
+        const { account: resolved } = item;
+        seen.add(identityOf(resolved));
+        emit({ type: 'account:start', job: resolved.job, key: resolved.key });
+        const result = await runAccount(resolved, {
+          client,
+          out,
+          rootUrl: options.target.rootUrl,
+          now,
+          usageOf,
+          ...(options.distributor ? { distributor: options.distributor } : {}),
+          ...(options.integratorKey ? { integratorKey: options.integratorKey } : {}),
+        });
+        emit({ type: 'account:done', result });
+      }
+    };
     await scheduleLazily(
-      workItems(options.jobs),
+      withinBudget(workItems(options.jobs), (item) => {
+        // Reserved when the item is taken, not when its task starts: the next item is taken before that.
+        const allowed = budget.canStart(callsOf(item), reserved);
+        if (allowed) reserved += callsOf(item);
+        return allowed;
+      }),
       concurrency,
       async (item) => {
-        if (item.kind === 'envelope') {
-          const { envelope } = item;
-          seen.add(identityOf(envelope));
-          emit({ type: 'envelope:start', job: envelope.job, key: envelope.key });
-          const result = await runEnvelope(envelope, {
-            account,
-            out,
-            rootUrl: options.target.rootUrl,
-            emit,
-            now,
-            viewTtlSeconds: options.viewTtlSeconds ?? 300,
-            usageOf,
-            adoptEarlier: !options.target.sandbox,
-            ...(journal ? { journal } : {}),
-            ...(progress ? { progressOf: (id: string) => progress?.envelopes.get(id) } : {}),
-          });
-          if (journal && result.outcome === 'succeeded') await journal.append({ kind: 'envelope', id: identityOf(envelope), step: 'done' });
-          emit({ type: 'envelope:done', result });
-        } else {
-          const { account: resolved } = item;
-          seen.add(identityOf(resolved));
-          emit({ type: 'account:start', job: resolved.job, key: resolved.key });
-          const result = await runAccount(resolved, {
-            client,
-            out,
-            rootUrl: options.target.rootUrl,
-            now,
-            usageOf,
-            ...(options.distributor ? { distributor: options.distributor } : {}),
-            ...(options.integratorKey ? { integratorKey: options.integratorKey } : {}),
-          });
-          emit({ type: 'account:done', result });
+        try {
+          await runItem(item);
+        } finally {
+          reserved -= callsOf(item);
         }
       },
       stopped,
     );
 
     if (stopped()) {
-      emit({ type: 'interrupt' });
+      if (interrupted()) emit({ type: 'interrupt' });
+      else emit({ type: 'budget', callBudget: budget.report() });
       for (const job of options.jobs) {
         for (const a of job.accounts) if (!seen.has(identityOf(a))) emit({ type: 'account:done', result: notStartedAccount(a) });
         for (const e of job.envelopes) if (!seen.has(identityOf(e))) emit({ type: 'envelope:done', result: notStartedEnvelope(e) });
       }
     }
-    emit({ type: 'run:end', endedAt: new Date().toISOString(), interrupted: stopped() });
+    if (!budget.exhausted && options.maxCallsPerHour !== undefined) emit({ type: 'budget', callBudget: budget.report() });
+    emit({ type: 'run:end', endedAt: new Date().toISOString(), interrupted: interrupted() });
     return collector.summary((item) => order.get(identityOf(item)) ?? 0);
   } finally {
     client.close();
     await journal?.close();
     await lock?.release();
+  }
+}
+
+/** The items, until `allowed` says no for one: that one and the rest are never started. */
+function* withinBudget<T>(items: Iterable<T>, allowed: (item: T) => boolean): Generator<T> {
+  for (const item of items) {
+    if (!allowed(item)) return;
+    yield item;
   }
 }
 

@@ -41,9 +41,6 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
     return ExitCode.invalid;
   }
   printDiagnostics(io, prepared.warnings);
-  if (options['maxCallsPerHour'] !== undefined) {
-    io.stderr.write('note: --max-calls-per-hour is accepted but not used yet (the client waits when the service says no call is left).\n');
-  }
   const { config, jobs } = prepared;
   const outDir = path.resolve(io.cwd, (options['out'] as string | undefined) ?? config.outDir);
   const concurrency = (options['concurrency'] as number | undefined) ?? config.concurrency;
@@ -70,6 +67,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
         outDir,
         concurrency,
         signal,
+        ...(typeof options['maxCallsPerHour'] === 'number' ? { maxCallsPerHour: options['maxCallsPerHour'] } : {}),
         onEvent: (event) => {
           if (event.type === 'warning') io.stderr.write(`warning: ${event.message}\n`);
           progress.onEvent(event);

@@ -67,6 +67,11 @@ export const runCodes = defineCodes({
     summary: 'A report.json given to `report merge` is missing or does not match schemas/report.schema.json.',
     hint: 'Give report.json files (or output folders) written by `signrun run`.',
   },
+  SR_CALL_BUDGET_SPENT: {
+    exitCode: 1,
+    summary: 'The hourly call budget (--max-calls-per-hour, or what the service says is left this hour) could not cover more work: the run started nothing new and finished what was in flight.',
+    hint: 'Run the same command again after the time report.json gives in callBudget.resumeAt: finished envelopes are skipped, the rest are sent.',
+  },
   SR_STATE_LOCKED: {
     exitCode: 2,
     summary: 'Another run holds the lock of the state folder (one run per state folder, so no envelope is sent twice).',
