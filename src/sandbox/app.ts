@@ -5,6 +5,7 @@ import { sandboxErrorHandler } from './error-handler.js';
 import { apiErrors } from './api-error.js';
 import { apiRoutes } from './api-routes.js';
 import { parseJsonBody } from './wire/json-body.js';
+import { withBodyBytes } from './wire/body-bytes.js';
 import { sandboxRoutes } from './routes/sandbox-routes.js';
 import { signingRoutes } from './signing/routes.js';
 import { connectPlugin } from './connect/plugin.js';
@@ -51,14 +52,18 @@ export async function buildSandboxApp(options: SandboxOptions = {}, overrides: S
   // JSON bodies: DocuSign accepts an empty body (or {}) on GET and DELETE, so
   // an empty body is "no body", not an error.
   app.removeContentTypeParser(['application/json']);
-  // Read as bytes: documentBase64 values are decoded straight from them
-  // (parseJsonBody), never made into strings (the envelope-creation hot path).
-  app.addContentTypeParser(/^application\/(.+\+)?json/i, { parseAs: 'buffer' }, (_request, body, done) => {
-    try {
-      done(null, parseJsonBody(body as Buffer));
-    } catch {
-      done(apiErrors.invalidBody('The body is not valid JSON.'), undefined);
-    }
+  // Read as bytes (into a reused buffer, wire/body-bytes.ts): documentBase64
+  // values are decoded straight from them (parseJsonBody), never made into
+  // strings (the envelope-creation hot path).
+  app.addContentTypeParser(/^application\/(.+\+)?json/i, (request, payload, done) => {
+    const parse = (bytes: Buffer) => {
+      try {
+        return parseJsonBody(bytes);
+      } catch {
+        throw apiErrors.invalidBody('The body is not valid JSON.');
+      }
+    };
+    withBodyBytes(payload, request.headers, request.routeOptions.bodyLimit ?? services.config.bodyLimitBytes, parse, (error, body) => done(error, body));
   });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));

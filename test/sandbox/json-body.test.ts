@@ -119,6 +119,16 @@ describe('envelope creation over HTTP with document-sized bodies', () => {
     }
   });
 
+  it('reads bodies of every size whole: one chunk, the reused buffer grown, and one of its own (over 4 MiB)', async () => {
+    for (const padding of [0, 400_000, 5_000_000]) {
+      const doc = await makePdf(1, `Size ${padding}`, padding);
+      const created = await call(`${baseUrl}/envelopes`, { headers: authHeader(), body: documentEnvelope(doc) });
+      expect(created.status, JSON.stringify(created.json)).toBe(201);
+      const document = await call(`${baseUrl}/envelopes/${(created.json as { envelopeId: string }).envelopeId}/documents/1`, { headers: authHeader() });
+      expect(document.bytes.equals(doc)).toBe(true);
+    }
+  });
+
   it('answers 400 INVALID_REQUEST_BODY to a raw line break inside documentBase64 (not JSON)', async () => {
     const b64 = pdf.toString('base64');
     const raw = JSON.stringify(documentEnvelope(pdf)).replace(b64, `${b64.slice(0, 2000)}\n${b64.slice(2000)}`);
