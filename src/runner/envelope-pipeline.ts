@@ -1,7 +1,7 @@
 import type { ResolvedEnvelope, ResolvedRole, ResolvedSigner } from '../jobs/model.js';
 import type { AccountClient } from '../client/esignature-client.js';
 import { ClientHttpError, ClientNetworkError } from '../client/client-errors.js';
-import { createOnce, type FoundEnvelope } from '../state/create-once.js';
+import { createOnce } from '../state/create-once.js';
 import type { Journal } from '../state/journal.js';
 import type { EnvelopeProgress } from '../state/journal-progress.js';
 import type { ServiceFailure } from '../state/service-error-classes.js';
@@ -12,7 +12,8 @@ import { safeFileName } from '../output/output-folder.js';
 import { fileDigest } from '../output/file-digest.js';
 import { itemFolder, readRecord, type EnvelopeRecord, type RecipientRecord, type SigningEntry, type SigningRecord } from '../output/records.js';
 import { envelopeDefinitionOf } from './envelope-definition.js';
-import { digestFieldName, identityFieldName, identityOf, transactionIdOf } from './identity.js';
+import { findByIdentity } from './find-by-identity.js';
+import { identityOf, transactionIdOf } from './identity.js';
 import { envelopeSteps, type EnvelopeStep, type RunEventListener } from './run-events.js';
 import type { EnvelopeResult, ItemError, RecipientOutcome } from './run-summary.js';
 
@@ -69,17 +70,6 @@ const minViewLifeMs = 60_000;
 /** A journal that keeps nothing: createOnce without a state folder (the journal comes with issue 6). */
 const noJournal: Journal = { path: '', append: async () => {}, close: async () => {} };
 
-/** Lookups go back this far: an envelope sent by any earlier run must be found. */
-const lookupFromDate = '2000-01-01T00:00:00Z';
-
-/** The envelope carrying this identity on the service (status-changes listing with the custom-field filter). */
-async function findByIdentity(ctx: EnvelopeContext, tag: string): Promise<FoundEnvelope | undefined> {
-  const listed = await ctx.account.listEnvelopeStatusChanges({ fromDate: lookupFromDate, customField: { name: identityFieldName, value: tag } }, { tag });
-  const found = (listed.envelopes ?? []).find((e) => e.envelopeId);
-  if (!found) return undefined;
-  const digest = found.customFields?.textCustomFields?.find((f) => f.name === digestFieldName)?.value;
-  return { envelopeId: found.envelopeId, ...(digest !== undefined ? { digest } : {}) };
-}
 
 /** A client error as the classification table reads it. */
 function describeFailure(error: unknown): ServiceFailure {
@@ -188,10 +178,15 @@ async function stepCreate(envelope: ResolvedEnvelope, state: EnvelopeState, ctx:
     transactionId: transactionIdOf(envelope),
     journal: ctx.journal ?? noJournal,
     ...(ctx.progressOf?.(tag) ? { progress: ctx.progressOf(tag) } : {}),
-    // The normal path costs no lookup; one follows every failed create.
-    firstLookup: 'if-intent',
+    // With a state folder, an identity the journal has never seen is looked up
+    // before its first create: the folder may have been lost or moved, or
+    // another checkout sent it (one call per envelope new to the journal).
+    // An identity the journal knows needs no lookup unless an intent is
+    // unanswered; one follows every failed create. Without a state folder
+    // (the in-process sandbox, new with each run) nothing can exist yet.
+    firstLookup: ctx.journal && !ctx.progressOf?.(tag) ? 'always' : 'if-intent',
     maxAttempts: 4,
-    lookup: () => findByIdentity(ctx, tag),
+    lookup: () => findByIdentity(ctx.account, tag, { tag }),
     create: async () => {
       const summary = await ctx.account.createEnvelope(definition, { tag });
       if (summary.status !== undefined) state.status = summary.status;

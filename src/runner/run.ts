@@ -151,7 +151,8 @@ export async function run(options: RunOptions): Promise<RunSummary> {
     const interrupted = () => options.signal?.aborted === true;
     // Calls the items in flight may still make, so the budget keeps room for them to finish.
     let reserved = 0;
-    const callsOf = (item: WorkItem) => (item.kind === 'envelope' ? expectedApiCalls(item.envelope) : 2);
+    // An envelope new to the journal costs one lookup more (envelope-pipeline.ts, firstLookup).
+    const callsOf = (item: WorkItem) => (item.kind === 'envelope' ? expectedApiCalls(item.envelope) + (journal ? 1 : 0) : 2);
     const stopped = () => interrupted() || budget.exhausted;
     const runItem = async (item: WorkItem): Promise<void> => {
       if (item.kind === 'envelope') {

@@ -56,4 +56,21 @@ describe('state folder: lock and journal', () => {
     const after = await run({ jobs: [job(['locked'])], target: target(), outDir, stateDir });
     expect(after.envelopes[0]?.outcome).toBe('succeeded');
   });
+
+  it('state folder and outputs lost: the re-run looks each identity up before creating and adopts, nothing is sent twice', async () => {
+    const outDir = await mkdtemp(path.join(os.tmpdir(), 'signrun-state-'));
+    const stateDir = path.join(outDir, '.signrun');
+    const first = await run({ jobs: [job(['lost1', 'lost2'])], target: target(), outDir, stateDir });
+    expect(first.api.byOperation['createEnvelope']).toBe(2);
+    // New to the journal: one lookup each before the create.
+    expect(first.api.byOperation['listEnvelopes']).toBe(2);
+    await rm(outDir, { recursive: true });
+    const second = await run({ jobs: [job(['lost1', 'lost2'])], target: target(), outDir, stateDir });
+    expect(second.api.byOperation['createEnvelope']).toBeUndefined();
+    expect(second.envelopes.map((e) => [e.outcome, e.adopted, e.envelopeId])).toEqual(first.envelopes.map((e) => ['succeeded', true, e.envelopeId]));
+    // Known to the journal now: no lookup the third time.
+    const third = await run({ jobs: [job(['lost1', 'lost2'])], target: target(), outDir, stateDir });
+    expect(third.api.byOperation['listEnvelopes']).toBeUndefined();
+    expect(third.api.byOperation['createEnvelope']).toBeUndefined();
+  });
 });
