@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/contract.js';
+import type { RunPlan } from '../../src/runner/plan.js';
+import { fanOutJob, readReport, sandboxEnv } from './run-helpers.js';
+
+let sandbox: RunningSandbox;
+let dataDir: string;
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'signrun-plan-data-'));
+  sandbox = await startSandbox({ port: 0, quiet: true, dataDir });
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+/** Every row of every table of the sandbox's database, hashed: the plan must leave it as it was. */
+function databaseDigest(): string {
+  const db = new Database(path.join(dataDir, 'sandbox.sqlite'), { readonly: true });
+  try {
+    const hash = createHash('sha256');
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>;
+    for (const { name } of tables) {
+      hash.update(name);
+      for (const row of db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).iterate()) hash.update(JSON.stringify(row, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('hex') : v)));
+    }
+    return hash.digest('hex');
+  } finally {
+    db.close();
+  }
+}
+
+type Plan = RunPlan & { items: Array<RunPlan['items'][number]> };
+
+async function plan(dir: string, out: string): Promise<Plan> {
+  const result = await runCli(['plan', '.', '--out', out, '--format', 'json'], { cwd: dir, env: sandboxEnv(sandbox) });
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as Plan;
+}
+
+describe('signrun plan against the target', () => {
+  it('create, adopt (found on the service), up to date (outputs or journal), drift; read-only; a run then makes the calls it planned', async () => {
+    const dir = await fanOutJob(4, 'plan-target');
+    const first = await runCli(['run', '.', '--out', 'out1'], { cwd: dir, env: sandboxEnv(sandbox) });
+    expect(first.code, first.stderr).toBe(0);
+    const before = databaseDigest();
+
+    // Fresh outputs and state: the service holds all four, so a run would adopt them.
+    const elsewhere = await plan(dir, 'out2');
+    expect(elsewhere.items.map((i) => [i.action, i.foundIn])).toEqual(Array(4).fill(['adopt', 'service']));
+    expect(existsSync(path.join(dir, 'out2'))).toBe(false);
+    const sent = (await readReport(path.join(dir, 'out1'))).envelopes.map((e) => e.envelopeId);
+    expect(elsewhere.items.map((i) => i.envelopeId)).toEqual(sent);
+
+    // The outputs of the run that sent them: up to date; without its envelope.json, the journal still knows it.
+    await rm(path.join(dir, 'out1/plan-target/e-E10002/envelope.json'));
+    const here = await plan(dir, 'out1');
+    expect(here.items.map((i) => [i.action, i.foundIn])).toEqual([
+      ['up-to-date', 'outputs'],
+      ['up-to-date', 'journal'],
+      ['up-to-date', 'outputs'],
+      ['up-to-date', 'outputs'],
+    ]);
+
+    // One row changed (drift), one added (create).
+    const csv = path.join(dir, 'data/people.csv');
+    await writeFile(csv, (await readFile(csv, 'utf8')).replace('Employee 1,', 'Employee One,'));
+    await appendFile(csv, 'E10005,Employee 5,employee5@example.com,Manager 5,manager5@example.com\n');
+    const changed = await plan(dir, 'out2');
+    expect(changed.items.map((i) => i.action)).toEqual(['drift', 'adopt', 'adopt', 'adopt', 'create']);
+    expect(changed.items[0]?.envelopeId).toBe(sent[0]);
+    expect(databaseDigest()).toBe(before);
+    expect(existsSync(path.join(dir, 'out2'))).toBe(false);
+
+    // The run does what the plan said, with the calls it counted.
+    const ran = await runCli(['run', '.', '--out', 'out2'], { cwd: dir, env: sandboxEnv(sandbox) });
+    expect(ran.code).toBe(1);
+    const report = await readReport(path.join(dir, 'out2'));
+    expect(report.envelopes.map((e) => e.error?.code ?? e.outcome)).toEqual(['SR_ENVELOPE_DRIFT', 'succeeded', 'succeeded', 'succeeded', 'succeeded']);
+    expect(report.envelopes.map((e) => e.adopted === true)).toEqual([false, true, true, true, false]);
+    expect(report.api.byOperation['createEnvelope']).toBe(1);
+    expect(report.api.calls).toBe(changed.totalApiCalls);
+  });
+
+  it('with no root URL configured: the in-process sandbox starts empty, so everything is create and nothing is asked', async () => {
+    const dir = await fanOutJob(2, 'plan-offline');
+    const result = await runCli(['plan', '.'], { cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/in-process sandbox/);
+    expect(result.stdout).toMatch(/2 to create, 0 to adopt/);
+  });
+});
