@@ -20,4 +20,6 @@ export {
 } from './run-summary.js';
 export { resolveTarget, sandboxSeedCredentials, type ResolvedTarget } from './target.js';
 export { prepare, type Prepared } from './prepare.js';
-export { planRun, planItemName, type RunPlan, type PlanItem } from './plan.js';
+export { planRun, planItemName, type RunPlan, type PlanItem, type PlanSources } from './plan.js';
+export { CallBudget, type CallBudgetReport } from './call-budget.js';
+export { findByIdentity } from './find-by-identity.js';
