@@ -123,7 +123,8 @@ export async function runAccount(account: ResolvedAccount, ctx: AccountContext):
   }
 }
 
-async function accountExists(client: EsignatureClient, accountId: string, tag: string): Promise<boolean> {
+/** Whether the service still has this account (GET …/accounts/{accountId}; 404 or a missing-account errorCode: no). Read-only; `plan` uses it too. */
+export async function accountExists(client: EsignatureClient, accountId: string, tag: string): Promise<boolean> {
   try {
     await client.getAccount(accountId, { tag });
     return true;

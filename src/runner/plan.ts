@@ -52,6 +52,8 @@ export interface PlanSources {
    * starts empty, so everything not in the outputs is `create`).
    */
   lookup?: (identity: string) => Promise<FoundEnvelope | undefined>;
+  /** Asks the service whether an account exists (`accountExists`, a GET). Absent: an account with a known id is taken as present. */
+  accountExists?: (accountId: string, identity: string) => Promise<boolean>;
 }
 
 /**
@@ -64,7 +66,7 @@ export async function planRun(jobs: ResolvedJob[], outDir: string, rootUrl?: str
   const items: PlanItem[] = [];
   const templates = new Set<string>();
   for (const job of jobs) {
-    for (const account of job.accounts) items.push(await planAccount(account, outDir, rootUrl));
+    for (const account of job.accounts) items.push(await planAccount(account, outDir, rootUrl, sources));
     for (const envelope of job.envelopes) {
       if (envelope.kind === 'template' && envelope.templateId) templates.add(envelope.templateId);
       items.push(await planEnvelope(envelope, outDir, rootUrl, sources));
@@ -103,14 +105,17 @@ async function planEnvelope(envelope: ResolvedEnvelope, outDir: string, rootUrl:
   return { ...base, action: 'up-to-date', apiCalls: views, envelopeId: fromOutputs.envelopeId, foundIn: 'outputs' };
 }
 
-async function planAccount(account: ResolvedAccount, outDir: string, rootUrl: string | undefined): Promise<PlanItem> {
+async function planAccount(account: ResolvedAccount, outDir: string, rootUrl: string | undefined, sources: PlanSources): Promise<PlanItem> {
   const base = { kind: 'account' as const, job: account.job, key: account.key };
   const earlier = await readRecord<AccountRecord>(outDir, `${itemFolder(account.job, account.key)}/account.json`);
   const known = earlier && earlier.state !== 'deleted' && (rootUrl === undefined || earlier.rootUrl === rootUrl) ? earlier : undefined;
   const accountId = account.accountId ?? known?.accountId;
   if (account.state === 'present') {
     // read it (1), and create it when missing (1 more)
-    return accountId ? { ...base, action: 'up-to-date', apiCalls: 1, accountId } : { ...base, action: 'create', apiCalls: 1 };
+    if (!accountId) return { ...base, action: 'create', apiCalls: 1 };
+    // A run reads it first and creates it again when the service no longer has it.
+    if (sources.accountExists && !(await sources.accountExists(accountId, identityOf(account)))) return { ...base, action: 'create', apiCalls: 2, accountId, foundIn: 'service' };
+    return { ...base, action: 'up-to-date', apiCalls: 1, accountId, ...(sources.accountExists ? { foundIn: 'service' as const } : {}) };
   }
   // log in as its user (1) and delete (1)
   return accountId ? { ...base, action: 'delete', apiCalls: 2, accountId } : { ...base, action: 'nothing', apiCalls: 0 };

@@ -96,4 +96,30 @@ describe('signrun plan against the target', () => {
     expect(result.stdout).toMatch(/in-process sandbox/);
     expect(result.stdout).toMatch(/2 to create, 0 to adopt/);
   });
+
+  it('accounts: one the service has (asked by its id) is up to date, a new one is create; read-only', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'signrun-plan-accounts-'));
+    const account = (key: string) =>
+      [
+        `  - key: ${key}`,
+        '    state: present',
+        `    accountName: Plan ${key}`,
+        `    initialUser: { email: admin@${key}.example.com, firstName: Ada, lastName: Martin, password: "\${env.PLAN_PW}" }`,
+        '    planInformation: { planId: sandbox-plan }',
+      ].join('\n');
+    await writeFile(path.join(dir, 'accounts.yaml'), ['version: 1', 'job: plan-accounts', 'accounts:', account('kept')].join('\n') + '\n');
+    const env = { ...sandboxEnv(sandbox), PLAN_PW: 'pw-plan-secret' };
+    const ran = await runCli(['run', '.'], { cwd: dir, env });
+    expect(ran.code, ran.stderr).toBe(0);
+    const before = databaseDigest();
+    await appendFile(path.join(dir, 'accounts.yaml'), account('new') + '\n');
+    const result = await runCli(['plan', '.', '--format', 'json'], { cwd: dir, env });
+    expect(result.code, result.stderr).toBe(0);
+    const planned = JSON.parse(result.stdout) as Plan;
+    expect(planned.items.map((i) => [i.key, i.action, i.foundIn, i.apiCalls])).toEqual([
+      ['kept', 'up-to-date', 'service', 1],
+      ['new', 'create', undefined, 1],
+    ]);
+    expect(databaseDigest()).toBe(before);
+  });
 });

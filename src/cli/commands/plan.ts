@@ -7,6 +7,7 @@ import { prepare } from '../../runner/prepare.js';
 import { planRun, planItemName, type PlanSources } from '../../runner/plan.js';
 import { resolveTarget } from '../../runner/target.js';
 import { findByIdentity } from '../../runner/find-by-identity.js';
+import { accountExists } from '../../runner/account-pipeline.js';
 import { EsignatureClient } from '../../client/esignature-client.js';
 import { readJournal } from '../../state/journal.js';
 import { journalProgress } from '../../state/journal-progress.js';
@@ -46,6 +47,8 @@ const plan: CommandHandler = async ({ args, options, io }) => {
     if (client) {
       const account = await client.login();
       sources.lookup = (identity) => findByIdentity(account, identity);
+      const reader = client;
+      sources.accountExists = (accountId, identity) => accountExists(reader, accountId, identity);
     }
     // Envelopes created on an in-process sandbox died with it: outputs count only for the configured service.
     result = await planRun(prepared.jobs, outDir, prepared.config.rootUrl?.replace(/\/+$/, '') ?? '(in-process sandbox)', sources);
