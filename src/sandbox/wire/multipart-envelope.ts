@@ -28,7 +28,7 @@ export function readMultipartEnvelope(request: FastifyRequest): IncomingEnvelope
   }
   const files = parts.filter((_, i) => i !== jsonIndex);
   const declared = Array.isArray((definition as { documents?: unknown })?.documents)
-    ? ((definition as { documents: Array<{ documentId?: unknown }> }).documents.map((d) => String(d?.documentId ?? '')))
+    ? (definition as { documents: Array<{ documentId?: unknown } | null> }).documents.map((d) => wireId(d?.documentId))
     : [];
   const byId = new Map<string, Buffer>();
   files.forEach((part, i) => {
@@ -38,4 +38,9 @@ export function readMultipartEnvelope(request: FastifyRequest): IncomingEnvelope
     if (id) byId.set(id, part.body);
   });
   return parseEnvelopeDefinition(definition, byId);
+}
+
+/** DocuSign takes ids as strings or numbers; anything else matches no part (and the definition check refuses it). */
+function wireId(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 }
