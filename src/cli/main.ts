@@ -16,7 +16,7 @@ export async function main(argv: string[], io: CommandIO = processIO()): Promise
   const onSignal = (signal: NodeJS.Signals) => {
     interrupts += 1;
     if (interrupts === 1) {
-      io.stderr.write(`\n${signal === 'SIGINT' ? 'Ctrl-C' : signal}: finishing work in flight and writing the report; press Ctrl-C again to stop at once.\n`);
+      io.stderr.write(`\n${signal === 'SIGINT' ? 'Ctrl-C' : signal}: finishing what is in flight, then stopping; press Ctrl-C again to stop at once.\n`);
       controller.abort();
     } else {
       io.stderr.write('Stopped at once.\n');
