@@ -17,6 +17,7 @@ import { expectedApiCalls } from './envelope-definition.js';
 import { checkTemplates, type PreflightProblem } from './template-check.js';
 import { acquireStateLock, type StateLock } from '../state/state-lock.js';
 import { openJournal, type Journal } from '../state/journal.js';
+import { bindStateTarget } from '../state/state-target.js';
 import { journalProgress, type JournalProgress } from '../state/journal-progress.js';
 
 /** Options of {@link run}. */
@@ -133,6 +134,7 @@ export async function run(options: RunOptions): Promise<RunSummary> {
         const t = acquired.tookOverFrom;
         emit({ type: 'warning', message: `the run started at ${t.startedAt} (pid ${t.pid}, ${t.command}) was killed; continuing where it stopped` });
       }
+      await bindStateTarget(options.stateDir, options.target.rootUrl);
       const opened = await openJournal(options.stateDir);
       journal = opened.journal;
       progress = journalProgress(opened.previous.records);

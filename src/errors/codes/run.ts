@@ -77,4 +77,9 @@ export const runCodes = defineCodes({
     summary: 'Another run holds the lock of the state folder (one run per state folder, so no envelope is sent twice).',
     hint: 'Wait for the run named in the message to finish, or give this one another --state folder; nothing was sent.',
   },
+  SR_STATE_OTHER_TARGET: {
+    exitCode: 2,
+    summary: 'The state folder belongs to runs against another service; its journal speaks of envelopes that service holds.',
+    hint: 'Give runs against this service their own --out (or --state) folder; nothing was sent.',
+  },
 });

@@ -1,0 +1,62 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { SignrunError } from '../errors/signrun-error.js';
+import { writeFileAtomic } from '../output/atomic-write.js';
+
+/** What `<state>/target.json` holds: the service whose envelopes the journal speaks of. */
+export interface StateTarget {
+  rootUrl: string;
+  /** When the first run with this state folder started. */
+  since: string;
+}
+
+/**
+ * Binds a state folder to one service. The journal records envelope ids, and
+ * an id of the demo environment means nothing to production: a run pointed at
+ * another service with the same state folder would take the journal's
+ * envelopes as done and send nothing. So the first run writes the service's
+ * root URL, and later runs against another one are refused before any call.
+ * Call it while holding the state lock, so two first runs cannot race.
+ */
+export async function bindStateTarget(stateDir: string, rootUrl: string, now: Date = new Date()): Promise<StateTarget> {
+  const file = path.join(stateDir, 'target.json');
+  const recorded = await readTarget(file);
+  if (recorded === undefined) {
+    const target: StateTarget = { rootUrl: normalise(rootUrl), since: now.toISOString() };
+    await writeFileAtomic(file, `${JSON.stringify(target, null, 2)}\n`);
+    return target;
+  }
+  if (normalise(recorded.rootUrl) !== normalise(rootUrl)) {
+    throw new SignrunError(
+      'SR_STATE_OTHER_TARGET',
+      `the state folder ${stateDir} belongs to runs against ${recorded.rootUrl} (since ${recorded.since}), not ${rootUrl}`,
+      { details: { stateDir, recordedRootUrl: recorded.rootUrl, rootUrl } },
+    );
+  }
+  return recorded;
+}
+
+async function readTarget(file: string): Promise<StateTarget | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  const parsed = JSON.parse(text) as Partial<StateTarget>;
+  if (typeof parsed.rootUrl !== 'string' || typeof parsed.since !== 'string') {
+    throw new SignrunError('SR_STATE_OTHER_TARGET', `${file} is not a signrun state target file`, {
+      hint: 'Remove the file if the state folder is yours, or give this run another --state folder.',
+    });
+  }
+  return { rootUrl: parsed.rootUrl, since: parsed.since };
+}
+
+/** `…/restapi/v2/` and `…/restapi/v2` are the same service; so are v2 and its v2.1 alias on one host. */
+function normalise(rootUrl: string): string {
+  return rootUrl
+    .replace(/\/+$/, '')
+    .replace(/\/v2\.1$/, '/v2')
+    .toLowerCase();
+}
