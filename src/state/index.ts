@@ -8,4 +8,4 @@ export * from './journal-progress.js';
 export * from './state-lock.js';
 export * from './service-error-classes.js';
 export * from './create-once.js';
-export { bindStateTarget, type StateTarget } from './state-target.js';
+export { bindStateTarget, checkStateTarget, type StateTarget } from './state-target.js';

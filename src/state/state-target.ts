@@ -19,14 +19,21 @@ export interface StateTarget {
  * Call it while holding the state lock, so two first runs cannot race.
  */
 export async function bindStateTarget(stateDir: string, rootUrl: string, now: Date = new Date()): Promise<StateTarget> {
-  const file = path.join(stateDir, 'target.json');
-  const recorded = await readTarget(file);
-  if (recorded === undefined) {
-    const target: StateTarget = { rootUrl: normalise(rootUrl), since: now.toISOString() };
-    await writeFileAtomic(file, `${JSON.stringify(target, null, 2)}\n`);
-    return target;
-  }
-  if (normalise(recorded.rootUrl) !== normalise(rootUrl)) {
+  const recorded = await checkStateTarget(stateDir, rootUrl);
+  if (recorded !== undefined) return recorded;
+  const target: StateTarget = { rootUrl: normalise(rootUrl), since: now.toISOString() };
+  await writeFileAtomic(path.join(stateDir, 'target.json'), `${JSON.stringify(target, null, 2)}\n`);
+  return target;
+}
+
+/**
+ * The read-only half, for `plan`: throws SR_STATE_OTHER_TARGET when the state
+ * folder belongs to another service; returns what it records, or undefined
+ * when no run has used it yet.
+ */
+export async function checkStateTarget(stateDir: string, rootUrl: string): Promise<StateTarget | undefined> {
+  const recorded = await readTarget(path.join(stateDir, 'target.json'));
+  if (recorded !== undefined && normalise(recorded.rootUrl) !== normalise(rootUrl)) {
     throw new SignrunError(
       'SR_STATE_OTHER_TARGET',
       `the state folder ${stateDir} belongs to runs against ${recorded.rootUrl} (since ${recorded.since}), not ${rootUrl}`,

@@ -50,6 +50,11 @@ describe('a state folder belongs to one service', () => {
     expect(refused.stderr).toContain('SR_STATE_OTHER_TARGET');
     expect(await envelopeCount(second)).toBe(0);
 
+    // plan reads the same journal, so it refuses too (and writes nothing).
+    const planned = await runCli(['plan', job, '--out', out], { env: sandboxEnv(second) });
+    expect(planned.code).toBe(2);
+    expect(planned.stderr).toContain('SR_STATE_OTHER_TARGET');
+
     // The same service again is fine: the re-run adopts and creates nothing new.
     const again = await runCli(['run', job, '--out', out], { env: sandboxEnv(first) });
     expect(again.code, again.stderr).toBe(0);

@@ -10,6 +10,7 @@ import { findByIdentity } from '../../runner/find-by-identity.js';
 import { accountExists } from '../../runner/account-pipeline.js';
 import { EsignatureClient } from '../../client/esignature-client.js';
 import { readJournal } from '../../state/journal.js';
+import { checkStateTarget } from '../../state/state-target.js';
 import { journalProgress } from '../../state/journal-progress.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 
@@ -36,6 +37,8 @@ const plan: CommandHandler = async ({ args, options, io }) => {
   if (prepared.config.rootUrl) {
     // As `run`: the journal lives in the state folder only for a configured service.
     const stateDir = path.resolve(io.cwd, (options['state'] as string | undefined) ?? path.join(outDir, '.signrun'));
+    // A journal of another service's runs would list envelopes this one never had.
+    await checkStateTarget(stateDir, prepared.config.rootUrl);
     sources.journal = journalProgress((await readJournal(stateDir)).records);
     const target = await resolveTarget(prepared.config, () => {
       throw new SignrunError('SR_USAGE', 'plan never starts a sandbox');
