@@ -23,8 +23,27 @@ export {
   type RateLimitInfo,
   type ClientEvent,
 } from './client/index.js';
-export { run, PreflightError, planRun, resolveTarget, prepare, exitCodeOf, type RunOptions, type RunSummary, type RunEvent, type RunPlan } from './runner/index.js';
-export { OutputFolder, reportOf, writeReports, mergeReports, checkReport, type RunReport, type FileRecord } from './output/index.js';
+export {
+  run,
+  PreflightError,
+  planRun,
+  resolveTarget,
+  prepare,
+  exitCodeOf,
+  type RunOptions,
+  type RunSummary,
+  type RunEvent,
+  type RunPlan,
+} from './runner/index.js';
+export {
+  OutputFolder,
+  reportOf,
+  writeReports,
+  mergeReports,
+  checkReport,
+  type RunReport,
+  type FileRecord,
+} from './output/index.js';
 export {
   identityOf,
   transactionIdOf,

@@ -16,7 +16,9 @@ export async function main(argv: string[], io: CommandIO = processIO()): Promise
   const onSignal = (signal: NodeJS.Signals) => {
     interrupts += 1;
     if (interrupts === 1) {
-      io.stderr.write(`\n${signal === 'SIGINT' ? 'Ctrl-C' : signal}: finishing what is in flight, then stopping; press Ctrl-C again to stop at once.\n`);
+      io.stderr.write(
+        `\n${signal === 'SIGINT' ? 'Ctrl-C' : signal}: finishing what is in flight, then stopping; press Ctrl-C again to stop at once.\n`,
+      );
       controller.abort();
     } else {
       io.stderr.write('Stopped at once.\n');
@@ -51,7 +53,9 @@ export async function main(argv: string[], io: CommandIO = processIO()): Promise
     }
     io.stderr.write(
       `signrun: internal error (SR_INTERNAL): ${error instanceof Error ? error.message : String(error)}\n` +
-        (io.env['SIGNRUN_DEBUG'] ? `${error instanceof Error ? error.stack : ''}\n` : 'Run again with SIGNRUN_DEBUG=1 for a stack trace, and report it.\n'),
+        (io.env['SIGNRUN_DEBUG']
+          ? `${error instanceof Error ? error.stack : ''}\n`
+          : 'Run again with SIGNRUN_DEBUG=1 for a stack trace, and report it.\n'),
     );
     return ExitCode.failed;
   } finally {

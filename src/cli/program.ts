@@ -38,7 +38,12 @@ export function portNumber(value: string): number {
  */
 export function buildProgram(
   io: CommandIO,
-  dispatch: (name: CommandName, load: () => Promise<{ default: CommandHandler }>, args: unknown[], options: Record<string, unknown>) => void,
+  dispatch: (
+    name: CommandName,
+    load: () => Promise<{ default: CommandHandler }>,
+    args: unknown[],
+    options: Record<string, unknown>,
+  ) => void,
 ): Command {
   const program = new Command('signrun')
     .description('Envelope-as-code for electronic signatures (eSignature REST API v2).')
@@ -50,12 +55,14 @@ export function buildProgram(
     })
     .showHelpAfterError('(run with --help for usage)');
 
-  const on = (name: CommandName) => (...all: unknown[]) => {
-    // commander passes positional args, then the options object, then the Command.
-    const cmd = all[all.length - 1] as Command;
-    const args = all.slice(0, -2);
-    dispatch(name, commands[name], args, cmd.opts());
-  };
+  const on =
+    (name: CommandName) =>
+    (...all: unknown[]) => {
+      // commander passes positional args, then the options object, then the Command.
+      const cmd = all[all.length - 1] as Command;
+      const args = all.slice(0, -2);
+      dispatch(name, commands[name], args, cmd.opts());
+    };
 
   program
     .command('validate')
@@ -75,7 +82,9 @@ export function buildProgram(
 
   program
     .command('run')
-    .description('Validate, then create envelopes and accounts; write signing addresses, documents, certificates and a report.')
+    .description(
+      'Validate, then create envelopes and accounts; write signing addresses, documents, certificates and a report.',
+    )
     .argument('<paths...>', 'job files, folders or globs')
     .option('--out <dir>', 'output folder (default: out)')
     .option('--concurrency <n>', 'envelopes in flight at once (default: 8)', positiveInt)
@@ -92,7 +101,11 @@ export function buildProgram(
     .option('--data <dir>', 'data folder (SQLite + documents); default: in memory')
     .option('--seed <file>', 'YAML seed replacing the built-in one')
     .option('--latency <ms>', 'fixed delay added to every API response', nonNegativeInt)
-    .option('--hourly-limit <n>', 'API calls per hour per account before HOURLY_APIINVOCATION_LIMIT_EXCEEDED', positiveInt)
+    .option(
+      '--hourly-limit <n>',
+      'API calls per hour per account before HOURLY_APIINVOCATION_LIMIT_EXCEEDED',
+      positiveInt,
+    )
     .option('--burst-limit <n>', 'API calls per 30 s per account before the burst limit answers', positiveInt)
     .option('--token-ttl <seconds>', 'lifetime of signing-view tokens (default 300)', positiveInt)
     .option('--faults <spec>', 'fault injection, e.g. "429=0.02,500=0.02,reset-after=0.02"')
@@ -104,7 +117,10 @@ export function buildProgram(
     .description('Ask the service for a fresh signing address for a recipient of an envelope of an earlier run.')
     .argument('<out-dir>', 'output folder of the run')
     .argument('<envelope-key>', 'the envelope key, or job/key when several jobs share the folder')
-    .argument('[recipient]', 'recipient: clientUserId, email, name or recipientId (default: the only or first embedded one)')
+    .argument(
+      '[recipient]',
+      'recipient: clientUserId, email, name or recipientId (default: the only or first embedded one)',
+    )
     .action(on('sign-url'));
 
   const report = program.command('report').description('Work with run reports.');

@@ -27,12 +27,19 @@ export class ClientHttpError extends SignrunError {
   readonly retryAfterMs: number | undefined;
 
   constructor(
-    input: FailedRequest & { status: number; serviceErrorCode?: string; serviceMessage?: string; retryAfterMs?: number },
+    input: FailedRequest & {
+      status: number;
+      serviceErrorCode?: string;
+      serviceMessage?: string;
+      retryAfterMs?: number;
+    },
     secrets: readonly string[] = [],
   ) {
     const serviceMessage = input.serviceMessage === undefined ? undefined : redactText(input.serviceMessage, secrets);
     const code: ErrorCode =
-      input.status === 401 || input.serviceErrorCode === 'USER_AUTHENTICATION_FAILED' || input.serviceErrorCode === 'PARTNER_AUTHENTICATION_FAILED'
+      input.status === 401 ||
+      input.serviceErrorCode === 'USER_AUTHENTICATION_FAILED' ||
+      input.serviceErrorCode === 'PARTNER_AUTHENTICATION_FAILED'
         ? 'SR_HTTP_AUTH'
         : input.status === 429 || /LIMIT_EXCEEDED/.test(input.serviceErrorCode ?? '')
           ? 'SR_RATE_LIMITED'

@@ -95,7 +95,14 @@ export class EsignatureClient {
       },
     });
     const send = withThrottle(withRetry(once.send, policy, timing, options.onEvent), rate, timing);
-    return new EsignatureClient(options.rootUrl, options.auth, { send, close: () => once.close(), rate, timing, policy, onEvent: options.onEvent });
+    return new EsignatureClient(options.rootUrl, options.auth, {
+      send,
+      close: () => once.close(),
+      rate,
+      timing,
+      policy,
+      onEvent: options.onEvent,
+    });
   }
 
   /** The same connection pool and layers, other credentials (e.g. a subsidiary account's user). */
@@ -115,7 +122,10 @@ export class EsignatureClient {
 
   /** GET /v2/login_information (service-api.md 4.1). */
   async loginInformation(options: CallOptions = {}): Promise<LoginInformation> {
-    return this.#json<LoginInformation>({ method: 'GET', url: `${this.rootUrl}/login_information`, operation: 'loginInformation' }, options);
+    return this.#json<LoginInformation>(
+      { method: 'GET', url: `${this.rootUrl}/login_information`, operation: 'loginInformation' },
+      options,
+    );
   }
 
   /**
@@ -127,29 +137,48 @@ export class EsignatureClient {
     const accounts = info.loginAccounts ?? [];
     const chosen = accounts.find((a) => a.isDefault === 'true') ?? accounts[0];
     if (!chosen?.accountId) {
-      throw new ClientBadResponseError({ method: 'GET', path: pathOf(`${this.rootUrl}/login_information`), operation: 'loginInformation' }, 'no loginAccounts in the answer');
+      throw new ClientBadResponseError(
+        { method: 'GET', path: pathOf(`${this.rootUrl}/login_information`), operation: 'loginInformation' },
+        'no loginAccounts in the answer',
+      );
     }
     return new AccountClient(this, chosen);
   }
 
   /** GET /v2/accounts/{accountId} (4.2). */
   async getAccount(accountId: string, options: CallOptions = {}): Promise<AccountInformation> {
-    return this.#json<AccountInformation>({ method: 'GET', url: `${this.rootUrl}/accounts/${enc(accountId)}`, operation: 'getAccount' }, options);
+    return this.#json<AccountInformation>(
+      { method: 'GET', url: `${this.rootUrl}/accounts/${enc(accountId)}`, operation: 'getAccount' },
+      options,
+    );
   }
 
   /** POST /v2/accounts (4.3). Not idempotent: never retried after the service may have acted. */
   async createAccount(definition: NewAccountDefinition, options: CallOptions = {}): Promise<NewAccountSummary> {
     const summary = await this.#json<NewAccountSummary>(
-      { method: 'POST', url: `${this.rootUrl}/accounts`, body: definition, operation: 'createAccount', idempotent: false },
+      {
+        method: 'POST',
+        url: `${this.rootUrl}/accounts`,
+        body: definition,
+        operation: 'createAccount',
+        idempotent: false,
+      },
       options,
     );
-    if (!summary?.accountId) throw new ClientBadResponseError({ method: 'POST', path: pathOf(`${this.rootUrl}/accounts`), operation: 'createAccount' }, 'no accountId in the answer');
+    if (!summary?.accountId)
+      throw new ClientBadResponseError(
+        { method: 'POST', path: pathOf(`${this.rootUrl}/accounts`), operation: 'createAccount' },
+        'no accountId in the answer',
+      );
     return summary;
   }
 
   /** DELETE /v2/accounts/{accountId} (4.4): the client must be logged in as a user of that account. */
   async deleteAccount(accountId: string, options: CallOptions = {}): Promise<void> {
-    await this.request({ method: 'DELETE', url: `${this.rootUrl}/accounts/${enc(accountId)}`, operation: 'deleteAccount' }, options);
+    await this.request(
+      { method: 'DELETE', url: `${this.rootUrl}/accounts/${enc(accountId)}`, operation: 'deleteAccount' },
+      options,
+    );
   }
 
   /** One call through the pipeline with this client's credentials. */
@@ -172,7 +201,12 @@ export class EsignatureClient {
    * off mid-way (a network error while streaming), the whole download is
    * repeated per the retry policy: a GET can be.
    */
-  async download<T extends WrittenFile>(url: string, operation: string, sink: DownloadSink<T>, options: CallOptions = {}): Promise<T> {
+  async download<T extends WrittenFile>(
+    url: string,
+    operation: string,
+    sink: DownloadSink<T>,
+    options: CallOptions = {},
+  ): Promise<T> {
     const { policy, timing, onEvent } = this.#shared;
     for (let attempt = 1; ; attempt += 1) {
       const response = await this.request({ method: 'GET', url, operation, responseType: 'stream' }, options);
@@ -182,7 +216,16 @@ export class EsignatureClient {
       } catch (error) {
         if (attempt >= policy.limit || options.signal?.aborted || !isStreamBreak(error)) throw error;
         const delayMs = retryDelay(policy, attempt, undefined, timing.random);
-        onEvent?.({ type: 'retry', operation, method: 'GET', path: pathOf(url), retry: attempt, delayMs, reason: 'download broke off', ...(options.tag === undefined ? {} : { tag: options.tag }) });
+        onEvent?.({
+          type: 'retry',
+          operation,
+          method: 'GET',
+          path: pathOf(url),
+          retry: attempt,
+          delayMs,
+          reason: 'download broke off',
+          ...(options.tag === undefined ? {} : { tag: options.tag }),
+        });
         await timing.delay(delayMs, options.signal);
       }
     }
@@ -193,7 +236,13 @@ function isStreamBreak(error: unknown): boolean {
   if (error instanceof ClientNetworkError) return true;
   const code = (error as { code?: string } | undefined)?.code;
   const type = (error as { type?: string } | undefined)?.type; // node-fetch FetchError type 'system' / 'aborted'
-  return code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'EPIPE' || type === 'system' || (error instanceof Error && /premature close|aborted/i.test(error.message));
+  return (
+    code === 'ECONNRESET' ||
+    code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+    code === 'EPIPE' ||
+    type === 'system' ||
+    (error instanceof Error && /premature close|aborted/i.test(error.message))
+  );
 }
 
 /** Parameters of {@link AccountClient.listEnvelopeStatusChanges}. */
@@ -227,7 +276,10 @@ export class AccountClient {
   async #json<T>(request: Omit<ApiRequest, 'auth'>, options: CallOptions): Promise<T> {
     const response = await this.client.request(request, options);
     if (response.json === undefined || response.json === null || typeof response.json !== 'object') {
-      throw new ClientBadResponseError({ method: request.method, path: pathOf(request.url), operation: request.operation }, 'the answer has no JSON body');
+      throw new ClientBadResponseError(
+        { method: request.method, path: pathOf(request.url), operation: request.operation },
+        'the answer has no JSON body',
+      );
     }
     return response.json as T;
   }
@@ -243,8 +295,15 @@ export class AccountClient {
    */
   async createEnvelope(definition: EnvelopeDefinition, options: CallOptions = {}): Promise<EnvelopeSummary> {
     const url = `${this.baseUrl}/envelopes`;
-    const summary = await this.#json<EnvelopeSummary>({ method: 'POST', url, body: definition, operation: 'createEnvelope', idempotent: false }, options);
-    if (typeof summary.envelopeId !== 'string') throw new ClientBadResponseError({ method: 'POST', path: pathOf(url), operation: 'createEnvelope' }, 'no envelopeId in the answer');
+    const summary = await this.#json<EnvelopeSummary>(
+      { method: 'POST', url, body: definition, operation: 'createEnvelope', idempotent: false },
+      options,
+    );
+    if (typeof summary.envelopeId !== 'string')
+      throw new ClientBadResponseError(
+        { method: 'POST', path: pathOf(url), operation: 'createEnvelope' },
+        'no envelopeId in the answer',
+      );
     return summary;
   }
 
@@ -260,12 +319,18 @@ export class AccountClient {
     if (query.customField) params.set('custom_field', `${query.customField.name}=${query.customField.value}`);
     if (query.transactionIds?.length) params.set('transaction_ids', query.transactionIds.join(','));
     if (query.status) params.set('status', query.status);
-    return this.#json<EnvelopesInformation>({ method: 'GET', url: `${this.baseUrl}/envelopes?${params.toString()}`, operation: 'listEnvelopes' }, options);
+    return this.#json<EnvelopesInformation>(
+      { method: 'GET', url: `${this.baseUrl}/envelopes?${params.toString()}`, operation: 'listEnvelopes' },
+      options,
+    );
   }
 
   /** GET …/envelopes/{envelopeId}/recipients (4.6). */
   async listRecipients(envelopeId: string, options: CallOptions = {}): Promise<EnvelopeRecipients> {
-    return this.#json<EnvelopeRecipients>({ method: 'GET', url: `${this.#env(envelopeId)}/recipients`, operation: 'listRecipients' }, options);
+    return this.#json<EnvelopeRecipients>(
+      { method: 'GET', url: `${this.#env(envelopeId)}/recipients`, operation: 'listRecipients' },
+      options,
+    );
   }
 
   /**
@@ -273,34 +338,65 @@ export class AccountClient {
    * `recipientViewRequest` → `EnvelopeViews`). Safe to repeat: it only
    * issues a new single-use address.
    */
-  async createRecipientView(envelopeId: string, request: RecipientViewRequest, options: CallOptions = {}): Promise<ViewUrl> {
+  async createRecipientView(
+    envelopeId: string,
+    request: RecipientViewRequest,
+    options: CallOptions = {},
+  ): Promise<ViewUrl> {
     const url = `${this.#env(envelopeId)}/views/recipient`;
-    const view = await this.#json<ViewUrl>({ method: 'POST', url, body: request, operation: 'createRecipientView', idempotent: true }, options);
-    if (typeof view.url !== 'string') throw new ClientBadResponseError({ method: 'POST', path: pathOf(url), operation: 'createRecipientView' }, 'no url in the answer');
+    const view = await this.#json<ViewUrl>(
+      { method: 'POST', url, body: request, operation: 'createRecipientView', idempotent: true },
+      options,
+    );
+    if (typeof view.url !== 'string')
+      throw new ClientBadResponseError(
+        { method: 'POST', path: pathOf(url), operation: 'createRecipientView' },
+        'no url in the answer',
+      );
     return view;
   }
 
   /** GET …/envelopes/{envelopeId}/documents (4.8). */
   async listDocuments(envelopeId: string, options: CallOptions = {}): Promise<EnvelopeDocumentsResult> {
-    return this.#json<EnvelopeDocumentsResult>({ method: 'GET', url: `${this.#env(envelopeId)}/documents`, operation: 'listDocuments' }, options);
+    return this.#json<EnvelopeDocumentsResult>(
+      { method: 'GET', url: `${this.#env(envelopeId)}/documents`, operation: 'listDocuments' },
+      options,
+    );
   }
 
   /** GET …/envelopes/{envelopeId}/documents/{documentId} (4.9), streamed into `sink`. */
-  async downloadDocument<T extends WrittenFile>(envelopeId: string, documentId: string, sink: DownloadSink<T>, options: CallOptions = {}): Promise<T> {
-    return this.client.download(`${this.#env(envelopeId)}/documents/${enc(documentId)}`, 'downloadDocument', sink, options);
+  async downloadDocument<T extends WrittenFile>(
+    envelopeId: string,
+    documentId: string,
+    sink: DownloadSink<T>,
+    options: CallOptions = {},
+  ): Promise<T> {
+    return this.client.download(
+      `${this.#env(envelopeId)}/documents/${enc(documentId)}`,
+      'downloadDocument',
+      sink,
+      options,
+    );
   }
 
   /**
    * The certificate of completion (4.10): in v2 it is the pseudo-document
    * `certificate` of GET …/documents/{documentId} (Swagger Documents_GetDocument).
    */
-  async downloadCertificate<T extends WrittenFile>(envelopeId: string, sink: DownloadSink<T>, options: CallOptions = {}): Promise<T> {
+  async downloadCertificate<T extends WrittenFile>(
+    envelopeId: string,
+    sink: DownloadSink<T>,
+    options: CallOptions = {},
+  ): Promise<T> {
     return this.client.download(`${this.#env(envelopeId)}/documents/certificate`, 'downloadCertificate', sink, options);
   }
 
   /** GET /v2/accounts/{accountId}/templates/{templateId} (4.11). */
   async getTemplate(templateId: string, options: CallOptions = {}): Promise<EnvelopeTemplate> {
-    return this.#json<EnvelopeTemplate>({ method: 'GET', url: `${this.baseUrl}/templates/${enc(templateId)}`, operation: 'getTemplate' }, options);
+    return this.#json<EnvelopeTemplate>(
+      { method: 'GET', url: `${this.baseUrl}/templates/${enc(templateId)}`, operation: 'getTemplate' },
+      options,
+    );
   }
 }
 

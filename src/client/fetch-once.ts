@@ -104,7 +104,8 @@ export function createFetchOnce(options: FetchOnceOptions): { send: Send; close(
       const errorCode = typeof details.errorCode === 'string' ? details.errorCode : undefined;
       // A rate limit says when to come back: Retry-After, else the reset of
       // the window that refused (x-burstlimit-reset for burst codes, else x-ratelimit-reset).
-      const limited = classifyServiceError({ status: response.status, ...(errorCode ? { errorCode } : {}) }).class === 'retry-later';
+      const limited =
+        classifyServiceError({ status: response.status, ...(errorCode ? { errorCode } : {}) }).class === 'retry-later';
       const burst = /BURST/i.test(errorCode ?? '');
       const retryAfterMs =
         parseRetryAfter(response.headers.get('retry-after'), now) ??
@@ -128,7 +129,12 @@ export function createFetchOnce(options: FetchOnceOptions): { send: Send; close(
 
     if (request.responseType === 'stream') {
       emit(response.status, rateLimit);
-      return { status: response.status, headers: response.headers, stream: response.body as unknown as Readable, ...(rateLimit ? { rateLimit } : {}) };
+      return {
+        status: response.status,
+        headers: response.headers,
+        stream: response.body as unknown as Readable,
+        ...(rateLimit ? { rateLimit } : {}),
+      };
     }
     let text: string;
     try {
@@ -151,7 +157,10 @@ export function createFetchOnce(options: FetchOnceOptions): { send: Send; close(
       try {
         json = JSON.parse(text);
       } catch {
-        throw new ClientBadResponseError({ method: request.method, path, operation: request.operation }, 'the answer is not JSON');
+        throw new ClientBadResponseError(
+          { method: request.method, path, operation: request.operation },
+          'the answer is not JSON',
+        );
       }
     }
     return { status: response.status, headers: response.headers, json, ...(rateLimit ? { rateLimit } : {}) };

@@ -1,4 +1,12 @@
-export { EsignatureClient, AccountClient, type EsignatureClientOptions, type CallOptions, type WrittenFile, type DownloadSink, type EnvelopeListQuery } from './esignature-client.js';
+export {
+  EsignatureClient,
+  AccountClient,
+  type EsignatureClientOptions,
+  type CallOptions,
+  type WrittenFile,
+  type DownloadSink,
+  type EnvelopeListQuery,
+} from './esignature-client.js';
 export { authHeaders, secretHeaderNames, type Auth } from './auth.js';
 export type { ApiRequest, ApiResponse, ClientEvent, Send } from './api-request.js';
 export { ClientHttpError, ClientNetworkError, ClientBadResponseError, type FailedRequest } from './client-errors.js';

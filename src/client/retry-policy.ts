@@ -35,7 +35,12 @@ export const defaultRetryPolicy: RetryPolicy = Object.freeze({
  * The delay before retry number `attempt` (1 = the first retry). A delay the
  * service asked for (`serverDelayMs`) wins over backoff when it is longer.
  */
-export function retryDelay(policy: RetryPolicy, attempt: number, serverDelayMs: number | undefined, random: () => number): number {
+export function retryDelay(
+  policy: RetryPolicy,
+  attempt: number,
+  serverDelayMs: number | undefined,
+  random: () => number,
+): number {
   const backoff = Math.min(policy.backoffLimitMs, policy.backoffBaseMs * 2 ** Math.max(0, attempt - 1));
   const jittered = policy.jitter === 'full' ? Math.floor(random() * backoff) : backoff;
   return serverDelayMs === undefined ? jittered : Math.max(serverDelayMs, jittered);

@@ -11,7 +11,12 @@ import { classifyServiceError } from '../state/service-error-classes.js';
  * exponential backoff with jitter. A call the service may have acted on is
  * repeated only when the request is idempotent.
  */
-export function withRetry(next: Send, policy: RetryPolicy, timing: Timing, onEvent?: (event: ClientEvent) => void): Send {
+export function withRetry(
+  next: Send,
+  policy: RetryPolicy,
+  timing: Timing,
+  onEvent?: (event: ClientEvent) => void,
+): Send {
   return async (request: ApiRequest) => {
     for (let attempt = 1; ; attempt += 1) {
       try {
@@ -45,7 +50,10 @@ export function withRetry(next: Send, policy: RetryPolicy, timing: Timing, onEve
  */
 export function shouldRetry(error: unknown, request: ApiRequest, _policy: RetryPolicy): string | undefined {
   if (error instanceof ClientHttpError) {
-    const verdict = classifyServiceError({ status: error.status, ...(error.serviceErrorCode ? { errorCode: error.serviceErrorCode } : {}) });
+    const verdict = classifyServiceError({
+      status: error.status,
+      ...(error.serviceErrorCode ? { errorCode: error.serviceErrorCode } : {}),
+    });
     if (verdict.class === 'never-retry') return undefined;
     if (verdict.class === 'retry-now' && !isIdempotent(request)) return undefined;
     return verdict.decidedBy;

@@ -65,7 +65,11 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
  * sha256 on the way, never holding the content in memory. Chunks are
  * written as they come (backpressure: the next is read after the write).
  */
-export async function writeStreamAtomic(target: string, body: AsyncIterable<unknown>, mode = 0o644): Promise<ContentDigest> {
+export async function writeStreamAtomic(
+  target: string,
+  body: AsyncIterable<unknown>,
+  mode = 0o644,
+): Promise<ContentDigest> {
   await ensureFolder(path.dirname(target));
   const temp = tempPathFor(target);
   const hash = createHash('sha256');

@@ -5,7 +5,13 @@ import type { RunReport } from './report-json.js';
 export interface ConsoleSummaryOptions {
   /** Output folder as the user should read it (relative to the working folder when inside it). */
   outShown: string;
-  colour: { red(s: string): string; green(s: string): string; yellow(s: string): string; bold(s: string): string; dim(s: string): string };
+  colour: {
+    red(s: string): string;
+    green(s: string): string;
+    yellow(s: string): string;
+    bold(s: string): string;
+    dim(s: string): string;
+  };
   /** Failed items listed before "…and N more". Default 20. */
   maxFailures?: number;
 }
@@ -22,11 +28,14 @@ export function consoleSummary(report: RunReport, options: ConsoleSummaryOptions
     ? c.yellow(c.bold('Interrupted'))
     : budget
       ? c.yellow(c.bold('Stopped: hourly call budget spent'))
-    : anyFailed
-      ? c.red(c.bold('Finished with failures'))
-      : c.green(c.bold('Done'));
+      : anyFailed
+        ? c.red(c.bold('Finished with failures'))
+        : c.green(c.bold('Done'));
   const parts: string[] = [];
-  if (t.envelopes.total > 0) parts.push(`${t.envelopes.succeeded} of ${t.envelopes.total} envelope(s) sent${t.envelopes.failed ? `, ${c.red(`${t.envelopes.failed} failed`)}` : ''}`);
+  if (t.envelopes.total > 0)
+    parts.push(
+      `${t.envelopes.succeeded} of ${t.envelopes.total} envelope(s) sent${t.envelopes.failed ? `, ${c.red(`${t.envelopes.failed} failed`)}` : ''}`,
+    );
   if (t.accounts.total > 0) {
     const a: string[] = [];
     if (t.accounts.created) a.push(`${t.accounts.created} created (awaiting activation)`);
@@ -38,20 +47,34 @@ export function consoleSummary(report: RunReport, options: ConsoleSummaryOptions
   }
   lines.push(`${head} in ${seconds} s: ${parts.join('; ') || 'nothing to do'}.`);
   if (budget) {
-    lines.push(`  ${c.bold('SR_CALL_BUDGET_SPENT')}: ${budget.used} call(s) made; ${t.envelopes.notStarted + t.accounts.notStarted} item(s) not started. Run the same command again after ${budget.resumeAt ?? 'the hour'}: it continues where this one stopped.`);
+    lines.push(
+      `  ${c.bold('SR_CALL_BUDGET_SPENT')}: ${budget.used} call(s) made; ${t.envelopes.notStarted + t.accounts.notStarted} item(s) not started. Run the same command again after ${budget.resumeAt ?? 'the hour'}: it continues where this one stopped.`,
+    );
   } else if (t.envelopes.notStarted + t.accounts.notStarted > 0) {
-    lines.push(`  ${t.envelopes.notStarted + t.accounts.notStarted} item(s) not started; run the same command again to continue.`);
+    lines.push(
+      `  ${t.envelopes.notStarted + t.accounts.notStarted} item(s) not started; run the same command again to continue.`,
+    );
   }
   const ready = report.envelopes.reduce((n, e) => n + e.recipients.filter((r) => r.signing === 'ready').length, 0);
   if (ready > 0 && report.target.sandbox) {
-    lines.push(`  ${ready} signing address(es) in <job>/<key>/signing.json; the in-process sandbox stopped with this run, so they no longer open.`);
-    lines.push('  To keep them: `signrun serve` in another terminal, then DOCUSIGN_ROOT_URL=http://127.0.0.1:8080/restapi/v2 signrun run … (it logs in with the seed user of the sandbox).');
+    lines.push(
+      `  ${ready} signing address(es) in <job>/<key>/signing.json; the in-process sandbox stopped with this run, so they no longer open.`,
+    );
+    lines.push(
+      '  To keep them: `signrun serve` in another terminal, then DOCUSIGN_ROOT_URL=http://127.0.0.1:8080/restapi/v2 signrun run … (it logs in with the seed user of the sandbox).',
+    );
   } else if (ready > 0) {
-    lines.push(`  ${ready} signing address(es) in <job>/<key>/signing.json (they expire: get a fresh one with \`signrun sign-url ${options.outShown} <key> [recipient]\`).`);
+    lines.push(
+      `  ${ready} signing address(es) in <job>/<key>/signing.json (they expire: get a fresh one with \`signrun sign-url ${options.outShown} <key> [recipient]\`).`,
+    );
   }
-  if (t.envelopes.waitingForTurn > 0) lines.push(`  ${t.envelopes.waitingForTurn} signer(s) wait for their turn (not a failure): ask for their address later with \`signrun sign-url\`.`);
+  if (t.envelopes.waitingForTurn > 0)
+    lines.push(
+      `  ${t.envelopes.waitingForTurn} signer(s) wait for their turn (not a failure): ask for their address later with \`signrun sign-url\`.`,
+    );
   const succeeded = report.envelopes.filter((e) => e.outcome === 'succeeded');
-  const perEnvelope = succeeded.length > 0 ? succeeded.reduce((n, e) => n + e.apiCalls, 0) / succeeded.length : undefined;
+  const perEnvelope =
+    succeeded.length > 0 ? succeeded.reduce((n, e) => n + e.apiCalls, 0) / succeeded.length : undefined;
   const rl = report.api.rateLimit;
   lines.push(
     c.dim(
@@ -62,12 +85,18 @@ export function consoleSummary(report: RunReport, options: ConsoleSummaryOptions
   const failed = [...report.accounts, ...report.envelopes].filter((i) => i.outcome === 'failed');
   const max = options.maxFailures ?? 20;
   for (const item of failed.slice(0, max)) {
-    lines.push(`  ${c.red('✗')} ${item.source.file}:${item.source.line}:${item.source.column} ${item.job}/${item.key} ${c.bold(item.error?.code ?? '')} ${item.error?.step ? `(${item.error.step}) ` : ''}${item.error?.message ?? ''}`);
+    lines.push(
+      `  ${c.red('✗')} ${item.source.file}:${item.source.line}:${item.source.column} ${item.job}/${item.key} ${c.bold(item.error?.code ?? '')} ${item.error?.step ? `(${item.error.step}) ` : ''}${item.error?.message ?? ''}`,
+    );
   }
   if (failed.length > max) lines.push(`  …and ${failed.length - max} more in report.json`);
   if (failed.length > 0 && !report.target.sandbox) {
-    lines.push('  Fix what the codes say (docs/errors.md), then run the same command again: envelopes already sent are adopted, never sent twice, and finished steps are skipped.');
+    lines.push(
+      '  Fix what the codes say (docs/errors.md), then run the same command again: envelopes already sent are adopted, never sent twice, and finished steps are skipped.',
+    );
   }
-  lines.push(`Outputs in ${options.outShown}${path.sep}: report.json, report.md, junit.xml, and one folder per envelope and account (<job>/<key>/).`);
+  lines.push(
+    `Outputs in ${options.outShown}${path.sep}: report.json, report.md, junit.xml, and one folder per envelope and account (<job>/<key>/).`,
+  );
   return `${lines.join('\n')}\n`;
 }

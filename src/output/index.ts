@@ -6,7 +6,15 @@ export { reportJunit } from './report-junit.js';
 export { writeReports } from './write-reports.js';
 export { consoleSummary, type ConsoleSummaryOptions } from './console-summary.js';
 export { createProgress, type Progress, type ProgressOptions } from './progress.js';
-export { itemFolder, readRecord, type EnvelopeRecord, type RecipientRecord, type SigningRecord, type SigningEntry, type AccountRecord } from './records.js';
+export {
+  itemFolder,
+  readRecord,
+  type EnvelopeRecord,
+  type RecipientRecord,
+  type SigningRecord,
+  type SigningEntry,
+  type AccountRecord,
+} from './records.js';
 export { checkReport, reportSchema } from './report-schema.js';
 export { mergeReports } from './merge-reports.js';
 export { fileDigest } from './file-digest.js';

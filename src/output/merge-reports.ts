@@ -3,7 +3,15 @@ import { totalsOf } from '../runner/run-summary.js';
 import type { AccountResult, EnvelopeResult } from '../runner/run-summary.js';
 import type { RunReport } from './report-json.js';
 
-const rank = { succeeded: 3, created: 3, 'up-to-date': 3, deleted: 3, 'already-absent': 3, failed: 2, 'not-started': 1 } as const;
+const rank = {
+  succeeded: 3,
+  created: 3,
+  'up-to-date': 3,
+  deleted: 3,
+  'already-absent': 3,
+  failed: 2,
+  'not-started': 1,
+} as const;
 
 /**
  * Combines the reports of shards (`run --shard K/N`) into one: items
@@ -50,13 +58,25 @@ export function mergeReports(reports: RunReport[], runId: string = randomUUID())
   const spent = sorted.filter((r) => r.callBudget?.exhausted);
   const left = merged.totals.envelopes.notStarted + merged.totals.accounts.notStarted;
   if (spent.length > 0 && left > 0) {
-    const resumeAt = spent.reduce<string | undefined>((latest, r) => (r.callBudget?.resumeAt && (!latest || r.callBudget.resumeAt > latest) ? r.callBudget.resumeAt : latest), undefined);
-    merged.callBudget = { used: spent.reduce((n, r) => n + (r.callBudget?.used ?? 0), 0), exhausted: true, code: 'SR_CALL_BUDGET_SPENT', ...(resumeAt ? { resumeAt } : {}) };
+    const resumeAt = spent.reduce<string | undefined>(
+      (latest, r) =>
+        r.callBudget?.resumeAt && (!latest || r.callBudget.resumeAt > latest) ? r.callBudget.resumeAt : latest,
+      undefined,
+    );
+    merged.callBudget = {
+      used: spent.reduce((n, r) => n + (r.callBudget?.used ?? 0), 0),
+      exhausted: true,
+      code: 'SR_CALL_BUDGET_SPENT',
+      ...(resumeAt ? { resumeAt } : {}),
+    };
   }
   return merged;
 }
 
-function keepBest<T extends { job: string; key: string; outcome: keyof typeof rank }>(into: Map<string, T>, item: T): void {
+function keepBest<T extends { job: string; key: string; outcome: keyof typeof rank }>(
+  into: Map<string, T>,
+  item: T,
+): void {
   const id = `${item.job}/${item.key}`;
   const had = into.get(id);
   if (!had || rank[item.outcome] >= rank[had.outcome]) into.set(id, item);

@@ -32,9 +32,13 @@ export class OutputFolder {
     const target = path.resolve(this.root, relative);
     const rel = path.relative(this.root, target);
     if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) {
-      throw new SignrunError('SR_OUTPUT_OUTSIDE', `refusing to write ${JSON.stringify(relative)}: it is outside the output folder ${this.root}`, {
-        details: { path: relative },
-      });
+      throw new SignrunError(
+        'SR_OUTPUT_OUTSIDE',
+        `refusing to write ${JSON.stringify(relative)}: it is outside the output folder ${this.root}`,
+        {
+          details: { path: relative },
+        },
+      );
     }
     return target;
   }
@@ -43,9 +47,13 @@ export class OutputFolder {
   join(...parts: string[]): string {
     for (const part of parts) {
       if (part === '' || part === '.' || part === '..' || /[\\/\0]/.test(part)) {
-        throw new SignrunError('SR_OUTPUT_OUTSIDE', `refusing the path segment ${JSON.stringify(part)}: it is not a plain folder or file name`, {
-          details: { segment: part },
-        });
+        throw new SignrunError(
+          'SR_OUTPUT_OUTSIDE',
+          `refusing the path segment ${JSON.stringify(part)}: it is not a plain folder or file name`,
+          {
+            details: { segment: part },
+          },
+        );
       }
     }
     return parts.join('/');
@@ -74,7 +82,11 @@ export class OutputFolder {
 function wrapWriteError(relative: string, error: unknown): SignrunError {
   if (error instanceof SignrunError) return error;
   const code = (error as { code?: string }).code;
-  return new SignrunError('SR_OUTPUT_WRITE', `could not write ${relative}: ${code ?? (error instanceof Error ? error.message : String(error))}`, { cause: error });
+  return new SignrunError(
+    'SR_OUTPUT_WRITE',
+    `could not write ${relative}: ${code ?? (error instanceof Error ? error.message : String(error))}`,
+    { cause: error },
+  );
 }
 
 /** A file name safe on every system, from a document name the service gave (`offer letter.pdf` → `offer-letter.pdf`). */

@@ -18,7 +18,13 @@ export interface RunReport {
   interrupted: boolean;
   concurrency: number;
   totals: SummaryTotals;
-  api: { calls: number; retries: number; failedCalls: number; byOperation: Record<string, number>; rateLimit?: RateLimitInfo };
+  api: {
+    calls: number;
+    retries: number;
+    failedCalls: number;
+    byOperation: Record<string, number>;
+    rateLimit?: RateLimitInfo;
+  };
   /** The hourly call budget; `exhausted` with `resumeAt` when the run stopped starting work for lack of calls. */
   callBudget?: CallBudgetReport;
   envelopes: EnvelopeResult[];

@@ -11,7 +11,10 @@ let validator: ValidateFunction | undefined;
 
 /** schemas/report.schema.json, the contract of report.json. */
 export function reportSchema(): Record<string, unknown> {
-  return JSON.parse(readFileSync(new URL('../../schemas/report.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+  return JSON.parse(readFileSync(new URL('../../schemas/report.schema.json', import.meta.url), 'utf8')) as Record<
+    string,
+    unknown
+  >;
 }
 
 /** Checks a parsed report.json against its schema; returns the problems (`/path message`), empty when valid. */

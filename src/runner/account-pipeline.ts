@@ -93,20 +93,39 @@ export async function runAccount(account: ResolvedAccount, ctx: AccountContext):
       return result;
     }
     if (!userId || !account.initialUser?.password) {
-      throw new SignrunError('SR_ACCOUNT_IDS_UNKNOWN', `${tag}: to delete account ${accountId} signrun logs in as its user, but the userId or the initialUser.password is not known`, {
-        location: account.source,
-      });
+      throw new SignrunError(
+        'SR_ACCOUNT_IDS_UNKNOWN',
+        `${tag}: to delete account ${accountId} signrun logs in as its user, but the userId or the initialUser.password is not known`,
+        {
+          location: account.source,
+        },
+      );
     }
     if (!ctx.integratorKey) {
-      throw new SignrunError('SR_CREDENTIALS_MISSING', `${tag}: deleting an account needs the main account's integrator key (DOCUSIGN_INTEGRATOR_KEY)`, {
-        location: account.source,
-      });
+      throw new SignrunError(
+        'SR_CREDENTIALS_MISSING',
+        `${tag}: deleting an account needs the main account's integrator key (DOCUSIGN_INTEGRATOR_KEY)`,
+        {
+          location: account.source,
+        },
+      );
     }
-    const asUser = ctx.client.withAuth({ kind: 'legacy', username: userId, password: account.initialUser.password, integratorKey: ctx.integratorKey });
+    const asUser = ctx.client.withAuth({
+      kind: 'legacy',
+      username: userId,
+      password: account.initialUser.password,
+      integratorKey: ctx.integratorKey,
+    });
     const session = await asUser.login({ tag });
     await asUser.deleteAccount(session.accountId === accountId ? session.accountId : accountId, { tag });
     if (known) {
-      files.push(await ctx.out.writeJson(`${folder}/account.json`, { ...known, state: 'deleted', deletedAt: ctx.now().toISOString() } satisfies AccountRecord));
+      files.push(
+        await ctx.out.writeJson(`${folder}/account.json`, {
+          ...known,
+          state: 'deleted',
+          deletedAt: ctx.now().toISOString(),
+        } satisfies AccountRecord),
+      );
     }
     result.outcome = 'deleted';
     return result;
@@ -129,20 +148,29 @@ export async function accountExists(client: EsignatureClient, accountId: string,
     await client.getAccount(accountId, { tag });
     return true;
   } catch (error) {
-    if (error instanceof ClientHttpError && (error.status === 404 || missingAccount.test(error.serviceErrorCode ?? ''))) return false;
+    if (error instanceof ClientHttpError && (error.status === 404 || missingAccount.test(error.serviceErrorCode ?? '')))
+      return false;
     throw error;
   }
 }
 
 async function createAccount(account: ResolvedAccount, ctx: AccountContext, tag: string) {
   if (!ctx.distributor) {
-    throw new SignrunError('SR_DISTRIBUTOR_MISSING', `${tag}: creating account "${account.accountName}" needs a distributor code and password`, {
-      location: account.source,
-    });
+    throw new SignrunError(
+      'SR_DISTRIBUTOR_MISSING',
+      `${tag}: creating account "${account.accountName}" needs a distributor code and password`,
+      {
+        location: account.source,
+      },
+    );
   }
   const user = account.initialUser;
   if (!user) {
-    throw new SignrunError('SR_ACCOUNT_FAILED', `${tag}: creating account "${account.accountName}" needs an initialUser`, { location: account.source });
+    throw new SignrunError(
+      'SR_ACCOUNT_FAILED',
+      `${tag}: creating account "${account.accountName}" needs an initialUser`,
+      { location: account.source },
+    );
   }
   const address = account.addressInformation ?? {};
   // The payload shape of service-api.md 4.3 (Swagger newAccountDefinition):

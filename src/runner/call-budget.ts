@@ -77,7 +77,8 @@ export class CallBudget {
     if (this.#max !== undefined) r.maxCallsPerHour = this.#max;
     if (this.#exhausted) {
       const ownReset = new Date(this.#startedAt + 3_600_000).toISOString();
-      const serviceSpent = (this.#rateLimit?.remaining ?? Infinity) <= (this.#max === undefined ? Infinity : this.#max - this.#used);
+      const serviceSpent =
+        (this.#rateLimit?.remaining ?? Infinity) <= (this.#max === undefined ? Infinity : this.#max - this.#used);
       r.resumeAt = serviceSpent && this.#rateLimit?.resetAt ? this.#rateLimit.resetAt : ownReset;
       r.code = 'SR_CALL_BUDGET_SPENT';
     }

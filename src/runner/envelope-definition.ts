@@ -67,7 +67,9 @@ export async function envelopeDefinitionOf(envelope: ResolvedEnvelope): Promise<
 
 /** API calls a run makes for an envelope, when every embedded signer is in turn: the figure that decides throughput. */
 export function expectedApiCalls(envelope: ResolvedEnvelope, templateDocuments = 1): number {
-  const embedded = (envelope.kind === 'template' ? envelope.templateRoles : envelope.recipients).filter((r) => r.clientUserId !== undefined).length;
+  const embedded = (envelope.kind === 'template' ? envelope.templateRoles : envelope.recipients).filter(
+    (r) => r.clientUserId !== undefined,
+  ).length;
   const documents = envelope.kind === 'template' ? templateDocuments : envelope.documents.length;
   // create + list recipients + views + list documents + each document + certificate
   return 1 + 1 + embedded + 1 + documents + 1;

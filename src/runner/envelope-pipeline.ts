@@ -10,7 +10,14 @@ import { SignrunError, isSignrunError } from '../errors/signrun-error.js';
 import type { FileRecord, OutputFolder } from '../output/output-folder.js';
 import { safeFileName } from '../output/output-folder.js';
 import { fileDigest } from '../output/file-digest.js';
-import { itemFolder, readRecord, type EnvelopeRecord, type RecipientRecord, type SigningEntry, type SigningRecord } from '../output/records.js';
+import {
+  itemFolder,
+  readRecord,
+  type EnvelopeRecord,
+  type RecipientRecord,
+  type SigningEntry,
+  type SigningRecord,
+} from '../output/records.js';
 import { envelopeDefinitionOf } from './envelope-definition.js';
 import { findByIdentity } from './find-by-identity.js';
 import { identityOf, transactionIdOf } from './identity.js';
@@ -70,10 +77,10 @@ const minViewLifeMs = 60_000;
 /** A journal that keeps nothing: createOnce without a state folder (the journal comes with issue 6). */
 const noJournal: Journal = { path: '', append: async () => {}, close: async () => {} };
 
-
 /** A client error as the classification table reads it. */
 function describeFailure(error: unknown): ServiceFailure {
-  if (error instanceof ClientHttpError) return { status: error.status, ...(error.serviceErrorCode ? { errorCode: error.serviceErrorCode } : {}) };
+  if (error instanceof ClientHttpError)
+    return { status: error.status, ...(error.serviceErrorCode ? { errorCode: error.serviceErrorCode } : {}) };
   if (error instanceof ClientNetworkError) return { network: true };
   return {};
 }
@@ -150,16 +157,28 @@ export async function runEnvelope(envelope: ResolvedEnvelope, ctx: EnvelopeConte
   return result;
 }
 
-async function stepCreate(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: EnvelopeContext, tag: string): Promise<void> {
+async function stepCreate(
+  envelope: ResolvedEnvelope,
+  state: EnvelopeState,
+  ctx: EnvelopeContext,
+  tag: string,
+): Promise<void> {
   // An envelope.json from an earlier run into the same folder means the
   // contract was already sent: adopt it, never send it twice (DESIGN.md, exactly once).
-  const earlier = ctx.adoptEarlier === false ? undefined : await readRecord<EnvelopeRecord>(ctx.out.root, `${state.folder}/envelope.json`);
+  const earlier =
+    ctx.adoptEarlier === false
+      ? undefined
+      : await readRecord<EnvelopeRecord>(ctx.out.root, `${state.folder}/envelope.json`);
   if (earlier?.envelopeId && earlier.accountId === ctx.account.accountId && earlier.rootUrl === ctx.rootUrl) {
     if (earlier.digest !== envelope.digest) {
-      throw new SignrunError('SR_ENVELOPE_DRIFT', `${tag} was sent as envelope ${earlier.envelopeId} by an earlier run and its content has changed since`, {
-        location: envelope.source,
-        details: { envelopeId: earlier.envelopeId },
-      });
+      throw new SignrunError(
+        'SR_ENVELOPE_DRIFT',
+        `${tag} was sent as envelope ${earlier.envelopeId} by an earlier run and its content has changed since`,
+        {
+          location: envelope.source,
+          details: { envelopeId: earlier.envelopeId },
+        },
+      );
     }
     state.envelopeId = earlier.envelopeId;
     if (earlier.status !== undefined) state.status = earlier.status;
@@ -201,10 +220,14 @@ async function stepCreate(envelope: ResolvedEnvelope, state: EnvelopeState, ctx:
     },
   });
   if (outcome.outcome === 'drift') {
-    throw new SignrunError('SR_ENVELOPE_DRIFT', `${tag} exists as envelope ${outcome.envelopeId} with other content: it is not sent again`, {
-      location: envelope.source,
-      details: { envelopeId: outcome.envelopeId },
-    });
+    throw new SignrunError(
+      'SR_ENVELOPE_DRIFT',
+      `${tag} exists as envelope ${outcome.envelopeId} with other content: it is not sent again`,
+      {
+        location: envelope.source,
+        details: { envelopeId: outcome.envelopeId },
+      },
+    );
   }
   state.envelopeId = outcome.envelopeId;
   if (outcome.outcome === 'adopted') {
@@ -233,14 +256,21 @@ async function loadResume(state: EnvelopeState, ctx: EnvelopeContext, record: En
 
 /** Reuses an intact file of an earlier run. */
 function reuse(state: EnvelopeState, relative: string): boolean {
-  const file = state.resume?.intact.has(relative) ? state.resume.record.files.find((f) => f.path === relative) : undefined;
+  const file = state.resume?.intact.has(relative)
+    ? state.resume.record.files.find((f) => f.path === relative)
+    : undefined;
   if (!file) return false;
   state.downloads.push(file);
   state.files.set(file.path, file);
   return true;
 }
 
-async function stepRecipients(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: EnvelopeContext, tag: string): Promise<void> {
+async function stepRecipients(
+  envelope: ResolvedEnvelope,
+  state: EnvelopeState,
+  ctx: EnvelopeContext,
+  tag: string,
+): Promise<void> {
   if (state.resume && state.resume.record.recipients.length > 0) {
     state.recipients = state.resume.record.recipients;
     return;
@@ -248,12 +278,17 @@ async function stepRecipients(envelope: ResolvedEnvelope, state: EnvelopeState, 
   const listed = await ctx.account.listRecipients(need(state.envelopeId), { tag });
   const signers = listed.signers ?? [];
   if (listed.currentRoutingOrder !== undefined) state.currentRoutingOrder = listed.currentRoutingOrder;
-  const ours: Array<ResolvedSigner | ResolvedRole> = envelope.kind === 'template' ? envelope.templateRoles : envelope.recipients;
+  const ours: Array<ResolvedSigner | ResolvedRole> =
+    envelope.kind === 'template' ? envelope.templateRoles : envelope.recipients;
   state.recipients = signers.map((s, index) => recipientRecordOf(s, matchOurs(s, index, ours)));
 }
 
 /** Pairs a listed signer with the job's recipient: by recipientId, then roleName, clientUserId, then order (service-api.md 4.6 keeps the order). */
-function matchOurs(signer: Signer, index: number, ours: Array<ResolvedSigner | ResolvedRole>): ResolvedSigner | ResolvedRole | undefined {
+function matchOurs(
+  signer: Signer,
+  index: number,
+  ours: Array<ResolvedSigner | ResolvedRole>,
+): ResolvedSigner | ResolvedRole | undefined {
   return (
     ours.find((o) => 'recipientId' in o && o.recipientId === signer.recipientId) ??
     ours.find((o) => 'roleName' in o && signer.roleName !== undefined && o.roleName === signer.roleName) ??
@@ -263,7 +298,9 @@ function matchOurs(signer: Signer, index: number, ours: Array<ResolvedSigner | R
 }
 
 function recipientRecordOf(signer: Signer, ours: ResolvedSigner | ResolvedRole | undefined): RecipientRecord {
-  const record: RecipientRecord = { recipientId: signer.recipientId ?? ('recipientId' in (ours ?? {}) ? (ours as ResolvedSigner).recipientId : '') };
+  const record: RecipientRecord = {
+    recipientId: signer.recipientId ?? ('recipientId' in (ours ?? {}) ? (ours as ResolvedSigner).recipientId : ''),
+  };
   const name = signer.name ?? ours?.name;
   const email = signer.email ?? ours?.email;
   const roleName = signer.roleName ?? (ours && 'roleName' in ours ? ours.roleName : undefined);
@@ -279,7 +316,12 @@ function recipientRecordOf(signer: Signer, ours: ResolvedSigner | ResolvedRole |
   return record;
 }
 
-async function stepViews(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: EnvelopeContext, tag: string): Promise<void> {
+async function stepViews(
+  envelope: ResolvedEnvelope,
+  state: EnvelopeState,
+  ctx: EnvelopeContext,
+  tag: string,
+): Promise<void> {
   const envelopeId = need(state.envelopeId);
   const current = state.currentRoutingOrder === undefined ? undefined : Number(state.currentRoutingOrder);
   const draft = state.status === 'created';
@@ -300,8 +342,15 @@ async function stepViews(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: 
     };
     if (r.userId !== undefined) entry.userId = r.userId;
     if (r.routingOrder !== undefined) entry.routingOrder = r.routingOrder;
-    const prior = state.resume?.signing?.recipients.find((p) => p.recipientId === r.recipientId && p.clientUserId === r.clientUserId);
-    if (prior?.state === 'ready' && prior.url && prior.expiresAt && Date.parse(prior.expiresAt) - ctx.now().getTime() > minViewLifeMs) {
+    const prior = state.resume?.signing?.recipients.find(
+      (p) => p.recipientId === r.recipientId && p.clientUserId === r.clientUserId,
+    );
+    if (
+      prior?.state === 'ready' &&
+      prior.url &&
+      prior.expiresAt &&
+      Date.parse(prior.expiresAt) - ctx.now().getTime() > minViewLifeMs
+    ) {
       state.signing.push(prior);
       outcome.signing = 'ready';
       continue;
@@ -357,7 +406,9 @@ async function stepViews(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: 
 
 async function stepDocuments(state: EnvelopeState, ctx: EnvelopeContext, tag: string): Promise<void> {
   const envelopeId = need(state.envelopeId);
-  const earlierDocuments = (state.resume?.record.files ?? []).filter((f) => f.path.startsWith(`${state.folder}/documents/`));
+  const earlierDocuments = (state.resume?.record.files ?? []).filter((f) =>
+    f.path.startsWith(`${state.folder}/documents/`),
+  );
   if (earlierDocuments.length > 0 && earlierDocuments.every((f) => state.resume?.intact.has(f.path))) {
     for (const f of earlierDocuments) reuse(state, f.path);
     return;
@@ -365,13 +416,20 @@ async function stepDocuments(state: EnvelopeState, ctx: EnvelopeContext, tag: st
   const listed = await ctx.account.listDocuments(envelopeId, { tag });
   // DocuSign lists the certificate as a pseudo-document (documentId
   // "certificate", type "summary"); it is downloaded by its own step.
-  const documents = (listed.envelopeDocuments ?? []).filter((d) => d.documentId !== 'certificate' && d.type !== 'summary');
+  const documents = (listed.envelopeDocuments ?? []).filter(
+    (d) => d.documentId !== 'certificate' && d.type !== 'summary',
+  );
   for (const doc of documents) {
     let name = safeFileName(doc.name ?? `document-${doc.documentId}`);
     if (!/\.pdf$/i.test(name)) name += '.pdf';
     const relative = `${state.folder}/documents/${safeFileName(doc.documentId)}-${name}`;
     if (reuse(state, relative)) continue;
-    const file = await ctx.account.downloadDocument(envelopeId, doc.documentId, (body) => ctx.out.writeStream(relative, body), { tag });
+    const file = await ctx.account.downloadDocument(
+      envelopeId,
+      doc.documentId,
+      (body) => ctx.out.writeStream(relative, body),
+      { tag },
+    );
     state.downloads.push(file);
     state.files.set(file.path, file);
   }
@@ -380,12 +438,20 @@ async function stepDocuments(state: EnvelopeState, ctx: EnvelopeContext, tag: st
 async function stepCertificate(state: EnvelopeState, ctx: EnvelopeContext, tag: string): Promise<void> {
   const relative = `${state.folder}/certificate.pdf`;
   if (reuse(state, relative)) return;
-  const file = await ctx.account.downloadCertificate(need(state.envelopeId), (body) => ctx.out.writeStream(relative, body), { tag });
+  const file = await ctx.account.downloadCertificate(
+    need(state.envelopeId),
+    (body) => ctx.out.writeStream(relative, body),
+    { tag },
+  );
   state.downloads.push(file);
   state.files.set(file.path, file);
 }
 
-async function writeEnvelopeRecord(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: EnvelopeContext): Promise<void> {
+async function writeEnvelopeRecord(
+  envelope: ResolvedEnvelope,
+  state: EnvelopeState,
+  ctx: EnvelopeContext,
+): Promise<void> {
   const now = ctx.now().toISOString();
   const record: EnvelopeRecord = {
     job: envelope.job,

@@ -11,7 +11,11 @@ const lookupFromDate = '2000-01-01T00:00:00Z';
  * with the `custom_field=signrun=<identity>` filter; undefined when there is
  * none. Read-only: the runner's create step and `signrun plan` both use it.
  */
-export async function findByIdentity(account: AccountClient, identity: string, options: { tag?: string } = {}): Promise<FoundEnvelope | undefined> {
+export async function findByIdentity(
+  account: AccountClient,
+  identity: string,
+  options: { tag?: string } = {},
+): Promise<FoundEnvelope | undefined> {
   const listed = await account.listEnvelopeStatusChanges(
     { fromDate: lookupFromDate, customField: { name: identityFieldName, value: identity } },
     options.tag !== undefined ? { tag: options.tag } : {},

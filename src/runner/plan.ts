@@ -1,5 +1,11 @@
 import type { ResolvedAccount, ResolvedEnvelope, ResolvedJob } from '../jobs/model.js';
-import { itemFolder, readRecord, type AccountRecord, type EnvelopeRecord, type SigningRecord } from '../output/records.js';
+import {
+  itemFolder,
+  readRecord,
+  type AccountRecord,
+  type EnvelopeRecord,
+  type SigningRecord,
+} from '../output/records.js';
 import { expectedApiCalls } from './envelope-definition.js';
 import { identityOf } from './identity.js';
 import type { FoundEnvelope } from '../state/create-once.js';
@@ -62,7 +68,12 @@ export interface PlanSources {
  * Read-only: it changes nothing on disk or on the service. The lookups it
  * makes are not counted in `totalApiCalls` (those are the run's).
  */
-export async function planRun(jobs: ResolvedJob[], outDir: string, rootUrl?: string, sources: PlanSources = {}): Promise<RunPlan> {
+export async function planRun(
+  jobs: ResolvedJob[],
+  outDir: string,
+  rootUrl?: string,
+  sources: PlanSources = {},
+): Promise<RunPlan> {
   const items: PlanItem[] = [];
   const templates = new Set<string>();
   for (const job of jobs) {
@@ -76,13 +87,19 @@ export async function planRun(jobs: ResolvedJob[], outDir: string, rootUrl?: str
   return { items, runCalls, totalApiCalls: runCalls + items.reduce((n, i) => n + i.apiCalls, 0) };
 }
 
-async function planEnvelope(envelope: ResolvedEnvelope, outDir: string, rootUrl: string | undefined, sources: PlanSources): Promise<PlanItem> {
+async function planEnvelope(
+  envelope: ResolvedEnvelope,
+  outDir: string,
+  rootUrl: string | undefined,
+  sources: PlanSources,
+): Promise<PlanItem> {
   const base = { kind: 'envelope' as const, job: envelope.job, key: envelope.key };
   const id = identityOf(envelope);
   const calls = expectedApiCalls(envelope);
   const journalled = sources.journal?.envelopes.get(id);
   const earlier = await readRecord<EnvelopeRecord>(outDir, `${itemFolder(envelope.job, envelope.key)}/envelope.json`);
-  const fromOutputs = earlier?.envelopeId && (rootUrl === undefined || earlier.rootUrl === rootUrl) ? earlier : undefined;
+  const fromOutputs =
+    earlier?.envelopeId && (rootUrl === undefined || earlier.rootUrl === rootUrl) ? earlier : undefined;
   if (journalled?.created && !fromOutputs) {
     // Created, but its outputs are gone: a run adopts it and does every later step again.
     const { envelopeId, digest } = journalled.created;
@@ -94,31 +111,58 @@ async function planEnvelope(envelope: ResolvedEnvelope, outDir: string, rootUrl:
     const lookupCost = sources.journal ? 1 : 0;
     const found = sources.lookup ? await sources.lookup(id) : undefined;
     if (!found) return { ...base, action: 'create', apiCalls: calls + lookupCost };
-    if (found.digest !== undefined && found.digest !== envelope.digest) return { ...base, action: 'drift', apiCalls: lookupCost, envelopeId: found.envelopeId, foundIn: 'service' };
-    return { ...base, action: 'adopt', apiCalls: lookupCost + calls - 1, envelopeId: found.envelopeId, foundIn: 'service' };
+    if (found.digest !== undefined && found.digest !== envelope.digest)
+      return { ...base, action: 'drift', apiCalls: lookupCost, envelopeId: found.envelopeId, foundIn: 'service' };
+    return {
+      ...base,
+      action: 'adopt',
+      apiCalls: lookupCost + calls - 1,
+      envelopeId: found.envelopeId,
+      foundIn: 'service',
+    };
   }
-  if (fromOutputs.digest !== envelope.digest) return { ...base, action: 'drift', apiCalls: 0, envelopeId: fromOutputs.envelopeId, foundIn: 'outputs' };
+  if (fromOutputs.digest !== envelope.digest)
+    return { ...base, action: 'drift', apiCalls: 0, envelopeId: fromOutputs.envelopeId, foundIn: 'outputs' };
   // A run reuses intact files and valid addresses: it asks only for the addresses that expired (or whose turn may have come).
   const signing = await readRecord<SigningRecord>(outDir, `${itemFolder(envelope.job, envelope.key)}/signing.json`);
   const soon = Date.now() + 60_000;
-  const views = (signing?.recipients ?? []).filter((r) => r.state !== 'ready' || !r.expiresAt || Date.parse(r.expiresAt) <= soon).length;
+  const views = (signing?.recipients ?? []).filter(
+    (r) => r.state !== 'ready' || !r.expiresAt || Date.parse(r.expiresAt) <= soon,
+  ).length;
   return { ...base, action: 'up-to-date', apiCalls: views, envelopeId: fromOutputs.envelopeId, foundIn: 'outputs' };
 }
 
-async function planAccount(account: ResolvedAccount, outDir: string, rootUrl: string | undefined, sources: PlanSources): Promise<PlanItem> {
+async function planAccount(
+  account: ResolvedAccount,
+  outDir: string,
+  rootUrl: string | undefined,
+  sources: PlanSources,
+): Promise<PlanItem> {
   const base = { kind: 'account' as const, job: account.job, key: account.key };
   const earlier = await readRecord<AccountRecord>(outDir, `${itemFolder(account.job, account.key)}/account.json`);
-  const known = earlier && earlier.state !== 'deleted' && (rootUrl === undefined || earlier.rootUrl === rootUrl) ? earlier : undefined;
+  const known =
+    earlier && earlier.state !== 'deleted' && (rootUrl === undefined || earlier.rootUrl === rootUrl)
+      ? earlier
+      : undefined;
   const accountId = account.accountId ?? known?.accountId;
   if (account.state === 'present') {
     // read it (1), and create it when missing (1 more)
     if (!accountId) return { ...base, action: 'create', apiCalls: 1 };
     // A run reads it first and creates it again when the service no longer has it.
-    if (sources.accountExists && !(await sources.accountExists(accountId, identityOf(account)))) return { ...base, action: 'create', apiCalls: 2, accountId, foundIn: 'service' };
-    return { ...base, action: 'up-to-date', apiCalls: 1, accountId, ...(sources.accountExists ? { foundIn: 'service' as const } : {}) };
+    if (sources.accountExists && !(await sources.accountExists(accountId, identityOf(account))))
+      return { ...base, action: 'create', apiCalls: 2, accountId, foundIn: 'service' };
+    return {
+      ...base,
+      action: 'up-to-date',
+      apiCalls: 1,
+      accountId,
+      ...(sources.accountExists ? { foundIn: 'service' as const } : {}),
+    };
   }
   // log in as its user (1) and delete (1)
-  return accountId ? { ...base, action: 'delete', apiCalls: 2, accountId } : { ...base, action: 'nothing', apiCalls: 0 };
+  return accountId
+    ? { ...base, action: 'delete', apiCalls: 2, accountId }
+    : { ...base, action: 'nothing', apiCalls: 0 };
 }
 
 /** `<job>/<key>` of a plan item. */

@@ -15,11 +15,20 @@ export type Prepared =
  * error nothing is sent). With a shard, only the envelopes and accounts whose
  * identity falls in it are kept (src/state/shard.ts).
  */
-export async function prepare(patterns: string[], options: { cwd: string; env: NodeJS.ProcessEnv; shard?: Shard }): Promise<Prepared> {
+export async function prepare(
+  patterns: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; shard?: Shard },
+): Promise<Prepared> {
   const config = await loadConfig({ cwd: options.cwd, env: options.env });
   if (!config.ok) return { ok: false, errors: config.errors, warnings: [] };
   const loaded = await loadJobs(patterns, { cwd: options.cwd, env: options.env });
-  if (!loaded.ok) return { ok: false, errors: loaded.errors, warnings: [...config.warnings, ...loaded.warnings], stats: loaded.stats };
+  if (!loaded.ok)
+    return {
+      ok: false,
+      errors: loaded.errors,
+      warnings: [...config.warnings, ...loaded.warnings],
+      stats: loaded.stats,
+    };
   let jobs = loaded.jobs;
   if (options.shard) {
     const shard = options.shard;
@@ -29,5 +38,11 @@ export async function prepare(patterns: string[], options: { cwd: string; env: N
       accounts: job.accounts.filter((a) => inShard(identityOf(a), shard)),
     }));
   }
-  return { ok: true, config: config.config, jobs, warnings: [...config.warnings, ...loaded.warnings], stats: loaded.stats };
+  return {
+    ok: true,
+    config: config.config,
+    jobs,
+    warnings: [...config.warnings, ...loaded.warnings],
+    stats: loaded.stats,
+  };
 }

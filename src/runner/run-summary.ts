@@ -112,7 +112,15 @@ export interface RunSummary {
 /** Counts per outcome, for the console and report.md. */
 export interface SummaryTotals {
   envelopes: { total: number; succeeded: number; failed: number; notStarted: number; waitingForTurn: number };
-  accounts: { total: number; created: number; upToDate: number; deleted: number; alreadyAbsent: number; failed: number; notStarted: number };
+  accounts: {
+    total: number;
+    created: number;
+    upToDate: number;
+    deleted: number;
+    alreadyAbsent: number;
+    failed: number;
+    notStarted: number;
+  };
 }
 
 export function totalsOf(summary: Pick<RunSummary, 'envelopes' | 'accounts'>): SummaryTotals {

@@ -10,7 +10,13 @@ import { runAccount } from './account-pipeline.js';
 import { runEnvelope } from './envelope-pipeline.js';
 import { identityOf } from './identity.js';
 import type { RunEvent, RunEventListener } from './run-events.js';
-import { SummaryCollector, type AccountResult, type EnvelopeResult, type RunSummary, type RunTarget } from './run-summary.js';
+import {
+  SummaryCollector,
+  type AccountResult,
+  type EnvelopeResult,
+  type RunSummary,
+  type RunTarget,
+} from './run-summary.js';
 import { scheduleLazily } from './schedule.js';
 import { CallBudget } from './call-budget.js';
 import { expectedApiCalls } from './envelope-definition.js';
@@ -69,10 +75,14 @@ export class PreflightError extends SignrunError {
   readonly problems: PreflightProblem[];
   constructor(problems: PreflightProblem[]) {
     const first = problems[0];
-    super(first?.code ?? 'SR_TEMPLATE_ROLE_MISSING', `${problems.length} problem(s) found before sending anything${first ? `: ${first.message}` : ''}`, {
-      ...(first ? { location: first.source } : {}),
-      details: { problems },
-    });
+    super(
+      first?.code ?? 'SR_TEMPLATE_ROLE_MISSING',
+      `${problems.length} problem(s) found before sending anything${first ? `: ${first.message}` : ''}`,
+      {
+        ...(first ? { location: first.source } : {}),
+        details: { problems },
+      },
+    );
     this.name = 'PreflightError';
     this.problems = problems;
   }
@@ -132,17 +142,30 @@ export async function run(options: RunOptions): Promise<RunSummary> {
       lock = acquired.lock;
       if (acquired.tookOverFrom) {
         const t = acquired.tookOverFrom;
-        emit({ type: 'warning', message: `the run started at ${t.startedAt} (pid ${t.pid}, ${t.command}) was killed; continuing where it stopped` });
+        emit({
+          type: 'warning',
+          message: `the run started at ${t.startedAt} (pid ${t.pid}, ${t.command}) was killed; continuing where it stopped`,
+        });
       }
       await bindStateTarget(options.stateDir, options.target.rootUrl);
       const opened = await openJournal(options.stateDir);
       journal = opened.journal;
       progress = journalProgress(opened.previous.records);
       if (opened.previous.skipped.length > 0 || opened.repairedBytes > 0) {
-        emit({ type: 'warning', message: `the journal ${opened.previous.path} had ${opened.previous.skipped.length} unreadable line(s) (a crash mid-write); their steps are redone` });
+        emit({
+          type: 'warning',
+          message: `the journal ${opened.previous.path} had ${opened.previous.skipped.length} unreadable line(s) (a crash mid-write); their steps are redone`,
+        });
       }
     }
-    emit({ type: 'run:start', runId, target: { rootUrl: options.target.rootUrl, sandbox: options.target.sandbox }, startedAt: startedAt.toISOString(), envelopes: envelopeCount, accounts: accountCount });
+    emit({
+      type: 'run:start',
+      runId,
+      target: { rootUrl: options.target.rootUrl, sandbox: options.target.sandbox },
+      startedAt: startedAt.toISOString(),
+      envelopes: envelopeCount,
+      accounts: accountCount,
+    });
     const account = await client.login({ tag: 'login' });
     const { problems } = await checkTemplates(allEnvelopes(options.jobs), account);
     if (problems.length > 0) throw new PreflightError(problems);
@@ -154,7 +177,8 @@ export async function run(options: RunOptions): Promise<RunSummary> {
     // Calls the items in flight may still make, so the budget keeps room for them to finish.
     let reserved = 0;
     // An envelope new to the journal costs one lookup more (envelope-pipeline.ts, firstLookup).
-    const callsOf = (item: WorkItem) => (item.kind === 'envelope' ? expectedApiCalls(item.envelope) + (journal ? 1 : 0) : 2);
+    const callsOf = (item: WorkItem) =>
+      item.kind === 'envelope' ? expectedApiCalls(item.envelope) + (journal ? 1 : 0) : 2;
     const stopped = () => interrupted() || budget.exhausted;
     const runItem = async (item: WorkItem): Promise<void> => {
       if (item.kind === 'envelope') {
@@ -173,7 +197,8 @@ export async function run(options: RunOptions): Promise<RunSummary> {
           ...(journal ? { journal } : {}),
           ...(progress ? { progressOf: (id: string) => progress?.envelopes.get(id) } : {}),
         });
-        if (journal && result.outcome === 'succeeded') await journal.append({ kind: 'envelope', id: identityOf(envelope), step: 'done' });
+        if (journal && result.outcome === 'succeeded')
+          await journal.append({ kind: 'envelope', id: identityOf(envelope), step: 'done' });
         emit({ type: 'envelope:done', result });
       } else {
         const { account: resolved } = item;
@@ -213,11 +238,14 @@ export async function run(options: RunOptions): Promise<RunSummary> {
       if (interrupted()) emit({ type: 'interrupt' });
       else emit({ type: 'budget', callBudget: budget.report() });
       for (const job of options.jobs) {
-        for (const a of job.accounts) if (!seen.has(identityOf(a))) emit({ type: 'account:done', result: notStartedAccount(a) });
-        for (const e of job.envelopes) if (!seen.has(identityOf(e))) emit({ type: 'envelope:done', result: notStartedEnvelope(e) });
+        for (const a of job.accounts)
+          if (!seen.has(identityOf(a))) emit({ type: 'account:done', result: notStartedAccount(a) });
+        for (const e of job.envelopes)
+          if (!seen.has(identityOf(e))) emit({ type: 'envelope:done', result: notStartedEnvelope(e) });
       }
     }
-    if (!budget.exhausted && options.maxCallsPerHour !== undefined) emit({ type: 'budget', callBudget: budget.report() });
+    if (!budget.exhausted && options.maxCallsPerHour !== undefined)
+      emit({ type: 'budget', callBudget: budget.report() });
     emit({ type: 'run:end', endedAt: new Date().toISOString(), interrupted: interrupted() });
     return collector.summary((item) => order.get(identityOf(item)) ?? 0);
   } finally {
@@ -246,11 +274,29 @@ function* workItems(jobs: ResolvedJob[]): Generator<WorkItem> {
 }
 
 function notStartedEnvelope(e: ResolvedEnvelope): EnvelopeResult {
-  const result: EnvelopeResult = { job: e.job, key: e.key, source: e.source, outcome: 'not-started', recipients: [], files: [], apiCalls: 0, retries: 0 };
+  const result: EnvelopeResult = {
+    job: e.job,
+    key: e.key,
+    source: e.source,
+    outcome: 'not-started',
+    recipients: [],
+    files: [],
+    apiCalls: 0,
+    retries: 0,
+  };
   if (e.row !== undefined) result.row = e.row;
   return result;
 }
 
 function notStartedAccount(a: ResolvedAccount): AccountResult {
-  return { job: a.job, key: a.key, source: a.source, state: a.state, outcome: 'not-started', files: [], apiCalls: 0, retries: 0 };
+  return {
+    job: a.job,
+    key: a.key,
+    source: a.source,
+    state: a.state,
+    outcome: 'not-started',
+    files: [],
+    apiCalls: 0,
+    retries: 0,
+  };
 }

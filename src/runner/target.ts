@@ -48,7 +48,10 @@ export async function resolveTarget(
       rootUrl: sandbox.rootUrl,
       sandbox: true,
       auth: { kind: 'legacy', username: s.username, password: makeSecret(s.password), integratorKey: s.integratorKey },
-      distributor: { code: c.distributorCode ?? s.distributorCode, password: c.distributorPassword ?? makeSecret(s.distributorPassword) },
+      distributor: {
+        code: c.distributorCode ?? s.distributorCode,
+        password: c.distributorPassword ?? makeSecret(s.distributorPassword),
+      },
       integratorKey: s.integratorKey,
       close: () => sandbox.close(),
     };
@@ -56,18 +59,39 @@ export async function resolveTarget(
   let auth: Auth;
   let seedDistributor: { code: string; password: Secret } | undefined;
   if (c.accessToken) auth = { kind: 'bearer', accessToken: c.accessToken };
-  else if (c.username && c.password && c.integratorKey) auth = { kind: 'legacy', username: c.username, password: c.password, integratorKey: c.integratorKey };
+  else if (c.username && c.password && c.integratorKey)
+    auth = { kind: 'legacy', username: c.username, password: c.password, integratorKey: c.integratorKey };
   else if (!c.username && !c.password && isLoopback(config.rootUrl)) {
     // A `signrun serve` on this machine with no credentials configured: its default seed's.
     const s = sandboxSeedCredentials;
-    auth = { kind: 'legacy', username: s.username, password: makeSecret(s.password), integratorKey: c.integratorKey ?? s.integratorKey };
+    auth = {
+      kind: 'legacy',
+      username: s.username,
+      password: makeSecret(s.password),
+      integratorKey: c.integratorKey ?? s.integratorKey,
+    };
     seedDistributor = { code: s.distributorCode, password: makeSecret(s.distributorPassword) };
   } else {
-    const missing = [!c.username && 'DOCUSIGN_USERNAME', !c.password && 'DOCUSIGN_PASSWORD', !c.integratorKey && 'DOCUSIGN_INTEGRATOR_KEY'].filter(Boolean).join(', ');
-    throw new SignrunError('SR_CREDENTIALS_MISSING', `the root URL ${config.rootUrl} is configured but ${missing} (or DOCUSIGN_ACCESS_TOKEN) is not`);
+    const missing = [
+      !c.username && 'DOCUSIGN_USERNAME',
+      !c.password && 'DOCUSIGN_PASSWORD',
+      !c.integratorKey && 'DOCUSIGN_INTEGRATOR_KEY',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    throw new SignrunError(
+      'SR_CREDENTIALS_MISSING',
+      `the root URL ${config.rootUrl} is configured but ${missing} (or DOCUSIGN_ACCESS_TOKEN) is not`,
+    );
   }
-  const target: ResolvedTarget = { rootUrl: config.rootUrl.replace(/\/+$/, ''), sandbox: false, auth, close: async () => {} };
-  if (c.distributorCode && c.distributorPassword) target.distributor = { code: c.distributorCode, password: c.distributorPassword };
+  const target: ResolvedTarget = {
+    rootUrl: config.rootUrl.replace(/\/+$/, ''),
+    sandbox: false,
+    auth,
+    close: async () => {},
+  };
+  if (c.distributorCode && c.distributorPassword)
+    target.distributor = { code: c.distributorCode, password: c.distributorPassword };
   else if (seedDistributor) target.distributor = seedDistributor;
   const integratorKey = auth.kind === 'legacy' ? auth.integratorKey : c.integratorKey;
   if (integratorKey) target.integratorKey = integratorKey;

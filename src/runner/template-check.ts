@@ -35,7 +35,9 @@ export async function checkTemplates(
     if (!templates.has(id)) {
       try {
         const template = await account.getTemplate(id, { tag: 'templates' });
-        templates.set(id, { roleNames: (template.recipients?.signers ?? []).map((s) => s.roleName ?? '').filter(Boolean) });
+        templates.set(id, {
+          roleNames: (template.recipients?.signers ?? []).map((s) => s.roleName ?? '').filter(Boolean),
+        });
       } catch (error) {
         templates.set(id, error instanceof Error ? error : new Error(String(error)));
       }

@@ -20,16 +20,29 @@ export class ApiError extends Error {
 
 /** Shorthands for the errors the routes answer most, with DocuSign's wording where it is known. */
 export const apiErrors = {
-  authenticationFailed: (why = 'The specified Integrator Key was not found or is disabled, or the user name or password is incorrect.') =>
+  authenticationFailed: (
+    why = 'The specified Integrator Key was not found or is disabled, or the user name or password is incorrect.',
+  ) =>
     new ApiError(401, 'USER_AUTHENTICATION_FAILED', `One or both of Username and Password are invalid. ${why}`.trim()),
-  envelopeNotFound: () => new ApiError(400, 'ENVELOPE_DOES_NOT_EXIST', 'The envelope specified either does not exist or you have no rights to it.'),
-  userLacksMembership: () => new ApiError(400, 'USER_LACKS_MEMBERSHIP', 'The UserID does not have a valid membership in this Account.'),
-  invalidBody: (detail: string) => new ApiError(400, 'INVALID_REQUEST_BODY', `The request body is missing or improperly formatted. ${detail}`),
+  envelopeNotFound: () =>
+    new ApiError(
+      400,
+      'ENVELOPE_DOES_NOT_EXIST',
+      'The envelope specified either does not exist or you have no rights to it.',
+    ),
+  userLacksMembership: () =>
+    new ApiError(400, 'USER_LACKS_MEMBERSHIP', 'The UserID does not have a valid membership in this Account.'),
+  invalidBody: (detail: string) =>
+    new ApiError(400, 'INVALID_REQUEST_BODY', `The request body is missing or improperly formatted. ${detail}`),
   invalidParameter: (detail: string) =>
     new ApiError(400, 'INVALID_REQUEST_PARAMETER', `The request contained at least one invalid parameter. ${detail}`),
   templateNotFound: () => new ApiError(400, 'TEMPLATE_ID_INVALID', 'Invalid template ID.'),
   unknownRecipient: () =>
-    new ApiError(400, 'UNKNOWN_ENVELOPE_RECIPIENT', 'The recipient you have identified is not a valid recipient of the specified envelope.'),
+    new ApiError(
+      400,
+      'UNKNOWN_ENVELOPE_RECIPIENT',
+      'The recipient you have identified is not a valid recipient of the specified envelope.',
+    ),
   notInSequence: () =>
     new ApiError(400, 'RECIPIENT_NOT_IN_SEQUENCE', 'The token for an out of sequence recipient cannot be generated.'),
   documentNotFound: () => new ApiError(400, 'DOCUMENT_DOES_NOT_EXIST', 'The document specified was not found.'),

@@ -36,7 +36,11 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
     const principal = await sandbox.auth.authenticate(request.headers);
     request.principal = principal;
     const params = request.params as { accountId?: string } | undefined;
-    if (params?.accountId !== undefined && config.accountAccess !== 'route' && params.accountId.toLowerCase() !== principal.account.id) {
+    if (
+      params?.accountId !== undefined &&
+      config.accountAccess !== 'route' &&
+      params.accountId.toLowerCase() !== principal.account.id
+    ) {
       throw apiErrors.userLacksMembership();
     }
     for (const limiter of sandbox.limiters) {

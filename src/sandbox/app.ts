@@ -20,12 +20,17 @@ import { burstLimiter, createBurstLimit } from './limits/burst-limit.js';
  * Connect. Tests call `app.inject()`; startSandbox listens. `app.close()`
  * closes the database.
  */
-export async function buildSandboxApp(options: SandboxOptions = {}, overrides: ServicesOverrides = {}): Promise<FastifyInstance> {
+export async function buildSandboxApp(
+  options: SandboxOptions = {},
+  overrides: ServicesOverrides = {},
+): Promise<FastifyInstance> {
   // A bad --faults spec is refused before anything is opened.
   const faultSpec = options.faults !== undefined ? parseFaultSpec(options.faults) : undefined;
   const services = await createServices(options, overrides);
   if (options.burstLimit !== undefined) {
-    services.limiters.push(burstLimiter(createBurstLimit(options.burstLimit, services.clock), { clock: services.clock }));
+    services.limiters.push(
+      burstLimiter(createBurstLimit(options.burstLimit, services.clock), { clock: services.clock }),
+    );
   }
   const app = Fastify({
     logger: false,
@@ -63,7 +68,13 @@ export async function buildSandboxApp(options: SandboxOptions = {}, overrides: S
         throw apiErrors.invalidBody('The body is not valid JSON.');
       }
     };
-    withBodyBytes(payload, request.headers, request.routeOptions.bodyLimit ?? services.config.bodyLimitBytes, parse, (error, body) => done(error, body));
+    withBodyBytes(
+      payload,
+      request.headers,
+      request.routeOptions.bodyLimit ?? services.config.bodyLimitBytes,
+      parse,
+      (error, body) => done(error, body),
+    );
   });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
@@ -77,7 +88,12 @@ export async function buildSandboxApp(options: SandboxOptions = {}, overrides: S
   app.setErrorHandler((error: Error, request, reply) => sandboxErrorHandler(error, request, reply, options.log));
   app.setNotFoundHandler((request, reply) => {
     request.apiErrorCode = 'RESOURCE_NOT_FOUND';
-    void reply.status(404).send({ errorCode: 'RESOURCE_NOT_FOUND', message: `There is no ${request.method} ${request.url.split('?')[0]} in the sandbox API.` });
+    void reply
+      .status(404)
+      .send({
+        errorCode: 'RESOURCE_NOT_FOUND',
+        message: `There is no ${request.method} ${request.url.split('?')[0]} in the sandbox API.`,
+      });
   });
 
   if (options.log) {
@@ -85,13 +101,19 @@ export async function buildSandboxApp(options: SandboxOptions = {}, overrides: S
     // The route pattern, never the raw URL: signing URLs carry tokens.
     app.addHook('onResponse', async (request, reply) => {
       const code = request.apiErrorCode ? ` ${request.apiErrorCode}` : '';
-      log(`${request.method} ${request.routeOptions.url ?? '(no route)'} ${reply.statusCode}${code} ${reply.elapsedTime.toFixed(1)}ms`);
+      log(
+        `${request.method} ${request.routeOptions.url ?? '(no route)'} ${reply.statusCode}${code} ${reply.elapsedTime.toFixed(1)}ms`,
+      );
     });
   }
 
   // Before the API routes: its hooks must wrap them (issue 6, src/sandbox/faults).
   if (faultSpec !== undefined) {
-    await app.register(faultInjectionPlugin, { spec: faultSpec, ...(options.faultSeed !== undefined ? { seed: options.faultSeed } : {}), ...(options.log ? { log: options.log } : {}) });
+    await app.register(faultInjectionPlugin, {
+      spec: faultSpec,
+      ...(options.faultSeed !== undefined ? { seed: options.faultSeed } : {}),
+      ...(options.log ? { log: options.log } : {}),
+    });
   }
   await app.register(apiRoutes, { prefix: '/restapi/v2' });
   await app.register(apiRoutes, { prefix: '/restapi/v2.1' });

@@ -27,7 +27,9 @@ export async function buildEnvelope(
   const id = randomUUID();
   const { now } = context;
   let documents: DocumentRecord[];
-  let signers: Array<IncomingSigner & { defaultRecipientId: string; defaultTabs: Record<string, unknown>; defaultOrder: number }>;
+  let signers: Array<
+    IncomingSigner & { defaultRecipientId: string; defaultTabs: Record<string, unknown>; defaultOrder: number }
+  >;
   let emailSubject = incoming.emailSubject;
   let emailBlurb = incoming.emailBlurb;
 
@@ -55,15 +57,27 @@ export async function buildEnvelope(
           `templateRoles: roleName "${r.roleName}" is not a role of template ${template.id} (roles: ${roles.map((x) => x.roleName).join(', ')}).`,
         );
       }
-      if (used.has(role.roleName)) throw apiErrors.invalidBody(`templateRoles: roleName "${role.roleName}" is given twice.`);
+      if (used.has(role.roleName))
+        throw apiErrors.invalidBody(`templateRoles: roleName "${role.roleName}" is given twice.`);
       used.add(role.roleName);
-      return { ...r, roleName: role.roleName, defaultRecipientId: role.recipientId, defaultTabs: role.tabs, defaultOrder: Number(role.routingOrder) };
+      return {
+        ...r,
+        roleName: role.roleName,
+        defaultRecipientId: role.recipientId,
+        defaultTabs: role.tabs,
+        defaultOrder: Number(role.routingOrder),
+      };
     });
-    if (incoming.signers.length > 0) throw apiErrors.invalidBody('With a templateId, name the signers in templateRoles, not recipients.');
+    if (incoming.signers.length > 0)
+      throw apiErrors.invalidBody('With a templateId, name the signers in templateRoles, not recipients.');
   } else {
     for (const d of incoming.documents) {
       if (!looksLikePdf(d.bytes)) {
-        throw new ApiError(400, 'FORMAT_CONVERSION_ERROR', `The data could not be converted: document ${d.documentId} (${d.name}) is not a PDF.`);
+        throw new ApiError(
+          400,
+          'FORMAT_CONVERSION_ERROR',
+          `The data could not be converted: document ${d.documentId} (${d.name}) is not a PDF.`,
+        );
       }
     }
     // Synchronous: one append per document (db/blob-packs.ts), cheaper than a thread-pool trip.
@@ -82,7 +96,12 @@ export async function buildEnvelope(
       };
     });
     documents.sort((a, b) => a.position - b.position);
-    signers = incoming.signers.map((s, i) => ({ ...s, defaultRecipientId: String(i + 1), defaultTabs: {}, defaultOrder: 1 }));
+    signers = incoming.signers.map((s, i) => ({
+      ...s,
+      defaultRecipientId: String(i + 1),
+      defaultTabs: {},
+      defaultOrder: 1,
+    }));
   }
 
   if (incoming.status === 'sent' && signers.length === 0) {
@@ -169,9 +188,17 @@ function checkTabs(tabs: Record<string, unknown>, documents: DocumentRecord[]): 
       const t = tab as Record<string, unknown>;
       const raw = t['documentId'];
       if (raw === undefined) continue;
-      const documentId = typeof raw === 'string' || typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : JSON.stringify(raw);
+      const documentId =
+        typeof raw === 'string' || typeof raw === 'number' || typeof raw === 'boolean'
+          ? String(raw)
+          : JSON.stringify(raw);
       const doc = documents.find((d) => d.documentId === documentId);
-      if (!doc) throw new ApiError(400, 'INVALID_DOCUMENT_ID', `${kind}[${i}].documentId ${documentId} is not a document of the envelope.`);
+      if (!doc)
+        throw new ApiError(
+          400,
+          'INVALID_DOCUMENT_ID',
+          `${kind}[${i}].documentId ${documentId} is not a document of the envelope.`,
+        );
       const page = Number(t['pageNumber'] ?? 1);
       if (doc.pages !== null && (!Number.isInteger(page) || page < 1 || page > doc.pages)) {
         throw new ApiError(

@@ -8,7 +8,13 @@ export type { Lifecycle, Actor, LifecycleRefusal } from './lifecycle.js';
 export { LifecycleError } from './lifecycle.js';
 export type { ViewTokenResult, ViewTokenGrant, ViewTokenRefusal } from './repositories/view-tokens.js';
 export type { Outbox, OutboxMessage, NewOutboxMessage } from './outbox.js';
-export type { EnvelopeRecord, RecipientRecord, DocumentRecord, EnvelopeStatus, RecipientStatus } from './repositories/envelopes.js';
+export type {
+  EnvelopeRecord,
+  RecipientRecord,
+  DocumentRecord,
+  EnvelopeStatus,
+  RecipientStatus,
+} from './repositories/envelopes.js';
 export type { Seed } from './seed/seed-types.js';
 export { defaultSeed, defaultSeedIds } from './seed/default-seed.js';
 export { ApiError } from './api-error.js';

@@ -3,7 +3,13 @@ import type { BlobStore } from './db/blob-store.js';
 import type { Clock } from './clock.js';
 import type { Outbox } from './outbox.js';
 import type { SandboxEvents, SandboxEvent } from './events.js';
-import type { EnvelopesRepository, EnvelopeRecord, RecipientRecord, DocumentRecord, CustomFieldRecord } from './repositories/envelopes.js';
+import type {
+  EnvelopesRepository,
+  EnvelopeRecord,
+  RecipientRecord,
+  DocumentRecord,
+  CustomFieldRecord,
+} from './repositories/envelopes.js';
 import type { EventsRepository, SandboxEventType } from './repositories/events.js';
 
 /** Who did something, for the certificate's audit trail. */
@@ -51,7 +57,13 @@ export interface LifecycleDeps {
 export type Lifecycle = ReturnType<typeof createLifecycle>;
 
 /** Records one event inside a step: to the events table now, to the emitter after the commit. */
-type RecordEvent = (type: SandboxEventType, envelope: EnvelopeRecord, recipient: RecipientRecord | null, actor: Actor, details?: Record<string, unknown>) => void;
+type RecordEvent = (
+  type: SandboxEventType,
+  envelope: EnvelopeRecord,
+  recipient: RecipientRecord | null,
+  actor: Actor,
+  details?: Record<string, unknown>,
+) => void;
 
 export function createLifecycle(deps: LifecycleDeps) {
   const { db, envelopes, eventsTable, clock, emitter } = deps;
@@ -92,7 +104,11 @@ export function createLifecycle(deps: LifecycleDeps) {
   }
 
   /** Creations waiting for the next group commit (createSoon). */
-  let queued: Array<{ work: (record: RecordEvent) => EnvelopeRecord; resolve: (stored: EnvelopeRecord) => void; reject: (error: unknown) => void }> = [];
+  let queued: Array<{
+    work: (record: RecordEvent) => EnvelopeRecord;
+    resolve: (stored: EnvelopeRecord) => void;
+    reject: (error: unknown) => void;
+  }> = [];
 
   /**
    * Group commit: the creations queued during one turn of the event loop go
@@ -140,7 +156,13 @@ export function createLifecycle(deps: LifecycleDeps) {
     });
   }
 
-  function createWork(envelope: EnvelopeRecord, recipients: RecipientRecord[], documents: DocumentRecord[], customFields: CustomFieldRecord[], actor: Actor) {
+  function createWork(
+    envelope: EnvelopeRecord,
+    recipients: RecipientRecord[],
+    documents: DocumentRecord[],
+    customFields: CustomFieldRecord[],
+    actor: Actor,
+  ) {
     return (record: RecordEvent): EnvelopeRecord => {
       const requested = envelope.status;
       envelopes.insert({ ...envelope, status: 'created' }, recipients, documents, customFields);
@@ -189,7 +211,12 @@ export function createLifecycle(deps: LifecycleDeps) {
     }
   }
 
-  function sendInTransaction(envelope: EnvelopeRecord, recipients: RecipientRecord[], record: RecordEvent, actor: Actor): void {
+  function sendInTransaction(
+    envelope: EnvelopeRecord,
+    recipients: RecipientRecord[],
+    record: RecordEvent,
+    actor: Actor,
+  ): void {
     const now = clock.now();
     envelope.status = 'sent';
     envelope.sentAt = now;
@@ -199,12 +226,16 @@ export function createLifecycle(deps: LifecycleDeps) {
     advance(envelope, recipients, record, actor);
   }
 
-  function load(envelopeId: string, recipientId: string): { envelope: EnvelopeRecord; recipients: RecipientRecord[]; recipient: RecipientRecord } {
+  function load(
+    envelopeId: string,
+    recipientId: string,
+  ): { envelope: EnvelopeRecord; recipients: RecipientRecord[]; recipient: RecipientRecord } {
     const envelope = envelopes.getById(envelopeId);
     if (!envelope) throw new LifecycleError('envelope-not-found', `envelope ${envelopeId} does not exist`);
     const recipients = envelopes.recipients(envelopeId);
     const recipient = recipients.find((r) => r.recipientId === recipientId);
-    if (!recipient) throw new LifecycleError('recipient-not-found', `recipient ${recipientId} is not in envelope ${envelopeId}`);
+    if (!recipient)
+      throw new LifecycleError('recipient-not-found', `recipient ${recipientId} is not in envelope ${envelopeId}`);
     return { envelope, recipients, recipient };
   }
 
@@ -212,9 +243,13 @@ export function createLifecycle(deps: LifecycleDeps) {
     if (envelope.status !== 'sent' && envelope.status !== 'delivered') {
       throw new LifecycleError('invalid-state', `envelope ${envelope.id} is ${envelope.status}`);
     }
-    if (recipient.status === 'created') throw new LifecycleError('not-in-sequence', `recipient ${recipient.recipientId}'s routing order has not come`);
+    if (recipient.status === 'created')
+      throw new LifecycleError('not-in-sequence', `recipient ${recipient.recipientId}'s routing order has not come`);
     if (recipient.status === 'completed' || recipient.status === 'declined') {
-      throw new LifecycleError('invalid-state', `recipient ${recipient.recipientId} has already ${recipient.status === 'completed' ? 'signed' : 'declined'}`);
+      throw new LifecycleError(
+        'invalid-state',
+        `recipient ${recipient.recipientId} has already ${recipient.status === 'completed' ? 'signed' : 'declined'}`,
+      );
     }
   }
 
@@ -256,7 +291,8 @@ export function createLifecycle(deps: LifecycleDeps) {
       return step((record) => {
         const envelope = envelopes.getById(envelopeId);
         if (!envelope) throw new LifecycleError('envelope-not-found', `envelope ${envelopeId} does not exist`);
-        if (envelope.status !== 'created') throw new LifecycleError('invalid-state', `envelope ${envelopeId} is ${envelope.status}, not a draft`);
+        if (envelope.status !== 'created')
+          throw new LifecycleError('invalid-state', `envelope ${envelopeId} is ${envelope.status}, not a draft`);
         sendInTransaction(envelope, envelopes.recipients(envelopeId), record, actor);
         return envelope;
       });
@@ -289,7 +325,11 @@ export function createLifecycle(deps: LifecycleDeps) {
      * become the current versions; the originals are kept. Sends the next
      * routing order, or completes the envelope.
      */
-    markSigned(envelopeId: string, recipientId: string, options: Actor & { documents?: Map<string, Buffer> } = {}): void {
+    markSigned(
+      envelopeId: string,
+      recipientId: string,
+      options: Actor & { documents?: Map<string, Buffer> } = {},
+    ): void {
       // Bytes go to the blob store before the transaction that points at them.
       const versions = [...(options.documents ?? new Map<string, Buffer>())].map(([documentId, bytes]) => ({
         documentId,
@@ -309,7 +349,8 @@ export function createLifecycle(deps: LifecycleDeps) {
         envelopes.updateRecipient(recipient);
         const known = new Set(envelopes.documents(envelopeId).map((d) => d.documentId));
         for (const v of versions) {
-          if (!known.has(v.documentId)) throw new LifecycleError('invalid-state', `document ${v.documentId} is not in envelope ${envelopeId}`);
+          if (!known.has(v.documentId))
+            throw new LifecycleError('invalid-state', `document ${v.documentId} is not in envelope ${envelopeId}`);
           envelopes.replaceDocumentVersion(envelopeId, v.documentId, v.sha256, v.size, null);
         }
         record('recipient-completed', envelope, recipient, options);
@@ -334,7 +375,13 @@ export function createLifecycle(deps: LifecycleDeps) {
         recipient.declinedAt = now;
         recipient.declinedReason = options.reason ?? null;
         envelopes.updateRecipient(recipient);
-        record('recipient-declined', envelope, recipient, options, options.reason ? { reason: options.reason } : undefined);
+        record(
+          'recipient-declined',
+          envelope,
+          recipient,
+          options,
+          options.reason ? { reason: options.reason } : undefined,
+        );
         envelope.status = 'declined';
         envelope.declinedAt = now;
         envelope.statusChangedAt = now;
@@ -349,7 +396,10 @@ export function createLifecycle(deps: LifecycleDeps) {
         const envelope = envelopes.getById(envelopeId);
         if (!envelope) throw new LifecycleError('envelope-not-found', `envelope ${envelopeId} does not exist`);
         if (envelope.status === 'completed' || envelope.status === 'declined' || envelope.status === 'voided') {
-          throw new LifecycleError('invalid-state', `envelope ${envelopeId} is ${envelope.status} and cannot be voided`);
+          throw new LifecycleError(
+            'invalid-state',
+            `envelope ${envelopeId} is ${envelope.status} and cannot be voided`,
+          );
         }
         const now = clock.now();
         envelope.status = 'voided';

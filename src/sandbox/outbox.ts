@@ -20,7 +20,10 @@ export interface OutboxMessage {
 }
 
 /** What `add` takes. */
-export type NewOutboxMessage = Omit<OutboxMessage, 'id' | 'at' | 'toName' | 'accountId' | 'envelopeId' | 'recipientId'> &
+export type NewOutboxMessage = Omit<
+  OutboxMessage,
+  'id' | 'at' | 'toName' | 'accountId' | 'envelopeId' | 'recipientId'
+> &
   Partial<Pick<OutboxMessage, 'toName' | 'accountId' | 'envelopeId' | 'recipientId'>>;
 
 /** The outbox: every message the service "sent", in order. */

@@ -8,7 +8,10 @@ import { SignrunError } from '../errors/signrun-error.js';
  * picks a free port). `close()` stops accepting connections, lets requests
  * in flight finish, then closes the database.
  */
-export async function startSandbox(options: SandboxOptions = {}, overrides: ServicesOverrides = {}): Promise<RunningSandbox> {
+export async function startSandbox(
+  options: SandboxOptions = {},
+  overrides: ServicesOverrides = {},
+): Promise<RunningSandbox> {
   const app = await buildSandboxApp(options, overrides);
   const host = options.host ?? '127.0.0.1';
   try {
@@ -18,7 +21,9 @@ export async function startSandbox(options: SandboxOptions = {}, overrides: Serv
     const code = (cause as NodeJS.ErrnoException).code;
     throw new SignrunError(
       'SR_SANDBOX_START',
-      code === 'EADDRINUSE' ? `port ${options.port} on ${host} is already in use` : `the sandbox could not listen on ${host}:${options.port}: ${(cause as Error).message}`,
+      code === 'EADDRINUSE'
+        ? `port ${options.port} on ${host} is already in use`
+        : `the sandbox could not listen on ${host}:${options.port}: ${(cause as Error).message}`,
       { cause },
     );
   }

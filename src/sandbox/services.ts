@@ -4,7 +4,12 @@ import { openDatabase, isEmptyDatabase } from './db/open-database.js';
 import { createBlobStore, type BlobStore } from './db/blob-store.js';
 import { systemClock, type Clock } from './clock.js';
 import { accountsRepository, type AccountsRepository } from './repositories/accounts.js';
-import { envelopesRepository, type EnvelopesRepository, type EnvelopeRecord, type RecipientRecord } from './repositories/envelopes.js';
+import {
+  envelopesRepository,
+  type EnvelopesRepository,
+  type EnvelopeRecord,
+  type RecipientRecord,
+} from './repositories/envelopes.js';
 import { templatesRepository, type TemplatesRepository } from './repositories/templates.js';
 import { eventsRepository, type EventsRepository } from './repositories/events.js';
 import { viewTokensRepository, type ViewTokensRepository, type ViewTokenResult } from './repositories/view-tokens.js';
@@ -93,13 +98,20 @@ export interface ServicesOverrides {
 }
 
 /** Opens the storage, applies the seed to a new database, and wires the services. */
-export async function createServices(options: SandboxOptions, overrides: ServicesOverrides = {}): Promise<SandboxServices> {
+export async function createServices(
+  options: SandboxOptions,
+  overrides: ServicesOverrides = {},
+): Promise<SandboxServices> {
   const clock = overrides.clock ?? systemClock;
   let db: SandboxDatabase;
   try {
     db = openDatabase(options.dataDir);
   } catch (cause) {
-    throw new SignrunError('SR_SANDBOX_START', `cannot open the sandbox database in ${options.dataDir ?? 'memory'}: ${(cause as Error).message}`, { cause });
+    throw new SignrunError(
+      'SR_SANDBOX_START',
+      `cannot open the sandbox database in ${options.dataDir ?? 'memory'}: ${(cause as Error).message}`,
+      { cause },
+    );
   }
   try {
     const blobs = createBlobStore(options.dataDir);
@@ -115,7 +127,11 @@ export async function createServices(options: SandboxOptions, overrides: Service
     if (isEmptyDatabase(db)) {
       seedState = options.seedFile ? 'file' : 'built-in';
       const seed = options.seedFile ? await loadSeedFile(options.seedFile) : defaultSeed;
-      await applySeed(seed, { db, blobs, accounts, templates, clock }, options.seedFile ? { baseDir: seedBaseDir(options.seedFile) } : {});
+      await applySeed(
+        seed,
+        { db, blobs, accounts, templates, clock },
+        options.seedFile ? { baseDir: seedBaseDir(options.seedFile) } : {},
+      );
     }
     const lifecycle = createLifecycle({
       db,

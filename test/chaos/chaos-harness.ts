@@ -36,11 +36,15 @@ export interface ChaosResult {
  * the benchmark and the suite: the test only chooses smaller sizes.
  */
 export function runChaos(args: string[]): Promise<{ result: ChaosResult; exit: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [path.join(repoRoot, 'bench/chaos/chaos.mjs'), '--json', '--no-snapshot', ...args], {
-    cwd: repoRoot,
-    env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('DOCUSIGN_'))),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(repoRoot, 'bench/chaos/chaos.mjs'), '--json', '--no-snapshot', ...args],
+    {
+      cwd: repoRoot,
+      env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('DOCUSIGN_'))),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

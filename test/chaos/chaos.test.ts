@@ -21,48 +21,110 @@ function expectExactlyOnceAndComplete(r: ChaosResult, n: number): void {
 }
 
 describe('chaos (issue 6): exactly once and nothing lost', () => {
-  it('faults of every kind at 10% in total: every envelope created once, every file as the service serves it', async () => {
-    const n = 60;
-    const { result, exit, stderr } = await runChaos(['--envelopes', String(n), '--faults', 'all=0.1', '--seed', '3']);
-    expect(exit, stderr).toBe(0);
-    expectExactlyOnceAndComplete(result, n);
-    // Every kind was met at least once (else the run proved nothing about it); truncate only hits downloads.
-    for (const kind of ['429', '500', '503', 'reset-before', 'reset-after', 'slow']) expect(result.injected[kind], kind).toBeGreaterThan(0);
-    const total = Object.values(result.injected).reduce((a, b) => a + b, 0);
-    expect(total / result.apiRequests).toBeGreaterThan(0.05);
-    expect(total / result.apiRequests).toBeLessThan(0.15);
-  }, scenarioTimeoutMs);
+  it(
+    'faults of every kind at 10% in total: every envelope created once, every file as the service serves it',
+    async () => {
+      const n = 60;
+      const { result, exit, stderr } = await runChaos(['--envelopes', String(n), '--faults', 'all=0.1', '--seed', '3']);
+      expect(exit, stderr).toBe(0);
+      expectExactlyOnceAndComplete(result, n);
+      // Every kind was met at least once (else the run proved nothing about it); truncate only hits downloads.
+      for (const kind of ['429', '500', '503', 'reset-before', 'reset-after', 'slow'])
+        expect(result.injected[kind], kind).toBeGreaterThan(0);
+      const total = Object.values(result.injected).reduce((a, b) => a + b, 0);
+      expect(total / result.apiRequests).toBeGreaterThan(0.05);
+      expect(total / result.apiRequests).toBeLessThan(0.15);
+    },
+    scenarioTimeoutMs,
+  );
 
-  it('the runner killed with SIGKILL at 5 seeded moments, each followed by a re-run: exactly once and complete', async () => {
-    const n = 60;
-    const { result, exit, stderr } = await runChaos(['--envelopes', String(n), '--faults', 'all=0.05', '--runner-kills', '5', '--kill-window', '1500', '--seed', '5']);
-    expect(exit, stderr).toBe(0);
-    expect(result.runs.slice(0, 5).filter((r) => r.exit === 'SIGKILL').length).toBeGreaterThanOrEqual(3);
-    expect(result.runs.at(-1)?.exit).toBe(0);
-    expectExactlyOnceAndComplete(result, n);
-  }, scenarioTimeoutMs);
+  it(
+    'the runner killed with SIGKILL at 5 seeded moments, each followed by a re-run: exactly once and complete',
+    async () => {
+      const n = 60;
+      const { result, exit, stderr } = await runChaos([
+        '--envelopes',
+        String(n),
+        '--faults',
+        'all=0.05',
+        '--runner-kills',
+        '5',
+        '--kill-window',
+        '1500',
+        '--seed',
+        '5',
+      ]);
+      expect(exit, stderr).toBe(0);
+      expect(result.runs.slice(0, 5).filter((r) => r.exit === 'SIGKILL').length).toBeGreaterThanOrEqual(3);
+      expect(result.runs.at(-1)?.exit).toBe(0);
+      expectExactlyOnceAndComplete(result, n);
+    },
+    scenarioTimeoutMs,
+  );
 
-  it('the sandbox (serve --data) killed with SIGKILL mid-run and restarted on the same port and data: the run completes, nothing answered 201 is lost', async () => {
-    const n = 60;
-    const { result, exit, stderr } = await runChaos(['--envelopes', String(n), '--faults', 'all=0.05', '--sandbox-kills', '1', '--kill-window', '1500', '--seed', '7']);
-    expect(exit, stderr).toBe(0);
-    expect(result.sandboxKilled).toBe(1);
-    expectExactlyOnceAndComplete(result, n);
-  }, scenarioTimeoutMs);
+  it(
+    'the sandbox (serve --data) killed with SIGKILL mid-run and restarted on the same port and data: the run completes, nothing answered 201 is lost',
+    async () => {
+      const n = 60;
+      const { result, exit, stderr } = await runChaos([
+        '--envelopes',
+        String(n),
+        '--faults',
+        'all=0.05',
+        '--sandbox-kills',
+        '1',
+        '--kill-window',
+        '1500',
+        '--seed',
+        '7',
+      ]);
+      expect(exit, stderr).toBe(0);
+      expect(result.sandboxKilled).toBe(1);
+      expectExactlyOnceAndComplete(result, n);
+    },
+    scenarioTimeoutMs,
+  );
 
-  it('two runs of the same job started at once: one refuses with SR_STATE_LOCKED, every envelope created once', async () => {
-    const n = 40;
-    const { result, exit, stderr } = await runChaos(['--envelopes', String(n), '--faults', 'all=0.05', '--twins', '--max-runs', '1', '--seed', '9']);
-    expect(exit, stderr).toBe(0);
-    expect(result.lockRefusals).toBe(1);
-    expectExactlyOnceAndComplete(result, n);
-  }, scenarioTimeoutMs);
+  it(
+    'two runs of the same job started at once: one refuses with SR_STATE_LOCKED, every envelope created once',
+    async () => {
+      const n = 40;
+      const { result, exit, stderr } = await runChaos([
+        '--envelopes',
+        String(n),
+        '--faults',
+        'all=0.05',
+        '--twins',
+        '--max-runs',
+        '1',
+        '--seed',
+        '9',
+      ]);
+      expect(exit, stderr).toBe(0);
+      expect(result.lockRefusals).toBe(1);
+      expectExactlyOnceAndComplete(result, n);
+    },
+    scenarioTimeoutMs,
+  );
 
-  it('three shards in parallel on one job, under faults, merged: exactly once, complete, one merged report', async () => {
-    const n = 60;
-    const { result, exit, stderr } = await runChaos(['--envelopes', String(n), '--faults', 'all=0.05', '--shards', '3', '--seed', '11']);
-    expect(exit, stderr).toBe(0);
-    expect(result.mergeExit).toBe(0);
-    expectExactlyOnceAndComplete(result, n);
-  }, scenarioTimeoutMs);
+  it(
+    'three shards in parallel on one job, under faults, merged: exactly once, complete, one merged report',
+    async () => {
+      const n = 60;
+      const { result, exit, stderr } = await runChaos([
+        '--envelopes',
+        String(n),
+        '--faults',
+        'all=0.05',
+        '--shards',
+        '3',
+        '--seed',
+        '11',
+      ]);
+      expect(exit, stderr).toBe(0);
+      expect(result.mergeExit).toBe(0);
+      expectExactlyOnceAndComplete(result, n);
+    },
+    scenarioTimeoutMs,
+  );
 });

@@ -26,10 +26,13 @@ function databaseDigest(): string {
   const db = new Database(path.join(dataDir, 'sandbox.sqlite'), { readonly: true });
   try {
     const hash = createHash('sha256');
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>;
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{
+      name: string;
+    }>;
     for (const { name } of tables) {
       hash.update(name);
-      for (const row of db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).iterate()) hash.update(JSON.stringify(row, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('hex') : v)));
+      for (const row of db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).iterate())
+        hash.update(JSON.stringify(row, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('hex') : v)));
     }
     return hash.digest('hex');
   } finally {
@@ -83,7 +86,13 @@ describe('signrun plan against the target', () => {
     const ran = await runCli(['run', '.', '--out', 'out2'], { cwd: dir, env: sandboxEnv(sandbox) });
     expect(ran.code).toBe(1);
     const report = await readReport(path.join(dir, 'out2'));
-    expect(report.envelopes.map((e) => e.error?.code ?? e.outcome)).toEqual(['SR_ENVELOPE_DRIFT', 'succeeded', 'succeeded', 'succeeded', 'succeeded']);
+    expect(report.envelopes.map((e) => e.error?.code ?? e.outcome)).toEqual([
+      'SR_ENVELOPE_DRIFT',
+      'succeeded',
+      'succeeded',
+      'succeeded',
+      'succeeded',
+    ]);
     expect(report.envelopes.map((e) => e.adopted === true)).toEqual([false, true, true, true, false]);
     expect(report.api.byOperation['createEnvelope']).toBe(1);
     expect(report.api.calls).toBe(changed.totalApiCalls);
@@ -107,7 +116,10 @@ describe('signrun plan against the target', () => {
         `    initialUser: { email: admin@${key}.example.com, firstName: Ada, lastName: Martin, password: "\${env.PLAN_PW}" }`,
         '    planInformation: { planId: sandbox-plan }',
       ].join('\n');
-    await writeFile(path.join(dir, 'accounts.yaml'), ['version: 1', 'job: plan-accounts', 'accounts:', account('kept')].join('\n') + '\n');
+    await writeFile(
+      path.join(dir, 'accounts.yaml'),
+      ['version: 1', 'job: plan-accounts', 'accounts:', account('kept')].join('\n') + '\n',
+    );
     const env = { ...sandboxEnv(sandbox), PLAN_PW: 'pw-plan-secret' };
     const ran = await runCli(['run', '.'], { cwd: dir, env });
     expect(ran.code, ran.stderr).toBe(0);

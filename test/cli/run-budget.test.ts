@@ -17,7 +17,10 @@ afterAll(async () => {
 describe('signrun run --max-calls-per-hour', () => {
   it('spent: exit 1, SR_CALL_BUDGET_SPENT and the time to resume in the console and report.json; the same command later sends the rest, none twice', async () => {
     const dir = await fanOutJob(10, 'budgeted');
-    const first = await runCli(['run', '.', '--max-calls-per-hour', '30', '--concurrency', '2'], { cwd: dir, env: sandboxEnv(sandbox) });
+    const first = await runCli(['run', '.', '--max-calls-per-hour', '30', '--concurrency', '2'], {
+      cwd: dir,
+      env: sandboxEnv(sandbox),
+    });
     expect(first.code, first.stderr).toBe(1);
     expect(first.stdout).toContain('SR_CALL_BUDGET_SPENT');
     const report = await readReport(path.join(dir, 'out'));

@@ -56,9 +56,13 @@ export async function fanOutJob(rows: number, job = 'fan-out'): Promise<string> 
   await mkdir(path.join(dir, 'docs'));
   await mkdir(path.join(dir, 'data'));
   await copyFile(path.join(repoRoot, 'examples/docs/offer-letter.pdf'), path.join(dir, 'docs/offer-letter.pdf'));
-  await copyFile(path.join(repoRoot, 'examples/docs/company-handbook.pdf'), path.join(dir, 'docs/company-handbook.pdf'));
+  await copyFile(
+    path.join(repoRoot, 'examples/docs/company-handbook.pdf'),
+    path.join(dir, 'docs/company-handbook.pdf'),
+  );
   const lines = ['id,name,email,manager,managerEmail'];
-  for (let i = 1; i <= rows; i += 1) lines.push(`E${10000 + i},Employee ${i},employee${i}@example.com,Manager ${i},manager${i}@example.com`);
+  for (let i = 1; i <= rows; i += 1)
+    lines.push(`E${10000 + i},Employee ${i},employee${i}@example.com,Manager ${i},manager${i}@example.com`);
   await writeFile(path.join(dir, 'data/people.csv'), `${lines.join('\n')}\n`);
   await writeFile(
     path.join(dir, 'fan-out.yaml'),

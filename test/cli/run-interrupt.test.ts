@@ -18,8 +18,16 @@ afterAll(async () => {
 describe('signrun run, interrupted', () => {
   it('a second run on the same outputs is refused (lock); first Ctrl-C: starts nothing new, finishes work in flight, writes the report, exits 130', async () => {
     const dir = await fanOutJob(200, 'interrupted');
-    const env: Record<string, string> = { ...(process.env as Record<string, string>), ...sandboxEnv(sandbox), NO_COLOR: '1' };
-    const child = spawn(process.execPath, [binPath, 'run', '.', '--concurrency', '2'], { cwd: dir, env, stdio: 'pipe' });
+    const env: Record<string, string> = {
+      ...(process.env as Record<string, string>),
+      ...sandboxEnv(sandbox),
+      NO_COLOR: '1',
+    };
+    const child = spawn(process.execPath, [binPath, 'run', '.', '--concurrency', '2'], {
+      cwd: dir,
+      env,
+      stdio: 'pipe',
+    });
     let stdout = '';
     let stderr = '';
     let second: ReturnType<typeof runCli> | undefined;

@@ -11,10 +11,14 @@ import { makeSecret } from '../../src/secret.js';
 import { fanOutJob, knownSecrets, readReport, sandboxEnv, sha256, signingUrls, tempDir } from './run-helpers.js';
 
 // An independent compile of the checked-in schema (not the code under test's own validator).
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv,
+) => Ajv;
 const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats(ajv);
-const validateReport = ajv.compile(JSON.parse(await readFile(path.join(repoRoot, 'schemas/report.schema.json'), 'utf8')) as object);
+const validateReport = ajv.compile(
+  JSON.parse(await readFile(path.join(repoRoot, 'schemas/report.schema.json'), 'utf8')) as object,
+);
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -27,7 +31,12 @@ afterAll(async () => {
 async function envelopesOnService(): Promise<number> {
   const client = EsignatureClient.create({
     rootUrl: sandbox.rootUrl,
-    auth: { kind: 'legacy', username: 'sandbox@signrun.test', password: makeSecret('sandbox-password'), integratorKey: 'sandbox-integrator-key' },
+    auth: {
+      kind: 'legacy',
+      username: 'sandbox@signrun.test',
+      password: makeSecret('sandbox-password'),
+      integratorKey: 'sandbox-integrator-key',
+    },
   });
   try {
     const account = await client.login();
@@ -45,7 +54,8 @@ async function assertOutputsConsistent(outDir: string, console: string): Promise
       const bytes = await readFile(path.join(outDir, file.path));
       expect(bytes.length).toBe(file.size);
       expect(sha256(bytes)).toBe(file.sha256);
-      if (file.path.endsWith('signing.json')) expect((await stat(path.join(outDir, file.path))).mode & 0o777).toBe(0o600);
+      if (file.path.endsWith('signing.json'))
+        expect((await stat(path.join(outDir, file.path))).mode & 0o777).toBe(0o600);
     }
   }
   const urls = await signingUrls(outDir);
@@ -79,21 +89,34 @@ describe('signrun run (real CLI, real sandbox over HTTP)', () => {
 
   it('against a configured service: every sha256 equals the bytes the service serves', async () => {
     const outDir = await tempDir('signrun-cli-out-');
-    const result = await runCli(['run', 'examples/embedded-signing.yaml', 'examples/template-contract.yaml', '--out', outDir], { env: sandboxEnv(sandbox) });
+    const result = await runCli(
+      ['run', 'examples/embedded-signing.yaml', 'examples/template-contract.yaml', '--out', outDir],
+      { env: sandboxEnv(sandbox) },
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.split('\n')[0]).not.toMatch(/in-process/);
     await assertOutputsConsistent(outDir, result.stdout + result.stderr);
     const report = await readReport(outDir);
     const client = EsignatureClient.create({
       rootUrl: sandbox.rootUrl,
-      auth: { kind: 'legacy', username: 'sandbox@signrun.test', password: makeSecret('sandbox-password'), integratorKey: 'sandbox-integrator-key' },
+      auth: {
+        kind: 'legacy',
+        username: 'sandbox@signrun.test',
+        password: makeSecret('sandbox-password'),
+        integratorKey: 'sandbox-integrator-key',
+      },
     });
     const account = await client.login();
     let compared = 0;
     for (const envelope of report.envelopes) {
       for (const file of envelope.files.filter((f) => f.path.endsWith('.pdf') && !f.path.endsWith('certificate.pdf'))) {
         const documentId = /documents\/([^-]+)-/.exec(file.path)?.[1] ?? '';
-        const served = await account.client.request({ method: 'GET', url: `${account.baseUrl}/envelopes/${envelope.envelopeId}/documents/${documentId}`, operation: 'test', responseType: 'stream' });
+        const served = await account.client.request({
+          method: 'GET',
+          url: `${account.baseUrl}/envelopes/${envelope.envelopeId}/documents/${documentId}`,
+          operation: 'test',
+          responseType: 'stream',
+        });
         const chunks: Buffer[] = [];
         for await (const chunk of served.stream ?? []) chunks.push(chunk as Buffer);
         expect(sha256(Buffer.concat(chunks))).toBe(file.sha256);
@@ -108,7 +131,11 @@ describe('signrun run (real CLI, real sandbox over HTTP)', () => {
     const dir = await fanOutJob(200);
     const outDir = path.join(dir, 'out');
     const before = await envelopesOnService();
-    const result = await runCli(['run', '.', '--concurrency', '16'], { cwd: dir, env: sandboxEnv(sandbox), timeoutMs: 170_000 });
+    const result = await runCli(['run', '.', '--concurrency', '16'], {
+      cwd: dir,
+      env: sandboxEnv(sandbox),
+      timeoutMs: 170_000,
+    });
     expect(result.code, result.stderr).toBe(0);
     const report = await readReport(outDir);
     expect(report.totals.envelopes).toMatchObject({ total: 200, succeeded: 200, failed: 0 });
@@ -126,7 +153,10 @@ describe('signrun run (real CLI, real sandbox over HTTP)', () => {
   it('invalid input: exit 2 with the code, nothing sent, nothing written', async () => {
     const dir = await fanOutJob(3, 'broken');
     const file = path.join(dir, 'fan-out.yaml');
-    await writeFile(file, (await readFile(file, 'utf8')).replace('emailSubject: Please sign', 'emailSubjet: Please sign'));
+    await writeFile(
+      file,
+      (await readFile(file, 'utf8')).replace('emailSubject: Please sign', 'emailSubjet: Please sign'),
+    );
     const before = await envelopesOnService();
     const result = await runCli(['run', '.', '--out', 'out'], { cwd: dir, env: sandboxEnv(sandbox) });
     expect(result.code).toBe(2);
@@ -140,7 +170,10 @@ describe('signrun run (real CLI, real sandbox over HTTP)', () => {
     const dir = await tempDir('signrun-tpl-');
     await writeFile(
       path.join(dir, 'tpl.yaml'),
-      (await readFile(path.join(repoRoot, 'examples/template-contract.yaml'), 'utf8')).replace('roleName: employer', 'roleName: manager'),
+      (await readFile(path.join(repoRoot, 'examples/template-contract.yaml'), 'utf8')).replace(
+        'roleName: employer',
+        'roleName: manager',
+      ),
     );
     const before = await envelopesOnService();
     const result = await runCli(['run', 'tpl.yaml'], { cwd: dir, env: sandboxEnv(sandbox) });
@@ -175,26 +208,39 @@ describe('signrun run (real CLI, real sandbox over HTTP)', () => {
   });
 
   it('credentials: none needed for a local signrun serve; a remote root URL without them is exit 2 before any call', async () => {
-    const local = await runCli(['run', 'examples/template-contract.yaml', '--out', await tempDir('signrun-cli-out-')], { env: { DOCUSIGN_ROOT_URL: sandbox.rootUrl } });
-    expect(local.code, local.stderr).toBe(0);
-    const remote = await runCli(['run', 'examples/template-contract.yaml', '--out', await tempDir('signrun-cli-out-')], {
-      env: { DOCUSIGN_ROOT_URL: 'https://demo.docusign.invalid/restapi/v2', DOCUSIGN_USERNAME: 'someone@example.com' },
+    const local = await runCli(['run', 'examples/template-contract.yaml', '--out', await tempDir('signrun-cli-out-')], {
+      env: { DOCUSIGN_ROOT_URL: sandbox.rootUrl },
     });
+    expect(local.code, local.stderr).toBe(0);
+    const remote = await runCli(
+      ['run', 'examples/template-contract.yaml', '--out', await tempDir('signrun-cli-out-')],
+      {
+        env: {
+          DOCUSIGN_ROOT_URL: 'https://demo.docusign.invalid/restapi/v2',
+          DOCUSIGN_USERNAME: 'someone@example.com',
+        },
+      },
+    );
     expect(remote.code).toBe(2);
     expect(remote.stderr).toContain('SR_CREDENTIALS_MISSING');
   });
 
-    it('plan shows what a run would do, from the outputs of an earlier run', async () => {
+  it('plan shows what a run would do, from the outputs of an earlier run', async () => {
     const dir = await fanOutJob(3, 'planned');
     const first = await runCli(['plan', '.', '--format', 'json'], { cwd: dir, env: sandboxEnv(sandbox) });
     expect(first.code, first.stderr).toBe(0);
-    const before = JSON.parse(first.stdout) as { items: Array<{ action: string; apiCalls: number }>; totalApiCalls: number };
+    const before = JSON.parse(first.stdout) as {
+      items: Array<{ action: string; apiCalls: number }>;
+      totalApiCalls: number;
+    };
     expect(before.items.map((i) => i.action)).toEqual(['create', 'create', 'create']);
     expect(before.totalApiCalls).toBe(1 + 3 * 9);
     const ran = await runCli(['run', '.'], { cwd: dir, env: sandboxEnv(sandbox) });
     expect((await readReport(path.join(dir, 'out'))).api.calls).toBe(before.totalApiCalls);
     expect(ran.code).toBe(0);
-    const after = JSON.parse((await runCli(['plan', '.', '--format', 'json'], { cwd: dir, env: sandboxEnv(sandbox) })).stdout) as typeof before;
+    const after = JSON.parse(
+      (await runCli(['plan', '.', '--format', 'json'], { cwd: dir, env: sandboxEnv(sandbox) })).stdout,
+    ) as typeof before;
     expect(after.items.map((i) => i.action)).toEqual(['up-to-date', 'up-to-date', 'up-to-date']);
     // Addresses still valid, files intact: a re-run would ask for nothing but the login.
     expect(after.items.map((i) => i.apiCalls)).toEqual([0, 0, 0]);

@@ -12,7 +12,10 @@ let outDir: string;
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, quiet: true });
   outDir = await tempDir('signrun-signurl-');
-  const ran = await runCli(['run', 'examples/template-contract.yaml', 'examples/embedded-signing.yaml', '--out', outDir], { env: sandboxEnv(sandbox) });
+  const ran = await runCli(
+    ['run', 'examples/template-contract.yaml', 'examples/embedded-signing.yaml', '--out', outDir],
+    { env: sandboxEnv(sandbox) },
+  );
   if (ran.code !== 0) throw new Error(`run failed: ${ran.stderr}`);
 });
 afterAll(async () => {
@@ -27,7 +30,9 @@ describe('signrun sign-url', () => {
   it('prints a fresh, working signing address for the recipient asked for, and records it (0600)', async () => {
     const before = await signing('employment-contract-2026/contract-lucia-moreno');
     const old = before.recipients.find((r) => r.clientUserId === 'mgr-0003')?.url;
-    const result = await runCli(['sign-url', outDir, 'contract-lucia-moreno', 'mgr-0003'], { env: sandboxEnv(sandbox) });
+    const result = await runCli(['sign-url', outDir, 'contract-lucia-moreno', 'mgr-0003'], {
+      env: sandboxEnv(sandbox),
+    });
     expect(result.code, result.stderr).toBe(0);
     const url = result.stdout.trim();
     expect(url).toMatch(new RegExp(`^${sandbox.origin.replace(/[.]/g, '\\.')}/signing/\\S+$`));
@@ -39,17 +44,24 @@ describe('signrun sign-url', () => {
     expect(page.headers.get('location')).toMatch(/^\/signing\/s\//);
     const after = await signing('employment-contract-2026/contract-lucia-moreno');
     expect(after.recipients.find((r) => r.clientUserId === 'mgr-0003')?.url).toBe(url);
-    expect((await stat(path.join(outDir, 'employment-contract-2026/contract-lucia-moreno/signing.json'))).mode & 0o777).toBe(0o600);
+    expect(
+      (await stat(path.join(outDir, 'employment-contract-2026/contract-lucia-moreno/signing.json'))).mode & 0o777,
+    ).toBe(0o600);
   });
 
   it('finds the recipient by email and the envelope by job/key', async () => {
-    const result = await runCli(['sign-url', outDir, 'offer-jean-francais-2026/offer-jean-francais', 'emily.carter@example.com'], { env: sandboxEnv(sandbox) });
+    const result = await runCli(
+      ['sign-url', outDir, 'offer-jean-francais-2026/offer-jean-francais', 'emily.carter@example.com'],
+      { env: sandboxEnv(sandbox) },
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.trim()).toContain('/signing/');
   });
 
   it('an unknown recipient or envelope is exit 2 with its code', async () => {
-    const noRecipient = await runCli(['sign-url', outDir, 'contract-lucia-moreno', 'nobody@example.com'], { env: sandboxEnv(sandbox) });
+    const noRecipient = await runCli(['sign-url', outDir, 'contract-lucia-moreno', 'nobody@example.com'], {
+      env: sandboxEnv(sandbox),
+    });
     expect(noRecipient.code).toBe(2);
     expect(noRecipient.stderr).toContain('SR_RECIPIENT_NOT_FOUND');
     const noEnvelope = await runCli(['sign-url', outDir, 'no-such-key'], { env: sandboxEnv(sandbox) });

@@ -67,7 +67,15 @@ beforeEach(() => {
 function fakeTiming(): Timing & { delays: number[] } {
   const delays: number[] = [];
   let t = Date.parse('2026-11-20T12:00:00Z');
-  return { delays, now: () => t, delay: async (ms) => { delays.push(ms); t += ms; }, random: () => 0.5 };
+  return {
+    delays,
+    now: () => t,
+    delay: async (ms) => {
+      delays.push(ms);
+      t += ms;
+    },
+    random: () => 0.5,
+  };
 }
 
 function client(events: ClientEvent[] = [], timing = fakeTiming(), auth: 'legacy' | 'bearer' = 'legacy') {
@@ -75,7 +83,10 @@ function client(events: ClientEvent[] = [], timing = fakeTiming(), auth: 'legacy
     timing,
     client: EsignatureClient.create({
       rootUrl: root,
-      auth: auth === 'legacy' ? { kind: 'legacy', username: 'me@example.com', password: makeSecret(PASSWORD), integratorKey: 'ik' } : { kind: 'bearer', accessToken: makeSecret(TOKEN) },
+      auth:
+        auth === 'legacy'
+          ? { kind: 'legacy', username: 'me@example.com', password: makeSecret(PASSWORD), integratorKey: 'ik' }
+          : { kind: 'bearer', accessToken: makeSecret(TOKEN) },
       timing,
       onEvent: (e) => events.push(e),
     }),
@@ -89,7 +100,11 @@ describe('authentication headers', () => {
     script.set('GET /restapi/v2/login_information', [login]);
     const a = client();
     await a.client.loginInformation();
-    expect(JSON.parse(String(seen[0]?.headers['x-docusign-authentication']))).toEqual({ Username: 'me@example.com', Password: PASSWORD, IntegratorKey: 'ik' });
+    expect(JSON.parse(String(seen[0]?.headers['x-docusign-authentication']))).toEqual({
+      Username: 'me@example.com',
+      Password: PASSWORD,
+      IntegratorKey: 'ik',
+    });
     const b = client([], fakeTiming(), 'bearer');
     await b.client.loginInformation();
     expect(seen[1]?.headers['authorization']).toBe(`Bearer ${TOKEN}`);
@@ -107,16 +122,24 @@ describe('retry layer', () => {
     expect(info.loginAccounts?.[0]?.accountId).toBe('42');
     expect(seen).toHaveLength(3);
     expect(timing.delays).toEqual([125, 250]); // full jitter with random 0.5: half of 250, 500
-    expect(events.filter((e) => e.type === 'retry').map((e) => (e as { reason: string }).reason)).toEqual(['status 503', 'network ECONNRESET']);
+    expect(events.filter((e) => e.type === 'retry').map((e) => (e as { reason: string }).reason)).toEqual([
+      'status 503',
+      'network ECONNRESET',
+    ]);
     expect(events.filter((e) => e.type === 'request')).toHaveLength(3);
     c.close();
   });
 
   it('never retries envelope creation after 5xx or a reset: the service may have created it', async () => {
-    for (const [fault, code] of [[json(500, { errorCode: 'INTERNAL' }), 'SR_HTTP_STATUS'], [reset, 'SR_HTTP_NETWORK']] as const) {
+    for (const [fault, code] of [
+      [json(500, { errorCode: 'INTERNAL' }), 'SR_HTTP_STATUS'],
+      [reset, 'SR_HTTP_NETWORK'],
+    ] as const) {
       script.clear();
       seen.length = 0;
-      script.set('GET /restapi/v2/login_information', [json(200, { loginAccounts: [{ accountId: '42', isDefault: 'true' }] })]);
+      script.set('GET /restapi/v2/login_information', [
+        json(200, { loginAccounts: [{ accountId: '42', isDefault: 'true' }] }),
+      ]);
       script.set('POST /restapi/v2/accounts/42/envelopes', [fault, json(201, { envelopeId: 'second-copy' })]);
       const { client: c } = client();
       const account = await c.login();
@@ -128,8 +151,13 @@ describe('retry layer', () => {
   });
 
   it('retries a POST refused with 429, waiting the Retry-After', async () => {
-    script.set('GET /restapi/v2/login_information', [json(200, { loginAccounts: [{ accountId: '42', isDefault: 'true' }] })]);
-    script.set('POST /restapi/v2/accounts/42/envelopes', [json(429, { errorCode: 'TOO_MANY' }, { 'retry-after': '7' }), json(201, { envelopeId: 'env-1' })]);
+    script.set('GET /restapi/v2/login_information', [
+      json(200, { loginAccounts: [{ accountId: '42', isDefault: 'true' }] }),
+    ]);
+    script.set('POST /restapi/v2/accounts/42/envelopes', [
+      json(429, { errorCode: 'TOO_MANY' }, { 'retry-after': '7' }),
+      json(201, { envelopeId: 'env-1' }),
+    ]);
     const { client: c, timing } = client();
     const account = await c.login();
     const summary = await account.createEnvelope({ emailSubject: 's', status: 'sent' });
@@ -139,7 +167,10 @@ describe('retry layer', () => {
   });
 
   it('gives up at once when Retry-After is longer than the policy allows', async () => {
-    script.set('GET /restapi/v2/login_information', [json(429, { errorCode: 'HOURLY_APIINVOCATION_LIMIT_EXCEEDED' }, { 'retry-after': '3600' }), login]);
+    script.set('GET /restapi/v2/login_information', [
+      json(429, { errorCode: 'HOURLY_APIINVOCATION_LIMIT_EXCEEDED' }, { 'retry-after': '3600' }),
+      login,
+    ]);
     const { client: c, timing } = client();
     const error = await c.loginInformation().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ClientHttpError);
@@ -162,7 +193,12 @@ describe('errors are built redacted', () => {
   it('carry status, method, path and errorCode, never the password, token or a signing address', async () => {
     const echo: Answer = (req, res) => {
       res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ errorCode: 'USER_AUTHENTICATION_FAILED', message: `bad ${String(req.headers['x-docusign-authentication'])} see http://127.0.0.1:1/signing/tok-SECRET?x=1` }));
+      res.end(
+        JSON.stringify({
+          errorCode: 'USER_AUTHENTICATION_FAILED',
+          message: `bad ${String(req.headers['x-docusign-authentication'])} see http://127.0.0.1:1/signing/tok-SECRET?x=1`,
+        }),
+      );
     };
     script.set('GET /restapi/v2/login_information', [echo]);
     const { client: c } = client();
@@ -170,7 +206,11 @@ describe('errors are built redacted', () => {
     expect(error.code).toBe('SR_HTTP_AUTH');
     expect(error.status).toBe(400);
     expect(error.serviceErrorCode).toBe('USER_AUTHENTICATION_FAILED');
-    expect(error.request).toEqual({ method: 'GET', path: '/restapi/v2/login_information', operation: 'loginInformation' });
+    expect(error.request).toEqual({
+      method: 'GET',
+      path: '/restapi/v2/login_information',
+      operation: 'loginInformation',
+    });
     const everything = `${error.message} ${JSON.stringify(error)} ${inspect(error, { depth: 5 })} ${String(error.stack)}`;
     expect(everything).not.toContain(PASSWORD);
     expect(everything).not.toContain('tok-SECRET');
@@ -179,7 +219,11 @@ describe('errors are built redacted', () => {
 
   it('network errors name the system code, not the URL query', async () => {
     const { client: c } = client();
-    const closed = EsignatureClient.create({ rootUrl: 'http://127.0.0.1:1/restapi/v2', auth: { kind: 'bearer', accessToken: makeSecret(TOKEN) }, timing: fakeTiming() });
+    const closed = EsignatureClient.create({
+      rootUrl: 'http://127.0.0.1:1/restapi/v2',
+      auth: { kind: 'bearer', accessToken: makeSecret(TOKEN) },
+      timing: fakeTiming(),
+    });
     const error = (await closed.loginInformation().catch((e: unknown) => e)) as ClientNetworkError;
     expect(error.code).toBe('SR_HTTP_NETWORK');
     expect(error.systemCode).toBe('ECONNREFUSED');
@@ -191,7 +235,13 @@ describe('errors are built redacted', () => {
 
 describe('rate-limit headers', () => {
   it('are read on every response and exposed', async () => {
-    script.set('GET /restapi/v2/login_information', [json(200, { loginAccounts: [] }, { 'x-ratelimit-limit': '1000', 'x-ratelimit-remaining': '998', 'x-ratelimit-reset': '1800000000' })]);
+    script.set('GET /restapi/v2/login_information', [
+      json(
+        200,
+        { loginAccounts: [] },
+        { 'x-ratelimit-limit': '1000', 'x-ratelimit-remaining': '998', 'x-ratelimit-reset': '1800000000' },
+      ),
+    ]);
     const events: ClientEvent[] = [];
     const { client: c } = client(events);
     await c.loginInformation();
@@ -203,7 +253,13 @@ describe('rate-limit headers', () => {
   it('the throttle waits for the window reset when nothing remains', async () => {
     const timing = fakeTiming();
     const resetAt = timing.now() / 1000 + 20;
-    script.set('GET /restapi/v2/login_information', [json(200, { loginAccounts: [] }, { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(resetAt) })]);
+    script.set('GET /restapi/v2/login_information', [
+      json(
+        200,
+        { loginAccounts: [] },
+        { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(resetAt) },
+      ),
+    ]);
     const { client: c } = client([], timing);
     await c.loginInformation();
     await c.loginInformation();
@@ -223,7 +279,9 @@ describe('downloads', () => {
       res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(pdf.length) });
       res.end(pdf);
     };
-    script.set('GET /restapi/v2/login_information', [json(200, { loginAccounts: [{ accountId: '42', isDefault: 'true' }] })]);
+    script.set('GET /restapi/v2/login_information', [
+      json(200, { loginAccounts: [{ accountId: '42', isDefault: 'true' }] }),
+    ]);
     script.set('GET /restapi/v2/accounts/42/envelopes/e1/documents/1', [truncated, full]);
     const dir = await mkdtemp(path.join(os.tmpdir(), 'signrun-dl-'));
     const target = path.join(dir, 'doc.pdf');
@@ -233,7 +291,11 @@ describe('downloads', () => {
     const written = await account.downloadDocument('e1', '1', (body) => writeStreamAtomic(target, body));
     expect(written.size).toBe(pdf.length);
     expect(written.sha256).toBe(createHash('sha256').update(pdf).digest('hex'));
-    expect(createHash('sha256').update(await readFile(target)).digest('hex')).toBe(written.sha256);
+    expect(
+      createHash('sha256')
+        .update(await readFile(target))
+        .digest('hex'),
+    ).toBe(written.sha256);
     expect(await readdir(dir)).toEqual(['doc.pdf']);
     expect(events.some((e) => e.type === 'retry' && e.operation === 'downloadDocument')).toBe(true);
     c.close();
@@ -256,7 +318,17 @@ describe('passwords in a request body', () => {
         creditCardInformation: null,
         distributorCode: 'D',
         distributorPassword: 'distributor-secret-42',
-        initialUser: { email: 'a@b.c', firstName: '', lastName: '', middleName: '', password: 'new-user-secret-43', suffixName: '', title: '', userName: 'a@b.c', userSettings: [] },
+        initialUser: {
+          email: 'a@b.c',
+          firstName: '',
+          lastName: '',
+          middleName: '',
+          password: 'new-user-secret-43',
+          suffixName: '',
+          title: '',
+          userName: 'a@b.c',
+          userSettings: [],
+        },
         planInformation: { planId: 'p' },
         referralInformation: null,
         socialAccountInformation: null,
@@ -275,9 +347,15 @@ describe('rate limits answered with 400 (DocuSign error codes)', () => {
   it('a burst limit refusal is retried, even for envelope creation, after x-burstlimit-reset', async () => {
     const timing = fakeTiming();
     const reset = String(timing.now() / 1000 + 12);
-    script.set('GET /restapi/v2/login_information', [json(200, { loginAccounts: [{ accountId: '42', isDefault: 'true' }] })]);
+    script.set('GET /restapi/v2/login_information', [
+      json(200, { loginAccounts: [{ accountId: '42', isDefault: 'true' }] }),
+    ]);
     script.set('POST /restapi/v2/accounts/42/envelopes', [
-      json(400, { errorCode: 'BURST_APIINVOCATION_LIMIT_EXCEEDED', message: 'slow down' }, { 'x-burstlimit-reset': reset }),
+      json(
+        400,
+        { errorCode: 'BURST_APIINVOCATION_LIMIT_EXCEEDED', message: 'slow down' },
+        { 'x-burstlimit-reset': reset },
+      ),
       json(201, { envelopeId: 'env-after-burst' }),
     ]);
     const { client: c } = client([], timing);

@@ -39,8 +39,22 @@ describe('readRateLimit', () => {
   const headers = (h: Record<string, string>) => ({ get: (name: string) => h[name] ?? null });
   it('reads hourly and burst headers', () => {
     expect(
-      readRateLimit(headers({ 'x-ratelimit-limit': '3000', 'x-ratelimit-remaining': '2990', 'x-ratelimit-reset': String(now / 1000), 'x-burstlimit-limit': '500', 'x-burstlimit-remaining': '499' })),
-    ).toEqual({ limit: 3000, remaining: 2990, resetAt: '2026-11-20T12:00:00.000Z', burstLimit: 500, burstRemaining: 499 });
+      readRateLimit(
+        headers({
+          'x-ratelimit-limit': '3000',
+          'x-ratelimit-remaining': '2990',
+          'x-ratelimit-reset': String(now / 1000),
+          'x-burstlimit-limit': '500',
+          'x-burstlimit-remaining': '499',
+        }),
+      ),
+    ).toEqual({
+      limit: 3000,
+      remaining: 2990,
+      resetAt: '2026-11-20T12:00:00.000Z',
+      burstLimit: 500,
+      burstRemaining: 499,
+    });
   });
   it('is undefined without headers and ignores garbage', () => {
     expect(readRateLimit(headers({}))).toBeUndefined();
@@ -51,7 +65,9 @@ describe('readRateLimit', () => {
 describe('retryDelay', () => {
   const noJitter = { ...defaultRetryPolicy, jitter: 'none' as const };
   it('doubles from the base up to the cap', () => {
-    expect([1, 2, 3, 4, 10].map((a) => retryDelay(noJitter, a, undefined, () => 0.5))).toEqual([250, 500, 1000, 2000, 8000]);
+    expect([1, 2, 3, 4, 10].map((a) => retryDelay(noJitter, a, undefined, () => 0.5))).toEqual([
+      250, 500, 1000, 2000, 8000,
+    ]);
   });
   it('full jitter picks within [0, backoff)', () => {
     expect(retryDelay(defaultRetryPolicy, 3, undefined, () => 0.5)).toBe(500);

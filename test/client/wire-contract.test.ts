@@ -10,8 +10,13 @@ import { envelopeFixture, signerFixture } from '../runner/fixtures.js';
  * sources of truth), and use only its wire names: the Swagger leaves
  * additionalProperties open, so unknown names are checked separately.
  */
-const swagger = JSON.parse(readFileSync(new URL('../../../shared/spec/esignature.rest.swagger-v2.json', import.meta.url), 'utf8')) as {
-  definitions: Record<string, { properties?: Record<string, { $ref?: string; type?: string; items?: { $ref?: string } }> }>;
+const swagger = JSON.parse(
+  readFileSync(new URL('../../../shared/spec/esignature.rest.swagger-v2.json', import.meta.url), 'utf8'),
+) as {
+  definitions: Record<
+    string,
+    { properties?: Record<string, { $ref?: string; type?: string; items?: { $ref?: string } }> }
+  >;
 };
 
 /** Field paths of `value` that `#/definitions/<name>` does not declare. */
@@ -29,7 +34,9 @@ function unknownFields(value: unknown, name: string, at = ''): string[] {
     if (!ref) continue;
     const target = ref.slice('#/definitions/'.length);
     const items = Array.isArray(inner) ? inner : [inner];
-    items.forEach((item, i) => out.push(...unknownFields(item, target, `${at}/${key}${Array.isArray(inner) ? `/${i}` : ''}`)));
+    items.forEach((item, i) =>
+      out.push(...unknownFields(item, target, `${at}/${key}${Array.isArray(inner) ? `/${i}` : ''}`)),
+    );
   }
   return out;
 }
@@ -41,14 +48,24 @@ describe('requests follow the Swagger', () => {
       eventNotification: { url: 'https://example.com/hook' },
       customFields: [{ name: 'employeeId', value: 'E1' }],
       recipients: [
-        signerFixture('1', { routingOrder: '1', supportedLanguage: 'fr', emailSubject: 'Objet', emailBody: 'Corps', signHereTabs: [{ documentId: '1', pageNumber: '1', xPosition: '10', yPosition: '20' }] }),
+        signerFixture('1', {
+          routingOrder: '1',
+          supportedLanguage: 'fr',
+          emailSubject: 'Objet',
+          emailBody: 'Corps',
+          signHereTabs: [{ documentId: '1', pageNumber: '1', xPosition: '10', yPosition: '20' }],
+        }),
         signerFixture('2', { routingOrder: '2' }),
       ],
     });
     const definition = await envelopeDefinitionOf(envelope);
     expect(swaggerErrors('envelopeDefinition', definition)).toEqual([]);
     expect(unknownFields(definition, 'envelopeDefinition')).toEqual([]);
-    expect(definition.customFields?.textCustomFields?.map((f) => f.name)).toEqual(['employeeId', 'signrun', 'signrunDigest']);
+    expect(definition.customFields?.textCustomFields?.map((f) => f.name)).toEqual([
+      'employeeId',
+      'signrun',
+      'signrunDigest',
+    ]);
     expect(definition.transactionId).toMatch(/^sr-[0-9a-f]{40}$/);
   });
 
@@ -58,7 +75,9 @@ describe('requests follow the Swagger', () => {
       documents: [],
       recipients: [],
       templateId: '3c9f4bb2-6d1e-4a5e-9a57-5d1a1c0f7e01',
-      templateRoles: [{ roleName: 'employee', name: 'A', email: 'a@example.com', clientUserId: 'a', routingOrder: '1' }],
+      templateRoles: [
+        { roleName: 'employee', name: 'A', email: 'a@example.com', clientUserId: 'a', routingOrder: '1' },
+      ],
     });
     const definition = await envelopeDefinitionOf(envelope);
     expect(swaggerErrors('envelopeDefinition', definition)).toEqual([]);
@@ -67,12 +86,22 @@ describe('requests follow the Swagger', () => {
   });
 
   it('recipientViewRequest', () => {
-    const request: RecipientViewRequest = { returnUrl: 'https://example.com/done', authenticationMethod: 'none', clientUserId: 'c', email: 'a@example.com', userName: 'A', recipientId: '1', userId: 'u' };
+    const request: RecipientViewRequest = {
+      returnUrl: 'https://example.com/done',
+      authenticationMethod: 'none',
+      clientUserId: 'c',
+      email: 'a@example.com',
+      userName: 'A',
+      recipientId: '1',
+      userId: 'u',
+    };
     expect(swaggerErrors('recipientViewRequest', request)).toEqual([]);
     expect(unknownFields(request, 'recipientViewRequest')).toEqual([]);
   });
 
   it('the unknown-field check itself catches a wrong wire name', () => {
-    expect(unknownFields({ emailSubject: 's', recipients: { signers: [{ fullname: 'x' }] } }, 'envelopeDefinition')).toEqual(['/recipients/signers/0/fullname']);
+    expect(
+      unknownFields({ emailSubject: 's', recipients: { signers: [{ fullname: 'x' }] } }, 'envelopeDefinition'),
+    ).toEqual(['/recipients/signers/0/fullname']);
   });
 });

@@ -19,7 +19,9 @@ describe('OutputFolder', () => {
       expect(error.code).toBe('SR_OUTPUT_OUTSIDE');
     }
     for (const segment of ['..', 'a/b', '.', '']) {
-      expect(() => out.join('job', segment)).toThrowError(expect.objectContaining({ code: 'SR_OUTPUT_OUTSIDE' }) as Error);
+      expect(() => out.join('job', segment)).toThrowError(
+        expect.objectContaining({ code: 'SR_OUTPUT_OUTSIDE' }) as Error,
+      );
     }
     expect(await readdir(out.root)).toEqual([]);
     expect(await readdir(path.dirname(out.root))).not.toContain('escape.json');
@@ -29,7 +31,11 @@ describe('OutputFolder', () => {
     const out = await folder();
     const record = await out.writeJson('job/key/signing.json', { url: 'x' }, { mode: 0o600 });
     const bytes = await readFile(path.join(out.root, 'job/key/signing.json'));
-    expect(record).toEqual({ path: 'job/key/signing.json', size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+    expect(record).toEqual({
+      path: 'job/key/signing.json',
+      size: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    });
     expect((await stat(path.join(out.root, 'job/key/signing.json'))).mode & 0o777).toBe(0o600);
     expect(await readdir(path.join(out.root, 'job/key'))).toEqual(['signing.json']);
   });

@@ -9,9 +9,25 @@ function sink() {
 }
 const done = (outcome: EnvelopeResult['outcome']): RunEvent => ({
   type: 'envelope:done',
-  result: { job: 'j', key: 'k', source: { file: 'f', line: 1, column: 1 }, outcome, recipients: [], files: [], apiCalls: 0, retries: 0 },
+  result: {
+    job: 'j',
+    key: 'k',
+    source: { file: 'f', line: 1, column: 1 },
+    outcome,
+    recipients: [],
+    files: [],
+    apiCalls: 0,
+    retries: 0,
+  },
 });
-const start: RunEvent = { type: 'run:start', runId: 'r', target: { rootUrl: 'x', sandbox: true }, startedAt: '', envelopes: 4, accounts: 0 };
+const start: RunEvent = {
+  type: 'run:start',
+  runId: 'r',
+  target: { rootUrl: 'x', sandbox: true },
+  startedAt: '',
+  envelopes: 4,
+  accounts: 0,
+};
 
 describe('progress', () => {
   it('on a TTY redraws one line with counts, failures, rate and ETA, and clears it at the end', () => {

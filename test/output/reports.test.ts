@@ -20,12 +20,70 @@ function summary(overrides: Partial<RunSummary> = {}): RunSummary {
     concurrency: 8,
     outDir: '/repo/out',
     envelopes: [
-      { job: 'offers', key: 'ok', source, outcome: 'succeeded', envelopeId: 'e1', recipients: [{ recipientId: '1', clientUserId: 'c1', signing: 'ready' }, { recipientId: '2', clientUserId: 'c2', routingOrder: '2', signing: 'waiting-for-turn' }], files: [{ path: 'offers/ok/envelope.json', size: 10, sha256: 'a'.repeat(64) }], apiCalls: 7, retries: 0 },
-      { job: 'offers', key: 'bad <&>', source, outcome: 'failed', recipients: [], files: [], apiCalls: 1, retries: 2, error: { code: 'SR_HTTP_STATUS', message: 'POST /x answered 400 INVALID_EMAIL_ADDRESS_FOR_RECIPIENT: "bad" <&>', step: 'create', status: 400, serviceErrorCode: 'INVALID_EMAIL_ADDRESS_FOR_RECIPIENT' } },
-      { job: 'offers', key: 'later', source, outcome: 'not-started', recipients: [], files: [], apiCalls: 0, retries: 0 },
+      {
+        job: 'offers',
+        key: 'ok',
+        source,
+        outcome: 'succeeded',
+        envelopeId: 'e1',
+        recipients: [
+          { recipientId: '1', clientUserId: 'c1', signing: 'ready' },
+          { recipientId: '2', clientUserId: 'c2', routingOrder: '2', signing: 'waiting-for-turn' },
+        ],
+        files: [{ path: 'offers/ok/envelope.json', size: 10, sha256: 'a'.repeat(64) }],
+        apiCalls: 7,
+        retries: 0,
+      },
+      {
+        job: 'offers',
+        key: 'bad <&>',
+        source,
+        outcome: 'failed',
+        recipients: [],
+        files: [],
+        apiCalls: 1,
+        retries: 2,
+        error: {
+          code: 'SR_HTTP_STATUS',
+          message: 'POST /x answered 400 INVALID_EMAIL_ADDRESS_FOR_RECIPIENT: "bad" <&>',
+          step: 'create',
+          status: 400,
+          serviceErrorCode: 'INVALID_EMAIL_ADDRESS_FOR_RECIPIENT',
+        },
+      },
+      {
+        job: 'offers',
+        key: 'later',
+        source,
+        outcome: 'not-started',
+        recipients: [],
+        files: [],
+        apiCalls: 0,
+        retries: 0,
+      },
     ],
-    accounts: [{ job: 'subs', key: 'acme', source, state: 'present', outcome: 'created', awaitingActivation: true, accountId: 'a1', userId: 'u1', files: [], apiCalls: 1, retries: 0 }],
-    api: { calls: 9, retries: 2, failedCalls: 3, byOperation: { createEnvelope: 2 }, rateLimit: { limit: 3000, remaining: 2991 } },
+    accounts: [
+      {
+        job: 'subs',
+        key: 'acme',
+        source,
+        state: 'present',
+        outcome: 'created',
+        awaitingActivation: true,
+        accountId: 'a1',
+        userId: 'u1',
+        files: [],
+        apiCalls: 1,
+        retries: 0,
+      },
+    ],
+    api: {
+      calls: 9,
+      retries: 2,
+      failedCalls: 3,
+      byOperation: { createEnvelope: 2 },
+      rateLimit: { limit: 3000, remaining: 2991 },
+    },
     ...overrides,
   };
 }
@@ -80,7 +138,12 @@ describe('reporters', () => {
 
   it('merging keeps the best outcome of an item seen twice and sums API use', () => {
     const a = reportOf(summary());
-    const b = reportOf(summary({ runId: 'run-2', envelopes: [{ ...summary().envelopes[1]!, outcome: 'succeeded', error: undefined }] as RunSummary['envelopes'] }));
+    const b = reportOf(
+      summary({
+        runId: 'run-2',
+        envelopes: [{ ...summary().envelopes[1]!, outcome: 'succeeded', error: undefined }] as RunSummary['envelopes'],
+      }),
+    );
     delete (b.envelopes[0] as { error?: unknown }).error;
     const merged = mergeReports([a, b], 'merged-1');
     expect(checkReport(merged)).toEqual([]);
@@ -91,14 +154,25 @@ describe('reporters', () => {
   });
 
   it('the console summary says what failed, where, and what to do next', () => {
-    const plain = { red: (x: string) => x, green: (x: string) => x, yellow: (x: string) => x, bold: (x: string) => x, dim: (x: string) => x };
+    const plain = {
+      red: (x: string) => x,
+      green: (x: string) => x,
+      yellow: (x: string) => x,
+      bold: (x: string) => x,
+      dim: (x: string) => x,
+    };
     const text = consoleSummary(reportOf(summary(), '/repo'), { outShown: 'out', colour: plain });
-    expect(text).toMatch(/^Finished with failures in 5\.0 s: 1 of 3 envelope\(s\) sent, 1 failed; account\(s\): 1 created \(awaiting activation\)\./);
+    expect(text).toMatch(
+      /^Finished with failures in 5\.0 s: 1 of 3 envelope\(s\) sent, 1 failed; account\(s\): 1 created \(awaiting activation\)\./,
+    );
     expect(text).toContain('jobs/offers.yaml:12:5 offers/bad <&> SR_HTTP_STATUS (create)');
     expect(text).toContain('1 item(s) not started');
     expect(text).toContain('run the same command again');
     expect(text).toContain('Outputs in out');
-    const sandbox = consoleSummary(reportOf(summary({ target: { rootUrl: 'http://127.0.0.1:1/restapi/v2', sandbox: true } })), { outShown: 'out', colour: plain });
+    const sandbox = consoleSummary(
+      reportOf(summary({ target: { rootUrl: 'http://127.0.0.1:1/restapi/v2', sandbox: true } })),
+      { outShown: 'out', colour: plain },
+    );
     expect(sandbox).toContain('in-process sandbox stopped');
     expect(sandbox).not.toContain('sign-url out');
   });

@@ -13,10 +13,16 @@ describe('CallBudget', () => {
     expect(budget.exhausted).toBe(true);
     expect(budget.canStart(1, 0)).toBe(false);
     // The run's own hour: resume one hour after it started.
-    expect(budget.report()).toEqual({ maxCallsPerHour: 20, used: 5, exhausted: true, resumeAt: '2026-01-01T11:00:00.000Z', code: 'SR_CALL_BUDGET_SPENT' });
+    expect(budget.report()).toEqual({
+      maxCallsPerHour: 20,
+      used: 5,
+      exhausted: true,
+      resumeAt: '2026-01-01T11:00:00.000Z',
+      code: 'SR_CALL_BUDGET_SPENT',
+    });
   });
 
-  it('without the option the service\'s x-ratelimit-remaining is the budget, and its reset is when to resume', () => {
+  it("without the option the service's x-ratelimit-remaining is the budget, and its reset is when to resume", () => {
     const budget = new CallBudget(undefined, start);
     expect(budget.canStart(1_000_000, 0)).toBe(true);
     budget.observe({ limit: 3000, remaining: 12, resetAt: '2026-01-01T10:37:00.000Z' });

@@ -19,7 +19,12 @@ import { envelopeFixture } from './fixtures.js';
  */
 let sandbox: RunningSandbox;
 const s = sandboxSeedCredentials;
-const auth: Auth = { kind: 'legacy', username: s.username, password: makeSecret(s.password), integratorKey: s.integratorKey };
+const auth: Auth = {
+  kind: 'legacy',
+  username: s.username,
+  password: makeSecret(s.password),
+  integratorKey: s.integratorKey,
+};
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, quiet: true, faults: 'reset-after=0.25', faultSeed: 11 });
@@ -30,7 +35,9 @@ afterAll(async () => {
 
 describe('exactly once under reset-after faults', () => {
   it('no identity is created twice, and every succeeded envelope exists on the service', async () => {
-    const envelopes = Array.from({ length: 24 }, (_, i) => envelopeFixture(`faulty-${i}`, { documents: [envelopeFixture('x').documents[0]!] }));
+    const envelopes = Array.from({ length: 24 }, (_, i) =>
+      envelopeFixture(`faulty-${i}`, { documents: [envelopeFixture('x').documents[0]!] }),
+    );
     const summary = await run({
       jobs: [{ file: '/jobs/runner-test.yaml', job: 'runner-test', envelopes, accounts: [] }],
       target: { rootUrl: sandbox.rootUrl, sandbox: false, auth },
@@ -44,7 +51,11 @@ describe('exactly once under reset-after faults', () => {
     expect(summary.envelopes.some((e) => e.adopted === true)).toBe(true);
 
     // Count what the service holds, per identity custom field (a patient client: faults still apply).
-    const checker = EsignatureClient.create({ rootUrl: sandbox.rootUrl, auth, retryPolicy: { ...defaultRetryPolicy, limit: 12, backoffBaseMs: 5, backoffLimitMs: 20 } });
+    const checker = EsignatureClient.create({
+      rootUrl: sandbox.rootUrl,
+      auth,
+      retryPolicy: { ...defaultRetryPolicy, limit: 12, backoffBaseMs: 5, backoffLimitMs: 20 },
+    });
     const account = await checker.login();
     const listed = await account.listEnvelopeStatusChanges({ fromDate: '2000-01-01T00:00:00Z' });
     checker.close();

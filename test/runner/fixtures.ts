@@ -5,14 +5,31 @@ import type { ResolvedAccount, ResolvedDocument, ResolvedEnvelope, ResolvedSigne
 import { makeSecret } from '../../src/secret.js';
 
 /** Real PDFs of the examples, resolved as jobs/ would resolve them. */
-export function documentFixture(documentId: string, file: 'offer-letter.pdf' | 'company-handbook.pdf' | 'renewal-terms.pdf'): ResolvedDocument {
+export function documentFixture(
+  documentId: string,
+  file: 'offer-letter.pdf' | 'company-handbook.pdf' | 'renewal-terms.pdf',
+): ResolvedDocument {
   const path = fileURLToPath(new URL(`../../examples/docs/${file}`, import.meta.url));
   const bytes = readFileSync(path);
-  return { documentId, name: file, path, size: statSync(path).size, pageCount: 2, sha256: createHash('sha256').update(bytes).digest('hex') };
+  return {
+    documentId,
+    name: file,
+    path,
+    size: statSync(path).size,
+    pageCount: 2,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+  };
 }
 
 export function signerFixture(recipientId: string, extra: Partial<ResolvedSigner> = {}): ResolvedSigner {
-  return { recipientId, name: `Signer ${recipientId}`, email: `signer${recipientId}@example.com`, clientUserId: `c-${recipientId}`, signHereTabs: [], ...extra };
+  return {
+    recipientId,
+    name: `Signer ${recipientId}`,
+    email: `signer${recipientId}@example.com`,
+    clientUserId: `c-${recipientId}`,
+    signHereTabs: [],
+    ...extra,
+  };
 }
 
 /** A documents envelope; the digest follows the content so that a change is drift. */
@@ -31,7 +48,11 @@ export function envelopeFixture(key: string, extra: Partial<ResolvedEnvelope> = 
     digest: '',
     ...extra,
   };
-  base.digest = extra.digest ?? createHash('sha256').update(JSON.stringify({ ...base, digest: '' })).digest('hex');
+  base.digest =
+    extra.digest ??
+    createHash('sha256')
+      .update(JSON.stringify({ ...base, digest: '' }))
+      .digest('hex');
   return base;
 }
 
@@ -42,7 +63,12 @@ export function accountFixture(key: string, extra: Partial<ResolvedAccount> = {}
     source: { file: '/jobs/runner-test.yaml', line: 20, column: 5 },
     state: 'present',
     accountName: `Subsidiary ${key}`,
-    initialUser: { email: `${key}@sub.example.com`, firstName: 'Ada', lastName: 'Martin', password: makeSecret(`pw-${key}-secret`) },
+    initialUser: {
+      email: `${key}@sub.example.com`,
+      firstName: 'Ada',
+      lastName: 'Martin',
+      password: makeSecret(`pw-${key}-secret`),
+    },
     planInformation: { planId: 'sandbox-plan' },
     ...extra,
   };

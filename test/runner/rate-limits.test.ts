@@ -13,7 +13,12 @@ import { makeSecret } from '../../src/secret.js';
 import { envelopeFixture } from './fixtures.js';
 
 const s = sandboxSeedCredentials;
-const auth: Auth = { kind: 'legacy', username: s.username, password: makeSecret(s.password), integratorKey: s.integratorKey };
+const auth: Auth = {
+  kind: 'legacy',
+  username: s.username,
+  password: makeSecret(s.password),
+  integratorKey: s.integratorKey,
+};
 let sandbox: RunningSandbox | undefined;
 afterEach(async () => {
   await sandbox?.close();
@@ -30,27 +35,45 @@ async function envelopesOnService(): Promise<number> {
   }
 }
 
-const job = (n: number) => ({ file: '/jobs/runner-test.yaml', job: 'runner-test', envelopes: Array.from({ length: n }, (_, i) => envelopeFixture(`rl-${i}`)), accounts: [] });
+const job = (n: number) => ({
+  file: '/jobs/runner-test.yaml',
+  job: 'runner-test',
+  envelopes: Array.from({ length: n }, (_, i) => envelopeFixture(`rl-${i}`)),
+  accounts: [],
+});
 
 describe('rate limits seen by a run', () => {
   it('the report shows the calls made and what the service says remains', async () => {
     sandbox = await startSandbox({ port: 0, quiet: true, hourlyLimit: 500 });
-    const summary = await run({ jobs: [job(2)], target: { rootUrl: sandbox.rootUrl, sandbox: false, auth }, outDir: await mkdtemp(path.join(os.tmpdir(), 'signrun-rl-')) });
+    const summary = await run({
+      jobs: [job(2)],
+      target: { rootUrl: sandbox.rootUrl, sandbox: false, auth },
+      outDir: await mkdtemp(path.join(os.tmpdir(), 'signrun-rl-')),
+    });
     expect(summary.api.calls).toBe(1 + 2 * 8);
     expect(summary.api.rateLimit?.limit).toBe(500);
     expect(summary.api.rateLimit?.remaining).toBe(500 - summary.api.calls);
   });
 
-  it('the service\'s hourly limit is the default budget: the run stops starting work before the service refuses, fails nothing, and says when to resume', async () => {
+  it("the service's hourly limit is the default budget: the run stops starting work before the service refuses, fails nothing, and says when to resume", async () => {
     sandbox = await startSandbox({ port: 0, quiet: true, hourlyLimit: 30 });
-    const summary = await run({ jobs: [job(6)], target: { rootUrl: sandbox.rootUrl, sandbox: false, auth }, outDir: await mkdtemp(path.join(os.tmpdir(), 'signrun-rl-')), concurrency: 2 });
+    const summary = await run({
+      jobs: [job(6)],
+      target: { rootUrl: sandbox.rootUrl, sandbox: false, auth },
+      outDir: await mkdtemp(path.join(os.tmpdir(), 'signrun-rl-')),
+      concurrency: 2,
+    });
     const outcomes = summary.envelopes.map((e) => e.outcome);
     expect(outcomes.filter((o) => o === 'failed')).toEqual([]);
     expect(outcomes.filter((o) => o === 'succeeded').length).toBeGreaterThan(0);
     expect(outcomes.filter((o) => o === 'not-started').length).toBeGreaterThan(0);
     expect(summary.api.failedCalls).toBe(0);
     expect(summary.api.calls).toBeLessThanOrEqual(30);
-    expect(summary.callBudget).toMatchObject({ exhausted: true, code: 'SR_CALL_BUDGET_SPENT', used: summary.api.calls });
+    expect(summary.callBudget).toMatchObject({
+      exhausted: true,
+      code: 'SR_CALL_BUDGET_SPENT',
+      used: summary.api.calls,
+    });
     // The service said when its window resets: that is when to resume.
     expect(summary.callBudget?.resumeAt).toBe(summary.api.rateLimit?.resetAt);
     expect(Date.parse(summary.callBudget?.resumeAt ?? '')).toBeGreaterThan(Date.now());

@@ -18,7 +18,12 @@ import { accountFixture, envelopeFixture, signerFixture } from './fixtures.js';
 /** The runner as a library against the real sandbox over HTTP on loopback. */
 let sandbox: RunningSandbox;
 const s = sandboxSeedCredentials;
-const auth: Auth = { kind: 'legacy', username: s.username, password: makeSecret(s.password), integratorKey: s.integratorKey };
+const auth: Auth = {
+  kind: 'legacy',
+  username: s.username,
+  password: makeSecret(s.password),
+  integratorKey: s.integratorKey,
+};
 const distributor = { code: s.distributorCode, password: makeSecret(s.distributorPassword) };
 
 beforeAll(async () => {
@@ -60,10 +65,24 @@ describe('run (library) against the sandbox', () => {
     expect(result?.recipients.map((r) => r.signing)).toEqual(['ready', 'ready']);
     // create, recipients, 2 views, list documents, 2 documents, certificate
     expect(result?.apiCalls).toBe(8);
-    expect(events.filter((e) => e.type === 'envelope:step').map((e) => (e as { step: string }).step)).toEqual(['create', 'recipients', 'views', 'documents', 'certificate']);
+    expect(events.filter((e) => e.type === 'envelope:step').map((e) => (e as { step: string }).step)).toEqual([
+      'create',
+      'recipients',
+      'views',
+      'documents',
+      'certificate',
+    ]);
     const files = result?.files ?? [];
     expect(files.map((f) => f.path).sort()).toEqual(
-      ['certificate.pdf', 'documents/1-offer-letter.pdf', 'documents/2-company-handbook.pdf', 'envelope.json', 'signing.json'].map((f) => `runner-test/a/${f}`).sort(),
+      [
+        'certificate.pdf',
+        'documents/1-offer-letter.pdf',
+        'documents/2-company-handbook.pdf',
+        'envelope.json',
+        'signing.json',
+      ]
+        .map((f) => `runner-test/a/${f}`)
+        .sort(),
     );
     const client = EsignatureClient.create({ rootUrl: sandbox.rootUrl, auth });
     const account = await client.login();
@@ -71,9 +90,15 @@ describe('run (library) against the sandbox', () => {
       const bytes = await readFile(path.join(outDir, file.path));
       expect(createHash('sha256').update(bytes).digest('hex')).toBe(file.sha256);
       expect(bytes.length).toBe(file.size);
-      const documentId = /documents\/(\d+)-/.exec(file.path)?.[1] ?? (file.path.endsWith('certificate.pdf') ? 'certificate' : undefined);
+      const documentId =
+        /documents\/(\d+)-/.exec(file.path)?.[1] ?? (file.path.endsWith('certificate.pdf') ? 'certificate' : undefined);
       if (documentId && documentId !== 'certificate') {
-        const served = await account.client.request({ method: 'GET', url: `${account.baseUrl}/envelopes/${result?.envelopeId}/documents/${documentId}`, operation: 't', responseType: 'stream' });
+        const served = await account.client.request({
+          method: 'GET',
+          url: `${account.baseUrl}/envelopes/${result?.envelopeId}/documents/${documentId}`,
+          operation: 't',
+          responseType: 'stream',
+        });
         const chunks: Buffer[] = [];
         for await (const chunk of served.stream ?? []) chunks.push(chunk as Buffer);
         expect(createHash('sha256').update(Buffer.concat(chunks)).digest('hex')).toBe(file.sha256);
@@ -85,12 +110,16 @@ describe('run (library) against the sandbox', () => {
 
   it('reports a recipient whose routing order has not come as waiting for its turn, not as a failure', async () => {
     const outDir = await tempOut();
-    const envelope = envelopeFixture('routed', { recipients: [signerFixture('1', { routingOrder: '1' }), signerFixture('2', { routingOrder: '2' })] });
+    const envelope = envelopeFixture('routed', {
+      recipients: [signerFixture('1', { routingOrder: '1' }), signerFixture('2', { routingOrder: '2' })],
+    });
     const summary = await run({ jobs: [job([envelope])], target: target(), outDir });
     const [result] = summary.envelopes;
     expect(result?.outcome).toBe('succeeded');
     expect(result?.recipients.map((r) => r.signing)).toEqual(['ready', 'waiting-for-turn']);
-    const signing = JSON.parse(await readFile(path.join(outDir, 'runner-test/routed/signing.json'), 'utf8')) as SigningRecord;
+    const signing = JSON.parse(
+      await readFile(path.join(outDir, 'runner-test/routed/signing.json'), 'utf8'),
+    ) as SigningRecord;
     expect(signing.recipients.map((r) => [r.clientUserId, r.state, Boolean(r.url)])).toEqual([
       ['c-1', 'ready', true],
       ['c-2', 'waiting-for-turn', false],
@@ -107,7 +136,9 @@ describe('run (library) against the sandbox', () => {
       templateId: '3c9f4bb2-6d1e-4a5e-9a57-5d1a1c0f7e01',
       templateRoles: [{ roleName: 'employe', name: 'X', email: 'x@example.com', clientUserId: 'x' }],
     });
-    const error = (await run({ jobs: [job([good, bad])], target: target(), outDir: await tempOut() }).catch((e: unknown) => e)) as PreflightError;
+    const error = (await run({ jobs: [job([good, bad])], target: target(), outDir: await tempOut() }).catch(
+      (e: unknown) => e,
+    )) as PreflightError;
     expect(error).toBeInstanceOf(PreflightError);
     expect(error.problems.map((p) => p.code)).toEqual(['SR_TEMPLATE_ROLE_MISSING']);
     expect(error.exitCode).toBe(2);
@@ -120,7 +151,11 @@ describe('run (library) against the sandbox', () => {
     const first = await run({ jobs: [job([envelope])], target: target(), outDir });
     const count = await envelopesOnService();
     const second = await run({ jobs: [job([envelope])], target: target(), outDir });
-    expect(second.envelopes[0]).toMatchObject({ outcome: 'succeeded', adopted: true, envelopeId: first.envelopes[0]?.envelopeId });
+    expect(second.envelopes[0]).toMatchObject({
+      outcome: 'succeeded',
+      adopted: true,
+      envelopeId: first.envelopes[0]?.envelopeId,
+    });
     expect(second.api.byOperation['createEnvelope']).toBeUndefined();
     expect(await envelopesOnService()).toBe(count);
     const changed = envelopeFixture('once', { emailSubject: 'Changed subject' });
@@ -136,7 +171,9 @@ describe('run (library) against the sandbox', () => {
     const firstFiles = first.envelopes[0]?.files ?? [];
     const again = await run({ jobs: [job([envelope])], target: target(), outDir });
     expect(again.envelopes[0]).toMatchObject({ outcome: 'succeeded', adopted: true, apiCalls: 0 });
-    expect(again.envelopes[0]?.files.filter((f) => f.path.endsWith('.pdf'))).toEqual(firstFiles.filter((f) => f.path.endsWith('.pdf')));
+    expect(again.envelopes[0]?.files.filter((f) => f.path.endsWith('.pdf'))).toEqual(
+      firstFiles.filter((f) => f.path.endsWith('.pdf')),
+    );
 
     const handbook = firstFiles.find((f) => f.path.includes('company-handbook'));
     await writeFile(path.join(outDir, handbook?.path ?? ''), 'damaged');
@@ -148,29 +185,53 @@ describe('run (library) against the sandbox', () => {
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(handbook?.sha256);
   });
 
-    it('creates an account (awaiting activation), then deletes it logging in as its own user', async () => {
+  it('creates an account (awaiting activation), then deletes it logging in as its own user', async () => {
     const outDir = await tempOut();
     const present = accountFixture('sub1');
-    const created = await run({ jobs: [job([], [present])], target: target(), outDir, distributor, integratorKey: s.integratorKey });
+    const created = await run({
+      jobs: [job([], [present])],
+      target: target(),
+      outDir,
+      distributor,
+      integratorKey: s.integratorKey,
+    });
     expect(created.accounts[0]).toMatchObject({ outcome: 'created', awaitingActivation: true });
-    const record = JSON.parse(await readFile(path.join(outDir, 'runner-test/sub1/account.json'), 'utf8')) as AccountRecord;
+    const record = JSON.parse(
+      await readFile(path.join(outDir, 'runner-test/sub1/account.json'), 'utf8'),
+    ) as AccountRecord;
     expect(record.accountId).toBe(created.accounts[0]?.accountId);
     expect(JSON.stringify(record)).not.toContain('pw-sub1-secret');
 
     // The initial user activates it from the activation message (DESIGN.md: /sandbox/outbox).
-    const outbox = (await (await fetch(`${sandbox.origin}/sandbox/outbox?to=sub1@sub.example.com`)).json()) as { messages: Array<{ links: string[] }> };
+    const outbox = (await (await fetch(`${sandbox.origin}/sandbox/outbox?to=sub1@sub.example.com`)).json()) as {
+      messages: Array<{ links: string[] }>;
+    };
     const link = outbox.messages[0]?.links.find((l) => l.includes('/activate/'));
     expect(link).toBeDefined();
     expect((await fetch(link ?? '')).ok).toBe(true);
 
-    const again = await run({ jobs: [job([], [present])], target: target(), outDir, distributor, integratorKey: s.integratorKey });
+    const again = await run({
+      jobs: [job([], [present])],
+      target: target(),
+      outDir,
+      distributor,
+      integratorKey: s.integratorKey,
+    });
     expect(again.accounts[0]?.outcome).toBe('up-to-date');
 
     const absent = accountFixture('sub1', { state: 'absent' });
-    const deleted = await run({ jobs: [job([], [absent])], target: target(), outDir, distributor, integratorKey: s.integratorKey });
+    const deleted = await run({
+      jobs: [job([], [absent])],
+      target: target(),
+      outDir,
+      distributor,
+      integratorKey: s.integratorKey,
+    });
     expect(deleted.accounts[0]?.outcome).toBe('deleted');
     expect(deleted.api.byOperation['deleteAccount']).toBe(1);
-    const after = JSON.parse(await readFile(path.join(outDir, 'runner-test/sub1/account.json'), 'utf8')) as AccountRecord;
+    const after = JSON.parse(
+      await readFile(path.join(outDir, 'runner-test/sub1/account.json'), 'utf8'),
+    ) as AccountRecord;
     expect(after.state).toBe('deleted');
   });
 

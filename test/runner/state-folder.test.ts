@@ -15,7 +15,12 @@ import { envelopeFixture } from './fixtures.js';
 
 let sandbox: RunningSandbox;
 const s = sandboxSeedCredentials;
-const auth: Auth = { kind: 'legacy', username: s.username, password: makeSecret(s.password), integratorKey: s.integratorKey };
+const auth: Auth = {
+  kind: 'legacy',
+  username: s.username,
+  password: makeSecret(s.password),
+  integratorKey: s.integratorKey,
+};
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, quiet: true });
 });
@@ -23,7 +28,12 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-const job = (keys: string[]) => ({ file: '/jobs/runner-test.yaml', job: 'runner-test', envelopes: keys.map((k) => envelopeFixture(k)), accounts: [] });
+const job = (keys: string[]) => ({
+  file: '/jobs/runner-test.yaml',
+  job: 'runner-test',
+  envelopes: keys.map((k) => envelopeFixture(k)),
+  accounts: [],
+});
 const target = () => ({ rootUrl: sandbox.rootUrl, sandbox: false, auth });
 
 describe('state folder: lock and journal', () => {
@@ -39,7 +49,9 @@ describe('state folder: lock and journal', () => {
     await rm(path.join(outDir, 'runner-test/j1/envelope.json'));
     const second = await run({ jobs: [job(['j1', 'j2'])], target: target(), outDir, stateDir });
     expect(second.api.byOperation['createEnvelope']).toBeUndefined();
-    expect(second.envelopes.map((e) => [e.outcome, e.adopted, e.envelopeId])).toEqual(first.envelopes.map((e) => ['succeeded', true, e.envelopeId]));
+    expect(second.envelopes.map((e) => [e.outcome, e.adopted, e.envelopeId])).toEqual(
+      first.envelopes.map((e) => ['succeeded', true, e.envelopeId]),
+    );
   });
 
   it('a state folder held by a live run: SR_STATE_LOCKED before anything is sent', async () => {
@@ -47,7 +59,13 @@ describe('state folder: lock and journal', () => {
     const stateDir = path.join(outDir, '.signrun');
     const held = await acquireStateLock(stateDir, { command: 'signrun run other-jobs' });
     const events: string[] = [];
-    const error = (await run({ jobs: [job(['locked'])], target: target(), outDir, stateDir, onEvent: (e) => events.push(e.type) }).catch((e: unknown) => e)) as SignrunError;
+    const error = (await run({
+      jobs: [job(['locked'])],
+      target: target(),
+      outDir,
+      stateDir,
+      onEvent: (e) => events.push(e.type),
+    }).catch((e: unknown) => e)) as SignrunError;
     await held.lock.release();
     expect(error.code).toBe('SR_STATE_LOCKED');
     expect(error.exitCode).toBe(2);
@@ -67,7 +85,9 @@ describe('state folder: lock and journal', () => {
     await rm(outDir, { recursive: true });
     const second = await run({ jobs: [job(['lost1', 'lost2'])], target: target(), outDir, stateDir });
     expect(second.api.byOperation['createEnvelope']).toBeUndefined();
-    expect(second.envelopes.map((e) => [e.outcome, e.adopted, e.envelopeId])).toEqual(first.envelopes.map((e) => ['succeeded', true, e.envelopeId]));
+    expect(second.envelopes.map((e) => [e.outcome, e.adopted, e.envelopeId])).toEqual(
+      first.envelopes.map((e) => ['succeeded', true, e.envelopeId]),
+    );
     // Known to the journal now: no lookup the third time.
     const third = await run({ jobs: [job(['lost1', 'lost2'])], target: target(), outDir, stateDir });
     expect(third.api.byOperation['listEnvelopes']).toBeUndefined();

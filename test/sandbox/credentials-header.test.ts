@@ -6,22 +6,29 @@ describe('parseCredentialsHeader', () => {
   it.each([
     ['JSON', '{"Username":"u@x.test","Password":"p","IntegratorKey":"k"}'],
     ['JSON, any case of member names', '{"username":"u@x.test","PASSWORD":"p","integratorKey":"k"}'],
-    ['XML', '<DocuSignCredentials><Username>u@x.test</Username><Password>p</Password><IntegratorKey>k</IntegratorKey></DocuSignCredentials>'],
+    [
+      'XML',
+      '<DocuSignCredentials><Username>u@x.test</Username><Password>p</Password><IntegratorKey>k</IntegratorKey></DocuSignCredentials>',
+    ],
   ])('reads the %s form', (_name, header) => {
     expect(parseCredentialsHeader(header)).toEqual({ username: 'u@x.test', password: 'p', integratorKey: 'k' });
   });
 
   it('decodes XML entities in values', () => {
-    const header = '<DocuSignCredentials><Username>a&amp;b</Username><Password>&lt;p&gt;&quot;</Password><IntegratorKey>k</IntegratorKey></DocuSignCredentials>';
+    const header =
+      '<DocuSignCredentials><Username>a&amp;b</Username><Password>&lt;p&gt;&quot;</Password><IntegratorKey>k</IntegratorKey></DocuSignCredentials>';
     expect(parseCredentialsHeader(header)).toEqual({ username: 'a&b', password: '<p>"', integratorKey: 'k' });
   });
 
-  it.each([['not json'], ['{"Username":"u"}'], ['{broken'], ['<DocuSignCredentials><Username>u</Username></DocuSignCredentials>'], ['[]']])(
-    'refuses %s',
-    (header) => {
-      expect(parseCredentialsHeader(header)).toBeUndefined();
-    },
-  );
+  it.each([
+    ['not json'],
+    ['{"Username":"u"}'],
+    ['{broken'],
+    ['<DocuSignCredentials><Username>u</Username></DocuSignCredentials>'],
+    ['[]'],
+  ])('refuses %s', (header) => {
+    expect(parseCredentialsHeader(header)).toBeUndefined();
+  });
 });
 
 describe('password hashes', () => {

@@ -44,7 +44,9 @@ describe('group commit of envelope creations', () => {
       committedWhenEmitted.push(!a.sandbox.db.inTransaction);
     });
     const { lifecycle } = a.sandbox;
-    const settled = await Promise.allSettled([good1, bad, good2].map((r) => lifecycle.createSoon(r.envelope, r.recipients, r.documents, r.customFields)));
+    const settled = await Promise.allSettled(
+      [good1, bad, good2].map((r) => lifecycle.createSoon(r.envelope, r.recipients, r.documents, r.customFields)),
+    );
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(a.sandbox.envelopes.getById(good1.envelope.id)?.status).toBe('sent');
     expect(a.sandbox.envelopes.getById(good2.envelope.id)?.status).toBe('sent');
@@ -60,11 +62,15 @@ describe('group commit of envelope creations', () => {
     sandboxes.push(sandbox);
     const { baseUrl } = await login(sandbox.rootUrl);
     const pdfs = await Promise.all(Array.from({ length: 24 }, (_, i) => makePdf(1, `Concurrent ${i}`)));
-    const created = await Promise.all(pdfs.map((pdf) => call(`${baseUrl}/envelopes`, { headers: authHeader(), body: documentEnvelope(pdf) })));
+    const created = await Promise.all(
+      pdfs.map((pdf) => call(`${baseUrl}/envelopes`, { headers: authHeader(), body: documentEnvelope(pdf) })),
+    );
     expect(created.map((r) => r.status)).toEqual(pdfs.map(() => 201));
     expect(new Set(created.map((r) => (r.json as { envelopeId: string }).envelopeId)).size).toBe(24);
     for (const [i, r] of created.entries()) {
-      const document = await call(`${baseUrl}/envelopes/${(r.json as { envelopeId: string }).envelopeId}/documents/1`, { headers: authHeader() });
+      const document = await call(`${baseUrl}/envelopes/${(r.json as { envelopeId: string }).envelopeId}/documents/1`, {
+        headers: authHeader(),
+      });
       expect(document.bytes.equals(pdfs[i]!)).toBe(true);
     }
   });

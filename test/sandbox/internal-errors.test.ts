@@ -33,15 +33,29 @@ describe('internal errors', () => {
     expect(text).not.toContain('ENOENT');
     expect(text).not.toMatch(/at .*\.js/);
     // The operator's log has the detail, under the route pattern.
-    expect(logged.find((l) => l.startsWith('internal error on GET /restapi/v2/accounts/:accountId/envelopes/:envelopeId/documents/:documentId'))).toContain('ENOENT');
+    expect(
+      logged.find((l) =>
+        l.startsWith(
+          'internal error on GET /restapi/v2/accounts/:accountId/envelopes/:envelopeId/documents/:documentId',
+        ),
+      ),
+    ).toContain('ENOENT');
   });
 });
 
 describe('request log', () => {
   it('names the route pattern, the status and DocuSign errorCode, never credentials', async () => {
-    await call(`${sandbox.rootUrl}/login_information`, { headers: authHeader({ username: 'sandbox@signrun.test', password: 'wrong-secret', integratorKey: 'sandbox-integrator-key' }) });
+    await call(`${sandbox.rootUrl}/login_information`, {
+      headers: authHeader({
+        username: 'sandbox@signrun.test',
+        password: 'wrong-secret',
+        integratorKey: 'sandbox-integrator-key',
+      }),
+    });
     await call(`${sandbox.rootUrl}/no/such/path`);
-    expect(logged.some((l) => /^GET \/restapi\/v2\/login_information 401 USER_AUTHENTICATION_FAILED \d/.test(l))).toBe(true);
+    expect(logged.some((l) => /^GET \/restapi\/v2\/login_information 401 USER_AUTHENTICATION_FAILED \d/.test(l))).toBe(
+      true,
+    );
     expect(logged.some((l) => /^GET \(no route\) 404 RESOURCE_NOT_FOUND/.test(l))).toBe(true);
     expect(logged.join('\n')).not.toContain('wrong-secret');
   });
@@ -50,8 +64,15 @@ describe('request log', () => {
 describe('DELETE with a {} body', () => {
   it('deletes a subsidiary account when the client sends {} as DocuSign clients do', async () => {
     const sub = await createActiveSubsidiary(sandbox.rootUrl, sandbox.origin, 'Braces', 'braces@example.com');
-    const r = await rawRequest(`${sandbox.rootUrl}/accounts/${sub.accountId}`, 'DELETE', { ...authHeader(sub.credentials), 'content-type': 'application/json' }, '{}');
+    const r = await rawRequest(
+      `${sandbox.rootUrl}/accounts/${sub.accountId}`,
+      'DELETE',
+      { ...authHeader(sub.credentials), 'content-type': 'application/json' },
+      '{}',
+    );
     expect(r.status).toBe(200);
-    expect((await call(`${sandbox.rootUrl}/login_information`, { headers: authHeader(sub.credentials) })).status).toBe(401);
+    expect((await call(`${sandbox.rootUrl}/login_information`, { headers: authHeader(sub.credentials) })).status).toBe(
+      401,
+    );
   });
 });

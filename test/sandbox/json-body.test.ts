@@ -10,7 +10,8 @@ function comparable(value: unknown, key = ''): unknown {
     return (typeof value === 'string' ? Buffer.from(value, 'base64') : value).toString('hex');
   }
   if (Array.isArray(value)) return value.map((v) => comparable(v));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, comparable(v, k)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, comparable(v, k)]));
   return value;
 }
 
@@ -18,9 +19,16 @@ describe('parseJsonBody: documentBase64 decoded from the bytes', () => {
   it('gives JSON.parse + base64 decoding for every length (padded, unpadded, URL-safe alphabet, several slices)', () => {
     for (const size of [1024, 1025, 1026, 1027, 12_288, 12_289, 40_000, 100_001]) {
       const doc = randomBytes(size);
-      for (const encoded of [doc.toString('base64'), doc.toString('base64').replace(/=+$/, ''), doc.toString('base64url')]) {
+      for (const encoded of [
+        doc.toString('base64'),
+        doc.toString('base64').replace(/=+$/, ''),
+        doc.toString('base64url'),
+      ]) {
         const text = `{"a":1,"documents":[{"documentId":"1","documentBase64" : \n"${encoded}","name":"x"}],"z":"documentBase64"}`;
-        const parsed = parseJsonBody(Buffer.from(text)) as { documents: Array<{ documentBase64: unknown; name: string }>; z: string };
+        const parsed = parseJsonBody(Buffer.from(text)) as {
+          documents: Array<{ documentBase64: unknown; name: string }>;
+          z: string;
+        };
         const value = parsed.documents[0]!.documentBase64;
         expect(Buffer.isBuffer(value), `size ${size}`).toBe(true);
         expect((value as Buffer).equals(doc), `size ${size}`).toBe(true);
@@ -65,7 +73,12 @@ describe('parseJsonBody: documentBase64 decoded from the bytes', () => {
 
   it('finds keys only: the key text inside another string, or as a value, is left alone', () => {
     const encoded = randomBytes(2000).toString('base64');
-    const text = JSON.stringify({ emailBlurb: `see "documentBase64":"${encoded}"`, note: 'documentBase64', tricky: 'ends with a backslash \\', documentBase64: encoded });
+    const text = JSON.stringify({
+      emailBlurb: `see "documentBase64":"${encoded}"`,
+      note: 'documentBase64',
+      tricky: 'ends with a backslash \\',
+      documentBase64: encoded,
+    });
     const parsed = parseJsonBody(Buffer.from(text)) as Record<string, unknown>;
     expect(parsed['emailBlurb']).toBe(`see "documentBase64":"${encoded}"`);
     expect(parsed['note']).toBe('documentBase64');
@@ -74,7 +87,10 @@ describe('parseJsonBody: documentBase64 decoded from the bytes', () => {
   });
 
   it('keeps a client string that looks like a placeholder, and small values as strings', () => {
-    const text = JSON.stringify({ a: '\u0000signrun-lifted-0000000000000000-0', documents: [{ documentBase64: 'JVBERi0=' }] });
+    const text = JSON.stringify({
+      a: '\u0000signrun-lifted-0000000000000000-0',
+      documents: [{ documentBase64: 'JVBERi0=' }],
+    });
     expect(parseJsonBody(Buffer.from(text))).toEqual(JSON.parse(text));
   });
 
@@ -109,12 +125,21 @@ describe('envelope creation over HTTP with document-sized bodies', () => {
 
   it('stores the exact bytes, whether the base64 is plain or has escaped slashes', async () => {
     const plain = JSON.stringify(documentEnvelope(pdf));
-    const escaped = plain.replace(/"documentBase64":"([^"]*)"/, (_m, b64: string) => `"documentBase64":"${b64.replaceAll('/', '\\/')}"`);
+    const escaped = plain.replace(
+      /"documentBase64":"([^"]*)"/,
+      (_m, b64: string) => `"documentBase64":"${b64.replaceAll('/', '\\/')}"`,
+    );
     expect(escaped).not.toBe(plain);
     for (const raw of [plain, escaped]) {
-      const created = await call(`${baseUrl}/envelopes`, { headers: { ...authHeader(), 'content-type': 'application/json' }, raw });
+      const created = await call(`${baseUrl}/envelopes`, {
+        headers: { ...authHeader(), 'content-type': 'application/json' },
+        raw,
+      });
       expect(created.status, JSON.stringify(created.json)).toBe(201);
-      const document = await call(`${baseUrl}/envelopes/${(created.json as { envelopeId: string }).envelopeId}/documents/1`, { headers: authHeader() });
+      const document = await call(
+        `${baseUrl}/envelopes/${(created.json as { envelopeId: string }).envelopeId}/documents/1`,
+        { headers: authHeader() },
+      );
       expect(document.bytes.equals(pdf)).toBe(true);
     }
   });
@@ -124,7 +149,10 @@ describe('envelope creation over HTTP with document-sized bodies', () => {
       const doc = await makePdf(1, `Size ${padding}`, padding);
       const created = await call(`${baseUrl}/envelopes`, { headers: authHeader(), body: documentEnvelope(doc) });
       expect(created.status, JSON.stringify(created.json)).toBe(201);
-      const document = await call(`${baseUrl}/envelopes/${(created.json as { envelopeId: string }).envelopeId}/documents/1`, { headers: authHeader() });
+      const document = await call(
+        `${baseUrl}/envelopes/${(created.json as { envelopeId: string }).envelopeId}/documents/1`,
+        { headers: authHeader() },
+      );
       expect(document.bytes.equals(doc)).toBe(true);
     }
   });
@@ -132,7 +160,10 @@ describe('envelope creation over HTTP with document-sized bodies', () => {
   it('answers 400 INVALID_REQUEST_BODY to a raw line break inside documentBase64 (not JSON)', async () => {
     const b64 = pdf.toString('base64');
     const raw = JSON.stringify(documentEnvelope(pdf)).replace(b64, `${b64.slice(0, 2000)}\n${b64.slice(2000)}`);
-    const r = await call(`${baseUrl}/envelopes`, { headers: { ...authHeader(), 'content-type': 'application/json' }, raw });
+    const r = await call(`${baseUrl}/envelopes`, {
+      headers: { ...authHeader(), 'content-type': 'application/json' },
+      raw,
+    });
     expectApiError(r, 400, 'INVALID_REQUEST_BODY');
   });
 });

@@ -21,7 +21,11 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-async function createEnvelope(body: Record<string, unknown> = documentEnvelope(pdf), credentials = seedCredentials, url = baseUrl) {
+async function createEnvelope(
+  body: Record<string, unknown> = documentEnvelope(pdf),
+  credentials = seedCredentials,
+  url = baseUrl,
+) {
   const r = await call(`${url}/envelopes`, { headers: authHeader(credentials), body });
   expect(r.status, JSON.stringify(r.json)).toBe(201);
   return r.json.envelopeId as string;
@@ -29,12 +33,16 @@ async function createEnvelope(body: Record<string, unknown> = documentEnvelope(p
 
 describe('authentication', () => {
   it('refuses a wrong password with 401 USER_AUTHENTICATION_FAILED', async () => {
-    const r = await call(`${sandbox.rootUrl}/login_information`, { headers: authHeader({ ...seedCredentials, password: 'wrong' }) });
+    const r = await call(`${sandbox.rootUrl}/login_information`, {
+      headers: authHeader({ ...seedCredentials, password: 'wrong' }),
+    });
     expectApiError(r, 401, 'USER_AUTHENTICATION_FAILED');
   });
 
   it('refuses an unknown integrator key, even with the right password', async () => {
-    const r = await call(`${sandbox.rootUrl}/login_information`, { headers: authHeader({ ...seedCredentials, integratorKey: 'nope' }) });
+    const r = await call(`${sandbox.rootUrl}/login_information`, {
+      headers: authHeader({ ...seedCredentials, integratorKey: 'nope' }),
+    });
     expectApiError(r, 401, 'USER_AUTHENTICATION_FAILED');
   });
 
@@ -48,7 +56,9 @@ describe('authentication', () => {
   });
 
   it('never echoes the password in an error', async () => {
-    const r = await call(`${sandbox.rootUrl}/login_information`, { headers: authHeader({ ...seedCredentials, password: 'hunter2-secret' }) });
+    const r = await call(`${sandbox.rootUrl}/login_information`, {
+      headers: authHeader({ ...seedCredentials, password: 'hunter2-secret' }),
+    });
     expect(r.bytes.toString()).not.toContain('hunter2-secret');
   });
 });
@@ -57,7 +67,11 @@ describe('account isolation', () => {
   it('answers a foreign envelope exactly as a missing one', async () => {
     const other = await createActiveSubsidiary(sandbox.rootUrl, sandbox.origin, 'Isolated Ltd', 'iso@example.com');
     const otherSession = await login(sandbox.rootUrl, other.credentials);
-    const foreignId = await createEnvelope(documentEnvelope(pdf), other.credentials as typeof seedCredentials, otherSession.baseUrl);
+    const foreignId = await createEnvelope(
+      documentEnvelope(pdf),
+      other.credentials as typeof seedCredentials,
+      otherSession.baseUrl,
+    );
 
     // Through the caller's own account path: same answer for foreign and missing ids.
     for (const path of ['', '/recipients', '/documents', '/documents/1', '/documents/certificate']) {
@@ -68,22 +82,35 @@ describe('account isolation', () => {
     }
     // Through the other account's path: not a member, same answer as a made-up account.
     const viaPath = await call(`${otherSession.baseUrl}/envelopes/${foreignId}`, { headers: authHeader() });
-    const madeUp = await call(`${sandbox.rootUrl}/accounts/${randomUUID()}/envelopes/${foreignId}`, { headers: authHeader() });
+    const madeUp = await call(`${sandbox.rootUrl}/accounts/${randomUUID()}/envelopes/${foreignId}`, {
+      headers: authHeader(),
+    });
     expectApiError(viaPath, 400, 'USER_LACKS_MEMBERSHIP');
     expect(viaPath.json).toEqual(madeUp.json);
     // The listing never shows it either.
     const listed = await call(`${baseUrl}/envelopes?envelope_ids=${foreignId}`, { headers: authHeader() });
     expect(listed.json.envelopes).toEqual([]);
     // Nor can it be voided.
-    const voided = await call(`${baseUrl}/envelopes/${foreignId}`, { method: 'PUT', headers: authHeader(), body: { status: 'voided', voidedReason: 'x' } });
+    const voided = await call(`${baseUrl}/envelopes/${foreignId}`, {
+      method: 'PUT',
+      headers: authHeader(),
+      body: { status: 'voided', voidedReason: 'x' },
+    });
     expectApiError(voided, 400, 'ENVELOPE_DOES_NOT_EXIST');
   });
 
   it('a subsidiary user cannot delete its distributor, and the distributor cannot delete the subsidiary', async () => {
     const sub = await createActiveSubsidiary(sandbox.rootUrl, sandbox.origin, 'Sub Two', 'sub2@example.com');
     const main = await login(sandbox.rootUrl);
-    expectApiError(await call(main.baseUrl, { method: 'DELETE', headers: authHeader(sub.credentials) }), 400, 'USER_LACKS_MEMBERSHIP');
-    const byParent = await call(`${sandbox.rootUrl}/accounts/${sub.accountId}`, { method: 'DELETE', headers: authHeader() });
+    expectApiError(
+      await call(main.baseUrl, { method: 'DELETE', headers: authHeader(sub.credentials) }),
+      400,
+      'USER_LACKS_MEMBERSHIP',
+    );
+    const byParent = await call(`${sandbox.rootUrl}/accounts/${sub.accountId}`, {
+      method: 'DELETE',
+      headers: authHeader(),
+    });
     expectApiError(byParent, 400, 'ACCOUNT_LACKS_PERMISSIONS');
   });
 });
@@ -107,8 +134,16 @@ describe('accounts', () => {
     const sub = await createActiveSubsidiary(sandbox.rootUrl, sandbox.origin, 'Doomed', 'doomed@example.com');
     const session = await login(sandbox.rootUrl, sub.credentials);
     expect((await call(session.baseUrl, { method: 'DELETE', headers: authHeader(sub.credentials) })).status).toBe(200);
-    expectApiError(await call(`${sandbox.rootUrl}/login_information`, { headers: authHeader(sub.credentials) }), 401, 'USER_AUTHENTICATION_FAILED');
-    expectApiError(await call(`${sandbox.rootUrl}/accounts/${sub.accountId}`, { headers: authHeader() }), 400, 'USER_LACKS_MEMBERSHIP');
+    expectApiError(
+      await call(`${sandbox.rootUrl}/login_information`, { headers: authHeader(sub.credentials) }),
+      401,
+      'USER_AUTHENTICATION_FAILED',
+    );
+    expectApiError(
+      await call(`${sandbox.rootUrl}/accounts/${sub.accountId}`, { headers: authHeader() }),
+      400,
+      'USER_LACKS_MEMBERSHIP',
+    );
   });
 
   it('an activation link works once', async () => {
@@ -133,23 +168,37 @@ describe('accounts', () => {
 describe('views', () => {
   it('refuses a view for a recipient created without clientUserId (UNKNOWN_ENVELOPE_RECIPIENT)', async () => {
     const envelopeId = await createEnvelope(
-      documentEnvelope(pdf, { recipients: { signers: [{ name: 'Remote', email: 'remote@example.com', recipientId: '1' }] } }),
+      documentEnvelope(pdf, {
+        recipients: { signers: [{ name: 'Remote', email: 'remote@example.com', recipientId: '1' }] },
+      }),
     );
     const r = await call(`${baseUrl}/envelopes/${envelopeId}/views/recipient`, {
       headers: authHeader(),
-      body: { userName: 'Remote', email: 'remote@example.com', clientUserId: 'anything', returnUrl: 'https://x.example/' },
+      body: {
+        userName: 'Remote',
+        email: 'remote@example.com',
+        clientUserId: 'anything',
+        returnUrl: 'https://x.example/',
+      },
     });
     expectApiError(r, 400, 'UNKNOWN_ENVELOPE_RECIPIENT');
     // And the remote signer was "emailed" instead.
     const outbox = await call(`${sandbox.origin}/sandbox/outbox?format=json&envelopeId=${envelopeId}`);
-    expect(outbox.json.messages.map((m: { to: string; subject: string }) => [m.to, m.subject])).toEqual([['remote@example.com', 'Please sign']]);
+    expect(outbox.json.messages.map((m: { to: string; subject: string }) => [m.to, m.subject])).toEqual([
+      ['remote@example.com', 'Please sign'],
+    ]);
   });
 
   it('refuses a recipient whose routing order has not come (RECIPIENT_NOT_IN_SEQUENCE)', async () => {
     const envelopeId = await createEnvelope();
     const r = await call(`${baseUrl}/envelopes/${envelopeId}/views/recipient`, {
       headers: authHeader(),
-      body: { userName: 'Marie Curie', email: 'marie@example.com', clientUserId: 'mgr-1', returnUrl: 'https://x.example/' },
+      body: {
+        userName: 'Marie Curie',
+        email: 'marie@example.com',
+        clientUserId: 'mgr-1',
+        returnUrl: 'https://x.example/',
+      },
     });
     expectApiError(r, 400, 'RECIPIENT_NOT_IN_SEQUENCE');
   });
@@ -158,7 +207,12 @@ describe('views', () => {
     const envelopeId = await createEnvelope();
     const wrong = await call(`${baseUrl}/envelopes/${envelopeId}/views/recipient`, {
       headers: authHeader(),
-      body: { userName: 'Jean Français', email: 'jean@example.com', clientUserId: 'not-his', returnUrl: 'https://x.example/' },
+      body: {
+        userName: 'Jean Français',
+        email: 'jean@example.com',
+        clientUserId: 'not-his',
+        returnUrl: 'https://x.example/',
+      },
     });
     expectApiError(wrong, 400, 'UNKNOWN_ENVELOPE_RECIPIENT');
     const noReturn = await call(`${baseUrl}/envelopes/${envelopeId}/views/recipient`, {
@@ -173,7 +227,12 @@ describe('views', () => {
     const askView = async () => {
       const r = await call(`${baseUrl}/envelopes/${envelopeId}/views/recipient`, {
         headers: authHeader(),
-        body: { userName: 'Jean Français', email: 'jean@example.com', clientUserId: 'emp-1', returnUrl: 'https://x.example/back' },
+        body: {
+          userName: 'Jean Français',
+          email: 'jean@example.com',
+          clientUserId: 'emp-1',
+          returnUrl: 'https://x.example/back',
+        },
       });
       expect(r.status).toBe(201);
       return (r.json.url as string).split('/signing/')[1]!;
@@ -182,11 +241,19 @@ describe('views', () => {
     const token = await askView();
     const first = services.consumeViewToken(token);
     expect(first).toMatchObject({ ok: true, envelopeId, recipientId: '1', returnUrl: 'https://x.example/back' });
-    expect(services.consumeViewToken(token)).toEqual({ ok: false, reason: 'used', returnUrl: 'https://x.example/back' });
+    expect(services.consumeViewToken(token)).toEqual({
+      ok: false,
+      reason: 'used',
+      returnUrl: 'https://x.example/back',
+    });
 
     const late = await askView();
     now += 301_000;
-    expect(services.consumeViewToken(late)).toEqual({ ok: false, reason: 'expired', returnUrl: 'https://x.example/back' });
+    expect(services.consumeViewToken(late)).toEqual({
+      ok: false,
+      reason: 'expired',
+      returnUrl: 'https://x.example/back',
+    });
     expect(services.consumeViewToken('forged-token')).toEqual({ ok: false, reason: 'unknown' });
     // The database holds only hashes of tokens.
     const stored = services.db.prepare('SELECT token_hash FROM view_tokens').all() as Array<{ token_hash: string }>;
@@ -196,7 +263,10 @@ describe('views', () => {
 
 describe('bodies', () => {
   it('refuses malformed JSON with INVALID_REQUEST_BODY', async () => {
-    const r = await call(`${baseUrl}/envelopes`, { headers: { ...authHeader(), 'content-type': 'application/json' }, raw: '{"emailSubject": ' });
+    const r = await call(`${baseUrl}/envelopes`, {
+      headers: { ...authHeader(), 'content-type': 'application/json' },
+      raw: '{"emailSubject": ',
+    });
     expectApiError(r, 400, 'INVALID_REQUEST_BODY');
   });
 
@@ -207,32 +277,77 @@ describe('bodies', () => {
   });
 
   it('refuses a document that is not a PDF, bad base64, and no documents at all', async () => {
-    const notPdf = documentEnvelope(pdf, { documents: [{ documentId: '1', name: 'a.txt', documentBase64: Buffer.from('hello').toString('base64') }] });
-    expectApiError(await call(`${baseUrl}/envelopes`, { headers: authHeader(), body: notPdf }), 400, 'FORMAT_CONVERSION_ERROR');
+    const notPdf = documentEnvelope(pdf, {
+      documents: [{ documentId: '1', name: 'a.txt', documentBase64: Buffer.from('hello').toString('base64') }],
+    });
+    expectApiError(
+      await call(`${baseUrl}/envelopes`, { headers: authHeader(), body: notPdf }),
+      400,
+      'FORMAT_CONVERSION_ERROR',
+    );
     const badBase64 = documentEnvelope(pdf, { documents: [{ documentId: '1', name: 'a.pdf', documentBase64: '!!!' }] });
-    expectApiError(await call(`${baseUrl}/envelopes`, { headers: authHeader(), body: badBase64 }), 400, 'INVALID_REQUEST_BODY');
-    expectApiError(await call(`${baseUrl}/envelopes`, { headers: authHeader(), body: { emailSubject: 'x', status: 'sent' } }), 400, 'INVALID_REQUEST_BODY');
+    expectApiError(
+      await call(`${baseUrl}/envelopes`, { headers: authHeader(), body: badBase64 }),
+      400,
+      'INVALID_REQUEST_BODY',
+    );
+    expectApiError(
+      await call(`${baseUrl}/envelopes`, { headers: authHeader(), body: { emailSubject: 'x', status: 'sent' } }),
+      400,
+      'INVALID_REQUEST_BODY',
+    );
   });
 
   it('refuses tabs on a missing document or page', async () => {
     const tabs = (documentId: string, pageNumber: string) =>
       documentEnvelope(pdf, {
-        recipients: { signers: [{ name: 'A', email: 'a@example.com', recipientId: '1', clientUserId: 'a', tabs: { signHereTabs: [{ documentId, pageNumber, xPosition: '1', yPosition: '1' }] } }] },
+        recipients: {
+          signers: [
+            {
+              name: 'A',
+              email: 'a@example.com',
+              recipientId: '1',
+              clientUserId: 'a',
+              tabs: { signHereTabs: [{ documentId, pageNumber, xPosition: '1', yPosition: '1' }] },
+            },
+          ],
+        },
       });
-    expectApiError(await call(`${baseUrl}/envelopes`, { headers: authHeader(), body: tabs('9', '1') }), 400, 'INVALID_DOCUMENT_ID');
-    expectApiError(await call(`${baseUrl}/envelopes`, { headers: authHeader(), body: tabs('1', '5') }), 400, 'TAB_PAGENUMBER_IS_NOT_IN_DOCUMENT');
+    expectApiError(
+      await call(`${baseUrl}/envelopes`, { headers: authHeader(), body: tabs('9', '1') }),
+      400,
+      'INVALID_DOCUMENT_ID',
+    );
+    expectApiError(
+      await call(`${baseUrl}/envelopes`, { headers: authHeader(), body: tabs('1', '5') }),
+      400,
+      'TAB_PAGENUMBER_IS_NOT_IN_DOCUMENT',
+    );
   });
 
   it('refuses an unknown template and an unknown role', async () => {
     const unknown = await call(`${baseUrl}/envelopes`, {
       headers: authHeader(),
-      body: { templateId: randomUUID(), status: 'sent', emailSubject: 'x', templateRoles: [{ roleName: 'employee', name: 'A', email: 'a@example.com' }] },
+      body: {
+        templateId: randomUUID(),
+        status: 'sent',
+        emailSubject: 'x',
+        templateRoles: [{ roleName: 'employee', name: 'A', email: 'a@example.com' }],
+      },
     });
     expectApiError(unknown, 400, 'TEMPLATE_ID_INVALID');
-    expectApiError(await call(`${baseUrl}/templates/${randomUUID()}`, { headers: authHeader() }), 400, 'TEMPLATE_ID_INVALID');
+    expectApiError(
+      await call(`${baseUrl}/templates/${randomUUID()}`, { headers: authHeader() }),
+      400,
+      'TEMPLATE_ID_INVALID',
+    );
     const role = await call(`${baseUrl}/envelopes`, {
       headers: authHeader(),
-      body: { templateId: '3c9f4bb2-6d1e-4a5e-9a57-5d1a1c0f7e01', status: 'sent', templateRoles: [{ roleName: 'ceo', name: 'A', email: 'a@example.com' }] },
+      body: {
+        templateId: '3c9f4bb2-6d1e-4a5e-9a57-5d1a1c0f7e01',
+        status: 'sent',
+        templateRoles: [{ roleName: 'ceo', name: 'A', email: 'a@example.com' }],
+      },
     });
     expectApiError(role, 400, 'INVALID_REQUEST_BODY');
   });
@@ -248,8 +363,16 @@ describe('bodies', () => {
 
 describe('malformed ids', () => {
   it('answers INVALID_REQUEST_PARAMETER for an id that cannot be one, after authentication', async () => {
-    expectApiError(await call(`${baseUrl}/envelopes/not-a-guid`, { headers: authHeader() }), 400, 'INVALID_REQUEST_PARAMETER');
-    expectApiError(await call(`${baseUrl}/envelopes/${randomUUID()}/documents/abc`, { headers: authHeader() }), 400, 'INVALID_REQUEST_PARAMETER');
+    expectApiError(
+      await call(`${baseUrl}/envelopes/not-a-guid`, { headers: authHeader() }),
+      400,
+      'INVALID_REQUEST_PARAMETER',
+    );
+    expectApiError(
+      await call(`${baseUrl}/envelopes/${randomUUID()}/documents/abc`, { headers: authHeader() }),
+      400,
+      'INVALID_REQUEST_PARAMETER',
+    );
     expectApiError(await call(`${baseUrl}/envelopes/not-a-guid`), 401, 'USER_AUTHENTICATION_FAILED');
   });
 });

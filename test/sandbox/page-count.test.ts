@@ -12,7 +12,11 @@ describe('quickPageCount', () => {
   });
 
   it('accepts spacing variants and answers null when pages are hidden in object streams', async () => {
-    expect(quickPageCount(Buffer.from('%PDF-1.4\n1 0 obj <</Type/Page>> 2 0 obj <</Type\n/Page /Parent 3 0 R>> 3 0 obj <</Type /Pages>>'))).toBe(2);
+    expect(
+      quickPageCount(
+        Buffer.from('%PDF-1.4\n1 0 obj <</Type/Page>> 2 0 obj <</Type\n/Page /Parent 3 0 R>> 3 0 obj <</Type /Pages>>'),
+      ),
+    ).toBe(2);
     const pdf = await PDFDocument.create();
     pdf.addPage();
     const compressed = Buffer.from(await pdf.save({ useObjectStreams: true }));

@@ -21,13 +21,21 @@ describe('restart', () => {
     processes.push(first);
     const { baseUrl } = await login(first.rootUrl);
     const pdf = await makePdf(2, 'kept');
-    const created = await call(`${baseUrl}/envelopes`, { headers: authHeader(), body: documentEnvelope(pdf, { transactionId: 'tx-restart' }) });
+    const created = await call(`${baseUrl}/envelopes`, {
+      headers: authHeader(),
+      body: documentEnvelope(pdf, { transactionId: 'tx-restart' }),
+    });
     expect(created.status).toBe(201);
     const envelopeId = created.json.envelopeId as string;
     const token = await call(`${first.rootUrl}/oauth2/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      raw: new URLSearchParams({ grant_type: 'password', client_id: 'sandbox-integrator-key', username: 'sandbox@signrun.test', password: 'sandbox-password' }).toString(),
+      raw: new URLSearchParams({
+        grant_type: 'password',
+        client_id: 'sandbox-integrator-key',
+        username: 'sandbox@signrun.test',
+        password: 'sandbox-password',
+      }).toString(),
     });
     expect(token.status).toBe(201);
     first.child.kill('SIGKILL');
@@ -44,7 +52,9 @@ describe('restart', () => {
     const document = await call(`${again.baseUrl}/envelopes/${envelopeId}/documents/1`, { headers: authHeader() });
     expect(document.bytes.equals(pdf)).toBe(true);
     // A bearer token issued before the kill still works.
-    const withToken = await call(`${second.rootUrl}/login_information`, { headers: { Authorization: `Bearer ${token.json.access_token}` } });
+    const withToken = await call(`${second.rootUrl}/login_information`, {
+      headers: { Authorization: `Bearer ${token.json.access_token}` },
+    });
     expect(withToken.status).toBe(200);
     // The seed is not applied twice, and the output says so; no password is printed.
     expect(first.output()).toContain('built-in seed');

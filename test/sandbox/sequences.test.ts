@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { authHeader, call, documentEnvelope, expectShape, login, makePdf, seedCredentials, templateId } from './helpers/api.js';
+import {
+  authHeader,
+  call,
+  documentEnvelope,
+  expectShape,
+  login,
+  makePdf,
+  seedCredentials,
+  templateId,
+} from './helpers/api.js';
 
 // The three typical sequences of the API description (4.12), end to end over real HTTP.
 let sandbox: RunningSandbox;
@@ -32,7 +41,14 @@ describe('4.12 sequences', () => {
     const first = signers[0]!;
     const view = await call(`${baseUrl}/envelopes/${envelopeId}/views/recipient`, {
       headers: authHeader(),
-      body: { userName: first.name, email: first.email, clientUserId: first.clientUserId, userId: first.userId, returnUrl: 'https://app.example/done', authenticationMethod: 'none' },
+      body: {
+        userName: first.name,
+        email: first.email,
+        clientUserId: first.clientUserId,
+        userId: first.userId,
+        returnUrl: 'https://app.example/done',
+        authenticationMethod: 'none',
+      },
     });
     expect(view.status).toBe(201);
     expectShape('EnvelopeViews', view.json);
@@ -45,10 +61,18 @@ describe('4.12 sequences', () => {
     expect(early.json?.errorCode).toBe('RECIPIENT_NOT_IN_SEQUENCE');
 
     // The first signs (through the lifecycle the signing page calls); now the second gets a view.
-    sandbox.app.sandbox.lifecycle.markSigned(envelopeId, first.recipientId!, { ip: '192.0.2.7', userAgent: 'test-browser' });
+    sandbox.app.sandbox.lifecycle.markSigned(envelopeId, first.recipientId!, {
+      ip: '192.0.2.7',
+      userAgent: 'test-browser',
+    });
     const later = await call(`${baseUrl}/envelopes/${envelopeId}/views/recipient`, {
       headers: authHeader(),
-      body: { userName: second.name, email: second.email, clientUserId: second.clientUserId, returnUrl: 'https://app.example/done' },
+      body: {
+        userName: second.name,
+        email: second.email,
+        clientUserId: second.clientUserId,
+        returnUrl: 'https://app.example/done',
+      },
     });
     expect(later.status).toBe(201);
 
@@ -63,7 +87,9 @@ describe('4.12 sequences', () => {
     expect(download.headers.get('content-type')).toBe('application/pdf');
     expect(download.bytes.equals(pdf)).toBe(true);
 
-    const certificate = await call(`${baseUrl}/envelopes/${envelopeId}/documents/certificate`, { headers: authHeader() });
+    const certificate = await call(`${baseUrl}/envelopes/${envelopeId}/documents/certificate`, {
+      headers: authHeader(),
+    });
     expect(certificate.status).toBe(200);
     expect(certificate.headers.get('content-type')).toBe('application/pdf');
     expect(certificate.bytes.subarray(0, 5).toString()).toBe('%PDF-');
@@ -109,7 +135,10 @@ describe('4.12 sequences', () => {
       expect(view.status).toBe(201);
     }
     const documents = await call(`${baseUrl}/envelopes/${envelopeId}/documents`, { headers: authHeader() });
-    expect((documents.json.envelopeDocuments as Array<{ documentId: string }>).map((d) => d.documentId)).toEqual(['1', 'certificate']);
+    expect((documents.json.envelopeDocuments as Array<{ documentId: string }>).map((d) => d.documentId)).toEqual([
+      '1',
+      'certificate',
+    ]);
     const doc = await call(`${baseUrl}/envelopes/${envelopeId}/documents/1`, { headers: authHeader() });
     expect(doc.bytes.subarray(0, 5).toString()).toBe('%PDF-');
   });
@@ -126,7 +155,16 @@ describe('4.12 sequences', () => {
       body: {
         accountName: 'Acme France',
         accountSettings: [],
-        addressInformation: { address1: '', address2: '', city: 'Paris', country: 'FR', fax: '', phone: '', postalCode: '', state: '' },
+        addressInformation: {
+          address1: '',
+          address2: '',
+          city: 'Paris',
+          country: 'FR',
+          fax: '',
+          phone: '',
+          postalCode: '',
+          state: '',
+        },
         creditCardInformation: null,
         distributorCode: seedCredentials.distributorCode,
         distributorPassword: seedCredentials.distributorPassword,

@@ -10,7 +10,10 @@ const apps: FastifyInstance[] = [];
 afterEach(async () => {
   for (const app of apps.splice(0)) await app.close();
 });
-async function app(options: Parameters<typeof buildSandboxApp>[0] = {}, overrides: Parameters<typeof buildSandboxApp>[1] = {}) {
+async function app(
+  options: Parameters<typeof buildSandboxApp>[0] = {},
+  overrides: Parameters<typeof buildSandboxApp>[1] = {},
+) {
   const a = await buildSandboxApp(options, overrides);
   apps.push(a);
   return a;
@@ -28,8 +31,17 @@ describe('lifecycle', () => {
   it('routes by order: parallel within an order, next order after all of the previous completed; then completed', async () => {
     const a = await app();
     const pdf = await makePdf(1);
-    const signer = (id: string, order: string) => ({ name: `S${id}`, email: `s${id}@example.com`, recipientId: id, routingOrder: order, clientUserId: `c${id}` });
-    const envelopeId = await create(a, documentEnvelope(pdf, { recipients: { signers: [signer('1', '1'), signer('2', '1'), signer('3', '2')] } }));
+    const signer = (id: string, order: string) => ({
+      name: `S${id}`,
+      email: `s${id}@example.com`,
+      recipientId: id,
+      routingOrder: order,
+      clientUserId: `c${id}`,
+    });
+    const envelopeId = await create(
+      a,
+      documentEnvelope(pdf, { recipients: { signers: [signer('1', '1'), signer('2', '1'), signer('3', '2')] } }),
+    );
     const events: SandboxEvent[] = [];
     a.sandbox.events.on('event', (e) => events.push(e));
     const statuses = () => a.sandbox.envelopes.recipients(envelopeId).map((r) => r.status);
@@ -56,7 +68,10 @@ describe('lifecycle', () => {
       'envelope-completed',
     ]);
     const stored = a.sandbox.eventsTable.ofEnvelope(envelopeId);
-    expect(stored.find((e) => e.type === 'recipient-delivered' && e.recipientId === '1')).toMatchObject({ ip: '203.0.113.1', userAgent: 'ua' });
+    expect(stored.find((e) => e.type === 'recipient-delivered' && e.recipientId === '1')).toMatchObject({
+      ip: '203.0.113.1',
+      userAgent: 'ua',
+    });
     expect(() => lifecycle.markSigned(envelopeId, '1')).toThrow(expect.objectContaining({ reason: 'invalid-state' }));
   });
 
@@ -66,10 +81,15 @@ describe('lifecycle', () => {
     const envelopeId = await create(a, documentEnvelope(pdf));
     a.sandbox.lifecycle.markDeclined(envelopeId, '1', { reason: 'not me' });
     expect(a.sandbox.envelopes.getById(envelopeId)?.status).toBe('declined');
-    expect(a.sandbox.envelopes.recipients(envelopeId)[0]).toMatchObject({ status: 'declined', declinedReason: 'not me' });
+    expect(a.sandbox.envelopes.recipients(envelopeId)[0]).toMatchObject({
+      status: 'declined',
+      declinedReason: 'not me',
+    });
     const draft = await create(a, documentEnvelope(pdf, { status: 'created' }));
     expect(a.sandbox.envelopes.recipients(draft).map((r) => r.status)).toEqual(['created', 'created']);
-    expect(() => a.sandbox.lifecycle.markDelivered(draft, '1')).toThrow(expect.objectContaining({ reason: 'invalid-state' }));
+    expect(() => a.sandbox.lifecycle.markDelivered(draft, '1')).toThrow(
+      expect.objectContaining({ reason: 'invalid-state' }),
+    );
   });
 });
 
@@ -85,7 +105,17 @@ describe('outbox', () => {
         recipients: {
           signers: [
             { name: 'First', email: 'first@example.com', recipientId: '1', routingOrder: '1' },
-            { name: 'Second', email: 'second@example.com', recipientId: '2', routingOrder: '2', emailNotification: { emailSubject: 'Sujet', emailBody: 'Corps <script>x</script>', supportedLanguage: 'fr' } },
+            {
+              name: 'Second',
+              email: 'second@example.com',
+              recipientId: '2',
+              routingOrder: '2',
+              emailNotification: {
+                emailSubject: 'Sujet',
+                emailBody: 'Corps <script>x</script>',
+                supportedLanguage: 'fr',
+              },
+            },
           ],
         },
       }),
@@ -140,15 +170,26 @@ describe('seeds', () => {
     const custom = { username: 'admin@custom.test', password: 'custom-password', integratorKey: 'custom-key' };
     const r = await a.inject({ method: 'GET', url: '/restapi/v2/login_information', headers: authHeader(custom) });
     expect(r.statusCode).toBe(200);
-    expect(r.json().loginAccounts[0]).toMatchObject({ accountId: 'abcdef01-2222-3333-4444-555555555555', name: 'Custom Corp' });
+    expect(r.json().loginAccounts[0]).toMatchObject({
+      accountId: 'abcdef01-2222-3333-4444-555555555555',
+      name: 'Custom Corp',
+    });
     const t = await a.inject({
       method: 'GET',
       // The seed's upper-case id works in paths too: ids compare without case.
       url: '/restapi/v2/accounts/ABCDEF01-2222-3333-4444-555555555555/templates/22222222-3333-4444-5555-666666666666',
       headers: authHeader(custom),
     });
-    expect(t.json().recipients.signers.map((s: { roleName: string; routingOrder: string }) => `${s.roleName}@${s.routingOrder}`)).toEqual(['signer@1', 'witness@2']);
-    const old = await a.inject({ method: 'GET', url: '/restapi/v2/login_information', headers: authHeader(seedCredentials) });
+    expect(
+      t
+        .json()
+        .recipients.signers.map((s: { roleName: string; routingOrder: string }) => `${s.roleName}@${s.routingOrder}`),
+    ).toEqual(['signer@1', 'witness@2']);
+    const old = await a.inject({
+      method: 'GET',
+      url: '/restapi/v2/login_information',
+      headers: authHeader(seedCredentials),
+    });
     expect(old.statusCode).toBe(401);
   });
 

@@ -28,7 +28,9 @@ const plan: CommandHandler = async ({ args, options, io }) => {
   const patterns = (args[0] as string[] | undefined) ?? [];
   const prepared = await prepare(patterns, { cwd: io.cwd, env: io.env });
   if (!prepared.ok) {
-    io.stderr.write(formatDiagnostics([...prepared.errors, ...prepared.warnings], 'text', { colour: useColour(io, 'stderr') }));
+    io.stderr.write(
+      formatDiagnostics([...prepared.errors, ...prepared.warnings], 'text', { colour: useColour(io, 'stderr') }),
+    );
     return ExitCode.invalid;
   }
   const outDir = path.resolve(io.cwd, (options['out'] as string | undefined) ?? prepared.config.outDir);
@@ -54,7 +56,12 @@ const plan: CommandHandler = async ({ args, options, io }) => {
       sources.accountExists = (accountId, identity) => accountExists(reader, accountId, identity);
     }
     // Envelopes created on an in-process sandbox died with it: outputs count only for the configured service.
-    result = await planRun(prepared.jobs, outDir, prepared.config.rootUrl?.replace(/\/+$/, '') ?? '(in-process sandbox)', sources);
+    result = await planRun(
+      prepared.jobs,
+      outDir,
+      prepared.config.rootUrl?.replace(/\/+$/, '') ?? '(in-process sandbox)',
+      sources,
+    );
   } finally {
     client?.close();
   }
@@ -71,13 +78,18 @@ const plan: CommandHandler = async ({ args, options, io }) => {
   const width = Math.min(60, Math.max(...result.items.map((i) => planItemName(i).length), 10));
   for (const item of result.items) {
     const what = item.kind === 'account' ? `${item.action} account` : item.action;
-    lines.push(`  ${what.padEnd(16)} ${planItemName(item).padEnd(width)} ${item.apiCalls} call(s)${item.envelopeId ? `  ${item.envelopeId}` : ''}${item.accountId ? `  ${item.accountId}` : ''}`);
+    lines.push(
+      `  ${what.padEnd(16)} ${planItemName(item).padEnd(width)} ${item.apiCalls} call(s)${item.envelopeId ? `  ${item.envelopeId}` : ''}${item.accountId ? `  ${item.accountId}` : ''}`,
+    );
   }
   const count = (action: string) => result.items.filter((i) => i.action === action).length;
   lines.push(
     `${count('create')} to create, ${count('adopt')} to adopt, ${count('up-to-date')} up to date, ${count('drift')} drifted, ${count('delete')} to delete; about ${result.totalApiCalls} API calls (login and template reads included).`,
   );
-  if (count('drift') > 0) lines.push('Drifted envelopes were sent with other content: a run refuses them (SR_ENVELOPE_DRIFT) rather than send them again.');
+  if (count('drift') > 0)
+    lines.push(
+      'Drifted envelopes were sent with other content: a run refuses them (SR_ENVELOPE_DRIFT) rather than send them again.',
+    );
   io.stdout.write(`${lines.join('\n')}\n`);
   return ExitCode.ok;
 };

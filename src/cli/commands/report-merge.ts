@@ -20,11 +20,18 @@ async function readReport(cwd: string, given: string): Promise<RunReport> {
   try {
     value = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
-    throw new SignrunError('SR_REPORT_INVALID', `${path.relative(cwd, file) || file} is not readable JSON: ${(error as { code?: string }).code ?? (error as Error).message}`);
+    throw new SignrunError(
+      'SR_REPORT_INVALID',
+      `${path.relative(cwd, file) || file} is not readable JSON: ${(error as { code?: string }).code ?? (error as Error).message}`,
+    );
   }
   const problems = checkReport(value);
   if (problems.length > 0) {
-    throw new SignrunError('SR_REPORT_INVALID', `${path.relative(cwd, file) || file} is not a signrun report: ${problems.slice(0, 3).join('; ')}`, { details: { problems } });
+    throw new SignrunError(
+      'SR_REPORT_INVALID',
+      `${path.relative(cwd, file) || file} is not a signrun report: ${problems.slice(0, 3).join('; ')}`,
+      { details: { problems } },
+    );
   }
   return value as RunReport;
 }

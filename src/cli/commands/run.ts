@@ -22,7 +22,8 @@ export function shownPath(cwd: string, target: string): string {
 }
 
 function printDiagnostics(io: CommandIO, diagnostics: Parameters<typeof formatDiagnostics>[0]): void {
-  if (diagnostics.length > 0) io.stderr.write(formatDiagnostics(diagnostics, 'text', { colour: useColour(io, 'stderr') }));
+  if (diagnostics.length > 0)
+    io.stderr.write(formatDiagnostics(diagnostics, 'text', { colour: useColour(io, 'stderr') }));
 }
 
 /**
@@ -37,7 +38,9 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
   const prepared = await prepare(patterns, { cwd: io.cwd, env: io.env, ...(shard ? { shard } : {}) });
   if (!prepared.ok) {
     printDiagnostics(io, [...prepared.errors, ...prepared.warnings]);
-    io.stderr.write(`Nothing was sent: fix the ${prepared.errors.length} error(s) above, then run again (\`signrun validate\` checks offline).\n`);
+    io.stderr.write(
+      `Nothing was sent: fix the ${prepared.errors.length} error(s) above, then run again (\`signrun validate\` checks offline).\n`,
+    );
     return ExitCode.invalid;
   }
   printDiagnostics(io, prepared.warnings);
@@ -48,16 +51,22 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
   const colour = pc.createColors(useColour(io, 'stdout'));
 
   // The sandbox (fastify, SQLite, PDF tooling) is loaded only when it is the target.
-  const target = await resolveTarget(config, async (sandboxOptions) => (await import('../../sandbox/index.js')).startSandbox(sandboxOptions));
+  const target = await resolveTarget(config, async (sandboxOptions) =>
+    (await import('../../sandbox/index.js')).startSandbox(sandboxOptions),
+  );
   try {
     if (target.sandbox) {
-      io.stdout.write(`Started the signrun sandbox in-process at ${target.rootUrl} (no DOCUSIGN_ROOT_URL configured); it stops when this run ends.\n`);
+      io.stdout.write(
+        `Started the signrun sandbox in-process at ${target.rootUrl} (no DOCUSIGN_ROOT_URL configured); it stops when this run ends.\n`,
+      );
     } else {
       io.stdout.write(`Target: ${target.rootUrl}\n`);
     }
     const envelopes = jobs.reduce((n, j) => n + j.envelopes.length, 0);
     const accounts = jobs.reduce((n, j) => n + j.accounts.length, 0);
-    io.stdout.write(`Running ${envelopes} envelope(s) and ${accounts} account(s) from ${jobs.length} job(s), ${concurrency} at a time${shard ? ` (shard ${shard.index}/${shard.count})` : ''}; outputs in ${shownPath(io.cwd, outDir)}/\n`);
+    io.stdout.write(
+      `Running ${envelopes} envelope(s) and ${accounts} account(s) from ${jobs.length} job(s), ${concurrency} at a time${shard ? ` (shard ${shard.index}/${shard.count})` : ''}; outputs in ${shownPath(io.cwd, outDir)}/\n`,
+    );
     const progress = createProgress({ stream: io.stderr });
     let summary;
     try {
@@ -74,8 +83,17 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
         },
         // The state folder (lock + journal) belongs to a lasting service; an
         // in-process sandbox dies with the run, and its journal would point at nothing.
-        ...(target.sandbox ? {} : { stateDir: path.resolve(io.cwd, (options['state'] as string | undefined) ?? path.join(outDir, '.signrun')) }),
-        command: ['signrun', 'run', ...patterns, ...(typeof options['out'] === 'string' ? ['--out', options['out']] : [])].join(' '),
+        ...(target.sandbox
+          ? {}
+          : {
+              stateDir: path.resolve(io.cwd, (options['state'] as string | undefined) ?? path.join(outDir, '.signrun')),
+            }),
+        command: [
+          'signrun',
+          'run',
+          ...patterns,
+          ...(typeof options['out'] === 'string' ? ['--out', options['out']] : []),
+        ].join(' '),
         ...(target.distributor ? { distributor: target.distributor } : {}),
         ...(target.integratorKey ? { integratorKey: target.integratorKey } : {}),
       });
@@ -84,7 +102,14 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
       if (error instanceof PreflightError) {
         printDiagnostics(
           io,
-          error.problems.map((p) => ({ code: p.code, severity: 'error' as const, message: p.message, file: shownPath(io.cwd, p.source.file), line: p.source.line, column: p.source.column })),
+          error.problems.map((p) => ({
+            code: p.code,
+            severity: 'error' as const,
+            message: p.message,
+            file: shownPath(io.cwd, p.source.file),
+            line: p.source.line,
+            column: p.source.column,
+          })),
         );
         io.stderr.write('Nothing was sent.\n');
         return ExitCode.invalid;

@@ -39,7 +39,9 @@ const handler: CommandHandler = async ({ options, io, signal }) => {
     file: `seed ${seedFile ?? ''}`,
     'kept-existing-data': `existing data kept${seedFile !== undefined ? ` (--seed ${seedFile} ignored: the data folder already has accounts)` : ''}`,
   }[sandbox.app.sandbox.seed];
-  io.stdout.write(`  ${seed}; data ${dataDir ? `in ${dataDir}` : 'in memory'}; outbox ${sandbox.origin}/sandbox/outbox\n`);
+  io.stdout.write(
+    `  ${seed}; data ${dataDir ? `in ${dataDir}` : 'in memory'}; outbox ${sandbox.origin}/sandbox/outbox\n`,
+  );
   await new Promise<void>((resolveWait) => {
     if (signal.aborted) resolveWait();
     else signal.addEventListener('abort', () => resolveWait(), { once: true });

@@ -18,7 +18,9 @@ async function findEnvelopeFolder(root: string, wanted: string): Promise<string>
   if (wanted.includes('/')) return wanted;
   let jobs: string[];
   try {
-    jobs = (await readdir(root, { withFileTypes: true })).filter((d) => d.isDirectory() && !d.name.startsWith('.')).map((d) => d.name);
+    jobs = (await readdir(root, { withFileTypes: true }))
+      .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
+      .map((d) => d.name);
   } catch {
     throw new SignrunError('SR_OUTPUT_NOT_FOUND', `the output folder ${root} does not exist`);
   }
@@ -27,7 +29,8 @@ async function findEnvelopeFolder(root: string, wanted: string): Promise<string>
     if (await readRecord<SigningRecord>(root, `${job}/${wanted}/signing.json`)) matches.push(`${job}/${wanted}`);
   }
   if (matches.length === 1 && matches[0]) return matches[0];
-  if (matches.length === 0) throw new SignrunError('SR_OUTPUT_NOT_FOUND', `no envelope with key "${wanted}" and embedded signers in ${root}`);
+  if (matches.length === 0)
+    throw new SignrunError('SR_OUTPUT_NOT_FOUND', `no envelope with key "${wanted}" and embedded signers in ${root}`);
   throw new SignrunError('SR_OUTPUT_NOT_FOUND', `the key "${wanted}" exists in several jobs: ${matches.join(', ')}`, {
     hint: `Name it as job/key, e.g. ${matches[0]}.`,
   });
@@ -47,9 +50,11 @@ function chooseRecipient(entries: SigningEntry[], wanted: string | undefined): S
       entries.find((e) => e.recipientId === wanted);
     if (found) return found;
   }
-  throw new SignrunError('SR_RECIPIENT_NOT_FOUND', `no embedded recipient${wanted ? ` "${wanted}"` : ''} in this envelope; embedded recipients: ${entries.map((e) => e.clientUserId).join(', ') || '(none)'}`);
+  throw new SignrunError(
+    'SR_RECIPIENT_NOT_FOUND',
+    `no embedded recipient${wanted ? ` "${wanted}"` : ''} in this envelope; embedded recipients: ${entries.map((e) => e.clientUserId).join(', ') || '(none)'}`,
+  );
 }
-
 
 /**
  * `signrun sign-url <out-dir> <envelope-key> [recipient]`: asks the service
@@ -64,7 +69,8 @@ const signUrl: CommandHandler = async ({ args, io }) => {
   const folder = await findEnvelopeFolder(out.root, keyArg);
   const signing = await readRecord<SigningRecord>(out.root, `${folder}/signing.json`);
   const envelope = await readRecord<EnvelopeRecord>(out.root, `${folder}/envelope.json`);
-  if (!signing || !envelope) throw new SignrunError('SR_OUTPUT_NOT_FOUND', `${folder} in ${out.root} has no signing.json and envelope.json`);
+  if (!signing || !envelope)
+    throw new SignrunError('SR_OUTPUT_NOT_FOUND', `${folder} in ${out.root} has no signing.json and envelope.json`);
   const entry = chooseRecipient(signing.recipients, recipientArg);
 
   const loaded = await loadConfig({ cwd: io.cwd, env: io.env });
@@ -77,7 +83,8 @@ const signUrl: CommandHandler = async ({ args, io }) => {
   const c = config.credentials;
   let auth: Auth;
   if (c.accessToken) auth = { kind: 'bearer', accessToken: c.accessToken };
-  else if (c.username && c.password && c.integratorKey) auth = { kind: 'legacy', username: c.username, password: c.password, integratorKey: c.integratorKey };
+  else if (c.username && c.password && c.integratorKey)
+    auth = { kind: 'legacy', username: c.username, password: c.password, integratorKey: c.integratorKey };
   else if (!c.username && !c.password && isLoopback(rootUrl)) {
     // The envelope was created on a local sandbox (`signrun serve`): its seed's user.
     const s = sandboxSeedCredentials;
@@ -102,12 +109,22 @@ const signUrl: CommandHandler = async ({ args, io }) => {
     const updated: SigningRecord = {
       ...signing,
       recipients: signing.recipients.map((e) =>
-        e === entry ? { ...e, state: 'ready', url: view.url, issuedAt: issuedAt.toISOString(), expiresAt: new Date(issuedAt.getTime() + 300_000).toISOString() } : e,
+        e === entry
+          ? {
+              ...e,
+              state: 'ready',
+              url: view.url,
+              issuedAt: issuedAt.toISOString(),
+              expiresAt: new Date(issuedAt.getTime() + 300_000).toISOString(),
+            }
+          : e,
       ),
     };
     await out.writeJson(`${folder}/signing.json`, updated, { mode: 0o600 });
     io.stdout.write(`${view.url}\n`);
-    io.stderr.write(`Signing address for ${entry.userName} <${entry.email}> (${entry.clientUserId}) of ${folder}: it works once, within about 5 minutes.\n`);
+    io.stderr.write(
+      `Signing address for ${entry.userName} <${entry.email}> (${entry.clientUserId}) of ${folder}: it works once, within about 5 minutes.\n`,
+    );
     return ExitCode.ok;
   } finally {
     client.close();

@@ -19,7 +19,8 @@ export const configCodes = defineCodes({
   },
   SR_CONFIG_ENV_INVALID: {
     exitCode: 2,
-    summary: 'A DOCUSIGN_* environment variable has a value signrun cannot use (for example a root URL that is not http or https).',
+    summary:
+      'A DOCUSIGN_* environment variable has a value signrun cannot use (for example a root URL that is not http or https).',
     hint: 'Fix or unset the variable named in the message.',
   },
   SR_CONFIG_SECRET_IN_FILE: {

@@ -15,7 +15,8 @@ export const jobCodes = defineCodes({
   },
   SR_FILE_TOO_LARGE: {
     exitCode: 2,
-    summary: 'A job file is larger than 4 MiB, or a CSV file larger than 64 MiB (limits that keep validation fast and safe).',
+    summary:
+      'A job file is larger than 4 MiB, or a CSV file larger than 64 MiB (limits that keep validation fast and safe).',
     hint: 'Split the job into several files, or the CSV into several files each with its own forEach.',
   },
   SR_FILE_NOT_TEXT: {
@@ -82,7 +83,8 @@ export const jobCodes = defineCodes({
   },
   SR_ENV_NOT_SET: {
     exitCode: 2,
-    summary: 'A `${env.NAME}` reference names a variable that is neither in the environment nor in the .env file of the job folder.',
+    summary:
+      'A `${env.NAME}` reference names a variable that is neither in the environment nor in the .env file of the job folder.',
     hint: 'Export the variable, or add NAME=value to a .env file next to the job file (never commit real secrets).',
   },
   SR_ROW_COLUMN_MISSING: {
@@ -108,7 +110,8 @@ export const jobCodes = defineCodes({
   },
   SR_CSV_OUTSIDE_JOB_FOLDER: {
     exitCode: 2,
-    summary: "The CSV file named by forEach is outside the job file's folder (a ../ path or a symbolic link leading out).",
+    summary:
+      "The CSV file named by forEach is outside the job file's folder (a ../ path or a symbolic link leading out).",
     hint: 'Move the CSV next to (or below) the job file.',
   },
   SR_CSV_INVALID: {
@@ -211,7 +214,8 @@ export const jobCodes = defineCodes({
   },
   SR_DOC_OUTSIDE_JOB_FOLDER: {
     exitCode: 2,
-    summary: "A document file is outside the job file's folder (a ../ path, an absolute path or a symbolic link leading out).",
+    summary:
+      "A document file is outside the job file's folder (a ../ path, an absolute path or a symbolic link leading out).",
     hint: 'Move the PDF next to (or below) the job file and name it by a relative path.',
   },
   SR_DOC_NOT_PDF: {

@@ -69,7 +69,8 @@ export const runCodes = defineCodes({
   },
   SR_CALL_BUDGET_SPENT: {
     exitCode: 1,
-    summary: 'The hourly call budget (--max-calls-per-hour, or what the service says is left this hour) could not cover more work: the run started nothing new and finished what was in flight.',
+    summary:
+      'The hourly call budget (--max-calls-per-hour, or what the service says is left this hour) could not cover more work: the run started nothing new and finished what was in flight.',
     hint: 'Run the same command again after the time report.json gives in callBudget.resumeAt: finished envelopes are skipped, the rest are sent.',
   },
   SR_STATE_LOCKED: {
@@ -79,7 +80,8 @@ export const runCodes = defineCodes({
   },
   SR_STATE_OTHER_TARGET: {
     exitCode: 2,
-    summary: 'The state folder belongs to runs against another service; its journal speaks of envelopes that service holds.',
+    summary:
+      'The state folder belongs to runs against another service; its journal speaks of envelopes that service holds.',
     hint: 'Give runs against this service their own --out (or --state) folder; nothing was sent.',
   },
 });

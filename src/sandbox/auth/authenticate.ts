@@ -43,7 +43,8 @@ export function createAuthenticator(db: SandboxDatabase, accounts: AccountsRepos
   function usable(user: UserRecord | undefined, integratorKey: string): Principal {
     if (!user) throw apiErrors.authenticationFailed();
     const account = accounts.account(user.accountId);
-    if (!account || account.status === 'deleted') throw apiErrors.authenticationFailed('The account of this user has been deleted.');
+    if (!account || account.status === 'deleted')
+      throw apiErrors.authenticationFailed('The account of this user has been deleted.');
     if (!user.activated || account.status === 'pending') {
       throw apiErrors.authenticationFailed(
         'The account has not been activated yet: its initial user must open the activation link of its activation message (GET /sandbox/outbox).',
@@ -61,11 +62,14 @@ export function createAuthenticator(db: SandboxDatabase, accounts: AccountsRepos
   return {
     /** Verifies username + password + integrator key (used by login and the token endpoint). */
     async verifyCredentials(username: string, password: string, integratorKey: string): Promise<Principal> {
-      const key = createHmac('sha256', cacheKey).update(`${username}\u0000${password}\u0000${integratorKey}`).digest('base64');
+      const key = createHmac('sha256', cacheKey)
+        .update(`${username}\u0000${password}\u0000${integratorKey}`)
+        .digest('base64');
       const cached = verified.get(key);
       // A cached entry was verified with this very integrator key (keys are never removed).
       if (cached !== undefined) return usable(accounts.user(cached), integratorKey);
-      if (!accounts.hasIntegratorKey(integratorKey)) throw apiErrors.authenticationFailed('The integrator key is not known.');
+      if (!accounts.hasIntegratorKey(integratorKey))
+        throw apiErrors.authenticationFailed('The integrator key is not known.');
       for (const user of candidates(username)) {
         if (await verifyPassword(password, user.passwordHash)) {
           verified.set(key, user.id);
@@ -81,16 +85,22 @@ export function createAuthenticator(db: SandboxDatabase, accounts: AccountsRepos
       if (authorization && /^bearer\s+/i.test(authorization)) {
         const token = authorization.replace(/^bearer\s+/i, '').trim();
         const row = accessToken.get(hashToken(token));
-        if (!row || row.expires_at < clock.now()) throw apiErrors.authenticationFailed('The access token is not valid or has expired.');
+        if (!row || row.expires_at < clock.now())
+          throw apiErrors.authenticationFailed('The access token is not valid or has expired.');
         return usable(accounts.user(row.user_id), row.integrator_key);
       }
       const raw = headers['x-docusign-authentication'];
       const header = Array.isArray(raw) ? raw[0] : raw;
       if (!header) {
-        throw apiErrors.authenticationFailed('No X-DocuSign-Authentication header or Authorization: Bearer token was sent.');
+        throw apiErrors.authenticationFailed(
+          'No X-DocuSign-Authentication header or Authorization: Bearer token was sent.',
+        );
       }
       const credentials = parseCredentialsHeader(header);
-      if (!credentials) throw apiErrors.authenticationFailed('The X-DocuSign-Authentication header is not valid JSON or XML with Username, Password and IntegratorKey.');
+      if (!credentials)
+        throw apiErrors.authenticationFailed(
+          'The X-DocuSign-Authentication header is not valid JSON or XML with Username, Password and IntegratorKey.',
+        );
       return this.verifyCredentials(credentials.username, credentials.password, credentials.integratorKey);
     },
 

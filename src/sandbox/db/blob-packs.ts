@@ -82,11 +82,13 @@ export function blobPacks(root: string): BlobPacks {
     has: (hash) => index.has(hash),
 
     append(hash, bytes) {
-      if (bytes.length > 0xffffffff) throw new Error(`a document of ${bytes.length} bytes is over the 4 GiB a pack record holds`);
+      if (bytes.length > 0xffffffff)
+        throw new Error(`a document of ${bytes.length} bytes is over the 4 GiB a pack record holds`);
       own ??= openOwn();
       // The folder removed under a running sandbox: writing to the unlinked
       // file would "succeed" and lose the document. Fail the request instead.
-      if (fstatSync(own.fd).nlink === 0) throw Object.assign(new Error(`the blob pack ${own.name} was deleted`), { code: 'ENOENT' });
+      if (fstatSync(own.fd).nlink === 0)
+        throw Object.assign(new Error(`the blob pack ${own.name} was deleted`), { code: 'ENOENT' });
       const header = Buffer.alloc(HEADER);
       header.writeUInt32BE(MAGIC, 0);
       header.write(hash, 4, 32, 'hex');

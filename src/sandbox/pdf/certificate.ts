@@ -58,12 +58,19 @@ export async function certificatePdf(input: CertificateInput): Promise<Buffer> {
   writer.gap();
   writer.line('Recipients', { size: 13, bold: true });
   for (const r of input.recipients) {
-    writer.line(`${r.name} <${r.email}> — recipient ${r.recipientId}, routing order ${r.routingOrder}, ${r.status}`, { bold: true });
+    writer.line(`${r.name} <${r.email}> — recipient ${r.recipientId}, routing order ${r.routingOrder}, ${r.status}`, {
+      bold: true,
+    });
     const events = input.events.filter((ev) => ev.recipientId === r.recipientId);
     if (events.length === 0) writer.line('no events', { indent: 14 });
     for (const ev of events) {
-      const where = [ev.ip ? `IP ${ev.ip}` : null, ev.userAgent ? `agent ${ev.userAgent.slice(0, 60)}` : null].filter(Boolean).join(', ');
-      writer.line(`${isoTime(ev.at)}  ${eventLabels[ev.type] ?? ev.type}${where ? `  (${where})` : ''}`, { indent: 14, size: 9 });
+      const where = [ev.ip ? `IP ${ev.ip}` : null, ev.userAgent ? `agent ${ev.userAgent.slice(0, 60)}` : null]
+        .filter(Boolean)
+        .join(', ');
+      writer.line(`${isoTime(ev.at)}  ${eventLabels[ev.type] ?? ev.type}${where ? `  (${where})` : ''}`, {
+        indent: 14,
+        size: 9,
+      });
     }
   }
   writer.gap();
@@ -96,7 +103,14 @@ class PageWriter {
     const font = options.bold ? this.bold : this.font;
     // Standard fonts encode WinAnsi only; replace what they cannot draw.
     const safe = [...text].map((c) => (c.charCodeAt(0) < 256 || c === '—' ? c : '?')).join('');
-    this.#page.drawText(safe, { x: 50 + (options.indent ?? 0), y: this.#y, size, font, color: rgb(0.1, 0.1, 0.1), maxWidth: 495 });
+    this.#page.drawText(safe, {
+      x: 50 + (options.indent ?? 0),
+      y: this.#y,
+      size,
+      font,
+      color: rgb(0.1, 0.1, 0.1),
+      maxWidth: 495,
+    });
     this.#y -= size + 5;
   }
   gap(): void {

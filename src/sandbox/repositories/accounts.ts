@@ -75,7 +75,9 @@ export function accountsRepository(db: SandboxDatabase) {
     ),
     usersOf: db.prepare<[string], UserRow>('SELECT * FROM users WHERE account_id = ? ORDER BY created_at'),
     key: db.prepare<[string], { key: string }>('SELECT key FROM integrator_keys WHERE key = ?'),
-    distributor: db.prepare<[string], AccountRow>("SELECT * FROM accounts WHERE distributor_code = ? AND status = 'active'"),
+    distributor: db.prepare<[string], AccountRow>(
+      "SELECT * FROM accounts WHERE distributor_code = ? AND status = 'active'",
+    ),
     insertAccount: db.prepare(
       `INSERT INTO accounts (id, name, plan_id, distributor_code, distributor_password_hash, parent_account_id, status, created_at, details_json)
        VALUES (@id, @name, @planId, @distributorCode, @distributorPasswordHash, @parentAccountId, @status, @createdAt, @detailsJson)`,
@@ -87,7 +89,9 @@ export function accountsRepository(db: SandboxDatabase) {
     insertKey: db.prepare('INSERT OR IGNORE INTO integrator_keys (key) VALUES (?)'),
     setStatus: db.prepare('UPDATE accounts SET status = ? WHERE id = ?'),
     activateUsers: db.prepare('UPDATE users SET activated = 1 WHERE account_id = ?'),
-    insertActivation: db.prepare('INSERT INTO activations (token_hash, account_id, user_id, created_at) VALUES (?, ?, ?, ?)'),
+    insertActivation: db.prepare(
+      'INSERT INTO activations (token_hash, account_id, user_id, created_at) VALUES (?, ?, ?, ?)',
+    ),
     activation: db.prepare<[string], { account_id: string; user_id: string; used_at: number | null }>(
       'SELECT account_id, user_id, used_at FROM activations WHERE token_hash = ?',
     ),
@@ -137,7 +141,10 @@ export function accountsRepository(db: SandboxDatabase) {
      * Activates the account of an activation link (single use). Returns the
      * account id, or why it could not.
      */
-    activate(tokenHash: string, at: number): { ok: true; accountId: string } | { ok: false; reason: 'unknown' | 'used' } {
+    activate(
+      tokenHash: string,
+      at: number,
+    ): { ok: true; accountId: string } | { ok: false; reason: 'unknown' | 'used' } {
       return db.transaction(() => {
         const row = q.activation.get(tokenHash);
         if (!row) return { ok: false as const, reason: 'unknown' as const };

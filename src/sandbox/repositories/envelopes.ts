@@ -100,7 +100,9 @@ const toEnvelope = (r: Row): EnvelopeRecord => ({
   emailBlurb: r['email_blurb'] as string,
   templateId: r['template_id'] as string | null,
   transactionId: r['transaction_id'] as string | null,
-  eventNotification: r['event_notification_json'] ? (JSON.parse(r['event_notification_json'] as string) as Record<string, unknown>) : null,
+  eventNotification: r['event_notification_json']
+    ? (JSON.parse(r['event_notification_json'] as string) as Record<string, unknown>)
+    : null,
   createdAt: r['created_at'] as number,
   sentAt: r['sent_at'] as number | null,
   deliveredAt: r['delivered_at'] as number | null,
@@ -164,7 +166,9 @@ export function envelopesRepository(db: SandboxDatabase) {
     envelopeAnyAccount: db.prepare<[string], Row>('SELECT * FROM envelopes WHERE id = ?'),
     recipients: db.prepare<[string], Row>('SELECT * FROM recipients WHERE envelope_id = ? ORDER BY position'),
     documents: db.prepare<[string], Row>('SELECT * FROM envelope_documents WHERE envelope_id = ? ORDER BY position'),
-    customFields: db.prepare<[string], Row>('SELECT * FROM envelope_custom_fields WHERE envelope_id = ? ORDER BY position'),
+    customFields: db.prepare<[string], Row>(
+      'SELECT * FROM envelope_custom_fields WHERE envelope_id = ? ORDER BY position',
+    ),
     insertEnvelope: db.prepare(
       `INSERT INTO envelopes (id, account_id, sender_user_id, status, email_subject, email_blurb, template_id, transaction_id,
          event_notification_json, created_at, sent_at, delivered_at, completed_at, declined_at, voided_at, voided_reason, status_changed_at)
@@ -252,7 +256,13 @@ export function envelopesRepository(db: SandboxDatabase) {
       q.updateRecipient.run({ ...recipient });
     },
     /** Points a document at a new version (stamped bytes already in the blob store); the original stays. */
-    replaceDocumentVersion(envelopeId: string, documentId: string, sha256: string, size: number, pages: number | null): void {
+    replaceDocumentVersion(
+      envelopeId: string,
+      documentId: string,
+      sha256: string,
+      size: number,
+      pages: number | null,
+    ): void {
       q.updateDocumentVersion.run(sha256, size, pages, envelopeId, documentId);
     },
     setPages(envelopeId: string, documentId: string, pages: number): void {
@@ -289,9 +299,12 @@ export function envelopesRepository(db: SandboxDatabase) {
         params['cfValue'] = query.customField.value;
       }
       const clause = where.join(' AND ');
-      const total = (db.prepare(`SELECT COUNT(*) AS n FROM envelopes e WHERE ${clause}`).get(params) as { n: number }).n;
+      const total = (db.prepare(`SELECT COUNT(*) AS n FROM envelopes e WHERE ${clause}`).get(params) as { n: number })
+        .n;
       const rows = db
-        .prepare(`SELECT e.* FROM envelopes e WHERE ${clause} ORDER BY e.status_changed_at, e.rowid LIMIT @count OFFSET @start`)
+        .prepare(
+          `SELECT e.* FROM envelopes e WHERE ${clause} ORDER BY e.status_changed_at, e.rowid LIMIT @count OFFSET @start`,
+        )
         .all({ ...params, count: query.count, start: query.startPosition }) as Row[];
       return { total, envelopes: rows.map(toEnvelope) };
     },

@@ -32,7 +32,9 @@ export function eventsRepository(db: SandboxDatabase) {
   const insert = db.prepare(
     'INSERT INTO events (envelope_id, account_id, recipient_id, type, at, ip, user_agent, details_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
-  const ofEnvelope = db.prepare<[string], Record<string, unknown>>('SELECT * FROM events WHERE envelope_id = ? ORDER BY id');
+  const ofEnvelope = db.prepare<[string], Record<string, unknown>>(
+    'SELECT * FROM events WHERE envelope_id = ? ORDER BY id',
+  );
   return {
     add(event: Omit<EventRecord, 'id'>): number {
       const info = insert.run(

@@ -33,9 +33,15 @@ export type TemplatesRepository = ReturnType<typeof templatesRepository>;
 
 export function templatesRepository(db: SandboxDatabase) {
   const q = {
-    template: db.prepare<[string, string], Record<string, unknown>>('SELECT * FROM templates WHERE id = ? COLLATE NOCASE AND account_id = ?'),
-    documents: db.prepare<[string], Record<string, unknown>>('SELECT * FROM template_documents WHERE template_id = ? ORDER BY position'),
-    roles: db.prepare<[string], Record<string, unknown>>('SELECT * FROM template_roles WHERE template_id = ? ORDER BY position'),
+    template: db.prepare<[string, string], Record<string, unknown>>(
+      'SELECT * FROM templates WHERE id = ? COLLATE NOCASE AND account_id = ?',
+    ),
+    documents: db.prepare<[string], Record<string, unknown>>(
+      'SELECT * FROM template_documents WHERE template_id = ? ORDER BY position',
+    ),
+    roles: db.prepare<[string], Record<string, unknown>>(
+      'SELECT * FROM template_roles WHERE template_id = ? ORDER BY position',
+    ),
     insertTemplate: db.prepare(
       'INSERT INTO templates (id, account_id, name, email_subject, email_blurb, created_at) VALUES (@id, @accountId, @name, @emailSubject, @emailBlurb, @createdAt)',
     ),

@@ -42,9 +42,21 @@ export function viewTokensRepository(db: SandboxDatabase) {
   const use = db.prepare('UPDATE view_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL');
   return {
     /** Issues a token; returns the token itself (shown once, in the view URL). */
-    issue(grant: { envelopeId: string; accountId: string; recipientId: string; returnUrl: string }, now: number, ttlSeconds: number): string {
+    issue(
+      grant: { envelopeId: string; accountId: string; recipientId: string; returnUrl: string },
+      now: number,
+      ttlSeconds: number,
+    ): string {
       const token = newToken();
-      insert.run(hashToken(token), grant.envelopeId, grant.accountId, grant.recipientId, grant.returnUrl, now, now + ttlSeconds * 1000);
+      insert.run(
+        hashToken(token),
+        grant.envelopeId,
+        grant.accountId,
+        grant.recipientId,
+        grant.returnUrl,
+        now,
+        now + ttlSeconds * 1000,
+      );
       return token;
     },
     /** Single use: the first call with a live token succeeds and burns it; every later call says `used`. */

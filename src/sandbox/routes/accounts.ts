@@ -24,29 +24,33 @@ function visibleAccount(request: Parameters<typeof principalOf>[0], accountId: s
  * #/definitions/newAccountSummary), delete (only as a user of that account).
  */
 export const accountRoutes: FastifyPluginAsync = async (app) => {
-  app.get<{ Params: AccountParams }>('/accounts/:accountId', { schema: accountParams, config: { accountAccess: 'route' } }, async (request) => {
-    const account = visibleAccount(request, request.params.accountId);
-    return {
-      accountIdGuid: account.id,
-      accountName: account.name,
-      currentPlanId: account.planId,
-      planName: account.planId,
-      planClassification: 'partner',
-      createdDate: isoTime(account.createdAt),
-      planStartDate: isoTime(account.createdAt),
-      currencyCode: 'USD',
-      connectPermission: 'full',
-      distributorCode: account.distributorCode ?? undefined,
-      envelopeSendingBlocked: account.status === 'active' ? 'false' : 'true',
-      isDowngrade: 'false',
-      canUpgrade: 'false',
-      canCancelRenewal: 'false',
-      seatsAllowed: 'unlimited',
-      seatsInUse: String(request.server.sandbox.accounts.usersOf(account.id).length),
-      suspensionStatus: account.status === 'pending' ? 'awaiting activation' : '',
-      billingPeriodEnvelopesAllowed: 'unlimited',
-    };
-  });
+  app.get<{ Params: AccountParams }>(
+    '/accounts/:accountId',
+    { schema: accountParams, config: { accountAccess: 'route' } },
+    async (request) => {
+      const account = visibleAccount(request, request.params.accountId);
+      return {
+        accountIdGuid: account.id,
+        accountName: account.name,
+        currentPlanId: account.planId,
+        planName: account.planId,
+        planClassification: 'partner',
+        createdDate: isoTime(account.createdAt),
+        planStartDate: isoTime(account.createdAt),
+        currencyCode: 'USD',
+        connectPermission: 'full',
+        distributorCode: account.distributorCode ?? undefined,
+        envelopeSendingBlocked: account.status === 'active' ? 'false' : 'true',
+        isDowngrade: 'false',
+        canUpgrade: 'false',
+        canCancelRenewal: 'false',
+        seatsAllowed: 'unlimited',
+        seatsInUse: String(request.server.sandbox.accounts.usersOf(account.id).length),
+        suspensionStatus: account.status === 'pending' ? 'awaiting activation' : '',
+        billingPeriodEnvelopesAllowed: 'unlimited',
+      };
+    },
+  );
 
   app.post('/accounts', async (request, reply) => {
     const principal = principalOf(request);
@@ -58,18 +62,31 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
     const code = lenientString(body['distributorCode'], 'distributorCode');
     const password = lenientString(body['distributorPassword'], 'distributorPassword');
     const distributor = code ? sandbox.accounts.distributorAccount(code) : undefined;
-    if (!distributor || !password || !distributor.distributorPasswordHash || !(await verifyPassword(password, distributor.distributorPasswordHash))) {
-      throw apiErrors.accountLacksPermissions('The distributorCode and distributorPassword do not match a distributor.');
+    if (
+      !distributor ||
+      !password ||
+      !distributor.distributorPasswordHash ||
+      !(await verifyPassword(password, distributor.distributorPasswordHash))
+    ) {
+      throw apiErrors.accountLacksPermissions(
+        'The distributorCode and distributorPassword do not match a distributor.',
+      );
     }
     if (principal.account.id !== distributor.id) {
-      throw apiErrors.accountLacksPermissions('The distributor credentials belong to another account than the one logged in.');
+      throw apiErrors.accountLacksPermissions(
+        'The distributor credentials belong to another account than the one logged in.',
+      );
     }
     const initialUser = lenientObject(body['initialUser'], 'initialUser');
     const email = lenientString(initialUser?.['email'], 'initialUser.email');
     const userPassword = lenientString(initialUser?.['password'], 'initialUser.password');
-    if (!email || !/^[^\s@]+@[^\s@]+$/.test(email)) throw apiErrors.invalidBody("'initialUser.email' must be an email address.");
+    if (!email || !/^[^\s@]+@[^\s@]+$/.test(email))
+      throw apiErrors.invalidBody("'initialUser.email' must be an email address.");
     if (!userPassword) throw apiErrors.invalidBody("'initialUser.password' is required.");
-    const planId = lenientString(lenientObject(body['planInformation'], 'planInformation')?.['planId'], 'planInformation.planId');
+    const planId = lenientString(
+      lenientObject(body['planInformation'], 'planInformation')?.['planId'],
+      'planInformation.planId',
+    );
     if (!planId) throw apiErrors.invalidBody("'planInformation.planId' is required.");
     const userName = lenientString(initialUser?.['userName'], 'initialUser.userName') || email;
     const now = sandbox.clock.now();
@@ -92,7 +109,15 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
         },
         { addressInformation: body['addressInformation'] ?? null },
       );
-      sandbox.accounts.insertUser({ id: userId, accountId, userName, email, passwordHash, activated: false, createdAt: now });
+      sandbox.accounts.insertUser({
+        id: userId,
+        accountId,
+        userName,
+        email,
+        passwordHash,
+        activated: false,
+        createdAt: now,
+      });
       sandbox.accounts.insertActivation(hashToken(token), accountId, userId, now);
       const firstName = lenientString(initialUser?.['firstName'], 'initialUser.firstName') ?? '';
       sandbox.outbox.add({
@@ -115,18 +140,26 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
     };
   });
 
-  app.delete<{ Params: AccountParams }>('/accounts/:accountId', { schema: accountParams, config: { accountAccess: 'route' } }, async (request, reply) => {
-    const { account } = principalOf(request);
-    const target = visibleAccount(request, request.params.accountId);
-    // 4.4: deleted only by a user of that same account.
-    if (target.id !== account.id) {
-      throw apiErrors.accountLacksPermissions('An account is deleted by a user of that same account: log in with the userId returned at its creation.');
-    }
-    if (target.parentAccountId === null) {
-      throw apiErrors.accountLacksPermissions('A seeded main account cannot be deleted; only subsidiary accounts can.');
-    }
-    request.server.sandbox.accounts.setStatus(target.id, 'deleted');
-    void reply.status(200);
-    return '';
-  });
+  app.delete<{ Params: AccountParams }>(
+    '/accounts/:accountId',
+    { schema: accountParams, config: { accountAccess: 'route' } },
+    async (request, reply) => {
+      const { account } = principalOf(request);
+      const target = visibleAccount(request, request.params.accountId);
+      // 4.4: deleted only by a user of that same account.
+      if (target.id !== account.id) {
+        throw apiErrors.accountLacksPermissions(
+          'An account is deleted by a user of that same account: log in with the userId returned at its creation.',
+        );
+      }
+      if (target.parentAccountId === null) {
+        throw apiErrors.accountLacksPermissions(
+          'A seeded main account cannot be deleted; only subsidiary accounts can.',
+        );
+      }
+      request.server.sandbox.accounts.setStatus(target.id, 'deleted');
+      void reply.status(200);
+      return '';
+    },
+  );
 };

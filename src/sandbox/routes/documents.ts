@@ -7,7 +7,10 @@ import { certificatePdf } from '../pdf/certificate.js';
 import { combinePdfs, exactPageCount } from '../pdf/combine.js';
 
 /** Documents with their page counts, computing (and storing) the ones the creation hot path left unknown. */
-async function documentsWithPages(request: FastifyRequest, envelope: EnvelopeRecord): Promise<Array<DocumentRecord & { pages: number }>> {
+async function documentsWithPages(
+  request: FastifyRequest,
+  envelope: EnvelopeRecord,
+): Promise<Array<DocumentRecord & { pages: number }>> {
   const { sandbox } = request.server;
   const documents = sandbox.envelopes.documents(envelope.id);
   return Promise.all(
@@ -42,43 +45,47 @@ function pdfName(name: string): string {
  * of each document's current version, `certificate` and `combined`.
  */
 export const documentRoutes: FastifyPluginAsync = async (app) => {
-  app.get<{ Params: EnvelopeParams }>('/accounts/:accountId/envelopes/:envelopeId/documents', { schema: envelopeParams }, async (request) => {
-    const envelope = envelopeOf(request, request.params.envelopeId);
-    const documents = await documentsWithPages(request, envelope);
-    const uri = `/envelopes/${envelope.id}/documents`;
-    return {
-      envelopeId: envelope.id,
-      envelopeDocuments: [
-        ...documents.map((d, i) => ({
-          documentId: d.documentId,
-          name: d.name,
-          type: 'content',
-          uri: `${uri}/${d.documentId}`,
-          order: String(i + 1),
-          pages: String(d.pages),
-          sizeBytes: String(d.size),
-          display: 'inline',
-          includeInDownload: 'true',
-          signerMustAcknowledge: 'no_interaction',
-          containsPdfFormFields: 'false',
-          authoritativeCopy: 'false',
-          availableDocumentTypes: [{ type: 'electronic', isDefault: 'true' }],
-        })),
-        {
-          documentId: 'certificate',
-          name: 'Summary',
-          type: 'summary',
-          uri: `${uri}/certificate`,
-          order: String(documents.length + 1),
-          display: 'inline',
-          includeInDownload: 'true',
-          signerMustAcknowledge: 'no_interaction',
-          authoritativeCopy: 'false',
-          availableDocumentTypes: [{ type: 'electronic', isDefault: 'true' }],
-        },
-      ],
-    };
-  });
+  app.get<{ Params: EnvelopeParams }>(
+    '/accounts/:accountId/envelopes/:envelopeId/documents',
+    { schema: envelopeParams },
+    async (request) => {
+      const envelope = envelopeOf(request, request.params.envelopeId);
+      const documents = await documentsWithPages(request, envelope);
+      const uri = `/envelopes/${envelope.id}/documents`;
+      return {
+        envelopeId: envelope.id,
+        envelopeDocuments: [
+          ...documents.map((d, i) => ({
+            documentId: d.documentId,
+            name: d.name,
+            type: 'content',
+            uri: `${uri}/${d.documentId}`,
+            order: String(i + 1),
+            pages: String(d.pages),
+            sizeBytes: String(d.size),
+            display: 'inline',
+            includeInDownload: 'true',
+            signerMustAcknowledge: 'no_interaction',
+            containsPdfFormFields: 'false',
+            authoritativeCopy: 'false',
+            availableDocumentTypes: [{ type: 'electronic', isDefault: 'true' }],
+          })),
+          {
+            documentId: 'certificate',
+            name: 'Summary',
+            type: 'summary',
+            uri: `${uri}/certificate`,
+            order: String(documents.length + 1),
+            display: 'inline',
+            includeInDownload: 'true',
+            signerMustAcknowledge: 'no_interaction',
+            authoritativeCopy: 'false',
+            availableDocumentTypes: [{ type: 'electronic', isDefault: 'true' }],
+          },
+        ],
+      };
+    },
+  );
 
   app.get<{ Params: EnvelopeParams & { documentId: string }; Querystring: { certificate?: string } }>(
     '/accounts/:accountId/envelopes/:envelopeId/documents/:documentId',

@@ -32,7 +32,10 @@ function parseDate(value: string | undefined, name: string): number | undefined 
 
 function splitList(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
-  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return items.length ? items : undefined;
 }
 
@@ -43,123 +46,156 @@ function actorOf(request: FastifyRequest) {
 /** Envelopes: create (4.5), read, the status-changes listing, and update (void, send a draft). */
 export const envelopeRoutes: FastifyPluginAsync = async (app) => {
   // POST …/envelopes (Envelopes_PostEnvelopes → 201 #/definitions/envelopeSummary).
-  app.post<{ Params: AccountParams }>('/accounts/:accountId/envelopes', { schema: accountParams }, async (request, reply) => {
-    const { account, user } = principalOf(request);
-    const { sandbox } = request.server;
-    const incoming = (request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/')
-      ? readMultipartEnvelope(request)
-      : parseEnvelopeDefinition(request.body);
-    const built = await buildEnvelope(incoming, {
-      accountId: account.id,
-      userId: user.id,
-      now: sandbox.clock.now(),
-      blobs: sandbox.blobs,
-      templates: sandbox.templates,
-    });
-    const stored = await sandbox.lifecycle.createSoon(built.envelope, built.recipients, built.documents, built.customFields, actorOf(request));
-    void reply.status(201);
-    return {
-      envelopeId: stored.id,
-      status: stored.status,
-      statusDateTime: isoTime(stored.statusChangedAt),
-      uri: `/envelopes/${stored.id}`,
-    };
-  });
+  app.post<{ Params: AccountParams }>(
+    '/accounts/:accountId/envelopes',
+    { schema: accountParams },
+    async (request, reply) => {
+      const { account, user } = principalOf(request);
+      const { sandbox } = request.server;
+      const incoming = (request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/')
+        ? readMultipartEnvelope(request)
+        : parseEnvelopeDefinition(request.body);
+      const built = await buildEnvelope(incoming, {
+        accountId: account.id,
+        userId: user.id,
+        now: sandbox.clock.now(),
+        blobs: sandbox.blobs,
+        templates: sandbox.templates,
+      });
+      const stored = await sandbox.lifecycle.createSoon(
+        built.envelope,
+        built.recipients,
+        built.documents,
+        built.customFields,
+        actorOf(request),
+      );
+      void reply.status(201);
+      return {
+        envelopeId: stored.id,
+        status: stored.status,
+        statusDateTime: isoTime(stored.statusChangedAt),
+        uri: `/envelopes/${stored.id}`,
+      };
+    },
+  );
 
   // GET …/envelopes (Envelopes_GetEnvelopes → #/definitions/envelopesInformation).
-  app.get<{ Params: AccountParams; Querystring: ListQuery }>('/accounts/:accountId/envelopes', { schema: { ...accountParams, ...listEnvelopesQuery } }, async (request) => {
-    const { account } = principalOf(request);
-    const q = request.query;
-    const envelopeIds = splitList(q.envelope_ids)?.map((s) => s.toLowerCase());
-    const transactionIds = splitList(q.transaction_ids);
-    const fromDate = parseDate(q.from_date, 'from_date');
-    if (fromDate === undefined && !envelopeIds && !transactionIds) {
-      // DocuSign's own wording for this case.
-      throw apiErrors.invalidParameter("Query parameter 'from_date' must be set to a valid DateTime, or 'envelope_ids' or 'transaction_ids' must be specified.");
-    }
-    let customField: { name: string; value: string } | undefined;
-    if (q.custom_field !== undefined) {
-      const at = q.custom_field.indexOf('=');
-      if (at < 1) throw apiErrors.invalidParameter("Query parameter 'custom_field' must be name=value.");
-      customField = { name: q.custom_field.slice(0, at), value: q.custom_field.slice(at + 1) };
-    }
-    const statuses = splitList(q.status)?.map((s) => s.toLowerCase()).filter((s) => s !== 'any');
-    const startPosition = q.start_position ? Number(q.start_position) : 0;
-    const count = q.count ? Number(q.count) : 1000;
-    if (!Number.isInteger(startPosition) || startPosition < 0) throw apiErrors.invalidParameter("'start_position' must be a whole number.");
-    if (!Number.isInteger(count) || count < 1) throw apiErrors.invalidParameter("'count' must be a whole number of 1 or more.");
-    const { sandbox } = request.server;
-    const { total, envelopes } = sandbox.envelopes.list({
-      accountId: account.id,
-      fromDate,
-      toDate: parseDate(q.to_date, 'to_date'),
-      statuses: statuses?.length ? statuses : undefined,
-      envelopeIds,
-      transactionIds,
-      customField,
-      startPosition,
-      count: Math.min(count, 1000),
-    });
-    const includeRecipients = (q.include ?? '').split(',').includes('recipients');
-    return {
-      envelopes: envelopes.map((e) =>
-        envelopeJson(e, {
-          customFields: sandbox.envelopes.customFields(e.id),
-          ...(includeRecipients ? { recipients: sandbox.envelopes.recipients(e.id) } : {}),
-        }),
-      ),
-      resultSetSize: String(envelopes.length),
-      totalSetSize: String(total),
-      startPosition: String(startPosition),
-      endPosition: String(Math.max(startPosition + envelopes.length - 1, 0)),
-      lastQueriedDateTime: isoTime(sandbox.clock.now()),
-      ...(transactionIds
-        ? {
-            envelopeTransactionStatuses: envelopes
-              .filter((e) => e.transactionId !== null)
-              .map((e) => ({ envelopeId: e.id, transactionId: e.transactionId!, status: e.status })),
-          }
-        : {}),
-    };
-  });
+  app.get<{ Params: AccountParams; Querystring: ListQuery }>(
+    '/accounts/:accountId/envelopes',
+    { schema: { ...accountParams, ...listEnvelopesQuery } },
+    async (request) => {
+      const { account } = principalOf(request);
+      const q = request.query;
+      const envelopeIds = splitList(q.envelope_ids)?.map((s) => s.toLowerCase());
+      const transactionIds = splitList(q.transaction_ids);
+      const fromDate = parseDate(q.from_date, 'from_date');
+      if (fromDate === undefined && !envelopeIds && !transactionIds) {
+        // DocuSign's own wording for this case.
+        throw apiErrors.invalidParameter(
+          "Query parameter 'from_date' must be set to a valid DateTime, or 'envelope_ids' or 'transaction_ids' must be specified.",
+        );
+      }
+      let customField: { name: string; value: string } | undefined;
+      if (q.custom_field !== undefined) {
+        const at = q.custom_field.indexOf('=');
+        if (at < 1) throw apiErrors.invalidParameter("Query parameter 'custom_field' must be name=value.");
+        customField = { name: q.custom_field.slice(0, at), value: q.custom_field.slice(at + 1) };
+      }
+      const statuses = splitList(q.status)
+        ?.map((s) => s.toLowerCase())
+        .filter((s) => s !== 'any');
+      const startPosition = q.start_position ? Number(q.start_position) : 0;
+      const count = q.count ? Number(q.count) : 1000;
+      if (!Number.isInteger(startPosition) || startPosition < 0)
+        throw apiErrors.invalidParameter("'start_position' must be a whole number.");
+      if (!Number.isInteger(count) || count < 1)
+        throw apiErrors.invalidParameter("'count' must be a whole number of 1 or more.");
+      const { sandbox } = request.server;
+      const { total, envelopes } = sandbox.envelopes.list({
+        accountId: account.id,
+        fromDate,
+        toDate: parseDate(q.to_date, 'to_date'),
+        statuses: statuses?.length ? statuses : undefined,
+        envelopeIds,
+        transactionIds,
+        customField,
+        startPosition,
+        count: Math.min(count, 1000),
+      });
+      const includeRecipients = (q.include ?? '').split(',').includes('recipients');
+      return {
+        envelopes: envelopes.map((e) =>
+          envelopeJson(e, {
+            customFields: sandbox.envelopes.customFields(e.id),
+            ...(includeRecipients ? { recipients: sandbox.envelopes.recipients(e.id) } : {}),
+          }),
+        ),
+        resultSetSize: String(envelopes.length),
+        totalSetSize: String(total),
+        startPosition: String(startPosition),
+        endPosition: String(Math.max(startPosition + envelopes.length - 1, 0)),
+        lastQueriedDateTime: isoTime(sandbox.clock.now()),
+        ...(transactionIds
+          ? {
+              envelopeTransactionStatuses: envelopes
+                .filter((e) => e.transactionId !== null)
+                .map((e) => ({ envelopeId: e.id, transactionId: e.transactionId!, status: e.status })),
+            }
+          : {}),
+      };
+    },
+  );
 
   // GET …/envelopes/{envelopeId} (Envelopes_GetEnvelope → #/definitions/envelope).
-  app.get<{ Params: EnvelopeParams; Querystring: { include?: string } }>('/accounts/:accountId/envelopes/:envelopeId', { schema: envelopeParams }, async (request) => {
-    const envelope = envelopeOf(request, request.params.envelopeId);
-    const { sandbox } = request.server;
-    const include = (request.query.include ?? '').split(',').map((s) => s.trim());
-    return envelopeJson(envelope, {
-      customFields: sandbox.envelopes.customFields(envelope.id),
-      ...(include.includes('recipients') ? { recipients: sandbox.envelopes.recipients(envelope.id) } : {}),
-    });
-  });
+  app.get<{ Params: EnvelopeParams; Querystring: { include?: string } }>(
+    '/accounts/:accountId/envelopes/:envelopeId',
+    { schema: envelopeParams },
+    async (request) => {
+      const envelope = envelopeOf(request, request.params.envelopeId);
+      const { sandbox } = request.server;
+      const include = (request.query.include ?? '').split(',').map((s) => s.trim());
+      return envelopeJson(envelope, {
+        customFields: sandbox.envelopes.customFields(envelope.id),
+        ...(include.includes('recipients') ? { recipients: sandbox.envelopes.recipients(envelope.id) } : {}),
+      });
+    },
+  );
 
   // GET …/envelopes/{envelopeId}/custom_fields (#/definitions/customFieldsEnvelope): where customFieldsUri points.
-  app.get<{ Params: EnvelopeParams }>('/accounts/:accountId/envelopes/:envelopeId/custom_fields', { schema: envelopeParams }, async (request) => {
-    const envelope = envelopeOf(request, request.params.envelopeId);
-    return customFieldsJson(request.server.sandbox.envelopes.customFields(envelope.id));
-  });
+  app.get<{ Params: EnvelopeParams }>(
+    '/accounts/:accountId/envelopes/:envelopeId/custom_fields',
+    { schema: envelopeParams },
+    async (request) => {
+      const envelope = envelopeOf(request, request.params.envelopeId);
+      return customFieldsJson(request.server.sandbox.envelopes.customFields(envelope.id));
+    },
+  );
 
   // PUT …/envelopes/{envelopeId} (Envelopes_PutEnvelope → #/definitions/envelopeUpdateSummary): void, or send a draft.
-  app.put<{ Params: EnvelopeParams }>('/accounts/:accountId/envelopes/:envelopeId', { schema: envelopeParams }, async (request) => {
-    const envelope = envelopeOf(request, request.params.envelopeId);
-    const body = lenientObject(request.body, 'envelope') ?? {};
-    const status = lenientString(body['status'], 'status')?.toLowerCase();
-    const { lifecycle } = request.server.sandbox;
-    try {
-      if (status === 'voided') {
-        const reason = lenientString(body['voidedReason'], 'voidedReason');
-        if (!reason) throw apiErrors.invalidParameter("Value for 'voidedReason' must be specified when voiding an envelope.");
-        lifecycle.void(envelope.id, reason, actorOf(request));
-      } else if (status === 'sent') {
-        lifecycle.send(envelope.id, actorOf(request));
-      } else if (status !== undefined) {
-        throw apiErrors.invalidParameter("Value for 'status' must be 'created', 'sent' or 'voided'.");
+  app.put<{ Params: EnvelopeParams }>(
+    '/accounts/:accountId/envelopes/:envelopeId',
+    { schema: envelopeParams },
+    async (request) => {
+      const envelope = envelopeOf(request, request.params.envelopeId);
+      const body = lenientObject(request.body, 'envelope') ?? {};
+      const status = lenientString(body['status'], 'status')?.toLowerCase();
+      const { lifecycle } = request.server.sandbox;
+      try {
+        if (status === 'voided') {
+          const reason = lenientString(body['voidedReason'], 'voidedReason');
+          if (!reason)
+            throw apiErrors.invalidParameter("Value for 'voidedReason' must be specified when voiding an envelope.");
+          lifecycle.void(envelope.id, reason, actorOf(request));
+        } else if (status === 'sent') {
+          lifecycle.send(envelope.id, actorOf(request));
+        } else if (status !== undefined) {
+          throw apiErrors.invalidParameter("Value for 'status' must be 'created', 'sent' or 'voided'.");
+        }
+      } catch (error) {
+        if (error instanceof LifecycleError) throw apiErrors.invalidStatus(error.message);
+        throw error;
       }
-    } catch (error) {
-      if (error instanceof LifecycleError) throw apiErrors.invalidStatus(error.message);
-      throw error;
-    }
-    return { envelopeId: envelope.id };
-  });
+      return { envelopeId: envelope.id };
+    },
+  );
 };

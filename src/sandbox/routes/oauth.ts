@@ -16,18 +16,21 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
     const body = (request.body ?? {}) as Record<string, unknown>;
     const field = (name: string) => (typeof body[name] === 'string' ? body[name] : undefined);
     if (field('grant_type') !== 'password') {
-      throw new ApiError(400, 'INVALID_GRANT_TYPE', "Only grant_type=password is supported by the sandbox.");
+      throw new ApiError(400, 'INVALID_GRANT_TYPE', 'Only grant_type=password is supported by the sandbox.');
     }
     const username = field('username');
     const password = field('password');
     const integratorKey = field('client_id');
-    if (!username || password === undefined || !integratorKey) throw apiErrors.authenticationFailed('Send username, password and client_id.');
+    if (!username || password === undefined || !integratorKey)
+      throw apiErrors.authenticationFailed('Send username, password and client_id.');
     const { sandbox } = request.server;
     const principal = await sandbox.auth.verifyCredentials(username, password, integratorKey);
     const token = newToken();
     const now = sandbox.clock.now();
     sandbox.db
-      .prepare('INSERT INTO access_tokens (token_hash, user_id, integrator_key, created_at, expires_at) VALUES (?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO access_tokens (token_hash, user_id, integrator_key, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+      )
       .run(hashToken(token), principal.user.id, integratorKey, now, now + tokenLifetimeSeconds * 1000);
     // 201 as the Swagger states for OAuth2_PostToken.
     void reply.status(201).header('cache-control', 'no-store');

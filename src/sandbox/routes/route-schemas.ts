@@ -3,7 +3,10 @@
 // for a malformed id). Bodies are read by the lenient readers in wire/,
 // because DocuSign accepts numbers for strings and more (issue item 2).
 
-const guid = { type: 'string', pattern: '^[0-9A-Fa-f]{8}-?[0-9A-Fa-f]{4}-?[0-9A-Fa-f]{4}-?[0-9A-Fa-f]{4}-?[0-9A-Fa-f]{12}$' } as const;
+const guid = {
+  type: 'string',
+  pattern: '^[0-9A-Fa-f]{8}-?[0-9A-Fa-f]{4}-?[0-9A-Fa-f]{4}-?[0-9A-Fa-f]{4}-?[0-9A-Fa-f]{12}$',
+} as const;
 // Account ids: GUIDs here, but a seed may choose other ids (letters, digits, . _ -).
 const accountId = { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' } as const;
 
@@ -22,14 +25,25 @@ export const documentParams = {
   params: {
     type: 'object',
     required: ['accountId', 'envelopeId', 'documentId'],
-    properties: { accountId, envelopeId: guid, documentId: { type: 'string', pattern: '^([1-9][0-9]{0,9}|[Cc][Ee][Rr][Tt][Ii][Ff][Ii][Cc][Aa][Tt][Ee]|[Cc][Oo][Mm][Bb][Ii][Nn][Ee][Dd])$' } },
+    properties: {
+      accountId,
+      envelopeId: guid,
+      documentId: {
+        type: 'string',
+        pattern: '^([1-9][0-9]{0,9}|[Cc][Ee][Rr][Tt][Ii][Ff][Ii][Cc][Aa][Tt][Ee]|[Cc][Oo][Mm][Bb][Ii][Nn][Ee][Dd])$',
+      },
+    },
   },
   querystring: { type: 'object', properties: { certificate: { type: 'string', enum: ['true', 'false'] } } },
 } as const;
 
 /** Params of /accounts/{accountId}/templates/{templateId} (seeded ids need not be GUIDs). */
 export const templateParams = {
-  params: { type: 'object', required: ['accountId', 'templateId'], properties: { accountId, templateId: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' } } },
+  params: {
+    type: 'object',
+    required: ['accountId', 'templateId'],
+    properties: { accountId, templateId: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' } },
+  },
 } as const;
 
 /** Query of the status-changes listing (Envelopes_GetEnvelopes). */

@@ -23,7 +23,13 @@ export interface ApplySeedOptions {
  */
 export async function applySeed(
   seed: Seed,
-  deps: { db: SandboxDatabase; blobs: BlobStore; accounts: AccountsRepository; templates: TemplatesRepository; clock: Clock },
+  deps: {
+    db: SandboxDatabase;
+    blobs: BlobStore;
+    accounts: AccountsRepository;
+    templates: TemplatesRepository;
+    clock: Clock;
+  },
   options: ApplySeedOptions = {},
 ): Promise<void> {
   const now = deps.clock.now();

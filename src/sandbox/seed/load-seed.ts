@@ -9,7 +9,9 @@ const schemaUrl = new URL('../../../schemas/seed.schema.json', import.meta.url);
 
 let validator: ReturnType<Ajv['compile']> | undefined;
 function validate(data: unknown) {
-  validator ??= new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(schemaUrl, 'utf8')) as object);
+  validator ??= new Ajv({ allErrors: true, strict: false }).compile(
+    JSON.parse(readFileSync(schemaUrl, 'utf8')) as object,
+  );
   return { ok: validator(data), errors: validator.errors ?? [] };
 }
 
@@ -22,7 +24,10 @@ export async function loadSeedFile(file: string): Promise<Seed> {
   try {
     text = await readFile(file, 'utf8');
   } catch (cause) {
-    throw new SignrunError('SR_SANDBOX_SEED', `cannot read the seed file ${file}`, { location: { file, line: 1, column: 1 }, cause });
+    throw new SignrunError('SR_SANDBOX_SEED', `cannot read the seed file ${file}`, {
+      location: { file, line: 1, column: 1 },
+      cause,
+    });
   }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
@@ -37,7 +42,10 @@ export async function loadSeedFile(file: string): Promise<Seed> {
   const result = validate(data);
   const first = result.errors[0];
   if (!result.ok && first) {
-    const path = first.instancePath.split('/').slice(1).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+    const path = first.instancePath
+      .split('/')
+      .slice(1)
+      .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
     const node = doc.getIn(path, true) as { range?: [number, number, number] } | undefined;
     const pos = node?.range ? lineCounter.linePos(node.range[0]) : { line: 1, col: 1 };
     const field = first.instancePath || '(top level)';

@@ -50,7 +50,16 @@ export interface IncomingEnvelope {
 
 // Recipient types of EnvelopeRecipients other than signers; the sandbox
 // routes signers only and refuses the others rather than drop them silently.
-const otherRecipientTypes = ['agents', 'carbonCopies', 'certifiedDeliveries', 'editors', 'inPersonSigners', 'intermediaries', 'seals', 'witnesses'];
+const otherRecipientTypes = [
+  'agents',
+  'carbonCopies',
+  'certifiedDeliveries',
+  'editors',
+  'inPersonSigners',
+  'intermediaries',
+  'seals',
+  'witnesses',
+];
 
 /**
  * Reads a creation request (`POST …/envelopes`, #/definitions/envelopeDefinition).
@@ -64,7 +73,9 @@ export function parseEnvelopeDefinition(body: unknown, fileParts: Map<string, Bu
   if (statusText !== 'sent' && statusText !== 'created') {
     throw apiErrors.invalidParameter(`Value for 'status' must be 'created' or 'sent' (got "${statusText}").`);
   }
-  const documents = (lenientArray(def['documents'], 'documents') ?? []).map((raw, i) => parseDocument(raw, i, fileParts));
+  const documents = (lenientArray(def['documents'], 'documents') ?? []).map((raw, i) =>
+    parseDocument(raw, i, fileParts),
+  );
   const seenDocs = new Set<string>();
   for (const d of documents) {
     if (seenDocs.has(d.documentId)) throw apiErrors.invalidBody(`documentId ${d.documentId} is used twice.`);
@@ -75,7 +86,7 @@ export function parseEnvelopeDefinition(body: unknown, fileParts: Map<string, Bu
     const list = recipients ? lenientArray(recipients[type], `recipients.${type}`) : undefined;
     if (list && list.length > 0) throw apiErrors.invalidBody(`recipients.${type}: the sandbox supports signers only.`);
   }
-  const signers = (recipients ? lenientArray(recipients['signers'], 'recipients.signers') ?? [] : []).map((raw, i) =>
+  const signers = (recipients ? (lenientArray(recipients['signers'], 'recipients.signers') ?? []) : []).map((raw, i) =>
     parseSigner(raw, `recipients.signers[${i}]`, false),
   );
   const templateId = lenientString(def['templateId'], 'templateId');
@@ -85,7 +96,9 @@ export function parseEnvelopeDefinition(body: unknown, fileParts: Map<string, Bu
     throw apiErrors.invalidBody('An envelope needs documents (with documentBase64) or a templateId.');
   }
   if (templateId !== undefined && documents.length > 0) {
-    throw apiErrors.invalidBody('Send either documents or a templateId, not both (composite templates are not supported).');
+    throw apiErrors.invalidBody(
+      'Send either documents or a templateId, not both (composite templates are not supported).',
+    );
   }
   const customFields = parseCustomFields(def['customFields']);
   const eventNotification = lenientObject(def['eventNotification'], 'eventNotification');
@@ -122,7 +135,9 @@ function parseDocument(raw: unknown, index: number, fileParts: Map<string, Buffe
     bytes = base64 !== undefined ? Buffer.from(base64, 'base64') : fileParts.get(String(documentId));
   }
   if (!bytes || bytes.length === 0) {
-    throw apiErrors.invalidBody(`${field} has no content: send documentBase64, or a multipart file part for documentId ${documentId}.`);
+    throw apiErrors.invalidBody(
+      `${field} has no content: send documentBase64, or a multipart file part for documentId ${documentId}.`,
+    );
   }
   return { documentId: String(documentId), name, bytes, order: lenientPositiveInt(doc['order'], `${field}.order`) };
 }
@@ -134,13 +149,20 @@ function parseSigner(raw: unknown, field: string, isRole: boolean): IncomingSign
   if (!name) throw apiErrors.invalidBody(`${field}.name is required.`);
   if (!email) throw apiErrors.invalidBody(`${field}.email is required.`);
   if (!/^[^\s@]+@[^\s@]+$/.test(email)) {
-    throw new ApiError(400, 'INVALID_EMAIL_ADDRESS_FOR_RECIPIENT', `The email address for the recipient is invalid: ${field}.email.`);
+    throw new ApiError(
+      400,
+      'INVALID_EMAIL_ADDRESS_FOR_RECIPIENT',
+      `The email address for the recipient is invalid: ${field}.email.`,
+    );
   }
   const roleName = lenientString(s['roleName'], `${field}.roleName`);
   if (isRole && !roleName) throw apiErrors.invalidBody(`${field}.roleName is required.`);
   const recipientId = lenientPositiveInt(s['recipientId'], `${field}.recipientId`);
   const notification = lenientObject(s['emailNotification'], `${field}.emailNotification`);
-  const tabs = s['tabs'] === undefined || s['tabs'] === null ? undefined : (stringifyScalars(lenientObject(s['tabs'], `${field}.tabs`)) as Record<string, unknown>);
+  const tabs =
+    s['tabs'] === undefined || s['tabs'] === null
+      ? undefined
+      : (stringifyScalars(lenientObject(s['tabs'], `${field}.tabs`)) as Record<string, unknown>);
   return {
     recipientId: recipientId === undefined ? undefined : String(recipientId),
     name,
@@ -149,8 +171,12 @@ function parseSigner(raw: unknown, field: string, isRole: boolean): IncomingSign
     routingOrder: lenientPositiveInt(s['routingOrder'], `${field}.routingOrder`),
     roleName,
     tabs,
-    emailSubject: lenientString(notification?.['emailSubject'], `${field}.emailNotification.emailSubject`) ?? lenientString(s['emailSubject'], `${field}.emailSubject`),
-    emailBody: lenientString(notification?.['emailBody'], `${field}.emailNotification.emailBody`) ?? lenientString(s['emailBody'], `${field}.emailBody`),
+    emailSubject:
+      lenientString(notification?.['emailSubject'], `${field}.emailNotification.emailSubject`) ??
+      lenientString(s['emailSubject'], `${field}.emailSubject`),
+    emailBody:
+      lenientString(notification?.['emailBody'], `${field}.emailNotification.emailBody`) ??
+      lenientString(s['emailBody'], `${field}.emailBody`),
     supportedLanguage:
       lenientString(notification?.['supportedLanguage'], `${field}.emailNotification.supportedLanguage`) ??
       lenientString(s['supportedLanguage'], `${field}.supportedLanguage`),
@@ -161,7 +187,10 @@ function parseCustomFields(raw: unknown): IncomingCustomField[] {
   const fields = lenientObject(raw, 'customFields');
   if (!fields) return [];
   const out: IncomingCustomField[] = [];
-  for (const [kind, key] of [['text', 'textCustomFields'], ['list', 'listCustomFields']] as const) {
+  for (const [kind, key] of [
+    ['text', 'textCustomFields'],
+    ['list', 'listCustomFields'],
+  ] as const) {
     for (const [i, item] of (lenientArray(fields[key], `customFields.${key}`) ?? []).entries()) {
       const f = lenientObject(item, `customFields.${key}[${i}]`)!;
       const name = lenientString(f['name'], `customFields.${key}[${i}].name`);
@@ -175,7 +204,9 @@ function parseCustomFields(raw: unknown): IncomingCustomField[] {
         required: lenientString(f['required'], `customFields.${key}[${i}].required`) ?? 'false',
         listItems:
           kind === 'list'
-            ? (lenientArray(f['listItems'], `customFields.${key}[${i}].listItems`) ?? []).map((v, j) => lenientString(v, `listItems[${j}]`) ?? '')
+            ? (lenientArray(f['listItems'], `customFields.${key}[${i}].listItems`) ?? []).map(
+                (v, j) => lenientString(v, `listItems[${j}]`) ?? '',
+              )
             : null,
       });
     }

@@ -14,7 +14,14 @@ export function customFieldsJson(fields: CustomFieldRecord[]) {
       .map((f) => ({ fieldId: f.fieldId, name: f.name, value: f.value, show: f.show, required: f.required })),
     listCustomFields: fields
       .filter((f) => f.kind === 'list')
-      .map((f) => ({ fieldId: f.fieldId, name: f.name, value: f.value, show: f.show, required: f.required, listItems: f.listItems ?? [] })),
+      .map((f) => ({
+        fieldId: f.fieldId,
+        name: f.name,
+        value: f.value,
+        show: f.show,
+        required: f.required,
+        listItems: f.listItems ?? [],
+      })),
   };
 }
 
@@ -74,7 +81,11 @@ export function signerJson(r: RecipientRecord) {
     tabs: Object.keys(r.tabs).length > 0 ? r.tabs : undefined,
     emailNotification:
       r.emailSubject || r.emailBody || r.supportedLanguage
-        ? { emailSubject: r.emailSubject ?? undefined, emailBody: r.emailBody ?? undefined, supportedLanguage: r.supportedLanguage ?? undefined }
+        ? {
+            emailSubject: r.emailSubject ?? undefined,
+            emailBody: r.emailBody ?? undefined,
+            supportedLanguage: r.supportedLanguage ?? undefined,
+          }
         : undefined,
     sentDateTime: time(r.sentAt),
     deliveredDateTime: time(r.deliveredAt),
@@ -87,7 +98,9 @@ export function signerJson(r: RecipientRecord) {
 /** `#/definitions/EnvelopeRecipients`: signers in submission order. */
 export function recipientsJson(recipients: RecipientRecord[]) {
   const waiting = recipients.filter((r) => r.status === 'sent' || r.status === 'delivered' || r.status === 'created');
-  const current = waiting.length ? Math.min(...waiting.map((r) => r.routingOrder)) : Math.max(1, ...recipients.map((r) => r.routingOrder));
+  const current = waiting.length
+    ? Math.min(...waiting.map((r) => r.routingOrder))
+    : Math.max(1, ...recipients.map((r) => r.routingOrder));
   return {
     signers: recipients.map(signerJson),
     agents: [],

@@ -67,7 +67,9 @@ export function parseJsonBody(bytes: Buffer): unknown {
   const text = (lifted.size === 0 ? bytes : Buffer.concat([...pieces, bytes.subarray(copiedTo)])).toString('utf8');
   if (text.trim() === '') return undefined;
   if (lifted.size === 0) return JSON.parse(text);
-  return JSON.parse(text, (_key, value: unknown) => (typeof value === 'string' && value.charCodeAt(0) === 0 ? (lifted.get(value) ?? value) : value));
+  return JSON.parse(text, (_key, value: unknown) =>
+    typeof value === 'string' && value.charCodeAt(0) === 0 ? (lifted.get(value) ?? value) : value,
+  );
 }
 
 /** Index of the quote that ends the string whose content starts at `from`, or -1. */

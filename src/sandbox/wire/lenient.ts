@@ -18,7 +18,8 @@ export function lenientPositiveInt(value: unknown, field: string): number | unde
   const text = lenientString(value, field);
   if (text === undefined || text.trim() === '') return undefined;
   const n = Number(text.trim());
-  if (!Number.isInteger(n) || n < 1) throw apiErrors.invalidBody(`'${field}' must be a whole number of 1 or more (got "${text}").`);
+  if (!Number.isInteger(n) || n < 1)
+    throw apiErrors.invalidBody(`'${field}' must be a whole number of 1 or more (got "${text}").`);
   return n;
 }
 
@@ -41,7 +42,9 @@ export function stringifyScalars(value: unknown): unknown {
   if (typeof value === 'number') return String(value);
   if (Array.isArray(value)) return value.map(stringifyScalars);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, typeof v === 'boolean' ? String(v) : stringifyScalars(v)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, typeof v === 'boolean' ? String(v) : stringifyScalars(v)]),
+    );
   }
   return value;
 }

@@ -14,7 +14,8 @@ export function readMultipartEnvelope(request: FastifyRequest): IncomingEnvelope
   const body = request.body;
   if (!Buffer.isBuffer(body)) throw apiErrors.invalidBody('The multipart body could not be read.');
   const parts = parseMultipart(body, request.headers['content-type'] ?? '');
-  if (!parts || parts.length === 0) throw apiErrors.invalidBody('The multipart body is malformed (boundary not found).');
+  if (!parts || parts.length === 0)
+    throw apiErrors.invalidBody('The multipart body is malformed (boundary not found).');
   const jsonIndex = Math.max(
     0,
     parts.findIndex((p) => (p.contentType ?? '').toLowerCase().includes('json')),

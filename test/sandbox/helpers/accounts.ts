@@ -20,11 +20,17 @@ export async function createActiveSubsidiary(
   });
   expect(created.status, JSON.stringify(created.json)).toBe(201);
   const outbox = await call(`${origin}/sandbox/outbox?format=json&accountId=${created.json.accountId}`);
-  const link = (outbox.json.messages as Array<{ kind: string; links: string[] }>).find((m) => m.kind === 'account-activation')!.links[0]!;
+  const link = (outbox.json.messages as Array<{ kind: string; links: string[] }>).find(
+    (m) => m.kind === 'account-activation',
+  )!.links[0]!;
   expect((await fetch(link)).status).toBe(200);
   return {
     accountId: created.json.accountId,
     userId: created.json.userId,
-    credentials: { username: created.json.userId, password: `${name}-password`, integratorKey: seedCredentials.integratorKey },
+    credentials: {
+      username: created.json.userId,
+      password: `${name}-password`,
+      integratorKey: seedCredentials.integratorKey,
+    },
   };
 }

@@ -20,7 +20,13 @@ export interface Credentials {
 }
 
 export function authHeader(c: Credentials = seedCredentials): Record<string, string> {
-  return { 'X-DocuSign-Authentication': JSON.stringify({ Username: c.username, Password: c.password, IntegratorKey: c.integratorKey }) };
+  return {
+    'X-DocuSign-Authentication': JSON.stringify({
+      Username: c.username,
+      Password: c.password,
+      IntegratorKey: c.integratorKey,
+    }),
+  };
 }
 
 export interface ApiResponse {
@@ -45,7 +51,8 @@ export async function call(
   const response = await fetch(url, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body });
   const bytes = Buffer.from(await response.arrayBuffer());
   let json: unknown;
-  if ((response.headers.get('content-type') ?? '').includes('json') && bytes.length > 0) json = JSON.parse(bytes.toString('utf8'));
+  if ((response.headers.get('content-type') ?? '').includes('json') && bytes.length > 0)
+    json = JSON.parse(bytes.toString('utf8'));
   // Every JSON answer of the API is checked against the Swagger definition
   // of its operation and status, whatever the test asserts besides.
   if (json !== undefined) {
@@ -81,7 +88,10 @@ export async function makePdf(pages = 1, title = 'Test document', paddingBytes =
 }
 
 /** Logs in (4.1) and returns the account base URL. */
-export async function login(rootUrl: string, c: Credentials = seedCredentials): Promise<{ baseUrl: string; accountId: string; userId: string }> {
+export async function login(
+  rootUrl: string,
+  c: Credentials = seedCredentials,
+): Promise<{ baseUrl: string; accountId: string; userId: string }> {
   const r = await call(`${rootUrl}/login_information`, { headers: authHeader(c) });
   expect(r.status, JSON.stringify(r.json)).toBe(200);
   const account = r.json.loginAccounts[0];
@@ -113,15 +123,24 @@ export function documentEnvelope(pdf: Buffer, overrides: Record<string, unknown>
 }
 
 /** A request with any method and body (fetch refuses a body on GET): node:http. */
-export function rawRequest(url: string, method: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
+export function rawRequest(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; body: string }> {
   return import('node:http').then(
     ({ request }) =>
       new Promise((resolve, reject) => {
-        const req = request(url, { method, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-          let text = '';
-          res.setEncoding('utf8').on('data', (d: string) => (text += d));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-        });
+        const req = request(
+          url,
+          { method, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8').on('data', (d: string) => (text += d));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+          },
+        );
         req.on('error', reject);
         req.end(body);
       }),

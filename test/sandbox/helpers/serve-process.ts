@@ -12,9 +12,15 @@ export interface ServeProcess {
 
 /** Spawns the built bin (`node dist/cli/bin.js serve …`) and waits for its listening line. */
 export function spawnServe(args: string[]): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [binPath, 'serve', '--port', '0', ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawn(process.execPath, [binPath, 'serve', '--port', '0', ...args], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   let out = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 30_000);
     const onData = (d: Buffer) => {

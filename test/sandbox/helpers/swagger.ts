@@ -25,7 +25,10 @@ const missing = new Set<string>();
     }
   }
 })(swagger.definitions);
-ajv.addSchema({ $id: 'swagger', definitions: { ...swagger.definitions, ...Object.fromEntries([...missing].map((n) => [n, {}])) } });
+ajv.addSchema({
+  $id: 'swagger',
+  definitions: { ...swagger.definitions, ...Object.fromEntries([...missing].map((n) => [n, {}])) },
+});
 
 const cache = new Map<string, ValidateFunction>();
 
@@ -58,7 +61,10 @@ const operations: Operation[] = Object.entries(swagger.paths)
         pattern: new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
         method: method.toUpperCase(),
         responses: Object.fromEntries(
-          Object.entries(op.responses ?? {}).map(([status, r]) => [status, r.schema?.$ref?.replace('#/definitions/', '')]),
+          Object.entries(op.responses ?? {}).map(([status, r]) => [
+            status,
+            r.schema?.$ref?.replace('#/definitions/', ''),
+          ]),
         ),
       })),
   )
