@@ -88,12 +88,10 @@ export async function buildSandboxApp(
   app.setErrorHandler((error: Error, request, reply) => sandboxErrorHandler(error, request, reply, options.log));
   app.setNotFoundHandler((request, reply) => {
     request.apiErrorCode = 'RESOURCE_NOT_FOUND';
-    void reply
-      .status(404)
-      .send({
-        errorCode: 'RESOURCE_NOT_FOUND',
-        message: `There is no ${request.method} ${request.url.split('?')[0]} in the sandbox API.`,
-      });
+    void reply.status(404).send({
+      errorCode: 'RESOURCE_NOT_FOUND',
+      message: `There is no ${request.method} ${request.url.split('?')[0]} in the sandbox API.`,
+    });
   });
 
   if (options.log) {

@@ -29,32 +29,26 @@ export function sandboxErrorHandler(
   }
   if ((error as FastifyError).validation) {
     request.apiErrorCode = 'INVALID_REQUEST_PARAMETER';
-    void reply
-      .status(400)
-      .send({
-        errorCode: 'INVALID_REQUEST_PARAMETER',
-        message: `The request contained at least one invalid parameter. ${error.message}`,
-      });
+    void reply.status(400).send({
+      errorCode: 'INVALID_REQUEST_PARAMETER',
+      message: `The request contained at least one invalid parameter. ${error.message}`,
+    });
     return;
   }
   if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     request.apiErrorCode = 'INVALID_CONTENT_TYPE';
-    void reply
-      .status(415)
-      .send({
-        errorCode: 'INVALID_CONTENT_TYPE',
-        message: 'Content type not supported: send application/json or multipart/form-data.',
-      });
+    void reply.status(415).send({
+      errorCode: 'INVALID_CONTENT_TYPE',
+      message: 'Content type not supported: send application/json or multipart/form-data.',
+    });
     return;
   }
   if (status !== undefined && status >= 400 && status < 500) {
     request.apiErrorCode = 'INVALID_REQUEST_BODY';
-    void reply
-      .status(status)
-      .send({
-        errorCode: 'INVALID_REQUEST_BODY',
-        message: `The request body is missing or improperly formatted. ${error.message}`,
-      });
+    void reply.status(status).send({
+      errorCode: 'INVALID_REQUEST_BODY',
+      message: `The request body is missing or improperly formatted. ${error.message}`,
+    });
     return;
   }
   // The operator's log gets the detail (route pattern, not the URL: it may hold a token); the client gets none.
@@ -62,10 +56,8 @@ export function sandboxErrorHandler(
   log?.(
     `internal error on ${request.method} ${request.routeOptions.url ?? '(no route)'}: ${error.stack ?? error.message}`,
   );
-  void reply
-    .status(500)
-    .send({
-      errorCode: 'UNSPECIFIED_ERROR',
-      message: 'An internal error occurred in the sandbox; it has been logged.',
-    });
+  void reply.status(500).send({
+    errorCode: 'UNSPECIFIED_ERROR',
+    message: 'An internal error occurred in the sandbox; it has been logged.',
+  });
 }
