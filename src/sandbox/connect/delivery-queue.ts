@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 
 /** A delivery waiting for (or being) POSTed. */
 export interface ConnectDelivery {
@@ -70,27 +70,48 @@ export class ConnectQueue {
     // A delivery in flight when the process stopped may or may not have
     // arrived: send it again (at least once, as Connect promises).
     db.prepare(`UPDATE connect_deliveries SET status = 'pending' WHERE status = 'delivering'`).run();
+    // Prepared once: enqueue, claim and nextDueAt run for every event, on the envelope-creation hot path.
+    this.insert = db.prepare(
+      `INSERT INTO connect_deliveries (failure_id, account_id, envelope_id, event, url, body, signature, envelope_status, next_attempt_at, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.selectDue = db.prepare(
+      `SELECT * FROM connect_deliveries d
+       WHERE d.status = 'pending' AND d.next_attempt_at <= ?
+         AND d.id = (SELECT MIN(id) FROM connect_deliveries p WHERE p.url = d.url AND p.status IN ('pending', 'delivering'))
+       ORDER BY d.id LIMIT ?`,
+    );
+    this.markDelivering = db.prepare(`UPDATE connect_deliveries SET status = 'delivering' WHERE id = ?`);
+    this.selectNextDue = db.prepare(
+      `SELECT MIN(next_attempt_at) AS t FROM connect_deliveries WHERE status = 'pending'`,
+    );
+    this.claimInTransaction = db.transaction((now: number, limit: number) => {
+      const rows = this.selectDue.all(now, limit) as DeliveryRow[];
+      for (const r of rows) this.markDelivering.run(r.id);
+      return rows.map(toDelivery);
+    });
   }
+
+  private readonly insert: Statement;
+  private readonly selectDue: Statement;
+  private readonly markDelivering: Statement;
+  private readonly selectNextDue: Statement;
+  private readonly claimInTransaction: (now: number, limit: number) => ConnectDelivery[];
 
   /** Queues one message, due now. */
   enqueue(d: NewDelivery, now: number): number {
-    const info = this.db
-      .prepare(
-        `INSERT INTO connect_deliveries (failure_id, account_id, envelope_id, event, url, body, signature, envelope_status, next_attempt_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        randomUUID(),
-        d.accountId,
-        d.envelopeId,
-        d.event,
-        d.url,
-        d.body,
-        d.signature ?? null,
-        d.envelopeStatus ?? null,
-        now,
-        now,
-      );
+    const info = this.insert.run(
+      randomUUID(),
+      d.accountId,
+      d.envelopeId,
+      d.event,
+      d.url,
+      d.body,
+      d.signature ?? null,
+      d.envelopeStatus ?? null,
+      now,
+      now,
+    );
     return Number(info.lastInsertRowid);
   }
 
@@ -99,27 +120,12 @@ export class ConnectQueue {
    * pending one, and only if nothing for that address is in flight.
    */
   claimDue(now: number, limit: number): ConnectDelivery[] {
-    const claim = this.db.transaction(() => {
-      const rows = this.db
-        .prepare(
-          `SELECT * FROM connect_deliveries d
-           WHERE d.status = 'pending' AND d.next_attempt_at <= ?
-             AND d.id = (SELECT MIN(id) FROM connect_deliveries p WHERE p.url = d.url AND p.status IN ('pending', 'delivering'))
-           ORDER BY d.id LIMIT ?`,
-        )
-        .all(now, limit) as DeliveryRow[];
-      const mark = this.db.prepare(`UPDATE connect_deliveries SET status = 'delivering' WHERE id = ?`);
-      for (const r of rows) mark.run(r.id);
-      return rows.map(toDelivery);
-    });
-    return claim();
+    return this.claimInTransaction(now, limit);
   }
 
   /** Earliest time something becomes due, or undefined when nothing is pending. */
   nextDueAt(): number | undefined {
-    const row = this.db
-      .prepare(`SELECT MIN(next_attempt_at) AS t FROM connect_deliveries WHERE status = 'pending'`)
-      .get() as { t: number | null };
+    const row = this.selectNextDue.get() as { t: number | null };
     return row.t ?? undefined;
   }
 

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import type { SandboxEvent } from '../events.js';
 
 /**
@@ -18,25 +18,15 @@ export class EventCursor {
     db.prepare(
       `INSERT OR IGNORE INTO connect_cursor (id, last_event_id) SELECT 1, COALESCE(MAX(id), 0) FROM events`,
     ).run();
-  }
-
-  /**
-   * Hands every event after the cursor to `handle` (in order), then moves
-   * the cursor past them — all in one transaction with what `handle` writes.
-   * Returns how many events were handled.
-   */
-  drain(handle: (event: SandboxEvent) => void, batch = 500): number {
-    return this.db.transaction(() => {
-      const { last_event_id: last } = this.db
-        .prepare('SELECT last_event_id FROM connect_cursor WHERE id = 1')
-        .get() as {
-        last_event_id: number;
-      };
-      const rows = this.db
-        .prepare(
-          'SELECT id, envelope_id, account_id, recipient_id, type, at FROM events WHERE id > ? ORDER BY id LIMIT ?',
-        )
-        .all(last, batch) as EventRow[];
+    // Prepared once: drain runs after every lifecycle change, on the envelope-creation hot path.
+    this.readCursor = db.prepare('SELECT last_event_id FROM connect_cursor WHERE id = 1');
+    this.readEvents = db.prepare(
+      'SELECT id, envelope_id, account_id, recipient_id, type, at FROM events WHERE id > ? ORDER BY id LIMIT ?',
+    );
+    this.moveCursor = db.prepare('UPDATE connect_cursor SET last_event_id = ? WHERE id = 1');
+    this.drainInTransaction = db.transaction((handle: (event: SandboxEvent) => void, batch: number) => {
+      const { last_event_id: last } = this.readCursor.get() as { last_event_id: number };
+      const rows = this.readEvents.all(last, batch) as EventRow[];
       for (const r of rows) {
         handle({
           type: r.type as SandboxEvent['type'],
@@ -47,9 +37,23 @@ export class EventCursor {
         });
       }
       const end = rows.at(-1);
-      if (end !== undefined) this.db.prepare('UPDATE connect_cursor SET last_event_id = ? WHERE id = 1').run(end.id);
+      if (end !== undefined) this.moveCursor.run(end.id);
       return rows.length;
-    })();
+    });
+  }
+
+  private readonly readCursor: Statement;
+  private readonly readEvents: Statement;
+  private readonly moveCursor: Statement;
+  private readonly drainInTransaction: (handle: (event: SandboxEvent) => void, batch: number) => number;
+
+  /**
+   * Hands every event after the cursor to `handle` (in order), then moves
+   * the cursor past them — all in one transaction with what `handle` writes.
+   * Returns how many events were handled.
+   */
+  drain(handle: (event: SandboxEvent) => void, batch = 500): number {
+    return this.drainInTransaction(handle, batch);
   }
 }
 
