@@ -29,6 +29,12 @@ export const sandboxSeedCredentials = {
   distributorPassword: 'sandbox-distributor-password',
 } as const;
 
+/** The seed user's legacy authentication, as `run` uses it against a sandbox it knows to be seeded. */
+export function sandboxSeedAuth(integratorKey: string = sandboxSeedCredentials.integratorKey): Auth {
+  const s = sandboxSeedCredentials;
+  return { kind: 'legacy', username: s.username, password: makeSecret(s.password), integratorKey };
+}
+
 /**
  * From the configuration: the configured service with its credentials
  * (bearer token first, else the legacy username/password/integrator key;
@@ -47,7 +53,7 @@ export async function resolveTarget(
     return {
       rootUrl: sandbox.rootUrl,
       sandbox: true,
-      auth: { kind: 'legacy', username: s.username, password: makeSecret(s.password), integratorKey: s.integratorKey },
+      auth: sandboxSeedAuth(),
       distributor: {
         code: c.distributorCode ?? s.distributorCode,
         password: c.distributorPassword ?? makeSecret(s.distributorPassword),
@@ -64,12 +70,7 @@ export async function resolveTarget(
   else if (!c.username && !c.password && isLoopback(config.rootUrl)) {
     // A `signrun serve` on this machine with no credentials configured: its default seed's.
     const s = sandboxSeedCredentials;
-    auth = {
-      kind: 'legacy',
-      username: s.username,
-      password: makeSecret(s.password),
-      integratorKey: c.integratorKey ?? s.integratorKey,
-    };
+    auth = sandboxSeedAuth(c.integratorKey);
     seedDistributor = { code: s.distributorCode, password: makeSecret(s.distributorPassword) };
   } else {
     const missing = [

@@ -7,7 +7,7 @@ import { runCli, repoRoot } from '../helpers/run-cli.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { EsignatureClient } from '../../src/client/esignature-client.js';
-import { makeSecret } from '../../src/secret.js';
+import { sandboxSeedAuth } from '../../src/runner/target.js';
 import { fanOutJob, knownSecrets, readReport, sandboxEnv, sha256, signingUrls, tempDir } from './run-helpers.js';
 
 // An independent compile of the checked-in schema (not the code under test's own validator).
@@ -31,12 +31,7 @@ afterAll(async () => {
 async function envelopesOnService(): Promise<number> {
   const client = EsignatureClient.create({
     rootUrl: sandbox.rootUrl,
-    auth: {
-      kind: 'legacy',
-      username: 'sandbox@signrun.test',
-      password: makeSecret('sandbox-password'),
-      integratorKey: 'sandbox-integrator-key',
-    },
+    auth: sandboxSeedAuth(),
   });
   try {
     const account = await client.login();
@@ -99,12 +94,7 @@ describe('signrun run (real CLI, real sandbox over HTTP)', () => {
     const report = await readReport(outDir);
     const client = EsignatureClient.create({
       rootUrl: sandbox.rootUrl,
-      auth: {
-        kind: 'legacy',
-        username: 'sandbox@signrun.test',
-        password: makeSecret('sandbox-password'),
-        integratorKey: 'sandbox-integrator-key',
-      },
+      auth: sandboxSeedAuth(),
     });
     const account = await client.login();
     let compared = 0;

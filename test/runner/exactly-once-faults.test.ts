@@ -5,11 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { run } from '../../src/runner/run.js';
-import { sandboxSeedCredentials } from '../../src/runner/target.js';
+import { sandboxSeedAuth } from '../../src/runner/target.js';
 import { EsignatureClient } from '../../src/client/esignature-client.js';
 import { defaultRetryPolicy } from '../../src/client/retry-policy.js';
 import type { Auth } from '../../src/client/auth.js';
-import { makeSecret } from '../../src/secret.js';
 import { envelopeFixture } from './fixtures.js';
 
 /**
@@ -18,13 +17,7 @@ import { envelopeFixture } from './fixtures.js';
  * send the contract twice; the runner must look it up and adopt it.
  */
 let sandbox: RunningSandbox;
-const s = sandboxSeedCredentials;
-const auth: Auth = {
-  kind: 'legacy',
-  username: s.username,
-  password: makeSecret(s.password),
-  integratorKey: s.integratorKey,
-};
+const auth: Auth = sandboxSeedAuth();
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, quiet: true, faults: 'reset-after=0.25', faultSeed: 11 });

@@ -5,20 +5,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { run } from '../../src/runner/run.js';
-import { sandboxSeedCredentials } from '../../src/runner/target.js';
+import { sandboxSeedAuth } from '../../src/runner/target.js';
 import { exitCodeOf } from '../../src/runner/run-summary.js';
 import { EsignatureClient } from '../../src/client/esignature-client.js';
 import type { Auth } from '../../src/client/auth.js';
-import { makeSecret } from '../../src/secret.js';
 import { envelopeFixture } from './fixtures.js';
 
-const s = sandboxSeedCredentials;
-const auth: Auth = {
-  kind: 'legacy',
-  username: s.username,
-  password: makeSecret(s.password),
-  integratorKey: s.integratorKey,
-};
+const auth: Auth = sandboxSeedAuth();
 let sandbox: RunningSandbox | undefined;
 afterEach(async () => {
   await sandbox?.close();

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { run, PreflightError } from '../../src/runner/run.js';
-import { sandboxSeedCredentials } from '../../src/runner/target.js';
+import { sandboxSeedAuth, sandboxSeedCredentials } from '../../src/runner/target.js';
 import type { RunEvent } from '../../src/runner/run-events.js';
 import { EsignatureClient } from '../../src/client/esignature-client.js';
 import type { Auth } from '../../src/client/auth.js';
@@ -18,12 +18,7 @@ import { accountFixture, envelopeFixture, signerFixture } from './fixtures.js';
 /** The runner as a library against the real sandbox over HTTP on loopback. */
 let sandbox: RunningSandbox;
 const s = sandboxSeedCredentials;
-const auth: Auth = {
-  kind: 'legacy',
-  username: s.username,
-  password: makeSecret(s.password),
-  integratorKey: s.integratorKey,
-};
+const auth: Auth = sandboxSeedAuth();
 const distributor = { code: s.distributorCode, password: makeSecret(s.distributorPassword) };
 
 beforeAll(async () => {

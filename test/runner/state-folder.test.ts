@@ -5,22 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { run } from '../../src/runner/run.js';
-import { sandboxSeedCredentials } from '../../src/runner/target.js';
+import { sandboxSeedAuth } from '../../src/runner/target.js';
 import type { Auth } from '../../src/client/auth.js';
-import { makeSecret } from '../../src/secret.js';
 import { acquireStateLock } from '../../src/state/state-lock.js';
 import { readJournal } from '../../src/state/journal.js';
 import type { SignrunError } from '../../src/errors/signrun-error.js';
 import { envelopeFixture } from './fixtures.js';
 
 let sandbox: RunningSandbox;
-const s = sandboxSeedCredentials;
-const auth: Auth = {
-  kind: 'legacy',
-  username: s.username,
-  password: makeSecret(s.password),
-  integratorKey: s.integratorKey,
-};
+const auth: Auth = sandboxSeedAuth();
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, quiet: true });
 });
