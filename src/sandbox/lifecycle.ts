@@ -173,6 +173,16 @@ export function createLifecycle(deps: LifecycleDeps) {
   }
 
   /** Sends the lowest pending routing order, or completes the envelope when nobody is left. */
+  /** The envelope's first view or signature moves it from `sent` to `delivered`; later ones change nothing. */
+  function deliverEnvelope(envelope: EnvelopeRecord, now: number, record: RecordEvent, actor: Actor): void {
+    if (envelope.status !== 'sent') return;
+    envelope.status = 'delivered';
+    envelope.deliveredAt = now;
+    envelope.statusChangedAt = now;
+    envelopes.updateEnvelope(envelope);
+    record('envelope-delivered', envelope, null, actor);
+  }
+
   function advance(envelope: EnvelopeRecord, recipients: RecipientRecord[], record: RecordEvent, actor: Actor): void {
     const now = clock.now();
     if (recipients.some((r) => r.status === 'sent' || r.status === 'delivered')) return;
@@ -310,13 +320,7 @@ export function createLifecycle(deps: LifecycleDeps) {
           envelopes.updateRecipient(recipient);
           record('recipient-delivered', envelope, recipient, actor);
         }
-        if (envelope.status === 'sent') {
-          envelope.status = 'delivered';
-          envelope.deliveredAt = now;
-          envelope.statusChangedAt = now;
-          envelopes.updateEnvelope(envelope);
-          record('envelope-delivered', envelope, null, actor);
-        }
+        deliverEnvelope(envelope, now, record, actor);
       });
     },
 
@@ -354,13 +358,7 @@ export function createLifecycle(deps: LifecycleDeps) {
           envelopes.replaceDocumentVersion(envelopeId, v.documentId, v.sha256, v.size, null);
         }
         record('recipient-completed', envelope, recipient, options);
-        if (envelope.status === 'sent') {
-          envelope.status = 'delivered';
-          envelope.deliveredAt = now;
-          envelope.statusChangedAt = now;
-          envelopes.updateEnvelope(envelope);
-          record('envelope-delivered', envelope, null, options);
-        }
+        deliverEnvelope(envelope, now, record, options);
         advance(envelope, recipients, record, options);
       });
     },
