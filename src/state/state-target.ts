@@ -51,8 +51,13 @@ async function readTarget(file: string): Promise<StateTarget | undefined> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  const parsed = JSON.parse(text) as Partial<StateTarget>;
-  if (typeof parsed.rootUrl !== 'string' || typeof parsed.since !== 'string') {
+  let parsed: Partial<StateTarget> | null = null;
+  try {
+    parsed = JSON.parse(text) as Partial<StateTarget> | null;
+  } catch {
+    // Left as null: reported below like any other file that is not ours.
+  }
+  if (typeof parsed?.rootUrl !== 'string' || typeof parsed.since !== 'string') {
     throw new SignrunError('SR_STATE_OTHER_TARGET', `${file} is not a signrun state target file`, {
       hint: 'Remove the file if the state folder is yours, or give this run another --state folder.',
     });
