@@ -5,7 +5,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { cosmiconfig } from 'cosmiconfig';
 import { makeSecret } from '../secret.js';
 import type { Diagnostic } from '../jobs/model.js';
-import { didYouMean } from '../jobs/did-you-mean.js';
+import { didYouMean } from '../errors/did-you-mean.js';
 import { parseJobYaml } from '../jobs/job-yaml.js';
 import { fieldName } from '../jobs/schema-check.js';
 import { errorCatalogue, type ErrorCode } from '../errors/catalogue.js';

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Place } from './diagnostic-sink.js';
 import { confinedPath } from './confined-path.js';
 import { readCsvRows } from './csv-rows.js';
-import { didYouMean } from './did-you-mean.js';
+import { didYouMean } from '../errors/did-you-mean.js';
 import { placeOf, type JobContext } from './job-context.js';
 import type { RawEnvelope } from './raw-job.js';
 import { findReferences } from './references.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ErrorObject } from 'ajv';
 import type { ErrorCode } from '../errors/catalogue.js';
-import { didYouMean } from './did-you-mean.js';
+import { didYouMean } from '../errors/did-you-mean.js';
 import type { NodePath } from './job-yaml.js';
 
 /** One schema violation, before it gets a position. */

@@ -1,4 +1,4 @@
-import { didYouMean } from './did-you-mean.js';
+import { didYouMean } from '../errors/did-you-mean.js';
 
 /**
  * Languages of the signing interface that the service knows

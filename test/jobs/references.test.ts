@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { didYouMean } from '../../src/jobs/did-you-mean.js';
+import { didYouMean } from '../../src/errors/did-you-mean.js';
 import { parseDotenv } from '../../src/jobs/dotenv.js';
 import { findReferences, isSingleEnvReference, substituteReferences } from '../../src/jobs/references.js';
 

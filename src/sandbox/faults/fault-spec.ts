@@ -1,4 +1,5 @@
 import { SignrunError } from '../../errors/signrun-error.js';
+import { didYouMean } from '../../errors/did-you-mean.js';
 
 /**
  * The faults `serve --faults` can inject into /restapi/** calls:
@@ -75,7 +76,7 @@ export function parseFaultSpec(text: string): FaultSpec {
       continue;
     }
     if (!isFaultKind(kind)) {
-      const near = closest(kind);
+      const near = didYouMean(kind, [...faultKinds, 'all'], 2);
       fail(
         text,
         entry,
@@ -141,33 +142,6 @@ function parseProbability(text: string, entry: string, raw: string): number {
 
 function isFaultKind(kind: string): kind is FaultKind {
   return (faultKinds as readonly string[]).includes(kind);
-}
-
-function closest(kind: string): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const k of [...faultKinds, 'all']) {
-    const d = editDistance(kind, k);
-    if (d < bestDistance) {
-      best = k;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length]!;
 }
 
 function round(n: number): number {

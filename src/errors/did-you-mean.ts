@@ -1,12 +1,17 @@
 /**
  * The closest candidate to a mistyped word, or undefined when none is close
- * enough (Levenshtein distance at most a third of the word, case-insensitive),
- * in the manner of better-ajv-errors' suggestions.
+ * enough (case-insensitive Levenshtein distance at most `maxDistance`; by
+ * default a third of the word, at least 1), in the manner of
+ * better-ajv-errors' suggestions.
  */
-export function didYouMean(word: string, candidates: Iterable<string>): string | undefined {
+export function didYouMean(
+  word: string,
+  candidates: Iterable<string>,
+  maxDistance: number = Math.max(1, Math.floor(word.length / 3)),
+): string | undefined {
   const target = word.toLowerCase();
   let best: string | undefined;
-  let bestDistance = Math.max(1, Math.floor(word.length / 3)) + 1;
+  let bestDistance = maxDistance + 1;
   for (const candidate of candidates) {
     const d = levenshtein(target, candidate.toLowerCase());
     if (d < bestDistance) {
