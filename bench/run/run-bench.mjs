@@ -25,14 +25,16 @@ const envelopes = arg('envelopes', 1000);
 const concurrency = arg('concurrency', 16);
 const latency = arg('latency', 50);
 const sequentialSample = arg('sequential', 50);
-// --profile DIR: write a V8 CPU profile of the runner there (node --cpu-prof).
+// --profile DIR: write V8 CPU profiles of the runner and the sandbox there (node --cpu-prof).
 const profileDir = process.argv.includes('--profile') ? process.argv[process.argv.indexOf('--profile') + 1] : undefined;
+// Each process writes its profile under DIR/<run|serve>/ on exit.
+const profileFlags = (name) => (profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, name)}`] : []);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'dist/cli/bin.js');
 
 function startServe() {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--latency', String(latency)], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, [...profileFlags('serve'), bin, 'serve', '--port', '0', '--latency', String(latency)], { stdio: ['ignore', 'pipe', 'ignore'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d) => {
       out += d;
@@ -101,7 +103,7 @@ function peakRss(pid) {
 
 async function runSignrun(rootUrl, dir) {
   const started = performance.now();
-  const child = spawn(process.execPath, [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), bin, 'run', '.', '--out', 'out', '--concurrency', String(concurrency)], { cwd: dir, env: env(rootUrl), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...profileFlags('run'), bin, 'run', '.', '--out', 'out', '--concurrency', String(concurrency)], { cwd: dir, env: env(rootUrl), stdio: ['ignore', 'pipe', 'pipe'] });
   let peak = 0;
   let cpu = 0;
   const poll = setInterval(() => {
@@ -178,6 +180,9 @@ try {
   console.log(lines.join('\n'));
 } finally {
   serve.child.stderr?.destroy();
+  // Wait for the sandbox to close (and, with --profile, to write its profile).
+  const exited = new Promise((resolve) => serve.child.once('exit', resolve));
   serve.child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
   rmSync(dir, { recursive: true, force: true });
 }

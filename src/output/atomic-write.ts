@@ -36,65 +36,100 @@ async function openTemp(temp: string, mode: number) {
 }
 
 /**
- * Writes `data` to `target` whole or not at all: a temp file in the same
- * folder, created with `mode` (default 0o644; the umask can only narrow
- * it), fsync, then rename over the target (atomic on POSIX).
+ * Content written to a temp file beside its target, with its size and
+ * sha256 known, not yet in place. `commit` makes it the target (fsync, then
+ * rename: atomic on POSIX); when that fails the temp file is removed. Either
+ * way the handle is closed. Committing is separate so that a caller can let
+ * the fsync run while it goes on with other work (write-behind).
  */
-export async function writeFileAtomic(target: string, data: string | Uint8Array, mode = 0o644): Promise<ContentDigest> {
+export interface StagedFile extends ContentDigest {
+  commit(): Promise<void>;
+}
+
+type TempHandle = Awaited<ReturnType<typeof openTemp>>;
+
+function staged(target: string, temp: string, handle: TempHandle, digest: ContentDigest): StagedFile {
+  return {
+    ...digest,
+    async commit() {
+      try {
+        try {
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        await rename(temp, target);
+      } catch (error) {
+        await rm(temp, { force: true });
+        throw error;
+      }
+    },
+  };
+}
+
+/** Writes `data` to a temp file beside `target` (created with `mode`, default 0o644; the umask can only narrow it). */
+export async function stageFile(target: string, data: string | Uint8Array, mode = 0o644): Promise<StagedFile> {
   await ensureFolder(path.dirname(target));
   const temp = tempPathFor(target);
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  const handle = await openTemp(temp, mode);
   try {
-    const handle = await openTemp(temp, mode);
-    try {
-      await handle.writeFile(bytes);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, target);
+    await handle.writeFile(bytes);
   } catch (error) {
+    await handle.close();
     await rm(temp, { force: true });
     throw error;
   }
-  return { size: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') };
+  return staged(target, temp, handle, {
+    size: bytes.byteLength,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+  });
 }
 
 /**
- * Streams `body` into `target` whole or not at all, computing size and
- * sha256 on the way, never holding the content in memory. Chunks are
- * written as they come (backpressure: the next is read after the write).
+ * Streams `body` into a temp file beside `target`, computing size and sha256
+ * on the way, never holding the content in memory. Chunks are written as they
+ * come (backpressure: the next is read after the write).
  */
+export async function stageStream(target: string, body: AsyncIterable<unknown>, mode = 0o644): Promise<StagedFile> {
+  await ensureFolder(path.dirname(target));
+  const temp = tempPathFor(target);
+  const hash = createHash('sha256');
+  let size = 0;
+  const handle = await openTemp(temp, mode);
+  try {
+    for await (const chunk of body) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Uint8Array);
+      hash.update(bytes);
+      size += bytes.byteLength;
+      let offset = 0;
+      while (offset < bytes.byteLength) {
+        const { bytesWritten } = await handle.write(bytes, offset, bytes.byteLength - offset);
+        offset += bytesWritten;
+      }
+    }
+  } catch (error) {
+    await handle.close();
+    await rm(temp, { force: true });
+    throw error;
+  }
+  return staged(target, temp, handle, { size, sha256: hash.digest('hex') });
+}
+
+/** Writes `data` to `target` whole or not at all: {@link stageFile}, then commit. */
+export async function writeFileAtomic(target: string, data: string | Uint8Array, mode = 0o644): Promise<ContentDigest> {
+  const file = await stageFile(target, data, mode);
+  await file.commit();
+  return { size: file.size, sha256: file.sha256 };
+}
+
+/** Streams `body` into `target` whole or not at all: {@link stageStream}, then commit. */
 export async function writeStreamAtomic(
   target: string,
   body: AsyncIterable<unknown>,
   mode = 0o644,
 ): Promise<ContentDigest> {
-  await ensureFolder(path.dirname(target));
-  const temp = tempPathFor(target);
-  const hash = createHash('sha256');
-  let size = 0;
-  try {
-    const handle = await openTemp(temp, mode);
-    try {
-      for await (const chunk of body) {
-        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Uint8Array);
-        hash.update(bytes);
-        size += bytes.byteLength;
-        let offset = 0;
-        while (offset < bytes.byteLength) {
-          const { bytesWritten } = await handle.write(bytes, offset, bytes.byteLength - offset);
-          offset += bytesWritten;
-        }
-      }
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, target);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
-  return { size, sha256: hash.digest('hex') };
+  const file = await stageStream(target, body, mode);
+  await file.commit();
+  return { size: file.size, sha256: file.sha256 };
 }

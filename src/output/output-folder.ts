@@ -1,12 +1,23 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { SignrunError } from '../errors/signrun-error.js';
-import { writeFileAtomic, writeStreamAtomic, type ContentDigest } from './atomic-write.js';
+import { stageStream, writeFileAtomic, writeStreamAtomic, type ContentDigest } from './atomic-write.js';
 
 /** A file written under the output folder, as the report lists it. */
 export interface FileRecord extends ContentDigest {
   /** Relative to the output folder, with `/` separators. */
   path: string;
+}
+
+/**
+ * A file whose content, size and sha256 are known while its commit to disk
+ * (fsync, rename) is still under way: write-behind, so that a run's next API
+ * call does not wait for the disk. The file is in place, whole, only once
+ * `committed` resolves; it rejects with SR_OUTPUT_WRITE when it could not be.
+ */
+export interface CommittingFile extends FileRecord {
+  committed: Promise<void>;
 }
 
 /** Options of a write. */
@@ -72,11 +83,56 @@ export class OutputFolder {
     return this.writeFile(relative, `${JSON.stringify(value, null, 2)}\n`, options);
   }
 
+  /** {@link writeFile}, write-behind: returns at once; the whole write runs meanwhile. */
+  writeFileBehind(relative: string, data: string | Uint8Array, options: WriteOptions = {}): CommittingFile {
+    const target = this.resolve(relative);
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    const committed = writeFileAtomic(target, bytes, options.mode).then(
+      () => undefined,
+      (error: unknown) => {
+        throw wrapWriteError(relative, error);
+      },
+    );
+    return {
+      path: relative,
+      size: bytes.byteLength,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      committed: observed(committed),
+    };
+  }
+
+  writeJsonBehind(relative: string, value: unknown, options: WriteOptions = {}): CommittingFile {
+    return this.writeFileBehind(relative, `${JSON.stringify(value, null, 2)}\n`, options);
+  }
+
+  /**
+   * {@link writeStream}, write-behind: resolves once the body is read into
+   * the temp file (the download is over); fsync and rename run meanwhile.
+   */
+  async writeStreamBehind(relative: string, body: Readable, options: WriteOptions = {}): Promise<CommittingFile> {
+    const target = this.resolve(relative);
+    const file = await stageStream(target, body, options.mode);
+    const committed = file.commit().catch((error: unknown) => {
+      throw wrapWriteError(relative, error);
+    });
+    return { path: relative, size: file.size, sha256: file.sha256, committed: observed(committed) };
+  }
+
   /** Streams a body to disk; errors of the body itself (a broken download) pass through unchanged. */
   async writeStream(relative: string, body: Readable, options: WriteOptions = {}): Promise<FileRecord> {
     const target = this.resolve(relative);
     return { path: relative, ...(await writeStreamAtomic(target, body, options.mode)) };
   }
+}
+
+/**
+ * Marks a promise as handled, so that a failure before its owner awaits it
+ * is not an unhandled rejection (which ends the process); the owner still
+ * sees the rejection when it awaits.
+ */
+function observed<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
 }
 
 function wrapWriteError(relative: string, error: unknown): SignrunError {

@@ -7,7 +7,7 @@ import type { EnvelopeProgress } from '../state/journal-progress.js';
 import type { ServiceFailure } from '../state/service-error-classes.js';
 import type { Signer } from '../client/wire-types.js';
 import { SignrunError, isSignrunError } from '../errors/signrun-error.js';
-import type { FileRecord, OutputFolder } from '../output/output-folder.js';
+import type { CommittingFile, FileRecord, OutputFolder } from '../output/output-folder.js';
 import { safeFileName } from '../output/output-folder.js';
 import { fileDigest } from '../output/file-digest.js';
 import {
@@ -62,6 +62,8 @@ interface EnvelopeState {
   downloads: FileRecord[];
   /** Every file written (envelope.json and signing.json included). */
   files: Map<string, FileRecord>;
+  /** Commits of files written behind (fsync, rename), awaited before the result is given. */
+  commits: Array<Promise<void>>;
   lastStep?: EnvelopeStep;
   /**
    * What an earlier run wrote for this same envelope (adopted): recipients,
@@ -92,8 +94,9 @@ const notInTurnCodes = /RECIPIENT_NOT_IN_SEQUENCE|OUT_OF_SEQUENCE|NOT_IN_SEQUENC
  * Runs one envelope through the sequence of service-api.md 4.12: create →
  * list recipients → a signing view per embedded recipient → list documents →
  * download each → download the certificate. Each step is an explicit entry
- * of {@link envelopeSteps}; envelope.json is written right after creation so
- * the envelopeId is never lost. Never throws: failures become the result.
+ * of {@link envelopeSteps}. The envelopeId is never lost: the journal records
+ * it (or, with no journal, envelope.json is written right after creation).
+ * Never throws: failures become the result.
  */
 export async function runEnvelope(envelope: ResolvedEnvelope, ctx: EnvelopeContext): Promise<EnvelopeResult> {
   const tag = identityOf(envelope);
@@ -106,6 +109,7 @@ export async function runEnvelope(envelope: ResolvedEnvelope, ctx: EnvelopeConte
     signing: [],
     downloads: [],
     files: new Map(),
+    commits: [],
   };
   ctx.out.join(envelope.job, envelope.key); // refuses unsafe names before any call
   const steps: Record<EnvelopeStep, () => Promise<void>> = {
@@ -130,7 +134,16 @@ export async function runEnvelope(envelope: ResolvedEnvelope, ctx: EnvelopeConte
   }
   if (state.envelopeId) {
     try {
-      await writeEnvelopeRecord(envelope, state, ctx);
+      keep(state, writeEnvelopeRecordBehind(envelope, state, ctx));
+    } catch (caught) {
+      error ??= itemErrorOf(caught, 'outputs');
+    }
+  }
+  // Files were written behind the API calls; the envelope is done only when
+  // every one of them is in place.
+  for (const committed of state.commits) {
+    try {
+      await committed;
     } catch (caught) {
       error ??= itemErrorOf(caught, 'outputs');
     }
@@ -240,7 +253,12 @@ async function stepCreate(
     }
   }
   state.createdAt ??= ctx.now().toISOString();
-  await writeEnvelopeRecord(envelope, state, ctx);
+  // The envelopeId must survive a crash from here on. The journal's fsync'ed
+  // `created` record does that when there is a journal; without one,
+  // envelope.json is the record a later run adopts, so it is written now
+  // rather than only when the envelope's steps end. (An in-process sandbox
+  // dies with the run: nothing there could be adopted.)
+  if (!ctx.journal && ctx.adoptEarlier !== false) await writeEnvelopeRecord(envelope, state, ctx);
 }
 
 /** Reads what an earlier run left for this envelope, and which of its files are still intact (size and sha256). */
@@ -399,8 +417,7 @@ async function stepViews(
       returnUrl: envelope.returnUrl ?? '',
       recipients: state.signing,
     };
-    const file = await ctx.out.writeJson(`${state.folder}/signing.json`, record, { mode: 0o600 });
-    state.files.set(file.path, file);
+    keep(state, ctx.out.writeJsonBehind(`${state.folder}/signing.json`, record, { mode: 0o600 }));
   }
 }
 
@@ -427,11 +444,10 @@ async function stepDocuments(state: EnvelopeState, ctx: EnvelopeContext, tag: st
     const file = await ctx.account.downloadDocument(
       envelopeId,
       doc.documentId,
-      (body) => ctx.out.writeStream(relative, body),
+      (body) => ctx.out.writeStreamBehind(relative, body),
       { tag },
     );
-    state.downloads.push(file);
-    state.files.set(file.path, file);
+    state.downloads.push(keep(state, file));
   }
 }
 
@@ -440,18 +456,40 @@ async function stepCertificate(state: EnvelopeState, ctx: EnvelopeContext, tag: 
   if (reuse(state, relative)) return;
   const file = await ctx.account.downloadCertificate(
     need(state.envelopeId),
-    (body) => ctx.out.writeStream(relative, body),
+    (body) => ctx.out.writeStreamBehind(relative, body),
     { tag },
   );
-  state.downloads.push(file);
-  state.files.set(file.path, file);
+  state.downloads.push(keep(state, file));
 }
 
+/** Records a file written behind; its commit is awaited before the envelope's result is given. */
+function keep(state: EnvelopeState, file: CommittingFile): FileRecord {
+  const { committed, ...record } = file;
+  state.commits.push(committed);
+  state.files.set(record.path, record);
+  return record;
+}
+
+/** envelope.json, written now (the record of a send when there is no journal). */
 async function writeEnvelopeRecord(
   envelope: ResolvedEnvelope,
   state: EnvelopeState,
   ctx: EnvelopeContext,
 ): Promise<void> {
+  const file = await ctx.out.writeJson(`${state.folder}/envelope.json`, envelopeRecordOf(envelope, state, ctx));
+  state.files.set(file.path, file);
+}
+
+/** envelope.json at the end of the envelope's steps, written behind. */
+function writeEnvelopeRecordBehind(
+  envelope: ResolvedEnvelope,
+  state: EnvelopeState,
+  ctx: EnvelopeContext,
+): CommittingFile {
+  return ctx.out.writeJsonBehind(`${state.folder}/envelope.json`, envelopeRecordOf(envelope, state, ctx));
+}
+
+function envelopeRecordOf(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: EnvelopeContext): EnvelopeRecord {
   const now = ctx.now().toISOString();
   const record: EnvelopeRecord = {
     job: envelope.job,
@@ -467,8 +505,7 @@ async function writeEnvelopeRecord(
     files: state.downloads,
   };
   if (state.status !== undefined) record.status = state.status;
-  const file = await ctx.out.writeJson(`${state.folder}/envelope.json`, record);
-  state.files.set(file.path, file);
+  return record;
 }
 
 function need(envelopeId: string | undefined): string {

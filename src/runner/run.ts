@@ -180,6 +180,8 @@ export async function run(options: RunOptions): Promise<RunSummary> {
     const callsOf = (item: WorkItem) =>
       item.kind === 'envelope' ? expectedApiCalls(item.envelope) + (journal ? 1 : 0) : 2;
     const stopped = () => interrupted() || budget.exhausted;
+    /** `done` records being written to the journal. */
+    const recording = new Set<Promise<void>>();
     const runItem = async (item: WorkItem): Promise<void> => {
       if (item.kind === 'envelope') {
         const { envelope } = item;
@@ -197,8 +199,17 @@ export async function run(options: RunOptions): Promise<RunSummary> {
           ...(journal ? { journal } : {}),
           ...(progress ? { progressOf: (id: string) => progress?.envelopes.get(id) } : {}),
         });
-        if (journal && result.outcome === 'succeeded')
-          await journal.append({ kind: 'envelope', id: identityOf(envelope), step: 'done' });
+        if (journal && result.outcome === 'succeeded') {
+          // Recorded behind: the slot goes to the next envelope while the
+          // fsync runs. A `done` lost to a crash costs only a re-check of this
+          // envelope by the next run (it adopts it from its `created` record).
+          const done = journal.append({ kind: 'envelope', id: identityOf(envelope), step: 'done' });
+          recording.add(done);
+          done.then(
+            () => recording.delete(done),
+            () => undefined, // awaited below: a journal that cannot be written fails the run
+          );
+        }
         emit({ type: 'envelope:done', result });
       } else {
         const { account: resolved } = item;
@@ -233,6 +244,7 @@ export async function run(options: RunOptions): Promise<RunSummary> {
       },
       stopped,
     );
+    await Promise.all(recording);
 
     if (stopped()) {
       if (interrupted()) emit({ type: 'interrupt' });

@@ -192,31 +192,57 @@ export async function openJournal(stateDir: string, options: OpenJournalOptions 
     throw writeError(path, error);
   });
   const now = options.now ?? Date.now;
-  let queue: Promise<void> = Promise.resolve();
+  // Group commit: appends that arrive while a write + fsync is under way wait
+  // and then share the next one, in call order. At 16 envelopes in flight the
+  // journal was a queue of one fsync per record (bench/run).
+  let pending: Array<{ line: string; settle: (error?: SignrunError) => void }> = [];
   let failed: SignrunError | undefined;
-  if (needsNewline) queue = file.write('\n').then(() => file.sync());
+  let draining = false;
+  let drained: Promise<void> = Promise.resolve();
+  const drain = async (): Promise<void> => {
+    try {
+      if (needsNewline) await writeAndSync('\n');
+      needsNewline = false;
+      while (pending.length > 0) {
+        const batch = pending;
+        pending = [];
+        if (!failed) await writeAndSync(batch.map((b) => b.line).join(''));
+        for (const b of batch) b.settle(failed);
+      }
+    } finally {
+      // Cleared in the same synchronous stretch that saw `pending` empty, so
+      // an append either joined this loop or starts the next one.
+      draining = false;
+    }
+  };
+  /** Sets `failed` when the disk refuses: the file may now end with a torn line. */
+  const writeAndSync = async (text: string): Promise<void> => {
+    try {
+      await file.write(text);
+      await file.sync();
+    } catch (error) {
+      failed = writeError(path, error);
+    }
+  };
+  const startDrain = (): void => {
+    if (draining) return;
+    draining = true;
+    drained = drain();
+  };
+  if (needsNewline) startDrain();
 
   const journal: Journal = {
     path,
     append(record) {
       const full = { v: 1, at: new Date(now()).toISOString(), ...record } as JournalRecord;
       const line = `${JSON.stringify(full)}\n`;
-      const step = queue.then(async () => {
-        if (failed) throw failed;
-        try {
-          await file.write(line);
-          await file.sync();
-        } catch (error) {
-          failed = writeError(path, error);
-          throw failed;
-        }
+      return new Promise<void>((resolve, reject) => {
+        pending.push({ line, settle: (error) => (error ? reject(error) : resolve()) });
+        startDrain();
       });
-      // The chain continues after a failure so that later appends see `failed`.
-      queue = step.catch(() => undefined);
-      return step;
     },
     async close() {
-      await queue;
+      while (draining) await drained;
       await file.close();
     },
   };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, readdir, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -58,6 +58,53 @@ describe('OutputFolder', () => {
     const record = await out.writeStream('report.json', Readable.from([Buffer.from('new '), Buffer.from('content')]));
     expect(await readFile(path.join(out.root, 'report.json'), 'utf8')).toBe('new content');
     expect(record.size).toBe(11);
+  });
+});
+
+describe('OutputFolder, write-behind', () => {
+  it('gives size and sha256 at once, and the file is in place, whole, when `committed` resolves', async () => {
+    const out = await folder();
+    const json = out.writeJsonBehind('job/key/envelope.json', { envelopeId: 'e-1' });
+    const streamed = await out.writeStreamBehind(
+      'job/key/documents/1-offer.pdf',
+      Readable.from([Buffer.from('%PDF-1.7 '), Buffer.from('body')]),
+    );
+    await Promise.all([json.committed, streamed.committed]);
+    for (const file of [json, streamed]) {
+      const bytes = await readFile(path.join(out.root, file.path));
+      expect({ size: file.size, sha256: file.sha256 }).toEqual({
+        size: bytes.length,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+      });
+    }
+    expect((await readdir(path.join(out.root, 'job/key'))).sort()).toEqual(['documents', 'envelope.json']);
+    expect(await readdir(path.join(out.root, 'job/key/documents'))).toEqual(['1-offer.pdf']);
+  });
+
+  it('a commit that fails rejects `committed` with SR_OUTPUT_WRITE and leaves no temp file', async () => {
+    const out = await folder();
+    // A folder (not empty) where the file should go: rename cannot replace it.
+    await mkdir(path.join(out.root, 'job/key/certificate.pdf'), { recursive: true });
+    await writeFile(path.join(out.root, 'job/key/certificate.pdf/keep'), 'x');
+    const file = await out.writeStreamBehind('job/key/certificate.pdf', Readable.from([Buffer.from('%PDF')]));
+    expect(file.size).toBe(4);
+    await expect(file.committed).rejects.toMatchObject({ code: 'SR_OUTPUT_WRITE' });
+    expect(await readdir(path.join(out.root, 'job/key'))).toEqual(['certificate.pdf']);
+    const behind = out.writeFileBehind('job/key/certificate.pdf', 'x');
+    await expect(behind.committed).rejects.toMatchObject({ code: 'SR_OUTPUT_WRITE' });
+    expect(await readdir(path.join(out.root, 'job/key'))).toEqual(['certificate.pdf']);
+  });
+
+  it('a body that breaks off rejects at once, with nothing to commit and nothing left behind', async () => {
+    const out = await folder();
+    const failing = new Readable({
+      read() {
+        this.push(Buffer.alloc(1024, 1));
+        this.destroy(new Error('connection reset'));
+      },
+    });
+    await expect(out.writeStreamBehind('job/key/certificate.pdf', failing)).rejects.toThrow('connection reset');
+    expect(await readdir(path.join(out.root, 'job/key'))).toEqual([]);
   });
 });
 

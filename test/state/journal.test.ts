@@ -161,17 +161,68 @@ describe('journal', () => {
     await waitFor(() => events.filter((e) => e === 'sync:start').length === 2);
     releaseSync();
     await Promise.all([first, second]);
+    // The next batch may be written before the first caller's continuation
+    // runs; what matters is that each resolves only after its own fsync.
     expect(events).toEqual([
       'write create-intent',
       'sync:start',
       'sync:end',
-      'resolved create-intent',
       'write created',
+      'resolved create-intent',
       'sync:start',
       'sync:end',
       'resolved created',
     ]);
     await journal.close();
+  });
+
+  it('commits appends that arrive during an fsync together: one write, one fsync, call order kept', async () => {
+    const writes: string[] = [];
+    let syncs = 0;
+    let releaseSync: () => void = () => {};
+    const { journal } = await openJournal(dir, {
+      openFile: async (path) => {
+        const real = await (await import('node:fs/promises')).open(path, 'a');
+        return {
+          write: async (text) => {
+            writes.push(text);
+            await real.appendFile(text);
+          },
+          sync: async () => {
+            syncs += 1;
+            await new Promise<void>((resolve) => (releaseSync = resolve));
+            await real.datasync();
+          },
+          close: () => real.close(),
+        };
+      },
+    });
+    const resolved: string[] = [];
+    const first = journal.append(intent('job/a')).then(() => resolved.push('job/a'));
+    await waitFor(() => syncs === 1);
+    // Three more while the first fsync is held.
+    const rest = ['job/b', 'job/c', 'job/d'].map((id) => journal.append(intent(id)).then(() => resolved.push(id)));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(writes).toHaveLength(1);
+    expect(resolved).toEqual([]);
+    releaseSync();
+    await first;
+    await waitFor(() => syncs === 2);
+    expect(writes).toHaveLength(2);
+    expect(
+      writes[1]!
+        .trimEnd()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { id: string }).id),
+    ).toEqual(['job/b', 'job/c', 'job/d']);
+    // Written, not yet synced: none of the three is acknowledged.
+    expect(resolved).toEqual(['job/a']);
+    releaseSync();
+    await Promise.all(rest);
+    expect(resolved).toEqual(['job/a', 'job/b', 'job/c', 'job/d']);
+    expect(syncs).toBe(2);
+    await journal.close();
+    expect((await readJournal(dir)).records.map((r) => r.id)).toEqual(['job/a', 'job/b', 'job/c', 'job/d']);
   });
 
   it('rejects with SR_OUTPUT_WRITE when the disk refuses, and keeps refusing', async () => {

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { CommandHandler } from '../command.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import { startSandbox } from '../../sandbox/server.js';
+import { lineBatch } from '../line-batch.js';
 
 /**
  * `signrun serve`: the sandbox until Ctrl-C / SIGTERM (DESIGN.md, fixed
@@ -18,6 +19,7 @@ const handler: CommandHandler = async ({ options, io, signal }) => {
       throw new SignrunError('SR_SANDBOX_START', `cannot create the data folder ${dataDir}`, { cause });
     }
   }
+  const requestLog = lineBatch((text) => io.stdout.write(text));
   const sandbox = await startSandbox({
     host: options['host'] as string | undefined,
     port: options['port'] as number | undefined,
@@ -29,8 +31,9 @@ const handler: CommandHandler = async ({ options, io, signal }) => {
     burstLimit: options['burstLimit'] as number | undefined,
     faults: options['faults'] as string | undefined,
     faultSeed: options['faultSeed'] as number | undefined,
-    log: (line) => io.stdout.write(`${line}\n`),
+    log: (line) => requestLog.line(line),
   });
+  requestLog.flush(); // anything logged while starting comes before the ready line
   io.stdout.write(`sandbox listening on ${sandbox.rootUrl}\n`);
   // No password here: output is a log, and secrets stay out of logs (the built-in ones are in docs/sandbox.md).
   const seedFile = typeof options['seed'] === 'string' ? options['seed'] : undefined;
@@ -47,6 +50,7 @@ const handler: CommandHandler = async ({ options, io, signal }) => {
     else signal.addEventListener('abort', () => resolveWait(), { once: true });
   });
   await sandbox.close();
+  requestLog.flush();
   io.stdout.write('sandbox stopped\n');
   return 0;
 };
