@@ -35,7 +35,10 @@ export interface EsignatureClientOptions {
   retryPolicy?: RetryPolicy;
   /** Default the real clock and timers. */
   timing?: Timing;
-  /** Keep-alive connections per origin. Default 32. */
+  /**
+   * Keep-alive connections per origin, which is also the most requests in
+   * flight at once (one per connection; more wait for a free one). Default 32.
+   */
   maxSockets?: number;
   /** Every wire call and every retry. */
   onEvent?: (event: ClientEvent) => void;

@@ -13,7 +13,7 @@ import { classifyServiceError } from '../state/service-error-classes.js';
 
 /** Options of the innermost layer. */
 export interface FetchOnceOptions {
-  /** Connections kept open per origin. Default 32. */
+  /** Connections per origin, hence requests in flight at once (the agent queues the rest). Default 32. */
   maxSockets?: number;
   /** Called after every call that reached (or tried to reach) the wire. */
   onEvent?: (event: ClientEvent) => void;

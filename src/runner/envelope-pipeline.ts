@@ -343,6 +343,8 @@ async function stepViews(
   const envelopeId = need(state.envelopeId);
   const current = state.currentRoutingOrder === undefined ? undefined : Number(state.currentRoutingOrder);
   const draft = state.status === 'created';
+  /** Views to ask for: recipients whose turn has come sign independently of each other, so the calls overlap. */
+  const asks: Array<() => Promise<void>> = [];
   for (const r of state.recipients) {
     const outcome: RecipientOutcome = { recipientId: r.recipientId, signing: 'remote' };
     if (r.roleName !== undefined) outcome.roleName = r.roleName;
@@ -381,34 +383,39 @@ async function stepViews(
       outcome.signing = 'waiting-for-turn';
       continue;
     }
-    try {
-      const issuedAt = ctx.now();
-      const view = await ctx.account.createRecipientView(
-        envelopeId,
-        {
-          returnUrl: envelope.returnUrl,
-          authenticationMethod: 'none',
-          clientUserId: r.clientUserId,
-          email: entry.email,
-          userName: entry.userName,
-          recipientId: r.recipientId,
-          ...(r.userId !== undefined ? { userId: r.userId } : {}),
-        },
-        { tag },
-      );
-      entry.state = 'ready';
-      entry.url = view.url;
-      entry.issuedAt = issuedAt.toISOString();
-      entry.expiresAt = new Date(issuedAt.getTime() + ctx.viewTtlSeconds * 1000).toISOString();
-      outcome.signing = 'ready';
-    } catch (error) {
-      if (error instanceof ClientHttpError && notInTurnCodes.test(error.serviceErrorCode ?? '')) {
-        outcome.signing = 'waiting-for-turn';
-        continue;
+    const returnUrl = envelope.returnUrl;
+    const clientUserId = r.clientUserId;
+    asks.push(async () => {
+      try {
+        const issuedAt = ctx.now();
+        const view = await ctx.account.createRecipientView(
+          envelopeId,
+          {
+            returnUrl,
+            authenticationMethod: 'none',
+            clientUserId,
+            email: entry.email,
+            userName: entry.userName,
+            recipientId: r.recipientId,
+            ...(r.userId !== undefined ? { userId: r.userId } : {}),
+          },
+          { tag },
+        );
+        entry.state = 'ready';
+        entry.url = view.url;
+        entry.issuedAt = issuedAt.toISOString();
+        entry.expiresAt = new Date(issuedAt.getTime() + ctx.viewTtlSeconds * 1000).toISOString();
+        outcome.signing = 'ready';
+      } catch (error) {
+        if (error instanceof ClientHttpError && notInTurnCodes.test(error.serviceErrorCode ?? '')) {
+          outcome.signing = 'waiting-for-turn';
+          return;
+        }
+        throw error;
       }
-      throw error;
-    }
+    });
   }
+  await allSettledOrThrow(asks.map((ask) => ask()));
   if (state.signing.length > 0) {
     const record: SigningRecord = {
       job: envelope.job,
@@ -419,6 +426,17 @@ async function stepViews(
     };
     keep(state, ctx.out.writeJsonBehind(`${state.folder}/signing.json`, record, { mode: 0o600 }));
   }
+}
+
+/**
+ * Waits for every call to settle, then throws the first failure: when one
+ * of an envelope's overlapping calls fails, the others still finish (their
+ * files are kept) and no request outlives the envelope's result.
+ */
+async function allSettledOrThrow(calls: Array<Promise<unknown>>): Promise<void> {
+  const settled = await Promise.allSettled(calls);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 async function stepDocuments(state: EnvelopeState, ctx: EnvelopeContext, tag: string): Promise<void> {
@@ -436,19 +454,25 @@ async function stepDocuments(state: EnvelopeState, ctx: EnvelopeContext, tag: st
   const documents = (listed.envelopeDocuments ?? []).filter(
     (d) => d.documentId !== 'certificate' && d.type !== 'summary',
   );
-  for (const doc of documents) {
+  // The downloads are independent: they overlap (each streams to its own temp
+  // file), and are listed in the service's order whichever finishes first.
+  const downloads = documents.map(async (doc): Promise<FileRecord | undefined> => {
     let name = safeFileName(doc.name ?? `document-${doc.documentId}`);
     if (!/\.pdf$/i.test(name)) name += '.pdf';
     const relative = `${state.folder}/documents/${safeFileName(doc.documentId)}-${name}`;
-    if (reuse(state, relative)) continue;
+    if (reuse(state, relative)) return undefined;
     const file = await ctx.account.downloadDocument(
       envelopeId,
       doc.documentId,
       (body) => ctx.out.writeStreamBehind(relative, body),
       { tag },
     );
-    state.downloads.push(keep(state, file));
-  }
+    return keep(state, file);
+  });
+  const settled = await Promise.allSettled(downloads);
+  for (const s of settled) if (s.status === 'fulfilled' && s.value) state.downloads.push(s.value);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 async function stepCertificate(state: EnvelopeState, ctx: EnvelopeContext, tag: string): Promise<void> {

@@ -118,7 +118,12 @@ export async function run(options: RunOptions): Promise<RunSummary> {
   const client = EsignatureClient.create({
     rootUrl: options.target.rootUrl,
     auth: options.target.auth,
-    maxSockets: Math.max(concurrency * 2, 8),
+    // --concurrency bounds the requests in flight as well as the items in
+    // progress: one request per keep-alive connection, at most N connections
+    // (the agent queues the rest). An envelope's independent calls (signing
+    // views, downloads) then overlap without ever putting more than N
+    // requests on the service at once.
+    maxSockets: concurrency,
     onEvent: (event) => emit(event),
     ...(options.retryPolicy ? { retryPolicy: options.retryPolicy } : {}),
     ...(options.timing ? { timing: options.timing } : {}),
