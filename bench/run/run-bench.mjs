@@ -92,6 +92,26 @@ function cpuSeconds(pid) {
   }
 }
 
+/**
+ * Established TCP connections from the runner to the sandbox's port, from
+ * /proc/net/tcp (IPv4 loopback): one request per connection, so the peak is
+ * the most requests the service ever had in flight at once.
+ */
+function connectionsTo(port) {
+  try {
+    const hex = port.toString(16).toUpperCase().padStart(4, '0');
+    return readFileSync('/proc/net/tcp', 'utf8')
+      .split('\n')
+      .filter((line) => {
+        const f = line.trim().split(/\s+/);
+        // local address of the server side is 0100007F:<port>, state 01 = ESTABLISHED
+        return f[1]?.endsWith(`:${hex}`) && f[3] === '01';
+      }).length;
+  } catch {
+    return 0;
+  }
+}
+
 function peakRss(pid) {
   try {
     const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -106,9 +126,12 @@ async function runSignrun(rootUrl, dir) {
   const child = spawn(process.execPath, [...profileFlags('run'), bin, 'run', '.', '--out', 'out', '--concurrency', String(concurrency)], { cwd: dir, env: env(rootUrl), stdio: ['ignore', 'pipe', 'pipe'] });
   let peak = 0;
   let cpu = 0;
+  const port = Number(new URL(rootUrl).port);
+  let peakConnections = 0;
   const poll = setInterval(() => {
     peak = Math.max(peak, peakRss(child.pid));
     cpu = Math.max(cpu, cpuSeconds(child.pid));
+    peakConnections = Math.max(peakConnections, connectionsTo(port));
   }, 50);
   let stdout = '';
   child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
@@ -121,7 +144,7 @@ async function runSignrun(rootUrl, dir) {
   clearInterval(poll);
   if (code !== 0) throw new Error(`run exited ${code}: ${stdout}`);
   const report = JSON.parse(readFileSync(join(dir, 'out/report.json'), 'utf8'));
-  return { wallMs: performance.now() - started, report, peak, cpu };
+  return { wallMs: performance.now() - started, report, peak, cpu, peakConnections };
 }
 
 /** The same calls as signrun's pipeline, one at a time, with the platform's fetch: the baseline. */
@@ -156,7 +179,7 @@ const serve = await startServe();
 const dir = jobFolder(envelopes);
 try {
   const serveCpuBefore = cpuSeconds(serve.child.pid);
-  const { wallMs, report, peak, cpu } = await runSignrun(serve.rootUrl, dir);
+  const { wallMs, report, peak, cpu, peakConnections } = await runSignrun(serve.rootUrl, dir);
   const serveCpu = cpuSeconds(serve.child.pid) - serveCpuBefore;
   const perEnvelope = report.envelopes.reduce((n, e) => n + e.apiCalls, 0) / report.envelopes.length;
   const idealMs = (envelopes * perEnvelope * latency) / concurrency;
@@ -167,6 +190,7 @@ try {
     `  run phase ${(report.durationMs / 1000).toFixed(1)} s (process wall ${(wallMs / 1000).toFixed(1)} s, validation and start included)`,
     `  ideal ${(idealMs / 1000).toFixed(1)} s → ${((idealMs / report.durationMs) * 100).toFixed(1)}% of ideal throughput; ${(envelopes / (report.durationMs / 1000)).toFixed(1)} envelopes/s`,
     `  peak RSS of the runner ${(peak / 2 ** 20).toFixed(0)} MB; CPU: runner ${cpu.toFixed(1)} s, sandbox ${serveCpu.toFixed(1)} s`,
+    `  most connections to the service at once (sampled every 50 ms; one request each): ${peakConnections} (--concurrency ${concurrency})`,
   ];
   if (sequentialSample > 0) {
     const seq = await sequential(serve.rootUrl, sequentialSample);
