@@ -2,6 +2,7 @@ import type { SandboxDatabase } from './db/open-database.js';
 import { SignrunError } from '../errors/signrun-error.js';
 import { openDatabase, isEmptyDatabase } from './db/open-database.js';
 import { createBlobStore, type BlobStore } from './db/blob-store.js';
+import { createPageCounts, type PageCounts } from './pdf/page-counts.js';
 import { systemClock, type Clock } from './clock.js';
 import { accountsRepository, type AccountsRepository } from './repositories/accounts.js';
 import {
@@ -57,6 +58,8 @@ export interface SandboxServices {
   db: SandboxDatabase;
   /** Document bytes by sha256. */
   blobs: BlobStore;
+  /** Exact page counts by sha256, remembered for documents whose count creation left unknown. */
+  pageCounts: PageCounts;
   clock: Clock;
   config: SandboxConfig;
   accounts: AccountsRepository;
@@ -147,6 +150,7 @@ export async function createServices(
     const services: SandboxServices = {
       db,
       blobs,
+      pageCounts: createPageCounts(),
       clock,
       config: {
         origin: undefined,

@@ -1,4 +1,6 @@
+import type { Statement } from 'better-sqlite3';
 import type { SandboxDatabase } from '../db/open-database.js';
+import { envelopeListingSql } from './envelope-listing-sql.js';
 
 /** Envelope statuses the sandbox moves through (DocuSign's names). */
 export type EnvelopeStatus = 'created' | 'sent' | 'delivered' | 'completed' | 'declined' | 'voided';
@@ -202,6 +204,7 @@ export function envelopesRepository(db: SandboxDatabase) {
     ),
     setPages: db.prepare('UPDATE envelope_documents SET pages = ? WHERE envelope_id = ? AND document_id = ?'),
   };
+  const listing = statementCache(db);
 
   return {
     /** The envelope if it belongs to `accountId`; undefined otherwise (missing and foreign look the same). */
@@ -268,45 +271,32 @@ export function envelopesRepository(db: SandboxDatabase) {
     setPages(envelopeId: string, documentId: string, pages: number): void {
       q.setPages.run(pages, envelopeId, documentId);
     },
-    /** The status-changes listing, oldest change first. */
+    /** The status-changes listing, oldest change first (the SQL: envelope-listing-sql.ts). */
     list(query: EnvelopeQuery): { total: number; envelopes: EnvelopeRecord[] } {
-      const where = ['e.account_id = @accountId'];
-      const params: Record<string, unknown> = { accountId: query.accountId };
-      if (query.fromDate !== undefined) {
-        where.push('e.status_changed_at >= @fromDate');
-        params['fromDate'] = query.fromDate;
-      }
-      if (query.toDate !== undefined) {
-        where.push('e.status_changed_at <= @toDate');
-        params['toDate'] = query.toDate;
-      }
-      const inList = (column: string, values: string[] | undefined, prefix: string) => {
-        if (!values || values.length === 0) return;
-        const names = values.map((v, i) => {
-          params[`${prefix}${i}`] = v;
-          return `@${prefix}${i}`;
-        });
-        where.push(`${column} IN (${names.join(', ')})`);
-      };
-      inList('e.status', query.statuses, 's');
-      inList('e.id', query.envelopeIds, 'id');
-      inList('e.transaction_id', query.transactionIds, 't');
-      if (query.customField) {
-        where.push(
-          'EXISTS (SELECT 1 FROM envelope_custom_fields f WHERE f.envelope_id = e.id AND f.name = @cfName AND f.value = @cfValue)',
-        );
-        params['cfName'] = query.customField.name;
-        params['cfValue'] = query.customField.value;
-      }
-      const clause = where.join(' AND ');
-      const total = (db.prepare(`SELECT COUNT(*) AS n FROM envelopes e WHERE ${clause}`).get(params) as { n: number })
-        .n;
-      const rows = db
-        .prepare(
-          `SELECT e.* FROM envelopes e WHERE ${clause} ORDER BY e.status_changed_at, e.rowid LIMIT @count OFFSET @start`,
-        )
-        .all({ ...params, count: query.count, start: query.startPosition }) as Row[];
+      const sql = envelopeListingSql(query);
+      const total = (listing.get(sql.count).get(sql.params) as { n: number }).n;
+      const rows = listing.get(sql.page).all(sql.pageParams) as Row[];
       return { total, envelopes: rows.map(toEnvelope) };
+    },
+  };
+}
+
+/**
+ * Prepared statements by SQL text, for the listing's few shapes (one per
+ * combination of filters and list lengths): preparing cost ~35 µs a call.
+ * At most `capacity` are kept, the oldest dropped first.
+ */
+function statementCache(db: SandboxDatabase, capacity = 64) {
+  const statements = new Map<string, Statement>();
+  return {
+    get(sql: string): Statement {
+      let statement = statements.get(sql);
+      if (!statement) {
+        statement = db.prepare(sql);
+        statements.set(sql, statement);
+        if (statements.size > capacity) statements.delete(statements.keys().next().value!);
+      }
+      return statement;
     },
   };
 }

@@ -4,9 +4,13 @@ import { envelopeOf, type EnvelopeParams } from './request-helpers.js';
 import { apiErrors } from '../api-error.js';
 import type { EnvelopeRecord, DocumentRecord } from '../repositories/envelopes.js';
 import { certificatePdf } from '../pdf/certificate.js';
-import { combinePdfs, exactPageCount } from '../pdf/combine.js';
+import { combinePdfs } from '../pdf/combine.js';
 
-/** Documents with their page counts, computing (and storing) the ones the creation hot path left unknown. */
+/**
+ * Documents with their page counts: the count stored at creation, else the
+ * one remembered for the same bytes (pdf/page-counts.ts), else computed now
+ * and stored on the row.
+ */
 async function documentsWithPages(
   request: FastifyRequest,
   envelope: EnvelopeRecord,
@@ -16,7 +20,9 @@ async function documentsWithPages(
   return Promise.all(
     documents.map(async (d) => {
       if (d.pages !== null) return { ...d, pages: d.pages };
-      const pages = await exactPageCount(sandbox.blobs.get(d.sha256)).catch(() => 0);
+      const known = sandbox.pageCounts.known(d.sha256);
+      if (known !== undefined) return { ...d, pages: known };
+      const pages = await sandbox.pageCounts.count(d.sha256, () => sandbox.blobs.get(d.sha256));
       sandbox.envelopes.setPages(envelope.id, d.documentId, pages);
       return { ...d, pages };
     }),

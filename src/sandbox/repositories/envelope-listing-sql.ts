@@ -1,0 +1,62 @@
+import type { EnvelopeQuery } from './envelopes.js';
+
+/** The two statements of one status-changes listing and their named parameters. */
+export interface EnvelopeListingSql {
+  /** `SELECT COUNT(*) AS n …`: totalSetSize. */
+  count: string;
+  /** The page: `SELECT e.* …` oldest change first, with @count and @start. */
+  page: string;
+  params: Record<string, unknown>;
+  pageParams: Record<string, unknown>;
+}
+
+/**
+ * The SQL of the status-changes listing (GET …/envelopes). With a custom
+ * field filter the envelopes are found from the field's index
+ * (custom_fields_by_value) and the unary `+` keeps SQLite from walking
+ * envelopes_by_account_time instead (sqlite.org/optoverview.html, "Disqualifying
+ * WHERE clause terms using unary-+"): that walk tested every envelope since
+ * from_date — the runner's identity lookup goes back to 2000 — so each call
+ * grew with the number of envelopes (6 ms at 10,000, 0.08 ms now). The text
+ * depends only on which filters are set and the lengths of the lists, so the
+ * repository prepares each shape once.
+ */
+export function envelopeListingSql(query: EnvelopeQuery): EnvelopeListingSql {
+  const where: string[] = [];
+  const params: Record<string, unknown> = { accountId: query.accountId };
+  const plain = query.customField ? '+' : '';
+  if (query.customField) {
+    where.push(
+      'e.id IN (SELECT f.envelope_id FROM envelope_custom_fields f WHERE f.name = @cfName AND f.value = @cfValue)',
+    );
+    params['cfName'] = query.customField.name;
+    params['cfValue'] = query.customField.value;
+  }
+  where.push(`${plain}e.account_id = @accountId`);
+  if (query.fromDate !== undefined) {
+    where.push(`${plain}e.status_changed_at >= @fromDate`);
+    params['fromDate'] = query.fromDate;
+  }
+  if (query.toDate !== undefined) {
+    where.push(`${plain}e.status_changed_at <= @toDate`);
+    params['toDate'] = query.toDate;
+  }
+  const inList = (column: string, values: string[] | undefined, prefix: string) => {
+    if (!values || values.length === 0) return;
+    const names = values.map((v, i) => {
+      params[`${prefix}${i}`] = v;
+      return `@${prefix}${i}`;
+    });
+    where.push(`${column} IN (${names.join(', ')})`);
+  };
+  inList('e.status', query.statuses, 's');
+  inList('e.id', query.envelopeIds, 'id');
+  inList('e.transaction_id', query.transactionIds, 't');
+  const clause = where.join(' AND ');
+  return {
+    count: `SELECT COUNT(*) AS n FROM envelopes e WHERE ${clause}`,
+    page: `SELECT e.* FROM envelopes e WHERE ${clause} ORDER BY e.status_changed_at, e.rowid LIMIT @count OFFSET @start`,
+    params,
+    pageParams: { ...params, count: query.count, start: query.startPosition },
+  };
+}

@@ -1,0 +1,129 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type SandboxDatabase } from '../../src/sandbox/db/open-database.js';
+import {
+  envelopesRepository,
+  type CustomFieldRecord,
+  type EnvelopeRecord,
+  type EnvelopeQuery,
+} from '../../src/sandbox/repositories/envelopes.js';
+import { envelopeListingSql } from '../../src/sandbox/repositories/envelope-listing-sql.js';
+
+// The runner looks every envelope up by its identity custom field before
+// creating it (GET …/envelopes?from_date=2000-…&custom_field=signrun=<id>):
+// that call must be an index lookup, not a walk over the account's envelopes.
+const dbs: SandboxDatabase[] = [];
+afterEach(() => {
+  for (const db of dbs.splice(0)) db.close();
+});
+
+function envelope(id: string, accountId: string, at: number): EnvelopeRecord {
+  return {
+    id,
+    accountId,
+    senderUserId: 'u',
+    status: 'sent',
+    emailSubject: 's',
+    emailBlurb: '',
+    templateId: null,
+    transactionId: null,
+    eventNotification: null,
+    createdAt: at,
+    sentAt: at,
+    deliveredAt: null,
+    completedAt: null,
+    declinedAt: null,
+    voidedAt: null,
+    voidedReason: null,
+    statusChangedAt: at,
+  };
+}
+
+const field = (name: string, value: string): CustomFieldRecord => ({
+  kind: 'text',
+  fieldId: '1',
+  name,
+  value,
+  show: 'false',
+  required: 'false',
+  listItems: null,
+});
+
+const t0 = Date.UTC(2026, 10, 21);
+
+function filled(count: number) {
+  const db = openDatabase(undefined);
+  dbs.push(db);
+  const envelopes = envelopesRepository(db);
+  db.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      envelopes.insert(envelope(`env-${i}`, 'acc', t0 + i), [], [], [field('signrun', `job/e-${i}`)]);
+    }
+  })();
+  return { db, envelopes };
+}
+
+const lookup = (value: string, extra: Partial<EnvelopeQuery> = {}): EnvelopeQuery => ({
+  accountId: 'acc',
+  fromDate: Date.parse('2000-01-01T00:00:00Z'),
+  customField: { name: 'signrun', value },
+  startPosition: 0,
+  count: 1000,
+  ...extra,
+});
+
+const plan = (db: SandboxDatabase, sql: string, params: Record<string, unknown>) =>
+  (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as Array<{ detail: string }>).map((r) => r.detail).join('\n');
+
+describe('status-changes listing by custom field', () => {
+  it('starts from the custom field index, never from the envelopes of the account', () => {
+    const { db } = filled(2_000);
+    // Statistics as a long-lived data folder would have them: the planner must still not prefer the account walk.
+    db.exec('ANALYZE');
+    const sql = envelopeListingSql(lookup('job/e-1500'));
+    for (const [text, params] of [
+      [sql.count, sql.params],
+      [sql.page, sql.pageParams],
+    ] as const) {
+      const detail = plan(db, text, params);
+      expect(detail).toMatch(/SEARCH f USING (COVERING )?INDEX custom_fields_by_value \(name=\? AND value=\?\)/);
+      expect(detail).not.toContain('envelopes_by_account_time');
+      expect(detail).not.toMatch(/SCAN e\b/);
+    }
+    // Without the filter the listing keeps the account + time index.
+    const byDate = envelopeListingSql({ accountId: 'acc', fromDate: 0, startPosition: 0, count: 10 });
+    expect(plan(db, byDate.page, byDate.pageParams)).toContain('envelopes_by_account_time');
+  });
+
+  it('finds exactly the envelope of the account, within the dates, once even when the field is set twice', () => {
+    const { envelopes } = filled(300);
+    envelopes.insert(envelope('other-account', 'acc-2', t0 + 5_000), [], [], [field('signrun', 'job/e-7')]);
+    envelopes.insert(
+      envelope('twice', 'acc', t0 + 6_000),
+      [],
+      [],
+      [field('signrun', 'job/dup'), field('signrun', 'job/dup')],
+    );
+
+    const found = envelopes.list(lookup('job/e-7'));
+    expect(found.total).toBe(1);
+    expect(found.envelopes.map((e) => e.id)).toEqual(['env-7']);
+    expect(envelopes.list(lookup('job/e-7', { accountId: 'acc-2' })).envelopes.map((e) => e.id)).toEqual([
+      'other-account',
+    ]);
+    expect(envelopes.list(lookup('job/e-7', { fromDate: t0 + 8 })).total).toBe(0);
+    expect(envelopes.list(lookup('job/e-7', { fromDate: 0, toDate: t0 + 6 })).total).toBe(0);
+    expect(envelopes.list(lookup('job/e-7', { statuses: ['completed'] })).total).toBe(0);
+    expect(envelopes.list(lookup('job/e-7', { statuses: ['sent'] })).total).toBe(1);
+    expect(envelopes.list(lookup('job/dup')).envelopes.map((e) => e.id)).toEqual(['twice']);
+    expect(envelopes.list(lookup('job/none')).envelopes).toEqual([]);
+    // Same shape, other values: the cached statement answers for the new values.
+    expect(envelopes.list(lookup('job/e-299')).envelopes.map((e) => e.id)).toEqual(['env-299']);
+  });
+
+  it('pages the unfiltered listing oldest change first, with the total', () => {
+    const { envelopes } = filled(25);
+    const page = envelopes.list({ accountId: 'acc', fromDate: t0 + 10, startPosition: 5, count: 4 });
+    expect(page.total).toBe(15);
+    expect(page.envelopes.map((e) => e.id)).toEqual(['env-15', 'env-16', 'env-17', 'env-18']);
+  });
+});
