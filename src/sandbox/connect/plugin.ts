@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { apiErrors } from '../api-error.js';
 import type { SandboxEvent } from '../events.js';
+import type { EnvelopeRecord } from '../repositories/envelopes.js';
 import { connectMessage, type ConnectMessage } from './connect-message.js';
 import { ConnectWorker } from './connect-worker.js';
 import { ConnectQueue, type ConnectFailureRow } from './delivery-queue.js';
@@ -21,6 +22,9 @@ import { defaultConnectRetryPolicy } from './retry-timing.js';
  * `connectAllowedHosts` only), retrying with exponential backoff; the queue
  * survives restarts. The worker stops when the app closes.
  */
+/** Events read per transaction of a catch-up. */
+const drainBatch = 500;
+
 export const connectPlugin: FastifyPluginAsync = async (app) => {
   const services = app.sandbox;
   const queue = new ConnectQueue(services.db);
@@ -40,8 +44,16 @@ export const connectPlugin: FastifyPluginAsync = async (app) => {
 
   const cursor = new EventCursor(services.db);
 
+  // One catch-up reads each envelope once, however many of its events it handles (a creation has three).
+  let seen = new Map<string, EnvelopeRecord | undefined>();
+  let enqueued = 0;
+  const envelopeOf = (id: string): EnvelopeRecord | undefined => {
+    if (!seen.has(id)) seen.set(id, services.envelopes.getById(id));
+    return seen.get(id);
+  };
+
   const queueEvent = (event: SandboxEvent): void => {
-    const envelope = services.envelopes.getById(event.envelopeId);
+    const envelope = envelopeOf(event.envelopeId);
     const notification = envelope?.eventNotification;
     const url = notification?.['url'];
     if (
@@ -92,15 +104,34 @@ export const connectPlugin: FastifyPluginAsync = async (app) => {
       },
       Date.now(),
     );
+    enqueued++;
   };
 
   // The emitter only wakes us: the events come from the table (see EventCursor).
   const catchUp = (): void => {
-    let queued = 0;
-    while (cursor.drain(queueEvent) > 0) queued++;
-    if (queued > 0) worker.wake();
+    seen = new Map();
+    enqueued = 0;
+    // A drain that returns less than a full batch has read up to the last event.
+    while (cursor.drain(queueEvent, drainBatch) === drainBatch);
+    seen = new Map();
+    // The worker looks at the queue only when something was put in it.
+    if (enqueued > 0) worker.wake();
   };
-  const onEvent = (): void => catchUp();
+  // Events come in bursts (three per creation, a group commit's creations at
+  // once): one catch-up after the burst, not a read transaction per event.
+  let catchUpScheduled = false;
+  const onEvent = (): void => {
+    if (catchUpScheduled) return;
+    catchUpScheduled = true;
+    queueMicrotask(() => {
+      catchUpScheduled = false;
+      try {
+        catchUp();
+      } catch {
+        // Nothing moved (the drain's transaction rolled back): the next event, or the next start, catches up.
+      }
+    });
+  };
   services.events.on('event', onEvent);
   app.addHook('onReady', async () => {
     catchUp();

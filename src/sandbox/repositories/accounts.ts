@@ -96,9 +96,21 @@ export function accountsRepository(db: SandboxDatabase) {
       'SELECT account_id, user_id, used_at FROM activations WHERE token_hash = ?',
     ),
     useActivation: db.prepare('UPDATE activations SET used_at = ? WHERE token_hash = ? AND used_at IS NULL'),
+    dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
   };
+  // Every write below goes through this repository; counted so that readers can cache what they read.
+  let writes = 0;
 
   return {
+    /**
+     * Changes whenever accounts or users may have changed: a write through
+     * this repository, or a commit by another process on the same data folder
+     * (SQLite's data_version, which this connection's own commits leave
+     * alone). Equal stamps: what was read in between is still current.
+     */
+    changeStamp(): string {
+      return `${writes}.${q.dataVersion.get()!}`;
+    },
     account(id: string): AccountRecord | undefined {
       const row = q.account.get(id);
       return row && toAccount(row);
@@ -118,6 +130,7 @@ export function accountsRepository(db: SandboxDatabase) {
       return q.key.get(key) !== undefined;
     },
     addIntegratorKey(key: string): void {
+      writes++;
       q.insertKey.run(key);
     },
     /** The active account that owns a distributor code. */
@@ -126,12 +139,15 @@ export function accountsRepository(db: SandboxDatabase) {
       return row && toAccount(row);
     },
     insertAccount(account: AccountRecord, details: Record<string, unknown> = {}): void {
+      writes++;
       q.insertAccount.run({ ...account, detailsJson: JSON.stringify(details) });
     },
     insertUser(user: UserRecord): void {
+      writes++;
       q.insertUser.run({ ...user, activated: user.activated ? 1 : 0 });
     },
     setStatus(accountId: string, status: AccountRecord['status']): void {
+      writes++;
       q.setStatus.run(status, accountId);
     },
     insertActivation(tokenHash: string, accountId: string, userId: string, at: number): void {
@@ -145,6 +161,7 @@ export function accountsRepository(db: SandboxDatabase) {
       tokenHash: string,
       at: number,
     ): { ok: true; accountId: string } | { ok: false; reason: 'unknown' | 'used' } {
+      writes++;
       return db.transaction(() => {
         const row = q.activation.get(tokenHash);
         if (!row) return { ok: false as const, reason: 'unknown' as const };
