@@ -1,5 +1,6 @@
 import path from 'node:path';
-import type { RunReport } from './report-json.js';
+import type { AccountResult, EnvelopeResult } from '../runner/run-summary.js';
+import type { ReportSource } from './report-json.js';
 
 /** Options of {@link consoleSummary}. */
 export interface ConsoleSummaryOptions {
@@ -16,8 +17,29 @@ export interface ConsoleSummaryOptions {
   maxFailures?: number;
 }
 
-/** The final summary on the console: outcome, counts, what needs attention, where the outputs are. */
-export function consoleSummary(report: RunReport, options: ConsoleSummaryOptions): string {
+/**
+ * The final summary on the console: outcome, counts, what needs attention,
+ * where the outputs are. One read of the envelopes, keeping only the failed
+ * ones it lists.
+ */
+export async function consoleSummary(source: ReportSource, options: ConsoleSummaryOptions): Promise<string> {
+  const { head: report, accounts } = source;
+  const max = options.maxFailures ?? 20;
+  const failed: Array<AccountResult | EnvelopeResult> = accounts.filter((a) => a.outcome === 'failed');
+  let failedCount = failed.length;
+  let ready = 0;
+  let succeeded = 0;
+  let succeededCalls = 0;
+  for await (const e of source.envelopes()) {
+    for (const r of e.recipients) if (r.signing === 'ready') ready += 1;
+    if (e.outcome === 'succeeded') {
+      succeeded += 1;
+      succeededCalls += e.apiCalls;
+    } else if (e.outcome === 'failed') {
+      failedCount += 1;
+      if (failed.length < max) failed.push(e);
+    }
+  }
   const c = options.colour;
   const t = report.totals;
   const seconds = (report.durationMs / 1000).toFixed(1);
@@ -55,7 +77,6 @@ export function consoleSummary(report: RunReport, options: ConsoleSummaryOptions
       `  ${t.envelopes.notStarted + t.accounts.notStarted} item(s) not started; run the same command again to continue.`,
     );
   }
-  const ready = report.envelopes.reduce((n, e) => n + e.recipients.filter((r) => r.signing === 'ready').length, 0);
   if (ready > 0 && report.target.sandbox) {
     lines.push(
       `  ${ready} signing address(es) in <job>/<key>/signing.json; the in-process sandbox stopped with this run, so they no longer open.`,
@@ -72,9 +93,7 @@ export function consoleSummary(report: RunReport, options: ConsoleSummaryOptions
     lines.push(
       `  ${t.envelopes.waitingForTurn} signer(s) wait for their turn (not a failure): ask for their address later with \`signrun sign-url\`.`,
     );
-  const succeeded = report.envelopes.filter((e) => e.outcome === 'succeeded');
-  const perEnvelope =
-    succeeded.length > 0 ? succeeded.reduce((n, e) => n + e.apiCalls, 0) / succeeded.length : undefined;
+  const perEnvelope = succeeded > 0 ? succeededCalls / succeeded : undefined;
   const rl = report.api.rateLimit;
   lines.push(
     c.dim(
@@ -82,15 +101,13 @@ export function consoleSummary(report: RunReport, options: ConsoleSummaryOptions
         (rl?.remaining !== undefined ? `; rate limit: ${rl.remaining} of ${rl.limit ?? '?'} left this hour` : ''),
     ),
   );
-  const failed = [...report.accounts, ...report.envelopes].filter((i) => i.outcome === 'failed');
-  const max = options.maxFailures ?? 20;
   for (const item of failed.slice(0, max)) {
     lines.push(
       `  ${c.red('✗')} ${item.source.file}:${item.source.line}:${item.source.column} ${item.job}/${item.key} ${c.bold(item.error?.code ?? '')} ${item.error?.step ? `(${item.error.step}) ` : ''}${item.error?.message ?? ''}`,
     );
   }
-  if (failed.length > max) lines.push(`  …and ${failed.length - max} more in report.json`);
-  if (failed.length > 0 && !report.target.sandbox) {
+  if (failedCount > max) lines.push(`  …and ${failedCount - max} more in report.json`);
+  if (failedCount > 0 && !report.target.sandbox) {
     lines.push(
       '  Fix what the codes say (docs/errors.md), then run the same command again: envelopes already sent are adopted, never sent twice, and finished steps are skipped.',
     );

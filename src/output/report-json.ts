@@ -1,6 +1,5 @@
 import path from 'node:path';
 import type { RunSummary, SummaryTotals } from '../runner/run-summary.js';
-import { totalsOf } from '../runner/run-summary.js';
 import type { RateLimitInfo } from '../client/rate-limit.js';
 import type { AccountResult, EnvelopeResult, RunTarget } from '../runner/run-summary.js';
 import type { CallBudgetReport } from '../runner/call-budget.js';
@@ -31,18 +30,37 @@ export interface RunReport {
   accounts: AccountResult[];
 }
 
+/** report.json's fields before its item lists, in the schema's order. */
+export type ReportHead = Omit<RunReport, 'envelopes' | 'accounts'>;
+
+/**
+ * A report to write: its head and accounts in hand, its envelopes read as a
+ * stream (from a run's results spool, or from a merged report's array), so
+ * that writing the reports of 100,000 envelopes needs no more memory than
+ * of 1,000. Every reporter reads it: report.json, report.md, junit.xml and
+ * the console summary.
+ */
+export interface ReportSource {
+  head: ReportHead;
+  /** Accounts in report order (few: in memory). */
+  accounts: AccountResult[];
+  /** Envelopes in report order; each call reads them afresh (reporters may read more than once). */
+  envelopes: () => AsyncIterable<EnvelopeResult>;
+}
+
 /**
  * The report of a run: the summary's fields in the schema's shape (the
  * target's URL without user info). With `baseDir`, job-file paths are shown
- * relative to it (as the user named them) when inside it.
+ * relative to it (as the user named them) when inside it. Envelopes are read
+ * from the summary as the report is written.
  */
-export function reportOf(summary: RunSummary, baseDir?: string): RunReport {
+export function reportOf(summary: RunSummary, baseDir?: string): ReportSource {
   const show = (file: string) => {
     if (baseDir === undefined) return file;
     const rel = path.relative(baseDir, file);
     return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : file;
   };
-  const report: RunReport = {
+  const head: ReportHead = {
     schemaVersion: 1,
     runId: summary.runId,
     target: { rootUrl: withoutUserInfo(summary.target.rootUrl), sandbox: summary.target.sandbox },
@@ -51,7 +69,7 @@ export function reportOf(summary: RunSummary, baseDir?: string): RunReport {
     durationMs: Math.max(0, Math.round(summary.durationMs)),
     interrupted: summary.interrupted,
     concurrency: summary.concurrency,
-    totals: totalsOf(summary),
+    totals: summary.totals,
     api: {
       calls: summary.api.calls,
       retries: summary.api.retries,
@@ -60,10 +78,26 @@ export function reportOf(summary: RunSummary, baseDir?: string): RunReport {
       ...(summary.api.rateLimit ? { rateLimit: summary.api.rateLimit } : {}),
     },
     ...(summary.callBudget ? { callBudget: summary.callBudget } : {}),
-    envelopes: summary.envelopes.map((e) => ({ ...e, source: { ...e.source, file: show(e.source.file) } })),
-    accounts: summary.accounts.map((a) => ({ ...a, source: { ...a.source, file: show(a.source.file) } })),
   };
-  return report;
+  return {
+    head,
+    accounts: summary.accounts.map((a) => ({ ...a, source: { ...a.source, file: show(a.source.file) } })),
+    envelopes: async function* () {
+      for await (const e of summary.envelopes()) yield { ...e, source: { ...e.source, file: show(e.source.file) } };
+    },
+  };
+}
+
+/** A report in hand (a merged one, read from report.json files) as a {@link ReportSource}. */
+export function reportSourceOf(report: RunReport): ReportSource {
+  const { envelopes, accounts, ...head } = report;
+  return {
+    head,
+    accounts,
+    envelopes: async function* () {
+      yield* envelopes;
+    },
+  };
 }
 
 /** report.json's text. */
@@ -73,28 +107,23 @@ export function reportJson(report: RunReport): string {
 
 /**
  * report.json as chunks, one per envelope and account: the same text as
- * {@link reportJson}, without building a string of the whole report (at
- * 10,000 envelopes that string and its bytes cost ~40 MB at the end of a run).
+ * {@link reportJson}, without building a string of the whole report nor
+ * holding its envelopes (at 10,000 envelopes that string and its bytes
+ * cost ~40 MB at the end of a run).
  */
-export function* reportJsonChunks(report: RunReport): Generator<string> {
-  const { envelopes, accounts, ...head } = report;
-  const headText = JSON.stringify(head, null, 2);
+export async function* reportJsonChunks(source: ReportSource): AsyncGenerator<string> {
+  const headText = JSON.stringify(source.head, null, 2);
   yield headText.slice(0, headText.lastIndexOf('\n}'));
   for (const [name, items] of [
-    ['envelopes', envelopes],
-    ['accounts', accounts],
+    ['envelopes', source.envelopes()],
+    ['accounts', source.accounts],
   ] as const) {
-    if (items.length === 0) {
-      yield `,\n  "${name}": []`;
-      continue;
-    }
-    yield `,\n  "${name}": [`;
     let first = true;
-    for (const item of items) {
-      yield `${first ? '' : ','}\n    ${JSON.stringify(item, null, 2).replace(/\n/g, '\n    ')}`;
+    for await (const item of items) {
+      yield `${first ? `,\n  "${name}": [` : ','}\n    ${JSON.stringify(item, null, 2).replace(/\n/g, '\n    ')}`;
       first = false;
     }
-    yield '\n  ]';
+    yield first ? `,\n  "${name}": []` : '\n  ]';
   }
   yield '\n}\n';
 }

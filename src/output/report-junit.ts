@@ -1,4 +1,5 @@
-import type { RunReport } from './report-json.js';
+import type { AccountResult, EnvelopeResult } from '../runner/run-summary.js';
+import type { ReportSource } from './report-json.js';
 
 function xml(text: string): string {
   return (
@@ -17,55 +18,128 @@ function seconds(ms: number | undefined): string {
   return ((ms ?? 0) / 1000).toFixed(3);
 }
 
+function envelopeCase(e: EnvelopeResult): string {
+  const head = `    <testcase classname="${xml(`${e.job}.envelopes`)}" name="${xml(e.key)}" time="${seconds(e.durationMs)}" file="${xml(e.source.file)}" line="${e.source.line}"`;
+  let body: string;
+  if (e.outcome === 'failed')
+    body = `      <failure type="${xml(e.error?.code ?? 'SR_ENVELOPE_FAILED')}" message="${xml(e.error?.message ?? '')}">${xml(`step: ${e.error?.step ?? '?'}`)}</failure>\n`;
+  else if (e.outcome === 'not-started') body = '      <skipped message="not started: the run was interrupted"/>\n';
+  else
+    body = `      <system-out>${xml(`envelopeId ${e.envelopeId ?? ''}${e.recipients.some((r) => r.signing === 'waiting-for-turn') ? '; some signers wait for their turn' : ''}`)}</system-out>\n`;
+  return `${head}>\n${body}    </testcase>`;
+}
+
+function accountCase(a: AccountResult): string {
+  const head = `    <testcase classname="${xml(`${a.job}.accounts`)}" name="${xml(a.key)}" time="${seconds(a.durationMs)}" file="${xml(a.source.file)}" line="${a.source.line}"`;
+  let body: string;
+  if (a.outcome === 'failed')
+    body = `      <failure type="${xml(a.error?.code ?? 'SR_ACCOUNT_FAILED')}" message="${xml(a.error?.message ?? '')}">${xml(`action: ${a.error?.step ?? '?'}`)}</failure>\n`;
+  else if (a.outcome === 'not-started') body = '      <skipped message="not started: the run was interrupted"/>\n';
+  else
+    body = `      <system-out>${xml(`${a.outcome}${a.awaitingActivation ? ', awaiting activation' : ''}${a.accountId ? `; accountId ${a.accountId}` : ''}`)}</system-out>\n`;
+  return `${head}>\n${body}    </testcase>`;
+}
+
+interface SuiteCounts {
+  tests: number;
+  failures: number;
+  skipped: number;
+  time: number;
+}
+
 /**
- * junit.xml: one test suite per job, one test case per envelope and per
- * account (classname `<job>.envelopes` / `<job>.accounts`, name the key).
- * Failed items are failures with the code; not-started items are skipped.
+ * junit.xml as chunks: one test suite per job, one test case per envelope
+ * and per account (classname `<job>.envelopes` / `<job>.accounts`, name the
+ * key). Failed items are failures with the code; not-started items are
+ * skipped. Suites come in the order their jobs first appear (envelopes,
+ * then accounts); a suite holds its envelopes, then its accounts.
+ *
+ * Two reads of the envelopes: the first counts (a suite's tag carries its
+ * counts), the second writes, so no test case is held in memory. A run's
+ * envelopes come job by job; when they do not (a merged report), each
+ * job's suite reads them again, keeping its own.
  */
-export function reportJunit(report: RunReport): string {
-  const jobs = new Map<string, string[]>();
-  const counts = new Map<string, { tests: number; failures: number; skipped: number; time: number }>();
-  const add = (job: string, text: string, failed: boolean, skipped: boolean, ms: number | undefined) => {
-    const list = jobs.get(job) ?? [];
-    list.push(text);
-    jobs.set(job, list);
-    const c = counts.get(job) ?? { tests: 0, failures: 0, skipped: 0, time: 0 };
+export async function* reportJunitChunks(source: ReportSource): AsyncGenerator<string> {
+  const counts = new Map<string, SuiteCounts>();
+  const count = (job: string, outcome: string, ms: number | undefined) => {
+    let c = counts.get(job);
+    if (!c) {
+      c = { tests: 0, failures: 0, skipped: 0, time: 0 };
+      counts.set(job, c);
+    }
     c.tests += 1;
-    if (failed) c.failures += 1;
-    if (skipped) c.skipped += 1;
+    if (outcome === 'failed') c.failures += 1;
+    if (outcome === 'not-started') c.skipped += 1;
     c.time += ms ?? 0;
-    counts.set(job, c);
   };
-  for (const e of report.envelopes) {
-    const head = `    <testcase classname="${xml(`${e.job}.envelopes`)}" name="${xml(e.key)}" time="${seconds(e.durationMs)}" file="${xml(e.source.file)}" line="${e.source.line}"`;
-    let body: string;
-    if (e.outcome === 'failed')
-      body = `      <failure type="${xml(e.error?.code ?? 'SR_ENVELOPE_FAILED')}" message="${xml(e.error?.message ?? '')}">${xml(`step: ${e.error?.step ?? '?'}`)}</failure>\n`;
-    else if (e.outcome === 'not-started') body = '      <skipped message="not started: the run was interrupted"/>\n';
-    else
-      body = `      <system-out>${xml(`envelopeId ${e.envelopeId ?? ''}${e.recipients.some((r) => r.signing === 'waiting-for-turn') ? '; some signers wait for their turn' : ''}`)}</system-out>\n`;
-    add(e.job, `${head}>\n${body}    </testcase>`, e.outcome === 'failed', e.outcome === 'not-started', e.durationMs);
+  let grouped = true;
+  let current: string | undefined;
+  for await (const e of source.envelopes()) {
+    if (e.job !== current && counts.has(e.job)) grouped = false;
+    current = e.job;
+    count(e.job, e.outcome, e.durationMs);
   }
-  for (const a of report.accounts) {
-    const head = `    <testcase classname="${xml(`${a.job}.accounts`)}" name="${xml(a.key)}" time="${seconds(a.durationMs)}" file="${xml(a.source.file)}" line="${a.source.line}"`;
-    let body: string;
-    if (a.outcome === 'failed')
-      body = `      <failure type="${xml(a.error?.code ?? 'SR_ACCOUNT_FAILED')}" message="${xml(a.error?.message ?? '')}">${xml(`action: ${a.error?.step ?? '?'}`)}</failure>\n`;
-    else if (a.outcome === 'not-started') body = '      <skipped message="not started: the run was interrupted"/>\n';
-    else
-      body = `      <system-out>${xml(`${a.outcome}${a.awaitingActivation ? ', awaiting activation' : ''}${a.accountId ? `; accountId ${a.accountId}` : ''}`)}</system-out>\n`;
-    add(a.job, `${head}>\n${body}    </testcase>`, a.outcome === 'failed', a.outcome === 'not-started', a.durationMs);
+  const accountsOf = new Map<string, AccountResult[]>();
+  for (const a of source.accounts) {
+    count(a.job, a.outcome, a.durationMs);
+    const list = accountsOf.get(a.job) ?? [];
+    list.push(a);
+    accountsOf.set(a.job, list);
   }
+
+  const { head } = source;
   const total = { tests: 0, failures: 0, skipped: 0 };
-  const suites: string[] = [];
-  for (const [job, cases] of jobs) {
-    const c = counts.get(job) ?? { tests: 0, failures: 0, skipped: 0, time: 0 };
+  for (const c of counts.values()) {
     total.tests += c.tests;
     total.failures += c.failures;
     total.skipped += c.skipped;
-    suites.push(
-      `  <testsuite name="${xml(job)}" tests="${c.tests}" failures="${c.failures}" errors="0" skipped="${c.skipped}" time="${seconds(c.time)}" timestamp="${xml(report.startedAt)}">\n${cases.join('\n')}\n  </testsuite>`,
-    );
   }
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="signrun run ${xml(report.runId)}" tests="${total.tests}" failures="${total.failures}" errors="0" skipped="${total.skipped}" time="${seconds(report.durationMs)}">\n${suites.join('\n')}\n</testsuites>\n`;
+  yield `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="signrun run ${xml(head.runId)}" tests="${total.tests}" failures="${total.failures}" errors="0" skipped="${total.skipped}" time="${seconds(head.durationMs)}">\n`;
+  const suiteOpen = (job: string, first: boolean) => {
+    const c = counts.get(job) ?? { tests: 0, failures: 0, skipped: 0, time: 0 };
+    return `${first ? '' : '\n'}  <testsuite name="${xml(job)}" tests="${c.tests}" failures="${c.failures}" errors="0" skipped="${c.skipped}" time="${seconds(c.time)}" timestamp="${xml(head.startedAt)}">\n`;
+  };
+  const suiteAccounts = (job: string, first: boolean) =>
+    (accountsOf.get(job) ?? []).map((a, i) => `${first && i === 0 ? '' : '\n'}${accountCase(a)}`).join('');
+  const suiteClose = '\n  </testsuite>';
+
+  let firstSuite = true;
+  if (grouped) {
+    let job: string | undefined;
+    for await (const e of source.envelopes()) {
+      if (e.job !== job) {
+        if (job !== undefined) yield `${suiteAccounts(job, false)}${suiteClose}`;
+        yield suiteOpen(e.job, firstSuite);
+        firstSuite = false;
+        job = e.job;
+        yield envelopeCase(e);
+      } else yield `\n${envelopeCase(e)}`;
+    }
+    if (job !== undefined) yield `${suiteAccounts(job, false)}${suiteClose}`;
+  }
+  for (const job of counts.keys()) {
+    let firstCase = true;
+    if (grouped) {
+      if (!accountsOf.has(job) || counts.get(job)?.tests !== accountsOf.get(job)?.length) continue;
+    } else {
+      for await (const e of source.envelopes()) {
+        if (e.job !== job) continue;
+        if (firstCase) yield suiteOpen(job, firstSuite);
+        yield `${firstCase ? '' : '\n'}${envelopeCase(e)}`;
+        firstCase = false;
+        firstSuite = false;
+      }
+    }
+    if (firstCase) yield suiteOpen(job, firstSuite);
+    yield `${suiteAccounts(job, firstCase)}${suiteClose}`;
+    firstSuite = false;
+  }
+  yield '\n</testsuites>\n';
+}
+
+/** junit.xml's text in one string (small reports, tests): see {@link reportJunitChunks}. */
+export async function reportJunit(source: ReportSource): Promise<string> {
+  let text = '';
+  for await (const chunk of reportJunitChunks(source)) text += chunk;
+  return text;
 }

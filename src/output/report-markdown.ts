@@ -1,4 +1,5 @@
-import type { RunReport } from './report-json.js';
+import type { AccountResult, EnvelopeResult } from '../runner/run-summary.js';
+import type { ReportSource } from './report-json.js';
 
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -10,13 +11,41 @@ function duration(ms: number): string {
   return s < 120 ? `${s.toFixed(1)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
 }
 
+/** Items listed under a heading before "…and N more". */
+const MAX_FAILED = 200;
+const MAX_WAITING = 50;
+
 /**
  * report.md: a summary a CI job can paste into its step summary
  * (`cat out/report.md >> $GITHUB_STEP_SUMMARY`). Lists totals, API use and
- * every item that needs attention (failed, waiting for turn, awaiting
- * activation, not started); successful envelopes are only counted.
+ * the items that need attention (failed, waiting for turn, awaiting
+ * activation, not started), each list capped; successful envelopes are only
+ * counted. One read of the envelopes, keeping only what is listed.
  */
-export function reportMarkdown(report: RunReport): string {
+export async function reportMarkdown(source: ReportSource): Promise<string> {
+  const { head: report, accounts } = source;
+  let succeededCalls = 0;
+  let failedEnvelopes = 0;
+  let waitingCount = 0;
+  let notStartedCount = 0;
+  const failedListed: Array<EnvelopeResult | AccountResult> = [];
+  const waiting: EnvelopeResult[] = [];
+  for await (const e of source.envelopes()) {
+    if (e.outcome === 'succeeded') succeededCalls += e.apiCalls;
+    else if (e.outcome === 'failed') {
+      failedEnvelopes += 1;
+      if (failedListed.length < MAX_FAILED) failedListed.push(e);
+    } else notStartedCount += 1;
+    if (e.recipients.some((r) => r.signing === 'waiting-for-turn')) {
+      waitingCount += 1;
+      if (waiting.length < MAX_WAITING) waiting.push(e);
+    }
+  }
+  const failedAccounts = accounts.filter((a) => a.outcome === 'failed');
+  for (const a of failedAccounts) if (failedListed.length < MAX_FAILED) failedListed.push(a);
+  const failedCount = failedEnvelopes + failedAccounts.length;
+  notStartedCount += accounts.filter((a) => a.outcome === 'not-started').length;
+
   const t = report.totals;
   const lines: string[] = [];
   const verdict = report.interrupted
@@ -40,13 +69,7 @@ export function reportMarkdown(report: RunReport): string {
     `| accounts | ${t.accounts.total} | ${accountsOk} | ${t.accounts.failed} | ${t.accounts.notStarted} |`,
     '',
   );
-  const perEnvelope =
-    t.envelopes.succeeded > 0
-      ? (
-          report.envelopes.filter((e) => e.outcome === 'succeeded').reduce((n, e) => n + e.apiCalls, 0) /
-          t.envelopes.succeeded
-        ).toFixed(1)
-      : '–';
+  const perEnvelope = t.envelopes.succeeded > 0 ? (succeededCalls / t.envelopes.succeeded).toFixed(1) : '–';
   const rl = report.api.rateLimit;
   lines.push(
     `API calls: ${report.api.calls} (${report.api.retries} retries, ${report.api.failedCalls} failed answers; ${perEnvelope} per envelope)` +
@@ -56,35 +79,33 @@ export function reportMarkdown(report: RunReport): string {
     '',
   );
 
-  const failed = [...report.envelopes, ...report.accounts].filter((i) => i.outcome === 'failed');
-  if (failed.length > 0) {
+  if (failedCount > 0) {
     lines.push('## Failed', '', '| item | where | step | code | what happened |', '|---|---|---|---|---|');
-    for (const item of failed.slice(0, 200)) {
+    for (const item of failedListed) {
       lines.push(
         `| \`${cell(`${item.job}/${item.key}`)}\` | ${cell(`${item.source.file}:${item.source.line}`)} | ${cell(item.error?.step ?? '')} | \`${item.error?.code ?? ''}\` | ${cell(item.error?.message ?? '')} |`,
       );
     }
-    if (failed.length > 200) lines.push('', `…and ${failed.length - 200} more (see report.json).`);
+    if (failedCount > MAX_FAILED) lines.push('', `…and ${failedCount - MAX_FAILED} more (see report.json).`);
     lines.push('');
   }
-  const waiting = report.envelopes.filter((e) => e.recipients.some((r) => r.signing === 'waiting-for-turn'));
-  if (waiting.length > 0) {
+  if (waitingCount > 0) {
     lines.push(
       '## Waiting for their turn',
       '',
       'Not failures: these signers get their address later, with `signrun sign-url <out> <key> <recipient>`.',
       '',
     );
-    for (const e of waiting.slice(0, 50)) {
+    for (const e of waiting) {
       const who = e.recipients
         .filter((r) => r.signing === 'waiting-for-turn')
         .map((r) => r.clientUserId ?? r.recipientId);
       lines.push(`- \`${cell(`${e.job}/${e.key}`)}\`: ${who.map((w) => `\`${cell(w)}\``).join(', ')}`);
     }
-    if (waiting.length > 50) lines.push(`- …and ${waiting.length - 50} more`);
+    if (waitingCount > MAX_WAITING) lines.push(`- …and ${waitingCount - MAX_WAITING} more`);
     lines.push('');
   }
-  const activation = report.accounts.filter((a) => a.awaitingActivation);
+  const activation = accounts.filter((a) => a.awaitingActivation);
   if (activation.length > 0) {
     lines.push(
       '## Accounts awaiting activation',
@@ -95,15 +116,14 @@ export function reportMarkdown(report: RunReport): string {
     for (const a of activation) lines.push(`- \`${cell(`${a.job}/${a.key}`)}\`: account ${a.accountId ?? '?'}`);
     lines.push('');
   }
-  const notStarted = [...report.envelopes, ...report.accounts].filter((i) => i.outcome === 'not-started');
-  if (notStarted.length > 0 && report.callBudget?.exhausted) {
+  if (notStartedCount > 0 && report.callBudget?.exhausted) {
     lines.push(
-      `${notStarted.length} item(s) were not started because the hourly call budget was spent (SR_CALL_BUDGET_SPENT, ${report.callBudget.used} calls made); run the same command again after ${report.callBudget.resumeAt ?? 'the hour'} to continue.`,
+      `${notStartedCount} item(s) were not started because the hourly call budget was spent (SR_CALL_BUDGET_SPENT, ${report.callBudget.used} calls made); run the same command again after ${report.callBudget.resumeAt ?? 'the hour'} to continue.`,
       '',
     );
-  } else if (notStarted.length > 0)
+  } else if (notStartedCount > 0)
     lines.push(
-      `${notStarted.length} item(s) were not started because the run was interrupted; run the same command again to continue.`,
+      `${notStartedCount} item(s) were not started because the run was interrupted; run the same command again to continue.`,
       '',
     );
   return `${lines.join('\n')}\n`;

@@ -3,6 +3,8 @@ import type { FileRecord } from '../output/output-folder.js';
 import type { SourcePosition } from '../jobs/model.js';
 import type { EnvelopeStep, RunEvent } from './run-events.js';
 import type { CallBudgetReport } from './call-budget.js';
+import type { ResultSpool } from '../output/result-spool.js';
+import { identityOf } from './identity.js';
 
 /** The service a run talked to. */
 export interface RunTarget {
@@ -92,7 +94,11 @@ export interface ApiUsage {
   rateLimit?: RateLimitInfo;
 }
 
-/** Everything reporters and the exit code read: one object, built from the run's events. */
+/**
+ * Everything reporters and the exit code read. The envelopes' results are
+ * not held in memory (a run's memory stays flat however many envelopes it
+ * has): they are read back, in job-file order, from the run's spool.
+ */
 export interface RunSummary {
   runId: string;
   target: RunTarget;
@@ -102,11 +108,17 @@ export interface RunSummary {
   interrupted: boolean;
   concurrency: number;
   outDir: string;
-  envelopes: EnvelopeResult[];
+  /** Counts per outcome, kept as results came in. */
+  totals: SummaryTotals;
+  /** The envelopes' results in job-file order; each call reads them afresh. Usable until {@link close}. */
+  envelopes: () => AsyncIterable<EnvelopeResult>;
+  /** The accounts' results in job-file order (accounts are few: kept in memory). */
   accounts: AccountResult[];
   api: ApiUsage;
   /** The hourly call budget (`--max-calls-per-hour`, or the service's limit when it ran out). Absent when neither applied. */
   callBudget?: CallBudgetReport;
+  /** Releases the results spool (its file is already gone from the folder). Call once the reports are written. */
+  close: () => Promise<void>;
 }
 
 /** Counts per outcome, for the console and report.md. */
@@ -123,54 +135,94 @@ export interface SummaryTotals {
   };
 }
 
-export function totalsOf(summary: Pick<RunSummary, 'envelopes' | 'accounts'>): SummaryTotals {
-  const e = summary.envelopes;
-  const a = summary.accounts;
+/** Totals of nothing. */
+export function emptyTotals(): SummaryTotals {
   return {
-    envelopes: {
-      total: e.length,
-      succeeded: e.filter((x) => x.outcome === 'succeeded').length,
-      failed: e.filter((x) => x.outcome === 'failed').length,
-      notStarted: e.filter((x) => x.outcome === 'not-started').length,
-      waitingForTurn: e.reduce((n, x) => n + x.recipients.filter((r) => r.signing === 'waiting-for-turn').length, 0),
-    },
-    accounts: {
-      total: a.length,
-      created: a.filter((x) => x.outcome === 'created').length,
-      upToDate: a.filter((x) => x.outcome === 'up-to-date').length,
-      deleted: a.filter((x) => x.outcome === 'deleted').length,
-      alreadyAbsent: a.filter((x) => x.outcome === 'already-absent').length,
-      failed: a.filter((x) => x.outcome === 'failed').length,
-      notStarted: a.filter((x) => x.outcome === 'not-started').length,
-    },
+    envelopes: { total: 0, succeeded: 0, failed: 0, notStarted: 0, waitingForTurn: 0 },
+    accounts: { total: 0, created: 0, upToDate: 0, deleted: 0, alreadyAbsent: 0, failed: 0, notStarted: 0 },
   };
 }
 
+/** Counts one envelope's result into `totals`. */
+export function countEnvelope(totals: SummaryTotals, e: EnvelopeResult): void {
+  const t = totals.envelopes;
+  t.total += 1;
+  if (e.outcome === 'succeeded') t.succeeded += 1;
+  else if (e.outcome === 'failed') t.failed += 1;
+  else t.notStarted += 1;
+  for (const r of e.recipients) if (r.signing === 'waiting-for-turn') t.waitingForTurn += 1;
+}
+
+const accountCounter = {
+  created: 'created',
+  'up-to-date': 'upToDate',
+  deleted: 'deleted',
+  'already-absent': 'alreadyAbsent',
+  failed: 'failed',
+  'not-started': 'notStarted',
+} as const satisfies Record<AccountResult['outcome'], keyof SummaryTotals['accounts']>;
+
+/** Counts one account's result into `totals`. */
+export function countAccount(totals: SummaryTotals, a: AccountResult): void {
+  totals.accounts.total += 1;
+  totals.accounts[accountCounter[a.outcome]] += 1;
+}
+
+/** Totals of results in hand (merged reports, tests). */
+export function totalsOf(items: {
+  envelopes: Iterable<EnvelopeResult>;
+  accounts: Iterable<AccountResult>;
+}): SummaryTotals {
+  const totals = emptyTotals();
+  for (const e of items.envelopes) countEnvelope(totals, e);
+  for (const a of items.accounts) countAccount(totals, a);
+  return totals;
+}
+
 /** Exit code of a finished run (DESIGN.md): 130 interrupted, 1 when anything failed, else 0. */
-export function exitCodeOf(summary: RunSummary): number {
+export function exitCodeOf(summary: Pick<RunSummary, 'interrupted' | 'callBudget' | 'totals'>): number {
   if (summary.interrupted) return 130;
   // Work left undone for lack of calls: not a success, and the report says when to resume.
   if (summary.callBudget?.exhausted) return 1;
-  const t = totalsOf(summary);
+  const t = summary.totals;
   return t.envelopes.failed > 0 || t.accounts.failed > 0 ? 1 : 0;
 }
 
+/** Options of {@link SummaryCollector}. */
+export interface SummaryCollectorInit {
+  runId: string;
+  target: RunTarget;
+  startedAt: string;
+  concurrency: number;
+  outDir: string;
+  /** Where the envelopes' results go, numbered in job-file order (0 … envelopes-1). */
+  spool: ResultSpool<EnvelopeResult>;
+}
+
 /**
- * Collects run events into one RunSummary. Per-item call and retry counts
- * come from the `tag` (`<job>/<key>`) the runner puts on each request.
+ * Collects a run into one RunSummary: API use from the run's events,
+ * results as the runner hands them over with their place in the job files.
+ * Only running counts stay in memory: each envelope's result goes to the
+ * spool, and its per-item call counter is dropped once it is done. Per-item
+ * call and retry counts come from the `tag` (`<job>/<key>`) the runner puts
+ * on each request.
  */
 export class SummaryCollector {
-  #summary: RunSummary;
+  readonly #head: Omit<RunSummary, 'envelopes' | 'accounts' | 'close'>;
+  readonly #spool: ResultSpool<EnvelopeResult>;
+  readonly #accounts: Array<{ index: number; result: AccountResult }> = [];
+  readonly #accountsDone = new Set<number>();
   #callsByTag = new Map<string, { calls: number; retries: number }>();
 
-  constructor(init: { runId: string; target: RunTarget; startedAt: string; concurrency: number; outDir: string }) {
-    this.#summary = {
-      ...init,
+  constructor(init: SummaryCollectorInit) {
+    const { spool, ...head } = init;
+    this.#spool = spool;
+    this.#head = {
+      ...head,
       endedAt: init.startedAt,
       durationMs: 0,
       interrupted: false,
-      envelopes: [],
-      accounts: [],
+      totals: emptyTotals(),
       api: { calls: 0, retries: 0, byOperation: {}, failedCalls: 0 },
     };
   }
@@ -180,8 +232,33 @@ export class SummaryCollector {
     return this.#callsByTag.get(tag) ?? { calls: 0, retries: 0 };
   }
 
+  /** The result of the envelope at `index` (job-file order): spooled, counted, its call counter dropped. */
+  envelopeDone(index: number, result: EnvelopeResult): void {
+    this.#spool.put(index, result);
+    countEnvelope(this.#head.totals, result);
+    this.#callsByTag.delete(identityOf(result));
+  }
+
+  /** True when the envelope at `index` has a result. */
+  hasEnvelope(index: number): boolean {
+    return this.#spool.has(index);
+  }
+
+  /** The result of the account at `index` (job-file order among accounts). */
+  accountDone(index: number, result: AccountResult): void {
+    this.#accounts.push({ index, result });
+    this.#accountsDone.add(index);
+    countAccount(this.#head.totals, result);
+    this.#callsByTag.delete(identityOf(result));
+  }
+
+  /** True when the account at `index` has a result. */
+  hasAccount(index: number): boolean {
+    return this.#accountsDone.has(index);
+  }
+
   readonly listener = (event: RunEvent): void => {
-    const s = this.#summary;
+    const s = this.#head;
     switch (event.type) {
       case 'request': {
         s.api.calls += 1;
@@ -194,12 +271,6 @@ export class SummaryCollector {
       case 'retry':
         s.api.retries += 1;
         if (event.tag !== undefined) this.#usage(event.tag).retries += 1;
-        break;
-      case 'envelope:done':
-        s.envelopes.push(event.result);
-        break;
-      case 'account:done':
-        s.accounts.push(event.result);
         break;
       case 'interrupt':
         s.interrupted = true;
@@ -226,11 +297,20 @@ export class SummaryCollector {
     return u;
   }
 
-  /** The summary, items in the order of the job files. */
-  summary(order: (item: { job: string; key: string }) => number): RunSummary {
-    const s = this.#summary;
-    s.envelopes.sort((a, b) => order(a) - order(b));
-    s.accounts.sort((a, b) => order(a) - order(b));
-    return s;
+  /**
+   * The summary, once every spooled result is on disk (SR_OUTPUT_WRITE when
+   * one could not be written). From then on the spool belongs to the
+   * summary: its `close` releases it.
+   */
+  async summary(): Promise<RunSummary> {
+    await this.#spool.flush();
+    this.#callsByTag = new Map();
+    const spool = this.#spool;
+    return {
+      ...this.#head,
+      envelopes: () => spool.read(),
+      accounts: this.#accounts.sort((a, b) => a.index - b.index).map((a) => a.result),
+      close: () => spool.close(),
+    };
   }
 }

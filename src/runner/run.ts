@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import type { ResolvedAccount, ResolvedEnvelope, ResolvedJob, Secret } from '../jobs/model.js';
 import { EsignatureClient } from '../client/esignature-client.js';
 import type { Auth } from '../client/auth.js';
@@ -6,6 +7,7 @@ import type { RetryPolicy } from '../client/retry-policy.js';
 import type { Timing } from '../client/timing.js';
 import { SignrunError } from '../errors/signrun-error.js';
 import { OutputFolder } from '../output/output-folder.js';
+import { ResultSpool } from '../output/result-spool.js';
 import { runAccount } from './account-pipeline.js';
 import { runEnvelope } from './envelope-pipeline.js';
 import { identityOf } from './identity.js';
@@ -68,6 +70,14 @@ export interface RunOptions {
    * says when to resume (SR_CALL_BUDGET_SPENT, exit 1).
    */
   maxCallsPerHour?: number;
+  /**
+   * Let the run take the envelopes over (the CLI does: it has no further use
+   * for them). Each job's `envelopes` is emptied when the run starts and each
+   * envelope is let go once it has started, so that a long run holds ever
+   * fewer envelopes instead of every one to the end. Default false: the jobs
+   * are left as given.
+   */
+  releaseEnvelopes?: boolean;
 }
 
 /** Thrown before anything is sent when a plan-time check fails (exit 2). */
@@ -88,27 +98,45 @@ export class PreflightError extends SignrunError {
   }
 }
 
-type WorkItem = { kind: 'envelope'; envelope: ResolvedEnvelope } | { kind: 'account'; account: ResolvedAccount };
+/** An item to run, with its place in the job files (among envelopes, or among accounts). */
+type WorkItem =
+  | { kind: 'envelope'; envelope: ResolvedEnvelope; index: number }
+  | { kind: 'account'; account: ResolvedAccount; index: number };
 
 /**
  * Executes resolved jobs against the service: log in, read templates and
  * check roles (a problem stops the run before anything is sent), then
  * accounts and envelopes with bounded, lazy parallelism over one connection
- * pool. Returns the one summary that reporters and the exit code read.
- * Throws only for what stops the whole run (login refused, preflight).
+ * pool. Returns the one summary that reporters and the exit code read;
+ * the caller closes it once the reports are written (it holds the results
+ * spool). Throws only for what stops the whole run (login refused, preflight).
  */
 export async function run(options: RunOptions): Promise<RunSummary> {
   const concurrency = options.concurrency ?? 8;
   const startedAt = new Date();
   const runId = options.runId ?? randomUUID();
   const out = new OutputFolder(options.outDir);
+  // The envelopes in job-file order, numbered by their place here; a slot is emptied once its envelope started (releaseEnvelopes).
+  const envelopes: Array<ResolvedEnvelope | undefined> = options.jobs.flatMap((j) => j.envelopes);
+  const release = options.releaseEnvelopes === true;
+  if (release) for (const job of options.jobs) job.envelopes = [];
+  const envelopeCount = envelopes.length;
+  const accountCount = options.jobs.reduce((n, j) => n + j.accounts.length, 0);
+  // Results wait for the reports on disk, not in memory; the file leaves the folder at once (result-spool.ts).
+  const spool = await ResultSpool.create<EnvelopeResult>(
+    path.join(out.root, `.signrun-results-${randomUUID()}.jsonl`),
+    envelopeCount,
+  );
   const collector = new SummaryCollector({
     runId,
     target: { rootUrl: options.target.rootUrl, sandbox: options.target.sandbox },
     startedAt: startedAt.toISOString(),
     concurrency,
     outDir: out.root,
+    spool,
   });
+  /** Set once the summary (and with it the spool) is handed to the caller. */
+  let handedOver = false;
   const budget = new CallBudget(options.maxCallsPerHour, startedAt);
   const emit = (event: RunEvent) => {
     if (event.type === 'request') budget.observe(event.rateLimit);
@@ -128,14 +156,6 @@ export async function run(options: RunOptions): Promise<RunSummary> {
     ...(options.retryPolicy ? { retryPolicy: options.retryPolicy } : {}),
     ...(options.timing ? { timing: options.timing } : {}),
   });
-
-  const order = new Map<string, number>();
-  const envelopeCount = options.jobs.reduce((n, j) => n + j.envelopes.length, 0);
-  const accountCount = options.jobs.reduce((n, j) => n + j.accounts.length, 0);
-  for (const job of options.jobs) {
-    for (const a of job.accounts) order.set(identityOf(a), order.size);
-    for (const e of job.envelopes) order.set(identityOf(e), order.size);
-  }
 
   let lock: StateLock | undefined;
   let journal: Journal | undefined;
@@ -172,12 +192,11 @@ export async function run(options: RunOptions): Promise<RunSummary> {
       accounts: accountCount,
     });
     const account = await client.login({ tag: 'login' });
-    const { problems } = await checkTemplates(allEnvelopes(options.jobs), account);
+    const { problems } = await checkTemplates(present(envelopes), account);
     if (problems.length > 0) throw new PreflightError(problems);
 
     const now = () => new Date();
     const usageOf = (tag: string) => collector.usageOf(tag);
-    const seen = new Set<string>();
     const interrupted = () => options.signal?.aborted === true;
     // Calls the items in flight may still make, so the budget keeps room for them to finish.
     let reserved = 0;
@@ -190,7 +209,7 @@ export async function run(options: RunOptions): Promise<RunSummary> {
     const runItem = async (item: WorkItem): Promise<void> => {
       if (item.kind === 'envelope') {
         const { envelope } = item;
-        seen.add(identityOf(envelope));
+        if (release) envelopes[item.index] = undefined;
         emit({ type: 'envelope:start', job: envelope.job, key: envelope.key });
         const result = await runEnvelope(envelope, {
           account,
@@ -215,10 +234,10 @@ export async function run(options: RunOptions): Promise<RunSummary> {
             () => undefined, // awaited below: a journal that cannot be written fails the run
           );
         }
+        collector.envelopeDone(item.index, result);
         emit({ type: 'envelope:done', result });
       } else {
         const { account: resolved } = item;
-        seen.add(identityOf(resolved));
         emit({ type: 'account:start', job: resolved.job, key: resolved.key });
         const result = await runAccount(resolved, {
           client,
@@ -229,11 +248,12 @@ export async function run(options: RunOptions): Promise<RunSummary> {
           ...(options.distributor ? { distributor: options.distributor } : {}),
           ...(options.integratorKey ? { integratorKey: options.integratorKey } : {}),
         });
+        collector.accountDone(item.index, result);
         emit({ type: 'account:done', result });
       }
     };
     await scheduleLazily(
-      withinBudget(workItems(options.jobs), (item) => {
+      withinBudget(workItems(options.jobs, envelopes), (item) => {
         // Reserved when the item is taken, not when its task starts: the next item is taken before that.
         const allowed = budget.canStart(callsOf(item), reserved);
         if (allowed) reserved += callsOf(item);
@@ -254,21 +274,29 @@ export async function run(options: RunOptions): Promise<RunSummary> {
     if (stopped()) {
       if (interrupted()) emit({ type: 'interrupt' });
       else emit({ type: 'budget', callBudget: budget.report() });
-      for (const job of options.jobs) {
-        for (const a of job.accounts)
-          if (!seen.has(identityOf(a))) emit({ type: 'account:done', result: notStartedAccount(a) });
-        for (const e of job.envelopes)
-          if (!seen.has(identityOf(e))) emit({ type: 'envelope:done', result: notStartedEnvelope(e) });
+      for (const item of workItems(options.jobs, envelopes)) {
+        if (item.kind === 'account' && !collector.hasAccount(item.index)) {
+          const result = notStartedAccount(item.account);
+          collector.accountDone(item.index, result);
+          emit({ type: 'account:done', result });
+        } else if (item.kind === 'envelope' && !collector.hasEnvelope(item.index)) {
+          const result = notStartedEnvelope(item.envelope);
+          collector.envelopeDone(item.index, result);
+          emit({ type: 'envelope:done', result });
+        }
       }
     }
     if (!budget.exhausted && options.maxCallsPerHour !== undefined)
       emit({ type: 'budget', callBudget: budget.report() });
     emit({ type: 'run:end', endedAt: new Date().toISOString(), interrupted: interrupted() });
-    return collector.summary((item) => order.get(identityOf(item)) ?? 0);
+    const summary = await collector.summary();
+    handedOver = true;
+    return summary;
   } finally {
     client.close();
     await journal?.close();
     await lock?.release();
+    if (!handedOver) await spool.close();
   }
 }
 
@@ -280,14 +308,19 @@ function* withinBudget<T>(items: Iterable<T>, allowed: (item: T) => boolean): Ge
   }
 }
 
-function* allEnvelopes(jobs: ResolvedJob[]): Generator<ResolvedEnvelope> {
-  for (const job of jobs) yield* job.envelopes;
+function* present<T>(items: Iterable<T | undefined>): Generator<T> {
+  for (const item of items) if (item !== undefined) yield item;
 }
 
-/** Accounts first (envelopes never depend on them, but a CI provisioning run reads best that way), then envelopes, in file order. */
-function* workItems(jobs: ResolvedJob[]): Generator<WorkItem> {
-  for (const job of jobs) for (const account of job.accounts) yield { kind: 'account', account };
-  for (const job of jobs) for (const envelope of job.envelopes) yield { kind: 'envelope', envelope };
+/**
+ * Accounts first (envelopes never depend on them, but a CI provisioning run
+ * reads best that way), then envelopes, in file order, each numbered in its
+ * kind: the summary keeps results in that order.
+ */
+function* workItems(jobs: ResolvedJob[], envelopes: ReadonlyArray<ResolvedEnvelope | undefined>): Generator<WorkItem> {
+  let index = 0;
+  for (const job of jobs) for (const account of job.accounts) yield { kind: 'account', account, index: index++ };
+  for (const [i, envelope] of envelopes.entries()) if (envelope) yield { kind: 'envelope', envelope, index: i };
 }
 
 function notStartedEnvelope(e: ResolvedEnvelope): EnvelopeResult {

@@ -1,15 +1,51 @@
 import { describe, expect, it } from 'vitest';
-import { reportJson, reportJsonChunks, reportOf } from '../../src/output/report-json.js';
+import {
+  reportJson,
+  reportJsonChunks,
+  reportOf,
+  reportSourceOf,
+  type ReportSource,
+  type RunReport,
+} from '../../src/output/report-json.js';
 import { reportMarkdown } from '../../src/output/report-markdown.js';
 import { reportJunit } from '../../src/output/report-junit.js';
 import { checkReport } from '../../src/output/report-schema.js';
 import { mergeReports } from '../../src/output/merge-reports.js';
 import { consoleSummary } from '../../src/output/console-summary.js';
-import { exitCodeOf, type RunSummary } from '../../src/runner/run-summary.js';
+import {
+  exitCodeOf,
+  totalsOf,
+  type AccountResult,
+  type EnvelopeResult,
+  type RunSummary,
+} from '../../src/runner/run-summary.js';
 
 const source = { file: '/repo/jobs/offers.yaml', line: 12, column: 5 };
 
-function summary(overrides: Partial<RunSummary> = {}): RunSummary {
+/** What a test gives: a summary's fields with its envelopes in an array. */
+type SummaryFields = Omit<RunSummary, 'envelopes' | 'close' | 'totals'> & { envelopes: EnvelopeResult[] };
+
+/** A RunSummary over results in hand: totals counted from them, envelopes read from the array. */
+function summary(overrides: Partial<SummaryFields> = {}): RunSummary {
+  const { envelopes, ...fields } = fields_(overrides);
+  return {
+    ...fields,
+    totals: totalsOf({ envelopes, accounts: fields.accounts }),
+    envelopes: async function* () {
+      yield* envelopes;
+    },
+    close: async () => undefined,
+  };
+}
+
+/** The whole report in memory (for the schema and merge checks). */
+async function inMemory(source: ReportSource): Promise<RunReport> {
+  const envelopes: EnvelopeResult[] = [];
+  for await (const e of source.envelopes()) envelopes.push(e);
+  return { ...source.head, envelopes, accounts: source.accounts };
+}
+
+function fields_(overrides: Partial<SummaryFields>): SummaryFields {
   return {
     runId: 'run-1',
     target: { rootUrl: 'https://user:pw@demo.example.com/restapi/v2?token=abc', sandbox: false },
@@ -89,8 +125,8 @@ function summary(overrides: Partial<RunSummary> = {}): RunSummary {
 }
 
 describe('reporters', () => {
-  it('report.json follows its schema, names files relative to the working folder and strips user info from the target', () => {
-    const report = reportOf(summary(), '/repo');
+  it('report.json follows its schema, names files relative to the working folder and strips user info from the target', async () => {
+    const report = await inMemory(reportOf(summary(), '/repo'));
     expect(checkReport(report)).toEqual([]);
     expect(report.envelopes[0]?.source.file).toBe('jobs/offers.yaml');
     expect(report.target.rootUrl).toBe('https://demo.example.com/restapi/v2');
@@ -98,20 +134,23 @@ describe('reporters', () => {
     expect(report.totals.accounts.created).toBe(1);
   });
 
-  it('report.json streamed in chunks is the same text as in one piece', () => {
-    for (const r of [reportOf(summary()), reportOf(summary({ envelopes: [], accounts: [] }))]) {
-      expect([...reportJsonChunks(r)].join('')).toBe(reportJson(r));
+  it('report.json streamed in chunks is the same text as in one piece', async () => {
+    for (const s of [summary(), summary({ envelopes: [], accounts: [] }), summary({ accounts: [] })]) {
+      let text = '';
+      for await (const chunk of reportJsonChunks(reportOf(s))) text += chunk;
+      expect(text).toBe(reportJson(await inMemory(reportOf(s))));
+      expect(JSON.parse(text)).toEqual(await inMemory(reportOf(s)));
     }
   });
 
-  it('the schema refuses what it does not describe', () => {
-    const report = reportOf(summary()) as unknown as Record<string, unknown>;
+  it('the schema refuses what it does not describe', async () => {
+    const report = (await inMemory(reportOf(summary()))) as unknown as Record<string, unknown>;
     expect(checkReport({ ...report, extra: 1 })).not.toEqual([]);
     expect(checkReport({ ...report, envelopes: [{ job: 'x' }] })).not.toEqual([]);
   });
 
-  it('report.md lists failures, waiting signers, accounts awaiting activation and interrupted work', () => {
-    const md = reportMarkdown(reportOf(summary()));
+  it('report.md lists failures, waiting signers, accounts awaiting activation and interrupted work', async () => {
+    const md = await reportMarkdown(reportOf(summary()));
     expect(md).toMatch(/^# signrun run failed/);
     expect(md).toContain('SR_HTTP_STATUS');
     expect(md).toContain('## Waiting for their turn');
@@ -121,8 +160,8 @@ describe('reporters', () => {
     expect(md).toContain('2991/3000 left');
   });
 
-  it('junit.xml has one test case per envelope and account, escaped, with failures and skips counted', () => {
-    const xml = reportJunit(reportOf(summary()));
+  it('junit.xml has one test case per envelope and account, escaped, with failures and skips counted', async () => {
+    const xml = await reportJunit(reportOf(summary()));
     expect(xml.match(/<testcase /g)).toHaveLength(4);
     expect(xml).toContain('<testsuites name="signrun run run-1" tests="4" failures="1" errors="0" skipped="1"');
     expect(xml).toContain('name="bad &lt;&amp;&gt;"');
@@ -136,13 +175,15 @@ describe('reporters', () => {
     expect(exitCodeOf(summary({ envelopes: [], accounts: [] }))).toBe(0);
   });
 
-  it('merging keeps the best outcome of an item seen twice and sums API use', () => {
-    const a = reportOf(summary());
-    const b = reportOf(
-      summary({
-        runId: 'run-2',
-        envelopes: [{ ...summary().envelopes[1]!, outcome: 'succeeded', error: undefined }] as RunSummary['envelopes'],
-      }),
+  it('merging keeps the best outcome of an item seen twice and sums API use', async () => {
+    const a = await inMemory(reportOf(summary()));
+    const b = await inMemory(
+      reportOf(
+        summary({
+          runId: 'run-2',
+          envelopes: [{ ...fields_({}).envelopes[1]!, outcome: 'succeeded', error: undefined }] as EnvelopeResult[],
+        }),
+      ),
     );
     delete (b.envelopes[0] as { error?: unknown }).error;
     const merged = mergeReports([a, b], 'merged-1');
@@ -153,7 +194,7 @@ describe('reporters', () => {
     expect(merged.totals.envelopes.total).toBe(3);
   });
 
-  it('the console summary says what failed, where, and what to do next', () => {
+  it('the console summary says what failed, where, and what to do next', async () => {
     const plain = {
       red: (x: string) => x,
       green: (x: string) => x,
@@ -161,7 +202,7 @@ describe('reporters', () => {
       bold: (x: string) => x,
       dim: (x: string) => x,
     };
-    const text = consoleSummary(reportOf(summary(), '/repo'), { outShown: 'out', colour: plain });
+    const text = await consoleSummary(reportOf(summary(), '/repo'), { outShown: 'out', colour: plain });
     expect(text).toMatch(
       /^Finished with failures in 5\.0 s: 1 of 3 envelope\(s\) sent, 1 failed; account\(s\): 1 created \(awaiting activation\)\./,
     );
@@ -169,11 +210,84 @@ describe('reporters', () => {
     expect(text).toContain('1 item(s) not started');
     expect(text).toContain('run the same command again');
     expect(text).toContain('Outputs in out');
-    const sandbox = consoleSummary(
+    const sandbox = await consoleSummary(
       reportOf(summary({ target: { rootUrl: 'http://127.0.0.1:1/restapi/v2', sandbox: true } })),
       { outShown: 'out', colour: plain },
     );
     expect(sandbox).toContain('in-process sandbox stopped');
     expect(sandbox).not.toContain('sign-url out');
+  });
+
+  it('junit.xml keeps one suite per job, envelopes then accounts, when a merged report interleaves jobs', async () => {
+    const envelope = (job: string, key: string, outcome: EnvelopeResult['outcome']): EnvelopeResult => ({
+      job,
+      key,
+      source,
+      outcome,
+      recipients: [],
+      files: [],
+      apiCalls: 0,
+      retries: 0,
+    });
+    const account = (job: string, key: string): AccountResult => ({
+      job,
+      key,
+      source,
+      state: 'present',
+      outcome: 'up-to-date',
+      files: [],
+      apiCalls: 1,
+      retries: 0,
+    });
+    const interleaved = [
+      envelope('a', 'a1', 'succeeded'),
+      envelope('b', 'b1', 'failed'),
+      envelope('a', 'a2', 'not-started'),
+      envelope('b', 'b2', 'succeeded'),
+    ];
+    const accounts = [account('c', 'c1'), account('a', 'x1')];
+    const head = await inMemory(reportOf(summary({ envelopes: [], accounts: [] })));
+    for (const envelopes of [interleaved, [...interleaved].sort((x, y) => x.job.localeCompare(y.job))]) {
+      const xml = await reportJunit(
+        reportSourceOf({ ...head, envelopes, accounts, totals: totalsOf({ envelopes, accounts }) }),
+      );
+      const suites = [
+        ...xml.matchAll(/<testsuite name="(\w+)" tests="(\d+)" failures="(\d+)" errors="0" skipped="(\d+)"/g),
+      ];
+      expect(suites.map((m) => m.slice(1).join(' '))).toEqual(['a 3 0 1', 'b 2 1 0', 'c 1 0 0']);
+      const cases = [...xml.matchAll(/<testcase classname="([\w.]+)" name="(\w+)"/g)].map((m) => `${m[1]}/${m[2]}`);
+      expect(cases).toEqual([
+        'a.envelopes/a1',
+        'a.envelopes/a2',
+        'a.accounts/x1',
+        'b.envelopes/b1',
+        'b.envelopes/b2',
+        'c.accounts/c1',
+      ]);
+      expect(xml).toContain('<testsuites name="signrun run run-1" tests="6" failures="1" errors="0" skipped="1"');
+    }
+  });
+
+  it('report.md and the console list a capped number of items and count the rest', async () => {
+    const base = fields_({}).envelopes;
+    const many: EnvelopeResult[] = [];
+    for (let i = 0; i < 230; i++) many.push({ ...base[1]!, key: `bad-${i}` });
+    for (let i = 0; i < 70; i++) many.push({ ...base[0]!, key: `wait-${i}` });
+    const report = reportOf(summary({ envelopes: many }), '/repo');
+    const md = await reportMarkdown(report);
+    expect(md.match(/^\| `offers\/bad-\d+` \|/gm)).toHaveLength(200);
+    expect(md).toContain('…and 30 more (see report.json).');
+    expect(md.match(/^- `offers\/wait-\d+`/gm)).toHaveLength(50);
+    expect(md).toContain('- …and 20 more');
+    expect(md).toContain('API calls: 9 (2 retries, 3 failed answers; 7.0 per envelope)');
+    const plain = (x: string) => x;
+    const text = await consoleSummary(report, {
+      outShown: 'out',
+      colour: { red: plain, green: plain, yellow: plain, bold: plain, dim: plain },
+      maxFailures: 5,
+    });
+    expect(text.match(/✗/g)).toHaveLength(5);
+    expect(text).toContain('…and 225 more in report.json');
+    expect(text).toContain('70 signing address(es)');
   });
 });

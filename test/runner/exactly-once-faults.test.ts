@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
-import { run } from '../../src/runner/run.js';
+import { runCollected } from '../helpers/collected-run.js';
 import { sandboxSeedAuth } from '../../src/runner/target.js';
 import { EsignatureClient } from '../../src/client/esignature-client.js';
 import { defaultRetryPolicy } from '../../src/client/retry-policy.js';
@@ -31,7 +31,7 @@ describe('exactly once under reset-after faults', () => {
     const envelopes = Array.from({ length: 24 }, (_, i) =>
       envelopeFixture(`faulty-${i}`, { documents: [envelopeFixture('x').documents[0]!] }),
     );
-    const summary = await run({
+    const summary = await runCollected({
       jobs: [{ file: '/jobs/runner-test.yaml', job: 'runner-test', envelopes, accounts: [] }],
       target: { rootUrl: sandbox.rootUrl, sandbox: false, auth },
       outDir: await mkdtemp(path.join(os.tmpdir(), 'signrun-faults-')),

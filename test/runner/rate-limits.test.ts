@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
-import { run } from '../../src/runner/run.js';
+import { runCollected } from '../helpers/collected-run.js';
 import { sandboxSeedAuth } from '../../src/runner/target.js';
 import { exitCodeOf } from '../../src/runner/run-summary.js';
 import { EsignatureClient } from '../../src/client/esignature-client.js';
@@ -38,7 +38,7 @@ const job = (n: number) => ({
 describe('rate limits seen by a run', () => {
   it('the report shows the calls made and what the service says remains', async () => {
     sandbox = await startSandbox({ port: 0, quiet: true, hourlyLimit: 500 });
-    const summary = await run({
+    const summary = await runCollected({
       jobs: [job(2)],
       target: { rootUrl: sandbox.rootUrl, sandbox: false, auth },
       outDir: await mkdtemp(path.join(os.tmpdir(), 'signrun-rl-')),
@@ -50,7 +50,7 @@ describe('rate limits seen by a run', () => {
 
   it("the service's hourly limit is the default budget: the run stops starting work before the service refuses, fails nothing, and says when to resume", async () => {
     sandbox = await startSandbox({ port: 0, quiet: true, hourlyLimit: 30 });
-    const summary = await run({
+    const summary = await runCollected({
       jobs: [job(6)],
       target: { rootUrl: sandbox.rootUrl, sandbox: false, auth },
       outDir: await mkdtemp(path.join(os.tmpdir(), 'signrun-rl-')),
@@ -79,7 +79,7 @@ describe('rate limits seen by a run', () => {
     const stateDir = path.join(outDir, '.signrun');
     const target = { rootUrl: sandbox.rootUrl, sandbox: false, auth };
     const before = Date.now();
-    const first = await run({ jobs: [job(8)], target, outDir, stateDir, concurrency: 2, maxCallsPerHour: 35 });
+    const first = await runCollected({ jobs: [job(8)], target, outDir, stateDir, concurrency: 2, maxCallsPerHour: 35 });
     expect(first.api.calls).toBeLessThanOrEqual(35);
     expect(first.envelopes.filter((e) => e.outcome === 'failed')).toEqual([]);
     const sent = first.envelopes.filter((e) => e.outcome === 'succeeded').length;
@@ -92,7 +92,14 @@ describe('rate limits seen by a run', () => {
     expect(resumeAt).toBeLessThanOrEqual(Date.now() + 3_600_000);
     expect(exitCodeOf(first)).toBe(1);
 
-    const second = await run({ jobs: [job(8)], target, outDir, stateDir, concurrency: 2, maxCallsPerHour: 1_000 });
+    const second = await runCollected({
+      jobs: [job(8)],
+      target,
+      outDir,
+      stateDir,
+      concurrency: 2,
+      maxCallsPerHour: 1_000,
+    });
     expect(second.envelopes.map((e) => e.outcome)).toEqual(Array(8).fill('succeeded'));
     expect(second.callBudget).toMatchObject({ exhausted: false, used: second.api.calls });
     expect(exitCodeOf(second)).toBe(0);

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
-import { run, PreflightError } from '../../src/runner/run.js';
+import { PreflightError } from '../../src/runner/run.js';
+import { runCollected } from '../helpers/collected-run.js';
 import { sandboxSeedAuth, sandboxSeedCredentials } from '../../src/runner/target.js';
 import type { RunEvent } from '../../src/runner/run-events.js';
 import { EsignatureClient } from '../../src/client/esignature-client.js';
@@ -53,7 +54,7 @@ describe('run (library) against the sandbox', () => {
   it('runs the 4.12 sequence: ids, views, documents and certificate whose sha256 match the service bytes', async () => {
     const outDir = await tempOut();
     const events: RunEvent[] = [];
-    const summary = await run({ jobs: [job()], target: target(), outDir, onEvent: (e) => events.push(e) });
+    const summary = await runCollected({ jobs: [job()], target: target(), outDir, onEvent: (e) => events.push(e) });
     const [result] = summary.envelopes;
     expect(result?.outcome).toBe('succeeded');
     expect(result?.lastStep).toBe('certificate');
@@ -108,7 +109,7 @@ describe('run (library) against the sandbox', () => {
     const envelope = envelopeFixture('routed', {
       recipients: [signerFixture('1', { routingOrder: '1' }), signerFixture('2', { routingOrder: '2' })],
     });
-    const summary = await run({ jobs: [job([envelope])], target: target(), outDir });
+    const summary = await runCollected({ jobs: [job([envelope])], target: target(), outDir });
     const [result] = summary.envelopes;
     expect(result?.outcome).toBe('succeeded');
     expect(result?.recipients.map((r) => r.signing)).toEqual(['ready', 'waiting-for-turn']);
@@ -131,7 +132,7 @@ describe('run (library) against the sandbox', () => {
       templateId: '3c9f4bb2-6d1e-4a5e-9a57-5d1a1c0f7e01',
       templateRoles: [{ roleName: 'employe', name: 'X', email: 'x@example.com', clientUserId: 'x' }],
     });
-    const error = (await run({ jobs: [job([good, bad])], target: target(), outDir: await tempOut() }).catch(
+    const error = (await runCollected({ jobs: [job([good, bad])], target: target(), outDir: await tempOut() }).catch(
       (e: unknown) => e,
     )) as PreflightError;
     expect(error).toBeInstanceOf(PreflightError);
@@ -143,9 +144,9 @@ describe('run (library) against the sandbox', () => {
   it('a second run into the same outputs adopts the envelope instead of sending it again; changed content is drift', async () => {
     const outDir = await tempOut();
     const envelope = envelopeFixture('once');
-    const first = await run({ jobs: [job([envelope])], target: target(), outDir });
+    const first = await runCollected({ jobs: [job([envelope])], target: target(), outDir });
     const count = await envelopesOnService();
-    const second = await run({ jobs: [job([envelope])], target: target(), outDir });
+    const second = await runCollected({ jobs: [job([envelope])], target: target(), outDir });
     expect(second.envelopes[0]).toMatchObject({
       outcome: 'succeeded',
       adopted: true,
@@ -154,7 +155,7 @@ describe('run (library) against the sandbox', () => {
     expect(second.api.byOperation['createEnvelope']).toBeUndefined();
     expect(await envelopesOnService()).toBe(count);
     const changed = envelopeFixture('once', { emailSubject: 'Changed subject' });
-    const third = await run({ jobs: [job([changed])], target: target(), outDir });
+    const third = await runCollected({ jobs: [job([changed])], target: target(), outDir });
     expect(third.envelopes[0]?.error?.code).toBe('SR_ENVELOPE_DRIFT');
     expect(await envelopesOnService()).toBe(count);
   });
@@ -162,9 +163,9 @@ describe('run (library) against the sandbox', () => {
   it('a re-run skips finished steps: valid addresses and intact files are reused, a missing file is downloaded again', async () => {
     const outDir = await tempOut();
     const envelope = envelopeFixture('resume');
-    const first = await run({ jobs: [job([envelope])], target: target(), outDir });
+    const first = await runCollected({ jobs: [job([envelope])], target: target(), outDir });
     const firstFiles = first.envelopes[0]?.files ?? [];
-    const again = await run({ jobs: [job([envelope])], target: target(), outDir });
+    const again = await runCollected({ jobs: [job([envelope])], target: target(), outDir });
     expect(again.envelopes[0]).toMatchObject({ outcome: 'succeeded', adopted: true, apiCalls: 0 });
     expect(again.envelopes[0]?.files.filter((f) => f.path.endsWith('.pdf'))).toEqual(
       firstFiles.filter((f) => f.path.endsWith('.pdf')),
@@ -172,7 +173,7 @@ describe('run (library) against the sandbox', () => {
 
     const handbook = firstFiles.find((f) => f.path.includes('company-handbook'));
     await writeFile(path.join(outDir, handbook?.path ?? ''), 'damaged');
-    const repaired = await run({ jobs: [job([envelope])], target: target(), outDir });
+    const repaired = await runCollected({ jobs: [job([envelope])], target: target(), outDir });
     expect(repaired.envelopes[0]?.outcome).toBe('succeeded');
     expect(repaired.api.byOperation).toMatchObject({ listDocuments: 1, downloadDocument: 1 });
     expect(repaired.api.byOperation['downloadCertificate']).toBeUndefined();
@@ -183,7 +184,7 @@ describe('run (library) against the sandbox', () => {
   it('creates an account (awaiting activation), then deletes it logging in as its own user', async () => {
     const outDir = await tempOut();
     const present = accountFixture('sub1');
-    const created = await run({
+    const created = await runCollected({
       jobs: [job([], [present])],
       target: target(),
       outDir,
@@ -205,7 +206,7 @@ describe('run (library) against the sandbox', () => {
     expect(link).toBeDefined();
     expect((await fetch(link ?? '')).ok).toBe(true);
 
-    const again = await run({
+    const again = await runCollected({
       jobs: [job([], [present])],
       target: target(),
       outDir,
@@ -215,7 +216,7 @@ describe('run (library) against the sandbox', () => {
     expect(again.accounts[0]?.outcome).toBe('up-to-date');
 
     const absent = accountFixture('sub1', { state: 'absent' });
-    const deleted = await run({
+    const deleted = await runCollected({
       jobs: [job([], [absent])],
       target: target(),
       outDir,
@@ -233,7 +234,7 @@ describe('run (library) against the sandbox', () => {
   it('an aborted signal starts nothing new, finishes work in flight and lists the rest as not started', async () => {
     const controller = new AbortController();
     const envelopes = Array.from({ length: 12 }, (_, i) => envelopeFixture(`stop-${i}`));
-    const summary = await run({
+    const summary = await runCollected({
       jobs: [job(envelopes)],
       target: target(),
       outDir: await tempOut(),
@@ -250,5 +251,34 @@ describe('run (library) against the sandbox', () => {
     expect(outcomes.filter((o) => o === 'not-started').length).toBeGreaterThanOrEqual(9);
     expect(outcomes).not.toContain('failed');
     expect(summary.envelopes).toHaveLength(12);
+  });
+
+  it('with releaseEnvelopes the run takes the envelopes over and still reports every one, in job-file order', async () => {
+    const controller = new AbortController();
+    const keys = Array.from({ length: 10 }, (_, i) => `rel-${i}`);
+    const given = job(keys.map((k) => envelopeFixture(k)));
+    let done = 0;
+    const summary = await runCollected({
+      jobs: [given],
+      target: target(),
+      outDir: await tempOut(),
+      concurrency: 3,
+      releaseEnvelopes: true,
+      signal: controller.signal,
+      onEvent: (e) => {
+        // Let a few finish (out of order at concurrency 3), then stop.
+        if (e.type === 'envelope:done' && ++done === 4) controller.abort();
+      },
+    });
+    expect(given.envelopes).toEqual([]);
+    expect(summary.envelopes.map((e) => e.key)).toEqual(keys);
+    const outcomes = summary.envelopes.map((e) => e.outcome);
+    expect(outcomes).toContain('not-started');
+    expect(outcomes.filter((o) => o === 'succeeded').length).toBeGreaterThanOrEqual(4);
+    expect(outcomes.slice(outcomes.indexOf('not-started'))).toEqual(
+      Array(outcomes.length - outcomes.indexOf('not-started')).fill('not-started'),
+    );
+    expect(summary.totals.envelopes).toMatchObject({ total: 10, failed: 0 });
+    expect(summary.totals.envelopes.succeeded + summary.totals.envelopes.notStarted).toBe(10);
   });
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
-import { run } from '../../src/runner/run.js';
+import { runCollected } from '../helpers/collected-run.js';
 import { sandboxSeedAuth } from '../../src/runner/target.js';
 import type { Auth } from '../../src/client/auth.js';
 import { acquireStateLock } from '../../src/state/state-lock.js';
@@ -33,14 +33,14 @@ describe('state folder: lock and journal', () => {
   it('journals intent, creation and completion; a re-run adopts from the journal even without envelope.json', async () => {
     const outDir = await mkdtemp(path.join(os.tmpdir(), 'signrun-state-'));
     const stateDir = path.join(outDir, '.signrun');
-    const first = await run({ jobs: [job(['j1', 'j2'])], target: target(), outDir, stateDir });
+    const first = await runCollected({ jobs: [job(['j1', 'j2'])], target: target(), outDir, stateDir });
     expect(first.envelopes.map((e) => e.outcome)).toEqual(['succeeded', 'succeeded']);
     const journal = await readJournal(stateDir);
     const steps = journal.records.filter((r) => r.id === 'runner-test/j1').map((r) => r.step);
     expect(steps).toEqual(['create-intent', 'created', 'done']);
 
     await rm(path.join(outDir, 'runner-test/j1/envelope.json'));
-    const second = await run({ jobs: [job(['j1', 'j2'])], target: target(), outDir, stateDir });
+    const second = await runCollected({ jobs: [job(['j1', 'j2'])], target: target(), outDir, stateDir });
     expect(second.api.byOperation['createEnvelope']).toBeUndefined();
     expect(second.envelopes.map((e) => [e.outcome, e.adopted, e.envelopeId])).toEqual(
       first.envelopes.map((e) => ['succeeded', true, e.envelopeId]),
@@ -52,7 +52,7 @@ describe('state folder: lock and journal', () => {
     const stateDir = path.join(outDir, '.signrun');
     const held = await acquireStateLock(stateDir, { command: 'signrun run other-jobs' });
     const events: string[] = [];
-    const error = (await run({
+    const error = (await runCollected({
       jobs: [job(['locked'])],
       target: target(),
       outDir,
@@ -64,25 +64,25 @@ describe('state folder: lock and journal', () => {
     expect(error.exitCode).toBe(2);
     expect(events).not.toContain('request');
     // Released: the next run goes.
-    const after = await run({ jobs: [job(['locked'])], target: target(), outDir, stateDir });
+    const after = await runCollected({ jobs: [job(['locked'])], target: target(), outDir, stateDir });
     expect(after.envelopes[0]?.outcome).toBe('succeeded');
   });
 
   it('state folder and outputs lost: the re-run looks each identity up before creating and adopts, nothing is sent twice', async () => {
     const outDir = await mkdtemp(path.join(os.tmpdir(), 'signrun-state-'));
     const stateDir = path.join(outDir, '.signrun');
-    const first = await run({ jobs: [job(['lost1', 'lost2'])], target: target(), outDir, stateDir });
+    const first = await runCollected({ jobs: [job(['lost1', 'lost2'])], target: target(), outDir, stateDir });
     expect(first.api.byOperation['createEnvelope']).toBe(2);
     // New to the journal: one lookup each before the create.
     expect(first.api.byOperation['listEnvelopes']).toBe(2);
     await rm(outDir, { recursive: true });
-    const second = await run({ jobs: [job(['lost1', 'lost2'])], target: target(), outDir, stateDir });
+    const second = await runCollected({ jobs: [job(['lost1', 'lost2'])], target: target(), outDir, stateDir });
     expect(second.api.byOperation['createEnvelope']).toBeUndefined();
     expect(second.envelopes.map((e) => [e.outcome, e.adopted, e.envelopeId])).toEqual(
       first.envelopes.map((e) => ['succeeded', true, e.envelopeId]),
     );
     // Known to the journal now: no lookup the third time.
-    const third = await run({ jobs: [job(['lost1', 'lost2'])], target: target(), outDir, stateDir });
+    const third = await runCollected({ jobs: [job(['lost1', 'lost2'])], target: target(), outDir, stateDir });
     expect(third.api.byOperation['listEnvelopes']).toBeUndefined();
     expect(third.api.byOperation['createEnvelope']).toBeUndefined();
   });

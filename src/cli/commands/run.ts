@@ -76,6 +76,8 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
         outDir,
         concurrency,
         signal,
+        // Nothing here reads the jobs again: the run lets each envelope go once started.
+        releaseEnvelopes: true,
         ...(typeof options['maxCallsPerHour'] === 'number' ? { maxCallsPerHour: options['maxCallsPerHour'] } : {}),
         onEvent: (event) => {
           if (event.type === 'warning') io.stderr.write(`warning: ${event.message}\n`);
@@ -117,10 +119,14 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
       throw error;
     }
     progress.finish();
-    const report = reportOf(summary, io.cwd);
-    await writeReports(out, report);
-    io.stdout.write(consoleSummary(report, { outShown: shownPath(io.cwd, outDir), colour }));
-    return exitCodeOf(summary);
+    try {
+      const report = reportOf(summary, io.cwd);
+      await writeReports(out, report);
+      io.stdout.write(await consoleSummary(report, { outShown: shownPath(io.cwd, outDir), colour }));
+      return exitCodeOf(summary);
+    } finally {
+      await summary.close();
+    }
   } finally {
     await target.close();
   }

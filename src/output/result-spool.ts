@@ -1,0 +1,183 @@
+import { mkdir, open, unlink, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { SignrunError } from '../errors/signrun-error.js';
+
+/** A batch read from the spool at once: large enough for few reads, small enough to stay flat. */
+const READ_BATCH_BYTES = 1 << 20;
+
+/**
+ * An append-only spool of a run's results, one JSON line per item, so that
+ * memory stays flat however many items a run has (at 10,000 envelopes the
+ * results held in memory cost ~20 MB, at 100,000 too much). Items arrive in
+ * completion order and are read back in their given order: the spool keeps
+ * only where each line lies (12 bytes per item), not a reorder buffer that
+ * one slow item (a long retry) would make grow.
+ *
+ * The file is unlinked as soon as it is open (POSIX): it never outlives the
+ * process, even one killed mid-run; where that is refused (Windows) it is
+ * removed by {@link close}.
+ */
+export class ResultSpool<T> {
+  readonly #handle: FileHandle;
+  readonly #file: string;
+  #unlinked: boolean;
+  readonly #offsets: Float64Array;
+  readonly #lengths: Uint32Array;
+  #size = 0;
+  /** Bytes handed to the writer: where the next batch goes. */
+  #written = 0;
+  #pending: Buffer[] = [];
+  #flushing: Promise<void> | undefined;
+  #failure: unknown;
+  #closed = false;
+
+  private constructor(handle: FileHandle, file: string, unlinked: boolean, capacity: number) {
+    this.#handle = handle;
+    this.#file = file;
+    this.#unlinked = unlinked;
+    this.#offsets = new Float64Array(capacity);
+    this.#lengths = new Uint32Array(capacity);
+  }
+
+  /**
+   * Creates the spool file `file` (its folder too) for items numbered
+   * `0 … capacity-1`. Refused with SR_OUTPUT_WRITE when it cannot be created.
+   */
+  static async create<T>(file: string, capacity: number): Promise<ResultSpool<T>> {
+    let handle: FileHandle;
+    try {
+      await mkdir(path.dirname(file), { recursive: true });
+      handle = await open(file, 'wx+', 0o600);
+    } catch (error) {
+      throw spoolError(file, 'create', error);
+    }
+    let unlinked = true;
+    try {
+      await unlink(file);
+    } catch {
+      unlinked = false;
+    }
+    return new ResultSpool<T>(handle, file, unlinked, capacity);
+  }
+
+  /** How many items the spool can hold (their numbers are `0 … capacity-1`). */
+  get capacity(): number {
+    return this.#lengths.length;
+  }
+
+  /** True when item `index` was put. */
+  has(index: number): boolean {
+    return (this.#lengths[index] ?? 0) > 0;
+  }
+
+  /**
+   * Appends item `index` (written behind: the call returns at once). A
+   * second put of the same index replaces the first as far as reading goes.
+   */
+  put(index: number, item: T): void {
+    if (this.#closed) throw new Error('ResultSpool: put after close');
+    if (!Number.isInteger(index) || index < 0 || index >= this.capacity)
+      throw new RangeError(`ResultSpool: item ${index} is outside 0…${this.capacity - 1}`);
+    const bytes = Buffer.from(`${JSON.stringify(item)}\n`, 'utf8');
+    this.#offsets[index] = this.#size;
+    this.#lengths[index] = bytes.byteLength;
+    this.#size += bytes.byteLength;
+    this.#pending.push(bytes);
+    this.#flushing ??= this.#flush();
+  }
+
+  /** Waits until every item put is on disk; throws SR_OUTPUT_WRITE when one could not be written. */
+  async flush(): Promise<void> {
+    while (this.#flushing) await this.#flushing;
+    if (this.#failure !== undefined) throw spoolError(this.#file, 'write', this.#failure);
+  }
+
+  /** The items in index order (items never put are skipped). Each call reads the file afresh. */
+  async *read(): AsyncGenerator<T> {
+    await this.flush();
+    const count = this.capacity;
+    let index = 0;
+    while (index < count) {
+      if (!this.has(index)) {
+        index += 1;
+        continue;
+      }
+      // Lines of neighbouring items are usually neighbours on disk too (work starts in order):
+      // one read for a run of them.
+      const start = this.#offsets[index] ?? 0;
+      let end = start + (this.#lengths[index] ?? 0);
+      const first = index;
+      let last = index + 1;
+      while (last < count && this.has(last) && this.#offsets[last] === end && end - start < READ_BATCH_BYTES) {
+        end += this.#lengths[last] ?? 0;
+        last += 1;
+      }
+      const buffer = Buffer.allocUnsafe(end - start);
+      await this.#readFully(buffer, start);
+      let at = 0;
+      for (let i = first; i < last; i++) {
+        const length = this.#lengths[i] ?? 0;
+        if (length === 0) continue;
+        yield JSON.parse(buffer.toString('utf8', at, at + length - 1)) as T;
+        at += length;
+      }
+      index = last;
+    }
+  }
+
+  /** Closes (and, where it was not unlinked yet, removes) the file. Reading afterwards is an error. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    while (this.#flushing) await this.#flushing.catch(() => undefined);
+    await this.#handle.close();
+    if (!this.#unlinked) {
+      await unlink(this.#file).catch(() => undefined);
+      this.#unlinked = true;
+    }
+  }
+
+  async #flush(): Promise<void> {
+    try {
+      while (this.#pending.length > 0 && this.#failure === undefined) {
+        const batch = this.#pending;
+        this.#pending = [];
+        const bytes = batch.length === 1 ? (batch[0] as Buffer) : Buffer.concat(batch);
+        const position = this.#written;
+        this.#written += bytes.byteLength;
+        await this.#writeFully(bytes, position);
+      }
+    } catch (error) {
+      this.#failure = error;
+      this.#pending = [];
+    } finally {
+      this.#flushing = undefined;
+    }
+  }
+
+  async #writeFully(bytes: Buffer, position: number): Promise<void> {
+    let done = 0;
+    while (done < bytes.byteLength) {
+      const { bytesWritten } = await this.#handle.write(bytes, done, bytes.byteLength - done, position + done);
+      done += bytesWritten;
+    }
+  }
+
+  async #readFully(buffer: Buffer, position: number): Promise<void> {
+    let done = 0;
+    while (done < buffer.byteLength) {
+      const { bytesRead } = await this.#handle.read(buffer, done, buffer.byteLength - done, position + done);
+      if (bytesRead === 0) throw spoolError(this.#file, 'read', new Error('the file is shorter than written'));
+      done += bytesRead;
+    }
+  }
+}
+
+function spoolError(file: string, action: 'create' | 'write' | 'read', cause: unknown): SignrunError {
+  const code = (cause as { code?: string }).code;
+  return new SignrunError(
+    'SR_OUTPUT_WRITE',
+    `could not ${action} the results spool ${file}: ${code ?? (cause instanceof Error ? cause.message : String(cause))}`,
+    { cause },
+  );
+}
