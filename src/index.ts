@@ -38,10 +38,12 @@ export {
 export {
   OutputFolder,
   reportOf,
+  reportSourceOf,
   writeReports,
   mergeReports,
   checkReport,
   type RunReport,
+  type ReportSource,
   type FileRecord,
 } from './output/index.js';
 export {
