@@ -125,5 +125,13 @@ describe('status-changes listing by custom field', () => {
     const page = envelopes.list({ accountId: 'acc', fromDate: t0 + 10, startPosition: 5, count: 4 });
     expect(page.total).toBe(15);
     expect(page.envelopes.map((e) => e.id)).toEqual(['env-15', 'env-16', 'env-17', 'env-18']);
+    // A page that holds every match, and one past the end.
+    const whole = envelopes.list({ accountId: 'acc', fromDate: t0 + 20, startPosition: 0, count: 5 });
+    expect([whole.total, whole.envelopes.map((e) => e.id)]).toEqual([
+      5,
+      ['env-20', 'env-21', 'env-22', 'env-23', 'env-24'],
+    ]);
+    const past = envelopes.list({ accountId: 'acc', fromDate: t0 + 20, startPosition: 5, count: 5 });
+    expect([past.total, past.envelopes]).toEqual([5, []]);
   });
 });

@@ -6,6 +6,8 @@ export interface EnvelopeListingSql {
   count: string;
   /** The page: `SELECT e.* …` oldest change first, with @count and @start. */
   page: string;
+  /** Every match, oldest change first: for a page that holds them all (SQLite's sorter costs ~35 µs more with a LIMIT). */
+  all: string;
   params: Record<string, unknown>;
   pageParams: Record<string, unknown>;
 }
@@ -56,6 +58,7 @@ export function envelopeListingSql(query: EnvelopeQuery): EnvelopeListingSql {
   return {
     count: `SELECT COUNT(*) AS n FROM envelopes e WHERE ${clause}`,
     page: `SELECT e.* FROM envelopes e WHERE ${clause} ORDER BY e.status_changed_at, e.rowid LIMIT @count OFFSET @start`,
+    all: `SELECT e.* FROM envelopes e WHERE ${clause} ORDER BY e.status_changed_at, e.rowid`,
     params,
     pageParams: { ...params, count: query.count, start: query.startPosition },
   };
