@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { SandboxDatabase } from '../db/open-database.js';
 import { envelopeListingSql } from './envelope-listing-sql.js';
+import { objectRows } from '../db/object-rows.js';
 
 /** Envelope statuses the sandbox moves through (DocuSign's names). */
 export type EnvelopeStatus = 'created' | 'sent' | 'delivered' | 'completed' | 'declined' | 'voided';
@@ -164,10 +165,12 @@ export type EnvelopesRepository = ReturnType<typeof envelopesRepository>;
 
 export function envelopesRepository(db: SandboxDatabase) {
   const q = {
-    envelope: db.prepare<[string, string], Row>('SELECT * FROM envelopes WHERE id = ? AND account_id = ?'),
-    envelopeAnyAccount: db.prepare<[string], Row>('SELECT * FROM envelopes WHERE id = ?'),
-    recipients: db.prepare<[string], Row>('SELECT * FROM recipients WHERE envelope_id = ? ORDER BY position'),
-    documents: db.prepare<[string], Row>('SELECT * FROM envelope_documents WHERE envelope_id = ? ORDER BY position'),
+    envelope: objectRows(db.prepare<[string, string]>('SELECT * FROM envelopes WHERE id = ? AND account_id = ?')),
+    envelopeAnyAccount: objectRows(db.prepare<[string]>('SELECT * FROM envelopes WHERE id = ?')),
+    recipients: objectRows(db.prepare<[string]>('SELECT * FROM recipients WHERE envelope_id = ? ORDER BY position')),
+    documents: objectRows(
+      db.prepare<[string]>('SELECT * FROM envelope_documents WHERE envelope_id = ? ORDER BY position'),
+    ),
     customFields: db.prepare<[string], Row>(
       'SELECT * FROM envelope_custom_fields WHERE envelope_id = ? ORDER BY position',
     ),

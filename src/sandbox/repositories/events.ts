@@ -1,4 +1,5 @@
 import type { SandboxDatabase } from '../db/open-database.js';
+import { objectRows } from '../db/object-rows.js';
 
 /** Kinds of envelope and recipient events; the same names go to `services.events` (Connect listens). */
 export type SandboxEventType =
@@ -32,9 +33,7 @@ export function eventsRepository(db: SandboxDatabase) {
   const insert = db.prepare(
     'INSERT INTO events (envelope_id, account_id, recipient_id, type, at, ip, user_agent, details_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
-  const ofEnvelope = db.prepare<[string], Record<string, unknown>>(
-    'SELECT * FROM events WHERE envelope_id = ? ORDER BY id',
-  );
+  const ofEnvelope = objectRows(db.prepare<[string]>('SELECT * FROM events WHERE envelope_id = ? ORDER BY id'));
   return {
     add(event: Omit<EventRecord, 'id'>): number {
       const info = insert.run(
