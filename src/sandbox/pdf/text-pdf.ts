@@ -96,6 +96,7 @@ export function textWidth(text: string, face: TextFace, size: number): number {
  * (the standard fonts have no other glyphs).
  */
 export function winAnsi(text: string): string {
+  if (printableAscii.test(text)) return text;
   let out = '';
   for (const c of text) {
     const code = c.codePointAt(0)!;
@@ -105,6 +106,10 @@ export function winAnsi(text: string): string {
   }
   return out;
 }
+
+// Most certificate text (ids, dates, sha256, addresses): the same bytes in WinAnsi, nothing to escape.
+const printableAscii = /^[\x20-\x7e]*$/;
+const needsEscape = /[()\\\x00-\x1f\x7f-\xff]/;
 
 /** Unicode → WinAnsi code for the 0x80-0x9F block (PDF 1.7 Annex D.2). */
 const winAnsiHigh = new Map<number, string>(
@@ -162,6 +167,7 @@ const boldWidths = widthTable(StandardFonts.HelveticaBold);
 
 /** A literal string of WinAnsi bytes: ( ) \ escaped, bytes outside printable ASCII as octal (7.3.4.2). */
 function byteString(bytes: string): string {
+  if (!needsEscape.test(bytes)) return `(${bytes})`;
   let out = '(';
   for (let i = 0; i < bytes.length; i++) {
     const code = bytes.charCodeAt(i);
@@ -174,9 +180,7 @@ function byteString(bytes: string): string {
 
 /** A text string for the Info dictionary: UTF-16BE with its byte order mark, in hex (7.9.2.2). */
 function textString(text: string): string {
-  let hex = '<FEFF';
-  for (let i = 0; i < text.length; i++) hex += text.charCodeAt(i).toString(16).padStart(4, '0').toUpperCase();
-  return `${hex}>`;
+  return `<${Buffer.from(`\ufeff${text}`, 'utf16le').swap16().toString('hex').toUpperCase()}>`;
 }
 
 /** A date as PDF writes it, in UTC: (D:YYYYMMDDHHmmSSZ) (7.9.4). */
