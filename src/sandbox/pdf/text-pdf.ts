@@ -109,7 +109,8 @@ export function winAnsi(text: string): string {
 
 // Most certificate text (ids, dates, sha256, addresses): the same bytes in WinAnsi, nothing to escape.
 const printableAscii = /^[\x20-\x7e]*$/;
-const needsEscape = /[()\\\x00-\x1f\x7f-\xff]/;
+// Anything but printable ASCII other than ( ) and backslash needs escaping in a literal string.
+const needsEscape = /[^\x20-\x27\x2a-\x5b\x5d-\x7e]/;
 
 /** Unicode → WinAnsi code for the 0x80-0x9F block (PDF 1.7 Annex D.2). */
 const winAnsiHigh = new Map<number, string>(
