@@ -14,6 +14,7 @@ import { writeReports } from '../../output/write-reports.js';
 import { consoleSummary } from '../../output/console-summary.js';
 import { createProgress } from '../../output/progress.js';
 import { parseShard } from '../../state/shard.js';
+import { leanHeap } from '../lean-heap.js';
 
 /** How a folder is shown to the user: relative to the working folder when inside it. */
 export function shownPath(cwd: string, target: string): string {
@@ -33,6 +34,8 @@ function printDiagnostics(io: CommandIO, diagnostics: Parameters<typeof formatDi
  * the reports, print the summary. Exit 0 / 1 / 2 / 130 (DESIGN.md).
  */
 const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
+  // Before validation: its full collections set the heap's first limits.
+  leanHeap();
   const patterns = (args[0] as string[] | undefined) ?? [];
   const shard = typeof options['shard'] === 'string' ? parseShard(options['shard']) : undefined;
   const prepared = await prepare(patterns, { cwd: io.cwd, env: io.env, ...(shard ? { shard } : {}) });
