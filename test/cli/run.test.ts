@@ -1,4 +1,4 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv } from 'ajv';
@@ -131,6 +131,9 @@ describe('signrun run (real CLI, real sandbox over HTTP)', () => {
     expect(report.totals.envelopes).toMatchObject({ total: 200, succeeded: 200, failed: 0 });
     expect(report.concurrency).toBe(16);
     expect(new Set(report.envelopes.map((e) => e.envelopeId)).size).toBe(200);
+    // Finished out of order at concurrency 16, reported in row order; the results spool left nothing behind.
+    expect(report.envelopes.map((e) => e.row)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    expect((await readdir(outDir)).filter((f) => f.startsWith('.signrun-results'))).toEqual([]);
     // 8 calls, and one lookup each: new to the journal (the state folder may have been lost).
     expect(report.envelopes.every((e) => e.apiCalls === 9)).toBe(true);
     expect(report.api.byOperation['createEnvelope']).toBe(200);
