@@ -5,10 +5,14 @@ export type TextFace = 'regular' | 'bold';
 
 /** One run of text at a position (points from the bottom-left corner of the page). */
 export interface TextRun {
+  /** Left edge of the text, points from the left of the page. */
   x: number;
+  /** Baseline, points from the bottom of the page. */
   y: number;
+  /** Font size in points. */
   size: number;
   face: TextFace;
+  /** Any Unicode: written as WinAnsi (see winAnsi), what it cannot hold as '?'. */
   text: string;
 }
 
