@@ -145,9 +145,11 @@ describe('certificate of completion (pdf/certificate.ts on pdf/text-pdf.ts)', ()
   });
 
   it('writes WinAnsi letters as they are, other characters as ?, control characters as spaces', async () => {
-    const bytes = certificatePdf(input(1, () => 'Zoë “Œuvre” €5 漢字\tTab'));
-    const text = (await tool('pdftotext', [tempPdf(bytes), '-'])).out;
-    expect(text).toContain('Zoë “Œuvre” €5 ?? Tab <signer1@example.com>');
+    const bytes = certificatePdf(input(1, () => 'Zoë “Œuvre” (HR) a\\b €5 漢字\tTab'));
+    const file = tempPdf(bytes);
+    expect((await tool('qpdf', ['--check', file])).code).toBe(0);
+    const text = (await tool('pdftotext', [file, '-'])).out;
+    expect(text).toContain('Zoë “Œuvre” (HR) a\\b €5 ?? Tab <signer1@example.com>');
     expect(winAnsi('a\u0000b\u0085c😀')).toBe('a b c?');
   });
 
