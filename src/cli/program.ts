@@ -87,7 +87,11 @@ export function buildProgram(
     )
     .argument('<paths...>', 'job files, folders or globs')
     .option('--out <dir>', 'output folder (default: out)')
-    .option('--concurrency <n>', 'envelopes in progress, and API requests in flight, at most at once (default: 8)', positiveInt)
+    .option(
+      '--concurrency <n>',
+      'envelopes in progress, and API requests in flight, at most at once (default: 8)',
+      positiveInt,
+    )
     .option('--state <dir>', 'state folder for the journal (default: <out>/.signrun)')
     .option('--shard <k/n>', 'take only shard K of N (1-based) of the envelopes')
     .option('--max-calls-per-hour <n>', 'hourly API call budget (default: what the service says)', positiveInt)
