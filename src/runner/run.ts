@@ -35,7 +35,10 @@ export interface RunOptions {
   target: RunTarget & { auth: Auth };
   /** Output folder. */
   outDir: string;
-  /** Envelopes and accounts in flight at once. Default 8. */
+  /**
+   * Envelopes and accounts in progress at once, and API requests in flight
+   * at once (the connection pool's size). Default 8.
+   */
   concurrency?: number;
   /** Aborting it starts nothing new; work in flight finishes; the summary says `interrupted`. */
   signal?: AbortSignal;
