@@ -7,6 +7,16 @@ import { describe, expect, it } from 'vitest';
 import { OutputFolder, safeFileName } from '../../src/output/output-folder.js';
 import type { SignrunError } from '../../src/errors/signrun-error.js';
 
+/** A download body that breaks off after its first kilobyte. */
+function brokenBody(): Readable {
+  return new Readable({
+    read() {
+      this.push(Buffer.alloc(1024, 1));
+      this.destroy(new Error('connection reset'));
+    },
+  });
+}
+
 async function folder() {
   return new OutputFolder(await mkdtemp(path.join(os.tmpdir(), 'signrun-out-')));
 }
@@ -42,12 +52,7 @@ describe('OutputFolder', () => {
 
   it('a stream that fails leaves neither a partial file nor a temp file', async () => {
     const out = await folder();
-    const failing = new Readable({
-      read() {
-        this.push(Buffer.alloc(1024, 1));
-        this.destroy(new Error('connection reset'));
-      },
-    });
+    const failing = brokenBody();
     await expect(out.writeStream('job/key/certificate.pdf', failing)).rejects.toThrow('connection reset');
     expect(await readdir(path.join(out.root, 'job/key'))).toEqual([]);
   });
@@ -97,12 +102,7 @@ describe('OutputFolder, write-behind', () => {
 
   it('a body that breaks off rejects at once, with nothing to commit and nothing left behind', async () => {
     const out = await folder();
-    const failing = new Readable({
-      read() {
-        this.push(Buffer.alloc(1024, 1));
-        this.destroy(new Error('connection reset'));
-      },
-    });
+    const failing = brokenBody();
     await expect(out.writeStreamBehind('job/key/certificate.pdf', failing)).rejects.toThrow('connection reset');
     expect(await readdir(path.join(out.root, 'job/key'))).toEqual([]);
   });
