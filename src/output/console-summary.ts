@@ -29,11 +29,13 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
   let failedCount = failed.length;
   let ready = 0;
   let succeeded = 0;
+  let adopted = 0;
   let succeededCalls = 0;
   for await (const e of source.envelopes()) {
     for (const r of e.recipients) if (r.signing === 'ready') ready += 1;
     if (e.outcome === 'succeeded') {
       succeeded += 1;
+      if (e.adopted) adopted += 1;
       succeededCalls += e.apiCalls;
     } else if (e.outcome === 'failed') {
       failedCount += 1;
@@ -56,7 +58,7 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
   const parts: string[] = [];
   if (t.envelopes.total > 0)
     parts.push(
-      `${t.envelopes.succeeded} of ${t.envelopes.total} envelope(s) sent${t.envelopes.failed ? `, ${c.red(`${t.envelopes.failed} failed`)}` : ''}`,
+      `${t.envelopes.succeeded} of ${t.envelopes.total} envelope(s) sent${adopted ? ` (${adopted} of them by an earlier run: adopted, not sent again)` : ''}${t.envelopes.failed ? `, ${c.red(`${t.envelopes.failed} failed`)}` : ''}`,
     );
   if (t.accounts.total > 0) {
     const a: string[] = [];

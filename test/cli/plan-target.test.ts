@@ -94,6 +94,10 @@ describe('signrun plan against the target', () => {
       'succeeded',
     ]);
     expect(report.envelopes.map((e) => e.adopted === true)).toEqual([false, true, true, true, false]);
+    // The summary says which were not sent by this run.
+    expect(ran.stdout).toContain(
+      '4 of 5 envelope(s) sent (3 of them by an earlier run: adopted, not sent again), 1 failed',
+    );
     expect(report.api.byOperation['createEnvelope']).toBe(1);
     expect(report.api.calls).toBe(changed.totalApiCalls);
   });
