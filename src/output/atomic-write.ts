@@ -87,33 +87,69 @@ export async function stageFile(target: string, data: string | Uint8Array, mode 
 }
 
 /**
+ * The disk refused a streamed write (folder, temp file, or a chunk): told
+ * apart from a failure of the body being read, which passes through as it is
+ * (a broken download is the client's to retry; a full disk is not).
+ */
+export class DiskWriteError extends Error {
+  constructor(readonly reason: unknown) {
+    super(reason instanceof Error ? reason.message : String(reason));
+    this.name = 'DiskWriteError';
+  }
+}
+
+/**
  * Streams `body` into a temp file beside `target`, computing size and sha256
  * on the way, never holding the content in memory. Chunks are written as they
- * come (backpressure: the next is read after the write).
+ * come (backpressure: the next is read after the write). On any failure the
+ * body is released (an HTTP answer left unread would hold its connection,
+ * and the pool has one per request in flight) and no temp file is left.
  */
 export async function stageStream(target: string, body: AsyncIterable<unknown>, mode = 0o644): Promise<StagedFile> {
-  await ensureFolder(path.dirname(target));
+  const chunks = body[Symbol.asyncIterator]();
   const temp = tempPathFor(target);
+  let handle: TempHandle;
+  try {
+    await ensureFolder(path.dirname(target));
+    handle = await openTemp(temp, mode);
+  } catch (error) {
+    await release(body, chunks);
+    throw new DiskWriteError(error);
+  }
   const hash = createHash('sha256');
   let size = 0;
-  const handle = await openTemp(temp, mode);
   try {
-    for await (const chunk of body) {
+    for (;;) {
+      const next = await chunks.next();
+      if (next.done) break;
+      const chunk: unknown = next.value;
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Uint8Array);
       hash.update(bytes);
       size += bytes.byteLength;
       let offset = 0;
       while (offset < bytes.byteLength) {
-        const { bytesWritten } = await handle.write(bytes, offset, bytes.byteLength - offset);
-        offset += bytesWritten;
+        try {
+          const { bytesWritten } = await handle.write(bytes, offset, bytes.byteLength - offset);
+          offset += bytesWritten;
+        } catch (error) {
+          throw new DiskWriteError(error);
+        }
       }
     }
   } catch (error) {
+    await release(body, chunks);
     await handle.close();
     await rm(temp, { force: true });
     throw error;
   }
   return staged(target, temp, handle, { size, sha256: hash.digest('hex') });
+}
+
+/** Stops reading `body`: a stream is destroyed (an iterator not yet started would not do it on return). */
+async function release(body: AsyncIterable<unknown>, chunks: AsyncIterator<unknown>): Promise<void> {
+  const stream = body as { destroy?: () => void };
+  if (typeof stream.destroy === 'function') stream.destroy();
+  else await chunks.return?.();
 }
 
 /** Writes `data` to `target` whole or not at all: {@link stageFile}, then commit. */

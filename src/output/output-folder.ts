@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { SignrunError } from '../errors/signrun-error.js';
-import { stageStream, writeFileAtomic, writeStreamAtomic, type ContentDigest } from './atomic-write.js';
+import { DiskWriteError, stageStream, writeFileAtomic, type ContentDigest } from './atomic-write.js';
 
 /** A file written under the output folder, as the report lists it. */
 export interface FileRecord extends ContentDigest {
@@ -110,18 +110,40 @@ export class OutputFolder {
    * the temp file (the download is over); fsync and rename run meanwhile.
    */
   async writeStreamBehind(relative: string, body: Readable, options: WriteOptions = {}): Promise<CommittingFile> {
-    const target = this.resolve(relative);
-    const file = await stageStream(target, body, options.mode);
+    const file = await this.#stage(relative, body, options);
     const committed = file.commit().catch((error: unknown) => {
       throw wrapWriteError(relative, error);
     });
     return { path: relative, size: file.size, sha256: file.sha256, committed: observed(committed) };
   }
 
-  /** Streams a body to disk; errors of the body itself (a broken download) pass through unchanged. */
+  /**
+   * Streams a body to disk. Errors of the body itself (a broken download)
+   * pass through unchanged; the disk's are SR_OUTPUT_WRITE.
+   */
   async writeStream(relative: string, body: Readable, options: WriteOptions = {}): Promise<FileRecord> {
-    const target = this.resolve(relative);
-    return { path: relative, ...(await writeStreamAtomic(target, body, options.mode)) };
+    const file = await this.#stage(relative, body, options);
+    try {
+      await file.commit();
+    } catch (error) {
+      throw wrapWriteError(relative, error);
+    }
+    return { path: relative, size: file.size, sha256: file.sha256 };
+  }
+
+  async #stage(relative: string, body: Readable, options: WriteOptions) {
+    let target: string;
+    try {
+      target = this.resolve(relative);
+    } catch (error) {
+      body.destroy(); // unread, it would hold its connection
+      throw error;
+    }
+    try {
+      return await stageStream(target, body, options.mode);
+    } catch (error) {
+      throw error instanceof DiskWriteError ? wrapWriteError(relative, error.reason) : error;
+    }
   }
 }
 

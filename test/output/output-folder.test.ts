@@ -100,6 +100,20 @@ describe('OutputFolder, write-behind', () => {
     expect(await readdir(path.join(out.root, 'job/key'))).toEqual(['certificate.pdf']);
   });
 
+  it('a disk that refuses gives SR_OUTPUT_WRITE and releases the unread body (it would hold its connection)', async () => {
+    const out = await folder();
+    await writeFile(path.join(out.root, 'job'), 'a file where the folder should be');
+    for (const write of [
+      (body: Readable) => out.writeStreamBehind('job/key/certificate.pdf', body),
+      (body: Readable) => out.writeStream('job/key/certificate.pdf', body),
+    ]) {
+      const body = Readable.from([Buffer.from('%PDF')]);
+      await expect(write(body)).rejects.toMatchObject({ code: 'SR_OUTPUT_WRITE' });
+      expect(body.destroyed).toBe(true);
+    }
+    expect(await readdir(out.root)).toEqual(['job']);
+  });
+
   it('a body that breaks off rejects at once, with nothing to commit and nothing left behind', async () => {
     const out = await folder();
     const failing = brokenBody();
