@@ -456,23 +456,27 @@ async function stepDocuments(state: EnvelopeState, ctx: EnvelopeContext, tag: st
   );
   // The downloads are independent: they overlap (each streams to its own temp
   // file), and are listed in the service's order whichever finishes first.
-  const downloads = documents.map(async (doc): Promise<FileRecord | undefined> => {
-    let name = safeFileName(doc.name ?? `document-${doc.documentId}`);
-    if (!/\.pdf$/i.test(name)) name += '.pdf';
-    const relative = `${state.folder}/documents/${safeFileName(doc.documentId)}-${name}`;
-    if (reuse(state, relative)) return undefined;
-    const file = await ctx.account.downloadDocument(
-      envelopeId,
-      doc.documentId,
-      (body) => ctx.out.writeStreamBehind(relative, body),
-      { tag },
+  const downloaded: Array<FileRecord | undefined> = [];
+  try {
+    await allSettledOrThrow(
+      documents.map(async (doc, i) => {
+        let name = safeFileName(doc.name ?? `document-${doc.documentId}`);
+        if (!/\.pdf$/i.test(name)) name += '.pdf';
+        const relative = `${state.folder}/documents/${safeFileName(doc.documentId)}-${name}`;
+        if (reuse(state, relative)) return;
+        const file = await ctx.account.downloadDocument(
+          envelopeId,
+          doc.documentId,
+          (body) => ctx.out.writeStreamBehind(relative, body),
+          { tag },
+        );
+        downloaded[i] = keep(state, file);
+      }),
     );
-    return keep(state, file);
-  });
-  const settled = await Promise.allSettled(downloads);
-  for (const s of settled) if (s.status === 'fulfilled' && s.value) state.downloads.push(s.value);
-  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failed) throw failed.reason;
+  } finally {
+    // Those that succeeded are kept even when another failed.
+    for (const file of downloaded) if (file) state.downloads.push(file);
+  }
 }
 
 async function stepCertificate(state: EnvelopeState, ctx: EnvelopeContext, tag: string): Promise<void> {
