@@ -1,4 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +23,18 @@ import { sandboxApi, signer, templateId } from '../signing/sandbox-api.js';
 // then statuses come from the API and the downloaded PDFs are checked with
 // poppler (pdftotext for the stamp, pdfsig for the seal).
 
-const screenshots = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+// The screenshots of the docs are refreshed on purpose (`npm run docs:screenshots`);
+// otherwise they go to a temp folder, so that `npm test` leaves the tree clean
+// (the stamp shows the time: every run would change them).
+const screenshots = process.env['SIGNRUN_UPDATE_SCREENSHOTS']
+  ? fileURLToPath(new URL('../../docs/screenshots/', import.meta.url))
+  : `${mkdtempSync(join(tmpdir(), 'signrun-screenshots-'))}/`;
+/** Saves a screenshot of the page as it is now, and checks that a PNG was written. */
+async function screenshot(page: Page, name: string): Promise<void> {
+  const file = `${screenshots}${name}.png`;
+  await page.screenshot({ path: file });
+  expect(readFileSync(file).subarray(0, 8).toString('latin1')).toBe('\x89PNG\r\n\x1a\n');
+}
 const sealValid = /Signature Validation: Signature is Valid\./;
 
 let sandbox: RunningSandbox;
@@ -116,7 +129,7 @@ describe('signing page in a real browser', () => {
     await waitForDocuments(alice.page);
     expect(await alice.page.locator('.page canvas').count()).toBe(3);
     await alice.page.getByRole('button', { name: 'Sign here' }).first().scrollIntoViewIfNeeded();
-    await alice.page.screenshot({ path: `${screenshots}signing-desktop.png` });
+    await screenshot(alice.page, 'signing-desktop');
     await signAllTabs(alice.page);
     expect(await returnedEvent(alice.page, back.url)).toBe('signing_complete');
     expect(alice.errors).toEqual([]);
@@ -133,9 +146,9 @@ describe('signing page in a real browser', () => {
       ),
     );
     await waitForDocuments(bruno.page);
-    await bruno.page.screenshot({ path: `${screenshots}signing-phone.png` });
+    await screenshot(bruno.page, 'signing-phone');
     await bruno.page.getByRole('button', { name: 'Sign here' }).first().scrollIntoViewIfNeeded();
-    await bruno.page.screenshot({ path: `${screenshots}signing-phone-tab.png` });
+    await screenshot(bruno.page, 'signing-phone-tab');
     // Nothing is wider than the phone: readable without sideways scrolling.
     expect(await scrollWidth(bruno.page)).toBeLessThanOrEqual(viewports.phone.width);
     await signAllTabs(bruno.page);
@@ -183,7 +196,7 @@ describe('signing page in a real browser', () => {
     );
     await Promise.all([waitForDocuments(employee.page), waitForDocuments(employer.page)]);
     expect(await employee.page.getAttribute('html', 'lang')).toBe('fr');
-    await employee.page.screenshot({ path: `${screenshots}signing-desktop-fr.png` });
+    await screenshot(employee.page, 'signing-desktop-fr');
     // Both finish at the same moment: neither signature may be lost.
     await Promise.all([signAllTabs(employee.page, 'Signer ici', 'Terminer'), signAllTabs(employer.page)]);
     expect(await returnedEvent(employee.page, back.url)).toBe('signing_complete');
@@ -254,7 +267,7 @@ describe('signing page in a real browser', () => {
     const box = (await region.boundingBox())!;
     await region.click({ position: { x: box.width * 0.75, y: box.height * 0.5 } });
     await expect.poll(() => page.locator('.placed').count()).toBe(1);
-    await page.screenshot({ path: `${screenshots}signing-free-placement.png` });
+    await screenshot(page, 'signing-free-placement');
     await page.getByRole('button', { name: 'Finish', exact: true }).click();
     expect(await returnedEvent(page, back.url)).toBe('signing_complete');
     expect(errors).toEqual([]);
