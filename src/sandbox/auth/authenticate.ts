@@ -6,6 +6,7 @@ import { apiErrors } from '../api-error.js';
 import { verifyPassword } from './password-hash.js';
 import { parseCredentialsHeader } from './credentials-header.js';
 import { hashToken } from '../repositories/view-tokens.js';
+import { setBounded } from '../bounded-map.js';
 
 /** The authenticated caller of an API request. */
 export interface Principal {
@@ -53,8 +54,7 @@ export function createAuthenticator(db: SandboxDatabase, accounts: AccountsRepos
   const keyOf = (text: string) => createHmac('sha256', cacheKey).update(text).digest('base64');
 
   function remember(key: string, principal: Principal): void {
-    verified.set(key, { userId: principal.user.id, integratorKey: principal.integratorKey });
-    if (verified.size > cacheCapacity) verified.delete(verified.keys().next().value!);
+    setBounded(verified, key, { userId: principal.user.id, integratorKey: principal.integratorKey }, cacheCapacity);
   }
 
   function usable(user: UserRecord | undefined, integratorKey: string): Principal {
@@ -77,8 +77,7 @@ export function createAuthenticator(db: SandboxDatabase, accounts: AccountsRepos
     const cached = principals.get(key);
     if (cached?.stamp === stamp) return cached.principal;
     const principal = usable(accounts.user(userId), integratorKey);
-    principals.set(key, { stamp, principal });
-    if (principals.size > cacheCapacity) principals.delete(principals.keys().next().value!);
+    setBounded(principals, key, { stamp, principal }, cacheCapacity);
     return principal;
   }
 

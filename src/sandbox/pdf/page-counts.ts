@@ -1,3 +1,4 @@
+import { setBounded } from '../bounded-map.js';
 import { exactPageCount } from './combine.js';
 
 /** Exact page counts of stored documents by sha256 (content-addressed: a count never goes stale). */
@@ -19,10 +20,6 @@ export interface PageCounts {
  */
 export function createPageCounts(capacity = 4096): PageCounts {
   const counts = new Map<string, number | Promise<number>>();
-  const remember = (sha256: string, value: number | Promise<number>) => {
-    counts.set(sha256, value);
-    if (counts.size > capacity) counts.delete(counts.keys().next().value!);
-  };
   return {
     known(sha256) {
       const value = counts.get(sha256);
@@ -37,7 +34,7 @@ export function createPageCounts(capacity = 4096): PageCounts {
           if (counts.get(sha256) === counted) counts.set(sha256, pages);
           return pages;
         });
-      remember(sha256, counted);
+      setBounded(counts, sha256, counted, capacity);
       return counted;
     },
   };

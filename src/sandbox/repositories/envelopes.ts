@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import type { SandboxDatabase } from '../db/open-database.js';
 import { envelopeListingSql } from './envelope-listing-sql.js';
 import { objectRows } from '../db/object-rows.js';
+import { setBounded } from '../bounded-map.js';
 
 /** Envelope statuses the sandbox moves through (DocuSign's names). */
 export type EnvelopeStatus = 'created' | 'sent' | 'delivered' | 'completed' | 'declined' | 'voided';
@@ -302,8 +303,7 @@ function statementCache(db: SandboxDatabase, capacity = 64) {
       let statement = statements.get(sql);
       if (!statement) {
         statement = db.prepare(sql);
-        statements.set(sql, statement);
-        if (statements.size > capacity) statements.delete(statements.keys().next().value!);
+        setBounded(statements, sql, statement, capacity);
       }
       return statement;
     },
