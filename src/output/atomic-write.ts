@@ -67,8 +67,22 @@ function staged(target: string, temp: string, handle: TempHandle, digest: Conten
   };
 }
 
-/** Writes `data` to a temp file beside `target` (created with `mode`, default 0o644; the umask can only narrow it). */
-export async function stageFile(target: string, data: string | Uint8Array, mode = 0o644): Promise<StagedFile> {
+/** Size and sha256 of `bytes`. */
+export function digestOf(bytes: Uint8Array): ContentDigest {
+  return { size: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+/**
+ * Writes `data` to a temp file beside `target` (created with `mode`, default
+ * 0o644; the umask can only narrow it). `digest` is the bytes' digest when
+ * the caller has it already.
+ */
+export async function stageFile(
+  target: string,
+  data: string | Uint8Array,
+  mode = 0o644,
+  digest?: ContentDigest,
+): Promise<StagedFile> {
   await ensureFolder(path.dirname(target));
   const temp = tempPathFor(target);
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
@@ -80,10 +94,7 @@ export async function stageFile(target: string, data: string | Uint8Array, mode 
     await rm(temp, { force: true });
     throw error;
   }
-  return staged(target, temp, handle, {
-    size: bytes.byteLength,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
-  });
+  return staged(target, temp, handle, digest ?? digestOf(bytes));
 }
 
 /**

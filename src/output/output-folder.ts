@@ -1,8 +1,14 @@
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { SignrunError } from '../errors/signrun-error.js';
-import { DiskWriteError, stageStream, writeFileAtomic, type ContentDigest } from './atomic-write.js';
+import {
+  DiskWriteError,
+  digestOf,
+  stageFile,
+  stageStream,
+  writeFileAtomic,
+  type ContentDigest,
+} from './atomic-write.js';
 
 /** A file written under the output folder, as the report lists it. */
 export interface FileRecord extends ContentDigest {
@@ -87,18 +93,9 @@ export class OutputFolder {
   writeFileBehind(relative: string, data: string | Uint8Array, options: WriteOptions = {}): CommittingFile {
     const target = this.resolve(relative);
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    const committed = writeFileAtomic(target, bytes, options.mode).then(
-      () => undefined,
-      (error: unknown) => {
-        throw wrapWriteError(relative, error);
-      },
-    );
-    return {
-      path: relative,
-      size: bytes.byteLength,
-      sha256: createHash('sha256').update(bytes).digest('hex'),
-      committed: observed(committed),
-    };
+    const digest = digestOf(bytes);
+    const written = stageFile(target, bytes, options.mode, digest).then((file) => file.commit());
+    return { path: relative, ...digest, committed: committedAs(relative, written) };
   }
 
   writeJsonBehind(relative: string, value: unknown, options: WriteOptions = {}): CommittingFile {
@@ -111,10 +108,7 @@ export class OutputFolder {
    */
   async writeStreamBehind(relative: string, body: Readable, options: WriteOptions = {}): Promise<CommittingFile> {
     const file = await this.#stage(relative, body, options);
-    const committed = file.commit().catch((error: unknown) => {
-      throw wrapWriteError(relative, error);
-    });
-    return { path: relative, size: file.size, sha256: file.sha256, committed: observed(committed) };
+    return { path: relative, size: file.size, sha256: file.sha256, committed: committedAs(relative, file.commit()) };
   }
 
   /**
@@ -123,11 +117,7 @@ export class OutputFolder {
    */
   async writeStream(relative: string, body: Readable, options: WriteOptions = {}): Promise<FileRecord> {
     const file = await this.#stage(relative, body, options);
-    try {
-      await file.commit();
-    } catch (error) {
-      throw wrapWriteError(relative, error);
-    }
+    await committedAs(relative, file.commit());
     return { path: relative, size: file.size, sha256: file.sha256 };
   }
 
@@ -148,13 +138,17 @@ export class OutputFolder {
 }
 
 /**
- * Marks a promise as handled, so that a failure before its owner awaits it
- * is not an unhandled rejection (which ends the process); the owner still
- * sees the rejection when it awaits.
+ * A commit as its owner sees it: failures are SR_OUTPUT_WRITE naming the
+ * file, and the promise is marked as handled, so that a failure before the
+ * owner awaits it is not an unhandled rejection (which ends the process);
+ * the owner still sees the rejection when it awaits.
  */
-function observed<T>(promise: Promise<T>): Promise<T> {
-  promise.catch(() => undefined);
-  return promise;
+function committedAs(relative: string, commit: Promise<void>): Promise<void> {
+  const committed = commit.catch((error: unknown) => {
+    throw wrapWriteError(relative, error);
+  });
+  committed.catch(() => undefined);
+  return committed;
 }
 
 function wrapWriteError(relative: string, error: unknown): SignrunError {
