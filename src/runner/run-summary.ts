@@ -210,8 +210,8 @@ export interface SummaryCollectorInit {
 export class SummaryCollector {
   readonly #head: Omit<RunSummary, 'envelopes' | 'accounts' | 'close'>;
   readonly #spool: ResultSpool<EnvelopeResult>;
-  readonly #accounts: Array<{ index: number; result: AccountResult }> = [];
-  readonly #accountsDone = new Set<number>();
+  /** Account results by their place among accounts (few: kept in memory). */
+  readonly #accounts = new Map<number, AccountResult>();
   #callsByTag = new Map<string, { calls: number; retries: number }>();
 
   constructor(init: SummaryCollectorInit) {
@@ -246,15 +246,14 @@ export class SummaryCollector {
 
   /** The result of the account at `index` (job-file order among accounts). */
   accountDone(index: number, result: AccountResult): void {
-    this.#accounts.push({ index, result });
-    this.#accountsDone.add(index);
+    this.#accounts.set(index, result);
     countAccount(this.#head.totals, result);
     this.#callsByTag.delete(identityOf(result));
   }
 
   /** True when the account at `index` has a result. */
   hasAccount(index: number): boolean {
-    return this.#accountsDone.has(index);
+    return this.#accounts.has(index);
   }
 
   readonly listener = (event: RunEvent): void => {
@@ -309,7 +308,7 @@ export class SummaryCollector {
     return {
       ...this.#head,
       envelopes: () => spool.read(),
-      accounts: this.#accounts.sort((a, b) => a.index - b.index).map((a) => a.result),
+      accounts: [...this.#accounts].sort(([a], [b]) => a - b).map(([, result]) => result),
       close: () => spool.close(),
     };
   }
