@@ -51,6 +51,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import ts from 'typescript';
+import { seededRandom } from '../../dist/sandbox/faults/seeded-random.js';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -79,17 +80,7 @@ const say = (line) => {
   if (!asJson) process.stderr.write(`${line}\n`);
 };
 
-// mulberry32, as the sandbox's fault injection: the kill moments are reproducible from --seed.
-function seededRandom(s) {
-  let state = s >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The sandbox's own seeded PRNG: the kill moments are reproducible from --seed.
 const random = seededRandom(seed * 7919 + 17);
 
 const work = mkdtempSync(join(tmpdir(), 'signrun-chaos-'));
