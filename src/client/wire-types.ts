@@ -1,6 +1,6 @@
 /**
  * Wire shapes of the eSignature REST API v2, named after the Swagger
- * definitions they follow (/work/shared/spec/esignature.rest.swagger-v2.json,
+ * definitions they follow (test/fixtures/docusign/esignature.rest.swagger-v2.json,
  * `#/definitions/<name>`). Only the fields signrun sends or reads are listed;
  * every string id stays a string, as on the wire.
  */

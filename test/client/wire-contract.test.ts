@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { swaggerErrors } from '../sandbox/helpers/swagger.js';
+import { docusignSpecUrl } from '../sandbox/helpers/docusign-spec.js';
 import { envelopeDefinitionOf } from '../../src/runner/envelope-definition.js';
 import type { RecipientViewRequest } from '../../src/client/wire-types.js';
 import { envelopeFixture, signerFixture } from '../runner/fixtures.js';
@@ -11,7 +12,7 @@ import { envelopeFixture, signerFixture } from '../runner/fixtures.js';
  * additionalProperties open, so unknown names are checked separately.
  */
 const swagger = JSON.parse(
-  readFileSync(new URL('../../../shared/spec/esignature.rest.swagger-v2.json', import.meta.url), 'utf8'),
+  readFileSync(docusignSpecUrl('esignature.rest.swagger-v2.json'), 'utf8'),
 ) as {
   definitions: Record<
     string,

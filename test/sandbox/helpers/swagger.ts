@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
+import { docusignSpecUrl } from './docusign-spec.js';
 
-// The official Swagger, from ../shared/spec beside the repository (CI clones it there).
-const swaggerUrl = new URL('../../../../shared/spec/esignature.rest.swagger-v2.json', import.meta.url);
+// DocuSign's official Swagger, copied with its MIT licence into
+// test/fixtures/docusign so that a clone of the repository alone passes.
+const swaggerUrl = docusignSpecUrl('esignature.rest.swagger-v2.json');
 const swagger = JSON.parse(readFileSync(swaggerUrl, 'utf8')) as {
   definitions: Record<string, unknown>;
   paths: Record<string, Record<string, { responses?: Record<string, { schema?: { $ref?: string } }> }>>;
