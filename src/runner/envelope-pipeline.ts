@@ -4,7 +4,7 @@ import { ClientHttpError, ClientNetworkError } from '../client/client-errors.js'
 import { createOnce } from '../state/create-once.js';
 import type { Journal } from '../state/journal.js';
 import type { EnvelopeProgress } from '../state/journal-progress.js';
-import type { ServiceFailure } from '../state/service-error-classes.js';
+import type { ServiceFailure } from '../client/service-error-classes.js';
 import type { Signer } from '../client/wire-types.js';
 import { SignrunError, isSignrunError } from '../errors/signrun-error.js';
 import type { CommittingFile, FileRecord, OutputFolder } from '../output/output-folder.js';

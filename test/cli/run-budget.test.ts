@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
-import { checkReport } from '../../src/output/report-schema.js';
+import { checkReport } from '../../src/reporters/report-schema.js';
 import { fanOutJob, readReport, sandboxEnv } from './run-helpers.js';
 
 let sandbox: RunningSandbox;

@@ -4,10 +4,10 @@ import type { CommandHandler } from '../command.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import { OutputFolder } from '../../output/output-folder.js';
-import { checkReport } from '../../output/report-schema.js';
-import { mergeReports } from '../../output/merge-reports.js';
-import { writeReports } from '../../output/write-reports.js';
-import type { RunReport } from '../../output/report-json.js';
+import { checkReport } from '../../reporters/report-schema.js';
+import { mergeReports } from '../../reporters/merge-reports.js';
+import { writeReports } from '../../reporters/write-reports.js';
+import type { RunReport } from '../../reporters/report-json.js';
 
 async function readReport(cwd: string, given: string): Promise<RunReport> {
   let file = path.resolve(cwd, given);

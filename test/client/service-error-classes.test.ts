@@ -4,7 +4,7 @@ import {
   serviceErrorCodeRules,
   type ServiceErrorClass,
   type ServiceFailure,
-} from '../../src/state/index.js';
+} from '../../src/client/service-error-classes.js';
 
 // The table the client and runner rely on: each row is a failure and the class it must get.
 const table: Array<[string, ServiceFailure, ServiceErrorClass]> = [
