@@ -33,6 +33,8 @@ export {
   resolveTarget,
   prepare,
   exitCodeOf,
+  verdictOf,
+  type RunVerdict,
   type RunOptions,
   type RunSummary,
   type RunEvent,
