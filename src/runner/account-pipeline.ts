@@ -1,6 +1,7 @@
 import type { ResolvedAccount, Secret } from '../jobs/model.js';
 import type { EsignatureClient } from '../client/esignature-client.js';
 import { ClientHttpError } from '../client/client-errors.js';
+import { serviceErrorMeans } from '../client/service-error-classes.js';
 import type { NewAccountDefinition } from '../client/wire-types.js';
 import { SignrunError } from '../errors/signrun-error.js';
 import type { FileRecord, OutputFolder } from '../output/output-folder.js';
@@ -22,9 +23,6 @@ export interface AccountContext {
   integratorKey?: string;
   usageOf(tag: string): { calls: number; retries: number };
 }
-
-/** Service answers that mean "no such account". */
-const missingAccount = /ACCOUNT.*(NOT_EXIST|DOES_NOT_EXIST|NOT_FOUND)|INVALID_ACCOUNT|ACCOUNT_DELETED/;
 
 /**
  * Brings one subsidiary account to its declared state (service-api.md 4.12
@@ -148,7 +146,7 @@ export async function accountExists(client: EsignatureClient, accountId: string,
     await client.getAccount(accountId, { tag });
     return true;
   } catch (error) {
-    if (error instanceof ClientHttpError && (error.status === 404 || missingAccount.test(error.serviceErrorCode ?? '')))
+    if (error instanceof ClientHttpError && (error.status === 404 || serviceErrorMeans(error, 'account-missing')))
       return false;
     throw error;
   }

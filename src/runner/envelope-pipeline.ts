@@ -4,7 +4,7 @@ import { ClientHttpError, ClientNetworkError } from '../client/client-errors.js'
 import { createOnce } from '../state/create-once.js';
 import type { Journal } from '../state/journal.js';
 import type { EnvelopeProgress } from '../state/journal-progress.js';
-import type { ServiceFailure } from '../state/service-error-classes.js';
+import { serviceErrorMeans, type ServiceFailure } from '../client/service-error-classes.js';
 import type { Signer } from '../client/wire-types.js';
 import { SignrunError, isSignrunError } from '../errors/signrun-error.js';
 import type { CommittingFile, FileRecord, OutputFolder } from '../output/output-folder.js';
@@ -86,9 +86,6 @@ function describeFailure(error: unknown): ServiceFailure {
   if (error instanceof ClientNetworkError) return { network: true };
   return {};
 }
-
-/** DocuSign answers this when a recipient's routing order has not come yet. */
-const notInTurnCodes = /RECIPIENT_NOT_IN_SEQUENCE|OUT_OF_SEQUENCE|NOT_IN_SEQUENCE/;
 
 /**
  * Runs one envelope through the sequence of service-api.md 4.12: create →
@@ -407,7 +404,7 @@ async function stepViews(
         entry.expiresAt = new Date(issuedAt.getTime() + ctx.viewTtlSeconds * 1000).toISOString();
         outcome.signing = 'ready';
       } catch (error) {
-        if (error instanceof ClientHttpError && notInTurnCodes.test(error.serviceErrorCode ?? '')) {
+        if (serviceErrorMeans(error, 'recipient-not-in-turn')) {
           outcome.signing = 'waiting-for-turn';
           return;
         }

@@ -13,8 +13,8 @@ import {
   transactionIdOf,
   type CreateOnceInput,
   type Journal,
-  type ServiceFailure,
 } from '../../src/state/index.js';
+import type { ServiceFailure } from '../../src/client/index.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { authHeader, documentEnvelope, makePdf } from '../sandbox/helpers/api.js';
 
