@@ -35,6 +35,7 @@ export async function startSandbox(
   // On a wildcard address, addresses handed out (view URLs, activation links)
   // follow the Host header the client used, so they work from other machines.
   if (!wildcard) app.sandbox.config.origin = origin;
+  app.sandbox.config.listenOrigin = origin;
   let closing: Promise<void> | undefined;
   return {
     origin,
