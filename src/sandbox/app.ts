@@ -4,11 +4,15 @@ import { createServices, type ServicesOverrides } from './services.js';
 import { sandboxErrorHandler } from './error-handler.js';
 import { apiErrors } from './api-error.js';
 import { apiRoutes } from './api-routes.js';
+import { restApiV21 } from './wire/v21-shapes.js';
 import { parseJsonBody } from './wire/json-body.js';
 import { withBodyBytes } from './wire/body-bytes.js';
 import { sandboxRoutes } from './routes/sandbox-routes.js';
 import { signingRoutes } from './signing/routes.js';
 import { connectPlugin } from './connect/plugin.js';
+import { accountServerPlugin } from './oauth/plugin.js';
+import { issueServerCertificate, loadOrCreateTlsCa, serverNames } from './tls/tls-ca.js';
+import { caRoute } from './tls/ca-route.js';
 import type { SandboxOptions } from './contract.js';
 import { faultInjectionPlugin, parseFaultSpec } from './faults/index.js';
 import { burstLimiter, createBurstLimit } from './limits/burst-limit.js';
@@ -32,7 +36,12 @@ export async function buildSandboxApp(
       burstLimiter(createBurstLimit(options.burstLimit, services.clock), { clock: services.clock }),
     );
   }
+  // After the services: the data folder exists (the CA is kept in it).
+  const tls = options.tls
+    ? issueServerCertificate(loadOrCreateTlsCa(options.dataDir), serverNames(options.host ?? '127.0.0.1'))
+    : undefined;
   const app = Fastify({
+    ...(tls ? { https: { key: tls.key, cert: tls.cert } } : {}),
     logger: false,
     bodyLimit: services.config.bodyLimitBytes,
     // DocuSign accepts a trailing slash on every path.
@@ -114,9 +123,11 @@ export async function buildSandboxApp(
     });
   }
   await app.register(apiRoutes, { prefix: '/restapi/v2' });
-  await app.register(apiRoutes, { prefix: '/restapi/v2.1' });
+  await app.register(restApiV21(apiRoutes), { prefix: '/restapi/v2.1' });
   await app.register(sandboxRoutes);
   await app.register(signingRoutes);
   await app.register(connectPlugin);
+  await app.register(accountServerPlugin);
+  if (tls) await app.register(caRoute(tls.caCertPem));
   return app;
 }
