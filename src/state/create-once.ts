@@ -1,10 +1,6 @@
 import type { Journal } from './journal.js';
 import type { EnvelopeProgress } from './journal-progress.js';
-import {
-  classifyServiceError,
-  type ServiceErrorVerdict,
-  type ServiceFailure,
-} from '../client/service-error-classes.js';
+import { classifyServiceError, type ServiceErrorVerdict, type ServiceFailure } from '../client/service-error-classes.js';
 
 /** An envelope as a lookup on the service found it. */
 export interface FoundEnvelope {

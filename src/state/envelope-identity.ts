@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
  */
 export const identityFieldName = 'signrun';
 
-/** Name of the custom field holding the digest of the envelope's content (`envelopeDigest`, src/jobs/envelope-digest.ts), used to report drift. */
+/** Name of the custom field holding the digest of the envelope's content (see `contentDigest`), used to report drift. */
 export const digestFieldName = 'signrunDigest';
 
 /**
