@@ -11,7 +11,9 @@ import { envelopeFixture, signerFixture } from '../runner/fixtures.js';
  * sources of truth), and use only its wire names: the Swagger leaves
  * additionalProperties open, so unknown names are checked separately.
  */
-const swagger = JSON.parse(readFileSync(docusignSpecUrl('esignature.rest.swagger-v2.json'), 'utf8')) as {
+const swagger = JSON.parse(
+  readFileSync(docusignSpecUrl('esignature.rest.swagger-v2.json'), 'utf8'),
+) as {
   definitions: Record<
     string,
     { properties?: Record<string, { $ref?: string; type?: string; items?: { $ref?: string } }> }
