@@ -22,9 +22,11 @@ export type ServiceErrorCode = Extract<
 /**
  * What a refusal tells the runner beyond retrying: `recipient-not-in-turn`
  * (ask for the signing address later: `sign-url`), `account-missing` (the
- * account is gone: create it, or it is already absent).
+ * account is gone: create it, or it is already absent), `envelope-status-moved-on`
+ * (the envelope is no longer in the status the call needs — e.g. a draft
+ * another runner has sent already: the call's purpose may be met).
  */
-export type ServiceErrorMeans = 'recipient-not-in-turn' | 'account-missing';
+export type ServiceErrorMeans = 'recipient-not-in-turn' | 'account-missing' | 'envelope-status-moved-on';
 
 /**
  * One row of the DocuSign knowledge table: everything signrun concludes from
@@ -159,6 +161,7 @@ export const serviceErrorCodeRules: Readonly<Record<string, ServiceErrorRule>> =
     class: 'never-retry',
     code: 'SR_HTTP_STATUS',
     meaning: 'the envelope is not in a status that allows this',
+    means: 'envelope-status-moved-on',
   },
   INVALID_EMAIL_ADDRESS_FOR_RECIPIENT: {
     class: 'never-retry',

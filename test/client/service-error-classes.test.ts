@@ -130,6 +130,7 @@ describe('the DocuSign knowledge table', () => {
     expect(serviceErrorMeans(refusal('ACCOUNT_NOT_FOUND'), 'account-missing')).toBe(true);
     expect(serviceErrorMeans(refusal('INVALID_ACCOUNTID'), 'account-missing')).toBe(true);
     expect(serviceErrorMeans(refusal('ENVELOPE_DOES_NOT_EXIST'), 'account-missing')).toBe(false);
+    expect(serviceErrorMeans(refusal('ENVELOPE_INVALID_STATUS'), 'envelope-status-moved-on')).toBe(true);
     expect(serviceErrorMeans(new Error('x'), 'account-missing')).toBe(false);
   });
 });
