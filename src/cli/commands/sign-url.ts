@@ -9,7 +9,7 @@ import { loadConfig } from '../../config/index.js';
 import { EsignatureClient } from '../../client/esignature-client.js';
 import type { Auth } from '../../client/auth.js';
 import { OutputFolder } from '../../output/output-folder.js';
-import { readRecord, type EnvelopeJson, type SigningEntry, type SigningJson } from '../../output/records.js';
+import { readRecord, type EnvelopeRecord, type SigningEntry, type SigningRecord } from '../../output/records.js';
 import { isLoopback, sandboxSeedCredentials } from '../../runner/target.js';
 import { makeSecret } from '../../secret.js';
 
@@ -26,7 +26,7 @@ async function findEnvelopeFolder(root: string, wanted: string): Promise<string>
   }
   const matches: string[] = [];
   for (const job of jobs) {
-    if (await readRecord<SigningJson>(root, `${job}/${wanted}/signing.json`)) matches.push(`${job}/${wanted}`);
+    if (await readRecord<SigningRecord>(root, `${job}/${wanted}/signing.json`)) matches.push(`${job}/${wanted}`);
   }
   if (matches.length === 1 && matches[0]) return matches[0];
   if (matches.length === 0)
@@ -67,8 +67,8 @@ const signUrl: CommandHandler = async ({ args, io }) => {
   const [outArg, keyArg, recipientArg] = args as [string, string, string | undefined];
   const out = new OutputFolder(path.resolve(io.cwd, outArg));
   const folder = await findEnvelopeFolder(out.root, keyArg);
-  const signing = await readRecord<SigningJson>(out.root, `${folder}/signing.json`);
-  const envelope = await readRecord<EnvelopeJson>(out.root, `${folder}/envelope.json`);
+  const signing = await readRecord<SigningRecord>(out.root, `${folder}/signing.json`);
+  const envelope = await readRecord<EnvelopeRecord>(out.root, `${folder}/envelope.json`);
   if (!signing || !envelope)
     throw new SignrunError('SR_OUTPUT_NOT_FOUND', `${folder} in ${out.root} has no signing.json and envelope.json`);
   const entry = chooseRecipient(signing.recipients, recipientArg);
@@ -106,7 +106,7 @@ const signUrl: CommandHandler = async ({ args, io }) => {
       recipientId: entry.recipientId,
       ...(entry.userId ? { userId: entry.userId } : {}),
     });
-    const updated: SigningJson = {
+    const updated: SigningRecord = {
       ...signing,
       recipients: signing.recipients.map((e) =>
         e === entry
