@@ -43,6 +43,8 @@ export interface ServiceErrorRule {
   hint?: string;
   /** What the runner reads from it, when anything. */
   means?: ServiceErrorMeans;
+  /** For rate limits: the window that refused, whose reset header says when to come back (`x-burstlimit-reset` or `x-ratelimit-reset`). */
+  window?: 'burst' | 'hourly';
 }
 
 /**
@@ -63,32 +65,38 @@ export const serviceErrorCodeRules: Readonly<Record<string, ServiceErrorRule>> =
   HOURLY_APIINVOCATION_LIMIT_EXCEEDED: {
     class: 'retry-later',
     code: 'SR_RATE_LIMITED',
+    window: 'hourly',
     meaning: 'hourly API call limit of the account reached (resets at the top of the hour)',
   },
   BURST_APIINVOCATION_LIMIT_EXCEEDED: {
     class: 'retry-later',
     code: 'SR_RATE_LIMITED',
+    window: 'burst',
     meaning: '30-second burst limit of the account reached',
   },
   // Per-envelope limits (GETs polling an envelope, PUTs updating it).
   HOURLY_APIINVOCATION_ENVELOPE_LIMIT_EXCEEDED: {
     class: 'retry-later',
     code: 'SR_RATE_LIMITED',
+    window: 'hourly',
     meaning: 'too many updates (PUT) of one envelope in the last hour',
   },
   BURST_APIINVOCATION_ENVELOPE_LIMIT_EXCEEDED: {
     class: 'retry-later',
     code: 'SR_RATE_LIMITED',
+    window: 'burst',
     meaning: 'too many updates (PUT) of one envelope in the last 30 seconds',
   },
   HOURLY_ENVELOPE_POLLING_LIMIT_EXCEEDED: {
     class: 'retry-later',
     code: 'SR_RATE_LIMITED',
+    window: 'hourly',
     meaning: 'too many reads (GET) of one envelope in the last hour',
   },
   BURST_ENVELOPE_POLLING_LIMIT_EXCEEDED: {
     class: 'retry-later',
     code: 'SR_RATE_LIMITED',
+    window: 'burst',
     meaning: 'too many reads (GET) of one envelope in the last 30 seconds',
   },
   // A plan allowance is not a rate limit: no window resets it, waiting does not help.
@@ -197,6 +205,10 @@ export const serviceErrorCodeRules: Readonly<Record<string, ServiceErrorRule>> =
  */
 const familyRules: ReadonlyArray<{ pattern: RegExp; rule: ServiceErrorRule }> = [
   {
+    pattern: /BURST.*(APIINVOCATION|POLLING).*_LIMIT_EXCEEDED$/i,
+    rule: { class: 'retry-later', code: 'SR_RATE_LIMITED', meaning: 'a burst call-rate limit', window: 'burst' },
+  },
+  {
     pattern: /(APIINVOCATION|POLLING).*_LIMIT_EXCEEDED$/i,
     rule: { class: 'retry-later', code: 'SR_RATE_LIMITED', meaning: 'a call-rate limit of the service' },
   },
@@ -238,6 +250,8 @@ export interface ServiceErrorVerdict {
   /** A hint more precise than the catalogue's for `code`, when the table has one. */
   hint?: string;
   means?: ServiceErrorMeans;
+  /** See {@link ServiceErrorRule.window}. */
+  window?: 'burst' | 'hourly';
 }
 
 /** Statuses that mean "slow down" whatever the body says. */
@@ -265,6 +279,7 @@ export function classifyServiceError(failure: ServiceFailure): ServiceErrorVerdi
         code: rule.code,
         ...(rule.hint === undefined ? {} : { hint: rule.hint }),
         ...(rule.means === undefined ? {} : { means: rule.means }),
+        ...(rule.window === undefined ? {} : { window: rule.window }),
       };
     }
   }
