@@ -32,4 +32,53 @@ export const clientCodes = defineCodes({
     summary: 'A document or certificate download broke off or could not be written to disk.',
     hint: 'Check free disk space and permissions of the output folder, then run again.',
   },
+  SR_AUTH_CONSENT_REQUIRED: {
+    exitCode: 2,
+    summary:
+      'The JWT grant was refused with consent_required: the user has not allowed the integration key to act for them.',
+    hint: 'Open the consent URL in the message (or `npx signrun auth consent-url`) in a browser, sign in as the user and allow; then run again.',
+  },
+  SR_AUTH_INTEGRATION_KEY_UNKNOWN: {
+    exitCode: 2,
+    summary:
+      'The account server does not know the integration key (invalid_grant issuer_not_found): mistyped, or it belongs to the other environment.',
+    hint: 'Check DOCUSIGN_INTEGRATOR_KEY, and that DOCUSIGN_OAUTH_BASE is account-d.docusign.com for a demo (developer) key, account.docusign.com for a production one.',
+  },
+  SR_AUTH_KEY_MISMATCH: {
+    exitCode: 2,
+    summary:
+      'The account server found no public key of the integration key that verifies the assertion (invalid_grant no_valid_keys_or_signatures).',
+    hint: 'Use the private key of an RSA key pair of this integration key (Apps and Keys → the key → Service Integration); check DOCUSIGN_PRIVATE_KEY_FILE.',
+  },
+  SR_AUTH_USER_UNKNOWN: {
+    exitCode: 2,
+    summary: 'The account server does not know the user of the assertion (invalid_grant user_not_found).',
+    hint: "Set DOCUSIGN_USER_ID to the user's API user id (a GUID, shown in Apps and Keys), not the email, of a user of this environment.",
+  },
+  SR_AUTH_CLOCK_SKEW: {
+    exitCode: 2,
+    summary:
+      "The account server refused the assertion as expired or issued in the future: this machine's clock differs from the service's.",
+    hint: 'Set the clock of this machine right (NTP: `timedatectl set-ntp true`), then run again.',
+  },
+  SR_AUTH_GRANT_REFUSED: {
+    exitCode: 2,
+    summary: 'The account server refused the JWT grant for another reason (its error is in the message).',
+    hint: 'Check DOCUSIGN_INTEGRATOR_KEY, DOCUSIGN_USER_ID, DOCUSIGN_PRIVATE_KEY_FILE and DOCUSIGN_OAUTH_BASE; `npx signrun auth check` tries them.',
+  },
+  SR_AUTH_SERVER_UNREACHABLE: {
+    exitCode: 2,
+    summary: 'The account server (DOCUSIGN_OAUTH_BASE) could not be reached or did not answer as an OAuth server.',
+    hint: 'Check DOCUSIGN_OAUTH_BASE: account-d.docusign.com (demo), account.docusign.com (production), or a sandbox http(s)://HOST:PORT.',
+  },
+  SR_AUTH_ACCOUNT_NOT_FOUND: {
+    exitCode: 2,
+    summary: 'The user of the credentials has no account with the configured account id, or no account at all.',
+    hint: 'Set DOCUSIGN_ACCOUNT_ID to one of the account ids listed in the message, or unset it to use the default account.',
+  },
+  SR_AUTH_WRONG_REGION: {
+    exitCode: 2,
+    summary: "The configured root URL is not on the server where the account lives (userinfo's base_uri).",
+    hint: 'Unset DOCUSIGN_ROOT_URL (the root comes from the account), or set it to the address in the message.',
+  },
 });
