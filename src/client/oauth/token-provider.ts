@@ -130,7 +130,7 @@ export class JwtTokenProvider {
     }
     if (status < 200 || status > 299) {
       if (json && (typeof json['error'] === 'string' || typeof json['error_description'] === 'string')) {
-        throw grantError(status, json as OAuthErrorBody, o);
+        throw grantError(status, json, o);
       }
       throw new SignrunError(
         'SR_AUTH_SERVER_UNREACHABLE',
