@@ -3,7 +3,7 @@ import fetch from 'node-fetch';
 import type { Secret } from '../../jobs/model.js';
 import { makeSecret } from '../../secret.js';
 import { SignrunError } from '../../errors/signrun-error.js';
-import { grantError, type GrantContext, type OAuthErrorBody } from './grant-errors.js';
+import { grantError, type GrantContext } from './grant-errors.js';
 import { jwtScopes, signAssertion } from './jwt-assertion.js';
 
 /** An access token and when it stops working (ms since the epoch, this machine's clock). */
