@@ -1,5 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Auth } from './auth.js';
+import type { Secret } from '../jobs/model.js';
+import { SignrunError } from '../errors/signrun-error.js';
 import type { ApiRequest, ApiResponse, ClientEvent, Send } from './api-request.js';
 import { ClientBadResponseError, ClientNetworkError } from './client-errors.js';
 import { createFetchOnce } from './fetch-once.js';
@@ -122,6 +124,31 @@ export class EsignatureClient {
   /** The API version of the root URL (v2 when it names none, as before v2.1 existed here). */
   get apiVersion(): ApiVersion {
     return versionOfRoot(this.rootUrl) ?? 'v2';
+  }
+
+  /**
+   * The configured way of logging in, acting as another user: the initial
+   * user of a subsidiary account, to delete it. JWT grant: the same
+   * integration key and key pair with that user as `sub` (that user, or
+   * their organisation, must have consented), in that account. Legacy
+   * header: that user's id and password with the same integrator key. A
+   * bare access token cannot act for anyone else: then the legacy header
+   * with `integratorKey`, as old setups did, or an error saying what to set.
+   */
+  asUser(user: { userId: string; accountId: string; password?: Secret }, integratorKey?: string): EsignatureClient {
+    const auth = this.#auth;
+    if (auth.kind === 'oauth') {
+      return this.withAuth({ kind: 'oauth', session: auth.session.forUser(user.userId, user.accountId) });
+    }
+    const key = auth.kind === 'legacy' ? auth.integratorKey : integratorKey;
+    if (!user.password || !key) {
+      throw new SignrunError(
+        'SR_CREDENTIALS_MISSING',
+        `acting as user ${user.userId} of account ${user.accountId} needs ${!key ? 'an integrator key (DOCUSIGN_INTEGRATOR_KEY) and ' : ''}that user's password (initialUser.password) with this login; the JWT grant needs neither`,
+        { hint: 'Set up the JWT grant (docs/docusign.md), or give initialUser.password in the job file.' },
+      );
+    }
+    return this.withAuth({ kind: 'legacy', username: user.userId, password: user.password, integratorKey: key });
   }
 
   /** What the service said last about its rate limits. */

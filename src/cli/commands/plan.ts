@@ -45,6 +45,7 @@ const plan: CommandHandler = async ({ args, options, io }) => {
     const target = await resolveTarget(prepared.config, () => {
       throw new SignrunError('SR_USAGE', 'plan never starts a sandbox');
     });
+    for (const warning of target.warnings) io.stderr.write(`warning: ${warning}\n`);
     client = EsignatureClient.create({ rootUrl: target.rootUrl, auth: target.auth });
   }
   let result;
