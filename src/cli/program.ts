@@ -104,6 +104,7 @@ export function buildProgram(
     .description('Run the local eSignature API v2 sandbox.')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0: any free port)', portNumber, 8080)
+    .option('--tls', "HTTPS with a certificate from the sandbox's own CA (GET /sandbox/ca.pem)")
     .option('--data <dir>', 'data folder (SQLite + documents); default: in memory')
     .option('--seed <file>', 'YAML seed replacing the built-in one')
     .option('--latency <ms>', 'fixed delay added to every API response', nonNegativeInt)

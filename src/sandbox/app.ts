@@ -9,6 +9,9 @@ import { withBodyBytes } from './wire/body-bytes.js';
 import { sandboxRoutes } from './routes/sandbox-routes.js';
 import { signingRoutes } from './signing/routes.js';
 import { connectPlugin } from './connect/plugin.js';
+import { accountServerPlugin } from './oauth/plugin.js';
+import { issueServerCertificate, loadOrCreateTlsCa, serverNames } from './tls/tls-ca.js';
+import { caRoute } from './tls/ca-route.js';
 import type { SandboxOptions } from './contract.js';
 import { faultInjectionPlugin, parseFaultSpec } from './faults/index.js';
 import { burstLimiter, createBurstLimit } from './limits/burst-limit.js';
@@ -32,7 +35,12 @@ export async function buildSandboxApp(
       burstLimiter(createBurstLimit(options.burstLimit, services.clock), { clock: services.clock }),
     );
   }
+  // After the services: the data folder exists (the CA is kept in it).
+  const tls = options.tls
+    ? issueServerCertificate(loadOrCreateTlsCa(options.dataDir), serverNames(options.host ?? '127.0.0.1'))
+    : undefined;
   const app = Fastify({
+    ...(tls ? { https: { key: tls.key, cert: tls.cert } } : {}),
     logger: false,
     bodyLimit: services.config.bodyLimitBytes,
     // DocuSign accepts a trailing slash on every path.
@@ -118,5 +126,7 @@ export async function buildSandboxApp(
   await app.register(sandboxRoutes);
   await app.register(signingRoutes);
   await app.register(connectPlugin);
+  await app.register(accountServerPlugin);
+  if (tls) await app.register(caRoute(tls.caCertPem));
   return app;
 }

@@ -8,6 +8,8 @@ export interface SandboxOptions {
   host?: string;
   /** Default 8080; 0 picks a free port. */
   port?: number;
+  /** HTTPS with a certificate from the sandbox's own CA (kept in `<dataDir>/tls/`; `GET /sandbox/ca.pem`). Default: plain HTTP. */
+  tls?: boolean;
   /** Folder for SQLite and document files; absent: in memory (lost on close). */
   dataDir?: string;
   /** Path of a YAML seed replacing the built-in default seed. */

@@ -31,10 +31,11 @@ export async function startSandbox(
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 8080);
   const wildcard = host === '0.0.0.0' || host === '::';
   const shownHost = wildcard ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  const origin = `http://${shownHost}:${port}`;
+  const origin = `${options.tls ? 'https' : 'http'}://${shownHost}:${port}`;
   // On a wildcard address, addresses handed out (view URLs, activation links)
   // follow the Host header the client used, so they work from other machines.
   if (!wildcard) app.sandbox.config.origin = origin;
+  app.sandbox.config.listenOrigin = origin;
   let closing: Promise<void> | undefined;
   return {
     origin,

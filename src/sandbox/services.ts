@@ -34,6 +34,12 @@ export interface SandboxConfig {
    * undefined under inject(), where the request's Host header is used.
    */
   origin: string | undefined;
+  /**
+   * Origin the sandbox listens on (e.g. https://127.0.0.1:8443), set by
+   * startSandbox even on a wildcard address; userinfo's base_uri falls back
+   * to it (oauth/account-origin.ts), never to the Host header.
+   */
+  listenOrigin?: string | undefined;
   /** Lifetime of signing-view tokens, seconds. Default 300. */
   viewTokenTtlSeconds: number;
   /** Fixed delay added to every API response, ms. Default 0. */

@@ -23,6 +23,7 @@ const handler: CommandHandler = async ({ options, io, signal }) => {
   const sandbox = await startSandbox({
     host: options['host'] as string | undefined,
     port: options['port'] as number | undefined,
+    tls: options['tls'] === true,
     dataDir,
     seedFile: typeof options['seed'] === 'string' ? resolve(io.cwd, options['seed']) : undefined,
     latencyMs: options['latency'] as number | undefined,

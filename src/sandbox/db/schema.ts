@@ -1,6 +1,8 @@
+import { oauthSchemaSql } from '../oauth/oauth-schema.js';
+
 /**
  * The sandbox's SQLite schema, version 1. Applied by `openDatabase` when the
- * file is new. Ids are strings (GUIDs) as on DocuSign's wire; times are epoch
+ * file is new (the account server's tables: oauth/oauth-schema.ts). Ids are strings (GUIDs) as on DocuSign's wire; times are epoch
  * milliseconds; document bytes live in the blob store, referenced by sha256.
  */
 export const schemaVersion = 1;
@@ -174,4 +176,4 @@ CREATE TABLE IF NOT EXISTS outbox (
   envelope_id TEXT,
   recipient_id TEXT
 );
-`;
+${oauthSchemaSql}`;

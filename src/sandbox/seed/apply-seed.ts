@@ -10,6 +10,7 @@ import type { Seed } from './seed-types.js';
 import { hashPassword } from '../auth/password-hash.js';
 import { generatedDocument } from '../pdf/generated-document.js';
 import { quickPageCount } from '../pdf/page-count.js';
+import { oauthStore } from '../oauth/oauth-store.js';
 
 /** Where a seed's relative file paths start (the folder of the seed file); absent for the built-in seed. */
 export interface ApplySeedOptions {
@@ -48,6 +49,7 @@ export async function applySeed(
           passwordHash: await hashPassword(u.password),
           activated: true,
           createdAt: now,
+          consents: u.oauthConsents ?? [],
         })),
       );
       const templates = await Promise.all(
@@ -93,11 +95,15 @@ export async function applySeed(
       };
     }),
   );
+  const oauth = oauthStore(deps.db);
   deps.db.transaction(() => {
     for (const key of seed.integratorKeys) deps.accounts.addIntegratorKey(key);
     for (const p of prepared) {
       deps.accounts.insertAccount(p.account, p.details);
-      for (const u of p.users) deps.accounts.insertUser(u);
+      for (const { consents, ...u } of p.users) {
+        deps.accounts.insertUser(u);
+        for (const c of consents) oauth.recordConsent(c.integratorKey, u.id, c.scopes.trim().split(/\s+/), now);
+      }
       for (const t of p.templates) {
         deps.templates.insert(
           {

@@ -22,6 +22,8 @@ export const defaultSeed: Seed = {
           userName: 'sandbox@signrun.test',
           email: 'sandbox@signrun.test',
           password: 'sandbox-password',
+          // DESIGN.md: the seed user has consented, so the JWT grant needs only a registered key pair.
+          oauthConsents: [{ integratorKey: 'sandbox-integrator-key', scopes: 'signature impersonation' }],
         },
       ],
       templates: [

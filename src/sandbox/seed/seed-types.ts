@@ -30,6 +30,14 @@ export interface SeedUser {
   /** Default: userName. */
   email?: string;
   password: string;
+  /** Consents already given on the consent page (/oauth/auth): the JWT grant works at once for these. */
+  oauthConsents?: SeedConsent[];
+}
+
+export interface SeedConsent {
+  integratorKey: string;
+  /** Space-separated, e.g. `signature impersonation`. */
+  scopes: string;
 }
 
 export interface SeedTemplate {

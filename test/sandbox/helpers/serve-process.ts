@@ -25,7 +25,7 @@ export function spawnServe(args: string[]): Promise<ServeProcess> {
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 30_000);
     const onData = (d: Buffer) => {
       out += d.toString();
-      const match = /sandbox listening on (http:\/\/[^\s/]+)(\/restapi\/v2)\n/.exec(out);
+      const match = /sandbox listening on (https?:\/\/[^\s/]+)(\/restapi\/v2)\n/.exec(out);
       if (match) {
         clearTimeout(timer);
         resolve({ child, origin: match[1]!, rootUrl: `${match[1]}${match[2]}`, output: () => out, exited });

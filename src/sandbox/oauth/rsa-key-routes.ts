@@ -1,0 +1,69 @@
+import { createPublicKey, generateKeyPair } from 'node:crypto';
+import { promisify } from 'node:util';
+import type { FastifyPluginAsync } from 'fastify';
+import { ApiError, apiErrors } from '../api-error.js';
+import type { OAuthStore } from './oauth-store.js';
+
+const generateRsaKeyPair = promisify(generateKeyPair);
+
+/** DocuSign's key pairs are RSA 2048; smaller keys are refused as DocuSign's settings page refuses them. */
+export const minRsaKeyBits = 2048;
+
+/**
+ * `POST /sandbox/integrations/{integrationKey}/rsa-keys` — the sandbox's
+ * stand-in for the "Add RSA keypair" button of DocuSign's Apps and Keys page.
+ * No body: generates a 2048-bit pair and answers 201 `{ keypairId, publicKey,
+ * privateKey }`; the private key (PKCS#1 PEM, `-----BEGIN RSA PRIVATE
+ * KEY-----`, as DocuSign shows it) is shown this once and never stored.
+ * Body `{ publicKey }` (PEM): registers the caller's own public key; 201
+ * `{ keypairId, publicKey }`.
+ */
+export function rsaKeyRoutes(store: OAuthStore): FastifyPluginAsync {
+  return async (app) => {
+    app.post<{ Params: { integrationKey: string } }>(
+      '/sandbox/integrations/:integrationKey/rsa-keys',
+      async (request, reply) => {
+        const { sandbox } = request.server;
+        const { integrationKey } = request.params;
+        if (!sandbox.accounts.hasIntegratorKey(integrationKey)) {
+          throw new ApiError(
+            404,
+            'INTEGRATOR_KEY_NOT_FOUND',
+            `The integration key ${JSON.stringify(integrationKey)} is not known to this sandbox (the seed's integratorKeys lists them).`,
+          );
+        }
+        const body = request.body;
+        const now = sandbox.clock.now();
+        void reply.status(201).header('cache-control', 'no-store');
+        if (body === undefined || (typeof body === 'object' && body !== null && Object.keys(body).length === 0)) {
+          const pair = await generateRsaKeyPair('rsa', {
+            modulusLength: minRsaKeyBits,
+            publicKeyEncoding: { type: 'spki', format: 'pem' },
+            privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+          });
+          const record = store.addRsaKey(integrationKey, pair.publicKey, now);
+          return { keypairId: record.keypairId, publicKey: record.publicKeyPem, privateKey: pair.privateKey };
+        }
+        const publicKey = (body as { publicKey?: unknown }).publicKey;
+        if (typeof publicKey !== 'string')
+          throw apiErrors.invalidBody('Send no body (to generate a key pair) or { "publicKey": "<PEM>" }.');
+        const record = store.addRsaKey(integrationKey, normalisedRsaPublicKey(publicKey), now);
+        return { keypairId: record.keypairId, publicKey: record.publicKeyPem };
+      },
+    );
+  };
+}
+
+/** The key as SPKI PEM; INVALID_REQUEST_BODY when it is not an RSA public key of 2048 bits or more. */
+function normalisedRsaPublicKey(pem: string): string {
+  let key;
+  try {
+    key = createPublicKey(pem);
+  } catch {
+    throw apiErrors.invalidBody('publicKey is not a PEM public key (-----BEGIN PUBLIC KEY-----).');
+  }
+  const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
+  if (key.asymmetricKeyType !== 'rsa' || bits < minRsaKeyBits)
+    throw apiErrors.invalidBody(`publicKey must be an RSA key of ${minRsaKeyBits} bits or more.`);
+  return key.export({ type: 'spki', format: 'pem' }).toString();
+}

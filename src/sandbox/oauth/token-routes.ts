@@ -1,0 +1,188 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { OAuthError, invalidGrant, invalidRequest } from './oauth-error.js';
+import { verifyJwtAssertion } from './jwt-grant.js';
+import { accountOrigin, audienceOf } from './account-origin.js';
+import type { GrantRecord, OAuthStore } from './oauth-store.js';
+import type { SandboxServices } from '../services.js';
+
+/** DocuSign's lifetimes: a JWT grant's token lives one hour, a person's (code grant) eight, a refresh token thirty days. */
+export const jwtTokenLifetimeSeconds = 3600;
+export const codeTokenLifetimeSeconds = 8 * 3600;
+export const refreshTokenLifetimeSeconds = 30 * 24 * 3600;
+
+export const jwtBearerGrantType = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+/** OAuth's token answer, as DocuSign's account server gives it. */
+interface TokenAnswer {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  scope: string;
+  refresh_token?: string;
+}
+
+/**
+ * DocuSign's account server's token and userinfo endpoints (not under
+ * /restapi): `POST /oauth/token` for the JWT bearer grant (server-side
+ * tools), the authorization code grant with PKCE S256 and the refresh token
+ * grant (people); `GET /oauth/userinfo` for account discovery. Errors are
+ * OAuth's `{ error, error_description }`. Tokens go in the API's
+ * access_tokens table (sha256 only) and open /restapi/v2 and /restapi/v2.1
+ * as `Authorization: Bearer`, until they expire by the sandbox's clock.
+ */
+export function tokenRoutes(store: OAuthStore): FastifyPluginAsync {
+  return async (app) => {
+    app.post('/oauth/token', async (request, reply) => {
+      const { sandbox } = request.server;
+      const body = formFields(request.body);
+      const now = sandbox.clock.now();
+      let answer: TokenAnswer;
+      switch (body.grant_type) {
+        case jwtBearerGrantType: {
+          if (!body.assertion) throw invalidRequest('send the signed JWT as the assertion parameter');
+          const origin = accountOrigin(sandbox.config);
+          const host = request.headers.host;
+          const grant = await verifyJwtAssertion(body.assertion, {
+            accounts: sandbox.accounts,
+            store,
+            audiences: host ? [audienceOf(origin), host] : [audienceOf(origin)],
+            now,
+          });
+          const scope = grant.scopes.join(' ');
+          answer = {
+            access_token: store.issueAccessToken(
+              { integratorKey: grant.integratorKey, userId: grant.user.id, scope },
+              now,
+              jwtTokenLifetimeSeconds,
+            ),
+            token_type: 'Bearer',
+            expires_in: jwtTokenLifetimeSeconds,
+            scope,
+          };
+          break;
+        }
+        case 'authorization_code':
+          answer = peopleTokens(store, codeGrant(request, body, store, now), now);
+          break;
+        case 'refresh_token':
+          answer = peopleTokens(store, refreshGrant(body, store, now, sandbox), now);
+          break;
+        default:
+          throw new OAuthError(
+            400,
+            'unsupported_grant_type',
+            `grant_type must be ${jwtBearerGrantType}, authorization_code or refresh_token`,
+          );
+      }
+      void reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+      return answer;
+    });
+
+    app.get('/oauth/userinfo', async (request, reply) => {
+      const { sandbox } = request.server;
+      const authorization = request.headers.authorization ?? '';
+      const token = /^bearer\s+(.+)$/i.exec(authorization)?.[1]?.trim();
+      const holder = token ? store.accessToken(token, sandbox.clock.now()) : undefined;
+      const user = holder && sandbox.accounts.user(holder.userId);
+      const account = user && sandbox.accounts.account(user.accountId);
+      if (!user || !account || account.status === 'deleted') {
+        void reply.header('www-authenticate', 'Bearer error="invalid_token"');
+        throw new OAuthError(401, 'invalid_token', 'send a live access token as Authorization: Bearer');
+      }
+      void reply.header('cache-control', 'no-store');
+      return {
+        sub: user.id,
+        name: user.userName,
+        email: user.email,
+        created: new Date(user.createdAt).toISOString(),
+        accounts: [
+          {
+            account_id: account.id,
+            is_default: true,
+            account_name: account.name,
+            base_uri: accountOrigin(sandbox.config),
+          },
+        ],
+      };
+    });
+  };
+}
+
+/** A form (or JSON) body's string fields. */
+function formFields(body: unknown): Record<string, string | undefined> {
+  if (!body || typeof body !== 'object' || Buffer.isBuffer(body))
+    throw invalidRequest('send the parameters as an application/x-www-form-urlencoded body');
+  return Object.fromEntries(
+    Object.entries(body as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
+}
+
+function peopleTokens(store: OAuthStore, grant: GrantRecord, now: number): TokenAnswer {
+  return {
+    access_token: store.issueAccessToken(grant, now, codeTokenLifetimeSeconds),
+    token_type: 'Bearer',
+    expires_in: codeTokenLifetimeSeconds,
+    scope: grant.scope,
+    refresh_token: store.issueRefreshToken(grant, now, refreshTokenLifetimeSeconds),
+  };
+}
+
+/** The integration key a code-grant request names: `client_id` in the body, or the user part of HTTP Basic. */
+function clientIdOf(request: FastifyRequest, body: Record<string, string | undefined>): string | undefined {
+  if (body.client_id) return body.client_id;
+  const basic = /^basic\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
+  if (!basic) return undefined;
+  const decoded = Buffer.from(basic, 'base64').toString('utf8');
+  return decoded.slice(0, decoded.includes(':') ? decoded.indexOf(':') : undefined);
+}
+
+/**
+ * authorization_code: the code is single use and lives five minutes; the
+ * client proves it started the flow with PKCE (RFC 7636, S256). The
+ * sandbox's integration keys have no secret key, so a code issued without
+ * a code_challenge cannot be exchanged (it still recorded the consent,
+ * which is what the JWT grant needs).
+ */
+function codeGrant(
+  request: FastifyRequest,
+  body: Record<string, string | undefined>,
+  store: OAuthStore,
+  now: number,
+): GrantRecord {
+  if (!body.code) throw invalidRequest('send the code the redirect carried');
+  const clientId = clientIdOf(request, body);
+  const code = store.takeCode(body.code, now);
+  if (!code.ok) throw invalidGrant(code.reason === 'expired' ? 'expired' : 'invalid_code');
+  if (clientId !== undefined && clientId !== code.integratorKey) throw new OAuthError(400, 'invalid_client');
+  if (body.redirect_uri !== undefined && body.redirect_uri !== code.redirectUri)
+    throw invalidGrant('redirect_uri_mismatch');
+  if (code.codeChallenge === null) {
+    throw new OAuthError(
+      401,
+      'invalid_client',
+      'the sandbox has no secret keys: start the flow with code_challenge (PKCE S256) and send code_verifier here',
+    );
+  }
+  if (!body.code_verifier) throw invalidRequest('send the code_verifier whose S256 hash was the code_challenge');
+  const computed = Buffer.from(createHash('sha256').update(body.code_verifier).digest('base64url'));
+  const expected = Buffer.from(code.codeChallenge);
+  if (computed.length !== expected.length || !timingSafeEqual(computed, expected))
+    throw invalidGrant('code_verifier_mismatch');
+  return { integratorKey: code.integratorKey, userId: code.userId, scope: code.scope };
+}
+
+/** refresh_token: single use; each use hands out a new refresh token with the access token. */
+function refreshGrant(
+  body: Record<string, string | undefined>,
+  store: OAuthStore,
+  now: number,
+  sandbox: SandboxServices,
+): GrantRecord {
+  if (!body.refresh_token) throw invalidRequest('send the refresh_token');
+  const grant = store.takeRefreshToken(body.refresh_token, now);
+  if (!grant.ok) throw invalidGrant(grant.reason === 'expired' ? 'expired' : 'invalid_refresh_token');
+  const user = sandbox.accounts.user(grant.userId);
+  if (!user || !user.activated) throw invalidGrant('user_not_found');
+  return { integratorKey: grant.integratorKey, userId: grant.userId, scope: grant.scope };
+}
