@@ -4,6 +4,7 @@ import { createServices, type ServicesOverrides } from './services.js';
 import { sandboxErrorHandler } from './error-handler.js';
 import { apiErrors } from './api-error.js';
 import { apiRoutes } from './api-routes.js';
+import { restApiV21 } from './wire/v21-shapes.js';
 import { parseJsonBody } from './wire/json-body.js';
 import { withBodyBytes } from './wire/body-bytes.js';
 import { sandboxRoutes } from './routes/sandbox-routes.js';
@@ -122,7 +123,7 @@ export async function buildSandboxApp(
     });
   }
   await app.register(apiRoutes, { prefix: '/restapi/v2' });
-  await app.register(apiRoutes, { prefix: '/restapi/v2.1' });
+  await app.register(restApiV21(apiRoutes), { prefix: '/restapi/v2.1' });
   await app.register(sandboxRoutes);
   await app.register(signingRoutes);
   await app.register(connectPlugin);

@@ -1,5 +1,12 @@
 import { ApiError, apiErrors } from '../api-error.js';
-import { lenientArray, lenientObject, lenientPositiveInt, lenientString, stringifyScalars } from './lenient.js';
+import {
+  lenientArray,
+  lenientObject,
+  lenientPositiveInt,
+  lenientRoutingOrder,
+  lenientString,
+  stringifyScalars,
+} from './lenient.js';
 
 /** A document of a creation request, bytes decoded. */
 export interface IncomingDocument {
@@ -168,7 +175,7 @@ function parseSigner(raw: unknown, field: string, isRole: boolean): IncomingSign
     name,
     email,
     clientUserId: lenientString(s['clientUserId'], `${field}.clientUserId`) || undefined,
-    routingOrder: lenientPositiveInt(s['routingOrder'], `${field}.routingOrder`),
+    routingOrder: lenientRoutingOrder(s['routingOrder'], `${field}.routingOrder`),
     roleName,
     tabs,
     emailSubject:

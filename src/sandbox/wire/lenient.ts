@@ -23,6 +23,17 @@ export function lenientPositiveInt(value: unknown, field: string): number | unde
   return n;
 }
 
+/**
+ * A routing order: a positive whole number, or 0 (number or string), which
+ * DocuSign takes as "not given" — the default order (1, or the template
+ * role's). pydocusign sends `routingOrder: 0` by default (issue 11).
+ */
+export function lenientRoutingOrder(value: unknown, field: string): number | undefined {
+  const text = lenientString(value, field);
+  if (text !== undefined && text.trim() !== '' && Number(text.trim()) === 0) return undefined;
+  return lenientPositiveInt(value, field);
+}
+
 /** An object, or undefined; arrays and scalars are INVALID_REQUEST_BODY. */
 export function lenientObject(value: unknown, field: string): Record<string, unknown> | undefined {
   if (value === undefined || value === null) return undefined;

@@ -1,6 +1,6 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { expect } from 'vitest';
-import { definitionFor, swaggerErrors } from './swagger.js';
+import { swaggerDefinitionFor, swaggerErrors, type ApiVersion } from './swagger.js';
 
 /** The built-in seed's credentials (DESIGN.md). */
 export const seedCredentials = {
@@ -54,17 +54,21 @@ export async function call(
   if ((response.headers.get('content-type') ?? '').includes('json') && bytes.length > 0)
     json = JSON.parse(bytes.toString('utf8'));
   // Every JSON answer of the API is checked against the Swagger definition
-  // of its operation and status, whatever the test asserts besides.
+  // of its operation and status — v2.1's Swagger for /restapi/v2.1, v2's
+  // for /restapi/v2 — whatever the test asserts besides.
   if (json !== undefined) {
-    const definition = definitionFor(init.method ?? (body === undefined ? 'GET' : 'POST'), url, response.status);
-    if (definition) expectShape(definition, json);
+    const definition = swaggerDefinitionFor(init.method ?? (body === undefined ? 'GET' : 'POST'), url, response.status);
+    if (definition) expectShape(definition.name, json, definition.version);
   }
   return { status: response.status, headers: response.headers, json, bytes };
 }
 
-/** Asserts the body validates against a Swagger definition. */
-export function expectShape(definition: string, data: unknown): void {
-  expect(swaggerErrors(definition, data), `${definition}: ${JSON.stringify(data).slice(0, 300)}`).toEqual([]);
+/** Asserts the body validates against a definition of the version's Swagger (v2 by default). */
+export function expectShape(definition: string, data: unknown, version: ApiVersion = 'v2'): void {
+  expect(
+    swaggerErrors(definition, data, version),
+    `${version} ${definition}: ${JSON.stringify(data).slice(0, 300)}`,
+  ).toEqual([]);
 }
 
 /** Asserts a DocuSign error answer: status, errorCode, and the errorDetails shape. */
