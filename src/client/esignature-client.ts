@@ -479,10 +479,15 @@ function settingsObject(settings: unknown): unknown {
   return out;
 }
 
-/** The v2.1 shape of an account definition written in v2's. */
+/**
+ * The v2.1 shape of an account definition written in v2's: settings as
+ * objects, and the unused objects left out rather than sent as the nulls of
+ * service-api.md 4.3 (v2.1's Swagger types them as objects).
+ */
 export function newAccountDefinitionV21(definition: NewAccountDefinition): unknown {
+  const kept = Object.fromEntries(Object.entries(definition).filter(([, value]) => value !== null));
   return {
-    ...definition,
+    ...kept,
     accountSettings: settingsObject(definition.accountSettings),
     initialUser: { ...definition.initialUser, userSettings: settingsObject(definition.initialUser.userSettings) },
   };
