@@ -21,7 +21,10 @@ function project(name: string, files: Record<string, string>): string {
   return dir;
 }
 
-const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' });
+const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+  type: 'pkcs1',
+  format: 'pem',
+}) as string;
 const keyBody = pem.split('\n')[1]!;
 const userId = '7c1e9b2d-4a6f-4d3e-8b5a-2f0e6d9c4b22';
 
