@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, type CliResult } from '../helpers/run-cli.js';
+import { repoRoot, runCli, type CliResult } from '../helpers/run-cli.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import type { Clock } from '../../src/sandbox/clock.js';
@@ -106,6 +106,40 @@ async function reportsOf(outDir: string): Promise<string> {
   return (await Promise.all(files)).join('\n');
 }
 
+/**
+ * What a person does with the consent URL signrun printed: open it, sign in,
+ * Allow — here over plain HTTP (GET the form, POST it back with its cookie).
+ */
+async function giveConsent(url: string, email: string, password: string): Promise<void> {
+  const page = await fetch(url);
+  expect(page.status).toBe(200);
+  const html = await page.text();
+  const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const fields = new URLSearchParams();
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
+    fields.set(
+      m[1]!,
+      m[2]!
+        .replace(/&amp;/g, '&')
+        .replace(/&quot;/g, '"')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>'),
+    );
+  }
+  fields.set('email', email);
+  fields.set('password', password);
+  fields.set('decision', 'allow');
+  const answer = await fetch(new URL('/oauth/auth', url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+    body: fields.toString(),
+    redirect: 'manual',
+  });
+  const body = await answer.text();
+  expect(answer.status, body.replace(/<style[\s\S]*<\/style>/, '')).toBe(303);
+  expect(answer.headers.get('location')).toContain('code=');
+}
+
 describe('signrun run with the JWT grant against signrun serve', () => {
   it('runs the examples: one token request, userinfo once, every API call on /restapi/v2.1, no secret printed', async () => {
     const outDir = await tempDir('signrun-jwt-out-');
@@ -143,6 +177,83 @@ describe('signrun run with the JWT grant against signrun serve', () => {
       onRequest = undefined;
       now = Date.now();
     }
+  });
+});
+
+describe('every path uses the configured login', () => {
+  it('plan with the JWT grant and no root URL plans against the account userinfo gives', async () => {
+    const result = await runCli(
+      ['plan', 'examples/template-contract.yaml', '--out', await tempDir('signrun-jwt-out-')],
+      {
+        env: jwtEnv(),
+      },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`Plan against ${sandbox.origin}/restapi/v2.1`);
+  });
+
+  it('a subsidiary account is deleted with the JWT grant, acting as its consented user — no legacy login', async () => {
+    const jobDir = await tempDir('signrun-jwt-sub-');
+    const outDir = path.join(jobDir, 'out');
+    // Its own email: the examples run above made users with the example's.
+    const job = (await readFile(path.join(repoRoot, 'examples/subsidiary-account.yaml'), 'utf8')).replace(
+      'admin@acme.example.fr',
+      'jwt-admin@acme.example.fr',
+    );
+    await writeFile(path.join(jobDir, '.env'), await readFile(path.join(repoRoot, 'examples/.env'), 'utf8'));
+    await writeFile(path.join(jobDir, 'sub.yaml'), job);
+    const created = await runCli(['run', 'sub.yaml', '--out', outDir], { cwd: jobDir, env: jwtEnv() });
+    expect(created.code, created.stderr).toBe(0);
+    const record = JSON.parse(
+      await readFile(path.join(outDir, 'subsidiary-acme-france/acme-fr/account.json'), 'utf8'),
+    ) as { accountId: string; userId: string };
+    // Its initial user activates the account, and allows the integration key on the consent page.
+    const outbox = (await (
+      await fetch(`${sandbox.origin}/sandbox/outbox?format=json&accountId=${record.accountId}`)
+    ).json()) as { messages: Array<{ kind: string; links: string[] }> };
+    expect((await fetch(outbox.messages.find((m) => m.kind === 'account-activation')!.links[0]!)).status).toBe(200);
+    await giveConsent(
+      `${sandbox.origin}/oauth/auth?response_type=code&scope=signature%20impersonation&client_id=sandbox-integrator-key&redirect_uri=${encodeURIComponent('https://app.example.com/cb')}`,
+      'jwt-admin@acme.example.fr',
+      'sandbox-only-acme-fr-password',
+    );
+
+    await writeFile(path.join(jobDir, 'sub.yaml'), job.replace(/^(\s+)state: present/m, '$1state: absent'));
+    const { result, lines } = await logged(() =>
+      runCli(['run', 'sub.yaml', '--out', outDir], { cwd: jobDir, env: jwtEnv() }),
+    );
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(lines, result.stdout + result.stderr).toContain(
+      lines.find((l) => l.startsWith(`DELETE /restapi/v2.1/accounts/:accountId 200`)) ?? 'no DELETE 200 on v2.1',
+    );
+    // One token for the main user, one for the subsidiary's user; no legacy login.
+    expect(count(lines, 'POST /oauth/token ')).toBe(2);
+    expect(lines.filter((l) => /login_information/.test(l))).toEqual([]);
+    expect(lines.filter((l) => /^\w+ \/restapi\//.test(l) && !/^\w+ \/restapi\/v2\.1\//.test(l))).toEqual([]);
+    const deleted = JSON.parse(
+      await readFile(path.join(outDir, 'subsidiary-acme-france/acme-fr/account.json'), 'utf8'),
+    ) as { state: string };
+    expect(deleted.state).toBe('deleted');
+  });
+
+  it('the legacy header is warned about for a configured service, not for the in-process sandbox', async () => {
+    const legacy = await runCli(['auth', 'check'], {
+      env: {
+        DOCUSIGN_ROOT_URL: `${sandbox.origin}/restapi/v2`,
+        DOCUSIGN_USERNAME: 'sandbox@signrun.test',
+        DOCUSIGN_PASSWORD: 'sandbox-password',
+        DOCUSIGN_INTEGRATOR_KEY: 'sandbox-integrator-key',
+      },
+    });
+    expect(legacy.code, legacy.stderr).toBe(0);
+    expect(legacy.stdout).toContain('the legacy X-DocuSign-Authentication header');
+    expect(legacy.stdout).toContain('REST v2');
+    expect(legacy.stderr.match(/^warning: .*X-DocuSign-Authentication.*DocuSign no longer accepts/gm)).toHaveLength(1);
+    expect(legacy.stdout + legacy.stderr).not.toContain('sandbox-password');
+    const local = await runCli(['run', 'examples/template-contract.yaml', '--out', await tempDir('signrun-jwt-out-')]);
+    expect(local.code, local.stderr).toBe(0);
+    expect(local.stdout).toMatch(/in-process at http:\/\/127\.0\.0\.1:\d+\/restapi\/v2\.1/);
+    expect(local.stderr).not.toContain('X-DocuSign-Authentication');
   });
 });
 
@@ -240,6 +351,12 @@ describe('errors a person can hit, each with its code and next step', () => {
       expect(run.code).toBe(2);
       expect(run.stderr).toContain('SR_AUTH_CONSENT_REQUIRED');
       expect(run.stderr).toContain(`${other.origin}/oauth/auth?`);
+      // The next step works: open the printed address, sign in, allow — then the same credentials pass.
+      const printed = /(http:\/\/\S+\/oauth\/auth\?\S+)/.exec(check.stderr)![1]!;
+      await giveConsent(printed, 'seeded@example.com', 'pw');
+      const after = await runCli(['auth', 'check'], { env });
+      expect(after.code, after.stderr).toBe(0);
+      expect(after.stdout).toContain('The credentials work.');
     } finally {
       await other.close();
     }
