@@ -10,7 +10,7 @@ export const clientCodes = defineCodes({
   SR_HTTP_AUTH: {
     exitCode: 2,
     summary: 'The service refused the credentials (HTTP 401, or a login error code).',
-    hint: 'Check DOCUSIGN_USERNAME, DOCUSIGN_PASSWORD and DOCUSIGN_INTEGRATOR_KEY (or DOCUSIGN_ACCESS_TOKEN) and the root URL.',
+    hint: 'Check the credentials with `npx signrun auth check` (JWT grant: DOCUSIGN_INTEGRATOR_KEY, DOCUSIGN_USER_ID, DOCUSIGN_PRIVATE_KEY_FILE, DOCUSIGN_OAUTH_BASE; else DOCUSIGN_ACCESS_TOKEN or the legacy DOCUSIGN_USERNAME/DOCUSIGN_PASSWORD) and the root URL.',
   },
   SR_HTTP_NETWORK: {
     exitCode: 1,
@@ -25,7 +25,7 @@ export const clientCodes = defineCodes({
   SR_HTTP_BAD_RESPONSE: {
     exitCode: 1,
     summary: 'The service answered 2xx with a body signrun cannot read (not JSON, or a required field missing).',
-    hint: 'Check that the root URL points at an eSignature REST API v2 service (…/restapi/v2).',
+    hint: 'Check that the root URL points at an eSignature REST API service (…/restapi/v2.1 or …/restapi/v2).',
   },
   SR_DOWNLOAD_FAILED: {
     exitCode: 1,
