@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { request as httpsRequest } from 'node:https';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -254,6 +255,41 @@ describe('every path uses the configured login', () => {
     expect(local.code, local.stderr).toBe(0);
     expect(local.stdout).toMatch(/in-process at http:\/\/127\.0\.0\.1:\d+\/restapi\/v2\.1/);
     expect(local.stderr).not.toContain('X-DocuSign-Authentication');
+  });
+});
+
+describe('over HTTPS (serve --tls)', () => {
+  it('the JWT grant, userinfo and the API work over https:// with the sandbox CA in NODE_EXTRA_CA_CERTS', async () => {
+    const dataDir = await tempDir('signrun-jwt-tls-');
+    const tls = await startSandbox({ port: 0, quiet: true, tls: true, dataDir });
+    try {
+      const caFile = path.join(dataDir, 'tls', 'sandbox-tls-ca.pem');
+      const ca = await readFile(caFile, 'utf8');
+      // The key pair, asked over HTTPS trusting only the sandbox's CA.
+      const pem = await new Promise<string>((resolve, reject) => {
+        const req = httpsRequest(
+          `${tls.origin}/sandbox/integrations/sandbox-integrator-key/rsa-keys`,
+          { method: 'POST', ca, agent: false },
+          (res) => {
+            let body = '';
+            res.setEncoding('utf8').on('data', (d: string) => (body += d));
+            res.on('end', () => resolve((JSON.parse(body) as { privateKey: string }).privateKey));
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+      const key = path.join(dataDir, 'tls.key');
+      await writeFile(key, pem, { mode: 0o600 });
+      const result = await runCli(['auth', 'check'], {
+        env: jwtEnv({ DOCUSIGN_OAUTH_BASE: tls.origin, DOCUSIGN_PRIVATE_KEY_FILE: key, NODE_EXTRA_CA_CERTS: caFile }),
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(tls.origin).toMatch(/^https:/);
+      expect(result.stdout).toContain(`API root:     ${tls.origin}/restapi/v2.1`);
+    } finally {
+      await tls.close();
+    }
   });
 });
 
