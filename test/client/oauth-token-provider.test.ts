@@ -86,7 +86,12 @@ describe('JwtTokenProvider', () => {
   it('never shows the token or the key: the provider, the session and the token print as redacted', async () => {
     const s = session();
     const token = await s.tokens.token();
-    const shown = [inspect(token), JSON.stringify({ token }), inspect(s, { depth: 5 }), inspect(s.tokens, { depth: 5 })];
+    const shown = [
+      inspect(token),
+      JSON.stringify({ token }),
+      inspect(s, { depth: 5 }),
+      inspect(s.tokens, { depth: 5 }),
+    ];
     for (const text of shown) {
       expect(text).not.toContain(token.reveal());
       expect(text).not.toContain(privateKey.split('\n')[1]!);
