@@ -23,6 +23,12 @@ export interface LoadConfigOptions {
   env: NodeJS.ProcessEnv;
   /** A file to load instead of searching; relative to cwd. */
   configFile?: string;
+  /**
+   * Take a JWT grant with parts missing (`auth consent-url` needs only the
+   * integration key and the OAuth base). Default false: half a grant is an
+   * error, never a silent fall-back to the sandbox.
+   */
+  allowPartialJwt?: boolean;
 }
 
 export type LoadConfigResult =
@@ -287,7 +293,10 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
     'DOCUSIGN_PRIVATE_KEY_FILE (or DOCUSIGN_PRIVATE_KEY)': credentials.privateKey,
     DOCUSIGN_OAUTH_BASE: credentials.oauthBase,
   };
-  if (credentials.userId !== undefined || credentials.privateKey !== undefined || credentials.oauthBase !== undefined) {
+  if (
+    !options.allowPartialJwt &&
+    (credentials.userId !== undefined || credentials.privateKey !== undefined || credentials.oauthBase !== undefined)
+  ) {
     const missing = Object.entries(jwtParts)
       .filter(([, v]) => v === undefined)
       .map(([k]) => k);
@@ -298,7 +307,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
       return fail(
         'SR_CONFIG_JWT_INCOMPLETE',
         `the JWT grant is half configured: ${given.join(', ')} set, but not ${missing.join(', ')}`,
-        { file: found ? shown! : 'environment', line: 1, column: 1 },
+        { file: found ? shown! : missing[0]!.split(' ')[0]!, line: 1, column: 1 },
         'credentials',
       );
     }

@@ -318,9 +318,9 @@ describe('signrun auth check / consent-url', () => {
     });
   });
 
-  it('auth consent-url prints the consent address for the integration key', async () => {
+  it('auth consent-url prints the consent address for the integration key (the key and user id may be unset yet)', async () => {
     const result = await runCli(['auth', 'consent-url', '--redirect-uri', 'https://app.example.com/cb'], {
-      env: jwtEnv(),
+      env: { DOCUSIGN_INTEGRATOR_KEY: 'sandbox-integrator-key', DOCUSIGN_OAUTH_BASE: sandbox.origin },
     });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.trim()).toBe(
@@ -444,6 +444,15 @@ describe('errors a person can hit, each with its code and next step', () => {
     } finally {
       now = Date.now();
     }
+  });
+
+  it('wrong region: a root URL on another server than the account', async () => {
+    await refused(
+      jwtEnv({ DOCUSIGN_ROOT_URL: 'https://eu.docusign.net/restapi/v2.1' }),
+      'SR_AUTH_WRONG_REGION',
+      `lives at ${sandbox.origin}`,
+      'Unset DOCUSIGN_ROOT_URL',
+    );
   });
 
   it('a missing key file is named before any call', async () => {

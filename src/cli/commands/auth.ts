@@ -11,8 +11,8 @@ import { consentUrl, defaultRedirectUri } from '../../client/oauth/consent-url.j
 import { parseOAuthBase } from '../../client/oauth/oauth-base.js';
 import { jwtSettingsOf, resolveTarget } from '../../runner/target.js';
 
-async function configOf(io: CommandIO): Promise<SignrunConfig | undefined> {
-  const loaded = await loadConfig({ cwd: io.cwd, env: io.env });
+async function configOf(io: CommandIO, allowPartialJwt = false): Promise<SignrunConfig | undefined> {
+  const loaded = await loadConfig({ cwd: io.cwd, env: io.env, allowPartialJwt });
   if (!loaded.ok) {
     io.stderr.write(formatDiagnostics(loaded.errors, 'text', { colour: useColour(io, 'stderr') }));
     return undefined;
@@ -88,7 +88,7 @@ export const check: CommandHandler = async ({ options, io }) => {
             ? 'an access token (DOCUSIGN_ACCESS_TOKEN)'
             : 'the legacy X-DocuSign-Authentication header'
       }`,
-      `User:         ${[report.user.name, report.user.email && `<${report.user.email}>`].filter(Boolean).join(' ') || '(not given)'}${report.user.id ? ` — user id ${report.user.id}` : ''}`,
+      `User:         ${[report.user.name, report.user.email && report.user.email !== report.user.name && `<${report.user.email}>`].filter(Boolean).join(' ') || '(not given)'}${report.user.id ? ` — user id ${report.user.id}` : ''}`,
       `Account:      ${account.accountId}${report.account.name ? ` (${report.account.name})` : ''}${jwt?.accountId ? ' (DOCUSIGN_ACCOUNT_ID)' : found ? ' (the default account)' : ''}`,
       `API root:     ${target.rootUrl}`,
       `API version:  REST ${client.apiVersion}`,
@@ -114,7 +114,8 @@ export const check: CommandHandler = async ({ options, io }) => {
  * Printed alone on stdout, so it can be piped. No call is made.
  */
 export const consent: CommandHandler = async ({ options, io }) => {
-  const config = await configOf(io);
+  // Consent comes before the grant works: the user id and key may not be set yet.
+  const config = await configOf(io, true);
   if (!config) return ExitCode.invalid;
   const c = config.credentials;
   const base = c.oauthBase === undefined ? undefined : parseOAuthBase(c.oauthBase);
