@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPairSync } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -140,6 +141,26 @@ describe('POST /oauth/token, JWT bearer grant', () => {
     const info = await fetch(`${sandbox.origin}/oauth/userinfo`, { headers: bearer });
     expect(info.status).toBe(401);
     expect(((await info.json()) as { error: string }).error).toBe('invalid_token');
+  });
+
+  it('builds base_uri from its configuration, never from the Host header a client sends', async () => {
+    const r = await grant();
+    const answer = await new Promise<string>((resolve, reject) => {
+      const req = httpRequest(
+        `${sandbox.origin}/oauth/userinfo`,
+        { headers: { host: 'evil.example:443', authorization: `Bearer ${r.json.access_token}` } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect((JSON.parse(answer) as { accounts: Array<{ base_uri: string }> }).accounts[0]!.base_uri).toBe(
+      sandbox.origin,
+    );
   });
 
   it('keeps no token, and no private key, in the database: only their sha256', async () => {
