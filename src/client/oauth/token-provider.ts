@@ -64,7 +64,7 @@ export class JwtTokenProvider {
    */
   async renew(rejected: Secret): Promise<Secret> {
     if (this.#pending) return (await this.#pending).token;
-    if (this.#current && this.#current.token !== rejected) return this.#current.token;
+    if (this.#current && this.#current.token !== rejected) return this.token();
     this.#current = undefined;
     return (await this.#mint()).token;
   }
