@@ -198,29 +198,53 @@ describe('consent page safety (plain HTTP)', () => {
     expect(new URL(badScope.headers.get('location')!).searchParams.get('error')).toBe('invalid_scope');
   });
 
-  it('will not exchange a code issued without PKCE (the sandbox has no secret keys)', async () => {
-    const get = await fetch(consentUrl({ scope: 'signature' }));
-    const cookie = get.headers.get('set-cookie')!.split(';')[0]!;
-    const token = /name="csrf_token" value="([^"]+)"/.exec(await get.text())![1]!;
-    const allowed = await fetch(`${sandbox.origin}/oauth/auth`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
-      body: new URLSearchParams({
-        response_type: 'code',
-        client_id: 'sandbox-integrator-key',
-        redirect_uri: back.url,
-        scope: 'signature',
-        csrf_token: token,
-        email: seedCredentials.username,
-        password: seedCredentials.password,
-        decision: 'allow',
-      }).toString(),
+  it("exchanges a code issued without PKCE only with a secret key of the integration key, as HTTP Basic (the SDKs' generateAccessToken)", async () => {
+    const allow = async () => {
+      const get = await fetch(consentUrl({ scope: 'signature' }));
+      const cookie = get.headers.get('set-cookie')!.split(';')[0]!;
+      const token = /name="csrf_token" value="([^"]+)"/.exec(await get.text())![1]!;
+      const allowed = await fetch(`${sandbox.origin}/oauth/auth`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+        body: new URLSearchParams({
+          response_type: 'code',
+          client_id: 'sandbox-integrator-key',
+          redirect_uri: back.url,
+          scope: 'signature',
+          csrf_token: token,
+          email: seedCredentials.username,
+          password: seedCredentials.password,
+          decision: 'allow',
+        }).toString(),
+      });
+      expect(allowed.status).toBe(303);
+      return new URL(allowed.headers.get('location')!).searchParams.get('code')!;
+    };
+    const basic = (secret: string) => ({
+      authorization: `Basic ${Buffer.from(`sandbox-integrator-key:${secret}`).toString('base64')}`,
     });
-    expect(allowed.status).toBe(303);
-    const code = new URL(allowed.headers.get('location')!).searchParams.get('code')!;
-    const r = await tokenRequest(sandbox.origin, { grant_type: 'authorization_code', code });
-    expect(r.status).toBe(401);
-    expect(r.json.error).toBe('invalid_client');
+    const exchange = async (code: string, headers: Record<string, string> = {}) => {
+      const response = await fetch(`${sandbox.origin}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code }).toString(),
+      });
+      return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+    };
+    const none = await exchange(await allow());
+    expect(none.status).toBe(401);
+    expect(none.json.error).toBe('invalid_client');
+    const made = await fetch(`${sandbox.origin}/sandbox/integrations/sandbox-integrator-key/secrets`, {
+      method: 'POST',
+    });
+    expect(made.status).toBe(201);
+    const { secret } = (await made.json()) as { secret: string };
+    const wrong = await exchange(await allow(), basic('not-the-secret'));
+    expect(wrong.status).toBe(401);
+    expect(wrong.json.error).toBe('invalid_client');
+    const right = await exchange(await allow(), basic(secret));
+    expect(right.status, JSON.stringify(right.json)).toBe(200);
+    expect(right.json.refresh_token).toEqual(expect.any(String));
   });
 });

@@ -14,7 +14,7 @@ const csrfCookie = 'sr_oauth_csrf';
 
 /**
  * GET /oauth/auth: DocuSign's consent page (authorization code grant,
- * RFC 6749 4.1, PKCE S256 optional — required later to exchange the code).
+ * RFC 6749 4.1; PKCE S256 optional — without it the code is exchanged with a secret key).
  * POST /oauth/auth: the form's answer. Allow with a valid sign-in records
  * consent per (integration key, user, scope) — what the JWT grant checks —
  * and redirects (303) to redirect_uri with `code` and `state`; Deny
