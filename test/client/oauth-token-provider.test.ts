@@ -9,6 +9,8 @@ import { parseOAuthBase, type OAuthBase } from '../../src/client/oauth/oauth-bas
 import { consentUrl } from '../../src/client/oauth/consent-url.js';
 import { grantError } from '../../src/client/oauth/grant-errors.js';
 import { EsignatureClient } from '../../src/client/esignature-client.js';
+import { envelopeDefinitionOf } from '../../src/runner/envelope-definition.js';
+import { envelopeFixture } from '../runner/fixtures.js';
 
 // The token provider and session against the real sandbox's account server
 // (its request log counts the token requests); the provider's own clock is
@@ -148,6 +150,53 @@ describe('OAuthSession and the client', () => {
       base: { origin: `${sandbox.origin}/restapi`, audience: base.audience },
     });
     await expect(s.account()).rejects.toMatchObject({ code: 'SR_AUTH_SERVER_UNREACHABLE' });
+  });
+});
+
+describe('the token layer', () => {
+  it('an envelope creation refused 401 with an expired token is sent once more with a renewed one, and created once', async () => {
+    // A sandbox whose clock the test moves past the token's hour.
+    let now = Date.now();
+    const clocked = await startSandbox({ port: 0, log: (line) => requests.push(line) }, { clock: { now: () => now } });
+    const client = EsignatureClient.create({
+      rootUrl: `${clocked.origin}/restapi/v2.1`,
+      auth: {
+        kind: 'oauth',
+        session: new OAuthSession({
+          integrationKey: 'sandbox-integrator-key',
+          userId: defaultSeedIds.userId,
+          privateKey: makeSecret(
+            (
+              (await (
+                await fetch(`${clocked.origin}/sandbox/integrations/sandbox-integrator-key/rsa-keys`, {
+                  method: 'POST',
+                })
+              ).json()) as { privateKey: string }
+            ).privateKey,
+          ),
+          base: parseOAuthBase(clocked.origin)!,
+        }),
+      },
+    });
+    try {
+      const account = await client.login();
+      now += 3600_000 + 30_000;
+      const from = requests.length;
+      const definition = await envelopeDefinitionOf(envelopeFixture('renewed', {}));
+      const { envelopeId } = await account.createEnvelope(definition);
+      const lines = requests.slice(from);
+      expect(
+        lines
+          .filter((l) => l.startsWith('POST /restapi/v2.1/accounts/:accountId/envelopes '))
+          .map((l) => l.split(' ')[2]),
+      ).toEqual(['401', '201']);
+      expect(lines.filter((l) => l.startsWith('POST /oauth/token ')).length).toBe(1);
+      const listed = await account.listEnvelopeStatusChanges({ fromDate: '2000-01-01T00:00:00Z' });
+      expect(listed.envelopes?.map((e) => e.envelopeId)).toEqual([envelopeId]);
+    } finally {
+      client.close();
+      await clocked.close();
+    }
   });
 });
 
