@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import type { Clock } from '../../src/sandbox/clock.js';
 import { defaultSeedIds } from '../../src/sandbox/seed/default-seed.js';
+import { SignJWT, UnsecuredJWT } from 'jose';
 import { call, expectApiError } from './helpers/api.js';
 import { jwtBearer, newKeyPair, signAssertion, tokenRequest, type AssertionClaims } from './helpers/jwt.js';
 
@@ -129,6 +130,30 @@ describe('POST /oauth/token, JWT bearer grant', () => {
       'invalid_grant',
       'no_valid_keys_or_signatures',
     );
+  });
+
+  it('refuses an unsigned assertion (alg none) and an HS256 one keyed with the public key (algorithm confusion)', async () => {
+    const pair = await newKeyPair(sandbox.origin);
+    const nowSeconds = Math.floor(now / 1000);
+    const claims = {
+      iss: 'sandbox-integrator-key',
+      sub: defaultSeedIds.userId,
+      aud,
+      scope: 'signature impersonation',
+      iat: nowSeconds,
+      exp: nowSeconds + 600,
+    };
+    const unsigned = new UnsecuredJWT(claims).encode();
+    const confused = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode(pair.publicKey));
+    for (const assertion of [unsigned, confused]) {
+      expectOAuthError(
+        await tokenRequest(sandbox.origin, { grant_type: jwtBearer, assertion }),
+        'invalid_grant',
+        'no_valid_keys_or_signatures',
+      );
+    }
   });
 
   it("lets a token expire by the sandbox's clock: then the API and userinfo refuse it", async () => {

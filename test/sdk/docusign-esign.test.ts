@@ -64,6 +64,23 @@ async function thenAsAbove(api, accountId, envelopeId, label) {
   }
 }
 
+/** What a person does on the consent page: sign in and Allow (the form's own fields sent back). */
+async function consent(url, email, password) {
+  const page = await fetch(url);
+  const html = await page.text();
+  const form = new URLSearchParams();
+  for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+    form.set(name, value.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>'));
+  form.set('email', email);
+  form.set('password', password);
+  form.set('decision', 'allow');
+  return fetch(env.SANDBOX_ORIGIN + '/oauth/auth', {
+    method: 'POST', redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: page.headers.get('set-cookie').split(';')[0] },
+    body: form,
+  });
+}
+
 const main = await logIn(env.USER_ID);
 out('userinfo', { sub: main.info.sub, accountId: main.accountId, baseUri: main.info.accounts[0].baseUri, expiresIn: main.expiresIn });
 
@@ -116,17 +133,10 @@ const activation = outbox.messages.find((m) => m.kind === 'account-activation' &
 out('3 activated', (await fetch(activation.links[0])).status);
 const read = await accounts.getAccountInformation(subsidiary.accountId);
 out('3 read by distributor', read.accountName);
-const consentUrl = env.SANDBOX_ORIGIN + '/oauth/auth?response_type=code&scope=signature%20impersonation&client_id=' +
-  env.INTEGRATION_KEY + '&redirect_uri=' + encodeURIComponent('https://app.example/callback');
-const page = await fetch(consentUrl);
-const cookie = page.headers.get('set-cookie').split(';')[0];
-const csrf = /name="csrf_token" value="([^"]+)"/.exec(await page.text())[1];
-const allowed = await fetch(env.SANDBOX_ORIGIN + '/oauth/auth', {
-  method: 'POST', redirect: 'manual',
-  headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
-  body: new URLSearchParams({ response_type: 'code', client_id: env.INTEGRATION_KEY, redirect_uri: 'https://app.example/callback',
-    scope: 'signature impersonation', csrf_token: csrf, email: 'ada@acme-sdk.test', password: 'acme-sdk-secret-1', decision: 'allow' }),
-});
+const allowed = await consent(
+  env.SANDBOX_ORIGIN + '/oauth/auth?response_type=code&scope=signature%20impersonation&client_id=' +
+    env.INTEGRATION_KEY + '&redirect_uri=' + encodeURIComponent('https://app.example/callback'),
+  'ada@acme-sdk.test', 'acme-sdk-secret-1');
 out('3 consented', allowed.status);
 const newUser = await logIn(subsidiary.userId);
 out('3 new user account', newUser.accountId === subsidiary.accountId);
@@ -138,6 +148,17 @@ try {
 } catch (error) {
   out('3 after delete', error.response && error.response.data && error.response.data.errorCode);
 }
+
+// People: the SDK's authorization code grant — getAuthorizationUri, the
+// consent page, generateAccessToken with the key's secret (HTTP Basic).
+const people = new docusign.ApiClient();
+people.setOAuthBasePath(env.OAUTH_HOST);
+const authUri = people.getAuthorizationUri(env.INTEGRATION_KEY, ['signature'], 'https://app.example/callback', 'code', 'st-1');
+const answered = await consent(authUri, env.SEED_EMAIL, env.SEED_PASSWORD);
+const code = new URL(answered.headers.get('location')).searchParams.get('code');
+const personal = await people.generateAccessToken(env.INTEGRATION_KEY, env.CLIENT_SECRET, code);
+out('people token', [personal.tokenType, typeof personal.refreshToken, personal.expiresIn]);
+out('people userinfo', (await people.getUserInfo(personal.accessToken)).sub);
 `;
 
 let serve: ServeProcess;
@@ -168,7 +189,7 @@ function postTrusting(url: string, ca: string): Promise<{ status: number; body: 
 }
 
 describe("DocuSign's official Node SDK (docusign-esign 10, REST v2.1) against signrun serve --tls", () => {
-  it('logs in with requestJWTUserToken + getUserInfo and runs the three 4.12 sequences unchanged', async () => {
+  it('logs in with requestJWTUserToken + getUserInfo and runs the three 4.12 sequences unchanged; a person logs in with its code grant', async () => {
     expect(serve.origin).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     const caFile = join(dir, 'data', 'tls', 'sandbox-tls-ca.pem');
     const ca = readFileSync(caFile, 'utf8');
@@ -177,6 +198,8 @@ describe("DocuSign's official Node SDK (docusign-esign 10, REST v2.1) against si
     expect(pair.status).toBe(201);
     const keyFile = join(dir, 'private.key');
     writeFileSync(keyFile, (JSON.parse(pair.body) as { privateKey: string }).privateKey, { mode: 0o600 });
+    const secret = await postTrusting(`${serve.origin}/sandbox/integrations/sandbox-integrator-key/secrets`, ca);
+    expect(secret.status).toBe(201);
     const pdfFile = join(dir, 'contract.pdf');
     writeFileSync(pdfFile, await makePdf(2));
     const program = join(dir, 'sdk-sequences.mjs');
@@ -196,6 +219,9 @@ describe("DocuSign's official Node SDK (docusign-esign 10, REST v2.1) against si
         PDF_FILE: pdfFile,
         DISTRIBUTOR_CODE: 'SANDBOX-DISTRIBUTOR',
         DISTRIBUTOR_PASSWORD: 'sandbox-distributor-password',
+        CLIENT_SECRET: (JSON.parse(secret.body) as { secret: string }).secret,
+        SEED_EMAIL: 'sandbox@signrun.test',
+        SEED_PASSWORD: 'sandbox-password',
       },
       timeout: 60_000,
     });
@@ -243,5 +269,8 @@ describe("DocuSign's official Node SDK (docusign-esign 10, REST v2.1) against si
     expect(steps.get('3 new user account')).toBe(true);
     expect(steps.get('3 read by new user')).toBe('Acme SDK');
     expect(steps.get('3 after delete')).toBe('USER_LACKS_MEMBERSHIP');
+    // People: the SDK's code grant with a secret key.
+    expect(steps.get('people token')).toEqual(['Bearer', 'string', '28800']);
+    expect(steps.get('people userinfo')).toBe(defaultSeedIds.userId);
   });
 });
