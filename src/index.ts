@@ -27,6 +27,15 @@ export {
   type ClientEvent,
 } from './client/index.js';
 export {
+  OAuthSession,
+  parseOAuthBase,
+  consentUrl,
+  type JwtGrantSettings,
+  type OAuthBase,
+  type DiscoveredAccount,
+  type ApiVersion,
+} from './client/index.js';
+export {
   run,
   PreflightError,
   planRun,

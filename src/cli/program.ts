@@ -10,6 +10,8 @@ const commands = {
   serve: () => import('./commands/serve.js'),
   'sign-url': () => import('./commands/sign-url.js'),
   'report-merge': () => import('./commands/report-merge.js'),
+  'auth-check': () => import('./commands/auth.js').then((m) => ({ default: m.check })),
+  'auth-consent-url': () => import('./commands/auth.js').then((m) => ({ default: m.consent })),
 } satisfies Record<string, () => Promise<{ default: CommandHandler }>>;
 
 export type CommandName = keyof typeof commands;
@@ -135,6 +137,26 @@ export function buildProgram(
     .argument('<reports...>', 'report.json files or output folders')
     .requiredOption('--out <dir>', 'folder for the merged report.json, report.md and junit.xml')
     .action(on('report-merge'));
+
+  const auth = program
+    .command('auth')
+    .description("Check the credentials for DocuSign's JWT grant, or get the consent URL.");
+  auth
+    .command('check')
+    .description(
+      'Log in with the configured credentials and show who they are: user, account, API root and version, token expiry, rate limit left. No secret is shown.',
+    )
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action(on('auth-check'));
+  auth
+    .command('consent-url')
+    .description('Print the address where the user allows the integration key to act for them (once per user).')
+    .option(
+      '--redirect-uri <uri>',
+      "where the browser goes after consent; one of the integration key's redirect URIs",
+      'https://developers.docusign.com/platform/auth/consent',
+    )
+    .action(on('auth-consent-url'));
 
   return program;
 }

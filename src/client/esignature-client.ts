@@ -1,5 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Auth } from './auth.js';
+import type { Secret } from '../secret.js';
+import { SignrunError } from '../errors/signrun-error.js';
 import type { ApiRequest, ApiResponse, ClientEvent, Send } from './api-request.js';
 import { ClientBadResponseError, ClientNetworkError } from './client-errors.js';
 import { createFetchOnce } from './fetch-once.js';
@@ -8,6 +10,8 @@ import { AttemptBudget, defaultRetryPolicy, retryDelay, type RetryPolicy } from 
 import { realTiming, type Timing } from './timing.js';
 import { withRetry } from './with-retry.js';
 import { withThrottle, type RateLimitState } from './with-throttle.js';
+import { withAccessToken } from './with-access-token.js';
+import { apiRootOf, inVersion, versionOfRoot, type ApiVersion } from './api-version.js';
 import { pathOf } from './redact.js';
 import type {
   AccountInformation,
@@ -28,7 +32,10 @@ import type {
 
 /** Options of {@link EsignatureClient.create}. */
 export interface EsignatureClientOptions {
-  /** Service root ending in /restapi/v2, e.g. https://demo.docusign.net/restapi/v2. */
+  /**
+   * Service root ending in /restapi/v2.1 or /restapi/v2, e.g.
+   * https://demo.docusign.net/restapi/v2.1: its version is the one spoken.
+   */
   rootUrl: string;
   auth: Auth;
   /** Default {@link defaultRetryPolicy}. */
@@ -103,7 +110,8 @@ export class EsignatureClient {
         rate.last = info;
       },
     });
-    const send = withThrottle(withRetry(once.send, policy, timing, options.onEvent), rate, timing);
+    // throttle → retry → access token (JWT grant: current token, renewed once on a 401) → fetch once.
+    const send = withThrottle(withRetry(withAccessToken(once.send), policy, timing, options.onEvent), rate, timing);
     return new EsignatureClient(options.rootUrl, options.auth, {
       send,
       close: () => once.close(),
@@ -119,6 +127,36 @@ export class EsignatureClient {
     return new EsignatureClient(this.rootUrl, auth, this.#shared);
   }
 
+  /** The API version of the root URL (v2 when it names none, as before v2.1 existed here). */
+  get apiVersion(): ApiVersion {
+    return versionOfRoot(this.rootUrl) ?? 'v2';
+  }
+
+  /**
+   * The configured way of logging in, acting as another user: the initial
+   * user of a subsidiary account, to delete it. JWT grant: the same
+   * integration key and key pair with that user as `sub` (that user, or
+   * their organisation, must have consented), in that account. Legacy
+   * header: that user's id and password with the same integrator key. A
+   * bare access token cannot act for anyone else: then the legacy header
+   * with `integratorKey`, as old setups did, or an error saying what to set.
+   */
+  asUser(user: { userId: string; accountId: string; password?: Secret }, integratorKey?: string): EsignatureClient {
+    const auth = this.#auth;
+    if (auth.kind === 'oauth') {
+      return this.withAuth({ kind: 'oauth', session: auth.session.forUser(user.userId, user.accountId) });
+    }
+    const key = auth.kind === 'legacy' ? auth.integratorKey : integratorKey;
+    if (!user.password || !key) {
+      throw new SignrunError(
+        'SR_CREDENTIALS_MISSING',
+        `acting as user ${user.userId} of account ${user.accountId} needs ${!key ? 'an integrator key (DOCUSIGN_INTEGRATOR_KEY) and ' : ''}that user's password (initialUser.password) with this login; the JWT grant needs neither`,
+        { hint: 'Set up the JWT grant (docs/docusign.md), or give initialUser.password in the job file.' },
+      );
+    }
+    return this.withAuth({ kind: 'legacy', username: user.userId, password: user.password, integratorKey: key });
+  }
+
   /** What the service said last about its rate limits. */
   get rateLimit(): RateLimitInfo | undefined {
     return this.#shared.rate.last;
@@ -129,29 +167,52 @@ export class EsignatureClient {
     this.#shared.close();
   }
 
-  /** GET /v2/login_information (service-api.md 4.1). */
+  /**
+   * GET /v2/login_information (service-api.md 4.1). v2.1 has no such call: a
+   * v2.1 client asks v2's, on the same server.
+   */
   async loginInformation(options: CallOptions = {}): Promise<LoginInformation> {
     return this.#json<LoginInformation>(
-      { method: 'GET', url: `${this.rootUrl}/login_information`, operation: 'loginInformation' },
+      { method: 'GET', url: `${inVersion(this.rootUrl, 'v2')}/login_information`, operation: 'loginInformation' },
       options,
     );
   }
 
   /**
-   * Logs in and returns the client of the default account (or the first one):
-   * the {account} address comes from loginAccount.baseUrl, as service-api.md 4.1 says.
+   * Logs in and returns the client of the account to work in. With the JWT
+   * grant, the session's account (userinfo, asked once per run: the
+   * configured account id, else the user's default), at its base_uri;
+   * otherwise the default account (or the first one) of the login
+   * information, whose baseUrl gives the {account} address (service-api.md 4.1).
    */
   async login(options: CallOptions = {}): Promise<AccountClient> {
+    if (this.#auth.kind === 'oauth') {
+      const found = await this.#auth.session.account();
+      return new AccountClient(this, {
+        accountId: found.accountId,
+        baseUrl: `${apiRootOf(found.baseUri, this.apiVersion)}/accounts/${enc(found.accountId)}`,
+        userId: found.userId,
+        ...(found.accountName ? { name: found.accountName } : {}),
+      });
+    }
     const info = await this.loginInformation(options);
     const accounts = info.loginAccounts ?? [];
     const chosen = accounts.find((a) => a.isDefault === 'true') ?? accounts[0];
     if (!chosen?.accountId) {
       throw new ClientBadResponseError(
-        { method: 'GET', path: pathOf(`${this.rootUrl}/login_information`), operation: 'loginInformation' },
+        {
+          method: 'GET',
+          path: pathOf(`${inVersion(this.rootUrl, 'v2')}/login_information`),
+          operation: 'loginInformation',
+        },
         'no loginAccounts in the answer',
       );
     }
-    return new AccountClient(this, chosen);
+    const version = this.apiVersion;
+    return new AccountClient(
+      this,
+      chosen.baseUrl && version !== 'v2' ? { ...chosen, baseUrl: inVersion(chosen.baseUrl, version) } : chosen,
+    );
   }
 
   /** GET /v2/accounts/{accountId} (4.2). */
@@ -162,13 +223,18 @@ export class EsignatureClient {
     );
   }
 
-  /** POST /v2/accounts (4.3). Not idempotent: never retried after the service may have acted. */
+  /**
+   * POST /v2/accounts (4.3). Not idempotent: never retried after the service
+   * may have acted. In v2.1 the account's and the user's settings are objects
+   * (accountSettingsInformation, userSettingsInformation), not v2's lists of
+   * name/value pairs: the client sends each version its shape.
+   */
   async createAccount(definition: NewAccountDefinition, options: CallOptions = {}): Promise<NewAccountSummary> {
     const summary = await this.#json<NewAccountSummary>(
       {
         method: 'POST',
         url: `${this.rootUrl}/accounts`,
-        body: definition,
+        body: this.apiVersion === 'v2' ? definition : newAccountDefinitionV21(definition),
         operation: 'createAccount',
         idempotent: false,
       },
@@ -414,6 +480,41 @@ export class AccountClient {
       options,
     );
   }
+}
+
+/** v2's name/value settings as v2.1's settings object. */
+function settingsObject(settings: unknown): unknown {
+  if (!Array.isArray(settings)) return settings;
+  const out: Record<string, unknown> = {};
+  for (const item of settings as Array<{ name?: unknown; value?: unknown }>) {
+    if (item && typeof item.name === 'string') out[item.name] = item.value;
+  }
+  return out;
+}
+
+/**
+ * The v2.1 shape of an account definition written in v2's: settings as
+ * objects, and the unused objects left out rather than sent as the nulls of
+ * service-api.md 4.3 (v2.1's Swagger types them as objects).
+ */
+export function newAccountDefinitionV21(definition: NewAccountDefinition): unknown {
+  const kept = Object.fromEntries(Object.entries(definition).filter(([, value]) => value !== null));
+  return {
+    ...kept,
+    accountSettings: settingsObject(definition.accountSettings),
+    initialUser: { ...definition.initialUser, userSettings: settingsObject(definition.initialUser.userSettings) },
+  };
+}
+
+/**
+ * The page count of a document of a listing: v2 writes `pages` as a string
+ * ("2"), v2.1 as a list of page objects.
+ */
+export function pageCountOf(document: { pages?: string | unknown[] }): number | undefined {
+  const pages = document.pages;
+  if (Array.isArray(pages)) return pages.length;
+  if (typeof pages === 'string' && /^\d+$/.test(pages)) return Number(pages);
+  return undefined;
 }
 
 function enc(segment: string): string {

@@ -181,7 +181,9 @@ export function createFetchOnce(options: FetchOnceOptions): { send: Send; close(
  * distributor's and the new user's passwords; a service may echo them).
  */
 function secretsOf(request: ApiRequest): string[] {
-  const found = request.auth.kind === 'bearer' ? [request.auth.accessToken.reveal()] : [request.auth.password.reveal()];
+  const auth = request.auth;
+  const found =
+    auth.kind === 'bearer' ? [auth.accessToken.reveal()] : auth.kind === 'legacy' ? [auth.password.reveal()] : [];
   const walk = (value: unknown, depth: number): void => {
     if (depth > 6 || value === null || typeof value !== 'object') return;
     for (const [key, inner] of Object.entries(value)) {

@@ -6,8 +6,13 @@ export {
   type WrittenFile,
   type DownloadSink,
   type EnvelopeListQuery,
+  pageCountOf,
+  newAccountDefinitionV21,
 } from './esignature-client.js';
-export { authHeaders, secretHeaderNames, type Auth } from './auth.js';
+export { authHeaders, secretHeaderNames, legacyAuthWarning, type Auth } from './auth.js';
+export { withAccessToken } from './with-access-token.js';
+export { apiVersions, versionOfRoot, inVersion, apiRootOf, type ApiVersion } from './api-version.js';
+export * from './oauth/index.js';
 export type { ApiRequest, ApiResponse, ClientEvent, Send } from './api-request.js';
 export { ClientHttpError, ClientNetworkError, ClientBadResponseError, type FailedRequest } from './client-errors.js';
 export { createFetchOnce, type FetchOnceOptions } from './fetch-once.js';

@@ -1,8 +1,9 @@
 /**
- * Wire shapes of the eSignature REST API v2, named after the Swagger
- * definitions they follow (test/fixtures/docusign/esignature.rest.swagger-v2.json,
- * `#/definitions/<name>`). Only the fields signrun sends or reads are listed;
- * every string id stays a string, as on the wire.
+ * Wire shapes of the eSignature REST API, v2.1 and v2, named after the
+ * Swagger definitions they follow (test/fixtures/docusign/esignature.rest.swagger-v2.1.json
+ * and …-v2.json, `#/definitions/<name>`). Where the versions differ the
+ * field says so and the client reads both. Only the fields signrun sends or
+ * reads are listed; every string id stays a string, as on the wire.
  */
 
 /** `#/definitions/errorDetails`: the body of every 4xx/5xx answer. */
@@ -130,6 +131,7 @@ export interface EnvelopesInformation {
   envelopes?: Envelope[];
   resultSetSize?: string;
   totalSetSize?: string;
+  /** v2 only (v2.1 pages with start_position and count). */
   nextUri?: string;
 }
 
@@ -157,6 +159,15 @@ export interface ViewUrl {
   url: string;
 }
 
+/** `#/definitions/page` (v2.1: the items of envelopeDocument.pages). */
+export interface DocumentPage {
+  pageId?: string;
+  sequence?: string;
+  height?: string;
+  width?: string;
+  dpi?: string;
+}
+
 /** `#/definitions/envelopeDocument`. */
 export interface EnvelopeDocument {
   documentId: string;
@@ -164,7 +175,8 @@ export interface EnvelopeDocument {
   type?: string;
   uri?: string;
   order?: string;
-  pages?: string;
+  /** v2: the page count as a string ("2"); v2.1: one object per page (read it with pageCountOf). */
+  pages?: string | DocumentPage[];
 }
 
 /** `#/definitions/envelopeDocumentsResult` (GET …/envelopes/{envelopeId}/documents). */
@@ -173,10 +185,15 @@ export interface EnvelopeDocumentsResult {
   envelopeDocuments?: EnvelopeDocument[];
 }
 
-/** `#/definitions/envelopeTemplate` (GET /v2/accounts/{accountId}/templates/{templateId}). */
+/**
+ * `#/definitions/envelopeTemplate` (GET …/templates/{templateId}). v2 may
+ * nest the id and name in envelopeTemplateDefinition; v2.1 has them only at
+ * the top.
+ */
 export interface EnvelopeTemplate {
   templateId?: string;
   name?: string;
+  /** v2 only. */
   envelopeTemplateDefinition?: { templateId?: string; name?: string };
   recipients?: { signers?: Signer[] };
 }
@@ -186,7 +203,11 @@ export type AccountAddress = Partial<
   Record<'address1' | 'address2' | 'city' | 'country' | 'fax' | 'phone' | 'postalCode' | 'state', string>
 >;
 
-/** `#/definitions/newAccountDefinition` (POST /v2/accounts), shaped as service-api.md 4.3 shows. */
+/**
+ * `#/definitions/newAccountDefinition` (POST /v2/accounts), shaped as
+ * service-api.md 4.3 shows (v2); the client sends v2.1 its shape
+ * (newAccountDefinitionV21).
+ */
 export interface NewAccountDefinition {
   accountName: string;
   accountSettings: unknown[];

@@ -11,7 +11,14 @@ export const configEnvironment = {
   DOCUSIGN_ACCESS_TOKEN: 'credentials.accessToken',
   DOCUSIGN_DISTRIBUTOR_CODE: 'credentials.distributorCode',
   DOCUSIGN_DISTRIBUTOR_PASSWORD: 'credentials.distributorPassword',
+  // DocuSign's JWT grant (DESIGN.md, "Contract: today's DocuSign").
+  DOCUSIGN_USER_ID: 'credentials.userId',
+  DOCUSIGN_PRIVATE_KEY_FILE: 'credentials.privateKeyFile',
+  DOCUSIGN_PRIVATE_KEY: 'credentials.privateKey',
+  DOCUSIGN_OAUTH_BASE: 'credentials.oauthBase',
+  DOCUSIGN_ACCOUNT_ID: 'credentials.accountId',
+  DOCUSIGN_API_VERSION: 'apiVersion',
 } as const;
 
 /** Credential fields that are secrets: wrapped with makeSecret, never printed. */
-export const secretCredentialFields = ['password', 'accessToken', 'distributorPassword'] as const;
+export const secretCredentialFields = ['password', 'accessToken', 'distributorPassword', 'privateKey'] as const;

@@ -10,6 +10,9 @@ import { parseJobYaml } from '../jobs/job-yaml.js';
 import { fieldName } from '../jobs/schema-check.js';
 import { errorCatalogue, type ErrorCode } from '../errors/catalogue.js';
 import { configEnvironment, secretCredentialFields } from './config-env.js';
+import { parseOAuthBase } from '../client/oauth/oauth-base.js';
+import { readPrivateKey } from '../client/oauth/jwt-assertion.js';
+import { apiVersions, type ApiVersion } from '../client/api-version.js';
 import type { Credentials, SignrunConfig } from './types.js';
 
 /** Where to look for the configuration. */
@@ -20,6 +23,12 @@ export interface LoadConfigOptions {
   env: NodeJS.ProcessEnv;
   /** A file to load instead of searching; relative to cwd. */
   configFile?: string;
+  /**
+   * Take a JWT grant with parts missing (`auth consent-url` needs only the
+   * integration key and the OAuth base). Default false: half a grant is an
+   * error, never a silent fall-back to the sandbox.
+   */
+  allowPartialJwt?: boolean;
 }
 
 export type LoadConfigResult =
@@ -28,11 +37,22 @@ export type LoadConfigResult =
 /** The shape of a config file once it passed schemas/config.schema.json. */
 interface ConfigFile {
   rootUrl?: string;
+  apiVersion?: ApiVersion;
   concurrency?: number;
   outDir?: string;
   credentials?: Partial<
     Record<
-      'username' | 'password' | 'integratorKey' | 'accessToken' | 'distributorCode' | 'distributorPassword',
+      | 'username'
+      | 'password'
+      | 'integratorKey'
+      | 'accessToken'
+      | 'distributorCode'
+      | 'distributorPassword'
+      | 'userId'
+      | 'privateKey'
+      | 'privateKeyFile'
+      | 'oauthBase'
+      | 'accountId',
       string
     >
   >;
@@ -184,8 +204,10 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
     }
   }
 
-  const plain = (field: 'username' | 'integratorKey' | 'distributorCode', env: keyof typeof configEnvironment) =>
-    value(env) ?? file.credentials?.[field];
+  const plain = (
+    field: 'username' | 'integratorKey' | 'distributorCode' | 'userId' | 'oauthBase' | 'accountId',
+    env: keyof typeof configEnvironment,
+  ) => value(env) ?? file.credentials?.[field];
   const secret = (field: 'password' | 'accessToken' | 'distributorPassword', env: keyof typeof configEnvironment) => {
     const v = value(env) ?? file.credentials?.[field];
     return v === undefined ? undefined : makeSecret(v);
@@ -200,10 +222,111 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
   set('accessToken', secret('accessToken', 'DOCUSIGN_ACCESS_TOKEN'));
   set('distributorCode', plain('distributorCode', 'DOCUSIGN_DISTRIBUTOR_CODE'));
   set('distributorPassword', secret('distributorPassword', 'DOCUSIGN_DISTRIBUTOR_PASSWORD'));
+  set('userId', plain('userId', 'DOCUSIGN_USER_ID'));
+  set('oauthBase', plain('oauthBase', 'DOCUSIGN_OAUTH_BASE'));
+  set('accountId', plain('accountId', 'DOCUSIGN_ACCOUNT_ID'));
+
+  // Where a value came from, for errors: the variable, or the file and the field's line.
+  const origin = (env: keyof typeof configEnvironment, path: string[]) => {
+    if (value(env) !== undefined || !found) return { file: env, line: 1, column: 1 };
+    const at = locatorFor(found.filepath)(path);
+    return { file: shown!, ...at };
+  };
+  const fail = (
+    code: ErrorCode,
+    message: string,
+    at: { file: string; line: number; column: number },
+    field: string,
+  ) => {
+    errors.push(diagnostic(code, message, at.file, at.line, at.column, 'error', field));
+    return { ok: false as const, errors };
+  };
+
+  // JWT grant: the private key is read now, so a missing or broken key is
+  // reported before any network call, naming the file.
+  const keyText = value('DOCUSIGN_PRIVATE_KEY') ?? file.credentials?.privateKey;
+  const keyFile = value('DOCUSIGN_PRIVATE_KEY_FILE') ?? file.credentials?.privateKeyFile;
+  if (keyText !== undefined) {
+    // A PEM in a variable often has its newlines written as \n.
+    credentials.privateKey = makeSecret(keyText.includes('\n') ? keyText : keyText.replace(/\\n/g, '\n'));
+  } else if (keyFile !== undefined) {
+    const fromEnv = value('DOCUSIGN_PRIVATE_KEY_FILE') !== undefined;
+    const path = resolve(fromEnv || !found ? options.cwd : dirname(found.filepath), keyFile);
+    try {
+      credentials.privateKey = makeSecret(readFileSync(path, 'utf8'));
+      credentials.privateKeyFile = path;
+    } catch (error) {
+      return fail(
+        'SR_CONFIG_PRIVATE_KEY',
+        `the private key file ${keyFile} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+        origin('DOCUSIGN_PRIVATE_KEY_FILE', ['credentials', 'privateKeyFile']),
+        'credentials.privateKeyFile',
+      );
+    }
+  }
+  if (credentials.privateKey) {
+    try {
+      readPrivateKey(credentials.privateKey);
+    } catch (error) {
+      const fromFile = credentials.privateKeyFile !== undefined;
+      return fail(
+        'SR_CONFIG_PRIVATE_KEY',
+        `the private key ${fromFile ? `in ${keyFile}` : 'given'} cannot be used for the JWT grant: ${(error as Error).message}`,
+        fromFile
+          ? origin('DOCUSIGN_PRIVATE_KEY_FILE', ['credentials', 'privateKeyFile'])
+          : origin('DOCUSIGN_PRIVATE_KEY', ['credentials', 'privateKey']),
+        fromFile ? 'credentials.privateKeyFile' : 'credentials.privateKey',
+      );
+    }
+  }
+  if (credentials.oauthBase !== undefined && !parseOAuthBase(credentials.oauthBase)) {
+    return fail(
+      value('DOCUSIGN_OAUTH_BASE') !== undefined ? 'SR_CONFIG_ENV_INVALID' : 'SR_CONFIG_INVALID',
+      `OAuth base ${JSON.stringify(credentials.oauthBase)} is neither a host name (account-d.docusign.com, account.docusign.com) nor an http(s)://HOST:PORT origin`,
+      origin('DOCUSIGN_OAUTH_BASE', ['credentials', 'oauthBase']),
+      'credentials.oauthBase',
+    );
+  }
+  const jwtParts = {
+    DOCUSIGN_INTEGRATOR_KEY: credentials.integratorKey,
+    DOCUSIGN_USER_ID: credentials.userId,
+    'DOCUSIGN_PRIVATE_KEY_FILE (or DOCUSIGN_PRIVATE_KEY)': credentials.privateKey,
+    DOCUSIGN_OAUTH_BASE: credentials.oauthBase,
+  };
+  if (
+    !options.allowPartialJwt &&
+    (credentials.userId !== undefined || credentials.privateKey !== undefined || credentials.oauthBase !== undefined)
+  ) {
+    const missing = Object.entries(jwtParts)
+      .filter(([, v]) => v === undefined)
+      .map(([k]) => k);
+    if (missing.length > 0) {
+      const given = Object.entries(jwtParts)
+        .filter(([, v]) => v !== undefined)
+        .map(([k]) => k.split(' ')[0]);
+      return fail(
+        'SR_CONFIG_JWT_INCOMPLETE',
+        `the JWT grant is half configured: ${given.join(', ')} set, but not ${missing.join(', ')}`,
+        { file: found ? shown! : missing[0]!.split(' ')[0]!, line: 1, column: 1 },
+        'credentials',
+      );
+    }
+  }
+
+  const apiVersion = value('DOCUSIGN_API_VERSION') ?? file.apiVersion;
+  if (apiVersion !== undefined && !apiVersions.includes(apiVersion as ApiVersion)) {
+    return fail(
+      'SR_CONFIG_ENV_INVALID',
+      `DOCUSIGN_API_VERSION ${JSON.stringify(apiVersion)} is not one of ${apiVersions.join(', ')}`,
+      { file: 'DOCUSIGN_API_VERSION', line: 1, column: 1 },
+      'apiVersion',
+    );
+  }
 
   const base = found ? dirname(found.filepath) : options.cwd;
   const config: SignrunConfig = {
     ...(rootUrl !== undefined ? { rootUrl: rootUrl.replace(/\/+$/, '') } : {}),
+    ...(apiVersion !== undefined ? { apiVersion: apiVersion as ApiVersion } : {}),
     credentials,
     concurrency: file.concurrency ?? 8,
     outDir: file.outDir !== undefined ? resolve(base, file.outDir) : 'out',
@@ -238,8 +361,20 @@ function describe(error: ErrorObject): { path: Array<string | number>; message: 
     const extra = String(params['additionalProperty']);
     const known =
       path.length === 0
-        ? ['rootUrl', 'concurrency', 'outDir', 'credentials']
-        : ['username', 'password', 'integratorKey', 'accessToken', 'distributorCode', 'distributorPassword'];
+        ? ['rootUrl', 'apiVersion', 'concurrency', 'outDir', 'credentials']
+        : [
+            'username',
+            'password',
+            'integratorKey',
+            'accessToken',
+            'distributorCode',
+            'distributorPassword',
+            'userId',
+            'privateKeyFile',
+            'privateKey',
+            'oauthBase',
+            'accountId',
+          ];
     const suggestion = didYouMean(extra, known);
     return {
       path: [...path, extra],

@@ -1,4 +1,5 @@
 import type { Secret } from '../jobs/model.js';
+import type { ApiVersion } from '../client/api-version.js';
 
 /**
  * signrun's own configuration, after merging the config file (cosmiconfig,
@@ -8,6 +9,11 @@ import type { Secret } from '../jobs/model.js';
 export interface SignrunConfig {
   /** Service root, e.g. https://demo.docusign.net/restapi/v2. Absent: start the sandbox in-process. */
   rootUrl?: string;
+  /**
+   * REST API version when the root URL does not name one (the JWT grant
+   * finds the root with userinfo). Default v2.1; v2 for old setups.
+   */
+  apiVersion?: ApiVersion;
   credentials: Credentials;
   /** Default for `run --concurrency`. Default 8. */
   concurrency: number;
@@ -25,4 +31,14 @@ export interface Credentials {
   accessToken?: Secret;
   distributorCode?: string;
   distributorPassword?: Secret;
+  /** JWT grant: the user to act for, their API user id (GUID). */
+  userId?: string;
+  /** JWT grant: the RSA private key (PEM), read from privateKeyFile or given whole. */
+  privateKey?: Secret;
+  /** Where privateKey was read from (absolute), for messages. */
+  privateKeyFile?: string;
+  /** JWT grant: account-d.docusign.com, account.docusign.com, or a sandbox's http(s)://HOST:PORT. */
+  oauthBase?: string;
+  /** The account to work in; absent: the user's default account. */
+  accountId?: string;
 }

@@ -90,30 +90,20 @@ export async function runAccount(account: ResolvedAccount, ctx: AccountContext):
       result.outcome = 'already-absent';
       return result;
     }
-    if (!userId || !account.initialUser?.password) {
+    if (!userId) {
       throw new SignrunError(
         'SR_ACCOUNT_IDS_UNKNOWN',
-        `${tag}: to delete account ${accountId} signrun logs in as its user, but the userId or the initialUser.password is not known`,
+        `${tag}: to delete account ${accountId} signrun logs in as its user, but the userId is not known`,
         {
           location: account.source,
         },
       );
     }
-    if (!ctx.integratorKey) {
-      throw new SignrunError(
-        'SR_CREDENTIALS_MISSING',
-        `${tag}: deleting an account needs the main account's integrator key (DOCUSIGN_INTEGRATOR_KEY)`,
-        {
-          location: account.source,
-        },
-      );
-    }
-    const asUser = ctx.client.withAuth({
-      kind: 'legacy',
-      username: userId,
-      password: account.initialUser.password,
-      integratorKey: ctx.integratorKey,
-    });
+    // The configured login (JWT grant, or the legacy header) acting as that account's user.
+    const asUser = ctx.client.asUser(
+      { userId, accountId, ...(account.initialUser?.password ? { password: account.initialUser.password } : {}) },
+      ctx.integratorKey,
+    );
     const session = await asUser.login({ tag });
     await asUser.deleteAccount(session.accountId === accountId ? session.accountId : accountId, { tag });
     if (known) {

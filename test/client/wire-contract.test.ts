@@ -1,28 +1,42 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { swaggerErrors } from '../sandbox/helpers/swagger.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { swaggerErrors, type ApiVersion } from '../sandbox/helpers/swagger.js';
 import { docusignSpecUrl } from '../sandbox/helpers/docusign-spec.js';
 import { envelopeDefinitionOf } from '../../src/runner/envelope-definition.js';
-import type { RecipientViewRequest } from '../../src/client/wire-types.js';
+import type { NewAccountDefinition, RecipientViewRequest } from '../../src/client/wire-types.js';
+import { EsignatureClient, newAccountDefinitionV21, pageCountOf } from '../../src/client/esignature-client.js';
+import { sandboxSeedAuth } from '../../src/runner/target.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { envelopeFixture, signerFixture } from '../runner/fixtures.js';
 
 /**
- * What signrun sends must validate against DocuSign's Swagger (DESIGN.md,
- * sources of truth), and use only its wire names: the Swagger leaves
- * additionalProperties open, so unknown names are checked separately.
+ * What signrun sends must validate against DocuSign's Swagger of the version
+ * in use (DESIGN.md, sources of truth) — v2.1 by default, v2 for old setups —
+ * and use only its wire names: the Swagger leaves additionalProperties open,
+ * so unknown names are checked separately. What it reads, it reads in both
+ * versions' shapes.
  */
-const swagger = JSON.parse(
-  readFileSync(docusignSpecUrl('esignature.rest.swagger-v2.json'), 'utf8'),
-) as {
-  definitions: Record<
-    string,
-    { properties?: Record<string, { $ref?: string; type?: string; items?: { $ref?: string } }> }
-  >;
+type Definitions = Record<
+  string,
+  { properties?: Record<string, { $ref?: string; type?: string; items?: { $ref?: string } }> }
+>;
+const definitions: Record<ApiVersion, Definitions> = {
+  v2: (
+    JSON.parse(readFileSync(docusignSpecUrl('esignature.rest.swagger-v2.json'), 'utf8')) as {
+      definitions: Definitions;
+    }
+  ).definitions,
+  'v2.1': (
+    JSON.parse(readFileSync(docusignSpecUrl('esignature.rest.swagger-v2.1.json'), 'utf8')) as {
+      definitions: Definitions;
+    }
+  ).definitions,
 };
 
-/** Field paths of `value` that `#/definitions/<name>` does not declare. */
-function unknownFields(value: unknown, name: string, at = ''): string[] {
-  const definition = swagger.definitions[name];
+/** Field paths of `value` that `#/definitions/<name>` of `version` does not declare. */
+function unknownFields(value: unknown, name: string, version: ApiVersion = 'v2.1', at = ''): string[] {
+  const definition = definitions[version][name];
   if (!definition?.properties || value === null || typeof value !== 'object') return [];
   const out: string[] = [];
   for (const [key, inner] of Object.entries(value)) {
@@ -36,13 +50,20 @@ function unknownFields(value: unknown, name: string, at = ''): string[] {
     const target = ref.slice('#/definitions/'.length);
     const items = Array.isArray(inner) ? inner : [inner];
     items.forEach((item, i) =>
-      out.push(...unknownFields(item, target, `${at}/${key}${Array.isArray(inner) ? `/${i}` : ''}`)),
+      out.push(...unknownFields(item, target, version, `${at}/${key}${Array.isArray(inner) ? `/${i}` : ''}`)),
     );
   }
   return out;
 }
 
-describe('requests follow the Swagger', () => {
+/** Both: errors against the Swagger and unknown wire names. */
+function offSwagger(name: string, value: unknown, version: ApiVersion): string[] {
+  return [...swaggerErrors(name, value, version), ...unknownFields(value, name, version)];
+}
+
+const versions: ApiVersion[] = ['v2.1', 'v2'];
+
+describe.each(versions)('requests follow the %s Swagger', (version) => {
   it('envelopeDefinition from documents (recipients, tabs, custom fields, per-recipient messages)', async () => {
     const envelope = envelopeFixture('wire', {
       emailBlurb: 'Please sign',
@@ -60,8 +81,7 @@ describe('requests follow the Swagger', () => {
       ],
     });
     const definition = await envelopeDefinitionOf(envelope);
-    expect(swaggerErrors('envelopeDefinition', definition)).toEqual([]);
-    expect(unknownFields(definition, 'envelopeDefinition')).toEqual([]);
+    expect(offSwagger('envelopeDefinition', definition, version)).toEqual([]);
     expect(definition.customFields?.textCustomFields?.map((f) => f.name)).toEqual([
       'employeeId',
       'signrun',
@@ -81,8 +101,7 @@ describe('requests follow the Swagger', () => {
       ],
     });
     const definition = await envelopeDefinitionOf(envelope);
-    expect(swaggerErrors('envelopeDefinition', definition)).toEqual([]);
-    expect(unknownFields(definition, 'envelopeDefinition')).toEqual([]);
+    expect(offSwagger('envelopeDefinition', definition, version)).toEqual([]);
     expect(definition.documents).toBeUndefined();
   });
 
@@ -96,13 +115,85 @@ describe('requests follow the Swagger', () => {
       recipientId: '1',
       userId: 'u',
     };
-    expect(swaggerErrors('recipientViewRequest', request)).toEqual([]);
-    expect(unknownFields(request, 'recipientViewRequest')).toEqual([]);
+    expect(offSwagger('recipientViewRequest', request, version)).toEqual([]);
   });
 
-  it('the unknown-field check itself catches a wrong wire name', () => {
+  it('newAccountDefinition: the settings as each version has them (v2 name/value lists, v2.1 objects)', () => {
+    const sent = version === 'v2' ? accountDefinition : newAccountDefinitionV21(accountDefinition);
+    // v2 keeps service-api.md 4.3's payload, nulls for the unused objects, as
+    // the Python client sent it and DocuSign took it; v2.1's leaves them out.
+    const nulls = /^\/(creditCardInformation|referralInformation|socialAccountInformation) must be object$/;
+    expect(
+      swaggerErrors('newAccountDefinition', sent, version).filter((e) => version === 'v2.1' || !nulls.test(e)),
+    ).toEqual([]);
+    // The other version's shape is refused: the check can fail.
+    const other = version === 'v2' ? newAccountDefinitionV21(accountDefinition) : accountDefinition;
+    expect(swaggerErrors('newAccountDefinition', other, version)).not.toEqual([]);
+  });
+});
+
+const accountDefinition: NewAccountDefinition = {
+  accountName: 'Acme France',
+  accountSettings: [{ name: 'allowSigningGroups', value: 'true' }],
+  addressInformation: { address1: '', city: 'Paris', country: 'FR' },
+  creditCardInformation: null,
+  distributorCode: 'D',
+  distributorPassword: 'p',
+  initialUser: {
+    email: 'a@example.fr',
+    firstName: 'A',
+    lastName: 'M',
+    middleName: '',
+    password: 'p',
+    suffixName: '',
+    title: '',
+    userName: 'a@example.fr',
+    userSettings: [],
+  },
+  planInformation: { planId: 'plan' },
+  referralInformation: null,
+  socialAccountInformation: null,
+};
+
+describe('the unknown-field check', () => {
+  it('catches a wrong wire name', () => {
     expect(
       unknownFields({ emailSubject: 's', recipients: { signers: [{ fullname: 'x' }] } }, 'envelopeDefinition'),
     ).toEqual(['/recipients/signers/0/fullname']);
+  });
+});
+
+describe.each(versions)('the client on %s, against the sandbox', (version) => {
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, quiet: true });
+  });
+  afterAll(async () => sandbox.close());
+
+  it('logs in on that version, reads documents’ pages and the template in that version’s shape', async () => {
+    const client = EsignatureClient.create({
+      rootUrl: `${sandbox.origin}/restapi/${version}`,
+      auth: sandboxSeedAuth(),
+    });
+    try {
+      const account = await client.login();
+      expect(client.apiVersion).toBe(version);
+      expect(account.baseUrl).toContain(`/restapi/${version}/accounts/`);
+      const definition = await envelopeDefinitionOf(envelopeFixture('pages', {}));
+      const { envelopeId } = await account.createEnvelope(definition);
+      const listed = await account.listDocuments(envelopeId);
+      const documents = (listed.envelopeDocuments ?? []).filter((d) => d.documentId !== 'certificate');
+      expect(documents.length).toBeGreaterThan(0);
+      for (const d of documents) {
+        expect(Array.isArray(d.pages)).toBe(version === 'v2.1');
+        expect(pageCountOf(d)).toBeGreaterThan(0);
+      }
+      const template = await account.getTemplate('3c9f4bb2-6d1e-4a5e-9a57-5d1a1c0f7e01');
+      expect(template.templateId ?? template.envelopeTemplateDefinition?.templateId).toBe(
+        '3c9f4bb2-6d1e-4a5e-9a57-5d1a1c0f7e01',
+      );
+    } finally {
+      client.close();
+    }
   });
 });

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPairSync } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import type { Clock } from '../../src/sandbox/clock.js';
 import { defaultSeedIds } from '../../src/sandbox/seed/default-seed.js';
+import { SignJWT, UnsecuredJWT } from 'jose';
 import { call, expectApiError } from './helpers/api.js';
 import { jwtBearer, newKeyPair, signAssertion, tokenRequest, type AssertionClaims } from './helpers/jwt.js';
 
@@ -130,6 +132,30 @@ describe('POST /oauth/token, JWT bearer grant', () => {
     );
   });
 
+  it('refuses an unsigned assertion (alg none) and an HS256 one keyed with the public key (algorithm confusion)', async () => {
+    const pair = await newKeyPair(sandbox.origin);
+    const nowSeconds = Math.floor(now / 1000);
+    const claims = {
+      iss: 'sandbox-integrator-key',
+      sub: defaultSeedIds.userId,
+      aud,
+      scope: 'signature impersonation',
+      iat: nowSeconds,
+      exp: nowSeconds + 600,
+    };
+    const unsigned = new UnsecuredJWT(claims).encode();
+    const confused = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode(pair.publicKey));
+    for (const assertion of [unsigned, confused]) {
+      expectOAuthError(
+        await tokenRequest(sandbox.origin, { grant_type: jwtBearer, assertion }),
+        'invalid_grant',
+        'no_valid_keys_or_signatures',
+      );
+    }
+  });
+
   it("lets a token expire by the sandbox's clock: then the API and userinfo refuse it", async () => {
     const r = await grant();
     const bearer = { authorization: `Bearer ${r.json.access_token}` };
@@ -140,6 +166,26 @@ describe('POST /oauth/token, JWT bearer grant', () => {
     const info = await fetch(`${sandbox.origin}/oauth/userinfo`, { headers: bearer });
     expect(info.status).toBe(401);
     expect(((await info.json()) as { error: string }).error).toBe('invalid_token');
+  });
+
+  it('builds base_uri from its configuration, never from the Host header a client sends', async () => {
+    const r = await grant();
+    const answer = await new Promise<string>((resolve, reject) => {
+      const req = httpRequest(
+        `${sandbox.origin}/oauth/userinfo`,
+        { headers: { host: 'evil.example:443', authorization: `Bearer ${r.json.access_token}` } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect((JSON.parse(answer) as { accounts: Array<{ base_uri: string }> }).accounts[0]!.base_uri).toBe(
+      sandbox.origin,
+    );
   });
 
   it('keeps no token, and no private key, in the database: only their sha256', async () => {

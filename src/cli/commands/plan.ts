@@ -5,7 +5,7 @@ import { useColour } from '../io.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
 import { prepare } from '../../runner/prepare.js';
 import { planRun, planItemName, type PlanSources } from '../../runner/plan.js';
-import { resolveTarget } from '../../runner/target.js';
+import { jwtSettingsOf, resolveTarget } from '../../runner/target.js';
 import { findByIdentity } from '../../runner/find-by-identity.js';
 import { accountExists } from '../../runner/account-pipeline.js';
 import { EsignatureClient } from '../../client/esignature-client.js';
@@ -36,15 +36,20 @@ const plan: CommandHandler = async ({ args, options, io }) => {
   const outDir = path.resolve(io.cwd, (options['out'] as string | undefined) ?? prepared.config.outDir);
   const sources: PlanSources = {};
   let client: EsignatureClient | undefined;
-  if (prepared.config.rootUrl) {
+  // The configured service: a root URL, or the JWT grant (its root comes from userinfo).
+  let rootUrl = prepared.config.rootUrl?.replace(/\/+$/, '');
+  if (rootUrl || jwtSettingsOf(prepared.config)) {
     // As `run`: the journal lives in the state folder only for a configured service.
     const stateDir = path.resolve(io.cwd, (options['state'] as string | undefined) ?? path.join(outDir, '.signrun'));
     // A journal of another service's runs would list envelopes this one never had.
-    await checkStateTarget(stateDir, prepared.config.rootUrl);
-    sources.journal = journalProgress((await readJournal(stateDir)).records);
+    if (rootUrl) await checkStateTarget(stateDir, rootUrl);
     const target = await resolveTarget(prepared.config, () => {
       throw new SignrunError('SR_USAGE', 'plan never starts a sandbox');
     });
+    if (!rootUrl) await checkStateTarget(stateDir, target.rootUrl);
+    rootUrl = target.rootUrl;
+    sources.journal = journalProgress((await readJournal(stateDir)).records);
+    for (const warning of target.warnings) io.stderr.write(`warning: ${warning}\n`);
     client = EsignatureClient.create({ rootUrl: target.rootUrl, auth: target.auth });
   }
   let result;
@@ -56,23 +61,18 @@ const plan: CommandHandler = async ({ args, options, io }) => {
       sources.accountExists = (accountId, identity) => accountExists(reader, accountId, identity);
     }
     // Envelopes created on an in-process sandbox died with it: outputs count only for the configured service.
-    result = await planRun(
-      prepared.jobs,
-      outDir,
-      prepared.config.rootUrl?.replace(/\/+$/, '') ?? '(in-process sandbox)',
-      sources,
-    );
+    result = await planRun(prepared.jobs, outDir, rootUrl ?? '(in-process sandbox)', sources);
   } finally {
     client?.close();
   }
   if (options['format'] === 'json') {
-    io.stdout.write(`${JSON.stringify({ target: prepared.config.rootUrl ?? null, outDir, ...result }, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify({ target: rootUrl ?? null, outDir, ...result }, null, 2)}\n`);
     return ExitCode.ok;
   }
   const lines: string[] = [];
   lines.push(
-    prepared.config.rootUrl
-      ? `Plan against ${prepared.config.rootUrl} (its envelopes, the journal and the outputs in ${path.relative(io.cwd, outDir) || '.'}):`
+    rootUrl
+      ? `Plan against ${rootUrl} (its envelopes, the journal and the outputs in ${path.relative(io.cwd, outDir) || '.'}):`
       : `Plan against the in-process sandbox (no DOCUSIGN_ROOT_URL configured; it starts empty), from the outputs in ${path.relative(io.cwd, outDir) || '.'}:`,
   );
   const width = Math.min(60, Math.max(...result.items.map((i) => planItemName(i).length), 10));

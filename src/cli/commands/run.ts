@@ -65,6 +65,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
     } else {
       io.stdout.write(`Target: ${target.rootUrl}\n`);
     }
+    for (const warning of target.warnings) io.stderr.write(`warning: ${warning}\n`);
     const envelopes = jobs.reduce((n, j) => n + j.envelopes.length, 0);
     const accounts = jobs.reduce((n, j) => n + j.accounts.length, 0);
     io.stdout.write(

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { CommandHandler } from '../command.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import { startSandbox } from '../../sandbox/server.js';
+import { tlsCaCertPath } from '../../sandbox/tls/tls-ca.js';
 import { lineBatch } from '../line-batch.js';
 
 /**
@@ -46,6 +47,17 @@ const handler: CommandHandler = async ({ options, io, signal }) => {
   io.stdout.write(
     `  ${seed}; data ${dataDir ? `in ${dataDir}` : 'in memory'}; outbox ${sandbox.origin}/sandbox/outbox\n`,
   );
+  // What a JWT client needs: the OAuth base (DOCUSIGN_OAUTH_BASE, DESIGN.md) and, over TLS, the CA to trust.
+  io.stdout.write(
+    `  OAuth (JWT grant, userinfo, consent): ${sandbox.origin}/oauth; key pairs: POST ${sandbox.origin}/sandbox/integrations/<key>/rsa-keys\n`,
+  );
+  if (options['tls'] === true) {
+    io.stdout.write(
+      dataDir
+        ? `  TLS: clients trust the sandbox's CA, e.g. NODE_EXTRA_CA_CERTS=${tlsCaCertPath(dataDir)}\n`
+        : `  TLS: clients trust the sandbox's CA (new at each start without --data): save ${sandbox.origin}/sandbox/ca.pem and point NODE_EXTRA_CA_CERTS at it\n`,
+    );
+  }
   await new Promise<void>((resolveWait) => {
     if (signal.aborted) resolveWait();
     else signal.addEventListener('abort', () => resolveWait(), { once: true });

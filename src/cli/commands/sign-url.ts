@@ -7,11 +7,9 @@ import { ExitCode } from '../../errors/catalogue-entry.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import { loadConfig } from '../../config/index.js';
 import { EsignatureClient } from '../../client/esignature-client.js';
-import type { Auth } from '../../client/auth.js';
 import { OutputFolder } from '../../output/output-folder.js';
 import { readRecord, type EnvelopeRecord, type SigningEntry, type SigningRecord } from '../../output/records.js';
-import { isLoopback, sandboxSeedCredentials } from '../../runner/target.js';
-import { makeSecret } from '../../secret.js';
+import { jwtSettingsOf, resolveTarget } from '../../runner/target.js';
 
 /** Finds `<job>/<key>` in the output folder from `key` or `job/key`. */
 async function findEnvelopeFolder(root: string, wanted: string): Promise<string> {
@@ -79,19 +77,16 @@ const signUrl: CommandHandler = async ({ args, io }) => {
     return ExitCode.invalid;
   }
   const config = loaded.config;
-  const rootUrl = config.rootUrl ?? envelope.rootUrl;
-  const c = config.credentials;
-  let auth: Auth;
-  if (c.accessToken) auth = { kind: 'bearer', accessToken: c.accessToken };
-  else if (c.username && c.password && c.integratorKey)
-    auth = { kind: 'legacy', username: c.username, password: c.password, integratorKey: c.integratorKey };
-  else if (!c.username && !c.password && isLoopback(rootUrl)) {
-    // The envelope was created on a local sandbox (`signrun serve`): its seed's user.
-    const s = sandboxSeedCredentials;
-    auth = { kind: 'legacy', username: s.username, password: makeSecret(s.password), integratorKey: s.integratorKey };
-  } else {
-    throw new SignrunError('SR_CREDENTIALS_MISSING', `asking ${rootUrl} for a signing address needs credentials`);
-  }
+  // The configured login (JWT grant, token, legacy header); an envelope made
+  // on a local `signrun serve` with nothing configured: its seed's user.
+  const target = await resolveTarget(
+    config.rootUrl || jwtSettingsOf(config) ? config : { ...config, rootUrl: envelope.rootUrl },
+    () => {
+      throw new SignrunError('SR_USAGE', 'sign-url never starts a sandbox');
+    },
+  );
+  for (const warning of target.warnings) io.stderr.write(`warning: ${warning}\n`);
+  const { rootUrl, auth } = target;
 
   const client = EsignatureClient.create({ rootUrl, auth });
   try {

@@ -10,7 +10,7 @@ export const clientCodes = defineCodes({
   SR_HTTP_AUTH: {
     exitCode: 2,
     summary: 'The service refused the credentials (HTTP 401, or a login error code).',
-    hint: 'Check DOCUSIGN_USERNAME, DOCUSIGN_PASSWORD and DOCUSIGN_INTEGRATOR_KEY (or DOCUSIGN_ACCESS_TOKEN) and the root URL.',
+    hint: 'Check the credentials with `npx signrun auth check` (JWT grant: DOCUSIGN_INTEGRATOR_KEY, DOCUSIGN_USER_ID, DOCUSIGN_PRIVATE_KEY_FILE, DOCUSIGN_OAUTH_BASE; else DOCUSIGN_ACCESS_TOKEN or the legacy DOCUSIGN_USERNAME/DOCUSIGN_PASSWORD) and the root URL.',
   },
   SR_HTTP_NETWORK: {
     exitCode: 1,
@@ -31,11 +31,60 @@ export const clientCodes = defineCodes({
   SR_HTTP_BAD_RESPONSE: {
     exitCode: 1,
     summary: 'The service answered 2xx with a body signrun cannot read (not JSON, or a required field missing).',
-    hint: 'Check that the root URL points at an eSignature REST API v2 service (…/restapi/v2).',
+    hint: 'Check that the root URL points at an eSignature REST API service (…/restapi/v2.1 or …/restapi/v2).',
   },
   SR_DOWNLOAD_FAILED: {
     exitCode: 1,
     summary: 'A document or certificate download broke off or could not be written to disk.',
     hint: 'Check free disk space and permissions of the output folder, then run again.',
+  },
+  SR_AUTH_CONSENT_REQUIRED: {
+    exitCode: 2,
+    summary:
+      'The JWT grant was refused with consent_required: the user has not allowed the integration key to act for them.',
+    hint: 'Open the consent URL in the message (or `npx signrun auth consent-url`) in a browser, sign in as the user and allow; then run again.',
+  },
+  SR_AUTH_INTEGRATION_KEY_UNKNOWN: {
+    exitCode: 2,
+    summary:
+      'The account server does not know the integration key (invalid_grant issuer_not_found): mistyped, or it belongs to the other environment.',
+    hint: 'Check DOCUSIGN_INTEGRATOR_KEY, and that DOCUSIGN_OAUTH_BASE is account-d.docusign.com for a demo (developer) key, account.docusign.com for a production one.',
+  },
+  SR_AUTH_KEY_MISMATCH: {
+    exitCode: 2,
+    summary:
+      'The account server found no public key of the integration key that verifies the assertion (invalid_grant no_valid_keys_or_signatures).',
+    hint: 'Use the private key of an RSA key pair of this integration key (Apps and Keys → the key → Service Integration); check DOCUSIGN_PRIVATE_KEY_FILE.',
+  },
+  SR_AUTH_USER_UNKNOWN: {
+    exitCode: 2,
+    summary: 'The account server does not know the user of the assertion (invalid_grant user_not_found).',
+    hint: "Set DOCUSIGN_USER_ID to the user's API user id (a GUID, shown in Apps and Keys), not the email, of a user of this environment.",
+  },
+  SR_AUTH_CLOCK_SKEW: {
+    exitCode: 2,
+    summary:
+      "The account server refused the assertion as expired or issued in the future: this machine's clock differs from the service's.",
+    hint: 'Set the clock of this machine right (NTP: `timedatectl set-ntp true`), then run again.',
+  },
+  SR_AUTH_GRANT_REFUSED: {
+    exitCode: 2,
+    summary: 'The account server refused the JWT grant for another reason (its error is in the message).',
+    hint: 'Check DOCUSIGN_INTEGRATOR_KEY, DOCUSIGN_USER_ID, DOCUSIGN_PRIVATE_KEY_FILE and DOCUSIGN_OAUTH_BASE; `npx signrun auth check` tries them.',
+  },
+  SR_AUTH_SERVER_UNREACHABLE: {
+    exitCode: 2,
+    summary: 'The account server (DOCUSIGN_OAUTH_BASE) could not be reached or did not answer as an OAuth server.',
+    hint: 'Check DOCUSIGN_OAUTH_BASE: account-d.docusign.com (demo), account.docusign.com (production), or a sandbox http(s)://HOST:PORT.',
+  },
+  SR_AUTH_ACCOUNT_NOT_FOUND: {
+    exitCode: 2,
+    summary: 'The user of the credentials has no account with the configured account id, or no account at all.',
+    hint: 'Set DOCUSIGN_ACCOUNT_ID to one of the account ids listed in the message, or unset it to use the default account.',
+  },
+  SR_AUTH_WRONG_REGION: {
+    exitCode: 2,
+    summary: "The configured root URL is not on the server where the account lives (userinfo's base_uri).",
+    hint: 'Unset DOCUSIGN_ROOT_URL (the root comes from the account), or set it to the address in the message.',
   },
 });

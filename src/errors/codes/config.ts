@@ -28,4 +28,14 @@ export const configCodes = defineCodes({
     summary: 'A password or token is written in the configuration file (warning): config files are often committed.',
     hint: 'Prefer the DOCUSIGN_* environment variables for secrets.',
   },
+  SR_CONFIG_PRIVATE_KEY: {
+    exitCode: 2,
+    summary: 'The RSA private key for the JWT grant cannot be read or is not a PEM private key.',
+    hint: 'Point DOCUSIGN_PRIVATE_KEY_FILE at the private key saved when the RSA key pair was made (-----BEGIN RSA PRIVATE KEY-----), or put the PEM in DOCUSIGN_PRIVATE_KEY.',
+  },
+  SR_CONFIG_JWT_INCOMPLETE: {
+    exitCode: 2,
+    summary: 'Some of the JWT grant settings are configured but not all.',
+    hint: 'Set DOCUSIGN_INTEGRATOR_KEY, DOCUSIGN_USER_ID, DOCUSIGN_PRIVATE_KEY_FILE (or DOCUSIGN_PRIVATE_KEY) and DOCUSIGN_OAUTH_BASE together (docs/docusign.md).',
+  },
 });

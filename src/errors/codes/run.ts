@@ -30,7 +30,7 @@ export const runCodes = defineCodes({
   SR_CREDENTIALS_MISSING: {
     exitCode: 2,
     summary: 'A root URL is configured but the credentials to log in are not.',
-    hint: 'Set DOCUSIGN_USERNAME, DOCUSIGN_PASSWORD and DOCUSIGN_INTEGRATOR_KEY, or DOCUSIGN_ACCESS_TOKEN (or unset DOCUSIGN_ROOT_URL to use the sandbox).',
+    hint: "Set up DocuSign's JWT grant (DOCUSIGN_INTEGRATOR_KEY, DOCUSIGN_USER_ID, DOCUSIGN_PRIVATE_KEY_FILE, DOCUSIGN_OAUTH_BASE: docs/docusign.md), or DOCUSIGN_ACCESS_TOKEN, or for the sandbox DOCUSIGN_USERNAME/DOCUSIGN_PASSWORD/DOCUSIGN_INTEGRATOR_KEY (or unset DOCUSIGN_ROOT_URL to use the built-in sandbox).",
   },
   SR_DISTRIBUTOR_MISSING: {
     exitCode: 1,

@@ -1,6 +1,6 @@
 /**
  * Tables of the sandbox's account server (DocuSign's /oauth): integration
- * keys' RSA public keys, consents, authorization codes and refresh tokens.
+ * keys' RSA public keys and secret keys (sha256), consents, authorization codes and refresh tokens.
  * Access tokens go in the API's own `access_tokens` table, so the API's
  * authenticator accepts them unchanged. Secrets (codes, refresh tokens) are
  * stored as their sha256 only. `IF NOT EXISTS`: a data folder made before
@@ -14,6 +14,13 @@ CREATE TABLE IF NOT EXISTS oauth_rsa_keys (
   created_at INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS oauth_rsa_keys_by_integrator_key ON oauth_rsa_keys(integrator_key);
+CREATE TABLE IF NOT EXISTS oauth_secrets (
+  secret_id TEXT PRIMARY KEY,
+  integrator_key TEXT NOT NULL,
+  secret_hash TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS oauth_secrets_by_integrator_key ON oauth_secrets(integrator_key);
 CREATE TABLE IF NOT EXISTS oauth_consents (
   integrator_key TEXT NOT NULL,
   user_id TEXT NOT NULL,

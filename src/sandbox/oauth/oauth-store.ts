@@ -43,6 +43,12 @@ export function oauthStore(db: SandboxDatabase) {
     keys: db.prepare<[string], { keypair_id: string; public_key_pem: string }>(
       'SELECT keypair_id, public_key_pem FROM oauth_rsa_keys WHERE integrator_key = ? ORDER BY created_at, keypair_id',
     ),
+    insertSecret: db.prepare(
+      'INSERT INTO oauth_secrets (secret_id, integrator_key, secret_hash, created_at) VALUES (?, ?, ?, ?)',
+    ),
+    secret: db.prepare<[string, string], { n: number }>(
+      'SELECT 1 AS n FROM oauth_secrets WHERE integrator_key = ? AND secret_hash = ?',
+    ),
     consent: db.prepare<[string, string, string], { n: number }>(
       'SELECT 1 AS n FROM oauth_consents WHERE integrator_key = ? AND user_id = ? AND scope = ?',
     ),
@@ -97,6 +103,19 @@ export function oauthStore(db: SandboxDatabase) {
       return q.keys
         .all(integratorKey)
         .map((r) => ({ keypairId: r.keypair_id, integratorKey, publicKeyPem: r.public_key_pem }));
+    },
+
+    /** A new secret key for an integration key; returns it (shown once: only its sha256 is kept). */
+    addSecret(integratorKey: string, now: number): { secretId: string; secret: string } {
+      const secretId = randomUUID();
+      const secret = newToken();
+      q.insertSecret.run(secretId, integratorKey, hashToken(secret), now);
+      return { secretId, secret };
+    },
+
+    /** True when `secret` is one of the integration key's secret keys. */
+    isSecretOf(integratorKey: string, secret: string): boolean {
+      return q.secret.get(integratorKey, hashToken(secret)) !== undefined;
     },
 
     /** Scopes among `scopes` that the user has not consented to for this integration key. */

@@ -3,6 +3,7 @@ import { oauthStore } from './oauth-store.js';
 import { OAuthError } from './oauth-error.js';
 import { tokenRoutes } from './token-routes.js';
 import { rsaKeyRoutes } from './rsa-key-routes.js';
+import { consentRoutes } from './consent-routes.js';
 
 /**
  * DocuSign's account server, played by the sandbox on the same host and
@@ -23,6 +24,7 @@ export const accountServerPlugin: FastifyPluginAsync = async (app) => {
       throw error;
     });
     await oauth.register(tokenRoutes(store));
+    await oauth.register(consentRoutes(store));
   });
   await app.register(rsaKeyRoutes(store));
 };

@@ -17,6 +17,8 @@ export const minRsaKeyBits = 2048;
  * KEY-----`, as DocuSign shows it) is shown this once and never stored.
  * Body `{ publicKey }` (PEM): registers the caller's own public key; 201
  * `{ keypairId, publicKey }`.
+ * `POST /sandbox/integrations/{integrationKey}/secrets`: a secret key, 201
+ * `{ secretId, secret }` (shown once).
  */
 export function rsaKeyRoutes(store: OAuthStore): FastifyPluginAsync {
   return async (app) => {
@@ -25,13 +27,7 @@ export function rsaKeyRoutes(store: OAuthStore): FastifyPluginAsync {
       async (request, reply) => {
         const { sandbox } = request.server;
         const { integrationKey } = request.params;
-        if (!sandbox.accounts.hasIntegratorKey(integrationKey)) {
-          throw new ApiError(
-            404,
-            'INTEGRATOR_KEY_NOT_FOUND',
-            `The integration key ${JSON.stringify(integrationKey)} is not known to this sandbox (the seed's integratorKeys lists them).`,
-          );
-        }
+        if (!sandbox.accounts.hasIntegratorKey(integrationKey)) throw unknownIntegrationKey(integrationKey);
         const body = request.body;
         const now = sandbox.clock.now();
         void reply.status(201).header('cache-control', 'no-store');
@@ -51,7 +47,28 @@ export function rsaKeyRoutes(store: OAuthStore): FastifyPluginAsync {
         return { keypairId: record.keypairId, publicKey: record.publicKeyPem };
       },
     );
+
+    // A secret key for the authorization code grant without PKCE (what the
+    // SDKs' generateAccessToken sends as HTTP Basic); shown once, kept as sha256.
+    app.post<{ Params: { integrationKey: string } }>(
+      '/sandbox/integrations/:integrationKey/secrets',
+      async (request, reply) => {
+        const { sandbox } = request.server;
+        const { integrationKey } = request.params;
+        if (!sandbox.accounts.hasIntegratorKey(integrationKey)) throw unknownIntegrationKey(integrationKey);
+        void reply.status(201).header('cache-control', 'no-store');
+        return store.addSecret(integrationKey, sandbox.clock.now());
+      },
+    );
   };
+}
+
+function unknownIntegrationKey(integrationKey: string): ApiError {
+  return new ApiError(
+    404,
+    'INTEGRATOR_KEY_NOT_FOUND',
+    `The integration key ${JSON.stringify(integrationKey)} is not known to this sandbox (the seed's integratorKeys lists them).`,
+  );
 }
 
 /** The key as SPKI PEM; INVALID_REQUEST_BODY when it is not an RSA public key of 2048 bits or more. */

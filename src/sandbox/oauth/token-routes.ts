@@ -128,21 +128,28 @@ function peopleTokens(store: OAuthStore, grant: GrantRecord, now: number): Token
   };
 }
 
-/** The integration key a code-grant request names: `client_id` in the body, or the user part of HTTP Basic. */
-function clientIdOf(request: FastifyRequest, body: Record<string, string | undefined>): string | undefined {
-  if (body.client_id) return body.client_id;
+/** Client credentials of a code-grant request: HTTP Basic `key:secret` (what DocuSign's SDKs send), or client_id / client_secret in the body. */
+function clientCredentials(
+  request: FastifyRequest,
+  body: Record<string, string | undefined>,
+): { clientId: string | undefined; secret: string | undefined } {
   const basic = /^basic\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
-  if (!basic) return undefined;
-  const decoded = Buffer.from(basic, 'base64').toString('utf8');
-  return decoded.slice(0, decoded.includes(':') ? decoded.indexOf(':') : undefined);
+  if (basic) {
+    const decoded = Buffer.from(basic, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon >= 0) return { clientId: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
+    return { clientId: decoded, secret: undefined };
+  }
+  return { clientId: body.client_id, secret: body.client_secret };
 }
 
 /**
- * authorization_code: the code is single use and lives five minutes; the
- * client proves it started the flow with PKCE (RFC 7636, S256). The
- * sandbox's integration keys have no secret key, so a code issued without
- * a code_challenge cannot be exchanged (it still recorded the consent,
- * which is what the JWT grant needs).
+ * authorization_code: the code is single use and lives five minutes. The
+ * client proves who it is with PKCE (RFC 7636, S256: the code_verifier of
+ * the code_challenge the flow started with), or with a secret key of the
+ * integration key (POST /sandbox/integrations/{key}/secrets), as DocuSign's
+ * SDKs send it (HTTP Basic). A code issued without a code_challenge needs
+ * the secret.
  */
 function codeGrant(
   request: FastifyRequest,
@@ -151,24 +158,30 @@ function codeGrant(
   now: number,
 ): GrantRecord {
   if (!body.code) throw invalidRequest('send the code the redirect carried');
-  const clientId = clientIdOf(request, body);
+  const client = clientCredentials(request, body);
   const code = store.takeCode(body.code, now);
   if (!code.ok) throw invalidGrant(code.reason === 'expired' ? 'expired' : 'invalid_code');
-  if (clientId !== undefined && clientId !== code.integratorKey) throw new OAuthError(400, 'invalid_client');
+  if (client.clientId !== undefined && client.clientId !== code.integratorKey)
+    throw new OAuthError(401, 'invalid_client', 'the code was issued to another integration key');
+  if (client.secret !== undefined && !store.isSecretOf(code.integratorKey, client.secret))
+    throw new OAuthError(401, 'invalid_client', 'the secret key is not one of this integration key');
   if (body.redirect_uri !== undefined && body.redirect_uri !== code.redirectUri)
     throw invalidGrant('redirect_uri_mismatch');
   if (code.codeChallenge === null) {
-    throw new OAuthError(
-      401,
-      'invalid_client',
-      'the sandbox has no secret keys: start the flow with code_challenge (PKCE S256) and send code_verifier here',
-    );
+    if (client.secret === undefined) {
+      throw new OAuthError(
+        401,
+        'invalid_client',
+        'send the integration key and a secret key as HTTP Basic (POST /sandbox/integrations/{key}/secrets makes one), or start the flow with code_challenge (PKCE S256)',
+      );
+    }
+  } else {
+    if (!body.code_verifier) throw invalidRequest('send the code_verifier whose S256 hash was the code_challenge');
+    const computed = Buffer.from(createHash('sha256').update(body.code_verifier).digest('base64url'));
+    const expected = Buffer.from(code.codeChallenge);
+    if (computed.length !== expected.length || !timingSafeEqual(computed, expected))
+      throw invalidGrant('code_verifier_mismatch');
   }
-  if (!body.code_verifier) throw invalidRequest('send the code_verifier whose S256 hash was the code_challenge');
-  const computed = Buffer.from(createHash('sha256').update(body.code_verifier).digest('base64url'));
-  const expected = Buffer.from(code.codeChallenge);
-  if (computed.length !== expected.length || !timingSafeEqual(computed, expected))
-    throw invalidGrant('code_verifier_mismatch');
   return { integratorKey: code.integratorKey, userId: code.userId, scope: code.scope };
 }
 

@@ -4,6 +4,8 @@ import { envelopeOf, originOf, type EnvelopeParams } from './request-helpers.js'
 import { apiErrors } from '../api-error.js';
 import { lenientObject, lenientString } from '../wire/lenient.js';
 import type { RecipientRecord } from '../repositories/envelopes.js';
+import { frameAncestorsStore, parseOrigins } from '../signing/frame-ancestors.js';
+import { hashToken } from '../repositories/view-tokens.js';
 
 /**
  * POST …/envelopes/{envelopeId}/views/recipient (4.7; Views_PostEnvelopeRecipientView,
@@ -28,6 +30,10 @@ export const viewRoutes: FastifyPluginAsync = async (app) => {
       const email = lenientString(body['email'], 'email');
       const userName = lenientString(body['userName'], 'userName');
       const recipientId = lenientString(body['recipientId'], 'recipientId');
+      // Focused view: origins that may embed the signing page (CSP frame-ancestors).
+      // messageOrigins is checked the same way; the sandbox's page posts no messages.
+      const frameAncestors = parseOrigins(body['frameAncestors'], 'frameAncestors');
+      parseOrigins(body['messageOrigins'], 'messageOrigins');
 
       const { sandbox } = request.server;
       const recipients = sandbox.envelopes.recipients(envelope.id);
@@ -62,6 +68,7 @@ export const viewRoutes: FastifyPluginAsync = async (app) => {
         sandbox.clock.now(),
         sandbox.config.viewTokenTtlSeconds,
       );
+      frameAncestorsStore(sandbox.db).forToken(hashToken(token), frameAncestors);
       void reply.status(201);
       return { url: `${originOf(request)}/signing/${token}` };
     },

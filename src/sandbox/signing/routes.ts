@@ -8,6 +8,8 @@ import { messagePageHtml, signingPageHtml } from './page-html.js';
 import { pageText, pageTextFromAcceptLanguage, type PageText } from './page-text.js';
 import { returnAddress, type SigningEvent } from './return-address.js';
 import { setSecurityHeaders } from './security-headers.js';
+import { frameAncestorsStore } from './frame-ancestors.js';
+import { hashToken } from '../repositories/view-tokens.js';
 import { clearedSessionCookie, readCookie, sessionCookie, sessionCookieName } from './session-cookie.js';
 import { parsePlacements, signHereTabs } from './sign-here-tabs.js';
 import { signRecipient } from './sign-recipient.js';
@@ -77,8 +79,16 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
     );
   }
 
-  app.addHook('onSend', async (_request, reply, payload) => {
-    setSecurityHeaders(reply);
+  const frames = frameAncestorsStore(services.db);
+  // The origins a view request allowed to embed this page (focused view), by session or by token.
+  const frameAncestorsOf = (request: FastifyRequest): string[] => {
+    const params = request.params as { sessionId?: string; token?: string } | undefined;
+    if (params?.sessionId !== undefined) return frames.ofSession(params.sessionId);
+    if (params?.token !== undefined) return frames.ofToken(hashToken(params.token));
+    return [];
+  };
+  app.addHook('onSend', async (request, reply, payload) => {
+    setSecurityHeaders(reply, frameAncestorsOf(request));
     return payload;
   });
 
@@ -124,7 +134,9 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
       return lifecycleRefusal(reply, text, error, grant.returnUrl);
     }
     const { session, secret } = sessions.open(grant, services.clock.now());
-    void reply.header('set-cookie', sessionCookie(session.id, secret, request.protocol === 'https'));
+    frames.toSession(hashToken(request.params.token), session.id);
+    const framed = frames.ofSession(session.id).length > 0;
+    void reply.header('set-cookie', sessionCookie(session.id, secret, request.protocol === 'https', framed));
     return reply.redirect(`/signing/s/${session.id}`, 303);
   });
 

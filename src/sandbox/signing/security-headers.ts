@@ -3,11 +3,12 @@ import type { FastifyReply } from 'fastify';
 /**
  * Headers of every signing-page response. frame-ancestors 'self' (and the
  * older X-Frame-Options) stop other origins from framing the page
- * (clickjacking); scripts only from the sandbox itself (pdf.js included, no
+ * (clickjacking), except the origins a recipient view request named in
+ * frameAncestors (DocuSign's focused view, frame-ancestors.ts); scripts only from the sandbox itself (pdf.js included, no
  * inline script, no eval); no referrer, so the one-time token in the address
  * never leaks to another site; nothing cached, pages show personal documents.
  */
-export function setSecurityHeaders(reply: FastifyReply): void {
+export function setSecurityHeaders(reply: FastifyReply, frameAncestors: readonly string[] = []): void {
   reply.header(
     'content-security-policy',
     [
@@ -21,11 +22,13 @@ export function setSecurityHeaders(reply: FastifyReply): void {
       // Chrome applies form-action to the redirect that follows a POST: the
       // 303 to the client's returnUrl (any origin) must stay allowed.
       "form-action 'self' http: https:",
-      "frame-ancestors 'self'",
+      // Plus the origins a recipient view request named (frameAncestors): an app embeds the page.
+      ["frame-ancestors 'self'", ...frameAncestors].join(' '),
       "base-uri 'none'",
     ].join('; '),
   );
-  reply.header('x-frame-options', 'SAMEORIGIN');
+  // X-Frame-Options cannot name other origins: left out when the CSP allows some.
+  if (frameAncestors.length === 0) reply.header('x-frame-options', 'SAMEORIGIN');
   reply.header('x-content-type-options', 'nosniff');
   reply.header('referrer-policy', 'no-referrer');
   reply.header('cache-control', 'no-store');

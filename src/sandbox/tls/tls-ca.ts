@@ -30,6 +30,11 @@ export const tlsFolderName = 'tls';
 const certFile = 'sandbox-tls-ca.pem';
 const keyFile = 'sandbox-tls-ca.key';
 
+/** Where the CA certificate of a data folder is (what clients point NODE_EXTRA_CA_CERTS at). */
+export function tlsCaCertPath(dataDir: string): string {
+  return join(dataDir, tlsFolderName, certFile);
+}
+
 const caName = [
   { name: 'commonName', value: 'signrun sandbox TLS CA' },
   { name: 'organizationName', value: 'signrun sandbox (local testing only)' },

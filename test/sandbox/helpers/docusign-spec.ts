@@ -5,10 +5,7 @@
  * its tests. The originals live in ../shared/spec.
  */
 export type DocusignSpecFile =
-  | 'esignature.rest.swagger-v2.json'
-  | 'esignature.rest.swagger-v2.1.json'
-  | 'connect.schema-v2.json'
-  | 'service-api.md';
+  'esignature.rest.swagger-v2.json' | 'esignature.rest.swagger-v2.1.json' | 'connect.schema-v2.json' | 'service-api.md';
 
 export function docusignSpecUrl(file: DocusignSpecFile): URL {
   return new URL(`../../fixtures/docusign/${file}`, import.meta.url);

@@ -1,0 +1,94 @@
+import type { Secret } from '../../secret.js';
+import type { OAuthBase } from './oauth-base.js';
+import { readPrivateKey } from './jwt-assertion.js';
+import { JwtTokenProvider } from './token-provider.js';
+import { chooseAccount, fetchUserInfo, UserInfoUnauthorized, type DiscoveredAccount } from './userinfo.js';
+import { SignrunError } from '../../errors/signrun-error.js';
+
+/** The settings of DocuSign's JWT grant (from the configuration; the client reads no file). */
+export interface JwtGrantSettings {
+  integrationKey: string;
+  /** The user to act for: their API user id (GUID). */
+  userId: string;
+  privateKey: Secret;
+  base: OAuthBase;
+  /** The account to work in; absent: the user's default account. */
+  accountId?: string;
+}
+
+export interface OAuthSessionOptions {
+  /** Default Date.now (token renewal). */
+  now?: () => number;
+  /** Renewal margin before expiry, ms. */
+  marginMs?: number;
+  onMint?: (info: { expiresAt: number }) => void;
+}
+
+/**
+ * One login of DocuSign's JWT grant for a run: the shared token provider and
+ * the account found with `/oauth/userinfo`, asked once (DocuSign
+ * rate-limits userinfo) however many callers want it.
+ */
+export class OAuthSession {
+  readonly settings: JwtGrantSettings;
+  readonly tokens: JwtTokenProvider;
+  readonly #options: OAuthSessionOptions;
+  #account: Promise<DiscoveredAccount> | undefined;
+
+  constructor(settings: JwtGrantSettings, options: OAuthSessionOptions = {}) {
+    this.settings = settings;
+    this.#options = options;
+    let key;
+    try {
+      key = readPrivateKey(settings.privateKey);
+    } catch (error) {
+      throw new SignrunError(
+        'SR_CONFIG_PRIVATE_KEY',
+        `the private key for the JWT grant cannot be used: ${(error as Error).message}`,
+      );
+    }
+    this.tokens = new JwtTokenProvider({
+      base: settings.base,
+      integrationKey: settings.integrationKey,
+      userId: settings.userId,
+      key,
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.marginMs === undefined ? {} : { marginMs: options.marginMs }),
+      ...(options.onMint ? { onMint: options.onMint } : {}),
+    });
+  }
+
+  /** The account to work in, from userinfo (asked once; a 401 renews the token once). */
+  account(): Promise<DiscoveredAccount> {
+    if (!this.#account) {
+      const asked = this.#discover();
+      // A failed discovery is not kept: the next caller asks again.
+      asked.catch(() => {
+        if (this.#account === asked) this.#account = undefined;
+      });
+      this.#account = asked;
+    }
+    return this.#account;
+  }
+
+  async #discover(): Promise<DiscoveredAccount> {
+    const token = await this.tokens.token();
+    let info;
+    try {
+      info = await fetchUserInfo(this.settings.base, token);
+    } catch (error) {
+      if (!(error instanceof UserInfoUnauthorized)) throw error;
+      info = await fetchUserInfo(this.settings.base, await this.tokens.renew(token));
+    }
+    return chooseAccount(info, this.settings.accountId);
+  }
+
+  /**
+   * The same integration key and private key acting for another user (the
+   * initial user of a subsidiary account, to delete it), in that account.
+   * That user must have consented too (or the organisation for them).
+   */
+  forUser(userId: string, accountId: string): OAuthSession {
+    return new OAuthSession({ ...this.settings, userId, accountId }, this.#options);
+  }
+}
