@@ -12,6 +12,7 @@ import { connectPlugin } from './connect/plugin.js';
 import type { SandboxOptions } from './contract.js';
 import { faultInjectionPlugin, parseFaultSpec } from './faults/index.js';
 import { burstLimiter, createBurstLimit } from './limits/burst-limit.js';
+import { hostAllowListHook } from './limits/host-allow-list.js';
 
 /**
  * Builds the sandbox as a fastify app (not listening): storage opened, seed
@@ -41,6 +42,8 @@ export async function buildSandboxApp(
     trustProxy: false,
   });
   app.decorate('sandbox', services);
+  // First of all hooks: a Host the sandbox does not own gets 421 before any route, fault or limit (DNS rebinding).
+  app.addHook('onRequest', hostAllowListHook(services.config));
   app.decorateRequest('principal', null);
   app.decorateRequest('apiErrorCode', null);
   app.addHook('onClose', async () => services.close());

@@ -25,15 +25,21 @@ import { createHourlyLimit, type HourlyLimit } from './limits/hourly-limit.js';
 import { hourlyLimiter } from './limits/hourly-limiter.js';
 import type { ApiLimiter } from './limits/api-limiter.js';
 import type { SandboxOptions } from './contract.js';
+import { HostAllowList } from './limits/host-allow-list.js';
+import { parsePublicUrl } from './public-origin.js';
 
 /** Settings the routes and plugins read. */
 export interface SandboxConfig {
   /**
    * Origin of the addresses the service hands out (view URLs, activation
-   * links), e.g. http://127.0.0.1:8080. Set by startSandbox once listening;
-   * undefined under inject(), where the request's Host header is used.
+   * links), e.g. http://127.0.0.1:8080: `--public-url` when given, else set
+   * by startSandbox once listening. Read it through publicOrigin()
+   * (public-origin.ts), which covers the cases where it is unset; never
+   * build an address from the request's Host header.
    */
   origin: string | undefined;
+  /** The Host names requests may carry (limits/host-allow-list.ts): loopback, IP addresses, --host, --public-url. */
+  hosts: HostAllowList;
   /** Lifetime of signing-view tokens, seconds. Default 300. */
   viewTokenTtlSeconds: number;
   /** Fixed delay added to every API response, ms. Default 0. */
@@ -106,6 +112,8 @@ export async function createServices(
   overrides: ServicesOverrides = {},
 ): Promise<SandboxServices> {
   const clock = overrides.clock ?? systemClock;
+  // A bad --public-url is refused before anything is opened.
+  const publicUrl = options.publicUrl !== undefined ? parsePublicUrl(options.publicUrl) : undefined;
   let db: SandboxDatabase;
   try {
     db = openDatabase(options.dataDir);
@@ -153,7 +161,8 @@ export async function createServices(
       pageCounts: createPageCounts(),
       clock,
       config: {
-        origin: undefined,
+        origin: publicUrl?.origin,
+        hosts: new HostAllowList([options.host, publicUrl?.hostname]),
         viewTokenTtlSeconds: options.viewTokenTtlSeconds ?? 300,
         latencyMs: options.latencyMs ?? 0,
         bodyLimitBytes: options.bodyLimitBytes ?? 34 * 1024 * 1024,

@@ -22,6 +22,7 @@ const handler: CommandHandler = async ({ options, io, signal }) => {
   const requestLog = lineBatch((text) => io.stdout.write(text));
   const sandbox = await startSandbox({
     host: options['host'] as string | undefined,
+    publicUrl: options['publicUrl'] as string | undefined,
     port: options['port'] as number | undefined,
     dataDir,
     seedFile: typeof options['seed'] === 'string' ? resolve(io.cwd, options['seed']) : undefined,
@@ -45,6 +46,14 @@ const handler: CommandHandler = async ({ options, io, signal }) => {
   io.stdout.write(
     `  ${seed}; data ${dataDir ? `in ${dataDir}` : 'in memory'}; outbox ${sandbox.origin}/sandbox/outbox\n`,
   );
+  // The links it hands out start with the configured address, never with the
+  // name a client used (docs/sandbox.md, "On a network").
+  const linksAt = sandbox.app.sandbox.config.origin;
+  if (linksAt !== undefined && linksAt !== sandbox.origin) io.stdout.write(`  public address ${linksAt}\n`);
+  else if (options['host'] === '0.0.0.0' || options['host'] === '::')
+    io.stdout.write(
+      `  links handed out start with ${sandbox.origin}: to reach them from other machines, add --public-url http://NAME:${new URL(sandbox.origin).port}\n`,
+    );
   await new Promise<void>((resolveWait) => {
     if (signal.aborted) resolveWait();
     else signal.addEventListener('abort', () => resolveWait(), { once: true });

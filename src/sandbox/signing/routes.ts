@@ -13,6 +13,7 @@ import { parsePlacements, signHereTabs } from './sign-here-tabs.js';
 import { signRecipient } from './sign-recipient.js';
 import { sameText, SigningSessions, type SigningSession } from './signing-sessions.js';
 import { signingAssets, standardFontAsset } from './static-assets.js';
+import { publicOrigin } from '../public-origin.js';
 
 /**
  * Lifetime of the signing links put in a remote signer's notification (the
@@ -46,13 +47,8 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
 
   // Remote signers (no clientUserId) get their own link in the outbox message.
   services.notificationLinks = (envelope, recipient) => {
-    // No request is at hand here (the lifecycle sends from inside API calls).
-    // On a wildcard host config.origin is unset: fall back to loopback and
-    // the port actually listened on.
-    const address = app.server.address();
-    const origin =
-      services.config.origin ??
-      `http://127.0.0.1${typeof address === 'object' && address !== null ? `:${address.port}` : ''}`;
+    // From configuration, as every address handed out (public-origin.ts).
+    const origin = publicOrigin(app);
     const token = services.viewTokens.issue(
       {
         envelopeId: envelope.id,
@@ -242,11 +238,14 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
     if (post) {
       const body = request.body as Form | undefined;
       const origin = request.headers.origin;
-      const own = `${request.protocol}://${request.headers.host ?? ''}`;
+      // The page's own origin: as the browser reached it (its Host passed the
+      // allow-list), or the configured public one (behind a TLS proxy the
+      // browser says https while the sandbox hears http).
+      const own = [`${request.protocol}://${request.headers.host ?? ''}`, new URL(publicOrigin(app)).origin];
       // Synchronizer token plus Origin check (when the browser sends one).
       if (
         !sameText(body?.['csrfToken'], result.session.csrfToken) ||
-        (origin !== undefined && origin !== 'null' && origin !== own)
+        (origin !== undefined && origin !== 'null' && !own.includes(origin))
       ) {
         void html(reply, 403, messagePageHtml(text, text.forbiddenTitle, text.forbiddenBody));
         return undefined;
