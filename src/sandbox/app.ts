@@ -4,8 +4,9 @@ import { createServices, type ServicesOverrides } from './services.js';
 import { sandboxErrorHandler } from './error-handler.js';
 import { apiErrors } from './api-error.js';
 import { apiRoutes } from './api-routes.js';
-import { parseJsonBody } from './wire/json-body.js';
+import { JsonTooDeepError, parseJsonBody } from './wire/json-body.js';
 import { withBodyBytes } from './wire/body-bytes.js';
+import { formBodyLimitBytes, formContentType, parseFormBody } from './wire/form-body.js';
 import { sandboxRoutes } from './routes/sandbox-routes.js';
 import { signingRoutes } from './signing/routes.js';
 import { connectPlugin } from './connect/plugin.js';
@@ -67,8 +68,8 @@ export async function buildSandboxApp(
     const parse = (bytes: Buffer) => {
       try {
         return parseJsonBody(bytes);
-      } catch {
-        throw apiErrors.invalidBody('The body is not valid JSON.');
+      } catch (error) {
+        throw apiErrors.invalidBody(error instanceof JsonTooDeepError ? error.message : 'The body is not valid JSON.');
       }
     };
     withBodyBytes(
@@ -79,9 +80,11 @@ export async function buildSandboxApp(
       (error, body) => done(error, body),
     );
   });
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(String(body))));
-  });
+  app.addContentTypeParser(
+    formContentType,
+    { parseAs: 'string', bodyLimit: formBodyLimitBytes },
+    (_request, body, done) => done(null, parseFormBody(String(body))),
+  );
   // multipart/form-data (envelopes with file parts) and anything else: raw
   // bytes; routes that take them parse them, the others ignore them.
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => {

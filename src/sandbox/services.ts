@@ -89,6 +89,8 @@ export interface SandboxServices {
    * `expired`, forged ones `unknown`.
    */
   consumeViewToken(token: string): ViewTokenResult;
+  /** Whether an account exists and is not deleted: a deleted account's signing links and sessions open nothing. */
+  accountIsLive(accountId: string): boolean;
   /**
    * Links put in a remote (non-embedded) recipient's notification in the
    * outbox. Default: none. The signing plugin may replace it to add a
@@ -155,6 +157,10 @@ export async function createServices(
       // Read at each send, so a plugin that replaces services.notificationLinks is heard.
       notificationLinks: () => services.notificationLinks,
     });
+    const accountIsLive = (accountId: string) => {
+      const account = accounts.account(accountId);
+      return account !== undefined && account.status !== 'deleted';
+    };
     const services: SandboxServices = {
       db,
       blobs,
@@ -181,7 +187,12 @@ export async function createServices(
       auth: createAuthenticator(db, accounts, clock),
       hourlyLimit,
       limiters: [hourlyLimiter(hourlyLimit)],
-      consumeViewToken: (token) => viewTokens.consume(token, clock.now()),
+      consumeViewToken: (token) => {
+        const result = viewTokens.consume(token, clock.now());
+        // A deleted account's links (outbox, earlier views) open nothing, as if never issued (issue 14).
+        return result.ok && !accountIsLive(result.accountId) ? { ok: false, reason: 'unknown' } : result;
+      },
+      accountIsLive: (accountId) => accountIsLive(accountId),
       notificationLinks: () => [],
       seed: seedState,
       close: () => {

@@ -24,6 +24,8 @@ export const remoteLinkTtlSeconds = 7 * 24 * 3600;
 
 type Form = Record<string, string>;
 
+const unknownSession = { ok: false, reason: 'unknown' } as const;
+
 /**
  * The signing page behind the URLs that views/recipient returns
  * (`/signing/:token`), registered by app.ts at the root (not under /restapi).
@@ -62,16 +64,8 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
     return [`${origin}/signing/${token}`];
   };
 
-  // HTML forms post urlencoded bodies; parsed here only (this plugin's scope).
-  if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) {
-    app.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string', bodyLimit: 64 * 1024 },
-      (_req, body, done) => {
-        done(null, Object.fromEntries(new URLSearchParams(body as string)));
-      },
-    );
-  }
+  // HTML forms post urlencoded bodies: app.ts parses them, with their own
+  // limit (wire/form-body.ts).
 
   app.addHook('onSend', async (_request, reply, payload) => {
     setSecurityHeaders(reply);
@@ -79,7 +73,7 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
   });
 
   app.get<{ Params: { name: string } }>('/signing/assets/:name', async (request, reply) => {
-    const asset = signingAssets[request.params.name]?.();
+    const asset = signingAssets.get(request.params.name)?.();
     if (asset === undefined) return reply.code(404).type('text/plain').send('not found');
     return reply.type(asset.contentType).send(asset.body);
   });
@@ -219,7 +213,9 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
   ): SigningSession | undefined {
     const id = request.params.sessionId;
     const text = pageTextFromAcceptLanguage(request.headers['accept-language']);
-    const result = sessions.check(id, readCookie(request.headers.cookie, sessionCookieName(id)), services.clock.now());
+    const checked = sessions.check(id, readCookie(request.headers.cookie, sessionCookieName(id)), services.clock.now());
+    // A session opened before its account was deleted ends with it.
+    const result = checked.ok && !services.accountIsLive(checked.session.accountId) ? unknownSession : checked;
     if (!result.ok) {
       if (result.reason === 'unknown')
         void html(reply, 404, messagePageHtml(text, text.unknownTitle, text.unknownBody));
