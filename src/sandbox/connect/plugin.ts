@@ -41,6 +41,8 @@ export const connectPlugin: FastifyPluginAsync = async (app) => {
       const body = JSON.stringify({ ...message, retryCount: d.attempts });
       return { body, signature: connectSignature(body, keys.keyFor(d.accountId)) };
     },
+    // Heard by whoever waits for a delivery to settle (tests), instead of polling the queue.
+    onAttempt: (attempt) => services.events.emit('connect-attempt', attempt),
   });
 
   const cursor = new EventCursor(services.db);
