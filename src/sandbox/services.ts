@@ -67,6 +67,8 @@ export interface SandboxServices {
   /** Exact page counts by sha256, remembered for documents whose count creation left unknown. */
   pageCounts: PageCounts;
   clock: Clock;
+  /** Waits `ms` (the `--latency` of every API answer); injectable through ServicesOverrides. */
+  delay: (ms: number) => Promise<void>;
   config: SandboxConfig;
   accounts: AccountsRepository;
   envelopes: EnvelopesRepository;
@@ -106,6 +108,8 @@ export interface SandboxServices {
 /** Extra knobs for tests (not on the CLI). */
 export interface ServicesOverrides {
   clock?: Clock;
+  /** How `--latency` waits; default a timer. A test holds it to see an answer wait, without waiting itself. */
+  delay?: (ms: number) => Promise<void>;
 }
 
 /** Opens the storage, applies the seed to a new database, and wires the services. */
@@ -166,6 +170,7 @@ export async function createServices(
       blobs,
       pageCounts: createPageCounts(),
       clock,
+      delay: overrides.delay ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
       config: {
         origin: publicUrl?.origin,
         hosts: new HostAllowList([options.host, publicUrl?.hostname]),
