@@ -14,10 +14,11 @@ const sleeping = [
   { what: 'a polling loop on Date.now()', pattern: /while\s*\([^)]*Date\.now\(\)\s*</ },
   { what: 'expect.poll (polling, cut at 1 s)', pattern: /expect\.poll\(/ },
   { what: 'vi.waitFor (polling)', pattern: /vi\.waitFor\(/ },
+  { what: 'a timed assertion (speed goes in bench/)', pattern: /expect\((?:performance|Date)\.now\(\)\s*-/ },
 ];
 
 describe('test hygiene', () => {
-  it('no test synchronises by sleeping or polling', () => {
+  it('no test synchronises by sleeping or polling, or asserts on time taken', () => {
     const found: string[] = [];
     for (const file of fg.sync('test/**/*.ts', {
       cwd: repoRoot,
