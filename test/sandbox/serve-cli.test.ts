@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../helpers/run-cli.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { authHeader, documentEnvelope, login, makePdf } from './helpers/api.js';
+import { authHeader, documentEnvelope, login, makePdf, rawRequest } from './helpers/api.js';
 import { spawnServe, type ServeProcess } from './helpers/serve-process.js';
 
 // `signrun serve` as a program: start-up errors with their codes, and a
@@ -69,6 +69,31 @@ describe('signrun serve', () => {
     expect((await serve.exited).code).toBe(0);
     // Request log lines name route patterns, never tokens or ids.
     expect(serve.output()).toContain('POST /restapi/v2/accounts/:accountId/envelopes 201');
+  });
+});
+
+describe('signrun serve --public-url', () => {
+  it('answers its public name and hands out addresses under it; other names get 421', async () => {
+    const serve = await spawnServe(['--public-url', 'http://sandbox.internal:8080']);
+    processes.push(serve);
+    const loginAs = (host: string) =>
+      rawRequest(`${serve.rootUrl}/login_information`, 'GET', { host, ...authHeader() }, '');
+    const own = await loginAs('sandbox.internal:8080');
+    expect(own.status, own.body).toBe(200);
+    expect((JSON.parse(own.body) as { loginAccounts: { baseUrl: string }[] }).loginAccounts[0]?.baseUrl).toMatch(
+      /^http:\/\/sandbox\.internal:8080\/restapi\/v2\/accounts\//,
+    );
+    expect((await loginAs('evil.example')).status).toBe(421);
+    serve.child.kill('SIGTERM');
+    expect((await serve.exited).code).toBe(0);
+    expect(serve.output()).toContain('public address http://sandbox.internal:8080');
+  });
+
+  it('refuses a --public-url that is not an http(s) URL: exit 2, SR_SANDBOX_PUBLIC_URL', async () => {
+    const r = await runCli(['serve', '--port', '0', '--public-url', 'sandbox.internal:8080']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('SR_SANDBOX_PUBLIC_URL');
+    expect(r.stdout).not.toContain('sandbox listening');
   });
 });
 
