@@ -1,14 +1,23 @@
 import { defineConfig } from 'vitest/config';
+import { endToEndTestFiles } from './test/test-kinds.js';
 
-// Tests spawn the built CLI (dist/), so `npm test` builds first. Servers in
-// tests listen on 127.0.0.1 with port 0; nothing leaves the machine.
+// Two projects (issue 10, item 7): `unit` runs in one process, in seconds;
+// `e2e` spawns the built CLI (dist/, so `npm test` and `npm run test:e2e`
+// build first), listens on 127.0.0.1 port 0 (nothing leaves the machine) or
+// drives a browser. test/test-kinds.ts decides which is which from what a
+// test calls, so a new test lands in the right project without a list.
+const e2e = endToEndTestFiles(import.meta.dirname);
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
     // Two cores: keep parallel test files to two so timings stay sane.
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: e2e } },
+      { extends: true, test: { name: 'e2e', include: e2e.length > 0 ? e2e : ['no-e2e-tests'] } },
+    ],
   },
 });

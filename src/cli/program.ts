@@ -103,6 +103,10 @@ export function buildProgram(
     .command('serve')
     .description('Run the local eSignature API v2 sandbox.')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option(
+      '--public-url <url>',
+      'address clients reach the sandbox at, when not the one it listens on (a name on the network, a proxy): the links it hands out start with it, and only it, localhost and IP addresses are answered',
+    )
     .option('--port <port>', 'port to listen on (0: any free port)', portNumber, 8080)
     .option('--tls', "HTTPS with a certificate from the sandbox's own CA (GET /sandbox/ca.pem)")
     .option('--data <dir>', 'data folder (SQLite + documents); default: in memory')

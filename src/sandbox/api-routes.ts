@@ -18,8 +18,6 @@ declare module 'fastify' {
   }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * The eSignature REST API v2, registered under /restapi/v2 and /restapi/v2.1.
  * Every route except the token endpoint authenticates the caller; paths with
@@ -30,7 +28,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   // preValidation: authentication comes before the schema checks of params and query.
   app.addHook('preValidation', async (request, reply) => {
     const { sandbox } = request.server;
-    if (sandbox.config.latencyMs > 0) await sleep(sandbox.config.latencyMs);
+    if (sandbox.config.latencyMs > 0) await sandbox.delay(sandbox.config.latencyMs);
     const config = request.routeOptions.config;
     if (config.public) return;
     const principal = await sandbox.auth.authenticate(request.headers);

@@ -6,7 +6,9 @@ import { apiErrors } from './api-error.js';
 import { apiRoutes } from './api-routes.js';
 import { restApiV21 } from './wire/v21-shapes.js';
 import { parseJsonBody } from './wire/json-body.js';
+import { JsonTooDeepError, parseJsonBody } from './wire/json-body.js';
 import { withBodyBytes } from './wire/body-bytes.js';
+import { formBodyLimitBytes, formContentType, parseFormBody } from './wire/form-body.js';
 import { sandboxRoutes } from './routes/sandbox-routes.js';
 import { signingRoutes } from './signing/routes.js';
 import { connectPlugin } from './connect/plugin.js';
@@ -16,6 +18,7 @@ import { caRoute } from './tls/ca-route.js';
 import type { SandboxOptions } from './contract.js';
 import { faultInjectionPlugin, parseFaultSpec } from './faults/index.js';
 import { burstLimiter, createBurstLimit } from './limits/burst-limit.js';
+import { hostAllowListHook } from './limits/host-allow-list.js';
 
 /**
  * Builds the sandbox as a fastify app (not listening): storage opened, seed
@@ -50,6 +53,8 @@ export async function buildSandboxApp(
     trustProxy: false,
   });
   app.decorate('sandbox', services);
+  // First of all hooks: a Host the sandbox does not own gets 421 before any route, fault or limit (DNS rebinding).
+  app.addHook('onRequest', hostAllowListHook(services.config));
   app.decorateRequest('principal', null);
   app.decorateRequest('apiErrorCode', null);
   app.addHook('onClose', async () => services.close());
@@ -73,8 +78,8 @@ export async function buildSandboxApp(
     const parse = (bytes: Buffer) => {
       try {
         return parseJsonBody(bytes);
-      } catch {
-        throw apiErrors.invalidBody('The body is not valid JSON.');
+      } catch (error) {
+        throw apiErrors.invalidBody(error instanceof JsonTooDeepError ? error.message : 'The body is not valid JSON.');
       }
     };
     withBodyBytes(
@@ -85,9 +90,11 @@ export async function buildSandboxApp(
       (error, body) => done(error, body),
     );
   });
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(String(body))));
-  });
+  app.addContentTypeParser(
+    formContentType,
+    { parseAs: 'string', bodyLimit: formBodyLimitBytes },
+    (_request, body, done) => done(null, parseFormBody(String(body))),
+  );
   // multipart/form-data (envelopes with file parts) and anything else: raw
   // bytes; routes that take them parse them, the others ignore them.
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => {

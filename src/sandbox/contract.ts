@@ -10,6 +10,13 @@ export interface SandboxOptions {
   port?: number;
   /** HTTPS with a certificate from the sandbox's own CA (kept in `<dataDir>/tls/`; `GET /sandbox/ca.pem`). Default: plain HTTP. */
   tls?: boolean;
+  /**
+   * The address clients and people reach the sandbox at, when it is not the
+   * one it listens on (`serve --public-url`; a name on the network, a
+   * reverse proxy): every address it hands out starts with it, and its host
+   * name joins the Host allow-list (docs/sandbox.md, "On a network").
+   */
+  publicUrl?: string;
   /** Folder for SQLite and document files; absent: in memory (lost on close). */
   dataDir?: string;
   /** Path of a YAML seed replacing the built-in default seed. */

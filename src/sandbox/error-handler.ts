@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error.js';
+import { formBodyLimitBytes, isFormContentType } from './wire/form-body.js';
 
 /**
  * Answers every error in DocuSign's shape `{ errorCode, message }`
@@ -21,9 +22,12 @@ export function sandboxErrorHandler(
   const status = (error as FastifyError).statusCode;
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     request.apiErrorCode = 'REQUEST_ENTITY_TOO_LARGE';
+    const form = isFormContentType(request.headers['content-type']);
     void reply.status(413).send({
       errorCode: 'REQUEST_ENTITY_TOO_LARGE',
-      message: `The request body is larger than the sandbox accepts (${request.server.sandbox.config.bodyLimitBytes} bytes). Send large documents as multipart/form-data parts, or start the sandbox with a larger limit.`,
+      message: form
+        ? `A form body is limited to ${formBodyLimitBytes} bytes; this one is larger.`
+        : `The request body is larger than the sandbox accepts (${request.server.sandbox.config.bodyLimitBytes} bytes). Send large documents as multipart/form-data parts, or start the sandbox with a larger limit.`,
     });
     return;
   }

@@ -14,5 +14,17 @@ export interface SandboxEvent {
   at: string;
 }
 
-/** The in-process emitter of envelope and recipient events (Connect subscribes with `on('event', …)`). */
-export class SandboxEvents extends EventEmitter<{ event: [SandboxEvent] }> {}
+/** A Connect delivery attempt, settled in the queue (delivered, or failed and rescheduled or given up). */
+export interface ConnectAttemptEvent {
+  id: number;
+  event: string;
+  ok: boolean;
+  error?: string;
+}
+
+/**
+ * The in-process emitter of envelope and recipient events (Connect
+ * subscribes with `on('event', …)`), and of Connect's attempts
+ * (`'connect-attempt'`: what a test awaits instead of polling).
+ */
+export class SandboxEvents extends EventEmitter<{ event: [SandboxEvent]; 'connect-attempt': [ConnectAttemptEvent] }> {}

@@ -32,9 +32,10 @@ export async function startSandbox(
   const wildcard = host === '0.0.0.0' || host === '::';
   const shownHost = wildcard ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   const origin = `${options.tls ? 'https' : 'http'}://${shownHost}:${port}`;
-  // On a wildcard address, addresses handed out (view URLs, activation links)
-  // follow the Host header the client used, so they work from other machines.
-  if (!wildcard) app.sandbox.config.origin = origin;
+  // Addresses handed out (view URLs, activation links, userinfo's base_uri)
+  // come from configuration, never from the Host header: --public-url when
+  // given, else this address (loopback on a wildcard one).
+  app.sandbox.config.origin ??= origin;
   app.sandbox.config.listenOrigin = origin;
   let closing: Promise<void> | undefined;
   return {

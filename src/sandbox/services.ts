@@ -25,13 +25,17 @@ import { createHourlyLimit, type HourlyLimit } from './limits/hourly-limit.js';
 import { hourlyLimiter } from './limits/hourly-limiter.js';
 import type { ApiLimiter } from './limits/api-limiter.js';
 import type { SandboxOptions } from './contract.js';
+import { HostAllowList } from './limits/host-allow-list.js';
+import { parsePublicUrl } from './public-origin.js';
 
 /** Settings the routes and plugins read. */
 export interface SandboxConfig {
   /**
    * Origin of the addresses the service hands out (view URLs, activation
-   * links), e.g. http://127.0.0.1:8080. Set by startSandbox once listening;
-   * undefined under inject(), where the request's Host header is used.
+   * links), e.g. http://127.0.0.1:8080: `--public-url` when given, else set
+   * by startSandbox once listening. Read it through publicOrigin()
+   * (public-origin.ts), which covers the cases where it is unset; never
+   * build an address from the request's Host header.
    */
   origin: string | undefined;
   /**
@@ -40,6 +44,8 @@ export interface SandboxConfig {
    * to it (oauth/account-origin.ts), never to the Host header.
    */
   listenOrigin?: string | undefined;
+  /** The Host names requests may carry (limits/host-allow-list.ts): loopback, IP addresses, --host, --public-url. */
+  hosts: HostAllowList;
   /** Lifetime of signing-view tokens, seconds. Default 300. */
   viewTokenTtlSeconds: number;
   /** Fixed delay added to every API response, ms. Default 0. */
@@ -67,6 +73,8 @@ export interface SandboxServices {
   /** Exact page counts by sha256, remembered for documents whose count creation left unknown. */
   pageCounts: PageCounts;
   clock: Clock;
+  /** Waits `ms` (the `--latency` of every API answer); injectable through ServicesOverrides. */
+  delay: (ms: number) => Promise<void>;
   config: SandboxConfig;
   accounts: AccountsRepository;
   envelopes: EnvelopesRepository;
@@ -89,6 +97,8 @@ export interface SandboxServices {
    * `expired`, forged ones `unknown`.
    */
   consumeViewToken(token: string): ViewTokenResult;
+  /** Whether an account exists and is not deleted: a deleted account's signing links and sessions open nothing. */
+  accountIsLive(accountId: string): boolean;
   /**
    * Links put in a remote (non-embedded) recipient's notification in the
    * outbox. Default: none. The signing plugin may replace it to add a
@@ -104,6 +114,8 @@ export interface SandboxServices {
 /** Extra knobs for tests (not on the CLI). */
 export interface ServicesOverrides {
   clock?: Clock;
+  /** How `--latency` waits; default a timer. A test holds it to see an answer wait, without waiting itself. */
+  delay?: (ms: number) => Promise<void>;
 }
 
 /** Opens the storage, applies the seed to a new database, and wires the services. */
@@ -112,6 +124,8 @@ export async function createServices(
   overrides: ServicesOverrides = {},
 ): Promise<SandboxServices> {
   const clock = overrides.clock ?? systemClock;
+  // A bad --public-url is refused before anything is opened.
+  const publicUrl = options.publicUrl !== undefined ? parsePublicUrl(options.publicUrl) : undefined;
   let db: SandboxDatabase;
   try {
     db = openDatabase(options.dataDir);
@@ -153,13 +167,19 @@ export async function createServices(
       // Read at each send, so a plugin that replaces services.notificationLinks is heard.
       notificationLinks: () => services.notificationLinks,
     });
+    const accountIsLive = (accountId: string) => {
+      const account = accounts.account(accountId);
+      return account !== undefined && account.status !== 'deleted';
+    };
     const services: SandboxServices = {
       db,
       blobs,
       pageCounts: createPageCounts(),
       clock,
+      delay: overrides.delay ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
       config: {
-        origin: undefined,
+        origin: publicUrl?.origin,
+        hosts: new HostAllowList([options.host, publicUrl?.hostname]),
         viewTokenTtlSeconds: options.viewTokenTtlSeconds ?? 300,
         latencyMs: options.latencyMs ?? 0,
         bodyLimitBytes: options.bodyLimitBytes ?? 34 * 1024 * 1024,
@@ -178,7 +198,12 @@ export async function createServices(
       auth: createAuthenticator(db, accounts, clock),
       hourlyLimit,
       limiters: [hourlyLimiter(hourlyLimit)],
-      consumeViewToken: (token) => viewTokens.consume(token, clock.now()),
+      consumeViewToken: (token) => {
+        const result = viewTokens.consume(token, clock.now());
+        // A deleted account's links (outbox, earlier views) open nothing, as if never issued (issue 14).
+        return result.ok && !accountIsLive(result.accountId) ? { ok: false, reason: 'unknown' } : result;
+      },
+      accountIsLive: (accountId) => accountIsLive(accountId),
       notificationLinks: () => [],
       seed: seedState,
       close: () => {

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binPath, runCli } from '../helpers/run-cli.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
+import type { SandboxEvent } from '../../src/sandbox/index.js';
+import { Changes } from '../helpers/barrier.js';
 import { fanOutJob, readReport, sandboxEnv } from './run-helpers.js';
 
 let sandbox: RunningSandbox;
@@ -28,6 +30,17 @@ describe('signrun run, interrupted', () => {
       env,
       stdio: 'pipe',
     });
+    // With --concurrency 2, a third envelope is sent only once one of the
+    // first two has finished: Ctrl-C after that leaves one succeeded, whatever
+    // the machine's speed (no fixed wait).
+    const sent = new Set<string>();
+    const changes = new Changes();
+    const onEvent = (event: SandboxEvent) => {
+      if (event.type !== 'envelope-sent') return;
+      sent.add(event.envelopeId);
+      changes.changed();
+    };
+    sandbox.app.sandbox.events.on('event', onEvent);
     let stdout = '';
     let stderr = '';
     let second: ReturnType<typeof runCli> | undefined;
@@ -36,11 +49,15 @@ describe('signrun run, interrupted', () => {
       // Once the run is under way: a second run on the same outputs is refused, then Ctrl-C.
       if (stdout.includes('Running 200 envelope') && !second) {
         second = runCli(['run', '.'], { cwd: dir, env: sandboxEnv(sandbox) });
-        void second.then(() => setTimeout(() => child.kill('SIGINT'), 500));
+        void second.then(async () => {
+          await changes.until(() => sent.size > 2);
+          child.kill('SIGINT');
+        });
       }
     });
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    sandbox.app.sandbox.events.off('event', onEvent);
     expect(code, stderr).toBe(130);
     const refused = await second;
     expect(refused?.code).toBe(2);

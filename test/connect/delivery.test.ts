@@ -10,6 +10,7 @@ import { checkDestination } from '../../src/sandbox/connect/destination-policy.j
 import { connectSignature, verifyConnectSignature } from '../../src/sandbox/connect/hmac-signature.js';
 import { defaultConnectRetryPolicy, retryTiming } from '../../src/sandbox/connect/retry-timing.js';
 import { startReceiver } from './receiver.js';
+import { Changes } from '../helpers/barrier.js';
 
 const key = 'account-hmac-key';
 const fast = { baseDelayMs: 30, maxDelayMs: 200, maxAttempts: 6, timeoutMs: 2000 };
@@ -83,8 +84,7 @@ describe('ConnectWorker', () => {
     enqueueEvents(queue, receiver.url, 'env-1', ['envelope-sent', 'recipient-sent', 'recipient-delivered']);
     worker.start();
     // Wait for the three failures, then "restart the sandbox" before recovery.
-    const until = Date.now() + 10_000;
-    while (receiver.received.length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    await receiver.waitForReceived((r) => r.length >= 3);
     await worker.stop();
     expect(queue.failures('acc-1').length).toBeGreaterThan(0);
     expect(queue.failures('acc-1')[0]?.lastError).toContain('503');
@@ -93,11 +93,13 @@ describe('ConnectWorker', () => {
     db = new Database(dbPath);
     cleanups.push(() => void db.close());
     queue = new ConnectQueue(db);
-    worker = new ConnectWorker({ queue, policy: fast, idleMs: 50 });
+    // The receiver has a POST before the worker has its answer: wait for the queue to settle.
+    const settled = new Changes();
+    worker = new ConnectWorker({ queue, policy: fast, idleMs: 50, onAttempt: () => settled.changed() });
     cleanups.push(() => worker.stop());
     enqueueEvents(queue, receiver.url, 'env-1', ['recipient-completed', 'envelope-completed']);
     worker.start();
-    await receiver.waitFor((a) => a.length >= 5);
+    await settled.until(() => queue.forEnvelope('env-1').every((d) => d.status === 'delivered'));
 
     const events = receiver.accepted().map((r) => (JSON.parse(r.raw) as { event: string }).event);
     expect(events).toEqual([
@@ -120,12 +122,20 @@ describe('ConnectWorker', () => {
     cleanups.push(() => void db.close());
     const queue = new ConnectQueue(db);
     const attempts: { ok: boolean; error?: string }[] = [];
-    const worker = new ConnectWorker({ queue, policy: fast, idleMs: 20, onAttempt: (a) => attempts.push(a) });
+    const changes = new Changes();
+    const worker = new ConnectWorker({
+      queue,
+      policy: fast,
+      idleMs: 20,
+      onAttempt: (a) => {
+        attempts.push(a);
+        changes.changed();
+      },
+    });
     cleanups.push(() => worker.stop());
     enqueueEvents(queue, 'http://169.254.169.254/latest', 'env-2', ['envelope-sent']);
     worker.start();
-    const until = Date.now() + 5000;
-    while (attempts.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    await changes.until(() => attempts.length >= 1);
     expect(attempts[0]?.ok).toBe(false);
     const failures = queue.failures('acc-1');
     expect(failures).toHaveLength(1);
@@ -149,17 +159,20 @@ describe('ConnectWorker', () => {
     cleanups.push(() => void db.close());
     const queue = new ConnectQueue(db);
     const attempts: { ok: boolean; error?: string }[] = [];
+    const changes = new Changes();
     const worker = new ConnectWorker({
       queue,
       policy: { baseDelayMs: 10, maxDelayMs: 20, maxAttempts: 2, timeoutMs: 100 },
       idleMs: 20,
-      onAttempt: (a) => attempts.push(a),
+      onAttempt: (a) => {
+        attempts.push(a);
+        changes.changed();
+      },
     });
     cleanups.push(() => worker.stop());
     enqueueEvents(queue, `http://127.0.0.1:${port}/slow`, 'env-3', ['envelope-sent']);
     worker.start();
-    const until = Date.now() + 5000;
-    while (attempts.length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    await changes.until(() => attempts.length >= 2);
     expect(attempts.map((a) => a.ok)).toEqual([false, false]);
     expect(attempts[0]?.error).toContain('no answer within 100 ms');
     expect(queue.failures('acc-1')[0]?.status).toBe('failed');

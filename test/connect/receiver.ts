@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Changes } from '../helpers/barrier.js';
 
 /** One POST the receiver saw. */
 export interface Received {
@@ -17,10 +18,14 @@ export async function startReceiver(): Promise<{
   received: Received[];
   accepted: () => Received[];
   failNext: (n: number) => void;
-  waitFor: (predicate: (accepted: Received[]) => boolean, timeoutMs?: number) => Promise<void>;
+  /** Resolves once the accepted POSTs (200) satisfy `predicate`: re-checked at each POST, no polling. */
+  waitFor: (predicate: (accepted: Received[]) => boolean) => Promise<void>;
+  /** The same over every POST seen, failed ones included. */
+  waitForReceived: (predicate: (received: Received[]) => boolean) => Promise<void>;
   close: () => Promise<void>;
 }> {
   const received: Received[] = [];
+  const changes = new Changes();
   let failures = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -30,6 +35,7 @@ export async function startReceiver(): Promise<{
       if (failures > 0) failures--;
       received.push({ headers: req.headers, raw: Buffer.concat(chunks).toString('utf8'), status });
       res.writeHead(status).end();
+      changes.changed();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -40,14 +46,8 @@ export async function startReceiver(): Promise<{
     received,
     accepted,
     failNext: (n) => (failures = n),
-    waitFor: async (predicate, timeoutMs = 20_000) => {
-      const until = Date.now() + timeoutMs;
-      while (!predicate(accepted())) {
-        if (Date.now() > until)
-          throw new Error(`receiver: condition not met within ${timeoutMs} ms (${received.length} POSTs seen)`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
-    },
+    waitFor: (predicate) => changes.until(() => predicate(accepted())),
+    waitForReceived: (predicate) => changes.until(() => predicate(received)),
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

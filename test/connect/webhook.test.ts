@@ -10,6 +10,7 @@ import { samplePdf } from '../signing/pdf-tools.js';
 import { accountId, sandboxApi, signer } from '../signing/sandbox-api.js';
 import { signOverHttp } from '../signing/sign-over-http.js';
 import { startReceiver } from './receiver.js';
+import { whenEmitted } from '../helpers/barrier.js';
 import { swaggerErrors } from '../sandbox/helpers/swagger.js';
 
 // Connect against the real sandbox: an envelope with eventNotification.url,
@@ -137,7 +138,14 @@ describe('Connect event notifications', () => {
     });
     await signOverHttp(await api.signingUrl(envelopeId, signingView, returnUrl), 'Alice Martin');
     await receiver.waitFor((a) => a.length >= 1);
-    await new Promise((r) => setTimeout(r, 300));
+    // Every event of the signing was committed (and queued, or not) before
+    // its answer: the queue holds all that will ever be sent, no need to wait
+    // and see whether more arrives.
+    const queued = sandbox.app.sandbox.db
+      .prepare('SELECT event FROM connect_deliveries WHERE envelope_id = ?')
+      .pluck()
+      .all(envelopeId);
+    expect(queued).toEqual(['envelope-completed']);
     expect(eventsOf(receiver.accepted())).toEqual(['envelope-completed']);
   });
 
@@ -150,8 +158,7 @@ describe('Connect event notifications', () => {
     let sandbox = await startSandbox({ port: 0, dataDir, connectRetryBaseMs: 300 });
     let api = sandboxApi(sandbox.rootUrl);
     const envelopeId = await envelopeWithCallback(api, receiver.url);
-    const until = Date.now() + 10_000;
-    while (receiver.received.length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    await receiver.waitForReceived((r) => r.length >= 3);
     expect(receiver.received.map((r) => r.status)).toEqual([503, 503, 503]);
 
     const failures = await api.call<{
@@ -175,6 +182,14 @@ describe('Connect event notifications', () => {
       'signing_complete',
     );
     await receiver.waitFor((a) => a.length >= 6);
+    // The receiver has the last POST before the sandbox has its answer: the
+    // failure log below is read once the queue has settled.
+    const undelivered = () =>
+      sandbox.app.sandbox.db
+        .prepare(`SELECT COUNT(*) FROM connect_deliveries WHERE status != 'delivered'`)
+        .pluck()
+        .get() as number;
+    await whenEmitted(sandbox.app.sandbox.events, 'connect-attempt', () => undelivered() === 0);
 
     expect(eventsOf(receiver.accepted())).toEqual(fullOrder);
     for (const r of receiver.received) {
@@ -206,7 +221,7 @@ describe('Connect event notifications', () => {
           .prepare(`SELECT COUNT(*) AS n FROM connect_deliveries WHERE status = 'delivered'`)
           .get() as { n: number }
       ).n;
-    for (let i = 0; i < 200 && delivered() < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await whenEmitted(sandbox.app.sandbox.events, 'connect-attempt', () => delivered() >= 2);
     expect(delivered()).toBe(2);
     await sandbox.close();
     // What the lifecycle commits, written as if the process died before Connect saw it.
@@ -225,14 +240,14 @@ describe('Connect event notifications', () => {
     const sandbox = await startSandbox({ port: 0, connectRetryBaseMs: 50 });
     cleanups.push(() => sandbox.close());
     const api = sandboxApi(sandbox.rootUrl);
+    const attempts: boolean[] = [];
+    sandbox.app.sandbox.events.on('connect-attempt', (attempt) => attempts.push(attempt.ok));
     const envelopeId = await envelopeWithCallback(api, 'http://169.254.169.254/latest/meta-data');
-    let failures: { envelopeId: string; error: string }[] = [];
-    const until = Date.now() + 5000;
-    while (failures.length < 2 && Date.now() < until) {
-      failures = (await api.call<{ failures: { envelopeId: string; error: string }[] }>('GET', '/connect/failures'))
-        .json.failures;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    // Two events queued at creation (envelope-sent, recipient-sent), each refused at its first attempt.
+    await whenEmitted(sandbox.app.sandbox.events, 'connect-attempt', () => attempts.length >= 2);
+    expect(attempts).toEqual([false, false]);
+    const failures = (await api.call<{ failures: { envelopeId: string; error: string }[] }>('GET', '/connect/failures'))
+      .json.failures;
     expect(failures.map((f) => f.envelopeId)).toEqual([envelopeId, envelopeId]);
     expect(failures[0]?.error).toContain('destination refused');
   });

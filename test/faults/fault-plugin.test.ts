@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { call, documentBytes, startTinyApp, type Outcome } from './tiny-app.js';
-import type { FaultReport } from '../../src/sandbox/faults/index.js';
+import type { FaultInjectionOptions, FaultReport } from '../../src/sandbox/faults/index.js';
 
 let app: FastifyInstance | undefined;
 afterEach(async () => {
@@ -9,8 +9,8 @@ afterEach(async () => {
   app = undefined;
 });
 
-async function start(spec: string, seed = 1) {
-  const started = await startTinyApp({ spec, seed });
+async function start(spec: string, seed = 1, extra: Pick<FaultInjectionOptions, 'delay'> = {}) {
+  const started = await startTinyApp({ spec, seed, ...extra });
   app = started.app;
   return started;
 }
@@ -59,12 +59,26 @@ describe('fault injection over real HTTP', () => {
   });
 
   it('slow: answers normally, after the delay', async () => {
-    const { origin, committed } = await start('slow=1:300');
-    const started = performance.now();
-    const outcome = answer(await create(origin));
-    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
-    expect(outcome.status).toBe(201);
+    // The delay is held by the test: the request is committed, its answer waits for the delay.
+    const asked: number[] = [];
+    let release = () => {};
+    let delayed = () => {};
+    const delayAsked = new Promise<void>((resolve) => (delayed = resolve));
+    const { origin, committed } = await start('slow=1:300', 1, {
+      delay: (ms) => {
+        asked.push(ms);
+        delayed();
+        return new Promise<void>((resolve) => (release = resolve));
+      },
+    });
+    let answered = false;
+    const pending = create(origin).then((o) => ((answered = true), o));
+    await delayAsked;
+    expect(asked).toEqual([300]);
     expect(committed()).toBe(1);
+    expect(answered).toBe(false);
+    release();
+    expect(answer(await pending).status).toBe(201);
   });
 
   it('truncate: a download ends early under its full Content-Length', async () => {

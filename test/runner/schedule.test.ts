@@ -42,7 +42,8 @@ describe('scheduleLazily', () => {
       4,
       async (i) => {
         if (i === 5) stop = true;
-        await new Promise((resolve) => setTimeout(resolve, 2));
+        // Yield to the event loop as real work does, so others are in flight when stop comes.
+        await new Promise((resolve) => setImmediate(resolve));
         finished += 1;
       },
       () => stop,

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../helpers/run-cli.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { authHeader, call, documentEnvelope, login, makePdf } from './helpers/api.js';
+import { authHeader, documentEnvelope, login, makePdf, rawRequest } from './helpers/api.js';
 import { spawnServe, type ServeProcess } from './helpers/serve-process.js';
 
 // `signrun serve` as a program: start-up errors with their codes, and a
@@ -34,18 +35,65 @@ describe('signrun serve', () => {
   });
 
   it('on SIGTERM, finishes the request in flight (201) before exiting 0', async () => {
-    const serve = await spawnServe(['--latency', '1500']);
+    const serve = await spawnServe([]);
     processes.push(serve);
     const { baseUrl } = await login(serve.rootUrl);
-    const pdf = await makePdf(1);
-    const pending = call(`${baseUrl}/envelopes`, { headers: authHeader(), body: documentEnvelope(pdf) });
-    await new Promise((r) => setTimeout(r, 400));
+    const body = Buffer.from(JSON.stringify(documentEnvelope(await makePdf(1))));
+    // `Expect: 100-continue`: the server answers "continue" once it holds the
+    // request's headers, so the request is surely in flight when SIGTERM
+    // comes (no fixed wait); its body is sent after the signal.
+    const request = httpRequest(`${baseUrl}/envelopes`, {
+      method: 'POST',
+      headers: {
+        ...authHeader(),
+        'content-type': 'application/json',
+        'content-length': String(body.length),
+        expect: '100-continue',
+      },
+    });
+    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      request.on('response', (response) => {
+        let text = '';
+        response.setEncoding('utf8').on('data', (d: string) => (text += d));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+      });
+      request.on('error', reject);
+    });
+    const received = new Promise((resolve) => request.once('continue', resolve));
+    request.flushHeaders();
+    await received;
     serve.child.kill('SIGTERM');
-    const answer = await pending;
-    expect(answer.status).toBe(201);
+    request.end(body);
+    const { status, text } = await answer;
+    expect(status, text).toBe(201);
     expect((await serve.exited).code).toBe(0);
     // Request log lines name route patterns, never tokens or ids.
     expect(serve.output()).toContain('POST /restapi/v2/accounts/:accountId/envelopes 201');
+  });
+});
+
+describe('signrun serve --public-url', () => {
+  it('answers its public name and hands out addresses under it; other names get 421', async () => {
+    const serve = await spawnServe(['--public-url', 'http://sandbox.internal:8080']);
+    processes.push(serve);
+    const loginAs = (host: string) =>
+      rawRequest(`${serve.rootUrl}/login_information`, 'GET', { host, ...authHeader() }, '');
+    const own = await loginAs('sandbox.internal:8080');
+    expect(own.status, own.body).toBe(200);
+    expect((JSON.parse(own.body) as { loginAccounts: { baseUrl: string }[] }).loginAccounts[0]?.baseUrl).toMatch(
+      /^http:\/\/sandbox\.internal:8080\/restapi\/v2\/accounts\//,
+    );
+    expect((await loginAs('evil.example')).status).toBe(421);
+    serve.child.kill('SIGTERM');
+    expect((await serve.exited).code).toBe(0);
+    expect(serve.output()).toContain('public address http://sandbox.internal:8080');
+  });
+
+  it('refuses a --public-url that is not an http(s) URL: exit 2, SR_SANDBOX_PUBLIC_URL', async () => {
+    const r = await runCli(['serve', '--port', '0', '--public-url', 'sandbox.internal:8080']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('SR_SANDBOX_PUBLIC_URL');
+    expect(r.stdout).not.toContain('sandbox listening');
   });
 });
 

@@ -157,10 +157,31 @@ describe('limits', () => {
   });
 
   it('delays API answers by --latency', async () => {
-    const a = await app({ latencyMs: 120 });
-    const started = Date.now();
-    await a.inject({ method: 'GET', url: '/restapi/v2/login_information', headers: authHeader() });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(115);
+    // The delay is held by the test: the answer must wait for it, and no time passes.
+    const asked: number[] = [];
+    let release = () => {};
+    let delayed = () => {};
+    const delayAsked = new Promise<void>((resolve) => (delayed = resolve));
+    const a = await app(
+      { latencyMs: 120 },
+      {
+        delay: (ms) => {
+          asked.push(ms);
+          delayed();
+          return new Promise<void>((resolve) => (release = resolve));
+        },
+      },
+    );
+    let answered = false;
+    const answer = a
+      .inject({ method: 'GET', url: '/restapi/v2/login_information', headers: authHeader() })
+      .then((r) => ((answered = true), r));
+    await delayAsked;
+    await new Promise((resolve) => setImmediate(resolve)); // everything runnable has run
+    expect(asked).toEqual([120]);
+    expect(answered).toBe(false);
+    release();
+    expect((await answer).statusCode).toBe(200);
   });
 });
 

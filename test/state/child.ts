@@ -1,5 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { Changes } from '../helpers/barrier.js';
+
+/** Woken after each line any child printed has reached its `onLine`: waitForLine re-checks then. */
+const linesArrived = new Changes();
 
 /** dist/state/index.js: child processes run the built code, as the real CLI would. */
 export const stateModule = fileURLToPath(new URL('../../dist/state/index.js', import.meta.url));
@@ -22,6 +26,7 @@ export function spawnStateScript(
       onLine(buffer.slice(0, i));
       buffer = buffer.slice(i + 1);
     }
+    linesArrived.changed();
   });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
@@ -34,21 +39,24 @@ export function spawnStateScript(
   return Object.assign(child, { exited });
 }
 
-/** Resolves when `predicate` holds for a line the child printed. */
-export function waitForLine(
+/**
+ * Resolves when `predicate` holds for a line the child printed (into
+ * `lines`, by its onLine), re-checked as lines arrive: no polling. After
+ * `timeoutMs` it fails, naming the lines seen (a bound, not a wait).
+ */
+export async function waitForLine(
   lines: string[],
   predicate: (line: string) => boolean,
   timeoutMs = 10_000,
 ): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const tick = () => {
-      const found = lines.find(predicate);
-      if (found !== undefined) return resolve(found);
-      if (Date.now() - started > timeoutMs)
-        return reject(new Error(`no such line from the child; got: ${lines.join(' | ')}`));
-      setTimeout(tick, 10);
-    };
-    tick();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no such line from the child; got: ${lines.join(' | ')}`)), timeoutMs);
   });
+  try {
+    await Promise.race([linesArrived.until(() => lines.some(predicate)), timedOut]);
+    return lines.find(predicate)!;
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -12,6 +12,7 @@ import {
 } from '../../src/state/index.js';
 import { SignrunError } from '../../src/errors/signrun-error.js';
 import { spawnStateScript, waitForLine } from './child.js';
+import { Changes } from '../helpers/barrier.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -127,6 +128,7 @@ describe('journal', () => {
   it('resolves an append only after the record is written and then fsynced (the API contract)', async () => {
     const events: string[] = [];
     let releaseSync: () => void = () => {};
+    const changes = new Changes();
     const { journal } = await openJournal(dir, {
       openFile: async (path) => {
         const real = await (await import('node:fs/promises')).open(path, 'a');
@@ -137,6 +139,7 @@ describe('journal', () => {
           },
           sync: async () => {
             events.push('sync:start');
+            changes.changed();
             await new Promise<void>((resolve) => (releaseSync = resolve));
             await real.datasync();
             events.push('sync:end');
@@ -152,13 +155,13 @@ describe('journal', () => {
       events.push('resolved create-intent');
     });
     const second = journal.append(created('job/a', 'env-1')).then(() => events.push('resolved created'));
-    await waitFor(() => events.includes('sync:start'));
-    await new Promise((r) => setTimeout(r, 30));
+    await changes.until(() => events.includes('sync:start'));
+    await everythingRunnable();
     // Written but not yet synced: the caller must not have been told "done".
     expect(resolved).toBe(false);
     expect(events).toEqual(['write create-intent', 'sync:start']);
     releaseSync();
-    await waitFor(() => events.filter((e) => e === 'sync:start').length === 2);
+    await changes.until(() => events.filter((e) => e === 'sync:start').length === 2);
     releaseSync();
     await Promise.all([first, second]);
     // The next batch may be written before the first caller's continuation
@@ -178,6 +181,7 @@ describe('journal', () => {
 
   it('commits appends that arrive during an fsync together: one write, one fsync, call order kept', async () => {
     const writes: string[] = [];
+    const changes = new Changes();
     let syncs = 0;
     let releaseSync: () => void = () => {};
     const { journal } = await openJournal(dir, {
@@ -190,6 +194,7 @@ describe('journal', () => {
           },
           sync: async () => {
             syncs += 1;
+            changes.changed();
             await new Promise<void>((resolve) => (releaseSync = resolve));
             await real.datasync();
           },
@@ -199,15 +204,15 @@ describe('journal', () => {
     });
     const resolved: string[] = [];
     const first = journal.append(intent('job/a')).then(() => resolved.push('job/a'));
-    await waitFor(() => syncs === 1);
+    await changes.until(() => syncs === 1);
     // Three more while the first fsync is held.
     const rest = ['job/b', 'job/c', 'job/d'].map((id) => journal.append(intent(id)).then(() => resolved.push(id)));
-    await new Promise((r) => setTimeout(r, 30));
+    await everythingRunnable();
     expect(writes).toHaveLength(1);
     expect(resolved).toEqual([]);
     releaseSync();
     await first;
-    await waitFor(() => syncs === 2);
+    await changes.until(() => syncs === 2);
     expect(writes).toHaveLength(2);
     expect(
       writes[1]!
@@ -306,10 +311,11 @@ describe('journalProgress', () => {
   });
 });
 
-async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
+/**
+ * Lets everything that can run now run (promise continuations, I/O already
+ * done), without waiting for time to pass: what a held fsync keeps from
+ * happening is then known not to have happened.
+ */
+function everythingRunnable(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -23,6 +23,7 @@ const handler: CommandHandler = async ({ options, io, signal }) => {
   const requestLog = lineBatch((text) => io.stdout.write(text));
   const sandbox = await startSandbox({
     host: options['host'] as string | undefined,
+    publicUrl: options['publicUrl'] as string | undefined,
     port: options['port'] as number | undefined,
     tls: options['tls'] === true,
     dataDir,
@@ -58,6 +59,14 @@ const handler: CommandHandler = async ({ options, io, signal }) => {
         : `  TLS: clients trust the sandbox's CA (new at each start without --data): save ${sandbox.origin}/sandbox/ca.pem and point NODE_EXTRA_CA_CERTS at it\n`,
     );
   }
+  // The links it hands out start with the configured address, never with the
+  // name a client used (docs/sandbox.md, "On a network").
+  const linksAt = sandbox.app.sandbox.config.origin;
+  if (linksAt !== undefined && linksAt !== sandbox.origin) io.stdout.write(`  public address ${linksAt}\n`);
+  else if (options['host'] === '0.0.0.0' || options['host'] === '::')
+    io.stdout.write(
+      `  links handed out start with ${sandbox.origin}: to reach them from other machines, add --public-url http://NAME:${new URL(sandbox.origin).port}\n`,
+    );
   await new Promise<void>((resolveWait) => {
     if (signal.aborted) resolveWait();
     else signal.addEventListener('abort', () => resolveWait(), { once: true });

@@ -10,6 +10,7 @@ import { wantsEvent } from './event-filter.js';
 import { ConnectHmacKeys } from './hmac-keys.js';
 import { connectSignature } from './hmac-signature.js';
 import { defaultConnectRetryPolicy } from './retry-timing.js';
+import { publicOrigin } from '../public-origin.js';
 
 /**
  * Event notifications (DocuSign Connect-style webhooks) and the
@@ -40,6 +41,8 @@ export const connectPlugin: FastifyPluginAsync = async (app) => {
       const body = JSON.stringify({ ...message, retryCount: d.attempts });
       return { body, signature: connectSignature(body, keys.keyFor(d.accountId)) };
     },
+    // Heard by whoever waits for a delivery to settle (tests), instead of polling the queue.
+    onAttempt: (attempt) => services.events.emit('connect-attempt', attempt),
   });
 
   const cursor = new EventCursor(services.db);
@@ -157,7 +160,7 @@ export const connectPlugin: FastifyPluginAsync = async (app) => {
           ...(from === undefined ? {} : { from }),
           ...(to === undefined ? {} : { to }),
         });
-        const base = `${services.config.origin ?? `${request.protocol}://${request.headers.host ?? ''}`}${prefix}/accounts/${accountId}/connect`;
+        const base = `${publicOrigin(app)}${prefix}/accounts/${accountId}/connect`;
         return {
           type: 'type_owner',
           totalRecords: String(failures.length),

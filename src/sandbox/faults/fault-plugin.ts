@@ -12,6 +12,8 @@ export interface FaultInjectionOptions {
   seed?: number;
   /** Receives one line at start (spec and seed) and one per injected fault (kind, method, route pattern). Default: none. */
   log?: (line: string) => void;
+  /** How a `slow` fault waits; default a timer. A test holds it to see the answer wait, without waiting itself. */
+  delay?: (ms: number) => Promise<void>;
 }
 
 /** What GET /sandbox/faults answers. */
@@ -57,6 +59,7 @@ export const faultInjectionPlugin: FastifyPluginAsync<FaultInjectionOptions> = a
   const seed = options.seed ?? randomSeed();
   const random = seededRandom(seed);
   const log = options.log;
+  const delay = options.delay ?? sleep;
   const injected = Object.fromEntries(faultKinds.map((k) => [k, 0])) as FaultCounts;
   let apiRequests = 0;
   const pending = new WeakMap<FastifyRequest, FaultRule>();
@@ -96,7 +99,7 @@ export const faultInjectionPlugin: FastifyPluginAsync<FaultInjectionOptions> = a
     pending.delete(request);
     switch (rule.kind) {
       case 'slow':
-        await sleep(rule.param ?? 0);
+        await delay(rule.param ?? 0);
         return payload;
       case 'reset-after':
         // The handler ran and its changes are committed; the client never

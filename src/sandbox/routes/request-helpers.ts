@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/authenticate.js';
 import { apiErrors } from '../api-error.js';
 import type { EnvelopeRecord } from '../repositories/envelopes.js';
+import { publicOrigin } from '../public-origin.js';
 
 /** The caller of an authenticated route (set by the API plugin's preHandler). */
 export function principalOf(request: FastifyRequest): Principal {
@@ -9,9 +10,9 @@ export function principalOf(request: FastifyRequest): Principal {
   return request.principal;
 }
 
-/** The origin the service's addresses start with: the configured one, else the one the client used. */
+/** The origin the service's addresses start with: from configuration, never from the request (public-origin.ts). */
 export function originOf(request: FastifyRequest): string {
-  return request.server.sandbox.config.origin ?? `${request.protocol}://${request.headers.host ?? '127.0.0.1'}`;
+  return publicOrigin(request.server);
 }
 
 /** The account-scoped base of the API, as the client called it (v2 or v2.1). */

@@ -15,6 +15,7 @@ import { parsePlacements, signHereTabs } from './sign-here-tabs.js';
 import { signRecipient } from './sign-recipient.js';
 import { sameText, SigningSessions, type SigningSession } from './signing-sessions.js';
 import { signingAssets, standardFontAsset } from './static-assets.js';
+import { publicOrigin } from '../public-origin.js';
 
 /**
  * Lifetime of the signing links put in a remote signer's notification (the
@@ -24,6 +25,8 @@ import { signingAssets, standardFontAsset } from './static-assets.js';
 export const remoteLinkTtlSeconds = 7 * 24 * 3600;
 
 type Form = Record<string, string>;
+
+const unknownSession = { ok: false, reason: 'unknown' } as const;
 
 /**
  * The signing page behind the URLs that views/recipient returns
@@ -48,13 +51,8 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
 
   // Remote signers (no clientUserId) get their own link in the outbox message.
   services.notificationLinks = (envelope, recipient) => {
-    // No request is at hand here (the lifecycle sends from inside API calls).
-    // On a wildcard host config.origin is unset: fall back to loopback and
-    // the port actually listened on.
-    const address = app.server.address();
-    const origin =
-      services.config.origin ??
-      `http://127.0.0.1${typeof address === 'object' && address !== null ? `:${address.port}` : ''}`;
+    // From configuration, as every address handed out (public-origin.ts).
+    const origin = publicOrigin(app);
     const token = services.viewTokens.issue(
       {
         envelopeId: envelope.id,
@@ -68,16 +66,8 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
     return [`${origin}/signing/${token}`];
   };
 
-  // HTML forms post urlencoded bodies; parsed here only (this plugin's scope).
-  if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) {
-    app.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string', bodyLimit: 64 * 1024 },
-      (_req, body, done) => {
-        done(null, Object.fromEntries(new URLSearchParams(body as string)));
-      },
-    );
-  }
+  // HTML forms post urlencoded bodies: app.ts parses them, with their own
+  // limit (wire/form-body.ts).
 
   const frames = frameAncestorsStore(services.db);
   // The origins a view request allowed to embed this page (focused view), by session or by token.
@@ -93,7 +83,7 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
   });
 
   app.get<{ Params: { name: string } }>('/signing/assets/:name', async (request, reply) => {
-    const asset = signingAssets[request.params.name]?.();
+    const asset = signingAssets.get(request.params.name)?.();
     if (asset === undefined) return reply.code(404).type('text/plain').send('not found');
     return reply.type(asset.contentType).send(asset.body);
   });
@@ -235,7 +225,9 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
   ): SigningSession | undefined {
     const id = request.params.sessionId;
     const text = pageTextFromAcceptLanguage(request.headers['accept-language']);
-    const result = sessions.check(id, readCookie(request.headers.cookie, sessionCookieName(id)), services.clock.now());
+    const checked = sessions.check(id, readCookie(request.headers.cookie, sessionCookieName(id)), services.clock.now());
+    // A session opened before its account was deleted ends with it.
+    const result = checked.ok && !services.accountIsLive(checked.session.accountId) ? unknownSession : checked;
     if (!result.ok) {
       if (result.reason === 'unknown')
         void html(reply, 404, messagePageHtml(text, text.unknownTitle, text.unknownBody));
@@ -254,11 +246,14 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
     if (post) {
       const body = request.body as Form | undefined;
       const origin = request.headers.origin;
-      const own = `${request.protocol}://${request.headers.host ?? ''}`;
+      // The page's own origin: as the browser reached it (its Host passed the
+      // allow-list), or the configured public one (behind a TLS proxy the
+      // browser says https while the sandbox hears http).
+      const own = [`${request.protocol}://${request.headers.host ?? ''}`, new URL(publicOrigin(app)).origin];
       // Synchronizer token plus Origin check (when the browser sends one).
       if (
         !sameText(body?.['csrfToken'], result.session.csrfToken) ||
-        (origin !== undefined && origin !== 'null' && origin !== own)
+        (origin !== undefined && origin !== 'null' && !own.includes(origin))
       ) {
         void html(reply, 403, messagePageHtml(text, text.forbiddenTitle, text.forbiddenBody));
         return undefined;

@@ -12,19 +12,30 @@ export interface StaticAsset {
 
 const pdfjsRoot = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 
-/** The page's own script and style, and pdf.js from node_modules (the legacy-free ES module build). */
-export const signingAssets: Record<string, () => StaticAsset> = {
-  'signing.js': () => ({ contentType: 'text/javascript; charset=utf-8', body: signingPageScript }),
-  'signing.css': () => ({ contentType: 'text/css; charset=utf-8', body: signingPageCss }),
-  'pdf.min.mjs': () => ({
-    contentType: 'text/javascript; charset=utf-8',
-    body: readFileSync(join(pdfjsRoot, 'build', 'pdf.min.mjs')),
-  }),
-  'pdf.worker.min.mjs': () => ({
-    contentType: 'text/javascript; charset=utf-8',
-    body: readFileSync(join(pdfjsRoot, 'build', 'pdf.worker.min.mjs')),
-  }),
-};
+/**
+ * The page's own script and style, and pdf.js from node_modules (the
+ * legacy-free ES module build). A Map, not an object literal: the name comes
+ * from the URL, and `constructor` or `__proto__` must find nothing (they
+ * found Object's own members, and answered 500).
+ */
+export const signingAssets: ReadonlyMap<string, () => StaticAsset> = new Map<string, () => StaticAsset>([
+  ['signing.js', () => ({ contentType: 'text/javascript; charset=utf-8', body: signingPageScript })],
+  ['signing.css', () => ({ contentType: 'text/css; charset=utf-8', body: signingPageCss })],
+  [
+    'pdf.min.mjs',
+    () => ({
+      contentType: 'text/javascript; charset=utf-8',
+      body: readFileSync(join(pdfjsRoot, 'build', 'pdf.min.mjs')),
+    }),
+  ],
+  [
+    'pdf.worker.min.mjs',
+    () => ({
+      contentType: 'text/javascript; charset=utf-8',
+      body: readFileSync(join(pdfjsRoot, 'build', 'pdf.worker.min.mjs')),
+    }),
+  ],
+]);
 
 /**
  * pdf.js's data for the 14 standard PDF fonts (the stamps use Times bold

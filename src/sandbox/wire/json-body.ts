@@ -5,6 +5,27 @@ const BACKSLASH = 0x5c;
 const COLON = 0x3a;
 const EQUALS = 0x3d;
 const KEY = Buffer.from('documentBase64');
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
+/**
+ * Deepest nesting of objects and arrays a body may have. DocuSign's
+ * deepest definitions (composite templates → inline templates → recipients
+ * → signers → tabs → a tab) stay under 15; a 50,000-deep body overflowed the
+ * stack of whatever walked it (JSON.stringify of a stored field) and
+ * answered 500.
+ */
+export const maxJsonDepth = 100;
+
+/** A body nested deeper than maxJsonDepth: refused before JSON.parse builds it. */
+export class JsonTooDeepError extends Error {
+  constructor() {
+    super(`The body nests objects and arrays more than ${maxJsonDepth} levels deep.`);
+    this.name = 'JsonTooDeepError';
+  }
+}
 
 /** Values shorter than this are left to JSON.parse: lifting pays off for document-sized strings only. */
 const LIFT_AT_LEAST = 1024;
@@ -31,7 +52,9 @@ const placeholderPrefix = `\u0000signrun-lifted-${randomBytes(8).toString('hex')
  * give, and refused exactly when JSON.parse refuses: a value is lifted only
  * when it holds nothing but base64 characters (no escape, no control or
  * non-ASCII character, padding only at the end); anything else is left in
- * the text for JSON.parse. Throws JSON.parse's SyntaxError on bad JSON.
+ * the text for JSON.parse. Throws JSON.parse's SyntaxError on bad JSON,
+ * and JsonTooDeepError beyond maxJsonDepth levels (counted between the
+ * strings it hops over, so the hot path still never reads a value's bytes).
  * An empty (or all-whitespace) body is `undefined`.
  */
 export function parseJsonBody(bytes: Buffer): unknown {
@@ -39,10 +62,12 @@ export function parseJsonBody(bytes: Buffer): unknown {
   const pieces: Buffer[] = [];
   let copiedTo = 0;
   let pos = 0;
+  let depth = 0;
   // Outside a string, every quote opens one (RFC 8259): hopping from string
   // to string with indexOf finds the keys without reading the values' bytes.
   for (;;) {
     const open = bytes.indexOf(QUOTE, pos);
+    depth = nesting(bytes, pos, open < 0 ? bytes.length : open, depth);
     if (open < 0) break;
     const close = closingQuote(bytes, open + 1);
     if (close < 0) break; // unterminated: JSON.parse says so
@@ -70,6 +95,22 @@ export function parseJsonBody(bytes: Buffer): unknown {
   return JSON.parse(text, (_key, value: unknown) =>
     typeof value === 'string' && value.charCodeAt(0) === 0 ? (lifted.get(value) ?? value) : value,
   );
+}
+
+/**
+ * The nesting depth after bytes[from, to), which hold no string; throws
+ * JsonTooDeepError past maxJsonDepth. Unbalanced brackets are left to
+ * JSON.parse to refuse.
+ */
+function nesting(bytes: Buffer, from: number, to: number, depth: number): number {
+  let d = depth;
+  for (let i = from; i < to; i++) {
+    const c = bytes[i];
+    if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (++d > maxJsonDepth) throw new JsonTooDeepError();
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) d--;
+  }
+  return d;
 }
 
 /** Index of the quote that ends the string whose content starts at `from`, or -1. */

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { apiErrors } from '../api-error.js';
 import { parseMultipart } from './multipart.js';
+import { JsonTooDeepError, parseJsonBody } from './json-body.js';
 import { parseEnvelopeDefinition, type IncomingEnvelope } from './envelope-definition.js';
 
 /**
@@ -23,10 +24,14 @@ export function readMultipartEnvelope(request: FastifyRequest): IncomingEnvelope
   const definitionPart = parts[jsonIndex]!;
   let definition: unknown;
   try {
-    definition = JSON.parse(definitionPart.body.toString('utf8'));
-  } catch {
+    // Read as a JSON body is (depth limit included), not with a bare JSON.parse.
+    definition = parseJsonBody(definitionPart.body);
+  } catch (error) {
+    if (error instanceof JsonTooDeepError) throw apiErrors.invalidBody(error.message);
     throw apiErrors.invalidBody('The first multipart part must be the envelope definition as JSON.');
   }
+  if (definition === undefined)
+    throw apiErrors.invalidBody('The first multipart part must be the envelope definition as JSON.');
   const files = parts.filter((_, i) => i !== jsonIndex);
   const declared = Array.isArray((definition as { documents?: unknown })?.documents)
     ? (definition as { documents: Array<{ documentId?: unknown } | null> }).documents.map((d) => wireId(d?.documentId))
