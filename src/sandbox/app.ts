@@ -5,7 +5,6 @@ import { sandboxErrorHandler } from './error-handler.js';
 import { apiErrors } from './api-error.js';
 import { apiRoutes } from './api-routes.js';
 import { restApiV21 } from './wire/v21-shapes.js';
-import { parseJsonBody } from './wire/json-body.js';
 import { JsonTooDeepError, parseJsonBody } from './wire/json-body.js';
 import { withBodyBytes } from './wire/body-bytes.js';
 import { formBodyLimitBytes, formContentType, parseFormBody } from './wire/form-body.js';
