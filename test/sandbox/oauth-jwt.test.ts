@@ -170,20 +170,27 @@ describe('POST /oauth/token, JWT bearer grant', () => {
 
   it('builds base_uri from its configuration, never from the Host header a client sends', async () => {
     const r = await grant();
-    const answer = await new Promise<string>((resolve, reject) => {
-      const req = httpRequest(
-        `${sandbox.origin}/oauth/userinfo`,
-        { headers: { host: 'evil.example:443', authorization: `Bearer ${r.json.access_token}` } },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-        },
-      );
-      req.on('error', reject);
-      req.end();
-    });
-    expect((JSON.parse(answer) as { accounts: Array<{ base_uri: string }> }).accounts[0]!.base_uri).toBe(
+    const userinfoWithHost = (host: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest(
+          `${sandbox.origin}/oauth/userinfo`,
+          { headers: { host, authorization: `Bearer ${r.json.access_token}` } },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+    // A name the sandbox does not answer to is refused before any route runs (Host allow-list).
+    expect((await userinfoWithHost('evil.example:443')).status).toBe(421);
+    // A name it does answer to (localhost) still gets the configured origin back.
+    const port = new URL(sandbox.origin).port;
+    const answer = await userinfoWithHost(`localhost:${port}`);
+    expect(answer.status).toBe(200);
+    expect((JSON.parse(answer.body) as { accounts: Array<{ base_uri: string }> }).accounts[0]!.base_uri).toBe(
       sandbox.origin,
     );
   });
