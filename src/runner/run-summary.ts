@@ -4,6 +4,7 @@ import type { SourcePosition } from '../jobs/model.js';
 import type { EnvelopeStep, RunEvent } from './run-events.js';
 import type { CallBudgetReport } from './call-budget.js';
 import type { ResultSpool } from '../output/result-spool.js';
+import type { SignrunError } from '../errors/signrun-error.js';
 import { identityOf } from './identity.js';
 
 /** The service a run talked to. */
@@ -119,6 +120,12 @@ export interface RunSummary {
   callBudget?: CallBudgetReport;
   /** Releases the results spool (its file is already gone from the folder). Call once the reports are written. */
   close: () => Promise<void>;
+  /**
+   * Set when the output or state folder refused a write (SR_OUTPUT_WRITE):
+   * the run started nothing new from then on. The caller writes the reports
+   * it still can, then ends with this error.
+   */
+  outputFailure?: SignrunError;
 }
 
 /** Counts per outcome, for the console and report.md. */

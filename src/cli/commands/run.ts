@@ -4,6 +4,7 @@ import type { CommandHandler } from '../command.js';
 import { formatDiagnostics } from '../format-diagnostics.js';
 import { useColour, type CommandIO } from '../io.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
+import { SignrunError } from '../../errors/signrun-error.js';
 import { prepare } from '../../runner/prepare.js';
 import { resolveTarget } from '../../runner/target.js';
 import { run, PreflightError } from '../../runner/run.js';
@@ -124,8 +125,36 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
     progress.finish();
     try {
       const report = reportOf(summary, io.cwd);
-      await writeReports(out, report);
-      io.stdout.write(await consoleSummary(report, { outShown: shownPath(io.cwd, outDir), colour }));
+      // A disk that refused the run's outputs may still take some reports:
+      // every one it takes is written, then the run ends with the error.
+      let reportFailure: SignrunError | undefined;
+      try {
+        await writeReports(out, report);
+      } catch (error) {
+        if (!(error instanceof SignrunError) || error.code !== 'SR_OUTPUT_WRITE') throw error;
+        reportFailure = error;
+      }
+      const written = reportFailure?.details?.['written'] as string[] | undefined;
+      io.stdout.write(
+        await consoleSummary(report, {
+          outShown: shownPath(io.cwd, outDir),
+          colour,
+          ...(written ? { reportsWritten: written } : {}),
+        }),
+      );
+      const failure = summary.outputFailure;
+      if (failure || reportFailure) {
+        throw new SignrunError(
+          'SR_OUTPUT_WRITE',
+          [failure ? `${failure.message}: the run started nothing new after that` : undefined, reportFailure?.message]
+            .filter((m) => m !== undefined)
+            .join('; '),
+          {
+            hint: 'Free disk space (or raise the file size limit) and run the same command again: envelopes already sent are adopted, never sent twice.',
+            cause: failure ?? reportFailure,
+          },
+        );
+      }
       return exitCodeOf(summary);
     } finally {
       await summary.close();
