@@ -32,4 +32,10 @@ export const clientCodes = defineCodes({
     summary: 'A document or certificate download broke off or could not be written to disk.',
     hint: 'Check free disk space and permissions of the output folder, then run again.',
   },
+  SR_HTTP_REDIRECT_REFUSED: {
+    exitCode: 1,
+    summary:
+      'The service redirected a call to another origin (scheme, host or port): signrun does not follow it, so the credentials never reach a server other than the configured one.',
+    hint: 'If the new address is the real service, set DOCUSIGN_ROOT_URL to it; otherwise check who answers at the configured root URL.',
+  },
 });
