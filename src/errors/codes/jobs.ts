@@ -70,6 +70,12 @@ export const jobCodes = defineCodes({
     summary: 'A field has a value outside its allowed list.',
     hint: 'Use one of the values listed in the message.',
   },
+  SR_CUSTOM_FIELD_RESERVED: {
+    exitCode: 2,
+    summary:
+      "A custom field name starts with `signrun`: those names are signrun's own (the envelope's identity and digest, by which a re-run finds and adopts what an earlier run sent), so a job must not set them.",
+    hint: 'Rename the custom field (e.g. `payrollRef`); nothing was sent.',
+  },
   SR_SCHEMA_VALUE: {
     exitCode: 2,
     summary: 'A field value breaks a rule of the schema (pattern, range, length, empty list, version).',
