@@ -224,6 +224,7 @@ function reportDocument(
       path,
     );
   } else if (result.facts && !result.facts.ok) {
-    say('SR_DOC_NOT_PDF', `${shown} is not a PDF: ${result.facts.reason}`, path);
+    if (result.facts.code === 'SR_DOC_INFLATE_LIMIT') say(result.facts.code, `${shown}: ${result.facts.reason}`, path);
+    else say('SR_DOC_NOT_PDF', `${shown} is not a PDF: ${result.facts.reason}`, path);
   }
 }

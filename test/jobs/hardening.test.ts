@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadJobs } from '../../src/jobs/index.js';
 import { repoRoot } from '../helpers/run-cli.js';
@@ -64,5 +65,65 @@ describe('reserved custom fields (item 3)', () => {
       ['SR_CUSTOM_FIELD_RESERVED', 'j.yaml', 8, 'envelopes[0].customFields[0].name'],
       ['SR_CUSTOM_FIELD_RESERVED', 'j.yaml', 8, 'envelopes[0].customFields[1].name'],
     ]);
+  });
+});
+
+/**
+ * A small PDF whose object stream inflates to `inflated` bytes (a "zip bomb"):
+ * otherwise well formed, so that a reader without a budget reads it whole and
+ * calls it valid.
+ */
+function inflatingPdf(inflated: number): Buffer {
+  const parts: Buffer[] = [];
+  let length = 0;
+  const offsets: number[] = [];
+  const add = (chunk: string | Buffer) => {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk;
+    parts.push(b);
+    length += b.length;
+  };
+  const body = Buffer.alloc(inflated, 0x20);
+  body.write('5 0 << /Padding true >>', 'latin1');
+  const packed = deflateSync(body, { level: 9 });
+  add('%PDF-1.5\n');
+  offsets.push(length);
+  add('1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n');
+  offsets.push(length);
+  add('2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n');
+  offsets.push(length);
+  add('3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>\nendobj\n');
+  offsets.push(length);
+  add(`4 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length ${packed.length} >>\nstream\n`);
+  add(packed);
+  add('\nendstream\nendobj\n');
+  const xref = length;
+  add(`xref\n0 5\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`);
+  add(`trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  return Buffer.concat(parts);
+}
+
+describe('decompression budget of the PDF reader (item 6)', () => {
+  it('refuses a PDF whose object streams inflate past the budget (SR_DOC_INFLATE_LIMIT, at the document), reads a small one', async () => {
+    const bomb = inflatingPdf(96 * 1024 * 1024);
+    expect(bomb.length).toBeLessThan(200 * 1024);
+    const dir = folder('inflate', {
+      'bomb.pdf': bomb,
+      'fine.pdf': inflatingPdf(64 * 1024),
+      'j.yaml': [
+        header.trimEnd(),
+        'envelopes:',
+        '  - key: e1',
+        '    documents: [{ name: fine.pdf, file: fine.pdf }, { name: bomb.pdf, file: bomb.pdf }]',
+        '    recipients: [{ name: Ann, email: ann@example.com }]',
+        '',
+      ].join('\n'),
+    });
+    const result = await loadJobs([dir], { cwd: dir, env: {} });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors.map((e) => [e.code, e.file, e.line, e.field])).toEqual([
+      ['SR_DOC_INFLATE_LIMIT', 'j.yaml', 6, 'envelopes[0].documents[1].file'],
+    ]);
+    expect(result.errors[0]?.message).toMatch(/bomb\.pdf.*inflate to more than 64 MiB/);
   });
 });

@@ -224,6 +224,12 @@ export const jobCodes = defineCodes({
       "A document file is outside the job file's folder (a ../ path, an absolute path or a symbolic link leading out).",
     hint: 'Move the PDF next to (or below) the job file and name it by a relative path.',
   },
+  SR_DOC_INFLATE_LIMIT: {
+    exitCode: 2,
+    summary:
+      'A document\'s compressed object or cross-reference streams inflate to more than 64 MiB while it is read: a real PDF needs a few MiB at most, a "zip bomb" would take all memory.',
+    hint: 'Save the PDF again from a PDF tool (e.g. `qpdf --object-streams=disable in.pdf out.pdf`) and check where it came from.',
+  },
   SR_DOC_NOT_PDF: {
     exitCode: 2,
     summary: 'A document file is not a readable PDF.',
