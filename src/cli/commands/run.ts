@@ -71,6 +71,17 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
     io.stdout.write(
       `Running ${envelopes} envelope(s) and ${accounts} account(s) from ${jobs.length} job(s), ${concurrency} at a time${shard ? ` (shard ${shard.index}/${shard.count})` : ''}; outputs in ${shownPath(io.cwd, outDir)}/\n`,
     );
+    // The state folder (lock + journal) belongs to a lasting service; an
+    // in-process sandbox dies with the run, and its journal would point at nothing.
+    const stateDir = target.sandbox
+      ? undefined
+      : path.resolve(io.cwd, (options['state'] as string | undefined) ?? path.join(outDir, '.signrun'));
+    // Inside the output folder, its files are written by the state module: a
+    // link planted there is refused here, before anything is sent.
+    if (stateDir) await out.refuseLinksIn(stateDir);
+    // So are links at the jobs' folders and at their envelopes' folders, before
+    // anything is sent; deeper ones are refused by the writer as it goes.
+    for (const job of new Set(jobs.map((j) => j.job))) await out.refuseLinksIn(path.join(outDir, job));
     const progress = createProgress({ stream: io.stderr });
     let summary;
     try {
@@ -87,13 +98,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
           if (event.type === 'warning') io.stderr.write(`warning: ${event.message}\n`);
           progress.onEvent(event);
         },
-        // The state folder (lock + journal) belongs to a lasting service; an
-        // in-process sandbox dies with the run, and its journal would point at nothing.
-        ...(target.sandbox
-          ? {}
-          : {
-              stateDir: path.resolve(io.cwd, (options['state'] as string | undefined) ?? path.join(outDir, '.signrun')),
-            }),
+        ...(stateDir ? { stateDir } : {}),
         command: [
           'signrun',
           'run',

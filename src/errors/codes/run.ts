@@ -47,6 +47,12 @@ export const runCodes = defineCodes({
     summary: 'A file would be written outside the output folder.',
     hint: 'Job and key names become folder names; remove `..` and path separators from them.',
   },
+  SR_OUTPUT_LINK: {
+    exitCode: 2,
+    summary:
+      'A folder or file under the output folder (or the state folder in it) is a symbolic link: signrun writes only under the output folder, so it never follows or replaces a link there (the output folder itself may be one).',
+    hint: 'Remove the link named in the message (and check who put it there), then run again.',
+  },
   SR_OUTPUT_WRITE: {
     exitCode: 1,
     summary: 'An output file could not be written.',
