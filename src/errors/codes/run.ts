@@ -47,6 +47,12 @@ export const runCodes = defineCodes({
     summary: 'A file would be written outside the output folder.',
     hint: 'Job and key names become folder names; remove `..` and path separators from them.',
   },
+  SR_DOC_CHANGED: {
+    exitCode: 1,
+    summary:
+      'A document file changed (or was replaced, by a link or another file) between validation and sending: its sha256 is not the one validated, so it was not sent.',
+    hint: 'Leave the documents alone while a run is going; check what changed the file, then run again (the envelope is validated afresh).',
+  },
   SR_OUTPUT_LINK: {
     exitCode: 2,
     summary:
