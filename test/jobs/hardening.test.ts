@@ -127,3 +127,43 @@ describe('decompression budget of the PDF reader (item 6)', () => {
     expect(result.errors[0]?.message).toMatch(/bomb\.pdf.*inflate to more than 64 MiB/);
   });
 });
+
+describe('credential variables outside credential fields (item 9)', () => {
+  it('refuses ${env.DOCUSIGN_PASSWORD}, a token, or a variable used as a password anywhere but initialUser.password', async () => {
+    const dir = folder('secrets', {
+      'a.pdf': pdf,
+      'j.yaml': [
+        'version: 1',
+        'job: j',
+        'defaults: { emailSubject: "Sign ${env.DOCUSIGN_PASSWORD}", returnUrl: https://example.com/done }',
+        'envelopes:',
+        '  - key: e1',
+        '    documents: [{ name: "${env.DOCUSIGN_ACCESS_TOKEN}.pdf", file: a.pdf }]',
+        '    recipients: [{ name: "${env.ACME_PW}", email: ann@example.com }]',
+        '    emailBlurb: "From ${env.DOCUSIGN_USERNAME}, plan ${env.PLAN}"',
+        'accounts:',
+        '  - key: acme',
+        '    accountName: Acme',
+        '    initialUser: { email: admin@example.com, firstName: A, lastName: B, password: "${env.ACME_PW}" }',
+        '    planInformation: { planId: "${env.PLAN}" }',
+        '',
+      ].join('\n'),
+    });
+    const env = {
+      DOCUSIGN_PASSWORD: 'pw-1',
+      DOCUSIGN_ACCESS_TOKEN: 'tok-2',
+      DOCUSIGN_USERNAME: 'me@example.com',
+      ACME_PW: 'pw-3',
+      PLAN: 'plan-1',
+    };
+    const result = await loadJobs([dir], { cwd: dir, env });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors.map((e) => [e.code, e.line, e.field])).toEqual([
+      ['SR_SECRET_OUTSIDE_CREDENTIAL', 3, 'defaults.emailSubject'],
+      ['SR_SECRET_OUTSIDE_CREDENTIAL', 6, 'envelopes[0].documents[0].name'],
+      ['SR_SECRET_OUTSIDE_CREDENTIAL', 7, 'envelopes[0].recipients[0].name'],
+    ]);
+    for (const secret of ['pw-1', 'tok-2', 'pw-3']) expect(JSON.stringify(result.errors)).not.toContain(secret);
+  });
+});

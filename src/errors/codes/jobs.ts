@@ -103,6 +103,12 @@ export const jobCodes = defineCodes({
     summary: 'A `${row.column}` reference is used outside an envelope with forEach.',
     hint: 'Add `forEach: { csv: <file> }` to the envelope, or write the value out.',
   },
+  SR_SECRET_OUTSIDE_CREDENTIAL: {
+    exitCode: 2,
+    summary:
+      'A credential variable (`${env.DOCUSIGN_PASSWORD}`, an access token or private key, the distributor password, or a variable the job file uses as a password) is used in a field that is not a password: its value would reach the service, the reports, envelope.json and file names.',
+    hint: 'Use credential variables only in initialUser.password; write the text you meant, or use another variable that holds no secret.',
+  },
   SR_PASSWORD_LITERAL: {
     exitCode: 2,
     summary: 'A password is written in the job file; passwords are only ever `${env.NAME}` references.',
