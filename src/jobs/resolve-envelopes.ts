@@ -11,9 +11,7 @@ import type { ResolvedEnvelope } from './model.js';
 import type { PdfFactsResult } from './pdf-facts.js';
 import type { RawJobFile } from './raw-job.js';
 import { fieldName } from './schema-check.js';
-import { emailProblem, httpUrlProblem, languageProblem, reservedCustomFieldProblem } from './value-rules.js';
-
-const KEY = /^[A-Za-z0-9][A-Za-z0-9._@+-]*$/;
+import { KEY, emailProblem, httpUrlProblem, languageProblem, reservedCustomFieldProblem } from './value-rules.js';
 
 type DocumentCheck = { confined: ConfinedPath; facts?: PdfFactsResult };
 

@@ -50,6 +50,9 @@ export const supportedLanguages = [
   'zh_TW',
 ] as const;
 
+/** Envelope and account keys: each names a folder in the output folder (`<job>/<key>/`). */
+export const KEY = /^[A-Za-z0-9][A-Za-z0-9._@+-]*$/;
+
 const EMAIL =
   /^[^\s@"<>(),;:]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
 

@@ -2,6 +2,7 @@ import { lstat, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { SignrunError } from '../errors/signrun-error.js';
+import { pathSegmentProblem } from './output-names.js';
 import {
   DiskWriteError,
   digestOf,
@@ -135,7 +136,7 @@ export class OutputFolder {
   /** The relative, `/`-separated form of a path built from parts (job, key, file name). */
   join(...parts: string[]): string {
     for (const part of parts) {
-      if (part === '' || part === '.' || part === '..' || /[\\/\0]/.test(part)) {
+      if (pathSegmentProblem(part) !== undefined) {
         throw new SignrunError(
           'SR_OUTPUT_OUTSIDE',
           `refusing the path segment ${JSON.stringify(part)}: it is not a plain folder or file name`,

@@ -167,3 +167,30 @@ describe('credential variables outside credential fields (item 9)', () => {
     for (const secret of ['pw-1', 'tok-2', 'pw-3']) expect(JSON.stringify(result.errors)).not.toContain(secret);
   });
 });
+
+describe('names that become paths (item 10)', () => {
+  it('refuses a job named like a report and an account key that is not a plain name, as run would', async () => {
+    const dir = folder('paths', {
+      'a.pdf': pdf,
+      'j.yaml': ['version: 1', 'job: Report.json', 'defaults: { emailSubject: Sign }', envelope('')].join('\n'),
+      'k.yaml': [
+        'version: 1',
+        'job: k',
+        'accounts:',
+        '  - key: ../..',
+        '    accountName: Acme',
+        '    initialUser: { email: admin@example.com, firstName: A, lastName: B, password: "${env.PW}" }',
+        '    planInformation: { planId: p }',
+        '',
+      ].join('\n'),
+    });
+    const result = await loadJobs([dir], { cwd: dir, env: { PW: 'x' } });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors.map((e) => [e.code, e.file, e.line, e.field])).toEqual([
+      ['SR_SCHEMA_VALUE', 'j.yaml', 2, 'job'],
+      ['SR_SCHEMA_VALUE', 'k.yaml', 4, 'accounts[0].key'],
+    ]);
+    expect(result.errors[0]?.message).toMatch(/report/);
+  });
+});
