@@ -194,3 +194,45 @@ describe('names that become paths (item 10)', () => {
     expect(result.errors[0]?.message).toMatch(/report/);
   });
 });
+
+describe('row values and prototype names (item 10)', () => {
+  it('a CSV column named __proto__ is a column; ${row.constructor} of forEach.items is a missing column', async () => {
+    const csvDir = folder('proto-csv', {
+      'a.pdf': pdf,
+      'data.csv': 'id,__proto__\n1,Ann Proto\n',
+      'j.yaml': [
+        'version: 1',
+        'job: j',
+        'defaults: { emailSubject: Sign }',
+        'envelopes:',
+        '  - key: e-${row.id}',
+        '    forEach: { csv: data.csv }',
+        '    documents: [{ name: a.pdf, file: a.pdf }]',
+        '    recipients: [{ name: "${row.__proto__}", email: ann@example.com }]',
+        '',
+      ].join('\n'),
+    });
+    const loaded = await loadJobs([csvDir], { cwd: csvDir, env: {} });
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.errors));
+    expect(loaded.jobs[0]?.envelopes[0]?.recipients[0]?.name).toBe('Ann Proto');
+
+    const itemsDir = folder('proto-items', {
+      'a.pdf': pdf,
+      'j.yaml': [
+        'version: 1',
+        'job: j',
+        'defaults: { emailSubject: Sign }',
+        'envelopes:',
+        '  - key: e-${row.id}',
+        '    forEach: { items: [{ id: "1" }] }',
+        '    documents: [{ name: a.pdf, file: a.pdf }]',
+        '    recipients: [{ name: "${row.constructor}", email: ann@example.com }]',
+        '',
+      ].join('\n'),
+    });
+    const result = await loadJobs([itemsDir], { cwd: itemsDir, env: {} });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors.map((e) => e.code)).toEqual(['SR_ROW_COLUMN_MISSING']);
+  });
+});
