@@ -236,3 +236,21 @@ describe('row values and prototype names (item 10)', () => {
     expect(result.errors.map((e) => e.code)).toEqual(['SR_ROW_COLUMN_MISSING']);
   });
 });
+
+describe('deep YAML (item 10)', () => {
+  it('nesting deeper than the parser can follow is SR_YAML_TOO_DEEP, whether flow or block', async () => {
+    const dir = folder('deep', {
+      'flow.yaml': `version: 1\njob: flow\nx: ${'['.repeat(900)}${']'.repeat(900)}\n`,
+      'maps.yaml': `version: 1\njob: maps\nx: ${'{a: '.repeat(3000)}1${'}'.repeat(3000)}\n`,
+      'block.yaml': `version: 1\njob: block\nx:\n${Array.from({ length: 1500 }, (_, i) => `${' '.repeat(i + 1)}- `).join('\n')}\n`,
+    });
+    const result = await loadJobs([dir], { cwd: dir, env: {} });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors.map((e) => [e.file, e.code])).toEqual([
+      ['block.yaml', 'SR_YAML_TOO_DEEP'],
+      ['flow.yaml', 'SR_YAML_TOO_DEEP'],
+      ['maps.yaml', 'SR_YAML_TOO_DEEP'],
+    ]);
+  });
+});
