@@ -1,4 +1,4 @@
-import { lstat, mkdir, readdir } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { SignrunError } from '../errors/signrun-error.js';
@@ -100,6 +100,7 @@ export class OutputFolder {
   async #checkFolder(folder: string): Promise<void> {
     if (folder === this.root) {
       await mkdir(folder, { recursive: true });
+      await removeStaleTemps(folder);
       return;
     }
     await this.#realFolder(path.dirname(folder));
@@ -107,6 +108,7 @@ export class OutputFolder {
       if (error.code === 'ENOENT') return undefined;
       throw error;
     });
+    const existed = stats !== undefined;
     if (!stats) {
       await mkdir(folder).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'EEXIST') throw error;
@@ -115,6 +117,7 @@ export class OutputFolder {
     }
     if (stats.isSymbolicLink()) throw linkError(this.root, folder);
     if (!stats.isDirectory()) throw Object.assign(new Error(`${folder} is not a folder`), { code: 'ENOTDIR' }) as Error;
+    if (existed) await removeStaleTemps(folder);
   }
 
   /** Absolute path of `relative`, refused when it leaves the folder. */
@@ -241,6 +244,33 @@ function wrapWriteError(relative: string, error: unknown): SignrunError {
     `could not write ${relative}: ${code ?? (error instanceof Error ? error.message : String(error))}`,
     { cause: error },
   );
+}
+
+/** A temp file of atomic-write.ts: `.<name>.<pid>.<n>.tmp`. */
+const TEMP_FILE = /^\..+\.(\d+)\.\d+\.tmp$/;
+
+/**
+ * Removes the temp files a killed run left in `folder` (a process killed
+ * between writing a temp file and renaming it; one of signing.json holds
+ * signing addresses): those of processes no longer alive. Runs once per
+ * folder that existed before this process, when it first writes there.
+ */
+async function removeStaleTemps(folder: string): Promise<void> {
+  const names = await readdir(folder).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = Number(TEMP_FILE.exec(name)?.[1] ?? Number.NaN);
+    if (Number.isNaN(pid) || pid === process.pid || isAlive(pid)) continue;
+    await rm(path.join(folder, name), { force: true }).catch(() => undefined);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function linkError(root: string, at: string): SignrunError {

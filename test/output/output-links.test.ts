@@ -65,3 +65,31 @@ describe('OutputFolder and symbolic links', () => {
     await refused(out.refuseLinksIn(path.join(linkedRoot, '.signrun')));
   });
 });
+
+describe('OutputFolder and a killed run', () => {
+  it("removes the temp files a dead process left where it writes next (one held signing addresses), never a live one's", async () => {
+    const { root, out } = await setup();
+    let dead = 4_000_000;
+    while (isAlive(dead)) dead += 1;
+    await mkdir(path.join(root, 'job', 'key'), { recursive: true });
+    const leftovers = [
+      path.join(root, 'job', 'key', `.signing.json.${dead}.3.tmp`),
+      path.join(root, `.report.json.${dead}.9.tmp`),
+    ];
+    const live = path.join(root, 'job', 'key', `.envelope.json.${process.ppid}.1.tmp`);
+    for (const file of [...leftovers, live]) await writeFile(file, '{"url":"https://signing.example/secret"}');
+    await out.writeFile('job/key/envelope.json', '{}');
+    const left = [...(await readdir(root)), ...(await readdir(path.join(root, 'job', 'key')))];
+    for (const file of leftovers) expect(left).not.toContain(path.basename(file));
+    expect(left).toContain(path.basename(live));
+  });
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
