@@ -51,8 +51,10 @@ export interface WriteOptions {
  */
 export class OutputFolder {
   readonly root: string;
-  /** Folders under the root checked to be real folders (not links). */
-  readonly #checked = new Map<string, Promise<void>>();
+  /** Folders under the root checked to be real folders (not links): strings only, as many as folders written. */
+  readonly #checked = new Set<string>();
+  /** Checks under way, so that concurrent writes into one new folder share one. */
+  readonly #checking = new Map<string, Promise<void>>();
 
   constructor(root: string) {
     this.root = path.resolve(root);
@@ -86,15 +88,23 @@ export class OutputFolder {
     if (stats?.isSymbolicLink()) throw linkError(this.root, target);
   }
 
-  #realFolder(folder: string): Promise<void> {
-    let checked = this.#checked.get(folder);
-    if (!checked) {
-      checked = this.#checkFolder(folder);
-      this.#checked.set(folder, checked);
+  async #realFolder(folder: string): Promise<void> {
+    if (this.#checked.has(folder)) return;
+    let checking = this.#checking.get(folder);
+    if (!checking) {
+      checking = this.#checkFolder(folder);
+      this.#checking.set(folder, checking);
       // A failure is not remembered: the next write looks again (and fails again while the link is there).
-      checked.catch(() => this.#checked.delete(folder));
+      checking.then(
+        () => this.#checked.add(folder),
+        () => undefined,
+      );
+      checking.then(
+        () => this.#checking.delete(folder),
+        () => this.#checking.delete(folder),
+      );
     }
-    return checked;
+    await checking;
   }
 
   async #checkFolder(folder: string): Promise<void> {
