@@ -79,13 +79,24 @@ const signUrl: CommandHandler = async ({ args, io }) => {
     return ExitCode.invalid;
   }
   const config = loaded.config;
-  const rootUrl = config.rootUrl ?? envelope.rootUrl;
   const c = config.credentials;
+  const credentialsConfigured = Boolean(c.accessToken ?? c.username ?? c.password);
+  // Credentials are bound to the service configured with them: the
+  // envelope.json of an output folder (tampered, or someone else's) never
+  // decides where a password or token goes. Its address is used only for a
+  // local sandbox, with the sandbox's own public seed credentials.
+  if (config.rootUrl === undefined && credentialsConfigured) {
+    throw new SignrunError(
+      'SR_ROOT_URL_MISSING',
+      `credentials are configured but no root URL: not sending them to ${JSON.stringify(envelope.rootUrl)}, the address ${folder}/envelope.json names`,
+    );
+  }
+  const rootUrl = config.rootUrl ?? envelope.rootUrl;
   let auth: Auth;
   if (c.accessToken) auth = { kind: 'bearer', accessToken: c.accessToken };
   else if (c.username && c.password && c.integratorKey)
     auth = { kind: 'legacy', username: c.username, password: c.password, integratorKey: c.integratorKey };
-  else if (!c.username && !c.password && isLoopback(rootUrl)) {
+  else if (!credentialsConfigured && isLoopback(rootUrl)) {
     // The envelope was created on a local sandbox (`signrun serve`): its seed's user.
     const s = sandboxSeedCredentials;
     auth = { kind: 'legacy', username: s.username, password: makeSecret(s.password), integratorKey: s.integratorKey };
