@@ -304,9 +304,10 @@ export class SummaryCollector {
   }
 
   /**
-   * The summary, once every spooled result is on disk (SR_OUTPUT_WRITE when
-   * one could not be written). From then on the spool belongs to the
-   * summary: its `close` releases it.
+   * The summary, once every spooled result is written (to disk, or kept in
+   * memory by a spool whose writes failed: the run reports that as
+   * `outputFailure`). From then on the spool belongs to the summary: its
+   * `close` releases it.
    */
   async summary(): Promise<RunSummary> {
     await this.#spool.flush();
