@@ -47,3 +47,21 @@ class SecretValue implements Secret {
 export function isSecret(value: unknown): value is Secret {
   return value instanceof SecretValue;
 }
+
+/**
+ * `url` without the user name and password an address may carry
+ * (`https://user:pass@host/…` → `https://host/…`), so that it can be shown,
+ * logged or stored. Text that is not a URL is returned as it is.
+ */
+export function withoutUserInfo(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  if (parsed.username === '' && parsed.password === '') return url;
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.href.replace(/\/+$/, url.endsWith('/') ? '/' : '');
+}

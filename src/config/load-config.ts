@@ -3,7 +3,7 @@ import { access } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { cosmiconfig } from 'cosmiconfig';
-import { makeSecret } from '../secret.js';
+import { makeSecret, withoutUserInfo } from '../secret.js';
 import type { Diagnostic } from '../jobs/model.js';
 import { didYouMean } from '../errors/did-you-mean.js';
 import { parseJobYaml } from '../jobs/job-yaml.js';
@@ -181,18 +181,24 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
   const rootUrl = value('DOCUSIGN_ROOT_URL') ?? file.rootUrl;
   if (rootUrl !== undefined) {
     let ok: boolean;
+    // A user name and password in the address would be printed and stored with it (issue 14).
+    let userInfo = false;
     try {
-      ok = ['http:', 'https:'].includes(new URL(rootUrl).protocol);
+      const url = new URL(rootUrl);
+      ok = ['http:', 'https:'].includes(url.protocol);
+      userInfo = url.username !== '' || url.password !== '';
     } catch {
       ok = false;
     }
-    if (!ok) {
+    if (!ok || userInfo) {
       const fromEnv = value('DOCUSIGN_ROOT_URL') !== undefined;
       const at = fromEnv || !found ? { line: 1, column: 1 } : locatorFor(found.filepath)(['rootUrl']);
       errors.push(
         diagnostic(
           fromEnv ? 'SR_CONFIG_ENV_INVALID' : 'SR_CONFIG_INVALID',
-          `root URL ${JSON.stringify(rootUrl)} is not an http or https URL`,
+          userInfo
+            ? `root URL ${JSON.stringify(withoutUserInfo(rootUrl))} carries a user name and password: give them as DOCUSIGN_USERNAME and DOCUSIGN_PASSWORD instead (an address is printed and stored; credentials never are)`
+            : `root URL ${JSON.stringify(rootUrl)} is not an http or https URL`,
           fromEnv ? 'DOCUSIGN_ROOT_URL' : shown!,
           at.line,
           at.column,

@@ -11,6 +11,12 @@ import type { RawJobFile } from './raw-job.js';
  */
 export function checkReferences(job: RawJobFile, ctx: JobContext): boolean {
   const before = ctx.sink.errorCount;
+  // Variables this file uses as passwords are credentials too, whatever their name.
+  const passwordVariables = new Set<string>();
+  for (const account of job.accounts ?? []) {
+    for (const ref of findReferences(account.initialUser?.password ?? ''))
+      if (ref.kind === 'env') passwordVariables.add(ref.name);
+  }
   const visit = (value: unknown, path: Array<string | number>, rowAllowed: boolean): void => {
     if (typeof value === 'string') {
       for (const ref of findReferences(value)) {
@@ -27,6 +33,17 @@ export function checkReferences(job: RawJobFile, ctx: JobContext): boolean {
           ctx.sink.add(
             'SR_ROW_OUTSIDE_FOREACH',
             `${field}: ${ref.text} is used outside an envelope with forEach`,
+            place,
+            { field },
+          );
+        } else if (
+          ref.kind === 'env' &&
+          (isCredentialVariable(ref.name) || passwordVariables.has(ref.name)) &&
+          !isPasswordField(path)
+        ) {
+          ctx.sink.add(
+            'SR_SECRET_OUTSIDE_CREDENTIAL',
+            `${field}: ${ref.text} holds a credential and may be used only as a password (initialUser.password); here its value would be sent and written in reports and file names`,
             place,
             { field },
           );
@@ -68,4 +85,18 @@ export function checkReferences(job: RawJobFile, ctx: JobContext): boolean {
     visit(account, ['accounts', i], false);
   });
   return ctx.sink.errorCount === before;
+}
+
+/**
+ * signrun's own credential variables: the password, access token, private
+ * key or any other secret of DOCUSIGN_* (DOCUSIGN_USERNAME, _ROOT_URL,
+ * _INTEGRATOR_KEY and _DISTRIBUTOR_CODE are not secrets).
+ */
+export function isCredentialVariable(name: string): boolean {
+  return /^DOCUSIGN_/i.test(name) && /PASSWORD|TOKEN|SECRET|PRIVATE/i.test(name);
+}
+
+/** `accounts[i].initialUser.password`: the one field of a job file that holds a credential. */
+function isPasswordField(path: ReadonlyArray<string | number>): boolean {
+  return path.length === 4 && path[0] === 'accounts' && path[2] === 'initialUser' && path[3] === 'password';
 }

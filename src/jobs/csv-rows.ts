@@ -99,7 +99,8 @@ export async function readCsvRows(path: string, shownAs: string): Promise<CsvRes
   const rows: CsvRow[] = [];
   for (let r = 1; r < records.length; r++) {
     const record = records[r]!;
-    const values: Record<string, string> = {};
+    // No prototype: a column named __proto__ or constructor is a column like any other.
+    const values = Object.create(null) as Record<string, string>;
     for (let c = 0; c < columns.length; c++) values[columns[c]!] = record[c] ?? '';
     const line = lineOf(r);
     rows.push({ values, line, cellColumn: (column) => cellStart(source.line(line) ?? '', columns.indexOf(column)) });

@@ -79,7 +79,8 @@ export async function envelopeRows(
     const items = forEach.items ?? [];
     rows = items.map((item, i) => {
       const itemPath = [...base, 'forEach', 'items', i];
-      const values: Record<string, string> = {};
+      // No prototype: `${row.constructor}` is a missing column, not Object's constructor.
+      const values = Object.create(null) as Record<string, string>;
       for (const [k, v] of Object.entries(item)) values[k] = String(v);
       for (const [name, path] of used) {
         if (!(name in values)) {

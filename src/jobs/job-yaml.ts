@@ -27,6 +27,9 @@ export interface YamlProblem extends LineColumn {
 
 export type ParsedYaml = { ok: true; value: unknown; locator: Locator } | { ok: false; problems: YamlProblem[] };
 
+/** V8's message for a RangeError of the call stack. */
+const STACK_OVERFLOW = /Maximum call stack size exceeded/;
+
 /**
  * Parses a job file keeping source positions (yaml's Document + LineCounter),
  * with the defences of docs/job-files.md "Limits": aliases are capped
@@ -51,6 +54,21 @@ export function parseJobYaml(text: string): ParsedYaml {
     return { line: pos.line, column: pos.col };
   };
   if (doc.errors.length > 0) {
+    // The parser recurses on nesting, block or flow; it catches its own stack
+    // overflow and reports it as an error of the document.
+    const overflow = doc.errors.find((e) => STACK_OVERFLOW.test(e.message));
+    if (overflow) {
+      return {
+        ok: false,
+        problems: [
+          {
+            code: 'SR_YAML_TOO_DEEP',
+            message: `the YAML is nested too deeply to parse (a job file is at most ${limits.yamlDepth} levels deep)`,
+            ...at(overflow.pos[0]),
+          },
+        ],
+      };
+    }
     return {
       ok: false,
       problems: doc.errors.map((e) => ({

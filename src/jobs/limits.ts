@@ -16,4 +16,10 @@ export const limits = {
   yamlDepth: 64,
   /** Largest document DocuSign accepts, in bytes (25 MB). */
   documentBytes: 25 * 1024 * 1024,
+  /**
+   * Most bytes the compressed object and cross-reference streams of one PDF
+   * may inflate to while it is read (64 MiB; a real one is a few KiB to a few
+   * MiB): a 200 KB "zip bomb" PDF would otherwise take gigabytes.
+   */
+  pdfInflatedBytes: 64 * 1024 * 1024,
 } as const;

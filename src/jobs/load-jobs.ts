@@ -15,6 +15,7 @@ import { resolveAccounts } from './resolve-accounts.js';
 import { resolveEnvelopes } from './resolve-envelopes.js';
 import { checkJobSchema } from './schema-check.js';
 import { readSourceText } from './source-text.js';
+import { jobFolderProblem } from '../output/output-names.js';
 
 /** Where to look for job files and references. */
 export interface LoadJobsOptions {
@@ -101,6 +102,16 @@ export async function loadJobs(patterns: string[], options: LoadJobsOptions): Pr
         field: 'job',
       });
     else jobNames.set(raw.job, shown);
+    const folderProblem = jobFolderProblem(raw.job);
+    if (folderProblem)
+      sink.add(
+        'SR_SCHEMA_VALUE',
+        `job name ${raw.job} cannot name a folder of the output folder: ${folderProblem}`,
+        placeOf(ctx, ['job']),
+        {
+          field: 'job',
+        },
+      );
     if (!raw.envelopes?.length && !raw.accounts?.length) {
       sink.add('SR_JOB_EMPTY', `job ${raw.job} has no envelopes and no accounts`, placeOf(ctx, ['job'], 'key'), {
         field: 'job',

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { inflateSync } from 'node:zlib';
+import { limits } from './limits.js';
 
 /** What validation needs to know of a PDF, read once per file. */
 export interface PdfFacts {
@@ -12,7 +13,8 @@ export interface PdfFacts {
   pages: Array<{ width: number; height: number }>;
 }
 
-export type PdfFactsResult = { ok: true; facts: PdfFacts } | { ok: false; reason: string };
+export type PdfFactsResult =
+  { ok: true; facts: PdfFacts } | { ok: false; reason: string; code?: 'SR_DOC_INFLATE_LIMIT' };
 
 /** Reads PDF facts, cached by absolute path. */
 export interface PdfFactsReader {
@@ -82,6 +84,10 @@ export async function readPdfFacts(path: string): Promise<PdfFactsResult> {
   const head = bytes.subarray(0, 1024).toString('latin1');
   if (!head.includes('%PDF-')) return { ok: false, reason: 'it does not start with %PDF-' };
   const sha256 = createHash('sha256').update(bytes).digest('hex');
+  // Before either reader inflates anything: both would inflate the object
+  // streams whole, whatever they inflate to.
+  const inflated = inflateBudgetProblem(bytes, limits.pdfInflatedBytes);
+  if (inflated) return { ok: false, reason: inflated, code: 'SR_DOC_INFLATE_LIMIT' };
   // The cheap reader handles what PDF writers usually produce in a few
   // microseconds; anything it is unsure of goes to pdf-lib, which is exact
   // but ~0.5 ms per file (5 s for 10,000 per-row PDFs).
@@ -111,6 +117,51 @@ async function pdfLibPageSizes(bytes: Buffer): Promise<Array<{ width: number; he
 }
 
 const OBJECT = /(\d+)\s+\d+\s+obj\b/g;
+
+/**
+ * The decompression budget of reading a PDF: the streams a PDF reader must
+ * inflate to find the pages (object streams, /Type /ObjStm, and
+ * cross-reference streams, /Type /XRef, PDF 32000-1 7.5.7-8) are inflated
+ * here first, each bounded by what is left of `budget` bytes (zlib's
+ * maxOutputLength: it stops at the limit instead of allocating the whole).
+ * Page contents and images are never inflated by validation, so they do not
+ * count. Such a stream in a compression signrun does not bound (LZW,
+ * RunLength: rare in object streams) is refused too. Returns why, or
+ * undefined when the file stays within the budget.
+ */
+export function inflateBudgetProblem(bytes: Buffer, budget: number): string | undefined {
+  const text = bytes.toString('latin1');
+  let left = budget;
+  const tooMuch = `its compressed object streams inflate to more than ${Math.round(budget / (1024 * 1024))} MiB`;
+  for (const match of text.matchAll(/\/Type\s*\/(?:ObjStm|XRef)\b/g)) {
+    // The dictionary holding it runs from its `N G obj` to the `stream` keyword after it.
+    const objAt = text.lastIndexOf('obj', match.index);
+    const streamAt = text.indexOf('stream', match.index);
+    if (objAt < 0 || streamAt < 0) continue;
+    const dict = text.slice(objAt + 3, streamAt);
+    const filters = /\/Filter\s*(\[[^\]]*\]|\/\w+)/.exec(dict)?.[1] ?? '';
+    const names = filters.match(/\/\w+/g) ?? [];
+    if (names.some((f) => f !== '/FlateDecode' && f !== '/Fl'))
+      return `it has an object stream compressed with ${names.join(' ')}, which signrun does not read`;
+    if (names.length === 0) continue;
+    let dataStart = streamAt + 'stream'.length;
+    if (bytes[dataStart] === 0x0d) dataStart++;
+    if (bytes[dataStart] === 0x0a) dataStart++;
+    const dataEnd = text.indexOf('endstream', dataStart);
+    let data = bytes.subarray(dataStart, dataEnd < 0 ? bytes.length : dataEnd);
+    for (let i = 0; i < names.length; i++) {
+      if (left <= 0) return tooMuch;
+      try {
+        data = inflateSync(data, { maxOutputLength: left });
+      } catch (error) {
+        if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return tooMuch;
+        break; // broken data: the readers decide what it is
+      }
+      left -= data.byteLength;
+    }
+  }
+  return undefined;
+}
 
 /**
  * Page sizes from the page tree (PDF 32000-1 7.7.3) without a full parse:
@@ -200,7 +251,9 @@ function unpackObjectStream(
   if (bytes[dataStart] === 0x0a) dataStart++;
   let content: string;
   try {
-    content = inflateSync(bytes.subarray(dataStart, dataStart + Number(length[1]))).toString('latin1');
+    content = inflateSync(bytes.subarray(dataStart, dataStart + Number(length[1])), {
+      maxOutputLength: limits.pdfInflatedBytes,
+    }).toString('latin1');
   } catch {
     return false;
   }

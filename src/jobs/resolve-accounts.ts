@@ -4,7 +4,7 @@ import type { ResolvedAccount } from './model.js';
 import type { RawJobFile } from './raw-job.js';
 import { substituteReferences } from './references.js';
 import { fieldName } from './schema-check.js';
-import { emailProblem } from './value-rules.js';
+import { emailProblem, KEY } from './value-rules.js';
 
 /**
  * The accounts of a job file: keys unique, what creation needs present
@@ -25,7 +25,15 @@ export function resolveAccounts(job: RawJobFile, ctx: JobContext): ResolvedAccou
       at: 'value' | 'key' = 'value',
     ) => ctx.sink.add(code, message, placeOf(ctx, [...base, ...path], at), { field: fieldName([...base, ...path]) });
     const key = sub(raw.key);
-    if (keys.has(key)) say('SR_DUPLICATE_ACCOUNT_KEY', `account key ${key} is used twice in job ${job.job}`, ['key']);
+    // The key names the account's folder in the output folder: what run would refuse is refused here.
+    if (!KEY.test(key) || key.length > 200)
+      say(
+        'SR_SCHEMA_VALUE',
+        `account key ${JSON.stringify(key)} must be letters, digits, ".", "_", "@", "+" or "-", starting with a letter or digit (it names the account's folder in the output folder)`,
+        ['key'],
+      );
+    else if (keys.has(key))
+      say('SR_DUPLICATE_ACCOUNT_KEY', `account key ${key} is used twice in job ${job.job}`, ['key']);
     keys.add(key);
     const state = raw.state ?? 'present';
     if (state === 'present') {

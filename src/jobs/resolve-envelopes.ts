@@ -11,9 +11,7 @@ import type { ResolvedEnvelope } from './model.js';
 import type { PdfFactsResult } from './pdf-facts.js';
 import type { RawJobFile } from './raw-job.js';
 import { fieldName } from './schema-check.js';
-import { emailProblem, httpUrlProblem, languageProblem } from './value-rules.js';
-
-const KEY = /^[A-Za-z0-9][A-Za-z0-9._@+-]*$/;
+import { KEY, emailProblem, httpUrlProblem, languageProblem, reservedCustomFieldProblem } from './value-rules.js';
 
 type DocumentCheck = { confined: ConfinedPath; facts?: PdfFactsResult };
 
@@ -109,6 +107,10 @@ function checkValues(item: ExpandedEnvelope, ctx: JobContext, keys: Set<string>,
     const problem = httpUrlProblem(envelope.eventNotification.url);
     if (problem) say('SR_URL_INVALID', `eventNotification.url ${problem}`, ['eventNotification', 'url']);
   }
+  envelope.customFields?.forEach((f, i) => {
+    const problem = reservedCustomFieldProblem(f.name);
+    if (problem) say('SR_CUSTOM_FIELD_RESERVED', problem, ['customFields', i, 'name']);
+  });
   const clientUserIds = new Set<string>();
   const people = [
     ...envelope.recipients.map((r, i) => ({
@@ -220,6 +222,7 @@ function reportDocument(
       path,
     );
   } else if (result.facts && !result.facts.ok) {
-    say('SR_DOC_NOT_PDF', `${shown} is not a PDF: ${result.facts.reason}`, path);
+    if (result.facts.code === 'SR_DOC_INFLATE_LIMIT') say(result.facts.code, `${shown}: ${result.facts.reason}`, path);
+    else say('SR_DOC_NOT_PDF', `${shown} is not a PDF: ${result.facts.reason}`, path);
   }
 }

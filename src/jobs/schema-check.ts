@@ -3,6 +3,7 @@ import type { ErrorObject } from 'ajv';
 import type { ErrorCode } from '../errors/catalogue.js';
 import { didYouMean } from '../errors/did-you-mean.js';
 import type { NodePath } from './job-yaml.js';
+import { reservedCustomFieldProblem } from './value-rules.js';
 
 /** One schema violation, before it gets a position. */
 export interface SchemaProblem {
@@ -161,6 +162,16 @@ function toProblem(error: ErrorObject, root: unknown): SchemaProblem | undefined
         at: 'value',
         field,
       };
+    case 'not':
+      if (/(^|\.)customFields\[\d+\]\.name$/.test(field))
+        return {
+          code: 'SR_CUSTOM_FIELD_RESERVED',
+          message: reservedCustomFieldProblem(String(error.data)) ?? `${name} is reserved`,
+          path,
+          at: 'value',
+          field,
+        };
+      return { code: 'SR_SCHEMA_VALUE', message: `${name} is not allowed here`, path, at: 'value', field };
     case 'pattern':
       if (field === 'job')
         return {

@@ -50,6 +50,9 @@ export const supportedLanguages = [
   'zh_TW',
 ] as const;
 
+/** Envelope and account keys: each names a folder in the output folder (`<job>/<key>/`). */
+export const KEY = /^[A-Za-z0-9][A-Za-z0-9._@+-]*$/;
+
 const EMAIL =
   /^[^\s@"<>(),;:]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
 
@@ -74,4 +77,20 @@ export function languageProblem(value: string): string | undefined {
   if ((supportedLanguages as readonly string[]).includes(value)) return undefined;
   const suggestion = didYouMean(value.replace('-', '_'), supportedLanguages);
   return `supportedLanguage ${JSON.stringify(value)} is not a language the service knows${suggestion ? `; did you mean "${suggestion}"?` : ''}`;
+}
+
+/**
+ * Custom field names signrun keeps for itself: `signrun` (the envelope's
+ * identity) and `signrunDigest` (its content), and any other name it may
+ * add with that prefix. A job setting them could make another job's
+ * envelope look like its own (drift, or a false adoption). Mirrors the
+ * `not` pattern of customFields[].name in schemas/job.schema.json, for names
+ * that become reserved only once `${…}` is filled in.
+ */
+const RESERVED_CUSTOM_FIELD = /^\s*signrun/i;
+
+export function reservedCustomFieldProblem(name: string): string | undefined {
+  return RESERVED_CUSTOM_FIELD.test(name)
+    ? `custom field name ${JSON.stringify(name)} is reserved: names starting with "signrun" are signrun's own (identity and digest of each envelope)`
+    : undefined;
 }

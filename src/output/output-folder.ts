@@ -1,6 +1,8 @@
+import { lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { SignrunError } from '../errors/signrun-error.js';
+import { pathSegmentProblem } from './output-names.js';
 import {
   DiskWriteError,
   digestOf,
@@ -36,12 +38,96 @@ export interface WriteOptions {
  * The one writer of run outputs: every file goes under `root`, atomically
  * (temp + rename); a path that would land outside is refused
  * (SR_OUTPUT_OUTSIDE) before anything is written.
+ *
+ * Nothing under the root is followed if it is a symbolic link: each folder
+ * between the root and a file is made here one level at a time and checked
+ * with lstat (a link there is refused, SR_OUTPUT_LINK), a file that is a
+ * link is neither written through nor replaced, and temp files are created
+ * exclusively (O_EXCL: never through a link). The root itself may be a link:
+ * that is the user's choice of place. Folders once checked are remembered
+ * for the process, so thousands of files do not each pay the walk; a link
+ * swapped in for a checked folder while the run is going is the one case
+ * left (Node has no openat to close it).
  */
 export class OutputFolder {
   readonly root: string;
+  /** Folders under the root checked to be real folders (not links): strings only, as many as folders written. */
+  readonly #checked = new Set<string>();
+  /** Checks under way, so that concurrent writes into one new folder share one. */
+  readonly #checking = new Map<string, Promise<void>>();
 
   constructor(root: string) {
     this.root = path.resolve(root);
+  }
+
+  /**
+   * Throws SR_OUTPUT_LINK when `folder` (absolute, under the root), a folder
+   * between the root and it, or an entry directly in it is a symbolic link.
+   * For folders other writers keep in the output folder (the state folder):
+   * checked before they are used. A folder that does not exist yet passes.
+   */
+  async refuseLinksIn(folder: string): Promise<void> {
+    const rel = path.relative(this.root, path.resolve(folder));
+    if (rel.startsWith('..') || path.isAbsolute(rel)) return; // not ours to police
+    let at = this.root;
+    for (const part of rel === '' ? [] : rel.split(path.sep)) {
+      at = path.join(at, part);
+      const stats = await lstat(at).catch(() => undefined);
+      if (!stats) return;
+      if (stats.isSymbolicLink()) throw linkError(this.root, at);
+    }
+    const entries = await readdir(at, { withFileTypes: true }).catch(() => []);
+    const link = entries.find((e) => e.isSymbolicLink());
+    if (link) throw linkError(this.root, path.join(at, link.name));
+  }
+
+  /** Makes `target`'s folders (one level at a time, none a link) and checks that `target` is not a link. */
+  async #prepare(target: string): Promise<void> {
+    await this.#realFolder(path.dirname(target));
+    const stats = await lstat(target).catch(() => undefined);
+    if (stats?.isSymbolicLink()) throw linkError(this.root, target);
+  }
+
+  async #realFolder(folder: string): Promise<void> {
+    if (this.#checked.has(folder)) return;
+    let checking = this.#checking.get(folder);
+    if (!checking) {
+      checking = this.#checkFolder(folder);
+      this.#checking.set(folder, checking);
+      // A failure is not remembered: the next write looks again (and fails again while the link is there).
+      checking.then(
+        () => this.#checked.add(folder),
+        () => undefined,
+      );
+      checking.then(
+        () => this.#checking.delete(folder),
+        () => this.#checking.delete(folder),
+      );
+    }
+    await checking;
+  }
+
+  async #checkFolder(folder: string): Promise<void> {
+    if (folder === this.root) {
+      await mkdir(folder, { recursive: true });
+      await removeStaleTemps(folder);
+      return;
+    }
+    await this.#realFolder(path.dirname(folder));
+    let stats = await lstat(folder).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    const existed = stats !== undefined;
+    if (!stats) {
+      await mkdir(folder).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      });
+      stats = await lstat(folder);
+    }
+    if (stats.isSymbolicLink()) throw linkError(this.root, folder);
+    if (!stats.isDirectory()) throw Object.assign(new Error(`${folder} is not a folder`), { code: 'ENOTDIR' }) as Error;
+    if (existed) await removeStaleTemps(folder);
   }
 
   /** Absolute path of `relative`, refused when it leaves the folder. */
@@ -63,7 +149,7 @@ export class OutputFolder {
   /** The relative, `/`-separated form of a path built from parts (job, key, file name). */
   join(...parts: string[]): string {
     for (const part of parts) {
-      if (part === '' || part === '.' || part === '..' || /[\\/\0]/.test(part)) {
+      if (pathSegmentProblem(part) !== undefined) {
         throw new SignrunError(
           'SR_OUTPUT_OUTSIDE',
           `refusing the path segment ${JSON.stringify(part)}: it is not a plain folder or file name`,
@@ -79,6 +165,7 @@ export class OutputFolder {
   async writeFile(relative: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<FileRecord> {
     const target = this.resolve(relative);
     try {
+      await this.#prepare(target);
       return { path: relative, ...(await writeFileAtomic(target, data, options.mode)) };
     } catch (error) {
       throw wrapWriteError(relative, error);
@@ -94,7 +181,9 @@ export class OutputFolder {
     const target = this.resolve(relative);
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     const digest = digestOf(bytes);
-    const written = stageFile(target, bytes, options.mode, digest).then((file) => file.commit());
+    const written = this.#prepare(target)
+      .then(() => stageFile(target, bytes, options.mode, digest))
+      .then((file) => file.commit());
     return { path: relative, ...digest, committed: committedAs(relative, written) };
   }
 
@@ -130,6 +219,12 @@ export class OutputFolder {
       throw error;
     }
     try {
+      await this.#prepare(target);
+    } catch (error) {
+      body.destroy();
+      throw wrapWriteError(relative, error);
+    }
+    try {
       return await stageStream(target, body, options.mode);
     } catch (error) {
       throw error instanceof DiskWriteError ? wrapWriteError(relative, error.reason) : error;
@@ -158,6 +253,42 @@ function wrapWriteError(relative: string, error: unknown): SignrunError {
     'SR_OUTPUT_WRITE',
     `could not write ${relative}: ${code ?? (error instanceof Error ? error.message : String(error))}`,
     { cause: error },
+  );
+}
+
+/** A temp file of atomic-write.ts: `.<name>.<pid>.<n>.tmp`. */
+const TEMP_FILE = /^\..+\.(\d+)\.\d+\.tmp$/;
+
+/**
+ * Removes the temp files a killed run left in `folder` (a process killed
+ * between writing a temp file and renaming it; one of signing.json holds
+ * signing addresses): those of processes no longer alive. Runs once per
+ * folder that existed before this process, when it first writes there.
+ */
+async function removeStaleTemps(folder: string): Promise<void> {
+  const names = await readdir(folder).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = Number(TEMP_FILE.exec(name)?.[1] ?? Number.NaN);
+    if (Number.isNaN(pid) || pid === process.pid || isAlive(pid)) continue;
+    await rm(path.join(folder, name), { force: true }).catch(() => undefined);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function linkError(root: string, at: string): SignrunError {
+  const shown = path.relative(root, at) || '.';
+  return new SignrunError(
+    'SR_OUTPUT_LINK',
+    `refusing to write through ${shown} in the output folder ${root}: it is a symbolic link, and signrun writes only under the output folder`,
+    { details: { path: shown }, hint: `Remove the link (\`rm ${at}\`) and check who put it there, then run again.` },
   );
 }
 

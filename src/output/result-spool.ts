@@ -16,6 +16,12 @@ const READ_BATCH_BYTES = 1 << 20;
  * The file is unlinked as soon as it is open (POSIX): it never outlives the
  * process, even one killed mid-run; where that is refused (Windows) it is
  * removed by {@link close}.
+ *
+ * When a write fails (disk full, a file size limit), the spool does not
+ * lose what it was given: the items of the failed batch and every later one
+ * are kept in memory (the run stops starting new work then, so they are
+ * few), {@link failure} says why, and reading goes on serving every item, so
+ * that the reports can still be written wherever the disk lets them.
  */
 export class ResultSpool<T> {
   readonly #handle: FileHandle;
@@ -26,9 +32,17 @@ export class ResultSpool<T> {
   #size = 0;
   /** Bytes handed to the writer: where the next batch goes. */
   #written = 0;
-  #pending: Buffer[] = [];
+  #pending: Array<{ index: number; bytes: Buffer }> = [];
+  /**
+   * The batch being written. Cleared by a `.finally` of the promise itself:
+   * that runs after the assignment even when the batch settles at once, so
+   * it never stays set to a settled promise (a `flush` loop over it would
+   * spin forever, deaf to signals).
+   */
   #flushing: Promise<void> | undefined;
   #failure: unknown;
+  /** Items that could not go to disk, by index (only after a failed write). */
+  readonly #memory = new Map<number, Buffer>();
   #closed = false;
 
   private constructor(handle: FileHandle, file: string, unlinked: boolean, capacity: number) {
@@ -79,17 +93,34 @@ export class ResultSpool<T> {
     if (!Number.isInteger(index) || index < 0 || index >= this.capacity)
       throw new RangeError(`ResultSpool: item ${index} is outside 0…${this.capacity - 1}`);
     const bytes = Buffer.from(`${JSON.stringify(item)}\n`, 'utf8');
-    this.#offsets[index] = this.#size;
     this.#lengths[index] = bytes.byteLength;
+    if (this.#failure !== undefined) {
+      this.#memory.set(index, bytes);
+      return;
+    }
+    this.#memory.delete(index);
+    this.#offsets[index] = this.#size;
     this.#size += bytes.byteLength;
-    this.#pending.push(bytes);
-    this.#flushing ??= this.#flush();
+    this.#pending.push({ index, bytes });
+    if (this.#flushing === undefined) {
+      const flushing = this.#drain().finally(() => {
+        if (this.#flushing === flushing) this.#flushing = undefined;
+      });
+      this.#flushing = flushing;
+    }
   }
 
-  /** Waits until every item put is on disk; throws SR_OUTPUT_WRITE when one could not be written. */
+  /**
+   * Why the spool could not write (SR_OUTPUT_WRITE), once a write failed;
+   * its items are then held in memory and still read back whole.
+   */
+  get failure(): SignrunError | undefined {
+    return this.#failure === undefined ? undefined : spoolError(this.#file, 'write', this.#failure);
+  }
+
+  /** Waits until every item put is written (to disk, or to memory after a failure: see {@link failure}). */
   async flush(): Promise<void> {
     while (this.#flushing) await this.#flushing;
-    if (this.#failure !== undefined) throw spoolError(this.#file, 'write', this.#failure);
   }
 
   /** The items in index order (items never put are skipped). Each call reads the file afresh. */
@@ -102,13 +133,25 @@ export class ResultSpool<T> {
         index += 1;
         continue;
       }
+      const held = this.#memory.get(index);
+      if (held) {
+        yield JSON.parse(held.toString('utf8', 0, held.byteLength - 1)) as T;
+        index += 1;
+        continue;
+      }
       // Lines of neighbouring items are usually neighbours on disk too (work starts in order):
       // one read for a run of them.
       const start = this.#offsets[index] ?? 0;
       let end = start + (this.#lengths[index] ?? 0);
       const first = index;
       let last = index + 1;
-      while (last < count && this.has(last) && this.#offsets[last] === end && end - start < READ_BATCH_BYTES) {
+      while (
+        last < count &&
+        this.has(last) &&
+        !this.#memory.has(last) &&
+        this.#offsets[last] === end &&
+        end - start < READ_BATCH_BYTES
+      ) {
         end += this.#lengths[last] ?? 0;
         last += 1;
       }
@@ -129,7 +172,8 @@ export class ResultSpool<T> {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    while (this.#flushing) await this.#flushing.catch(() => undefined);
+    await this.flush();
+    this.#memory.clear();
     await this.#handle.close();
     if (!this.#unlinked) {
       await unlink(this.#file).catch(() => undefined);
@@ -137,21 +181,24 @@ export class ResultSpool<T> {
     }
   }
 
-  async #flush(): Promise<void> {
-    try {
-      while (this.#pending.length > 0 && this.#failure === undefined) {
-        const batch = this.#pending;
-        this.#pending = [];
-        const bytes = batch.length === 1 ? (batch[0] as Buffer) : Buffer.concat(batch);
-        const position = this.#written;
-        this.#written += bytes.byteLength;
-        await this.#writeFully(bytes, position);
-      }
-    } catch (error) {
-      this.#failure = error;
+  /** Writes batches until none is pending; never rejects (a failure moves the items to memory). */
+  async #drain(): Promise<void> {
+    while (this.#pending.length > 0) {
+      const batch = this.#pending;
       this.#pending = [];
-    } finally {
-      this.#flushing = undefined;
+      const bytes =
+        batch.length === 1 ? (batch[0] as { bytes: Buffer }).bytes : Buffer.concat(batch.map((b) => b.bytes));
+      const position = this.#written;
+      this.#written += bytes.byteLength;
+      try {
+        await this.#writeFully(bytes, position);
+      } catch (error) {
+        this.#failure = error;
+        // A line may be half on disk: the whole batch, and all that comes after, is read from memory.
+        for (const item of [...batch, ...this.#pending]) this.#memory.set(item.index, item.bytes);
+        this.#pending = [];
+        return;
+      }
     }
   }
 

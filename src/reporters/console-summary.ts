@@ -15,6 +15,8 @@ export interface ConsoleSummaryOptions {
   };
   /** Failed items listed before "…and N more". Default 20. */
   maxFailures?: number;
+  /** The reports on disk, when not all of them could be written. Default: all three. */
+  reportsWritten?: readonly string[];
 }
 
 /**
@@ -113,8 +115,9 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
       '  Fix what the codes say (docs/errors.md), then run the same command again: envelopes already sent are adopted, never sent twice, and finished steps are skipped.',
     );
   }
+  const reports = options.reportsWritten ?? ['report.json', 'report.md', 'junit.xml'];
   lines.push(
-    `Outputs in ${options.outShown}${path.sep}: report.json, report.md, junit.xml, and one folder per envelope and account (<job>/<key>/).`,
+    `Outputs in ${options.outShown}${path.sep}: ${reports.length > 0 ? `${reports.join(', ')}, and ` : 'no report (see the error below), '}one folder per envelope and account (<job>/<key>/).`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -9,8 +9,25 @@ const verdictTitles: Record<RunVerdict, string> = {
   succeeded: 'succeeded',
 };
 
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+/**
+ * Text from outside (a service's error message, a name from a CSV) as plain
+ * text of a table cell: report.md is rendered (GitHub's step summary, a
+ * pull-request comment), so HTML is escaped as entities and the brackets of
+ * a markdown link or image, and backslashes, are escaped too; `|` and line
+ * breaks would end the cell.
+ */
 function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  return text
+    .replace(/\r?\n/g, ' ')
+    .replace(/[&<>]/g, (c) => ENTITIES[c]!)
+    .replace(/[\\[\]|]/g, '\\$&');
+}
+
+/** Text inside a code span: shown as it is, except a backtick (which would end the span) and `|`. */
+function code(text: string): string {
+  return `\`${text.replace(/\r?\n/g, ' ').replace(/`/g, "'").replace(/\|/g, '\\|')}\``;
 }
 
 function duration(ms: number): string {
@@ -84,7 +101,7 @@ export async function reportMarkdown(source: ReportSource): Promise<string> {
     lines.push('## Failed', '', '| item | where | step | code | what happened |', '|---|---|---|---|---|');
     for (const item of failedListed) {
       lines.push(
-        `| \`${cell(`${item.job}/${item.key}`)}\` | ${cell(`${item.source.file}:${item.source.line}`)} | ${cell(item.error?.step ?? '')} | \`${item.error?.code ?? ''}\` | ${cell(item.error?.message ?? '')} |`,
+        `| ${code(`${item.job}/${item.key}`)} | ${cell(`${item.source.file}:${item.source.line}`)} | ${cell(item.error?.step ?? '')} | ${code(item.error?.code ?? '')} | ${cell(item.error?.message ?? '')} |`,
       );
     }
     if (failedCount > MAX_FAILED) lines.push('', `…and ${failedCount - MAX_FAILED} more (see report.json).`);
@@ -101,7 +118,7 @@ export async function reportMarkdown(source: ReportSource): Promise<string> {
       const who = e.recipients
         .filter((r) => r.signing === 'waiting-for-turn')
         .map((r) => r.clientUserId ?? r.recipientId);
-      lines.push(`- \`${cell(`${e.job}/${e.key}`)}\`: ${who.map((w) => `\`${cell(w)}\``).join(', ')}`);
+      lines.push(`- ${code(`${e.job}/${e.key}`)}: ${who.map((w) => code(w)).join(', ')}`);
     }
     if (waitingCount > MAX_WAITING) lines.push(`- …and ${waitingCount - MAX_WAITING} more`);
     lines.push('');
@@ -114,7 +131,7 @@ export async function reportMarkdown(source: ReportSource): Promise<string> {
       'Not failures: the initial user activates the account from the activation message.',
       '',
     );
-    for (const a of activation) lines.push(`- \`${cell(`${a.job}/${a.key}`)}\`: account ${a.accountId ?? '?'}`);
+    for (const a of activation) lines.push(`- ${code(`${a.job}/${a.key}`)}: account ${cell(a.accountId ?? '?')}`);
     lines.push('');
   }
   if (notStartedCount > 0 && report.callBudget?.exhausted) {

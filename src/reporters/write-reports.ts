@@ -1,19 +1,47 @@
 import { Readable } from 'node:stream';
+import { SignrunError } from '../errors/signrun-error.js';
 import type { FileRecord, OutputFolder } from '../output/output-folder.js';
 import { reportJsonChunks, reportSourceOf, type ReportSource, type RunReport } from './report-json.js';
 import { reportMarkdown } from './report-markdown.js';
 import { reportJunitChunks } from './report-junit.js';
 
+/** The report files, in the order they are written. */
+export const reportFiles = ['report.json', 'report.md', 'junit.xml'] as const;
+
 /**
  * Writes report.json, report.md and junit.xml at the top of the output
  * folder, each atomically. report.json and junit.xml are streamed as they
  * are made: a run's envelopes are read from its spool, never held whole.
+ *
+ * One report the disk refuses does not cost the others: each is tried, and
+ * then SR_OUTPUT_WRITE names what could not be written, with `details.written`
+ * listing the reports that were.
  */
 export async function writeReports(out: OutputFolder, report: RunReport | ReportSource): Promise<FileRecord[]> {
   const source = 'head' in report ? report : reportSourceOf(report);
-  return [
-    await out.writeStream('report.json', Readable.from(reportJsonChunks(source))),
-    await out.writeFile('report.md', await reportMarkdown(source)),
-    await out.writeStream('junit.xml', Readable.from(reportJunitChunks(source))),
-  ];
+  const writers: Record<(typeof reportFiles)[number], () => Promise<FileRecord>> = {
+    'report.json': () => out.writeStream('report.json', Readable.from(reportJsonChunks(source))),
+    'report.md': async () => out.writeFile('report.md', await reportMarkdown(source)),
+    'junit.xml': () => out.writeStream('junit.xml', Readable.from(reportJunitChunks(source))),
+  };
+  const written: FileRecord[] = [];
+  const failures: SignrunError[] = [];
+  for (const name of reportFiles) {
+    try {
+      written.push(await writers[name]());
+    } catch (error) {
+      if (!(error instanceof SignrunError) || error.code !== 'SR_OUTPUT_WRITE') throw error;
+      failures.push(error);
+    }
+  }
+  const first = failures[0];
+  if (first) {
+    const names = written.map((f) => f.path);
+    throw new SignrunError(
+      'SR_OUTPUT_WRITE',
+      `${failures.map((f) => f.message).join('; ')} (${names.length > 0 ? `written: ${names.join(', ')}` : 'no report could be written'})`,
+      { cause: first, details: { written: names } },
+    );
+  }
+  return written;
 }

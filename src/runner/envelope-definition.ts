@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { SignrunError } from '../errors/signrun-error.js';
 import type { ResolvedEnvelope } from '../jobs/model.js';
 import type { EnvelopeDefinition, Signer, TemplateRole, TextCustomField } from '../client/wire-types.js';
 import { digestFieldName, identityFieldName, identityOf, transactionIdOf } from './identity.js';
@@ -41,7 +43,7 @@ export async function envelopeDefinitionOf(envelope: ResolvedEnvelope): Promise<
       documentId: doc.documentId,
       name: doc.name,
       fileExtension: 'pdf',
-      documentBase64: (await readFile(doc.path)).toString('base64'),
+      documentBase64: (await validatedBytes(doc)).toString('base64'),
     })),
   );
   definition.recipients = {
@@ -63,6 +65,24 @@ export async function envelopeDefinitionOf(envelope: ResolvedEnvelope): Promise<
     }),
   };
   return definition;
+}
+
+/**
+ * The document's bytes, only if they are the ones validated: a file changed,
+ * or swapped for a link to a file outside the job folder, since `validate`
+ * read it is refused (SR_DOC_CHANGED) instead of sent.
+ */
+async function validatedBytes(doc: ResolvedEnvelope['documents'][number]): Promise<Buffer> {
+  const bytes = await readFile(doc.path);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  if (sha256 !== doc.sha256) {
+    throw new SignrunError(
+      'SR_DOC_CHANGED',
+      `the document ${doc.path} (documentId ${doc.documentId}) changed after it was validated: not sent`,
+      { details: { documentId: doc.documentId, validatedSha256: doc.sha256, sha256 } },
+    );
+  }
+  return bytes;
 }
 
 /** API calls a run makes for an envelope, when every embedded signer is in turn: the figure that decides throughput. */

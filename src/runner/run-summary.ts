@@ -3,6 +3,7 @@ import type { RunEvent } from './run-events.js';
 import type { AccountResult, EnvelopeResult, RunTarget } from './run-results.js';
 import type { CallBudgetReport } from './call-budget.js';
 import type { ResultSpool } from '../output/result-spool.js';
+import type { SignrunError } from '../errors/signrun-error.js';
 import { identityOf } from './identity.js';
 import { ExitCode, type ExitCodeValue } from '../errors/catalogue-entry.js';
 
@@ -47,6 +48,12 @@ export interface RunSummary {
   callBudget?: CallBudgetReport;
   /** Releases the results spool (its file is already gone from the folder). Call once the reports are written. */
   close: () => Promise<void>;
+  /**
+   * Set when the output or state folder refused a write (SR_OUTPUT_WRITE):
+   * the run started nothing new from then on. The caller writes the reports
+   * it still can, then ends with this error.
+   */
+  outputFailure?: SignrunError;
 }
 
 /** Counts per outcome, for the console and report.md. */
@@ -253,9 +260,10 @@ export class SummaryCollector {
   }
 
   /**
-   * The summary, once every spooled result is on disk (SR_OUTPUT_WRITE when
-   * one could not be written). From then on the spool belongs to the
-   * summary: its `close` releases it.
+   * The summary, once every spooled result is written (to disk, or kept in
+   * memory by a spool whose writes failed: the run reports that as
+   * `outputFailure`). From then on the spool belongs to the summary: its
+   * `close` releases it.
    */
   async summary(): Promise<RunSummary> {
     await this.#spool.flush();

@@ -206,7 +206,15 @@ export async function run(options: RunOptions): Promise<RunSummary> {
     // An envelope new to the journal costs one lookup more (envelope-pipeline.ts, firstLookup).
     const callsOf = (item: WorkItem) =>
       item.kind === 'envelope' ? expectedApiCalls(item.envelope) + (journal ? 1 : 0) : 2;
-    const stopped = () => interrupted() || budget.exhausted;
+    // The output folder or the state folder refused a write (disk full, a
+    // file size limit): nothing new is started, since its outputs could not
+    // be kept either; the reports are still written where the disk allows.
+    let outputFailure: SignrunError | undefined;
+    const noteOutput = (error: { code: string; message: string } | undefined): void => {
+      if (error?.code === 'SR_OUTPUT_WRITE') outputFailure ??= new SignrunError('SR_OUTPUT_WRITE', error.message);
+    };
+    const outputFailed = () => outputFailure ?? spool.failure;
+    const stopped = () => interrupted() || budget.exhausted || outputFailed() !== undefined;
     /** `done` records being written to the journal. */
     const recording = new Set<Promise<void>>();
     const runItem = async (item: WorkItem): Promise<void> => {
@@ -234,9 +242,10 @@ export async function run(options: RunOptions): Promise<RunSummary> {
           recording.add(done);
           done.then(
             () => recording.delete(done),
-            () => undefined, // awaited below: a journal that cannot be written fails the run
+            (error: unknown) => noteOutput(error as SignrunError), // a journal that cannot be written stops the run
           );
         }
+        noteOutput(result.error);
         collector.envelopeDone(item.index, result);
         emit({ type: 'envelope:done', result });
       } else {
@@ -251,6 +260,7 @@ export async function run(options: RunOptions): Promise<RunSummary> {
           ...(options.distributor ? { distributor: options.distributor } : {}),
           ...(options.integratorKey ? { integratorKey: options.integratorKey } : {}),
         });
+        noteOutput(result.error);
         collector.accountDone(item.index, result);
         emit({ type: 'account:done', result });
       }
@@ -272,11 +282,11 @@ export async function run(options: RunOptions): Promise<RunSummary> {
       },
       stopped,
     );
-    await Promise.all(recording);
+    await Promise.allSettled(recording);
 
     if (stopped()) {
       if (interrupted()) emit({ type: 'interrupt' });
-      else emit({ type: 'budget', callBudget: budget.report() });
+      else if (budget.exhausted) emit({ type: 'budget', callBudget: budget.report() });
       for (const item of workItems(options.jobs, envelopes)) {
         if (item.kind === 'account' && !collector.hasAccount(item.index)) {
           const result = notStartedAccount(item.account);
@@ -293,6 +303,8 @@ export async function run(options: RunOptions): Promise<RunSummary> {
       emit({ type: 'budget', callBudget: budget.report() });
     emit({ type: 'run:end', endedAt: new Date().toISOString(), interrupted: interrupted() });
     const summary = await collector.summary();
+    const failure = outputFailed();
+    if (failure) summary.outputFailure = failure;
     handedOver = true;
     return summary;
   } finally {

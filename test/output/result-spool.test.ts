@@ -1,9 +1,12 @@
+import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResultSpool } from '../../src/output/result-spool.js';
 import { SignrunError } from '../../src/errors/signrun-error.js';
+import { repoRoot } from '../helpers/run-cli.js';
 
 const folders: string[] = [];
 async function folder(): Promise<string> {
@@ -77,4 +80,46 @@ describe('ResultSpool', () => {
     expect(error).toBeInstanceOf(SignrunError);
     expect((error as SignrunError).code).toBe('SR_OUTPUT_WRITE');
   });
+});
+
+describe('ResultSpool on a disk that refuses writes', () => {
+  it('never hangs: after a failed write it keeps the items, says why, and reads every one back', async () => {
+    const dir = await folder();
+    // A file size limit (ulimit -f, KiB) is a full disk on demand; node ignores SIGXFSZ and sees EFBIG.
+    const script = `
+      import { ResultSpool } from ${JSON.stringify(pathToFileURL(path.join(repoRoot, 'dist/output/result-spool.js')).href)};
+      const spool = await ResultSpool.create(${JSON.stringify(path.join(dir, 'r.jsonl'))}, 200);
+      const pad = 'x'.repeat(200);
+      for (let i = 0; i < 100; i++) spool.put(i, { i, pad });
+      await spool.flush();
+      for (let i = 100; i < 200; i++) { spool.put(i, { i, pad }); if (i % 10 === 0) await spool.flush(); }
+      await spool.flush();
+      const read = [];
+      for await (const item of spool.read()) read.push(item.i);
+      await spool.close();
+      console.log(JSON.stringify({ failure: spool.failure?.code, message: spool.failure?.message, read }));
+    `;
+    const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn('/bin/sh', [
+        '-c',
+        'ulimit -f 4 && exec "$0" --input-type=module -e "$1"',
+        process.execPath,
+        script,
+      ]);
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, stdout, stderr });
+      });
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const parsed = JSON.parse(result.stdout) as { failure: string; message: string; read: number[] };
+    expect(parsed.failure).toBe('SR_OUTPUT_WRITE');
+    expect(parsed.message).toMatch(/EFBIG/);
+    expect(parsed.read).toEqual(Array.from({ length: 200 }, (_, i) => i));
+  }, 30_000);
 });

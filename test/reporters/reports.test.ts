@@ -291,3 +291,35 @@ describe('reporters', () => {
     expect(text).toContain('70 signing address(es)');
   });
 });
+
+describe('report.md and what a service says (issue 14, item 10)', () => {
+  it('shows a service error message as text: no raw HTML, no markdown link, one table cell', async () => {
+    const hostile = summary({
+      envelopes: [
+        {
+          job: 'offers',
+          key: 'k',
+          source,
+          outcome: 'failed',
+          recipients: [],
+          files: [],
+          apiCalls: 1,
+          retries: 0,
+          error: {
+            code: 'SR_HTTP_STATUS',
+            message:
+              'POST /x answered 500 <html><body><img src=x onerror="alert(1)"><script>steal()</script></body></html> [sign here](https://evil.example/) \\[again](https://evil.example/) | extra cell\nnext line',
+            step: 'create',
+          },
+        },
+      ],
+      accounts: [],
+    });
+    const md = await reportMarkdown(reportOf(hostile));
+    expect(md).not.toMatch(/<(html|body|img|script)/i);
+    expect(md).toContain('&lt;script&gt;');
+    expect(md).not.toMatch(/[^\\]\]\(https:\/\/evil/);
+    const row = md.split('\n').find((l) => l.includes('evil.example'))!;
+    expect(row.split(/(?<!\\)\|/).length).toBe(7); // 5 cells between 6 unescaped pipes
+  });
+});

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -37,5 +37,17 @@ describe('state folder target', () => {
         'SR_STATE_OTHER_TARGET',
       );
     }
+  });
+});
+
+describe('state folder target and a root URL with a password (issue 14, item 10)', () => {
+  it('stores the address without its user name and password, readable by its owner only', async () => {
+    const dir = await stateDir();
+    await bindStateTarget(dir, 'https://me:hunter2-secret@demo.example.com/restapi/v2');
+    const file = path.join(dir, 'target.json');
+    const text = await readFile(file, 'utf8');
+    expect(text).not.toContain('hunter2-secret');
+    expect((JSON.parse(text) as { rootUrl: string }).rootUrl).toBe('https://demo.example.com/restapi/v2');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
   });
 });

@@ -4,6 +4,7 @@ import type { CommandHandler } from '../command.js';
 import { formatDiagnostics } from '../format-diagnostics.js';
 import { useColour, type CommandIO } from '../io.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
+import { SignrunError } from '../../errors/signrun-error.js';
 import { prepare } from '../../runner/prepare.js';
 import { resolveTarget } from '../../runner/target.js';
 import { run, PreflightError } from '../../runner/run.js';
@@ -71,6 +72,17 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
     io.stdout.write(
       `Running ${envelopes} envelope(s) and ${accounts} account(s) from ${jobs.length} job(s), ${concurrency} at a time${shard ? ` (shard ${shard.index}/${shard.count})` : ''}; outputs in ${shownPath(io.cwd, outDir)}/\n`,
     );
+    // The state folder (lock + journal) belongs to a lasting service; an
+    // in-process sandbox dies with the run, and its journal would point at nothing.
+    const stateDir = target.sandbox
+      ? undefined
+      : path.resolve(io.cwd, (options['state'] as string | undefined) ?? path.join(outDir, '.signrun'));
+    // Inside the output folder, its files are written by the state module: a
+    // link planted there is refused here, before anything is sent.
+    if (stateDir) await out.refuseLinksIn(stateDir);
+    // So are links at the jobs' folders and at their envelopes' folders, before
+    // anything is sent; deeper ones are refused by the writer as it goes.
+    for (const job of new Set(jobs.map((j) => j.job))) await out.refuseLinksIn(path.join(outDir, job));
     const progress = createProgress({ stream: io.stderr });
     let summary;
     try {
@@ -87,13 +99,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
           if (event.type === 'warning') io.stderr.write(`warning: ${event.message}\n`);
           progress.onEvent(event);
         },
-        // The state folder (lock + journal) belongs to a lasting service; an
-        // in-process sandbox dies with the run, and its journal would point at nothing.
-        ...(target.sandbox
-          ? {}
-          : {
-              stateDir: path.resolve(io.cwd, (options['state'] as string | undefined) ?? path.join(outDir, '.signrun')),
-            }),
+        ...(stateDir ? { stateDir } : {}),
         command: [
           'signrun',
           'run',
@@ -125,8 +131,36 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
     progress.finish();
     try {
       const report = reportOf(summary, io.cwd);
-      await writeReports(out, report);
-      io.stdout.write(await consoleSummary(report, { outShown: shownPath(io.cwd, outDir), colour }));
+      // A disk that refused the run's outputs may still take some reports:
+      // every one it takes is written, then the run ends with the error.
+      let reportFailure: SignrunError | undefined;
+      try {
+        await writeReports(out, report);
+      } catch (error) {
+        if (!(error instanceof SignrunError) || error.code !== 'SR_OUTPUT_WRITE') throw error;
+        reportFailure = error;
+      }
+      const written = reportFailure?.details?.['written'] as string[] | undefined;
+      io.stdout.write(
+        await consoleSummary(report, {
+          outShown: shownPath(io.cwd, outDir),
+          colour,
+          ...(written ? { reportsWritten: written } : {}),
+        }),
+      );
+      const failure = summary.outputFailure;
+      if (failure || reportFailure) {
+        throw new SignrunError(
+          'SR_OUTPUT_WRITE',
+          [failure ? `${failure.message}: the run started nothing new after that` : undefined, reportFailure?.message]
+            .filter((m) => m !== undefined)
+            .join('; '),
+          {
+            hint: 'Free disk space (or raise the file size limit) and run the same command again: envelopes already sent are adopted, never sent twice.',
+            cause: failure ?? reportFailure,
+          },
+        );
+      }
       return exitCodeOf(summary);
     } finally {
       await summary.close();

@@ -77,6 +77,19 @@ const signUrl: CommandHandler = async ({ args, io }) => {
     return ExitCode.invalid;
   }
   const config = loaded.config;
+  const c = config.credentials;
+  const credentialsConfigured = Boolean(c.accessToken ?? c.username ?? c.password);
+  // Credentials are bound to the service configured with them: the
+  // envelope.json of an output folder (tampered, or someone else's) never
+  // decides where a password or token goes. Its address is used only for a
+  // local sandbox, with the sandbox's own public seed credentials
+  // (resolveTarget: loopback and nothing configured).
+  if (!config.rootUrl && !jwtSettingsOf(config) && credentialsConfigured) {
+    throw new SignrunError(
+      'SR_ROOT_URL_MISSING',
+      `credentials are configured but no root URL: not sending them to ${JSON.stringify(envelope.rootUrl)}, the address ${folder}/envelope.json names`,
+    );
+  }
   // The configured login (JWT grant, token, legacy header); an envelope made
   // on a local `signrun serve` with nothing configured: its seed's user.
   const target = await resolveTarget(

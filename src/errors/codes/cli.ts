@@ -17,4 +17,10 @@ export const cliCodes = defineCodes({
     summary: 'The run was interrupted (Ctrl-C or SIGTERM); work in flight was finished and the report written.',
     hint: 'Run the same command again to continue where it stopped.',
   },
+  SR_ROOT_URL_MISSING: {
+    exitCode: 2,
+    summary:
+      'Credentials are configured but no root URL: signrun sends credentials only to the service configured with them, never to an address read from an output folder (which anyone who can write there could change).',
+    hint: 'Set DOCUSIGN_ROOT_URL (or rootUrl in the config file) to the service the envelope was sent to, e.g. `DOCUSIGN_ROOT_URL=https://demo.docusign.net/restapi/v2 npx signrun sign-url out <key>`.',
+  },
 });

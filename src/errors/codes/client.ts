@@ -87,4 +87,10 @@ export const clientCodes = defineCodes({
     summary: "The configured root URL is not on the server where the account lives (userinfo's base_uri).",
     hint: 'Unset DOCUSIGN_ROOT_URL (the root comes from the account), or set it to the address in the message.',
   },
+  SR_HTTP_REDIRECT_REFUSED: {
+    exitCode: 1,
+    summary:
+      'The service redirected a call to another origin (scheme, host or port): signrun does not follow it, so the credentials never reach a server other than the configured one.',
+    hint: 'If the new address is the real service, set DOCUSIGN_ROOT_URL to it; otherwise check who answers at the configured root URL.',
+  },
 });

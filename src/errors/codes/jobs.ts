@@ -70,6 +70,12 @@ export const jobCodes = defineCodes({
     summary: 'A field has a value outside its allowed list.',
     hint: 'Use one of the values listed in the message.',
   },
+  SR_CUSTOM_FIELD_RESERVED: {
+    exitCode: 2,
+    summary:
+      "A custom field name starts with `signrun`: those names are signrun's own (the envelope's identity and digest, by which a re-run finds and adopts what an earlier run sent), so a job must not set them.",
+    hint: 'Rename the custom field (e.g. `payrollRef`); nothing was sent.',
+  },
   SR_SCHEMA_VALUE: {
     exitCode: 2,
     summary: 'A field value breaks a rule of the schema (pattern, range, length, empty list, version).',
@@ -96,6 +102,12 @@ export const jobCodes = defineCodes({
     exitCode: 2,
     summary: 'A `${row.column}` reference is used outside an envelope with forEach.',
     hint: 'Add `forEach: { csv: <file> }` to the envelope, or write the value out.',
+  },
+  SR_SECRET_OUTSIDE_CREDENTIAL: {
+    exitCode: 2,
+    summary:
+      'A credential variable (`${env.DOCUSIGN_PASSWORD}`, an access token or private key, the distributor password, or a variable the job file uses as a password) is used in a field that is not a password: its value would reach the service, the reports, envelope.json and file names.',
+    hint: 'Use credential variables only in initialUser.password; write the text you meant, or use another variable that holds no secret.',
   },
   SR_PASSWORD_LITERAL: {
     exitCode: 2,
@@ -217,6 +229,12 @@ export const jobCodes = defineCodes({
     summary:
       "A document file is outside the job file's folder (a ../ path, an absolute path or a symbolic link leading out).",
     hint: 'Move the PDF next to (or below) the job file and name it by a relative path.',
+  },
+  SR_DOC_INFLATE_LIMIT: {
+    exitCode: 2,
+    summary:
+      'A document\'s compressed object or cross-reference streams inflate to more than 64 MiB while it is read: a real PDF needs a few MiB at most, a "zip bomb" would take all memory.',
+    hint: 'Save the PDF again from a PDF tool (e.g. `qpdf --object-streams=disable in.pdf out.pdf`) and check where it came from.',
   },
   SR_DOC_NOT_PDF: {
     exitCode: 2,

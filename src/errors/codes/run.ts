@@ -47,6 +47,18 @@ export const runCodes = defineCodes({
     summary: 'A file would be written outside the output folder.',
     hint: 'Job and key names become folder names; remove `..` and path separators from them.',
   },
+  SR_DOC_CHANGED: {
+    exitCode: 1,
+    summary:
+      'A document file changed (or was replaced, by a link or another file) between validation and sending: its sha256 is not the one validated, so it was not sent.',
+    hint: 'Leave the documents alone while a run is going; check what changed the file, then run again (the envelope is validated afresh).',
+  },
+  SR_OUTPUT_LINK: {
+    exitCode: 2,
+    summary:
+      'A folder or file under the output folder (or the state folder in it) is a symbolic link: signrun writes only under the output folder, so it never follows or replaces a link there (the output folder itself may be one).',
+    hint: 'Remove the link named in the message (and check who put it there), then run again.',
+  },
   SR_OUTPUT_WRITE: {
     exitCode: 1,
     summary: 'An output file could not be written.',
