@@ -10,6 +10,7 @@ const commands = {
   serve: () => import('./commands/serve.js'),
   'sign-url': () => import('./commands/sign-url.js'),
   'report-merge': () => import('./commands/report-merge.js'),
+  links: () => import('./commands/links.js'),
 } satisfies Record<string, () => Promise<{ default: CommandHandler }>>;
 
 export type CommandName = keyof typeof commands;
@@ -134,6 +135,32 @@ export function buildProgram(
     .argument('<reports...>', 'report.json files or output folders')
     .requiredOption('--out <dir>', 'folder for the merged report.json, report.md and junit.xml')
     .action(on('report-merge'));
+
+  const links = program
+    .command('links')
+    .description('Stable signing links: each opening asks the service for a fresh signing address (docs/links.md).');
+  const linksAction =
+    (action: 'serve' | 'list') =>
+    (...all: unknown[]) => {
+      const cmd = all[all.length - 1] as Command;
+      dispatch('links', commands.links, [action], cmd.opts());
+    };
+  links
+    .command('serve')
+    .description("Answer every embedded recipient's stable link with a redirect to a fresh signing address.")
+    .requiredOption('--out <dir>', 'output folder of the runs whose recipients get links')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0: any free port)', portNumber, 8090)
+    .option('--base-url <url>', 'public address of this server, e.g. behind a reverse proxy (default http://HOST:PORT)')
+    .action(linksAction('serve'));
+  links
+    .command('list')
+    .description("Print every embedded recipient's stable link (giving links to recipients that have none yet).")
+    .requiredOption('--out <dir>', 'output folder of the runs')
+    .option('--host <host>', 'host the links server listens on', '127.0.0.1')
+    .option('--port <port>', 'port the links server listens on', portNumber, 8090)
+    .option('--base-url <url>', 'public address of the links server (as given to `links serve`)')
+    .action(linksAction('list'));
 
   return program;
 }

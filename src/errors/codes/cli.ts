@@ -17,4 +17,9 @@ export const cliCodes = defineCodes({
     summary: 'The run was interrupted (Ctrl-C or SIGTERM); work in flight was finished and the report written.',
     hint: 'Run the same command again to continue where it stopped.',
   },
+  SR_LINKS_START: {
+    exitCode: 2,
+    summary: 'The links server (`signrun links serve`) could not listen (port in use, address not available).',
+    hint: 'Choose another --port or --host, e.g. `npx signrun links serve --out out --port 0`.',
+  },
 });
