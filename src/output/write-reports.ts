@@ -3,9 +3,10 @@ import type { FileRecord, OutputFolder } from './output-folder.js';
 import { reportJsonChunks, reportSourceOf, type ReportSource, type RunReport } from './report-json.js';
 import { reportMarkdown } from './report-markdown.js';
 import { reportJunitChunks } from './report-junit.js';
+import { reportHtml } from './report-html.js';
 
 /**
- * Writes report.json, report.md and junit.xml at the top of the output
+ * Writes report.json, report.md, junit.xml and report.html at the top of the output
  * folder, each atomically. report.json and junit.xml are streamed as they
  * are made: a run's envelopes are read from its spool, never held whole.
  */
@@ -15,5 +16,6 @@ export async function writeReports(out: OutputFolder, report: RunReport | Report
     await out.writeStream('report.json', Readable.from(reportJsonChunks(source))),
     await out.writeFile('report.md', await reportMarkdown(source)),
     await out.writeStream('junit.xml', Readable.from(reportJunitChunks(source))),
+    await out.writeFile('report.html', await reportHtml(source)),
   ];
 }
