@@ -44,7 +44,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
   if (!prepared.ok) {
     printDiagnostics(io, [...prepared.errors, ...prepared.warnings]);
     io.stderr.write(
-      `Nothing was sent: fix the ${prepared.errors.length} error(s) above, then run again (\`signrun validate\` checks offline).\n`,
+      `Nothing was sent: fix the ${prepared.errors.length} error(s) above, then run again (\`npx signrun validate\` checks offline).\n`,
     );
     return ExitCode.invalid;
   }

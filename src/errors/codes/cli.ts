@@ -5,7 +5,7 @@ export const cliCodes = defineCodes({
   SR_USAGE: {
     exitCode: 2,
     summary: 'The command line is not valid: unknown option, missing argument or bad value.',
-    hint: 'Run `signrun --help` or `signrun <command> --help` for the usage.',
+    hint: 'Run `npx signrun --help` or `npx signrun <command> --help` for the usage.',
   },
   SR_INTERNAL: {
     exitCode: 1,
