@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
@@ -5,6 +7,7 @@ import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { launchBrowser, newPage, startReturnServer, viewports, waitForDocuments } from '../helpers/browser.js';
 import { samplePdf } from '../signing/pdf-tools.js';
 import { sandboxApi, signer } from '../signing/sandbox-api.js';
+import { repoRoot } from '../helpers/run-cli.js';
 
 // The signing page's words and its alert, as a signer meets them: one field
 // is "the field", and pressing Finish too early shows the alert where the
@@ -103,4 +106,21 @@ describe('signing page words and alert', () => {
       }
     });
   }
+
+  it("the examples' returnUrl is the sandbox's own page, so a first signing ends on it", async () => {
+    for (const file of ['embedded-signing.yaml', 'template-contract.yaml', 'hr-renewals.yaml']) {
+      const text = readFileSync(join(repoRoot, 'examples', file), 'utf8');
+      const returnUrl = new URL(/returnUrl: (\S+)/.exec(text)?.[1] ?? '');
+      expect(returnUrl.origin, file).toBe('http://127.0.0.1:8080'); // `npx signrun serve`'s default
+      const { context, page, errors } = await newPage(browser);
+      try {
+        const answer = await page.goto(`${sandbox.origin}${returnUrl.pathname}?event=signing_complete`);
+        expect(answer?.status()).toBe(200);
+        expect(await page.locator('h1').textContent()).toBe('Thank you');
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
+  });
 });
