@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command, Option, InvalidArgumentError } from 'commander';
 import type { CommandHandler } from './command.js';
 import type { CommandIO } from './io.js';
@@ -14,6 +15,20 @@ const commands = {
 } satisfies Record<string, () => Promise<{ default: CommandHandler }>>;
 
 export type CommandName = keyof typeof commands;
+
+/**
+ * signrun's own version, from its package.json (dist/cli → ../../). Not
+ * npm_package_version: under `npx signrun` in someone's project that is
+ * their package's version.
+ */
+function ownVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
+      .version;
+  } catch {
+    return 'unknown';
+  }
+}
 
 export function positiveInt(value: string): number {
   const n = Number(value);
@@ -48,7 +63,7 @@ export function buildProgram(
 ): Command {
   const program = new Command('signrun')
     .description('Envelope-as-code for electronic signatures (eSignature REST API v2).')
-    .version(process.env['npm_package_version'] ?? '0.1.0')
+    .version(ownVersion())
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),

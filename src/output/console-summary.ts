@@ -115,7 +115,7 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
     );
   }
   lines.push(
-    `Outputs in ${options.outShown}${path.sep}: report.json, report.md, junit.xml, and one folder per envelope and account (<job>/<key>/).`,
+    `Outputs in ${options.outShown}${path.sep}: report.json, report.md, junit.xml, report.html, and one folder per envelope and account (<job>/<key>/).`,
   );
   return `${lines.join('\n')}\n`;
 }
