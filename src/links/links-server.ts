@@ -14,6 +14,8 @@ export interface LinksServerOptions {
   port?: number;
   /** The public address of the server (behind a reverse proxy); default `http://HOST:PORT`. */
   baseUrl?: string;
+  /** How often the output folder is scanned for new envelopes (ms); default 60,000. */
+  rescanEveryMs?: number;
 }
 
 /** A listening links server. */
@@ -56,10 +58,21 @@ export async function startLinksServer(options: LinksServerOptions): Promise<Run
     sessions.close();
     throw error;
   }
+  // Envelopes a later run sends get their links (in signing.json) within a
+  // minute, without a restart; one scan at a time.
+  let scanning: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    scanning ??= rescan()
+      .catch(() => undefined)
+      .finally(() => (scanning = undefined));
+  }, options.rescanEveryMs ?? 60_000);
+  timer.unref();
   return {
     origin,
     baseUrl,
     close: async () => {
+      clearInterval(timer);
+      await scanning;
       await app.close();
       sessions.close();
     },
