@@ -42,12 +42,12 @@ function escape(text: string): string {
  * segments, their status when the report was written.
  */
 export function statusChartSvg(buckets: ChartBucket[], title: string): string {
-  const width = 640;
-  const height = 260;
+  const width = 480;
+  const height = 240;
   const margin = { top: 12, right: 12, bottom: 44, left: 44 };
   const totals = buckets.map((b) => chartStatuses.reduce((n, s) => n + b.counts[s], 0));
-  // A few bars stay bar-shaped: at most ~90 units of width per bar, centred.
-  const plot = Math.min(width - margin.left - margin.right, Math.max(1, buckets.length) * 90);
+  // A few bars stay bar-shaped: at most ~70 units of width per bar, centred.
+  const plot = Math.min(width - margin.left - margin.right, Math.max(1, buckets.length) * 70);
   const start = margin.left + (width - margin.left - margin.right - plot) / 2;
   const x = scaleBand<string>()
     .domain(buckets.map((b) => b.label))
@@ -56,7 +56,7 @@ export function statusChartSvg(buckets: ChartBucket[], title: string): string {
     .paddingOuter(0.15);
   const y = scaleLinear()
     .domain([0, Math.max(1, ...totals)])
-    .nice()
+    .nice(5)
     .range([height - margin.bottom, margin.top]);
   const parts: string[] = [];
   for (const tick of y.ticks(5).filter(Number.isInteger)) {
@@ -90,7 +90,7 @@ export function statusChartSvg(buckets: ChartBucket[], title: string): string {
   parts.push(
     `<line x1="${margin.left}" x2="${width - margin.right}" y1="${height - margin.bottom}" y2="${height - margin.bottom}" stroke="#888"/>`,
   );
-  return `<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="chart-title" font-size="12" font-family="system-ui, sans-serif" fill="#333">
+  return `<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="chart-title" font-size="14" font-family="system-ui, sans-serif" fill="#333">
 <title id="chart-title">${escape(title)}</title>
 ${parts.join('\n')}
 </svg>`;

@@ -195,7 +195,7 @@ h3 small,.meta{color:var(--muted);font-weight:normal}
 .tiles{display:grid;grid-template-columns:repeat(auto-fit,minmax(140px,1fr));gap:.75rem}
 .tile{background:#fff;border-radius:10px;padding:.75rem;box-shadow:0 1px 3px #0002}
 .tile b{display:block;font-size:1.6rem}
-.chart{width:100%;height:auto;display:block}
+.chart{width:100%;max-width:760px;height:auto;display:block;margin:auto}
 .legend{list-style:none;padding:0;margin:.5rem 0 0;display:flex;flex-wrap:wrap;gap:.5rem 1rem}
 .badge{display:inline-block;padding:0 .5em;border-radius:1em;background:#f0f0f3;white-space:nowrap}
 .badge::before{content:'';display:inline-block;width:.7em;height:.7em;border-radius:50%;background:var(--c);margin-right:.35em}

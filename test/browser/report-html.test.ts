@@ -49,7 +49,7 @@ describe('report.html in Chromium', () => {
         expect(await chart.count()).toBe(1);
         expect(await chart.locator('rect').count()).toBeGreaterThan(0);
         const box = await chart.boundingBox();
-        expect(box?.width).toBeGreaterThan(viewport.width * 0.6);
+        expect(box?.width).toBeGreaterThan(Math.min(viewport.width * 0.8, 700));
         expect(box?.width).toBeLessThanOrEqual(viewport.width);
         // Jobs of the examples, each with its table.
         expect(await page.locator('section h3').allTextContents()).toEqual(
