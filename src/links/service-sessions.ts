@@ -25,7 +25,7 @@ export class ServiceSessions {
     const configured = this.#config.rootUrl?.replace(/\/+$/, '');
     if (configured !== undefined ? configured !== wanted : !isLoopback(wanted))
       throw new SignrunError(
-        'SR_CREDENTIALS_MISSING',
+        'SR_LINKS_OTHER_SERVICE',
         `the envelope was created on ${wanted}, but the configured service is ${configured ?? '(none)'}: credentials go only to the configured service`,
       );
     let session = this.#sessions.get(wanted);

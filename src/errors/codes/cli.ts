@@ -22,4 +22,10 @@ export const cliCodes = defineCodes({
     summary: 'The links server (`signrun links serve`) could not listen (port in use, address not available).',
     hint: 'Choose another --port or --host, e.g. `npx signrun links serve --out out --port 0`.',
   },
+  SR_LINKS_OTHER_SERVICE: {
+    exitCode: 1,
+    summary:
+      "A link's envelope was created on another service than the configured one (DOCUSIGN_ROOT_URL): credentials go only to the configured service, so no signing address is asked for.",
+    hint: 'Run `npx signrun links serve` with the DOCUSIGN_ROOT_URL (and credentials) of the runs whose --out folder it serves.',
+  },
 });
