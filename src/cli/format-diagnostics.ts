@@ -35,9 +35,10 @@ export function formatDiagnostics(
     return `${JSON.stringify(body, null, 2)}\n`;
   }
   if (format === 'github') {
+    // The title carries the code; GitHub shows `title: message`, so the message does not repeat it.
     const lines = diagnostics.map(
       (d) =>
-        `::${d.severity === 'error' ? 'error' : 'warning'} file=${property(d.file)},line=${d.line},col=${d.column},title=${property(d.code)}::${data(`${d.code} ${d.message}${d.hint ? `\n${d.hint}` : ''}`)}`,
+        `::${d.severity === 'error' ? 'error' : 'warning'} file=${property(d.file)},line=${d.line},col=${d.column},title=${property(d.code)}::${data(`${d.message}${d.hint ? `\n${d.hint}` : ''}`)}`,
     );
     if (options.summary) lines.push(summaryLine(options.summary, errors, warnings));
     return lines.length > 0 ? `${lines.join('\n')}\n` : '';

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command, Option, InvalidArgumentError } from 'commander';
 import type { CommandHandler } from './command.js';
 import type { CommandIO } from './io.js';
@@ -12,9 +13,24 @@ const commands = {
   'report-merge': () => import('./commands/report-merge.js'),
   'auth-check': () => import('./commands/auth.js').then((m) => ({ default: m.check })),
   'auth-consent-url': () => import('./commands/auth.js').then((m) => ({ default: m.consent })),
+  links: () => import('./commands/links.js'),
 } satisfies Record<string, () => Promise<{ default: CommandHandler }>>;
 
 export type CommandName = keyof typeof commands;
+
+/**
+ * signrun's own version, from its package.json (dist/cli → ../../). Not
+ * npm_package_version: under `npx signrun` in someone's project that is
+ * their package's version.
+ */
+function ownVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
+      .version;
+  } catch {
+    return 'unknown';
+  }
+}
 
 export function positiveInt(value: string): number {
   const n = Number(value);
@@ -49,7 +65,7 @@ export function buildProgram(
 ): Command {
   const program = new Command('signrun')
     .description('Envelope-as-code for electronic signatures (eSignature REST API v2).')
-    .version(process.env['npm_package_version'] ?? '0.1.0')
+    .version(ownVersion())
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
@@ -161,6 +177,31 @@ export function buildProgram(
       'https://developers.docusign.com/platform/auth/consent',
     )
     .action(on('auth-consent-url'));
+  const links = program
+    .command('links')
+    .description('Stable signing links: each opening asks the service for a fresh signing address (docs/links.md).');
+  const linksAction =
+    (action: 'serve' | 'list') =>
+    (...all: unknown[]) => {
+      const cmd = all[all.length - 1] as Command;
+      dispatch('links', commands.links, [action], cmd.opts());
+    };
+  links
+    .command('serve')
+    .description("Answer every embedded recipient's stable link with a redirect to a fresh signing address.")
+    .requiredOption('--out <dir>', 'output folder of the runs whose recipients get links')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0: any free port)', portNumber, 8090)
+    .option('--base-url <url>', 'public address of this server, e.g. behind a reverse proxy (default http://HOST:PORT)')
+    .action(linksAction('serve'));
+  links
+    .command('list')
+    .description("Print every embedded recipient's stable link (giving links to recipients that have none yet).")
+    .requiredOption('--out <dir>', 'output folder of the runs')
+    .option('--host <host>', 'host the links server listens on', '127.0.0.1')
+    .option('--port <port>', 'port the links server listens on', portNumber, 8090)
+    .option('--base-url <url>', 'public address of the links server (as given to `links serve`)')
+    .action(linksAction('list'));
 
   return program;
 }

@@ -39,23 +39,19 @@ export async function readCsvRows(path: string, shownAs: string): Promise<CsvRes
       source,
     };
   }
+  // Spreadsheets in many locales save "CSV" with semicolons (or tabs): the
+  // header line says which; a comma file stays a comma file.
+  const delimiter = detectDelimiter(text);
   let records: string[][];
   try {
     // Plain arrays: csv-parse's `info`/`raw` options make it ~8 times slower,
     // so positions come from recordStarts() instead.
-    const parsed: unknown = parse(text, { skip_empty_lines: true, relax_column_count: false, trim: false });
+    const parsed: unknown = parse(text, { skip_empty_lines: true, relax_column_count: false, trim: false, delimiter });
     records = parsed as string[][];
   } catch (error) {
     if (error instanceof CsvError) {
-      const line = (error as CsvError & { lines?: number }).lines ?? 1;
-      return {
-        ok: false,
-        code: 'SR_CSV_INVALID',
-        message: `${shownAs}: ${error.message.replace(/ on line \d+$/, '')}`,
-        line,
-        column: 1,
-        source,
-      };
+      const { message, line, column } = csvErrorInWords(error, text, delimiter);
+      return { ok: false, code: 'SR_CSV_INVALID', message: `${shownAs}: ${message}`, line, column, source };
     }
     throw error;
   }
@@ -103,7 +99,11 @@ export async function readCsvRows(path: string, shownAs: string): Promise<CsvRes
     const values = Object.create(null) as Record<string, string>;
     for (let c = 0; c < columns.length; c++) values[columns[c]!] = record[c] ?? '';
     const line = lineOf(r);
-    rows.push({ values, line, cellColumn: (column) => cellStart(source.line(line) ?? '', columns.indexOf(column)) });
+    rows.push({
+      values,
+      line,
+      cellColumn: (column) => cellStart(source.line(line) ?? '', columns.indexOf(column), delimiter),
+    });
   }
   return { ok: true, columns, rows, source };
 }
@@ -138,8 +138,82 @@ function recordStarts(text: string): number[] {
   return starts;
 }
 
+/** The delimiter of the header line: the most frequent of `,` `;` and tab outside quotes; `,` when none. */
+export function detectDelimiter(text: string): string {
+  const counts = new Map<string, number>([
+    [',', 0],
+    [';', 0],
+    ['\t', 0],
+  ]);
+  let quoted = false;
+  for (const ch of text.replace(/^\uFEFF/, '')) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && (ch === '\n' || ch === '\r')) break;
+    else if (!quoted && counts.has(ch)) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  }
+  let best = ',';
+  for (const [d, n] of counts) if (n > (counts.get(best) ?? 0)) best = d;
+  return best;
+}
+
+/** Where a record starts: 1-based line, counting the lines csv-parse read. */
+function lineText(text: string, line: number): string {
+  return text.split(/\r?\n/)[line - 1] ?? '';
+}
+
+/**
+ * csv-parse's error in signrun's words, with the line and column of the
+ * cell at fault (csv-parse says `Invalid Record Length: expect 6, got 7`).
+ */
+function csvErrorInWords(
+  error: CsvError,
+  text: string,
+  delimiter: string,
+): { message: string; line: number; column: number } {
+  const info = error as CsvError & { lines?: number; record?: unknown[]; column?: number | string; index?: number };
+  const line = info.lines ?? 1;
+  const shownDelimiter = delimiter === '\t' ? 'tab' : `"${delimiter}"`;
+  switch (error.code) {
+    case 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH':
+    case 'CSV_RECORD_INCONSISTENT_COLUMNS': {
+      const m = /expect (\d+), got (\d+)/.exec(error.message);
+      const expected = Number(m?.[1] ?? 0);
+      const got = Number(m?.[2] ?? info.record?.length ?? 0);
+      const raw = lineText(text, line);
+      const column = got > expected ? cellStart(raw, expected, delimiter) : Math.max(1, raw.length + 1);
+      return {
+        message:
+          got > expected
+            ? `line ${line} has ${got} cells but the header names ${expected} columns; cell ${expected + 1} starts at column ${column} (a ${shownDelimiter} inside a value needs the value in double quotes)`
+            : `line ${line} has ${got} cells but the header names ${expected} columns; the line ends early (missing ${shownDelimiter} or cells)`,
+        line,
+        column,
+      };
+    }
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return {
+        message: `a double quote opened on or before line ${line} is never closed: the rest of the file was read as one cell`,
+        line,
+        column: 1,
+      };
+    case 'CSV_INVALID_CLOSING_QUOTE':
+    case 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE':
+      return {
+        message: `line ${line}: a quoted cell goes on after its closing quote; write a double quote inside a quoted value as "" (two quotes)`,
+        line,
+        column: Math.max(1, lineText(text, line).indexOf('"') + 1),
+      };
+    default:
+      return {
+        message: `line ${line} cannot be read as CSV (${error.message.replace(/ on line \d+$/, '')})`,
+        line,
+        column: 1,
+      };
+  }
+}
+
 /** 1-based column of cell `index` in a raw record, honouring quotes. */
-function cellStart(raw: string, index: number): number {
+function cellStart(raw: string, index: number, delimiter = ','): number {
   const text = raw.replace(/^(\r?\n)+/, '');
   if (index <= 0) return 1;
   let cell = 0;
@@ -147,7 +221,7 @@ function cellStart(raw: string, index: number): number {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (ch === '"') quoted = !quoted;
-    else if (ch === ',' && !quoted && ++cell === index) return i + 2;
+    else if (ch === delimiter && !quoted && ++cell === index) return i + 2;
   }
   return 1;
 }

@@ -50,6 +50,7 @@ export function renderJobReference(linkBase = '', schema: Record<string, unknown
     '`# yaml-language-server: $schema=<path to>/schemas/job.schema.json` for help in your editor).',
     `The guide (references, \`.env\`, forEach, numbering, limits) is [docs/job-files.md](${linkBase}docs/job-files.md).`,
     'Any text may hold `${env.NAME}`; inside an envelope with `forEach`, `${row.column}` too.',
+    `Section numbers (service-api.md 2.3 …) are those of the API description, [test/fixtures/docusign/service-api.md](${linkBase}test/fixtures/docusign/service-api.md).`,
     '',
   ];
   for (const [title, ref] of sections) {

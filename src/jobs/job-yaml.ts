@@ -5,6 +5,29 @@ import { limits } from './limits.js';
 /** A path into the YAML document: map keys and list indexes. */
 export type NodePath = ReadonlyArray<string | number>;
 
+/**
+ * yaml reports a badly indented line at its column 1. Points instead at the
+ * text that is out of line, and says by how much, against the nearest line
+ * above that is indented less or as much (its parent or sibling).
+ */
+function indentationProblem(text: string, at: LineColumn, message: string): LineColumn & { message: string } {
+  const lines = text.split(/\r?\n/);
+  const line = lines[at.line - 1] ?? '';
+  const indent = /^ */.exec(line)?.[0].length ?? 0;
+  if (at.column !== 1 || indent === 0 || line.trim() === '') return { ...at, message };
+  const above = lines
+    .slice(0, at.line - 1)
+    .reverse()
+    .find((l) => l.trim() !== '' && !l.trimStart().startsWith('#'));
+  const aboveIndent = above === undefined ? 0 : (/^ */.exec(above)?.[0].length ?? 0);
+  const key = line.trim().split(/[:\s]/)[0] ?? '';
+  return {
+    line: at.line,
+    column: indent + 1,
+    message: `${key ? `"${key}" ` : ''}is indented ${indent} space${indent === 1 ? '' : 's'}, the line above ${aboveIndent}: indent it as its siblings (${message})`,
+  };
+}
+
 /** 1-based line and column. */
 export interface LineColumn {
   line: number;
@@ -73,8 +96,7 @@ export function parseJobYaml(text: string): ParsedYaml {
       ok: false,
       problems: doc.errors.map((e) => ({
         code: e.code === 'DUPLICATE_KEY' ? 'SR_YAML_DUPLICATE_KEY' : 'SR_YAML_SYNTAX',
-        message: firstLine(e.message),
-        ...at(e.pos[0]),
+        ...indentationProblem(text, at(e.pos[0]), firstLine(e.message)),
       })),
     };
   }

@@ -12,6 +12,7 @@ import type { PdfFactsResult } from './pdf-facts.js';
 import type { RawJobFile } from './raw-job.js';
 import { fieldName } from './schema-check.js';
 import { KEY, emailProblem, httpUrlProblem, languageProblem, reservedCustomFieldProblem } from './value-rules.js';
+import { RowErrorGroups } from './row-error-groups.js';
 
 type DocumentCheck = { confined: ConfinedPath; facts?: PdfFactsResult };
 
@@ -27,10 +28,13 @@ export async function resolveEnvelopes(
   const defaults = job.defaults ?? {};
   const expanded: ExpandedEnvelope[] = [];
   const keys = new Set<string>();
+  const groups = new RowErrorGroups();
+  rowErrors.set(ctx, groups);
   for (const [index, raw] of (job.envelopes ?? []).entries()) {
     if (!checkEnvelopeStructure(raw, index, defaults, ctx)) continue;
     const rows = await envelopeRows(raw, index, ctx, folderReal);
     if (!rows) continue;
+    groups.setRows(index, rows.length);
     for (const row of rows) {
       const item = expandEnvelope(raw, index, defaults, row, job.job, ctx);
       checkValues(item, ctx, keys, row?.number);
@@ -61,8 +65,13 @@ export async function resolveEnvelopes(
     // (~380 bytes per envelope, a quarter of the model at 10,000 rows).
     if (!failed.has(item)) resolved.push(Object.assign(item.envelope, { digest: envelopeDigest(item.envelope) }));
   }
+  groups.flush(ctx);
+  rowErrors.delete(ctx);
   return resolved;
 }
+
+/** The row errors of the job file being resolved. */
+const rowErrors = new WeakMap<JobContext, RowErrorGroups>();
 
 /** Envelopes with an error. Not the sink's count: it drops repeats of the same diagnostic, one per row. */
 const failed = new WeakSet<ExpandedEnvelope>();
@@ -80,7 +89,11 @@ function report(
   const field = fieldName(['envelopes', item.index, ...path]);
   // A CSV line says nothing of the job file: name the row and the field it fills.
   const fromRow = row !== undefined && place.file !== ctx.shown;
-  ctx.sink.add(code, fromRow ? `row ${row}, ${field}: ${message}` : message, place, { field });
+  const groups = rowErrors.get(ctx);
+  // Held: a mistake every row shares is reported once, at the YAML line (row-error-groups.ts).
+  if (fromRow && groups)
+    groups.hold(item.index, code, path, { row, message: `row ${row}, ${field}: ${message}`, place, field });
+  else ctx.sink.add(code, fromRow ? `row ${row}, ${field}: ${message}` : message, place, { field });
 }
 
 function checkValues(item: ExpandedEnvelope, ctx: JobContext, keys: Set<string>, row: number | undefined): void {

@@ -65,6 +65,8 @@ export interface SigningEntry {
   /** When the address stops working (it also works only once). */
   expiresAt?: string;
   issuedAt?: string;
+  /** The stable link on `signrun links serve` that answers with a fresh address each time (docs/links.md). */
+  link?: string;
 }
 
 /** `out/<job>/<key>/account.json` (no password, ever). */

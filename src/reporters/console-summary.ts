@@ -85,16 +85,16 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
       `  ${ready} signing address(es) in <job>/<key>/signing.json; the in-process sandbox stopped with this run, so they no longer open.`,
     );
     lines.push(
-      '  To keep them: `signrun serve` in another terminal, then DOCUSIGN_ROOT_URL=http://127.0.0.1:8080/restapi/v2 signrun run … (it logs in with the seed user of the sandbox).',
+      '  To keep them: `npx signrun serve` in another terminal, then `DOCUSIGN_ROOT_URL=http://127.0.0.1:8080/restapi/v2 npx signrun run …` (it logs in with the seed user of the sandbox).',
     );
   } else if (ready > 0) {
     lines.push(
-      `  ${ready} signing address(es) in <job>/<key>/signing.json (they expire: get a fresh one with \`signrun sign-url ${options.outShown} <key> [recipient]\`).`,
+      `  ${ready} signing address(es) in <job>/<key>/signing.json (they expire: get a fresh one with \`npx signrun sign-url ${options.outShown} <key> [recipient]\`).`,
     );
   }
   if (t.envelopes.waitingForTurn > 0)
     lines.push(
-      `  ${t.envelopes.waitingForTurn} signer(s) wait for their turn (not a failure): ask for their address later with \`signrun sign-url\`.`,
+      `  ${t.envelopes.waitingForTurn} signer(s) wait for their turn (not a failure): ask for their address later with \`npx signrun sign-url\`.`,
     );
   const perEnvelope = succeeded > 0 ? succeededCalls / succeeded : undefined;
   const rl = report.api.rateLimit;
@@ -115,7 +115,7 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
       '  Fix what the codes say (docs/errors.md), then run the same command again: envelopes already sent are adopted, never sent twice, and finished steps are skipped.',
     );
   }
-  const reports = options.reportsWritten ?? ['report.json', 'report.md', 'junit.xml'];
+  const reports = options.reportsWritten ?? ['report.json', 'report.md', 'junit.xml', 'report.html'];
   lines.push(
     `Outputs in ${options.outShown}${path.sep}: ${reports.length > 0 ? `${reports.join(', ')}, and ` : 'no report (see the error below), '}one folder per envelope and account (<job>/<key>/).`,
   );

@@ -111,7 +111,7 @@ export async function reportMarkdown(source: ReportSource): Promise<string> {
     lines.push(
       '## Waiting for their turn',
       '',
-      'Not failures: these signers get their address later, with `signrun sign-url <out> <key> <recipient>`.',
+      'Not failures: these signers get their address later, with `npx signrun sign-url <out> <key> <recipient>`.',
       '',
     );
     for (const e of waiting) {

@@ -4,12 +4,13 @@ import type { FileRecord, OutputFolder } from '../output/output-folder.js';
 import { reportJsonChunks, reportSourceOf, type ReportSource, type RunReport } from './report-json.js';
 import { reportMarkdown } from './report-markdown.js';
 import { reportJunitChunks } from './report-junit.js';
+import { reportHtml } from './report-html.js';
 
 /** The report files, in the order they are written. */
-export const reportFiles = ['report.json', 'report.md', 'junit.xml'] as const;
+export const reportFiles = ['report.json', 'report.md', 'junit.xml', 'report.html'] as const;
 
 /**
- * Writes report.json, report.md and junit.xml at the top of the output
+ * Writes report.json, report.md, junit.xml and report.html at the top of the output
  * folder, each atomically. report.json and junit.xml are streamed as they
  * are made: a run's envelopes are read from its spool, never held whole.
  *
@@ -23,6 +24,7 @@ export async function writeReports(out: OutputFolder, report: RunReport | Report
     'report.json': () => out.writeStream('report.json', Readable.from(reportJsonChunks(source))),
     'report.md': async () => out.writeFile('report.md', await reportMarkdown(source)),
     'junit.xml': () => out.writeStream('junit.xml', Readable.from(reportJunitChunks(source))),
+    'report.html': async () => out.writeFile('report.html', await reportHtml(source)),
   };
   const written: FileRecord[] = [];
   const failures: SignrunError[] = [];

@@ -60,11 +60,9 @@ describe('formatDiagnostics', () => {
     const out = formatDiagnostics([error, warning], 'github', { colour: false, summary });
     const lines = out.trimEnd().split('\n');
     expect(lines[0]).toBe(
-      '::error file=examples/x.yaml,line=12,col=5,title=SR_DOC_NOT_PDF::SR_DOC_NOT_PDF docs/x.pdf is not a PDF: it does not start with %25PDF-%0ACheck that the file is a PDF.',
+      '::error file=examples/x.yaml,line=12,col=5,title=SR_DOC_NOT_PDF::docs/x.pdf is not a PDF: it does not start with %25PDF-%0ACheck that the file is a PDF.',
     );
-    expect(lines[1]).toBe(
-      '::warning file=a%2Cb.yaml,line=3,col=1,title=SR_FOREACH_EMPTY::SR_FOREACH_EMPTY no rows, 100%25',
-    );
+    expect(lines[1]).toBe('::warning file=a%2Cb.yaml,line=3,col=1,title=SR_FOREACH_EMPTY::no rows, 100%25');
     expect(lines[2]).toContain('1 error, 1 warning');
   });
 });

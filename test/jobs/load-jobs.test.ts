@@ -54,7 +54,7 @@ describe('loadJobs on the examples', () => {
       yPosition: '200',
     });
     expect(envelope.emailSubject).toBe('Your offer letter from Acme France');
-    expect(envelope.returnUrl).toBe('https://hr.example.com/signing-done');
+    expect(envelope.returnUrl).toBe('http://127.0.0.1:8080/signing/done');
     expect(envelope.status).toBe('sent');
     expect(envelope.source).toMatchObject({ line: 13, column: 5 });
 

@@ -13,7 +13,13 @@ export async function tool(cmd: string, args: string[]): Promise<{ code: number;
     const { stdout, stderr } = await run(cmd, args, { maxBuffer: 16 * 1024 * 1024 });
     return { code: 0, out: stdout + stderr };
   } catch (e) {
-    const err = e as { code?: number; stdout?: string; stderr?: string };
+    const err = e as { code?: number | string; stdout?: string; stderr?: string };
+    // A missing tool would otherwise surface as "expected 1 to be +0".
+    if (err.code === 'ENOENT')
+      throw new Error(
+        `${cmd} is not installed: the PDF checks need poppler-utils (pdftotext, pdfsig) and qpdf (Debian/Ubuntu: sudo apt-get install poppler-utils qpdf; .ci/run installs them)`,
+        { cause: e },
+      );
     return { code: typeof err.code === 'number' ? err.code : 1, out: `${err.stdout ?? ''}${err.stderr ?? ''}` };
   }
 }

@@ -12,6 +12,7 @@ import { exitCodeOf } from '../../runner/run-summary.js';
 import { OutputFolder } from '../../output/output-folder.js';
 import { reportOf } from '../../reporters/report-json.js';
 import { writeReports } from '../../reporters/write-reports.js';
+import { stoppedReport, type PlannedItem } from '../../reporters/stopped-report.js';
 import { consoleSummary } from '../../reporters/console-summary.js';
 import { createProgress } from '../../reporters/progress.js';
 import { parseShard } from '../../state/shard.js';
@@ -43,7 +44,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
   if (!prepared.ok) {
     printDiagnostics(io, [...prepared.errors, ...prepared.warnings]);
     io.stderr.write(
-      `Nothing was sent: fix the ${prepared.errors.length} error(s) above, then run again (\`signrun validate\` checks offline).\n`,
+      `Nothing was sent: fix the ${prepared.errors.length} error(s) above, then run again (\`npx signrun validate\` checks offline).\n`,
     );
     return ExitCode.invalid;
   }
@@ -54,10 +55,60 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
   const out = new OutputFolder(outDir);
   const colour = pc.createColors(useColour(io, 'stdout'));
 
+  // What the run is to do, kept for a report should it stop before sending
+  // anything (the run lets go of the jobs' envelopes once it starts).
+  const startedAt = new Date();
+  const planned: PlannedItem[] = jobs.flatMap((j) => [
+    ...j.envelopes.map((e) => ({
+      kind: 'envelope' as const,
+      job: e.job,
+      key: e.key,
+      source: e.source,
+      ...(e.row !== undefined ? { row: e.row } : {}),
+    })),
+    ...j.accounts.map((a) => ({ kind: 'account' as const, job: a.job, key: a.key, source: a.source, state: a.state })),
+  ]);
+  let sending = false;
+  /** Reports saying why, when the run stopped before any envelope or account was started; then the error goes on. */
+  const reportStopped = async (error: unknown, rootUrl: string, sandbox: boolean, step: string): Promise<void> => {
+    // Another run holds the state: its reports are not ours to overwrite.
+    if (sending || (error instanceof SignrunError && error.code === 'SR_STATE_LOCKED')) return;
+    const code = error instanceof SignrunError ? error.code : 'SR_INTERNAL';
+    const message = error instanceof Error ? error.message : String(error);
+    const report = stoppedReport({
+      target: { rootUrl, sandbox },
+      startedAt,
+      concurrency,
+      items: planned,
+      error: {
+        code,
+        message:
+          error instanceof PreflightError
+            ? `${error.problems.length} problem(s) with templates: ${error.problems.map((p) => p.message).join('; ')}`
+            : message,
+        step: error instanceof PreflightError ? 'check templates' : step,
+      },
+    });
+    try {
+      await writeReports(out, report);
+      io.stderr.write(
+        `Reports saying why are in ${shownPath(io.cwd, outDir)}/ (report.json, report.md, junit.xml, report.html).\n`,
+      );
+    } catch {
+      // The error that stopped the run is the one to show.
+    }
+  };
+
   // The sandbox (fastify, SQLite, PDF tooling) is loaded only when it is the target.
-  const target = await resolveTarget(config, async (sandboxOptions) =>
-    (await import('../../sandbox/index.js')).startSandbox(sandboxOptions),
-  );
+  let target;
+  try {
+    target = await resolveTarget(config, async (sandboxOptions) =>
+      (await import('../../sandbox/index.js')).startSandbox(sandboxOptions),
+    );
+  } catch (error) {
+    await reportStopped(error, config.rootUrl ?? '', false, 'configuration');
+    throw error;
+  }
   try {
     if (target.sandbox) {
       io.stdout.write(
@@ -96,6 +147,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
         releaseEnvelopes: true,
         ...(typeof options['maxCallsPerHour'] === 'number' ? { maxCallsPerHour: options['maxCallsPerHour'] } : {}),
         onEvent: (event) => {
+          if (event.type === 'envelope:start' || event.type === 'account:start') sending = true;
           if (event.type === 'warning') io.stderr.write(`warning: ${event.message}\n`);
           progress.onEvent(event);
         },
@@ -111,6 +163,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
       });
     } catch (error) {
       progress.finish();
+      await reportStopped(error, target.rootUrl, target.sandbox, 'login');
       if (error instanceof PreflightError) {
         printDiagnostics(
           io,

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CommandHandler } from '../command.js';
 import { SignrunError } from '../../errors/signrun-error.js';
@@ -18,6 +18,17 @@ const handler: CommandHandler = async ({ options, io, signal }) => {
       mkdirSync(dataDir, { recursive: true });
     } catch (cause) {
       throw new SignrunError('SR_SANDBOX_START', `cannot create the data folder ${dataDir}`, { cause });
+    }
+    // The data folder holds the sandbox CA's private key and its password
+    // file: kept out of git in any repository it is made in (`wx`: a
+    // .gitignore already there is left as it is).
+    try {
+      writeFileSync(resolve(dataDir, '.gitignore'), '# written by signrun serve: sandbox data, keys included\n*\n', {
+        flag: 'wx',
+      });
+    } catch (cause) {
+      if ((cause as { code?: string }).code !== 'EEXIST')
+        throw new SignrunError('SR_SANDBOX_START', `cannot write in the data folder ${dataDir}`, { cause });
     }
   }
   const requestLog = lineBatch((text) => io.stdout.write(text));

@@ -5,7 +5,7 @@ export const cliCodes = defineCodes({
   SR_USAGE: {
     exitCode: 2,
     summary: 'The command line is not valid: unknown option, missing argument or bad value.',
-    hint: 'Run `signrun --help` or `signrun <command> --help` for the usage.',
+    hint: 'Run `npx signrun --help` or `npx signrun <command> --help` for the usage.',
   },
   SR_INTERNAL: {
     exitCode: 1,
@@ -22,5 +22,16 @@ export const cliCodes = defineCodes({
     summary:
       'Credentials are configured but no root URL: signrun sends credentials only to the service configured with them, never to an address read from an output folder (which anyone who can write there could change).',
     hint: 'Set DOCUSIGN_ROOT_URL (or rootUrl in the config file) to the service the envelope was sent to, e.g. `DOCUSIGN_ROOT_URL=https://demo.docusign.net/restapi/v2 npx signrun sign-url out <key>`.',
+  },
+  SR_LINKS_START: {
+    exitCode: 2,
+    summary: 'The links server (`signrun links serve`) could not listen (port in use, address not available).',
+    hint: 'Choose another --port or --host, e.g. `npx signrun links serve --out out --port 0`.',
+  },
+  SR_LINKS_OTHER_SERVICE: {
+    exitCode: 1,
+    summary:
+      "A link's envelope was created on another service than the configured one (DOCUSIGN_ROOT_URL): credentials go only to the configured service, so no signing address is asked for.",
+    hint: 'Run `npx signrun links serve` with the DOCUSIGN_ROOT_URL (and credentials) of the runs whose --out folder it serves.',
   },
 });

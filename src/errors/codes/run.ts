@@ -67,7 +67,7 @@ export const runCodes = defineCodes({
   SR_OUTPUT_NOT_FOUND: {
     exitCode: 2,
     summary: 'The output folder or the envelope in it was not found.',
-    hint: 'Give the --out folder of an earlier `signrun run` and a key listed in its report.json.',
+    hint: 'Give the --out folder of an earlier `npx signrun run` and a key listed in its report.json.',
   },
   SR_RECIPIENT_NOT_FOUND: {
     exitCode: 2,
@@ -77,7 +77,7 @@ export const runCodes = defineCodes({
   SR_REPORT_INVALID: {
     exitCode: 2,
     summary: 'A report.json given to `report merge` is missing or does not match schemas/report.schema.json.',
-    hint: 'Give report.json files (or output folders) written by `signrun run`.',
+    hint: 'Give report.json files (or output folders) written by `npx signrun run`.',
   },
   SR_CALL_BUDGET_SPENT: {
     exitCode: 1,

@@ -67,7 +67,10 @@ const en: PageText = {
   adoptLabel: 'Your signature (type your full name)',
   adoptHelp: 'Typing your name here and finishing has the same effect as signing by hand.',
   preview: 'Preview',
-  tabsHelp: (count) => `Select each of the ${count} "Sign here" field${count === 1 ? '' : 's'}, then Finish.`,
+  tabsHelp: (count) =>
+    count === 1
+      ? 'Select the "Sign here" field, then Finish.'
+      : `Select each of the ${count} "Sign here" fields, then Finish.`,
   placeHelp:
     'No signature fields were set for you: click on a page (or focus it and press Enter) where your signature should go. Arrow keys move a placed signature; Delete removes it.',
   pageRegionLabel: (doc, n) => `${doc}, page ${n}: press Enter to place your signature here`,

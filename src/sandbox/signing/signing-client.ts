@@ -31,11 +31,18 @@ function fill(template, values) {
   return template.replace(/\{(\w+)\}/g, function (_, k) { return String(values[k]); });
 }
 function pct(value, total) { return (100 * value / total) + '%'; }
-function showError(message, focusTarget) {
+// The alert moves next to the control that was used (Finish, Decline), so it
+// is seen where the signer is looking, on a phone as on a desktop; focus
+// then goes to what needs doing without scrolling the alert away.
+function showError(message, focusTarget, anchor) {
+  if (anchor && anchor.parentNode) anchor.parentNode.insertBefore(errorBox, anchor);
   errorBox.textContent = message;
   errorBox.hidden = false;
-  if (focusTarget) focusTarget.focus();
+  if (focusTarget) focusTarget.focus({ preventScroll: Boolean(anchor) });
+  if (anchor) errorBox.scrollIntoView({ block: 'nearest' });
 }
+const finishButton = document.getElementById('finish');
+const declineButton = declineForm.querySelector('button[type=submit]');
 function adoptedName() { return nameInput.value.trim(); }
 
 nameInput.addEventListener('input', function () {
@@ -164,18 +171,18 @@ async function renderDocument(doc) {
 }
 
 form.addEventListener('submit', function (event) {
-  if (!adoptedName()) { event.preventDefault(); showError(t.errorNoName, nameInput); return; }
+  if (!adoptedName()) { event.preventDefault(); showError(t.errorNoName, nameInput, finishButton); return; }
   if (data.freePlacement) {
-    if (placements.length === 0) { event.preventDefault(); showError(t.errorNoPlacement, document.querySelector('.page.placing')); return; }
+    if (placements.length === 0) { event.preventDefault(); showError(t.errorNoPlacement, document.querySelector('.page.placing'), finishButton); return; }
     syncPlacements();
   } else {
-    const unsigned = tabButtons.find(function (b) { return !b.classList.contains('is-signed'); });
-    if (unsigned) { event.preventDefault(); showError(t.errorUnsignedTabs, unsigned); return; }
+    const unsigned = tabButtons.filter(function (b) { return !b.classList.contains('is-signed'); });
+    if (unsigned.length > 0) { event.preventDefault(); showError(t.errorUnsignedTabs, unsigned[0], finishButton); return; }
   }
 });
 
 declineForm.addEventListener('submit', function (event) {
-  if (!declineReason.value.trim()) { event.preventDefault(); showError(t.errorNoReason, declineReason); }
+  if (!declineReason.value.trim()) { event.preventDefault(); showError(t.errorNoReason, declineReason, declineButton); }
 });
 
 Promise.all(data.documents.map(renderDocument)).then(

@@ -1,0 +1,71 @@
+import path from 'node:path';
+import type { CommandHandler } from '../command.js';
+import { formatDiagnostics } from '../format-diagnostics.js';
+import { useColour } from '../io.js';
+import { ExitCode } from '../../errors/catalogue-entry.js';
+import { SignrunError } from '../../errors/signrun-error.js';
+import { loadConfig } from '../../config/index.js';
+import { OutputFolder } from '../../output/output-folder.js';
+import { ensureLinks } from '../../links/link-store.js';
+import { startLinksServer } from '../../links/links-server.js';
+import { stat } from 'node:fs/promises';
+
+async function existingOut(cwd: string, out: string): Promise<string> {
+  const dir = path.resolve(cwd, out);
+  const s = await stat(dir).catch(() => undefined);
+  if (!s?.isDirectory())
+    throw new SignrunError('SR_OUTPUT_NOT_FOUND', `the output folder ${out} does not exist`, {
+      hint: 'Give the --out folder of an earlier `npx signrun run`.',
+    });
+  return dir;
+}
+
+/**
+ * `signrun links serve --out DIR [--host] [--port] [--base-url]`: the links
+ * server until Ctrl-C / SIGTERM (docs/links.md). Prints
+ * `links listening on http://HOST:PORT` once ready.
+ * `signrun links list --out DIR [--base-url]`: gives missing tokens and
+ * prints one line per embedded recipient: `job/key clientUserId link`.
+ */
+const linksCommand: CommandHandler = async ({ args, options, io, signal }) => {
+  const action = args[0] as 'serve' | 'list';
+  const outDir = await existingOut(io.cwd, (options['out'] as string | undefined) ?? 'out');
+  const baseUrl = options['baseUrl'] as string | undefined;
+  if (baseUrl !== undefined && !/^https?:\/\/[^/]/.test(baseUrl))
+    throw new SignrunError('SR_USAGE', `--base-url ${baseUrl} is not an http(s) address`);
+
+  if (action === 'list') {
+    const base =
+      baseUrl ??
+      `http://${(options['host'] as string | undefined) ?? '127.0.0.1'}:${(options['port'] as number | undefined) ?? 8090}`;
+    const links = await ensureLinks(new OutputFolder(outDir), base);
+    for (const l of links) io.stdout.write(`${l.folder} ${l.clientUserId} ${l.link}\n`);
+    io.stderr.write(
+      `${links.length} link(s); they open while \`npx signrun links serve --out ${(options['out'] as string | undefined) ?? 'out'}\` answers at ${base}.\n`,
+    );
+    return ExitCode.ok;
+  }
+
+  const loaded = await loadConfig({ cwd: io.cwd, env: io.env });
+  if (!loaded.ok) {
+    io.stderr.write(formatDiagnostics(loaded.errors, 'text', { colour: useColour(io, 'stderr') }));
+    return ExitCode.invalid;
+  }
+  const server = await startLinksServer({
+    outDir,
+    config: loaded.config,
+    host: options['host'] as string | undefined,
+    port: options['port'] as number | undefined,
+    ...(baseUrl !== undefined ? { baseUrl } : {}),
+  });
+  io.stdout.write(`links listening on ${server.origin}\n`);
+  if (server.baseUrl !== server.origin) io.stdout.write(`  links are addressed as ${server.baseUrl}/l/<token>\n`);
+  await new Promise<void>((resolveWait) => {
+    if (signal.aborted) resolveWait();
+    else signal.addEventListener('abort', () => resolveWait(), { once: true });
+  });
+  await server.close();
+  io.stdout.write('links stopped\n');
+  return ExitCode.ok;
+};
+export default linksCommand;

@@ -1,0 +1,77 @@
+import type { OutputFolder } from '../output/output-folder.js';
+import { readRecord, type EnvelopeRecord, type SigningRecord } from '../output/records.js';
+import { ClientHttpError } from '../client/client-errors.js';
+import { SignrunError } from '../errors/signrun-error.js';
+import type { LinkTarget } from './link-store.js';
+import type { Opening } from './openings-log.js';
+import type { ServiceSessions } from './service-sessions.js';
+import { notYetPage, settledPage, unavailablePage } from './link-pages.js';
+
+/** DocuSign's statuses after which nobody signs any more. */
+export const settledStatuses: ReadonlySet<string> = new Set(['completed', 'declined', 'voided']);
+
+const notInTurnCodes = /RECIPIENT_NOT_IN_SEQUENCE|OUT_OF_SEQUENCE|NOT_IN_SEQUENCE/;
+
+/** What the server answers an opening with. */
+export type LinkAnswer =
+  | { kind: 'redirect'; url: string; opening: Opening }
+  | { kind: 'page'; status: number; title: string; body: string; opening: Opening };
+
+/**
+ * Opens a link: an envelope already settled (envelope.json's status, as
+ * `signrun sync` keeps it, or the service's own answer) gets a page saying
+ * so; otherwise the service is asked for a fresh recipient view (DocuSign's
+ * long-lived link pattern: the address is made when the person arrives,
+ * never stored or mailed) and the person is redirected to it.
+ */
+export async function openLink(
+  out: OutputFolder,
+  target: LinkTarget,
+  sessions: ServiceSessions,
+  now: () => Date = () => new Date(),
+): Promise<LinkAnswer> {
+  const base = { at: now().toISOString(), recipientId: target.recipientId, clientUserId: target.clientUserId };
+  const settled = (status: string): LinkAnswer => ({
+    kind: 'page',
+    status: 200,
+    ...settledPage(status),
+    opening: { ...base, outcome: 'settled', status },
+  });
+  const unavailable = (code: string): LinkAnswer => ({
+    kind: 'page',
+    status: 503,
+    ...unavailablePage,
+    opening: { ...base, outcome: 'unavailable', code },
+  });
+
+  const envelope = await readRecord<EnvelopeRecord>(out.root, `${target.folder}/envelope.json`);
+  const signing = await readRecord<SigningRecord>(out.root, `${target.folder}/signing.json`);
+  const entry = signing?.recipients.find(
+    (r) => r.recipientId === target.recipientId && r.clientUserId === target.clientUserId,
+  );
+  if (!envelope || !signing || !entry) return unavailable('SR_OUTPUT_NOT_FOUND');
+  if (envelope.status !== undefined && settledStatuses.has(envelope.status)) return settled(envelope.status);
+
+  try {
+    const account = await sessions.accountFor(envelope.rootUrl);
+    // The recorded status may be old (no sync since): the service's is the truth.
+    const current = await account.getEnvelope(envelope.envelopeId);
+    if (current.status !== undefined && settledStatuses.has(current.status)) return settled(current.status);
+    const view = await account.createRecipientView(envelope.envelopeId, {
+      returnUrl: signing.returnUrl,
+      authenticationMethod: 'none',
+      clientUserId: entry.clientUserId,
+      email: entry.email,
+      userName: entry.userName,
+      recipientId: entry.recipientId,
+      ...(entry.userId ? { userId: entry.userId } : {}),
+    });
+    return { kind: 'redirect', url: view.url, opening: { ...base, outcome: 'redirected' } };
+  } catch (error) {
+    if (error instanceof ClientHttpError && notInTurnCodes.test(error.serviceErrorCode ?? ''))
+      return { kind: 'page', status: 200, ...notYetPage, opening: { ...base, outcome: 'not-yet' } };
+    if (error instanceof ClientHttpError) return unavailable(error.serviceErrorCode ?? error.code);
+    if (error instanceof SignrunError) return unavailable(error.code);
+    throw error;
+  }
+}
