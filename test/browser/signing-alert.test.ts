@@ -95,8 +95,10 @@ describe('signing page words and alert', () => {
         const finish = page.getByRole('button', { name: 'Finish', exact: true });
         await finish.scrollIntoViewIfNeeded();
         await finish.click();
+        // The alert appears when the page handles the click: wait for it, as a person would.
         const alert = page.getByRole('alert');
-        await expect.poll(() => alert.textContent()).toBe('Select every "Sign here" field before finishing.');
+        await alert.filter({ hasText: 'before finishing' }).waitFor();
+        expect(await alert.textContent()).toBe('Select every "Sign here" field before finishing.');
         expect(await inView(page, '#sign-error')).toBe(true);
         // Still on the page: nothing was sent.
         expect(page.url()).toContain('/signing/');
