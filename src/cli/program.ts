@@ -9,6 +9,8 @@ const commands = {
   run: () => import('./commands/run.js'),
   serve: () => import('./commands/serve.js'),
   'sign-url': () => import('./commands/sign-url.js'),
+  sync: () => import('./commands/sync.js'),
+  status: () => import('./commands/status.js'),
   'report-merge': () => import('./commands/report-merge.js'),
 } satisfies Record<string, () => Promise<{ default: CommandHandler }>>;
 
@@ -96,6 +98,32 @@ export function buildProgram(
     .option('--shard <k/n>', 'take only shard K of N (1-based) of the envelopes')
     .option('--max-calls-per-hour <n>', 'hourly API call budget (default: what the service says)', positiveInt)
     .action(on('run'));
+
+  program
+    .command('sync')
+    .description(
+      'Ask the service what became of the envelopes sent (one status listing per account) and collect the completed ones.',
+    )
+    .argument('<paths...>', 'job files, folders or globs')
+    .option('--out <dir>', 'output folder (default: out)')
+    .option('--state <dir>', 'state folder (default: <out>/.signrun)')
+    .option('--force', "list now even if the last listing is more recent than DocuSign's 15-minute polling rule")
+    .option('--combined', 'also download each completed envelope as one combined PDF')
+    .option(
+      '--min-interval <seconds>',
+      "minimum time between two listings (default 900, DocuSign's rule)",
+      nonNegativeInt,
+    )
+    .action(on('sync'));
+
+  program
+    .command('status')
+    .description("Print each envelope's status and who is still to sign, from the state alone (no call).")
+    .argument('<paths...>', 'job files, folders or globs')
+    .option('--out <dir>', 'output folder (default: out)')
+    .option('--state <dir>', 'state folder (default: <out>/.signrun)')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action(on('status'));
 
   program
     .command('serve')

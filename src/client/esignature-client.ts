@@ -256,6 +256,13 @@ export interface EnvelopeListQuery {
   customField?: { name: string; value: string };
   transactionIds?: string[];
   status?: string;
+  /** Only these envelopes (Swagger `envelope_ids`): cheaper than a date range for a few known envelopes. */
+  envelopeIds?: string[];
+  /** e.g. `['recipients']`: each envelope comes with its recipients and their statuses, no call per envelope. */
+  include?: string[];
+  /** Paging (Swagger `start_position`, `count`). */
+  startPosition?: number;
+  count?: number;
 }
 
 /**
@@ -322,8 +329,48 @@ export class AccountClient {
     if (query.customField) params.set('custom_field', `${query.customField.name}=${query.customField.value}`);
     if (query.transactionIds?.length) params.set('transaction_ids', query.transactionIds.join(','));
     if (query.status) params.set('status', query.status);
+    if (query.envelopeIds?.length) params.set('envelope_ids', query.envelopeIds.join(','));
+    if (query.include?.length) params.set('include', query.include.join(','));
+    if (query.startPosition !== undefined) params.set('start_position', String(query.startPosition));
+    if (query.count !== undefined) params.set('count', String(query.count));
     return this.#json<EnvelopesInformation>(
       { method: 'GET', url: `${this.baseUrl}/envelopes?${params.toString()}`, operation: 'listEnvelopes' },
+      options,
+    );
+  }
+
+  /**
+   * PUT …/envelopes/{envelopeId} with `status: voided` (Swagger
+   * Envelopes_PutEnvelope). Repeating it is harmless (a voided envelope
+   * stays voided; the service refuses the second one), so it may be retried.
+   */
+  async voidEnvelope(envelopeId: string, voidedReason: string, options: CallOptions = {}): Promise<void> {
+    await this.client.request(
+      {
+        method: 'PUT',
+        url: this.#env(envelopeId),
+        body: { status: 'voided', voidedReason },
+        operation: 'voidEnvelope',
+        idempotent: true,
+      },
+      options,
+    );
+  }
+
+  /**
+   * PUT …/envelopes/{envelopeId}/recipients?resend_envelope=true (Swagger
+   * Recipients_PutRecipients): the service sends its notification again to
+   * the recipients named (by recipientId) whose turn has come.
+   */
+  async resendToRecipients(envelopeId: string, recipientIds: string[], options: CallOptions = {}): Promise<void> {
+    await this.client.request(
+      {
+        method: 'PUT',
+        url: `${this.#env(envelopeId)}/recipients?resend_envelope=true`,
+        body: { signers: recipientIds.map((recipientId) => ({ recipientId })) },
+        operation: 'resendEnvelope',
+        idempotent: true,
+      },
       options,
     );
   }
@@ -392,6 +439,15 @@ export class AccountClient {
     options: CallOptions = {},
   ): Promise<T> {
     return this.client.download(`${this.#env(envelopeId)}/documents/certificate`, 'downloadCertificate', sink, options);
+  }
+
+  /** GET …/documents/combined: every document and the certificate in one PDF, streamed into `sink`. */
+  async downloadCombined<T extends WrittenFile>(
+    envelopeId: string,
+    sink: DownloadSink<T>,
+    options: CallOptions = {},
+  ): Promise<T> {
+    return this.client.download(`${this.#env(envelopeId)}/documents/combined`, 'downloadCombined', sink, options);
   }
 
   /** GET /v2/accounts/{accountId}/templates/{templateId} (4.11). */

@@ -71,6 +71,12 @@ export interface Signer {
   status?: string;
   emailNotification?: RecipientEmailNotification;
   tabs?: { signHereTabs?: SignHere[] };
+  /** When the recipient was sent, opened, signed, declined (ISO 8601), as the status-changes listing gives them. */
+  sentDateTime?: string;
+  deliveredDateTime?: string;
+  signedDateTime?: string;
+  declinedDateTime?: string;
+  declinedReason?: string;
 }
 
 /** `#/definitions/templateRole`. */
@@ -123,6 +129,13 @@ export interface Envelope {
   sentDateTime?: string;
   statusChangedDateTime?: string;
   customFields?: CustomFields;
+  deliveredDateTime?: string;
+  completedDateTime?: string;
+  declinedDateTime?: string;
+  voidedDateTime?: string;
+  voidedReason?: string;
+  /** With `include=recipients` on the listing. */
+  recipients?: EnvelopeRecipients;
 }
 
 /** `#/definitions/envelopesInformation` (GET /v2/accounts/{accountId}/envelopes). */
@@ -130,7 +143,11 @@ export interface EnvelopesInformation {
   envelopes?: Envelope[];
   resultSetSize?: string;
   totalSetSize?: string;
+  startPosition?: string;
+  endPosition?: string;
   nextUri?: string;
+  /** The service's time of the listing: where the next one may start. */
+  lastQueriedDateTime?: string;
 }
 
 /** `#/definitions/EnvelopeRecipients` (GET …/envelopes/{envelopeId}/recipients). */

@@ -23,6 +23,7 @@ import { findByIdentity } from './find-by-identity.js';
 import { identityOf, transactionIdOf } from './identity.js';
 import { envelopeSteps, type EnvelopeStep, type RunEventListener } from './run-events.js';
 import type { EnvelopeResult, ItemError, RecipientOutcome } from './run-summary.js';
+import { isSettled } from '../sync/status-facts.js';
 
 /** What the envelope pipeline needs from the run. */
 export interface EnvelopeContext {
@@ -343,6 +344,10 @@ async function stepViews(
   const envelopeId = need(state.envelopeId);
   const current = state.currentRoutingOrder === undefined ? undefined : Number(state.currentRoutingOrder);
   const draft = state.status === 'created';
+  // Completed, declined or voided (as the last sync recorded): nobody signs
+  // any more, so no address is asked for (the service would refuse it, and
+  // the run would fail for a person's "no").
+  const settled = isSettled(state.status);
   /** Views to ask for: recipients whose turn has come sign independently of each other, so the calls overlap. */
   const asks: Array<() => Promise<void>> = [];
   for (const r of state.recipients) {
@@ -352,6 +357,10 @@ async function stepViews(
     if (r.routingOrder !== undefined) outcome.routingOrder = r.routingOrder;
     state.outcomes.push(outcome);
     if (r.clientUserId === undefined) continue;
+    if (settled || r.status === 'completed' || r.status === 'declined') {
+      outcome.signing = 'finished';
+      continue;
+    }
     const entry: SigningEntry = {
       envelopeId,
       recipientId: r.recipientId,
@@ -373,6 +382,15 @@ async function stepViews(
     ) {
       state.signing.push(prior);
       outcome.signing = 'ready';
+      continue;
+    }
+    // An envelope sent by an earlier run keeps the addresses it was given:
+    // they are refreshed on demand (`signrun sign-url`, when someone is about
+    // to sign), not by every run — a cron re-run would otherwise spend a call
+    // per signer and envelope for addresses nobody opens (issue 12).
+    if (prior && state.adopted) {
+      state.signing.push(prior);
+      outcome.signing = prior.state;
       continue;
     }
     state.signing.push(entry);

@@ -31,8 +31,18 @@ export interface RecipientOutcome {
   roleName?: string;
   clientUserId?: string;
   routingOrder?: string;
-  /** `ready`: a signing address is in signing.json; `waiting-for-turn`: ask later with `sign-url`; `remote`: signs from the service's email. */
-  signing: 'ready' | 'waiting-for-turn' | 'remote';
+  /**
+   * `ready`: a signing address is in signing.json; `waiting-for-turn`: ask
+   * later with `sign-url`; `remote`: signs from the service's email;
+   * `finished`: signed or declined, or the envelope is settled: no address is needed.
+   */
+  signing: 'ready' | 'waiting-for-turn' | 'remote' | 'finished';
+  /** Who, and what the service last said of them (`sync`): sent, delivered, completed, declined… and since when. */
+  name?: string;
+  email?: string;
+  status?: string;
+  statusAt?: string;
+  declinedReason?: string;
 }
 
 /** The outcome of one envelope. */
@@ -46,7 +56,12 @@ export interface EnvelopeResult {
   /** True when an envelope.json of an earlier run already held this envelope: it was not created again. */
   adopted?: boolean;
   envelopeId?: string;
+  /** DocuSign's word: sent, delivered, completed, declined, voided. Completed, declined and voided are settled. */
   status?: string;
+  /** When the status last changed, as the service says (`sync`). */
+  statusAt?: string;
+  voidedReason?: string;
+  declinedReason?: string;
   /** The last step finished. */
   lastStep?: EnvelopeStep;
   recipients: RecipientOutcome[];

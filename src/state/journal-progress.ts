@@ -1,4 +1,4 @@
-import type { JournalRecord } from './journal-record.js';
+import type { EnvelopeStatusFacts, JournalRecord } from './journal-record.js';
 
 /** What the journal says about one envelope: the steps already done, folded from its records. */
 export interface EnvelopeProgress {
@@ -14,6 +14,22 @@ export interface EnvelopeProgress {
   documents: Map<string, { sha256: string; path: string; size: number }>;
   certificate?: { sha256: string; path: string; size: number };
   done: boolean;
+  /** The latest status a sync learnt (issue 12), with the envelopeId it is of. */
+  status?: { envelopeId: string; facts: EnvelopeStatusFacts; at: string };
+  /** The completed envelope's documents were collected (envelopeId → files). */
+  collected?: { envelopeId: string; files: Array<{ path: string; sha256: string; size: number }> };
+  /** A void was asked for (intent) / confirmed, by envelopeId. */
+  voidIntent?: { envelopeId: string; reason: string };
+  voided?: { envelopeId: string; reason: string; replaced: boolean };
+  /** Envelopes replaced under this key (oldest first): their ids, kept as history. */
+  replaced: string[];
+}
+
+/** The account-level listings made (issue 12), latest per account id. */
+export interface ListingProgress {
+  accountId: string;
+  listedAt: string;
+  fromDate: string;
 }
 
 /** What the journal says about one account. */
@@ -30,6 +46,7 @@ export interface AccountProgress {
 export interface JournalProgress {
   envelopes: Map<string, EnvelopeProgress>;
   accounts: Map<string, AccountProgress>;
+  listings: Map<string, ListingProgress>;
 }
 
 /**
@@ -43,11 +60,14 @@ export interface JournalProgress {
 export function journalProgress(records: readonly JournalRecord[]): JournalProgress {
   const envelopes = new Map<string, EnvelopeProgress>();
   const accounts = new Map<string, AccountProgress>();
+  const listings = new Map<string, ListingProgress>();
   for (const r of records) {
-    if (r.kind === 'envelope') {
+    if (r.kind === 'listing') {
+      listings.set(r.id, { accountId: r.id, listedAt: r.listedAt, fromDate: r.fromDate });
+    } else if (r.kind === 'envelope') {
       let p = envelopes.get(r.id);
       if (!p) {
-        p = { id: r.id, views: new Map(), documents: new Map(), done: false };
+        p = { id: r.id, views: new Map(), documents: new Map(), done: false, replaced: [] };
         envelopes.set(r.id, p);
       }
       switch (r.step) {
@@ -71,6 +91,31 @@ export function journalProgress(records: readonly JournalRecord[]): JournalProgr
           break;
         case 'done':
           p.done = true;
+          break;
+        case 'status':
+          p.status = { envelopeId: r.envelopeId, facts: r.facts, at: r.at };
+          break;
+        case 'collected':
+          p.collected = { envelopeId: r.envelopeId, files: r.files };
+          break;
+        case 'void-intent':
+          p.voidIntent = { envelopeId: r.envelopeId, reason: r.reason };
+          break;
+        case 'voided':
+          p.voided = { envelopeId: r.envelopeId, reason: r.reason, replaced: r.replaced === true };
+          if (r.replaced === true) {
+            // A replacement starts the key afresh: its next envelope is created anew.
+            p.replaced.push(r.envelopeId);
+            delete p.created;
+            delete p.createIntent;
+            delete p.recipients;
+            delete p.status;
+            delete p.collected;
+            p.views.clear();
+            p.documents.clear();
+            delete p.certificate;
+            p.done = false;
+          }
           break;
       }
     } else {
@@ -96,5 +141,5 @@ export function journalProgress(records: readonly JournalRecord[]): JournalProgr
       }
     }
   }
-  return { envelopes, accounts };
+  return { envelopes, accounts, listings };
 }

@@ -5,7 +5,38 @@
  * journalled: a view record says only that a view was made and until when it
  * works.
  */
-export type JournalRecord = EnvelopeRecord | AccountRecord;
+export type JournalRecord = EnvelopeRecord | AccountRecord | ListingRecord;
+
+/** What the service said of one recipient at a sync (issue 12). */
+export interface RecipientStatus {
+  recipientId: string;
+  name?: string;
+  email?: string;
+  clientUserId?: string;
+  routingOrder?: string;
+  status: string;
+  sentAt?: string;
+  deliveredAt?: string;
+  signedAt?: string;
+  declinedAt?: string;
+  declinedReason?: string;
+}
+
+/** What the service said of one envelope at a sync: its status, when, why, and each recipient's. */
+export interface EnvelopeStatusFacts {
+  status: string;
+  /** When the service says the status last changed. */
+  statusAt?: string;
+  sentAt?: string;
+  deliveredAt?: string;
+  completedAt?: string;
+  declinedAt?: string;
+  voidedAt?: string;
+  voidedReason?: string;
+  /** The reason the recipient who declined gave. */
+  declinedReason?: string;
+  recipients: RecipientStatus[];
+}
 
 /** Fields common to every record. */
 interface RecordBase {
@@ -77,7 +108,52 @@ export type EnvelopeRecord =
       kind: 'envelope';
       /** Every step of the envelope is done. */
       step: 'done';
+    })
+  | (RecordBase & {
+      kind: 'envelope';
+      /** A sync learnt a new status (issue 12): written only when something changed. */
+      step: 'status';
+      envelopeId: string;
+      facts: EnvelopeStatusFacts;
+    })
+  | (RecordBase & {
+      kind: 'envelope';
+      /** The completed envelope's documents and certificate are in the output folder (signed, sealed): never downloaded again. */
+      step: 'collected';
+      envelopeId: string;
+      files: Array<{ path: string; sha256: string; size: number }>;
+    })
+  | (RecordBase & {
+      kind: 'envelope';
+      /** Written (and fsync'ed) before the void call: the void is asked for once. */
+      step: 'void-intent';
+      envelopeId: string;
+      reason: string;
+    })
+  | (RecordBase & {
+      kind: 'envelope';
+      /** The envelope was voided by signrun (`status: voided` in the job file, or replaced after drift). */
+      step: 'voided';
+      envelopeId: string;
+      reason: string;
+      /** Replaced by a new envelope under the same key (`run --replace-drifted`): the history stays in the journal. */
+      replaced?: boolean;
     });
+
+/**
+ * One account-level status-changes listing (issue 12): when it was made,
+ * so the next one starts from there (minus an overlap) and waits DocuSign's
+ * minimum interval. `id` is the account id.
+ */
+export type ListingRecord = RecordBase & {
+  kind: 'listing';
+  step: 'listed';
+  /** The service's `lastQueriedDateTime` (or the time the listing was asked for). */
+  listedAt: string;
+  /** The from_date sent. */
+  fromDate: string;
+  calls: number;
+};
 
 /** The steps of one subsidiary account. */
 export type AccountRecord =
@@ -101,6 +177,10 @@ export const envelopeSteps = [
   'document',
   'certificate',
   'done',
+  'status',
+  'collected',
+  'void-intent',
+  'voided',
 ] as const;
 /** The account steps, for validation when reading. */
 export const accountSteps = ['create-intent', 'created', 'deleted'] as const;
@@ -129,9 +209,18 @@ export function isJournalRecord(value: unknown): value is JournalRecord {
           return str('sha256') && str('path') && typeof r['size'] === 'number';
         case 'done':
           return true;
+        case 'status':
+          return str('envelopeId') && typeof r['facts'] === 'object' && r['facts'] !== null;
+        case 'collected':
+          return str('envelopeId') && Array.isArray(r['files']);
+        case 'void-intent':
+        case 'voided':
+          return str('envelopeId') && str('reason');
         default:
           return false;
       }
+    case 'listing':
+      return r['step'] === 'listed' && str('listedAt') && str('fromDate');
     case 'account':
       switch (r['step']) {
         case 'create-intent':
