@@ -23,7 +23,7 @@ import { findByIdentity } from './find-by-identity.js';
 import { identityOf, transactionIdOf } from './identity.js';
 import { envelopeSteps, type EnvelopeStep, type RunEventListener } from './run-events.js';
 import type { EnvelopeResult, ItemError, RecipientOutcome } from './run-summary.js';
-import { isSettled } from '../sync/status-facts.js';
+import { isSettled, recipientStatusAt } from '../sync/status-facts.js';
 
 /** What the envelope pipeline needs from the run. */
 export interface EnvelopeContext {
@@ -166,6 +166,12 @@ export async function runEnvelope(envelope: ResolvedEnvelope, ctx: EnvelopeConte
   if (state.adopted) result.adopted = true;
   if (state.envelopeId) result.envelopeId = state.envelopeId;
   if (state.status) result.status = state.status;
+  const earlier = state.resume?.record;
+  if (earlier?.status === state.status && earlier) {
+    if (earlier.statusAt !== undefined) result.statusAt = earlier.statusAt;
+    if (earlier.voidedReason !== undefined) result.voidedReason = earlier.voidedReason;
+    if (earlier.declinedReason !== undefined) result.declinedReason = earlier.declinedReason;
+  }
   if (state.lastStep) result.lastStep = state.lastStep;
   if (error) result.error = error;
   return result;
@@ -352,6 +358,13 @@ async function stepViews(
   const asks: Array<() => Promise<void>> = [];
   for (const r of state.recipients) {
     const outcome: RecipientOutcome = { recipientId: r.recipientId, signing: 'remote' };
+    // Who, and what the last sync said of them (report: who is still to sign).
+    if (r.name !== undefined) outcome.name = r.name;
+    if (r.email !== undefined) outcome.email = r.email;
+    if (r.status !== undefined) outcome.status = r.status;
+    const since = recipientStatusAt(r);
+    if (since !== undefined) outcome.statusAt = since;
+    if (r.declinedReason !== undefined) outcome.declinedReason = r.declinedReason;
     if (r.roleName !== undefined) outcome.roleName = r.roleName;
     if (r.clientUserId !== undefined) outcome.clientUserId = r.clientUserId;
     if (r.routingOrder !== undefined) outcome.routingOrder = r.routingOrder;
@@ -551,8 +564,28 @@ function envelopeRecordOf(envelope: ResolvedEnvelope, state: EnvelopeState, ctx:
     files: state.downloads,
   };
   if (state.status !== undefined) record.status = state.status;
+  // What `sync` recorded (dates, reasons, collected, replaced) stays: a run rewrites only its own fields.
+  const earlier = state.resume?.record;
+  if (earlier?.envelopeId === record.envelopeId) {
+    for (const key of syncFields) if (earlier[key] !== undefined) Object.assign(record, { [key]: earlier[key] });
+  }
   return record;
 }
+
+/** The fields of envelope.json that `sync` writes (issue 12). */
+const syncFields = [
+  'statusAt',
+  'sentAt',
+  'deliveredAt',
+  'completedAt',
+  'declinedAt',
+  'voidedAt',
+  'voidedReason',
+  'declinedReason',
+  'syncedAt',
+  'collected',
+  'replaced',
+] as const satisfies ReadonlyArray<keyof EnvelopeRecord>;
 
 function need(envelopeId: string | undefined): string {
   if (!envelopeId) throw new Error('envelope step ran before the envelope was created');

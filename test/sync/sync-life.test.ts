@@ -36,7 +36,7 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function jobFolder(returnUrl: string): Promise<string> {
+async function jobFolder(returnUrl: string, job = 'offers'): Promise<string> {
   const dir = await tempDir('signrun-sync-');
   await mkdir(path.join(dir, 'docs'));
   await copyFile(path.join(repoRoot, 'examples/docs/offer-letter.pdf'), path.join(dir, 'docs/offer-letter.pdf'));
@@ -54,7 +54,7 @@ async function jobFolder(returnUrl: string): Promise<string> {
     path.join(dir, 'offers.yaml'),
     [
       'version: 1',
-      'job: offers',
+      `job: ${job}`,
       'defaults:',
       '  emailSubject: Your offer letter',
       `  returnUrl: ${returnUrl}`,
@@ -186,6 +186,31 @@ describe('signrun sync after sending', () => {
     expect(requests.filter((l) => l.includes('views/recipient'))).toEqual([]);
     const after = await record('alice');
     expect(after.status).toBe('completed');
+    expect(after.collected).toBe(true);
     expect(after.files.find((f) => f.path === doc.path)?.sha256).toBe(doc.sha256);
+    expect(rerun.stdout).toMatch(/Still to sign \(1, oldest first\)/);
+    expect(rerun.stdout).toContain('offers/chloe: Chloe Roux <chloe@example.com> sent');
   }, 120_000);
+
+  it('run converges: it syncs what was sent before running, so a declined envelope settles without a sync of its own', async () => {
+    const dir = await jobFolder(back.url, 'converge');
+    const out = path.join(dir, 'out');
+    const env = sandboxEnv(sandbox);
+    expect((await runCli(['run', dir, '--out', out], { env })).code).toBe(0);
+    const signing = JSON.parse(
+      await readFile(path.join(out, 'converge', 'bruno', 'signing.json'), 'utf8'),
+    ) as SigningRecord;
+    const link = await openSigningLink(signing.recipients[0]!.url!);
+    await postForm(`${link.sessionUrl}/decline`, link.cookie, { reason: 'No.', csrfToken: link.csrf });
+    requests.length = 0;
+    const rerun = await runCli(['run', dir, '--out', out], { env });
+    expect(rerun.code, rerun.stdout + rerun.stderr).toBe(0);
+    expect(listings().length).toBe(1);
+    const bruno = JSON.parse(
+      await readFile(path.join(out, 'converge', 'bruno', 'envelope.json'), 'utf8'),
+    ) as EnvelopeRecord;
+    expect(bruno).toMatchObject({ status: 'declined', declinedReason: 'No.' });
+    const report = await readReport(out);
+    expect(report.envelopes.find((e) => e.key === 'bruno')).toMatchObject({ outcome: 'succeeded', status: 'declined' });
+  }, 60_000);
 });

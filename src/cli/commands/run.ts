@@ -15,6 +15,7 @@ import { consoleSummary } from '../../output/console-summary.js';
 import { createProgress } from '../../output/progress.js';
 import { parseShard } from '../../state/shard.js';
 import { leanHeap } from '../lean-heap.js';
+import { sync } from '../../sync/sync.js';
 
 /** How a folder is shown to the user: relative to the working folder when inside it. */
 export function shownPath(cwd: string, target: string): string {
@@ -70,6 +71,27 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
     io.stdout.write(
       `Running ${envelopes} envelope(s) and ${accounts} account(s) from ${jobs.length} job(s), ${concurrency} at a time${shard ? ` (shard ${shard.index}/${shard.count})` : ''}; outputs in ${shownPath(io.cwd, outDir)}/\n`,
     );
+    const stateDir = target.sandbox
+      ? undefined
+      : path.resolve(io.cwd, (options['state'] as string | undefined) ?? path.join(outDir, '.signrun'));
+    if (stateDir) {
+      // run converges (issue 12): what was sent is synced first — one status
+      // listing, within DocuSign's polling rule — so settled envelopes ask
+      // for nothing and completed ones are collected, and cron needs one command.
+      const synced = await sync({
+        jobs,
+        target: { rootUrl: target.rootUrl, sandbox: target.sandbox, auth: target.auth },
+        outDir,
+        stateDir,
+        signal,
+        command: 'signrun run (sync)',
+        onEvent: (event) => {
+          if (event.type === 'warning' && !event.message.startsWith('the last status listing'))
+            io.stderr.write(`warning: ${event.message}\n`);
+        },
+      });
+      await synced.close();
+    }
     const progress = createProgress({ stream: io.stderr });
     let summary;
     try {
@@ -88,11 +110,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
         },
         // The state folder (lock + journal) belongs to a lasting service; an
         // in-process sandbox dies with the run, and its journal would point at nothing.
-        ...(target.sandbox
-          ? {}
-          : {
-              stateDir: path.resolve(io.cwd, (options['state'] as string | undefined) ?? path.join(outDir, '.signrun')),
-            }),
+        ...(stateDir ? { stateDir } : {}),
         command: [
           'signrun',
           'run',
