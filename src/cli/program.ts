@@ -97,6 +97,10 @@ export function buildProgram(
     .option('--state <dir>', 'state folder for the journal (default: <out>/.signrun)')
     .option('--shard <k/n>', 'take only shard K of N (1-based) of the envelopes')
     .option('--max-calls-per-hour <n>', 'hourly API call budget (default: what the service says)', positiveInt)
+    .option(
+      '--replace-drifted',
+      'void each envelope whose content changed since it was sent, and send the new content under the same key',
+    )
     .action(on('run'));
 
   program

@@ -97,6 +97,13 @@ export interface DocumentDefinition {
 }
 
 /** `#/definitions/envelopeDefinition` (POST /v2/accounts/{accountId}/envelopes). */
+/** Swagger #/definitions/notification: reminders and expiration, every value a string. */
+export interface Notification {
+  useAccountDefaults?: string;
+  reminders?: { reminderEnabled?: string; reminderDelay?: string; reminderFrequency?: string };
+  expirations?: { expireEnabled?: string; expireAfter?: string; expireWarn?: string };
+}
+
 export interface EnvelopeDefinition {
   emailSubject: string;
   emailBlurb?: string;
@@ -106,6 +113,7 @@ export interface EnvelopeDefinition {
   templateId?: string;
   templateRoles?: TemplateRole[];
   eventNotification?: { url: string };
+  notification?: Notification;
   customFields?: CustomFields;
   /** Lets a client find an envelope whose creation answer was lost. */
   transactionId?: string;

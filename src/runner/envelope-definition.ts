@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import type { ResolvedEnvelope } from '../jobs/model.js';
-import type { EnvelopeDefinition, Signer, TemplateRole, TextCustomField } from '../client/wire-types.js';
+import type { ResolvedEnvelope, ResolvedNotification } from '../jobs/model.js';
+import type { EnvelopeDefinition, Notification, Signer, TemplateRole, TextCustomField } from '../client/wire-types.js';
 import { digestFieldName, identityFieldName, identityOf, transactionIdOf } from './identity.js';
 
 /**
@@ -18,12 +18,14 @@ export async function envelopeDefinitionOf(envelope: ResolvedEnvelope): Promise<
   ];
   const definition: EnvelopeDefinition = {
     emailSubject: envelope.emailSubject,
-    status: envelope.status,
+    // A voided envelope is never created (the runner stops before); a draft or a sent one is.
+    status: envelope.status === 'created' ? 'created' : 'sent',
     customFields: { textCustomFields },
     transactionId: transactionIdOf(envelope),
   };
   if (envelope.emailBlurb !== undefined) definition.emailBlurb = envelope.emailBlurb;
   if (envelope.eventNotification) definition.eventNotification = { url: envelope.eventNotification.url };
+  if (envelope.notification) definition.notification = notificationWire(envelope.notification);
 
   if (envelope.kind === 'template') {
     definition.templateId = envelope.templateId ?? '';
@@ -73,4 +75,24 @@ export function expectedApiCalls(envelope: ResolvedEnvelope, templateDocuments =
   const documents = envelope.kind === 'template' ? templateDocuments : envelope.documents.length;
   // create + list recipients + views + list documents + each document + certificate
   return 1 + 1 + embedded + 1 + documents + 1;
+}
+
+/** DocuSign's `notification` on the wire: every value a string (Swagger #/definitions/notification). */
+function notificationWire(n: ResolvedNotification): Notification {
+  const wire: Notification = { useAccountDefaults: 'false' };
+  if (n.reminders) {
+    wire.reminders = {
+      reminderEnabled: String(n.reminders.reminderEnabled),
+      reminderDelay: String(n.reminders.reminderDelay),
+      reminderFrequency: String(n.reminders.reminderFrequency),
+    };
+  }
+  if (n.expirations) {
+    wire.expirations = {
+      expireEnabled: String(n.expirations.expireEnabled),
+      expireAfter: String(n.expirations.expireAfter),
+      expireWarn: String(n.expirations.expireWarn),
+    };
+  }
+  return wire;
 }

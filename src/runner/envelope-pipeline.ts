@@ -113,6 +113,10 @@ export async function runEnvelope(envelope: ResolvedEnvelope, ctx: EnvelopeConte
     commits: [],
   };
   ctx.out.join(envelope.job, envelope.key); // refuses unsafe names before any call
+  // `status: voided` in the job file: never created; voided (once) before the
+  // run by the sync it starts with (src/sync/void-declared.ts), so here the
+  // envelope is only reported as its envelope.json says.
+  if (envelope.status === 'voided') return voidedResult(envelope, state, ctx, startedAt);
   const steps: Record<EnvelopeStep, () => Promise<void>> = {
     create: () => stepCreate(envelope, state, ctx, tag),
     recipients: () => stepRecipients(envelope, state, ctx, tag),
@@ -174,6 +178,37 @@ export async function runEnvelope(envelope: ResolvedEnvelope, ctx: EnvelopeConte
   }
   if (state.lastStep) result.lastStep = state.lastStep;
   if (error) result.error = error;
+  return result;
+}
+
+/** The result of an envelope the job file declares voided: no call, what envelope.json says. */
+async function voidedResult(
+  envelope: ResolvedEnvelope,
+  state: EnvelopeState,
+  ctx: EnvelopeContext,
+  startedAt: Date,
+): Promise<EnvelopeResult> {
+  const record = await readRecord<EnvelopeRecord>(ctx.out.root, `${state.folder}/envelope.json`);
+  const result: EnvelopeResult = {
+    job: envelope.job,
+    key: envelope.key,
+    source: envelope.source,
+    outcome: 'succeeded',
+    recipients: [],
+    files: record?.files ?? [],
+    startedAt: startedAt.toISOString(),
+    durationMs: ctx.now().getTime() - startedAt.getTime(),
+    apiCalls: 0,
+    retries: 0,
+  };
+  if (envelope.row !== undefined) result.row = envelope.row;
+  if (record) {
+    result.adopted = true;
+    result.envelopeId = record.envelopeId;
+    if (record.status !== undefined) result.status = record.status;
+    if (record.voidedReason !== undefined) result.voidedReason = record.voidedReason;
+    if (record.statusAt !== undefined) result.statusAt = record.statusAt;
+  }
   return result;
 }
 

@@ -103,6 +103,11 @@ export function journalProgress(records: readonly JournalRecord[]): JournalProgr
           break;
         case 'voided':
           p.voided = { envelopeId: r.envelopeId, reason: r.reason, replaced: r.replaced === true };
+          // Voided by signrun: the status a sync recorded before is no longer the envelope's.
+          if (p.status?.envelopeId === r.envelopeId) {
+            const facts = { ...p.status.facts, status: 'voided', voidedReason: r.reason, voidedAt: r.at };
+            p.status = { ...p.status, facts, at: r.at };
+          }
           if (r.replaced === true) {
             // A replacement starts the key afresh: its next envelope is created anew.
             p.replaced.push(r.envelopeId);

@@ -31,6 +31,7 @@ import type { EnvelopeStatusFacts } from '../state/journal-record.js';
 import { collectCompleted } from './collect.js';
 import { defaultMinListingIntervalMs, listingPermission, nextFromDate } from './polling-rule.js';
 import { listStatusChanges } from './status-listing.js';
+import { voidDeclared } from './void-declared.js';
 import { isSettled, recipientStatusAt, sameFacts, statusFactsOf } from './status-facts.js';
 
 /** Options of {@link sync}. */
@@ -54,6 +55,12 @@ export interface SyncOptions {
   command?: string;
   /** Time source (tests). */
   now?: () => Date;
+  /**
+   * Void what the job files declare voided, and (with `replaceDrifted`)
+   * replace drifted envelopes, before listing: `run` asks for it, `sync`
+   * alone never changes anything on the service.
+   */
+  act?: { replaceDrifted: boolean };
 }
 
 /** What a sync did besides the per-envelope results. */
@@ -142,10 +149,24 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
     });
     const known = await knownEnvelopes(envelopes, out, progress);
     const sent = known.filter((k) => k.envelopeId !== undefined);
+    // Recomputed after voids: a replaced envelope is no longer this key's.
+    const sentNow = () => known.filter((k) => k.envelopeId !== undefined);
     const account = sent.length > 0 ? await client.login({ tag: 'login' }) : undefined;
     const listed = new Map<string, EnvelopeStatusFacts>();
+    if (account && options.act) {
+      const voids = await voidDeclared(known, account, journal, out, {
+        replaceDrifted: options.act.replaceDrifted,
+        now,
+      });
+      for (const message of voids.warnings) emit({ type: 'warning', message });
+      for (const v of voids.voided) {
+        const k = known.find((x) => x.id === v.id);
+        // A replaced envelope's key starts afresh: this sync no longer speaks of the old one.
+        if (k && v.replaced) k.envelopeId = undefined;
+      }
+    }
     if (account) {
-      const ours = sent.filter((k) => !k.record || k.record.accountId === account.accountId);
+      const ours = sentNow().filter((k) => !k.record || k.record.accountId === account.accountId);
       const last = progress.listings.get(account.accountId);
       const permission = listingPermission(
         last?.listedAt,

@@ -85,6 +85,8 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
         stateDir,
         signal,
         command: 'signrun run (sync)',
+        // Declared voids (status: voided) and, when asked, replacement of drifted envelopes.
+        act: { replaceDrifted: options['replaceDrifted'] === true },
         onEvent: (event) => {
           if (event.type === 'warning' && !event.message.startsWith('the last status listing'))
             io.stderr.write(`warning: ${event.message}\n`);
