@@ -5,7 +5,8 @@ import { objectRows } from '../db/object-rows.js';
 import { setBounded } from '../bounded-map.js';
 
 /** Envelope statuses the sandbox moves through (DocuSign's names). */
-export type EnvelopeStatus = 'created' | 'sent' | 'delivered' | 'completed' | 'declined' | 'voided';
+/** `deleted`: a draft moved to the recycle bin (PUT …/folders/recyclebin); never sent, never shown again but in the status-changes listing. */
+export type EnvelopeStatus = 'created' | 'sent' | 'delivered' | 'completed' | 'declined' | 'voided' | 'deleted';
 /** Recipient statuses (DocuSign's names); `created` = routing order not reached yet, or a draft. */
 export type RecipientStatus = 'created' | 'sent' | 'delivered' | 'completed' | 'declined';
 
