@@ -24,16 +24,22 @@ export {
   type ClientEvent,
 } from './client/index.js';
 export {
+  runJobs,
+  planJobs,
   run,
   PreflightError,
-  planRun,
   resolveTarget,
   prepare,
   exitCodeOf,
   type RunOptions,
   type RunSummary,
   type RunEvent,
-  type RunPlan,
+  type PlanJobsOptions,
+  type Plan,
+  type PlanItem,
+  type EnvelopeDecision,
+  type AccountDecision,
+  type DocumentsWhen,
 } from './runner/index.js';
 export {
   OutputFolder,
@@ -62,12 +68,9 @@ export {
   readStateLock,
   classifyServiceError,
   serviceErrorCodeRules,
-  createOnce,
   type Shard,
   type Journal,
   type JournalRecord,
   type StateLock,
   type ServiceErrorClass,
-  type CreateOnceInput,
-  type CreateOnceResult,
 } from './state/index.js';

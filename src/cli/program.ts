@@ -77,6 +77,12 @@ export function buildProgram(
     .argument('<paths...>', 'job files, folders or globs')
     .option('--out <dir>', 'output folder whose state the plan reads')
     .option('--state <dir>', 'state folder (default: <out>/.signrun)')
+    .addOption(
+      new Option(
+        '--documents <when>',
+        'download documents and certificate right after sending (at-send) or later, signed (on-completion); default: at-send for the in-process sandbox, else on-completion',
+      ).choices(['at-send', 'on-completion']),
+    )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(on('plan'));
 
@@ -95,6 +101,12 @@ export function buildProgram(
     .option('--state <dir>', 'state folder for the journal (default: <out>/.signrun)')
     .option('--shard <k/n>', 'take only shard K of N (1-based) of the envelopes')
     .option('--max-calls-per-hour <n>', 'hourly API call budget (default: what the service says)', positiveInt)
+    .addOption(
+      new Option(
+        '--documents <when>',
+        'download documents and certificate right after sending (at-send) or later, signed (on-completion); default: at-send for the in-process sandbox, else on-completion',
+      ).choices(['at-send', 'on-completion']),
+    )
     .action(on('run'));
 
   program

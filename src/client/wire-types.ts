@@ -130,7 +130,11 @@ export interface EnvelopesInformation {
   envelopes?: Envelope[];
   resultSetSize?: string;
   totalSetSize?: string;
+  startPosition?: string;
+  endPosition?: string;
   nextUri?: string;
+  /** The service's time when it ran the query: the `from_date` of the next incremental listing. */
+  lastQueriedDateTime?: string;
 }
 
 /** `#/definitions/EnvelopeRecipients` (GET …/envelopes/{envelopeId}/recipients). */
