@@ -76,7 +76,8 @@ export async function runEnvelope(
   const decision = plan.decision;
   const state: EnvelopeState = {
     folder: itemFolder(envelope.job, envelope.key),
-    adopted: decision.action === 'adopt',
+    // Not created by this run: found on the service, or created by an earlier one (the journal).
+    adopted: 'envelopeId' in decision && decision.envelopeId !== undefined,
     outcomes: [],
     signing: [],
     downloads: [],
