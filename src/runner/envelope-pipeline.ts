@@ -77,7 +77,7 @@ export async function runEnvelope(
   const state: EnvelopeState = {
     folder: itemFolder(envelope.job, envelope.key),
     // Not created by this run: found on the service, or created by an earlier one (the journal).
-    adopted: 'envelopeId' in decision && decision.envelopeId !== undefined,
+    adopted: decision.action !== 'drift' && 'envelopeId' in decision && decision.envelopeId !== undefined,
     outcomes: [],
     signing: [],
     downloads: [],
