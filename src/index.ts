@@ -17,6 +17,9 @@ export {
   ClientHttpError,
   ClientNetworkError,
   defaultRetryPolicy,
+  classifyServiceError,
+  serviceErrorCodeRules,
+  type ServiceErrorClass,
   type EsignatureClientOptions,
   type Auth,
   type RetryPolicy,
@@ -31,6 +34,8 @@ export {
   resolveTarget,
   prepare,
   exitCodeOf,
+  verdictOf,
+  type RunVerdict,
   type RunOptions,
   type RunSummary,
   type RunEvent,
@@ -41,8 +46,8 @@ export {
   type AccountDecision,
   type DocumentsWhen,
 } from './runner/index.js';
+export { OutputFolder, type FileRecord } from './output/index.js';
 export {
-  OutputFolder,
   reportOf,
   reportSourceOf,
   writeReports,
@@ -50,8 +55,7 @@ export {
   checkReport,
   type RunReport,
   type ReportSource,
-  type FileRecord,
-} from './output/index.js';
+} from './reporters/index.js';
 export {
   identityOf,
   transactionIdOf,
@@ -66,11 +70,8 @@ export {
   journalProgress,
   acquireStateLock,
   readStateLock,
-  classifyServiceError,
-  serviceErrorCodeRules,
   type Shard,
   type Journal,
   type JournalRecord,
   type StateLock,
-  type ServiceErrorClass,
 } from './state/index.js';

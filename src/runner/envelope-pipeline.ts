@@ -1,6 +1,7 @@
 import type { ResolvedEnvelope } from '../jobs/model.js';
 import type { AccountClient } from '../client/esignature-client.js';
 import { ClientHttpError } from '../client/client-errors.js';
+import { serviceErrorMeans } from '../client/service-error-classes.js';
 import type { Journal } from '../state/journal.js';
 import type { EnvelopeProgress } from '../state/journal-progress.js';
 import type { NewJournalRecord } from '../state/journal-record.js';
@@ -55,9 +56,6 @@ interface EnvelopeState {
 
 /** A journal that keeps nothing: a run without a state folder. */
 export const noJournal: Journal = { path: '', append: async () => {}, close: async () => {} };
-
-/** DocuSign answers this when a recipient's routing order has not come yet. */
-const notInTurnCodes = /RECIPIENT_NOT_IN_SEQUENCE|OUT_OF_SEQUENCE|NOT_IN_SEQUENCE/;
 
 /**
  * Executes the plan of one envelope (decide.ts decided): its steps in
@@ -339,7 +337,7 @@ async function stepViews(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: 
           outcome.signing = 'ready';
           await ctx.journal.append({ kind: 'envelope', id: tag, step: 'view', recipientId: viewKeyOf(r), expiresAt });
         } catch (error) {
-          if (error instanceof ClientHttpError && notInTurnCodes.test(error.serviceErrorCode ?? '')) return;
+          if (serviceErrorMeans(error, 'recipient-not-in-turn')) return;
           throw error;
         }
       })(),

@@ -1,5 +1,6 @@
 import type { ResolvedJob } from '../jobs/model.js';
 import { ClientHttpError } from '../client/client-errors.js';
+import { serviceErrorMeans } from '../client/service-error-classes.js';
 import { EsignatureClient, type AccountClient } from '../client/esignature-client.js';
 import type { Auth } from '../client/auth.js';
 import { readJournal } from '../state/journal.js';
@@ -27,9 +28,6 @@ export interface PlanInputs {
   /** Keep the resolved envelope and account on each item (the run does; `signrun plan` need not). */
   keepItems?: boolean;
 }
-
-/** Service answers that mean "no such account". */
-const missingAccount = /ACCOUNT.*(NOT_EXIST|DOES_NOT_EXIST|NOT_FOUND)|INVALID_ACCOUNT|ACCOUNT_DELETED/;
 
 /**
  * The plan: one decision per envelope and account, from the job files, the
@@ -103,7 +101,7 @@ export async function accountExists(account: AccountClient, accountId: string, t
     await account.client.getAccount(accountId, { tag });
     return true;
   } catch (error) {
-    if (error instanceof ClientHttpError && (error.status === 404 || missingAccount.test(error.serviceErrorCode ?? '')))
+    if (error instanceof ClientHttpError && (error.status === 404 || serviceErrorMeans(error, 'account-missing')))
       return false;
     throw error;
   }

@@ -1,11 +1,8 @@
 import type { ClientEvent } from '../client/api-request.js';
 import type { RateLimitInfo } from '../client/rate-limit.js';
-import type { AccountResult, EnvelopeResult, RunTarget } from './run-summary.js';
+import type { AccountResult, EnvelopeResult, EnvelopeStep, RunTarget } from './run-results.js';
 import type { CallBudgetReport } from './call-budget.js';
 
-import type { EnvelopeStep } from './plan-types.js';
-
-// The steps of one envelope are the plan's (plan-types.ts): one list for the plan, the run and the journal.
 export { envelopeSteps, type EnvelopeStep } from './plan-types.js';
 
 /**

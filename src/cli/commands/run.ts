@@ -9,10 +9,10 @@ import { resolveTarget } from '../../runner/target.js';
 import { runJobs, PreflightError, type DocumentsWhen } from '../../runner/index.js';
 import { exitCodeOf } from '../../runner/run-summary.js';
 import { OutputFolder } from '../../output/output-folder.js';
-import { reportOf } from '../../output/report-json.js';
-import { writeReports } from '../../output/write-reports.js';
-import { consoleSummary } from '../../output/console-summary.js';
-import { createProgress } from '../../output/progress.js';
+import { reportOf } from '../../reporters/report-json.js';
+import { writeReports } from '../../reporters/write-reports.js';
+import { consoleSummary } from '../../reporters/console-summary.js';
+import { createProgress } from '../../reporters/progress.js';
 import { parseShard } from '../../state/shard.js';
 import { leanHeap } from '../lean-heap.js';
 

@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { SandboxDatabase } from '../db/open-database.js';
-import { envelopeListingSql } from './envelope-listing-sql.js';
+import { envelopeListingSql, type EnvelopeQuery } from './envelope-listing-sql.js';
 import { objectRows } from '../db/object-rows.js';
 import { setBounded } from '../bounded-map.js';
 
@@ -81,18 +81,8 @@ export interface CustomFieldRecord {
   listItems: string[] | null;
 }
 
-/** Filters of the status-changes listing (GET …/envelopes). */
-export interface EnvelopeQuery {
-  accountId: string;
-  fromDate?: number;
-  toDate?: number;
-  statuses?: string[];
-  envelopeIds?: string[];
-  transactionIds?: string[];
-  customField?: { name: string; value: string };
-  startPosition: number;
-  count: number;
-}
+// EnvelopeQuery is defined beside the SQL it becomes (envelope-listing-sql.ts), so the two modules do not import each other.
+export type { EnvelopeQuery };
 
 type Row = Record<string, unknown>;
 
