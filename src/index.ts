@@ -17,6 +17,9 @@ export {
   ClientHttpError,
   ClientNetworkError,
   defaultRetryPolicy,
+  classifyServiceError,
+  serviceErrorCodeRules,
+  type ServiceErrorClass,
   type EsignatureClientOptions,
   type Auth,
   type RetryPolicy,
@@ -24,19 +27,27 @@ export {
   type ClientEvent,
 } from './client/index.js';
 export {
+  runJobs,
+  planJobs,
   run,
   PreflightError,
-  planRun,
   resolveTarget,
   prepare,
   exitCodeOf,
+  verdictOf,
+  type RunVerdict,
   type RunOptions,
   type RunSummary,
   type RunEvent,
-  type RunPlan,
+  type PlanJobsOptions,
+  type Plan,
+  type PlanItem,
+  type EnvelopeDecision,
+  type AccountDecision,
+  type DocumentsWhen,
 } from './runner/index.js';
+export { OutputFolder, type FileRecord } from './output/index.js';
 export {
-  OutputFolder,
   reportOf,
   reportSourceOf,
   writeReports,
@@ -44,8 +55,7 @@ export {
   checkReport,
   type RunReport,
   type ReportSource,
-  type FileRecord,
-} from './output/index.js';
+} from './reporters/index.js';
 export {
   identityOf,
   transactionIdOf,
@@ -60,14 +70,8 @@ export {
   journalProgress,
   acquireStateLock,
   readStateLock,
-  classifyServiceError,
-  serviceErrorCodeRules,
-  createOnce,
   type Shard,
   type Journal,
   type JournalRecord,
   type StateLock,
-  type ServiceErrorClass,
-  type CreateOnceInput,
-  type CreateOnceResult,
 } from './state/index.js';

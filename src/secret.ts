@@ -1,5 +1,11 @@
 import { inspect } from 'node:util';
-import type { Secret } from './jobs/model.js';
+
+/** A string that must never be printed, logged or written to a report. */
+export interface Secret {
+  readonly secret: true;
+  /** The real value; read it only to put it on the wire. */
+  reveal(): string;
+}
 
 const REDACTED = '[redacted]';
 

@@ -79,6 +79,12 @@ export function buildProgram(
     .argument('<paths...>', 'job files, folders or globs')
     .option('--out <dir>', 'output folder whose state the plan reads')
     .option('--state <dir>', 'state folder (default: <out>/.signrun)')
+    .addOption(
+      new Option(
+        '--documents <when>',
+        'download documents and certificate right after sending (at-send) or later, signed (on-completion); default: at-send for the in-process sandbox, else on-completion',
+      ).choices(['at-send', 'on-completion']),
+    )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(on('plan'));
 
@@ -100,6 +106,12 @@ export function buildProgram(
     .option(
       '--replace-drifted',
       'void each envelope whose content changed since it was sent, and send the new content under the same key',
+    )
+    .addOption(
+      new Option(
+        '--documents <when>',
+        'download documents and certificate right after sending (at-send) or later, signed (on-completion); default: at-send for the in-process sandbox, else on-completion',
+      ).choices(['at-send', 'on-completion']),
     )
     .action(on('run'));
 

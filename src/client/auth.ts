@@ -1,4 +1,4 @@
-import type { Secret } from '../jobs/model.js';
+import type { Secret } from '../secret.js';
 
 /**
  * How the client proves who it is. `legacy` is DocuSign's

@@ -1,6 +1,7 @@
 import { SignrunError } from '../errors/signrun-error.js';
 import type { ErrorCode } from '../errors/catalogue.js';
 import { redactText } from './redact.js';
+import { classifyServiceError } from './service-error-classes.js';
 
 /** What is known of the request that failed: never its headers or body. */
 export interface FailedRequest {
@@ -36,16 +37,15 @@ export class ClientHttpError extends SignrunError {
     secrets: readonly string[] = [],
   ) {
     const serviceMessage = input.serviceMessage === undefined ? undefined : redactText(input.serviceMessage, secrets);
-    const code: ErrorCode =
-      input.status === 401 ||
-      input.serviceErrorCode === 'USER_AUTHENTICATION_FAILED' ||
-      input.serviceErrorCode === 'PARTNER_AUTHENTICATION_FAILED'
-        ? 'SR_HTTP_AUTH'
-        : input.status === 429 || /LIMIT_EXCEEDED/.test(input.serviceErrorCode ?? '')
-          ? 'SR_RATE_LIMITED'
-          : 'SR_HTTP_STATUS';
+    // The SR code and hint come from the one DocuSign knowledge table, as the retry decision does.
+    const verdict = classifyServiceError({
+      status: input.status,
+      ...(input.serviceErrorCode ? { errorCode: input.serviceErrorCode } : {}),
+    });
+    const code: ErrorCode = verdict.code;
     const what = [input.serviceErrorCode, serviceMessage].filter(Boolean).join(': ');
     super(code, `${input.method} ${input.path} answered ${input.status}${what ? ` ${what}` : ''}`, {
+      ...(verdict.hint === undefined ? {} : { hint: verdict.hint }),
       details: {
         status: input.status,
         method: input.method,

@@ -260,8 +260,9 @@ export interface EnvelopeListQuery {
   envelopeIds?: string[];
   /** e.g. `['recipients']`: each envelope comes with its recipients and their statuses, no call per envelope. */
   include?: string[];
-  /** Paging (Swagger `start_position`, `count`). */
+  /** Position of the first envelope of the page (Swagger `start_position`). Default 0. */
   startPosition?: number;
+  /** Envelopes per page (Swagger `count`; DocuSign: at most 1000). */
   count?: number;
 }
 
@@ -303,11 +304,22 @@ export class AccountClient {
    * wire: the retry layer repeats it only after a 429 (provably refused) or
    * a refused connection.
    */
-  async createEnvelope(definition: EnvelopeDefinition, options: CallOptions = {}): Promise<EnvelopeSummary> {
+  async createEnvelope(
+    definition: EnvelopeDefinition,
+    options: CallOptions & {
+      /**
+       * The caller makes a duplicate harmless (a draft whose duplicates it
+       * finds and deletes before sending): the retry layer may then repeat
+       * the call after a failure the service may have acted on. Default false.
+       */
+      repeatable?: boolean;
+    } = {},
+  ): Promise<EnvelopeSummary> {
     const url = `${this.baseUrl}/envelopes`;
+    const { repeatable, ...callOptions } = options;
     const summary = await this.#json<EnvelopeSummary>(
-      { method: 'POST', url, body: definition, operation: 'createEnvelope', idempotent: false },
-      options,
+      { method: 'POST', url, body: definition, operation: 'createEnvelope', idempotent: repeatable === true },
+      callOptions,
     );
     if (typeof summary.envelopeId !== 'string')
       throw new ClientBadResponseError(
@@ -335,6 +347,41 @@ export class AccountClient {
     if (query.count !== undefined) params.set('count', String(query.count));
     return this.#json<EnvelopesInformation>(
       { method: 'GET', url: `${this.baseUrl}/envelopes?${params.toString()}`, operation: 'listEnvelopes' },
+      options,
+    );
+  }
+
+  /**
+   * PUT …/envelopes/{envelopeId} with `status: sent` (Envelopes_PutEnvelope):
+   * sends a draft. Safe to repeat: a second send is refused
+   * (ENVELOPE_INVALID_STATUS), never a second envelope.
+   */
+  async sendDraft(envelopeId: string, options: CallOptions = {}): Promise<void> {
+    await this.client.request(
+      {
+        method: 'PUT',
+        url: this.#env(envelopeId),
+        body: { status: 'sent' },
+        operation: 'sendDraft',
+        idempotent: true,
+      },
+      options,
+    );
+  }
+
+  /**
+   * PUT …/folders/recyclebin (Folders_PutFolderById, #/definitions/foldersRequest):
+   * moves drafts to the recycle bin, where DocuSign deletes them. Safe to repeat.
+   */
+  async deleteDrafts(envelopeIds: string[], options: CallOptions = {}): Promise<void> {
+    await this.client.request(
+      {
+        method: 'PUT',
+        url: `${this.baseUrl}/folders/recyclebin`,
+        body: { envelopeIds },
+        operation: 'deleteDrafts',
+        idempotent: true,
+      },
       options,
     );
   }

@@ -9,7 +9,7 @@ import { readRateLimit, type RateLimitInfo } from './rate-limit.js';
 import { parseRateLimitReset, parseRetryAfter } from './retry-after.js';
 import { pathOf } from './redact.js';
 import type { Timing } from './timing.js';
-import { classifyServiceError } from '../state/service-error-classes.js';
+import { classifyServiceError } from './service-error-classes.js';
 
 /** Options of the innermost layer. */
 export interface FetchOnceOptions {

@@ -19,3 +19,11 @@ export { readRateLimit, type RateLimitInfo } from './rate-limit.js';
 export { redactText, pathOf } from './redact.js';
 export { realTiming, type Timing } from './timing.js';
 export type * from './wire-types.js';
+export {
+  classifyServiceError,
+  serviceErrorCodeRules,
+  type ServiceErrorClass,
+  type ServiceErrorRule,
+  type ServiceFailure,
+  type ServiceErrorVerdict,
+} from './service-error-classes.js';

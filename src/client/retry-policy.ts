@@ -1,7 +1,7 @@
 /**
  * How the client retries a call: typed, documented data (as ky's retry
  * options are). *Whether* a failure may be retried comes from one table,
- * src/state/service-error-classes.ts (`classifyServiceError`): `retry-later`
+ * src/client/service-error-classes.ts (`classifyServiceError`): `retry-later`
  * (rate limits, whether answered 429 or 400 with DocuSign's
  * *_LIMIT_EXCEEDED codes) proves the service did nothing, so any call may be
  * repeated after the delay the service gives; `retry-now` (5xx, a broken

@@ -154,7 +154,7 @@ export interface EnvelopesInformation {
   startPosition?: string;
   endPosition?: string;
   nextUri?: string;
-  /** The service's time of the listing: where the next one may start. */
+  /** The service's time when it ran the query: the `from_date` of the next incremental listing. */
   lastQueriedDateTime?: string;
 }
 

@@ -3,7 +3,7 @@ import { ClientHttpError, ClientNetworkError } from './client-errors.js';
 import { retryDelay, type RetryPolicy } from './retry-policy.js';
 import type { Timing } from './timing.js';
 import { pathOf } from './redact.js';
-import { classifyServiceError } from '../state/service-error-classes.js';
+import { classifyServiceError } from './service-error-classes.js';
 
 /**
  * The retry layer: wraps `next` and repeats a failed call per `policy`,

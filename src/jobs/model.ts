@@ -17,12 +17,9 @@ export interface SourcePosition {
   column: number;
 }
 
-/** A string that must never be printed, logged or written to a report. */
-export interface Secret {
-  readonly secret: true;
-  /** The real value; read it only to put it on the wire. */
-  reveal(): string;
-}
+// Secret lives at the bottom layer (src/secret.ts) so the client can use it without knowing job files.
+import type { Secret } from '../secret.js';
+export type { Secret };
 
 export interface ResolvedDocument {
   /** "1", "2", … in order unless the job file gives one. */

@@ -1,11 +1,12 @@
 import type { ResolvedAccount, Secret } from '../jobs/model.js';
 import type { EsignatureClient } from '../client/esignature-client.js';
-import { ClientHttpError } from '../client/client-errors.js';
 import type { NewAccountDefinition } from '../client/wire-types.js';
 import { SignrunError } from '../errors/signrun-error.js';
 import type { FileRecord, OutputFolder } from '../output/output-folder.js';
-import { itemFolder, readRecord, type AccountRecord } from '../output/records.js';
-import { identityOf } from './identity.js';
+import { itemFolder, type AccountRecord } from '../output/records.js';
+import type { Journal } from '../state/journal.js';
+import type { AccountProgress } from '../state/journal-progress.js';
+import type { AccountPlan } from './plan-types.js';
 import { itemErrorOf } from './envelope-pipeline.js';
 import type { AccountResult } from './run-summary.js';
 
@@ -21,20 +22,26 @@ export interface AccountContext {
   /** The main account's integrator key: a subsidiary's user logs in with it (service-api.md 5). */
   integratorKey?: string;
   usageOf(tag: string): { calls: number; retries: number };
+  /** Where each step is recorded (the single record of progress). */
+  journal: Journal;
+  /** What the journal of earlier runs says of an account (its userId, to delete it). */
+  progressOf?: (id: string) => AccountProgress | undefined;
 }
 
-/** Service answers that mean "no such account". */
-const missingAccount = /ACCOUNT.*(NOT_EXIST|DOES_NOT_EXIST|NOT_FOUND)|INVALID_ACCOUNT|ACCOUNT_DELETED/;
-
 /**
- * Brings one subsidiary account to its declared state (service-api.md 4.12
- * sequence 3). `present`: read it when its ids are known, create it when
- * missing — a new account awaits activation by its user, which is reported,
- * not failed. `absent`: log in as the account's own user (username = userId,
- * its password, the main integrator key) and delete it. Never throws.
+ * Executes the plan of one subsidiary account (decide.ts decided; service-api.md
+ * 4.12 sequence 3): `create`/`recreate` creates it — a new account awaits
+ * activation by its user, which is reported, not failed; `delete` logs in as
+ * the account's own user (username = userId, its password, the main
+ * integrator key) and deletes it. Each step is journalled; account.json is
+ * an output, never read back. Never throws.
  */
-export async function runAccount(account: ResolvedAccount, ctx: AccountContext): Promise<AccountResult> {
-  const tag = identityOf(account);
+export async function runAccount(
+  plan: AccountPlan & { account: ResolvedAccount },
+  ctx: AccountContext,
+): Promise<AccountResult> {
+  const { account, decision } = plan;
+  const tag = plan.identity;
   const startedAt = ctx.now();
   const files: FileRecord[] = [];
   const result: AccountResult = {
@@ -48,87 +55,89 @@ export async function runAccount(account: ResolvedAccount, ctx: AccountContext):
     retries: 0,
   };
   const folder = itemFolder(account.job, account.key);
-  let action = account.state === 'present' ? 'create' : 'delete';
+  const action = decision.action;
   try {
     ctx.out.join(account.job, account.key);
-    const earlier = await readRecord<AccountRecord>(ctx.out.root, `${folder}/account.json`);
-    const known = earlier && earlier.state !== 'deleted' && earlier.rootUrl === ctx.rootUrl ? earlier : undefined;
-    const accountId = account.accountId ?? known?.accountId;
-    const userId = account.userId ?? known?.userId;
-    if (accountId) result.accountId = accountId;
+    const journalled = ctx.progressOf?.(tag);
+    if ('accountId' in decision) result.accountId = decision.accountId;
+    const userId = account.userId ?? journalled?.userId;
     if (userId) result.userId = userId;
-
-    if (account.state === 'present') {
-      if (accountId) {
-        action = 'read';
-        if (await accountExists(ctx.client, accountId, tag)) {
-          result.outcome = 'up-to-date';
-          if (known?.state === 'awaiting-activation') result.awaitingActivation = true;
-          return result;
-        }
-        action = 'create';
+    switch (decision.action) {
+      case 'up-to-date':
+        result.outcome = 'up-to-date';
+        return result;
+      case 'already-absent':
+        result.outcome = 'already-absent';
+        return result;
+      case 'create':
+      case 'recreate': {
+        await ctx.journal.append({ kind: 'account', id: tag, step: 'create-intent' });
+        const created = await createAccount(account, ctx, tag);
+        await ctx.journal.append({
+          kind: 'account',
+          id: tag,
+          step: 'created',
+          accountId: created.accountId,
+          ...(created.userId ? { userId: created.userId } : {}),
+        });
+        result.accountId = created.accountId;
+        result.userId = created.userId;
+        const record: AccountRecord = {
+          job: account.job,
+          key: account.key,
+          accountName: account.accountName,
+          accountId: created.accountId,
+          userId: created.userId,
+          rootUrl: ctx.rootUrl,
+          state: 'awaiting-activation',
+          createdAt: ctx.now().toISOString(),
+        };
+        files.push(await ctx.out.writeJson(`${folder}/account.json`, record));
+        result.outcome = 'created';
+        result.awaitingActivation = true;
+        return result;
       }
-      const created = await createAccount(account, ctx, tag);
-      result.accountId = created.accountId;
-      result.userId = created.userId;
-      const record: AccountRecord = {
-        job: account.job,
-        key: account.key,
-        accountName: account.accountName,
-        accountId: created.accountId,
-        userId: created.userId,
-        rootUrl: ctx.rootUrl,
-        state: 'awaiting-activation',
-        createdAt: ctx.now().toISOString(),
-      };
-      files.push(await ctx.out.writeJson(`${folder}/account.json`, record));
-      result.outcome = 'created';
-      result.awaitingActivation = true;
-      return result;
+      case 'delete': {
+        const accountId = decision.accountId;
+        if (!userId || !account.initialUser?.password) {
+          throw new SignrunError(
+            'SR_ACCOUNT_IDS_UNKNOWN',
+            `${tag}: to delete account ${accountId} signrun logs in as its user, but the userId or the initialUser.password is not known`,
+            { location: account.source },
+          );
+        }
+        if (!ctx.integratorKey) {
+          throw new SignrunError(
+            'SR_CREDENTIALS_MISSING',
+            `${tag}: deleting an account needs the main account's integrator key (DOCUSIGN_INTEGRATOR_KEY)`,
+            { location: account.source },
+          );
+        }
+        const asUser = ctx.client.withAuth({
+          kind: 'legacy',
+          username: userId,
+          password: account.initialUser.password,
+          integratorKey: ctx.integratorKey,
+        });
+        const session = await asUser.login({ tag });
+        await asUser.deleteAccount(session.accountId === accountId ? session.accountId : accountId, { tag });
+        await ctx.journal.append({ kind: 'account', id: tag, step: 'deleted', accountId });
+        files.push(
+          await ctx.out.writeJson(`${folder}/account.json`, {
+            job: account.job,
+            key: account.key,
+            accountName: account.accountName,
+            accountId,
+            userId,
+            rootUrl: ctx.rootUrl,
+            state: 'deleted',
+            deletedAt: ctx.now().toISOString(),
+          } satisfies AccountRecord),
+        );
+        result.outcome = 'deleted';
+        return result;
+      }
     }
-
-    // state: absent
-    if (!accountId) {
-      result.outcome = 'already-absent';
-      return result;
-    }
-    if (!userId || !account.initialUser?.password) {
-      throw new SignrunError(
-        'SR_ACCOUNT_IDS_UNKNOWN',
-        `${tag}: to delete account ${accountId} signrun logs in as its user, but the userId or the initialUser.password is not known`,
-        {
-          location: account.source,
-        },
-      );
-    }
-    if (!ctx.integratorKey) {
-      throw new SignrunError(
-        'SR_CREDENTIALS_MISSING',
-        `${tag}: deleting an account needs the main account's integrator key (DOCUSIGN_INTEGRATOR_KEY)`,
-        {
-          location: account.source,
-        },
-      );
-    }
-    const asUser = ctx.client.withAuth({
-      kind: 'legacy',
-      username: userId,
-      password: account.initialUser.password,
-      integratorKey: ctx.integratorKey,
-    });
-    const session = await asUser.login({ tag });
-    await asUser.deleteAccount(session.accountId === accountId ? session.accountId : accountId, { tag });
-    if (known) {
-      files.push(
-        await ctx.out.writeJson(`${folder}/account.json`, {
-          ...known,
-          state: 'deleted',
-          deletedAt: ctx.now().toISOString(),
-        } satisfies AccountRecord),
-      );
-    }
-    result.outcome = 'deleted';
-    return result;
   } catch (error) {
     result.outcome = 'failed';
     result.error = itemErrorOf(error, action);
@@ -139,18 +148,6 @@ export async function runAccount(account: ResolvedAccount, ctx: AccountContext):
     result.retries = usage.retries;
     result.startedAt = startedAt.toISOString();
     result.durationMs = ctx.now().getTime() - startedAt.getTime();
-  }
-}
-
-/** Whether the service still has this account (GET …/accounts/{accountId}; 404 or a missing-account errorCode: no). Read-only; `plan` uses it too. */
-export async function accountExists(client: EsignatureClient, accountId: string, tag: string): Promise<boolean> {
-  try {
-    await client.getAccount(accountId, { tag });
-    return true;
-  } catch (error) {
-    if (error instanceof ClientHttpError && (error.status === 404 || missingAccount.test(error.serviceErrorCode ?? '')))
-      return false;
-    throw error;
   }
 }
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { ResolvedEnvelope, ResolvedNotification } from '../jobs/model.js';
 import type { EnvelopeDefinition, Notification, Signer, TemplateRole, TextCustomField } from '../client/wire-types.js';
-import { digestFieldName, identityFieldName, identityOf, transactionIdOf } from './identity.js';
+import { digestFieldName, identityFieldName, identityOf, jobFieldName, transactionIdOf } from './identity.js';
 
 /**
  * Builds the wire envelopeDefinition (service-api.md 4.5, Swagger
@@ -14,6 +14,7 @@ export async function envelopeDefinitionOf(envelope: ResolvedEnvelope): Promise<
   const textCustomFields: TextCustomField[] = [
     ...(envelope.customFields ?? []).map((f) => ({ name: f.name, value: f.value, show: 'true' })),
     { name: identityFieldName, value: identityOf(envelope), show: 'false' },
+    { name: jobFieldName, value: envelope.job, show: 'false' },
     { name: digestFieldName, value: envelope.digest, show: 'false' },
   ];
   const definition: EnvelopeDefinition = {

@@ -1,11 +1,9 @@
 import type { ClientEvent } from '../client/api-request.js';
 import type { RateLimitInfo } from '../client/rate-limit.js';
-import type { AccountResult, EnvelopeResult, RunTarget } from './run-summary.js';
+import type { AccountResult, EnvelopeResult, EnvelopeStep, RunTarget } from './run-results.js';
 import type { CallBudgetReport } from './call-budget.js';
 
-/** The steps of one envelope, in order (a small state machine a journal can record and skip). */
-export const envelopeSteps = ['create', 'recipients', 'views', 'documents', 'certificate'] as const;
-export type EnvelopeStep = (typeof envelopeSteps)[number];
+export { envelopeSteps, type EnvelopeStep } from './plan-types.js';
 
 /**
  * What a run emits as it works. One collector (run-summary.ts) turns them

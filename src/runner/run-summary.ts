@@ -1,101 +1,14 @@
 import type { RateLimitInfo } from '../client/rate-limit.js';
-import type { FileRecord } from '../output/output-folder.js';
-import type { SourcePosition } from '../jobs/model.js';
-import type { EnvelopeStep, RunEvent } from './run-events.js';
+import type { RunEvent } from './run-events.js';
+import type { AccountResult, EnvelopeResult, RunTarget } from './run-results.js';
 import type { CallBudgetReport } from './call-budget.js';
 import type { ResultSpool } from '../output/result-spool.js';
 import { identityOf } from './identity.js';
+import { ExitCode, type ExitCodeValue } from '../errors/catalogue-entry.js';
 
-/** The service a run talked to. */
-export interface RunTarget {
-  /** e.g. http://127.0.0.1:41234/restapi/v2 */
-  rootUrl: string;
-  /** True when `run` started the sandbox in-process. */
-  sandbox: boolean;
-}
-
-/** An error as the report shows it: code, words, where — never a secret. */
-export interface ItemError {
-  code: string;
-  message: string;
-  /** The step that failed (envelopes) or the action (accounts). */
-  step?: string;
-  /** HTTP status and DocuSign errorCode, when the service refused. */
-  status?: number;
-  serviceErrorCode?: string;
-}
-
-/** What happened to each recipient's signing address. */
-export interface RecipientOutcome {
-  recipientId: string;
-  roleName?: string;
-  clientUserId?: string;
-  routingOrder?: string;
-  /**
-   * `ready`: a signing address is in signing.json; `waiting-for-turn`: ask
-   * later with `sign-url`; `remote`: signs from the service's email;
-   * `finished`: signed or declined, or the envelope is settled: no address is needed.
-   */
-  signing: 'ready' | 'waiting-for-turn' | 'remote' | 'finished';
-  /** Who, and what the service last said of them (`sync`): sent, delivered, completed, declined… and since when. */
-  name?: string;
-  email?: string;
-  status?: string;
-  statusAt?: string;
-  declinedReason?: string;
-}
-
-/** The outcome of one envelope. */
-export interface EnvelopeResult {
-  job: string;
-  key: string;
-  source: SourcePosition;
-  row?: number;
-  /** `succeeded`: every step done; `failed`: see error; `not-started`: the run was interrupted first. */
-  outcome: 'succeeded' | 'failed' | 'not-started';
-  /** True when an envelope.json of an earlier run already held this envelope: it was not created again. */
-  adopted?: boolean;
-  envelopeId?: string;
-  /** DocuSign's word: sent, delivered, completed, declined, voided. Completed, declined and voided are settled. */
-  status?: string;
-  /** When the status last changed, as the service says (`sync`). */
-  statusAt?: string;
-  voidedReason?: string;
-  declinedReason?: string;
-  /** The last step finished. */
-  lastStep?: EnvelopeStep;
-  recipients: RecipientOutcome[];
-  files: FileRecord[];
-  startedAt?: string;
-  durationMs?: number;
-  apiCalls: number;
-  /** Retries made (calls repeated after a failure). */
-  retries: number;
-  error?: ItemError;
-}
-
-/** The outcome of one account. */
-export interface AccountResult {
-  job: string;
-  key: string;
-  source: SourcePosition;
-  state: 'present' | 'absent';
-  /**
-   * `created`: created now and awaiting activation by its user (not a failure);
-   * `up-to-date`: already exists; `deleted`; `already-absent`;
-   * `failed`; `not-started`.
-   */
-  outcome: 'created' | 'up-to-date' | 'deleted' | 'already-absent' | 'failed' | 'not-started';
-  awaitingActivation?: boolean;
-  accountId?: string;
-  userId?: string;
-  files: FileRecord[];
-  startedAt?: string;
-  durationMs?: number;
-  apiCalls: number;
-  retries: number;
-  error?: ItemError;
-}
+// The results' types live in run-results.ts (run-events.ts needs them too, and
+// a module pair importing each other is a cycle); re-exported for readers of the summary.
+export type { AccountResult, EnvelopeResult, ItemError, RecipientOutcome, RunTarget } from './run-results.js';
 
 /** API use of the whole run. */
 export interface ApiUsage {
@@ -194,13 +107,41 @@ export function totalsOf(items: {
   return totals;
 }
 
-/** Exit code of a finished run (DESIGN.md): 130 interrupted, 1 when anything failed, else 0. */
-export function exitCodeOf(summary: Pick<RunSummary, 'interrupted' | 'callBudget' | 'totals'>): number {
-  if (summary.interrupted) return 130;
-  // Work left undone for lack of calls: not a success, and the report says when to resume.
-  if (summary.callBudget?.exhausted) return 1;
+/**
+ * How a run ended, in the words every reader uses: `interrupted` (Ctrl-C,
+ * SIGTERM), `budget-spent` (the hourly call budget stopped it starting work:
+ * items were left, the report says when to resume), `failed` (an envelope or
+ * an account failed), `succeeded`.
+ */
+export type RunVerdict = 'interrupted' | 'budget-spent' | 'failed' | 'succeeded';
+
+/** What a verdict reads: a live run's summary and a report.json (one run's, or merged shards') both have it. */
+export type VerdictSource = Pick<RunSummary, 'interrupted' | 'callBudget' | 'totals'>;
+
+/** The exit code of each verdict (DESIGN.md): 130 interrupted, 1 when work failed or was left for lack of calls, else 0. */
+export const verdictExitCodes: Readonly<Record<RunVerdict, ExitCodeValue>> = Object.freeze({
+  interrupted: ExitCode.interrupted,
+  'budget-spent': ExitCode.failed,
+  failed: ExitCode.failed,
+  succeeded: ExitCode.ok,
+});
+
+/**
+ * The one verdict of a run, first match wins: interrupted, then budget
+ * spent (work left undone for lack of calls is not a success), then any
+ * failure. `run`, `report merge`, report.md and the console all read it, so
+ * the exit code and the words people see cannot disagree.
+ */
+export function verdictOf(summary: VerdictSource): RunVerdict {
+  if (summary.interrupted) return 'interrupted';
+  if (summary.callBudget?.exhausted) return 'budget-spent';
   const t = summary.totals;
-  return t.envelopes.failed > 0 || t.accounts.failed > 0 ? 1 : 0;
+  return t.envelopes.failed > 0 || t.accounts.failed > 0 ? 'failed' : 'succeeded';
+}
+
+/** Exit code of a finished run or a report: {@link verdictOf}'s, through {@link verdictExitCodes}. */
+export function exitCodeOf(summary: VerdictSource): ExitCodeValue {
+  return verdictExitCodes[verdictOf(summary)];
 }
 
 /** Options of {@link SummaryCollector}. */

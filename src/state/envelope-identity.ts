@@ -10,6 +10,13 @@ import { createHash } from 'node:crypto';
  */
 export const identityFieldName = 'signrun';
 
+/**
+ * Name of the custom field carrying the envelope's job: the status-changes
+ * listing filtered by it answers, in one paged call per job, every envelope
+ * of the job (the plan's batched look-up, and each draft's confirmation).
+ */
+export const jobFieldName = 'signrunJob';
+
 /** Name of the custom field holding the digest of the envelope's content (see `contentDigest`), used to report drift. */
 export const digestFieldName = 'signrunDigest';
 

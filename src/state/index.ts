@@ -6,6 +6,4 @@ export * from './journal-record.js';
 export * from './journal.js';
 export * from './journal-progress.js';
 export * from './state-lock.js';
-export * from './service-error-classes.js';
-export * from './create-once.js';
 export { bindStateTarget, checkStateTarget, type StateTarget } from './state-target.js';

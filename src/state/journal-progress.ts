@@ -5,9 +5,14 @@ export interface EnvelopeProgress {
   id: string;
   /** A create call may have been sent (an intent was recorded). */
   createIntent?: { digest: string; transactionId: string; at: string };
-  /** The envelope exists on the service. */
+  /** Drafts this identity's runs created (each may have lost to an earlier one). */
+  drafts: string[];
+  /** Drafts deleted after losing. */
+  discarded: Set<string>;
+  /** The envelope this identity is (created, confirmed or adopted). */
   created?: { envelopeId: string; digest: string; adopted: boolean; at: string };
-  recipients?: Array<{ recipientId: string; clientUserId?: string; email?: string; name?: string }>;
+  /** The envelope was sent. */
+  sent: boolean;
   /** Latest view per recipientId, with its expiry (ISO 8601). */
   views: Map<string, { expiresAt: string }>;
   /** Latest download per documentId. */
@@ -37,6 +42,8 @@ export interface AccountProgress {
   id: string;
   createIntent: boolean;
   accountId?: string;
+  /** The user created with it (deleting the account logs in as that user). */
+  userId?: string;
   /** Created (or adopted) and not deleted since. */
   present: boolean;
   deleted: boolean;
@@ -52,10 +59,10 @@ export interface JournalProgress {
 /**
  * Folds journal records (in file order) into what is done per envelope and
  * account. Later records win (a re-downloaded document replaces the earlier
- * sha256). What to redo is the runner's decision: a `create-intent` without
- * `created` means "look the envelope up before creating it"; a document whose
- * file is missing or whose sha256 differs is downloaded again; a view whose
- * `expiresAt` is past is made again.
+ * sha256). What to redo is the plan's decision (src/runner/decide.ts): a
+ * `create-intent` or `draft` without `created` means "ask the service which
+ * envelope of this identity is the one"; a view whose `expiresAt` is near is
+ * made again; a document not journalled is downloaded.
  */
 export function journalProgress(records: readonly JournalRecord[]): JournalProgress {
   const envelopes = new Map<string, EnvelopeProgress>();
@@ -67,7 +74,16 @@ export function journalProgress(records: readonly JournalRecord[]): JournalProgr
     } else if (r.kind === 'envelope') {
       let p = envelopes.get(r.id);
       if (!p) {
-        p = { id: r.id, views: new Map(), documents: new Map(), done: false, replaced: [] };
+        p = {
+          id: r.id,
+          drafts: [],
+          discarded: new Set(),
+          sent: false,
+          views: new Map(),
+          documents: new Map(),
+          done: false,
+          replaced: [],
+        };
         envelopes.set(r.id, p);
       }
       switch (r.step) {
@@ -77,8 +93,14 @@ export function journalProgress(records: readonly JournalRecord[]): JournalProgr
         case 'created':
           p.created = { envelopeId: r.envelopeId, digest: r.digest, adopted: r.adopted === true, at: r.at };
           break;
-        case 'recipients':
-          p.recipients = r.recipients;
+        case 'draft':
+          p.drafts.push(r.envelopeId);
+          break;
+        case 'discarded':
+          p.discarded.add(r.envelopeId);
+          break;
+        case 'sent':
+          p.sent = true;
           break;
         case 'view':
           p.views.set(r.recipientId, { expiresAt: r.expiresAt });
@@ -113,7 +135,9 @@ export function journalProgress(records: readonly JournalRecord[]): JournalProgr
             p.replaced.push(r.envelopeId);
             delete p.created;
             delete p.createIntent;
-            delete p.recipients;
+            p.drafts = [];
+            p.discarded = new Set();
+            p.sent = false;
             delete p.status;
             delete p.collected;
             p.views.clear();
@@ -135,6 +159,7 @@ export function journalProgress(records: readonly JournalRecord[]): JournalProgr
           break;
         case 'created':
           a.accountId = r.accountId;
+          if (r.userId !== undefined) a.userId = r.userId;
           a.present = true;
           a.deleted = false;
           break;

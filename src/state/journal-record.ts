@@ -64,18 +64,39 @@ export type EnvelopeRecord =
     })
   | (RecordBase & {
       kind: 'envelope';
-      /** The service answered 201 (or the lookup found it: `adopted: true`). */
+      /**
+       * A draft carrying the identity was created (the service answered 201).
+       * It may yet lose to an earlier draft of another runner: only a
+       * `created` record says which envelope is the one.
+       */
+      step: 'draft';
+      envelopeId: string;
+      digest: string;
+    })
+  | (RecordBase & {
+      kind: 'envelope';
+      /**
+       * The envelope this identity is, for good: created directly (a run's
+       * own in-process sandbox), confirmed as the earliest of its identity,
+       * or found on the service (`adopted: true`).
+       */
       step: 'created';
       envelopeId: string;
       digest: string;
-      /** True when found on the service by the lookup instead of created by this run. */
+      /** True when found on the service instead of created by this run. */
       adopted?: boolean;
     })
   | (RecordBase & {
       kind: 'envelope';
-      /** Recipients are known (ids the service gave to each recipient). */
-      step: 'recipients';
-      recipients: Array<{ recipientId: string; clientUserId?: string; email?: string; name?: string }>;
+      /** A draft of this identity lost to an earlier one and was deleted (moved to the recycle bin). */
+      step: 'discarded';
+      envelopeId: string;
+    })
+  | (RecordBase & {
+      kind: 'envelope';
+      /** The envelope was sent (by this run, or found sent by another). */
+      step: 'sent';
+      envelopeId: string;
     })
   | (RecordBase & {
       kind: 'envelope';
@@ -158,7 +179,8 @@ export type ListingRecord = RecordBase & {
 /** The steps of one subsidiary account. */
 export type AccountRecord =
   | (RecordBase & { kind: 'account'; step: 'create-intent' })
-  | (RecordBase & { kind: 'account'; step: 'created'; accountId: string; adopted?: boolean })
+  /** Created by this run (or found: `adopted`); the userId is what deleting it later logs in with. */
+  | (RecordBase & { kind: 'account'; step: 'created'; accountId: string; userId?: string; adopted?: boolean })
   | (RecordBase & { kind: 'account'; step: 'deleted'; accountId: string });
 
 /** A record as given to `Journal.append`: `v` and `at` are filled in. */
@@ -169,10 +191,12 @@ export type NewJournalRecord = JournalRecord extends infer R
   : never;
 
 /** The envelope steps, for validation when reading. */
-export const envelopeSteps = [
+export const journalEnvelopeSteps = [
   'create-intent',
+  'draft',
   'created',
-  'recipients',
+  'discarded',
+  'sent',
   'view',
   'document',
   'certificate',
@@ -183,7 +207,7 @@ export const envelopeSteps = [
   'voided',
 ] as const;
 /** The account steps, for validation when reading. */
-export const accountSteps = ['create-intent', 'created', 'deleted'] as const;
+export const journalAccountSteps = ['create-intent', 'created', 'deleted'] as const;
 
 /** True when `value` has the shape of a journal record (checked when reading the journal back). */
 export function isJournalRecord(value: unknown): value is JournalRecord {
@@ -197,10 +221,12 @@ export function isJournalRecord(value: unknown): value is JournalRecord {
       switch (r['step']) {
         case 'create-intent':
           return str('digest') && str('transactionId');
+        case 'draft':
         case 'created':
           return str('envelopeId') && str('digest');
-        case 'recipients':
-          return Array.isArray(r['recipients']);
+        case 'discarded':
+        case 'sent':
+          return str('envelopeId');
         case 'view':
           return str('recipientId') && str('expiresAt');
         case 'document':

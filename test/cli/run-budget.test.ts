@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
-import { checkReport } from '../../src/output/report-schema.js';
+import { checkReport } from '../../src/reporters/report-schema.js';
 import { fanOutJob, readReport, sandboxEnv } from './run-helpers.js';
 
 let sandbox: RunningSandbox;
@@ -32,6 +32,9 @@ describe('signrun run --max-calls-per-hour', () => {
     const sent = report.totals.envelopes.succeeded;
     expect(sent).toBeGreaterThan(0);
     expect(report.totals.envelopes.notStarted).toBe(10 - sent);
+    // `report merge` of that report reaches the same verdict as the run (it exited 0 before).
+    const merged = await runCli(['report', 'merge', 'out/report.json', '--out', 'merged'], { cwd: dir });
+    expect(merged.code, merged.stderr).toBe(1);
 
     const second = await runCli(['run', '.', '--max-calls-per-hour', '500'], { cwd: dir, env: sandboxEnv(sandbox) });
     expect(second.code, second.stderr).toBe(0);

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { repoRoot } from '../helpers/run-cli.js';
-import type { RunReport } from '../../src/output/report-json.js';
+import type { RunReport } from '../../src/reporters/report-json.js';
 
 /** The secrets a run against the sandbox handles: none may appear in reports or console output. */
 export const knownSecrets = ['sandbox-password', 'sandbox-distributor-password', 'sandbox-only-acme-fr-password'];

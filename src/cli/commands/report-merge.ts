@@ -1,13 +1,13 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandHandler } from '../command.js';
-import { ExitCode } from '../../errors/catalogue-entry.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import { OutputFolder } from '../../output/output-folder.js';
-import { checkReport } from '../../output/report-schema.js';
-import { mergeReports } from '../../output/merge-reports.js';
-import { writeReports } from '../../output/write-reports.js';
-import type { RunReport } from '../../output/report-json.js';
+import { checkReport } from '../../reporters/report-schema.js';
+import { mergeReports } from '../../reporters/merge-reports.js';
+import { writeReports } from '../../reporters/write-reports.js';
+import { exitCodeOf } from '../../runner/run-summary.js';
+import type { RunReport } from '../../reporters/report-json.js';
 
 async function readReport(cwd: string, given: string): Promise<RunReport> {
   let file = path.resolve(cwd, given);
@@ -38,8 +38,9 @@ async function readReport(cwd: string, given: string): Promise<RunReport> {
 
 /**
  * `signrun report merge <reports...> --out DIR`: combines the report.json of
- * shards into one report.json, report.md and junit.xml. Exit 1 when the
- * merged run has failures, 130 when any shard was interrupted, as `run` does.
+ * shards into one report.json, report.md and junit.xml. The exit code is
+ * `run`'s for the merged report (exitCodeOf): 130 when any shard was
+ * interrupted, 1 when items failed or were left by a spent call budget.
  */
 const reportMerge: CommandHandler = async ({ args, options, io }) => {
   const given = (args[0] as string[] | undefined) ?? [];
@@ -53,7 +54,7 @@ const reportMerge: CommandHandler = async ({ args, options, io }) => {
     `Merged ${reports.length} report(s): ${t.envelopes.succeeded}/${t.envelopes.total} envelope(s) succeeded, ${t.envelopes.failed} failed, ${t.envelopes.notStarted} not started; ` +
       `${t.accounts.total} account(s), ${t.accounts.failed} failed. Written to ${path.relative(io.cwd, out.root) || '.'}/report.json, report.md, junit.xml\n`,
   );
-  if (merged.interrupted) return ExitCode.interrupted;
-  return t.envelopes.failed + t.accounts.failed > 0 ? ExitCode.failed : ExitCode.ok;
+  // The same verdict as `run`: a shard stopped by its call budget, with items no other shard did, is not a success.
+  return exitCodeOf(merged);
 };
 export default reportMerge;

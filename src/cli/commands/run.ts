@@ -6,13 +6,13 @@ import { useColour, type CommandIO } from '../io.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
 import { prepare } from '../../runner/prepare.js';
 import { resolveTarget } from '../../runner/target.js';
-import { run, PreflightError } from '../../runner/run.js';
+import { runJobs, PreflightError, type DocumentsWhen } from '../../runner/index.js';
 import { exitCodeOf } from '../../runner/run-summary.js';
 import { OutputFolder } from '../../output/output-folder.js';
-import { reportOf } from '../../output/report-json.js';
-import { writeReports } from '../../output/write-reports.js';
-import { consoleSummary } from '../../output/console-summary.js';
-import { createProgress } from '../../output/progress.js';
+import { reportOf } from '../../reporters/report-json.js';
+import { writeReports } from '../../reporters/write-reports.js';
+import { consoleSummary } from '../../reporters/console-summary.js';
+import { createProgress } from '../../reporters/progress.js';
 import { parseShard } from '../../state/shard.js';
 import { leanHeap } from '../lean-heap.js';
 import { sync } from '../../sync/sync.js';
@@ -97,7 +97,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
     const progress = createProgress({ stream: io.stderr });
     let summary;
     try {
-      summary = await run({
+      summary = await runJobs({
         jobs,
         target: { rootUrl: target.rootUrl, sandbox: target.sandbox, auth: target.auth },
         outDir,
@@ -105,6 +105,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
         signal,
         // Nothing here reads the jobs again: the run lets each envelope go once started.
         releaseEnvelopes: true,
+        ...(typeof options['documents'] === 'string' ? { documents: options['documents'] as DocumentsWhen } : {}),
         ...(typeof options['maxCallsPerHour'] === 'number' ? { maxCallsPerHour: options['maxCallsPerHour'] } : {}),
         onEvent: (event) => {
           if (event.type === 'warning') io.stderr.write(`warning: ${event.message}\n`);

@@ -8,9 +8,9 @@ import { prepare } from '../../runner/prepare.js';
 import { resolveTarget } from '../../runner/target.js';
 import { exitCodeOf } from '../../runner/run-summary.js';
 import { OutputFolder } from '../../output/output-folder.js';
-import { reportOf } from '../../output/report-json.js';
-import { writeReports } from '../../output/write-reports.js';
-import { consoleSummary } from '../../output/console-summary.js';
+import { reportOf } from '../../reporters/report-json.js';
+import { writeReports } from '../../reporters/write-reports.js';
+import { consoleSummary } from '../../reporters/console-summary.js';
 import { sync } from '../../sync/sync.js';
 import { shownPath } from './run.js';
 

@@ -22,6 +22,12 @@ export const clientCodes = defineCodes({
     summary: 'The service refused the call because a rate limit was reached, and retries ran out.',
     hint: 'Wait until the time the report gives (x-ratelimit-reset), or lower --concurrency, then run again.',
   },
+  SR_ACCOUNT_ALLOWANCE: {
+    exitCode: 1,
+    summary:
+      "The account's plan allows no more envelopes (DocuSign's ENVELOPE_ALLOWANCE_LIMIT_EXCEEDED); no time window resets it.",
+    hint: "Ask the account's administrator to raise the plan's envelope allowance, or run against another account; waiting or lowering --concurrency does not help.",
+  },
   SR_HTTP_BAD_RESPONSE: {
     exitCode: 1,
     summary: 'The service answered 2xx with a body signrun cannot read (not JSON, or a required field missing).',

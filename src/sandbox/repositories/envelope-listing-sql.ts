@@ -1,4 +1,15 @@
-import type { EnvelopeQuery } from './envelopes.js';
+/** Filters of the status-changes listing (GET …/envelopes). */
+export interface EnvelopeQuery {
+  accountId: string;
+  fromDate?: number;
+  toDate?: number;
+  statuses?: string[];
+  envelopeIds?: string[];
+  transactionIds?: string[];
+  customField?: { name: string; value: string };
+  startPosition: number;
+  count: number;
+}
 
 /** The two statements of one status-changes listing and their named parameters. */
 export interface EnvelopeListingSql {

@@ -1,11 +1,12 @@
 import type { Statement } from 'better-sqlite3';
 import type { SandboxDatabase } from '../db/open-database.js';
-import { envelopeListingSql } from './envelope-listing-sql.js';
+import { envelopeListingSql, type EnvelopeQuery } from './envelope-listing-sql.js';
 import { objectRows } from '../db/object-rows.js';
 import { setBounded } from '../bounded-map.js';
 
 /** Envelope statuses the sandbox moves through (DocuSign's names). */
-export type EnvelopeStatus = 'created' | 'sent' | 'delivered' | 'completed' | 'declined' | 'voided';
+/** `deleted`: a draft moved to the recycle bin (PUT …/folders/recyclebin); never sent, never shown again but in the status-changes listing. */
+export type EnvelopeStatus = 'created' | 'sent' | 'delivered' | 'completed' | 'declined' | 'voided' | 'deleted';
 /** Recipient statuses (DocuSign's names); `created` = routing order not reached yet, or a draft. */
 export type RecipientStatus = 'created' | 'sent' | 'delivered' | 'completed' | 'declined';
 
@@ -80,18 +81,8 @@ export interface CustomFieldRecord {
   listItems: string[] | null;
 }
 
-/** Filters of the status-changes listing (GET …/envelopes). */
-export interface EnvelopeQuery {
-  accountId: string;
-  fromDate?: number;
-  toDate?: number;
-  statuses?: string[];
-  envelopeIds?: string[];
-  transactionIds?: string[];
-  customField?: { name: string; value: string };
-  startPosition: number;
-  count: number;
-}
+// EnvelopeQuery is defined beside the SQL it becomes (envelope-listing-sql.ts), so the two modules do not import each other.
+export type { EnvelopeQuery };
 
 type Row = Record<string, unknown>;
 

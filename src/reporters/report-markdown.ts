@@ -1,6 +1,14 @@
-import type { AccountResult, EnvelopeResult } from '../runner/run-summary.js';
+import { verdictOf, type AccountResult, type EnvelopeResult, type RunVerdict } from '../runner/run-summary.js';
 import type { ReportSource } from './report-json.js';
 import { countStatuses, oldestFirst, statusLine, stillToSignOf, type StillToSign } from './still-to-sign.js';
+
+/** The title of report.md for each verdict (`# signrun run …`). */
+const verdictTitles: Record<RunVerdict, string> = {
+  interrupted: 'interrupted',
+  'budget-spent': 'stopped: hourly call budget spent (SR_CALL_BUDGET_SPENT)',
+  failed: 'failed',
+  succeeded: 'succeeded',
+};
 
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -54,14 +62,7 @@ export async function reportMarkdown(source: ReportSource): Promise<string> {
 
   const t = report.totals;
   const lines: string[] = [];
-  const verdict = report.interrupted
-    ? 'interrupted'
-    : report.callBudget?.exhausted
-      ? 'stopped: hourly call budget spent (SR_CALL_BUDGET_SPENT)'
-      : t.envelopes.failed + t.accounts.failed > 0
-        ? 'failed'
-        : 'succeeded';
-  lines.push(`# signrun run ${verdict}`, '');
+  lines.push(`# signrun run ${verdictTitles[verdictOf(report)]}`, '');
   lines.push(
     `Target: ${report.target.sandbox ? 'in-process sandbox ' : ''}\`${report.target.rootUrl}\` · run \`${report.runId}\` · ${duration(report.durationMs)} · concurrency ${report.concurrency}`,
     '',

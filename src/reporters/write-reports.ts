@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FileRecord, OutputFolder } from './output-folder.js';
+import type { FileRecord, OutputFolder } from '../output/output-folder.js';
 import { reportJsonChunks, reportSourceOf, type ReportSource, type RunReport } from './report-json.js';
 import { reportMarkdown } from './report-markdown.js';
 import { reportJunitChunks } from './report-junit.js';

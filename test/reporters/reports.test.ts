@@ -6,12 +6,12 @@ import {
   reportSourceOf,
   type ReportSource,
   type RunReport,
-} from '../../src/output/report-json.js';
-import { reportMarkdown } from '../../src/output/report-markdown.js';
-import { reportJunit } from '../../src/output/report-junit.js';
-import { checkReport } from '../../src/output/report-schema.js';
-import { mergeReports } from '../../src/output/merge-reports.js';
-import { consoleSummary } from '../../src/output/console-summary.js';
+} from '../../src/reporters/report-json.js';
+import { reportMarkdown } from '../../src/reporters/report-markdown.js';
+import { reportJunit } from '../../src/reporters/report-junit.js';
+import { checkReport } from '../../src/reporters/report-schema.js';
+import { mergeReports } from '../../src/reporters/merge-reports.js';
+import { consoleSummary } from '../../src/reporters/console-summary.js';
 import {
   exitCodeOf,
   totalsOf,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createProgress } from '../../src/output/progress.js';
+import { createProgress } from '../../src/reporters/progress.js';
 import type { RunEvent } from '../../src/runner/run-events.js';
 import type { EnvelopeResult } from '../../src/runner/run-summary.js';
 

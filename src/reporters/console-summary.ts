@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { AccountResult, EnvelopeResult } from '../runner/run-summary.js';
+import { verdictOf, type AccountResult, type EnvelopeResult } from '../runner/run-summary.js';
 import type { ReportSource } from './report-json.js';
 import { countStatuses, oldestFirst, statusLine, stillToSignOf, type StillToSign } from './still-to-sign.js';
 
@@ -59,15 +59,14 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
   const t = report.totals;
   const seconds = (report.durationMs / 1000).toFixed(1);
   const lines: string[] = [];
-  const anyFailed = t.envelopes.failed + t.accounts.failed > 0;
   const budget = report.callBudget?.exhausted ? report.callBudget : undefined;
-  const head = report.interrupted
-    ? c.yellow(c.bold('Interrupted'))
-    : budget
-      ? c.yellow(c.bold('Stopped: hourly call budget spent'))
-      : anyFailed
-        ? c.red(c.bold('Finished with failures'))
-        : c.green(c.bold('Done'));
+  const verdict = verdictOf(report);
+  const head = {
+    interrupted: () => c.yellow(c.bold('Interrupted')),
+    'budget-spent': () => c.yellow(c.bold('Stopped: hourly call budget spent')),
+    failed: () => c.red(c.bold('Finished with failures')),
+    succeeded: () => c.green(c.bold('Done')),
+  }[verdict]();
   const parts: string[] = [];
   if (t.envelopes.total > 0)
     parts.push(

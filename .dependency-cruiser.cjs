@@ -1,0 +1,155 @@
+// @ts-check
+/**
+ * The architecture of signrun, as rules `npm run lint` checks (dependency-cruiser).
+ *
+ * Layers, lowest first; a folder imports only from layers below it (and itself,
+ * Node's built-ins and its npm libraries):
+ *
+ *   src/errors, src/secret.ts   the catalogue of SR_* codes, SignrunError, Secret
+ *   src/sandbox                 the service (DocuSign's eSignature API, our own): errors only
+ *   src/client                  the HTTP client and the DocuSign knowledge table
+ *   src/jobs                    YAML job files → validated model
+ *   src/output                  the output folder's disk writer (atomic files, records, spool)
+ *   src/config                  signrun's own configuration (reads YAML through src/jobs)
+ *   src/state                   the journal, locks, exactly-once building blocks
+ *   src/runner                  executes a plan; produces the run summary and its verdict
+ *   src/reporters               content from the summary: json, md, junit, console, progress
+ *   src/cli, src/index.ts       the command line and the library entry, on top
+ *
+ * A strict order of layers means no cycle between folders; `no-circular`
+ * catches the cycles inside a folder.
+ */
+
+/** Paths every layer may import: Node's built-ins and npm libraries are not layers. */
+const outside = ['^node:', '^(?!src/)'];
+
+/**
+ * One rule per layer: files under `from` may import only `allowed` (plus
+ * their own folder and `outside`).
+ * @param {string} name
+ * @param {string} comment
+ * @param {string} from
+ * @param {string[]} allowed
+ * @returns {import('dependency-cruiser').IForbiddenRuleType}
+ */
+function layer(name, comment, from, allowed) {
+  return {
+    name,
+    comment,
+    severity: 'error',
+    from: { path: `^${from}` },
+    to: { pathNot: [`^${from}`, ...allowed, ...outside], dependencyTypesNot: ['core'] },
+  };
+}
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment:
+        'Data flows one way: a module that (indirectly) imports itself cannot be understood, tested or ' +
+        'moved alone, and a cycle across folders means two layers each depend on the other.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    layer(
+      'errors-at-the-bottom',
+      'Every layer builds its errors from the catalogue: the catalogue itself may depend on nothing of signrun, ' +
+        'or an error could not be raised from the lowest layer.',
+      'src/(errors/|secret\\.ts$)',
+      ['^src/errors/', '^src/secret\\.ts$'],
+    ),
+    layer(
+      'sandbox-imports-only-errors',
+      'The sandbox plays the remote service: it knows nothing of the runner, the client, jobs or state, so it ' +
+        'behaves as DocuSign would for any client, and `signrun serve` stays a separable program.',
+      'src/sandbox/',
+      ['^src/errors/'],
+    ),
+    layer(
+      'client-knows-no-yaml-no-state',
+      'The HTTP client speaks the eSignature API and nothing else: no job files (src/jobs), no journal ' +
+        '(src/state), no runner; what DocuSign error codes mean lives here, once, for every caller.',
+      'src/client/',
+      ['^src/errors/', '^src/secret\\.ts$'],
+    ),
+    layer(
+      'jobs-read-files-only',
+      'Loading and validating job files is pure input handling: it runs before any network call, so it may ' +
+        'not reach the client, the state or the runner.',
+      'src/jobs/',
+      ['^src/errors/', '^src/secret\\.ts$'],
+    ),
+    layer(
+      'disk-writer-below-the-runner',
+      'The output folder writer (temp + rename, records, the result spool) is a tool the runner and the state ' +
+        'use; it must not know the runner, or the runner and its writer import each other.',
+      'src/output/',
+      ['^src/errors/'],
+    ),
+    layer(
+      'config-reads-through-jobs',
+      "signrun's configuration is YAML read with the job loader's positions and schema checks; it does not " +
+        'reach the client, the state or the runner.',
+      'src/config/',
+      ['^src/errors/', '^src/secret\\.ts$', '^src/jobs/'],
+    ),
+    layer(
+      'state-below-the-runner',
+      'The journal and locks record what the runner did; they write through the disk writer and classify ' +
+        "failures with the client's table, but never call into the runner.",
+      'src/state/',
+      ['^src/errors/', '^src/secret\\.ts$', '^src/output/', '^src/client/'],
+    ),
+    layer(
+      'runner-below-reporters-and-cli',
+      'The runner executes a plan and produces one summary; reporters and the CLI read that summary. It may ' +
+        "use the sandbox's contract (types of an in-process sandbox) but not the sandbox itself, which the CLI starts.",
+      'src/runner/',
+      [
+        '^src/errors/',
+        '^src/secret\\.ts$',
+        '^src/client/',
+        '^src/jobs/',
+        '^src/output/',
+        '^src/config/',
+        '^src/state/',
+        '^src/sandbox/contract\\.ts$',
+      ],
+    ),
+    layer(
+      'reporters-above-the-runner',
+      "Reporters turn the runner's summary into content (newman's model: one summary feeds every reporter and " +
+        'the exit code); they never drive a run or the CLI.',
+      'src/reporters/',
+      ['^src/errors/', '^src/secret\\.ts$', '^src/client/', '^src/output/', '^src/runner/'],
+    ),
+    {
+      name: 'cli-on-top',
+      comment:
+        'The command line is the top layer: only the library entry (src/index.ts, which re-exports what the ' +
+        'CLI itself uses) may import it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/cli/', '^src/index\\.ts$'] },
+      to: { path: ['^src/cli/', '^src/index\\.ts$'] },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment:
+        'An import that does not resolve is a typo or a missing dependency; tsc says so too, this keeps the graph whole.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    // Type-only imports count: a layer that needs another's types depends on it.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^dist/' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};

@@ -1,0 +1,101 @@
+import type { FileRecord } from '../output/output-folder.js';
+import type { SourcePosition } from '../jobs/model.js';
+
+// What one envelope or account came to: the types the run's events carry and
+// its summary collects (both import them from here, so neither imports the other).
+
+import type { EnvelopeStep } from './plan-types.js';
+
+// The steps of one envelope are the plan's (plan-types.ts): one list for the plan, the run and the journal.
+export { envelopeSteps, type EnvelopeStep } from './plan-types.js';
+
+/** The service a run talked to. */
+export interface RunTarget {
+  /** e.g. http://127.0.0.1:41234/restapi/v2 */
+  rootUrl: string;
+  /** True when `run` started the sandbox in-process. */
+  sandbox: boolean;
+}
+
+/** An error as the report shows it: code, words, where — never a secret. */
+export interface ItemError {
+  code: string;
+  message: string;
+  /** The step that failed (envelopes) or the action (accounts). */
+  step?: string;
+  /** HTTP status and DocuSign errorCode, when the service refused. */
+  status?: number;
+  serviceErrorCode?: string;
+}
+
+/** What happened to each recipient's signing address. */
+export interface RecipientOutcome {
+  recipientId: string;
+  roleName?: string;
+  clientUserId?: string;
+  routingOrder?: string;
+  /**
+   * `ready`: a signing address is in signing.json; `waiting-for-turn`: ask
+   * later with `sign-url`; `remote`: signs from the service's email;
+   * `finished`: signed or declined, or the envelope is settled: no address is needed.
+   */
+  signing: 'ready' | 'waiting-for-turn' | 'remote' | 'finished';
+  /** Who, and what the service last said of them (`sync`): sent, delivered, completed, declined… and since when. */
+  name?: string;
+  email?: string;
+  status?: string;
+  statusAt?: string;
+  declinedReason?: string;
+}
+
+/** The outcome of one envelope. */
+export interface EnvelopeResult {
+  job: string;
+  key: string;
+  source: SourcePosition;
+  row?: number;
+  /** `succeeded`: every step done; `failed`: see error; `not-started`: the run was interrupted first. */
+  outcome: 'succeeded' | 'failed' | 'not-started';
+  /** True when an envelope.json of an earlier run already held this envelope: it was not created again. */
+  adopted?: boolean;
+  envelopeId?: string;
+  /** DocuSign's word: sent, delivered, completed, declined, voided. Completed, declined and voided are settled. */
+  status?: string;
+  /** When the status last changed, as the service says (`sync`). */
+  statusAt?: string;
+  voidedReason?: string;
+  declinedReason?: string;
+  /** The last step finished. */
+  lastStep?: EnvelopeStep;
+  recipients: RecipientOutcome[];
+  files: FileRecord[];
+  startedAt?: string;
+  durationMs?: number;
+  apiCalls: number;
+  /** Retries made (calls repeated after a failure). */
+  retries: number;
+  error?: ItemError;
+}
+
+/** The outcome of one account. */
+export interface AccountResult {
+  job: string;
+  key: string;
+  source: SourcePosition;
+  state: 'present' | 'absent';
+  /**
+   * `created`: created now and awaiting activation by its user (not a failure);
+   * `up-to-date`: already exists; `deleted`; `already-absent`;
+   * `failed`; `not-started`.
+   */
+  outcome: 'created' | 'up-to-date' | 'deleted' | 'already-absent' | 'failed' | 'not-started';
+  awaitingActivation?: boolean;
+  accountId?: string;
+  userId?: string;
+  files: FileRecord[];
+  startedAt?: string;
+  durationMs?: number;
+  apiCalls: number;
+  retries: number;
+  error?: ItemError;
+}
