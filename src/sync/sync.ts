@@ -6,20 +6,10 @@ import type { Auth } from '../client/auth.js';
 import type { RetryPolicy } from '../client/retry-policy.js';
 import { OutputFolder, type FileRecord } from '../output/output-folder.js';
 import { ResultSpool } from '../output/result-spool.js';
-import {
-  itemFolder,
-  readRecord,
-  type EnvelopeRecord,
-  type SigningRecord,
-} from '../output/records.js';
+import { itemFolder, readRecord, type EnvelopeRecord, type SigningRecord } from '../output/records.js';
 import { identityOf, transactionIdOf } from '../runner/identity.js';
 import type { RunEvent, RunEventListener } from '../runner/run-events.js';
-import {
-  SummaryCollector,
-  type EnvelopeResult,
-  type RunSummary,
-  type RunTarget,
-} from '../runner/run-summary.js';
+import { SummaryCollector, type EnvelopeResult, type RunSummary, type RunTarget } from '../runner/run-summary.js';
 import { itemErrorOf } from '../runner/envelope-pipeline.js';
 import { acquireStateLock, type StateLock } from '../state/state-lock.js';
 import { openJournal, type Journal } from '../state/journal.js';
