@@ -11,6 +11,7 @@ const commands = {
   'sign-url': () => import('./commands/sign-url.js'),
   sync: () => import('./commands/sync.js'),
   status: () => import('./commands/status.js'),
+  remind: () => import('./commands/remind.js'),
   'report-merge': () => import('./commands/report-merge.js'),
 } satisfies Record<string, () => Promise<{ default: CommandHandler }>>;
 
@@ -140,6 +141,16 @@ export function buildProgram(
     .option('--state <dir>', 'state folder (default: <out>/.signrun)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(on('status'));
+
+  program
+    .command('remind')
+    .description("Send the notification again to the recipients who have not signed (DocuSign's resend).")
+    .argument('<paths...>', 'job files, folders or globs')
+    .option('--key <key...>', 'only these envelope keys (key or job/key)')
+    .option('--out <dir>', 'output folder (default: out)')
+    .option('--state <dir>', 'state folder (default: <out>/.signrun)')
+    .option('--max-calls-per-hour <n>', 'hourly API call budget (default: what the service says)', positiveInt)
+    .action(on('remind'));
 
   program
     .command('serve')

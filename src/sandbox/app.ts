@@ -9,6 +9,7 @@ import { withBodyBytes } from './wire/body-bytes.js';
 import { sandboxRoutes } from './routes/sandbox-routes.js';
 import { signingRoutes } from './signing/routes.js';
 import { connectPlugin } from './connect/plugin.js';
+import { notificationsPlugin } from './notifications/plugin.js';
 import type { SandboxOptions } from './contract.js';
 import { faultInjectionPlugin, parseFaultSpec } from './faults/index.js';
 import { burstLimiter, createBurstLimit } from './limits/burst-limit.js';
@@ -118,5 +119,6 @@ export async function buildSandboxApp(
   await app.register(sandboxRoutes);
   await app.register(signingRoutes);
   await app.register(connectPlugin);
+  await app.register(notificationsPlugin);
   return app;
 }

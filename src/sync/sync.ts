@@ -195,11 +195,20 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
         });
       }
     }
-    for (const k of known) {
+    // Envelopes are recorded (and completed ones collected) `concurrency` at a time: the downloads overlap.
+    let next = 0;
+    const journalOpen = journal;
+    const worker = async (): Promise<void> => {
+      while (next < known.length) {
+        const k = known[next++]!;
+        await syncEach(k);
+      }
+    };
+    const syncEach = async (k: Known): Promise<void> => {
       const result = await syncOne(k, {
         account,
         out,
-        journal,
+        journal: journalOpen,
         listed,
         now,
         info,
@@ -209,7 +218,8 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
       });
       collector.envelopeDone(k.index, result);
       emit({ type: 'envelope:done', result });
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, known.length) }, worker));
     emit({ type: 'run:end', endedAt: now().toISOString(), interrupted: options.signal?.aborted === true });
     const summary = await collector.summary();
     handedOver = true;
