@@ -87,6 +87,7 @@ export function buildProgram(
       ).choices(['at-send', 'on-completion']),
     )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--replace-drifted', 'show drifted envelopes as `run --replace-drifted` would replace them')
     .action(on('plan'));
 
   program

@@ -25,6 +25,8 @@ export interface PlanInputs {
   arbitrate: boolean;
   documents: DocumentsWhen;
   now?: Date;
+  /** `run --replace-drifted` (issue 12): a drifted envelope is decided `replace`. */
+  replaceDrifted?: boolean;
   /** Keep the resolved envelope and account on each item (the run does; `signrun plan` need not). */
   keepItems?: boolean;
 }
@@ -90,6 +92,7 @@ function sourcesOf(inputs: PlanInputs, ledger: ServiceLedger | undefined): Decis
     arbitrate: inputs.arbitrate,
     documents: inputs.documents,
     now: inputs.now ?? new Date(),
+    ...(inputs.replaceDrifted ? { replaceDrifted: true } : {}),
     ...(inputs.journal ? { journal: inputs.journal } : {}),
     ...(ledger ? { ledger } : {}),
   };
@@ -119,6 +122,8 @@ export interface PlanJobsOptions {
   stateDir?: string;
   /** Default: `at-send` for an in-process sandbox, `on-completion` otherwise (as `runJobs`). */
   documents?: DocumentsWhen;
+  /** As `run --replace-drifted`: drifted envelopes are shown as `replace` (issue 12). */
+  replaceDrifted?: boolean;
 }
 
 /**
@@ -139,7 +144,14 @@ export async function planJobs(options: PlanJobsOptions): Promise<Plan> {
   const client = EsignatureClient.create({ rootUrl: options.target.rootUrl, auth: options.target.auth });
   try {
     const account = await client.login({ tag: 'login' });
-    return await makePlan({ jobs: options.jobs, account, arbitrate: true, documents, ...(journal ? { journal } : {}) });
+    return await makePlan({
+      jobs: options.jobs,
+      account,
+      arbitrate: true,
+      documents,
+      ...(journal ? { journal } : {}),
+      ...(options.replaceDrifted ? { replaceDrifted: true } : {}),
+    });
   } finally {
     client.close();
   }

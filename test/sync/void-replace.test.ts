@@ -93,6 +93,14 @@ describe('void and replace, declared in the job file', () => {
     expect(drift.stdout).toContain('SR_ENVELOPE_DRIFT');
     expect(await api.envelopeStatus(b.envelopeId)).toBe('sent');
 
+    // plan shows it: drift without the flag, replace (first) with it.
+    const planned = await runCli(['plan', dir, '--out', out, '--replace-drifted'], { env });
+    expect(planned.code).toBe(0);
+    const planLines = planned.stdout.split('\n').filter((l) => l.startsWith('  '));
+    expect(planLines[0]).toMatch(/^\s+replace\s+lifecycle\/b/);
+    expect(planned.stdout).toMatch(/settled\s+lifecycle\/a/);
+    expect((await runCli(['plan', dir, '--out', out], { env })).stdout).toMatch(/drift\s+lifecycle\/b/);
+
     // …only when asked: the old one voided with a reason, the new content sent under the same key.
     requests.length = 0;
     voided = [];

@@ -35,6 +35,7 @@ const plan: CommandHandler = async ({ args, options, io }) => {
     : undefined;
   const result = await planJobs({
     jobs: prepared.jobs,
+    ...(options['replaceDrifted'] === true ? { replaceDrifted: true } : {}),
     ...(target ? { target: { rootUrl: target.rootUrl, sandbox: false, auth: target.auth } } : {}),
     // As `run`: the journal lives in the state folder only for a configured service.
     stateDir: path.resolve(io.cwd, (options['state'] as string | undefined) ?? path.join(outDir, '.signrun')),
@@ -50,6 +51,9 @@ const plan: CommandHandler = async ({ args, options, io }) => {
       ? `Plan against ${prepared.config.rootUrl} (its envelopes, and the journal in ${path.relative(io.cwd, outDir) || '.'}):`
       : `Plan against the in-process sandbox (no DOCUSIGN_ROOT_URL configured; it starts empty):`,
   );
+  // What changes something already sent comes first (issue 12): replacements, then voids.
+  const first = (item: PlanItem) => (item.decision.action === 'replace' ? 0 : item.decision.action === 'void' ? 1 : 2);
+  result.items = [...result.items].sort((a, b) => first(a) - first(b));
   const width = Math.min(60, Math.max(...result.items.map((i) => planItemName(i).length), 10));
   for (const item of result.items) {
     const what = item.kind === 'account' ? `${item.decision.action} account` : item.decision.action;
@@ -66,9 +70,13 @@ const plan: CommandHandler = async ({ args, options, io }) => {
   lines.push(
     `${count('create')} to create, ${count('adopt')} to adopt, ${count('resume')} to resume, ${count('up-to-date')} up to date, ${count('drift')} drifted, ${count('delete')} to delete; about ${result.totalApiCalls} API calls (login, listings and template reads included); documents ${result.documents}.`,
   );
+  if (count('replace') + count('void') + count('settled') > 0)
+    lines.push(
+      `${count('replace')} to replace (voided with a reason, the new content sent under the same key), ${count('void')} to void, ${count('settled')} settled (completed, declined or voided: nothing to do).`,
+    );
   if (count('drift') > 0)
     lines.push(
-      'Drifted envelopes were sent with other content: a run refuses them (SR_ENVELOPE_DRIFT) rather than send them again.',
+      'Drifted envelopes were sent with other content: a run refuses them (SR_ENVELOPE_DRIFT) rather than send them again; `npx signrun run --replace-drifted` voids each and sends the new content under the same key.',
     );
   io.stdout.write(`${lines.join('\n')}\n`);
   return ExitCode.ok;
