@@ -283,6 +283,7 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
           now,
           usageOf,
           journal: journal ?? noJournal,
+          ...(ledger ? { ledger, account } : {}),
           ...(options.distributor ? { distributor: options.distributor } : {}),
           ...(options.integratorKey ? { integratorKey: options.integratorKey } : {}),
         });

@@ -1,6 +1,6 @@
 import type { AccountClient } from '../client/esignature-client.js';
 import type { Envelope } from '../client/wire-types.js';
-import { digestFieldName, identityFieldName, jobFieldName } from './identity.js';
+import { accountFieldName, digestFieldName, identityFieldName, jobFieldName } from './identity.js';
 
 /** One envelope of the service as the listing shows it. */
 export interface LedgerEntry {
@@ -13,6 +13,8 @@ export interface LedgerEntry {
   status: string;
   /** Its `signrunDigest` custom field. */
   digest?: string;
+  /** An account's claim draft: the account its winner created (`signrunAccountId`). */
+  accountId?: string;
 }
 
 /** Options of {@link ServiceLedger}. */
@@ -183,6 +185,7 @@ export class ServiceLedger {
     const identity = fields.find((f) => f.name === identityFieldName)?.value;
     if (!identity || !envelope.envelopeId) return;
     const digest = fields.find((f) => f.name === digestFieldName)?.value;
+    const accountId = fields.find((f) => f.name === accountFieldName)?.value;
     const createdDateTime = envelope.createdDateTime ?? '';
     const entry: LedgerEntry = {
       envelopeId: envelope.envelopeId,
@@ -191,6 +194,7 @@ export class ServiceLedger {
       createdMs: Date.parse(createdDateTime) || 0,
       status: (envelope.status ?? 'created').toLowerCase(),
       ...(digest !== undefined ? { digest } : {}),
+      ...(accountId ? { accountId } : {}),
     };
     let entries = this.#byIdentity.get(identity);
     if (!entries) {

@@ -209,7 +209,10 @@ describe('run (library) against the sandbox', () => {
       distributor,
       integratorKey: s.integratorKey,
     });
-    expect(created.accounts[0]).toMatchObject({ outcome: 'created', awaitingActivation: true });
+    expect(created.accounts[0], JSON.stringify(created.accounts[0]?.error)).toMatchObject({
+      outcome: 'created',
+      awaitingActivation: true,
+    });
     const record = JSON.parse(
       await readFile(path.join(outDir, 'runner-test/sub1/account.json'), 'utf8'),
     ) as AccountRecord;
