@@ -188,6 +188,27 @@ async function sequential(rootUrl, n) {
   return { ms: performance.now() - started, calls };
 }
 
+/**
+ * The machine's floor at this latency: the same number of calls as the run
+ * made, C at a time, each a bare GET login_information with the platform's
+ * fetch. On a quiet machine it takes about the ideal; on a loaded one it
+ * shows what any client could do there and then, side by side with the run.
+ */
+async function floor(rootUrl, calls) {
+  const headers = { 'X-DocuSign-Authentication': JSON.stringify({ Username: 'sandbox@signrun.test', Password: 'sandbox-password', IntegratorKey: 'sandbox-integrator-key' }), Accept: 'application/json' };
+  let left = calls;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (left > 0) {
+        left -= 1;
+        await (await fetch(`${rootUrl}/login_information`, { headers })).arrayBuffer();
+      }
+    }),
+  );
+  return performance.now() - started;
+}
+
 const serve = await startServe();
 const dir = jobFolder(envelopes);
 try {
@@ -208,6 +229,10 @@ try {
     `  peak RSS of the runner ${(peak / 2 ** 20).toFixed(0)} MB; CPU: runner ${cpu.toFixed(1)} s, sandbox ${serveCpu.toFixed(1)} s`,
     `  most connections to the service at once (sampled every 500 ms; one request each): ${peakConnections} (--concurrency ${concurrency})`,
   ];
+  const floorMs = await floor(serve.rootUrl, report.api.calls);
+  lines.push(
+    `machine floor: ${report.api.calls} bare calls, ${concurrency} at a time, in ${(floorMs / 1000).toFixed(1)} s (${((idealMs / floorMs) * 100).toFixed(1)}% of ideal) → signrun run at ${((floorMs / report.durationMs) * 100).toFixed(1)}% of the floor`,
+  );
   if (sequentialSample > 0) {
     const seq = await sequential(serve.rootUrl, sequentialSample);
     const perEnvelopeMs = seq.ms / sequentialSample;

@@ -300,9 +300,9 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
       }),
       // --concurrency bounds the requests in flight (the connection pool).
       // When drafts are confirmed, an envelope spends a while waiting for its
-      // batch's listing without holding a connection: twice as many
+      // batch's listing without holding a connection: four times as many
       // envelopes in progress keep the connections busy meanwhile.
-      arbitrate ? concurrency * 2 : concurrency,
+      arbitrate ? concurrency * 4 : concurrency,
       async (item) => {
         try {
           await runItem(item);
