@@ -25,7 +25,7 @@ export function claimIdentityOf(job: string, key: string): string {
   return `${identityOf(job, key)}#account`;
 }
 
-/** Name of the custom field holding the digest of the envelope's content (see `contentDigest`), used to report drift. */
+/** Name of the custom field holding the digest of the envelope's content (`envelopeDigest` in src/jobs/envelope-digest.ts), used to report drift. */
 export const digestFieldName = 'signrunDigest';
 
 /**
