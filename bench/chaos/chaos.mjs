@@ -33,7 +33,7 @@
  * just built it, uses this; see test/chaos/).
  *
  *   npm run build && node bench/chaos/chaos.mjs [--envelopes 500] [--faults all=0.1] [--seed 1]
- *     [--runner-kills 0] [--sandbox-kills 0] [--kill-window 3000] [--shards 1] [--burst-limit N] [--hourly-limit N] [--max-runs 5] [--concurrency 8] [--twins] [--race N] [--no-snapshot] [--json] [--keep]
+ *     [--runner-kills 0] [--sandbox-kills 0] [--kill-window 3000] [--shards 1] [--burst-limit N] [--hourly-limit N] [--max-runs 5] [--concurrency 8] [--twins] [--race N] [--documents at-send|on-completion] [--no-snapshot] [--json] [--keep]
  *
  * Plain JavaScript on the built dist/ (the build compiles src/ only). Exits
  * 1 when a check fails, so it can gate a change.
@@ -119,6 +119,8 @@ const outDir = join(work, 'out');
 // --race N (issue 10): every run is N processes started at once on the same job, each with its own --out and
 // state (CI pipelines from fresh checkouts): the service alone must keep each contract to one envelope.
 const race = Number(arg('race', '1'));
+// Documents and certificates right after sending by default: the truncated-download faults need downloads to meet.
+const documentsWhen = arg('documents', 'at-send');
 const outDirs =
   shards > 1
     ? Array.from({ length: shards }, (_, i) => join(outDir, `shard-${i + 1}`))
@@ -228,7 +230,7 @@ function runOnce({ killAfterMs, sandboxKillAfterMs } = {}) {
     const shardArgs = shards > 1 ? ['--shard', `${i + 1}/${shards}`] : [];
     const child = spawn(
       process.execPath,
-      [bin, 'run', 'jobs/chaos.yaml', '--out', out, '--concurrency', String(concurrency), ...shardArgs],
+      [bin, 'run', 'jobs/chaos.yaml', '--out', out, '--concurrency', String(concurrency), '--documents', documentsWhen, ...shardArgs],
       {
         cwd: work,
         env,

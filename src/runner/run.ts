@@ -237,7 +237,9 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
     const interrupted = () => options.signal?.aborted === true;
     // Calls the items in flight may still make, so the budget keeps room for them to finish.
     let reserved = 0;
-    const callsOf = (item: WorkItem) => item.plan.apiCalls;
+    // A draft's confirmation shares a listing with others; the budget keeps room for one of its own.
+    const callsOf = (item: WorkItem) =>
+      item.plan.apiCalls + (item.kind === 'envelope' && item.plan.steps.includes('confirm') ? 1 : 0);
     const stopped = () => interrupted() || budget.exhausted;
     /** `done` records being written to the journal. */
     const recording = new Set<Promise<void>>();
