@@ -61,7 +61,6 @@ export {
   transactionIdOf,
   identityFieldName,
   digestFieldName,
-  contentDigest,
   shardOf,
   inShard,
   parseShard,

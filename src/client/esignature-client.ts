@@ -386,6 +386,25 @@ export class AccountClient {
     );
   }
 
+  /** POST …/envelopes/{envelopeId}/custom_fields (EnvelopeCustomFields_PostCustomFields): adds text custom fields. */
+  async addTextCustomFields(
+    envelopeId: string,
+    fields: Array<{ name: string; value: string }>,
+    options: CallOptions = {},
+  ): Promise<void> {
+    await this.client.request(
+      {
+        method: 'POST',
+        url: `${this.#env(envelopeId)}/custom_fields`,
+        body: { textCustomFields: fields.map((f) => ({ ...f, show: 'false' })) },
+        operation: 'addCustomFields',
+        // Adding the same field twice leaves the first value readable: safe to repeat.
+        idempotent: true,
+      },
+      options,
+    );
+  }
+
   /**
    * PUT …/envelopes/{envelopeId} with `status: voided` (Swagger
    * Envelopes_PutEnvelope). Repeating it is harmless (a voided envelope

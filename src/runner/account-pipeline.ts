@@ -7,6 +7,10 @@ import { itemFolder, type AccountRecord } from '../output/records.js';
 import type { Journal } from '../state/journal.js';
 import type { AccountProgress } from '../state/journal-progress.js';
 import type { AccountPlan } from './plan-types.js';
+import type { AccountClient } from '../client/esignature-client.js';
+import { ClientHttpError } from '../client/client-errors.js';
+import type { ServiceLedger } from './service-ledger.js';
+import { accountFieldName, claimIdentityOf, identityFieldName, jobFieldName } from './identity.js';
 import { itemErrorOf } from './envelope-pipeline.js';
 import type { AccountResult } from './run-summary.js';
 
@@ -26,6 +30,64 @@ export interface AccountContext {
   journal: Journal;
   /** What the journal of earlier runs says of an account (its userId, to delete it). */
   progressOf?: (id: string) => AccountProgress | undefined;
+  /** The service's listing (present when runners may race): accounts are claimed before they are created. */
+  ledger?: ServiceLedger;
+  /** The main account (claims are drafts there). */
+  account?: AccountClient;
+}
+
+/**
+ * Claims the account before creating it (docs/exactly-once.md, "Accounts"):
+ * a draft envelope carrying `<job>/<key>#account`, confirmed by the batched
+ * listing as the earliest claim; later claims are deleted. A claim this
+ * state made earlier (a crash before the account was created) counts as its own.
+ */
+async function claimAccount(
+  account: ResolvedAccount,
+  ctx: AccountContext,
+  tag: string,
+): Promise<{ claimId: string; winner: string; accountId?: string }> {
+  const ledger = ctx.ledger!;
+  const main = ctx.account!;
+  const claimIdentity = claimIdentityOf(account.job, account.key);
+  const summary = await main.createEnvelope(
+    {
+      emailSubject: `signrun: claim of account ${account.accountName}`,
+      status: 'created',
+      customFields: {
+        textCustomFields: [
+          { name: identityFieldName, value: claimIdentity, show: 'false' },
+          { name: jobFieldName, value: account.job, show: 'false' },
+        ],
+      },
+    },
+    // A duplicate claim is harmless: it loses to the earlier one and is deleted.
+    { tag, repeatable: true },
+  );
+  await ledger.refresh(account.job);
+  const winner = ledger.winnerOf(claimIdentity);
+  if (!winner)
+    throw new SignrunError('SR_ACCOUNT_FAILED', `${tag}: the claim ${summary.envelopeId} is not listed by the service`);
+  const losers = ledger.losersOf(claimIdentity, winner);
+  if (losers.length > 0) {
+    try {
+      await main.deleteDrafts(
+        losers.map((l) => l.envelopeId),
+        { tag },
+      );
+    } catch (error) {
+      if (!(error instanceof ClientHttpError && error.serviceErrorCode === 'ENVELOPE_INVALID_STATUS')) throw error;
+    }
+    for (const loser of losers) ledger.note(claimIdentity, loser.envelopeId, 'deleted');
+  }
+  const ownEarlier = ctx.progressOf?.(tag)?.claims.includes(winner.envelopeId) === true;
+  // An earlier claim of this state won (the run stopped before creating the account): it is this run's.
+  const claimId = ownEarlier ? winner.envelopeId : summary.envelopeId;
+  return {
+    claimId,
+    winner: winner.envelopeId,
+    ...(winner.accountId ? { accountId: winner.accountId } : {}),
+  };
 }
 
 /**
@@ -69,10 +131,45 @@ export async function runAccount(
       case 'already-absent':
         result.outcome = 'already-absent';
         return result;
+      case 'adopt':
+        // Created by another run (its claim names it): journalled here as found.
+        await ctx.journal.append({
+          kind: 'account',
+          id: tag,
+          step: 'created',
+          accountId: decision.accountId,
+          adopted: true,
+        });
+        result.outcome = 'up-to-date';
+        return result;
       case 'create':
       case 'recreate': {
-        await ctx.journal.append({ kind: 'account', id: tag, step: 'create-intent' });
+        let claimId: string | undefined;
+        if (ctx.ledger && decision.action === 'create') {
+          const claim = await claimAccount(account, ctx, tag);
+          if (claim.winner !== claim.claimId) {
+            // Another run claimed it first: it creates the account, this one does not.
+            if (claim.accountId) {
+              result.accountId = claim.accountId;
+              await ctx.journal.append({
+                kind: 'account',
+                id: tag,
+                step: 'created',
+                accountId: claim.accountId,
+                adopted: true,
+              });
+            }
+            result.outcome = 'up-to-date';
+            return result;
+          }
+          claimId = claim.claimId;
+        }
+        await ctx.journal.append({ kind: 'account', id: tag, step: 'create-intent', ...(claimId ? { claimId } : {}) });
         const created = await createAccount(account, ctx, tag);
+        if (claimId)
+          await ctx.account?.addTextCustomFields(claimId, [{ name: accountFieldName, value: created.accountId }], {
+            tag,
+          });
         await ctx.journal.append({
           kind: 'account',
           id: tag,

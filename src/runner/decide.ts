@@ -1,6 +1,6 @@
 import type { ResolvedAccount, ResolvedEnvelope, ResolvedRole, ResolvedSigner } from '../jobs/model.js';
 import type { AccountProgress, EnvelopeProgress } from '../state/journal-progress.js';
-import { identityOf } from './identity.js';
+import { claimIdentityOf, identityOf } from './identity.js';
 import type {
   AccountDecision,
   AccountPlan,
@@ -185,12 +185,15 @@ export function decideAccount(account: ResolvedAccount, sources: DecisionSources
   const base = { kind: 'account' as const, job: account.job, key: account.key, identity };
   let decision: AccountDecision;
   let apiCalls: number;
+  const claimed = sources.ledger?.winnerOf(claimIdentityOf(account.job, account.key))?.accountId;
   if (account.state === 'present') {
-    if (!accountId) [decision, apiCalls] = [{ action: 'create' }, 1];
+    if (!accountId && claimed) [decision, apiCalls] = [{ action: 'adopt', accountId: claimed }, 0];
+    // Claim (a draft), create, note the account on the claim; directly when no runner can race.
+    else if (!accountId) [decision, apiCalls] = [{ action: 'create' }, sources.arbitrate ? 3 : 1];
     else if (sources.accountPresent?.get(accountId) === false)
       [decision, apiCalls] = [{ action: 'recreate', accountId }, 1];
     else [decision, apiCalls] = [{ action: 'up-to-date', accountId }, 0];
-  } else if (accountId) [decision, apiCalls] = [{ action: 'delete', accountId }, 2];
+  } else if (accountId ?? claimed) [decision, apiCalls] = [{ action: 'delete', accountId: (accountId ?? claimed)! }, 2];
   else [decision, apiCalls] = [{ action: 'already-absent' }, 0];
   return { ...base, decision, apiCalls };
 }

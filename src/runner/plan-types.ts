@@ -47,7 +47,10 @@ export type EnvelopeAction = EnvelopeDecision['action'];
 
 /** What the plan decided for one subsidiary account. */
 export type AccountDecision =
+  /** No id known: claim it (when runners may race), then create it. */
   | { action: 'create' }
+  /** Not in the journal, but a claim on the service names the account a run created: take it. */
+  | { action: 'adopt'; accountId: string }
   /** Known (journal or job file) and present on the service. */
   | { action: 'up-to-date'; accountId: string }
   /** Known, and the service answers that it is gone: created again. */

@@ -238,7 +238,9 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
     const interrupted = () => options.signal?.aborted === true;
     // Calls the items in flight may still make, so the budget keeps room for them to finish.
     let reserved = 0;
-    const callsOf = (item: WorkItem) => item.plan.apiCalls;
+    // A draft's confirmation shares a listing with others; the budget keeps room for one of its own.
+    const callsOf = (item: WorkItem) =>
+      item.plan.apiCalls + (item.kind === 'envelope' && item.plan.steps.includes('confirm') ? 1 : 0);
     const stopped = () => interrupted() || budget.exhausted;
     /** `done` records being written to the journal. */
     const recording = new Set<Promise<void>>();
@@ -284,6 +286,7 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
           now,
           usageOf,
           journal: journal ?? noJournal,
+          ...(ledger ? { ledger, account } : {}),
           ...(options.distributor ? { distributor: options.distributor } : {}),
           ...(options.integratorKey ? { integratorKey: options.integratorKey } : {}),
         });
@@ -300,9 +303,9 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
       }),
       // --concurrency bounds the requests in flight (the connection pool).
       // When drafts are confirmed, an envelope spends a while waiting for its
-      // batch's listing without holding a connection: twice as many
+      // batch's listing without holding a connection: four times as many
       // envelopes in progress keep the connections busy meanwhile.
-      arbitrate ? concurrency * 2 : concurrency,
+      arbitrate ? concurrency * 4 : concurrency,
       async (item) => {
         try {
           await runItem(item);

@@ -1,6 +1,6 @@
 import type { AccountClient } from '../client/esignature-client.js';
 import type { Envelope } from '../client/wire-types.js';
-import { digestFieldName, identityFieldName, jobFieldName } from './identity.js';
+import { accountFieldName, digestFieldName, identityFieldName, jobFieldName } from './identity.js';
 
 /** One envelope of the service as the listing shows it. */
 export interface LedgerEntry {
@@ -13,6 +13,8 @@ export interface LedgerEntry {
   status: string;
   /** Its `signrunDigest` custom field. */
   digest?: string;
+  /** An account's claim draft: the account its winner created (`signrunAccountId`). */
+  accountId?: string;
 }
 
 /** Options of {@link ServiceLedger}. */
@@ -22,7 +24,7 @@ export interface ServiceLedgerOptions {
   /**
    * How far back each incremental listing reaches before the service time of
    * the previous one: a creation stamped just before a listing ran but made
-   * visible just after it is still seen by the next. Default 5,000 ms.
+   * visible just after it is still seen by the next. Default 2,000 ms (a creation is stamped at commit in `signrun serve`; DocuSign gives no figure).
    */
   overlapMs?: number;
   /** Envelopes per page (DocuSign: at most 1000). Default 1000. */
@@ -61,7 +63,7 @@ export class ServiceLedger {
 
   constructor(account: AccountClient, options: ServiceLedgerOptions = {}) {
     this.#account = account;
-    this.#options = { tag: 'listing', overlapMs: 5_000, pageSize: 1000, ...options };
+    this.#options = { tag: 'listing', overlapMs: 2_000, pageSize: 1000, ...options };
   }
 
   /** Lists every envelope of the job the service holds (paged). Called once per job when a run or plan starts. */
@@ -193,6 +195,7 @@ export class ServiceLedger {
     const identity = fields.find((f) => f.name === identityFieldName)?.value;
     if (!identity || !envelope.envelopeId) return;
     const digest = fields.find((f) => f.name === digestFieldName)?.value;
+    const accountId = fields.find((f) => f.name === accountFieldName)?.value;
     const createdDateTime = envelope.createdDateTime ?? '';
     const entry: LedgerEntry = {
       envelopeId: envelope.envelopeId,
@@ -201,6 +204,7 @@ export class ServiceLedger {
       createdMs: Date.parse(createdDateTime) || 0,
       status: (envelope.status ?? 'created').toLowerCase(),
       ...(digest !== undefined ? { digest } : {}),
+      ...(accountId ? { accountId } : {}),
     };
     let entries = this.#byIdentity.get(identity);
     if (!entries) {

@@ -1,6 +1,5 @@
 // Runner-side building blocks of exactly-once runs (see docs/exactly-once.md). Only re-exports.
 export * from './envelope-identity.js';
-export * from './content-digest.js';
 export * from './shard.js';
 export * from './journal-record.js';
 export * from './journal.js';

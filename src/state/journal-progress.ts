@@ -41,6 +41,8 @@ export interface ListingProgress {
 export interface AccountProgress {
   id: string;
   createIntent: boolean;
+  /** Claim drafts this state's runs made for the account. */
+  claims: string[];
   accountId?: string;
   /** The user created with it (deleting the account logs in as that user). */
   userId?: string;
@@ -150,12 +152,13 @@ export function journalProgress(records: readonly JournalRecord[]): JournalProgr
     } else {
       let a = accounts.get(r.id);
       if (!a) {
-        a = { id: r.id, createIntent: false, present: false, deleted: false };
+        a = { id: r.id, createIntent: false, claims: [], present: false, deleted: false };
         accounts.set(r.id, a);
       }
       switch (r.step) {
         case 'create-intent':
           a.createIntent = true;
+          if (r.claimId !== undefined) a.claims.push(r.claimId);
           break;
         case 'created':
           a.accountId = r.accountId;

@@ -178,7 +178,8 @@ export type ListingRecord = RecordBase & {
 
 /** The steps of one subsidiary account. */
 export type AccountRecord =
-  | (RecordBase & { kind: 'account'; step: 'create-intent' })
+  /** About to create: `claimId` is the claim draft this run made (docs/exactly-once.md, "Accounts"). */
+  | (RecordBase & { kind: 'account'; step: 'create-intent'; claimId?: string })
   /** Created by this run (or found: `adopted`); the userId is what deleting it later logs in with. */
   | (RecordBase & { kind: 'account'; step: 'created'; accountId: string; userId?: string; adopted?: boolean })
   | (RecordBase & { kind: 'account'; step: 'deleted'; accountId: string });

@@ -131,7 +131,8 @@ describe('signrun plan against the target', () => {
     // The plan read the kept account (its id from the journal): the run has nothing left to ask.
     expect(planned.items.map((i) => [i.key, i.decision.action, i.apiCalls])).toEqual([
       ['kept', 'up-to-date', 0],
-      ['new', 'create', 1],
+      // claim (a draft), create, note the account on the claim
+      ['new', 'create', 3],
     ]);
     expect(databaseDigest()).toBe(before);
   });

@@ -11,9 +11,7 @@ import { envelopeFixture, signerFixture } from '../runner/fixtures.js';
  * sources of truth), and use only its wire names: the Swagger leaves
  * additionalProperties open, so unknown names are checked separately.
  */
-const swagger = JSON.parse(
-  readFileSync(docusignSpecUrl('esignature.rest.swagger-v2.json'), 'utf8'),
-) as {
+const swagger = JSON.parse(readFileSync(docusignSpecUrl('esignature.rest.swagger-v2.json'), 'utf8')) as {
   definitions: Record<
     string,
     { properties?: Record<string, { $ref?: string; type?: string; items?: { $ref?: string } }> }
@@ -65,6 +63,7 @@ describe('requests follow the Swagger', () => {
     expect(definition.customFields?.textCustomFields?.map((f) => f.name)).toEqual([
       'employeeId',
       'signrun',
+      'signrunJob',
       'signrunDigest',
     ]);
     expect(definition.transactionId).toMatch(/^sr-[0-9a-f]{40}$/);

@@ -52,8 +52,9 @@ describe('rate limits seen by a run', () => {
 
   it("the service's hourly limit is the default budget: the run stops starting work before the service refuses, fails nothing, and says when to resume", async () => {
     sandbox = await startSandbox({ port: 0, quiet: true, hourlyLimit: 30 });
+    // 10 envelopes at 4 calls each (and the run's listings) do not fit in 30.
     const summary = await runCollected({
-      jobs: [job(6)],
+      jobs: [job(10)],
       target: { rootUrl: sandbox.rootUrl, sandbox: false, auth },
       outDir: await mkdtemp(path.join(os.tmpdir(), 'signrun-rl-')),
       concurrency: 2,

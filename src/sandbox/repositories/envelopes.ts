@@ -247,6 +247,23 @@ export function envelopesRepository(db: SandboxDatabase) {
         }),
       );
     },
+    /** Adds text custom fields to an envelope (EnvelopeCustomFields_PostCustomFields), after those it has. */
+    addCustomFields(envelopeId: string, fields: Array<{ name: string; value: string; show: string }>): void {
+      const existing = q.customFields.all(envelopeId).length;
+      fields.forEach((f, i) =>
+        q.insertCustomField.run({
+          envelopeId,
+          position: existing + i,
+          kind: 'text',
+          fieldId: String(10_000_000 + existing + i),
+          name: f.name,
+          value: f.value,
+          show: f.show,
+          required: 'false',
+          listItemsJson: null,
+        }),
+      );
+    },
     updateEnvelope(envelope: EnvelopeRecord): void {
       q.updateEnvelope.run({ ...envelope });
     },

@@ -30,7 +30,7 @@ export const folderRoutes: FastifyPluginAsync = async (app) => {
       if (!Array.isArray(ids) || ids.length === 0 || !ids.every((id) => typeof id === 'string'))
         throw apiErrors.invalidParameter("'envelopeIds' must list the envelopes to move.");
       const { sandbox } = request.server;
-      for (const id of ids as string[]) {
+      for (const id of ids) {
         const envelope = sandbox.envelopes.get(account.id, id.toLowerCase());
         if (!envelope) throw apiErrors.envelopeNotFound();
         try {
