@@ -12,6 +12,7 @@ const commands = {
   sync: () => import('./commands/sync.js'),
   status: () => import('./commands/status.js'),
   remind: () => import('./commands/remind.js'),
+  listen: () => import('./commands/listen.js'),
   'report-merge': () => import('./commands/report-merge.js'),
 } satisfies Record<string, () => Promise<{ default: CommandHandler }>>;
 
@@ -152,6 +153,17 @@ export function buildProgram(
     .option('--state <dir>', 'state folder (default: <out>/.signrun)')
     .option('--max-calls-per-hour <n>', 'hourly API call budget (default: what the service says)', positiveInt)
     .action(on('remind'));
+
+  program
+    .command('listen')
+    .description(
+      'Receive DocuSign Connect events (HMAC-verified) and record them in the state for sync (keys in DOCUSIGN_CONNECT_HMAC_KEYS).',
+    )
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0: any free port)', portNumber, 8081)
+    .option('--out <dir>', 'output folder (default: out)')
+    .option('--state <dir>', 'state folder (default: <out>/.signrun)')
+    .action(on('listen'));
 
   program
     .command('serve')

@@ -20,6 +20,7 @@ import { collectCompleted } from './collect.js';
 import { defaultMinListingIntervalMs, listingPermission, nextFromDate } from './polling-rule.js';
 import { listStatusChanges } from './status-listing.js';
 import { voidDeclared } from './void-declared.js';
+import { latestConnectStatuses } from './connect-events.js';
 import { sameFacts, statusFactsOf } from './status-facts.js';
 import { recipientOutcomes, withFacts } from './record-facts.js';
 
@@ -142,6 +143,8 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
     const sentNow = () => known.filter((k) => k.envelopeId !== undefined);
     const account = sent.length > 0 ? await client.login({ tag: 'login' }) : undefined;
     const listed = new Map<string, EnvelopeStatusFacts>();
+    // Events `signrun listen` recorded (Connect): used for what no listing of this sync shows.
+    const events = await latestConnectStatuses(options.stateDir);
     if (account && options.act) {
       const voids = await voidDeclared(known, account, journal, out, {
         replaceDrifted: options.act.replaceDrifted,
@@ -210,6 +213,7 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
         out,
         journal: journalOpen,
         listed,
+        events,
         now,
         info,
         combined: options.combined === true,
@@ -255,6 +259,8 @@ interface SyncOneContext {
   out: OutputFolder;
   journal: Journal;
   listed: Map<string, EnvelopeStatusFacts>;
+  /** Latest status per envelopeId from Connect events (signrun listen). */
+  events: Map<string, { status: string; at: string }>;
   now: () => Date;
   info: SyncInfo;
   combined: boolean;
@@ -278,7 +284,12 @@ async function syncOne(k: Known, ctx: SyncOneContext): Promise<EnvelopeResult> {
   if (!k.envelopeId || !ctx.account) return base;
   const envelopeId = k.envelopeId;
   const recorded = k.progress?.status?.envelopeId === envelopeId ? k.progress.status.facts : undefined;
-  const fresh = ctx.listed.get(envelopeId);
+  const event = ctx.events.get(envelopeId);
+  const fromEvent =
+    event && !ctx.listed.has(envelopeId) && event.status !== recorded?.status && event.at > (recorded?.statusAt ?? '')
+      ? { ...(recorded ?? { recipients: [] }), status: event.status, statusAt: event.at }
+      : undefined;
+  const fresh = ctx.listed.get(envelopeId) ?? fromEvent;
   const facts = fresh ?? recorded;
   let record = k.record ?? minimalRecord(k, envelopeId, ctx.account);
   let changed = false;
