@@ -2,22 +2,24 @@
 /**
  * The architecture of signrun, as rules `npm run lint` checks (dependency-cruiser).
  *
- * Layers, lowest first; a folder imports only from layers below it (and itself,
- * Node's built-ins and its npm libraries):
+ * Layers, lowest first; a folder imports only from some of the layers listed
+ * before it (and itself, Node's built-ins and its npm libraries):
  *
  *   src/errors, src/secret.ts   the catalogue of SR_* codes, SignrunError, Secret
  *   src/sandbox                 the service (DocuSign's eSignature API, our own): errors only
  *   src/client                  the HTTP client and the DocuSign knowledge table
- *   src/jobs                    YAML job files → validated model
  *   src/output                  the output folder's disk writer (atomic files, records, spool)
- *   src/config                  signrun's own configuration (reads YAML through src/jobs)
+ *   src/jobs                    YAML job files → validated model (may check names against the disk writer's)
+ *   src/config                  signrun's own configuration (YAML through src/jobs; the client's settings)
  *   src/state                   the journal, locks, exactly-once building blocks
  *   src/runner                  executes a plan; produces the run summary and its verdict
+ *   src/sync                    brings earlier runs up to date (uses the runner's pieces), when present
  *   src/reporters               content from the summary: json, md, junit, console, progress
  *   src/cli, src/index.ts       the command line and the library entry, on top
  *
- * A strict order of layers means no cycle between folders; `no-circular`
- * catches the cycles inside a folder.
+ * Each rule below allows only layers listed above its own, so the order is
+ * strict: no cycle between folders can pass. `no-circular` catches the cycles
+ * inside a folder.
  */
 
 /** Paths every layer may import: Node's built-ins and npm libraries are not layers. */
@@ -78,9 +80,9 @@ module.exports = {
     layer(
       'jobs-read-files-only',
       'Loading and validating job files is pure input handling: it runs before any network call, so it may ' +
-        'not reach the client, the state or the runner.',
+        "not reach the client, the state or the runner (only the disk writer's rules for names in the output folder).",
       'src/jobs/',
-      ['^src/errors/', '^src/secret\\.ts$'],
+      ['^src/errors/', '^src/secret\\.ts$', '^src/output/'],
     ),
     layer(
       'disk-writer-below-the-runner',
@@ -91,10 +93,10 @@ module.exports = {
     ),
     layer(
       'config-reads-through-jobs',
-      "signrun's configuration is YAML read with the job loader's positions and schema checks; it does not " +
-        'reach the client, the state or the runner.',
+      "signrun's configuration is YAML read with the job loader's positions and schema checks, and it checks " +
+        "the client's settings (API version, OAuth) with the client's own helpers; it never reaches the state or the runner.",
       'src/config/',
-      ['^src/errors/', '^src/secret\\.ts$', '^src/jobs/'],
+      ['^src/errors/', '^src/secret\\.ts$', '^src/jobs/', '^src/client/'],
     ),
     layer(
       'state-below-the-runner',
@@ -120,11 +122,27 @@ module.exports = {
       ],
     ),
     layer(
+      'sync-above-the-runner',
+      "Bringing earlier runs up to date reuses the runner's pieces, so it sits above the runner; the runner must " +
+        'not import it back (what both need, such as status facts, belongs in src/state or src/client).',
+      'src/sync/',
+      [
+        '^src/errors/',
+        '^src/secret\\.ts$',
+        '^src/client/',
+        '^src/jobs/',
+        '^src/output/',
+        '^src/config/',
+        '^src/state/',
+        '^src/runner/',
+      ],
+    ),
+    layer(
       'reporters-above-the-runner',
       "Reporters turn the runner's summary into content (newman's model: one summary feeds every reporter and " +
         'the exit code); they never drive a run or the CLI.',
       'src/reporters/',
-      ['^src/errors/', '^src/secret\\.ts$', '^src/client/', '^src/output/', '^src/runner/'],
+      ['^src/errors/', '^src/secret\\.ts$', '^src/client/', '^src/output/', '^src/jobs/', '^src/runner/'],
     ),
     {
       name: 'cli-on-top',

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Auth } from './auth.js';
 import type { RateLimitInfo } from './rate-limit.js';
+import type { AttemptBudget } from './retry-policy.js';
 
 /** One call to the service, as the layers (throttle → retry → fetch once) pass it down. */
 export interface ApiRequest {
@@ -22,6 +23,8 @@ export interface ApiRequest {
   /** Opaque label copied into events (the runner puts `<job>/<key>`). */
   tag?: string;
   signal?: AbortSignal;
+  /** The operation's attempts, when it spans several requests; default a budget of the policy's limit for this request alone. */
+  attempts?: AttemptBudget;
 }
 
 /** A 2xx answer. */

@@ -4,7 +4,7 @@ import type { ApiRequest, ApiResponse, ClientEvent, Send } from './api-request.j
 import { ClientBadResponseError, ClientNetworkError } from './client-errors.js';
 import { createFetchOnce } from './fetch-once.js';
 import type { RateLimitInfo } from './rate-limit.js';
-import { defaultRetryPolicy, retryDelay, type RetryPolicy } from './retry-policy.js';
+import { AttemptBudget, defaultRetryPolicy, retryDelay, type RetryPolicy } from './retry-policy.js';
 import { realTiming, type Timing } from './timing.js';
 import { withRetry } from './with-retry.js';
 import { withThrottle, type RateLimitState } from './with-throttle.js';
@@ -49,6 +49,12 @@ export interface CallOptions {
   /** Copied into events (the runner passes `<job>/<key>`). */
   tag?: string;
   signal?: AbortSignal;
+  /**
+   * One budget for several calls of one operation (see {@link AttemptBudget}):
+   * their requests together stay within its limit. Default: each call has the
+   * retry policy's limit.
+   */
+  attempts?: AttemptBudget;
 }
 
 /** Size and sha256 of a file written from a download. */
@@ -191,6 +197,7 @@ export class EsignatureClient {
       auth: this.#auth,
       ...(options.tag === undefined ? {} : { tag: options.tag }),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.attempts ? { attempts: options.attempts } : {}),
     });
   }
 
@@ -211,20 +218,26 @@ export class EsignatureClient {
     options: CallOptions = {},
   ): Promise<T> {
     const { policy, timing, onEvent } = this.#shared;
-    for (let attempt = 1; ; attempt += 1) {
-      const response = await this.request({ method: 'GET', url, operation, responseType: 'stream' }, options);
+    // One budget for the download and its restarts: the retry layer's retries of each GET draw from it too.
+    const attempts = options.attempts ?? new AttemptBudget(policy.limit);
+    for (;;) {
+      const response = await this.request(
+        { method: 'GET', url, operation, responseType: 'stream' },
+        { ...options, attempts },
+      );
       try {
         if (!response.stream) throw new Error('no body');
         return await sink(response.stream);
       } catch (error) {
-        if (attempt >= policy.limit || options.signal?.aborted || !isStreamBreak(error)) throw error;
-        const delayMs = retryDelay(policy, attempt, undefined, timing.random);
+        attempts.failed(error);
+        if (attempts.left === 0 || options.signal?.aborted || !isStreamBreak(error)) throw error;
+        const delayMs = retryDelay(policy, attempts.used, undefined, timing.random);
         onEvent?.({
           type: 'retry',
           operation,
           method: 'GET',
           path: pathOf(url),
-          retry: attempt,
+          retry: attempts.used,
           delayMs,
           reason: 'download broke off',
           ...(options.tag === undefined ? {} : { tag: options.tag }),

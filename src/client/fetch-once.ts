@@ -104,9 +104,9 @@ export function createFetchOnce(options: FetchOnceOptions): { send: Send; close(
       const errorCode = typeof details.errorCode === 'string' ? details.errorCode : undefined;
       // A rate limit says when to come back: Retry-After, else the reset of
       // the window that refused (x-burstlimit-reset for burst codes, else x-ratelimit-reset).
-      const limited =
-        classifyServiceError({ status: response.status, ...(errorCode ? { errorCode } : {}) }).class === 'retry-later';
-      const burst = /BURST/i.test(errorCode ?? '');
+      const verdict = classifyServiceError({ status: response.status, ...(errorCode ? { errorCode } : {}) });
+      const limited = verdict.class === 'retry-later';
+      const burst = verdict.window === 'burst';
       const retryAfterMs =
         parseRetryAfter(response.headers.get('retry-after'), now) ??
         (limited

@@ -13,7 +13,7 @@ export { ClientHttpError, ClientNetworkError, ClientBadResponseError, type Faile
 export { createFetchOnce, type FetchOnceOptions } from './fetch-once.js';
 export { withRetry, shouldRetry } from './with-retry.js';
 export { withThrottle, type RateLimitState } from './with-throttle.js';
-export { defaultRetryPolicy, retryDelay, type RetryPolicy } from './retry-policy.js';
+export { AttemptBudget, defaultRetryPolicy, retryDelay, type RetryPolicy } from './retry-policy.js';
 export { parseRetryAfter, parseRateLimitReset } from './retry-after.js';
 export { readRateLimit, type RateLimitInfo } from './rate-limit.js';
 export { redactText, pathOf } from './redact.js';

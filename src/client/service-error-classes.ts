@@ -22,9 +22,11 @@ export type ServiceErrorCode = Extract<
 /**
  * What a refusal tells the runner beyond retrying: `recipient-not-in-turn`
  * (ask for the signing address later: `sign-url`), `account-missing` (the
- * account is gone: create it, or it is already absent).
+ * account is gone: create it, or it is already absent), `envelope-status-moved-on`
+ * (the envelope is no longer in the status the call needs — e.g. a draft
+ * another runner has sent already: the call's purpose may be met).
  */
-export type ServiceErrorMeans = 'recipient-not-in-turn' | 'account-missing';
+export type ServiceErrorMeans = 'recipient-not-in-turn' | 'account-missing' | 'envelope-status-moved-on';
 
 /**
  * One row of the DocuSign knowledge table: everything signrun concludes from
@@ -41,6 +43,8 @@ export interface ServiceErrorRule {
   hint?: string;
   /** What the runner reads from it, when anything. */
   means?: ServiceErrorMeans;
+  /** For rate limits: the window that refused, whose reset header says when to come back (`x-burstlimit-reset` or `x-ratelimit-reset`). */
+  window?: 'burst' | 'hourly';
 }
 
 /**
@@ -61,32 +65,38 @@ export const serviceErrorCodeRules: Readonly<Record<string, ServiceErrorRule>> =
   HOURLY_APIINVOCATION_LIMIT_EXCEEDED: {
     class: 'retry-later',
     code: 'SR_RATE_LIMITED',
+    window: 'hourly',
     meaning: 'hourly API call limit of the account reached (resets at the top of the hour)',
   },
   BURST_APIINVOCATION_LIMIT_EXCEEDED: {
     class: 'retry-later',
     code: 'SR_RATE_LIMITED',
+    window: 'burst',
     meaning: '30-second burst limit of the account reached',
   },
   // Per-envelope limits (GETs polling an envelope, PUTs updating it).
   HOURLY_APIINVOCATION_ENVELOPE_LIMIT_EXCEEDED: {
     class: 'retry-later',
     code: 'SR_RATE_LIMITED',
+    window: 'hourly',
     meaning: 'too many updates (PUT) of one envelope in the last hour',
   },
   BURST_APIINVOCATION_ENVELOPE_LIMIT_EXCEEDED: {
     class: 'retry-later',
     code: 'SR_RATE_LIMITED',
+    window: 'burst',
     meaning: 'too many updates (PUT) of one envelope in the last 30 seconds',
   },
   HOURLY_ENVELOPE_POLLING_LIMIT_EXCEEDED: {
     class: 'retry-later',
     code: 'SR_RATE_LIMITED',
+    window: 'hourly',
     meaning: 'too many reads (GET) of one envelope in the last hour',
   },
   BURST_ENVELOPE_POLLING_LIMIT_EXCEEDED: {
     class: 'retry-later',
     code: 'SR_RATE_LIMITED',
+    window: 'burst',
     meaning: 'too many reads (GET) of one envelope in the last 30 seconds',
   },
   // A plan allowance is not a rate limit: no window resets it, waiting does not help.
@@ -159,6 +169,7 @@ export const serviceErrorCodeRules: Readonly<Record<string, ServiceErrorRule>> =
     class: 'never-retry',
     code: 'SR_HTTP_STATUS',
     meaning: 'the envelope is not in a status that allows this',
+    means: 'envelope-status-moved-on',
   },
   INVALID_EMAIL_ADDRESS_FOR_RECIPIENT: {
     class: 'never-retry',
@@ -193,6 +204,10 @@ export const serviceErrorCodeRules: Readonly<Record<string, ServiceErrorRule>> =
  * allowances) are not, so the match is not on LIMIT_EXCEEDED alone.
  */
 const familyRules: ReadonlyArray<{ pattern: RegExp; rule: ServiceErrorRule }> = [
+  {
+    pattern: /BURST.*(APIINVOCATION|POLLING).*_LIMIT_EXCEEDED$/i,
+    rule: { class: 'retry-later', code: 'SR_RATE_LIMITED', meaning: 'a burst call-rate limit', window: 'burst' },
+  },
   {
     pattern: /(APIINVOCATION|POLLING).*_LIMIT_EXCEEDED$/i,
     rule: { class: 'retry-later', code: 'SR_RATE_LIMITED', meaning: 'a call-rate limit of the service' },
@@ -235,6 +250,8 @@ export interface ServiceErrorVerdict {
   /** A hint more precise than the catalogue's for `code`, when the table has one. */
   hint?: string;
   means?: ServiceErrorMeans;
+  /** See {@link ServiceErrorRule.window}. */
+  window?: 'burst' | 'hourly';
 }
 
 /** Statuses that mean "slow down" whatever the body says. */
@@ -262,6 +279,7 @@ export function classifyServiceError(failure: ServiceFailure): ServiceErrorVerdi
         code: rule.code,
         ...(rule.hint === undefined ? {} : { hint: rule.hint }),
         ...(rule.means === undefined ? {} : { means: rule.means }),
+        ...(rule.window === undefined ? {} : { window: rule.window }),
       };
     }
   }

@@ -1,15 +1,17 @@
 import { isIdempotent, type ApiRequest, type ClientEvent, type Send } from './api-request.js';
 import { ClientHttpError, ClientNetworkError } from './client-errors.js';
-import { retryDelay, type RetryPolicy } from './retry-policy.js';
+import { AttemptBudget, retryDelay, type RetryPolicy } from './retry-policy.js';
 import type { Timing } from './timing.js';
 import { pathOf } from './redact.js';
 import { classifyServiceError } from './service-error-classes.js';
 
 /**
- * The retry layer: wraps `next` and repeats a failed call per `policy`,
- * waiting what the service asked for (Retry-After, x-ratelimit-reset) or an
- * exponential backoff with jitter. A call the service may have acted on is
- * repeated only when the request is idempotent.
+ * The retry layer, signrun's one retry owner: wraps `next` and repeats a
+ * failed call per `policy`, waiting what the service asked for (Retry-After,
+ * x-ratelimit-reset) or the backoff of {@link retryDelay}. A call the service
+ * may have acted on is repeated only when the request is idempotent. Every
+ * attempt is taken from the operation's {@link AttemptBudget}, so the
+ * operation's requests on the wire never exceed `policy.limit`.
  */
 export function withRetry(
   next: Send,
@@ -18,12 +20,15 @@ export function withRetry(
   onEvent?: (event: ClientEvent) => void,
 ): Send {
   return async (request: ApiRequest) => {
-    for (let attempt = 1; ; attempt += 1) {
+    const attempts = request.attempts ?? new AttemptBudget(policy.limit);
+    for (;;) {
+      const attempt = attempts.take();
       try {
         return await next(request);
       } catch (error) {
+        attempts.failed(error);
         const decision = shouldRetry(error, request, policy);
-        if (!decision || attempt >= policy.limit || request.signal?.aborted) throw error;
+        if (!decision || attempts.left === 0 || request.signal?.aborted) throw error;
         const serverDelay = error instanceof ClientHttpError ? error.retryAfterMs : undefined;
         if (serverDelay !== undefined && serverDelay > policy.maxRetryAfterMs) throw error;
         const delayMs = retryDelay(policy, attempt, serverDelay, timing.random);

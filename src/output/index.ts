@@ -5,10 +5,10 @@ export { ResultSpool } from './result-spool.js';
 export {
   itemFolder,
   readRecord,
-  type EnvelopeRecord,
+  type EnvelopeJson,
   type RecipientRecord,
-  type SigningRecord,
+  type SigningJson,
   type SigningEntry,
-  type AccountRecord,
+  type AccountJson,
 } from './records.js';
 export { fileDigest } from './file-digest.js';

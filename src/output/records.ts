@@ -9,7 +9,7 @@ import type { FileRecord } from './output-folder.js';
  */
 
 /** `out/<job>/<key>/envelope.json`. */
-export interface EnvelopeRecord {
+export interface EnvelopeJson {
   job: string;
   key: string;
   envelopeId: string;
@@ -61,7 +61,7 @@ export interface RecipientRecord {
 }
 
 /** `out/<job>/<key>/signing.json` (mode 0600: it holds signing addresses). */
-export interface SigningRecord {
+export interface SigningJson {
   job: string;
   key: string;
   envelopeId: string;
@@ -88,7 +88,7 @@ export interface SigningEntry {
 }
 
 /** `out/<job>/<key>/account.json` (no password, ever). */
-export interface AccountRecord {
+export interface AccountJson {
   job: string;
   key: string;
   accountName: string;
@@ -99,6 +99,17 @@ export interface AccountRecord {
   createdAt?: string;
   deletedAt?: string;
 }
+
+// The old names collided with the journal's EnvelopeRecord/AccountRecord
+// (src/state/journal-record.ts) and the sandbox's EnvelopeRecord (a database
+// row). Kept only for the runner's pipelines, which are being rewritten: delete
+// with their last use.
+/** @deprecated Use {@link EnvelopeJson}. */
+export type EnvelopeRecord = EnvelopeJson;
+/** @deprecated Use {@link SigningJson}. */
+export type SigningRecord = SigningJson;
+/** @deprecated Use {@link AccountJson}. */
+export type AccountRecord = AccountJson;
 
 /** Relative folder of an item: `<job>/<key>`. */
 export function itemFolder(job: string, key: string): string {

@@ -292,7 +292,8 @@ async function stepConfirm(envelope: ResolvedEnvelope, state: EnvelopeState, ctx
 /** Sends the draft that counts. Another runner may have sent it first: the service refuses a second send (ENVELOPE_INVALID_STATUS). */
 async function stepSend(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: EnvelopeContext, tag: string) {
   const envelopeId = need(state.envelopeId);
-  if (state.status === 'created') {
+  // Unknown (a run resumed after the journal's `created`, before its `sent`): send; a second send is refused, which is fine.
+  if (state.status === undefined || state.status === 'created') {
     try {
       await ctx.account.sendDraft(envelopeId, { tag });
     } catch (error) {

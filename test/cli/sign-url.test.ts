@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
-import type { SigningRecord } from '../../src/output/records.js';
+import type { SigningJson } from '../../src/output/records.js';
 import { sandboxEnv, tempDir } from './run-helpers.js';
 
 let sandbox: RunningSandbox;
@@ -22,8 +22,8 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-async function signing(folder: string): Promise<SigningRecord> {
-  return JSON.parse(await readFile(path.join(outDir, folder, 'signing.json'), 'utf8')) as SigningRecord;
+async function signing(folder: string): Promise<SigningJson> {
+  return JSON.parse(await readFile(path.join(outDir, folder, 'signing.json'), 'utf8')) as SigningJson;
 }
 
 describe('signrun sign-url', () => {

@@ -7,6 +7,7 @@ import { EsignatureClient } from '../../src/client/esignature-client.js';
 import { ClientHttpError, ClientNetworkError } from '../../src/client/client-errors.js';
 import type { ClientEvent } from '../../src/client/api-request.js';
 import type { Timing } from '../../src/client/timing.js';
+import { AttemptBudget, defaultRetryPolicy } from '../../src/client/retry-policy.js';
 import { makeSecret } from '../../src/secret.js';
 import { writeStreamAtomic } from '../../src/output/atomic-write.js';
 import { mkdtemp, readFile, readdir } from 'node:fs/promises';
@@ -298,6 +299,65 @@ describe('downloads', () => {
     ).toBe(written.sha256);
     expect(await readdir(dir)).toEqual(['doc.pdf']);
     expect(events.some((e) => e.type === 'retry' && e.operation === 'downloadDocument')).toBe(true);
+    c.close();
+  });
+});
+
+describe('one retry owner: a bounded total of attempts per operation', () => {
+  const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(300_000, 7)]);
+  const truncated: Answer = (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(pdf.length) });
+    res.write(pdf.subarray(0, 1000), () => res.socket?.destroy());
+  };
+
+  it('a download restarted after broken bodies, its GETs retried after 503, makes at most policy.limit requests', async () => {
+    script.set('GET /restapi/v2/login_information', [
+      json(200, { loginAccounts: [{ accountId: '42', isDefault: 'true' }] }),
+    ]);
+    // Stacked loops (download restarts × retries of each GET) made 4 × 4 requests; one budget makes 4.
+    const unavailable = json(503, { errorCode: 'UNAVAILABLE' });
+    script.set('GET /restapi/v2/accounts/42/envelopes/e1/documents/1', [
+      unavailable,
+      truncated,
+      unavailable,
+      truncated,
+      unavailable,
+      truncated,
+      unavailable,
+      truncated,
+    ]);
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'signrun-dl-'));
+    const events: ClientEvent[] = [];
+    const { client: c, timing } = client(events);
+    const account = await c.login();
+    seen.length = 0;
+    const error = await account
+      .downloadDocument('e1', '1', (body) => writeStreamAtomic(path.join(dir, 'doc.pdf'), body))
+      .catch((e: unknown) => e);
+    expect(error).toBeDefined();
+    expect(seen).toHaveLength(defaultRetryPolicy.limit);
+    // One backoff formula over the operation's attempts (full jitter, random 0.5): half of 250, 500, 1000.
+    expect(timing.delays).toEqual([125, 250, 500]);
+    expect(events.filter((e) => e.type === 'retry').map((e) => (e as { reason: string }).reason)).toEqual([
+      'status 503',
+      'download broke off',
+      'status 503',
+    ]);
+    expect(await readdir(dir)).toEqual([]);
+    c.close();
+  });
+
+  it('a budget passed to several calls of one operation bounds them together, and ends with the last failure', async () => {
+    script.set('GET /restapi/v2/login_information', [json(502, { errorCode: 'BAD_GATEWAY' })]);
+    const { client: c, timing } = client();
+    const attempts = new AttemptBudget(3);
+    const first = await c.loginInformation({ attempts }).catch((e: unknown) => e);
+    expect((first as ClientHttpError).status).toBe(502);
+    expect(seen).toHaveLength(3);
+    const second = await c.loginInformation({ attempts }).catch((e: unknown) => e);
+    expect(second).toBe(first);
+    expect(seen).toHaveLength(3);
+    expect(timing.delays).toEqual([125, 250]);
     c.close();
   });
 });

@@ -123,6 +123,16 @@ describe('the DocuSign knowledge table', () => {
     }
   });
 
+  it('names the window of a rate limit, whose reset header fetch-once reads', () => {
+    const windowOf = (errorCode: string) => classifyServiceError({ status: 400, errorCode }).window;
+    expect(windowOf('BURST_APIINVOCATION_LIMIT_EXCEEDED')).toBe('burst');
+    expect(windowOf('Burst_Envelope_Polling_Limit_Exceeded')).toBe('burst');
+    expect(windowOf('BURST_APIINVOCATION_FUTURE_LIMIT_EXCEEDED')).toBe('burst');
+    expect(windowOf('HOURLY_APIINVOCATION_LIMIT_EXCEEDED')).toBe('hourly');
+    expect(windowOf('DAILY_APIINVOCATION_LIMIT_EXCEEDED')).toBeUndefined();
+    expect(windowOf('INVALID_REQUEST_BODY')).toBeUndefined();
+  });
+
   it('says what the runner reads beyond retrying', () => {
     const refusal = (serviceErrorCode: string) => new ClientHttpError({ ...request, status: 400, serviceErrorCode });
     expect(serviceErrorMeans(refusal('RECIPIENT_NOT_IN_SEQUENCE'), 'recipient-not-in-turn')).toBe(true);
@@ -130,6 +140,7 @@ describe('the DocuSign knowledge table', () => {
     expect(serviceErrorMeans(refusal('ACCOUNT_NOT_FOUND'), 'account-missing')).toBe(true);
     expect(serviceErrorMeans(refusal('INVALID_ACCOUNTID'), 'account-missing')).toBe(true);
     expect(serviceErrorMeans(refusal('ENVELOPE_DOES_NOT_EXIST'), 'account-missing')).toBe(false);
+    expect(serviceErrorMeans(refusal('ENVELOPE_INVALID_STATUS'), 'envelope-status-moved-on')).toBe(true);
     expect(serviceErrorMeans(new Error('x'), 'account-missing')).toBe(false);
   });
 });
