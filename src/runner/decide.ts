@@ -10,7 +10,7 @@ import type {
   EnvelopeStep,
 } from './plan-types.js';
 import type { ServiceLedger } from './service-ledger.js';
-import { isSettled } from '../sync/status-facts.js';
+import { isSettled } from '../state/status-facts.js';
 
 /** A signing address with less than this left is asked for again. */
 export const minViewLifeMs = 60_000;

@@ -12,8 +12,7 @@ import { itemFolder, type EnvelopeRecord, type RecipientRecord, type SigningEntr
 import { envelopeDefinitionOf } from './envelope-definition.js';
 import { recipientsOf, signersInTurn, viewKeyOf } from './decide.js';
 import { identityOf, transactionIdOf } from './identity.js';
-import { isSettled, recipientStatusAt } from '../sync/status-facts.js';
-import { withFacts } from '../sync/record-facts.js';
+import { isSettled, recipientStatusAt, withFacts } from '../state/status-facts.js';
 import type { EnvelopeStatusFacts } from '../state/journal-record.js';
 import type { RunEventListener } from './run-events.js';
 import type { DocumentsWhen, EnvelopePlan, EnvelopeStep } from './plan-types.js';

@@ -1,33 +1,6 @@
-import type { EnvelopeRecord, RecipientRecord, SigningRecord } from '../output/records.js';
+import type { EnvelopeRecord, SigningRecord } from '../output/records.js';
 import type { RecipientOutcome } from '../runner/run-results.js';
-import type { EnvelopeStatusFacts } from '../state/journal-record.js';
-import { isSettled, recipientStatusAt } from './status-facts.js';
-
-/** envelope.json with the listing's facts: status and dates, and each recipient's. */
-export function withFacts(record: EnvelopeRecord, facts: EnvelopeStatusFacts): EnvelopeRecord {
-  const next: EnvelopeRecord = { ...record, status: facts.status };
-  for (const key of [
-    'statusAt',
-    'sentAt',
-    'deliveredAt',
-    'completedAt',
-    'declinedAt',
-    'voidedAt',
-    'voidedReason',
-    'declinedReason',
-  ] as const) {
-    if (facts[key] !== undefined) next[key] = facts[key];
-  }
-  const byId = new Map(facts.recipients.map((r) => [r.recipientId, r]));
-  const merged: RecipientRecord[] = record.recipients.map((r) => {
-    const f = byId.get(r.recipientId);
-    byId.delete(r.recipientId);
-    return f ? { ...r, ...f } : r;
-  });
-  for (const f of byId.values()) merged.push({ ...f });
-  next.recipients = merged;
-  return next;
-}
+import { isSettled, recipientStatusAt } from '../state/status-facts.js';
 
 /** Each recipient as the report shows it: name, status and since when, and whether a signing address is needed. */
 export function recipientOutcomes(record: EnvelopeRecord, signing: SigningRecord | undefined): RecipientOutcome[] {

@@ -6,8 +6,7 @@ import { identityOf } from '../runner/identity.js';
 import { CallBudget, type CallBudgetReport } from '../runner/call-budget.js';
 import { readJournal } from '../state/journal.js';
 import { journalProgress } from '../state/journal-progress.js';
-import { withFacts } from './record-facts.js';
-import { isSettled } from './status-facts.js';
+import { isSettled, withFacts } from '../state/status-facts.js';
 
 /** Options of {@link remind}. */
 export interface RemindOptions {

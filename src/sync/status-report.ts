@@ -4,7 +4,8 @@ import type { RecipientOutcome } from '../runner/run-summary.js';
 import { identityOf } from '../runner/identity.js';
 import { readJournal } from '../state/journal.js';
 import { journalProgress } from '../state/journal-progress.js';
-import { recipientOutcomes, withFacts } from './record-facts.js';
+import { recipientOutcomes } from './record-facts.js';
+import { withFacts } from '../state/status-facts.js';
 
 /** One envelope as `signrun status` shows it. */
 export interface EnvelopeStatusLine {

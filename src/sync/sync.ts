@@ -21,8 +21,9 @@ import { defaultMinListingIntervalMs, listingPermission, nextFromDate } from './
 import { listStatusChanges } from './status-listing.js';
 import { voidDeclared } from './void-declared.js';
 import { latestConnectStatuses } from './connect-events.js';
-import { sameFacts, statusFactsOf } from './status-facts.js';
-import { recipientOutcomes, withFacts } from './record-facts.js';
+import { sameFacts, statusFactsOf } from '../state/status-facts.js';
+import { recipientOutcomes } from './record-facts.js';
+import { withFacts } from '../state/status-facts.js';
 
 /** Options of {@link sync}. */
 export interface SyncOptions {

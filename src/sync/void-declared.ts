@@ -6,7 +6,7 @@ import type { EnvelopeRecord } from '../output/records.js';
 import type { Journal } from '../state/journal.js';
 import type { EnvelopeProgress } from '../state/journal-progress.js';
 import type { ResolvedEnvelope } from '../jobs/model.js';
-import { isSettled } from './status-facts.js';
+import { isSettled } from '../state/status-facts.js';
 
 /** An envelope of the jobs as the state knows it (sync.ts's Known). */
 export interface VoidCandidate {

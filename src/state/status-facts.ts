@@ -1,5 +1,6 @@
 import type { Envelope, Signer } from '../client/wire-types.js';
-import type { EnvelopeStatusFacts, RecipientStatus } from '../state/journal-record.js';
+import type { EnvelopeStatusFacts, RecipientStatus } from './journal-record.js';
+import type { EnvelopeRecord, RecipientRecord } from '../output/records.js';
 
 /**
  * Statuses after which nothing more will happen to an envelope: no signing
@@ -69,4 +70,30 @@ function set<T extends object, K extends keyof T>(target: T, key: K, value: T[K]
 /** True when two facts say the same (a re-sync that learnt nothing records nothing). */
 export function sameFacts(a: EnvelopeStatusFacts | undefined, b: EnvelopeStatusFacts): boolean {
   return a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** envelope.json with the listing's facts: status and dates, and each recipient's. */
+export function withFacts(record: EnvelopeRecord, facts: EnvelopeStatusFacts): EnvelopeRecord {
+  const next: EnvelopeRecord = { ...record, status: facts.status };
+  for (const key of [
+    'statusAt',
+    'sentAt',
+    'deliveredAt',
+    'completedAt',
+    'declinedAt',
+    'voidedAt',
+    'voidedReason',
+    'declinedReason',
+  ] as const) {
+    if (facts[key] !== undefined) next[key] = facts[key];
+  }
+  const byId = new Map(facts.recipients.map((r) => [r.recipientId, r]));
+  const merged: RecipientRecord[] = record.recipients.map((r) => {
+    const f = byId.get(r.recipientId);
+    byId.delete(r.recipientId);
+    return f ? { ...r, ...f } : r;
+  });
+  for (const f of byId.values()) merged.push({ ...f });
+  next.recipients = merged;
+  return next;
 }
