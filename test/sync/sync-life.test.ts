@@ -180,6 +180,13 @@ describe('signrun sync after sending', () => {
       for (const r of signing.recipients) r.expiresAt = '2001-01-01T00:00:00.000Z';
       await writeFile(file, JSON.stringify(signing));
     }
+    // The journal's view records are what a run decides from: their time has passed too.
+    const journalFile = path.join(out, '.signrun', 'journal.jsonl');
+    const lines = (await readFile(journalFile, 'utf8')).split('\n').map((line) => {
+      if (!line.includes('"step":"view"')) return line;
+      return JSON.stringify({ ...(JSON.parse(line) as object), expiresAt: '2001-01-01T00:00:00.000Z' });
+    });
+    await writeFile(journalFile, lines.join('\n'));
     requests.length = 0;
     const rerun = await runCli(['run', dir, '--out', out], { env });
     expect(rerun.code, rerun.stdout + rerun.stderr).toBe(0);
