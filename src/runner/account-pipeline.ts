@@ -8,7 +8,7 @@ import type { Journal } from '../state/journal.js';
 import type { AccountProgress } from '../state/journal-progress.js';
 import type { AccountPlan } from './plan-types.js';
 import type { AccountClient } from '../client/esignature-client.js';
-import { ClientHttpError } from '../client/client-errors.js';
+import { serviceErrorMeans } from '../client/service-error-classes.js';
 import type { ServiceLedger } from './service-ledger.js';
 import { accountFieldName, claimIdentityOf, identityFieldName, jobFieldName } from './identity.js';
 import { itemErrorOf } from './envelope-pipeline.js';
@@ -76,7 +76,7 @@ async function claimAccount(
         { tag },
       );
     } catch (error) {
-      if (!(error instanceof ClientHttpError && error.serviceErrorCode === 'ENVELOPE_INVALID_STATUS')) throw error;
+      if (!serviceErrorMeans(error, 'envelope-status-moved-on')) throw error;
     }
     for (const loser of losers) ledger.note(claimIdentity, loser.envelopeId, 'deleted');
   }

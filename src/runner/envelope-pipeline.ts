@@ -244,7 +244,7 @@ async function stepConfirm(envelope: ResolvedEnvelope, state: EnvelopeState, ctx
       );
     } catch (error) {
       // Another runner deleted (or sent) one of them first: what matters is that none is sent.
-      if (!(error instanceof ClientHttpError && error.serviceErrorCode === 'ENVELOPE_INVALID_STATUS')) throw error;
+      if (!serviceErrorMeans(error, 'envelope-status-moved-on')) throw error;
     }
     for (const loser of losers) {
       ledger.note(tag, loser.envelopeId, 'deleted');
@@ -281,7 +281,7 @@ async function stepSend(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: E
     try {
       await ctx.account.sendDraft(envelopeId, { tag });
     } catch (error) {
-      if (!(error instanceof ClientHttpError && error.serviceErrorCode === 'ENVELOPE_INVALID_STATUS')) throw error;
+      if (!serviceErrorMeans(error, 'envelope-status-moved-on')) throw error;
     }
     ctx.ledger?.note(tag, envelopeId, 'sent');
   }
