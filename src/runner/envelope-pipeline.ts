@@ -237,15 +237,11 @@ async function stepConfirm(envelope: ResolvedEnvelope, state: EnvelopeState, ctx
   }
   const losers = ledger.losersOf(tag, winner);
   if (losers.length > 0) {
-    try {
-      await ctx.account.deleteDrafts(
-        losers.map((l) => l.envelopeId),
-        { tag },
-      );
-    } catch (error) {
-      // Another runner deleted (or sent) one of them first: what matters is that none is sent.
-      if (!serviceErrorMeans(error, 'envelope-status-moved-on')) throw error;
-    }
+    await deleteLosingDrafts(
+      ctx.account,
+      losers.map((l) => l.envelopeId),
+      tag,
+    );
     for (const loser of losers) {
       ledger.note(tag, loser.envelopeId, 'deleted');
       if (loser.envelopeId === state.draftId)
@@ -271,6 +267,28 @@ async function stepConfirm(envelope: ResolvedEnvelope, state: EnvelopeState, ctx
     digest: envelope.digest,
     ...(state.adopted ? { adopted: true } : {}),
   });
+}
+
+/**
+ * Deletes drafts that lost (PUT …/folders/recyclebin). Another runner may
+ * delete (or send) one of them first, and the service then refuses the whole
+ * request at that envelope: each is then deleted on its own, a refusal
+ * meaning only that it is gone already. What matters is that none is sent.
+ */
+export async function deleteLosingDrafts(account: AccountClient, envelopeIds: string[], tag: string): Promise<void> {
+  try {
+    await account.deleteDrafts(envelopeIds, { tag });
+  } catch (error) {
+    if (!serviceErrorMeans(error, 'envelope-status-moved-on')) throw error;
+    if (envelopeIds.length === 1) return;
+    for (const id of envelopeIds) {
+      try {
+        await account.deleteDrafts([id], { tag });
+      } catch (each) {
+        if (!serviceErrorMeans(each, 'envelope-status-moved-on')) throw each;
+      }
+    }
+  }
 }
 
 /** Sends the draft that counts. Another runner may have sent it first: the service refuses a second send (ENVELOPE_INVALID_STATUS). */
