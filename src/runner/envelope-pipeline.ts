@@ -51,7 +51,23 @@ interface EnvelopeState {
   files: Map<string, FileRecord>;
   /** Files written behind, with the journal record each makes once committed. */
   commits: Array<{ committed: Promise<void>; record?: NewJournalRecord }>;
+  /** Journal records written behind the calls; the result waits for them. */
+  journalling: Array<Promise<void>>;
   lastStep?: EnvelopeStep;
+}
+
+/**
+ * Appends a step's record behind the calls: the journal keeps records in call
+ * order, and the envelope's result waits for every one on disk. No call
+ * waits for the record before it: the service's listing, which every plan
+ * reads, is what says whether a draft, a winner or a sent envelope exists,
+ * so a record lost to a crash costs a step asked again (a view, a refused
+ * second send), never a second envelope (docs/exactly-once.md).
+ */
+function journalBehind(state: EnvelopeState, ctx: EnvelopeContext, record: NewJournalRecord): void {
+  const written = ctx.journal.append(record);
+  written.catch(() => undefined); // awaited with the envelope's result
+  state.journalling.push(written);
 }
 
 /** A journal that keeps nothing: a run without a state folder. */
@@ -81,6 +97,7 @@ export async function runEnvelope(
     downloads: [],
     files: new Map(),
     commits: [],
+    journalling: [],
   };
   if ('envelopeId' in decision && decision.envelopeId) state.envelopeId = decision.envelopeId;
   if (decision.action === 'adopt') state.status = decision.draft ? 'created' : 'sent';
@@ -118,9 +135,17 @@ export async function runEnvelope(
   for (const { committed, record } of state.commits) {
     try {
       await committed;
+      // Files are journalled once committed: the record names bytes that exist.
       if (record) await ctx.journal.append(record);
     } catch (caught) {
       error ??= itemErrorOf(caught, 'outputs');
+    }
+  }
+  for (const written of state.journalling) {
+    try {
+      await written;
+    } catch (caught) {
+      error ??= itemErrorOf(caught, 'journal');
     }
   }
   // Files of earlier runs the journal records, for the report.
@@ -186,7 +211,7 @@ async function stepDraft(
   const arbitrate = plan.steps.includes('confirm');
   const definition = await envelopeDefinitionOf(envelope);
   if (arbitrate) definition.status = 'created';
-  await ctx.journal.append({
+  journalBehind(state, ctx, {
     kind: 'envelope',
     id: tag,
     step: 'create-intent',
@@ -198,7 +223,7 @@ async function stepDraft(
   state.status = summary.status ?? definition.status;
   if (arbitrate) {
     state.draftId = summary.envelopeId;
-    await ctx.journal.append({
+    journalBehind(state, ctx, {
       kind: 'envelope',
       id: tag,
       step: 'draft',
@@ -206,7 +231,7 @@ async function stepDraft(
       digest: envelope.digest,
     });
   } else {
-    await ctx.journal.append({
+    journalBehind(state, ctx, {
       kind: 'envelope',
       id: tag,
       step: 'created',
@@ -245,7 +270,7 @@ async function stepConfirm(envelope: ResolvedEnvelope, state: EnvelopeState, ctx
     for (const loser of losers) {
       ledger.note(tag, loser.envelopeId, 'deleted');
       if (loser.envelopeId === state.draftId)
-        await ctx.journal.append({ kind: 'envelope', id: tag, step: 'discarded', envelopeId: loser.envelopeId });
+        journalBehind(state, ctx, { kind: 'envelope', id: tag, step: 'discarded', envelopeId: loser.envelopeId });
     }
   }
   if (winner.digest !== undefined && winner.digest !== envelope.digest) {
@@ -259,7 +284,7 @@ async function stepConfirm(envelope: ResolvedEnvelope, state: EnvelopeState, ctx
   state.envelopeId = winner.envelopeId;
   state.status = winner.status;
   state.adopted = winner.envelopeId !== state.draftId;
-  await ctx.journal.append({
+  journalBehind(state, ctx, {
     kind: 'envelope',
     id: tag,
     step: 'created',
@@ -304,7 +329,7 @@ async function stepSend(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: E
     ctx.ledger?.note(tag, envelopeId, 'sent');
   }
   state.status = 'sent';
-  await ctx.journal.append({ kind: 'envelope', id: tag, step: 'sent', envelopeId });
+  journalBehind(state, ctx, { kind: 'envelope', id: tag, step: 'sent', envelopeId });
 }
 
 /**
@@ -354,7 +379,7 @@ async function stepViews(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: 
           const expiresAt = new Date(issuedAt.getTime() + ctx.viewTtlSeconds * 1000).toISOString();
           Object.assign(entry, { state: 'ready', url: view.url, issuedAt: issuedAt.toISOString(), expiresAt });
           outcome.signing = 'ready';
-          await ctx.journal.append({ kind: 'envelope', id: tag, step: 'view', recipientId: viewKeyOf(r), expiresAt });
+          journalBehind(state, ctx, { kind: 'envelope', id: tag, step: 'view', recipientId: viewKeyOf(r), expiresAt });
         } catch (error) {
           if (serviceErrorMeans(error, 'recipient-not-in-turn')) return;
           throw error;
