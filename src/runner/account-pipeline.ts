@@ -8,8 +8,8 @@ import type { Journal } from '../state/journal.js';
 import type { AccountProgress } from '../state/journal-progress.js';
 import type { AccountPlan } from './plan-types.js';
 import type { AccountClient } from '../client/esignature-client.js';
-import { ClientHttpError } from '../client/client-errors.js';
 import type { ServiceLedger } from './service-ledger.js';
+import { deleteLosingDrafts } from './envelope-pipeline.js';
 import { accountFieldName, claimIdentityOf, identityFieldName, jobFieldName } from './identity.js';
 import { itemErrorOf } from './envelope-pipeline.js';
 import type { AccountResult } from './run-summary.js';
@@ -70,14 +70,11 @@ async function claimAccount(
     throw new SignrunError('SR_ACCOUNT_FAILED', `${tag}: the claim ${summary.envelopeId} is not listed by the service`);
   const losers = ledger.losersOf(claimIdentity, winner);
   if (losers.length > 0) {
-    try {
-      await main.deleteDrafts(
-        losers.map((l) => l.envelopeId),
-        { tag },
-      );
-    } catch (error) {
-      if (!(error instanceof ClientHttpError && error.serviceErrorCode === 'ENVELOPE_INVALID_STATUS')) throw error;
-    }
+    await deleteLosingDrafts(
+      main,
+      losers.map((l) => l.envelopeId),
+      tag,
+    );
     for (const loser of losers) ledger.note(claimIdentity, loser.envelopeId, 'deleted');
   }
   const ownEarlier = ctx.progressOf?.(tag)?.claims.includes(winner.envelopeId) === true;

@@ -53,7 +53,23 @@ interface EnvelopeState {
   files: Map<string, FileRecord>;
   /** Files written behind, with the journal record each makes once committed. */
   commits: Array<{ committed: Promise<void>; record?: NewJournalRecord }>;
+  /** Journal records written behind the calls; the result waits for them. */
+  journalling: Array<Promise<void>>;
   lastStep?: EnvelopeStep;
+}
+
+/**
+ * Appends a step's record behind the calls: the journal keeps records in call
+ * order, and the envelope's result waits for every one on disk. No call
+ * waits for the record before it: the service's listing, which every plan
+ * reads, is what says whether a draft, a winner or a sent envelope exists,
+ * so a record lost to a crash costs a step asked again (a view, a refused
+ * second send), never a second envelope (docs/exactly-once.md).
+ */
+function journalBehind(state: EnvelopeState, ctx: EnvelopeContext, record: NewJournalRecord): void {
+  const written = ctx.journal.append(record);
+  written.catch(() => undefined); // awaited with the envelope's result
+  state.journalling.push(written);
 }
 
 /** A journal that keeps nothing: a run without a state folder. */
@@ -83,6 +99,7 @@ export async function runEnvelope(
     downloads: [],
     files: new Map(),
     commits: [],
+    journalling: [],
   };
   if ('envelopeId' in decision && decision.envelopeId) state.envelopeId = decision.envelopeId;
   if (decision.action === 'adopt') state.status = decision.draft ? 'created' : 'sent';
@@ -127,9 +144,17 @@ export async function runEnvelope(
   for (const { committed, record } of state.commits) {
     try {
       await committed;
+      // Files are journalled once committed: the record names bytes that exist.
       if (record) await ctx.journal.append(record);
     } catch (caught) {
       error ??= itemErrorOf(caught, 'outputs');
+    }
+  }
+  for (const written of state.journalling) {
+    try {
+      await written;
+    } catch (caught) {
+      error ??= itemErrorOf(caught, 'journal');
     }
   }
   // Files of earlier runs the journal records, for the report.
@@ -201,7 +226,7 @@ async function stepDraft(
   const arbitrate = plan.steps.includes('confirm');
   const definition = await envelopeDefinitionOf(envelope);
   if (arbitrate) definition.status = 'created';
-  await ctx.journal.append({
+  journalBehind(state, ctx, {
     kind: 'envelope',
     id: tag,
     step: 'create-intent',
@@ -213,7 +238,7 @@ async function stepDraft(
   state.status = summary.status ?? definition.status;
   if (arbitrate) {
     state.draftId = summary.envelopeId;
-    await ctx.journal.append({
+    journalBehind(state, ctx, {
       kind: 'envelope',
       id: tag,
       step: 'draft',
@@ -221,7 +246,7 @@ async function stepDraft(
       digest: envelope.digest,
     });
   } else {
-    await ctx.journal.append({
+    journalBehind(state, ctx, {
       kind: 'envelope',
       id: tag,
       step: 'created',
@@ -252,19 +277,15 @@ async function stepConfirm(envelope: ResolvedEnvelope, state: EnvelopeState, ctx
   }
   const losers = ledger.losersOf(tag, winner);
   if (losers.length > 0) {
-    try {
-      await ctx.account.deleteDrafts(
-        losers.map((l) => l.envelopeId),
-        { tag },
-      );
-    } catch (error) {
-      // Another runner deleted (or sent) one of them first: what matters is that none is sent.
-      if (!(error instanceof ClientHttpError && error.serviceErrorCode === 'ENVELOPE_INVALID_STATUS')) throw error;
-    }
+    await deleteLosingDrafts(
+      ctx.account,
+      losers.map((l) => l.envelopeId),
+      tag,
+    );
     for (const loser of losers) {
       ledger.note(tag, loser.envelopeId, 'deleted');
       if (loser.envelopeId === state.draftId)
-        await ctx.journal.append({ kind: 'envelope', id: tag, step: 'discarded', envelopeId: loser.envelopeId });
+        journalBehind(state, ctx, { kind: 'envelope', id: tag, step: 'discarded', envelopeId: loser.envelopeId });
     }
   }
   if (winner.digest !== undefined && winner.digest !== envelope.digest) {
@@ -278,7 +299,7 @@ async function stepConfirm(envelope: ResolvedEnvelope, state: EnvelopeState, ctx
   state.envelopeId = winner.envelopeId;
   state.status = winner.status;
   state.adopted = winner.envelopeId !== state.draftId;
-  await ctx.journal.append({
+  journalBehind(state, ctx, {
     kind: 'envelope',
     id: tag,
     step: 'created',
@@ -286,6 +307,28 @@ async function stepConfirm(envelope: ResolvedEnvelope, state: EnvelopeState, ctx
     digest: envelope.digest,
     ...(state.adopted ? { adopted: true } : {}),
   });
+}
+
+/**
+ * Deletes drafts that lost (PUT …/folders/recyclebin). Another runner may
+ * delete (or send) one of them first, and the service then refuses the whole
+ * request at that envelope: each is then deleted on its own, a refusal
+ * meaning only that it is gone already. What matters is that none is sent.
+ */
+export async function deleteLosingDrafts(account: AccountClient, envelopeIds: string[], tag: string): Promise<void> {
+  try {
+    await account.deleteDrafts(envelopeIds, { tag });
+  } catch (error) {
+    if (!serviceErrorMeans(error, 'envelope-status-moved-on')) throw error;
+    if (envelopeIds.length === 1) return;
+    for (const id of envelopeIds) {
+      try {
+        await account.deleteDrafts([id], { tag });
+      } catch (each) {
+        if (!serviceErrorMeans(each, 'envelope-status-moved-on')) throw each;
+      }
+    }
+  }
 }
 
 /** Sends the draft that counts. Another runner may have sent it first: the service refuses a second send (ENVELOPE_INVALID_STATUS). */
@@ -296,12 +339,12 @@ async function stepSend(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: E
     try {
       await ctx.account.sendDraft(envelopeId, { tag });
     } catch (error) {
-      if (!(error instanceof ClientHttpError && error.serviceErrorCode === 'ENVELOPE_INVALID_STATUS')) throw error;
+      if (!serviceErrorMeans(error, 'envelope-status-moved-on')) throw error;
     }
     ctx.ledger?.note(tag, envelopeId, 'sent');
   }
   state.status = 'sent';
-  await ctx.journal.append({ kind: 'envelope', id: tag, step: 'sent', envelopeId });
+  journalBehind(state, ctx, { kind: 'envelope', id: tag, step: 'sent', envelopeId });
 }
 
 /**
@@ -351,7 +394,7 @@ async function stepViews(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: 
           const expiresAt = new Date(issuedAt.getTime() + ctx.viewTtlSeconds * 1000).toISOString();
           Object.assign(entry, { state: 'ready', url: view.url, issuedAt: issuedAt.toISOString(), expiresAt });
           outcome.signing = 'ready';
-          await ctx.journal.append({ kind: 'envelope', id: tag, step: 'view', recipientId: viewKeyOf(r), expiresAt });
+          journalBehind(state, ctx, { kind: 'envelope', id: tag, step: 'view', recipientId: viewKeyOf(r), expiresAt });
         } catch (error) {
           if (serviceErrorMeans(error, 'recipient-not-in-turn')) return;
           throw error;
