@@ -170,6 +170,13 @@ describe('signrun sync after sending', () => {
     expect(status.stdout).toMatch(/offers\/alice\s+completed/);
     expect(status.stdout).toMatch(/offers\/bruno\s+declined.*The salary is wrong/);
     expect(status.stdout).toMatch(/still to sign: Chloe Roux <chloe@example.com> sent/);
+    const asJson = await runCli(['status', dir, '--out', out, '--format', 'json'], { env });
+    const parsed = JSON.parse(asJson.stdout) as { envelopes: Array<{ key: string; status: string }> };
+    expect(parsed.envelopes.map((e) => [e.key, e.status])).toEqual([
+      ['alice', 'completed'],
+      ['bruno', 'declined'],
+      ['chloe', 'sent'],
+    ]);
 
     // A following run, once the stored signing addresses have expired: settled
     // envelopes ask for no signing view and do not fail; the open one's address
