@@ -36,9 +36,10 @@ export {
   type ApiVersion,
 } from './client/index.js';
 export {
+  runJobs,
+  planJobs,
   run,
   PreflightError,
-  planRun,
   resolveTarget,
   prepare,
   exitCodeOf,
@@ -47,7 +48,12 @@ export {
   type RunOptions,
   type RunSummary,
   type RunEvent,
-  type RunPlan,
+  type PlanJobsOptions,
+  type Plan,
+  type PlanItem,
+  type EnvelopeDecision,
+  type AccountDecision,
+  type DocumentsWhen,
 } from './runner/index.js';
 export { OutputFolder, type FileRecord } from './output/index.js';
 export {
@@ -64,7 +70,6 @@ export {
   transactionIdOf,
   identityFieldName,
   digestFieldName,
-  contentDigest,
   shardOf,
   inShard,
   parseShard,
@@ -73,11 +78,8 @@ export {
   journalProgress,
   acquireStateLock,
   readStateLock,
-  createOnce,
   type Shard,
   type Journal,
   type JournalRecord,
   type StateLock,
-  type CreateOnceInput,
-  type CreateOnceResult,
 } from './state/index.js';

@@ -19,6 +19,11 @@
  * each with its own --out), and the checks read the merged report
  * (`signrun report merge`).
  *
+ * With --race N, every run is N processes started at once on the same job,
+ * each with its own --out and state (issue 10: CI pipelines from fresh
+ * checkouts, no shared disk); each race's report must account for every
+ * envelope, and the service must hold each identity once.
+ *
  * With --twins, every run is two processes started at once on the same
  * --out (issue 6: "two runs of the same job started at once"): one holds the
  * state lock, the other must refuse with SR_STATE_LOCKED (exit 2, nothing
@@ -28,7 +33,7 @@
  * just built it, uses this; see test/chaos/).
  *
  *   npm run build && node bench/chaos/chaos.mjs [--envelopes 500] [--faults all=0.1] [--seed 1]
- *     [--runner-kills 0] [--sandbox-kills 0] [--kill-window 3000] [--shards 1] [--burst-limit N] [--hourly-limit N] [--max-runs 5] [--concurrency 8] [--twins] [--no-snapshot] [--json] [--keep]
+ *     [--runner-kills 0] [--sandbox-kills 0] [--kill-window 3000] [--shards 1] [--burst-limit N] [--hourly-limit N] [--max-runs 5] [--concurrency 8] [--twins] [--race N] [--documents at-send|on-completion] [--no-snapshot] [--json] [--keep]
  *
  * Plain JavaScript on the built dist/ (the build compiles src/ only). Exits
  * 1 when a check fails, so it can gate a change.
@@ -111,7 +116,17 @@ if (useSnapshot) symlinkSync(join(repo, 'node_modules'), join(snapshot, 'node_mo
 const bin = join(snapshot, 'dist', 'cli', 'bin.js');
 const dataDir = join(work, 'data');
 const outDir = join(work, 'out');
-const outDirs = shards > 1 ? Array.from({ length: shards }, (_, i) => join(outDir, `shard-${i + 1}`)) : [outDir];
+// --race N (issue 10): every run is N processes started at once on the same job, each with its own --out and
+// state (CI pipelines from fresh checkouts): the service alone must keep each contract to one envelope.
+const race = Number(arg('race', '1'));
+// Documents and certificates right after sending by default: the truncated-download faults need downloads to meet.
+const documentsWhen = arg('documents', 'at-send');
+const outDirs =
+  shards > 1
+    ? Array.from({ length: shards }, (_, i) => join(outDir, `shard-${i + 1}`))
+    : race > 1
+      ? Array.from({ length: race }, (_, i) => join(outDir, `race-${i + 1}`))
+      : [outDir];
 mkdirSync(join(work, 'jobs', 'data'), { recursive: true });
 mkdirSync(dataDir);
 writeFileSync(
@@ -215,7 +230,7 @@ function runOnce({ killAfterMs, sandboxKillAfterMs } = {}) {
     const shardArgs = shards > 1 ? ['--shard', `${i + 1}/${shards}`] : [];
     const child = spawn(
       process.execPath,
-      [bin, 'run', 'jobs/chaos.yaml', '--out', out, '--concurrency', String(concurrency), ...shardArgs],
+      [bin, 'run', 'jobs/chaos.yaml', '--out', out, '--concurrency', String(concurrency), '--documents', documentsWhen, ...shardArgs],
       {
         cwd: work,
         env,
@@ -310,7 +325,8 @@ const mergeExit = shards > 1 ? await mergeReports() : undefined;
 const db = new Database(join(dataDir, 'sandbox.sqlite'), { readonly: true });
 const rows = db
   .prepare(
-    "SELECT value, COUNT(*) AS n FROM envelope_custom_fields WHERE name = 'signrun' AND value LIKE ? GROUP BY value",
+    // Drafts deleted after losing a race (status deleted) were never sent: they do not count.
+    "SELECT f.value AS value, COUNT(*) AS n FROM envelope_custom_fields f JOIN envelopes e ON e.id = f.envelope_id WHERE f.name = 'signrun' AND f.value LIKE ? AND e.status != 'deleted' GROUP BY f.value",
   )
   .all(`${job}/%`);
 const envelopeExists = db.prepare('SELECT 1 FROM envelopes WHERE id = ?');
@@ -339,8 +355,16 @@ for (const out of outDirs) {
     }
   }
 }
-const finalReport = shards > 1 ? join(outDir, 'merged', 'report.json') : join(outDir, 'report.json');
+const finalReport = shards > 1 ? join(outDir, 'merged', 'report.json') : join(outDirs[0], 'report.json');
 if (existsSync(finalReport)) reportEnvelopes = JSON.parse(readFileSync(finalReport, 'utf8')).envelopes ?? [];
+// Racing runs: each one's report must account for every envelope on its own.
+let raceShortfall = 0;
+if (race > 1)
+  for (const out of outDirs.slice(1)) {
+    const path = join(out, 'report.json');
+    const own = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')).envelopes ?? [] : [];
+    raceShortfall += envelopes - own.filter((e) => e.outcome === 'succeeded').length;
+  }
 db.close();
 const accounted = new Set(reportEnvelopes.map((e) => `${e.job}/${e.key}`));
 const unaccounted = expected.filter((id) => !accounted.has(id)).length;
@@ -356,6 +380,7 @@ const result = {
   sandboxKilled,
   shards,
   ...(twins ? { twins, lockRefusals } : {}),
+  ...(race > 1 ? { race, raceShortfall } : {}),
   ...(burstLimit ? { burstLimit: Number(burstLimit) } : {}),
   ...(hourlyLimit ? { hourlyLimit: Number(hourlyLimit) } : {}),
   ...(mergeExit !== undefined ? { mergeExit } : {}),
@@ -379,5 +404,10 @@ if (!keep) rmSync(work, { recursive: true, force: true });
 else console.error(`kept ${work}`);
 const exactlyOnce = duplicated.length === 0 && missing.length === 0;
 const complete =
-  succeeded === envelopes && unaccounted === 0 && badFiles === 0 && lostEnvelopeIds === 0 && (mergeExit ?? 0) === 0;
+  succeeded === envelopes &&
+  unaccounted === 0 &&
+  badFiles === 0 &&
+  lostEnvelopeIds === 0 &&
+  (mergeExit ?? 0) === 0 &&
+  raceShortfall === 0;
 process.exit(exactlyOnce && complete ? 0 : 1);

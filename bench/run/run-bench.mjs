@@ -7,7 +7,7 @@
  * made by a plain sequential loop (what the Python client's demo does) on a
  * sample of S envelopes, extrapolated to N, for the speedup.
  *
- *   npm run build && node bench/run/run-bench.mjs [--envelopes 1000] [--concurrency 16] [--latency 50] [--sequential 50]
+ *   npm run build && node bench/run/run-bench.mjs [--envelopes 1000] [--concurrency 16] [--latency 50] [--sequential 50] [--documents at-send]
  *
  * Plain JavaScript on the built dist/ (the build compiles src/ only).
  */
@@ -25,6 +25,8 @@ const envelopes = arg('envelopes', 1000);
 const concurrency = arg('concurrency', 16);
 const latency = arg('latency', 50);
 const sequentialSample = arg('sequential', 50);
+// --documents at-send: download documents and certificate right after sending (default: on completion, later).
+const documentsWhen = process.argv.includes('--documents') ? process.argv[process.argv.indexOf('--documents') + 1] : undefined;
 // --profile DIR: write V8 CPU profiles of the runner and the sandbox there (node --cpu-prof).
 const profileDir = process.argv.includes('--profile') ? process.argv[process.argv.indexOf('--profile') + 1] : undefined;
 // Each process writes its profile under DIR/<run|serve>/ on exit.
@@ -129,7 +131,7 @@ function peakRss(pid) {
 
 async function runSignrun(rootUrl, dir) {
   const started = performance.now();
-  const child = spawn(process.execPath, [...profileFlags('run'), bin, 'run', '.', '--out', 'out', '--concurrency', String(concurrency)], { cwd: dir, env: env(rootUrl), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...profileFlags('run'), bin, 'run', '.', '--out', 'out', '--concurrency', String(concurrency), ...(documentsWhen ? ['--documents', documentsWhen] : [])], { cwd: dir, env: env(rootUrl), stdio: ['ignore', 'pipe', 'pipe'] });
   let peak = 0;
   let cpu = 0;
   const port = Number(new URL(rootUrl).port);
@@ -186,23 +188,51 @@ async function sequential(rootUrl, n) {
   return { ms: performance.now() - started, calls };
 }
 
+/**
+ * The machine's floor at this latency: the same number of calls as the run
+ * made, C at a time, each a bare GET login_information with the platform's
+ * fetch. On a quiet machine it takes about the ideal; on a loaded one it
+ * shows what any client could do there and then, side by side with the run.
+ */
+async function floor(rootUrl, calls) {
+  const headers = { 'X-DocuSign-Authentication': JSON.stringify({ Username: 'sandbox@signrun.test', Password: 'sandbox-password', IntegratorKey: 'sandbox-integrator-key' }), Accept: 'application/json' };
+  let left = calls;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (left > 0) {
+        left -= 1;
+        await (await fetch(`${rootUrl}/login_information`, { headers })).arrayBuffer();
+      }
+    }),
+  );
+  return performance.now() - started;
+}
+
 const serve = await startServe();
 const dir = jobFolder(envelopes);
 try {
   const serveCpuBefore = cpuSeconds(serve.child.pid);
   const { wallMs, report, peak, cpu, peakConnections } = await runSignrun(serve.rootUrl, dir);
   const serveCpu = cpuSeconds(serve.child.pid) - serveCpuBefore;
-  const perEnvelope = report.envelopes.reduce((n, e) => n + e.apiCalls, 0) / report.envelopes.length;
+  // Every call of the run (login, the job's listing, the listings that confirm drafts) over the envelopes:
+  // the figure that decides throughput against an hourly call limit.
+  const perEnvelope = report.api.calls / report.envelopes.length;
+  const itemCalls = report.envelopes.reduce((n, e) => n + e.apiCalls, 0) / report.envelopes.length;
   const idealMs = (envelopes * perEnvelope * latency) / concurrency;
   const lines = [
     `machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load ${loadavg()[0].toFixed(2)}`,
     `signrun run: ${envelopes} envelopes, concurrency ${concurrency}, latency ${latency} ms`,
-    `  succeeded ${report.totals.envelopes.succeeded}/${report.totals.envelopes.total}; API calls ${report.api.calls} (${perEnvelope.toFixed(2)} per envelope), retries ${report.api.retries}`,
+    `  succeeded ${report.totals.envelopes.succeeded}/${report.totals.envelopes.total}; API calls ${report.api.calls} (${perEnvelope.toFixed(2)} per envelope, all calls; ${itemCalls.toFixed(2)} made by each envelope itself), retries ${report.api.retries}; by operation ${JSON.stringify(report.api.byOperation)}`,
     `  run phase ${(report.durationMs / 1000).toFixed(1)} s (process wall ${(wallMs / 1000).toFixed(1)} s, validation and start included)`,
     `  ideal ${(idealMs / 1000).toFixed(1)} s → ${((idealMs / report.durationMs) * 100).toFixed(1)}% of ideal throughput; ${(envelopes / (report.durationMs / 1000)).toFixed(1)} envelopes/s`,
     `  peak RSS of the runner ${(peak / 2 ** 20).toFixed(0)} MB; CPU: runner ${cpu.toFixed(1)} s, sandbox ${serveCpu.toFixed(1)} s`,
     `  most connections to the service at once (sampled every 500 ms; one request each): ${peakConnections} (--concurrency ${concurrency})`,
   ];
+  const floorMs = await floor(serve.rootUrl, report.api.calls);
+  lines.push(
+    `machine floor: ${report.api.calls} bare calls, ${concurrency} at a time, in ${(floorMs / 1000).toFixed(1)} s (${((idealMs / floorMs) * 100).toFixed(1)}% of ideal) → signrun run at ${((floorMs / report.durationMs) * 100).toFixed(1)}% of the floor`,
+  );
   if (sequentialSample > 0) {
     const seq = await sequential(serve.rootUrl, sequentialSample);
     const perEnvelopeMs = seq.ms / sequentialSample;

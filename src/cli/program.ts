@@ -10,6 +10,10 @@ const commands = {
   run: () => import('./commands/run.js'),
   serve: () => import('./commands/serve.js'),
   'sign-url': () => import('./commands/sign-url.js'),
+  sync: () => import('./commands/sync.js'),
+  status: () => import('./commands/status.js'),
+  remind: () => import('./commands/remind.js'),
+  listen: () => import('./commands/listen.js'),
   'report-merge': () => import('./commands/report-merge.js'),
   'auth-check': () => import('./commands/auth.js').then((m) => ({ default: m.check })),
   'auth-consent-url': () => import('./commands/auth.js').then((m) => ({ default: m.consent })),
@@ -95,7 +99,14 @@ export function buildProgram(
     .argument('<paths...>', 'job files, folders or globs')
     .option('--out <dir>', 'output folder whose state the plan reads')
     .option('--state <dir>', 'state folder (default: <out>/.signrun)')
+    .addOption(
+      new Option(
+        '--documents <when>',
+        'download documents and certificate right after sending (at-send) or later, signed (on-completion); default: at-send for the in-process sandbox, else on-completion',
+      ).choices(['at-send', 'on-completion']),
+    )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--replace-drifted', 'show drifted envelopes as `run --replace-drifted` would replace them')
     .action(on('plan'));
 
   program
@@ -113,7 +124,64 @@ export function buildProgram(
     .option('--state <dir>', 'state folder for the journal (default: <out>/.signrun)')
     .option('--shard <k/n>', 'take only shard K of N (1-based) of the envelopes')
     .option('--max-calls-per-hour <n>', 'hourly API call budget (default: what the service says)', positiveInt)
+    .option(
+      '--replace-drifted',
+      'void each envelope whose content changed since it was sent, and send the new content under the same key',
+    )
+    .addOption(
+      new Option(
+        '--documents <when>',
+        'download documents and certificate right after sending (at-send) or later, signed (on-completion); default: at-send for the in-process sandbox, else on-completion',
+      ).choices(['at-send', 'on-completion']),
+    )
     .action(on('run'));
+
+  program
+    .command('sync')
+    .description(
+      'Ask the service what became of the envelopes sent (one status listing per account) and collect the completed ones.',
+    )
+    .argument('<paths...>', 'job files, folders or globs')
+    .option('--out <dir>', 'output folder (default: out)')
+    .option('--state <dir>', 'state folder (default: <out>/.signrun)')
+    .option('--force', "list now even if the last listing is more recent than DocuSign's 15-minute polling rule")
+    .option('--combined', 'also download each completed envelope as one combined PDF')
+    .option(
+      '--min-interval <seconds>',
+      "minimum time between two listings (default 900, DocuSign's rule)",
+      nonNegativeInt,
+    )
+    .action(on('sync'));
+
+  program
+    .command('status')
+    .description("Print each envelope's status and who is still to sign, from the state alone (no call).")
+    .argument('<paths...>', 'job files, folders or globs')
+    .option('--out <dir>', 'output folder (default: out)')
+    .option('--state <dir>', 'state folder (default: <out>/.signrun)')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action(on('status'));
+
+  program
+    .command('remind')
+    .description("Send the notification again to the recipients who have not signed (DocuSign's resend).")
+    .argument('<paths...>', 'job files, folders or globs')
+    .option('--key <key...>', 'only these envelope keys (key or job/key)')
+    .option('--out <dir>', 'output folder (default: out)')
+    .option('--state <dir>', 'state folder (default: <out>/.signrun)')
+    .option('--max-calls-per-hour <n>', 'hourly API call budget (default: what the service says)', positiveInt)
+    .action(on('remind'));
+
+  program
+    .command('listen')
+    .description(
+      'Receive DocuSign Connect events (HMAC-verified) and record them in the state for sync (keys in DOCUSIGN_CONNECT_HMAC_KEYS).',
+    )
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0: any free port)', portNumber, 8081)
+    .option('--out <dir>', 'output folder (default: out)')
+    .option('--state <dir>', 'state folder (default: <out>/.signrun)')
+    .action(on('listen'));
 
   program
     .command('serve')

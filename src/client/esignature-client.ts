@@ -335,6 +335,14 @@ export interface EnvelopeListQuery {
   customField?: { name: string; value: string };
   transactionIds?: string[];
   status?: string;
+  /** Only these envelopes (Swagger `envelope_ids`): cheaper than a date range for a few known envelopes. */
+  envelopeIds?: string[];
+  /** e.g. `['recipients']`: each envelope comes with its recipients and their statuses, no call per envelope. */
+  include?: string[];
+  /** Position of the first envelope of the page (Swagger `start_position`). Default 0. */
+  startPosition?: number;
+  /** Envelopes per page (Swagger `count`; DocuSign: at most 1000). */
+  count?: number;
 }
 
 /**
@@ -375,11 +383,22 @@ export class AccountClient {
    * wire: the retry layer repeats it only after a 429 (provably refused) or
    * a refused connection.
    */
-  async createEnvelope(definition: EnvelopeDefinition, options: CallOptions = {}): Promise<EnvelopeSummary> {
+  async createEnvelope(
+    definition: EnvelopeDefinition,
+    options: CallOptions & {
+      /**
+       * The caller makes a duplicate harmless (a draft whose duplicates it
+       * finds and deletes before sending): the retry layer may then repeat
+       * the call after a failure the service may have acted on. Default false.
+       */
+      repeatable?: boolean;
+    } = {},
+  ): Promise<EnvelopeSummary> {
     const url = `${this.baseUrl}/envelopes`;
+    const { repeatable, ...callOptions } = options;
     const summary = await this.#json<EnvelopeSummary>(
-      { method: 'POST', url, body: definition, operation: 'createEnvelope', idempotent: false },
-      options,
+      { method: 'POST', url, body: definition, operation: 'createEnvelope', idempotent: repeatable === true },
+      callOptions,
     );
     if (typeof summary.envelopeId !== 'string')
       throw new ClientBadResponseError(
@@ -401,8 +420,102 @@ export class AccountClient {
     if (query.customField) params.set('custom_field', `${query.customField.name}=${query.customField.value}`);
     if (query.transactionIds?.length) params.set('transaction_ids', query.transactionIds.join(','));
     if (query.status) params.set('status', query.status);
+    if (query.envelopeIds?.length) params.set('envelope_ids', query.envelopeIds.join(','));
+    if (query.include?.length) params.set('include', query.include.join(','));
+    if (query.startPosition !== undefined) params.set('start_position', String(query.startPosition));
+    if (query.count !== undefined) params.set('count', String(query.count));
     return this.#json<EnvelopesInformation>(
       { method: 'GET', url: `${this.baseUrl}/envelopes?${params.toString()}`, operation: 'listEnvelopes' },
+      options,
+    );
+  }
+
+  /**
+   * PUT …/envelopes/{envelopeId} with `status: sent` (Envelopes_PutEnvelope):
+   * sends a draft. Safe to repeat: a second send is refused
+   * (ENVELOPE_INVALID_STATUS), never a second envelope.
+   */
+  async sendDraft(envelopeId: string, options: CallOptions = {}): Promise<void> {
+    await this.client.request(
+      {
+        method: 'PUT',
+        url: this.#env(envelopeId),
+        body: { status: 'sent' },
+        operation: 'sendDraft',
+        idempotent: true,
+      },
+      options,
+    );
+  }
+
+  /**
+   * PUT …/folders/recyclebin (Folders_PutFolderById, #/definitions/foldersRequest):
+   * moves drafts to the recycle bin, where DocuSign deletes them. Safe to repeat.
+   */
+  async deleteDrafts(envelopeIds: string[], options: CallOptions = {}): Promise<void> {
+    await this.client.request(
+      {
+        method: 'PUT',
+        url: `${this.baseUrl}/folders/recyclebin`,
+        body: { envelopeIds },
+        operation: 'deleteDrafts',
+        idempotent: true,
+      },
+      options,
+    );
+  }
+
+  /** POST …/envelopes/{envelopeId}/custom_fields (EnvelopeCustomFields_PostCustomFields): adds text custom fields. */
+  async addTextCustomFields(
+    envelopeId: string,
+    fields: Array<{ name: string; value: string }>,
+    options: CallOptions = {},
+  ): Promise<void> {
+    await this.client.request(
+      {
+        method: 'POST',
+        url: `${this.#env(envelopeId)}/custom_fields`,
+        body: { textCustomFields: fields.map((f) => ({ ...f, show: 'false' })) },
+        operation: 'addCustomFields',
+        // Adding the same field twice leaves the first value readable: safe to repeat.
+        idempotent: true,
+      },
+      options,
+    );
+  }
+
+  /**
+   * PUT …/envelopes/{envelopeId} with `status: voided` (Swagger
+   * Envelopes_PutEnvelope). Repeating it is harmless (a voided envelope
+   * stays voided; the service refuses the second one), so it may be retried.
+   */
+  async voidEnvelope(envelopeId: string, voidedReason: string, options: CallOptions = {}): Promise<void> {
+    await this.client.request(
+      {
+        method: 'PUT',
+        url: this.#env(envelopeId),
+        body: { status: 'voided', voidedReason },
+        operation: 'voidEnvelope',
+        idempotent: true,
+      },
+      options,
+    );
+  }
+
+  /**
+   * PUT …/envelopes/{envelopeId}/recipients?resend_envelope=true (Swagger
+   * Recipients_PutRecipients): the service sends its notification again to
+   * the recipients named (by recipientId) whose turn has come.
+   */
+  async resendToRecipients(envelopeId: string, recipientIds: string[], options: CallOptions = {}): Promise<void> {
+    await this.client.request(
+      {
+        method: 'PUT',
+        url: `${this.#env(envelopeId)}/recipients?resend_envelope=true`,
+        body: { signers: recipientIds.map((recipientId) => ({ recipientId })) },
+        operation: 'resendEnvelope',
+        idempotent: true,
+      },
       options,
     );
   }
@@ -471,6 +584,15 @@ export class AccountClient {
     options: CallOptions = {},
   ): Promise<T> {
     return this.client.download(`${this.#env(envelopeId)}/documents/certificate`, 'downloadCertificate', sink, options);
+  }
+
+  /** GET …/documents/combined: every document and the certificate in one PDF, streamed into `sink`. */
+  async downloadCombined<T extends WrittenFile>(
+    envelopeId: string,
+    sink: DownloadSink<T>,
+    options: CallOptions = {},
+  ): Promise<T> {
+    return this.client.download(`${this.#env(envelopeId)}/documents/combined`, 'downloadCombined', sink, options);
   }
 
   /** GET /v2/accounts/{accountId}/templates/{templateId} (4.11). */

@@ -72,6 +72,12 @@ export interface Signer {
   status?: string;
   emailNotification?: RecipientEmailNotification;
   tabs?: { signHereTabs?: SignHere[] };
+  /** When the recipient was sent, opened, signed, declined (ISO 8601), as the status-changes listing gives them. */
+  sentDateTime?: string;
+  deliveredDateTime?: string;
+  signedDateTime?: string;
+  declinedDateTime?: string;
+  declinedReason?: string;
 }
 
 /** `#/definitions/templateRole`. */
@@ -92,6 +98,13 @@ export interface DocumentDefinition {
 }
 
 /** `#/definitions/envelopeDefinition` (POST /v2/accounts/{accountId}/envelopes). */
+/** Swagger #/definitions/notification: reminders and expiration, every value a string. */
+export interface Notification {
+  useAccountDefaults?: string;
+  reminders?: { reminderEnabled?: string; reminderDelay?: string; reminderFrequency?: string };
+  expirations?: { expireEnabled?: string; expireAfter?: string; expireWarn?: string };
+}
+
 export interface EnvelopeDefinition {
   emailSubject: string;
   emailBlurb?: string;
@@ -101,6 +114,7 @@ export interface EnvelopeDefinition {
   templateId?: string;
   templateRoles?: TemplateRole[];
   eventNotification?: { url: string };
+  notification?: Notification;
   customFields?: CustomFields;
   /** Lets a client find an envelope whose creation answer was lost. */
   transactionId?: string;
@@ -124,6 +138,13 @@ export interface Envelope {
   sentDateTime?: string;
   statusChangedDateTime?: string;
   customFields?: CustomFields;
+  deliveredDateTime?: string;
+  completedDateTime?: string;
+  declinedDateTime?: string;
+  voidedDateTime?: string;
+  voidedReason?: string;
+  /** With `include=recipients` on the listing. */
+  recipients?: EnvelopeRecipients;
 }
 
 /** `#/definitions/envelopesInformation` (GET /v2/accounts/{accountId}/envelopes). */
@@ -131,8 +152,12 @@ export interface EnvelopesInformation {
   envelopes?: Envelope[];
   resultSetSize?: string;
   totalSetSize?: string;
+  startPosition?: string;
+  endPosition?: string;
   /** v2 only (v2.1 pages with start_position and count). */
   nextUri?: string;
+  /** The service's time when it ran the query: the `from_date` of the next incremental listing. */
+  lastQueriedDateTime?: string;
 }
 
 /** `#/definitions/EnvelopeRecipients` (GET …/envelopes/{envelopeId}/recipients). */

@@ -13,7 +13,8 @@ export function envelopeDigest(envelope: Omit<ResolvedEnvelope, 'digest'>): stri
     envelope.kind,
     envelope.emailSubject,
     envelope.emailBlurb ?? null,
-    envelope.status,
+    // Voiding is not a change of content (issue 12): a voided envelope keeps the digest it was sent with.
+    envelope.status === 'voided' ? 'sent' : envelope.status,
     envelope.returnUrl ?? null,
     envelope.eventNotification?.url ?? null,
     (envelope.customFields ?? []).map((f) => [f.name, f.value]),
@@ -31,6 +32,8 @@ export function envelopeDigest(envelope: Omit<ResolvedEnvelope, 'digest'>): stri
     ]),
     envelope.templateId ?? null,
     envelope.templateRoles.map((r) => [r.roleName, r.name, r.email, r.clientUserId ?? null, r.routingOrder ?? null]),
+    // Appended only when set, so the digests of envelopes sent before `notification` existed stay the same.
+    ...(envelope.notification ? [['notification', envelope.notification]] : []),
   ];
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
 }

@@ -3,8 +3,8 @@ import type { Place } from './diagnostic-sink.js';
 import type { Row } from './envelope-rows.js';
 import { placeOf, type JobContext } from './job-context.js';
 import type { NodePath } from './job-yaml.js';
-import type { ResolvedEnvelope } from './model.js';
-import type { RawEnvelope, RawEnvelopeDefaults } from './raw-job.js';
+import type { ResolvedEnvelope, ResolvedNotification } from './model.js';
+import type { RawEnvelope, RawEnvelopeDefaults, RawNotification } from './raw-job.js';
 import { findReferences, substituteReferences } from './references.js';
 
 /** An envelope after substitution, before its documents are read. */
@@ -56,6 +56,8 @@ export function expandEnvelope(
   const customFields = raw.customFields ?? defaults.customFields;
   const returnUrl = opt(raw.returnUrl ?? defaults.returnUrl);
   const emailBlurb = opt(raw.emailBlurb ?? defaults.emailBlurb);
+  const voidedReason = opt(raw.voidedReason ?? defaults.voidedReason);
+  const notification = notificationOf(raw.notification ?? defaults.notification);
 
   const envelope: Omit<ResolvedEnvelope, 'digest'> = {
     job,
@@ -65,6 +67,8 @@ export function expandEnvelope(
     emailSubject: sub(raw.emailSubject ?? defaults.emailSubject ?? ''),
     ...(emailBlurb !== undefined ? { emailBlurb } : {}),
     status: raw.status ?? defaults.status ?? 'sent',
+    ...(voidedReason !== undefined ? { voidedReason: sub(voidedReason) } : {}),
+    ...(notification ? { notification } : {}),
     ...(returnUrl !== undefined ? { returnUrl } : {}),
     ...(eventNotification ? { eventNotification: { url: sub(eventNotification.url) } } : {}),
     ...(customFields ? { customFields: customFields.map((f) => ({ name: sub(f.name), value: sub(f.value) })) } : {}),
@@ -137,4 +141,25 @@ function sharedOf(
     sharedByPattern.set(raw, shared);
   }
   return shared;
+}
+
+/** The job file's `notification` with the schema's defaults applied (schemas/job.schema.json). */
+function notificationOf(raw: RawNotification | undefined): ResolvedNotification | undefined {
+  if (!raw) return undefined;
+  const n: ResolvedNotification = {};
+  if (raw.reminders) {
+    n.reminders = {
+      reminderEnabled: raw.reminders.reminderEnabled ?? true,
+      reminderDelay: raw.reminders.reminderDelay ?? 2,
+      reminderFrequency: raw.reminders.reminderFrequency ?? 2,
+    };
+  }
+  if (raw.expirations) {
+    n.expirations = {
+      expireEnabled: raw.expirations.expireEnabled ?? true,
+      expireAfter: raw.expirations.expireAfter ?? 120,
+      expireWarn: raw.expirations.expireWarn ?? 0,
+    };
+  }
+  return n;
 }

@@ -84,8 +84,12 @@ export interface ResolvedEnvelope {
   row?: number;
   emailSubject: string;
   emailBlurb?: string;
-  /** Requested initial status. */
-  status: 'sent' | 'created';
+  /** Requested initial status; `voided`: void it if it was sent (issue 12), never send it. */
+  status: 'sent' | 'created' | 'voided';
+  /** Why, with `status: voided`. */
+  voidedReason?: string;
+  /** Reminders and expiration (DocuSign's `notification`), defaults applied. */
+  notification?: ResolvedNotification;
   /** Where embedded signers are sent after signing. Required when any recipient has a clientUserId. */
   returnUrl?: string;
   eventNotification?: { url: string };
@@ -102,6 +106,12 @@ export interface ResolvedEnvelope {
    * included: a changed envelope has a changed digest (drift detection).
    */
   digest: string;
+}
+
+/** DocuSign's `notification` with every default applied (schemas/job.schema.json). */
+export interface ResolvedNotification {
+  reminders?: { reminderEnabled: boolean; reminderDelay: number; reminderFrequency: number };
+  expirations?: { expireEnabled: boolean; expireAfter: number; expireWarn: number };
 }
 
 export interface ResolvedAccount {

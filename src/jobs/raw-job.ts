@@ -15,10 +15,18 @@ export interface RawJobFile {
 export interface RawEnvelopeDefaults {
   emailSubject?: string;
   emailBlurb?: string;
-  status?: 'sent' | 'created';
+  status?: 'sent' | 'created' | 'voided';
+  voidedReason?: string;
   returnUrl?: string;
   eventNotification?: { url: string };
+  notification?: RawNotification;
   customFields?: Array<{ name: string; value: string }>;
+}
+
+/** DocuSign's `notification` object as a job file writes it (numbers and booleans, not DocuSign's strings). */
+export interface RawNotification {
+  reminders?: { reminderEnabled?: boolean; reminderDelay?: number; reminderFrequency?: number };
+  expirations?: { expireEnabled?: boolean; expireAfter?: number; expireWarn?: number };
 }
 
 export interface RawEnvelope extends RawEnvelopeDefaults {

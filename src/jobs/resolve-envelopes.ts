@@ -112,6 +112,12 @@ function checkValues(item: ExpandedEnvelope, ctx: JobContext, keys: Set<string>,
   keys.add(envelope.key);
   if (envelope.emailSubject.trim() === '')
     say('SR_EMAIL_SUBJECT_MISSING', `envelope ${envelope.key} has an empty emailSubject`, ['emailSubject']);
+  if (envelope.status === 'voided' && envelope.voidedReason === undefined)
+    say(
+      'SR_VOIDED_REASON_MISSING',
+      `envelope ${envelope.key} has status voided but no voidedReason: the service requires one, and shows it to the recipients`,
+      ['status'],
+    );
   if (envelope.returnUrl !== undefined) {
     const problem = httpUrlProblem(envelope.returnUrl);
     if (problem) say('SR_URL_INVALID', `returnUrl ${problem}`, ['returnUrl']);

@@ -26,6 +26,21 @@ export interface EnvelopeJson {
   recipients: RecipientRecord[];
   /** Downloaded documents and certificate, with size and sha256. */
   files: FileRecord[];
+  /** When the service says the status last changed, and the dates of each stage (written by `sync`). */
+  statusAt?: string;
+  sentAt?: string;
+  deliveredAt?: string;
+  completedAt?: string;
+  declinedAt?: string;
+  voidedAt?: string;
+  voidedReason?: string;
+  declinedReason?: string;
+  /** When `sync` last wrote this record. */
+  syncedAt?: string;
+  /** True once the completed documents and certificate (signed, sealed) replaced the ones of sending. */
+  collected?: boolean;
+  /** Earlier envelopes of this key, voided and replaced (`run --replace-drifted`). */
+  replaced?: Array<{ envelopeId: string; voidedReason: string }>;
 }
 
 /** One recipient as the service listed it. */
@@ -38,6 +53,11 @@ export interface RecipientRecord {
   userId?: string;
   routingOrder?: string;
   status?: string;
+  sentAt?: string;
+  deliveredAt?: string;
+  signedAt?: string;
+  declinedAt?: string;
+  declinedReason?: string;
 }
 
 /** `out/<job>/<key>/signing.json` (mode 0600: it holds signing addresses). */

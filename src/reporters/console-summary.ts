@@ -1,6 +1,10 @@
 import path from 'node:path';
 import { verdictOf, type AccountResult, type EnvelopeResult } from '../runner/run-summary.js';
 import type { ReportSource } from './report-json.js';
+import { countStatuses, oldestFirst, statusLine, stillToSignOf, type StillToSign } from './still-to-sign.js';
+
+/** Recipients still to sign listed on the console, oldest first. */
+const maxStillToSign = 10;
 
 /** Options of {@link consoleSummary}. */
 export interface ConsoleSummaryOptions {
@@ -33,7 +37,16 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
   let succeeded = 0;
   let adopted = 0;
   let succeededCalls = 0;
+  const statuses = new Map<string, number>();
+  let stillToSign: StillToSign[] = [];
+  let stillToSignCount = 0;
   for await (const e of source.envelopes()) {
+    countStatuses(statuses, e);
+    const waiting = stillToSignOf(e);
+    stillToSignCount += waiting.length;
+    stillToSign.push(...waiting);
+    // Only the oldest few are shown: keep the list short as it grows.
+    if (stillToSign.length > 4 * maxStillToSign) stillToSign = stillToSign.sort(oldestFirst).slice(0, maxStillToSign);
     for (const r of e.recipients) if (r.signing === 'ready') ready += 1;
     if (e.outcome === 'succeeded') {
       succeeded += 1;
@@ -91,6 +104,17 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
     lines.push(
       `  ${ready} signing address(es) in <job>/<key>/signing.json (they expire: get a fresh one with \`npx signrun sign-url ${options.outShown} <key> [recipient]\`).`,
     );
+  }
+  if (statuses.size > 0)
+    lines.push(`  Envelopes: ${statusLine(statuses)} (completed, declined and voided are settled).`);
+  if (stillToSignCount > 0) {
+    lines.push(`  Still to sign (${stillToSignCount}, oldest first):`);
+    for (const r of stillToSign.sort(oldestFirst).slice(0, maxStillToSign))
+      lines.push(
+        `    ${r.job}/${r.key}: ${r.name ?? r.recipientId}${r.email ? ` <${r.email}>` : ''} ${r.status}${r.since ? ` since ${r.since}` : ''}`,
+      );
+    if (stillToSignCount > maxStillToSign)
+      lines.push(`    …and ${stillToSignCount - maxStillToSign} more in report.md`);
   }
   if (t.envelopes.waitingForTurn > 0)
     lines.push(

@@ -1,5 +1,6 @@
 import { verdictOf, type AccountResult, type EnvelopeResult, type RunVerdict } from '../runner/run-summary.js';
 import type { ReportSource } from './report-json.js';
+import { countStatuses, oldestFirst, statusLine, stillToSignOf, type StillToSign } from './still-to-sign.js';
 
 /** The title of report.md for each verdict (`# signrun run …`). */
 const verdictTitles: Record<RunVerdict, string> = {
@@ -39,6 +40,7 @@ function duration(ms: number): string {
 /** Items listed under a heading before "…and N more". */
 const MAX_FAILED = 200;
 const MAX_WAITING = 50;
+const MAX_STILL_TO_SIGN = 200;
 
 /**
  * report.md: a summary a CI job can paste into its step summary
@@ -55,7 +57,11 @@ export async function reportMarkdown(source: ReportSource): Promise<string> {
   let notStartedCount = 0;
   const failedListed: Array<EnvelopeResult | AccountResult> = [];
   const waiting: EnvelopeResult[] = [];
+  const statuses = new Map<string, number>();
+  const stillToSign: StillToSign[] = [];
   for await (const e of source.envelopes()) {
+    countStatuses(statuses, e);
+    stillToSign.push(...stillToSignOf(e));
     if (e.outcome === 'succeeded') succeededCalls += e.apiCalls;
     else if (e.outcome === 'failed') {
       failedEnvelopes += 1;
@@ -97,6 +103,27 @@ export async function reportMarkdown(source: ReportSource): Promise<string> {
     '',
   );
 
+  if (statuses.size > 0)
+    lines.push(`Envelopes: ${statusLine(statuses)} (completed, declined and voided are settled).`, '');
+  if (stillToSign.length > 0) {
+    stillToSign.sort(oldestFirst);
+    lines.push(
+      '## Still to sign (oldest first)',
+      '',
+      'As of the last `signrun sync`. Not failures: `signrun remind` sends them the notification again.',
+      '',
+      '| envelope | recipient | status | since |',
+      '|---|---|---|---|',
+    );
+    for (const r of stillToSign.slice(0, MAX_STILL_TO_SIGN)) {
+      lines.push(
+        `| \`${cell(`${r.job}/${r.key}`)}\` | ${cell(r.name ?? r.recipientId)}${r.email ? ` <${cell(r.email)}>` : ''} | ${r.status} | ${r.since ?? ''} |`,
+      );
+    }
+    if (stillToSign.length > MAX_STILL_TO_SIGN)
+      lines.push('', `…and ${stillToSign.length - MAX_STILL_TO_SIGN} more (see report.json).`);
+    lines.push('');
+  }
   if (failedCount > 0) {
     lines.push('## Failed', '', '| item | where | step | code | what happened |', '|---|---|---|---|---|');
     for (const item of failedListed) {

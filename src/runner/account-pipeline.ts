@@ -1,12 +1,16 @@
 import type { ResolvedAccount, Secret } from '../jobs/model.js';
 import type { EsignatureClient } from '../client/esignature-client.js';
-import { ClientHttpError } from '../client/client-errors.js';
-import { serviceErrorMeans } from '../client/service-error-classes.js';
 import type { NewAccountDefinition } from '../client/wire-types.js';
 import { SignrunError } from '../errors/signrun-error.js';
 import type { FileRecord, OutputFolder } from '../output/output-folder.js';
-import { itemFolder, readRecord, type AccountRecord } from '../output/records.js';
-import { identityOf } from './identity.js';
+import { itemFolder, type AccountRecord } from '../output/records.js';
+import type { Journal } from '../state/journal.js';
+import type { AccountProgress } from '../state/journal-progress.js';
+import type { AccountPlan } from './plan-types.js';
+import type { AccountClient } from '../client/esignature-client.js';
+import type { ServiceLedger } from './service-ledger.js';
+import { deleteLosingDrafts } from './envelope-pipeline.js';
+import { accountFieldName, claimIdentityOf, identityFieldName, jobFieldName } from './identity.js';
 import { itemErrorOf } from './envelope-pipeline.js';
 import type { AccountResult } from './run-summary.js';
 
@@ -22,17 +26,81 @@ export interface AccountContext {
   /** The main account's integrator key: a subsidiary's user logs in with it (service-api.md 5). */
   integratorKey?: string;
   usageOf(tag: string): { calls: number; retries: number };
+  /** Where each step is recorded (the single record of progress). */
+  journal: Journal;
+  /** What the journal of earlier runs says of an account (its userId, to delete it). */
+  progressOf?: (id: string) => AccountProgress | undefined;
+  /** The service's listing (present when runners may race): accounts are claimed before they are created. */
+  ledger?: ServiceLedger;
+  /** The main account (claims are drafts there). */
+  account?: AccountClient;
 }
 
 /**
- * Brings one subsidiary account to its declared state (service-api.md 4.12
- * sequence 3). `present`: read it when its ids are known, create it when
- * missing — a new account awaits activation by its user, which is reported,
- * not failed. `absent`: log in as the account's own user (username = userId,
- * its password, the main integrator key) and delete it. Never throws.
+ * Claims the account before creating it (docs/exactly-once.md, "Accounts"):
+ * a draft envelope carrying `<job>/<key>#account`, confirmed by the batched
+ * listing as the earliest claim; later claims are deleted. A claim this
+ * state made earlier (a crash before the account was created) counts as its own.
  */
-export async function runAccount(account: ResolvedAccount, ctx: AccountContext): Promise<AccountResult> {
-  const tag = identityOf(account);
+async function claimAccount(
+  account: ResolvedAccount,
+  ctx: AccountContext,
+  tag: string,
+): Promise<{ claimId: string; winner: string; accountId?: string }> {
+  const ledger = ctx.ledger!;
+  const main = ctx.account!;
+  const claimIdentity = claimIdentityOf(account.job, account.key);
+  const summary = await main.createEnvelope(
+    {
+      emailSubject: `signrun: claim of account ${account.accountName}`,
+      status: 'created',
+      customFields: {
+        textCustomFields: [
+          { name: identityFieldName, value: claimIdentity, show: 'false' },
+          { name: jobFieldName, value: account.job, show: 'false' },
+        ],
+      },
+    },
+    // A duplicate claim is harmless: it loses to the earlier one and is deleted.
+    { tag, repeatable: true },
+  );
+  await ledger.refresh(account.job);
+  const winner = ledger.winnerOf(claimIdentity);
+  if (!winner)
+    throw new SignrunError('SR_ACCOUNT_FAILED', `${tag}: the claim ${summary.envelopeId} is not listed by the service`);
+  const losers = ledger.losersOf(claimIdentity, winner);
+  if (losers.length > 0) {
+    await deleteLosingDrafts(
+      main,
+      losers.map((l) => l.envelopeId),
+      tag,
+    );
+    for (const loser of losers) ledger.note(claimIdentity, loser.envelopeId, 'deleted');
+  }
+  const ownEarlier = ctx.progressOf?.(tag)?.claims.includes(winner.envelopeId) === true;
+  // An earlier claim of this state won (the run stopped before creating the account): it is this run's.
+  const claimId = ownEarlier ? winner.envelopeId : summary.envelopeId;
+  return {
+    claimId,
+    winner: winner.envelopeId,
+    ...(winner.accountId ? { accountId: winner.accountId } : {}),
+  };
+}
+
+/**
+ * Executes the plan of one subsidiary account (decide.ts decided; service-api.md
+ * 4.12 sequence 3): `create`/`recreate` creates it — a new account awaits
+ * activation by its user, which is reported, not failed; `delete` logs in as
+ * the account's own user (username = userId, its password, the main
+ * integrator key) and deletes it. Each step is journalled; account.json is
+ * an output, never read back. Never throws.
+ */
+export async function runAccount(
+  plan: AccountPlan & { account: ResolvedAccount },
+  ctx: AccountContext,
+): Promise<AccountResult> {
+  const { account, decision } = plan;
+  const tag = plan.identity;
   const startedAt = ctx.now();
   const files: FileRecord[] = [];
   const result: AccountResult = {
@@ -46,77 +114,116 @@ export async function runAccount(account: ResolvedAccount, ctx: AccountContext):
     retries: 0,
   };
   const folder = itemFolder(account.job, account.key);
-  let action = account.state === 'present' ? 'create' : 'delete';
+  const action = decision.action;
   try {
     ctx.out.join(account.job, account.key);
-    const earlier = await readRecord<AccountRecord>(ctx.out.root, `${folder}/account.json`);
-    const known = earlier && earlier.state !== 'deleted' && earlier.rootUrl === ctx.rootUrl ? earlier : undefined;
-    const accountId = account.accountId ?? known?.accountId;
-    const userId = account.userId ?? known?.userId;
-    if (accountId) result.accountId = accountId;
+    const journalled = ctx.progressOf?.(tag);
+    if ('accountId' in decision) result.accountId = decision.accountId;
+    const userId = account.userId ?? journalled?.userId;
     if (userId) result.userId = userId;
-
-    if (account.state === 'present') {
-      if (accountId) {
-        action = 'read';
-        if (await accountExists(ctx.client, accountId, tag)) {
-          result.outcome = 'up-to-date';
-          if (known?.state === 'awaiting-activation') result.awaitingActivation = true;
-          return result;
+    switch (decision.action) {
+      case 'up-to-date':
+        result.outcome = 'up-to-date';
+        return result;
+      case 'already-absent':
+        result.outcome = 'already-absent';
+        return result;
+      case 'adopt':
+        // Created by another run (its claim names it): journalled here as found.
+        await ctx.journal.append({
+          kind: 'account',
+          id: tag,
+          step: 'created',
+          accountId: decision.accountId,
+          adopted: true,
+        });
+        result.outcome = 'up-to-date';
+        return result;
+      case 'create':
+      case 'recreate': {
+        let claimId: string | undefined;
+        if (ctx.ledger && decision.action === 'create') {
+          const claim = await claimAccount(account, ctx, tag);
+          if (claim.winner !== claim.claimId) {
+            // Another run claimed it first: it creates the account, this one does not.
+            if (claim.accountId) {
+              result.accountId = claim.accountId;
+              await ctx.journal.append({
+                kind: 'account',
+                id: tag,
+                step: 'created',
+                accountId: claim.accountId,
+                adopted: true,
+              });
+            }
+            result.outcome = 'up-to-date';
+            return result;
+          }
+          claimId = claim.claimId;
         }
-        action = 'create';
+        await ctx.journal.append({ kind: 'account', id: tag, step: 'create-intent', ...(claimId ? { claimId } : {}) });
+        const created = await createAccount(account, ctx, tag);
+        if (claimId)
+          await ctx.account?.addTextCustomFields(claimId, [{ name: accountFieldName, value: created.accountId }], {
+            tag,
+          });
+        await ctx.journal.append({
+          kind: 'account',
+          id: tag,
+          step: 'created',
+          accountId: created.accountId,
+          ...(created.userId ? { userId: created.userId } : {}),
+        });
+        result.accountId = created.accountId;
+        result.userId = created.userId;
+        const record: AccountRecord = {
+          job: account.job,
+          key: account.key,
+          accountName: account.accountName,
+          accountId: created.accountId,
+          userId: created.userId,
+          rootUrl: ctx.rootUrl,
+          state: 'awaiting-activation',
+          createdAt: ctx.now().toISOString(),
+        };
+        files.push(await ctx.out.writeJson(`${folder}/account.json`, record));
+        result.outcome = 'created';
+        result.awaitingActivation = true;
+        return result;
       }
-      const created = await createAccount(account, ctx, tag);
-      result.accountId = created.accountId;
-      result.userId = created.userId;
-      const record: AccountRecord = {
-        job: account.job,
-        key: account.key,
-        accountName: account.accountName,
-        accountId: created.accountId,
-        userId: created.userId,
-        rootUrl: ctx.rootUrl,
-        state: 'awaiting-activation',
-        createdAt: ctx.now().toISOString(),
-      };
-      files.push(await ctx.out.writeJson(`${folder}/account.json`, record));
-      result.outcome = 'created';
-      result.awaitingActivation = true;
-      return result;
+      case 'delete': {
+        const accountId = decision.accountId;
+        if (!userId) {
+          throw new SignrunError(
+            'SR_ACCOUNT_IDS_UNKNOWN',
+            `${tag}: to delete account ${accountId} signrun logs in as its user, but the userId is not known`,
+            { location: account.source },
+          );
+        }
+        // The configured login (JWT grant, or the legacy header) acting as that account's user.
+        const asUser = ctx.client.asUser(
+          { userId, accountId, ...(account.initialUser?.password ? { password: account.initialUser.password } : {}) },
+          ctx.integratorKey,
+        );
+        const session = await asUser.login({ tag });
+        await asUser.deleteAccount(session.accountId === accountId ? session.accountId : accountId, { tag });
+        await ctx.journal.append({ kind: 'account', id: tag, step: 'deleted', accountId });
+        files.push(
+          await ctx.out.writeJson(`${folder}/account.json`, {
+            job: account.job,
+            key: account.key,
+            accountName: account.accountName,
+            accountId,
+            userId,
+            rootUrl: ctx.rootUrl,
+            state: 'deleted',
+            deletedAt: ctx.now().toISOString(),
+          } satisfies AccountRecord),
+        );
+        result.outcome = 'deleted';
+        return result;
+      }
     }
-
-    // state: absent
-    if (!accountId) {
-      result.outcome = 'already-absent';
-      return result;
-    }
-    if (!userId) {
-      throw new SignrunError(
-        'SR_ACCOUNT_IDS_UNKNOWN',
-        `${tag}: to delete account ${accountId} signrun logs in as its user, but the userId is not known`,
-        {
-          location: account.source,
-        },
-      );
-    }
-    // The configured login (JWT grant, or the legacy header) acting as that account's user.
-    const asUser = ctx.client.asUser(
-      { userId, accountId, ...(account.initialUser?.password ? { password: account.initialUser.password } : {}) },
-      ctx.integratorKey,
-    );
-    const session = await asUser.login({ tag });
-    await asUser.deleteAccount(session.accountId === accountId ? session.accountId : accountId, { tag });
-    if (known) {
-      files.push(
-        await ctx.out.writeJson(`${folder}/account.json`, {
-          ...known,
-          state: 'deleted',
-          deletedAt: ctx.now().toISOString(),
-        } satisfies AccountRecord),
-      );
-    }
-    result.outcome = 'deleted';
-    return result;
   } catch (error) {
     result.outcome = 'failed';
     result.error = itemErrorOf(error, action);
@@ -127,18 +234,6 @@ export async function runAccount(account: ResolvedAccount, ctx: AccountContext):
     result.retries = usage.retries;
     result.startedAt = startedAt.toISOString();
     result.durationMs = ctx.now().getTime() - startedAt.getTime();
-  }
-}
-
-/** Whether the service still has this account (GET …/accounts/{accountId}; 404 or a missing-account errorCode: no). Read-only; `plan` uses it too. */
-export async function accountExists(client: EsignatureClient, accountId: string, tag: string): Promise<boolean> {
-  try {
-    await client.getAccount(accountId, { tag });
-    return true;
-  } catch (error) {
-    if (error instanceof ClientHttpError && (error.status === 404 || serviceErrorMeans(error, 'account-missing')))
-      return false;
-    throw error;
   }
 }
 

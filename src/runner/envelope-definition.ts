@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { SignrunError } from '../errors/signrun-error.js';
-import type { ResolvedEnvelope } from '../jobs/model.js';
-import type { EnvelopeDefinition, Signer, TemplateRole, TextCustomField } from '../client/wire-types.js';
-import { digestFieldName, identityFieldName, identityOf, transactionIdOf } from './identity.js';
+import type { ResolvedEnvelope, ResolvedNotification } from '../jobs/model.js';
+import type { EnvelopeDefinition, Notification, Signer, TemplateRole, TextCustomField } from '../client/wire-types.js';
+import { digestFieldName, identityFieldName, identityOf, jobFieldName, transactionIdOf } from './identity.js';
 
 /**
  * Builds the wire envelopeDefinition (service-api.md 4.5, Swagger
@@ -16,16 +16,19 @@ export async function envelopeDefinitionOf(envelope: ResolvedEnvelope): Promise<
   const textCustomFields: TextCustomField[] = [
     ...(envelope.customFields ?? []).map((f) => ({ name: f.name, value: f.value, show: 'true' })),
     { name: identityFieldName, value: identityOf(envelope), show: 'false' },
+    { name: jobFieldName, value: envelope.job, show: 'false' },
     { name: digestFieldName, value: envelope.digest, show: 'false' },
   ];
   const definition: EnvelopeDefinition = {
     emailSubject: envelope.emailSubject,
-    status: envelope.status,
+    // A voided envelope is never created (the runner stops before); a draft or a sent one is.
+    status: envelope.status === 'created' ? 'created' : 'sent',
     customFields: { textCustomFields },
     transactionId: transactionIdOf(envelope),
   };
   if (envelope.emailBlurb !== undefined) definition.emailBlurb = envelope.emailBlurb;
   if (envelope.eventNotification) definition.eventNotification = { url: envelope.eventNotification.url };
+  if (envelope.notification) definition.notification = notificationWire(envelope.notification);
 
   if (envelope.kind === 'template') {
     definition.templateId = envelope.templateId ?? '';
@@ -93,4 +96,24 @@ export function expectedApiCalls(envelope: ResolvedEnvelope, templateDocuments =
   const documents = envelope.kind === 'template' ? templateDocuments : envelope.documents.length;
   // create + list recipients + views + list documents + each document + certificate
   return 1 + 1 + embedded + 1 + documents + 1;
+}
+
+/** DocuSign's `notification` on the wire: every value a string (Swagger #/definitions/notification). */
+function notificationWire(n: ResolvedNotification): Notification {
+  const wire: Notification = { useAccountDefaults: 'false' };
+  if (n.reminders) {
+    wire.reminders = {
+      reminderEnabled: String(n.reminders.reminderEnabled),
+      reminderDelay: String(n.reminders.reminderDelay),
+      reminderFrequency: String(n.reminders.reminderFrequency),
+    };
+  }
+  if (n.expirations) {
+    wire.expirations = {
+      expireEnabled: String(n.expirations.expireEnabled),
+      expireAfter: String(n.expirations.expireAfter),
+      expireWarn: String(n.expirations.expireWarn),
+    };
+  }
+  return wire;
 }

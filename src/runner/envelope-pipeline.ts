@@ -1,150 +1,172 @@
-import type { ResolvedEnvelope, ResolvedRole, ResolvedSigner } from '../jobs/model.js';
+import type { ResolvedEnvelope } from '../jobs/model.js';
 import type { AccountClient } from '../client/esignature-client.js';
-import { ClientHttpError, ClientNetworkError } from '../client/client-errors.js';
-import { createOnce } from '../state/create-once.js';
+import { ClientHttpError } from '../client/client-errors.js';
+import { serviceErrorMeans } from '../client/service-error-classes.js';
 import type { Journal } from '../state/journal.js';
 import type { EnvelopeProgress } from '../state/journal-progress.js';
-import { serviceErrorMeans, type ServiceFailure } from '../client/service-error-classes.js';
-import type { Signer } from '../client/wire-types.js';
+import type { NewJournalRecord } from '../state/journal-record.js';
 import { SignrunError, isSignrunError } from '../errors/signrun-error.js';
 import type { CommittingFile, FileRecord, OutputFolder } from '../output/output-folder.js';
 import { safeFileName } from '../output/output-folder.js';
-import { fileDigest } from '../output/file-digest.js';
-import {
-  itemFolder,
-  readRecord,
-  type EnvelopeRecord,
-  type RecipientRecord,
-  type SigningEntry,
-  type SigningRecord,
-} from '../output/records.js';
+import { itemFolder, type EnvelopeRecord, type RecipientRecord, type SigningEntry } from '../output/records.js';
 import { envelopeDefinitionOf } from './envelope-definition.js';
-import { findByIdentity } from './find-by-identity.js';
+import { recipientsOf, signersInTurn, viewKeyOf } from './decide.js';
 import { identityOf, transactionIdOf } from './identity.js';
-import { envelopeSteps, type EnvelopeStep, type RunEventListener } from './run-events.js';
+import { isSettled, recipientStatusAt, withFacts } from '../state/status-facts.js';
+import type { EnvelopeStatusFacts } from '../state/journal-record.js';
+import type { RunEventListener } from './run-events.js';
+import type { DocumentsWhen, EnvelopePlan, EnvelopeStep } from './plan-types.js';
+import type { ServiceLedger } from './service-ledger.js';
 import type { EnvelopeResult, ItemError, RecipientOutcome } from './run-summary.js';
 
-/** What the envelope pipeline needs from the run. */
+/** What executing an envelope's plan needs from the run. */
 export interface EnvelopeContext {
   account: AccountClient;
   out: OutputFolder;
   rootUrl: string;
   emit: RunEventListener;
   now: () => Date;
-  /** Lifetime the service gives a signing address, seconds (DocuSign: 300). Default 300. */
+  /** Lifetime the service gives a signing address, seconds (DocuSign: 300). */
   viewTtlSeconds: number;
   /** Calls and retries made so far under a tag. */
   usageOf(tag: string): { calls: number; retries: number };
-  /**
-   * Adopt the envelope of an envelope.json left by an earlier run against
-   * the same service and account instead of creating it again. False for an
-   * in-process sandbox (it died with the earlier run). Default true.
-   */
-  adoptEarlier?: boolean;
-  /** Where createOnce records intents and creations. Default: none (a journal comes with issue 6). */
-  journal?: Journal;
-  /** What the journal of earlier runs says of an envelope. */
+  /** Where every step is recorded before it counts as done (a journal that keeps nothing without a state folder). */
+  journal: Journal;
+  /** What the journal of earlier runs says of an envelope (files of earlier runs, for the report). */
   progressOf?: (id: string) => EnvelopeProgress | undefined;
+  /** The service's listing: confirms drafts (present when runners may race). */
+  ledger?: ServiceLedger;
+  documents: DocumentsWhen;
 }
 
 /** The state one envelope carries from step to step. */
 interface EnvelopeState {
   folder: string;
   envelopeId?: string;
+  /** This run's own draft, when it made one. */
+  draftId?: string;
   status?: string;
   adopted: boolean;
-  createdAt?: string;
-  recipients: RecipientRecord[];
-  currentRoutingOrder?: string;
   outcomes: RecipientOutcome[];
   signing: SigningEntry[];
-  /** Documents and certificate downloaded. */
   downloads: FileRecord[];
-  /** Every file written (envelope.json and signing.json included). */
   files: Map<string, FileRecord>;
-  /** Commits of files written behind (fsync, rename), awaited before the result is given. */
-  commits: Array<Promise<void>>;
+  /** Files written behind, with the journal record each makes once committed. */
+  commits: Array<{ committed: Promise<void>; record?: NewJournalRecord }>;
+  /** Journal records written behind the calls; the result waits for them. */
+  journalling: Array<Promise<void>>;
   lastStep?: EnvelopeStep;
-  /**
-   * What an earlier run wrote for this same envelope (adopted): recipients,
-   * signing addresses still valid, files still intact are reused instead of
-   * asked for again (issue 6: finished steps are skipped).
-   */
-  resume?: { record: EnvelopeRecord; signing?: SigningRecord; intact: Set<string> };
-}
-
-/** A signing address with less than this left is asked for again. */
-const minViewLifeMs = 60_000;
-
-/** A journal that keeps nothing: createOnce without a state folder (the journal comes with issue 6). */
-const noJournal: Journal = { path: '', append: async () => {}, close: async () => {} };
-
-/** A client error as the classification table reads it. */
-function describeFailure(error: unknown): ServiceFailure {
-  if (error instanceof ClientHttpError)
-    return { status: error.status, ...(error.serviceErrorCode ? { errorCode: error.serviceErrorCode } : {}) };
-  if (error instanceof ClientNetworkError) return { network: true };
-  return {};
 }
 
 /**
- * Runs one envelope through the sequence of service-api.md 4.12: create →
- * list recipients → a signing view per embedded recipient → list documents →
- * download each → download the certificate. Each step is an explicit entry
- * of {@link envelopeSteps}. The envelopeId is never lost: the journal records
- * it (or, with no journal, envelope.json is written right after creation).
- * Never throws: failures become the result.
+ * Appends a step's record behind the calls: the journal keeps records in call
+ * order, and the envelope's result waits for every one on disk. No call
+ * waits for the record before it: the service's listing, which every plan
+ * reads, is what says whether a draft, a winner or a sent envelope exists,
+ * so a record lost to a crash costs a step asked again (a view, a refused
+ * second send), never a second envelope (docs/exactly-once.md).
  */
-export async function runEnvelope(envelope: ResolvedEnvelope, ctx: EnvelopeContext): Promise<EnvelopeResult> {
-  const tag = identityOf(envelope);
+function journalBehind(state: EnvelopeState, ctx: EnvelopeContext, record: NewJournalRecord): void {
+  const written = ctx.journal.append(record);
+  written.catch(() => undefined); // awaited with the envelope's result
+  state.journalling.push(written);
+}
+
+/** A journal that keeps nothing: a run without a state folder. */
+export const noJournal: Journal = { path: '', append: async () => {}, close: async () => {} };
+
+/**
+ * Executes the plan of one envelope (decide.ts decided): its steps in
+ * order — draft, confirm, send, views, documents, certificate — each
+ * recorded in the journal before it counts as done. Decides nothing itself,
+ * except what only the service can answer while it runs: which draft of the
+ * identity won (confirm). Never throws: failures become the result.
+ */
+export async function runEnvelope(
+  plan: EnvelopePlan & { envelope: ResolvedEnvelope },
+  ctx: EnvelopeContext,
+): Promise<EnvelopeResult> {
+  const { envelope } = plan;
+  const tag = plan.identity;
   const startedAt = ctx.now();
+  const decision = plan.decision;
   const state: EnvelopeState = {
     folder: itemFolder(envelope.job, envelope.key),
-    adopted: false,
-    recipients: [],
+    // Not created by this run: found on the service, or created by an earlier one (the journal).
+    adopted: decision.action !== 'drift' && 'envelopeId' in decision && decision.envelopeId !== undefined,
     outcomes: [],
     signing: [],
     downloads: [],
     files: new Map(),
     commits: [],
+    journalling: [],
   };
-  ctx.out.join(envelope.job, envelope.key); // refuses unsafe names before any call
-  const steps: Record<EnvelopeStep, () => Promise<void>> = {
-    create: () => stepCreate(envelope, state, ctx, tag),
-    recipients: () => stepRecipients(envelope, state, ctx, tag),
-    views: () => stepViews(envelope, state, ctx, tag),
-    documents: () => stepDocuments(state, ctx, tag),
-    certificate: () => stepCertificate(state, ctx, tag),
-  };
+  if ('envelopeId' in decision && decision.envelopeId) state.envelopeId = decision.envelopeId;
+  if (decision.action === 'adopt') state.status = decision.draft ? 'created' : 'sent';
+  const journalled = ctx.progressOf?.(tag);
+  if (journalled?.sent) state.status = 'sent';
+  // Issue 12: what the last sync recorded of this envelope (status, recipients, reasons).
+  const facts =
+    state.envelopeId && journalled?.status?.envelopeId === state.envelopeId.toLowerCase()
+      ? journalled.status.facts
+      : undefined;
+  if (facts) state.status = facts.status;
+  if (decision.action === 'settled' && decision.status !== 'not sent') state.status = decision.status;
   let error: ItemError | undefined;
   let failedStep: EnvelopeStep | undefined;
   try {
-    for (const step of envelopeSteps) {
+    ctx.out.join(envelope.job, envelope.key); // refuses unsafe names before any call
+    if (decision.action === 'drift') {
+      throw new SignrunError(
+        'SR_ENVELOPE_DRIFT',
+        `${tag} exists as envelope ${decision.envelopeId} with other content: it is not sent again`,
+        { location: envelope.source, details: { envelopeId: decision.envelopeId } },
+      );
+    }
+    for (const step of plan.steps) {
       failedStep = step;
       ctx.emit({ type: 'envelope:step', job: envelope.job, key: envelope.key, step });
-      await steps[step]();
+      await steps[step](envelope, state, ctx, tag, plan);
       state.lastStep = step;
     }
     failedStep = undefined;
   } catch (caught) {
     error = itemErrorOf(caught, failedStep);
   }
-  if (state.envelopeId) {
+  if (plan.steps.length > 0 && state.envelopeId) {
     try {
-      keep(state, writeEnvelopeRecordBehind(envelope, state, ctx));
+      state.commits.push({ committed: keep(state, writeEnvelopeRecordBehind(envelope, state, ctx)).committed });
     } catch (caught) {
       error ??= itemErrorOf(caught, 'outputs');
     }
   }
-  // Files were written behind the API calls; the envelope is done only when
-  // every one of them is in place.
-  for (const committed of state.commits) {
+  // Files were written behind the API calls; each counts (and is journalled) once in place.
+  for (const { committed, record } of state.commits) {
     try {
       await committed;
+      // Files are journalled once committed: the record names bytes that exist.
+      if (record) await ctx.journal.append(record);
     } catch (caught) {
       error ??= itemErrorOf(caught, 'outputs');
     }
   }
+  for (const written of state.journalling) {
+    try {
+      await written;
+    } catch (caught) {
+      error ??= itemErrorOf(caught, 'journal');
+    }
+  }
+  // Files of earlier runs the journal records, for the report.
+  if (journalled) {
+    for (const d of journalled.documents.values()) if (!state.files.has(d.path)) state.files.set(d.path, d);
+    const c = journalled.certificate;
+    if (c && !state.files.has(c.path)) state.files.set(c.path, c);
+  }
+  if (journalled?.collected && journalled.collected.envelopeId === state.envelopeId?.toLowerCase())
+    for (const f of journalled.collected.files) state.files.set(f.path, f);
+  if (state.outcomes.length === 0) state.outcomes = outcomesOf(envelope, plan.steps.includes('views'));
+  if (facts) state.outcomes = withRecipientFacts(state.outcomes, facts);
   const usage = ctx.usageOf(tag);
   const result: EnvelopeResult = {
     job: envelope.job,
@@ -162,266 +184,241 @@ export async function runEnvelope(envelope: ResolvedEnvelope, ctx: EnvelopeConte
   if (state.adopted) result.adopted = true;
   if (state.envelopeId) result.envelopeId = state.envelopeId;
   if (state.status) result.status = state.status;
+  if (facts?.statusAt !== undefined) result.statusAt = facts.statusAt;
+  if (facts?.voidedReason !== undefined) result.voidedReason = facts.voidedReason;
+  if (facts?.declinedReason !== undefined) result.declinedReason = facts.declinedReason;
   if (state.lastStep) result.lastStep = state.lastStep;
   if (error) result.error = error;
   return result;
 }
 
-async function stepCreate(
+type Step = (
   envelope: ResolvedEnvelope,
   state: EnvelopeState,
   ctx: EnvelopeContext,
   tag: string,
+  plan: EnvelopePlan,
+) => Promise<void>;
+
+const steps: Record<EnvelopeStep, Step> = {
+  draft: stepDraft,
+  confirm: stepConfirm,
+  send: stepSend,
+  views: stepViews,
+  documents: stepDocuments,
+  certificate: stepCertificate,
+};
+
+/**
+ * Creates the envelope. When runners may race (a confirm follows), as a
+ * draft: a duplicate draft is harmless (the confirm deletes it), so the
+ * client may repeat the call after a failure the service may have acted on,
+ * within its one bounded number of attempts. Otherwise (the run's own
+ * in-process sandbox) directly with its status, never repeated blindly.
+ */
+async function stepDraft(
+  envelope: ResolvedEnvelope,
+  state: EnvelopeState,
+  ctx: EnvelopeContext,
+  tag: string,
+  plan: EnvelopePlan,
 ): Promise<void> {
-  // An envelope.json from an earlier run into the same folder means the
-  // contract was already sent: adopt it, never send it twice (DESIGN.md, exactly once).
-  const earlier =
-    ctx.adoptEarlier === false
-      ? undefined
-      : await readRecord<EnvelopeRecord>(ctx.out.root, `${state.folder}/envelope.json`);
-  if (earlier?.envelopeId && earlier.accountId === ctx.account.accountId && earlier.rootUrl === ctx.rootUrl) {
-    if (earlier.digest !== envelope.digest) {
-      throw new SignrunError(
-        'SR_ENVELOPE_DRIFT',
-        `${tag} was sent as envelope ${earlier.envelopeId} by an earlier run and its content has changed since`,
-        {
-          location: envelope.source,
-          details: { envelopeId: earlier.envelopeId },
-        },
-      );
-    }
-    state.envelopeId = earlier.envelopeId;
-    if (earlier.status !== undefined) state.status = earlier.status;
-    state.createdAt = earlier.createdAt;
-    state.adopted = true;
-    await loadResume(state, ctx, earlier);
-    return;
-  }
+  const arbitrate = plan.steps.includes('confirm');
   const definition = await envelopeDefinitionOf(envelope);
-  // Exactly once (docs/exactly-once.md): createOnce never repeats a create the
-  // service may have committed (5xx, connection reset after sending) without
-  // first looking the envelope up by its identity custom field.
-  const outcome = await createOnce({
+  if (arbitrate) definition.status = 'created';
+  journalBehind(state, ctx, {
+    kind: 'envelope',
     id: tag,
+    step: 'create-intent',
     digest: envelope.digest,
     transactionId: transactionIdOf(envelope),
-    journal: ctx.journal ?? noJournal,
-    ...(ctx.progressOf?.(tag) ? { progress: ctx.progressOf(tag) } : {}),
-    // With a state folder, an identity the journal has never seen is looked up
-    // before its first create: the folder may have been lost or moved, or
-    // another checkout sent it (one call per envelope new to the journal).
-    // An identity the journal knows needs no lookup unless an intent is
-    // unanswered; one follows every failed create. Without a state folder
-    // (the in-process sandbox, new with each run) nothing can exist yet.
-    firstLookup: ctx.journal && !ctx.progressOf?.(tag) ? 'always' : 'if-intent',
-    maxAttempts: 4,
-    lookup: () => findByIdentity(ctx.account, tag, { tag }),
-    create: async () => {
-      const summary = await ctx.account.createEnvelope(definition, { tag });
-      if (summary.status !== undefined) state.status = summary.status;
-      return summary;
-    },
-    describe: describeFailure,
-    retryDelayMs: (attempt, error, verdict) => {
-      // Rate limits were already waited for, within the policy, by the
-      // client's retry layer; repeating here would only spend calls.
-      if (verdict.class === 'retry-later') throw error;
-      return Math.min(8_000, 250 * 2 ** (attempt - 1));
-    },
   });
-  if (outcome.outcome === 'drift') {
-    throw new SignrunError(
-      'SR_ENVELOPE_DRIFT',
-      `${tag} exists as envelope ${outcome.envelopeId} with other content: it is not sent again`,
-      {
-        location: envelope.source,
-        details: { envelopeId: outcome.envelopeId },
-      },
-    );
-  }
-  state.envelopeId = outcome.envelopeId;
-  if (outcome.outcome === 'adopted') {
-    state.adopted = true;
-    // Adopted from the journal or the service: an envelope.json of the same envelope may still hold its outputs.
-    if (earlier?.envelopeId === outcome.envelopeId) {
-      state.createdAt = earlier.createdAt;
-      if (earlier.status !== undefined) state.status ??= earlier.status;
-      await loadResume(state, ctx, earlier);
-    }
-  }
-  state.createdAt ??= ctx.now().toISOString();
-  // The envelopeId must survive a crash from here on. The journal's fsync'ed
-  // `created` record does that when there is a journal; without one,
-  // envelope.json is the record a later run adopts, so it is written now
-  // rather than only when the envelope's steps end. (An in-process sandbox
-  // dies with the run: nothing there could be adopted.)
-  if (!ctx.journal && ctx.adoptEarlier !== false) await writeEnvelopeRecord(envelope, state, ctx);
-}
-
-/** Reads what an earlier run left for this envelope, and which of its files are still intact (size and sha256). */
-async function loadResume(state: EnvelopeState, ctx: EnvelopeContext, record: EnvelopeRecord): Promise<void> {
-  const signing = await readRecord<SigningRecord>(ctx.out.root, `${state.folder}/signing.json`);
-  const intact = new Set<string>();
-  for (const file of record.files ?? []) {
-    const now = await fileDigest(ctx.out.resolve(file.path));
-    if (now && now.size === file.size && now.sha256 === file.sha256) intact.add(file.path);
-  }
-  state.resume = { record, ...(signing?.envelopeId === record.envelopeId ? { signing } : {}), intact };
-}
-
-/** Reuses an intact file of an earlier run. */
-function reuse(state: EnvelopeState, relative: string): boolean {
-  const file = state.resume?.intact.has(relative)
-    ? state.resume.record.files.find((f) => f.path === relative)
-    : undefined;
-  if (!file) return false;
-  state.downloads.push(file);
-  state.files.set(file.path, file);
-  return true;
-}
-
-async function stepRecipients(
-  envelope: ResolvedEnvelope,
-  state: EnvelopeState,
-  ctx: EnvelopeContext,
-  tag: string,
-): Promise<void> {
-  if (state.resume && state.resume.record.recipients.length > 0) {
-    state.recipients = state.resume.record.recipients;
-    return;
-  }
-  const listed = await ctx.account.listRecipients(need(state.envelopeId), { tag });
-  const signers = listed.signers ?? [];
-  if (listed.currentRoutingOrder !== undefined) state.currentRoutingOrder = listed.currentRoutingOrder;
-  const ours: Array<ResolvedSigner | ResolvedRole> =
-    envelope.kind === 'template' ? envelope.templateRoles : envelope.recipients;
-  state.recipients = signers.map((s, index) => recipientRecordOf(s, matchOurs(s, index, ours)));
-}
-
-/** Pairs a listed signer with the job's recipient: by recipientId, then roleName, clientUserId, then order (service-api.md 4.6 keeps the order). */
-function matchOurs(
-  signer: Signer,
-  index: number,
-  ours: Array<ResolvedSigner | ResolvedRole>,
-): ResolvedSigner | ResolvedRole | undefined {
-  return (
-    ours.find((o) => 'recipientId' in o && o.recipientId === signer.recipientId) ??
-    ours.find((o) => 'roleName' in o && signer.roleName !== undefined && o.roleName === signer.roleName) ??
-    ours.find((o) => o.clientUserId !== undefined && o.clientUserId === signer.clientUserId) ??
-    ours[index]
-  );
-}
-
-function recipientRecordOf(signer: Signer, ours: ResolvedSigner | ResolvedRole | undefined): RecipientRecord {
-  const record: RecipientRecord = {
-    recipientId: signer.recipientId ?? ('recipientId' in (ours ?? {}) ? (ours as ResolvedSigner).recipientId : ''),
-  };
-  const name = signer.name ?? ours?.name;
-  const email = signer.email ?? ours?.email;
-  const roleName = signer.roleName ?? (ours && 'roleName' in ours ? ours.roleName : undefined);
-  const clientUserId = signer.clientUserId ?? ours?.clientUserId;
-  if (name !== undefined) record.name = name;
-  if (email !== undefined) record.email = email;
-  if (roleName !== undefined) record.roleName = roleName;
-  if (clientUserId !== undefined) record.clientUserId = clientUserId;
-  if (signer.userId !== undefined) record.userId = signer.userId;
-  const routingOrder = signer.routingOrder ?? ours?.routingOrder;
-  if (routingOrder !== undefined) record.routingOrder = routingOrder;
-  if (signer.status !== undefined) record.status = signer.status;
-  return record;
-}
-
-async function stepViews(
-  envelope: ResolvedEnvelope,
-  state: EnvelopeState,
-  ctx: EnvelopeContext,
-  tag: string,
-): Promise<void> {
-  const envelopeId = need(state.envelopeId);
-  const current = state.currentRoutingOrder === undefined ? undefined : Number(state.currentRoutingOrder);
-  const draft = state.status === 'created';
-  /** Views to ask for: recipients whose turn has come sign independently of each other, so the calls overlap. */
-  const asks: Array<() => Promise<void>> = [];
-  for (const r of state.recipients) {
-    const outcome: RecipientOutcome = { recipientId: r.recipientId, signing: 'remote' };
-    if (r.roleName !== undefined) outcome.roleName = r.roleName;
-    if (r.clientUserId !== undefined) outcome.clientUserId = r.clientUserId;
-    if (r.routingOrder !== undefined) outcome.routingOrder = r.routingOrder;
-    state.outcomes.push(outcome);
-    if (r.clientUserId === undefined) continue;
-    const entry: SigningEntry = {
-      envelopeId,
-      recipientId: r.recipientId,
-      clientUserId: r.clientUserId,
-      email: r.email ?? '',
-      userName: r.name ?? '',
-      state: 'waiting-for-turn',
-    };
-    if (r.userId !== undefined) entry.userId = r.userId;
-    if (r.routingOrder !== undefined) entry.routingOrder = r.routingOrder;
-    const prior = state.resume?.signing?.recipients.find(
-      (p) => p.recipientId === r.recipientId && p.clientUserId === r.clientUserId,
-    );
-    if (
-      prior?.state === 'ready' &&
-      prior.url &&
-      prior.expiresAt &&
-      Date.parse(prior.expiresAt) - ctx.now().getTime() > minViewLifeMs
-    ) {
-      state.signing.push(prior);
-      outcome.signing = 'ready';
-      continue;
-    }
-    state.signing.push(entry);
-    // A draft has no signing yet, and a later routing order cannot sign before
-    // the current one (DocuSign answers RECIPIENT_NOT_IN_SEQUENCE): both wait.
-    const later = current !== undefined && r.routingOrder !== undefined && Number(r.routingOrder) > current;
-    if (draft || later || !envelope.returnUrl) {
-      outcome.signing = 'waiting-for-turn';
-      continue;
-    }
-    const returnUrl = envelope.returnUrl;
-    const clientUserId = r.clientUserId;
-    asks.push(async () => {
-      try {
-        const issuedAt = ctx.now();
-        const view = await ctx.account.createRecipientView(
-          envelopeId,
-          {
-            returnUrl,
-            authenticationMethod: 'none',
-            clientUserId,
-            email: entry.email,
-            userName: entry.userName,
-            recipientId: r.recipientId,
-            ...(r.userId !== undefined ? { userId: r.userId } : {}),
-          },
-          { tag },
-        );
-        entry.state = 'ready';
-        entry.url = view.url;
-        entry.issuedAt = issuedAt.toISOString();
-        entry.expiresAt = new Date(issuedAt.getTime() + ctx.viewTtlSeconds * 1000).toISOString();
-        outcome.signing = 'ready';
-      } catch (error) {
-        if (serviceErrorMeans(error, 'recipient-not-in-turn')) {
-          outcome.signing = 'waiting-for-turn';
-          return;
-        }
-        throw error;
-      }
+  const summary = await ctx.account.createEnvelope(definition, { tag, repeatable: arbitrate });
+  state.envelopeId = summary.envelopeId;
+  state.status = summary.status ?? definition.status;
+  if (arbitrate) {
+    state.draftId = summary.envelopeId;
+    journalBehind(state, ctx, {
+      kind: 'envelope',
+      id: tag,
+      step: 'draft',
+      envelopeId: summary.envelopeId,
+      digest: envelope.digest,
+    });
+  } else {
+    journalBehind(state, ctx, {
+      kind: 'envelope',
+      id: tag,
+      step: 'created',
+      envelopeId: summary.envelopeId,
+      digest: envelope.digest,
     });
   }
-  await allSettledOrThrow(asks.map((ask) => ask()));
-  if (state.signing.length > 0) {
-    const record: SigningRecord = {
-      job: envelope.job,
-      key: envelope.key,
+}
+
+/**
+ * Asks the service which envelope of this identity counts (a listing that
+ * started after this run's draft was answered; shared with the other drafts
+ * of the batch), deletes the drafts that lost, and takes the winner: this
+ * run's draft, or another runner's (then adopted: whoever sends it, it is
+ * sent once). See docs/exactly-once.md, "Runners racing".
+ */
+async function stepConfirm(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: EnvelopeContext, tag: string) {
+  const ledger = ctx.ledger;
+  if (!ledger) throw new Error('confirm needs the service listing');
+  if (state.draftId) await ledger.refresh(envelope.job);
+  const winner = ledger.winnerOf(tag);
+  if (!winner) {
+    throw new SignrunError(
+      'SR_ENVELOPE_FAILED',
+      `${tag}: draft ${state.draftId ?? '?'} was created but the service's listing does not show it; nothing was sent. Run again: the next run finds it.`,
+      { location: envelope.source },
+    );
+  }
+  const losers = ledger.losersOf(tag, winner);
+  if (losers.length > 0) {
+    await deleteLosingDrafts(
+      ctx.account,
+      losers.map((l) => l.envelopeId),
+      tag,
+    );
+    for (const loser of losers) {
+      ledger.note(tag, loser.envelopeId, 'deleted');
+      if (loser.envelopeId === state.draftId)
+        journalBehind(state, ctx, { kind: 'envelope', id: tag, step: 'discarded', envelopeId: loser.envelopeId });
+    }
+  }
+  if (winner.digest !== undefined && winner.digest !== envelope.digest) {
+    throw new SignrunError(
+      'SR_ENVELOPE_DRIFT',
+      `${tag} exists as envelope ${winner.envelopeId} with other content: it is not sent again`,
+      { location: envelope.source, details: { envelopeId: winner.envelopeId } },
+    );
+  }
+  if (state.draftId === undefined) return; // adopted by the plan: only the losers were left to delete
+  state.envelopeId = winner.envelopeId;
+  state.status = winner.status;
+  state.adopted = winner.envelopeId !== state.draftId;
+  journalBehind(state, ctx, {
+    kind: 'envelope',
+    id: tag,
+    step: 'created',
+    envelopeId: winner.envelopeId,
+    digest: envelope.digest,
+    ...(state.adopted ? { adopted: true } : {}),
+  });
+}
+
+/**
+ * Deletes drafts that lost (PUT …/folders/recyclebin). Another runner may
+ * delete (or send) one of them first, and the service then refuses the whole
+ * request at that envelope: each is then deleted on its own, a refusal
+ * meaning only that it is gone already. What matters is that none is sent.
+ */
+export async function deleteLosingDrafts(account: AccountClient, envelopeIds: string[], tag: string): Promise<void> {
+  try {
+    await account.deleteDrafts(envelopeIds, { tag });
+  } catch (error) {
+    if (!serviceErrorMeans(error, 'envelope-status-moved-on')) throw error;
+    if (envelopeIds.length === 1) return;
+    for (const id of envelopeIds) {
+      try {
+        await account.deleteDrafts([id], { tag });
+      } catch (each) {
+        if (!serviceErrorMeans(each, 'envelope-status-moved-on')) throw each;
+      }
+    }
+  }
+}
+
+/** Sends the draft that counts. Another runner may have sent it first: the service refuses a second send (ENVELOPE_INVALID_STATUS). */
+async function stepSend(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: EnvelopeContext, tag: string) {
+  const envelopeId = need(state.envelopeId);
+  // Unknown (a run resumed after the journal's `created`, before its `sent`): send; a second send is refused, which is fine.
+  if (state.status === undefined || state.status === 'created') {
+    try {
+      await ctx.account.sendDraft(envelopeId, { tag });
+    } catch (error) {
+      if (!serviceErrorMeans(error, 'envelope-status-moved-on')) throw error;
+    }
+    ctx.ledger?.note(tag, envelopeId, 'sent');
+  }
+  state.status = 'sent';
+  journalBehind(state, ctx, { kind: 'envelope', id: tag, step: 'sent', envelopeId });
+}
+
+/**
+ * One signing address per embedded signer whose turn has come; the job
+ * knows the recipients (DocuSign finds one by clientUserId, email and
+ * userName), so they are not listed first. The addresses go to
+ * signing.json (0600); the journal records only until when each works.
+ */
+async function stepViews(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: EnvelopeContext, tag: string) {
+  const envelopeId = need(state.envelopeId);
+  const inTurn = new Set(signersInTurn(envelope));
+  state.outcomes = outcomesOf(envelope, false);
+  const asks: Array<Promise<void>> = [];
+  recipientsOf(envelope).forEach((r, i) => {
+    if (r.clientUserId === undefined) return;
+    const outcome = state.outcomes[i]!;
+    const recipientId = 'recipientId' in r ? r.recipientId : '';
+    const entry: SigningEntry = {
       envelopeId,
-      returnUrl: envelope.returnUrl ?? '',
-      recipients: state.signing,
+      recipientId,
+      clientUserId: r.clientUserId,
+      email: r.email,
+      userName: r.name,
+      state: 'waiting-for-turn',
     };
-    keep(state, ctx.out.writeJsonBehind(`${state.folder}/signing.json`, record, { mode: 0o600 }));
+    if (r.routingOrder !== undefined) entry.routingOrder = r.routingOrder;
+    state.signing.push(entry);
+    if (!inTurn.has(r) || !envelope.returnUrl) return;
+    const returnUrl = envelope.returnUrl;
+    const clientUserId = r.clientUserId;
+    asks.push(
+      (async () => {
+        try {
+          const issuedAt = ctx.now();
+          const view = await ctx.account.createRecipientView(
+            envelopeId,
+            {
+              returnUrl,
+              authenticationMethod: 'none',
+              clientUserId,
+              email: r.email,
+              userName: r.name,
+              ...(recipientId ? { recipientId } : {}),
+            },
+            { tag },
+          );
+          const expiresAt = new Date(issuedAt.getTime() + ctx.viewTtlSeconds * 1000).toISOString();
+          Object.assign(entry, { state: 'ready', url: view.url, issuedAt: issuedAt.toISOString(), expiresAt });
+          outcome.signing = 'ready';
+          journalBehind(state, ctx, { kind: 'envelope', id: tag, step: 'view', recipientId: viewKeyOf(r), expiresAt });
+        } catch (error) {
+          if (serviceErrorMeans(error, 'recipient-not-in-turn')) return;
+          throw error;
+        }
+      })(),
+    );
+  });
+  await allSettledOrThrow(asks);
+  if (state.signing.length > 0) {
+    const { committed } = keep(
+      state,
+      ctx.out.writeJsonBehind(
+        `${state.folder}/signing.json`,
+        {
+          job: envelope.job,
+          key: envelope.key,
+          envelopeId,
+          returnUrl: envelope.returnUrl ?? '',
+          recipients: state.signing,
+        },
+        { mode: 0o600 },
+      ),
+    );
+    state.commits.push({ committed });
   }
 }
 
@@ -436,86 +433,124 @@ async function allSettledOrThrow(calls: Array<Promise<unknown>>): Promise<void> 
   if (failed) throw failed.reason;
 }
 
-async function stepDocuments(state: EnvelopeState, ctx: EnvelopeContext, tag: string): Promise<void> {
+/**
+ * Downloads the documents (`--documents at-send`). The job knows them (id
+ * and name): no listing, except for a template's, known only to the service.
+ */
+async function stepDocuments(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: EnvelopeContext, tag: string) {
   const envelopeId = need(state.envelopeId);
-  const earlierDocuments = (state.resume?.record.files ?? []).filter((f) =>
-    f.path.startsWith(`${state.folder}/documents/`),
-  );
-  if (earlierDocuments.length > 0 && earlierDocuments.every((f) => state.resume?.intact.has(f.path))) {
-    for (const f of earlierDocuments) reuse(state, f.path);
-    return;
-  }
-  const listed = await ctx.account.listDocuments(envelopeId, { tag });
-  // DocuSign lists the certificate as a pseudo-document (documentId
-  // "certificate", type "summary"); it is downloaded by its own step.
-  const documents = (listed.envelopeDocuments ?? []).filter(
-    (d) => d.documentId !== 'certificate' && d.type !== 'summary',
-  );
-  // The downloads are independent: they overlap (each streams to its own temp
-  // file), and are listed in the service's order whichever finishes first.
-  const downloaded: Array<FileRecord | undefined> = [];
-  try {
-    await allSettledOrThrow(
-      documents.map(async (doc, i) => {
-        let name = safeFileName(doc.name ?? `document-${doc.documentId}`);
+  const done = ctx.progressOf?.(tag)?.documents;
+  let documents: Array<{ documentId: string; name: string }>;
+  if (envelope.kind === 'template') {
+    const listed = await ctx.account.listDocuments(envelopeId, { tag });
+    // DocuSign lists the certificate as a pseudo-document (documentId "certificate", type "summary").
+    documents = (listed.envelopeDocuments ?? [])
+      .filter((d) => d.documentId !== 'certificate' && d.type !== 'summary')
+      .map((d) => ({ documentId: d.documentId, name: d.name ?? `document-${d.documentId}` }));
+  } else documents = envelope.documents.map((d) => ({ documentId: d.documentId, name: d.name }));
+  await allSettledOrThrow(
+    documents
+      .filter((d) => !done?.has(d.documentId))
+      .map(async (doc) => {
+        let name = safeFileName(doc.name);
         if (!/\.pdf$/i.test(name)) name += '.pdf';
         const relative = `${state.folder}/documents/${safeFileName(doc.documentId)}-${name}`;
-        if (reuse(state, relative)) return;
         const file = await ctx.account.downloadDocument(
           envelopeId,
           doc.documentId,
           (body) => ctx.out.writeStreamBehind(relative, body),
           { tag },
         );
-        downloaded[i] = keep(state, file);
+        const { record, committed } = keep(state, file);
+        state.downloads.push(record);
+        state.commits.push({
+          committed,
+          record: { kind: 'envelope', id: tag, step: 'document', documentId: doc.documentId, ...digestOf(record) },
+        });
       }),
-    );
-  } finally {
-    // Those that succeeded are kept even when another failed.
-    for (const file of downloaded) if (file) state.downloads.push(file);
-  }
+  );
 }
 
-async function stepCertificate(state: EnvelopeState, ctx: EnvelopeContext, tag: string): Promise<void> {
+async function stepCertificate(_envelope: ResolvedEnvelope, state: EnvelopeState, ctx: EnvelopeContext, tag: string) {
   const relative = `${state.folder}/certificate.pdf`;
-  if (reuse(state, relative)) return;
   const file = await ctx.account.downloadCertificate(
     need(state.envelopeId),
     (body) => ctx.out.writeStreamBehind(relative, body),
     { tag },
   );
-  state.downloads.push(keep(state, file));
+  const { record, committed } = keep(state, file);
+  state.downloads.push(record);
+  state.commits.push({ committed, record: { kind: 'envelope', id: tag, step: 'certificate', ...digestOf(record) } });
 }
 
-/** Records a file written behind; its commit is awaited before the envelope's result is given. */
-function keep(state: EnvelopeState, file: CommittingFile): FileRecord {
+/** Records a file written behind; its commit is awaited (and journalled) before the envelope's result is given. */
+function keep(state: EnvelopeState, file: CommittingFile): { record: FileRecord; committed: Promise<void> } {
   const { committed, ...record } = file;
-  state.commits.push(committed);
   state.files.set(record.path, record);
-  return record;
+  return { record, committed };
 }
 
-/** envelope.json, written now (the record of a send when there is no journal). */
-async function writeEnvelopeRecord(
-  envelope: ResolvedEnvelope,
-  state: EnvelopeState,
-  ctx: EnvelopeContext,
-): Promise<void> {
-  const file = await ctx.out.writeJson(`${state.folder}/envelope.json`, envelopeRecordOf(envelope, state, ctx));
-  state.files.set(file.path, file);
+/** What the journal keeps of a file: where, how big, its sha256. */
+function digestOf(record: FileRecord): { path: string; size: number; sha256: string } {
+  return { path: record.path, size: record.size, sha256: record.sha256 };
 }
 
-/** envelope.json at the end of the envelope's steps, written behind. */
+/** What happens to each recipient's signing (before any view is asked). */
+function outcomesOf(envelope: ResolvedEnvelope, asked: boolean): RecipientOutcome[] {
+  const inTurn = new Set(signersInTurn(envelope));
+  return recipientsOf(envelope).map((r) => {
+    const outcome: RecipientOutcome = {
+      recipientId: 'recipientId' in r ? r.recipientId : '',
+      signing: r.clientUserId === undefined ? 'remote' : inTurn.has(r) && !asked ? 'ready' : 'waiting-for-turn',
+    };
+    if ('roleName' in r) outcome.roleName = r.roleName;
+    if (r.clientUserId !== undefined) outcome.clientUserId = r.clientUserId;
+    if (r.routingOrder !== undefined) outcome.routingOrder = r.routingOrder;
+    return outcome;
+  });
+}
+
+/**
+ * Each recipient's outcome with what the last sync said of them (issue 12):
+ * name, status and since when; `finished` once they signed or declined, or
+ * the envelope is settled.
+ */
+function withRecipientFacts(outcomes: RecipientOutcome[], facts: EnvelopeStatusFacts): RecipientOutcome[] {
+  const settled = isSettled(facts.status);
+  return outcomes.map((o, i) => {
+    const f = facts.recipients.find((r) => r.recipientId === o.recipientId) ?? facts.recipients[i];
+    if (!f) return o;
+    const next: RecipientOutcome = { ...o };
+    if (f.name !== undefined) next.name = f.name;
+    if (f.email !== undefined) next.email = f.email;
+    next.status = f.status;
+    const since = recipientStatusAt(f);
+    if (since !== undefined) next.statusAt = since;
+    if (f.declinedReason !== undefined) next.declinedReason = f.declinedReason;
+    if (o.signing !== 'remote' && (settled || f.status === 'completed' || f.status === 'declined'))
+      next.signing = 'finished';
+    return next;
+  });
+}
+
+/** envelope.json at the end of the envelope's steps, written behind: an output, never read back to decide. */
 function writeEnvelopeRecordBehind(
   envelope: ResolvedEnvelope,
   state: EnvelopeState,
   ctx: EnvelopeContext,
 ): CommittingFile {
-  return ctx.out.writeJsonBehind(`${state.folder}/envelope.json`, envelopeRecordOf(envelope, state, ctx));
-}
-
-function envelopeRecordOf(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: EnvelopeContext): EnvelopeRecord {
   const now = ctx.now().toISOString();
+  const recipients: RecipientRecord[] = recipientsOf(envelope).map((r) => {
+    const record: RecipientRecord = {
+      recipientId: 'recipientId' in r ? r.recipientId : '',
+      name: r.name,
+      email: r.email,
+    };
+    if ('roleName' in r) record.roleName = r.roleName;
+    if (r.clientUserId !== undefined) record.clientUserId = r.clientUserId;
+    if (r.routingOrder !== undefined) record.routingOrder = r.routingOrder;
+    return record;
+  });
   const record: EnvelopeRecord = {
     job: envelope.job,
     key: envelope.key,
@@ -524,13 +559,23 @@ function envelopeRecordOf(envelope: ResolvedEnvelope, state: EnvelopeState, ctx:
     transactionId: transactionIdOf(envelope),
     rootUrl: ctx.rootUrl,
     accountId: ctx.account.accountId,
-    createdAt: state.createdAt ?? now,
+    createdAt: ctx.progressOf?.(identityOf(envelope))?.created?.at ?? now,
     updatedAt: now,
-    recipients: state.recipients,
+    recipients,
     files: state.downloads,
   };
   if (state.status !== undefined) record.status = state.status;
-  return record;
+  // What sync recorded in the journal (statuses, dates, reasons, collected files) stays in envelope.json.
+  const journalled = ctx.progressOf?.(identityOf(envelope));
+  const id = record.envelopeId.toLowerCase();
+  const facts = journalled?.status?.envelopeId === id ? journalled.status.facts : undefined;
+  const collected = journalled?.collected?.envelopeId === id ? journalled.collected.files : undefined;
+  let full = facts ? withFacts(record, facts) : record;
+  if (collected) {
+    const paths = new Set(collected.map((f) => f.path));
+    full = { ...full, files: [...full.files.filter((f) => !paths.has(f.path)), ...collected], collected: true };
+  }
+  return ctx.out.writeJsonBehind(`${state.folder}/envelope.json`, full);
 }
 
 function need(envelopeId: string | undefined): string {

@@ -2,7 +2,13 @@ import { identityOf as identityOfParts, transactionIdOf as transactionIdOfParts 
 
 // One definition of identity for the runner and the exactly-once state (src/state): the custom field names,
 // the `<job>/<key>` identity and the transactionId all come from there.
-export { identityFieldName, digestFieldName } from '../state/envelope-identity.js';
+export {
+  identityFieldName,
+  digestFieldName,
+  jobFieldName,
+  accountFieldName,
+  claimIdentityOf,
+} from '../state/envelope-identity.js';
 
 /** `<job>/<key>`: the identity of an envelope or account, forever. */
 export function identityOf(item: { job: string; key: string }): string {

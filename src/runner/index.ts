@@ -1,10 +1,10 @@
-export { run, PreflightError, type RunOptions } from './run.js';
+export { runJobs, run, PreflightError, type RunOptions } from './run.js';
 export { runEnvelope, type EnvelopeContext } from './envelope-pipeline.js';
 export { runAccount, type AccountContext } from './account-pipeline.js';
 export { checkTemplates, type PreflightProblem, type TemplateFacts } from './template-check.js';
 export { envelopeDefinitionOf, expectedApiCalls } from './envelope-definition.js';
 export { scheduleLazily } from './schedule.js';
-export { envelopeSteps, type EnvelopeStep, type RunEvent, type RunEventListener } from './run-events.js';
+export type { RunEvent, RunEventListener } from './run-events.js';
 export {
   SummaryCollector,
   totalsOf,
@@ -23,6 +23,8 @@ export {
 } from './run-summary.js';
 export { resolveTarget, sandboxSeedCredentials, type ResolvedTarget } from './target.js';
 export { prepare, type Prepared } from './prepare.js';
-export { planRun, planItemName, type RunPlan, type PlanItem, type PlanSources } from './plan.js';
+export { planJobs, makePlan, planItemName, accountExists, type PlanJobsOptions, type PlanInputs } from './plan.js';
+export * from './plan-types.js';
+export { decideEnvelope, decideAccount, type DecisionSources } from './decide.js';
+export { ServiceLedger, type LedgerEntry, type ServiceLedgerOptions } from './service-ledger.js';
 export { CallBudget, type CallBudgetReport } from './call-budget.js';
-export { findByIdentity } from './find-by-identity.js';

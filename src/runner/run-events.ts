@@ -3,7 +3,7 @@ import type { RateLimitInfo } from '../client/rate-limit.js';
 import type { AccountResult, EnvelopeResult, EnvelopeStep, RunTarget } from './run-results.js';
 import type { CallBudgetReport } from './call-budget.js';
 
-export { envelopeSteps, type EnvelopeStep } from './run-results.js';
+export { envelopeSteps, type EnvelopeStep } from './plan-types.js';
 
 /**
  * What a run emits as it works. One collector (run-summary.ts) turns them

@@ -4,9 +4,10 @@ import type { SourcePosition } from '../jobs/model.js';
 // What one envelope or account came to: the types the run's events carry and
 // its summary collects (both import them from here, so neither imports the other).
 
-/** The steps of one envelope, in order (a small state machine a journal can record and skip). */
-export const envelopeSteps = ['create', 'recipients', 'views', 'documents', 'certificate'] as const;
-export type EnvelopeStep = (typeof envelopeSteps)[number];
+import type { EnvelopeStep } from './plan-types.js';
+
+// The steps of one envelope are the plan's (plan-types.ts): one list for the plan, the run and the journal.
+export { envelopeSteps, type EnvelopeStep } from './plan-types.js';
 
 /** The service a run talked to. */
 export interface RunTarget {
@@ -33,8 +34,18 @@ export interface RecipientOutcome {
   roleName?: string;
   clientUserId?: string;
   routingOrder?: string;
-  /** `ready`: a signing address is in signing.json; `waiting-for-turn`: ask later with `sign-url`; `remote`: signs from the service's email. */
-  signing: 'ready' | 'waiting-for-turn' | 'remote';
+  /**
+   * `ready`: a signing address is in signing.json; `waiting-for-turn`: ask
+   * later with `sign-url`; `remote`: signs from the service's email;
+   * `finished`: signed or declined, or the envelope is settled: no address is needed.
+   */
+  signing: 'ready' | 'waiting-for-turn' | 'remote' | 'finished';
+  /** Who, and what the service last said of them (`sync`): sent, delivered, completed, declined… and since when. */
+  name?: string;
+  email?: string;
+  status?: string;
+  statusAt?: string;
+  declinedReason?: string;
 }
 
 /** The outcome of one envelope. */
@@ -48,7 +59,12 @@ export interface EnvelopeResult {
   /** True when an envelope.json of an earlier run already held this envelope: it was not created again. */
   adopted?: boolean;
   envelopeId?: string;
+  /** DocuSign's word: sent, delivered, completed, declined, voided. Completed, declined and voided are settled. */
   status?: string;
+  /** When the status last changed, as the service says (`sync`). */
+  statusAt?: string;
+  voidedReason?: string;
+  declinedReason?: string;
   /** The last step finished. */
   lastStep?: EnvelopeStep;
   recipients: RecipientOutcome[];

@@ -9,8 +9,10 @@ import { SignrunError } from '../errors/signrun-error.js';
 import { OutputFolder } from '../output/output-folder.js';
 import { ResultSpool } from '../output/result-spool.js';
 import { runAccount } from './account-pipeline.js';
-import { runEnvelope } from './envelope-pipeline.js';
-import { identityOf } from './identity.js';
+import { noJournal, runEnvelope } from './envelope-pipeline.js';
+import { makePlan } from './plan.js';
+import { ServiceLedger } from './service-ledger.js';
+import type { AccountPlan, DocumentsWhen, EnvelopePlan, Plan } from './plan-types.js';
 import type { RunEvent, RunEventListener } from './run-events.js';
 import {
   SummaryCollector,
@@ -21,7 +23,6 @@ import {
 } from './run-summary.js';
 import { scheduleLazily } from './schedule.js';
 import { CallBudget } from './call-budget.js';
-import { expectedApiCalls } from './envelope-definition.js';
 import { checkTemplates, type PreflightProblem } from './template-check.js';
 import { acquireStateLock, type StateLock } from '../state/state-lock.js';
 import { openJournal, type Journal } from '../state/journal.js';
@@ -81,6 +82,16 @@ export interface RunOptions {
    * are left as given.
    */
   releaseEnvelopes?: boolean;
+  /**
+   * When documents and certificates are downloaded: `at-send`, right after
+   * sending (unsigned copies, as the in-process sandbox's run shows them);
+   * `on-completion`, later, signed (`signrun sync`, not this run). Default:
+   * `at-send` for an in-process sandbox (it stops with the run, so nothing
+   * there can complete), `on-completion` otherwise.
+   */
+  documents?: DocumentsWhen;
+  /** Called with the plan before it is executed (`signrun run --plan-only` style callers, tests). */
+  onPlan?: (plan: Plan) => void;
 }
 
 /** Thrown before anything is sent when a plan-time check fails (exit 2). */
@@ -101,29 +112,34 @@ export class PreflightError extends SignrunError {
   }
 }
 
-/** An item to run, with its place in the job files (among envelopes, or among accounts). */
+/** An item of the plan to execute, with its place in the job files (among envelopes, or among accounts). */
 type WorkItem =
-  | { kind: 'envelope'; envelope: ResolvedEnvelope; index: number }
-  | { kind: 'account'; account: ResolvedAccount; index: number };
+  | { kind: 'envelope'; plan: EnvelopePlan & { envelope: ResolvedEnvelope }; index: number }
+  | { kind: 'account'; plan: AccountPlan & { account: ResolvedAccount }; index: number };
 
 /**
- * Executes resolved jobs against the service: log in, read templates and
- * check roles (a problem stops the run before anything is sent), then
- * accounts and envelopes with bounded, lazy parallelism over one connection
- * pool. Returns the one summary that reporters and the exit code read;
+ * The library's run entry, as `signrun run` calls it: log in, read templates
+ * and check roles (a problem stops the run before anything is sent), plan
+ * (makePlan: the one place that decides, asking the service in batches),
+ * then execute the plan — accounts and envelopes with bounded, lazy
+ * parallelism over one connection pool. Returns the one summary that reporters and the exit code read;
  * the caller closes it once the reports are written (it holds the results
  * spool). Throws only for what stops the whole run (login refused, preflight).
  */
-export async function run(options: RunOptions): Promise<RunSummary> {
+export async function runJobs(options: RunOptions): Promise<RunSummary> {
   const concurrency = options.concurrency ?? 8;
   const startedAt = new Date();
   const runId = options.runId ?? randomUUID();
   const out = new OutputFolder(options.outDir);
   // The envelopes in job-file order, numbered by their place here; a slot is emptied once its envelope started (releaseEnvelopes).
   const envelopes: Array<ResolvedEnvelope | undefined> = options.jobs.flatMap((j) => j.envelopes);
+  // Where each job's envelopes start in that list.
+  const starts = options.jobs.map((_, j) => options.jobs.slice(0, j).reduce((n, job) => n + job.envelopes.length, 0));
+  const rangeOf = (j: number): [number, number] => [starts[j] ?? 0, starts[j + 1] ?? envelopes.length];
   const release = options.releaseEnvelopes === true;
   if (release) for (const job of options.jobs) job.envelopes = [];
   const envelopeCount = envelopes.length;
+
   const accountCount = options.jobs.reduce((n, j) => n + j.accounts.length, 0);
   // Results wait for the reports on disk, not in memory; the file leaves the folder at once (result-spool.ts).
   const spool = await ResultSpool.create<EnvelopeResult>(
@@ -198,14 +214,33 @@ export async function run(options: RunOptions): Promise<RunSummary> {
     const { problems } = await checkTemplates(present(envelopes), account);
     if (problems.length > 0) throw new PreflightError(problems);
 
+    // Plan: the one place that decides. The service is asked in batches
+    // (one paged listing per job); the same listing confirms drafts later.
+    const arbitrate = !options.target.sandbox;
+    const ledger = arbitrate ? new ServiceLedger(account) : undefined;
+    if (ledger && progress) for (const p of progress.envelopes.values()) ledger.retire(p.replaced);
+    const plan = await makePlan({
+      jobs: options.jobs.map((job, j) => ({ ...job, envelopes: [...present(envelopes.slice(...rangeOf(j)))] })),
+      account,
+      ...(ledger ? { ledger } : {}),
+      ...(progress ? { journal: progress } : {}),
+      arbitrate,
+      documents: options.documents ?? (options.target.sandbox ? 'at-send' : 'on-completion'),
+      keepItems: true,
+    });
+    options.onPlan?.(plan);
+    // The plan now holds the envelopes: the run's own list lets them go.
+    if (release) envelopes.fill(undefined);
+    const items: Array<WorkItem | undefined> = workItems(plan);
+
     const now = () => new Date();
     const usageOf = (tag: string) => collector.usageOf(tag);
     const interrupted = () => options.signal?.aborted === true;
     // Calls the items in flight may still make, so the budget keeps room for them to finish.
     let reserved = 0;
-    // An envelope new to the journal costs one lookup more (envelope-pipeline.ts, firstLookup).
+    // A draft's confirmation shares a listing with others; the budget keeps room for one of its own.
     const callsOf = (item: WorkItem) =>
-      item.kind === 'envelope' ? expectedApiCalls(item.envelope) + (journal ? 1 : 0) : 2;
+      item.plan.apiCalls + (item.kind === 'envelope' && item.plan.steps.includes('confirm') ? 1 : 0);
     // The output folder or the state folder refused a write (disk full, a
     // file size limit): nothing new is started, since its outputs could not
     // be kept either; the reports are still written where the disk allows.
@@ -218,11 +253,11 @@ export async function run(options: RunOptions): Promise<RunSummary> {
     /** `done` records being written to the journal. */
     const recording = new Set<Promise<void>>();
     const runItem = async (item: WorkItem): Promise<void> => {
+      if (release) items[item.index + (item.kind === 'envelope' ? accountCount : 0)] = undefined;
       if (item.kind === 'envelope') {
-        const { envelope } = item;
-        if (release) envelopes[item.index] = undefined;
+        const { envelope } = item.plan;
         emit({ type: 'envelope:start', job: envelope.job, key: envelope.key });
-        const result = await runEnvelope(envelope, {
+        const result = await runEnvelope(item.plan, {
           account,
           out,
           rootUrl: options.target.rootUrl,
@@ -230,15 +265,16 @@ export async function run(options: RunOptions): Promise<RunSummary> {
           now,
           viewTtlSeconds: options.viewTtlSeconds ?? 300,
           usageOf,
-          adoptEarlier: !options.target.sandbox,
-          ...(journal ? { journal } : {}),
+          journal: journal ?? noJournal,
+          documents: plan.documents,
+          ...(ledger ? { ledger } : {}),
           ...(progress ? { progressOf: (id: string) => progress?.envelopes.get(id) } : {}),
         });
-        if (journal && result.outcome === 'succeeded') {
+        if (journal && result.outcome === 'succeeded' && item.plan.steps.length > 0) {
           // Recorded behind: the slot goes to the next envelope while the
-          // fsync runs. A `done` lost to a crash costs only a re-check of this
-          // envelope by the next run (it adopts it from its `created` record).
-          const done = journal.append({ kind: 'envelope', id: identityOf(envelope), step: 'done' });
+          // fsync runs. A `done` lost to a crash costs nothing: the plan
+          // decides from the steps' own records.
+          const done = journal.append({ kind: 'envelope', id: item.plan.identity, step: 'done' });
           recording.add(done);
           done.then(
             () => recording.delete(done),
@@ -249,14 +285,17 @@ export async function run(options: RunOptions): Promise<RunSummary> {
         collector.envelopeDone(item.index, result);
         emit({ type: 'envelope:done', result });
       } else {
-        const { account: resolved } = item;
+        const { account: resolved } = item.plan;
         emit({ type: 'account:start', job: resolved.job, key: resolved.key });
-        const result = await runAccount(resolved, {
+        const result = await runAccount(item.plan, {
+          ...(progress ? { progressOf: (id: string) => progress?.accounts.get(id) } : {}),
           client,
           out,
           rootUrl: options.target.rootUrl,
           now,
           usageOf,
+          journal: journal ?? noJournal,
+          ...(ledger ? { ledger, account } : {}),
           ...(options.distributor ? { distributor: options.distributor } : {}),
           ...(options.integratorKey ? { integratorKey: options.integratorKey } : {}),
         });
@@ -266,13 +305,17 @@ export async function run(options: RunOptions): Promise<RunSummary> {
       }
     };
     await scheduleLazily(
-      withinBudget(workItems(options.jobs, envelopes), (item) => {
+      withinBudget(present(items), (item) => {
         // Reserved when the item is taken, not when its task starts: the next item is taken before that.
         const allowed = budget.canStart(callsOf(item), reserved);
         if (allowed) reserved += callsOf(item);
         return allowed;
       }),
-      concurrency,
+      // --concurrency bounds the requests in flight (the connection pool).
+      // When drafts are confirmed, an envelope spends a while waiting for its
+      // batch's listing without holding a connection: four times as many
+      // envelopes in progress keep the connections busy meanwhile.
+      arbitrate ? concurrency * 4 : concurrency,
       async (item) => {
         try {
           await runItem(item);
@@ -287,13 +330,13 @@ export async function run(options: RunOptions): Promise<RunSummary> {
     if (stopped()) {
       if (interrupted()) emit({ type: 'interrupt' });
       else if (budget.exhausted) emit({ type: 'budget', callBudget: budget.report() });
-      for (const item of workItems(options.jobs, envelopes)) {
+      for (const item of present(items)) {
         if (item.kind === 'account' && !collector.hasAccount(item.index)) {
-          const result = notStartedAccount(item.account);
+          const result = notStartedAccount(item.plan.account);
           collector.accountDone(item.index, result);
           emit({ type: 'account:done', result });
         } else if (item.kind === 'envelope' && !collector.hasEnvelope(item.index)) {
-          const result = notStartedEnvelope(item.envelope);
+          const result = notStartedEnvelope(item.plan.envelope);
           collector.envelopeDone(item.index, result);
           emit({ type: 'envelope:done', result });
         }
@@ -332,10 +375,16 @@ function* present<T>(items: Iterable<T | undefined>): Generator<T> {
  * reads best that way), then envelopes, in file order, each numbered in its
  * kind: the summary keeps results in that order.
  */
-function* workItems(jobs: ResolvedJob[], envelopes: ReadonlyArray<ResolvedEnvelope | undefined>): Generator<WorkItem> {
-  let index = 0;
-  for (const job of jobs) for (const account of job.accounts) yield { kind: 'account', account, index: index++ };
-  for (const [i, envelope] of envelopes.entries()) if (envelope) yield { kind: 'envelope', envelope, index: i };
+function workItems(plan: Plan): WorkItem[] {
+  const accounts: WorkItem[] = [];
+  const envelopes: WorkItem[] = [];
+  for (const item of plan.items) {
+    if (item.kind === 'account' && item.account)
+      accounts.push({ kind: 'account', plan: { ...item, account: item.account }, index: accounts.length });
+    else if (item.kind === 'envelope' && item.envelope)
+      envelopes.push({ kind: 'envelope', plan: { ...item, envelope: item.envelope }, index: envelopes.length });
+  }
+  return [...accounts, ...envelopes];
 }
 
 function notStartedEnvelope(e: ResolvedEnvelope): EnvelopeResult {
@@ -365,3 +414,6 @@ function notStartedAccount(a: ResolvedAccount): AccountResult {
     retries: 0,
   };
 }
+
+/** The same function under its earlier name, for library users of 0.1. */
+export const run = runJobs;

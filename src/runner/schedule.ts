@@ -1,11 +1,12 @@
 import pLimit from 'p-limit';
 
 /**
- * Runs `work` for every item of `items` with at most `concurrency` at once,
- * pulling items lazily: at most `concurrency` tasks exist at any moment
- * (10,000 envelopes are not 10,000 pending promises). When `shouldStop`
- * turns true no new item is started; those in flight finish. Returns how
- * many items were started.
+ * Runs `work` for every item of `items` with at most `concurrency` at once
+ * (p-limit, the one bound), pulling items lazily: an item is taken only when
+ * a slot is about to be free, so at most `concurrency` tasks run and one
+ * waits (10,000 envelopes are not 10,000 pending promises). When
+ * `shouldStop` turns true no new item is started; those in flight finish.
+ * Returns how many items were started.
  */
 export async function scheduleLazily<T>(
   items: Iterable<T>,
@@ -14,16 +15,17 @@ export async function scheduleLazily<T>(
   shouldStop: () => boolean,
 ): Promise<number> {
   const limit = pLimit(concurrency);
-  const inFlight = new Set<Promise<void>>();
+  const tasks = new Set<Promise<void>>();
   let started = 0;
   for (const item of items) {
     if (shouldStop()) break;
-    while (inFlight.size >= concurrency) await Promise.race(inFlight);
-    if (shouldStop()) break;
     started += 1;
-    const task: Promise<void> = limit(() => work(item)).finally(() => inFlight.delete(task));
-    inFlight.add(task);
+    const task = limit(() => work(item)).finally(() => tasks.delete(task));
+    tasks.add(task);
+    // A task waits in p-limit's queue: wait for its turn (p-limit runs queued
+    // calls in order) before taking the next item.
+    if (limit.pendingCount > 0) await limit(() => undefined);
   }
-  await Promise.all(inFlight);
+  await Promise.all(tasks);
   return started;
 }

@@ -8,6 +8,7 @@ import { viewRoutes } from './routes/views.js';
 import { documentRoutes } from './routes/documents.js';
 import { templateRoutes } from './routes/templates.js';
 import { oauthRoutes } from './routes/oauth.js';
+import { folderRoutes } from './routes/folders.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -56,4 +57,5 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(documentRoutes);
   await app.register(templateRoutes);
   await app.register(oauthRoutes);
+  await app.register(folderRoutes);
 };

@@ -14,6 +14,7 @@ import { connectPlugin } from './connect/plugin.js';
 import { accountServerPlugin } from './oauth/plugin.js';
 import { issueServerCertificate, loadOrCreateTlsCa, serverNames } from './tls/tls-ca.js';
 import { caRoute } from './tls/ca-route.js';
+import { notificationsPlugin } from './notifications/plugin.js';
 import type { SandboxOptions } from './contract.js';
 import { faultInjectionPlugin, parseFaultSpec } from './faults/index.js';
 import { burstLimiter, createBurstLimit } from './limits/burst-limit.js';
@@ -135,5 +136,6 @@ export async function buildSandboxApp(
   await app.register(connectPlugin);
   await app.register(accountServerPlugin);
   if (tls) await app.register(caRoute(tls.caCertPem));
+  await app.register(notificationsPlugin);
   return app;
 }

@@ -103,6 +103,9 @@ export function createLifecycle(deps: LifecycleDeps) {
     return result;
   }
 
+  /** Creation time of the last envelope committed (see createWork). */
+  let lastCreatedAt = 0;
+
   /** Creations waiting for the next group commit (createSoon). */
   let queued: Array<{
     work: (record: RecordEvent) => EnvelopeRecord;
@@ -165,6 +168,14 @@ export function createLifecycle(deps: LifecycleDeps) {
   ) {
     return (record: RecordEvent): EnvelopeRecord => {
       const requested = envelope.status;
+      // The creation time is taken at commit and strictly increases, so the
+      // order of creation times is the order in which creations become
+      // visible: what runners racing for one identity rely on to agree on
+      // the earliest draft (docs/exactly-once.md, "Runners racing").
+      const at = Math.max(clock.now(), lastCreatedAt + 1);
+      lastCreatedAt = at;
+      envelope.createdAt = at;
+      envelope.statusChangedAt = at;
       envelopes.insert({ ...envelope, status: 'created' }, recipients, documents, customFields);
       const stored: EnvelopeRecord = { ...envelope, status: 'created' };
       if (requested === 'sent') sendInTransaction(stored, recipients, record, actor);
@@ -293,6 +304,23 @@ export function createLifecycle(deps: LifecycleDeps) {
       return new Promise((resolve, reject) => {
         queued.push({ work: createWork(envelope, recipients, documents, customFields, actor), resolve, reject });
         if (queued.length === 1) setImmediate(flushQueued);
+      });
+    },
+
+    /**
+     * Moves a draft to the recycle bin (DocuSign deletes drafts there):
+     * status `deleted`, never sendable. Anything but a draft is refused.
+     */
+    discardDraft(envelopeId: string): EnvelopeRecord {
+      return step(() => {
+        const envelope = envelopes.getById(envelopeId);
+        if (!envelope) throw new LifecycleError('envelope-not-found', `envelope ${envelopeId} does not exist`);
+        if (envelope.status !== 'created')
+          throw new LifecycleError('invalid-state', `envelope ${envelopeId} is ${envelope.status}, not a draft`);
+        envelope.status = 'deleted';
+        envelope.statusChangedAt = clock.now();
+        envelopes.updateEnvelope(envelope);
+        return envelope;
       });
     },
 

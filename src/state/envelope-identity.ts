@@ -10,7 +10,22 @@ import { createHash } from 'node:crypto';
  */
 export const identityFieldName = 'signrun';
 
-/** Name of the custom field holding the digest of the envelope's content (see `contentDigest`), used to report drift. */
+/**
+ * Name of the custom field carrying the envelope's job: the status-changes
+ * listing filtered by it answers, in one paged call per job, every envelope
+ * of the job (the plan's batched look-up, and each draft's confirmation).
+ */
+export const jobFieldName = 'signrunJob';
+
+/** Name of the custom field on an account's claim draft that names the account the claim's winner created. */
+export const accountFieldName = 'signrunAccountId';
+
+/** The identity a subsidiary account's claim draft carries (docs/exactly-once.md, "Accounts"). */
+export function claimIdentityOf(job: string, key: string): string {
+  return `${identityOf(job, key)}#account`;
+}
+
+/** Name of the custom field holding the digest of the envelope's content (`envelopeDigest` in src/jobs/envelope-digest.ts), used to report drift. */
 export const digestFieldName = 'signrunDigest';
 
 /**

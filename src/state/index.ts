@@ -1,10 +1,8 @@
 // Runner-side building blocks of exactly-once runs (see docs/exactly-once.md). Only re-exports.
 export * from './envelope-identity.js';
-export * from './content-digest.js';
 export * from './shard.js';
 export * from './journal-record.js';
 export * from './journal.js';
 export * from './journal-progress.js';
 export * from './state-lock.js';
-export * from './create-once.js';
 export { bindStateTarget, checkStateTarget, type StateTarget } from './state-target.js';

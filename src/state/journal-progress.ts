@@ -1,26 +1,51 @@
-import type { JournalRecord } from './journal-record.js';
+import type { EnvelopeStatusFacts, JournalRecord } from './journal-record.js';
 
 /** What the journal says about one envelope: the steps already done, folded from its records. */
 export interface EnvelopeProgress {
   id: string;
   /** A create call may have been sent (an intent was recorded). */
   createIntent?: { digest: string; transactionId: string; at: string };
-  /** The envelope exists on the service. */
+  /** Drafts this identity's runs created (each may have lost to an earlier one). */
+  drafts: string[];
+  /** Drafts deleted after losing. */
+  discarded: Set<string>;
+  /** The envelope this identity is (created, confirmed or adopted). */
   created?: { envelopeId: string; digest: string; adopted: boolean; at: string };
-  recipients?: Array<{ recipientId: string; clientUserId?: string; email?: string; name?: string }>;
+  /** The envelope was sent. */
+  sent: boolean;
   /** Latest view per recipientId, with its expiry (ISO 8601). */
   views: Map<string, { expiresAt: string }>;
   /** Latest download per documentId. */
   documents: Map<string, { sha256: string; path: string; size: number }>;
   certificate?: { sha256: string; path: string; size: number };
   done: boolean;
+  /** The latest status a sync learnt (issue 12), with the envelopeId it is of. */
+  status?: { envelopeId: string; facts: EnvelopeStatusFacts; at: string };
+  /** The completed envelope's documents were collected (envelopeId → files). */
+  collected?: { envelopeId: string; files: Array<{ path: string; sha256: string; size: number }> };
+  /** A void was asked for (intent) / confirmed, by envelopeId. */
+  voidIntent?: { envelopeId: string; reason: string };
+  voided?: { envelopeId: string; reason: string; replaced: boolean };
+  /** Envelopes replaced under this key (oldest first): their ids, kept as history. */
+  replaced: string[];
+}
+
+/** The account-level listings made (issue 12), latest per account id. */
+export interface ListingProgress {
+  accountId: string;
+  listedAt: string;
+  fromDate: string;
 }
 
 /** What the journal says about one account. */
 export interface AccountProgress {
   id: string;
   createIntent: boolean;
+  /** Claim drafts this state's runs made for the account. */
+  claims: string[];
   accountId?: string;
+  /** The user created with it (deleting the account logs in as that user). */
+  userId?: string;
   /** Created (or adopted) and not deleted since. */
   present: boolean;
   deleted: boolean;
@@ -30,24 +55,37 @@ export interface AccountProgress {
 export interface JournalProgress {
   envelopes: Map<string, EnvelopeProgress>;
   accounts: Map<string, AccountProgress>;
+  listings: Map<string, ListingProgress>;
 }
 
 /**
  * Folds journal records (in file order) into what is done per envelope and
  * account. Later records win (a re-downloaded document replaces the earlier
- * sha256). What to redo is the runner's decision: a `create-intent` without
- * `created` means "look the envelope up before creating it"; a document whose
- * file is missing or whose sha256 differs is downloaded again; a view whose
- * `expiresAt` is past is made again.
+ * sha256). What to redo is the plan's decision (src/runner/decide.ts): a
+ * `create-intent` or `draft` without `created` means "ask the service which
+ * envelope of this identity is the one"; a view whose `expiresAt` is near is
+ * made again; a document not journalled is downloaded.
  */
 export function journalProgress(records: readonly JournalRecord[]): JournalProgress {
   const envelopes = new Map<string, EnvelopeProgress>();
   const accounts = new Map<string, AccountProgress>();
+  const listings = new Map<string, ListingProgress>();
   for (const r of records) {
-    if (r.kind === 'envelope') {
+    if (r.kind === 'listing') {
+      listings.set(r.id, { accountId: r.id, listedAt: r.listedAt, fromDate: r.fromDate });
+    } else if (r.kind === 'envelope') {
       let p = envelopes.get(r.id);
       if (!p) {
-        p = { id: r.id, views: new Map(), documents: new Map(), done: false };
+        p = {
+          id: r.id,
+          drafts: [],
+          discarded: new Set(),
+          sent: false,
+          views: new Map(),
+          documents: new Map(),
+          done: false,
+          replaced: [],
+        };
         envelopes.set(r.id, p);
       }
       switch (r.step) {
@@ -57,8 +95,14 @@ export function journalProgress(records: readonly JournalRecord[]): JournalProgr
         case 'created':
           p.created = { envelopeId: r.envelopeId, digest: r.digest, adopted: r.adopted === true, at: r.at };
           break;
-        case 'recipients':
-          p.recipients = r.recipients;
+        case 'draft':
+          p.drafts.push(r.envelopeId);
+          break;
+        case 'discarded':
+          p.discarded.add(r.envelopeId);
+          break;
+        case 'sent':
+          p.sent = true;
           break;
         case 'view':
           p.views.set(r.recipientId, { expiresAt: r.expiresAt });
@@ -72,19 +116,53 @@ export function journalProgress(records: readonly JournalRecord[]): JournalProgr
         case 'done':
           p.done = true;
           break;
+        case 'status':
+          p.status = { envelopeId: r.envelopeId, facts: r.facts, at: r.at };
+          break;
+        case 'collected':
+          p.collected = { envelopeId: r.envelopeId, files: r.files };
+          break;
+        case 'void-intent':
+          p.voidIntent = { envelopeId: r.envelopeId, reason: r.reason };
+          break;
+        case 'voided':
+          p.voided = { envelopeId: r.envelopeId, reason: r.reason, replaced: r.replaced === true };
+          // Voided by signrun: the status a sync recorded before is no longer the envelope's.
+          if (p.status?.envelopeId === r.envelopeId) {
+            const facts = { ...p.status.facts, status: 'voided', voidedReason: r.reason, voidedAt: r.at };
+            p.status = { ...p.status, facts, at: r.at };
+          }
+          if (r.replaced === true) {
+            // A replacement starts the key afresh: its next envelope is created anew.
+            p.replaced.push(r.envelopeId);
+            delete p.created;
+            delete p.createIntent;
+            p.drafts = [];
+            p.discarded = new Set();
+            p.sent = false;
+            delete p.status;
+            delete p.collected;
+            p.views.clear();
+            p.documents.clear();
+            delete p.certificate;
+            p.done = false;
+          }
+          break;
       }
     } else {
       let a = accounts.get(r.id);
       if (!a) {
-        a = { id: r.id, createIntent: false, present: false, deleted: false };
+        a = { id: r.id, createIntent: false, claims: [], present: false, deleted: false };
         accounts.set(r.id, a);
       }
       switch (r.step) {
         case 'create-intent':
           a.createIntent = true;
+          if (r.claimId !== undefined) a.claims.push(r.claimId);
           break;
         case 'created':
           a.accountId = r.accountId;
+          if (r.userId !== undefined) a.userId = r.userId;
           a.present = true;
           a.deleted = false;
           break;
@@ -96,5 +174,5 @@ export function journalProgress(records: readonly JournalRecord[]): JournalProgr
       }
     }
   }
-  return { envelopes, accounts };
+  return { envelopes, accounts, listings };
 }

@@ -5,7 +5,38 @@
  * journalled: a view record says only that a view was made and until when it
  * works.
  */
-export type JournalRecord = EnvelopeRecord | AccountRecord;
+export type JournalRecord = EnvelopeRecord | AccountRecord | ListingRecord;
+
+/** What the service said of one recipient at a sync (issue 12). */
+export interface RecipientStatus {
+  recipientId: string;
+  name?: string;
+  email?: string;
+  clientUserId?: string;
+  routingOrder?: string;
+  status: string;
+  sentAt?: string;
+  deliveredAt?: string;
+  signedAt?: string;
+  declinedAt?: string;
+  declinedReason?: string;
+}
+
+/** What the service said of one envelope at a sync: its status, when, why, and each recipient's. */
+export interface EnvelopeStatusFacts {
+  status: string;
+  /** When the service says the status last changed. */
+  statusAt?: string;
+  sentAt?: string;
+  deliveredAt?: string;
+  completedAt?: string;
+  declinedAt?: string;
+  voidedAt?: string;
+  voidedReason?: string;
+  /** The reason the recipient who declined gave. */
+  declinedReason?: string;
+  recipients: RecipientStatus[];
+}
 
 /** Fields common to every record. */
 interface RecordBase {
@@ -33,18 +64,39 @@ export type EnvelopeRecord =
     })
   | (RecordBase & {
       kind: 'envelope';
-      /** The service answered 201 (or the lookup found it: `adopted: true`). */
+      /**
+       * A draft carrying the identity was created (the service answered 201).
+       * It may yet lose to an earlier draft of another runner: only a
+       * `created` record says which envelope is the one.
+       */
+      step: 'draft';
+      envelopeId: string;
+      digest: string;
+    })
+  | (RecordBase & {
+      kind: 'envelope';
+      /**
+       * The envelope this identity is, for good: created directly (a run's
+       * own in-process sandbox), confirmed as the earliest of its identity,
+       * or found on the service (`adopted: true`).
+       */
       step: 'created';
       envelopeId: string;
       digest: string;
-      /** True when found on the service by the lookup instead of created by this run. */
+      /** True when found on the service instead of created by this run. */
       adopted?: boolean;
     })
   | (RecordBase & {
       kind: 'envelope';
-      /** Recipients are known (ids the service gave to each recipient). */
-      step: 'recipients';
-      recipients: Array<{ recipientId: string; clientUserId?: string; email?: string; name?: string }>;
+      /** A draft of this identity lost to an earlier one and was deleted (moved to the recycle bin). */
+      step: 'discarded';
+      envelopeId: string;
+    })
+  | (RecordBase & {
+      kind: 'envelope';
+      /** The envelope was sent (by this run, or found sent by another). */
+      step: 'sent';
+      envelopeId: string;
     })
   | (RecordBase & {
       kind: 'envelope';
@@ -77,12 +129,59 @@ export type EnvelopeRecord =
       kind: 'envelope';
       /** Every step of the envelope is done. */
       step: 'done';
+    })
+  | (RecordBase & {
+      kind: 'envelope';
+      /** A sync learnt a new status (issue 12): written only when something changed. */
+      step: 'status';
+      envelopeId: string;
+      facts: EnvelopeStatusFacts;
+    })
+  | (RecordBase & {
+      kind: 'envelope';
+      /** The completed envelope's documents and certificate are in the output folder (signed, sealed): never downloaded again. */
+      step: 'collected';
+      envelopeId: string;
+      files: Array<{ path: string; sha256: string; size: number }>;
+    })
+  | (RecordBase & {
+      kind: 'envelope';
+      /** Written (and fsync'ed) before the void call: the void is asked for once. */
+      step: 'void-intent';
+      envelopeId: string;
+      reason: string;
+    })
+  | (RecordBase & {
+      kind: 'envelope';
+      /** The envelope was voided by signrun (`status: voided` in the job file, or replaced after drift). */
+      step: 'voided';
+      envelopeId: string;
+      reason: string;
+      /** Replaced by a new envelope under the same key (`run --replace-drifted`): the history stays in the journal. */
+      replaced?: boolean;
     });
+
+/**
+ * One account-level status-changes listing (issue 12): when it was made,
+ * so the next one starts from there (minus an overlap) and waits DocuSign's
+ * minimum interval. `id` is the account id.
+ */
+export type ListingRecord = RecordBase & {
+  kind: 'listing';
+  step: 'listed';
+  /** The service's `lastQueriedDateTime` (or the time the listing was asked for). */
+  listedAt: string;
+  /** The from_date sent. */
+  fromDate: string;
+  calls: number;
+};
 
 /** The steps of one subsidiary account. */
 export type AccountRecord =
-  | (RecordBase & { kind: 'account'; step: 'create-intent' })
-  | (RecordBase & { kind: 'account'; step: 'created'; accountId: string; adopted?: boolean })
+  /** About to create: `claimId` is the claim draft this run made (docs/exactly-once.md, "Accounts"). */
+  | (RecordBase & { kind: 'account'; step: 'create-intent'; claimId?: string })
+  /** Created by this run (or found: `adopted`); the userId is what deleting it later logs in with. */
+  | (RecordBase & { kind: 'account'; step: 'created'; accountId: string; userId?: string; adopted?: boolean })
   | (RecordBase & { kind: 'account'; step: 'deleted'; accountId: string });
 
 /** A record as given to `Journal.append`: `v` and `at` are filled in. */
@@ -93,17 +192,23 @@ export type NewJournalRecord = JournalRecord extends infer R
   : never;
 
 /** The envelope steps, for validation when reading. */
-export const envelopeSteps = [
+export const journalEnvelopeSteps = [
   'create-intent',
+  'draft',
   'created',
-  'recipients',
+  'discarded',
+  'sent',
   'view',
   'document',
   'certificate',
   'done',
+  'status',
+  'collected',
+  'void-intent',
+  'voided',
 ] as const;
 /** The account steps, for validation when reading. */
-export const accountSteps = ['create-intent', 'created', 'deleted'] as const;
+export const journalAccountSteps = ['create-intent', 'created', 'deleted'] as const;
 
 /** True when `value` has the shape of a journal record (checked when reading the journal back). */
 export function isJournalRecord(value: unknown): value is JournalRecord {
@@ -117,10 +222,12 @@ export function isJournalRecord(value: unknown): value is JournalRecord {
       switch (r['step']) {
         case 'create-intent':
           return str('digest') && str('transactionId');
+        case 'draft':
         case 'created':
           return str('envelopeId') && str('digest');
-        case 'recipients':
-          return Array.isArray(r['recipients']);
+        case 'discarded':
+        case 'sent':
+          return str('envelopeId');
         case 'view':
           return str('recipientId') && str('expiresAt');
         case 'document':
@@ -129,9 +236,18 @@ export function isJournalRecord(value: unknown): value is JournalRecord {
           return str('sha256') && str('path') && typeof r['size'] === 'number';
         case 'done':
           return true;
+        case 'status':
+          return str('envelopeId') && typeof r['facts'] === 'object' && r['facts'] !== null;
+        case 'collected':
+          return str('envelopeId') && Array.isArray(r['files']);
+        case 'void-intent':
+        case 'voided':
+          return str('envelopeId') && str('reason');
         default:
           return false;
       }
+    case 'listing':
+      return r['step'] === 'listed' && str('listedAt') && str('fromDate');
     case 'account':
       switch (r['step']) {
         case 'create-intent':

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
-import type { RunPlan } from '../../src/runner/plan.js';
+import type { Plan, PlanItem } from '../../src/runner/plan-types.js';
 import { fanOutJob, readReport, sandboxEnv } from './run-helpers.js';
 
 let sandbox: RunningSandbox;
@@ -40,7 +40,7 @@ function databaseDigest(): string {
   }
 }
 
-type Plan = RunPlan & { items: Array<RunPlan['items'][number]> };
+const envelopeIdOf = (item: PlanItem) => ('envelopeId' in item.decision ? item.decision.envelopeId : undefined);
 
 async function plan(dir: string, out: string): Promise<Plan> {
   const result = await runCli(['plan', '.', '--out', out, '--format', 'json'], { cwd: dir, env: sandboxEnv(sandbox) });
@@ -57,28 +57,23 @@ describe('signrun plan against the target', () => {
 
     // Fresh outputs and state: the service holds all four, so a run would adopt them.
     const elsewhere = await plan(dir, 'out2');
-    expect(elsewhere.items.map((i) => [i.action, i.foundIn])).toEqual(Array(4).fill(['adopt', 'service']));
+    expect(elsewhere.items.map((i) => i.decision.action)).toEqual(Array(4).fill('adopt'));
     expect(existsSync(path.join(dir, 'out2'))).toBe(false);
     const sent = (await readReport(path.join(dir, 'out1'))).envelopes.map((e) => e.envelopeId);
-    expect(elsewhere.items.map((i) => i.envelopeId)).toEqual(sent);
+    expect(elsewhere.items.map(envelopeIdOf)).toEqual(sent);
 
-    // The outputs of the run that sent them: up to date; without its envelope.json, the journal still knows it.
+    // The state of the run that sent them: up to date, from the journal alone (outputs are not inputs).
     await rm(path.join(dir, 'out1/plan-target/e-E10002/envelope.json'));
     const here = await plan(dir, 'out1');
-    expect(here.items.map((i) => [i.action, i.foundIn])).toEqual([
-      ['up-to-date', 'outputs'],
-      ['up-to-date', 'journal'],
-      ['up-to-date', 'outputs'],
-      ['up-to-date', 'outputs'],
-    ]);
+    expect(here.items.map((i) => i.decision.action)).toEqual(Array(4).fill('up-to-date'));
 
     // One row changed (drift), one added (create).
     const csv = path.join(dir, 'data/people.csv');
     await writeFile(csv, (await readFile(csv, 'utf8')).replace('Employee 1,', 'Employee One,'));
     await appendFile(csv, 'E10005,Employee 5,employee5@example.com,Manager 5,manager5@example.com\n');
     const changed = await plan(dir, 'out2');
-    expect(changed.items.map((i) => i.action)).toEqual(['drift', 'adopt', 'adopt', 'adopt', 'create']);
-    expect(changed.items[0]?.envelopeId).toBe(sent[0]);
+    expect(changed.items.map((i) => i.decision.action)).toEqual(['drift', 'adopt', 'adopt', 'adopt', 'create']);
+    expect(envelopeIdOf(changed.items[0]!)).toBe(sent[0]);
     expect(databaseDigest()).toBe(before);
     expect(existsSync(path.join(dir, 'out2'))).toBe(false);
 
@@ -99,7 +94,8 @@ describe('signrun plan against the target', () => {
       '4 of 5 envelope(s) sent (3 of them by an earlier run: adopted, not sent again), 1 failed',
     );
     expect(report.api.byOperation['createEnvelope']).toBe(1);
-    expect(report.api.calls).toBe(changed.totalApiCalls);
+    // As planned, give or take a listing confirming the one draft (the estimate counts one).
+    expect(Math.abs(report.api.calls - changed.totalApiCalls)).toBeLessThanOrEqual(1);
   });
 
   it('with no root URL configured: the in-process sandbox starts empty, so everything is create and nothing is asked', async () => {
@@ -132,9 +128,11 @@ describe('signrun plan against the target', () => {
     const result = await runCli(['plan', '.', '--format', 'json'], { cwd: dir, env });
     expect(result.code, result.stderr).toBe(0);
     const planned = JSON.parse(result.stdout) as Plan;
-    expect(planned.items.map((i) => [i.key, i.action, i.foundIn, i.apiCalls])).toEqual([
-      ['kept', 'up-to-date', 'service', 1],
-      ['new', 'create', undefined, 1],
+    // The plan read the kept account (its id from the journal): the run has nothing left to ask.
+    expect(planned.items.map((i) => [i.key, i.decision.action, i.apiCalls])).toEqual([
+      ['kept', 'up-to-date', 0],
+      // claim (a draft), create, note the account on the claim
+      ['new', 'create', 3],
     ]);
     expect(databaseDigest()).toBe(before);
   });

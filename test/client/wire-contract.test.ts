@@ -85,6 +85,7 @@ describe.each(versions)('requests follow the %s Swagger', (version) => {
     expect(definition.customFields?.textCustomFields?.map((f) => f.name)).toEqual([
       'employeeId',
       'signrun',
+      'signrunJob',
       'signrunDigest',
     ]);
     expect(definition.transactionId).toMatch(/^sr-[0-9a-f]{40}$/);

@@ -43,15 +43,18 @@ describe('rate limits seen by a run', () => {
       target: { rootUrl: sandbox.rootUrl, sandbox: false, auth },
       outDir: await mkdtemp(path.join(os.tmpdir(), 'signrun-rl-')),
     });
-    expect(summary.api.calls).toBe(1 + 2 * 8);
+    // login, the job's listing, per envelope draft + send + 2 views, and one or two listings confirming the drafts
+    expect(summary.api.calls).toBeGreaterThanOrEqual(1 + 1 + 2 * 4 + 1);
+    expect(summary.api.calls).toBeLessThanOrEqual(1 + 1 + 2 * 4 + 2);
     expect(summary.api.rateLimit?.limit).toBe(500);
     expect(summary.api.rateLimit?.remaining).toBe(500 - summary.api.calls);
   });
 
   it("the service's hourly limit is the default budget: the run stops starting work before the service refuses, fails nothing, and says when to resume", async () => {
     sandbox = await startSandbox({ port: 0, quiet: true, hourlyLimit: 30 });
+    // 10 envelopes at 4 calls each (and the run's listings) do not fit in 30.
     const summary = await runCollected({
-      jobs: [job(6)],
+      jobs: [job(10)],
       target: { rootUrl: sandbox.rootUrl, sandbox: false, auth },
       outDir: await mkdtemp(path.join(os.tmpdir(), 'signrun-rl-')),
       concurrency: 2,

@@ -51,6 +51,7 @@ async function runWith(concurrency: number, keys: string[]) {
     target: { rootUrl: sandbox.rootUrl, sandbox: false, auth: sandboxSeedAuth() },
     outDir,
     concurrency,
+    documents: 'at-send',
   });
   return { summary, outDir, peak };
 }
@@ -130,6 +131,7 @@ describe('requests in flight', () => {
         target: { rootUrl: `${proxyOrigin}${target.pathname}`, sandbox: false, auth: sandboxSeedAuth() },
         outDir,
         concurrency: 4,
+        documents: 'at-send',
         retryPolicy: { ...defaultRetryPolicy, limit: 1 },
       });
       const [result] = summary.envelopes;

@@ -4,25 +4,18 @@ import { formatDiagnostics } from '../format-diagnostics.js';
 import { useColour } from '../io.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
 import { prepare } from '../../runner/prepare.js';
-import { planRun, planItemName, type PlanSources } from '../../runner/plan.js';
 import { jwtSettingsOf, resolveTarget } from '../../runner/target.js';
-import { findByIdentity } from '../../runner/find-by-identity.js';
-import { accountExists } from '../../runner/account-pipeline.js';
-import { EsignatureClient } from '../../client/esignature-client.js';
-import { readJournal } from '../../state/journal.js';
-import { checkStateTarget } from '../../state/state-target.js';
-import { journalProgress } from '../../state/journal-progress.js';
+import { planJobs, planItemName, type DocumentsWhen, type PlanItem } from '../../runner/index.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 
 /**
- * `signrun plan <paths...> [--out DIR] [--state DIR] [--format text|json]`:
- * what a run would do — create, adopt existing, up to date, drift, delete —
- * with the API calls it expects, against the target (DESIGN.md): from the
- * job files, the journal (read, never locked) and outputs of earlier runs,
- * and for envelopes neither knows, the service's status-changes listing
- * filtered by the identity custom field (GETs only). With no root URL
- * configured the run would start an empty in-process sandbox, so nothing is
- * asked. Read-only; validation first (exit 2 on invalid input).
+ * `signrun plan <paths...> [--out DIR] [--state DIR] [--documents WHEN] [--format text|json]`:
+ * what a run would do — create, adopt, resume, up to date, drift, delete —
+ * with the API calls it expects. The library's `planJobs`, the very code
+ * `run` decides with: the journal (read, never locked) and, against a
+ * configured service, one paged status-changes listing per job. With no root
+ * URL configured the run would start an empty in-process sandbox, so
+ * nothing is asked. Read-only; validation first (exit 2 on invalid input).
  */
 const plan: CommandHandler = async ({ args, options, io }) => {
   const patterns = (args[0] as string[] | undefined) ?? [];
@@ -34,37 +27,24 @@ const plan: CommandHandler = async ({ args, options, io }) => {
     return ExitCode.invalid;
   }
   const outDir = path.resolve(io.cwd, (options['out'] as string | undefined) ?? prepared.config.outDir);
-  const sources: PlanSources = {};
-  let client: EsignatureClient | undefined;
+  const documents = options['documents'] as DocumentsWhen | undefined;
   // The configured service: a root URL, or the JWT grant (its root comes from userinfo).
-  let rootUrl = prepared.config.rootUrl?.replace(/\/+$/, '');
-  if (rootUrl || jwtSettingsOf(prepared.config)) {
+  const target =
+    prepared.config.rootUrl || jwtSettingsOf(prepared.config)
+      ? await resolveTarget(prepared.config, () => {
+          throw new SignrunError('SR_USAGE', 'plan never starts a sandbox');
+        })
+      : undefined;
+  for (const warning of target?.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
+  const rootUrl = target?.rootUrl;
+  const result = await planJobs({
+    jobs: prepared.jobs,
+    ...(options['replaceDrifted'] === true ? { replaceDrifted: true } : {}),
+    ...(target ? { target: { rootUrl: target.rootUrl, sandbox: false, auth: target.auth } } : {}),
     // As `run`: the journal lives in the state folder only for a configured service.
-    const stateDir = path.resolve(io.cwd, (options['state'] as string | undefined) ?? path.join(outDir, '.signrun'));
-    // A journal of another service's runs would list envelopes this one never had.
-    if (rootUrl) await checkStateTarget(stateDir, rootUrl);
-    const target = await resolveTarget(prepared.config, () => {
-      throw new SignrunError('SR_USAGE', 'plan never starts a sandbox');
-    });
-    if (!rootUrl) await checkStateTarget(stateDir, target.rootUrl);
-    rootUrl = target.rootUrl;
-    sources.journal = journalProgress((await readJournal(stateDir)).records);
-    for (const warning of target.warnings) io.stderr.write(`warning: ${warning}\n`);
-    client = EsignatureClient.create({ rootUrl: target.rootUrl, auth: target.auth });
-  }
-  let result;
-  try {
-    if (client) {
-      const account = await client.login();
-      sources.lookup = (identity) => findByIdentity(account, identity);
-      const reader = client;
-      sources.accountExists = (accountId, identity) => accountExists(reader, accountId, identity);
-    }
-    // Envelopes created on an in-process sandbox died with it: outputs count only for the configured service.
-    result = await planRun(prepared.jobs, outDir, rootUrl ?? '(in-process sandbox)', sources);
-  } finally {
-    client?.close();
-  }
+    stateDir: path.resolve(io.cwd, (options['state'] as string | undefined) ?? path.join(outDir, '.signrun')),
+    ...(documents ? { documents } : {}),
+  });
   if (options['format'] === 'json') {
     io.stdout.write(`${JSON.stringify({ target: rootUrl ?? null, outDir, ...result }, null, 2)}\n`);
     return ExitCode.ok;
@@ -72,23 +52,35 @@ const plan: CommandHandler = async ({ args, options, io }) => {
   const lines: string[] = [];
   lines.push(
     rootUrl
-      ? `Plan against ${rootUrl} (its envelopes, the journal and the outputs in ${path.relative(io.cwd, outDir) || '.'}):`
-      : `Plan against the in-process sandbox (no DOCUSIGN_ROOT_URL configured; it starts empty), from the outputs in ${path.relative(io.cwd, outDir) || '.'}:`,
+      ? `Plan against ${rootUrl} (its envelopes, and the journal in ${path.relative(io.cwd, outDir) || '.'}):`
+      : `Plan against the in-process sandbox (no DOCUSIGN_ROOT_URL configured; it starts empty):`,
   );
+  // What changes something already sent comes first (issue 12): replacements, then voids.
+  const first = (item: PlanItem) => (item.decision.action === 'replace' ? 0 : item.decision.action === 'void' ? 1 : 2);
+  result.items = [...result.items].sort((a, b) => first(a) - first(b));
   const width = Math.min(60, Math.max(...result.items.map((i) => planItemName(i).length), 10));
   for (const item of result.items) {
-    const what = item.kind === 'account' ? `${item.action} account` : item.action;
-    lines.push(
-      `  ${what.padEnd(16)} ${planItemName(item).padEnd(width)} ${item.apiCalls} call(s)${item.envelopeId ? `  ${item.envelopeId}` : ''}${item.accountId ? `  ${item.accountId}` : ''}`,
-    );
+    const what = item.kind === 'account' ? `${item.decision.action} account` : item.decision.action;
+    const id =
+      'envelopeId' in item.decision && item.decision.envelopeId
+        ? `  ${item.decision.envelopeId}`
+        : 'accountId' in item.decision
+          ? `  ${item.decision.accountId}`
+          : '';
+    const steps = item.kind === 'envelope' && item.steps.length > 0 ? `  [${item.steps.join(', ')}]` : '';
+    lines.push(`  ${what.padEnd(16)} ${planItemName(item).padEnd(width)} ${item.apiCalls} call(s)${id}${steps}`);
   }
-  const count = (action: string) => result.items.filter((i) => i.action === action).length;
+  const count = (action: string) => result.items.filter((i: PlanItem) => i.decision.action === action).length;
   lines.push(
-    `${count('create')} to create, ${count('adopt')} to adopt, ${count('up-to-date')} up to date, ${count('drift')} drifted, ${count('delete')} to delete; about ${result.totalApiCalls} API calls (login and template reads included).`,
+    `${count('create')} to create, ${count('adopt')} to adopt, ${count('resume')} to resume, ${count('up-to-date')} up to date, ${count('drift')} drifted, ${count('delete')} to delete; about ${result.totalApiCalls} API calls (login, listings and template reads included); documents ${result.documents}.`,
   );
+  if (count('replace') + count('void') + count('settled') > 0)
+    lines.push(
+      `${count('replace')} to replace (voided with a reason, the new content sent under the same key), ${count('void')} to void, ${count('settled')} settled (completed, declined or voided: nothing to do).`,
+    );
   if (count('drift') > 0)
     lines.push(
-      'Drifted envelopes were sent with other content: a run refuses them (SR_ENVELOPE_DRIFT) rather than send them again.',
+      'Drifted envelopes were sent with other content: a run refuses them (SR_ENVELOPE_DRIFT) rather than send them again; `npx signrun run --replace-drifted` voids each and sends the new content under the same key.',
     );
   io.stdout.write(`${lines.join('\n')}\n`);
   return ExitCode.ok;

@@ -7,7 +7,7 @@ import { ExitCode } from '../../errors/catalogue-entry.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import { prepare } from '../../runner/prepare.js';
 import { resolveTarget } from '../../runner/target.js';
-import { run, PreflightError } from '../../runner/run.js';
+import { runJobs, PreflightError, type DocumentsWhen } from '../../runner/index.js';
 import { exitCodeOf } from '../../runner/run-summary.js';
 import { OutputFolder } from '../../output/output-folder.js';
 import { reportOf } from '../../reporters/report-json.js';
@@ -17,6 +17,7 @@ import { consoleSummary } from '../../reporters/console-summary.js';
 import { createProgress } from '../../reporters/progress.js';
 import { parseShard } from '../../state/shard.js';
 import { leanHeap } from '../lean-heap.js';
+import { sync } from '../../sync/sync.js';
 
 /** How a folder is shown to the user: relative to the working folder when inside it. */
 export function shownPath(cwd: string, target: string): string {
@@ -134,10 +135,30 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
     // So are links at the jobs' folders and at their envelopes' folders, before
     // anything is sent; deeper ones are refused by the writer as it goes.
     for (const job of new Set(jobs.map((j) => j.job))) await out.refuseLinksIn(path.join(outDir, job));
+    if (stateDir) {
+      // run converges (issue 12): what was sent is synced first — one status
+      // listing, within DocuSign's polling rule — so settled envelopes ask
+      // for nothing and completed ones are collected, and cron needs one command.
+      const synced = await sync({
+        jobs,
+        target: { rootUrl: target.rootUrl, sandbox: target.sandbox, auth: target.auth },
+        outDir,
+        stateDir,
+        signal,
+        command: 'signrun run (sync)',
+        // Declared voids (status: voided) and, when asked, replacement of drifted envelopes.
+        act: { replaceDrifted: options['replaceDrifted'] === true },
+        onEvent: (event) => {
+          if (event.type === 'warning' && !event.message.startsWith('the last status listing'))
+            io.stderr.write(`warning: ${event.message}\n`);
+        },
+      });
+      await synced.close();
+    }
     const progress = createProgress({ stream: io.stderr });
     let summary;
     try {
-      summary = await run({
+      summary = await runJobs({
         jobs,
         target: { rootUrl: target.rootUrl, sandbox: target.sandbox, auth: target.auth },
         outDir,
@@ -145,6 +166,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
         signal,
         // Nothing here reads the jobs again: the run lets each envelope go once started.
         releaseEnvelopes: true,
+        ...(typeof options['documents'] === 'string' ? { documents: options['documents'] as DocumentsWhen } : {}),
         ...(typeof options['maxCallsPerHour'] === 'number' ? { maxCallsPerHour: options['maxCallsPerHour'] } : {}),
         onEvent: (event) => {
           if (event.type === 'envelope:start' || event.type === 'account:start') sending = true;

@@ -203,6 +203,12 @@ export const jobCodes = defineCodes({
     summary: 'An email address is not valid.',
     hint: 'Fix the address (name@example.com); with forEach, fix the CSV cell shown.',
   },
+  SR_VOIDED_REASON_MISSING: {
+    exitCode: 2,
+    summary:
+      'An envelope has `status: voided` but no `voidedReason` (DocuSign requires one and shows it to the recipients).',
+    hint: 'Add `voidedReason: <why>` beside `status: voided`.',
+  },
   SR_URL_INVALID: {
     exitCode: 2,
     summary: 'A URL (returnUrl, eventNotification.url) is not an absolute http or https URL.',

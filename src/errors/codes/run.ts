@@ -10,7 +10,7 @@ export const runCodes = defineCodes({
   SR_ENVELOPE_DRIFT: {
     exitCode: 1,
     summary: 'The envelope was already sent by an earlier run, and its content has changed since.',
-    hint: 'A sent contract is never sent again silently: give the changed envelope a new key, or void the old one and remove its folder from --out.',
+    hint: 'A sent contract is never replaced silently: `npx signrun run <paths> --replace-drifted` voids the old one with a reason and sends the new content under the same key (`npx signrun plan <paths> --replace-drifted` shows which); or give the changed envelope a new key.',
   },
   SR_ACCOUNT_FAILED: {
     exitCode: 1,

@@ -5,7 +5,8 @@ import { objectRows } from '../db/object-rows.js';
 import { setBounded } from '../bounded-map.js';
 
 /** Envelope statuses the sandbox moves through (DocuSign's names). */
-export type EnvelopeStatus = 'created' | 'sent' | 'delivered' | 'completed' | 'declined' | 'voided';
+/** `deleted`: a draft moved to the recycle bin (PUT …/folders/recyclebin); never sent, never shown again but in the status-changes listing. */
+export type EnvelopeStatus = 'created' | 'sent' | 'delivered' | 'completed' | 'declined' | 'voided' | 'deleted';
 /** Recipient statuses (DocuSign's names); `created` = routing order not reached yet, or a draft. */
 export type RecipientStatus = 'created' | 'sent' | 'delivered' | 'completed' | 'declined';
 
@@ -243,6 +244,23 @@ export function envelopesRepository(db: SandboxDatabase) {
           show: f.show,
           required: f.required,
           listItemsJson: f.listItems === null ? null : JSON.stringify(f.listItems),
+        }),
+      );
+    },
+    /** Adds text custom fields to an envelope (EnvelopeCustomFields_PostCustomFields), after those it has. */
+    addCustomFields(envelopeId: string, fields: Array<{ name: string; value: string; show: string }>): void {
+      const existing = q.customFields.all(envelopeId).length;
+      fields.forEach((f, i) =>
+        q.insertCustomField.run({
+          envelopeId,
+          position: existing + i,
+          kind: 'text',
+          fieldId: String(10_000_000 + existing + i),
+          name: f.name,
+          value: f.value,
+          show: f.show,
+          required: 'false',
+          listItemsJson: null,
         }),
       );
     },

@@ -171,6 +171,34 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
+  // POST …/envelopes/{envelopeId}/custom_fields (EnvelopeCustomFields_PostCustomFields, #/definitions/customFields):
+  // adds text custom fields (the runner notes there which account a claim made, docs/exactly-once.md).
+  app.post<{ Params: EnvelopeParams }>(
+    '/accounts/:accountId/envelopes/:envelopeId/custom_fields',
+    { schema: envelopeParams },
+    async (request, reply) => {
+      const envelope = envelopeOf(request, request.params.envelopeId);
+      const body = lenientObject(request.body, 'customFields') ?? {};
+      const text = body['textCustomFields'];
+      if (!Array.isArray(text) || text.length === 0)
+        throw apiErrors.invalidBody("'textCustomFields' must list the fields to add.");
+      const fields = text.map((f: unknown, i) => {
+        const field = lenientObject(f, `textCustomFields[${i}]`) ?? {};
+        const name = lenientString(field['name'], 'name');
+        if (!name) throw apiErrors.invalidBody(`textCustomFields[${i}].name is required.`);
+        return {
+          name,
+          value: lenientString(field['value'], 'value') ?? '',
+          show: lenientString(field['show'], 'show') ?? 'false',
+        };
+      });
+      const { sandbox } = request.server;
+      sandbox.envelopes.addCustomFields(envelope.id, fields);
+      void reply.status(201);
+      return customFieldsJson(sandbox.envelopes.customFields(envelope.id));
+    },
+  );
+
   // PUT …/envelopes/{envelopeId} (Envelopes_PutEnvelope → #/definitions/envelopeUpdateSummary): void, or send a draft.
   app.put<{ Params: EnvelopeParams }>(
     '/accounts/:accountId/envelopes/:envelopeId',

@@ -99,8 +99,9 @@ export function parseEnvelopeDefinition(body: unknown, fileParts: Map<string, Bu
   const templateId = lenientString(def['templateId'], 'templateId');
   const rolesRaw = lenientArray(def['templateRoles'], 'templateRoles');
   const templateRoles = rolesRaw?.map((raw, i) => parseSigner(raw, `templateRoles[${i}]`, true));
-  if (templateId === undefined && documents.length === 0) {
-    throw apiErrors.invalidBody('An envelope needs documents (with documentBase64) or a templateId.');
+  // A draft may start empty, as DocuSign allows (documents are added before sending); sending needs them.
+  if (templateId === undefined && documents.length === 0 && statusText !== 'created') {
+    throw apiErrors.invalidBody('An envelope sent at once needs documents (with documentBase64) or a templateId.');
   }
   if (templateId !== undefined && documents.length > 0) {
     throw apiErrors.invalidBody(

@@ -1,0 +1,71 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { CommandHandler } from '../command.js';
+import { ExitCode } from '../../errors/catalogue-entry.js';
+import { SignrunError } from '../../errors/signrun-error.js';
+import { appendConnectEvent, connectEventOf, verifyConnectSignatures } from '../../sync/connect-events.js';
+
+/** Largest Connect message accepted (DocuSign's JSON messages without documents are a few KB). */
+const maxBodyBytes = 1024 * 1024;
+
+/**
+ * `signrun listen [--host 127.0.0.1] [--port 8081] [--out DIR] [--state DIR]`:
+ * a Connect (webhook) receiver. Each POST's `X-DocuSign-Signature-1…N` is
+ * checked against the HMAC keys of `DOCUSIGN_CONNECT_HMAC_KEYS` (comma
+ * separated) over the raw body, in constant time; a valid event is appended
+ * (fsync'ed) to `<state>/connect-events.jsonl` before the 200, so `sync`
+ * can use it when the polling rule forbids a listing. Invalid: 401, nothing
+ * recorded. Runs until Ctrl-C.
+ */
+const listenCommand: CommandHandler = async ({ options, io, signal }) => {
+  const keys = (io.env['DOCUSIGN_CONNECT_HMAC_KEYS'] ?? io.env['DOCUSIGN_CONNECT_HMAC_KEY'] ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+  if (keys.length === 0)
+    throw new SignrunError('SR_USAGE', 'signrun listen needs the Connect HMAC key(s) in DOCUSIGN_CONNECT_HMAC_KEYS', {
+      hint: 'Set DOCUSIGN_CONNECT_HMAC_KEYS=<key>[,<key>…] (DocuSign: Settings → Connect → Connect Keys).',
+    });
+  const outDir = path.resolve(io.cwd, (options['out'] as string | undefined) ?? 'out');
+  const stateDir = path.resolve(io.cwd, (options['state'] as string | undefined) ?? path.join(outDir, '.signrun'));
+  await mkdir(stateDir, { recursive: true, mode: 0o700 });
+  const server = createServer((req, res) => {
+    if (req.method !== 'POST') return res.writeHead(405).end();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > maxBodyBytes) req.destroy();
+      else chunks.push(c);
+    });
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      if (!verifyConnectSignatures(raw, req.headers, keys)) return res.writeHead(401).end();
+      let record;
+      try {
+        record = connectEventOf(JSON.parse(raw.toString('utf8')), new Date());
+      } catch {
+        record = undefined;
+      }
+      if (!record) return res.writeHead(400).end();
+      appendConnectEvent(stateDir, record).then(
+        () => res.writeHead(200).end(),
+        () => res.writeHead(503).end(), // not recorded: Connect sends it again
+      );
+    });
+  });
+  const host = (options['host'] as string | undefined) ?? '127.0.0.1';
+  const port = (options['port'] as number | undefined) ?? 8081;
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  const { port: actual } = server.address() as AddressInfo;
+  io.stdout.write(`listen listening on http://${host}:${actual}\n`);
+  await new Promise<void>((resolve) => {
+    if (signal?.aborted) resolve();
+    signal?.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return ExitCode.ok;
+};
+export default listenCommand;

@@ -1,0 +1,57 @@
+import path from 'node:path';
+import type { CommandHandler } from '../command.js';
+import { formatDiagnostics } from '../format-diagnostics.js';
+import { useColour } from '../io.js';
+import { ExitCode } from '../../errors/catalogue-entry.js';
+import { prepare } from '../../runner/prepare.js';
+import { statusFromState } from '../../sync/status-report.js';
+
+const acted = new Set(['completed', 'signed', 'declined']);
+const settled = new Set(['completed', 'declined', 'voided']);
+
+/**
+ * `signrun status <paths...> [--out DIR] [--state DIR] [--format text|json]`:
+ * each envelope's key, status and who is still to sign, from the state
+ * alone (no call to the service: run `signrun sync` to refresh it). Exit 0.
+ */
+const statusCommand: CommandHandler = async ({ args, options, io }) => {
+  const patterns = (args[0] as string[] | undefined) ?? [];
+  const prepared = await prepare(patterns, { cwd: io.cwd, env: io.env });
+  if (!prepared.ok) {
+    io.stderr.write(
+      formatDiagnostics([...prepared.errors, ...prepared.warnings], 'text', { colour: useColour(io, 'stderr') }),
+    );
+    return ExitCode.invalid;
+  }
+  const outDir = path.resolve(io.cwd, (options['out'] as string | undefined) ?? prepared.config.outDir);
+  const stateDir = path.resolve(io.cwd, (options['state'] as string | undefined) ?? path.join(outDir, '.signrun'));
+  const lines = await statusFromState(prepared.jobs, outDir, stateDir);
+  if (options['format'] === 'json') {
+    io.stdout.write(`${JSON.stringify({ envelopes: lines }, null, 2)}\n`);
+    return ExitCode.ok;
+  }
+  for (const line of lines) {
+    const why = line.voidedReason ?? line.declinedReason;
+    io.stdout.write(
+      `${line.job}/${line.key}  ${line.status}${line.statusAt ? ` since ${line.statusAt}` : ''}${why ? ` (${why})` : ''}\n`,
+    );
+    if (settled.has(line.status)) continue;
+    for (const r of line.recipients) {
+      if (acted.has(r.status ?? '')) continue;
+      io.stdout.write(
+        `    still to sign: ${r.name ?? r.recipientId}${r.email ? ` <${r.email}>` : ''} ${r.status ?? 'sent'}${r.statusAt ? ` since ${r.statusAt}` : ''}\n`,
+      );
+    }
+  }
+  const synced = lines
+    .map((l) => l.syncedAt)
+    .filter((t): t is string => t !== undefined)
+    .sort();
+  io.stdout.write(
+    synced.length > 0
+      ? `As recorded by the last sync (${synced[synced.length - 1]}); \`npx signrun sync\` asks the service again.\n`
+      : 'No sync recorded yet: `npx signrun sync` asks the service what became of the envelopes.\n',
+  );
+  return ExitCode.ok;
+};
+export default statusCommand;

@@ -1,0 +1,87 @@
+import path from 'node:path';
+import pc from 'picocolors';
+import type { CommandHandler } from '../command.js';
+import { formatDiagnostics } from '../format-diagnostics.js';
+import { useColour, type CommandIO } from '../io.js';
+import { ExitCode } from '../../errors/catalogue-entry.js';
+import { prepare } from '../../runner/prepare.js';
+import { resolveTarget } from '../../runner/target.js';
+import { exitCodeOf } from '../../runner/run-summary.js';
+import { OutputFolder } from '../../output/output-folder.js';
+import { reportOf } from '../../reporters/report-json.js';
+import { writeReports } from '../../reporters/write-reports.js';
+import { consoleSummary } from '../../reporters/console-summary.js';
+import { sync } from '../../sync/sync.js';
+import { shownPath } from './run.js';
+
+function printDiagnostics(io: CommandIO, diagnostics: Parameters<typeof formatDiagnostics>[0]): void {
+  if (diagnostics.length > 0)
+    io.stderr.write(formatDiagnostics(diagnostics, 'text', { colour: useColour(io, 'stderr') }));
+}
+
+/**
+ * `signrun sync <paths...> [--out DIR] [--state DIR] [--force] [--combined]`:
+ * one status-changes listing per account (DESIGN.md, "The envelope's life
+ * after sending"), statuses into the journal and envelope.json, completed
+ * envelopes collected once, the same reports as `run`. Exit 0, or 1 when a
+ * collection failed; 2 for invalid input.
+ */
+const syncCommand: CommandHandler = async ({ args, options, io, signal }) => {
+  const patterns = (args[0] as string[] | undefined) ?? [];
+  const prepared = await prepare(patterns, { cwd: io.cwd, env: io.env });
+  if (!prepared.ok) {
+    printDiagnostics(io, [...prepared.errors, ...prepared.warnings]);
+    io.stderr.write(`Nothing was asked: fix the ${prepared.errors.length} error(s) above, then sync again.\n`);
+    return ExitCode.invalid;
+  }
+  printDiagnostics(io, prepared.warnings);
+  const { config, jobs } = prepared;
+  const outDir = path.resolve(io.cwd, (options['out'] as string | undefined) ?? config.outDir);
+  const stateDir = path.resolve(io.cwd, (options['state'] as string | undefined) ?? path.join(outDir, '.signrun'));
+  const out = new OutputFolder(outDir);
+  const colour = pc.createColors(useColour(io, 'stdout'));
+  const target = await resolveTarget(config, async (sandboxOptions) =>
+    (await import('../../sandbox/index.js')).startSandbox(sandboxOptions),
+  );
+  try {
+    if (target.sandbox) {
+      io.stdout.write(
+        `No DOCUSIGN_ROOT_URL configured: an in-process sandbox holds no envelope of an earlier run, so there is nothing to sync. Point signrun at the service that sent them (\`npx signrun serve\` and DOCUSIGN_ROOT_URL for the sandbox).\n`,
+      );
+    } else {
+      io.stdout.write(`Target: ${target.rootUrl}\n`);
+    }
+    const minSeconds = options['minInterval'] as number | undefined;
+    const summary = await sync({
+      jobs,
+      target: { rootUrl: target.rootUrl, sandbox: target.sandbox, auth: target.auth },
+      outDir,
+      stateDir,
+      signal,
+      force: options['force'] === true,
+      combined: options['combined'] === true,
+      ...(minSeconds !== undefined ? { minListingIntervalMs: minSeconds * 1000 } : {}),
+      command: ['signrun', 'sync', ...patterns].join(' '),
+      onEvent: (event) => {
+        if (event.type === 'warning') io.stderr.write(`warning: ${event.message}\n`);
+      },
+    });
+    try {
+      const report = reportOf(summary, io.cwd);
+      await writeReports(out, report);
+      const { sync: info } = summary;
+      io.stdout.write(
+        info.listed
+          ? `Listed status changes in ${info.listingCalls} call(s); downloaded ${info.downloads} file(s) of completed envelopes.\n`
+          : `No listing made (polling rule); next listing from ${info.nextListingAt ?? 'now'}.\n`,
+      );
+      io.stdout.write(await consoleSummary(report, { outShown: shownPath(io.cwd, outDir), colour }));
+      return exitCodeOf(summary);
+    } finally {
+      await summary.close();
+    }
+  } finally {
+    await target.close();
+  }
+};
+export default syncCommand;

@@ -1,0 +1,199 @@
+import type { ResolvedAccount, ResolvedEnvelope, ResolvedRole, ResolvedSigner } from '../jobs/model.js';
+import type { AccountProgress, EnvelopeProgress } from '../state/journal-progress.js';
+import { claimIdentityOf, identityOf } from './identity.js';
+import type {
+  AccountDecision,
+  AccountPlan,
+  DocumentsWhen,
+  EnvelopeDecision,
+  EnvelopePlan,
+  EnvelopeStep,
+} from './plan-types.js';
+import type { ServiceLedger } from './service-ledger.js';
+import { isSettled } from '../state/status-facts.js';
+
+/** A signing address with less than this left is asked for again. */
+export const minViewLifeMs = 60_000;
+
+/** What the decisions read besides the job: the journal, the service's listing, the run's settings. */
+export interface DecisionSources {
+  /** What the journal says of each identity (absent: no state folder). */
+  journal?: { envelopes: Map<string, EnvelopeProgress>; accounts: Map<string, AccountProgress> };
+  /** The service's listing (absent: offline, or a private in-process sandbox that starts empty). */
+  ledger?: ServiceLedger;
+  /** Whether another runner may race this one (drafts, then confirm). */
+  arbitrate: boolean;
+  documents: DocumentsWhen;
+  now: Date;
+  /** For accounts with a known id: does the service still have it? Absent: assumed present. */
+  accountPresent?: Map<string, boolean>;
+  /** `run --replace-drifted`: a drifted envelope is replaced instead of refused (issue 12). */
+  replaceDrifted?: boolean;
+}
+
+/** The recipients of an envelope, whichever its kind. */
+export function recipientsOf(envelope: ResolvedEnvelope): Array<ResolvedSigner | ResolvedRole> {
+  return envelope.kind === 'template' ? envelope.templateRoles : envelope.recipients;
+}
+
+/**
+ * The embedded signers that get a signing address when the envelope is
+ * sent: those of the first routing order (a later one cannot sign yet:
+ * DocuSign answers RECIPIENT_NOT_IN_SEQUENCE). None for a draft, or without
+ * a return URL.
+ */
+export function signersInTurn(envelope: ResolvedEnvelope): Array<ResolvedSigner | ResolvedRole> {
+  if (envelope.status !== 'sent' || !envelope.returnUrl) return [];
+  const recipients = recipientsOf(envelope);
+  const orders = recipients.map((r) => Number(r.routingOrder ?? '1'));
+  const first = Math.min(...orders);
+  return recipients.filter((r, i) => r.clientUserId !== undefined && orders[i] === first);
+}
+
+/** Identity of a signer's view in the journal: its recipientId, or for a template role its role name. */
+export function viewKeyOf(signer: ResolvedSigner | ResolvedRole): string {
+  return 'recipientId' in signer ? signer.recipientId : signer.roleName;
+}
+
+/**
+ * The one decision for an envelope, and the steps and calls it takes — the
+ * only place that decides (the run executes it; `signrun plan` prints it).
+ * In order: the journal's `created` (the envelope this identity is), else
+ * the service's listing (adopt the envelope that counts, or report drift),
+ * else create.
+ */
+export function decideEnvelope(envelope: ResolvedEnvelope, sources: DecisionSources): EnvelopePlan {
+  const identity = identityOf(envelope);
+  const journalled = sources.journal?.envelopes.get(identity);
+  const base = { kind: 'envelope' as const, job: envelope.job, key: envelope.key, identity };
+  const finish = (decision: EnvelopeDecision, steps: EnvelopeStep[]): EnvelopePlan => ({
+    ...base,
+    decision,
+    steps,
+    apiCalls: steps.reduce((n, step) => n + callsOfStep(step, envelope, journalled, sources), 0),
+  });
+
+  const known = journalled?.created;
+  if (known) {
+    // Issue 12: what the last sync (or a void) recorded of this envelope.
+    const recorded = journalled.status?.envelopeId === known.envelopeId.toLowerCase() ? journalled.status : undefined;
+    const status = journalled.voided?.envelopeId === known.envelopeId.toLowerCase() ? 'voided' : recorded?.facts.status;
+    if (known.digest !== envelope.digest && !isSettled(status))
+      return finish(
+        sources.replaceDrifted
+          ? { action: 'replace', envelopeId: known.envelopeId, sentDigest: known.digest }
+          : { action: 'drift', envelopeId: known.envelopeId, sentDigest: known.digest },
+        [],
+      );
+    if (envelope.status === 'voided' && status !== 'voided' && !isSettled(status))
+      return finish({ action: 'void', envelopeId: known.envelopeId, reason: envelope.voidedReason ?? '' }, []);
+    if (isSettled(status)) return finish({ action: 'settled', envelopeId: known.envelopeId, status: status! }, []);
+    if (known.digest !== envelope.digest)
+      return finish({ action: 'drift', envelopeId: known.envelopeId, sentDigest: known.digest }, []);
+    const steps = laterSteps(envelope, journalled, sources, !journalled.sent && envelope.status === 'sent');
+    return finish(
+      steps.length === 0
+        ? { action: 'up-to-date', envelopeId: known.envelopeId }
+        : { action: 'resume', envelopeId: known.envelopeId },
+      steps,
+    );
+  }
+  const winner = sources.ledger?.winnerOf(identity);
+  if (winner) {
+    if (winner.digest !== undefined && winner.digest !== envelope.digest)
+      return finish({ action: 'drift', envelopeId: winner.envelopeId, sentDigest: winner.digest }, []);
+    const draft = winner.status === 'created';
+    const losers = sources.ledger?.losersOf(identity, winner) ?? [];
+    const steps: EnvelopeStep[] = [
+      ...(losers.length > 0 ? (['confirm'] as const) : []),
+      ...laterSteps(envelope, undefined, sources, draft && envelope.status === 'sent'),
+    ];
+    return finish({ action: 'adopt', envelopeId: winner.envelopeId, draft }, steps);
+  }
+  // Declared voided and never sent: it is not sent.
+  if (envelope.status === 'voided') return finish({ action: 'settled', status: 'not sent' }, []);
+  // A draft or an intent the journal knows but the listing does not show: it
+  // was never made (or was deleted): create, as for a new one.
+  const first: EnvelopeStep[] = sources.arbitrate
+    ? ['draft', 'confirm', ...(envelope.status === 'sent' ? (['send'] as const) : [])]
+    : ['draft'];
+  return finish(journalled ? { action: 'resume' } : { action: 'create' }, [
+    ...first,
+    ...laterSteps(envelope, undefined, sources, false),
+  ]);
+}
+
+/** The steps after the envelope exists: send, views not valid, downloads not journalled. */
+function laterSteps(
+  envelope: ResolvedEnvelope,
+  journalled: EnvelopeProgress | undefined,
+  sources: DecisionSources,
+  send: boolean,
+): EnvelopeStep[] {
+  const steps: EnvelopeStep[] = send ? ['send'] : [];
+  // Issue 12: an address an earlier run made is refreshed on demand
+  // (`signrun sign-url`, when someone is about to sign), not by every run;
+  // only a signer who never had one gets one.
+  const stale = signersInTurn(envelope).some((s) => !journalled?.views.get(viewKeyOf(s)));
+  if (stale) steps.push('views');
+  if (sources.documents === 'at-send') {
+    const documents = envelope.kind === 'template' ? 1 : envelope.documents.length;
+    if ((journalled?.documents.size ?? 0) < documents) steps.push('documents');
+    if (!journalled?.certificate) steps.push('certificate');
+  }
+  return steps;
+}
+
+/** API calls of one step. The confirm's listing is shared by the drafts of a batch: counted by the plan, not here. */
+function callsOfStep(
+  step: EnvelopeStep,
+  envelope: ResolvedEnvelope,
+  journalled: EnvelopeProgress | undefined,
+  sources: DecisionSources,
+): number {
+  switch (step) {
+    case 'draft':
+    case 'send':
+    case 'certificate':
+      return 1;
+    case 'confirm':
+      return sources.ledger && identityHasLosers(envelope, sources.ledger) ? 1 : 0;
+    case 'views':
+      return signersInTurn(envelope).length;
+    case 'documents':
+      // A template's documents are known only from the service's list.
+      return envelope.kind === 'template'
+        ? 2
+        : envelope.documents.length - Math.min(journalled?.documents.size ?? 0, envelope.documents.length);
+  }
+}
+
+function identityHasLosers(envelope: ResolvedEnvelope, ledger: ServiceLedger): boolean {
+  const identity = identityOf(envelope);
+  const winner = ledger.winnerOf(identity);
+  return winner !== undefined && ledger.losersOf(identity, winner).length > 0;
+}
+
+/**
+ * The one decision for a subsidiary account. Its id comes from the job file
+ * or the journal (never from account.json: outputs are not inputs).
+ */
+export function decideAccount(account: ResolvedAccount, sources: DecisionSources): AccountPlan {
+  const identity = identityOf(account);
+  const journalled = sources.journal?.accounts.get(identity);
+  const accountId = account.accountId ?? (journalled?.present ? journalled.accountId : undefined);
+  const base = { kind: 'account' as const, job: account.job, key: account.key, identity };
+  let decision: AccountDecision;
+  let apiCalls: number;
+  const claimed = sources.ledger?.winnerOf(claimIdentityOf(account.job, account.key))?.accountId;
+  if (account.state === 'present') {
+    if (!accountId && claimed) [decision, apiCalls] = [{ action: 'adopt', accountId: claimed }, 0];
+    // Claim (a draft), create, note the account on the claim; directly when no runner can race.
+    else if (!accountId) [decision, apiCalls] = [{ action: 'create' }, sources.arbitrate ? 3 : 1];
+    else if (sources.accountPresent?.get(accountId) === false)
+      [decision, apiCalls] = [{ action: 'recreate', accountId }, 1];
+    else [decision, apiCalls] = [{ action: 'up-to-date', accountId }, 0];
+  } else if (accountId ?? claimed) [decision, apiCalls] = [{ action: 'delete', accountId: (accountId ?? claimed)! }, 2];
+  else [decision, apiCalls] = [{ action: 'already-absent' }, 0];
+  return { ...base, decision, apiCalls };
+}

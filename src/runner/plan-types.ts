@@ -1,0 +1,112 @@
+import type { ResolvedAccount, ResolvedEnvelope } from '../jobs/model.js';
+
+/**
+ * The steps a run can take for one envelope, in order. `draft`: create it as
+ * a draft carrying its identity; `confirm`: ask the batched listing which
+ * envelope of that identity is the earliest (the one that counts) and delete
+ * the later drafts; `send`: send the winning draft; `views`: one signing
+ * address per embedded signer whose turn has come; `documents`,
+ * `certificate`: download them (only with `documents: 'at-send'`).
+ */
+export const envelopeSteps = ['draft', 'confirm', 'send', 'views', 'documents', 'certificate'] as const;
+export type EnvelopeStep = (typeof envelopeSteps)[number];
+
+/**
+ * What the plan decided for one envelope: the one decision a run executes
+ * (nothing else decides). A discriminated union on `action`, so later issues
+ * add theirs (`void`, `sync`, `collect` …) as new members.
+ */
+export type EnvelopeDecision =
+  /** Neither the journal nor the service knows it: create it (as a draft, then confirm and send, when runners may race). */
+  | { action: 'create' }
+  /**
+   * The service holds an envelope with this identity and the same content
+   * that the journal does not know (a lost state folder, another checkout,
+   * a runner racing this one): take it over. `draft`: it is still a draft,
+   * so the run sends it (whoever sends it first, it is sent once).
+   */
+  | { action: 'adopt'; envelopeId: string; draft: boolean }
+  /** The journal knows it and some steps remain (a crash, an expired signing address, downloads). */
+  | { action: 'resume'; envelopeId?: string }
+  /** Every step is done and still valid. */
+  | { action: 'up-to-date'; envelopeId: string }
+  /** It was sent with other content: never sent again; reported (SR_ENVELOPE_DRIFT). */
+  | { action: 'drift'; envelopeId: string; sentDigest: string }
+  /**
+   * Issue 12. Completed, declined or voided (as the last sync recorded), or
+   * declared voided and never sent: nothing more happens to it (no signing
+   * address, no failure). `status` is the service's word, or `not sent`.
+   */
+  | { action: 'settled'; envelopeId?: string; status: string }
+  /** Declared `status: voided` in its job file and not voided yet: the run voids it first (once). */
+  | { action: 'void'; envelopeId: string; reason: string }
+  /** Drifted, and the run was asked to `--replace-drifted`: voided with a reason, the new content sent under the same key. */
+  | { action: 'replace'; envelopeId: string; sentDigest: string };
+
+export type EnvelopeAction = EnvelopeDecision['action'];
+
+/** What the plan decided for one subsidiary account. */
+export type AccountDecision =
+  /** No id known: claim it (when runners may race), then create it. */
+  | { action: 'create' }
+  /** Not in the journal, but a claim on the service names the account a run created: take it. */
+  | { action: 'adopt'; accountId: string }
+  /** Known (journal or job file) and present on the service. */
+  | { action: 'up-to-date'; accountId: string }
+  /** Known, and the service answers that it is gone: created again. */
+  | { action: 'recreate'; accountId: string }
+  | { action: 'delete'; accountId: string }
+  /** Declared absent and no id known. */
+  | { action: 'already-absent' };
+
+export type AccountAction = AccountDecision['action'];
+
+/** One envelope of a plan: its decision, the steps a run takes for it and the API calls they cost. */
+export interface EnvelopePlan {
+  kind: 'envelope';
+  job: string;
+  key: string;
+  /** `<job>/<key>`. */
+  identity: string;
+  decision: EnvelopeDecision;
+  /** The steps a run takes, in order (empty: nothing to do). */
+  steps: EnvelopeStep[];
+  /** API calls those steps cost (a confirm counts 0: its listing is shared, see `Plan.listingCalls`). */
+  apiCalls: number;
+  /** The envelope as the job files resolve it; dropped by `planJobs` unless kept (the CLI's `plan` does not need it). */
+  envelope?: ResolvedEnvelope;
+}
+
+/** One account of a plan. */
+export interface AccountPlan {
+  kind: 'account';
+  job: string;
+  key: string;
+  identity: string;
+  decision: AccountDecision;
+  apiCalls: number;
+  account?: ResolvedAccount;
+}
+
+export type PlanItem = EnvelopePlan | AccountPlan;
+
+/** When documents and certificates are downloaded. */
+export type DocumentsWhen = 'at-send' | 'on-completion';
+
+/** What a run will do: made by `planJobs`, executed by `runJobs`, printed by `signrun plan`. */
+export interface Plan {
+  items: PlanItem[];
+  /** `at-send`: downloaded right after sending; `on-completion`: later (signed copies), not by this run. */
+  documents: DocumentsWhen;
+  /**
+   * True when another runner may work on the same service at the same time
+   * (any service but this run's own in-process sandbox): envelopes are then
+   * created as drafts and confirmed before they are sent.
+   */
+  arbitrate: boolean;
+  /** Calls made once: login, template reads, and the listings the plan made. */
+  runCalls: number;
+  /** Status-changes listings made (or to make) to confirm drafts, estimated. */
+  listingCalls: number;
+  totalApiCalls: number;
+}

@@ -1,0 +1,99 @@
+import type { Envelope, Signer } from '../client/wire-types.js';
+import type { EnvelopeStatusFacts, RecipientStatus } from './journal-record.js';
+import type { EnvelopeRecord, RecipientRecord } from '../output/records.js';
+
+/**
+ * Statuses after which nothing more will happen to an envelope: no signing
+ * address is asked for it, and it never fails a run (a person saying no is
+ * not something signrun failed to do).
+ */
+export const settledStatuses: ReadonlySet<string> = new Set(['completed', 'declined', 'voided']);
+
+/** True for completed, declined and voided. */
+export function isSettled(status: string | undefined): boolean {
+  return status !== undefined && settledStatuses.has(status.toLowerCase());
+}
+
+/** A recipient who has still to act: neither signed nor declined (DocuSign's `created`, `sent`, `delivered`). */
+export function isStillToSign(status: string | undefined): boolean {
+  return status !== 'completed' && status !== 'signed' && status !== 'declined';
+}
+
+/**
+ * The facts a sync records of one envelope of the status-changes listing
+ * (with `include=recipients`): status and when, why it was declined or
+ * voided, and each signer's status and dates. Pure: the same listing gives
+ * the same facts, so a re-sync that learns nothing writes nothing.
+ */
+export function statusFactsOf(envelope: Envelope): EnvelopeStatusFacts {
+  const signers = envelope.recipients?.signers ?? [];
+  const recipients = signers.map(recipientStatusOf);
+  const facts: EnvelopeStatusFacts = { status: (envelope.status ?? 'unknown').toLowerCase(), recipients };
+  set(facts, 'statusAt', envelope.statusChangedDateTime);
+  set(facts, 'sentAt', envelope.sentDateTime);
+  set(facts, 'deliveredAt', envelope.deliveredDateTime);
+  set(facts, 'completedAt', envelope.completedDateTime);
+  set(facts, 'declinedAt', envelope.declinedDateTime);
+  set(facts, 'voidedAt', envelope.voidedDateTime);
+  set(facts, 'voidedReason', envelope.voidedReason);
+  const decliner = recipients.find((r) => r.status === 'declined');
+  set(facts, 'declinedReason', decliner?.declinedReason);
+  return facts;
+}
+
+function recipientStatusOf(signer: Signer): RecipientStatus {
+  const r: RecipientStatus = {
+    recipientId: signer.recipientId ?? '',
+    status: (signer.status ?? 'unknown').toLowerCase(),
+  };
+  set(r, 'name', signer.name);
+  set(r, 'email', signer.email);
+  set(r, 'clientUserId', signer.clientUserId);
+  set(r, 'routingOrder', signer.routingOrder);
+  set(r, 'sentAt', signer.sentDateTime);
+  set(r, 'deliveredAt', signer.deliveredDateTime);
+  set(r, 'signedAt', signer.signedDateTime);
+  set(r, 'declinedAt', signer.declinedDateTime);
+  set(r, 'declinedReason', signer.declinedReason);
+  return r;
+}
+
+/** When the recipient's current status began: signed, declined, opened, or sent. */
+export function recipientStatusAt(r: Pick<RecipientStatus, 'signedAt' | 'declinedAt' | 'deliveredAt' | 'sentAt'>) {
+  return r.signedAt ?? r.declinedAt ?? r.deliveredAt ?? r.sentAt;
+}
+
+function set<T extends object, K extends keyof T>(target: T, key: K, value: T[K] | undefined): void {
+  if (value !== undefined && value !== null && value !== '') target[key] = value;
+}
+
+/** True when two facts say the same (a re-sync that learnt nothing records nothing). */
+export function sameFacts(a: EnvelopeStatusFacts | undefined, b: EnvelopeStatusFacts): boolean {
+  return a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** envelope.json with the listing's facts: status and dates, and each recipient's. */
+export function withFacts(record: EnvelopeRecord, facts: EnvelopeStatusFacts): EnvelopeRecord {
+  const next: EnvelopeRecord = { ...record, status: facts.status };
+  for (const key of [
+    'statusAt',
+    'sentAt',
+    'deliveredAt',
+    'completedAt',
+    'declinedAt',
+    'voidedAt',
+    'voidedReason',
+    'declinedReason',
+  ] as const) {
+    if (facts[key] !== undefined) next[key] = facts[key];
+  }
+  const byId = new Map(facts.recipients.map((r) => [r.recipientId, r]));
+  const merged: RecipientRecord[] = record.recipients.map((r) => {
+    const f = byId.get(r.recipientId);
+    byId.delete(r.recipientId);
+    return f ? { ...r, ...f } : r;
+  });
+  for (const f of byId.values()) merged.push({ ...f });
+  next.recipients = merged;
+  return next;
+}

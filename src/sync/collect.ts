@@ -1,0 +1,52 @@
+import type { AccountClient } from '../client/esignature-client.js';
+import type { FileRecord, OutputFolder } from '../output/output-folder.js';
+import { safeFileName } from '../output/output-folder.js';
+
+/** What to collect of a completed envelope. */
+export interface CollectOptions {
+  /** Also the combined PDF (every document and the certificate in one file). Default false. */
+  combined?: boolean;
+  tag?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * Downloads a completed envelope's documents as the service serves them
+ * (signed and sealed) and its certificate of completion into
+ * `<folder>/documents/` and `<folder>/certificate.pdf` — the same paths as
+ * a run's downloads, which they replace. Each one is streamed to a temp file
+ * with its sha256 computed on the way and renamed into place whole
+ * (OutputFolder), so a crash leaves the earlier file or the new one, never
+ * half of one. The caller records the files in the journal: they are
+ * downloaded once.
+ */
+export async function collectCompleted(
+  account: AccountClient,
+  out: OutputFolder,
+  folder: string,
+  envelopeId: string,
+  options: CollectOptions = {},
+): Promise<FileRecord[]> {
+  const call = { ...(options.tag ? { tag: options.tag } : {}), ...(options.signal ? { signal: options.signal } : {}) };
+  const listed = await account.listDocuments(envelopeId, call);
+  const documents = (listed.envelopeDocuments ?? []).filter(
+    (d) => d.documentId !== 'certificate' && d.type !== 'summary',
+  );
+  const files = await Promise.all(
+    documents.map((doc) => {
+      let name = safeFileName(doc.name ?? `document-${doc.documentId}`);
+      if (!/\.pdf$/i.test(name)) name += '.pdf';
+      const relative = `${folder}/documents/${safeFileName(doc.documentId)}-${name}`;
+      return account.downloadDocument(envelopeId, doc.documentId, (body) => out.writeStream(relative, body), call);
+    }),
+  );
+  files.push(
+    await account.downloadCertificate(envelopeId, (body) => out.writeStream(`${folder}/certificate.pdf`, body), call),
+  );
+  if (options.combined) {
+    files.push(
+      await account.downloadCombined(envelopeId, (body) => out.writeStream(`${folder}/combined.pdf`, body), call),
+    );
+  }
+  return files;
+}

@@ -1,0 +1,64 @@
+import type { ResolvedJob } from '../jobs/model.js';
+import { itemFolder, readRecord, type EnvelopeRecord, type SigningRecord } from '../output/records.js';
+import type { RecipientOutcome } from '../runner/run-summary.js';
+import { identityOf } from '../runner/identity.js';
+import { readJournal } from '../state/journal.js';
+import { journalProgress } from '../state/journal-progress.js';
+import { recipientOutcomes } from './record-facts.js';
+import { withFacts } from '../state/status-facts.js';
+
+/** One envelope as `signrun status` shows it. */
+export interface EnvelopeStatusLine {
+  job: string;
+  key: string;
+  /** `not sent` when no run has sent it. */
+  status: string;
+  envelopeId?: string;
+  statusAt?: string;
+  voidedReason?: string;
+  declinedReason?: string;
+  /** When the last sync recorded it. */
+  syncedAt?: string;
+  recipients: RecipientOutcome[];
+}
+
+/**
+ * What the state says of each envelope of the jobs — the journal's latest
+ * status (written by `sync`) over envelope.json — without any call to the
+ * service.
+ */
+export async function statusFromState(
+  jobs: ResolvedJob[],
+  outDir: string,
+  stateDir: string,
+): Promise<EnvelopeStatusLine[]> {
+  const progress = journalProgress((await readJournal(stateDir)).records);
+  const lines: EnvelopeStatusLine[] = [];
+  for (const job of jobs) {
+    for (const envelope of job.envelopes) {
+      const folder = itemFolder(envelope.job, envelope.key);
+      const p = progress.envelopes.get(identityOf(envelope));
+      let record = await readRecord<EnvelopeRecord>(outDir, `${folder}/envelope.json`);
+      const envelopeId = p?.created?.envelopeId ?? record?.envelopeId;
+      if (record && p?.status && p.status.envelopeId === record.envelopeId.toLowerCase())
+        record = withFacts(record, p.status.facts);
+      const line: EnvelopeStatusLine = {
+        job: envelope.job,
+        key: envelope.key,
+        status: envelopeId ? (record?.status ?? 'sent') : 'not sent',
+        recipients: [],
+      };
+      if (envelopeId) line.envelopeId = envelopeId;
+      if (record) {
+        const signing = await readRecord<SigningRecord>(outDir, `${folder}/signing.json`).catch(() => undefined);
+        line.recipients = recipientOutcomes(record, signing);
+        if (record.statusAt) line.statusAt = record.statusAt;
+        if (record.voidedReason) line.voidedReason = record.voidedReason;
+        if (record.declinedReason) line.declinedReason = record.declinedReason;
+        if (p?.status?.at) line.syncedAt = p.status.at;
+      }
+      lines.push(line);
+    }
+  }
+  return lines;
+}

@@ -1,0 +1,389 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { ResolvedEnvelope, ResolvedJob } from '../jobs/model.js';
+import { EsignatureClient, type AccountClient } from '../client/esignature-client.js';
+import type { Auth } from '../client/auth.js';
+import type { RetryPolicy } from '../client/retry-policy.js';
+import { OutputFolder, type FileRecord } from '../output/output-folder.js';
+import { ResultSpool } from '../output/result-spool.js';
+import { itemFolder, readRecord, type EnvelopeRecord, type SigningRecord } from '../output/records.js';
+import { identityOf, transactionIdOf } from '../runner/identity.js';
+import type { RunEvent, RunEventListener } from '../runner/run-events.js';
+import { SummaryCollector, type EnvelopeResult, type RunSummary, type RunTarget } from '../runner/run-summary.js';
+import { itemErrorOf } from '../runner/envelope-pipeline.js';
+import { acquireStateLock, type StateLock } from '../state/state-lock.js';
+import { openJournal, type Journal } from '../state/journal.js';
+import { bindStateTarget } from '../state/state-target.js';
+import { journalProgress, type EnvelopeProgress, type JournalProgress } from '../state/journal-progress.js';
+import type { EnvelopeStatusFacts } from '../state/journal-record.js';
+import { collectCompleted } from './collect.js';
+import { defaultMinListingIntervalMs, listingPermission, nextFromDate } from './polling-rule.js';
+import { listStatusChanges } from './status-listing.js';
+import { voidDeclared } from './void-declared.js';
+import { latestConnectStatuses } from './connect-events.js';
+import { sameFacts, statusFactsOf } from '../state/status-facts.js';
+import { recipientOutcomes } from './record-facts.js';
+import { withFacts } from '../state/status-facts.js';
+
+/** Options of {@link sync}. */
+export interface SyncOptions {
+  jobs: ResolvedJob[];
+  target: RunTarget & { auth: Auth };
+  outDir: string;
+  /** State folder (journal): where statuses, listings and collections are recorded. */
+  stateDir: string;
+  /** List even when the last listing is more recent than the polling rule allows (`--force`). */
+  force?: boolean;
+  /** Minimum time between two listings of one account, ms. Default DocuSign's 15 minutes. */
+  minListingIntervalMs?: number;
+  /** Also download each completed envelope's combined PDF. */
+  combined?: boolean;
+  concurrency?: number;
+  signal?: AbortSignal;
+  onEvent?: RunEventListener;
+  retryPolicy?: RetryPolicy;
+  runId?: string;
+  command?: string;
+  /** Time source (tests). */
+  now?: () => Date;
+  /**
+   * Void what the job files declare voided, and (with `replaceDrifted`)
+   * replace drifted envelopes, before listing: `run` asks for it, `sync`
+   * alone never changes anything on the service.
+   */
+  act?: { replaceDrifted: boolean };
+}
+
+/** What a sync did besides the per-envelope results. */
+export interface SyncInfo {
+  /** True when a listing was made; false when the polling rule said wait (the results are the recorded ones). */
+  listed: boolean;
+  /** When the polling rule allows the next listing. */
+  nextListingAt?: string;
+  listingCalls: number;
+  /** Files downloaded by this sync (a re-sync downloads none). */
+  downloads: number;
+}
+
+/** A sync's summary: the same one a run gives (so the same reports are written), and what the sync did. */
+export interface SyncSummary extends RunSummary {
+  sync: SyncInfo;
+}
+
+/** One envelope of the jobs and what is known of it before the listing. */
+interface Known {
+  envelope: ResolvedEnvelope;
+  index: number;
+  id: string;
+  folder: string;
+  record: EnvelopeRecord | undefined;
+  progress: EnvelopeProgress | undefined;
+  envelopeId: string | undefined;
+}
+
+/**
+ * `signrun sync`: asks the service what became of every envelope of the
+ * jobs that was sent — one account-level status-changes listing per
+ * account, paged, never a request per envelope — records each status change
+ * in the journal and in envelope.json, and collects each newly completed
+ * envelope's signed documents and certificate, once. The summary feeds the
+ * same reporters as a run.
+ */
+export async function sync(options: SyncOptions): Promise<SyncSummary> {
+  const now = options.now ?? (() => new Date());
+  const startedAt = now();
+  const runId = options.runId ?? randomUUID();
+  const out = new OutputFolder(options.outDir);
+  const envelopes = options.jobs.flatMap((j) => j.envelopes);
+  const concurrency = options.concurrency ?? 8;
+  const spool = await ResultSpool.create<EnvelopeResult>(
+    path.join(out.root, `.signrun-results-${randomUUID()}.jsonl`),
+    envelopes.length,
+  );
+  const collector = new SummaryCollector({
+    runId,
+    target: { rootUrl: options.target.rootUrl, sandbox: options.target.sandbox },
+    startedAt: startedAt.toISOString(),
+    concurrency,
+    outDir: out.root,
+    spool,
+  });
+  const emit = (event: RunEvent) => {
+    collector.listener(event);
+    options.onEvent?.(event);
+  };
+  const client = EsignatureClient.create({
+    rootUrl: options.target.rootUrl,
+    auth: options.target.auth,
+    maxSockets: concurrency,
+    onEvent: (event) => emit(event),
+    ...(options.retryPolicy ? { retryPolicy: options.retryPolicy } : {}),
+  });
+  const info: SyncInfo = { listed: false, listingCalls: 0, downloads: 0 };
+  let lock: StateLock | undefined;
+  let journal: Journal | undefined;
+  let handedOver = false;
+  try {
+    const acquired = await acquireStateLock(options.stateDir, { command: options.command ?? 'signrun sync' });
+    lock = acquired.lock;
+    await bindStateTarget(options.stateDir, options.target.rootUrl);
+    const opened = await openJournal(options.stateDir);
+    journal = opened.journal;
+    const progress = journalProgress(opened.previous.records);
+    emit({
+      type: 'run:start',
+      runId,
+      target: { rootUrl: options.target.rootUrl, sandbox: options.target.sandbox },
+      startedAt: startedAt.toISOString(),
+      envelopes: envelopes.length,
+      accounts: 0,
+    });
+    const known = await knownEnvelopes(envelopes, out, progress);
+    const sent = known.filter((k) => k.envelopeId !== undefined);
+    // Recomputed after voids: a replaced envelope is no longer this key's.
+    const sentNow = () => known.filter((k) => k.envelopeId !== undefined);
+    const account = sent.length > 0 ? await client.login({ tag: 'login' }) : undefined;
+    const listed = new Map<string, EnvelopeStatusFacts>();
+    // Events `signrun listen` recorded (Connect): used for what no listing of this sync shows.
+    const events = await latestConnectStatuses(options.stateDir);
+    if (account && options.act) {
+      const voids = await voidDeclared(known, account, journal, out, {
+        replaceDrifted: options.act.replaceDrifted,
+        now,
+      });
+      for (const message of voids.warnings) emit({ type: 'warning', message });
+      for (const v of voids.voided) {
+        const k = known.find((x) => x.id === v.id);
+        // A replaced envelope's key starts afresh: this sync no longer speaks of the old one.
+        if (k && v.replaced) k.envelopeId = undefined;
+      }
+    }
+    if (account) {
+      const ours = sentNow().filter((k) => !k.record || k.record.accountId === account.accountId);
+      const last = progress.listings.get(account.accountId);
+      const permission = listingPermission(
+        last?.listedAt,
+        now(),
+        options.minListingIntervalMs ?? defaultMinListingIntervalMs,
+        options.force === true,
+      );
+      if (permission.nextAllowedAt) info.nextListingAt = permission.nextAllowedAt;
+      if (!permission.allowed) {
+        emit({
+          type: 'warning',
+          message: `the last status listing of account ${account.accountId} was at ${last?.listedAt}: DocuSign allows one every 15 minutes, so this sync shows what was recorded then (next listing from ${permission.nextAllowedAt}; \`npx signrun sync --force\` lists now)`,
+        });
+      } else if (ours.length > 0) {
+        const oldest = ours
+          .map((k) => k.record?.createdAt ?? k.progress?.created?.at)
+          .filter((t): t is string => t !== undefined)
+          .sort()[0];
+        const fromDate = nextFromDate(last?.listedAt, oldest, now());
+        // Envelopes never seen by a listing whose last change may be older than from_date: asked by id, in batches.
+        const unseen = ours
+          .filter((k) => !k.progress?.status || k.progress.status.envelopeId !== k.envelopeId)
+          .filter((k) => (k.record?.createdAt ?? k.progress?.created?.at ?? '') < fromDate)
+          .map((k) => k.envelopeId!);
+        const askedAt = now().toISOString();
+        const result = await listStatusChanges(account, { fromDate, envelopeIds: unseen }, { tag: 'sync' });
+        info.listed = true;
+        info.listingCalls = result.calls;
+        for (const [id, envelope] of result.envelopes) listed.set(id, statusFactsOf(envelope));
+        await journal.append({
+          kind: 'listing',
+          id: account.accountId,
+          step: 'listed',
+          listedAt: result.listedAt ?? askedAt,
+          fromDate,
+          calls: result.calls,
+        });
+      }
+    }
+    // Envelopes are recorded (and completed ones collected) `concurrency` at a time: the downloads overlap.
+    let next = 0;
+    const journalOpen = journal;
+    const worker = async (): Promise<void> => {
+      while (next < known.length) {
+        const k = known[next++]!;
+        await syncEach(k);
+      }
+    };
+    const syncEach = async (k: Known): Promise<void> => {
+      const result = await syncOne(k, {
+        account,
+        out,
+        journal: journalOpen,
+        listed,
+        events,
+        now,
+        info,
+        combined: options.combined === true,
+        usageOf: (tag) => collector.usageOf(tag),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      collector.envelopeDone(k.index, result);
+      emit({ type: 'envelope:done', result });
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, known.length) }, worker));
+    emit({ type: 'run:end', endedAt: now().toISOString(), interrupted: options.signal?.aborted === true });
+    const summary = await collector.summary();
+    handedOver = true;
+    return { ...summary, sync: info };
+  } finally {
+    client.close();
+    await journal?.close();
+    await lock?.release();
+    if (!handedOver) await spool.close();
+  }
+}
+
+/** What the journal and envelope.json say of each envelope, before any call. */
+async function knownEnvelopes(
+  envelopes: ResolvedEnvelope[],
+  out: OutputFolder,
+  progress: JournalProgress,
+): Promise<Known[]> {
+  const known: Known[] = [];
+  for (const [index, envelope] of envelopes.entries()) {
+    const id = identityOf(envelope);
+    const folder = itemFolder(envelope.job, envelope.key);
+    const record = await readRecord<EnvelopeRecord>(out.root, `${folder}/envelope.json`);
+    const p = progress.envelopes.get(id);
+    const envelopeId = p?.created?.envelopeId ?? record?.envelopeId;
+    known.push({ envelope, index, id, folder, record, progress: p, envelopeId: envelopeId?.toLowerCase() });
+  }
+  return known;
+}
+
+interface SyncOneContext {
+  account: AccountClient | undefined;
+  out: OutputFolder;
+  journal: Journal;
+  listed: Map<string, EnvelopeStatusFacts>;
+  /** Latest status per envelopeId from Connect events (signrun listen). */
+  events: Map<string, { status: string; at: string }>;
+  now: () => Date;
+  info: SyncInfo;
+  combined: boolean;
+  usageOf: (tag: string) => { calls: number; retries: number };
+  signal?: AbortSignal;
+}
+
+/** Records what the listing said of one envelope, collects it when newly completed, rewrites its envelope.json. */
+async function syncOne(k: Known, ctx: SyncOneContext): Promise<EnvelopeResult> {
+  const base: EnvelopeResult = {
+    job: k.envelope.job,
+    key: k.envelope.key,
+    source: k.envelope.source,
+    outcome: 'not-started',
+    recipients: [],
+    files: [],
+    apiCalls: 0,
+    retries: 0,
+  };
+  if (k.envelope.row !== undefined) base.row = k.envelope.row;
+  if (!k.envelopeId || !ctx.account) return base;
+  const envelopeId = k.envelopeId;
+  const recorded = k.progress?.status?.envelopeId === envelopeId ? k.progress.status.facts : undefined;
+  const event = ctx.events.get(envelopeId);
+  const fromEvent =
+    event && !ctx.listed.has(envelopeId) && event.status !== recorded?.status && event.at > (recorded?.statusAt ?? '')
+      ? { ...(recorded ?? { recipients: [] }), status: event.status, statusAt: event.at }
+      : undefined;
+  const fresh = ctx.listed.get(envelopeId) ?? fromEvent;
+  const facts = fresh ?? recorded;
+  let record = k.record ?? minimalRecord(k, envelopeId, ctx.account);
+  let changed = false;
+  let error: EnvelopeResult['error'];
+  if (fresh && !sameFacts(recorded, fresh)) {
+    await ctx.journal.append({ kind: 'envelope', id: k.id, step: 'status', envelopeId, facts: fresh });
+    changed = true;
+  }
+  const alreadyCollected =
+    (k.progress?.collected?.envelopeId === envelopeId || k.record?.collected === true) && k.record?.collected !== false;
+  let files: FileRecord[] | undefined;
+  if (facts?.status === 'completed' && !alreadyCollected) {
+    try {
+      files = await collectCompleted(ctx.account, ctx.out, k.folder, envelopeId, {
+        combined: ctx.combined,
+        tag: k.id,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+      });
+      ctx.info.downloads += files.length;
+      await ctx.journal.append({
+        kind: 'envelope',
+        id: k.id,
+        step: 'collected',
+        envelopeId,
+        files: files.map((f) => ({ path: f.path, sha256: f.sha256, size: f.size })),
+      });
+      changed = true;
+    } catch (caught) {
+      error = itemErrorOf(caught, 'collect');
+    }
+  }
+  if (facts) record = withFacts(record, facts);
+  if (files) {
+    const replaced = new Set(files.map((f) => f.path));
+    record = {
+      ...record,
+      files: [...record.files.filter((f) => !replaced.has(f.path)), ...files].sort((a, b) =>
+        a.path.localeCompare(b.path),
+      ),
+      collected: true,
+    };
+  }
+  const written: FileRecord[] = [];
+  if (changed || !k.record || !sameRecord(k.record, record)) {
+    record = { ...record, updatedAt: ctx.now().toISOString(), syncedAt: ctx.now().toISOString() };
+    try {
+      written.push(await ctx.out.writeJson(`${k.folder}/envelope.json`, record));
+    } catch (caught) {
+      error ??= itemErrorOf(caught, 'outputs');
+    }
+  }
+  const signing = await readRecord<SigningRecord>(ctx.out.root, `${k.folder}/signing.json`).catch(() => undefined);
+  const usage = ctx.usageOf(k.id);
+  const result: EnvelopeResult = {
+    ...base,
+    outcome: error ? 'failed' : 'succeeded',
+    adopted: true,
+    envelopeId,
+    recipients: recipientOutcomes(record, signing),
+    files: [...record.files, ...written.filter((w) => !record.files.some((f) => f.path === w.path))].sort((a, b) =>
+      a.path.localeCompare(b.path),
+    ),
+    apiCalls: usage.calls,
+    retries: usage.retries,
+  };
+  if (record.status !== undefined) result.status = record.status;
+  if (record.statusAt !== undefined) result.statusAt = record.statusAt;
+  if (record.voidedReason !== undefined) result.voidedReason = record.voidedReason;
+  if (record.declinedReason !== undefined) result.declinedReason = record.declinedReason;
+  if (error) result.error = error;
+  return result;
+}
+
+/** True when two envelope.json records say the same, times of writing aside. */
+function sameRecord(a: EnvelopeRecord, b: EnvelopeRecord): boolean {
+  const strip = ({ updatedAt: _u, syncedAt: _s, ...rest }: EnvelopeRecord) => rest;
+  return JSON.stringify(strip(a)) === JSON.stringify(strip(b));
+}
+
+/** envelope.json for an envelope the journal knows but whose record a crash left unwritten. */
+function minimalRecord(k: Known, envelopeId: string, account: AccountClient): EnvelopeRecord {
+  const at = k.progress?.created?.at ?? new Date().toISOString();
+  return {
+    job: k.envelope.job,
+    key: k.envelope.key,
+    envelopeId,
+    digest: k.progress?.created?.digest ?? k.envelope.digest,
+    transactionId: transactionIdOf(k.envelope),
+    rootUrl: account.client.rootUrl,
+    accountId: account.accountId,
+    createdAt: at,
+    updatedAt: at,
+    recipients: [],
+    files: [],
+  };
+}

@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/contract.js';
+import { EsignatureClient, type AccountClient } from '../../src/client/esignature-client.js';
+import { sandboxSeedAuth } from '../../src/runner/target.js';
+import { ServiceLedger } from '../../src/runner/service-ledger.js';
+
+/**
+ * The service's listing as the plan and the confirm step read it, against the
+ * real sandbox: which envelope of an identity counts, and the keyset paging
+ * (a page size of 2 makes every listing several pages).
+ */
+let sandbox: RunningSandbox;
+let client: EsignatureClient;
+let account: AccountClient;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, quiet: true });
+  client = EsignatureClient.create({ rootUrl: sandbox.rootUrl, auth: sandboxSeedAuth() });
+  account = await client.login();
+});
+afterAll(async () => {
+  client.close();
+  await sandbox.close();
+});
+
+const pdf = readFileSync(new URL('../../examples/docs/offer-letter.pdf', import.meta.url)).toString('base64');
+
+/** A draft carrying an identity of a job, with a document and a signer so that it can be sent. */
+async function draft(job: string, identity: string, digest = 'sha256:x'): Promise<string> {
+  const { envelopeId } = await account.createEnvelope({
+    emailSubject: 'Draft',
+    status: 'created',
+    documents: [{ documentId: '1', name: 'offer-letter.pdf', fileExtension: 'pdf', documentBase64: pdf }],
+    recipients: { signers: [{ recipientId: '1', name: 'Ada', email: 'ada@example.com' }] },
+    customFields: {
+      textCustomFields: [
+        { name: 'signrun', value: identity, show: 'false' },
+        { name: 'signrunJob', value: job, show: 'false' },
+        { name: 'signrunDigest', value: digest, show: 'false' },
+      ],
+    },
+  });
+  return envelopeId;
+}
+
+describe('ServiceLedger', () => {
+  it('the earliest draft counts; the later ones are losers; a deleted draft is gone', async () => {
+    const ledger = new ServiceLedger(account, { pageSize: 2 });
+    const first = await draft('ledger-a', 'ledger-a/k');
+    const second = await draft('ledger-a', 'ledger-a/k');
+    const third = await draft('ledger-a', 'ledger-a/k');
+    await draft('ledger-a', 'ledger-a/other');
+    await ledger.load('ledger-a');
+    expect(ledger.calls).toBeGreaterThan(1); // paged
+    const winner = ledger.winnerOf('ledger-a/k');
+    expect(winner?.envelopeId).toBe(first);
+    expect(
+      ledger
+        .losersOf('ledger-a/k', winner!)
+        .map((e) => e.envelopeId)
+        .sort(),
+    ).toEqual([second, third].sort());
+
+    await account.deleteDrafts([first]);
+    await ledger.refresh('ledger-a');
+    expect(ledger.winnerOf('ledger-a/k')?.envelopeId).toBe(second);
+  });
+
+  it('a sent envelope counts even when a draft of the same identity is older', async () => {
+    const ledger = new ServiceLedger(account, { pageSize: 2 });
+    const older = await draft('ledger-b', 'ledger-b/k');
+    const sent = await draft('ledger-b', 'ledger-b/k');
+    await account.sendDraft(sent);
+    await ledger.load('ledger-b');
+    expect(ledger.winnerOf('ledger-b/k')?.envelopeId).toBe(sent);
+    expect(ledger.losersOf('ledger-b/k', ledger.winnerOf('ledger-b/k')!).map((e) => e.envelopeId)).toEqual([older]);
+  });
+
+  it('callers of the same moment share one listing, and each is answered by a listing started after it asked', async () => {
+    const ledger = new ServiceLedger(account);
+    await ledger.load('ledger-c');
+    const before = ledger.calls;
+    const made = await Promise.all([draft('ledger-c', 'ledger-c/1'), draft('ledger-c', 'ledger-c/2')]);
+    await Promise.all([ledger.refresh('ledger-c'), ledger.refresh('ledger-c'), ledger.refresh('ledger-c')]);
+    expect(ledger.calls - before).toBe(1);
+    expect(ledger.winnerOf('ledger-c/1')?.envelopeId).toBe(made[0]);
+    expect(ledger.winnerOf('ledger-c/2')?.envelopeId).toBe(made[1]);
+  });
+});
