@@ -8,6 +8,7 @@ import type { NewJournalRecord } from '../state/journal-record.js';
 import { SignrunError, isSignrunError } from '../errors/signrun-error.js';
 import type { CommittingFile, FileRecord, OutputFolder } from '../output/output-folder.js';
 import { safeFileName } from '../output/output-folder.js';
+import { fileDigest } from '../output/file-digest.js';
 import { itemFolder, type EnvelopeRecord, type RecipientRecord, type SigningEntry } from '../output/records.js';
 import { envelopeDefinitionOf } from './envelope-definition.js';
 import { recipientsOf, signersInTurn, viewKeyOf } from './decide.js';
@@ -133,7 +134,8 @@ export async function runEnvelope(
   } catch (caught) {
     error = itemErrorOf(caught, failedStep);
   }
-  if (plan.steps.length > 0 && state.envelopeId) {
+  // envelope.json says where the envelope stands now: written by every run that has its id (no call needed).
+  if (state.envelopeId && decision.action !== 'drift') {
     try {
       state.commits.push({ committed: keep(state, writeEnvelopeRecordBehind(envelope, state, ctx)).committed });
     } catch (caught) {
@@ -156,6 +158,13 @@ export async function runEnvelope(
     } catch (caught) {
       error ??= itemErrorOf(caught, 'journal');
     }
+  }
+  // signing.json of an earlier run, when this one asked for no address: listed in the report as it is on disk
+  // (read for the report only; nothing is decided from it).
+  const signingPath = `${state.folder}/signing.json`;
+  if (!state.files.has(signingPath) && journalled && journalled.views.size > 0) {
+    const onDisk = await fileDigest(ctx.out.resolve(signingPath)).catch(() => undefined);
+    if (onDisk) state.files.set(signingPath, { path: signingPath, ...onDisk });
   }
   // Files of earlier runs the journal records, for the report.
   if (journalled) {
@@ -562,7 +571,7 @@ function writeEnvelopeRecordBehind(
     createdAt: ctx.progressOf?.(identityOf(envelope))?.created?.at ?? now,
     updatedAt: now,
     recipients,
-    files: state.downloads,
+    files: downloadsOf(state, ctx.progressOf?.(identityOf(envelope))),
   };
   if (state.status !== undefined) record.status = state.status;
   // What sync recorded in the journal (statuses, dates, reasons, collected files) stays in envelope.json.
@@ -576,6 +585,15 @@ function writeEnvelopeRecordBehind(
     full = { ...full, files: [...full.files.filter((f) => !paths.has(f.path)), ...collected], collected: true };
   }
   return ctx.out.writeJsonBehind(`${state.folder}/envelope.json`, full);
+}
+
+/** The documents and certificate: this run's downloads, then those the journal records of earlier runs. */
+function downloadsOf(state: EnvelopeState, journalled: EnvelopeProgress | undefined): FileRecord[] {
+  const all = new Map(state.downloads.map((f) => [f.path, f]));
+  for (const d of journalled?.documents.values() ?? []) if (!all.has(d.path)) all.set(d.path, d);
+  const c = journalled?.certificate;
+  if (c && !all.has(c.path)) all.set(c.path, c);
+  return [...all.values()];
 }
 
 function need(envelopeId: string | undefined): string {
