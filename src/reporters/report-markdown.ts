@@ -110,7 +110,7 @@ export async function reportMarkdown(source: ReportSource): Promise<string> {
     lines.push(
       '## Still to sign (oldest first)',
       '',
-      'As of the last `signrun sync`. Not failures: `signrun remind` sends them the notification again.',
+      'As of the last `npx signrun sync`. Not failures: `npx signrun remind` sends them the notification again.',
       '',
       '| envelope | recipient | status | since |',
       '|---|---|---|---|',

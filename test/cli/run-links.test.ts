@@ -21,7 +21,9 @@ describe('signrun run and links in the output folder', () => {
     const out = path.join(dir, 'out');
     const outside = await tempDir('signrun-outside-');
     await mkdir(out);
-    const run = () => runCli(['run', '.', '--out', 'out'], { cwd: dir, env: sandboxEnv(sandbox) });
+    // Documents at send, so the run writes into <job>/<key>/documents (on completion, nothing would yet).
+    const run = () =>
+      runCli(['run', '.', '--out', 'out', '--documents', 'at-send'], { cwd: dir, env: sandboxEnv(sandbox) });
 
     await symlink(outside, path.join(out, '.signrun'));
     let result = await run();

@@ -139,20 +139,29 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
       // run converges (issue 12): what was sent is synced first — one status
       // listing, within DocuSign's polling rule — so settled envelopes ask
       // for nothing and completed ones are collected, and cron needs one command.
-      const synced = await sync({
-        jobs,
-        target: { rootUrl: target.rootUrl, sandbox: target.sandbox, auth: target.auth },
-        outDir,
-        stateDir,
-        signal,
-        command: 'signrun run (sync)',
-        // Declared voids (status: voided) and, when asked, replacement of drifted envelopes.
-        act: { replaceDrifted: options['replaceDrifted'] === true },
-        onEvent: (event) => {
-          if (event.type === 'warning' && !event.message.startsWith('the last status listing'))
-            io.stderr.write(`warning: ${event.message}\n`);
-        },
-      });
+      let synced;
+      try {
+        synced = await sync({
+          jobs,
+          target: { rootUrl: target.rootUrl, sandbox: target.sandbox, auth: target.auth },
+          outDir,
+          stateDir,
+          signal,
+          command: 'signrun run (sync)',
+          // Declared voids (status: voided) and, when asked, replacement of drifted envelopes.
+          act: { replaceDrifted: options['replaceDrifted'] === true },
+          onEvent: (event) => {
+            if (event.type === 'warning' && !event.message.startsWith('the last status listing'))
+              io.stderr.write(`warning: ${event.message}\n`);
+          },
+        });
+      } catch (error) {
+        // A sync that could not finish (the state folder refused a write, the
+        // service refused the listing) stops the run before anything is sent:
+        // the reports still say why.
+        await reportStopped(error, target.rootUrl, target.sandbox, 'sync');
+        throw error;
+      }
       await synced.close();
     }
     const progress = createProgress({ stream: io.stderr });
