@@ -41,7 +41,7 @@ describe('chaos (issue 6): exactly once and nothing lost', () => {
   it(
     'the runner killed with SIGKILL at 5 seeded moments, each followed by a re-run: exactly once and complete',
     async () => {
-      const n = 60;
+      const n = 100;
       const { result, exit, stderr } = await runChaos([
         '--envelopes',
         String(n),
@@ -50,7 +50,7 @@ describe('chaos (issue 6): exactly once and nothing lost', () => {
         '--runner-kills',
         '5',
         '--kill-window',
-        '1500',
+        '1000',
         '--seed',
         '5',
       ]);
