@@ -196,17 +196,17 @@ describe('every path uses the configured login', () => {
   it('a subsidiary account is deleted with the JWT grant, acting as its consented user — no legacy login', async () => {
     const jobDir = await tempDir('signrun-jwt-sub-');
     const outDir = path.join(jobDir, 'out');
-    // Its own email: the examples run above made users with the example's.
-    const job = (await readFile(path.join(repoRoot, 'examples/subsidiary-account.yaml'), 'utf8')).replace(
-      'admin@acme.example.fr',
-      'jwt-admin@acme.example.fr',
-    );
+    // Its own job name and email: the examples run above created the example's
+    // account (job/key is its identity, so a run from another folder adopts it).
+    const job = (await readFile(path.join(repoRoot, 'examples/subsidiary-account.yaml'), 'utf8'))
+      .replace('job: subsidiary-acme-france', 'job: subsidiary-acme-france-jwt')
+      .replace('admin@acme.example.fr', 'jwt-admin@acme.example.fr');
     await writeFile(path.join(jobDir, '.env'), await readFile(path.join(repoRoot, 'examples/.env'), 'utf8'));
     await writeFile(path.join(jobDir, 'sub.yaml'), job);
     const created = await runCli(['run', 'sub.yaml', '--out', outDir], { cwd: jobDir, env: jwtEnv() });
     expect(created.code, created.stderr).toBe(0);
     const record = JSON.parse(
-      await readFile(path.join(outDir, 'subsidiary-acme-france/acme-fr/account.json'), 'utf8'),
+      await readFile(path.join(outDir, 'subsidiary-acme-france-jwt/acme-fr/account.json'), 'utf8'),
     ) as { accountId: string; userId: string };
     // Its initial user activates the account, and allows the integration key on the consent page.
     const outbox = (await (
@@ -232,7 +232,7 @@ describe('every path uses the configured login', () => {
     expect(lines.filter((l) => /login_information/.test(l))).toEqual([]);
     expect(lines.filter((l) => /^\w+ \/restapi\//.test(l) && !/^\w+ \/restapi\/v2\.1\//.test(l))).toEqual([]);
     const deleted = JSON.parse(
-      await readFile(path.join(outDir, 'subsidiary-acme-france/acme-fr/account.json'), 'utf8'),
+      await readFile(path.join(outDir, 'subsidiary-acme-france-jwt/acme-fr/account.json'), 'utf8'),
     ) as { state: string };
     expect(deleted.state).toBe('deleted');
   });
