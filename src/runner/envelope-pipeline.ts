@@ -511,6 +511,9 @@ function outcomesOf(envelope: ResolvedEnvelope, asked: boolean): RecipientOutcom
     const outcome: RecipientOutcome = {
       recipientId: 'recipientId' in r ? r.recipientId : '',
       signing: r.clientUserId === undefined ? 'remote' : inTurn.has(r) && !asked ? 'ready' : 'waiting-for-turn',
+      // Who, as the job file names them, until a sync says what the service knows.
+      name: r.name,
+      email: r.email,
     };
     if ('roleName' in r) outcome.roleName = r.roleName;
     if (r.clientUserId !== undefined) outcome.clientUserId = r.clientUserId;

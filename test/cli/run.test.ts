@@ -80,6 +80,11 @@ describe('signrun run (real CLI, real sandbox over HTTP)', () => {
     // Every job of examples/ appears in the report.
     const jobs = new Set([...report.envelopes, ...report.accounts].map((i) => i.job));
     expect(jobs.size).toBeGreaterThanOrEqual(4);
+    // Who is to sign is named from the first run on, before any sync (template roles filled from the CSV too).
+    const renewal = report.envelopes.find((e) => e.key === 'renewal-E1001');
+    expect(renewal?.recipients.map((r) => r.name)).toEqual(['Jean Français', 'Claire Dubois']);
+    expect(report.envelopes.every((e) => e.recipients.every((r) => r.name && r.email))).toBe(true);
+    expect(result.stdout).toContain('renewal-E1001: Jean Français <jean.francais@example.com> sent');
   });
 
   it('against a configured service: every sha256 equals the bytes the service serves', async () => {
