@@ -12,83 +12,21 @@
  * Plain JavaScript on the built dist/ (the build compiles src/ only).
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { bin, numberArg, root, sandboxCredentials, sandboxEnv, startServe, stopServe, stringArg, twoSignerJobFolder } from '../lib/bench-kit.mjs';
 
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const envelopes = arg('envelopes', 1000);
-const concurrency = arg('concurrency', 16);
-const latency = arg('latency', 50);
-const sequentialSample = arg('sequential', 50);
+const envelopes = numberArg('envelopes', 1000);
+const concurrency = numberArg('concurrency', 16);
+const latency = numberArg('latency', 50);
+const sequentialSample = numberArg('sequential', 50);
 // --documents at-send: download documents and certificate right after sending (default: on completion, later).
-const documentsWhen = process.argv.includes('--documents') ? process.argv[process.argv.indexOf('--documents') + 1] : undefined;
+const documentsWhen = stringArg('documents');
 // --profile DIR: write V8 CPU profiles of the runner and the sandbox there (node --cpu-prof).
-const profileDir = process.argv.includes('--profile') ? process.argv[process.argv.indexOf('--profile') + 1] : undefined;
+const profileDir = stringArg('profile');
 // Each process writes its profile under DIR/<run|serve>/ on exit.
 const profileFlags = (name) => (profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, name)}`] : []);
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(root, 'dist/cli/bin.js');
-
-function startServe() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...profileFlags('serve'), bin, 'serve', '--port', '0', '--latency', String(latency)], { stdio: ['ignore', 'pipe', 'ignore'] });
-    let out = '';
-    const onData = (d) => {
-      out += d;
-      const m = /listening on (\S+)/.exec(out);
-      if (!m) return;
-      // From here on the request log is only drained: kept and searched, it
-      // cost this process CPU and, once the pipe filled, stalled the sandbox.
-      child.stdout.off('data', onData);
-      child.stdout.resume();
-      resolve({ child, rootUrl: m[1] });
-    };
-    child.stdout.setEncoding('utf8').on('data', onData);
-    child.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
-  });
-}
-
-function jobFolder(n) {
-  const dir = mkdtempSync(join(tmpdir(), 'signrun-bench-run-'));
-  mkdirSync(join(dir, 'docs'));
-  mkdirSync(join(dir, 'data'));
-  copyFileSync(join(root, 'examples/docs/offer-letter.pdf'), join(dir, 'docs/offer-letter.pdf'));
-  copyFileSync(join(root, 'examples/docs/company-handbook.pdf'), join(dir, 'docs/company-handbook.pdf'));
-  const rows = ['id,name,email'];
-  for (let i = 1; i <= n; i++) rows.push(`B${100000 + i},Employee ${i},employee${i}@example.com`);
-  writeFileSync(join(dir, 'data/people.csv'), `${rows.join('\n')}\n`);
-  writeFileSync(
-    join(dir, 'bench.yaml'),
-    `version: 1
-job: bench-run
-defaults: { emailSubject: Please sign, returnUrl: https://hr.example.com/done, status: sent }
-envelopes:
-  - key: e-\${row.id}
-    forEach: { csv: data/people.csv }
-    documents:
-      - { name: offer-letter.pdf, file: docs/offer-letter.pdf }
-      - { name: company-handbook.pdf, file: docs/company-handbook.pdf }
-    recipients:
-      - { name: "\${row.name}", email: "\${row.email}", clientUserId: "emp-\${row.id}" }
-      - { name: "Manager of \${row.id}", email: "manager-\${row.id}@example.com", clientUserId: "mgr-\${row.id}" }
-`,
-  );
-  return dir;
-}
-
-const env = (rootUrl) => ({
-  ...process.env,
-  NO_COLOR: '1',
-  DOCUSIGN_ROOT_URL: rootUrl,
-  DOCUSIGN_USERNAME: 'sandbox@signrun.test',
-  DOCUSIGN_PASSWORD: 'sandbox-password',
-  DOCUSIGN_INTEGRATOR_KEY: 'sandbox-integrator-key',
-});
 
 /** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
 function cpuSeconds(pid) {
@@ -131,7 +69,7 @@ function peakRss(pid) {
 
 async function runSignrun(rootUrl, dir) {
   const started = performance.now();
-  const child = spawn(process.execPath, [...profileFlags('run'), bin, 'run', '.', '--out', 'out', '--concurrency', String(concurrency), ...(documentsWhen ? ['--documents', documentsWhen] : [])], { cwd: dir, env: env(rootUrl), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...profileFlags('run'), bin, 'run', '.', '--out', 'out', '--concurrency', String(concurrency), ...(documentsWhen ? ['--documents', documentsWhen] : [])], { cwd: dir, env: sandboxEnv(rootUrl), stdio: ['ignore', 'pipe', 'pipe'] });
   let peak = 0;
   let cpu = 0;
   const port = Number(new URL(rootUrl).port);
@@ -162,7 +100,7 @@ async function runSignrun(rootUrl, dir) {
 
 /** The same calls as signrun's pipeline, one at a time, with the platform's fetch: the baseline. */
 async function sequential(rootUrl, n) {
-  const headers = { 'X-DocuSign-Authentication': JSON.stringify({ Username: 'sandbox@signrun.test', Password: 'sandbox-password', IntegratorKey: 'sandbox-integrator-key' }), Accept: 'application/json' };
+  const headers = { 'X-DocuSign-Authentication': JSON.stringify(sandboxCredentials), Accept: 'application/json' };
   const call = async (method, url, body) => {
     const res = await fetch(url, { method, headers: { ...headers, ...(body ? { 'Content-Type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
     if (!res.ok) throw new Error(`${method} ${url} ${res.status} ${await res.text()}`);
@@ -195,7 +133,7 @@ async function sequential(rootUrl, n) {
  * shows what any client could do there and then, side by side with the run.
  */
 async function floor(rootUrl, calls) {
-  const headers = { 'X-DocuSign-Authentication': JSON.stringify({ Username: 'sandbox@signrun.test', Password: 'sandbox-password', IntegratorKey: 'sandbox-integrator-key' }), Accept: 'application/json' };
+  const headers = { 'X-DocuSign-Authentication': JSON.stringify(sandboxCredentials), Accept: 'application/json' };
   let left = calls;
   const started = performance.now();
   await Promise.all(
@@ -209,8 +147,8 @@ async function floor(rootUrl, calls) {
   return performance.now() - started;
 }
 
-const serve = await startServe();
-const dir = jobFolder(envelopes);
+const serve = await startServe(latency, profileFlags('serve'));
+const dir = twoSignerJobFolder({ prefix: 'signrun-bench-run-', job: 'bench-run', file: 'bench.yaml', n: envelopes });
 try {
   const serveCpuBefore = cpuSeconds(serve.child.pid);
   const { wallMs, report, peak, cpu, peakConnections } = await runSignrun(serve.rootUrl, dir);
@@ -246,8 +184,6 @@ try {
 } finally {
   serve.child.stderr?.destroy();
   // Wait for the sandbox to close (and, with --profile, to write its profile).
-  const exited = new Promise((resolve) => serve.child.once('exit', resolve));
-  serve.child.kill('SIGTERM');
-  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
+  await stopServe(serve.child);
   rmSync(dir, { recursive: true, force: true });
 }

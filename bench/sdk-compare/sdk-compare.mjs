@@ -20,78 +20,28 @@
  * login_information, as its own examples do.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
+import { bin, numberArg, root, sandboxCredentials, sandboxEnv, startServe, stopServe, twoSignerJobFolder } from '../lib/bench-kit.mjs';
 
 const require = createRequire(import.meta.url);
 const docusign = require('docusign-esign');
 
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const envelopes = arg('envelopes', 300);
-const concurrency = arg('concurrency', 16);
-const latency = arg('latency', 50);
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(root, 'dist/cli/bin.js');
-const credentials = { Username: 'sandbox@signrun.test', Password: 'sandbox-password', IntegratorKey: 'sandbox-integrator-key' };
-
-function startServe() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--latency', String(latency)], { stdio: ['ignore', 'pipe', 'ignore'] });
-    let out = '';
-    const onData = (d) => {
-      out += d;
-      const m = /listening on (\S+)/.exec(out);
-      if (!m) return;
-      child.stdout.off('data', onData);
-      child.stdout.resume();
-      resolve({ child, rootUrl: m[1] });
-    };
-    child.stdout.setEncoding('utf8').on('data', onData);
-    child.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
-  });
-}
-
-function jobFolder(job, n) {
-  const dir = mkdtempSync(join(tmpdir(), 'signrun-sdk-compare-'));
-  mkdirSync(join(dir, 'docs'));
-  mkdirSync(join(dir, 'data'));
-  copyFileSync(join(root, 'examples/docs/offer-letter.pdf'), join(dir, 'docs/offer-letter.pdf'));
-  copyFileSync(join(root, 'examples/docs/company-handbook.pdf'), join(dir, 'docs/company-handbook.pdf'));
-  const rows = ['id,name,email'];
-  for (let i = 1; i <= n; i++) rows.push(`B${100000 + i},Employee ${i},employee${i}@example.com`);
-  writeFileSync(join(dir, 'data/people.csv'), `${rows.join('\n')}\n`);
-  writeFileSync(
-    join(dir, 'job.yaml'),
-    `version: 1
-job: ${job}
-defaults: { emailSubject: Please sign, returnUrl: https://hr.example.com/done, status: sent }
-envelopes:
-  - key: e-\${row.id}
-    forEach: { csv: data/people.csv }
-    documents:
-      - { name: offer-letter.pdf, file: docs/offer-letter.pdf }
-      - { name: company-handbook.pdf, file: docs/company-handbook.pdf }
-    recipients:
-      - { name: "\${row.name}", email: "\${row.email}", clientUserId: "emp-\${row.id}" }
-      - { name: "Manager of \${row.id}", email: "manager-\${row.id}@example.com", clientUserId: "mgr-\${row.id}" }
-`,
-  );
-  return dir;
-}
+const envelopes = numberArg('envelopes', 300);
+const concurrency = numberArg('concurrency', 16);
+const latency = numberArg('latency', 50);
+const credentials = sandboxCredentials;
 
 async function runSignrun(rootUrl, job, extra) {
-  const dir = jobFolder(job, envelopes);
+  const dir = twoSignerJobFolder({ prefix: 'signrun-sdk-compare-', job, file: 'job.yaml', n: envelopes });
   const started = performance.now();
   const child = spawn(process.execPath, [bin, 'run', '.', '--out', 'out', '--concurrency', String(concurrency), ...extra], {
     cwd: dir,
-    env: { ...process.env, NO_COLOR: '1', DOCUSIGN_ROOT_URL: rootUrl, DOCUSIGN_USERNAME: credentials.Username, DOCUSIGN_PASSWORD: credentials.Password, DOCUSIGN_INTEGRATOR_KEY: credentials.IntegratorKey },
+    env: sandboxEnv(rootUrl),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -200,7 +150,7 @@ if (process.argv.includes('--sdk-script')) {
   process.exit(0);
 }
 
-const serve = await startServe();
+const serve = await startServe(latency);
 const origin = new URL(serve.rootUrl).origin;
 try {
   const stamp = Date.now().toString(36);
@@ -219,7 +169,5 @@ try {
     ].join('\n'),
   );
 } finally {
-  const exited = new Promise((resolve) => serve.child.once('exit', resolve));
-  serve.child.kill('SIGTERM');
-  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
+  await stopServe(serve.child);
 }

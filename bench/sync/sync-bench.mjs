@@ -15,51 +15,17 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { bin, numberArg, root, sandboxCredentials, sandboxEnv, startServe, stopServe } from '../lib/bench-kit.mjs';
 
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const envelopes = arg('envelopes', 1000);
-const signed = arg('signed', 50);
-const latency = arg('latency', 50);
-const concurrency = arg('concurrency', 8);
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(root, 'dist/cli/bin.js');
-
-function startServe() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--latency', String(latency)], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    let out = '';
-    const onData = (d) => {
-      out += d;
-      const m = /listening on (\S+)/.exec(out);
-      if (!m) return;
-      child.stdout.off('data', onData);
-      child.stdout.resume();
-      resolve({ child, rootUrl: m[1] });
-    };
-    child.stdout.setEncoding('utf8').on('data', onData);
-    child.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
-  });
-}
-
-const env = (rootUrl) => ({
-  ...process.env,
-  NO_COLOR: '1',
-  DOCUSIGN_ROOT_URL: rootUrl,
-  DOCUSIGN_USERNAME: 'sandbox@signrun.test',
-  DOCUSIGN_PASSWORD: 'sandbox-password',
-  DOCUSIGN_INTEGRATOR_KEY: 'sandbox-integrator-key',
-});
+const envelopes = numberArg('envelopes', 1000);
+const signed = numberArg('signed', 50);
+const latency = numberArg('latency', 50);
+const concurrency = numberArg('concurrency', 8);
 
 function cli(args, dir, rootUrl) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [bin, ...args], { cwd: dir, env: env(rootUrl), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, ...args], { cwd: dir, env: sandboxEnv(rootUrl), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
     child.stderr.setEncoding('utf8').on('data', (d) => (out += d));
@@ -115,7 +81,7 @@ async function signFromOutbox(origin, email) {
   if (done.status !== 303) throw new Error(`signing answered ${done.status}`);
 }
 
-const { child, rootUrl } = await startServe();
+const { child, rootUrl } = await startServe(latency);
 const origin = new URL(rootUrl).origin;
 const dir = jobFolder(envelopes);
 try {
@@ -131,10 +97,10 @@ try {
   const completed = r1.envelopes.filter((e) => e.status === 'completed').length;
 
   // The per-envelope alternative: GET …/envelopes/{id} for a sample, `concurrency` at a time.
-  const login = await (await fetch(`${rootUrl}/login_information`, { headers: { 'X-DocuSign-Authentication': JSON.stringify({ Username: 'sandbox@signrun.test', Password: 'sandbox-password', IntegratorKey: 'sandbox-integrator-key' }) } })).json();
+  const login = await (await fetch(`${rootUrl}/login_information`, { headers: { 'X-DocuSign-Authentication': JSON.stringify(sandboxCredentials) } })).json();
   const base = login.loginAccounts[0].baseUrl;
   const ids = r1.envelopes.slice(0, 100).map((e) => e.envelopeId);
-  const auth = { 'X-DocuSign-Authentication': JSON.stringify({ Username: 'sandbox@signrun.test', Password: 'sandbox-password', IntegratorKey: 'sandbox-integrator-key' }) };
+  const auth = { 'X-DocuSign-Authentication': JSON.stringify(sandboxCredentials) };
   const t0 = process.hrtime.bigint();
   for (let i = 0; i < ids.length; i += concurrency)
     await Promise.all(ids.slice(i, i + concurrency).map(async (id) => (await fetch(`${base}/envelopes/${id}`, { headers: auth })).json()));
@@ -150,6 +116,6 @@ try {
     ].join('\n'),
   );
 } finally {
-  child.kill();
+  await stopServe(child);
   rmSync(dir, { recursive: true, force: true });
 }

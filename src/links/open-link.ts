@@ -2,6 +2,7 @@ import type { OutputFolder } from '../output/output-folder.js';
 import { readRecord, type EnvelopeRecord, type SigningRecord } from '../output/records.js';
 import { ClientHttpError } from '../client/client-errors.js';
 import { SignrunError } from '../errors/signrun-error.js';
+import { freshRecipientView } from '../runner/recipient-view.js';
 import type { LinkTarget } from './link-store.js';
 import type { Opening } from './openings-log.js';
 import type { ServiceSessions } from './service-sessions.js';
@@ -57,15 +58,7 @@ export async function openLink(
     // The recorded status may be old (no sync since): the service's is the truth.
     const current = await account.getEnvelope(envelope.envelopeId);
     if (current.status !== undefined && settledStatuses.has(current.status)) return settled(current.status);
-    const view = await account.createRecipientView(envelope.envelopeId, {
-      returnUrl: signing.returnUrl,
-      authenticationMethod: 'none',
-      clientUserId: entry.clientUserId,
-      email: entry.email,
-      userName: entry.userName,
-      recipientId: entry.recipientId,
-      ...(entry.userId ? { userId: entry.userId } : {}),
-    });
+    const view = await freshRecipientView(account, envelope.envelopeId, signing.returnUrl, entry);
     return { kind: 'redirect', url: view.url, opening: { ...base, outcome: 'redirected' } };
   } catch (error) {
     if (error instanceof ClientHttpError && notInTurnCodes.test(error.serviceErrorCode ?? ''))

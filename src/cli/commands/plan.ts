@@ -1,9 +1,7 @@
 import path from 'node:path';
 import type { CommandHandler } from '../command.js';
-import { formatDiagnostics } from '../format-diagnostics.js';
-import { useColour } from '../io.js';
+import { preparedOrDiagnostics } from '../prepared-or-diagnostics.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
-import { prepare } from '../../runner/prepare.js';
 import { jwtSettingsOf, resolveTarget } from '../../runner/target.js';
 import { planJobs, planItemName, type DocumentsWhen, type PlanItem } from '../../runner/index.js';
 import { SignrunError } from '../../errors/signrun-error.js';
@@ -19,13 +17,8 @@ import { SignrunError } from '../../errors/signrun-error.js';
  */
 const plan: CommandHandler = async ({ args, options, io }) => {
   const patterns = (args[0] as string[] | undefined) ?? [];
-  const prepared = await prepare(patterns, { cwd: io.cwd, env: io.env });
-  if (!prepared.ok) {
-    io.stderr.write(
-      formatDiagnostics([...prepared.errors, ...prepared.warnings], 'text', { colour: useColour(io, 'stderr') }),
-    );
-    return ExitCode.invalid;
-  }
+  const prepared = await preparedOrDiagnostics(io, patterns);
+  if (!prepared) return ExitCode.invalid;
   const outDir = path.resolve(io.cwd, (options['out'] as string | undefined) ?? prepared.config.outDir);
   const documents = options['documents'] as DocumentsWhen | undefined;
   // The configured service: a root URL, or the JWT grant (its root comes from userinfo).

@@ -1,11 +1,10 @@
 import path from 'node:path';
 import pc from 'picocolors';
 import type { CommandHandler } from '../command.js';
-import { formatDiagnostics } from '../format-diagnostics.js';
-import { useColour, type CommandIO } from '../io.js';
+import { useColour } from '../io.js';
+import { preparedOrDiagnostics, printDiagnostics } from '../prepared-or-diagnostics.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
 import { SignrunError } from '../../errors/signrun-error.js';
-import { prepare } from '../../runner/prepare.js';
 import { resolveTarget } from '../../runner/target.js';
 import { runJobs, PreflightError, type DocumentsWhen } from '../../runner/index.js';
 import { exitCodeOf } from '../../runner/run-summary.js';
@@ -25,11 +24,6 @@ export function shownPath(cwd: string, target: string): string {
   return rel === '' ? '.' : !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : target;
 }
 
-function printDiagnostics(io: CommandIO, diagnostics: Parameters<typeof formatDiagnostics>[0]): void {
-  if (diagnostics.length > 0)
-    io.stderr.write(formatDiagnostics(diagnostics, 'text', { colour: useColour(io, 'stderr') }));
-}
-
 /**
  * `signrun run <paths...> [--out DIR] [--concurrency N] [--shard K/N]`:
  * validate (exit 2, nothing sent), resolve the target (start the sandbox
@@ -41,15 +35,13 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
   leanHeap();
   const patterns = (args[0] as string[] | undefined) ?? [];
   const shard = typeof options['shard'] === 'string' ? parseShard(options['shard']) : undefined;
-  const prepared = await prepare(patterns, { cwd: io.cwd, env: io.env, ...(shard ? { shard } : {}) });
-  if (!prepared.ok) {
-    printDiagnostics(io, [...prepared.errors, ...prepared.warnings]);
-    io.stderr.write(
-      `Nothing was sent: fix the ${prepared.errors.length} error(s) above, then run again (\`npx signrun validate\` checks offline).\n`,
-    );
-    return ExitCode.invalid;
-  }
-  printDiagnostics(io, prepared.warnings);
+  const prepared = await preparedOrDiagnostics(io, patterns, {
+    ...(shard ? { shard } : {}),
+    nothingDone: (errors) =>
+      `Nothing was sent: fix the ${errors} error(s) above, then run again (\`npx signrun validate\` checks offline).\n`,
+    printWarnings: true,
+  });
+  if (!prepared) return ExitCode.invalid;
   const { config, jobs } = prepared;
   const outDir = path.resolve(io.cwd, (options['out'] as string | undefined) ?? config.outDir);
   const concurrency = (options['concurrency'] as number | undefined) ?? config.concurrency;

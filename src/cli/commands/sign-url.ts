@@ -9,6 +9,7 @@ import { loadConfig } from '../../config/index.js';
 import { EsignatureClient } from '../../client/esignature-client.js';
 import { OutputFolder } from '../../output/output-folder.js';
 import { readRecord, type EnvelopeRecord, type SigningEntry, type SigningRecord } from '../../output/records.js';
+import { freshRecipientView } from '../../runner/recipient-view.js';
 import { jwtSettingsOf, resolveTarget } from '../../runner/target.js';
 
 /** Finds `<job>/<key>` in the output folder from `key` or `job/key`. */
@@ -105,15 +106,7 @@ const signUrl: CommandHandler = async ({ args, io }) => {
   try {
     const account = await client.login();
     const issuedAt = new Date();
-    const view = await account.createRecipientView(entry.envelopeId, {
-      returnUrl: signing.returnUrl,
-      authenticationMethod: 'none',
-      clientUserId: entry.clientUserId,
-      email: entry.email,
-      userName: entry.userName,
-      recipientId: entry.recipientId,
-      ...(entry.userId ? { userId: entry.userId } : {}),
-    });
+    const view = await freshRecipientView(account, entry.envelopeId, signing.returnUrl, entry);
     const updated: SigningRecord = {
       ...signing,
       recipients: signing.recipients.map((e) =>

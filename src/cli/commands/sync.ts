@@ -1,10 +1,9 @@
 import path from 'node:path';
 import pc from 'picocolors';
 import type { CommandHandler } from '../command.js';
-import { formatDiagnostics } from '../format-diagnostics.js';
-import { useColour, type CommandIO } from '../io.js';
+import { useColour } from '../io.js';
+import { preparedOrDiagnostics } from '../prepared-or-diagnostics.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
-import { prepare } from '../../runner/prepare.js';
 import { resolveTarget } from '../../runner/target.js';
 import { exitCodeOf } from '../../runner/run-summary.js';
 import { OutputFolder } from '../../output/output-folder.js';
@@ -13,11 +12,6 @@ import { writeReports } from '../../reporters/write-reports.js';
 import { consoleSummary } from '../../reporters/console-summary.js';
 import { sync } from '../../sync/sync.js';
 import { shownPath } from './run.js';
-
-function printDiagnostics(io: CommandIO, diagnostics: Parameters<typeof formatDiagnostics>[0]): void {
-  if (diagnostics.length > 0)
-    io.stderr.write(formatDiagnostics(diagnostics, 'text', { colour: useColour(io, 'stderr') }));
-}
 
 /**
  * `signrun sync <paths...> [--out DIR] [--state DIR] [--force] [--combined]`:
@@ -28,13 +22,11 @@ function printDiagnostics(io: CommandIO, diagnostics: Parameters<typeof formatDi
  */
 const syncCommand: CommandHandler = async ({ args, options, io, signal }) => {
   const patterns = (args[0] as string[] | undefined) ?? [];
-  const prepared = await prepare(patterns, { cwd: io.cwd, env: io.env });
-  if (!prepared.ok) {
-    printDiagnostics(io, [...prepared.errors, ...prepared.warnings]);
-    io.stderr.write(`Nothing was asked: fix the ${prepared.errors.length} error(s) above, then sync again.\n`);
-    return ExitCode.invalid;
-  }
-  printDiagnostics(io, prepared.warnings);
+  const prepared = await preparedOrDiagnostics(io, patterns, {
+    nothingDone: (errors) => `Nothing was asked: fix the ${errors} error(s) above, then sync again.\n`,
+    printWarnings: true,
+  });
+  if (!prepared) return ExitCode.invalid;
   const { config, jobs } = prepared;
   const outDir = path.resolve(io.cwd, (options['out'] as string | undefined) ?? config.outDir);
   const stateDir = path.resolve(io.cwd, (options['state'] as string | undefined) ?? path.join(outDir, '.signrun'));

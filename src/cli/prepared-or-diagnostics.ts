@@ -1,0 +1,44 @@
+import type { Diagnostic } from '../jobs/model.js';
+import { prepare, type Prepared } from '../runner/prepare.js';
+import type { Shard } from '../state/shard.js';
+import { formatDiagnostics } from './format-diagnostics.js';
+import { useColour, type CommandIO } from './io.js';
+
+/** Diagnostics on stderr as `validate` prints them (text, colour on a TTY); nothing when there are none. */
+export function printDiagnostics(io: CommandIO, diagnostics: Diagnostic[]): void {
+  if (diagnostics.length > 0)
+    io.stderr.write(formatDiagnostics(diagnostics, 'text', { colour: useColour(io, 'stderr') }));
+}
+
+export interface PreparedOrDiagnosticsOptions {
+  /** Keep only the envelopes and accounts of this shard (`run --shard K/N`). */
+  shard?: Shard;
+  /** A line after the errors saying what was not done and what to do next, given the number of errors. */
+  nothingDone?: (errors: number) => string;
+  /** Print the warnings of valid input too (`run` and `sync` do; the others print them only with errors). */
+  printWarnings?: boolean;
+}
+
+/**
+ * The start every command over job files shares: configuration and jobs
+ * (validation first, before any network call), or the diagnostics on stderr
+ * and `undefined`, when the caller returns ExitCode.invalid.
+ */
+export async function preparedOrDiagnostics(
+  io: CommandIO,
+  patterns: string[],
+  options: PreparedOrDiagnosticsOptions = {},
+): Promise<Extract<Prepared, { ok: true }> | undefined> {
+  const prepared = await prepare(patterns, {
+    cwd: io.cwd,
+    env: io.env,
+    ...(options.shard ? { shard: options.shard } : {}),
+  });
+  if (!prepared.ok) {
+    printDiagnostics(io, [...prepared.errors, ...prepared.warnings]);
+    if (options.nothingDone) io.stderr.write(options.nothingDone(prepared.errors.length));
+    return undefined;
+  }
+  if (options.printWarnings) printDiagnostics(io, prepared.warnings);
+  return prepared;
+}
