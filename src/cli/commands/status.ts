@@ -3,9 +3,7 @@ import type { CommandHandler } from '../command.js';
 import { preparedOrDiagnostics } from '../prepared-or-diagnostics.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
 import { statusFromState } from '../../sync/status-report.js';
-
-const acted = new Set(['completed', 'signed', 'declined']);
-const settled = new Set(['completed', 'declined', 'voided']);
+import { isSettled, isStillToSign } from '../../state/status-facts.js';
 
 /**
  * `signrun status <paths...> [--out DIR] [--state DIR] [--format text|json]`:
@@ -28,9 +26,9 @@ const statusCommand: CommandHandler = async ({ args, options, io }) => {
     io.stdout.write(
       `${line.job}/${line.key}  ${line.status}${line.statusAt ? ` since ${line.statusAt}` : ''}${why ? ` (${why})` : ''}\n`,
     );
-    if (settled.has(line.status)) continue;
+    if (isSettled(line.status)) continue;
     for (const r of line.recipients) {
-      if (acted.has(r.status ?? '')) continue;
+      if (!isStillToSign(r.status)) continue;
       io.stdout.write(
         `    still to sign: ${r.name ?? r.recipientId}${r.email ? ` <${r.email}>` : ''} ${r.status ?? 'sent'}${r.statusAt ? ` since ${r.statusAt}` : ''}\n`,
       );
