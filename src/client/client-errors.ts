@@ -92,3 +92,23 @@ export class ClientBadResponseError extends SignrunError {
     this.name = 'ClientBadResponseError';
   }
 }
+
+/**
+ * Whether a failed call may still have done its work on the service: a
+ * connection that broke after the request left (`reset-after`: committed,
+ * answer lost), a 5xx or 408 (the service may have acted before failing), an
+ * answer that came but could not be read. False when the service proves it
+ * did nothing (a rate limit, a 4xx refusal) or the request never left.
+ */
+export function mayHaveActed(error: unknown): boolean {
+  if (error instanceof ClientNetworkError) return error.maybeProcessed;
+  if (error instanceof ClientBadResponseError) return true;
+  if (error instanceof ClientHttpError) {
+    const verdict = classifyServiceError({
+      status: error.status,
+      ...(error.serviceErrorCode ? { errorCode: error.serviceErrorCode } : {}),
+    });
+    return verdict.class === 'retry-now';
+  }
+  return false;
+}

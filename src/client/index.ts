@@ -14,7 +14,13 @@ export { withAccessToken } from './with-access-token.js';
 export { apiVersions, versionOfRoot, inVersion, apiRootOf, type ApiVersion } from './api-version.js';
 export * from './oauth/index.js';
 export type { ApiRequest, ApiResponse, ClientEvent, Send } from './api-request.js';
-export { ClientHttpError, ClientNetworkError, ClientBadResponseError, type FailedRequest } from './client-errors.js';
+export {
+  ClientHttpError,
+  ClientNetworkError,
+  ClientBadResponseError,
+  mayHaveActed,
+  type FailedRequest,
+} from './client-errors.js';
 export { createFetchOnce, type FetchOnceOptions } from './fetch-once.js';
 export { withRetry, shouldRetry } from './with-retry.js';
 export { withThrottle, type RateLimitState } from './with-throttle.js';

@@ -1,6 +1,6 @@
 import type { ResolvedEnvelope } from '../jobs/model.js';
 import type { AccountClient } from '../client/esignature-client.js';
-import { ClientHttpError } from '../client/client-errors.js';
+import { ClientHttpError, mayHaveActed } from '../client/client-errors.js';
 import { serviceErrorMeans } from '../client/service-error-classes.js';
 import type { Journal } from '../state/journal.js';
 import type { EnvelopeProgress } from '../state/journal-progress.js';
@@ -46,6 +46,13 @@ interface EnvelopeState {
   envelopeId?: string;
   /** This run's own draft, when it made one. */
   draftId?: string;
+  /**
+   * The create call failed in a way the service may have acted on (every
+   * attempt's answer lost, e.g. `reset-after`): drafts of this run may exist
+   * that it never heard of. The confirm's listing finds them; when it shows
+   * none, this failure is the envelope's.
+   */
+  draftUnanswered?: Error;
   status?: string;
   adopted: boolean;
   outcomes: RecipientOutcome[];
@@ -242,7 +249,17 @@ async function stepDraft(
     digest: envelope.digest,
     transactionId: transactionIdOf(envelope),
   });
-  const summary = await ctx.account.createEnvelope(definition, { tag, repeatable: arbitrate });
+  let summary;
+  try {
+    summary = await ctx.account.createEnvelope(definition, { tag, repeatable: arbitrate });
+  } catch (error) {
+    // Every attempt may have committed a draft whose answer was lost: failing
+    // here would leave them behind, unconfirmed and undeleted. The confirm asks
+    // the listing instead, which finds them, keeps the earliest and deletes the rest.
+    if (!arbitrate || !mayHaveActed(error) || !(error instanceof Error)) throw error;
+    state.draftUnanswered = error;
+    return;
+  }
   state.envelopeId = summary.envelopeId;
   state.status = summary.status ?? definition.status;
   if (arbitrate) {
@@ -275,8 +292,11 @@ async function stepDraft(
 async function stepConfirm(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: EnvelopeContext, tag: string) {
   const ledger = ctx.ledger;
   if (!ledger) throw new Error('confirm needs the service listing');
-  if (state.draftId) await ledger.refresh(envelope.job);
+  const madeDraft = state.draftId !== undefined || state.draftUnanswered !== undefined;
+  if (madeDraft) await ledger.refresh(envelope.job);
   const winner = ledger.winnerOf(tag);
+  // The create's answers were all lost and the listing shows no draft: nothing was created.
+  if (!winner && state.draftUnanswered !== undefined) throw state.draftUnanswered;
   if (!winner) {
     throw new SignrunError(
       'SR_ENVELOPE_FAILED',
@@ -304,9 +324,10 @@ async function stepConfirm(envelope: ResolvedEnvelope, state: EnvelopeState, ctx
       { location: envelope.source, details: { envelopeId: winner.envelopeId } },
     );
   }
-  if (state.draftId === undefined) return; // adopted by the plan: only the losers were left to delete
+  if (!madeDraft) return; // adopted by the plan: only the losers were left to delete
   state.envelopeId = winner.envelopeId;
   state.status = winner.status;
+  // A draft whose create answer was lost is this run's, but it learnt its id from the listing, as for an adopted one.
   state.adopted = winner.envelopeId !== state.draftId;
   journalBehind(state, ctx, {
     kind: 'envelope',
