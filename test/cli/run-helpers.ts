@@ -2,9 +2,24 @@ import { createHash } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { repoRoot } from '../helpers/run-cli.js';
 import type { RunReport } from '../../src/reporters/report-json.js';
+
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv,
+) => Ajv;
+const ajv = new Ajv({ allErrors: true, strict: false });
+addFormats(ajv);
+/**
+ * report.json's checked-in schema, compiled independently (not the code under
+ * test's own validator): the reports tests check against it.
+ */
+export const validateReport = ajv.compile(
+  JSON.parse(await readFile(path.join(repoRoot, 'schemas/report.schema.json'), 'utf8')) as object,
+);
 
 /** The secrets a run against the sandbox handles: none may appear in reports or console output. */
 export const knownSecrets = ['sandbox-password', 'sandbox-distributor-password', 'sandbox-only-acme-fr-password'];

@@ -1,24 +1,21 @@
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { runCli, repoRoot } from '../helpers/run-cli.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { EsignatureClient } from '../../src/client/esignature-client.js';
 import { sandboxSeedAuth } from '../../src/runner/target.js';
-import { fanOutJob, knownSecrets, readReport, sandboxEnv, sha256, signingUrls, tempDir } from './run-helpers.js';
-
-// An independent compile of the checked-in schema (not the code under test's own validator).
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
-  ajv: Ajv,
-) => Ajv;
-const ajv = new Ajv({ allErrors: true, strict: false });
-addFormats(ajv);
-const validateReport = ajv.compile(
-  JSON.parse(await readFile(path.join(repoRoot, 'schemas/report.schema.json'), 'utf8')) as object,
-);
+import {
+  fanOutJob,
+  knownSecrets,
+  readReport,
+  sandboxEnv,
+  sha256,
+  signingUrls,
+  tempDir,
+  validateReport,
+} from './run-helpers.js';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {

@@ -1,21 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
-import { runCli, repoRoot } from '../helpers/run-cli.js';
+import { runCli } from '../helpers/run-cli.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
-import { readReport, sandboxEnv, tempDir } from '../cli/run-helpers.js';
-
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
-  ajv: Ajv,
-) => Ajv;
-const ajv = new Ajv({ allErrors: true, strict: false });
-addFormats(ajv);
-const validateReport = ajv.compile(
-  JSON.parse(await readFile(path.join(repoRoot, 'schemas/report.schema.json'), 'utf8')) as object,
-);
+import { readReport, sandboxEnv, tempDir, validateReport } from '../cli/run-helpers.js';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
