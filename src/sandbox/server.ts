@@ -36,7 +36,6 @@ export async function startSandbox(
   // come from configuration, never from the Host header: --public-url when
   // given, else this address (loopback on a wildcard one).
   app.sandbox.config.origin ??= origin;
-  app.sandbox.config.listenOrigin = origin;
   let closing: Promise<void> | undefined;
   return {
     origin,

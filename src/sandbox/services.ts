@@ -38,12 +38,6 @@ export interface SandboxConfig {
    * build an address from the request's Host header.
    */
   origin: string | undefined;
-  /**
-   * Origin the sandbox listens on (e.g. https://127.0.0.1:8443), set by
-   * startSandbox even on a wildcard address; userinfo's base_uri falls back
-   * to it (oauth/account-origin.ts), never to the Host header.
-   */
-  listenOrigin?: string | undefined;
   /** The Host names requests may carry (limits/host-allow-list.ts): loopback, IP addresses, --host, --public-url. */
   hosts: HostAllowList;
   /** Lifetime of signing-view tokens, seconds. Default 300. */

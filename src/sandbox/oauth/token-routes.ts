@@ -2,7 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { OAuthError, invalidGrant, invalidRequest } from './oauth-error.js';
 import { verifyJwtAssertion } from './jwt-grant.js';
-import { accountOrigin, audienceOf } from './account-origin.js';
+import { audienceOf } from './account-origin.js';
+import { publicOrigin } from '../public-origin.js';
 import type { GrantRecord, OAuthStore } from './oauth-store.js';
 import type { SandboxServices } from '../services.js';
 
@@ -41,7 +42,7 @@ export function tokenRoutes(store: OAuthStore): FastifyPluginAsync {
       switch (body.grant_type) {
         case jwtBearerGrantType: {
           if (!body.assertion) throw invalidRequest('send the signed JWT as the assertion parameter');
-          const origin = accountOrigin(sandbox.config);
+          const origin = publicOrigin(request.server);
           const host = request.headers.host;
           const grant = await verifyJwtAssertion(body.assertion, {
             accounts: sandbox.accounts,
@@ -101,7 +102,7 @@ export function tokenRoutes(store: OAuthStore): FastifyPluginAsync {
             account_id: account.id,
             is_default: true,
             account_name: account.name,
-            base_uri: accountOrigin(sandbox.config),
+            base_uri: publicOrigin(request.server),
           },
         ],
       };
