@@ -22,6 +22,11 @@ export interface ApiRequest {
   idempotent?: boolean;
   /** Opaque label copied into events (the runner puts `<job>/<key>`). */
   tag?: string;
+  /**
+   * When every connection is busy, waiting requests go out highest priority
+   * first, then in the order they came (with-request-slots.ts). Default 0.
+   */
+  priority?: number;
   signal?: AbortSignal;
   /** The operation's attempts, when it spans several requests; default a budget of the policy's limit for this request alone. */
   attempts?: AttemptBudget;

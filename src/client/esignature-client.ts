@@ -11,6 +11,7 @@ import { realTiming, type Timing } from './timing.js';
 import { withRetry } from './with-retry.js';
 import { withThrottle, type RateLimitState } from './with-throttle.js';
 import { withAccessToken } from './with-access-token.js';
+import { withRequestSlots } from './with-request-slots.js';
 import { apiRootOf, inVersion, versionOfRoot, type ApiVersion } from './api-version.js';
 import { pathOf } from './redact.js';
 import type {
@@ -44,7 +45,8 @@ export interface EsignatureClientOptions {
   timing?: Timing;
   /**
    * Keep-alive connections per origin, which is also the most requests in
-   * flight at once (one per connection; more wait for a free one). Default 32.
+   * flight at once (one per connection; more wait for a free one, by
+   * priority). Default 32.
    */
   maxSockets?: number;
   /** Every wire call and every retry. */
@@ -55,6 +57,8 @@ export interface EsignatureClientOptions {
 export interface CallOptions {
   /** Copied into events (the runner passes `<job>/<key>`). */
   tag?: string;
+  /** When every connection is busy, higher goes out first (see {@link ApiRequest.priority}). Default 0. */
+  priority?: number;
   signal?: AbortSignal;
   /**
    * One budget for several calls of one operation (see {@link AttemptBudget}):
@@ -102,16 +106,22 @@ export class EsignatureClient {
     const timing = options.timing ?? realTiming;
     const policy = options.retryPolicy ?? defaultRetryPolicy;
     const rate: RateLimitState = {};
+    const slots = options.maxSockets ?? 32;
     const once = createFetchOnce({
       timing,
-      ...(options.maxSockets === undefined ? {} : { maxSockets: options.maxSockets }),
+      maxSockets: slots,
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       onRateLimit: (info) => {
         rate.last = info;
       },
     });
-    // throttle → retry → access token (JWT grant: current token, renewed once on a 401) → fetch once.
-    const send = withThrottle(withRetry(withAccessToken(once.send), policy, timing, options.onEvent), rate, timing);
+    // throttle → retry → access token (JWT grant: current token, renewed once
+    // on a 401) → a free connection, by priority → fetch once.
+    const send = withThrottle(
+      withRetry(withAccessToken(withRequestSlots(once.send, slots)), policy, timing, options.onEvent),
+      rate,
+      timing,
+    );
     return new EsignatureClient(options.rootUrl, options.auth, {
       send,
       close: () => once.close(),
@@ -262,6 +272,7 @@ export class EsignatureClient {
       ...request,
       auth: this.#auth,
       ...(options.tag === undefined ? {} : { tag: options.tag }),
+      ...(options.priority === undefined ? {} : { priority: options.priority }),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.attempts ? { attempts: options.attempts } : {}),
     });
@@ -295,6 +306,8 @@ export class EsignatureClient {
         if (!response.stream) throw new Error('no body');
         return await sink(response.stream);
       } catch (error) {
+        // A body the sink left unread would hold its connection (and its slot) for good.
+        response.stream?.destroy();
         attempts.failed(error);
         if (attempts.left === 0 || options.signal?.aborted || !isStreamBreak(error)) throw error;
         const delayMs = retryDelay(policy, attempts.used, undefined, timing.random);

@@ -18,6 +18,7 @@ import type { EnvelopeStatusFacts } from '../state/journal-record.js';
 import type { RunEventListener } from './run-events.js';
 import type { DocumentsWhen, EnvelopePlan, EnvelopeStep } from './plan-types.js';
 import type { ServiceLedger } from './service-ledger.js';
+import { requestPriority } from './request-priority.js';
 import type { EnvelopeResult, ItemError, RecipientOutcome } from './run-summary.js';
 
 /** What executing an envelope's plan needs from the run. */
@@ -38,6 +39,8 @@ export interface EnvelopeContext {
   /** The service's listing: confirms drafts (present when runners may race). */
   ledger?: ServiceLedger;
   documents: DocumentsWhen;
+  /** One of the run's last envelopes (no other starts after them): its draft goes before other requests. */
+  lastStretch?: boolean;
 }
 
 /** The state one envelope carries from step to step. */
@@ -251,7 +254,11 @@ async function stepDraft(
   });
   let summary;
   try {
-    summary = await ctx.account.createEnvelope(definition, { tag, repeatable: arbitrate });
+    summary = await ctx.account.createEnvelope(definition, {
+      tag,
+      repeatable: arbitrate,
+      priority: ctx.lastStretch ? requestPriority.lastDrafts : requestPriority.draft,
+    });
   } catch (error) {
     // Every attempt may have committed a draft whose answer was lost: failing
     // here would leave them behind, unconfirmed and undeleted. The confirm asks
@@ -347,13 +354,13 @@ async function stepConfirm(envelope: ResolvedEnvelope, state: EnvelopeState, ctx
  */
 export async function deleteLosingDrafts(account: AccountClient, envelopeIds: string[], tag: string): Promise<void> {
   try {
-    await account.deleteDrafts(envelopeIds, { tag });
+    await account.deleteDrafts(envelopeIds, { tag, priority: requestPriority.confirm });
   } catch (error) {
     if (!serviceErrorMeans(error, 'envelope-status-moved-on')) throw error;
     if (envelopeIds.length === 1) return;
     for (const id of envelopeIds) {
       try {
-        await account.deleteDrafts([id], { tag });
+        await account.deleteDrafts([id], { tag, priority: requestPriority.confirm });
       } catch (each) {
         if (!serviceErrorMeans(each, 'envelope-status-moved-on')) throw each;
       }
@@ -367,7 +374,7 @@ async function stepSend(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: E
   // Unknown (a run resumed after the journal's `created`, before its `sent`): send; a second send is refused, which is fine.
   if (state.status === undefined || state.status === 'created') {
     try {
-      await ctx.account.sendDraft(envelopeId, { tag });
+      await ctx.account.sendDraft(envelopeId, { tag, priority: requestPriority.send });
     } catch (error) {
       if (!serviceErrorMeans(error, 'envelope-status-moved-on')) throw error;
     }
@@ -419,7 +426,7 @@ async function stepViews(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: 
               userName: r.name,
               ...(recipientId ? { recipientId } : {}),
             },
-            { tag },
+            { tag, priority: requestPriority.views },
           );
           const expiresAt = new Date(issuedAt.getTime() + ctx.viewTtlSeconds * 1000).toISOString();
           Object.assign(entry, { state: 'ready', url: view.url, issuedAt: issuedAt.toISOString(), expiresAt });
@@ -472,7 +479,7 @@ async function stepDocuments(envelope: ResolvedEnvelope, state: EnvelopeState, c
   const done = ctx.progressOf?.(tag)?.documents;
   let documents: Array<{ documentId: string; name: string }>;
   if (envelope.kind === 'template') {
-    const listed = await ctx.account.listDocuments(envelopeId, { tag });
+    const listed = await ctx.account.listDocuments(envelopeId, { tag, priority: requestPriority.documents });
     // DocuSign lists the certificate as a pseudo-document (documentId "certificate", type "summary").
     documents = (listed.envelopeDocuments ?? [])
       .filter((d) => d.documentId !== 'certificate' && d.type !== 'summary')
@@ -489,7 +496,7 @@ async function stepDocuments(envelope: ResolvedEnvelope, state: EnvelopeState, c
           envelopeId,
           doc.documentId,
           (body) => ctx.out.writeStreamBehind(relative, body),
-          { tag },
+          { tag, priority: requestPriority.documents },
         );
         const { record, committed } = keep(state, file);
         state.downloads.push(record);
@@ -506,7 +513,7 @@ async function stepCertificate(_envelope: ResolvedEnvelope, state: EnvelopeState
   const file = await ctx.account.downloadCertificate(
     need(state.envelopeId),
     (body) => ctx.out.writeStreamBehind(relative, body),
-    { tag },
+    { tag, priority: requestPriority.certificate },
   );
   const { record, committed } = keep(state, file);
   state.downloads.push(record);

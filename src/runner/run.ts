@@ -252,6 +252,11 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
     const stopped = () => interrupted() || budget.exhausted || outputFailed() !== undefined;
     /** `done` records being written to the journal. */
     const recording = new Set<Promise<void>>();
+    // --concurrency bounds the requests in flight (the connection pool).
+    // When drafts are confirmed, an envelope spends a while waiting for its
+    // batch's listing without holding a connection: four times as many
+    // envelopes in progress keep the connections busy meanwhile.
+    const inProgress = arbitrate ? concurrency * 4 : concurrency;
     const runItem = async (item: WorkItem): Promise<void> => {
       if (release) items[item.index + (item.kind === 'envelope' ? accountCount : 0)] = undefined;
       if (item.kind === 'envelope') {
@@ -267,6 +272,7 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
           usageOf,
           journal: journal ?? noJournal,
           documents: plan.documents,
+          lastStretch: item.index >= envelopeCount - inProgress,
           ...(ledger ? { ledger } : {}),
           ...(progress ? { progressOf: (id: string) => progress?.envelopes.get(id) } : {}),
         });
@@ -311,11 +317,7 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
         if (allowed) reserved += callsOf(item);
         return allowed;
       }),
-      // --concurrency bounds the requests in flight (the connection pool).
-      // When drafts are confirmed, an envelope spends a while waiting for its
-      // batch's listing without holding a connection: four times as many
-      // envelopes in progress keep the connections busy meanwhile.
-      arbitrate ? concurrency * 4 : concurrency,
+      inProgress,
       async (item) => {
         try {
           await runItem(item);

@@ -1,5 +1,6 @@
 import type { AccountClient } from '../client/esignature-client.js';
 import type { Envelope } from '../client/wire-types.js';
+import { requestPriority } from './request-priority.js';
 import { accountFieldName, digestFieldName, identityFieldName, jobFieldName } from './identity.js';
 
 /** One envelope of the service as the listing shows it. */
@@ -167,7 +168,7 @@ export class ServiceLedger {
           startPosition: skip,
           count: this.#options.pageSize,
         },
-        { tag: this.#options.tag },
+        { tag: this.#options.tag, priority: requestPriority.listing },
       );
       if (queriedMs === undefined && page.lastQueriedDateTime) {
         const ms = Date.parse(page.lastQueriedDateTime);
