@@ -24,10 +24,7 @@ import {
 import { scheduleLazily } from './schedule.js';
 import { CallBudget } from './call-budget.js';
 import { checkTemplates, type PreflightProblem } from './template-check.js';
-import { acquireStateLock, type StateLock } from '../state/state-lock.js';
-import { openJournal, type Journal } from '../state/journal.js';
-import { bindStateTarget } from '../state/state-target.js';
-import { journalProgress, type JournalProgress } from '../state/journal-progress.js';
+import { holdState, type HeldState } from '../state/hold-state.js';
 
 /** Options of {@link run}. */
 export interface RunOptions {
@@ -167,7 +164,7 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
     auth: options.target.auth,
     // --concurrency bounds the requests in flight as well as the items in
     // progress: one request per keep-alive connection, at most N connections
-    // (the agent queues the rest). An envelope's independent calls (signing
+    // (the client's slots hold the rest, by priority). An envelope's independent calls (signing
     // views, downloads) then overlap without ever putting more than N
     // requests on the service at once.
     maxSockets: concurrency,
@@ -176,32 +173,18 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
     ...(options.timing ? { timing: options.timing } : {}),
   });
 
-  let lock: StateLock | undefined;
-  let journal: Journal | undefined;
-  let progress: JournalProgress | undefined;
+  let state: HeldState | undefined;
   try {
     if (options.stateDir) {
       // Before any network call: a second run on the same state ends here (SR_STATE_LOCKED, exit 2).
-      const acquired = await acquireStateLock(options.stateDir, { command: options.command ?? 'signrun run' });
-      lock = acquired.lock;
-      if (acquired.tookOverFrom) {
-        const t = acquired.tookOverFrom;
-        emit({
-          type: 'warning',
-          message: `the run started at ${t.startedAt} (pid ${t.pid}, ${t.command}) was killed; continuing where it stopped`,
-        });
-      }
-      await bindStateTarget(options.stateDir, options.target.rootUrl);
-      const opened = await openJournal(options.stateDir);
-      journal = opened.journal;
-      progress = journalProgress(opened.previous.records);
-      if (opened.previous.skipped.length > 0 || opened.repairedBytes > 0) {
-        emit({
-          type: 'warning',
-          message: `the journal ${opened.previous.path} had ${opened.previous.skipped.length} unreadable line(s) (a crash mid-write); their steps are redone`,
-        });
-      }
+      state = await holdState(options.stateDir, {
+        command: options.command ?? 'signrun run',
+        rootUrl: options.target.rootUrl,
+        warn: (message) => emit({ type: 'warning', message }),
+      });
     }
+    const journal = state?.journal;
+    const progress = state?.progress;
     emit({
       type: 'run:start',
       runId,
@@ -354,8 +337,7 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
     return summary;
   } finally {
     client.close();
-    await journal?.close();
-    await lock?.release();
+    await state?.close();
     if (!handedOver) await spool.close();
   }
 }

@@ -6,3 +6,4 @@ export * from './journal.js';
 export * from './journal-progress.js';
 export * from './state-lock.js';
 export { bindStateTarget, checkStateTarget, type StateTarget } from './state-target.js';
+export * from './hold-state.js';

@@ -11,10 +11,10 @@ import { identityOf, transactionIdOf } from '../runner/identity.js';
 import type { RunEvent, RunEventListener } from '../runner/run-events.js';
 import { SummaryCollector, type EnvelopeResult, type RunSummary, type RunTarget } from '../runner/run-summary.js';
 import { itemErrorOf } from '../runner/envelope-pipeline.js';
-import { acquireStateLock, type StateLock } from '../state/state-lock.js';
-import { openJournal, type Journal } from '../state/journal.js';
-import { bindStateTarget } from '../state/state-target.js';
-import { journalProgress, type EnvelopeProgress, type JournalProgress } from '../state/journal-progress.js';
+import { holdState, type HeldState } from '../state/hold-state.js';
+import type { Journal } from '../state/journal.js';
+import { scheduleLazily } from '../runner/schedule.js';
+import type { EnvelopeProgress, JournalProgress } from '../state/journal-progress.js';
 import type { EnvelopeStatusFacts } from '../state/journal-record.js';
 import { collectCompleted } from './collect.js';
 import { defaultMinListingIntervalMs, listingPermission, nextFromDate } from './polling-rule.js';
@@ -120,16 +120,15 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
     ...(options.retryPolicy ? { retryPolicy: options.retryPolicy } : {}),
   });
   const info: SyncInfo = { listed: false, listingCalls: 0, downloads: 0 };
-  let lock: StateLock | undefined;
-  let journal: Journal | undefined;
+  let state: HeldState | undefined;
   let handedOver = false;
   try {
-    const acquired = await acquireStateLock(options.stateDir, { command: options.command ?? 'signrun sync' });
-    lock = acquired.lock;
-    await bindStateTarget(options.stateDir, options.target.rootUrl);
-    const opened = await openJournal(options.stateDir);
-    journal = opened.journal;
-    const progress = journalProgress(opened.previous.records);
+    state = await holdState(options.stateDir, {
+      command: options.command ?? 'signrun sync',
+      rootUrl: options.target.rootUrl,
+      warn: (message) => emit({ type: 'warning', message }),
+    });
+    const { journal, progress } = state;
     emit({
       type: 'run:start',
       runId,
@@ -200,19 +199,11 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
       }
     }
     // Envelopes are recorded (and completed ones collected) `concurrency` at a time: the downloads overlap.
-    let next = 0;
-    const journalOpen = journal;
-    const worker = async (): Promise<void> => {
-      while (next < known.length) {
-        const k = known[next++]!;
-        await syncEach(k);
-      }
-    };
     const syncEach = async (k: Known): Promise<void> => {
       const result = await syncOne(k, {
         account,
         out,
-        journal: journalOpen,
+        journal,
         listed,
         events,
         now,
@@ -224,15 +215,14 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
       collector.envelopeDone(k.index, result);
       emit({ type: 'envelope:done', result });
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, known.length) }, worker));
+    await scheduleLazily(known, concurrency, syncEach, () => false);
     emit({ type: 'run:end', endedAt: now().toISOString(), interrupted: options.signal?.aborted === true });
     const summary = await collector.summary();
     handedOver = true;
     return { ...summary, sync: info };
   } finally {
     client.close();
-    await journal?.close();
-    await lock?.release();
+    await state?.close();
     if (!handedOver) await spool.close();
   }
 }

@@ -1,0 +1,61 @@
+import { acquireStateLock } from './state-lock.js';
+import { openJournal, type Journal } from './journal.js';
+import { bindStateTarget } from './state-target.js';
+import { journalProgress, type JournalProgress } from './journal-progress.js';
+
+/** A state folder held by one command (run, sync): its lock, its journal open for appending, what earlier runs recorded. */
+export interface HeldState {
+  journal: Journal;
+  progress: JournalProgress;
+  /** Closes the journal, then gives the lock back. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link holdState}. */
+export interface HoldStateOptions {
+  /** Written in the lock for whoever finds it: the command line. */
+  command: string;
+  /** The service this state folder belongs to (a folder is bound to one). */
+  rootUrl: string;
+  /** Something people should know that is not a failure: a killed run's lock taken over, a repaired journal. */
+  warn: (message: string) => void;
+}
+
+/**
+ * Takes a state folder for one command, the same way for `run` and `sync`:
+ * the lock first, before any network call (a second command on the same
+ * folder ends there, SR_STATE_LOCKED), then the folder is bound to the
+ * service, then the journal is read and opened for appending. A killed run's
+ * lock taken over and a journal with unreadable lines are said through
+ * `warn`. When a step fails, what was taken is given back.
+ */
+export async function holdState(stateDir: string, options: HoldStateOptions): Promise<HeldState> {
+  const { lock, tookOverFrom } = await acquireStateLock(stateDir, { command: options.command });
+  try {
+    if (tookOverFrom) {
+      options.warn(
+        `the run started at ${tookOverFrom.startedAt} (pid ${tookOverFrom.pid}, ${tookOverFrom.command}) was killed; continuing where it stopped`,
+      );
+    }
+    await bindStateTarget(stateDir, options.rootUrl);
+    const opened = await openJournal(stateDir);
+    const { previous } = opened;
+    if (previous.skipped.length > 0 || opened.repairedBytes > 0) {
+      options.warn(
+        `the journal ${previous.path} had ${previous.skipped.length} unreadable line(s) (a crash mid-write); their steps are redone`,
+      );
+    }
+    let closed: Promise<void> | undefined;
+    return {
+      journal: opened.journal,
+      progress: journalProgress(previous.records),
+      close() {
+        closed ??= opened.journal.close().finally(() => lock.release());
+        return closed;
+      },
+    };
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
