@@ -66,12 +66,24 @@ export function decideEnvelope(envelope: ResolvedEnvelope, sources: DecisionSour
   const identity = identityOf(envelope);
   const journalled = sources.journal?.envelopes.get(identity);
   const base = { kind: 'envelope' as const, job: envelope.job, key: envelope.key, identity };
-  const finish = (decision: EnvelopeDecision, steps: EnvelopeStep[]): EnvelopePlan => ({
+  const callsOf = (steps: EnvelopeStep[], progress = journalled) =>
+    steps.reduce((n, step) => n + callsOfStep(step, envelope, progress, sources), 0);
+  // `otherCalls`: what is not a step of this envelope's pipeline (a void, made by the run's sync).
+  const finish = (decision: EnvelopeDecision, steps: EnvelopeStep[], otherCalls = 0): EnvelopePlan => ({
     ...base,
     decision,
     steps,
-    apiCalls: steps.reduce((n, step) => n + callsOfStep(step, envelope, journalled, sources), 0),
+    apiCalls: otherCalls + callsOf(steps),
   });
+  /** The steps of an envelope the service does not have yet: a draft confirmed and sent when runners may race. */
+  const creation = (): EnvelopeStep[] => [
+    ...(sources.arbitrate
+      ? (['draft', 'confirm', ...(envelope.status === 'sent' ? (['send'] as const) : [])] as const)
+      : (['draft'] as const)),
+    ...laterSteps(envelope, undefined, sources, false),
+  ];
+  // Voiding is one call (PUT …/envelopes/{envelopeId}, status voided), made by the run's sync.
+  const voidCall = 1;
 
   const known = journalled?.created;
   if (known) {
@@ -79,14 +91,20 @@ export function decideEnvelope(envelope: ResolvedEnvelope, sources: DecisionSour
     const recorded = journalled.status?.envelopeId === known.envelopeId.toLowerCase() ? journalled.status : undefined;
     const status = journalled.voided?.envelopeId === known.envelopeId.toLowerCase() ? 'voided' : recorded?.facts.status;
     if (known.digest !== envelope.digest && !isSettled(status))
-      return finish(
-        sources.replaceDrifted
-          ? { action: 'replace', envelopeId: known.envelopeId, sentDigest: known.digest }
-          : { action: 'drift', envelopeId: known.envelopeId, sentDigest: known.digest },
-        [],
-      );
+      return sources.replaceDrifted
+        ? // The old one voided, then the new content sent under the same key, in the same run.
+          finish(
+            { action: 'replace', envelopeId: known.envelopeId, sentDigest: known.digest },
+            [],
+            voidCall + callsOf(creation(), undefined),
+          )
+        : finish({ action: 'drift', envelopeId: known.envelopeId, sentDigest: known.digest }, []);
     if (envelope.status === 'voided' && status !== 'voided' && !isSettled(status))
-      return finish({ action: 'void', envelopeId: known.envelopeId, reason: envelope.voidedReason ?? '' }, []);
+      return finish(
+        { action: 'void', envelopeId: known.envelopeId, reason: envelope.voidedReason ?? '' },
+        [],
+        voidCall,
+      );
     if (isSettled(status)) return finish({ action: 'settled', envelopeId: known.envelopeId, status: status! }, []);
     if (known.digest !== envelope.digest)
       return finish({ action: 'drift', envelopeId: known.envelopeId, sentDigest: known.digest }, []);
@@ -114,13 +132,7 @@ export function decideEnvelope(envelope: ResolvedEnvelope, sources: DecisionSour
   if (envelope.status === 'voided') return finish({ action: 'settled', status: 'not sent' }, []);
   // A draft or an intent the journal knows but the listing does not show: it
   // was never made (or was deleted): create, as for a new one.
-  const first: EnvelopeStep[] = sources.arbitrate
-    ? ['draft', 'confirm', ...(envelope.status === 'sent' ? (['send'] as const) : [])]
-    : ['draft'];
-  return finish(journalled ? { action: 'resume' } : { action: 'create' }, [
-    ...first,
-    ...laterSteps(envelope, undefined, sources, false),
-  ]);
+  return finish(journalled ? { action: 'resume' } : { action: 'create' }, creation());
 }
 
 /** The steps after the envelope exists: send, views not valid, downloads not journalled. */

@@ -64,6 +64,9 @@ describe('void and replace, declared in the job file', () => {
     expect(invalid.stderr).toMatch(/lifecycle\.yaml:\d+:\d+/);
 
     await writeFile(job, jobText(['status: voided', 'voidedReason: Sent to the wrong person.'], []));
+    // plan counts the void's call (made by the run's sync), not 0.
+    const planVoid = await runCli(['plan', dir, '--out', out], { env });
+    expect(planVoid.stdout).toMatch(/^\s+void\s+lifecycle\/a\s+1 call\(s\)/m);
     requests.length = 0;
     voided = [];
     const first = await runCli(['run', dir, '--out', out], { env });
@@ -97,7 +100,8 @@ describe('void and replace, declared in the job file', () => {
     const planned = await runCli(['plan', dir, '--out', out, '--replace-drifted'], { env });
     expect(planned.code).toBe(0);
     const planLines = planned.stdout.split('\n').filter((l) => l.startsWith('  '));
-    expect(planLines[0]).toMatch(/^\s+replace\s+lifecycle\/b/);
+    // The void, then the new envelope's draft and send (listings are the run's, not the envelope's).
+    expect(planLines[0]).toMatch(/^\s+replace\s+lifecycle\/b\s+3 call\(s\)/);
     expect(planned.stdout).toMatch(/settled\s+lifecycle\/a/);
     expect((await runCli(['plan', dir, '--out', out], { env })).stdout).toMatch(/drift\s+lifecycle\/b/);
 
