@@ -485,10 +485,12 @@ async function stepDocuments(envelope: ResolvedEnvelope, state: EnvelopeState, c
       .filter((d) => d.documentId !== 'certificate' && d.type !== 'summary')
       .map((d) => ({ documentId: d.documentId, name: d.name ?? `document-${d.documentId}` }));
   } else documents = envelope.documents.map((d) => ({ documentId: d.documentId, name: d.name }));
-  await allSettledOrThrow(
+  // The downloads overlap and end in any order; the outputs list them in the envelope's order.
+  const kept: FileRecord[] = [];
+  const settled = allSettledOrThrow(
     documents
       .filter((d) => !done?.has(d.documentId))
-      .map(async (doc) => {
+      .map(async (doc, i) => {
         let name = safeFileName(doc.name);
         if (!/\.pdf$/i.test(name)) name += '.pdf';
         const relative = `${state.folder}/documents/${safeFileName(doc.documentId)}-${name}`;
@@ -499,13 +501,18 @@ async function stepDocuments(envelope: ResolvedEnvelope, state: EnvelopeState, c
           { tag, priority: requestPriority.documents },
         );
         const { record, committed } = keep(state, file);
-        state.downloads.push(record);
+        kept[i] = record;
         state.commits.push({
           committed,
           record: { kind: 'envelope', id: tag, step: 'document', documentId: doc.documentId, ...digestOf(record) },
         });
       }),
   );
+  try {
+    await settled;
+  } finally {
+    for (const record of kept) if (record) state.downloads.push(record);
+  }
 }
 
 async function stepCertificate(_envelope: ResolvedEnvelope, state: EnvelopeState, ctx: EnvelopeContext, tag: string) {
