@@ -6,7 +6,9 @@ import pLimit from 'p-limit';
  * a slot is about to be free, so at most `concurrency` tasks run and one
  * waits (10,000 envelopes are not 10,000 pending promises). When
  * `shouldStop` turns true no new item is started; those in flight finish.
- * Returns how many items were started.
+ * When a `work` fails, likewise: nothing new starts, those in flight finish,
+ * then the first failure is thrown (none is left unhandled, which would end
+ * the process). Returns how many items were started.
  */
 export async function scheduleLazily<T>(
   items: Iterable<T>,
@@ -16,16 +18,22 @@ export async function scheduleLazily<T>(
 ): Promise<number> {
   const limit = pLimit(concurrency);
   const tasks = new Set<Promise<void>>();
+  let failure: { error: unknown } | undefined;
   let started = 0;
   for (const item of items) {
-    if (shouldStop()) break;
+    if (failure || shouldStop()) break;
     started += 1;
-    const task = limit(() => work(item)).finally(() => tasks.delete(task));
+    const task = limit(() => work(item))
+      .catch((error: unknown) => {
+        failure ??= { error };
+      })
+      .finally(() => tasks.delete(task));
     tasks.add(task);
     // A task waits in p-limit's queue: wait for its turn (p-limit runs queued
     // calls in order) before taking the next item.
     if (limit.pendingCount > 0) await limit(() => undefined);
   }
   await Promise.all(tasks);
+  if (failure) throw failure.error;
   return started;
 }

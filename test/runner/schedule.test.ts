@@ -52,4 +52,34 @@ describe('scheduleLazily', () => {
     expect(started).toBeGreaterThanOrEqual(6);
     expect(finished).toBe(started);
   });
+
+  it('when a work fails: starts nothing new, lets work in flight finish, then throws the first failure', async () => {
+    let finished = 0;
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      let started = 0;
+      const outcome = await scheduleLazily(
+        Array.from({ length: 100 }, (_, i) => i),
+        4,
+        async (i) => {
+          started += 1;
+          await new Promise((resolve) => setImmediate(resolve));
+          if (i === 5 || i === 6) throw new Error(`item ${i} failed`);
+          finished += 1;
+        },
+        () => false,
+      ).catch((error: unknown) => error);
+      expect(outcome).toBeInstanceOf(Error);
+      expect((outcome as Error).message).toBe('item 5 failed');
+      expect(started).toBeLessThan(100);
+      // Every item started either finished or failed before the throw.
+      expect(finished + 2).toBe(started);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
 });
