@@ -108,7 +108,12 @@ export function decideEnvelope(envelope: ResolvedEnvelope, sources: DecisionSour
     if (isSettled(status)) return finish({ action: 'settled', envelopeId: known.envelopeId, status: status! }, []);
     if (known.digest !== envelope.digest)
       return finish({ action: 'drift', envelopeId: known.envelopeId, sentDigest: known.digest }, []);
-    const steps = laterSteps(envelope, journalled, sources, !journalled.sent && envelope.status === 'sent');
+    const steps: EnvelopeStep[] = [
+      // Drafts of this identity besides the one the journal knows: a create that committed after the
+      // listing that confirmed it (DocuSign gives no bound on that). Deleted, never sent.
+      ...(hasStrayDrafts(envelope, known.envelopeId, sources) ? (['confirm'] as const) : []),
+      ...laterSteps(envelope, journalled, sources, !journalled.sent && envelope.status === 'sent'),
+    ];
     return finish(
       steps.length === 0
         ? { action: 'up-to-date', envelopeId: known.envelopeId }
@@ -178,6 +183,16 @@ function callsOfStep(
         ? 2
         : envelope.documents.length - Math.min(journalled?.documents.size ?? 0, envelope.documents.length);
   }
+}
+
+/** The service's listing shows drafts of this identity that lost to `envelopeId`, the one that counts. */
+function hasStrayDrafts(envelope: ResolvedEnvelope, envelopeId: string, sources: DecisionSources): boolean {
+  const winner = sources.ledger?.winnerOf(identityOf(envelope));
+  return (
+    winner !== undefined &&
+    winner.envelopeId.toLowerCase() === envelopeId.toLowerCase() &&
+    identityHasLosers(envelope, sources.ledger!)
+  );
 }
 
 function identityHasLosers(envelope: ResolvedEnvelope, ledger: ServiceLedger): boolean {
