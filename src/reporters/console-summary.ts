@@ -72,7 +72,7 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
   const parts: string[] = [];
   if (t.envelopes.total > 0)
     parts.push(
-      `${t.envelopes.succeeded} of ${t.envelopes.total} envelope(s) sent${adopted ? ` (${adopted} of them by an earlier run: adopted, not sent again)` : ''}${t.envelopes.failed ? `, ${c.red(`${t.envelopes.failed} failed`)}` : ''}`,
+      `${t.envelopes.succeeded} of ${t.envelopes.total} envelope(s) sent${adopted ? ` (${adopted} of them by an earlier run or one running alongside: adopted, not sent again)` : ''}${t.envelopes.failed ? `, ${c.red(`${t.envelopes.failed} failed`)}` : ''}`,
     );
   if (t.accounts.total > 0) {
     const a: string[] = [];
