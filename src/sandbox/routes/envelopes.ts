@@ -123,10 +123,12 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
         count: Math.min(count, 1000),
       });
       const includeRecipients = (q.include ?? '').split(',').includes('recipients');
+      // One query for the page's custom fields (the runner's listings carry its identity fields), not one per envelope.
+      const fields = sandbox.envelopes.customFieldsOfMany(envelopes.map((e) => e.id));
       return {
         envelopes: envelopes.map((e) =>
           envelopeJson(e, {
-            customFields: sandbox.envelopes.customFields(e.id),
+            customFields: fields.get(e.id) ?? [],
             ...(includeRecipients ? { recipients: sandbox.envelopes.recipients(e.id) } : {}),
           }),
         ),
