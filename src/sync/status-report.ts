@@ -19,8 +19,16 @@ export interface EnvelopeStatusLine {
   declinedReason?: string;
   /** When the last sync recorded it. */
   syncedAt?: string;
-  recipients: RecipientOutcome[];
+  recipients: StatusRecipient[];
 }
+
+/** A recipient as `signrun status` shows it: what the report says, and what signing.json holds for them. */
+export type StatusRecipient = RecipientOutcome & {
+  /** Until when the signing address in signing.json works (embedded signers whose turn has come). */
+  signingAddressExpiresAt?: string;
+  /** A stable link (`signrun links serve`) is assigned: it never expires. The link itself is not repeated here. */
+  hasLink?: boolean;
+};
 
 /**
  * What the state says of each envelope of the jobs — the journal's latest
@@ -51,7 +59,14 @@ export async function statusFromState(
       if (envelopeId) line.envelopeId = envelopeId;
       if (record) {
         const signing = await readRecord<SigningRecord>(outDir, `${folder}/signing.json`).catch(() => undefined);
-        line.recipients = recipientOutcomes(record, signing);
+        line.recipients = recipientOutcomes(record, signing).map((r) => {
+          const entry = signing?.recipients.find((e) => e.recipientId === r.recipientId);
+          return {
+            ...r,
+            ...(entry?.expiresAt ? { signingAddressExpiresAt: entry.expiresAt } : {}),
+            ...(entry?.link ? { hasLink: true } : {}),
+          };
+        });
         if (record.statusAt) line.statusAt = record.statusAt;
         if (record.voidedReason) line.voidedReason = record.voidedReason;
         if (record.declinedReason) line.declinedReason = record.declinedReason;

@@ -169,7 +169,7 @@ describe('signrun sync after sending', () => {
     expect(requests).toEqual([]);
     expect(status.stdout).toMatch(/offers\/alice\s+completed/);
     expect(status.stdout).toMatch(/offers\/bruno\s+declined.*The salary is wrong/);
-    expect(status.stdout).toMatch(/still to sign: Chloe Roux <chloe@example.com> sent/);
+    expect(status.stdout).toMatch(/still to sign: Chloe Roux <chloe@example.com> sent.*; signing address valid until /);
     const asJson = await runCli(['status', dir, '--out', out, '--format', 'json'], { env });
     const parsed = JSON.parse(asJson.stdout) as { envelopes: Array<{ key: string; status: string }> };
     expect(parsed.envelopes.map((e) => [e.key, e.status])).toEqual([
@@ -204,6 +204,11 @@ describe('signrun sync after sending', () => {
     expect(after.files.find((f) => f.path === doc.path)?.sha256).toBe(doc.sha256);
     expect(rerun.stdout).toMatch(/Still to sign \(1, oldest first\)/);
     expect(rerun.stdout).toContain('offers/chloe: Chloe Roux <chloe@example.com> sent');
+    // status says the stored address has expired, and how to get a fresh one.
+    const later = await runCli(['status', dir, '--out', out], { env, cwd: dir });
+    expect(later.stdout).toContain(
+      'signing address expired 2001-01-01T00:00:00.000Z: `npx signrun sign-url out offers/chloe 1` gets a fresh one',
+    );
   }, 120_000);
 
   it('run converges: it syncs what was sent before running, so a declined envelope settles without a sync of its own', async () => {

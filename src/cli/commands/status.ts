@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { CommandHandler } from '../command.js';
 import { preparedOrDiagnostics } from '../prepared-or-diagnostics.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
-import { statusFromState } from '../../sync/status-report.js';
+import { statusFromState, type StatusRecipient } from '../../sync/status-report.js';
+import { shownPath } from './run.js';
 import { isSettled, isStillToSign } from '../../state/status-facts.js';
 
 /**
@@ -21,6 +22,8 @@ const statusCommand: CommandHandler = async ({ args, options, io }) => {
     io.stdout.write(`${JSON.stringify({ envelopes: lines }, null, 2)}\n`);
     return ExitCode.ok;
   }
+  const shownOut = shownPath(io.cwd, outDir);
+  const now = Date.now();
   for (const line of lines) {
     const why = line.voidedReason ?? line.declinedReason;
     io.stdout.write(
@@ -30,7 +33,7 @@ const statusCommand: CommandHandler = async ({ args, options, io }) => {
     for (const r of line.recipients) {
       if (!isStillToSign(r.status)) continue;
       io.stdout.write(
-        `    still to sign: ${r.name ?? r.recipientId}${r.email ? ` <${r.email}>` : ''} ${r.status ?? 'sent'}${r.statusAt ? ` since ${r.statusAt}` : ''}\n`,
+        `    still to sign: ${r.name ?? r.recipientId}${r.email ? ` <${r.email}>` : ''} ${r.status ?? 'sent'}${r.statusAt ? ` since ${r.statusAt}` : ''}${addressNote(r, `${line.job}/${line.key}`, shownOut, now)}\n`,
       );
     }
   }
@@ -46,3 +49,18 @@ const statusCommand: CommandHandler = async ({ args, options, io }) => {
   return ExitCode.ok;
 };
 export default statusCommand;
+
+/**
+ * For an embedded signer: whether they can still open what signing.json
+ * holds. A stable link never expires; a signing address does (DocuSign: 5
+ * minutes, once), and then the command that gets a fresh one is named.
+ */
+function addressNote(r: StatusRecipient, item: string, out: string, now: number): string {
+  if (r.clientUserId === undefined) return '';
+  if (r.hasLink) return '; stable link in signing.json';
+  if (r.signing === 'waiting-for-turn') return '; signs after an earlier routing order';
+  if (!r.signingAddressExpiresAt) return '';
+  return Date.parse(r.signingAddressExpiresAt) > now
+    ? `; signing address valid until ${r.signingAddressExpiresAt}`
+    : `; signing address expired ${r.signingAddressExpiresAt}: \`npx signrun sign-url ${out} ${item} ${r.recipientId}\` gets a fresh one`;
+}
