@@ -162,9 +162,9 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
   const client = EsignatureClient.create({
     rootUrl: options.target.rootUrl,
     auth: options.target.auth,
-    // --concurrency bounds the requests in flight as well as the items in
-    // progress: one request per keep-alive connection, at most N connections
-    // (the client's slots hold the rest, by priority). An envelope's independent calls (signing
+    // --concurrency bounds the requests in flight: one request per
+    // keep-alive connection, at most N connections (the client's slots hold
+    // the rest, by priority). An envelope's independent calls (signing
     // views, downloads) then overlap without ever putting more than N
     // requests on the service at once.
     maxSockets: concurrency,
