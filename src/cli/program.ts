@@ -170,6 +170,7 @@ export function buildProgram(
     .option('--out <dir>', 'output folder (default: out)')
     .option('--state <dir>', 'state folder (default: <out>/.signrun)')
     .option('--max-calls-per-hour <n>', 'hourly API call budget (default: what the service says)', positiveInt)
+    .option('--force', 'also remind envelopes reminded less than 24 hours ago')
     .action(on('remind'));
 
   program

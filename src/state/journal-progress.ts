@@ -28,6 +28,8 @@ export interface EnvelopeProgress {
   voided?: { envelopeId: string; reason: string; replaced: boolean };
   /** Envelopes replaced under this key (oldest first): their ids, kept as history. */
   replaced: string[];
+  /** The last reminder `signrun remind` sent, with the envelopeId it was for. */
+  reminded?: { envelopeId: string; at: string };
 }
 
 /** The account-level listings made (issue 12), latest per account id. */
@@ -121,6 +123,9 @@ export function journalProgress(records: readonly JournalRecord[]): JournalProgr
           break;
         case 'collected':
           p.collected = { envelopeId: r.envelopeId, files: r.files };
+          break;
+        case 'reminded':
+          p.reminded = { envelopeId: r.envelopeId, at: r.at };
           break;
         case 'void-intent':
           p.voidIntent = { envelopeId: r.envelopeId, reason: r.reason };

@@ -146,6 +146,13 @@ export type EnvelopeRecord =
     })
   | (RecordBase & {
       kind: 'envelope';
+      /** `signrun remind` resent the envelope to these recipients (recipientIds): the next remind waits its interval. */
+      step: 'reminded';
+      envelopeId: string;
+      recipients: string[];
+    })
+  | (RecordBase & {
+      kind: 'envelope';
       /** Written (and fsync'ed) before the void call: the void is asked for once. */
       step: 'void-intent';
       envelopeId: string;
@@ -206,6 +213,7 @@ export const journalEnvelopeSteps = [
   'collected',
   'void-intent',
   'voided',
+  'reminded',
 ] as const;
 /** The account steps, for validation when reading. */
 export const journalAccountSteps = ['create-intent', 'created', 'deleted'] as const;
@@ -240,6 +248,8 @@ export function isJournalRecord(value: unknown): value is JournalRecord {
           return str('envelopeId') && typeof r['facts'] === 'object' && r['facts'] !== null;
         case 'collected':
           return str('envelopeId') && Array.isArray(r['files']);
+        case 'reminded':
+          return str('envelopeId') && Array.isArray(r['recipients']);
         case 'void-intent':
         case 'voided':
           return str('envelopeId') && str('reason');

@@ -4,8 +4,9 @@ import type { Auth } from '../client/auth.js';
 import { itemFolder, readRecord, type EnvelopeRecord } from '../output/records.js';
 import { identityOf } from '../runner/identity.js';
 import { CallBudget, type CallBudgetReport } from '../runner/call-budget.js';
+import { holdState } from '../state/hold-state.js';
 import { readJournal } from '../state/journal.js';
-import { journalProgress } from '../state/journal-progress.js';
+import { journalProgress, type JournalProgress } from '../state/journal-progress.js';
 import { isSettled, withFacts } from '../state/status-facts.js';
 
 /** Options of {@link remind}. */
@@ -18,7 +19,16 @@ export interface RemindOptions {
   keys?: string[];
   /** Hourly call budget (`--max-calls-per-hour`); the service's `x-ratelimit-remaining` is respected too. */
   maxCallsPerHour?: number;
+  /** An envelope reminded less than this long ago is left (a second remind the same day would spam). Default 24 h. */
+  minIntervalMs?: number;
+  /** Remind even those (`--force`). */
+  force?: boolean;
+  /** The clock the interval is measured with. Default `Date.now`. */
+  now?: () => number;
 }
+
+/** Default {@link RemindOptions.minIntervalMs}: a day. */
+export const defaultRemindIntervalMs = 24 * 60 * 60 * 1000;
 
 /** What `remind` did. */
 export interface RemindResult {
@@ -26,6 +36,8 @@ export interface RemindResult {
   reminded: Array<{ id: string; envelopeId: string; recipients: string[] }>;
   /** Envelopes left for lack of calls. */
   notReminded: string[];
+  /** Envelopes left because they were reminded less than the interval ago: when. */
+  recentlyReminded: Array<{ id: string; at: string }>;
   callBudget: CallBudgetReport;
 }
 
@@ -35,22 +47,18 @@ export interface RemindResult {
  * have not signed (as the last sync recorded; all of them when no sync has),
  * embedded signers left out (they sign in the client's own application).
  * One call per envelope, within the call budget: when it is spent, the rest
- * is listed and left.
+ * is listed and left. Each reminder is journalled, and an envelope reminded
+ * less than `minIntervalMs` ago is left unless `force`: running the command
+ * again after a spent budget reminds only the rest.
  */
 export async function remind(options: RemindOptions): Promise<RemindResult> {
-  const progress = journalProgress((await readJournal(options.stateDir)).records);
-  const budget = new CallBudget(options.maxCallsPerHour, new Date());
-  const client = EsignatureClient.create({
-    rootUrl: options.target.rootUrl,
-    auth: options.target.auth,
-    onEvent: (event) => {
-      if (event.type === 'request') budget.observe(event.rateLimit);
-    },
-  });
-  const result: RemindResult = { reminded: [], notReminded: [], callBudget: budget.report() };
-  try {
-    const wanted = options.keys && options.keys.length > 0 ? new Set(options.keys) : undefined;
+  const now = options.now ?? Date.now;
+  const interval = options.minIntervalMs ?? defaultRemindIntervalMs;
+  const wanted = options.keys && options.keys.length > 0 ? new Set(options.keys) : undefined;
+  /** The envelopes due a reminder, and those reminded less than the interval ago, as `progress` tells. */
+  const due = async (progress: JournalProgress) => {
     const todo: Array<{ id: string; envelopeId: string; recipients: string[] }> = [];
+    const recent: Array<{ id: string; at: string }> = [];
     for (const job of options.jobs) {
       for (const envelope of job.envelopes) {
         const id = identityOf(envelope);
@@ -68,9 +76,38 @@ export async function remind(options: RemindOptions): Promise<RemindResult> {
           .filter((r) => r.clientUserId === undefined)
           .filter((r) => r.status === undefined || r.status === 'sent' || r.status === 'delivered')
           .map((r) => r.recipientId);
-        if (recipients.length > 0) todo.push({ id, envelopeId, recipients });
+        if (recipients.length === 0) continue;
+        const last = p?.reminded?.envelopeId === envelopeId ? p.reminded.at : undefined;
+        if (last && !options.force && now() - Date.parse(last) < interval) recent.push({ id, at: last });
+        else todo.push({ id, envelopeId, recipients });
       }
     }
+    return { todo, recent };
+  };
+
+  const budget = new CallBudget(options.maxCallsPerHour, new Date());
+  const result: RemindResult = { reminded: [], notReminded: [], recentlyReminded: [], callBudget: budget.report() };
+  // Read first without taking the state folder: when nothing is due, nothing is touched.
+  const seen = await due(journalProgress((await readJournal(options.stateDir)).records));
+  result.recentlyReminded = seen.recent;
+  if (seen.todo.length === 0) return result;
+
+  // Then held as run and sync hold it: each reminder is journalled, and no run or second remind races this one.
+  const state = await holdState(options.stateDir, {
+    command: 'signrun remind',
+    rootUrl: options.target.rootUrl,
+    warn: () => {},
+  });
+  const client = EsignatureClient.create({
+    rootUrl: options.target.rootUrl,
+    auth: options.target.auth,
+    onEvent: (event) => {
+      if (event.type === 'request') budget.observe(event.rateLimit);
+    },
+  });
+  try {
+    const { todo, recent } = await due(state.progress);
+    result.recentlyReminded = recent;
     if (todo.length === 0) return result;
     const account = await client.login({ tag: 'login' });
     for (const item of todo) {
@@ -79,11 +116,19 @@ export async function remind(options: RemindOptions): Promise<RemindResult> {
         continue;
       }
       await account.resendToRecipients(item.envelopeId, item.recipients, { tag: item.id });
+      await state.journal.append({
+        kind: 'envelope',
+        id: item.id,
+        step: 'reminded',
+        envelopeId: item.envelopeId,
+        recipients: item.recipients,
+      });
       result.reminded.push(item);
     }
     result.callBudget = budget.report();
     return result;
   } finally {
     client.close();
+    await state.close();
   }
 }

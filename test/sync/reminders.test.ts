@@ -90,10 +90,22 @@ describe('reminders and expiration', () => {
     expect(reminded.stdout).toContain('reminded notice/dora');
     expect(await outbox(envelopeId)).toEqual(['envelope-notification', 'envelope-notification']);
 
+    // Again the same day (a re-run after a spent budget, or by mistake): the journal says when
+    // the last reminder went, and nothing is sent; --force sends it anyway.
+    const again = await runCli(['remind', dir, '--out', out, '--key', 'dora'], { env });
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/skipped notice\/dora: reminded at \S+ \(less than 24 h ago\); --force reminds again/);
+    expect(again.stdout).toContain('0 envelope(s) reminded');
+    expect(await outbox(envelopeId)).toEqual(['envelope-notification', 'envelope-notification']);
+    const forced = await runCli(['remind', dir, '--out', out, '--key', 'dora', '--force'], { env });
+    expect(forced.stdout).toContain('reminded notice/dora');
+    const notified = ['envelope-notification', 'envelope-notification', 'envelope-notification'];
+    expect(await outbox(envelopeId)).toEqual(notified);
+
     await advanceDays(1);
-    expect(await outbox(envelopeId)).toEqual(['envelope-notification', 'envelope-notification', 'reminder']);
+    expect(await outbox(envelopeId)).toEqual([...notified, 'reminder']);
     await advanceDays(1);
-    expect((await outbox(envelopeId)).slice(2)).toEqual(['reminder', 'reminder', 'expiration-warning']);
+    expect((await outbox(envelopeId)).slice(3)).toEqual(['reminder', 'reminder', 'expiration-warning']);
     await advanceDays(1);
     const sync = await runCli(['sync', dir, '--out', out, '--force'], { env });
     expect(sync.code, sync.stdout + sync.stderr).toBe(0);

@@ -6,8 +6,9 @@ import { resolveTarget } from '../../runner/target.js';
 import { remind } from '../../sync/remind.js';
 
 /**
- * `signrun remind <paths...> [--key KEY...] [--out DIR] [--state DIR] [--max-calls-per-hour N]`:
- * sends the notification again to the recipients who have not signed.
+ * `signrun remind <paths...> [--key KEY...] [--out DIR] [--state DIR] [--max-calls-per-hour N] [--force]`:
+ * sends the notification again to the recipients who have not signed,
+ * except to envelopes reminded less than 24 hours ago (unless --force).
  * Exit 0; 1 when the call budget left some envelopes out.
  */
 const remindCommand: CommandHandler = async ({ args, options, io }) => {
@@ -29,8 +30,11 @@ const remindCommand: CommandHandler = async ({ args, options, io }) => {
       stateDir,
       ...(keys ? { keys } : {}),
       ...(max !== undefined ? { maxCallsPerHour: max } : {}),
+      ...(options['force'] === true ? { force: true } : {}),
     });
     for (const r of result.reminded) io.stdout.write(`reminded ${r.id}: recipient(s) ${r.recipients.join(', ')}\n`);
+    for (const r of result.recentlyReminded)
+      io.stdout.write(`skipped ${r.id}: reminded at ${r.at} (less than 24 h ago); --force reminds again\n`);
     io.stdout.write(
       `${result.reminded.length} envelope(s) reminded${result.reminded.length === 0 ? ' (nobody remote is still to sign, as of the last `npx signrun sync`)' : ''}.\n`,
     );
