@@ -2,7 +2,9 @@ import type { RateLimitInfo } from '../client/rate-limit.js';
 import type { RunEvent } from './run-events.js';
 import type { AccountResult, EnvelopeResult, RunTarget } from './run-results.js';
 import type { CallBudgetReport } from './call-budget.js';
-import type { ResultSpool } from '../output/result-spool.js';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { ResultSpool } from '../output/result-spool.js';
 import type { SignrunError } from '../errors/signrun-error.js';
 import { identityOf } from './identity.js';
 import { ExitCode, type ExitCodeValue } from '../errors/catalogue-entry.js';
@@ -160,6 +162,22 @@ export interface SummaryCollectorInit {
   outDir: string;
   /** Where the envelopes' results go, numbered in job-file order (0 … envelopes-1). */
   spool: ResultSpool<EnvelopeResult>;
+}
+
+/**
+ * A collector whose envelope results wait in a spool file in the output
+ * folder (`.signrun-results-<uuid>.jsonl`, result-spool.ts), as `run` and
+ * `sync` keep them: `count` results, numbered 0 … count-1.
+ */
+export async function spooledCollector(
+  init: Omit<SummaryCollectorInit, 'spool'>,
+  count: number,
+): Promise<{ spool: ResultSpool<EnvelopeResult>; collector: SummaryCollector }> {
+  const spool = await ResultSpool.create<EnvelopeResult>(
+    path.join(init.outDir, `.signrun-results-${randomUUID()}.jsonl`),
+    count,
+  );
+  return { spool, collector: new SummaryCollector({ ...init, spool }) };
 }
 
 /**

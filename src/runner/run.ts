@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import type { ResolvedAccount, ResolvedEnvelope, ResolvedJob, Secret } from '../jobs/model.js';
 import { EsignatureClient } from '../client/esignature-client.js';
 import type { Auth } from '../client/auth.js';
@@ -7,7 +6,6 @@ import type { RetryPolicy } from '../client/retry-policy.js';
 import type { Timing } from '../client/timing.js';
 import { SignrunError } from '../errors/signrun-error.js';
 import { OutputFolder } from '../output/output-folder.js';
-import { ResultSpool } from '../output/result-spool.js';
 import { runAccount } from './account-pipeline.js';
 import { noJournal, runEnvelope } from './envelope-pipeline.js';
 import { makePlan } from './plan.js';
@@ -15,7 +13,7 @@ import { ServiceLedger } from './service-ledger.js';
 import type { AccountPlan, DocumentsWhen, EnvelopePlan, Plan } from './plan-types.js';
 import type { RunEvent, RunEventListener } from './run-events.js';
 import {
-  SummaryCollector,
+  spooledCollector,
   type AccountResult,
   type EnvelopeResult,
   type RunSummary,
@@ -139,18 +137,16 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
 
   const accountCount = options.jobs.reduce((n, j) => n + j.accounts.length, 0);
   // Results wait for the reports on disk, not in memory; the file leaves the folder at once (result-spool.ts).
-  const spool = await ResultSpool.create<EnvelopeResult>(
-    path.join(out.root, `.signrun-results-${randomUUID()}.jsonl`),
+  const { spool, collector } = await spooledCollector(
+    {
+      runId,
+      target: { rootUrl: options.target.rootUrl, sandbox: options.target.sandbox },
+      startedAt: startedAt.toISOString(),
+      concurrency,
+      outDir: out.root,
+    },
     envelopeCount,
   );
-  const collector = new SummaryCollector({
-    runId,
-    target: { rootUrl: options.target.rootUrl, sandbox: options.target.sandbox },
-    startedAt: startedAt.toISOString(),
-    concurrency,
-    outDir: out.root,
-    spool,
-  });
   /** Set once the summary (and with it the spool) is handed to the caller. */
   let handedOver = false;
   const budget = new CallBudget(options.maxCallsPerHour, startedAt);

@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import type { ResolvedEnvelope, ResolvedJob } from '../jobs/model.js';
 import { EsignatureClient, type AccountClient } from '../client/esignature-client.js';
 import type { Auth } from '../client/auth.js';
 import type { RetryPolicy } from '../client/retry-policy.js';
 import { OutputFolder, type FileRecord } from '../output/output-folder.js';
-import { ResultSpool } from '../output/result-spool.js';
 import { itemFolder, readRecord, type EnvelopeRecord, type SigningRecord } from '../output/records.js';
 import { identityOf, transactionIdOf } from '../runner/identity.js';
 import type { RunEvent, RunEventListener } from '../runner/run-events.js';
-import { SummaryCollector, type EnvelopeResult, type RunSummary, type RunTarget } from '../runner/run-summary.js';
+import { spooledCollector, type EnvelopeResult, type RunSummary, type RunTarget } from '../runner/run-summary.js';
 import { itemErrorOf } from '../runner/envelope-pipeline.js';
 import { holdState, type HeldState } from '../state/hold-state.js';
 import type { Journal } from '../state/journal.js';
@@ -96,18 +94,16 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
   const out = new OutputFolder(options.outDir);
   const envelopes = options.jobs.flatMap((j) => j.envelopes);
   const concurrency = options.concurrency ?? 8;
-  const spool = await ResultSpool.create<EnvelopeResult>(
-    path.join(out.root, `.signrun-results-${randomUUID()}.jsonl`),
+  const { spool, collector } = await spooledCollector(
+    {
+      runId,
+      target: { rootUrl: options.target.rootUrl, sandbox: options.target.sandbox },
+      startedAt: startedAt.toISOString(),
+      concurrency,
+      outDir: out.root,
+    },
     envelopes.length,
   );
-  const collector = new SummaryCollector({
-    runId,
-    target: { rootUrl: options.target.rootUrl, sandbox: options.target.sandbox },
-    startedAt: startedAt.toISOString(),
-    concurrency,
-    outDir: out.root,
-    spool,
-  });
   const emit = (event: RunEvent) => {
     collector.listener(event);
     options.onEvent?.(event);
