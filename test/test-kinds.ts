@@ -27,6 +27,7 @@ export const endToEndCalls = [
   'runCli',
   'spawnServe',
   'spawnStateScript',
+  'writeStaleLock',
   'runChaos',
   // a browser
   'launchBrowser',

@@ -1,6 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Changes } from '../helpers/barrier.js';
+import { lockFileName } from '../../src/state/state-lock.js';
 
 /** Woken after each line any child printed has reached its `onLine`: waitForLine re-checks then. */
 const linesArrived = new Changes();
@@ -59,4 +63,25 @@ export async function waitForLine(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Writes a lock file in `dir` held by a pid that surely no longer exists on
+ * this host (a child that has exited), as a run killed with SIGKILL leaves
+ * it: token `stale`. Resolves with that pid.
+ */
+export async function writeStaleLock(dir: string, command: string): Promise<number | undefined> {
+  const dead = spawnStateScript('process.exit(0);');
+  await dead.exited;
+  await writeFile(
+    join(dir, lockFileName),
+    JSON.stringify({
+      pid: dead.pid,
+      hostname: hostname(),
+      startedAt: '2026-11-20T09:00:00.000Z',
+      command,
+      token: 'stale',
+    }),
+  );
+  return dead.pid;
 }

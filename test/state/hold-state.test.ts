@@ -1,12 +1,12 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { holdState } from '../../src/state/hold-state.js';
-import { lockFileName, readStateLock } from '../../src/state/state-lock.js';
+import { readStateLock } from '../../src/state/state-lock.js';
 import { journalFileName } from '../../src/state/journal.js';
 import { SignrunError } from '../../src/errors/signrun-error.js';
-import { spawnStateScript } from './child.js';
+import { writeStaleLock } from './child.js';
 
 /** holdState: how `run` and `sync` both take a state folder. */
 let dir: string;
@@ -21,18 +21,7 @@ const rootUrl = 'http://127.0.0.1:9/restapi/v2';
 
 describe('holdState', () => {
   it("says that a killed run's lock was taken over and that the journal had a damaged line, then gives the lock back", async () => {
-    const dead = spawnStateScript('process.exit(0);');
-    await dead.exited;
-    await writeFile(
-      join(dir, lockFileName),
-      JSON.stringify({
-        pid: dead.pid,
-        hostname: hostname(),
-        startedAt: '2026-11-20T09:00:00.000Z',
-        command: 'signrun sync (killed)',
-        token: 'stale',
-      }),
-    );
+    const deadPid = await writeStaleLock(dir, 'signrun sync (killed)');
     const sent = {
       v: 1,
       at: '2026-11-20T09:00:00.000Z',
@@ -45,7 +34,7 @@ describe('holdState', () => {
     const warnings: string[] = [];
     const state = await holdState(dir, { command: 'signrun sync', rootUrl, warn: (m) => warnings.push(m) });
     expect(warnings).toHaveLength(2);
-    expect(warnings[0]).toContain(`pid ${dead.pid}, signrun sync (killed)) was killed`);
+    expect(warnings[0]).toContain(`pid ${deadPid}, signrun sync (killed)) was killed`);
     expect(warnings[1]).toContain('1 unreadable line(s)');
     expect(state.progress.envelopes.get('hr/a')?.sent).toBe(true);
     expect((await readStateLock(dir))?.pid).toBe(process.pid);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireStateLock, lockFileName, readStateLock } from '../../src/state/index.js';
 import { SignrunError } from '../../src/errors/signrun-error.js';
-import { spawnStateScript, waitForLine } from './child.js';
+import { spawnStateScript, waitForLine, writeStaleLock } from './child.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -98,19 +98,7 @@ describe('state lock', () => {
   });
 
   it('lets exactly one of two processes take over the same stale lock', async () => {
-    // A pid that surely no longer exists on this host: a child that has exited.
-    const dead = spawnStateScript('process.exit(0);');
-    await dead.exited;
-    await writeFile(
-      join(dir, lockFileName),
-      JSON.stringify({
-        pid: dead.pid,
-        hostname: hostname(),
-        startedAt: '2026-11-20T09:00:00.000Z',
-        command: 'signrun run (killed)',
-        token: 'stale',
-      }),
-    );
+    await writeStaleLock(dir, 'signrun run (killed)');
     const results: string[][] = [[], []];
     const script = `try {
          const { tookOverFrom } = await STATE.acquireStateLock(${JSON.stringify(dir)}, { command: 'taker' });
