@@ -187,11 +187,14 @@ function callsOfStep(
 
 /** The service's listing shows drafts of this identity that lost to `envelopeId`, the one that counts. */
 function hasStrayDrafts(envelope: ResolvedEnvelope, envelopeId: string, sources: DecisionSources): boolean {
-  const winner = sources.ledger?.winnerOf(identityOf(envelope));
+  const ledger = sources.ledger;
+  if (!ledger) return false;
+  const identity = identityOf(envelope);
+  const winner = ledger.winnerOf(identity);
   return (
     winner !== undefined &&
     winner.envelopeId.toLowerCase() === envelopeId.toLowerCase() &&
-    identityHasLosers(envelope, sources.ledger!)
+    ledger.losersOf(identity, winner).length > 0
   );
 }
 

@@ -55,6 +55,14 @@ export async function remind(options: RemindOptions): Promise<RemindResult> {
   const now = options.now ?? Date.now;
   const interval = options.minIntervalMs ?? defaultRemindIntervalMs;
   const wanted = options.keys && options.keys.length > 0 ? new Set(options.keys) : undefined;
+  // envelope.json of each envelope, read once: `due` runs before the state is held and again after.
+  const records = new Map<string, Promise<EnvelopeRecord | undefined>>();
+  const recordOf = (job: string, key: string) => {
+    const folder = itemFolder(job, key);
+    let record = records.get(folder);
+    if (!record) records.set(folder, (record = readRecord<EnvelopeRecord>(options.outDir, `${folder}/envelope.json`)));
+    return record;
+  };
   /** The envelopes due a reminder, and those reminded less than the interval ago, as `progress` tells. */
   const due = async (progress: JournalProgress) => {
     const todo: Array<{ id: string; envelopeId: string; recipients: string[] }> = [];
@@ -64,10 +72,7 @@ export async function remind(options: RemindOptions): Promise<RemindResult> {
         const id = identityOf(envelope);
         if (wanted && !wanted.has(envelope.key) && !wanted.has(id)) continue;
         const p = progress.envelopes.get(id);
-        let record = await readRecord<EnvelopeRecord>(
-          options.outDir,
-          `${itemFolder(envelope.job, envelope.key)}/envelope.json`,
-        );
+        let record = await recordOf(envelope.job, envelope.key);
         const envelopeId = (p?.created?.envelopeId ?? record?.envelopeId)?.toLowerCase();
         if (!envelopeId || !record) continue;
         if (p?.status?.envelopeId === envelopeId) record = withFacts(record, p.status.facts);
