@@ -6,7 +6,9 @@
  * before it (and itself, Node's built-ins and its npm libraries):
  *
  *   src/errors, src/secret.ts   the catalogue of SR_* codes, SignrunError, Secret
- *   src/sandbox                 the service (DocuSign's eSignature API, our own): errors only
+ *   src/envelope                DocuSign's envelope model: wire types, the tab and recipient catalogues, statuses
+ *   src/pdf                     text with positions (anchors) and drawing tabs, for validation, sandbox and preview
+ *   src/sandbox                 the service (DocuSign's eSignature API, our own): the model, the PDF layer, errors
  *   src/client                  the HTTP client and the DocuSign knowledge table
  *   src/output                  the output folder's disk writer (atomic files, records, spool)
  *   src/jobs                    YAML job files → validated model (may check names against the disk writer's)
@@ -64,25 +66,41 @@ module.exports = {
       ['^src/errors/', '^src/secret\\.ts$'],
     ),
     layer(
-      'sandbox-imports-only-errors',
-      'The sandbox plays the remote service: it knows nothing of the runner, the client, jobs or state, so it ' +
-        'behaves as DocuSign would for any client, and `signrun serve` stays a separable program.',
-      'src/sandbox/',
+      'envelope-model-at-the-bottom',
+      "DocuSign's envelope model (wire types, the catalogues of tab and recipient kinds, statuses) is shared by " +
+        'the job loader, the client, the runner and the sandbox alike: it is DocuSign\'s, not any one of theirs, ' +
+        'so it may depend on nothing of signrun but the errors.',
+      'src/envelope/',
       ['^src/errors/'],
+    ),
+    layer(
+      'pdf-below-its-users',
+      'Finding text (anchors) and drawing tabs in a PDF is one layer, used by validation, the sandbox and the ' +
+        'preview, so that a tab is drawn the same way wherever it is drawn; it knows the envelope model only.',
+      'src/pdf/',
+      ['^src/errors/', '^src/envelope/'],
+    ),
+    layer(
+      'sandbox-imports-only-the-model',
+      'The sandbox plays the remote service: it knows nothing of the runner, the client, jobs or state, so it ' +
+        'behaves as DocuSign would for any client, and `signrun serve` stays a separable program. It shares ' +
+        "DocuSign's envelope model and the PDF layer with the rest.",
+      'src/sandbox/',
+      ['^src/errors/', '^src/envelope/', '^src/pdf/'],
     ),
     layer(
       'client-knows-no-yaml-no-state',
       'The HTTP client speaks the eSignature API and nothing else: no job files (src/jobs), no journal ' +
         '(src/state), no runner; what DocuSign error codes mean lives here, once, for every caller.',
       'src/client/',
-      ['^src/errors/', '^src/secret\\.ts$'],
+      ['^src/errors/', '^src/secret\\.ts$', '^src/envelope/'],
     ),
     layer(
       'jobs-read-files-only',
       'Loading and validating job files is pure input handling: it runs before any network call, so it may ' +
         "not reach the client, the state or the runner (only the disk writer's rules for names in the output folder).",
       'src/jobs/',
-      ['^src/errors/', '^src/secret\\.ts$', '^src/output/'],
+      ['^src/errors/', '^src/secret\\.ts$', '^src/envelope/', '^src/pdf/', '^src/output/'],
     ),
     layer(
       'disk-writer-below-the-runner',
@@ -96,14 +114,14 @@ module.exports = {
       "signrun's configuration is YAML read with the job loader's positions and schema checks, and it checks " +
         "the client's settings (API version, OAuth) with the client's own helpers; it never reaches the state or the runner.",
       'src/config/',
-      ['^src/errors/', '^src/secret\\.ts$', '^src/jobs/', '^src/client/'],
+      ['^src/errors/', '^src/envelope/', '^src/envelope/', '^src/secret\\.ts$', '^src/jobs/', '^src/client/'],
     ),
     layer(
       'state-below-the-runner',
       'The journal and locks record what the runner did; they write through the disk writer and classify ' +
         "failures with the client's table, but never call into the runner.",
       'src/state/',
-      ['^src/errors/', '^src/secret\\.ts$', '^src/output/', '^src/client/'],
+      ['^src/errors/', '^src/envelope/', '^src/secret\\.ts$', '^src/output/', '^src/client/'],
     ),
     layer(
       'runner-below-reporters-and-cli',
@@ -111,7 +129,7 @@ module.exports = {
         "use the sandbox's contract (types of an in-process sandbox) but not the sandbox itself, which the CLI starts.",
       'src/runner/',
       [
-        '^src/errors/',
+        '^src/errors/', '^src/envelope/',
         '^src/secret\\.ts$',
         '^src/client/',
         '^src/jobs/',
@@ -127,7 +145,7 @@ module.exports = {
         'not import it back (what both need, such as status facts, belongs in src/state or src/client).',
       'src/sync/',
       [
-        '^src/errors/',
+        '^src/errors/', '^src/envelope/',
         '^src/secret\\.ts$',
         '^src/client/',
         '^src/jobs/',
@@ -142,7 +160,7 @@ module.exports = {
       "Reporters turn the runner's summary into content (newman's model: one summary feeds every reporter and " +
         'the exit code); they never drive a run or the CLI.',
       'src/reporters/',
-      ['^src/errors/', '^src/secret\\.ts$', '^src/client/', '^src/output/', '^src/jobs/', '^src/runner/'],
+      ['^src/errors/', '^src/envelope/', '^src/secret\\.ts$', '^src/client/', '^src/output/', '^src/jobs/', '^src/runner/'],
     ),
     {
       name: 'cli-on-top',

@@ -1,0 +1,3 @@
+// DocuSign's envelope model, shared by the job loader, the client, the runner and the sandbox. Only re-exports.
+export * from './tab-kinds.js';
+export * from './recipient-kinds.js';

@@ -1,0 +1,159 @@
+/**
+ * DocuSign's recipient kinds, one entry each: the catalogue read by the job
+ * loader, the client's request builder, the sandbox's parser, serialiser and
+ * lifecycle. Nothing outside src/envelope names a recipient collection.
+ *
+ * Wire names are those of DocuSign's v2.1 Swagger
+ * (`#/definitions/EnvelopeRecipients`); a test walks the catalogue against it.
+ */
+
+/**
+ * What makes a recipient of this kind done, so that the envelope can
+ * complete: signing (signers, in-person signers, witnesses), opening the
+ * documents (certified delivery), passing the envelope on (agents, editors,
+ * intermediaries), or nothing (a carbon copy only receives).
+ */
+export type RecipientCompletesOn = 'signing' | 'viewing' | 'routing' | 'nothing';
+
+export interface RecipientKind {
+  /** The kind's name in signrun (Swagger's definition name): `signer`, `carbonCopy`, … */
+  readonly name: RecipientKindName;
+  /** The member of `recipients` that lists this kind: `signers`, `carbonCopies`, … */
+  readonly collection: string;
+  /** `#/definitions/<definition>` of DocuSign's Swagger. */
+  readonly definition: string;
+  /** Signs (has sign-here tabs, a signature in the certificate). */
+  readonly signs: boolean;
+  /** May be an embedded (captive) recipient: a `clientUserId` and a recipient view. */
+  readonly mayBeEmbedded: boolean;
+  /** Signs in front of a host (`hostName`, `hostEmail`; `signerName` is who signs). */
+  readonly needsHost: boolean;
+  /** Signs for another recipient (`witnessFor`). */
+  readonly signsFor: boolean;
+  /** May carry tabs. */
+  readonly hasTabs: boolean;
+  readonly completesOn: RecipientCompletesOn;
+}
+
+const entries = [
+  {
+    name: 'signer',
+    collection: 'signers',
+    definition: 'signer',
+    signs: true,
+    mayBeEmbedded: true,
+    needsHost: false,
+    signsFor: false,
+    hasTabs: true,
+    completesOn: 'signing',
+  },
+  {
+    name: 'carbonCopy',
+    collection: 'carbonCopies',
+    definition: 'carbonCopy',
+    signs: false,
+    mayBeEmbedded: false,
+    needsHost: false,
+    signsFor: false,
+    hasTabs: false,
+    completesOn: 'nothing',
+  },
+  {
+    name: 'certifiedDelivery',
+    collection: 'certifiedDeliveries',
+    definition: 'certifiedDelivery',
+    signs: false,
+    mayBeEmbedded: true,
+    needsHost: false,
+    signsFor: false,
+    hasTabs: false,
+    completesOn: 'viewing',
+  },
+  {
+    name: 'inPersonSigner',
+    collection: 'inPersonSigners',
+    definition: 'inPersonSigner',
+    signs: true,
+    mayBeEmbedded: true,
+    needsHost: true,
+    signsFor: false,
+    hasTabs: true,
+    completesOn: 'signing',
+  },
+  {
+    name: 'witness',
+    collection: 'witnesses',
+    definition: 'witness',
+    signs: true,
+    mayBeEmbedded: true,
+    needsHost: false,
+    signsFor: true,
+    hasTabs: true,
+    completesOn: 'signing',
+  },
+  {
+    name: 'editor',
+    collection: 'editors',
+    definition: 'editor',
+    signs: false,
+    mayBeEmbedded: false,
+    needsHost: false,
+    signsFor: false,
+    hasTabs: false,
+    completesOn: 'routing',
+  },
+  {
+    name: 'agent',
+    collection: 'agents',
+    definition: 'agent',
+    signs: false,
+    mayBeEmbedded: false,
+    needsHost: false,
+    signsFor: false,
+    hasTabs: false,
+    completesOn: 'routing',
+  },
+  {
+    name: 'intermediary',
+    collection: 'intermediaries',
+    definition: 'intermediary',
+    signs: false,
+    mayBeEmbedded: false,
+    needsHost: false,
+    signsFor: false,
+    hasTabs: false,
+    completesOn: 'routing',
+  },
+] as const satisfies readonly (Omit<RecipientKind, 'name'> & { name: string })[];
+
+/** `signer`, `carbonCopy`, …: every kind of recipient signrun knows. */
+export type RecipientKindName = (typeof entries)[number]['name'];
+
+/** Every recipient kind, in catalogue order (DocuSign lists a recipients object's members in this order too). */
+export const recipientKinds: readonly RecipientKind[] = entries;
+
+const byName = new Map<string, RecipientKind>(entries.map((k) => [k.name, k]));
+const byCollection = new Map<string, RecipientKind>(entries.map((k) => [k.collection, k]));
+
+/** The entry of a kind. */
+export function recipientKind(name: RecipientKindName): RecipientKind {
+  return byName.get(name)!;
+}
+
+/** The kind listed under `collection` in a recipients object, if signrun knows it. */
+export function recipientKindOfCollection(collection: string): RecipientKind | undefined {
+  return byCollection.get(collection);
+}
+
+/**
+ * The kind a job file's list form of `recipients` means, and the kind of a
+ * template role: signers (the only kind signrun had before the catalogue).
+ */
+export const shorthandRecipientKind: RecipientKindName = 'signer';
+
+/**
+ * Recipient collections DocuSign has that signrun does not model yet (a
+ * notary, an electronic seal): a service may list them; signrun neither sends
+ * nor routes them.
+ */
+export const unmodelledRecipientCollections: readonly string[] = ['seals', 'notaries'];

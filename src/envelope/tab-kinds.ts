@@ -1,0 +1,215 @@
+/**
+ * DocuSign's tab kinds, one entry each: the catalogue that every part of
+ * signrun reads when it needs to know about a kind of tab (the job schema's
+ * tests, expansion, the digest, the client's request builder, the sandbox's
+ * parser, signing page and stamp, the preview). Nothing outside src/envelope
+ * names a tab collection: it asks this catalogue.
+ *
+ * Wire names are those of DocuSign's v2.1 Swagger (`#/definitions/tabs`,
+ * called EnvelopeRecipientTabs there): each kind's list lives under
+ * `collection` in a recipient's `tabs`, and its items follow
+ * `#/definitions/<definition>`. A test walks the catalogue against the
+ * Swagger, so a field named here is a field DocuSign has.
+ */
+
+/** What a tab's `value` holds, and so what a value given before sending must be. */
+export type TabValueType =
+  /** No value: a signature, an initial, a button. */
+  | 'none'
+  | 'text'
+  | 'number'
+  | 'date'
+  /** `selected` true/false (a checkbox). */
+  | 'boolean'
+  /** One of `listItems[].value`. */
+  | 'list'
+  /** One of `radios[].value` (the group's selected radio). */
+  | 'radio'
+  /** Computed by DocuSign from `formula`; never given. */
+  | 'formula';
+
+/**
+ * Who gives the tab its value: the recipient at signing, DocuSign itself
+ * (the date signed, the recipient's name), or nobody (a note the sender
+ * wrote, a button).
+ */
+export type TabFiller = 'recipient' | 'service' | 'nobody';
+
+/**
+ * How a tab is drawn on the page (the signing page, the stamp, the preview
+ * all draw the same thing for the same kind): the PDF layer has one drawer
+ * per style.
+ */
+export type TabDrawing = 'signature' | 'initials' | 'text' | 'checkbox' | 'radio' | 'list' | 'button' | 'attachment';
+
+/** A field of a tab: its wire name and what a job file may write there (DocuSign sends every value as a string). */
+export type TabFieldType = 'string' | 'integer' | 'number' | 'boolean' | 'list-items' | 'radios';
+
+export interface TabKind {
+  /** The kind's name in signrun (Swagger's definition name, camelCase): `signHere`, `text`, … */
+  readonly name: TabKindName;
+  /** The recipient's `tabs` member that lists this kind: `signHereTabs`, `textTabs`, … */
+  readonly collection: string;
+  /** `#/definitions/<definition>` of DocuSign's Swagger. */
+  readonly definition: string;
+  readonly valueType: TabValueType;
+  readonly filledBy: TabFiller;
+  /** DocuSign's size when the tab gives none, in points. */
+  readonly defaultSize: { readonly width: number; readonly height: number };
+  readonly drawing: TabDrawing;
+  /** Fields of this kind beyond the common ones (`tabFields`), with their type. */
+  readonly fields: Readonly<Record<string, TabFieldType>>;
+}
+
+/** Where a tab goes: by position on a page (points from the top-left corner, y down) … */
+export const positionFields = {
+  documentId: 'string',
+  pageNumber: 'integer',
+  xPosition: 'integer',
+  yPosition: 'integer',
+} as const satisfies Record<string, TabFieldType>;
+
+/** … or by anchor: at every occurrence of a text in the envelope's documents. */
+export const anchorFields = {
+  anchorString: 'string',
+  anchorXOffset: 'number',
+  anchorYOffset: 'number',
+  anchorUnits: 'string',
+  anchorIgnoreIfNotPresent: 'boolean',
+  anchorCaseSensitive: 'boolean',
+  anchorMatchWholeWord: 'boolean',
+} as const satisfies Record<string, TabFieldType>;
+
+/** Fields every kind has (besides its place). */
+export const tabFields = {
+  tabLabel: 'string',
+  value: 'string',
+  locked: 'boolean',
+  required: 'boolean',
+  width: 'number',
+  height: 'number',
+  font: 'string',
+  fontSize: 'string',
+  bold: 'boolean',
+  tooltip: 'string',
+} as const satisfies Record<string, TabFieldType>;
+
+/** Fields of a kind that shows text the recipient may type. */
+const textEntry = { maxLength: 'integer', validationPattern: 'string', validationMessage: 'string' } as const;
+
+const kind = <N extends string>(
+  name: N,
+  definition: string,
+  valueType: TabValueType,
+  filledBy: TabFiller,
+  drawing: TabDrawing,
+  width: number,
+  height: number,
+  fields: Record<string, TabFieldType> = {},
+) => ({
+  name,
+  collection: `${name}Tabs`,
+  definition,
+  valueType,
+  filledBy,
+  defaultSize: { width, height },
+  drawing,
+  fields,
+});
+
+/**
+ * The catalogue, in the order of the design's contract. Sizes are DocuSign's
+ * defaults as its web tool places them (a signature 180 × 48 is what the
+ * sandbox has always stamped).
+ */
+const entries = [
+  kind('signHere', 'signHere', 'none', 'recipient', 'signature', 180, 48, {
+    optional: 'boolean',
+    scaleValue: 'number',
+  }),
+  kind('initialHere', 'initialHere', 'none', 'recipient', 'initials', 60, 36, {
+    optional: 'boolean',
+    scaleValue: 'number',
+  }),
+  kind('dateSigned', 'dateSigned', 'date', 'service', 'text', 120, 18),
+  kind('fullName', 'fullName', 'text', 'service', 'text', 160, 18),
+  kind('emailAddress', 'emailAddress', 'text', 'service', 'text', 180, 18),
+  kind('company', 'company', 'text', 'recipient', 'text', 160, 18, { ...textEntry }),
+  kind('title', 'title', 'text', 'recipient', 'text', 160, 18, { ...textEntry }),
+  kind('text', 'text', 'text', 'recipient', 'text', 160, 18, { ...textEntry, shared: 'boolean' }),
+  kind('number', 'number', 'number', 'recipient', 'text', 120, 18, { ...textEntry }),
+  kind('date', 'date', 'date', 'recipient', 'text', 120, 18, { ...textEntry }),
+  kind('checkbox', 'checkbox', 'boolean', 'recipient', 'checkbox', 12, 12, { selected: 'boolean', shared: 'boolean' }),
+  kind('list', 'list', 'list', 'recipient', 'list', 140, 18, { listItems: 'list-items' }),
+  {
+    name: 'radioGroup' as const,
+    collection: 'radioGroupTabs',
+    definition: 'radioGroup',
+    valueType: 'radio' as const,
+    filledBy: 'recipient' as const,
+    defaultSize: { width: 12, height: 12 },
+    drawing: 'radio' as const,
+    // A radio group has no place of its own: each of its radios has one.
+    fields: { groupName: 'string', radios: 'radios', shared: 'boolean' } as Record<string, TabFieldType>,
+  },
+  kind('note', 'note', 'text', 'nobody', 'text', 200, 36, { shared: 'boolean' }),
+  kind('formula', 'formulaTab', 'formula', 'service', 'text', 120, 18, {
+    formula: 'string',
+    roundDecimalPlaces: 'string',
+  }),
+  kind('approve', 'approve', 'none', 'recipient', 'button', 80, 24, { buttonText: 'string' }),
+  kind('decline', 'decline', 'none', 'recipient', 'button', 80, 24, { buttonText: 'string', declineReason: 'string' }),
+  kind('email', 'email', 'text', 'recipient', 'text', 180, 18, { ...textEntry }),
+  kind('ssn', 'ssn', 'text', 'recipient', 'text', 110, 18, { ...textEntry }),
+  kind('zip', 'zip', 'text', 'recipient', 'text', 80, 18, { ...textEntry, useDash4: 'boolean' }),
+  kind('currency', 'currency', 'number', 'recipient', 'text', 120, 18, { ...textEntry }),
+  kind('phoneNumber', 'phoneNumber', 'text', 'recipient', 'text', 130, 18),
+  kind('firstName', 'firstName', 'text', 'service', 'text', 120, 18),
+  kind('lastName', 'lastName', 'text', 'service', 'text', 120, 18),
+  kind('envelopeId', 'envelopeId', 'text', 'service', 'text', 240, 18),
+  kind('view', 'view', 'none', 'recipient', 'button', 80, 24, { buttonText: 'string' }),
+  kind('signerAttachment', 'signerAttachment', 'none', 'recipient', 'attachment', 24, 24, { optional: 'boolean' }),
+] as const;
+
+/** `signHere`, `text`, `checkbox`, …: every kind of tab signrun knows. */
+export type TabKindName = (typeof entries)[number]['name'];
+
+/** Every tab kind, in catalogue order. */
+export const tabKinds: readonly TabKind[] = entries;
+
+const byName = new Map<string, TabKind>(entries.map((k) => [k.name, k]));
+const byCollection = new Map<string, TabKind>(entries.map((k) => [k.collection, k]));
+
+/** The entry of a kind. */
+export function tabKind(name: TabKindName): TabKind {
+  return byName.get(name)!;
+}
+
+/** The kind whose list is `collection` in a recipient's `tabs` (`signHereTabs` → signHere), if signrun knows it. */
+export function tabKindOfCollection(collection: string): TabKind | undefined {
+  return byCollection.get(collection);
+}
+
+/**
+ * The kind a job file's list form of `tabs` means (`tabs: [{…}]`, signrun's
+ * first shorthand): sign-here tabs.
+ */
+export const shorthandTabKind: TabKindName = 'signHere';
+
+/**
+ * `#/definitions/prefillTabs`: the sender's own tabs, filled before sending,
+ * kept under the envelope's documents rather than under a recipient. Its
+ * members are collections of the kinds listed here.
+ */
+export const prefillCollection = 'prefillTabs';
+export const prefillKinds: readonly TabKindName[] = [
+  'text',
+  'number',
+  'date',
+  'checkbox',
+  'radioGroup',
+  'email',
+  'ssn',
+  'zip',
+  'currency',
+];
