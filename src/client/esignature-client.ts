@@ -15,7 +15,6 @@ import { withRequestSlots } from './with-request-slots.js';
 import { apiRootOf, inVersion, versionOfRoot, type ApiVersion } from './api-version.js';
 import { pathOf } from './redact.js';
 import type {
-  AccountInformation,
   EnvelopeDefinition,
   EnvelopeDocumentsResult,
   EnvelopeRecipients,
@@ -23,6 +22,10 @@ import type {
   Envelope,
   EnvelopesInformation,
   EnvelopeTemplate,
+} from '../envelope/wire.js';
+import { recipientsObject } from '../envelope/wire.js';
+import type {
+  AccountInformation,
   LoginAccount,
   LoginInformation,
   NewAccountDefinition,
@@ -525,7 +528,8 @@ export class AccountClient {
       {
         method: 'PUT',
         url: `${this.#env(envelopeId)}/recipients?resend_envelope=true`,
-        body: { signers: recipientIds.map((recipientId) => ({ recipientId })) },
+        // Signers are the only recipients a resend names today; recipientsObject files them under their collection.
+        body: recipientsObject(recipientIds.map((recipientId) => ({ kind: 'signer', recipient: { recipientId } }))),
         operation: 'resendEnvelope',
         idempotent: true,
       },

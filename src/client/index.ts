@@ -30,6 +30,7 @@ export { readRateLimit, type RateLimitInfo } from './rate-limit.js';
 export { redactText, pathOf } from './redact.js';
 export { realTiming, type Timing } from './timing.js';
 export type * from './wire-types.js';
+export type * from '../envelope/wire.js';
 export {
   classifyServiceError,
   serviceErrorCodeRules,

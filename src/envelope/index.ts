@@ -1,3 +1,12 @@
 // DocuSign's envelope model, shared by the job loader, the client, the runner and the sandbox. Only re-exports.
 export * from './tab-kinds.js';
 export * from './recipient-kinds.js';
+export type * from './wire.js';
+export {
+  recipientsByKind,
+  recipientsOfKind,
+  recipientsObject,
+  tabsByKind,
+  tabsObject,
+  unknownMembers,
+} from './wire.js';

@@ -19,7 +19,7 @@ export interface RecipientKind {
   /** The kind's name in signrun (Swagger's definition name): `signer`, `carbonCopy`, … */
   readonly name: RecipientKindName;
   /** The member of `recipients` that lists this kind: `signers`, `carbonCopies`, … */
-  readonly collection: string;
+  readonly collection: RecipientCollection;
   /** `#/definitions/<definition>` of DocuSign's Swagger. */
   readonly definition: string;
   /** Signs (has sign-here tabs, a signature in the certificate). */
@@ -124,10 +124,13 @@ const entries = [
     hasTabs: false,
     completesOn: 'routing',
   },
-] as const satisfies readonly (Omit<RecipientKind, 'name'> & { name: string })[];
+] as const satisfies readonly (Omit<RecipientKind, 'name' | 'collection'> & { name: string; collection: string })[];
 
 /** `signer`, `carbonCopy`, …: every kind of recipient signrun knows. */
 export type RecipientKindName = (typeof entries)[number]['name'];
+
+/** `signers`, `carbonCopies`, …: the members of a recipients object that signrun models. */
+export type RecipientCollection = (typeof entries)[number]['collection'];
 
 /** Every recipient kind, in catalogue order (DocuSign lists a recipients object's members in this order too). */
 export const recipientKinds: readonly RecipientKind[] = entries;

@@ -49,7 +49,7 @@ export interface TabKind {
   /** The kind's name in signrun (Swagger's definition name, camelCase): `signHere`, `text`, … */
   readonly name: TabKindName;
   /** The recipient's `tabs` member that lists this kind: `signHereTabs`, `textTabs`, … */
-  readonly collection: string;
+  readonly collection: TabCollection;
   /** `#/definitions/<definition>` of DocuSign's Swagger. */
   readonly definition: string;
   readonly valueType: TabValueType;
@@ -97,7 +97,7 @@ export const tabFields = {
 /** Fields of a kind that shows text the recipient may type. */
 const textEntry = { maxLength: 'integer', validationPattern: 'string', validationMessage: 'string' } as const;
 
-const kind = <N extends string>(
+const kind = <const N extends string>(
   name: N,
   definition: string,
   valueType: TabValueType,
@@ -173,6 +173,9 @@ const entries = [
 
 /** `signHere`, `text`, `checkbox`, …: every kind of tab signrun knows. */
 export type TabKindName = (typeof entries)[number]['name'];
+
+/** `signHereTabs`, `textTabs`, …: the members of a recipient's `tabs` that signrun models. */
+export type TabCollection = (typeof entries)[number]['collection'];
 
 /** Every tab kind, in catalogue order. */
 export const tabKinds: readonly TabKind[] = entries;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { ResolvedEnvelope } from './model.js';
+import { shorthandRecipientKind, shorthandTabKind } from '../envelope/index.js';
+import { isPositioned, type ResolvedEnvelope, type ResolvedRecipient, type ResolvedTab } from './model.js';
 
 /**
  * sha256 of what the envelope would send: content fields in a fixed order,
@@ -20,7 +21,7 @@ export function envelopeDigest(envelope: Omit<ResolvedEnvelope, 'digest'>): stri
     (envelope.customFields ?? []).map((f) => [f.name, f.value]),
     envelope.documents.map((d) => [d.documentId, d.name, d.sha256]),
     envelope.recipients.map((r) => [
-      r.recipientId,
+      r.recipientId ?? null,
       r.name,
       r.email,
       r.clientUserId ?? null,
@@ -28,12 +29,48 @@ export function envelopeDigest(envelope: Omit<ResolvedEnvelope, 'digest'>): stri
       r.supportedLanguage ?? null,
       r.emailSubject ?? null,
       r.emailBody ?? null,
-      r.signHereTabs.map((t) => [t.documentId, t.pageNumber, t.xPosition, t.yPosition]),
+      tabsCanonical(r.tabs),
+      ...kindCanonical(r),
     ]),
     envelope.templateId ?? null,
-    envelope.templateRoles.map((r) => [r.roleName, r.name, r.email, r.clientUserId ?? null, r.routingOrder ?? null]),
+    envelope.templateRoles.map((r) => [
+      r.roleName ?? null,
+      r.name,
+      r.email,
+      r.clientUserId ?? null,
+      r.routingOrder ?? null,
+      // A role's message, language and tabs came later: appended only when given, as `notification` is.
+      ...(r.supportedLanguage !== undefined || r.emailSubject !== undefined || r.emailBody !== undefined
+        ? [['message', r.supportedLanguage ?? null, r.emailSubject ?? null, r.emailBody ?? null]]
+        : []),
+      ...(r.tabs.length > 0 ? [tabsCanonical(r.tabs)] : []),
+      ...kindCanonical(r),
+    ]),
     // Appended only when set, so the digests of envelopes sent before `notification` existed stay the same.
     ...(envelope.notification ? [['notification', envelope.notification]] : []),
   ];
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+}
+
+/**
+ * A recipient's tabs. Sign-here tabs placed by position with no value (all
+ * a job file could say before the catalogue) keep their first form, a list
+ * of positions, so the digests of envelopes already sent stay the same;
+ * any other tab makes it a list of [kind, place, value], which no earlier
+ * digest can equal.
+ */
+function tabsCanonical(tabs: ResolvedTab[]): unknown {
+  const firstForm = tabs.every((t) => t.kind === shorthandTabKind && isPositioned(t.place) && t.value === undefined);
+  if (firstForm) {
+    return tabs.map((t) => {
+      const p = t.place as Extract<ResolvedTab['place'], { xPosition: string }>;
+      return [p.documentId, p.pageNumber, p.xPosition, p.yPosition];
+    });
+  }
+  return { tabs: tabs.map((t) => [t.kind, t.place, t.value ?? null]) };
+}
+
+/** A recipient of another kind than the first one signrun had (signers) says so; a signer adds nothing. */
+function kindCanonical(r: ResolvedRecipient): unknown[] {
+  return r.kind === shorthandRecipientKind ? [] : [['kind', r.kind]];
 }

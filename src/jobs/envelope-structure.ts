@@ -1,5 +1,6 @@
 import { placeOf, type JobContext } from './job-context.js';
 import type { RawEnvelope, RawEnvelopeDefaults } from './raw-job.js';
+import { writtenTabs } from './written-tabs.js';
 import { fieldName } from './schema-check.js';
 
 /**
@@ -73,13 +74,15 @@ export function checkEnvelopeStructure(
   );
 
   envelope.recipients?.forEach((recipient, r) => {
-    recipient.tabs?.forEach((tab, t) => {
-      const documentId = tab.documentId ?? documentIds[0];
+    writtenTabs(recipient.tabs).forEach(({ tab, written }, t) => {
+      // An anchored tab is on every document that has its text: it names none.
+      if (tab.anchorString !== undefined) return;
+      const documentId = tab.documentId !== undefined ? Number(tab.documentId) : documentIds[0];
       if (documentId !== undefined && !documentIds.includes(documentId)) {
         add(
           'SR_TAB_DOCUMENT_UNKNOWN',
           `${name}: tab ${t + 1} of ${recipient.name} is on documentId ${documentId}, which the envelope does not have (it has ${documentIds.join(', ')})`,
-          ['recipients', r, 'tabs', t, 'documentId'],
+          ['recipients', r, ...written, 'documentId'],
         );
       }
     });

@@ -3,8 +3,10 @@ import type { Place } from './diagnostic-sink.js';
 import type { Row } from './envelope-rows.js';
 import { placeOf, type JobContext } from './job-context.js';
 import type { NodePath } from './job-yaml.js';
-import type { ResolvedEnvelope, ResolvedNotification } from './model.js';
-import type { RawEnvelope, RawEnvelopeDefaults, RawNotification } from './raw-job.js';
+import { shorthandRecipientKind, type TabKindName } from '../envelope/index.js';
+import type { ResolvedEnvelope, ResolvedNotification, ResolvedRecipient, ResolvedTab, TabAnchor } from './model.js';
+import type { RawEnvelope, RawEnvelopeDefaults, RawNotification, RawTab } from './raw-job.js';
+import { writtenTabs } from './written-tabs.js';
 import { findReferences, substituteReferences } from './references.js';
 
 /** An envelope after substitution, before its documents are read. */
@@ -75,36 +77,60 @@ export function expandEnvelope(
     kind: raw.templateId !== undefined ? 'template' : 'documents',
     documents,
     recipients: (raw.recipients ?? []).map((r, i) => {
-      const signer: ResolvedEnvelope['recipients'][number] = {
+      const recipient: ResolvedRecipient = {
+        kind: shorthandRecipientKind,
         recipientId: String(r.recipientId ?? i + 1),
         name: sub(r.name),
         email: sub(r.email),
-        signHereTabs: (r.tabs ?? []).map((t) => ({
-          documentId: String(t.documentId ?? firstDocumentId),
-          pageNumber: String(t.pageNumber),
-          xPosition: String(t.xPosition),
-          yPosition: String(t.yPosition),
-        })),
+        tabs: writtenTabs(r.tabs).map(({ kind, tab, written }) => resolvedTab(kind.name, tab, written)),
       };
-      if (r.clientUserId !== undefined) signer.clientUserId = sub(r.clientUserId);
-      if (r.routingOrder !== undefined) signer.routingOrder = String(r.routingOrder);
-      if (r.supportedLanguage !== undefined) signer.supportedLanguage = sub(r.supportedLanguage);
-      if (r.emailSubject !== undefined) signer.emailSubject = sub(r.emailSubject);
-      if (r.emailBody !== undefined) signer.emailBody = sub(r.emailBody);
-      return signer;
+      if (r.clientUserId !== undefined) recipient.clientUserId = sub(r.clientUserId);
+      if (r.routingOrder !== undefined) recipient.routingOrder = String(r.routingOrder);
+      if (r.supportedLanguage !== undefined) recipient.supportedLanguage = sub(r.supportedLanguage);
+      if (r.emailSubject !== undefined) recipient.emailSubject = sub(r.emailSubject);
+      if (r.emailBody !== undefined) recipient.emailBody = sub(r.emailBody);
+      return recipient;
     }),
     ...(raw.templateId !== undefined ? { templateId: sub(raw.templateId) } : {}),
     templateRoles: (raw.templateRoles ?? []).map((r) => {
-      const role: ResolvedEnvelope['templateRoles'][number] = {
+      const role: ResolvedRecipient = {
+        kind: shorthandRecipientKind,
         roleName: sub(r.roleName),
         name: sub(r.name),
         email: sub(r.email),
+        tabs: [],
       };
       if (r.clientUserId !== undefined) role.clientUserId = sub(r.clientUserId);
       if (r.routingOrder !== undefined) role.routingOrder = String(r.routingOrder);
       return role;
     }),
   };
+
+  /** A tab with `${...}` substituted, its document defaulting to the envelope's first. */
+  function resolvedTab(kind: TabKindName, tab: RawTab, written: ReadonlyArray<string | number>): ResolvedTab {
+    const text = (value: string | number | boolean | undefined): string | undefined =>
+      value === undefined ? undefined : sub(String(value));
+    let place: ResolvedTab['place'];
+    if (tab.anchorString !== undefined) {
+      const anchor: TabAnchor = { anchorString: sub(tab.anchorString) };
+      for (const field of anchorOptionFields) {
+        const value = text(tab[field]);
+        if (value !== undefined) anchor[field] = value;
+      }
+      place = anchor;
+    } else {
+      place = {
+        documentId: text(tab.documentId) ?? firstDocumentId,
+        pageNumber: text(tab.pageNumber) ?? '1',
+        xPosition: text(tab.xPosition) ?? '0',
+        yPosition: text(tab.yPosition) ?? '0',
+      };
+    }
+    const resolved: ResolvedTab = { kind, place, written };
+    const value = text(tab.value);
+    if (value !== undefined) resolved.value = value;
+    return resolved;
+  }
 
   return {
     index,
@@ -126,6 +152,16 @@ export function expandEnvelope(
     },
   };
 }
+
+/** The anchor fields beside `anchorString`, copied as DocuSign's strings. */
+const anchorOptionFields = [
+  'anchorXOffset',
+  'anchorYOffset',
+  'anchorUnits',
+  'anchorIgnoreIfNotPresent',
+  'anchorCaseSensitive',
+  'anchorMatchWholeWord',
+] as const satisfies ReadonlyArray<keyof TabAnchor & keyof RawTab>;
 
 /** What every row of one pattern shares, computed once (10,000 rows make it count). */
 const sharedByPattern = new WeakMap<RawEnvelope, { source: ResolvedEnvelope['source']; paths: Map<string, string> }>();

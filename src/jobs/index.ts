@@ -2,4 +2,4 @@
 export { loadJobs, type LoadJobsOptions } from './load-jobs.js';
 export { jobSchema } from './schema-check.js';
 export { limits as jobLimits } from './limits.js';
-export type * from './model.js';
+export * from './model.js';

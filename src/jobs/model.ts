@@ -8,6 +8,7 @@
  * on the wire. Values resolved from `${env.*}` that are secrets (passwords)
  * are marked with `Secret` so that reporters can tell them apart.
  */
+import type { RecipientKindName, TabKindName } from '../envelope/index.js';
 import type { ErrorCode } from '../errors/catalogue.js';
 
 /** Where something is declared in a job file. 1-based line and column. */
@@ -36,20 +37,52 @@ export interface ResolvedDocument {
   sha256: string;
 }
 
-export interface ResolvedSignHereTab {
+/** A tab placed by position: points from the page's top-left corner, page 1-based (DocuSign's strings). */
+export interface TabPosition {
   documentId: string;
   pageNumber: string;
   xPosition: string;
   yPosition: string;
 }
 
-/** A signer of an envelope built from documents (service-api.md 2.3). */
-export interface ResolvedSigner {
-  /** "1", "2", … in order unless given. */
-  recipientId: string;
+/** A tab placed at every occurrence of a text in the envelope's documents (DocuSign's anchor fields, as strings). */
+export interface TabAnchor {
+  anchorString: string;
+  anchorXOffset?: string;
+  anchorYOffset?: string;
+  anchorUnits?: string;
+  anchorIgnoreIfNotPresent?: string;
+  anchorCaseSensitive?: string;
+  anchorMatchWholeWord?: string;
+}
+
+/**
+ * A tab of a recipient: its kind (src/envelope/tab-kinds.ts says what the
+ * kind is), where it goes, and the value given before sending, if any.
+ */
+export interface ResolvedTab {
+  kind: TabKindName;
+  place: TabPosition | TabAnchor;
+  value?: string;
+  /** Where the job file writes it, from the recipient: `['tabs', 0]` (list form) or `['tabs', 'textTabs', 0]`. */
+  written: ReadonlyArray<string | number>;
+}
+
+/**
+ * A recipient of an envelope: of a kind (src/envelope/recipient-kinds.ts),
+ * numbered by `recipientId` when the envelope is built from documents
+ * (service-api.md 2.3), named by `roleName` when it fills a template's role
+ * (2.5).
+ */
+export interface ResolvedRecipient {
+  kind: RecipientKindName;
+  /** "1", "2", … in order unless given; absent for a template role (the service numbers it). */
+  recipientId?: string;
+  /** The template role filled; absent for a recipient of documents. */
+  roleName?: string;
   name: string;
   email: string;
-  /** Present for embedded signers. */
+  /** Present for embedded recipients. */
   clientUserId?: string;
   /** Defaults to "1" on the service side when absent. */
   routingOrder?: string;
@@ -58,17 +91,18 @@ export interface ResolvedSigner {
   /** Per-recipient message (DocuSign's emailNotification on the wire). */
   emailSubject?: string;
   emailBody?: string;
-  /** Empty: the signer places the signature in the service's own interface. */
-  signHereTabs: ResolvedSignHereTab[];
+  /** Empty: the recipient places the signature in the service's own interface (or the template's tabs apply). */
+  tabs: ResolvedTab[];
 }
 
-/** A role of an envelope built from a template (service-api.md 2.5). */
-export interface ResolvedRole {
-  roleName: string;
-  name: string;
-  email: string;
-  clientUserId?: string;
-  routingOrder?: string;
+/** True for a tab placed by position (not by anchor). */
+export function isPositioned(place: ResolvedTab['place']): place is TabPosition {
+  return 'xPosition' in place;
+}
+
+/** How a recipient is named to the service: its recipientId, or its template role. */
+export function recipientRefOf(r: ResolvedRecipient): string {
+  return r.recipientId ?? r.roleName ?? '';
 }
 
 export interface ResolvedEnvelope {
@@ -98,9 +132,10 @@ export interface ResolvedEnvelope {
   /** `documents` (documents + recipients) or `template` (templateId + templateRoles). */
   kind: 'documents' | 'template';
   documents: ResolvedDocument[];
-  recipients: ResolvedSigner[];
+  recipients: ResolvedRecipient[];
   templateId?: string;
-  templateRoles: ResolvedRole[];
+  /** The template's roles filled (each with its roleName, never a recipientId). */
+  templateRoles: ResolvedRecipient[];
   /**
    * sha256 (hex) of the canonical envelope content, document digests
    * included: a changed envelope has a changed digest (drift detection).

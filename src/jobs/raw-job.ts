@@ -1,3 +1,5 @@
+import type { TabCollection } from '../envelope/index.js';
+
 /**
  * The shape of a job file once it has passed schemas/job.schema.json: what
  * the YAML says, before references are substituted and ids numbered. Kept
@@ -53,14 +55,30 @@ export interface RawSigner {
   supportedLanguage?: string;
   emailSubject?: string;
   emailBody?: string;
-  tabs?: RawSignHereTab[];
+  tabs?: RawTabs;
 }
 
-export interface RawSignHereTab {
-  documentId?: number;
-  pageNumber: number;
-  xPosition: number;
-  yPosition: number;
+/**
+ * A recipient's `tabs`: signrun's list form (sign-here tabs, the
+ * catalogue's shorthandTabKind) or DocuSign's object form, one list per tab
+ * collection (src/envelope/tab-kinds.ts). Read both with `writtenTabs`.
+ */
+export type RawTabs = RawTab[] | { [C in TabCollection]?: RawTab[] };
+
+/** A tab as a job file writes it: placed by position or by anchor (numbers and booleans as YAML values or strings). */
+export interface RawTab {
+  documentId?: number | string;
+  pageNumber?: number | string;
+  xPosition?: number | string;
+  yPosition?: number | string;
+  anchorString?: string;
+  anchorXOffset?: number | string;
+  anchorYOffset?: number | string;
+  anchorUnits?: string;
+  anchorIgnoreIfNotPresent?: boolean | string;
+  anchorCaseSensitive?: boolean | string;
+  anchorMatchWholeWord?: boolean | string;
+  value?: string | number | boolean;
 }
 
 export interface RawRole {

@@ -7,7 +7,7 @@ import { expandEnvelope, type ExpandedEnvelope } from './expand-envelope.js';
 import type { JobContext } from './job-context.js';
 import type { NodePath } from './job-yaml.js';
 import { limits } from './limits.js';
-import type { ResolvedEnvelope } from './model.js';
+import { isPositioned, type ResolvedEnvelope } from './model.js';
 import type { PdfFactsResult } from './pdf-facts.js';
 import type { RawJobFile } from './raw-job.js';
 import { fieldName } from './schema-check.js';
@@ -190,28 +190,31 @@ function checkDocuments(item: ExpandedEnvelope, results: Map<string, DocumentChe
     pathById.set(document.documentId, document.path);
   });
   envelope.recipients.forEach((recipient, r) => {
-    recipient.signHereTabs.forEach((tab, t) => {
-      const pages = pagesById.get(tab.documentId);
-      if (!pages) return;
-      const path = ['recipients', r, 'tabs', t];
-      const page = pages[Number(tab.pageNumber) - 1];
+    for (const tab of recipient.tabs) {
+      // Anchored tabs are checked against the documents' text, not a page number.
+      if (!isPositioned(tab.place)) continue;
+      const place = tab.place;
+      const pages = pagesById.get(place.documentId);
+      if (!pages) continue;
+      const path = ['recipients', r, ...tab.written];
+      const page = pages[Number(place.pageNumber) - 1];
       if (!page) {
         say(
           'SR_TAB_PAGE_OUT_OF_RANGE',
-          `tab on page ${tab.pageNumber} of documentId ${tab.documentId} (${ctx.show(pathById.get(tab.documentId)!)}), which has ${pages.length} page${pages.length === 1 ? '' : 's'}`,
+          `tab on page ${place.pageNumber} of documentId ${place.documentId} (${ctx.show(pathById.get(place.documentId)!)}), which has ${pages.length} page${pages.length === 1 ? '' : 's'}`,
           [...path, 'pageNumber'],
         );
-        return;
+        continue;
       }
-      const x = Number(tab.xPosition);
-      const y = Number(tab.yPosition);
+      const x = Number(place.xPosition);
+      const y = Number(place.yPosition);
       const size = () =>
-        `page ${tab.pageNumber} of ${ctx.show(pathById.get(tab.documentId)!)} (${Math.round(page.width)} × ${Math.round(page.height)} points)`;
+        `page ${place.pageNumber} of ${ctx.show(pathById.get(place.documentId)!)} (${Math.round(page.width)} × ${Math.round(page.height)} points)`;
       if (x >= page.width)
         say('SR_TAB_POSITION_OUTSIDE_PAGE', `xPosition ${x} is outside ${size()}`, [...path, 'xPosition']);
       if (y >= page.height)
         say('SR_TAB_POSITION_OUTSIDE_PAGE', `yPosition ${y} is outside ${size()}`, [...path, 'yPosition']);
-    });
+    }
   });
 }
 

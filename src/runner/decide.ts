@@ -1,4 +1,4 @@
-import type { ResolvedAccount, ResolvedEnvelope, ResolvedRole, ResolvedSigner } from '../jobs/model.js';
+import { recipientRefOf, type ResolvedAccount, type ResolvedEnvelope, type ResolvedRecipient } from '../jobs/model.js';
 import type { AccountProgress, EnvelopeProgress } from '../state/journal-progress.js';
 import { claimIdentityOf, identityOf } from './identity.js';
 import type {
@@ -32,7 +32,7 @@ export interface DecisionSources {
 }
 
 /** The recipients of an envelope, whichever its kind. */
-export function recipientsOf(envelope: ResolvedEnvelope): Array<ResolvedSigner | ResolvedRole> {
+export function recipientsOf(envelope: ResolvedEnvelope): ResolvedRecipient[] {
   return envelope.kind === 'template' ? envelope.templateRoles : envelope.recipients;
 }
 
@@ -42,7 +42,7 @@ export function recipientsOf(envelope: ResolvedEnvelope): Array<ResolvedSigner |
  * DocuSign answers RECIPIENT_NOT_IN_SEQUENCE). None for a draft, or without
  * a return URL.
  */
-export function signersInTurn(envelope: ResolvedEnvelope): Array<ResolvedSigner | ResolvedRole> {
+export function signersInTurn(envelope: ResolvedEnvelope): ResolvedRecipient[] {
   if (envelope.status !== 'sent' || !envelope.returnUrl) return [];
   const recipients = recipientsOf(envelope);
   const orders = recipients.map((r) => Number(r.routingOrder ?? '1'));
@@ -51,8 +51,8 @@ export function signersInTurn(envelope: ResolvedEnvelope): Array<ResolvedSigner 
 }
 
 /** Identity of a signer's view in the journal: its recipientId, or for a template role its role name. */
-export function viewKeyOf(signer: ResolvedSigner | ResolvedRole): string {
-  return 'recipientId' in signer ? signer.recipientId : signer.roleName;
+export function viewKeyOf(signer: ResolvedRecipient): string {
+  return recipientRefOf(signer);
 }
 
 /**

@@ -1,16 +1,26 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { SignrunError } from '../errors/signrun-error.js';
-import type { ResolvedEnvelope, ResolvedNotification } from '../jobs/model.js';
-import type { EnvelopeDefinition, Notification, Signer, TemplateRole, TextCustomField } from '../client/wire-types.js';
+import type { ResolvedEnvelope, ResolvedNotification, ResolvedRecipient, ResolvedTab } from '../jobs/model.js';
+import {
+  recipientsObject,
+  tabsObject,
+  type EnvelopeDefinition,
+  type Notification,
+  type TemplateRole,
+  type TextCustomField,
+  type WireRecipient,
+  type WireTab,
+} from '../envelope/wire.js';
 import { digestFieldName, identityFieldName, identityOf, jobFieldName, transactionIdOf } from './identity.js';
 
 /**
  * Builds the wire envelopeDefinition (service-api.md 4.5, Swagger
  * `#/definitions/envelopeDefinition`) of a resolved envelope: documents
- * base64-encoded, per-recipient messages as `emailNotification`, sign-here
- * tabs under `tabs.signHereTabs`, plus signrun's identity and digest custom
- * fields and the transactionId.
+ * base64-encoded, each recipient under its kind's collection with its
+ * message as `emailNotification` and its tabs under their kinds'
+ * collections, plus signrun's identity and digest custom fields and the
+ * transactionId.
  */
 export async function envelopeDefinitionOf(envelope: ResolvedEnvelope): Promise<EnvelopeDefinition> {
   const textCustomFields: TextCustomField[] = [
@@ -33,7 +43,7 @@ export async function envelopeDefinitionOf(envelope: ResolvedEnvelope): Promise<
   if (envelope.kind === 'template') {
     definition.templateId = envelope.templateId ?? '';
     definition.templateRoles = envelope.templateRoles.map((role) => {
-      const wire: TemplateRole = { roleName: role.roleName, name: role.name, email: role.email };
+      const wire: TemplateRole = { roleName: role.roleName ?? '', name: role.name, email: role.email };
       if (role.clientUserId !== undefined) wire.clientUserId = role.clientUserId;
       if (role.routingOrder !== undefined) wire.routingOrder = role.routingOrder;
       return wire;
@@ -49,25 +59,34 @@ export async function envelopeDefinitionOf(envelope: ResolvedEnvelope): Promise<
       documentBase64: (await validatedBytes(doc)).toString('base64'),
     })),
   );
-  definition.recipients = {
-    signers: envelope.recipients.map((r) => {
-      const signer: Signer = { recipientId: r.recipientId, name: r.name, email: r.email };
-      if (r.clientUserId !== undefined) signer.clientUserId = r.clientUserId;
-      if (r.routingOrder !== undefined) signer.routingOrder = r.routingOrder;
-      if (r.emailSubject !== undefined || r.emailBody !== undefined || r.supportedLanguage !== undefined) {
-        signer.emailNotification = {
-          ...(r.emailSubject !== undefined ? { emailSubject: r.emailSubject } : {}),
-          ...(r.emailBody !== undefined ? { emailBody: r.emailBody } : {}),
-          ...(r.supportedLanguage !== undefined ? { supportedLanguage: r.supportedLanguage } : {}),
-        };
-      }
-      if (r.signHereTabs.length > 0) {
-        signer.tabs = { signHereTabs: r.signHereTabs.map((t) => ({ ...t, recipientId: r.recipientId })) };
-      }
-      return signer;
-    }),
-  };
+  definition.recipients = recipientsObject(
+    envelope.recipients.map((r) => ({ kind: r.kind, recipient: wireRecipientOf(r, r.recipientId ?? '') })),
+  );
   return definition;
+}
+
+/** A recipient of documents on the wire (`#/definitions/signer` and its siblings). */
+function wireRecipientOf(r: ResolvedRecipient, recipientId: string): WireRecipient {
+  const wire: WireRecipient = { recipientId, name: r.name, email: r.email };
+  if (r.clientUserId !== undefined) wire.clientUserId = r.clientUserId;
+  if (r.routingOrder !== undefined) wire.routingOrder = r.routingOrder;
+  if (r.emailSubject !== undefined || r.emailBody !== undefined || r.supportedLanguage !== undefined) {
+    wire.emailNotification = {
+      ...(r.emailSubject !== undefined ? { emailSubject: r.emailSubject } : {}),
+      ...(r.emailBody !== undefined ? { emailBody: r.emailBody } : {}),
+      ...(r.supportedLanguage !== undefined ? { supportedLanguage: r.supportedLanguage } : {}),
+    };
+  }
+  if (r.tabs.length > 0) wire.tabs = tabsObject(r.tabs.map((t) => ({ kind: t.kind, tab: wireTabOf(t, recipientId) })));
+  return wire;
+}
+
+/** A tab on the wire: its place's fields, its value, and whose it is. */
+function wireTabOf(t: ResolvedTab, recipientId: string): WireTab {
+  const wire: WireTab = { ...t.place };
+  if (t.value !== undefined) wire.value = t.value;
+  wire.recipientId = recipientId;
+  return wire;
 }
 
 /**

@@ -398,7 +398,7 @@ async function stepViews(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: 
   recipientsOf(envelope).forEach((r, i) => {
     if (r.clientUserId === undefined) return;
     const outcome = state.outcomes[i]!;
-    const recipientId = 'recipientId' in r ? r.recipientId : '';
+    const recipientId = r.recipientId ?? '';
     const entry: SigningEntry = {
       envelopeId,
       recipientId,
@@ -544,13 +544,13 @@ function outcomesOf(envelope: ResolvedEnvelope, asked: boolean): RecipientOutcom
   const inTurn = new Set(signersInTurn(envelope));
   return recipientsOf(envelope).map((r) => {
     const outcome: RecipientOutcome = {
-      recipientId: 'recipientId' in r ? r.recipientId : '',
+      recipientId: r.recipientId ?? '',
       signing: r.clientUserId === undefined ? 'remote' : inTurn.has(r) && !asked ? 'ready' : 'waiting-for-turn',
       // Who, as the job file names them, until a sync says what the service knows.
       name: r.name,
       email: r.email,
     };
-    if ('roleName' in r) outcome.roleName = r.roleName;
+    if (r.roleName !== undefined) outcome.roleName = r.roleName;
     if (r.clientUserId !== undefined) outcome.clientUserId = r.clientUserId;
     if (r.routingOrder !== undefined) outcome.routingOrder = r.routingOrder;
     return outcome;
@@ -589,11 +589,11 @@ function writeEnvelopeRecordBehind(
   const now = ctx.now().toISOString();
   const recipients: RecipientRecord[] = recipientsOf(envelope).map((r) => {
     const record: RecipientRecord = {
-      recipientId: 'recipientId' in r ? r.recipientId : '',
+      recipientId: r.recipientId ?? '',
       name: r.name,
       email: r.email,
     };
-    if ('roleName' in r) record.roleName = r.roleName;
+    if (r.roleName !== undefined) record.roleName = r.roleName;
     if (r.clientUserId !== undefined) record.clientUserId = r.clientUserId;
     if (r.routingOrder !== undefined) record.routingOrder = r.routingOrder;
     return record;

@@ -1,5 +1,5 @@
 import type { AccountClient } from '../client/esignature-client.js';
-import type { Envelope } from '../client/wire-types.js';
+import type { Envelope } from '../envelope/wire.js';
 import { requestPriority } from './request-priority.js';
 import { accountFieldName, digestFieldName, identityFieldName, jobFieldName } from './identity.js';
 

@@ -1,3 +1,4 @@
+import { recipientsByKind } from '../envelope/wire.js';
 import type { ResolvedEnvelope } from '../jobs/model.js';
 import type { AccountClient } from '../client/esignature-client.js';
 import { ClientHttpError } from '../client/client-errors.js';
@@ -36,7 +37,10 @@ export async function checkTemplates(
       try {
         const template = await account.getTemplate(id, { tag: 'templates' });
         templates.set(id, {
-          roleNames: (template.recipients?.signers ?? []).map((s) => s.roleName ?? '').filter(Boolean),
+          // A template's roles may be of any recipient kind (a carbon copy's role is a role too).
+          roleNames: recipientsByKind(template.recipients)
+            .map(({ recipient }) => recipient.roleName ?? '')
+            .filter(Boolean),
         });
       } catch (error) {
         templates.set(id, error instanceof Error ? error : new Error(String(error)));
@@ -58,7 +62,7 @@ export async function checkTemplates(
     }
     if (!facts) continue;
     for (const role of envelope.templateRoles) {
-      if (facts.roleNames.includes(role.roleName)) continue;
+      if (role.roleName === undefined || facts.roleNames.includes(role.roleName)) continue;
       const where = `${id}/${role.roleName}@${envelope.source.file}:${envelope.source.line}`;
       if (reported.has(where)) continue;
       reported.add(where);

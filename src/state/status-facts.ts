@@ -1,4 +1,4 @@
-import type { Envelope, Signer } from '../client/wire-types.js';
+import { recipientsByKind, type Envelope, type WireRecipient } from '../envelope/wire.js';
 import type { EnvelopeStatusFacts, RecipientStatus } from './journal-record.js';
 import type { EnvelopeRecord, RecipientRecord } from '../output/records.js';
 
@@ -22,12 +22,11 @@ export function isStillToSign(status: string | undefined): boolean {
 /**
  * The facts a sync records of one envelope of the status-changes listing
  * (with `include=recipients`): status and when, why it was declined or
- * voided, and each signer's status and dates. Pure: the same listing gives
+ * voided, and each recipient's status and dates (of every kind). Pure: the same listing gives
  * the same facts, so a re-sync that learns nothing writes nothing.
  */
 export function statusFactsOf(envelope: Envelope): EnvelopeStatusFacts {
-  const signers = envelope.recipients?.signers ?? [];
-  const recipients = signers.map(recipientStatusOf);
+  const recipients = recipientsByKind(envelope.recipients).map(({ recipient }) => recipientStatusOf(recipient));
   const facts: EnvelopeStatusFacts = { status: (envelope.status ?? 'unknown').toLowerCase(), recipients };
   set(facts, 'statusAt', envelope.statusChangedDateTime);
   set(facts, 'sentAt', envelope.sentDateTime);
@@ -41,7 +40,7 @@ export function statusFactsOf(envelope: Envelope): EnvelopeStatusFacts {
   return facts;
 }
 
-function recipientStatusOf(signer: Signer): RecipientStatus {
+function recipientStatusOf(signer: WireRecipient): RecipientStatus {
   const r: RecipientStatus = {
     recipientId: signer.recipientId ?? '',
     status: (signer.status ?? 'unknown').toLowerCase(),

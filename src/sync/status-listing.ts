@@ -1,5 +1,5 @@
 import type { AccountClient, CallOptions } from '../client/esignature-client.js';
-import type { Envelope } from '../client/wire-types.js';
+import type { Envelope } from '../envelope/wire.js';
 
 /** DocuSign's largest page of the status-changes listing. */
 export const listingPageSize = 1000;

@@ -75,7 +75,13 @@ describe.each(versions)('requests follow the %s Swagger', (version) => {
           supportedLanguage: 'fr',
           emailSubject: 'Objet',
           emailBody: 'Corps',
-          signHereTabs: [{ documentId: '1', pageNumber: '1', xPosition: '10', yPosition: '20' }],
+          tabs: [
+            {
+              kind: 'signHere',
+              place: { documentId: '1', pageNumber: '1', xPosition: '10', yPosition: '20' },
+              written: ['tabs', 0],
+            },
+          ],
         }),
         signerFixture('2', { routingOrder: '2' }),
       ],
@@ -98,7 +104,15 @@ describe.each(versions)('requests follow the %s Swagger', (version) => {
       recipients: [],
       templateId: '3c9f4bb2-6d1e-4a5e-9a57-5d1a1c0f7e01',
       templateRoles: [
-        { roleName: 'employee', name: 'A', email: 'a@example.com', clientUserId: 'a', routingOrder: '1' },
+        {
+          kind: 'signer',
+          roleName: 'employee',
+          name: 'A',
+          email: 'a@example.com',
+          clientUserId: 'a',
+          routingOrder: '1',
+          tabs: [],
+        },
       ],
     });
     const definition = await envelopeDefinitionOf(envelope);

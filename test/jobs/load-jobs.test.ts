@@ -42,16 +42,15 @@ describe('loadJobs on the examples', () => {
     ]);
     expect(envelope.documents[0]!.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(
-      envelope.recipients.map((r) => [r.recipientId, r.clientUserId, r.supportedLanguage, r.signHereTabs.length]),
+      envelope.recipients.map((r) => [r.kind, r.recipientId, r.clientUserId, r.supportedLanguage, r.tabs.length]),
     ).toEqual([
-      ['1', 'emp-0001', 'fr', 1],
-      ['2', 'hr-0042', 'en', 0],
+      ['signer', '1', 'emp-0001', 'fr', 1],
+      ['signer', '2', 'hr-0042', 'en', 0],
     ]);
-    expect(envelope.recipients[0]!.signHereTabs[0]).toEqual({
-      documentId: '1',
-      pageNumber: '2',
-      xPosition: '60',
-      yPosition: '200',
+    expect(envelope.recipients[0]!.tabs[0]).toEqual({
+      kind: 'signHere',
+      place: { documentId: '1', pageNumber: '2', xPosition: '60', yPosition: '200' },
+      written: ['tabs', 0],
     });
     expect(envelope.emailSubject).toBe('Your offer letter from Acme France');
     expect(envelope.returnUrl).toBe('http://127.0.0.1:8080/signing/done');

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { ResolvedAccount, ResolvedDocument, ResolvedEnvelope, ResolvedSigner } from '../../src/jobs/model.js';
+import type { ResolvedAccount, ResolvedDocument, ResolvedEnvelope, ResolvedRecipient } from '../../src/jobs/model.js';
 import { makeSecret } from '../../src/secret.js';
 
 /** Real PDFs of the examples, resolved as jobs/ would resolve them. */
@@ -21,13 +21,14 @@ export function documentFixture(
   };
 }
 
-export function signerFixture(recipientId: string, extra: Partial<ResolvedSigner> = {}): ResolvedSigner {
+export function signerFixture(recipientId: string, extra: Partial<ResolvedRecipient> = {}): ResolvedRecipient {
   return {
+    kind: 'signer',
     recipientId,
     name: `Signer ${recipientId}`,
     email: `signer${recipientId}@example.com`,
     clientUserId: `c-${recipientId}`,
-    signHereTabs: [],
+    tabs: [],
     ...extra,
   };
 }

@@ -138,7 +138,9 @@ describe('run (library) against the sandbox', () => {
       documents: [],
       recipients: [],
       templateId: '3c9f4bb2-6d1e-4a5e-9a57-5d1a1c0f7e01',
-      templateRoles: [{ roleName: 'employe', name: 'X', email: 'x@example.com', clientUserId: 'x' }],
+      templateRoles: [
+        { kind: 'signer', roleName: 'employe', name: 'X', email: 'x@example.com', clientUserId: 'x', tabs: [] },
+      ],
     });
     const error = (await runCollected({ jobs: [job([good, bad])], target: target(), outDir: await tempOut() }).catch(
       (e: unknown) => e,

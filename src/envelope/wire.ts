@@ -1,0 +1,303 @@
+/**
+ * DocuSign's envelope on the wire, once, for the client that sends it and
+ * the sandbox that receives it: envelopes, recipients, tabs, documents and
+ * templates, named after the Swagger definitions they follow
+ * (test/fixtures/docusign/esignature.rest.swagger-v2.1.json and …-v2.json,
+ * `#/definitions/<name>`). Only the fields signrun sends or reads are
+ * listed; every id and number stays a string, as on the wire.
+ *
+ * Recipients and tabs are keyed by the catalogues' collections
+ * (recipient-kinds.ts, tab-kinds.ts): `recipientsByKind` and `tabsByKind`
+ * read them without naming one.
+ */
+import {
+  recipientKind,
+  recipientKindOfCollection,
+  recipientKinds,
+  type RecipientCollection,
+  type RecipientKind,
+  type RecipientKindName,
+} from './recipient-kinds.js';
+import {
+  tabKind,
+  tabKindOfCollection,
+  tabKinds,
+  type TabCollection,
+  type TabKind,
+  type TabKindName,
+} from './tab-kinds.js';
+
+/** A tab of any kind (`#/definitions/signHere`, `text`, …): its place and fields, values as strings. */
+export interface WireTab {
+  documentId?: string;
+  pageNumber?: string;
+  xPosition?: string;
+  yPosition?: string;
+  anchorString?: string;
+  anchorXOffset?: string;
+  anchorYOffset?: string;
+  anchorUnits?: string;
+  anchorIgnoreIfNotPresent?: string;
+  anchorCaseSensitive?: string;
+  anchorMatchWholeWord?: string;
+  recipientId?: string;
+  tabId?: string;
+  tabLabel?: string;
+  value?: string;
+  /** Fields of one kind only (`selected`, `listItems`, `radios`, `formula`, …): see the catalogue. */
+  [field: string]: unknown;
+}
+
+/** `#/definitions/EnvelopeRecipientTabs` (`tabs`): one list per kind. */
+export type Tabs = { [C in TabCollection]?: WireTab[] };
+
+/** `#/definitions/recipientEmailNotification`. */
+export interface RecipientEmailNotification {
+  emailSubject?: string;
+  emailBody?: string;
+  supportedLanguage?: string;
+}
+
+/**
+ * A recipient of any kind (`#/definitions/signer`, `carbonCopy`, …, in
+ * requests and in EnvelopeRecipients answers): the fields the kinds share,
+ * and those of the kinds that have them (a host, whom a witness signs for).
+ */
+export interface WireRecipient {
+  recipientId?: string;
+  recipientIdGuid?: string;
+  name?: string;
+  email?: string;
+  clientUserId?: string;
+  routingOrder?: string;
+  roleName?: string;
+  userId?: string;
+  status?: string;
+  emailNotification?: RecipientEmailNotification;
+  tabs?: Tabs;
+  /** When the recipient was sent, opened, signed, declined (ISO 8601), as the status-changes listing gives them. */
+  sentDateTime?: string;
+  deliveredDateTime?: string;
+  signedDateTime?: string;
+  declinedDateTime?: string;
+  declinedReason?: string;
+}
+
+/** `#/definitions/EnvelopeRecipients`: one list per kind, and where the routing stands. */
+export type EnvelopeRecipients = { [C in RecipientCollection]?: WireRecipient[] } & {
+  recipientCount?: string;
+  /** The routing order whose recipients can act now. */
+  currentRoutingOrder?: string;
+};
+
+/** A recipient with its kind, as `recipientsByKind` reads them. */
+export interface KindedRecipient {
+  kind: RecipientKind;
+  recipient: WireRecipient;
+}
+
+/**
+ * Every recipient of a recipients object, of every kind the catalogue has, in
+ * catalogue order then list order; members that are not lists are skipped.
+ */
+export function recipientsByKind(recipients: Readonly<Record<string, unknown>> | undefined): KindedRecipient[] {
+  const out: KindedRecipient[] = [];
+  if (!recipients) return out;
+  for (const kind of recipientKinds) {
+    const list = recipients[kind.collection];
+    if (Array.isArray(list)) for (const recipient of list as WireRecipient[]) out.push({ kind, recipient });
+  }
+  return out;
+}
+
+/** The recipients of one kind in a recipients object (none when it has no such list). */
+export function recipientsOfKind(
+  recipients: Readonly<Record<string, unknown>> | undefined,
+  kind: RecipientKindName,
+): WireRecipient[] {
+  return recipientsByKind(recipients)
+    .filter((r) => r.kind.name === kind)
+    .map((r) => r.recipient);
+}
+
+/** A recipients object holding `list`, each under its kind's collection (kinds with nobody are left out). */
+export function recipientsObject(
+  list: Iterable<{ kind: RecipientKindName; recipient: WireRecipient }>,
+): EnvelopeRecipients {
+  const out: Record<string, WireRecipient[]> = {};
+  for (const { kind, recipient } of list) {
+    const collection = recipientKind(kind).collection;
+    (out[collection] ??= []).push(recipient);
+  }
+  return out as EnvelopeRecipients;
+}
+
+/** A tab with its kind, as `tabsByKind` reads them. */
+export interface KindedTab {
+  kind: TabKind;
+  tab: WireTab;
+}
+
+/** Every tab of a `tabs` object, of every kind the catalogue has, in catalogue order then list order. */
+export function tabsByKind(tabs: Readonly<Record<string, unknown>> | undefined): KindedTab[] {
+  const out: KindedTab[] = [];
+  if (!tabs) return out;
+  for (const kind of tabKinds) {
+    const list = tabs[kind.collection];
+    if (Array.isArray(list)) for (const tab of list as WireTab[]) if (isObject(tab)) out.push({ kind, tab });
+  }
+  return out;
+}
+
+/** A `tabs` object holding `list`, each under its kind's collection (kinds without tabs are left out). */
+export function tabsObject(list: Iterable<{ kind: TabKindName; tab: WireTab }>): Tabs {
+  const out: Record<string, WireTab[]> = {};
+  for (const { kind, tab } of list) {
+    const collection = tabKind(kind).collection;
+    (out[collection] ??= []).push(tab);
+  }
+  return out as Tabs;
+}
+
+/** Members of a recipients or tabs object that the catalogues do not know (a newer DocuSign's, or a typo). */
+export function unknownMembers(object: Readonly<Record<string, unknown>>, of: 'recipients' | 'tabs'): string[] {
+  const known = of === 'recipients' ? recipientKindOfCollection : tabKindOfCollection;
+  return Object.keys(object).filter((member) => known(member) === undefined);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `#/definitions/textCustomField`. */
+export interface TextCustomField {
+  name: string;
+  value: string;
+  /** "true"/"false": shown to recipients. */
+  show?: string;
+  required?: string;
+}
+
+/** `#/definitions/customFields`. */
+export interface CustomFields {
+  textCustomFields?: TextCustomField[];
+}
+
+/** `#/definitions/templateRole`. */
+export interface TemplateRole {
+  roleName: string;
+  name: string;
+  email: string;
+  clientUserId?: string;
+  routingOrder?: string;
+}
+
+/** `#/definitions/document` (request side; the PDF travels base64-encoded). */
+export interface DocumentDefinition {
+  documentId: string;
+  name: string;
+  fileExtension?: string;
+  documentBase64: string;
+}
+
+/** `#/definitions/notification`: reminders and expiration, every value a string. */
+export interface Notification {
+  useAccountDefaults?: string;
+  reminders?: { reminderEnabled?: string; reminderDelay?: string; reminderFrequency?: string };
+  expirations?: { expireEnabled?: string; expireAfter?: string; expireWarn?: string };
+}
+
+/** `#/definitions/envelopeDefinition` (POST /v2/accounts/{accountId}/envelopes). */
+export interface EnvelopeDefinition {
+  emailSubject: string;
+  emailBlurb?: string;
+  status: 'sent' | 'created';
+  documents?: DocumentDefinition[];
+  recipients?: EnvelopeRecipients;
+  templateId?: string;
+  templateRoles?: TemplateRole[];
+  eventNotification?: { url: string };
+  notification?: Notification;
+  customFields?: CustomFields;
+  /** Lets a client find an envelope whose creation answer was lost. */
+  transactionId?: string;
+}
+
+/** `#/definitions/envelopeSummary` (201 of envelope creation). */
+export interface EnvelopeSummary {
+  envelopeId: string;
+  status?: string;
+  statusDateTime?: string;
+  uri?: string;
+}
+
+/** `#/definitions/envelope` (GET of one envelope, items of a listing). */
+export interface Envelope {
+  envelopeId: string;
+  status?: string;
+  transactionId?: string;
+  emailSubject?: string;
+  createdDateTime?: string;
+  sentDateTime?: string;
+  statusChangedDateTime?: string;
+  customFields?: CustomFields;
+  deliveredDateTime?: string;
+  completedDateTime?: string;
+  declinedDateTime?: string;
+  voidedDateTime?: string;
+  voidedReason?: string;
+  /** With `include=recipients` on the listing. */
+  recipients?: EnvelopeRecipients;
+}
+
+/** `#/definitions/envelopesInformation` (GET /v2/accounts/{accountId}/envelopes). */
+export interface EnvelopesInformation {
+  envelopes?: Envelope[];
+  resultSetSize?: string;
+  totalSetSize?: string;
+  startPosition?: string;
+  endPosition?: string;
+  /** v2 only (v2.1 pages with start_position and count). */
+  nextUri?: string;
+  /** The service's time when it ran the query: the `from_date` of the next incremental listing. */
+  lastQueriedDateTime?: string;
+}
+
+/** `#/definitions/page` (v2.1: the items of envelopeDocument.pages). */
+export interface DocumentPage {
+  pageId?: string;
+  sequence?: string;
+  height?: string;
+  width?: string;
+  dpi?: string;
+}
+
+/** `#/definitions/envelopeDocument`. */
+export interface EnvelopeDocument {
+  documentId: string;
+  name?: string;
+  type?: string;
+  uri?: string;
+  order?: string;
+  /** v2: the page count as a string ("2"); v2.1: one object per page (read it with pageCountOf). */
+  pages?: string | DocumentPage[];
+}
+
+/** `#/definitions/envelopeDocumentsResult` (GET …/envelopes/{envelopeId}/documents). */
+export interface EnvelopeDocumentsResult {
+  envelopeId?: string;
+  envelopeDocuments?: EnvelopeDocument[];
+}
+
+/**
+ * `#/definitions/envelopeTemplate` (GET …/templates/{templateId}). v2 may
+ * nest the id and name in envelopeTemplateDefinition; v2.1 has them only at
+ * the top.
+ */
+export interface EnvelopeTemplate {
+  templateId?: string;
+  name?: string;
+  /** v2 only. */
+  envelopeTemplateDefinition?: { templateId?: string; name?: string };
+  recipients?: EnvelopeRecipients;
+}
