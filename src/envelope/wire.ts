@@ -129,7 +129,7 @@ export function recipientsObject(
     const collection = recipientKind(kind).collection;
     (out[collection] ??= []).push(recipient);
   }
-  return out as EnvelopeRecipients;
+  return out;
 }
 
 /** A tab with its kind, as `tabsByKind` reads them. */
@@ -156,7 +156,7 @@ export function tabsObject(list: Iterable<{ kind: TabKindName; tab: WireTab }>):
     const collection = tabKind(kind).collection;
     (out[collection] ??= []).push(tab);
   }
-  return out as Tabs;
+  return out;
 }
 
 /** Members of a recipients or tabs object that the catalogues do not know (a newer DocuSign's, or a typo). */
