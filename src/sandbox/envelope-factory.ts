@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { Tabs } from '../envelope/index.js';
 import type { BlobStore } from './db/blob-store.js';
 import type { TemplatesRepository } from './repositories/templates.js';
 import type { EnvelopeRecord, RecipientRecord, DocumentRecord, CustomFieldRecord } from './repositories/envelopes.js';
-import type { IncomingEnvelope, IncomingSigner } from './wire/envelope-definition.js';
+import type { IncomingEnvelope, IncomingRecipient } from './wire/envelope-definition.js';
 import { ApiError, apiErrors } from './api-error.js';
 import { looksLikePdf, quickPageCount } from './pdf/page-count.js';
 
@@ -27,9 +28,7 @@ export async function buildEnvelope(
   const id = randomUUID();
   const { now } = context;
   let documents: DocumentRecord[];
-  let signers: Array<
-    IncomingSigner & { defaultRecipientId: string; defaultTabs: Record<string, unknown>; defaultOrder: number }
-  >;
+  let signers: Array<IncomingRecipient & { defaultRecipientId: string; defaultTabs: Tabs; defaultOrder: number }>;
   let emailSubject = incoming.emailSubject;
   let emailBlurb = incoming.emailBlurb;
 
@@ -68,7 +67,7 @@ export async function buildEnvelope(
         defaultOrder: Number(role.routingOrder),
       };
     });
-    if (incoming.signers.length > 0)
+    if (incoming.recipients.length > 0)
       throw apiErrors.invalidBody('With a templateId, name the signers in templateRoles, not recipients.');
   } else {
     for (const d of incoming.documents) {
@@ -96,7 +95,7 @@ export async function buildEnvelope(
       };
     });
     documents.sort((a, b) => a.position - b.position);
-    signers = incoming.signers.map((s, i) => ({
+    signers = incoming.recipients.map((s, i) => ({
       ...s,
       defaultRecipientId: String(i + 1),
       defaultTabs: {},

@@ -1,3 +1,5 @@
+import { recipientsObject } from '../../envelope/index.js';
+import { routedRecipientKind } from '../wire/routed-kinds.js';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { apiErrors } from '../api-error.js';
 import type { SandboxEvent } from '../events.js';
@@ -83,15 +85,18 @@ export const connectPlugin: FastifyPluginAsync = async (app) => {
           status: envelope.status,
           emailSubject: envelope.emailSubject,
           statusChangedDateTime: new Date(envelope.statusChangedAt).toISOString(),
-          recipients: {
-            signers: recipients.map((r) => ({
-              recipientId: r.recipientId,
-              name: r.name,
-              email: r.email,
-              routingOrder: String(r.routingOrder),
-              status: r.status,
+          recipients: recipientsObject(
+            recipients.map((r) => ({
+              kind: routedRecipientKind,
+              recipient: {
+                recipientId: r.recipientId,
+                name: r.name,
+                email: r.email,
+                routingOrder: String(r.routingOrder),
+                status: r.status,
+              },
             })),
-          },
+          ),
         },
       }),
     );

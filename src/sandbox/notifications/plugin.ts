@@ -1,3 +1,4 @@
+import { recipientsByKind } from '../../envelope/index.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { apiErrors } from '../api-error.js';
 import { lenientObject } from '../wire/lenient.js';
@@ -110,7 +111,7 @@ export const notificationsPlugin: FastifyPluginAsync = async (app) => {
   });
 
   for (const prefix of ['/restapi/v2', '/restapi/v2.1']) {
-    // Recipients_PutRecipients with resend_envelope=true: the notification again, to the signers named.
+    // Recipients_PutRecipients with resend_envelope=true: the notification again, to the recipients named (of any kind).
     app.put<{
       Params: { accountId: string; envelopeId: string };
       Querystring: { resend_envelope?: string };
@@ -119,8 +120,8 @@ export const notificationsPlugin: FastifyPluginAsync = async (app) => {
       if (request.params.accountId.toLowerCase() !== principal.account.id) throw apiErrors.userLacksMembership();
       const envelope = envelopes.getById(request.params.envelopeId.toLowerCase());
       if (!envelope || envelope.accountId !== principal.account.id) throw apiErrors.envelopeNotFound();
-      const signers = (lenientObject(request.body, 'recipients')?.['signers'] ?? []) as Array<{ recipientId?: string }>;
-      const ids = new Set(signers.map((s) => String(s.recipientId ?? '')));
+      const named = recipientsByKind(lenientObject(request.body, 'recipients'));
+      const ids = new Set(named.map(({ recipient }) => String(recipient.recipientId ?? '')));
       if (request.query.resend_envelope === 'true' && (envelope.status === 'sent' || envelope.status === 'delivered'))
         notify(envelope, 'envelope-notification', envelope.emailSubject, ids);
       return { recipientUpdateResults: [...ids].map((recipientId) => ({ recipientId })) };

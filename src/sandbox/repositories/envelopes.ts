@@ -1,3 +1,4 @@
+import type { Tabs } from '../../envelope/index.js';
 import type { Statement } from 'better-sqlite3';
 import type { SandboxDatabase } from '../db/open-database.js';
 import { envelopeListingSql, type EnvelopeQuery } from './envelope-listing-sql.js';
@@ -45,8 +46,8 @@ export interface RecipientRecord {
   routingOrder: number;
   roleName: string | null;
   status: RecipientStatus;
-  /** `tabs` as DocuSign's EnvelopeRecipientTabs (`{ signHereTabs: [...] }`). */
-  tabs: Record<string, unknown>;
+  /** `tabs` as the client sent them: DocuSign's EnvelopeRecipientTabs, values stringified. */
+  tabs: Tabs;
   emailSubject: string | null;
   emailBody: string | null;
   supportedLanguage: string | null;
@@ -120,7 +121,7 @@ const toRecipient = (r: Row): RecipientRecord => ({
   routingOrder: r['routing_order'] as number,
   roleName: r['role_name'] as string | null,
   status: r['status'] as RecipientStatus,
-  tabs: JSON.parse(r['tabs_json'] as string) as Record<string, unknown>,
+  tabs: JSON.parse(r['tabs_json'] as string) as Tabs,
   emailSubject: r['email_subject'] as string | null,
   emailBody: r['email_body'] as string | null,
   supportedLanguage: r['supported_language'] as string | null,

@@ -1,3 +1,4 @@
+import type { Tabs } from '../../envelope/index.js';
 import type { SandboxDatabase } from '../db/open-database.js';
 
 /** A stored template (read-only over the API; created by seeds). */
@@ -26,7 +27,7 @@ export interface TemplateRoleRecord {
   recipientId: string;
   roleName: string;
   routingOrder: string;
-  tabs: Record<string, unknown>;
+  tabs: Tabs;
 }
 
 export type TemplatesRepository = ReturnType<typeof templatesRepository>;
@@ -82,7 +83,7 @@ export function templatesRepository(db: SandboxDatabase) {
         recipientId: r['recipient_id'] as string,
         roleName: r['role_name'] as string,
         routingOrder: r['routing_order'] as string,
-        tabs: JSON.parse(r['tabs_json'] as string) as Record<string, unknown>,
+        tabs: JSON.parse(r['tabs_json'] as string) as Tabs,
       }));
     },
     insert(template: TemplateRecord, documents: TemplateDocumentRecord[], roles: TemplateRoleRecord[]): void {

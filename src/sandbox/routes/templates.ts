@@ -1,3 +1,5 @@
+import { recipientsObject, type Tabs } from '../../envelope/index.js';
+import { routedRecipientKind } from '../wire/routed-kinds.js';
 import { templateParams } from './route-schemas.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { principalOf } from './request-helpers.js';
@@ -36,14 +38,20 @@ export const templateRoutes: FastifyPluginAsync = async (app) => {
           uri: `/templates/${template.id}/documents/${d.documentId}`,
         })),
         recipients: {
-          signers: roles.map((r) => ({
-            recipientId: r.recipientId,
-            roleName: r.roleName,
-            routingOrder: r.routingOrder,
-            name: '',
-            email: '',
-            tabs: Object.keys(r.tabs).length ? r.tabs : undefined,
-          })),
+          ...recipientsObject(
+            roles.map((r) => ({
+              kind: routedRecipientKind,
+              recipient: {
+                recipientId: r.recipientId,
+                roleName: r.roleName,
+                routingOrder: r.routingOrder,
+                name: '',
+                email: '',
+                // The tabs as the template was given them (DocuSign's tabs object, values stringified).
+                tabs: Object.keys(r.tabs).length ? r.tabs : undefined,
+              },
+            })),
+          ),
           recipientCount: String(roles.length),
         },
       };

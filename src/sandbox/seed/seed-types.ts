@@ -1,3 +1,4 @@
+import type { Tabs } from '../../envelope/index.js';
 /**
  * A sandbox seed: what `serve --seed FILE` loads (YAML, validated by
  * schemas/seed.schema.json) and what the built-in default seed is. Applied
@@ -62,6 +63,6 @@ export interface SeedTemplateRole {
   routingOrder?: string;
   /** Default: position + 1. */
   recipientId?: string;
-  /** DocuSign's EnvelopeRecipientTabs, e.g. `{ signHereTabs: [{ documentId: "1", pageNumber: "1", xPosition: "100", yPosition: "600" }] }`. */
-  tabs?: Record<string, unknown>;
+  /** DocuSign's EnvelopeRecipientTabs: one list per tab collection (src/envelope/tab-kinds.ts), values as strings. */
+  tabs?: Tabs;
 }

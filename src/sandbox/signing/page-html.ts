@@ -1,6 +1,6 @@
 import { stampSize } from '../stamp/stamp-signatures.js';
 import type { PageText } from './page-text.js';
-import type { SignaturePlace } from './sign-here-tabs.js';
+import type { SignaturePlace } from './signature-places.js';
 
 /** Escapes text for HTML element content and double-quoted attributes. */
 export function escapeHtml(text: string): string {

@@ -11,7 +11,7 @@ import { setSecurityHeaders } from './security-headers.js';
 import { frameAncestorsStore } from './frame-ancestors.js';
 import { hashToken } from '../repositories/view-tokens.js';
 import { clearedSessionCookie, readCookie, sessionCookie, sessionCookieName } from './session-cookie.js';
-import { parsePlacements, signHereTabs } from './sign-here-tabs.js';
+import { parsePlacements, signaturePlaces } from './signature-places.js';
 import { signRecipient } from './sign-recipient.js';
 import { sameText, SigningSessions, type SigningSession } from './signing-sessions.js';
 import { signingAssets, standardFontAsset } from './static-assets.js';
@@ -162,7 +162,7 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
     const recipient = services.envelopes
       .recipients(session.envelopeId)
       .find((r) => r.recipientId === session.recipientId);
-    const tabs = signHereTabs(recipient?.tabs ?? {});
+    const tabs = signaturePlaces(recipient?.tabs ?? {});
     let places = tabs;
     if (tabs.length === 0) {
       const ids = new Set(services.envelopes.documents(session.envelopeId).map((d) => d.documentId));
@@ -297,7 +297,7 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
         documents: services.envelopes
           .documents(session.envelopeId)
           .map((d) => ({ documentId: d.documentId, name: d.name })),
-        tabs: signHereTabs(recipient.tabs),
+        tabs: signaturePlaces(recipient.tabs),
         ...(error === undefined ? {} : { error }),
         ...(signatureName === undefined ? {} : { signatureName }),
       }),

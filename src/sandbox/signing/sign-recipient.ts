@@ -2,7 +2,7 @@ import type { SandboxServices } from '../services.js';
 import type { Actor } from '../lifecycle.js';
 import type { PdfSealer } from '../seal/seal-pdf.js';
 import { stampSignatures } from '../stamp/stamp-signatures.js';
-import type { SignaturePlace } from './sign-here-tabs.js';
+import type { SignaturePlace } from './signature-places.js';
 
 /** What signing needs. */
 export interface SignRequest {

@@ -1,3 +1,9 @@
+import {
+  recipientKinds,
+  unmodelledRecipientCollections,
+  type RecipientKindName,
+  type Tabs,
+} from '../../envelope/index.js';
 import { ApiError, apiErrors } from '../api-error.js';
 import {
   lenientArray,
@@ -7,6 +13,7 @@ import {
   lenientString,
   stringifyScalars,
 } from './lenient.js';
+import { routedRecipientKind, unroutedRecipientsMessage } from './routed-kinds.js';
 
 /** A document of a creation request, bytes decoded. */
 export interface IncomingDocument {
@@ -16,15 +23,16 @@ export interface IncomingDocument {
   order: number | undefined;
 }
 
-/** A signer of a creation request (from `recipients.signers` or `templateRoles`). */
-export interface IncomingSigner {
+/** A recipient of a creation request (from `recipients`, filed by kind, or `templateRoles`). */
+export interface IncomingRecipient {
+  kind: RecipientKindName;
   recipientId: string | undefined;
   name: string;
   email: string;
   clientUserId: string | undefined;
   routingOrder: number | undefined;
   roleName: string | undefined;
-  tabs: Record<string, unknown> | undefined;
+  tabs: Tabs | undefined;
   emailSubject: string | undefined;
   emailBody: string | undefined;
   supportedLanguage: string | undefined;
@@ -50,23 +58,11 @@ export interface IncomingEnvelope {
   eventNotification: Record<string, unknown> | undefined;
   customFields: IncomingCustomField[];
   documents: IncomingDocument[];
-  signers: IncomingSigner[];
+  /** The recipients of the kind the sandbox routes (routed-kinds.ts), in submission order. */
+  recipients: IncomingRecipient[];
   templateId: string | undefined;
-  templateRoles: IncomingSigner[] | undefined;
+  templateRoles: IncomingRecipient[] | undefined;
 }
-
-// Recipient types of EnvelopeRecipients other than signers; the sandbox
-// routes signers only and refuses the others rather than drop them silently.
-const otherRecipientTypes = [
-  'agents',
-  'carbonCopies',
-  'certifiedDeliveries',
-  'editors',
-  'inPersonSigners',
-  'intermediaries',
-  'seals',
-  'witnesses',
-];
 
 /**
  * Reads a creation request (`POST …/envelopes`, #/definitions/envelopeDefinition).
@@ -88,17 +84,12 @@ export function parseEnvelopeDefinition(body: unknown, fileParts: Map<string, Bu
     if (seenDocs.has(d.documentId)) throw apiErrors.invalidBody(`documentId ${d.documentId} is used twice.`);
     seenDocs.add(d.documentId);
   }
-  const recipients = lenientObject(def['recipients'], 'recipients');
-  for (const type of otherRecipientTypes) {
-    const list = recipients ? lenientArray(recipients[type], `recipients.${type}`) : undefined;
-    if (list && list.length > 0) throw apiErrors.invalidBody(`recipients.${type}: the sandbox supports signers only.`);
-  }
-  const signers = (recipients ? (lenientArray(recipients['signers'], 'recipients.signers') ?? []) : []).map((raw, i) =>
-    parseSigner(raw, `recipients.signers[${i}]`, false),
-  );
+  const recipients = parseRecipients(lenientObject(def['recipients'], 'recipients'));
   const templateId = lenientString(def['templateId'], 'templateId');
   const rolesRaw = lenientArray(def['templateRoles'], 'templateRoles');
-  const templateRoles = rolesRaw?.map((raw, i) => parseSigner(raw, `templateRoles[${i}]`, true));
+  const templateRoles = rolesRaw?.map((raw, i) =>
+    parseRecipient(raw, routedRecipientKind, `templateRoles[${i}]`, true),
+  );
   // A draft may start empty, as DocuSign allows (documents are added before sending); sending needs them.
   if (templateId === undefined && documents.length === 0 && statusText !== 'created') {
     throw apiErrors.invalidBody('An envelope sent at once needs documents (with documentBase64) or a templateId.');
@@ -118,7 +109,7 @@ export function parseEnvelopeDefinition(body: unknown, fileParts: Map<string, Bu
     eventNotification,
     customFields,
     documents,
-    signers,
+    recipients,
     templateId,
     templateRoles,
   };
@@ -150,7 +141,28 @@ function parseDocument(raw: unknown, index: number, fileParts: Map<string, Buffe
   return { documentId: String(documentId), name, bytes, order: lenientPositiveInt(doc['order'], `${field}.order`) };
 }
 
-function parseSigner(raw: unknown, field: string, isRole: boolean): IncomingSigner {
+/**
+ * The recipients of every kind in the catalogue; a kind the sandbox does not
+ * route, or a collection signrun does not model (a seal, a notary), is
+ * refused rather than dropped silently.
+ */
+function parseRecipients(recipients: Record<string, unknown> | undefined): IncomingRecipient[] {
+  if (!recipients) return [];
+  for (const collection of unmodelledRecipientCollections) {
+    const list = lenientArray(recipients[collection], `recipients.${collection}`);
+    if (list && list.length > 0) throw apiErrors.invalidBody(unroutedRecipientsMessage(collection));
+  }
+  const out: IncomingRecipient[] = [];
+  for (const kind of recipientKinds) {
+    const list = lenientArray(recipients[kind.collection], `recipients.${kind.collection}`) ?? [];
+    if (list.length > 0 && kind.name !== routedRecipientKind)
+      throw apiErrors.invalidBody(unroutedRecipientsMessage(kind.collection));
+    list.forEach((raw, i) => out.push(parseRecipient(raw, kind.name, `recipients.${kind.collection}[${i}]`, false)));
+  }
+  return out;
+}
+
+function parseRecipient(raw: unknown, kind: RecipientKindName, field: string, isRole: boolean): IncomingRecipient {
   const s = lenientObject(raw, field)!;
   const name = lenientString(s['name'], `${field}.name`);
   const email = lenientString(s['email'], `${field}.email`);
@@ -170,8 +182,9 @@ function parseSigner(raw: unknown, field: string, isRole: boolean): IncomingSign
   const tabs =
     s['tabs'] === undefined || s['tabs'] === null
       ? undefined
-      : (stringifyScalars(lenientObject(s['tabs'], `${field}.tabs`)) as Record<string, unknown>);
+      : (stringifyScalars(lenientObject(s['tabs'], `${field}.tabs`)) as Tabs);
   return {
+    kind,
     recipientId: recipientId === undefined ? undefined : String(recipientId),
     name,
     email,

@@ -1,4 +1,6 @@
+import { recipientKinds, recipientsObject, unmodelledRecipientCollections } from '../../envelope/index.js';
 import { isoTime } from '../clock.js';
+import { routedRecipientKind } from './routed-kinds.js';
 import type { EnvelopeRecord, RecipientRecord, DocumentRecord, CustomFieldRecord } from '../repositories/envelopes.js';
 
 // Response shapes follow the Swagger definitions named on each function;
@@ -63,6 +65,14 @@ export function envelopeJson(
   };
 }
 
+/** Every recipient collection of DocuSign, each an empty list. */
+function emptyCollections(): Record<string, never[]> {
+  const out: Record<string, never[]> = {};
+  for (const kind of recipientKinds) out[kind.collection] = [];
+  for (const collection of unmodelledRecipientCollections) out[collection] = [];
+  return out;
+}
+
 /** `#/definitions/signer`. */
 export function signerJson(r: RecipientRecord) {
   return {
@@ -95,22 +105,18 @@ export function signerJson(r: RecipientRecord) {
   };
 }
 
-/** `#/definitions/EnvelopeRecipients`: signers in submission order. */
+/**
+ * `#/definitions/EnvelopeRecipients`: the routed kind's recipients in
+ * submission order, and every other collection DocuSign has, empty.
+ */
 export function recipientsJson(recipients: RecipientRecord[]) {
   const waiting = recipients.filter((r) => r.status === 'sent' || r.status === 'delivered' || r.status === 'created');
   const current = waiting.length
     ? Math.min(...waiting.map((r) => r.routingOrder))
     : Math.max(1, ...recipients.map((r) => r.routingOrder));
   return {
-    signers: recipients.map(signerJson),
-    agents: [],
-    editors: [],
-    intermediaries: [],
-    carbonCopies: [],
-    certifiedDeliveries: [],
-    inPersonSigners: [],
-    seals: [],
-    witnesses: [],
+    ...emptyCollections(),
+    ...recipientsObject(recipients.map((r) => ({ kind: routedRecipientKind, recipient: signerJson(r) }))),
     recipientCount: String(recipients.length),
     currentRoutingOrder: String(current),
   };

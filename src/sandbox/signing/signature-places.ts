@@ -1,3 +1,5 @@
+import { tabsByKind, type Tabs } from '../../envelope/index.js';
+
 /** A signature position, in DocuSign's units: points from the page's top-left, 1-based page. */
 export interface SignaturePlace {
   documentId: string;
@@ -7,16 +9,16 @@ export interface SignaturePlace {
 }
 
 /**
- * The recipient's sign-here tabs with explicit positions (Swagger
- * `signHere`: documentId, pageNumber, xPosition, yPosition — strings on the
- * wire). Anchor-only tabs (anchorString, no position) are not placed by the
- * sandbox: they are skipped, so such a signer places the signature by hand.
+ * Where the recipient signs: the tabs of the kinds drawn as a signature
+ * (the catalogue's `drawing`), with explicit positions (documentId,
+ * pageNumber, xPosition, yPosition — strings on the wire). Anchor-only tabs
+ * (anchorString, no position) are not placed by the sandbox: they are
+ * skipped, so such a signer places the signature by hand.
  */
-export function signHereTabs(tabs: Record<string, unknown>): SignaturePlace[] {
-  const list = tabs['signHereTabs'];
-  if (!Array.isArray(list)) return [];
+export function signaturePlaces(tabs: Tabs): SignaturePlace[] {
   const places: SignaturePlace[] = [];
-  for (const tab of list as Record<string, unknown>[]) {
+  for (const { kind, tab } of tabsByKind(tabs)) {
+    if (kind.drawing !== 'signature') continue;
     const documentId = tab['documentId'];
     const pageNumber = Number(tab['pageNumber'] ?? 1);
     const xPosition = Number(tab['xPosition']);
