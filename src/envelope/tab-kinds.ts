@@ -57,13 +57,13 @@ export interface TabKind {
   /** DocuSign's size when the tab gives none, in points. */
   readonly defaultSize: { readonly width: number; readonly height: number };
   readonly drawing: TabDrawing;
-  /** Fields of this kind beyond the common ones (`tabFields`), with their type. */
+  /** Every field of this kind besides its place (the common ones it has, and its own), with their type. */
   readonly fields: Readonly<Record<string, TabFieldType>>;
 }
 
 /** Where a tab goes: by position on a page (points from the top-left corner, y down) … */
 export const positionFields = {
-  documentId: 'string',
+  documentId: 'integer',
   pageNumber: 'integer',
   xPosition: 'integer',
   yPosition: 'integer',
@@ -80,7 +80,7 @@ export const anchorFields = {
   anchorMatchWholeWord: 'boolean',
 } as const satisfies Record<string, TabFieldType>;
 
-/** Fields every kind has (besides its place). */
+/** Fields most kinds share; each kind's `fields` says which of them it has (a signature has no `value`). */
 export const tabFields = {
   tabLabel: 'string',
   value: 'string',
@@ -94,8 +94,20 @@ export const tabFields = {
   tooltip: 'string',
 } as const satisfies Record<string, TabFieldType>;
 
-/** Fields of a kind that shows text the recipient may type. */
-const textEntry = { maxLength: 'integer', validationPattern: 'string', validationMessage: 'string' } as const;
+type CommonField = keyof typeof tabFields;
+
+/** Fields of a kind whose text the recipient types and DocuSign checks. */
+const validated = { maxLength: 'integer', validationPattern: 'string', validationMessage: 'string' } as const;
+
+/** The common fields a kind lacks, by family (as DocuSign's Swagger defines them). */
+const without = {
+  /** A mark the recipient makes: nothing to fill, nothing to lock, no text style. */
+  mark: ['value', 'locked', 'required', 'font', 'fontSize', 'bold'],
+  /** Filled by DocuSign (or written by the sender): never required, never locked. */
+  given: ['locked', 'required'],
+  /** A button or a stamp of DocuSign's: no value to give. */
+  button: ['value', 'locked', 'required'],
+} as const satisfies Record<string, readonly CommonField[]>;
 
 const kind = <const N extends string>(
   name: N,
@@ -103,18 +115,21 @@ const kind = <const N extends string>(
   valueType: TabValueType,
   filledBy: TabFiller,
   drawing: TabDrawing,
-  width: number,
-  height: number,
-  fields: Record<string, TabFieldType> = {},
+  size: readonly [width: number, height: number],
+  own: Record<string, TabFieldType> = {},
+  lacks: readonly CommonField[] = [],
 ) => ({
   name,
-  collection: `${name}Tabs`,
+  collection: `${name}Tabs` as `${N}Tabs`,
   definition,
   valueType,
   filledBy,
-  defaultSize: { width, height },
+  defaultSize: { width: size[0], height: size[1] },
   drawing,
-  fields,
+  fields: {
+    ...Object.fromEntries(Object.entries(tabFields).filter(([field]) => !lacks.includes(field as CommonField))),
+    ...own,
+  } as Readonly<Record<string, TabFieldType>>,
 });
 
 /**
@@ -123,52 +138,91 @@ const kind = <const N extends string>(
  * sandbox has always stamped).
  */
 const entries = [
-  kind('signHere', 'signHere', 'none', 'recipient', 'signature', 180, 48, {
-    optional: 'boolean',
-    scaleValue: 'number',
-  }),
-  kind('initialHere', 'initialHere', 'none', 'recipient', 'initials', 60, 36, {
-    optional: 'boolean',
-    scaleValue: 'number',
-  }),
-  kind('dateSigned', 'dateSigned', 'date', 'service', 'text', 120, 18),
-  kind('fullName', 'fullName', 'text', 'service', 'text', 160, 18),
-  kind('emailAddress', 'emailAddress', 'text', 'service', 'text', 180, 18),
-  kind('company', 'company', 'text', 'recipient', 'text', 160, 18, { ...textEntry }),
-  kind('title', 'title', 'text', 'recipient', 'text', 160, 18, { ...textEntry }),
-  kind('text', 'text', 'text', 'recipient', 'text', 160, 18, { ...textEntry, shared: 'boolean' }),
-  kind('number', 'number', 'number', 'recipient', 'text', 120, 18, { ...textEntry }),
-  kind('date', 'date', 'date', 'recipient', 'text', 120, 18, { ...textEntry }),
-  kind('checkbox', 'checkbox', 'boolean', 'recipient', 'checkbox', 12, 12, { selected: 'boolean', shared: 'boolean' }),
-  kind('list', 'list', 'list', 'recipient', 'list', 140, 18, { listItems: 'list-items' }),
-  {
-    name: 'radioGroup' as const,
-    collection: 'radioGroupTabs',
-    definition: 'radioGroup',
-    valueType: 'radio' as const,
-    filledBy: 'recipient' as const,
-    defaultSize: { width: 12, height: 12 },
-    drawing: 'radio' as const,
-    // A radio group has no place of its own: each of its radios has one.
-    fields: { groupName: 'string', radios: 'radios', shared: 'boolean' } as Record<string, TabFieldType>,
-  },
-  kind('note', 'note', 'text', 'nobody', 'text', 200, 36, { shared: 'boolean' }),
-  kind('formula', 'formulaTab', 'formula', 'service', 'text', 120, 18, {
+  kind(
+    'signHere',
+    'signHere',
+    'none',
+    'recipient',
+    'signature',
+    [180, 48],
+    { optional: 'boolean', scaleValue: 'number' },
+    without.mark,
+  ),
+  kind(
+    'initialHere',
+    'initialHere',
+    'none',
+    'recipient',
+    'initials',
+    [60, 36],
+    { optional: 'boolean', scaleValue: 'number' },
+    without.mark,
+  ),
+  kind('dateSigned', 'dateSigned', 'date', 'service', 'text', [120, 18], {}, without.given),
+  kind('fullName', 'fullName', 'text', 'service', 'text', [160, 18], {}, without.given),
+  kind('emailAddress', 'emailAddress', 'text', 'service', 'text', [180, 18], {}, without.given),
+  kind('company', 'company', 'text', 'recipient', 'text', [160, 18], { maxLength: 'integer' }),
+  kind('title', 'title', 'text', 'recipient', 'text', [160, 18], { maxLength: 'integer' }),
+  kind('text', 'text', 'text', 'recipient', 'text', [160, 18], { ...validated, shared: 'boolean' }),
+  kind('number', 'number', 'number', 'recipient', 'text', [120, 18], { ...validated }),
+  kind('date', 'date', 'date', 'recipient', 'text', [120, 18], { ...validated }),
+  kind(
+    'checkbox',
+    'checkbox',
+    'boolean',
+    'recipient',
+    'checkbox',
+    [12, 12],
+    { selected: 'boolean', shared: 'boolean' },
+    ['value'],
+  ),
+  kind('list', 'list', 'list', 'recipient', 'list', [140, 18], { listItems: 'list-items' }),
+  // A radio group has no place of its own but its document: each of its radios has a place, a value, `selected`.
+  kind(
+    'radioGroup',
+    'radioGroup',
+    'radio',
+    'recipient',
+    'radio',
+    [12, 12],
+    { groupName: 'string', radios: 'radios', shared: 'boolean' },
+    ['tabLabel', 'value', 'locked', 'required', 'width', 'height', 'font', 'fontSize', 'bold'],
+  ),
+  kind('note', 'note', 'text', 'nobody', 'text', [200, 36], { shared: 'boolean' }, without.given),
+  kind('formula', 'formulaTab', 'formula', 'service', 'text', [120, 18], {
     formula: 'string',
     roundDecimalPlaces: 'string',
   }),
-  kind('approve', 'approve', 'none', 'recipient', 'button', 80, 24, { buttonText: 'string' }),
-  kind('decline', 'decline', 'none', 'recipient', 'button', 80, 24, { buttonText: 'string', declineReason: 'string' }),
-  kind('email', 'email', 'text', 'recipient', 'text', 180, 18, { ...textEntry }),
-  kind('ssn', 'ssn', 'text', 'recipient', 'text', 110, 18, { ...textEntry }),
-  kind('zip', 'zip', 'text', 'recipient', 'text', 80, 18, { ...textEntry, useDash4: 'boolean' }),
-  kind('currency', 'currency', 'number', 'recipient', 'text', 120, 18, { ...textEntry }),
-  kind('phoneNumber', 'phoneNumber', 'text', 'recipient', 'text', 130, 18),
-  kind('firstName', 'firstName', 'text', 'service', 'text', 120, 18),
-  kind('lastName', 'lastName', 'text', 'service', 'text', 120, 18),
-  kind('envelopeId', 'envelopeId', 'text', 'service', 'text', 240, 18),
-  kind('view', 'view', 'none', 'recipient', 'button', 80, 24, { buttonText: 'string' }),
-  kind('signerAttachment', 'signerAttachment', 'none', 'recipient', 'attachment', 24, 24, { optional: 'boolean' }),
+  kind('approve', 'approve', 'none', 'recipient', 'button', [80, 24], { buttonText: 'string' }, without.button),
+  kind(
+    'decline',
+    'decline',
+    'none',
+    'recipient',
+    'button',
+    [80, 24],
+    { buttonText: 'string', declineReason: 'string' },
+    without.button,
+  ),
+  kind('email', 'email', 'text', 'recipient', 'text', [180, 18], { ...validated }),
+  kind('ssn', 'ssn', 'text', 'recipient', 'text', [110, 18], { ...validated }),
+  kind('zip', 'zip', 'text', 'recipient', 'text', [80, 18], { ...validated, useDash4: 'boolean' }),
+  kind('currency', 'currency', 'number', 'recipient', 'text', [120, 18], { maxLength: 'integer' }),
+  kind('phoneNumber', 'phoneNumber', 'text', 'recipient', 'text', [130, 18], { maxLength: 'integer' }),
+  kind('firstName', 'firstName', 'text', 'service', 'text', [120, 18], {}, without.given),
+  kind('lastName', 'lastName', 'text', 'service', 'text', [120, 18], {}, without.given),
+  kind('envelopeId', 'envelopeId', 'text', 'service', 'text', [240, 18], {}, without.button),
+  kind('view', 'view', 'none', 'recipient', 'button', [80, 24], { buttonText: 'string' }, ['value', 'locked']),
+  kind(
+    'signerAttachment',
+    'signerAttachment',
+    'none',
+    'recipient',
+    'attachment',
+    [24, 24],
+    { optional: 'boolean' },
+    without.mark,
+  ),
 ] as const;
 
 /** `signHere`, `text`, `checkbox`, …: every kind of tab signrun knows. */

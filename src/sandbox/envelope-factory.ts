@@ -28,7 +28,7 @@ export async function buildEnvelope(
   const id = randomUUID();
   const { now } = context;
   let documents: DocumentRecord[];
-  let signers: Array<IncomingRecipient & { defaultRecipientId: string; defaultTabs: Tabs; defaultOrder: number }>;
+  let people: Array<IncomingRecipient & { defaultRecipientId: string; defaultTabs: Tabs; defaultOrder: number }>;
   let emailSubject = incoming.emailSubject;
   let emailBlurb = incoming.emailBlurb;
 
@@ -49,7 +49,7 @@ export async function buildEnvelope(
       pages: d.pages,
     }));
     const used = new Set<string>();
-    signers = (incoming.templateRoles ?? []).map((r) => {
+    people = (incoming.templateRoles ?? []).map((r) => {
       const role = roles.find((x) => x.roleName.toLowerCase() === r.roleName!.toLowerCase());
       if (!role) {
         throw apiErrors.invalidBody(
@@ -95,7 +95,7 @@ export async function buildEnvelope(
       };
     });
     documents.sort((a, b) => a.position - b.position);
-    signers = incoming.recipients.map((s, i) => ({
+    people = incoming.recipients.map((s, i) => ({
       ...s,
       defaultRecipientId: String(i + 1),
       defaultTabs: {},
@@ -103,7 +103,7 @@ export async function buildEnvelope(
     }));
   }
 
-  if (incoming.status === 'sent' && signers.length === 0) {
+  if (incoming.status === 'sent' && people.length === 0) {
     throw apiErrors.invalidBody('An envelope sent at once needs at least one signer.');
   }
   if (incoming.status === 'sent' && !emailSubject) {
@@ -112,7 +112,7 @@ export async function buildEnvelope(
   }
 
   const recipientIds = new Set<string>();
-  const recipients: RecipientRecord[] = signers.map((s, position) => {
+  const recipients: RecipientRecord[] = people.map((s, position) => {
     const recipientId = s.recipientId ?? s.defaultRecipientId;
     if (recipientIds.has(recipientId)) throw apiErrors.invalidBody(`recipientId ${recipientId} is used twice.`);
     recipientIds.add(recipientId);
