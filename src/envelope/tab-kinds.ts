@@ -120,7 +120,7 @@ const kind = <const N extends string>(
   lacks: readonly CommonField[] = [],
 ) => ({
   name,
-  collection: `${name}Tabs` as `${N}Tabs`,
+  collection: `${name}Tabs`,
   definition,
   valueType,
   filledBy,

@@ -1,4 +1,4 @@
-import { recipientsObject, type Tabs } from '../../envelope/index.js';
+import { recipientsObject } from '../../envelope/index.js';
 import { routedRecipientKind } from '../wire/routed-kinds.js';
 import { templateParams } from './route-schemas.js';
 import type { FastifyPluginAsync } from 'fastify';
