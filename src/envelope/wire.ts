@@ -81,6 +81,10 @@ export interface WireRecipient {
   signedDateTime?: string;
   declinedDateTime?: string;
   declinedReason?: string;
+  /** How the service treats the recipient (answers only): "true"/"false", `sender`, `email`. */
+  requireIdLookup?: string;
+  creationReason?: string;
+  deliveryMethod?: string;
 }
 
 /** `#/definitions/EnvelopeRecipients`: one list per kind, and where the routing stands. */

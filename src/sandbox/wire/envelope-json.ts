@@ -1,4 +1,10 @@
-import { recipientKinds, recipientsObject, unmodelledRecipientCollections } from '../../envelope/index.js';
+import {
+  recipientKinds,
+  recipientsObject,
+  unmodelledRecipientCollections,
+  type EnvelopeRecipients,
+  type WireRecipient,
+} from '../../envelope/index.js';
 import { isoTime } from '../clock.js';
 import { routedRecipientKind } from './routed-kinds.js';
 import type { EnvelopeRecord, RecipientRecord, DocumentRecord, CustomFieldRecord } from '../repositories/envelopes.js';
@@ -74,7 +80,7 @@ function emptyCollections(): Record<string, never[]> {
 }
 
 /** `#/definitions/signer`. */
-export function signerJson(r: RecipientRecord) {
+export function signerJson(r: RecipientRecord): WireRecipient {
   return {
     recipientId: r.recipientId,
     recipientIdGuid: r.recipientIdGuid,
@@ -109,7 +115,7 @@ export function signerJson(r: RecipientRecord) {
  * `#/definitions/EnvelopeRecipients`: the routed kind's recipients in
  * submission order, and every other collection DocuSign has, empty.
  */
-export function recipientsJson(recipients: RecipientRecord[]) {
+export function recipientsJson(recipients: RecipientRecord[]): EnvelopeRecipients {
   const waiting = recipients.filter((r) => r.status === 'sent' || r.status === 'delivered' || r.status === 'created');
   const current = waiting.length
     ? Math.min(...waiting.map((r) => r.routingOrder))
