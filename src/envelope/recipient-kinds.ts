@@ -35,96 +35,42 @@ export interface RecipientKind {
   readonly completesOn: RecipientCompletesOn;
 }
 
+/** What a kind is unless its entry says otherwise: it neither signs nor may be embedded, has no host, no tabs. */
+const kind = <const N extends string, const C extends string>(
+  name: N,
+  collection: C,
+  completesOn: RecipientCompletesOn,
+  traits: Partial<Pick<RecipientKind, 'signs' | 'mayBeEmbedded' | 'needsHost' | 'signsFor' | 'hasTabs'>> = {},
+) => ({
+  name,
+  collection,
+  // Swagger names each kind's definition as signrun names the kind.
+  definition: name as string,
+  signs: false,
+  mayBeEmbedded: false,
+  needsHost: false,
+  signsFor: false,
+  hasTabs: false,
+  ...traits,
+  completesOn,
+});
+
+/** The catalogue, in the order of the design's contract. */
 const entries = [
-  {
-    name: 'signer',
-    collection: 'signers',
-    definition: 'signer',
-    signs: true,
-    mayBeEmbedded: true,
-    needsHost: false,
-    signsFor: false,
-    hasTabs: true,
-    completesOn: 'signing',
-  },
-  {
-    name: 'carbonCopy',
-    collection: 'carbonCopies',
-    definition: 'carbonCopy',
-    signs: false,
-    mayBeEmbedded: false,
-    needsHost: false,
-    signsFor: false,
-    hasTabs: false,
-    completesOn: 'nothing',
-  },
-  {
-    name: 'certifiedDelivery',
-    collection: 'certifiedDeliveries',
-    definition: 'certifiedDelivery',
-    signs: false,
-    mayBeEmbedded: true,
-    needsHost: false,
-    signsFor: false,
-    hasTabs: false,
-    completesOn: 'viewing',
-  },
-  {
-    name: 'inPersonSigner',
-    collection: 'inPersonSigners',
-    definition: 'inPersonSigner',
+  kind('signer', 'signers', 'signing', { signs: true, mayBeEmbedded: true, hasTabs: true }),
+  kind('carbonCopy', 'carbonCopies', 'nothing'),
+  kind('certifiedDelivery', 'certifiedDeliveries', 'viewing', { mayBeEmbedded: true }),
+  kind('inPersonSigner', 'inPersonSigners', 'signing', {
     signs: true,
     mayBeEmbedded: true,
     needsHost: true,
-    signsFor: false,
     hasTabs: true,
-    completesOn: 'signing',
-  },
-  {
-    name: 'witness',
-    collection: 'witnesses',
-    definition: 'witness',
-    signs: true,
-    mayBeEmbedded: true,
-    needsHost: false,
-    signsFor: true,
-    hasTabs: true,
-    completesOn: 'signing',
-  },
-  {
-    name: 'editor',
-    collection: 'editors',
-    definition: 'editor',
-    signs: false,
-    mayBeEmbedded: false,
-    needsHost: false,
-    signsFor: false,
-    hasTabs: false,
-    completesOn: 'routing',
-  },
-  {
-    name: 'agent',
-    collection: 'agents',
-    definition: 'agent',
-    signs: false,
-    mayBeEmbedded: false,
-    needsHost: false,
-    signsFor: false,
-    hasTabs: false,
-    completesOn: 'routing',
-  },
-  {
-    name: 'intermediary',
-    collection: 'intermediaries',
-    definition: 'intermediary',
-    signs: false,
-    mayBeEmbedded: false,
-    needsHost: false,
-    signsFor: false,
-    hasTabs: false,
-    completesOn: 'routing',
-  },
-] as const satisfies readonly (Omit<RecipientKind, 'name' | 'collection'> & { name: string; collection: string })[];
+  }),
+  kind('witness', 'witnesses', 'signing', { signs: true, mayBeEmbedded: true, signsFor: true, hasTabs: true }),
+  kind('editor', 'editors', 'routing'),
+  kind('agent', 'agents', 'routing'),
+  kind('intermediary', 'intermediaries', 'routing'),
+] as const;
 
 /** `signer`, `carbonCopy`, …: every kind of recipient signrun knows. */
 export type RecipientKindName = (typeof entries)[number]['name'];
@@ -132,7 +78,7 @@ export type RecipientKindName = (typeof entries)[number]['name'];
 /** `signers`, `carbonCopies`, …: the members of a recipients object that signrun models. */
 export type RecipientCollection = (typeof entries)[number]['collection'];
 
-/** Every recipient kind, in catalogue order (DocuSign lists a recipients object's members in this order too). */
+/** Every recipient kind, in catalogue order. */
 export const recipientKinds: readonly RecipientKind[] = entries;
 
 const byName = new Map<string, RecipientKind>(entries.map((k) => [k.name, k]));

@@ -27,19 +27,27 @@ import {
   type TabKindName,
 } from './tab-kinds.js';
 
-/** A tab of any kind (`#/definitions/signHere`, `text`, …): its place and fields, values as strings. */
-export interface WireTab {
-  documentId?: string;
-  pageNumber?: string;
-  xPosition?: string;
-  yPosition?: string;
-  anchorString?: string;
+/** A tab's place by position: points from the page's top-left corner, page 1-based (DocuSign's strings). */
+export interface TabPosition {
+  documentId: string;
+  pageNumber: string;
+  xPosition: string;
+  yPosition: string;
+}
+
+/** A tab's place at every occurrence of a text in the envelope's documents (DocuSign's anchor fields, as strings). */
+export interface TabAnchor {
+  anchorString: string;
   anchorXOffset?: string;
   anchorYOffset?: string;
   anchorUnits?: string;
   anchorIgnoreIfNotPresent?: string;
   anchorCaseSensitive?: string;
   anchorMatchWholeWord?: string;
+}
+
+/** A tab of any kind (`#/definitions/signHere`, `text`, …): its place and fields, values as strings. */
+export interface WireTab extends Partial<TabPosition>, Partial<TabAnchor> {
   recipientId?: string;
   tabId?: string;
   tabLabel?: string;

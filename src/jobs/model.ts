@@ -8,7 +8,9 @@
  * on the wire. Values resolved from `${env.*}` that are secrets (passwords)
  * are marked with `Secret` so that reporters can tell them apart.
  */
-import type { RecipientKindName, TabKindName } from '../envelope/index.js';
+import type { RecipientKindName, TabAnchor, TabKindName, TabPosition } from '../envelope/index.js';
+
+export type { TabAnchor, TabPosition };
 import type { ErrorCode } from '../errors/catalogue.js';
 
 /** Where something is declared in a job file. 1-based line and column. */
@@ -35,25 +37,6 @@ export interface ResolvedDocument {
   pageCount: number;
   /** sha256 (hex) of the file at validation time; part of the envelope digest. */
   sha256: string;
-}
-
-/** A tab placed by position: points from the page's top-left corner, page 1-based (DocuSign's strings). */
-export interface TabPosition {
-  documentId: string;
-  pageNumber: string;
-  xPosition: string;
-  yPosition: string;
-}
-
-/** A tab placed at every occurrence of a text in the envelope's documents (DocuSign's anchor fields, as strings). */
-export interface TabAnchor {
-  anchorString: string;
-  anchorXOffset?: string;
-  anchorYOffset?: string;
-  anchorUnits?: string;
-  anchorIgnoreIfNotPresent?: string;
-  anchorCaseSensitive?: string;
-  anchorMatchWholeWord?: string;
 }
 
 /**
