@@ -141,15 +141,23 @@ function labelledBox(fallback: string): TabDrawer {
   };
 }
 
-/** A radio: a labelled box whose label says whether it is the group's choice. */
+/**
+ * A radio: a small box like a checkbox (an X when it is the group's choice),
+ * its value written just right of it (a radio's box is too small to hold it).
+ */
 const radio: TabDrawer = (page, box, content, fonts) => {
-  const label = content.value ?? content.label ?? 'Radio';
-  labelledBox('Radio')(
-    page,
-    box,
-    { ...content, value: `${content.selected === true ? '(x)' : '( )'} ${label}` },
-    fonts,
-  );
+  checkbox(page, box, content, fonts);
+  const label = content.value ?? content.label;
+  if (label === undefined || label === '') return;
+  const size = Math.min(10, Math.max(6, box.height - 2));
+  const y = box.bottom + (box.height - size * 0.72) / 2;
+  page.drawText(encodable(fonts.plain, label), {
+    x: box.left + box.width + 3,
+    y,
+    size,
+    font: fonts.plain,
+    color: inkOf(content),
+  });
 };
 
 /** One drawer per drawing style of the catalogue (src/envelope/tab-kinds.ts). */
