@@ -5,3 +5,4 @@ export * from './tab-box.js';
 export * from './tab-drawers.js';
 export * from './draw-tabs.js';
 export * from './encodable.js';
+export * from './page-sizes.js';
