@@ -99,18 +99,9 @@ export async function readPdfFacts(path: string): Promise<PdfFactsResult> {
 
 async function pdfLibPageSizes(bytes: Buffer): Promise<Array<{ width: number; height: number }> | string> {
   try {
-    // Loaded on demand: most PDFs never need it, and it is the largest module signrun loads.
-    const { PDFDocument } = await import('pdf-lib');
-    const doc = await PDFDocument.load(bytes, {
-      ignoreEncryption: true,
-      updateMetadata: false,
-      throwOnInvalidObject: true,
-    });
-    return doc.getPages().map((page) => {
-      const { width, height } = page.getSize();
-      const quarter = Math.round(page.getRotation().angle / 90) % 2 !== 0;
-      return quarter ? { width: height, height: width } : { width, height };
-    });
+    // Loaded on demand: most PDFs never need it, and pdf-lib is the largest module signrun loads.
+    const { pageSizes } = await import('../pdf/page-sizes.js');
+    return await pageSizes(bytes);
   } catch (error) {
     return `it cannot be read as a PDF (${(error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 120)})`;
   }

@@ -1,4 +1,4 @@
-import { stampSize } from '../stamp/stamp-signatures.js';
+import { tabSize } from '../../pdf/index.js';
 import type { PageText } from './page-text.js';
 import type { SignaturePlace } from './signature-places.js';
 
@@ -52,7 +52,8 @@ export function signingPageHtml(m: SigningPageModel): string {
   const data = {
     sessionId: m.sessionId,
     freePlacement: free,
-    stamp: stampSize,
+    // The box the stamp draws (the PDF layer's size of a sign-here tab), so the page shows the same box.
+    stamp: tabSize('signHere'),
     tabs: m.tabs,
     documents: m.documents.map((d) => ({ ...d, url: `${base}/documents/${encodeURIComponent(d.documentId)}` })),
     text: {

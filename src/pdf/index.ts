@@ -1,0 +1,8 @@
+// The PDF layer: text with positions (anchors) and drawing tabs, for validation, the sandbox and the preview. Only re-exports.
+export * from './page-text.js';
+export * from './find-anchors.js';
+export * from './tab-box.js';
+export * from './tab-drawers.js';
+export * from './draw-tabs.js';
+export * from './encodable.js';
+export * from './page-sizes.js';
