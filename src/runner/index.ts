@@ -1,4 +1,5 @@
 export { runJobs, run, PreflightError, type RunOptions } from './run.js';
+export type { CommandRunOptions } from './command-run.js';
 export { runEnvelope, type EnvelopeContext } from './envelope-pipeline.js';
 export { runAccount, type AccountContext } from './account-pipeline.js';
 export { checkTemplates, type PreflightProblem, type TemplateFacts } from './template-check.js';

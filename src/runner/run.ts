@@ -1,66 +1,28 @@
-import { randomUUID } from 'node:crypto';
-import type { ResolvedAccount, ResolvedEnvelope, ResolvedJob, Secret } from '../jobs/model.js';
-import { EsignatureClient } from '../client/esignature-client.js';
-import type { Auth } from '../client/auth.js';
-import type { RetryPolicy } from '../client/retry-policy.js';
-import type { Timing } from '../client/timing.js';
+import type { ResolvedAccount, ResolvedEnvelope, Secret } from '../jobs/model.js';
 import { SignrunError } from '../errors/signrun-error.js';
-import { OutputFolder } from '../output/output-folder.js';
 import { runAccount } from './account-pipeline.js';
 import { noJournal, runEnvelope } from './envelope-pipeline.js';
 import { makePlan } from './plan.js';
 import { ServiceLedger } from './service-ledger.js';
 import type { AccountPlan, DocumentsWhen, EnvelopePlan, Plan } from './plan-types.js';
-import type { RunEvent, RunEventListener } from './run-events.js';
-import {
-  spooledCollector,
-  type AccountResult,
-  type EnvelopeResult,
-  type RunSummary,
-  type RunTarget,
-} from './run-summary.js';
+import type { AccountResult, EnvelopeResult, RunSummary } from './run-summary.js';
 import { scheduleLazily } from './schedule.js';
 import { CallBudget } from './call-budget.js';
 import { checkTemplates, type PreflightProblem } from './template-check.js';
-import { holdState, type HeldState } from '../state/hold-state.js';
+import { commandRun, type CommandRunOptions } from './command-run.js';
 
-/** Options of {@link run}. */
-export interface RunOptions {
-  jobs: ResolvedJob[];
-  /** The service and how to log in. */
-  target: RunTarget & { auth: Auth };
-  /** Output folder. */
-  outDir: string;
-  /**
-   * Envelopes and accounts in progress at once, and API requests in flight
-   * at once (the connection pool's size). Default 8.
-   */
-  concurrency?: number;
-  /** Aborting it starts nothing new; work in flight finishes; the summary says `interrupted`. */
-  signal?: AbortSignal;
+/**
+ * Options of {@link run}: those every command on the service takes
+ * (command-run.ts: jobs, target, output and state folders, concurrency,
+ * signal, events, clock…), and the run's own.
+ */
+export interface RunOptions extends CommandRunOptions {
   /** For account creation (service-api.md 4.3). */
   distributor?: { code: string; password: Secret };
   /** The main integrator key, for logging in as a subsidiary's user to delete it. */
   integratorKey?: string;
   /** Lifetime the service gives signing addresses, seconds. Default 300 (DocuSign's). */
   viewTtlSeconds?: number;
-  /** Every event of the run (progress display). */
-  onEvent?: RunEventListener;
-  /** Client tuning (tests). */
-  retryPolicy?: RetryPolicy;
-  timing?: Timing;
-  /** Default a new UUID. */
-  runId?: string;
-  /**
-   * State folder (`--state`, default `<out>/.signrun` from the CLI): one run
-   * per folder (a lock), and a journal where each envelope's creation is
-   * recorded before and after the call (docs/exactly-once.md), so a re-run
-   * or a run after a crash adopts instead of sending again. Absent: no lock,
-   * no journal (envelope.json adoption and the service lookup still apply).
-   */
-  stateDir?: string;
-  /** Written in the lock for whoever finds it. Default `signrun run`. */
-  command?: string;
   /**
    * Hourly call budget (`--max-calls-per-hour`). Default: none of its own;
    * the service's `x-ratelimit-remaining` is always respected. When what is
@@ -122,10 +84,6 @@ type WorkItem =
  * spool). Throws only for what stops the whole run (login refused, preflight).
  */
 export async function runJobs(options: RunOptions): Promise<RunSummary> {
-  const concurrency = options.concurrency ?? 8;
-  const startedAt = new Date();
-  const runId = options.runId ?? randomUUID();
-  const out = new OutputFolder(options.outDir);
   // The envelopes in job-file order, numbered by their place here; a slot is emptied once its envelope started (releaseEnvelopes).
   const envelopes: Array<ResolvedEnvelope | undefined> = options.jobs.flatMap((j) => j.envelopes);
   // Where each job's envelopes start in that list.
@@ -134,208 +92,167 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
   const release = options.releaseEnvelopes === true;
   if (release) for (const job of options.jobs) job.envelopes = [];
   const envelopeCount = envelopes.length;
-
   const accountCount = options.jobs.reduce((n, j) => n + j.accounts.length, 0);
-  // Results wait for the reports on disk, not in memory; the file leaves the folder at once (result-spool.ts).
-  const { spool, collector } = await spooledCollector(
-    {
-      runId,
-      target: { rootUrl: options.target.rootUrl, sandbox: options.target.sandbox },
-      startedAt: startedAt.toISOString(),
-      concurrency,
-      outDir: out.root,
-    },
-    envelopeCount,
-  );
-  /** Set once the summary (and with it the spool) is handed to the caller. */
-  let handedOver = false;
-  const budget = new CallBudget(options.maxCallsPerHour, startedAt);
-  const emit = (event: RunEvent) => {
-    if (event.type === 'request') budget.observe(event.rateLimit);
-    collector.listener(event);
-    options.onEvent?.(event);
-  };
-  const client = EsignatureClient.create({
-    rootUrl: options.target.rootUrl,
-    auth: options.target.auth,
-    // --concurrency bounds the requests in flight: one request per
-    // keep-alive connection, at most N connections (the client's slots hold
-    // the rest, by priority). An envelope's independent calls (signing
-    // views, downloads) then overlap without ever putting more than N
-    // requests on the service at once.
-    maxSockets: concurrency,
-    onEvent: (event) => emit(event),
-    ...(options.retryPolicy ? { retryPolicy: options.retryPolicy } : {}),
-    ...(options.timing ? { timing: options.timing } : {}),
-  });
+  // The hourly call budget: created once the run knows when it started (its
+  // hour is the run's), before the first request, which it counts.
+  let budget: CallBudget | undefined;
 
-  let state: HeldState | undefined;
-  try {
-    if (options.stateDir) {
-      // Before any network call: a second run on the same state ends here (SR_STATE_LOCKED, exit 2).
-      state = await holdState(options.stateDir, {
-        command: options.command ?? 'signrun run',
-        rootUrl: options.target.rootUrl,
-        warn: (message) => emit({ type: 'warning', message }),
-      });
-    }
-    const journal = state?.journal;
-    const progress = state?.progress;
-    emit({
-      type: 'run:start',
-      runId,
-      target: { rootUrl: options.target.rootUrl, sandbox: options.target.sandbox },
-      startedAt: startedAt.toISOString(),
+  return commandRun(
+    options,
+    {
+      command: 'signrun run',
       envelopes: envelopeCount,
       accounts: accountCount,
-    });
-    const account = await client.login({ tag: 'login' });
-    const { problems } = await checkTemplates(present(envelopes), account);
-    if (problems.length > 0) throw new PreflightError(problems);
-
-    // Plan: the one place that decides. The service is asked in batches
-    // (one paged listing per job); the same listing confirms drafts later.
-    const arbitrate = !options.target.sandbox;
-    const ledger = arbitrate ? new ServiceLedger(account) : undefined;
-    if (ledger && progress) for (const p of progress.envelopes.values()) ledger.retire(p.replaced);
-    const plan = await makePlan({
-      jobs: options.jobs.map((job, j) => ({ ...job, envelopes: [...present(envelopes.slice(...rangeOf(j)))] })),
-      account,
-      ...(ledger ? { ledger } : {}),
-      ...(progress ? { journal: progress } : {}),
-      arbitrate,
-      documents: options.documents ?? (options.target.sandbox ? 'at-send' : 'on-completion'),
-      keepItems: true,
-    });
-    options.onPlan?.(plan);
-    // The plan now holds the envelopes: the run's own list lets them go.
-    if (release) envelopes.fill(undefined);
-    const items: Array<WorkItem | undefined> = workItems(plan);
-
-    const now = () => new Date();
-    const usageOf = (tag: string) => collector.usageOf(tag);
-    const interrupted = () => options.signal?.aborted === true;
-    // Calls the items in flight may still make, so the budget keeps room for them to finish.
-    let reserved = 0;
-    // A draft's confirmation shares a listing with others; the budget keeps room for one of its own.
-    const callsOf = (item: WorkItem) =>
-      item.plan.apiCalls + (item.kind === 'envelope' && item.plan.steps.includes('confirm') ? 1 : 0);
-    // The output folder or the state folder refused a write (disk full, a
-    // file size limit): nothing new is started, since its outputs could not
-    // be kept either; the reports are still written where the disk allows.
-    let outputFailure: SignrunError | undefined;
-    const noteOutput = (error: { code: string; message: string } | undefined): void => {
-      if (error?.code === 'SR_OUTPUT_WRITE') outputFailure ??= new SignrunError('SR_OUTPUT_WRITE', error.message);
-    };
-    const outputFailed = () => outputFailure ?? spool.failure;
-    const stopped = () => interrupted() || budget.exhausted || outputFailed() !== undefined;
-    /** `done` records being written to the journal. */
-    const recording = new Set<Promise<void>>();
-    // --concurrency bounds the requests in flight (the connection pool).
-    // When drafts are confirmed, an envelope spends a while waiting for its
-    // batch's listing without holding a connection: four times as many
-    // envelopes in progress keep the connections busy meanwhile.
-    const inProgress = arbitrate ? concurrency * 4 : concurrency;
-    const runItem = async (item: WorkItem): Promise<void> => {
-      if (release) items[item.index + (item.kind === 'envelope' ? accountCount : 0)] = undefined;
-      if (item.kind === 'envelope') {
-        const { envelope } = item.plan;
-        emit({ type: 'envelope:start', job: envelope.job, key: envelope.key });
-        const result = await runEnvelope(item.plan, {
-          account,
-          out,
-          rootUrl: options.target.rootUrl,
-          emit,
-          now,
-          viewTtlSeconds: options.viewTtlSeconds ?? 300,
-          usageOf,
-          journal: journal ?? noJournal,
-          documents: plan.documents,
-          lastStretch: item.index >= envelopeCount - inProgress,
-          ...(ledger ? { ledger } : {}),
-          ...(progress ? { progressOf: (id: string) => progress?.envelopes.get(id) } : {}),
-        });
-        if (journal && result.outcome === 'succeeded' && item.plan.steps.length > 0) {
-          // Recorded behind: the slot goes to the next envelope while the
-          // fsync runs. A `done` lost to a crash costs nothing: the plan
-          // decides from the steps' own records.
-          const done = journal.append({ kind: 'envelope', id: item.plan.identity, step: 'done' });
-          recording.add(done);
-          done.then(
-            () => recording.delete(done),
-            (error: unknown) => noteOutput(error as SignrunError), // a journal that cannot be written stops the run
-          );
-        }
-        noteOutput(result.error);
-        collector.envelopeDone(item.index, result);
-        emit({ type: 'envelope:done', result });
-      } else {
-        const { account: resolved } = item.plan;
-        emit({ type: 'account:start', job: resolved.job, key: resolved.key });
-        const result = await runAccount(item.plan, {
-          ...(progress ? { progressOf: (id: string) => progress?.accounts.get(id) } : {}),
-          client,
-          out,
-          rootUrl: options.target.rootUrl,
-          now,
-          usageOf,
-          journal: journal ?? noJournal,
-          ...(ledger ? { ledger, account } : {}),
-          ...(options.distributor ? { distributor: options.distributor } : {}),
-          ...(options.integratorKey ? { integratorKey: options.integratorKey } : {}),
-        });
-        noteOutput(result.error);
-        collector.accountDone(item.index, result);
-        emit({ type: 'account:done', result });
-      }
-    };
-    await scheduleLazily(
-      withinBudget(present(items), (item) => {
-        // Reserved when the item is taken, not when its task starts: the next item is taken before that.
-        const allowed = budget.canStart(callsOf(item), reserved);
-        if (allowed) reserved += callsOf(item);
-        return allowed;
-      }),
-      inProgress,
-      async (item) => {
-        try {
-          await runItem(item);
-        } finally {
-          reserved -= callsOf(item);
-        }
+      observe: (event) => {
+        if (event.type === 'request') budget?.observe(event.rateLimit);
       },
-      stopped,
-    );
-    await Promise.allSettled(recording);
+    },
+    async ({ startedAt, now, concurrency, out, client, collector, spool, state, emit, interrupted, finish }) => {
+      const callBudget = new CallBudget(options.maxCallsPerHour, startedAt);
+      budget = callBudget;
+      const journal = state?.journal;
+      const progress = state?.progress;
+      const account = await client.login({ tag: 'login' });
+      const { problems } = await checkTemplates(present(envelopes), account);
+      if (problems.length > 0) throw new PreflightError(problems);
 
-    if (stopped()) {
-      if (interrupted()) emit({ type: 'interrupt' });
-      else if (budget.exhausted) emit({ type: 'budget', callBudget: budget.report() });
-      for (const item of present(items)) {
-        if (item.kind === 'account' && !collector.hasAccount(item.index)) {
-          const result = notStartedAccount(item.plan.account);
-          collector.accountDone(item.index, result);
-          emit({ type: 'account:done', result });
-        } else if (item.kind === 'envelope' && !collector.hasEnvelope(item.index)) {
-          const result = notStartedEnvelope(item.plan.envelope);
+      // Plan: the one place that decides. The service is asked in batches
+      // (one paged listing per job); the same listing confirms drafts later.
+      const arbitrate = !options.target.sandbox;
+      const ledger = arbitrate ? new ServiceLedger(account) : undefined;
+      if (ledger && progress) for (const p of progress.envelopes.values()) ledger.retire(p.replaced);
+      const plan = await makePlan({
+        jobs: options.jobs.map((job, j) => ({ ...job, envelopes: [...present(envelopes.slice(...rangeOf(j)))] })),
+        account,
+        ...(ledger ? { ledger } : {}),
+        ...(progress ? { journal: progress } : {}),
+        arbitrate,
+        documents: options.documents ?? (options.target.sandbox ? 'at-send' : 'on-completion'),
+        keepItems: true,
+        now: now(),
+      });
+      options.onPlan?.(plan);
+      // The plan now holds the envelopes: the run's own list lets them go.
+      if (release) envelopes.fill(undefined);
+      const items: Array<WorkItem | undefined> = workItems(plan);
+
+      const usageOf = (tag: string) => collector.usageOf(tag);
+      // Calls the items in flight may still make, so the budget keeps room for them to finish.
+      let reserved = 0;
+      // A draft's confirmation shares a listing with others; the budget keeps room for one of its own.
+      const callsOf = (item: WorkItem) =>
+        item.plan.apiCalls + (item.kind === 'envelope' && item.plan.steps.includes('confirm') ? 1 : 0);
+      // The output folder or the state folder refused a write (disk full, a
+      // file size limit): nothing new is started, since its outputs could not
+      // be kept either; the reports are still written where the disk allows.
+      let outputFailure: SignrunError | undefined;
+      const noteOutput = (error: { code: string; message: string } | undefined): void => {
+        if (error?.code === 'SR_OUTPUT_WRITE') outputFailure ??= new SignrunError('SR_OUTPUT_WRITE', error.message);
+      };
+      const outputFailed = () => outputFailure ?? spool.failure;
+      const stopped = () => interrupted() || callBudget.exhausted || outputFailed() !== undefined;
+      /** `done` records being written to the journal. */
+      const recording = new Set<Promise<void>>();
+      // --concurrency bounds the requests in flight (the connection pool).
+      // When drafts are confirmed, an envelope spends a while waiting for its
+      // batch's listing without holding a connection: four times as many
+      // envelopes in progress keep the connections busy meanwhile.
+      const inProgress = arbitrate ? concurrency * 4 : concurrency;
+      const runItem = async (item: WorkItem): Promise<void> => {
+        if (release) items[item.index + (item.kind === 'envelope' ? accountCount : 0)] = undefined;
+        if (item.kind === 'envelope') {
+          const { envelope } = item.plan;
+          emit({ type: 'envelope:start', job: envelope.job, key: envelope.key });
+          const result = await runEnvelope(item.plan, {
+            account,
+            out,
+            rootUrl: options.target.rootUrl,
+            emit,
+            now,
+            viewTtlSeconds: options.viewTtlSeconds ?? 300,
+            usageOf,
+            journal: journal ?? noJournal,
+            documents: plan.documents,
+            lastStretch: item.index >= envelopeCount - inProgress,
+            ...(ledger ? { ledger } : {}),
+            ...(progress ? { progressOf: (id: string) => progress?.envelopes.get(id) } : {}),
+          });
+          if (journal && result.outcome === 'succeeded' && item.plan.steps.length > 0) {
+            // Recorded behind: the slot goes to the next envelope while the
+            // fsync runs. A `done` lost to a crash costs nothing: the plan
+            // decides from the steps' own records.
+            const done = journal.append({ kind: 'envelope', id: item.plan.identity, step: 'done' });
+            recording.add(done);
+            done.then(
+              () => recording.delete(done),
+              (error: unknown) => noteOutput(error as SignrunError), // a journal that cannot be written stops the run
+            );
+          }
+          noteOutput(result.error);
           collector.envelopeDone(item.index, result);
           emit({ type: 'envelope:done', result });
+        } else {
+          const { account: resolved } = item.plan;
+          emit({ type: 'account:start', job: resolved.job, key: resolved.key });
+          const result = await runAccount(item.plan, {
+            ...(progress ? { progressOf: (id: string) => progress?.accounts.get(id) } : {}),
+            client,
+            out,
+            rootUrl: options.target.rootUrl,
+            now,
+            usageOf,
+            journal: journal ?? noJournal,
+            ...(ledger ? { ledger, account } : {}),
+            ...(options.distributor ? { distributor: options.distributor } : {}),
+            ...(options.integratorKey ? { integratorKey: options.integratorKey } : {}),
+          });
+          noteOutput(result.error);
+          collector.accountDone(item.index, result);
+          emit({ type: 'account:done', result });
+        }
+      };
+      await scheduleLazily(
+        withinBudget(present(items), (item) => {
+          // Reserved when the item is taken, not when its task starts: the next item is taken before that.
+          const allowed = callBudget.canStart(callsOf(item), reserved);
+          if (allowed) reserved += callsOf(item);
+          return allowed;
+        }),
+        inProgress,
+        async (item) => {
+          try {
+            await runItem(item);
+          } finally {
+            reserved -= callsOf(item);
+          }
+        },
+        stopped,
+      );
+      await Promise.allSettled(recording);
+
+      if (stopped()) {
+        if (interrupted()) emit({ type: 'interrupt' });
+        else if (callBudget.exhausted) emit({ type: 'budget', callBudget: callBudget.report() });
+        for (const item of present(items)) {
+          if (item.kind === 'account' && !collector.hasAccount(item.index)) {
+            const result = notStartedAccount(item.plan.account);
+            collector.accountDone(item.index, result);
+            emit({ type: 'account:done', result });
+          } else if (item.kind === 'envelope' && !collector.hasEnvelope(item.index)) {
+            const result = notStartedEnvelope(item.plan.envelope);
+            collector.envelopeDone(item.index, result);
+            emit({ type: 'envelope:done', result });
+          }
         }
       }
-    }
-    if (!budget.exhausted && options.maxCallsPerHour !== undefined)
-      emit({ type: 'budget', callBudget: budget.report() });
-    emit({ type: 'run:end', endedAt: new Date().toISOString(), interrupted: interrupted() });
-    const summary = await collector.summary();
-    const failure = outputFailed();
-    if (failure) summary.outputFailure = failure;
-    handedOver = true;
-    return summary;
-  } finally {
-    client.close();
-    await state?.close();
-    if (!handedOver) await spool.close();
-  }
+      if (!callBudget.exhausted && options.maxCallsPerHour !== undefined)
+        emit({ type: 'budget', callBudget: callBudget.report() });
+      const summary = await finish();
+      const failure = outputFailed();
+      if (failure) summary.outputFailure = failure;
+      return summary;
+    },
+  );
 }
 
 /** The items, until `allowed` says no for one: that one and the rest are never started. */

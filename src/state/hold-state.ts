@@ -19,6 +19,8 @@ export interface HoldStateOptions {
   rootUrl: string;
   /** Something people should know that is not a failure: a killed run's lock taken over, a repaired journal. */
   warn: (message: string) => void;
+  /** The command's clock, for the journal's `at` and the folder's binding date. Default `Date.now`. */
+  now?: () => number;
 }
 
 /**
@@ -37,8 +39,9 @@ export async function holdState(stateDir: string, options: HoldStateOptions): Pr
         `the run started at ${tookOverFrom.startedAt} (pid ${tookOverFrom.pid}, ${tookOverFrom.command}) was killed; continuing where it stopped`,
       );
     }
-    await bindStateTarget(stateDir, options.rootUrl);
-    const opened = await openJournal(stateDir);
+    const now = options.now ?? Date.now;
+    await bindStateTarget(stateDir, options.rootUrl, new Date(now()));
+    const opened = await openJournal(stateDir, { now });
     const { previous } = opened;
     if (previous.skipped.length > 0 || opened.repairedBytes > 0) {
       options.warn(

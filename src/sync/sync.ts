@@ -1,15 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import type { ResolvedEnvelope, ResolvedJob } from '../jobs/model.js';
-import { EsignatureClient, type AccountClient } from '../client/esignature-client.js';
-import type { Auth } from '../client/auth.js';
-import type { RetryPolicy } from '../client/retry-policy.js';
-import { OutputFolder, type FileRecord } from '../output/output-folder.js';
+import type { ResolvedEnvelope } from '../jobs/model.js';
+import type { AccountClient } from '../client/esignature-client.js';
+import type { OutputFolder, FileRecord } from '../output/output-folder.js';
 import { itemFolder, readRecord, type EnvelopeRecord, type SigningRecord } from '../output/records.js';
 import { identityOf, transactionIdOf } from '../runner/identity.js';
-import type { RunEvent, RunEventListener } from '../runner/run-events.js';
-import { spooledCollector, type EnvelopeResult, type RunSummary, type RunTarget } from '../runner/run-summary.js';
+import type { EnvelopeResult, RunSummary } from '../runner/run-summary.js';
 import { itemErrorOf } from '../runner/envelope-pipeline.js';
-import { holdState, type HeldState } from '../state/hold-state.js';
+import { commandRun, type CommandRunOptions } from '../runner/command-run.js';
 import type { Journal } from '../state/journal.js';
 import { scheduleLazily } from '../runner/schedule.js';
 import type { EnvelopeProgress, JournalProgress } from '../state/journal-progress.js';
@@ -23,11 +19,12 @@ import { sameFacts, statusFactsOf } from '../state/status-facts.js';
 import { recipientOutcomes } from './record-facts.js';
 import { withFacts } from '../state/status-facts.js';
 
-/** Options of {@link sync}. */
-export interface SyncOptions {
-  jobs: ResolvedJob[];
-  target: RunTarget & { auth: Auth };
-  outDir: string;
+/**
+ * Options of {@link sync}: those every command on the service takes
+ * (command-run.ts: jobs, target, output folder, concurrency, signal, events,
+ * clock…), a state folder it cannot do without, and its own.
+ */
+export interface SyncOptions extends CommandRunOptions {
   /** State folder (journal): where statuses, listings and collections are recorded. */
   stateDir: string;
   /** List even when the last listing is more recent than the polling rule allows (`--force`). */
@@ -36,14 +33,6 @@ export interface SyncOptions {
   minListingIntervalMs?: number;
   /** Also download each completed envelope's combined PDF. */
   combined?: boolean;
-  concurrency?: number;
-  signal?: AbortSignal;
-  onEvent?: RunEventListener;
-  retryPolicy?: RetryPolicy;
-  runId?: string;
-  command?: string;
-  /** Time source (tests). */
-  now?: () => Date;
   /**
    * Void what the job files declare voided, and (with `replaceDrifted`)
    * replace drifted envelopes, before listing: `run` asks for it, `sync`
@@ -88,139 +77,98 @@ interface Known {
  * same reporters as a run.
  */
 export async function sync(options: SyncOptions): Promise<SyncSummary> {
-  const now = options.now ?? (() => new Date());
-  const startedAt = now();
-  const runId = options.runId ?? randomUUID();
-  const out = new OutputFolder(options.outDir);
   const envelopes = options.jobs.flatMap((j) => j.envelopes);
-  const concurrency = options.concurrency ?? 8;
-  const { spool, collector } = await spooledCollector(
-    {
-      runId,
-      target: { rootUrl: options.target.rootUrl, sandbox: options.target.sandbox },
-      startedAt: startedAt.toISOString(),
-      concurrency,
-      outDir: out.root,
+  return commandRun(
+    options,
+    { command: 'signrun sync', envelopes: envelopes.length, accounts: 0 },
+    async ({ now, concurrency, out, client, collector, state, emit, finish }) => {
+      const info: SyncInfo = { listed: false, listingCalls: 0, downloads: 0 };
+      const { journal, progress } = state;
+      const known = await knownEnvelopes(envelopes, out, progress);
+      const sent = known.filter((k) => k.envelopeId !== undefined);
+      // Recomputed after voids: a replaced envelope is no longer this key's.
+      const sentNow = () => known.filter((k) => k.envelopeId !== undefined);
+      const account = sent.length > 0 ? await client.login({ tag: 'login' }) : undefined;
+      const listed = new Map<string, EnvelopeStatusFacts>();
+      // Events `signrun listen` recorded (Connect): used for what no listing of this sync shows.
+      const events = await latestConnectStatuses(options.stateDir);
+      if (account && options.act) {
+        const voids = await voidDeclared(known, account, journal, out, {
+          replaceDrifted: options.act.replaceDrifted,
+          now,
+        });
+        for (const message of voids.warnings) emit({ type: 'warning', message });
+        for (const v of voids.voided) {
+          const k = known.find((x) => x.id === v.id);
+          // A replaced envelope's key starts afresh: this sync no longer speaks of the old one.
+          if (k && v.replaced) k.envelopeId = undefined;
+        }
+      }
+      if (account) {
+        const ours = sentNow().filter((k) => !k.record || k.record.accountId === account.accountId);
+        const last = progress.listings.get(account.accountId);
+        const permission = listingPermission(
+          last?.listedAt,
+          now(),
+          options.minListingIntervalMs ?? defaultMinListingIntervalMs,
+          options.force === true,
+        );
+        if (permission.nextAllowedAt) info.nextListingAt = permission.nextAllowedAt;
+        if (!permission.allowed) {
+          emit({
+            type: 'warning',
+            message: `the last status listing of account ${account.accountId} was at ${last?.listedAt}: DocuSign allows one every 15 minutes, so this sync shows what was recorded then (next listing from ${permission.nextAllowedAt}; \`npx signrun sync --force\` lists now)`,
+          });
+        } else if (ours.length > 0) {
+          const oldest = ours
+            .map((k) => k.record?.createdAt ?? k.progress?.created?.at)
+            .filter((t): t is string => t !== undefined)
+            .sort()[0];
+          const fromDate = nextFromDate(last?.listedAt, oldest, now());
+          // Envelopes never seen by a listing whose last change may be older than from_date: asked by id, in batches.
+          const unseen = ours
+            .filter((k) => !k.progress?.status || k.progress.status.envelopeId !== k.envelopeId)
+            .filter((k) => (k.record?.createdAt ?? k.progress?.created?.at ?? '') < fromDate)
+            .map((k) => k.envelopeId!);
+          const askedAt = now().toISOString();
+          const result = await listStatusChanges(account, { fromDate, envelopeIds: unseen }, { tag: 'sync' });
+          info.listed = true;
+          info.listingCalls = result.calls;
+          for (const [id, envelope] of result.envelopes) listed.set(id, statusFactsOf(envelope));
+          await journal.append({
+            kind: 'listing',
+            id: account.accountId,
+            step: 'listed',
+            listedAt: result.listedAt ?? askedAt,
+            fromDate,
+            calls: result.calls,
+          });
+        }
+      }
+      // Envelopes are recorded (and completed ones collected) `concurrency` at a time: the downloads overlap.
+      const syncEach = async (k: Known): Promise<void> => {
+        const result = await syncOne(k, {
+          account,
+          out,
+          journal,
+          listed,
+          events,
+          now,
+          info,
+          combined: options.combined === true,
+          usageOf: (tag) => collector.usageOf(tag),
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+        collector.envelopeDone(k.index, result);
+        emit({ type: 'envelope:done', result });
+      };
+      // An abort stops the downloads (collectCompleted takes the signal), not
+      // the recording: what the listing said is still written for every envelope.
+      await scheduleLazily(known, concurrency, syncEach, () => false);
+      const summary = await finish();
+      return { ...summary, sync: info };
     },
-    envelopes.length,
   );
-  const emit = (event: RunEvent) => {
-    collector.listener(event);
-    options.onEvent?.(event);
-  };
-  const client = EsignatureClient.create({
-    rootUrl: options.target.rootUrl,
-    auth: options.target.auth,
-    maxSockets: concurrency,
-    onEvent: (event) => emit(event),
-    ...(options.retryPolicy ? { retryPolicy: options.retryPolicy } : {}),
-  });
-  const info: SyncInfo = { listed: false, listingCalls: 0, downloads: 0 };
-  let state: HeldState | undefined;
-  let handedOver = false;
-  try {
-    state = await holdState(options.stateDir, {
-      command: options.command ?? 'signrun sync',
-      rootUrl: options.target.rootUrl,
-      warn: (message) => emit({ type: 'warning', message }),
-    });
-    const { journal, progress } = state;
-    emit({
-      type: 'run:start',
-      runId,
-      target: { rootUrl: options.target.rootUrl, sandbox: options.target.sandbox },
-      startedAt: startedAt.toISOString(),
-      envelopes: envelopes.length,
-      accounts: 0,
-    });
-    const known = await knownEnvelopes(envelopes, out, progress);
-    const sent = known.filter((k) => k.envelopeId !== undefined);
-    // Recomputed after voids: a replaced envelope is no longer this key's.
-    const sentNow = () => known.filter((k) => k.envelopeId !== undefined);
-    const account = sent.length > 0 ? await client.login({ tag: 'login' }) : undefined;
-    const listed = new Map<string, EnvelopeStatusFacts>();
-    // Events `signrun listen` recorded (Connect): used for what no listing of this sync shows.
-    const events = await latestConnectStatuses(options.stateDir);
-    if (account && options.act) {
-      const voids = await voidDeclared(known, account, journal, out, {
-        replaceDrifted: options.act.replaceDrifted,
-        now,
-      });
-      for (const message of voids.warnings) emit({ type: 'warning', message });
-      for (const v of voids.voided) {
-        const k = known.find((x) => x.id === v.id);
-        // A replaced envelope's key starts afresh: this sync no longer speaks of the old one.
-        if (k && v.replaced) k.envelopeId = undefined;
-      }
-    }
-    if (account) {
-      const ours = sentNow().filter((k) => !k.record || k.record.accountId === account.accountId);
-      const last = progress.listings.get(account.accountId);
-      const permission = listingPermission(
-        last?.listedAt,
-        now(),
-        options.minListingIntervalMs ?? defaultMinListingIntervalMs,
-        options.force === true,
-      );
-      if (permission.nextAllowedAt) info.nextListingAt = permission.nextAllowedAt;
-      if (!permission.allowed) {
-        emit({
-          type: 'warning',
-          message: `the last status listing of account ${account.accountId} was at ${last?.listedAt}: DocuSign allows one every 15 minutes, so this sync shows what was recorded then (next listing from ${permission.nextAllowedAt}; \`npx signrun sync --force\` lists now)`,
-        });
-      } else if (ours.length > 0) {
-        const oldest = ours
-          .map((k) => k.record?.createdAt ?? k.progress?.created?.at)
-          .filter((t): t is string => t !== undefined)
-          .sort()[0];
-        const fromDate = nextFromDate(last?.listedAt, oldest, now());
-        // Envelopes never seen by a listing whose last change may be older than from_date: asked by id, in batches.
-        const unseen = ours
-          .filter((k) => !k.progress?.status || k.progress.status.envelopeId !== k.envelopeId)
-          .filter((k) => (k.record?.createdAt ?? k.progress?.created?.at ?? '') < fromDate)
-          .map((k) => k.envelopeId!);
-        const askedAt = now().toISOString();
-        const result = await listStatusChanges(account, { fromDate, envelopeIds: unseen }, { tag: 'sync' });
-        info.listed = true;
-        info.listingCalls = result.calls;
-        for (const [id, envelope] of result.envelopes) listed.set(id, statusFactsOf(envelope));
-        await journal.append({
-          kind: 'listing',
-          id: account.accountId,
-          step: 'listed',
-          listedAt: result.listedAt ?? askedAt,
-          fromDate,
-          calls: result.calls,
-        });
-      }
-    }
-    // Envelopes are recorded (and completed ones collected) `concurrency` at a time: the downloads overlap.
-    const syncEach = async (k: Known): Promise<void> => {
-      const result = await syncOne(k, {
-        account,
-        out,
-        journal,
-        listed,
-        events,
-        now,
-        info,
-        combined: options.combined === true,
-        usageOf: (tag) => collector.usageOf(tag),
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
-      collector.envelopeDone(k.index, result);
-      emit({ type: 'envelope:done', result });
-    };
-    await scheduleLazily(known, concurrency, syncEach, () => false);
-    emit({ type: 'run:end', endedAt: now().toISOString(), interrupted: options.signal?.aborted === true });
-    const summary = await collector.summary();
-    handedOver = true;
-    return { ...summary, sync: info };
-  } finally {
-    client.close();
-    await state?.close();
-    if (!handedOver) await spool.close();
-  }
 }
 
 /** What the journal and envelope.json say of each envelope, before any call. */
@@ -278,7 +226,7 @@ async function syncOne(k: Known, ctx: SyncOneContext): Promise<EnvelopeResult> {
       : undefined;
   const fresh = ctx.listed.get(envelopeId) ?? fromEvent;
   const facts = fresh ?? recorded;
-  let record = k.record ?? minimalRecord(k, envelopeId, ctx.account);
+  let record = k.record ?? minimalRecord(k, envelopeId, ctx.account, ctx.now);
   let changed = false;
   let error: EnvelopeResult['error'];
   if (fresh && !sameFacts(recorded, fresh)) {
@@ -357,8 +305,8 @@ function sameRecord(a: EnvelopeRecord, b: EnvelopeRecord): boolean {
 }
 
 /** envelope.json for an envelope the journal knows but whose record a crash left unwritten. */
-function minimalRecord(k: Known, envelopeId: string, account: AccountClient): EnvelopeRecord {
-  const at = k.progress?.created?.at ?? new Date().toISOString();
+function minimalRecord(k: Known, envelopeId: string, account: AccountClient, now: () => Date): EnvelopeRecord {
+  const at = k.progress?.created?.at ?? now().toISOString();
   return {
     job: k.envelope.job,
     key: k.envelope.key,
