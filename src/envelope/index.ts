@@ -1,3 +1,4 @@
 // DocuSign's envelope model, shared by the job loader, the client, the runner and the sandbox. Only re-exports.
 export * from './tab-kinds.js';
 export * from './recipient-kinds.js';
+export * from './statuses.js';

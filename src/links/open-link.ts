@@ -3,7 +3,7 @@ import { readRecord, type EnvelopeRecord, type SigningRecord } from '../output/r
 import { ClientHttpError } from '../client/client-errors.js';
 import { SignrunError } from '../errors/signrun-error.js';
 import { freshRecipientView } from '../runner/recipient-view.js';
-import { isSettled } from '../state/status-facts.js';
+import { isSettledEnvelope } from '../envelope/statuses.js';
 import type { LinkTarget } from './link-store.js';
 import type { Opening } from './openings-log.js';
 import type { ServiceSessions } from './service-sessions.js';
@@ -49,13 +49,13 @@ export async function openLink(
     (r) => r.recipientId === target.recipientId && r.clientUserId === target.clientUserId,
   );
   if (!envelope || !signing || !entry) return unavailable('SR_OUTPUT_NOT_FOUND');
-  if (envelope.status !== undefined && isSettled(envelope.status)) return settled(envelope.status);
+  if (envelope.status !== undefined && isSettledEnvelope(envelope.status)) return settled(envelope.status);
 
   try {
     const account = await sessions.accountFor(envelope.rootUrl);
     // The recorded status may be old (no sync since): the service's is the truth.
     const current = await account.getEnvelope(envelope.envelopeId);
-    if (current.status !== undefined && isSettled(current.status)) return settled(current.status);
+    if (current.status !== undefined && isSettledEnvelope(current.status)) return settled(current.status);
     const view = await freshRecipientView(account, envelope.envelopeId, signing.returnUrl, entry);
     return { kind: 'redirect', url: view.url, opening: { ...base, outcome: 'redirected' } };
   } catch (error) {

@@ -13,7 +13,8 @@ import { itemFolder, type EnvelopeRecord, type RecipientRecord, type SigningEntr
 import { envelopeDefinitionOf } from './envelope-definition.js';
 import { recipientsOf, signersInTurn, viewKeyOf } from './decide.js';
 import { identityOf, transactionIdOf } from './identity.js';
-import { isSettled, recipientStatusAt, withFacts } from '../state/status-facts.js';
+import { isSettledEnvelope, recipientHasActed } from '../envelope/statuses.js';
+import { recipientStatusAt, withFacts } from '../state/status-facts.js';
 import type { EnvelopeStatusFacts } from '../state/journal-record.js';
 import type { RunEventListener } from './run-events.js';
 import type { DocumentsWhen, EnvelopePlan, EnvelopeStep } from './plan-types.js';
@@ -563,7 +564,7 @@ function outcomesOf(envelope: ResolvedEnvelope, asked: boolean): RecipientOutcom
  * the envelope is settled.
  */
 function withRecipientFacts(outcomes: RecipientOutcome[], facts: EnvelopeStatusFacts): RecipientOutcome[] {
-  const settled = isSettled(facts.status);
+  const settled = isSettledEnvelope(facts.status);
   return outcomes.map((o, i) => {
     const f = facts.recipients.find((r) => r.recipientId === o.recipientId) ?? facts.recipients[i];
     if (!f) return o;
@@ -574,8 +575,7 @@ function withRecipientFacts(outcomes: RecipientOutcome[], facts: EnvelopeStatusF
     const since = recipientStatusAt(f);
     if (since !== undefined) next.statusAt = since;
     if (f.declinedReason !== undefined) next.declinedReason = f.declinedReason;
-    if (o.signing !== 'remote' && (settled || f.status === 'completed' || f.status === 'declined'))
-      next.signing = 'finished';
+    if (o.signing !== 'remote' && (settled || recipientHasActed(f.status))) next.signing = 'finished';
     return next;
   });
 }

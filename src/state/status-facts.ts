@@ -3,23 +3,6 @@ import type { EnvelopeStatusFacts, RecipientStatus } from './journal-record.js';
 import type { EnvelopeRecord, RecipientRecord } from '../output/records.js';
 
 /**
- * Statuses after which nothing more will happen to an envelope: no signing
- * address is asked for it, and it never fails a run (a person saying no is
- * not something signrun failed to do).
- */
-export const settledStatuses: ReadonlySet<string> = new Set(['completed', 'declined', 'voided']);
-
-/** True for completed, declined and voided. */
-export function isSettled(status: string | undefined): boolean {
-  return status !== undefined && settledStatuses.has(status.toLowerCase());
-}
-
-/** A recipient who has still to act: neither signed nor declined (DocuSign's `created`, `sent`, `delivered`). */
-export function isStillToSign(status: string | undefined): boolean {
-  return status !== 'completed' && status !== 'signed' && status !== 'declined';
-}
-
-/**
  * The facts a sync records of one envelope of the status-changes listing
  * (with `include=recipients`): status and when, why it was declined or
  * voided, and each signer's status and dates. Pure: the same listing gives

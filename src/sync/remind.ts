@@ -7,7 +7,8 @@ import { CallBudget, type CallBudgetReport } from '../runner/call-budget.js';
 import { holdState } from '../state/hold-state.js';
 import { readJournal } from '../state/journal.js';
 import { journalProgress, type JournalProgress } from '../state/journal-progress.js';
-import { isSettled, withFacts } from '../state/status-facts.js';
+import { isSettledEnvelope } from '../envelope/statuses.js';
+import { withFacts } from '../state/status-facts.js';
 
 /** Options of {@link remind}. */
 export interface RemindOptions {
@@ -76,7 +77,7 @@ export async function remind(options: RemindOptions): Promise<RemindResult> {
         const envelopeId = (p?.created?.envelopeId ?? record?.envelopeId)?.toLowerCase();
         if (!envelopeId || !record) continue;
         if (p?.status?.envelopeId === envelopeId) record = withFacts(record, p.status.facts);
-        if (isSettled(record.status) || p?.voided?.envelopeId === envelopeId) continue;
+        if (isSettledEnvelope(record.status) || p?.voided?.envelopeId === envelopeId) continue;
         const recipients = record.recipients
           .filter((r) => r.clientUserId === undefined)
           .filter((r) => r.status === undefined || r.status === 'sent' || r.status === 'delivered')

@@ -6,7 +6,7 @@ import type { EnvelopeRecord } from '../output/records.js';
 import type { Journal } from '../state/journal.js';
 import type { EnvelopeProgress } from '../state/journal-progress.js';
 import type { ResolvedEnvelope } from '../jobs/model.js';
-import { isSettled } from '../state/status-facts.js';
+import { isSettledEnvelope } from '../envelope/statuses.js';
 
 /** An envelope of the jobs as the state knows it (sync.ts's Known). */
 export interface VoidCandidate {
@@ -56,7 +56,7 @@ export async function voidDeclared(
     const drifted = !declared && options.replaceDrifted && sentDigest !== undefined && sentDigest !== k.envelope.digest;
     if (!declared && !drifted) continue;
     if (k.progress?.voided?.envelopeId === envelopeId || status === 'voided') continue;
-    if (isSettled(status)) {
+    if (isSettledEnvelope(status)) {
       outcome.warnings.push(
         `${k.id}: envelope ${envelopeId} is ${status} and cannot be ${declared ? 'voided' : 'replaced'}; left as it is`,
       );
