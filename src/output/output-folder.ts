@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { SignrunError } from '../errors/signrun-error.js';
 import { pathSegmentProblem } from './output-names.js';
+import { processIsAlive } from './process-alive.js';
 import {
   DiskWriteError,
   digestOf,
@@ -269,17 +270,8 @@ async function removeStaleTemps(folder: string): Promise<void> {
   const names = await readdir(folder).catch(() => [] as string[]);
   for (const name of names) {
     const pid = Number(TEMP_FILE.exec(name)?.[1] ?? Number.NaN);
-    if (Number.isNaN(pid) || pid === process.pid || isAlive(pid)) continue;
+    if (Number.isNaN(pid) || pid === process.pid || processIsAlive(pid)) continue;
     await rm(path.join(folder, name), { force: true }).catch(() => undefined);
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
