@@ -176,7 +176,7 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
       state = await holdState(options.stateDir, {
         command: options.command ?? 'signrun run',
         rootUrl: options.target.rootUrl,
-        warn: (message) => emit({ type: 'warning', message }),
+        warn: (warning) => emit({ type: 'warning', ...warning }),
       });
     }
     const journal = state?.journal;

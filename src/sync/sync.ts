@@ -122,7 +122,7 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
     state = await holdState(options.stateDir, {
       command: options.command ?? 'signrun sync',
       rootUrl: options.target.rootUrl,
-      warn: (message) => emit({ type: 'warning', message }),
+      warn: (warning) => emit({ type: 'warning', ...warning }),
     });
     const { journal, progress } = state;
     emit({
@@ -146,7 +146,7 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
         replaceDrifted: options.act.replaceDrifted,
         now,
       });
-      for (const message of voids.warnings) emit({ type: 'warning', message });
+      for (const warning of voids.warnings) emit({ type: 'warning', ...warning });
       for (const v of voids.voided) {
         const k = known.find((x) => x.id === v.id);
         // A replaced envelope's key starts afresh: this sync no longer speaks of the old one.
@@ -166,6 +166,7 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
       if (!permission.allowed) {
         emit({
           type: 'warning',
+          kind: 'listing-too-recent',
           message: `the last status listing of account ${account.accountId} was at ${last?.listedAt}: DocuSign allows one every 15 minutes, so this sync shows what was recorded then (next listing from ${permission.nextAllowedAt}; \`npx signrun sync --force\` lists now)`,
         });
       } else if (ours.length > 0) {

@@ -21,7 +21,8 @@ export interface VoidCandidate {
 /** What was voided, and what could not be. */
 export interface VoidOutcome {
   voided: Array<{ id: string; envelopeId: string; reason: string; replaced: boolean }>;
-  warnings: string[];
+  /** Envelopes to void or replace that are settled already: left as they are. */
+  warnings: Array<{ kind: 'settled-left-as-is'; message: string }>;
 }
 
 /** The reason given to the service (and shown to the recipients) when a drifted envelope is replaced. */
@@ -57,9 +58,10 @@ export async function voidDeclared(
     if (!declared && !drifted) continue;
     if (k.progress?.voided?.envelopeId === envelopeId || status === 'voided') continue;
     if (isSettledEnvelope(status)) {
-      outcome.warnings.push(
-        `${k.id}: envelope ${envelopeId} is ${status} and cannot be ${declared ? 'voided' : 'replaced'}; left as it is`,
-      );
+      outcome.warnings.push({
+        kind: 'settled-left-as-is',
+        message: `${k.id}: envelope ${envelopeId} is ${status} and cannot be ${declared ? 'voided' : 'replaced'}; left as it is`,
+      });
       continue;
     }
     const reason = declared ? (k.envelope.voidedReason ?? 'Voided') : replacedReason;

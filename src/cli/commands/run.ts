@@ -143,7 +143,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
           // Declared voids (status: voided) and, when asked, replacement of drifted envelopes.
           act: { replaceDrifted: options['replaceDrifted'] === true },
           onEvent: (event) => {
-            if (event.type === 'warning' && !event.message.startsWith('the last status listing'))
+            if (event.type === 'warning' && event.kind !== 'listing-too-recent')
               io.stderr.write(`warning: ${event.message}\n`);
           },
         });
