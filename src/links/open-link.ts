@@ -1,5 +1,6 @@
 import type { OutputFolder } from '../output/output-folder.js';
 import { readRecord, type EnvelopeRecord, type SigningRecord } from '../output/records.js';
+import { itemFile } from '../output/output-paths.js';
 import { ClientHttpError } from '../client/client-errors.js';
 import { SignrunError } from '../errors/signrun-error.js';
 import { freshRecipientView } from '../runner/recipient-view.js';
@@ -43,8 +44,8 @@ export async function openLink(
     opening: { ...base, outcome: 'unavailable', code },
   });
 
-  const envelope = await readRecord<EnvelopeRecord>(out.root, `${target.folder}/envelope.json`);
-  const signing = await readRecord<SigningRecord>(out.root, `${target.folder}/signing.json`);
+  const envelope = await readRecord<EnvelopeRecord>(out.root, itemFile(target.folder, 'envelope'));
+  const signing = await readRecord<SigningRecord>(out.root, itemFile(target.folder, 'signing'));
   const entry = signing?.recipients.find(
     (r) => r.recipientId === target.recipientId && r.clientUserId === target.clientUserId,
   );

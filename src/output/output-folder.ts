@@ -283,14 +283,3 @@ function linkError(root: string, at: string): SignrunError {
     { details: { path: shown }, hint: `Remove the link (\`rm ${at}\`) and check who put it there, then run again.` },
   );
 }
-
-/** A file name safe on every system, from a document name the service gave (`offer letter.pdf` → `offer-letter.pdf`). */
-export function safeFileName(name: string): string {
-  const cleaned = name
-    .normalize('NFKD')
-    .replace(/[^\w.-]+/g, '-')
-    .replace(/^[.-]+/, '')
-    .replace(/-+/g, '-')
-    .slice(0, 120);
-  return cleaned === '' ? 'document' : cleaned;
-}

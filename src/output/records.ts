@@ -4,8 +4,8 @@ import type { FileRecord } from './output-folder.js';
 
 /**
  * The per-envelope and per-account files of the output folder
- * (docs/outputs.md): their shapes and where they live. `sign-url`, `plan`
- * and a re-run read them back.
+ * (docs/outputs.md): their shapes (where they live: output-paths.ts).
+ * `sign-url`, `plan` and a re-run read them back.
  */
 
 /** `out/<job>/<key>/envelope.json`. */
@@ -112,11 +112,6 @@ export type EnvelopeRecord = EnvelopeJson;
 export type SigningRecord = SigningJson;
 /** @deprecated Use {@link AccountJson}. */
 export type AccountRecord = AccountJson;
-
-/** Relative folder of an item: `<job>/<key>`. */
-export function itemFolder(job: string, key: string): string {
-  return `${job}/${key}`;
-}
 
 /** Reads a JSON record; undefined when the file does not exist. */
 export async function readRecord<T>(root: string, relative: string): Promise<T | undefined> {

@@ -7,9 +7,9 @@ import type { EnvelopeProgress } from '../state/journal-progress.js';
 import type { NewJournalRecord } from '../state/journal-record.js';
 import { SignrunError, isSignrunError } from '../errors/signrun-error.js';
 import type { CommittingFile, FileRecord, OutputFolder } from '../output/output-folder.js';
-import { safeFileName } from '../output/output-folder.js';
 import { fileDigest } from '../output/file-digest.js';
-import { itemFolder, type EnvelopeRecord, type RecipientRecord, type SigningEntry } from '../output/records.js';
+import type { EnvelopeRecord, RecipientRecord, SigningEntry } from '../output/records.js';
+import { documentFile, itemFile, itemFolder } from '../output/output-paths.js';
 import { envelopeDefinitionOf } from './envelope-definition.js';
 import { recipientsOf, signersInTurn, viewKeyOf } from './decide.js';
 import { identityOf, transactionIdOf } from './identity.js';
@@ -172,7 +172,7 @@ export async function runEnvelope(
   }
   // signing.json of an earlier run, when this one asked for no address: listed in the report as it is on disk
   // (read for the report only; nothing is decided from it).
-  const signingPath = `${state.folder}/signing.json`;
+  const signingPath = itemFile(state.folder, 'signing');
   if (!state.files.has(signingPath) && journalled && journalled.views.size > 0) {
     const onDisk = await fileDigest(ctx.out.resolve(signingPath)).catch(() => undefined);
     if (onDisk) state.files.set(signingPath, { path: signingPath, ...onDisk });
@@ -445,7 +445,7 @@ async function stepViews(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: 
     const { committed } = keep(
       state,
       ctx.out.writeJsonBehind(
-        `${state.folder}/signing.json`,
+        itemFile(state.folder, 'signing'),
         {
           job: envelope.job,
           key: envelope.key,
@@ -492,9 +492,7 @@ async function stepDocuments(envelope: ResolvedEnvelope, state: EnvelopeState, c
     documents
       .filter((d) => !done?.has(d.documentId))
       .map(async (doc, i) => {
-        let name = safeFileName(doc.name);
-        if (!/\.pdf$/i.test(name)) name += '.pdf';
-        const relative = `${state.folder}/documents/${safeFileName(doc.documentId)}-${name}`;
+        const relative = documentFile(state.folder, doc.documentId, doc.name);
         const file = await ctx.account.downloadDocument(
           envelopeId,
           doc.documentId,
@@ -517,7 +515,7 @@ async function stepDocuments(envelope: ResolvedEnvelope, state: EnvelopeState, c
 }
 
 async function stepCertificate(_envelope: ResolvedEnvelope, state: EnvelopeState, ctx: EnvelopeContext, tag: string) {
-  const relative = `${state.folder}/certificate.pdf`;
+  const relative = itemFile(state.folder, 'certificate');
   const file = await ctx.account.downloadCertificate(
     need(state.envelopeId),
     (body) => ctx.out.writeStreamBehind(relative, body),
@@ -622,7 +620,7 @@ function writeEnvelopeRecordBehind(
     const paths = new Set(collected.map((f) => f.path));
     full = { ...full, files: [...full.files.filter((f) => !paths.has(f.path)), ...collected], collected: true };
   }
-  return ctx.out.writeJsonBehind(`${state.folder}/envelope.json`, full);
+  return ctx.out.writeJsonBehind(itemFile(state.folder, 'envelope'), full);
 }
 
 /** The documents and certificate: this run's downloads, then those the journal records of earlier runs. */

@@ -1,7 +1,8 @@
 import type { ResolvedJob } from '../jobs/model.js';
 import { EsignatureClient } from '../client/esignature-client.js';
 import type { Auth } from '../client/auth.js';
-import { itemFolder, readRecord, type EnvelopeRecord } from '../output/records.js';
+import { readRecord, type EnvelopeRecord } from '../output/records.js';
+import { itemFile, itemFolder } from '../output/output-paths.js';
 import { identityOf } from '../runner/identity.js';
 import { CallBudget, type CallBudgetReport } from '../runner/call-budget.js';
 import { holdState } from '../state/hold-state.js';
@@ -61,7 +62,8 @@ export async function remind(options: RemindOptions): Promise<RemindResult> {
   const recordOf = (job: string, key: string) => {
     const folder = itemFolder(job, key);
     let record = records.get(folder);
-    if (!record) records.set(folder, (record = readRecord<EnvelopeRecord>(options.outDir, `${folder}/envelope.json`)));
+    if (!record)
+      records.set(folder, (record = readRecord<EnvelopeRecord>(options.outDir, itemFile(folder, 'envelope'))));
     return record;
   };
   /** The envelopes due a reminder, and those reminded less than the interval ago, as `progress` tells. */

@@ -4,7 +4,8 @@ import { EsignatureClient, type AccountClient } from '../client/esignature-clien
 import type { Auth } from '../client/auth.js';
 import type { RetryPolicy } from '../client/retry-policy.js';
 import { OutputFolder, type FileRecord } from '../output/output-folder.js';
-import { itemFolder, readRecord, type EnvelopeRecord, type SigningRecord } from '../output/records.js';
+import { readRecord, type EnvelopeRecord, type SigningRecord } from '../output/records.js';
+import { itemFile, itemFolder } from '../output/output-paths.js';
 import { identityOf, transactionIdOf } from '../runner/identity.js';
 import type { RunEvent, RunEventListener } from '../runner/run-events.js';
 import { spooledCollector, type EnvelopeResult, type RunSummary, type RunTarget } from '../runner/run-summary.js';
@@ -234,7 +235,7 @@ async function knownEnvelopes(
   for (const [index, envelope] of envelopes.entries()) {
     const id = identityOf(envelope);
     const folder = itemFolder(envelope.job, envelope.key);
-    const record = await readRecord<EnvelopeRecord>(out.root, `${folder}/envelope.json`);
+    const record = await readRecord<EnvelopeRecord>(out.root, itemFile(folder, 'envelope'));
     const p = progress.envelopes.get(id);
     const envelopeId = p?.created?.envelopeId ?? record?.envelopeId;
     known.push({ envelope, index, id, folder, record, progress: p, envelopeId: envelopeId?.toLowerCase() });
@@ -324,12 +325,12 @@ async function syncOne(k: Known, ctx: SyncOneContext): Promise<EnvelopeResult> {
   if (changed || !k.record || !sameRecord(k.record, record)) {
     record = { ...record, updatedAt: ctx.now().toISOString(), syncedAt: ctx.now().toISOString() };
     try {
-      written.push(await ctx.out.writeJson(`${k.folder}/envelope.json`, record));
+      written.push(await ctx.out.writeJson(itemFile(k.folder, 'envelope'), record));
     } catch (caught) {
       error ??= itemErrorOf(caught, 'outputs');
     }
   }
-  const signing = await readRecord<SigningRecord>(ctx.out.root, `${k.folder}/signing.json`).catch(() => undefined);
+  const signing = await readRecord<SigningRecord>(ctx.out.root, itemFile(k.folder, 'signing')).catch(() => undefined);
   const usage = ctx.usageOf(k.id);
   const result: EnvelopeResult = {
     ...base,

@@ -3,6 +3,7 @@ import type { AccountClient } from '../client/esignature-client.js';
 import { ClientHttpError } from '../client/client-errors.js';
 import type { OutputFolder } from '../output/output-folder.js';
 import type { EnvelopeRecord } from '../output/records.js';
+import { itemFile, replacedRecordFile } from '../output/output-paths.js';
 import type { Journal } from '../state/journal.js';
 import type { EnvelopeProgress } from '../state/journal-progress.js';
 import type { ResolvedEnvelope } from '../jobs/model.js';
@@ -91,13 +92,13 @@ export async function voidDeclared(
         updatedAt: at,
       };
       if (drifted) {
-        await out.writeJson(`${k.folder}/replaced/${envelopeId}.json`, record);
+        await out.writeJson(replacedRecordFile(k.folder, envelopeId), record);
         // The key starts afresh: the run creates the new content and writes new records.
-        await rm(out.resolve(`${k.folder}/envelope.json`), { force: true });
-        await rm(out.resolve(`${k.folder}/signing.json`), { force: true });
+        await rm(out.resolve(itemFile(k.folder, 'envelope')), { force: true });
+        await rm(out.resolve(itemFile(k.folder, 'signing')), { force: true });
         k.record = undefined;
       } else {
-        await out.writeJson(`${k.folder}/envelope.json`, record);
+        await out.writeJson(itemFile(k.folder, 'envelope'), record);
         k.record = record;
       }
     }
