@@ -10,6 +10,7 @@ import type { CommittingFile, FileRecord, OutputFolder } from '../output/output-
 import { fileDigest } from '../output/file-digest.js';
 import type { EnvelopeRecord, RecipientRecord, SigningEntry } from '../output/records.js';
 import { documentFile, itemFile, itemFolder } from '../output/output-paths.js';
+import { copyFacts, shownFactFields } from '../output/status-fields.js';
 import { envelopeDefinitionOf } from './envelope-definition.js';
 import { recipientsOf, signersInTurn, viewKeyOf } from './decide.js';
 import { identityOf, transactionIdOf } from './identity.js';
@@ -204,9 +205,7 @@ export async function runEnvelope(
   if (state.adopted) result.adopted = true;
   if (state.envelopeId) result.envelopeId = state.envelopeId;
   if (state.status) result.status = state.status;
-  if (facts?.statusAt !== undefined) result.statusAt = facts.statusAt;
-  if (facts?.voidedReason !== undefined) result.voidedReason = facts.voidedReason;
-  if (facts?.declinedReason !== undefined) result.declinedReason = facts.declinedReason;
+  if (facts) copyFacts(result, facts, shownFactFields);
   if (state.lastStep) result.lastStep = state.lastStep;
   if (error) result.error = error;
   return result;

@@ -1,6 +1,7 @@
 import type { Envelope, Signer } from '../client/wire-types.js';
 import type { EnvelopeStatusFacts, RecipientStatus } from './journal-record.js';
 import type { EnvelopeRecord, RecipientRecord } from '../output/records.js';
+import { copyFacts, envelopeFactFields } from '../output/status-fields.js';
 
 /**
  * The facts a sync records of one envelope of the status-changes listing
@@ -58,18 +59,7 @@ export function sameFacts(a: EnvelopeStatusFacts | undefined, b: EnvelopeStatusF
 /** envelope.json with the listing's facts: status and dates, and each recipient's. */
 export function withFacts(record: EnvelopeRecord, facts: EnvelopeStatusFacts): EnvelopeRecord {
   const next: EnvelopeRecord = { ...record, status: facts.status };
-  for (const key of [
-    'statusAt',
-    'sentAt',
-    'deliveredAt',
-    'completedAt',
-    'declinedAt',
-    'voidedAt',
-    'voidedReason',
-    'declinedReason',
-  ] as const) {
-    if (facts[key] !== undefined) next[key] = facts[key];
-  }
+  copyFacts(next, facts, envelopeFactFields);
   const byId = new Map(facts.recipients.map((r) => [r.recipientId, r]));
   const merged: RecipientRecord[] = record.recipients.map((r) => {
     const f = byId.get(r.recipientId);

@@ -1,6 +1,7 @@
 import type { ResolvedJob } from '../jobs/model.js';
 import { readRecord, type EnvelopeRecord, type SigningRecord } from '../output/records.js';
 import { itemFile, itemFolder } from '../output/output-paths.js';
+import { copyFacts, shownFactFields } from '../output/status-fields.js';
 import type { RecipientOutcome } from '../runner/run-summary.js';
 import { identityOf } from '../runner/identity.js';
 import { readJournal } from '../state/journal.js';
@@ -68,9 +69,7 @@ export async function statusFromState(
             ...(entry?.link ? { hasLink: true } : {}),
           };
         });
-        if (record.statusAt) line.statusAt = record.statusAt;
-        if (record.voidedReason) line.voidedReason = record.voidedReason;
-        if (record.declinedReason) line.declinedReason = record.declinedReason;
+        copyFacts(line, record, shownFactFields);
         if (p?.status?.at) line.syncedAt = p.status.at;
       }
       lines.push(line);

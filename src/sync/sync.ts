@@ -6,6 +6,7 @@ import type { RetryPolicy } from '../client/retry-policy.js';
 import { OutputFolder, type FileRecord } from '../output/output-folder.js';
 import { readRecord, type EnvelopeRecord, type SigningRecord } from '../output/records.js';
 import { itemFile, itemFolder } from '../output/output-paths.js';
+import { copyFacts, shownFactFields } from '../output/status-fields.js';
 import { identityOf, transactionIdOf } from '../runner/identity.js';
 import type { RunEvent, RunEventListener } from '../runner/run-events.js';
 import { spooledCollector, type EnvelopeResult, type RunSummary, type RunTarget } from '../runner/run-summary.js';
@@ -345,9 +346,7 @@ async function syncOne(k: Known, ctx: SyncOneContext): Promise<EnvelopeResult> {
     retries: usage.retries,
   };
   if (record.status !== undefined) result.status = record.status;
-  if (record.statusAt !== undefined) result.statusAt = record.statusAt;
-  if (record.voidedReason !== undefined) result.voidedReason = record.voidedReason;
-  if (record.declinedReason !== undefined) result.declinedReason = record.declinedReason;
+  copyFacts(result, record, shownFactFields);
   if (error) result.error = error;
   return result;
 }
