@@ -17,6 +17,7 @@
  *   src/runner                  executes a plan; produces the run summary and its verdict
  *   src/sync                    brings earlier runs up to date (uses the runner's pieces), when present
  *   src/reporters               content from the summary: json, md, junit, console, progress
+ *   src/links                   `signrun links serve`: stable signing links that ask the runner for fresh addresses
  *   src/cli, src/index.ts       the command line and the library entry, on top
  *
  * Each rule below allows only layers listed above its own, so the order is
@@ -161,6 +162,22 @@ module.exports = {
         'the exit code); they never drive a run or the CLI.',
       'src/reporters/',
       ['^src/errors/', '^src/envelope/', '^src/secret\\.ts$', '^src/client/', '^src/output/', '^src/jobs/', '^src/runner/'],
+    ),
+    layer(
+      'links-above-the-runner',
+      'The links server (`signrun links serve`) reads the output folder and asks for a fresh signing address the ' +
+        "way the runner does (its recipient view and target), so it sits above the runner; only the CLI starts it. " +
+        'It never drives a run or a sync.',
+      'src/links/',
+      [
+        '^src/errors/',
+        '^src/envelope/',
+        '^src/secret\\.ts$',
+        '^src/client/',
+        '^src/output/',
+        '^src/config/',
+        '^src/runner/',
+      ],
     ),
     {
       name: 'cli-on-top',

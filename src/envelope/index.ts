@@ -10,3 +10,4 @@ export {
   tabsObject,
   unknownMembers,
 } from './wire.js';
+export * from './statuses.js';

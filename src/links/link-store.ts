@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import type { OutputFolder } from '../output/output-folder.js';
 import { readRecord, type SigningEntry, type SigningRecord } from '../output/records.js';
+import { itemFile } from '../output/output-paths.js';
 
 /**
  * `out/<job>/<key>/links.json` (mode 0600: its tokens open signing
@@ -85,9 +86,9 @@ async function folders(root: string): Promise<string[]> {
 export async function ensureLinks(out: OutputFolder, baseUrl: string): Promise<ListedLink[]> {
   const listed: ListedLink[] = [];
   for (const folder of await folders(out.root)) {
-    const signing = await readRecord<SigningRecord>(out.root, `${folder}/signing.json`);
+    const signing = await readRecord<SigningRecord>(out.root, itemFile(folder, 'signing'));
     if (!signing || signing.recipients.length === 0) continue;
-    const existing = await readRecord<LinksRecord>(out.root, `${folder}/links.json`);
+    const existing = await readRecord<LinksRecord>(out.root, itemFile(folder, 'links'));
     // A folder reused for a new envelope (another envelopeId) gets new tokens: old links must not open it.
     const kept = existing?.envelopeId === signing.envelopeId ? existing.recipients : [];
     const tokens = [...kept];
@@ -107,7 +108,7 @@ export async function ensureLinks(out: OutputFolder, baseUrl: string): Promise<L
         envelopeId: signing.envelopeId,
         recipients: tokens,
       };
-      await out.writeJson(`${folder}/links.json`, record, { mode: 0o600 });
+      await out.writeJson(itemFile(folder, 'links'), record, { mode: 0o600 });
     }
     let changed = false;
     const recipients = signing.recipients.map((entry) => {
@@ -128,7 +129,7 @@ export async function ensureLinks(out: OutputFolder, baseUrl: string): Promise<L
       changed = true;
       return { ...entry, link };
     });
-    if (changed) await out.writeJson(`${folder}/signing.json`, { ...signing, recipients }, { mode: 0o600 });
+    if (changed) await out.writeJson(itemFile(folder, 'signing'), { ...signing, recipients }, { mode: 0o600 });
   }
   return listed;
 }

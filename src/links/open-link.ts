@@ -1,9 +1,10 @@
 import type { OutputFolder } from '../output/output-folder.js';
 import { readRecord, type EnvelopeRecord, type SigningRecord } from '../output/records.js';
+import { itemFile } from '../output/output-paths.js';
 import { ClientHttpError } from '../client/client-errors.js';
 import { SignrunError } from '../errors/signrun-error.js';
 import { freshRecipientView } from '../runner/recipient-view.js';
-import { isSettled } from '../state/status-facts.js';
+import { isSettledEnvelope } from '../envelope/statuses.js';
 import type { LinkTarget } from './link-store.js';
 import type { Opening } from './openings-log.js';
 import type { ServiceSessions } from './service-sessions.js';
@@ -43,19 +44,19 @@ export async function openLink(
     opening: { ...base, outcome: 'unavailable', code },
   });
 
-  const envelope = await readRecord<EnvelopeRecord>(out.root, `${target.folder}/envelope.json`);
-  const signing = await readRecord<SigningRecord>(out.root, `${target.folder}/signing.json`);
+  const envelope = await readRecord<EnvelopeRecord>(out.root, itemFile(target.folder, 'envelope'));
+  const signing = await readRecord<SigningRecord>(out.root, itemFile(target.folder, 'signing'));
   const entry = signing?.recipients.find(
     (r) => r.recipientId === target.recipientId && r.clientUserId === target.clientUserId,
   );
   if (!envelope || !signing || !entry) return unavailable('SR_OUTPUT_NOT_FOUND');
-  if (envelope.status !== undefined && isSettled(envelope.status)) return settled(envelope.status);
+  if (envelope.status !== undefined && isSettledEnvelope(envelope.status)) return settled(envelope.status);
 
   try {
     const account = await sessions.accountFor(envelope.rootUrl);
     // The recorded status may be old (no sync since): the service's is the truth.
     const current = await account.getEnvelope(envelope.envelopeId);
-    if (current.status !== undefined && isSettled(current.status)) return settled(current.status);
+    if (current.status !== undefined && isSettledEnvelope(current.status)) return settled(current.status);
     const view = await freshRecipientView(account, envelope.envelopeId, signing.returnUrl, entry);
     return { kind: 'redirect', url: view.url, opening: { ...base, outcome: 'redirected' } };
   } catch (error) {

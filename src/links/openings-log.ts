@@ -1,5 +1,6 @@
 import { appendFile } from 'node:fs/promises';
 import type { OutputFolder } from '../output/output-folder.js';
+import { itemFile } from '../output/output-paths.js';
 
 /** How an opening of a link ended. */
 export type OpeningOutcome = 'redirected' | 'settled' | 'not-yet' | 'unavailable';
@@ -22,5 +23,5 @@ export interface Opening {
  * is the trace of who opened what and when.
  */
 export async function recordOpening(out: OutputFolder, folder: string, opening: Opening): Promise<void> {
-  await appendFile(out.resolve(`${folder}/link-openings.jsonl`), `${JSON.stringify(opening)}\n`, { mode: 0o644 });
+  await appendFile(out.resolve(itemFile(folder, 'linkOpenings')), `${JSON.stringify(opening)}\n`, { mode: 0o644 });
 }

@@ -1,9 +1,17 @@
 // The output folder's disk writer: atomic files, records, the result spool. Below the runner. Only re-exports.
-export { OutputFolder, safeFileName, type FileRecord, type WriteOptions } from './output-folder.js';
+export { OutputFolder, type FileRecord, type WriteOptions } from './output-folder.js';
 export { writeFileAtomic, writeStreamAtomic, type ContentDigest } from './atomic-write.js';
 export { ResultSpool } from './result-spool.js';
 export {
+  reportFiles,
+  itemFiles,
   itemFolder,
+  itemFile,
+  documentFile,
+  safeFileName,
+  type ReportFile,
+} from './output-paths.js';
+export {
   readRecord,
   type EnvelopeJson,
   type RecipientRecord,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { SignrunError } from '../errors/signrun-error.js';
 import { pathSegmentProblem } from './output-names.js';
+import { processIsAlive } from './process-alive.js';
 import {
   DiskWriteError,
   digestOf,
@@ -269,17 +270,8 @@ async function removeStaleTemps(folder: string): Promise<void> {
   const names = await readdir(folder).catch(() => [] as string[]);
   for (const name of names) {
     const pid = Number(TEMP_FILE.exec(name)?.[1] ?? Number.NaN);
-    if (Number.isNaN(pid) || pid === process.pid || isAlive(pid)) continue;
+    if (Number.isNaN(pid) || pid === process.pid || processIsAlive(pid)) continue;
     await rm(path.join(folder, name), { force: true }).catch(() => undefined);
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -290,15 +282,4 @@ function linkError(root: string, at: string): SignrunError {
     `refusing to write through ${shown} in the output folder ${root}: it is a symbolic link, and signrun writes only under the output folder`,
     { details: { path: shown }, hint: `Remove the link (\`rm ${at}\`) and check who put it there, then run again.` },
   );
-}
-
-/** A file name safe on every system, from a document name the service gave (`offer letter.pdf` → `offer-letter.pdf`). */
-export function safeFileName(name: string): string {
-  const cleaned = name
-    .normalize('NFKD')
-    .replace(/[^\w.-]+/g, '-')
-    .replace(/^[.-]+/, '')
-    .replace(/-+/g, '-')
-    .slice(0, 120);
-  return cleaned === '' ? 'document' : cleaned;
 }

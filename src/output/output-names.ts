@@ -1,3 +1,5 @@
+import { reportFiles } from './output-paths.js';
+
 /**
  * Names in the output folder that job files decide (job names become
  * folders at its top, envelope and account keys folders below them), and the
@@ -11,7 +13,7 @@
  * would be a folder where its report goes (and the report lost). Compared
  * without case, for case-insensitive file systems.
  */
-export const topLevelOutputNames: readonly string[] = ['report.json', 'report.md', 'junit.xml', 'report.html'];
+export const topLevelOutputNames: readonly string[] = reportFiles;
 
 /** Why `name` cannot be one folder or file name under the output folder, or undefined when it can. */
 export function pathSegmentProblem(name: string): string | undefined {

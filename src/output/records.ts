@@ -1,15 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileRecord } from './output-folder.js';
+import type { EnvelopeFacts, RecipientFacts } from './status-fields.js';
 
 /**
  * The per-envelope and per-account files of the output folder
- * (docs/outputs.md): their shapes and where they live. `sign-url`, `plan`
- * and a re-run read them back.
+ * (docs/outputs.md): their shapes (where they live: output-paths.ts).
+ * `sign-url`, `plan` and a re-run read them back.
  */
 
 /** `out/<job>/<key>/envelope.json`. */
-export interface EnvelopeJson {
+export interface EnvelopeJson extends EnvelopeFacts {
   job: string;
   key: string;
   envelopeId: string;
@@ -26,15 +27,7 @@ export interface EnvelopeJson {
   recipients: RecipientRecord[];
   /** Downloaded documents and certificate, with size and sha256. */
   files: FileRecord[];
-  /** When the service says the status last changed, and the dates of each stage (written by `sync`). */
-  statusAt?: string;
-  sentAt?: string;
-  deliveredAt?: string;
-  completedAt?: string;
-  declinedAt?: string;
-  voidedAt?: string;
-  voidedReason?: string;
-  declinedReason?: string;
+  // The status facts (status-fields.ts: when the status last changed, each stage's date, why) are written by `sync`.
   /** When `sync` last wrote this record. */
   syncedAt?: string;
   /** True once the completed documents and certificate (signed, sealed) replaced the ones of sending. */
@@ -43,21 +36,12 @@ export interface EnvelopeJson {
   replaced?: Array<{ envelopeId: string; voidedReason: string }>;
 }
 
-/** One recipient as the service listed it. */
-export interface RecipientRecord {
+/** One recipient as the service listed it, with its status facts (status-fields.ts) once synced. */
+export interface RecipientRecord extends RecipientFacts {
   recipientId: string;
-  name?: string;
-  email?: string;
   roleName?: string;
-  clientUserId?: string;
   userId?: string;
-  routingOrder?: string;
   status?: string;
-  sentAt?: string;
-  deliveredAt?: string;
-  signedAt?: string;
-  declinedAt?: string;
-  declinedReason?: string;
 }
 
 /** `out/<job>/<key>/signing.json` (mode 0600: it holds signing addresses). */
@@ -112,11 +96,6 @@ export type EnvelopeRecord = EnvelopeJson;
 export type SigningRecord = SigningJson;
 /** @deprecated Use {@link AccountJson}. */
 export type AccountRecord = AccountJson;
-
-/** Relative folder of an item: `<job>/<key>`. */
-export function itemFolder(job: string, key: string): string {
-  return `${job}/${key}`;
-}
 
 /** Reads a JSON record; undefined when the file does not exist. */
 export async function readRecord<T>(root: string, relative: string): Promise<T | undefined> {

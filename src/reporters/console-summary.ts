@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { verdictOf, type AccountResult, type EnvelopeResult } from '../runner/run-summary.js';
+import { reportFiles } from '../output/output-paths.js';
 import type { ReportSource } from './report-json.js';
 import { countStatuses, oldestFirst, statusLine, stillToSignOf, type StillToSign } from './still-to-sign.js';
 
@@ -139,7 +140,7 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
       '  Fix what the codes say (docs/errors.md), then run the same command again: envelopes already sent are adopted, never sent twice, and finished steps are skipped.',
     );
   }
-  const reports = options.reportsWritten ?? ['report.json', 'report.md', 'junit.xml', 'report.html'];
+  const reports = options.reportsWritten ?? reportFiles;
   lines.push(
     `Outputs in ${options.outShown}${path.sep}: ${reports.length > 0 ? `${reports.join(', ')}, and ` : 'no report (see the error below), '}one folder per envelope and account (<job>/<key>/).`,
   );

@@ -1,4 +1,5 @@
 import type { AccountResult, EnvelopeResult, RecipientOutcome } from '../runner/run-summary.js';
+import { isSettledEnvelope, isStillToAct } from '../envelope/statuses.js';
 import { errorCatalogue } from '../errors/catalogue.js';
 import type { ReportSource } from './report-json.js';
 import {
@@ -14,9 +15,6 @@ const MAX_ROWS = 200;
 
 /** Fields other reporters may add to a recipient (names, their own status): shown when present. */
 type ShownRecipient = RecipientOutcome & { name?: string; email?: string; status?: string };
-
-const settled = new Set(['completed', 'declined', 'voided']);
-const signedRecipient = new Set(['completed', 'signed', 'declined', 'autoresponded']);
 
 function escape(text: string): string {
   return text.replace(
@@ -66,8 +64,8 @@ function buckets(
 }
 
 function stillToSign(e: EnvelopeResult): ShownRecipient[] {
-  if (e.outcome !== 'succeeded' || settled.has(e.status?.toLowerCase() ?? '') || e.status === 'created') return [];
-  return (e.recipients as ShownRecipient[]).filter((r) => !signedRecipient.has(r.status?.toLowerCase() ?? ''));
+  if (e.outcome !== 'succeeded' || isSettledEnvelope(e.status) || e.status === 'created') return [];
+  return (e.recipients as ShownRecipient[]).filter((r) => isStillToAct(r.status));
 }
 
 function who(r: ShownRecipient): string {

@@ -1,3 +1,4 @@
+import { isSettledEnvelope, isStillToAct } from '../envelope/statuses.js';
 import type { EnvelopeResult } from '../runner/run-summary.js';
 
 /** A recipient who has neither signed nor declined, in an envelope that is not settled. */
@@ -14,14 +15,11 @@ export interface StillToSign {
   since?: string;
 }
 
-const settled = new Set(['completed', 'declined', 'voided']);
-const acted = new Set(['completed', 'signed', 'declined']);
-
 /** The recipients of one envelope still to sign (none when the envelope is settled). */
 export function stillToSignOf(e: EnvelopeResult): StillToSign[] {
-  if (!e.envelopeId || e.status === undefined || settled.has(e.status)) return [];
+  if (!e.envelopeId || e.status === undefined || isSettledEnvelope(e.status)) return [];
   return e.recipients
-    .filter((r) => !acted.has(r.status ?? ''))
+    .filter((r) => isStillToAct(r.status))
     .map((r) => {
       const item: StillToSign = {
         job: e.job,

@@ -1,13 +1,11 @@
 import { Readable } from 'node:stream';
 import { SignrunError } from '../errors/signrun-error.js';
 import type { FileRecord, OutputFolder } from '../output/output-folder.js';
+import { reportFiles, type ReportFile } from '../output/output-paths.js';
 import { reportJsonChunks, reportSourceOf, type ReportSource, type RunReport } from './report-json.js';
 import { reportMarkdown } from './report-markdown.js';
 import { reportJunitChunks } from './report-junit.js';
 import { reportHtml } from './report-html.js';
-
-/** The report files, in the order they are written. */
-export const reportFiles = ['report.json', 'report.md', 'junit.xml', 'report.html'] as const;
 
 /**
  * Writes report.json, report.md, junit.xml and report.html at the top of the output
@@ -20,17 +18,18 @@ export const reportFiles = ['report.json', 'report.md', 'junit.xml', 'report.htm
  */
 export async function writeReports(out: OutputFolder, report: RunReport | ReportSource): Promise<FileRecord[]> {
   const source = 'head' in report ? report : reportSourceOf(report);
-  const writers: Record<(typeof reportFiles)[number], () => Promise<FileRecord>> = {
-    'report.json': () => out.writeStream('report.json', Readable.from(reportJsonChunks(source))),
-    'report.md': async () => out.writeFile('report.md', await reportMarkdown(source)),
-    'junit.xml': () => out.writeStream('junit.xml', Readable.from(reportJunitChunks(source))),
-    'report.html': async () => out.writeFile('report.html', await reportHtml(source)),
+  // Keyed by output-paths.ts's names: each writer writes the file it is keyed by.
+  const writers: Record<ReportFile, (name: ReportFile) => Promise<FileRecord>> = {
+    'report.json': (name) => out.writeStream(name, Readable.from(reportJsonChunks(source))),
+    'report.md': async (name) => out.writeFile(name, await reportMarkdown(source)),
+    'junit.xml': (name) => out.writeStream(name, Readable.from(reportJunitChunks(source))),
+    'report.html': async (name) => out.writeFile(name, await reportHtml(source)),
   };
   const written: FileRecord[] = [];
   const failures: SignrunError[] = [];
   for (const name of reportFiles) {
     try {
-      written.push(await writers[name]());
+      written.push(await writers[name](name));
     } catch (error) {
       if (!(error instanceof SignrunError) || error.code !== 'SR_OUTPUT_WRITE') throw error;
       failures.push(error);

@@ -3,7 +3,8 @@ import type { EsignatureClient } from '../client/esignature-client.js';
 import type { NewAccountDefinition } from '../client/wire-types.js';
 import { SignrunError } from '../errors/signrun-error.js';
 import type { FileRecord, OutputFolder } from '../output/output-folder.js';
-import { itemFolder, type AccountRecord } from '../output/records.js';
+import type { AccountRecord } from '../output/records.js';
+import { itemFile, itemFolder } from '../output/output-paths.js';
 import type { Journal } from '../state/journal.js';
 import type { AccountProgress } from '../state/journal-progress.js';
 import type { AccountPlan } from './plan-types.js';
@@ -186,7 +187,7 @@ export async function runAccount(
           state: 'awaiting-activation',
           createdAt: ctx.now().toISOString(),
         };
-        files.push(await ctx.out.writeJson(`${folder}/account.json`, record));
+        files.push(await ctx.out.writeJson(itemFile(folder, 'account'), record));
         result.outcome = 'created';
         result.awaitingActivation = true;
         return result;
@@ -209,7 +210,7 @@ export async function runAccount(
         await asUser.deleteAccount(session.accountId === accountId ? session.accountId : accountId, { tag });
         await ctx.journal.append({ kind: 'account', id: tag, step: 'deleted', accountId });
         files.push(
-          await ctx.out.writeJson(`${folder}/account.json`, {
+          await ctx.out.writeJson(itemFile(folder, 'account'), {
             job: account.job,
             key: account.key,
             accountName: account.accountName,

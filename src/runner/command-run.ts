@@ -151,7 +151,7 @@ export async function commandRun<O extends CommandRunOptions, S extends RunSumma
       state = await holdState(options.stateDir, {
         command: options.command ?? shape.command,
         rootUrl: options.target.rootUrl,
-        warn: (message) => emit({ type: 'warning', message }),
+        warn: (warning) => emit({ type: 'warning', ...warning }),
         now: () => timing.now(),
       });
     }

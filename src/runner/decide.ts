@@ -10,7 +10,7 @@ import type {
   EnvelopeStep,
 } from './plan-types.js';
 import type { ServiceLedger } from './service-ledger.js';
-import { isSettled } from '../state/status-facts.js';
+import { isSettledEnvelope } from '../envelope/statuses.js';
 
 /** A signing address with less than this left is asked for again. */
 export const minViewLifeMs = 60_000;
@@ -90,7 +90,7 @@ export function decideEnvelope(envelope: ResolvedEnvelope, sources: DecisionSour
     // Issue 12: what the last sync (or a void) recorded of this envelope.
     const recorded = journalled.status?.envelopeId === known.envelopeId.toLowerCase() ? journalled.status : undefined;
     const status = journalled.voided?.envelopeId === known.envelopeId.toLowerCase() ? 'voided' : recorded?.facts.status;
-    if (known.digest !== envelope.digest && !isSettled(status))
+    if (known.digest !== envelope.digest && !isSettledEnvelope(status))
       return sources.replaceDrifted
         ? // The old one voided, then the new content sent under the same key, in the same run.
           finish(
@@ -99,13 +99,14 @@ export function decideEnvelope(envelope: ResolvedEnvelope, sources: DecisionSour
             voidCall + callsOf(creation(), undefined),
           )
         : finish({ action: 'drift', envelopeId: known.envelopeId, sentDigest: known.digest }, []);
-    if (envelope.status === 'voided' && status !== 'voided' && !isSettled(status))
+    if (envelope.status === 'voided' && status !== 'voided' && !isSettledEnvelope(status))
       return finish(
         { action: 'void', envelopeId: known.envelopeId, reason: envelope.voidedReason ?? '' },
         [],
         voidCall,
       );
-    if (isSettled(status)) return finish({ action: 'settled', envelopeId: known.envelopeId, status: status! }, []);
+    if (isSettledEnvelope(status))
+      return finish({ action: 'settled', envelopeId: known.envelopeId, status: status! }, []);
     if (known.digest !== envelope.digest)
       return finish({ action: 'drift', envelopeId: known.envelopeId, sentDigest: known.digest }, []);
     const steps: EnvelopeStep[] = [

@@ -7,13 +7,15 @@ import type { EnvelopeProgress } from '../state/journal-progress.js';
 import type { NewJournalRecord } from '../state/journal-record.js';
 import { SignrunError, isSignrunError } from '../errors/signrun-error.js';
 import type { CommittingFile, FileRecord, OutputFolder } from '../output/output-folder.js';
-import { safeFileName } from '../output/output-folder.js';
 import { fileDigest } from '../output/file-digest.js';
-import { itemFolder, type EnvelopeRecord, type RecipientRecord, type SigningEntry } from '../output/records.js';
+import type { EnvelopeRecord, RecipientRecord, SigningEntry } from '../output/records.js';
+import { documentFile, itemFile, itemFolder } from '../output/output-paths.js';
+import { copyFacts, shownFactFields } from '../output/status-fields.js';
 import { envelopeDefinitionOf } from './envelope-definition.js';
 import { recipientsOf, signersInTurn, viewKeyOf } from './decide.js';
 import { identityOf, transactionIdOf } from './identity.js';
-import { isSettled, recipientStatusAt, withFacts } from '../state/status-facts.js';
+import { isSettledEnvelope, recipientHasActed } from '../envelope/statuses.js';
+import { recipientStatusAt, withFacts } from '../state/status-facts.js';
 import type { EnvelopeStatusFacts } from '../state/journal-record.js';
 import type { RunEventListener } from './run-events.js';
 import type { DocumentsWhen, EnvelopePlan, EnvelopeStep } from './plan-types.js';
@@ -171,7 +173,7 @@ export async function runEnvelope(
   }
   // signing.json of an earlier run, when this one asked for no address: listed in the report as it is on disk
   // (read for the report only; nothing is decided from it).
-  const signingPath = `${state.folder}/signing.json`;
+  const signingPath = itemFile(state.folder, 'signing');
   if (!state.files.has(signingPath) && journalled && journalled.views.size > 0) {
     const onDisk = await fileDigest(ctx.out.resolve(signingPath)).catch(() => undefined);
     if (onDisk) state.files.set(signingPath, { path: signingPath, ...onDisk });
@@ -203,9 +205,7 @@ export async function runEnvelope(
   if (state.adopted) result.adopted = true;
   if (state.envelopeId) result.envelopeId = state.envelopeId;
   if (state.status) result.status = state.status;
-  if (facts?.statusAt !== undefined) result.statusAt = facts.statusAt;
-  if (facts?.voidedReason !== undefined) result.voidedReason = facts.voidedReason;
-  if (facts?.declinedReason !== undefined) result.declinedReason = facts.declinedReason;
+  if (facts) copyFacts(result, facts, shownFactFields);
   if (state.lastStep) result.lastStep = state.lastStep;
   if (error) result.error = error;
   return result;
@@ -444,7 +444,7 @@ async function stepViews(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: 
     const { committed } = keep(
       state,
       ctx.out.writeJsonBehind(
-        `${state.folder}/signing.json`,
+        itemFile(state.folder, 'signing'),
         {
           job: envelope.job,
           key: envelope.key,
@@ -491,9 +491,7 @@ async function stepDocuments(envelope: ResolvedEnvelope, state: EnvelopeState, c
     documents
       .filter((d) => !done?.has(d.documentId))
       .map(async (doc, i) => {
-        let name = safeFileName(doc.name);
-        if (!/\.pdf$/i.test(name)) name += '.pdf';
-        const relative = `${state.folder}/documents/${safeFileName(doc.documentId)}-${name}`;
+        const relative = documentFile(state.folder, doc.documentId, doc.name);
         const file = await ctx.account.downloadDocument(
           envelopeId,
           doc.documentId,
@@ -516,7 +514,7 @@ async function stepDocuments(envelope: ResolvedEnvelope, state: EnvelopeState, c
 }
 
 async function stepCertificate(_envelope: ResolvedEnvelope, state: EnvelopeState, ctx: EnvelopeContext, tag: string) {
-  const relative = `${state.folder}/certificate.pdf`;
+  const relative = itemFile(state.folder, 'certificate');
   const file = await ctx.account.downloadCertificate(
     need(state.envelopeId),
     (body) => ctx.out.writeStreamBehind(relative, body),
@@ -563,7 +561,7 @@ function outcomesOf(envelope: ResolvedEnvelope, asked: boolean): RecipientOutcom
  * the envelope is settled.
  */
 function withRecipientFacts(outcomes: RecipientOutcome[], facts: EnvelopeStatusFacts): RecipientOutcome[] {
-  const settled = isSettled(facts.status);
+  const settled = isSettledEnvelope(facts.status);
   return outcomes.map((o, i) => {
     const f = facts.recipients.find((r) => r.recipientId === o.recipientId) ?? facts.recipients[i];
     if (!f) return o;
@@ -574,8 +572,7 @@ function withRecipientFacts(outcomes: RecipientOutcome[], facts: EnvelopeStatusF
     const since = recipientStatusAt(f);
     if (since !== undefined) next.statusAt = since;
     if (f.declinedReason !== undefined) next.declinedReason = f.declinedReason;
-    if (o.signing !== 'remote' && (settled || f.status === 'completed' || f.status === 'declined'))
-      next.signing = 'finished';
+    if (o.signing !== 'remote' && (settled || recipientHasActed(f.status))) next.signing = 'finished';
     return next;
   });
 }
@@ -622,7 +619,7 @@ function writeEnvelopeRecordBehind(
     const paths = new Set(collected.map((f) => f.path));
     full = { ...full, files: [...full.files.filter((f) => !paths.has(f.path)), ...collected], collected: true };
   }
-  return ctx.out.writeJsonBehind(`${state.folder}/envelope.json`, full);
+  return ctx.out.writeJsonBehind(itemFile(state.folder, 'envelope'), full);
 }
 
 /** The documents and certificate: this run's downloads, then those the journal records of earlier runs. */

@@ -2,6 +2,7 @@ import type { ClientEvent } from '../client/api-request.js';
 import type { RateLimitInfo } from '../client/rate-limit.js';
 import type { AccountResult, EnvelopeResult, EnvelopeStep, RunTarget } from './run-results.js';
 import type { CallBudgetReport } from './call-budget.js';
+import type { HoldStateWarning } from '../state/hold-state.js';
 
 export { envelopeSteps, type EnvelopeStep } from './plan-types.js';
 
@@ -23,7 +24,16 @@ export type RunEvent =
   /** The hourly call budget: at the end of a run with `--max-calls-per-hour`, or when it ran out (then the rest was not started). */
   | { type: 'budget'; callBudget: CallBudgetReport }
   /** Something people should know that is not a failure (a stale lock taken over, a repaired journal). */
-  | { type: 'warning'; message: string }
+  | { type: 'warning'; kind: WarningKind; message: string }
   | { type: 'run:end'; endedAt: string; interrupted: boolean };
+
+/**
+ * What a warning is about, decided where the warning is made so that a
+ * listener chooses by kind, never by its wording: the state's
+ * ({@link HoldStateWarning}), and sync's `listing-too-recent` (DocuSign's
+ * polling rule: the last status listing is shown again) and
+ * `settled-left-as-is` (an envelope to void or replace is already settled).
+ */
+export type WarningKind = HoldStateWarning['kind'] | 'listing-too-recent' | 'settled-left-as-is';
 
 export type RunEventListener = (event: RunEvent) => void;

@@ -5,6 +5,7 @@ import type { CallBudgetReport } from './call-budget.js';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { ResultSpool } from '../output/result-spool.js';
+import { resultSpoolFileName } from '../output/output-paths.js';
 import type { SignrunError } from '../errors/signrun-error.js';
 import { identityOf } from './identity.js';
 import { ExitCode, type ExitCodeValue } from '../errors/catalogue-entry.js';
@@ -174,7 +175,7 @@ export async function spooledCollector(
   count: number,
 ): Promise<{ spool: ResultSpool<EnvelopeResult>; collector: SummaryCollector }> {
   const spool = await ResultSpool.create<EnvelopeResult>(
-    path.join(init.outDir, `.signrun-results-${randomUUID()}.jsonl`),
+    path.join(init.outDir, resultSpoolFileName(randomUUID())),
     count,
   );
   return { spool, collector: new SummaryCollector({ ...init, spool }) };

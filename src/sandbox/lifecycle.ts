@@ -1,3 +1,4 @@
+import { isSettledEnvelope, recipientHasActed } from '../envelope/statuses.js';
 import type { SandboxDatabase } from './db/open-database.js';
 import type { BlobStore } from './db/blob-store.js';
 import type { Clock } from './clock.js';
@@ -266,7 +267,7 @@ export function createLifecycle(deps: LifecycleDeps) {
     }
     if (recipient.status === 'created')
       throw new LifecycleError('not-in-sequence', `recipient ${recipient.recipientId}'s routing order has not come`);
-    if (recipient.status === 'completed' || recipient.status === 'declined') {
+    if (recipientHasActed(recipient.status)) {
       throw new LifecycleError(
         'invalid-state',
         `recipient ${recipient.recipientId} has already ${recipient.status === 'completed' ? 'signed' : 'declined'}`,
@@ -421,7 +422,7 @@ export function createLifecycle(deps: LifecycleDeps) {
       return step((record) => {
         const envelope = envelopes.getById(envelopeId);
         if (!envelope) throw new LifecycleError('envelope-not-found', `envelope ${envelopeId} does not exist`);
-        if (envelope.status === 'completed' || envelope.status === 'declined' || envelope.status === 'voided') {
+        if (isSettledEnvelope(envelope.status)) {
           throw new LifecycleError(
             'invalid-state',
             `envelope ${envelopeId} is ${envelope.status} and cannot be voided`,

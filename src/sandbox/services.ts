@@ -19,6 +19,7 @@ import { SandboxEvents } from './events.js';
 import { createLifecycle, type Lifecycle } from './lifecycle.js';
 import { createAuthenticator, type Authenticator } from './auth/authenticate.js';
 import { applySeed, seedBaseDir } from './seed/apply-seed.js';
+import { oauthConsents } from './oauth/oauth-consents.js';
 import { defaultSeed } from './seed/default-seed.js';
 import { loadSeedFile } from './seed/load-seed.js';
 import { createHourlyLimit, type HourlyLimit } from './limits/hourly-limit.js';
@@ -146,7 +147,7 @@ export async function createServices(
       const seed = options.seedFile ? await loadSeedFile(options.seedFile) : defaultSeed;
       await applySeed(
         seed,
-        { db, blobs, accounts, templates, clock },
+        { db, blobs, accounts, templates, consents: oauthConsents(db), clock },
         options.seedFile ? { baseDir: seedBaseDir(options.seedFile) } : {},
       );
     }

@@ -11,6 +11,16 @@ export interface HeldState {
   close(): Promise<void>;
 }
 
+/**
+ * Something people should know that is not a failure, with a stable `kind`
+ * decided here, where it is made: listeners choose by kind, never by wording.
+ */
+export interface HoldStateWarning {
+  /** `killed-run-taken-over`: a killed run's lock was taken over; `journal-repaired`: unreadable journal lines were dropped. */
+  kind: 'killed-run-taken-over' | 'journal-repaired';
+  message: string;
+}
+
 /** Options of {@link holdState}. */
 export interface HoldStateOptions {
   /** Written in the lock for whoever finds it: the command line. */
@@ -18,7 +28,7 @@ export interface HoldStateOptions {
   /** The service this state folder belongs to (a folder is bound to one). */
   rootUrl: string;
   /** Something people should know that is not a failure: a killed run's lock taken over, a repaired journal. */
-  warn: (message: string) => void;
+  warn: (warning: HoldStateWarning) => void;
   /** The command's clock, for the journal's `at` and the folder's binding date. Default `Date.now`. */
   now?: () => number;
 }
@@ -35,18 +45,20 @@ export async function holdState(stateDir: string, options: HoldStateOptions): Pr
   const { lock, tookOverFrom } = await acquireStateLock(stateDir, { command: options.command });
   try {
     if (tookOverFrom) {
-      options.warn(
-        `the run started at ${tookOverFrom.startedAt} (pid ${tookOverFrom.pid}, ${tookOverFrom.command}) was killed; continuing where it stopped`,
-      );
+      options.warn({
+        kind: 'killed-run-taken-over',
+        message: `the run started at ${tookOverFrom.startedAt} (pid ${tookOverFrom.pid}, ${tookOverFrom.command}) was killed; continuing where it stopped`,
+      });
     }
     const now = options.now ?? Date.now;
     await bindStateTarget(stateDir, options.rootUrl, new Date(now()));
     const opened = await openJournal(stateDir, { now });
     const { previous } = opened;
     if (previous.skipped.length > 0 || opened.repairedBytes > 0) {
-      options.warn(
-        `the journal ${previous.path} had ${previous.skipped.length} unreadable line(s) (a crash mid-write); their steps are redone`,
-      );
+      options.warn({
+        kind: 'journal-repaired',
+        message: `the journal ${previous.path} had ${previous.skipped.length} unreadable line(s) (a crash mid-write); their steps are redone`,
+      });
     }
     let closed: Promise<void> | undefined;
     return {

@@ -1,3 +1,5 @@
+import type { EnvelopeFacts, RecipientFacts } from '../output/status-fields.js';
+
 /**
  * The records of the journal, one JSON object per line. Every record names the
  * envelope or account by its identity (`<job>/<key>`, see `identityOf`) and the
@@ -7,34 +9,19 @@
  */
 export type JournalRecord = EnvelopeRecord | AccountRecord | ListingRecord;
 
-/** What the service said of one recipient at a sync (issue 12). */
-export interface RecipientStatus {
+/** What the service said of one recipient at a sync (issue 12): its status and the facts of output/status-fields.ts. */
+export interface RecipientStatus extends RecipientFacts {
   recipientId: string;
-  name?: string;
-  email?: string;
-  clientUserId?: string;
-  routingOrder?: string;
   status: string;
-  sentAt?: string;
-  deliveredAt?: string;
-  signedAt?: string;
-  declinedAt?: string;
-  declinedReason?: string;
 }
 
-/** What the service said of one envelope at a sync: its status, when, why, and each recipient's. */
-export interface EnvelopeStatusFacts {
+/**
+ * What the service said of one envelope at a sync: its status, the facts of
+ * output/status-fields.ts (when, why; `declinedReason` is the one the
+ * recipient who declined gave), and each recipient's.
+ */
+export interface EnvelopeStatusFacts extends EnvelopeFacts {
   status: string;
-  /** When the service says the status last changed. */
-  statusAt?: string;
-  sentAt?: string;
-  deliveredAt?: string;
-  completedAt?: string;
-  declinedAt?: string;
-  voidedAt?: string;
-  voidedReason?: string;
-  /** The reason the recipient who declined gave. */
-  declinedReason?: string;
   recipients: RecipientStatus[];
 }
 

@@ -3,6 +3,7 @@ import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { SignrunError } from '../errors/signrun-error.js';
+import { processIsAlive } from '../output/process-alive.js';
 
 /** Name of the lock file inside the state folder. */
 export const lockFileName = 'lock';
@@ -204,17 +205,6 @@ function makeLock(path: string, holder: LockHolder): StateLock {
       if (current?.token === holder.token) await unlink(path).catch(() => undefined);
     },
   };
-}
-
-function processIsAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function lockedError(path: string, holder: LockHolder): SignrunError {

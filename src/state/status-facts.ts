@@ -1,23 +1,7 @@
 import { recipientsByKind, type Envelope, type WireRecipient } from '../envelope/wire.js';
 import type { EnvelopeStatusFacts, RecipientStatus } from './journal-record.js';
 import type { EnvelopeRecord, RecipientRecord } from '../output/records.js';
-
-/**
- * Statuses after which nothing more will happen to an envelope: no signing
- * address is asked for it, and it never fails a run (a person saying no is
- * not something signrun failed to do).
- */
-export const settledStatuses: ReadonlySet<string> = new Set(['completed', 'declined', 'voided']);
-
-/** True for completed, declined and voided. */
-export function isSettled(status: string | undefined): boolean {
-  return status !== undefined && settledStatuses.has(status.toLowerCase());
-}
-
-/** A recipient who has still to act: neither signed nor declined (DocuSign's `created`, `sent`, `delivered`). */
-export function isStillToSign(status: string | undefined): boolean {
-  return status !== 'completed' && status !== 'signed' && status !== 'declined';
-}
+import { copyFacts, envelopeFactFields } from '../output/status-fields.js';
 
 /**
  * The facts a sync records of one envelope of the status-changes listing
@@ -74,18 +58,7 @@ export function sameFacts(a: EnvelopeStatusFacts | undefined, b: EnvelopeStatusF
 /** envelope.json with the listing's facts: status and dates, and each recipient's. */
 export function withFacts(record: EnvelopeRecord, facts: EnvelopeStatusFacts): EnvelopeRecord {
   const next: EnvelopeRecord = { ...record, status: facts.status };
-  for (const key of [
-    'statusAt',
-    'sentAt',
-    'deliveredAt',
-    'completedAt',
-    'declinedAt',
-    'voidedAt',
-    'voidedReason',
-    'declinedReason',
-  ] as const) {
-    if (facts[key] !== undefined) next[key] = facts[key];
-  }
+  copyFacts(next, facts, envelopeFactFields);
   const byId = new Map(facts.recipients.map((r) => [r.recipientId, r]));
   const merged: RecipientRecord[] = record.recipients.map((r) => {
     const f = byId.get(r.recipientId);

@@ -1,6 +1,6 @@
 import type { AccountClient } from '../client/esignature-client.js';
 import type { FileRecord, OutputFolder } from '../output/output-folder.js';
-import { safeFileName } from '../output/output-folder.js';
+import { documentFile, itemFile } from '../output/output-paths.js';
 
 /** What to collect of a completed envelope. */
 export interface CollectOptions {
@@ -34,18 +34,20 @@ export async function collectCompleted(
   );
   const files = await Promise.all(
     documents.map((doc) => {
-      let name = safeFileName(doc.name ?? `document-${doc.documentId}`);
-      if (!/\.pdf$/i.test(name)) name += '.pdf';
-      const relative = `${folder}/documents/${safeFileName(doc.documentId)}-${name}`;
+      const relative = documentFile(folder, doc.documentId, doc.name ?? `document-${doc.documentId}`);
       return account.downloadDocument(envelopeId, doc.documentId, (body) => out.writeStream(relative, body), call);
     }),
   );
   files.push(
-    await account.downloadCertificate(envelopeId, (body) => out.writeStream(`${folder}/certificate.pdf`, body), call),
+    await account.downloadCertificate(
+      envelopeId,
+      (body) => out.writeStream(itemFile(folder, 'certificate'), body),
+      call,
+    ),
   );
   if (options.combined) {
     files.push(
-      await account.downloadCombined(envelopeId, (body) => out.writeStream(`${folder}/combined.pdf`, body), call),
+      await account.downloadCombined(envelopeId, (body) => out.writeStream(itemFile(folder, 'combined'), body), call),
     );
   }
   return files;

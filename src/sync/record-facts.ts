@@ -1,13 +1,14 @@
 import type { EnvelopeRecord, SigningRecord } from '../output/records.js';
 import type { RecipientOutcome } from '../runner/run-results.js';
-import { isSettled, recipientStatusAt } from '../state/status-facts.js';
+import { isSettledEnvelope, recipientHasActed } from '../envelope/statuses.js';
+import { recipientStatusAt } from '../state/status-facts.js';
 
 /** Each recipient as the report shows it: name, status and since when, and whether a signing address is needed. */
 export function recipientOutcomes(record: EnvelopeRecord, signing: SigningRecord | undefined): RecipientOutcome[] {
-  const settled = isSettled(record.status);
+  const settled = isSettledEnvelope(record.status);
   return record.recipients.map((r) => {
     const entry = signing?.recipients.find((s) => s.recipientId === r.recipientId);
-    const done = settled || r.status === 'completed' || r.status === 'declined';
+    const done = settled || recipientHasActed(r.status);
     const outcome: RecipientOutcome = {
       recipientId: r.recipientId,
       signing: r.clientUserId === undefined ? 'remote' : done ? 'finished' : (entry?.state ?? 'waiting-for-turn'),

@@ -1,13 +1,15 @@
 import type { ResolvedJob } from '../jobs/model.js';
 import { EsignatureClient } from '../client/esignature-client.js';
 import type { Auth } from '../client/auth.js';
-import { itemFolder, readRecord, type EnvelopeRecord } from '../output/records.js';
+import { readRecord, type EnvelopeRecord } from '../output/records.js';
+import { itemFile, itemFolder } from '../output/output-paths.js';
 import { identityOf } from '../runner/identity.js';
 import { CallBudget, type CallBudgetReport } from '../runner/call-budget.js';
 import { holdState } from '../state/hold-state.js';
 import { readJournal } from '../state/journal.js';
 import { journalProgress, type JournalProgress } from '../state/journal-progress.js';
-import { isSettled, withFacts } from '../state/status-facts.js';
+import { isSettledEnvelope } from '../envelope/statuses.js';
+import { withFacts } from '../state/status-facts.js';
 
 /** Options of {@link remind}. */
 export interface RemindOptions {
@@ -60,7 +62,8 @@ export async function remind(options: RemindOptions): Promise<RemindResult> {
   const recordOf = (job: string, key: string) => {
     const folder = itemFolder(job, key);
     let record = records.get(folder);
-    if (!record) records.set(folder, (record = readRecord<EnvelopeRecord>(options.outDir, `${folder}/envelope.json`)));
+    if (!record)
+      records.set(folder, (record = readRecord<EnvelopeRecord>(options.outDir, itemFile(folder, 'envelope'))));
     return record;
   };
   /** The envelopes due a reminder, and those reminded less than the interval ago, as `progress` tells. */
@@ -76,7 +79,7 @@ export async function remind(options: RemindOptions): Promise<RemindResult> {
         const envelopeId = (p?.created?.envelopeId ?? record?.envelopeId)?.toLowerCase();
         if (!envelopeId || !record) continue;
         if (p?.status?.envelopeId === envelopeId) record = withFacts(record, p.status.facts);
-        if (isSettled(record.status) || p?.voided?.envelopeId === envelopeId) continue;
+        if (isSettledEnvelope(record.status) || p?.voided?.envelopeId === envelopeId) continue;
         const recipients = record.recipients
           .filter((r) => r.clientUserId === undefined)
           .filter((r) => r.status === undefined || r.status === 'sent' || r.status === 'delivered')

@@ -1,5 +1,7 @@
 import type { ResolvedJob } from '../jobs/model.js';
-import { itemFolder, readRecord, type EnvelopeRecord, type SigningRecord } from '../output/records.js';
+import { readRecord, type EnvelopeRecord, type SigningRecord } from '../output/records.js';
+import { itemFile, itemFolder } from '../output/output-paths.js';
+import { copyFacts, shownFactFields } from '../output/status-fields.js';
 import type { RecipientOutcome } from '../runner/run-summary.js';
 import { identityOf } from '../runner/identity.js';
 import { readJournal } from '../state/journal.js';
@@ -46,7 +48,7 @@ export async function statusFromState(
     for (const envelope of job.envelopes) {
       const folder = itemFolder(envelope.job, envelope.key);
       const p = progress.envelopes.get(identityOf(envelope));
-      let record = await readRecord<EnvelopeRecord>(outDir, `${folder}/envelope.json`);
+      let record = await readRecord<EnvelopeRecord>(outDir, itemFile(folder, 'envelope'));
       const envelopeId = p?.created?.envelopeId ?? record?.envelopeId;
       if (record && p?.status && p.status.envelopeId === record.envelopeId.toLowerCase())
         record = withFacts(record, p.status.facts);
@@ -58,7 +60,7 @@ export async function statusFromState(
       };
       if (envelopeId) line.envelopeId = envelopeId;
       if (record) {
-        const signing = await readRecord<SigningRecord>(outDir, `${folder}/signing.json`).catch(() => undefined);
+        const signing = await readRecord<SigningRecord>(outDir, itemFile(folder, 'signing')).catch(() => undefined);
         line.recipients = recipientOutcomes(record, signing).map((r) => {
           const entry = signing?.recipients.find((e) => e.recipientId === r.recipientId);
           return {
@@ -67,9 +69,7 @@ export async function statusFromState(
             ...(entry?.link ? { hasLink: true } : {}),
           };
         });
-        if (record.statusAt) line.statusAt = record.statusAt;
-        if (record.voidedReason) line.voidedReason = record.voidedReason;
-        if (record.declinedReason) line.declinedReason = record.declinedReason;
+        copyFacts(line, record, shownFactFields);
         if (p?.status?.at) line.syncedAt = p.status.at;
       }
       lines.push(line);

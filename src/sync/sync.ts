@@ -1,7 +1,9 @@
 import type { ResolvedEnvelope } from '../jobs/model.js';
 import type { AccountClient } from '../client/esignature-client.js';
 import type { OutputFolder, FileRecord } from '../output/output-folder.js';
-import { itemFolder, readRecord, type EnvelopeRecord, type SigningRecord } from '../output/records.js';
+import { readRecord, type EnvelopeRecord, type SigningRecord } from '../output/records.js';
+import { itemFile, itemFolder } from '../output/output-paths.js';
+import { copyFacts, shownFactFields } from '../output/status-fields.js';
 import { identityOf, transactionIdOf } from '../runner/identity.js';
 import type { EnvelopeResult, RunSummary } from '../runner/run-summary.js';
 import { itemErrorOf } from '../runner/envelope-pipeline.js';
@@ -97,7 +99,7 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
           replaceDrifted: options.act.replaceDrifted,
           now,
         });
-        for (const message of voids.warnings) emit({ type: 'warning', message });
+        for (const warning of voids.warnings) emit({ type: 'warning', ...warning });
         for (const v of voids.voided) {
           const k = known.find((x) => x.id === v.id);
           // A replaced envelope's key starts afresh: this sync no longer speaks of the old one.
@@ -117,6 +119,7 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
         if (!permission.allowed) {
           emit({
             type: 'warning',
+            kind: 'listing-too-recent',
             message: `the last status listing of account ${account.accountId} was at ${last?.listedAt}: DocuSign allows one every 15 minutes, so this sync shows what was recorded then (next listing from ${permission.nextAllowedAt}; \`npx signrun sync --force\` lists now)`,
           });
         } else if (ours.length > 0) {
@@ -181,7 +184,7 @@ async function knownEnvelopes(
   for (const [index, envelope] of envelopes.entries()) {
     const id = identityOf(envelope);
     const folder = itemFolder(envelope.job, envelope.key);
-    const record = await readRecord<EnvelopeRecord>(out.root, `${folder}/envelope.json`);
+    const record = await readRecord<EnvelopeRecord>(out.root, itemFile(folder, 'envelope'));
     const p = progress.envelopes.get(id);
     const envelopeId = p?.created?.envelopeId ?? record?.envelopeId;
     known.push({ envelope, index, id, folder, record, progress: p, envelopeId: envelopeId?.toLowerCase() });
@@ -271,12 +274,12 @@ async function syncOne(k: Known, ctx: SyncOneContext): Promise<EnvelopeResult> {
   if (changed || !k.record || !sameRecord(k.record, record)) {
     record = { ...record, updatedAt: ctx.now().toISOString(), syncedAt: ctx.now().toISOString() };
     try {
-      written.push(await ctx.out.writeJson(`${k.folder}/envelope.json`, record));
+      written.push(await ctx.out.writeJson(itemFile(k.folder, 'envelope'), record));
     } catch (caught) {
       error ??= itemErrorOf(caught, 'outputs');
     }
   }
-  const signing = await readRecord<SigningRecord>(ctx.out.root, `${k.folder}/signing.json`).catch(() => undefined);
+  const signing = await readRecord<SigningRecord>(ctx.out.root, itemFile(k.folder, 'signing')).catch(() => undefined);
   const usage = ctx.usageOf(k.id);
   const result: EnvelopeResult = {
     ...base,
@@ -291,9 +294,7 @@ async function syncOne(k: Known, ctx: SyncOneContext): Promise<EnvelopeResult> {
     retries: usage.retries,
   };
   if (record.status !== undefined) result.status = record.status;
-  if (record.statusAt !== undefined) result.statusAt = record.statusAt;
-  if (record.voidedReason !== undefined) result.voidedReason = record.voidedReason;
-  if (record.declinedReason !== undefined) result.declinedReason = record.declinedReason;
+  copyFacts(result, record, shownFactFields);
   if (error) result.error = error;
   return result;
 }

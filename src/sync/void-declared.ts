@@ -3,10 +3,11 @@ import type { AccountClient } from '../client/esignature-client.js';
 import { ClientHttpError } from '../client/client-errors.js';
 import type { OutputFolder } from '../output/output-folder.js';
 import type { EnvelopeRecord } from '../output/records.js';
+import { itemFile, replacedRecordFile } from '../output/output-paths.js';
 import type { Journal } from '../state/journal.js';
 import type { EnvelopeProgress } from '../state/journal-progress.js';
 import type { ResolvedEnvelope } from '../jobs/model.js';
-import { isSettled } from '../state/status-facts.js';
+import { isSettledEnvelope } from '../envelope/statuses.js';
 
 /** An envelope of the jobs as the state knows it (sync.ts's Known). */
 export interface VoidCandidate {
@@ -21,7 +22,8 @@ export interface VoidCandidate {
 /** What was voided, and what could not be. */
 export interface VoidOutcome {
   voided: Array<{ id: string; envelopeId: string; reason: string; replaced: boolean }>;
-  warnings: string[];
+  /** Envelopes to void or replace that are settled already: left as they are. */
+  warnings: Array<{ kind: 'settled-left-as-is'; message: string }>;
 }
 
 /** The reason given to the service (and shown to the recipients) when a drifted envelope is replaced. */
@@ -56,10 +58,11 @@ export async function voidDeclared(
     const drifted = !declared && options.replaceDrifted && sentDigest !== undefined && sentDigest !== k.envelope.digest;
     if (!declared && !drifted) continue;
     if (k.progress?.voided?.envelopeId === envelopeId || status === 'voided') continue;
-    if (isSettled(status)) {
-      outcome.warnings.push(
-        `${k.id}: envelope ${envelopeId} is ${status} and cannot be ${declared ? 'voided' : 'replaced'}; left as it is`,
-      );
+    if (isSettledEnvelope(status)) {
+      outcome.warnings.push({
+        kind: 'settled-left-as-is',
+        message: `${k.id}: envelope ${envelopeId} is ${status} and cannot be ${declared ? 'voided' : 'replaced'}; left as it is`,
+      });
       continue;
     }
     const reason = declared ? (k.envelope.voidedReason ?? 'Voided') : replacedReason;
@@ -89,13 +92,13 @@ export async function voidDeclared(
         updatedAt: at,
       };
       if (drifted) {
-        await out.writeJson(`${k.folder}/replaced/${envelopeId}.json`, record);
+        await out.writeJson(replacedRecordFile(k.folder, envelopeId), record);
         // The key starts afresh: the run creates the new content and writes new records.
-        await rm(out.resolve(`${k.folder}/envelope.json`), { force: true });
-        await rm(out.resolve(`${k.folder}/signing.json`), { force: true });
+        await rm(out.resolve(itemFile(k.folder, 'envelope')), { force: true });
+        await rm(out.resolve(itemFile(k.folder, 'signing')), { force: true });
         k.record = undefined;
       } else {
-        await out.writeJson(`${k.folder}/envelope.json`, record);
+        await out.writeJson(itemFile(k.folder, 'envelope'), record);
         k.record = record;
       }
     }

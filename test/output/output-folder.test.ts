@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { OutputFolder, safeFileName } from '../../src/output/output-folder.js';
+import { OutputFolder } from '../../src/output/output-folder.js';
+import { safeFileName } from '../../src/output/output-paths.js';
 import type { SignrunError } from '../../src/errors/signrun-error.js';
 
 /** A download body that breaks off after its first kilobyte. */

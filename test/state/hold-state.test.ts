@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { holdState } from '../../src/state/hold-state.js';
+import { holdState, type HoldStateWarning } from '../../src/state/hold-state.js';
 import { readStateLock } from '../../src/state/state-lock.js';
 import { journalFileName } from '../../src/state/journal.js';
 import { SignrunError } from '../../src/errors/signrun-error.js';
@@ -31,11 +31,11 @@ describe('holdState', () => {
       envelopeId: 'e-1',
     };
     await writeFile(join(dir, journalFileName), `${JSON.stringify(sent)}\nnot json\n`);
-    const warnings: string[] = [];
-    const state = await holdState(dir, { command: 'signrun sync', rootUrl, warn: (m) => warnings.push(m) });
-    expect(warnings).toHaveLength(2);
-    expect(warnings[0]).toContain(`pid ${deadPid}, signrun sync (killed)) was killed`);
-    expect(warnings[1]).toContain('1 unreadable line(s)');
+    const warnings: HoldStateWarning[] = [];
+    const state = await holdState(dir, { command: 'signrun sync', rootUrl, warn: (w) => warnings.push(w) });
+    expect(warnings.map((w) => w.kind)).toEqual(['killed-run-taken-over', 'journal-repaired']);
+    expect(warnings[0]?.message).toContain(`pid ${deadPid}, signrun sync (killed)) was killed`);
+    expect(warnings[1]?.message).toContain('1 unreadable line(s)');
     expect(state.progress.envelopes.get('hr/a')?.sent).toBe(true);
     expect((await readStateLock(dir))?.pid).toBe(process.pid);
     await state.close();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { CommandHandler } from '../command.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import { OutputFolder } from '../../output/output-folder.js';
+import { reportJsonFile } from '../../output/output-paths.js';
 import { checkReport } from '../../reporters/report-schema.js';
 import { mergeReports } from '../../reporters/merge-reports.js';
 import { writeReports } from '../../reporters/write-reports.js';
@@ -12,7 +13,7 @@ import type { RunReport } from '../../reporters/report-json.js';
 async function readReport(cwd: string, given: string): Promise<RunReport> {
   let file = path.resolve(cwd, given);
   try {
-    if ((await stat(file)).isDirectory()) file = path.join(file, 'report.json');
+    if ((await stat(file)).isDirectory()) file = path.join(file, reportJsonFile);
   } catch {
     throw new SignrunError('SR_REPORT_INVALID', `${given} does not exist`);
   }

@@ -9,6 +9,7 @@ import { resolveTarget } from '../../runner/target.js';
 import { runJobs, PreflightError, type DocumentsWhen } from '../../runner/index.js';
 import { exitCodeOf } from '../../runner/run-summary.js';
 import { OutputFolder } from '../../output/output-folder.js';
+import { reportFiles } from '../../output/output-paths.js';
 import { reportOf } from '../../reporters/report-json.js';
 import { writeReports } from '../../reporters/write-reports.js';
 import { stoppedReport, type PlannedItem } from '../../reporters/stopped-report.js';
@@ -84,9 +85,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
     });
     try {
       await writeReports(out, report);
-      io.stderr.write(
-        `Reports saying why are in ${shownPath(io.cwd, outDir)}/ (report.json, report.md, junit.xml, report.html).\n`,
-      );
+      io.stderr.write(`Reports saying why are in ${shownPath(io.cwd, outDir)}/ (${reportFiles.join(', ')}).\n`);
     } catch {
       // The error that stopped the run is the one to show.
     }
@@ -143,7 +142,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
           // Declared voids (status: voided) and, when asked, replacement of drifted envelopes.
           act: { replaceDrifted: options['replaceDrifted'] === true },
           onEvent: (event) => {
-            if (event.type === 'warning' && !event.message.startsWith('the last status listing'))
+            if (event.type === 'warning' && event.kind !== 'listing-too-recent')
               io.stderr.write(`warning: ${event.message}\n`);
           },
         });

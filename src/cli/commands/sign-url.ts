@@ -9,6 +9,7 @@ import { loadConfig } from '../../config/index.js';
 import { EsignatureClient } from '../../client/esignature-client.js';
 import { OutputFolder } from '../../output/output-folder.js';
 import { readRecord, type EnvelopeRecord, type SigningEntry, type SigningRecord } from '../../output/records.js';
+import { itemFile, itemFolder } from '../../output/output-paths.js';
 import { freshRecipientView } from '../../runner/recipient-view.js';
 import { jwtSettingsOf, resolveTarget } from '../../runner/target.js';
 
@@ -25,7 +26,8 @@ async function findEnvelopeFolder(root: string, wanted: string): Promise<string>
   }
   const matches: string[] = [];
   for (const job of jobs) {
-    if (await readRecord<SigningRecord>(root, `${job}/${wanted}/signing.json`)) matches.push(`${job}/${wanted}`);
+    if (await readRecord<SigningRecord>(root, itemFile(itemFolder(job, wanted), 'signing')))
+      matches.push(`${job}/${wanted}`);
   }
   if (matches.length === 1 && matches[0]) return matches[0];
   if (matches.length === 0)
@@ -66,8 +68,8 @@ const signUrl: CommandHandler = async ({ args, io }) => {
   const [outArg, keyArg, recipientArg] = args as [string, string, string | undefined];
   const out = new OutputFolder(path.resolve(io.cwd, outArg));
   const folder = await findEnvelopeFolder(out.root, keyArg);
-  const signing = await readRecord<SigningRecord>(out.root, `${folder}/signing.json`);
-  const envelope = await readRecord<EnvelopeRecord>(out.root, `${folder}/envelope.json`);
+  const signing = await readRecord<SigningRecord>(out.root, itemFile(folder, 'signing'));
+  const envelope = await readRecord<EnvelopeRecord>(out.root, itemFile(folder, 'envelope'));
   if (!signing || !envelope)
     throw new SignrunError('SR_OUTPUT_NOT_FOUND', `${folder} in ${out.root} has no signing.json and envelope.json`);
   const entry = chooseRecipient(signing.recipients, recipientArg);
@@ -88,7 +90,7 @@ const signUrl: CommandHandler = async ({ args, io }) => {
   if (!config.rootUrl && !jwtSettingsOf(config) && credentialsConfigured) {
     throw new SignrunError(
       'SR_ROOT_URL_MISSING',
-      `credentials are configured but no root URL: not sending them to ${JSON.stringify(envelope.rootUrl)}, the address ${folder}/envelope.json names`,
+      `credentials are configured but no root URL: not sending them to ${JSON.stringify(envelope.rootUrl)}, the address ${itemFile(folder, 'envelope')} names`,
     );
   }
   // The configured login (JWT grant, token, legacy header); an envelope made
@@ -121,7 +123,7 @@ const signUrl: CommandHandler = async ({ args, io }) => {
           : e,
       ),
     };
-    await out.writeJson(`${folder}/signing.json`, updated, { mode: 0o600 });
+    await out.writeJson(itemFile(folder, 'signing'), updated, { mode: 0o600 });
     io.stdout.write(`${view.url}\n`);
     io.stderr.write(
       `Signing address for ${entry.userName} <${entry.email}> (${entry.clientUserId}) of ${folder}: it works once, within about 5 minutes.\n`,

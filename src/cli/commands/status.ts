@@ -4,7 +4,7 @@ import { preparedOrDiagnostics } from '../prepared-or-diagnostics.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
 import { statusFromState, type StatusRecipient } from '../../sync/status-report.js';
 import { shownPath } from './run.js';
-import { isSettled, isStillToSign } from '../../state/status-facts.js';
+import { isSettledEnvelope, isStillToAct } from '../../envelope/statuses.js';
 
 /**
  * `signrun status <paths...> [--out DIR] [--state DIR] [--format text|json]`:
@@ -29,9 +29,9 @@ const statusCommand: CommandHandler = async ({ args, options, io }) => {
     io.stdout.write(
       `${line.job}/${line.key}  ${line.status}${line.statusAt ? ` since ${line.statusAt}` : ''}${why ? ` (${why})` : ''}\n`,
     );
-    if (isSettled(line.status)) continue;
+    if (isSettledEnvelope(line.status)) continue;
     for (const r of line.recipients) {
-      if (!isStillToSign(r.status)) continue;
+      if (!isStillToAct(r.status)) continue;
       io.stdout.write(
         `    still to sign: ${r.name ?? r.recipientId}${r.email ? ` <${r.email}>` : ''} ${r.status ?? 'sent'}${r.statusAt ? ` since ${r.statusAt}` : ''}${addressNote(r, `${line.job}/${line.key}`, shownOut, now)}\n`,
       );

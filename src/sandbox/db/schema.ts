@@ -163,6 +163,26 @@ CREATE TABLE IF NOT EXISTS view_tokens (
   expires_at INTEGER NOT NULL,
   used_at INTEGER
 );
+-- A signing session: what the signing page's requests carry once the single-use view token is spent
+-- (signing/signing-sessions.ts). The browser holds the session secret; only its sha256 is kept.
+CREATE TABLE IF NOT EXISTS signing_sessions (
+  id TEXT PRIMARY KEY,
+  secret_hash TEXT NOT NULL,
+  csrf_token TEXT NOT NULL,
+  envelope_id TEXT NOT NULL,
+  account_id TEXT NOT NULL,
+  recipient_id TEXT NOT NULL,
+  return_url TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  finished_at INTEGER
+);
+-- Origins allowed to frame a signing page (signing/frame-ancestors.ts). Keys: t:<sha256 of the view token>,
+-- s:<session id>.
+CREATE TABLE IF NOT EXISTS frame_ancestors (
+  key TEXT PRIMARY KEY,
+  origins_json TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS outbox (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   at INTEGER NOT NULL,

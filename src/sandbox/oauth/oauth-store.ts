@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SandboxDatabase } from '../db/open-database.js';
 import { hashToken, newToken } from '../repositories/view-tokens.js';
+import { oauthConsents } from './oauth-consents.js';
 
 /** An RSA public key registered on an integration key (DocuSign's "Apps and Keys" page). */
 export interface RsaKeyRecord {
@@ -36,6 +37,7 @@ export type OAuthStore = ReturnType<typeof oauthStore>;
  * both succeed.
  */
 export function oauthStore(db: SandboxDatabase) {
+  const consents = oauthConsents(db);
   const q = {
     insertKey: db.prepare(
       'INSERT INTO oauth_rsa_keys (keypair_id, integrator_key, public_key_pem, created_at) VALUES (?, ?, ?, ?)',
@@ -48,12 +50,6 @@ export function oauthStore(db: SandboxDatabase) {
     ),
     secret: db.prepare<[string, string], { n: number }>(
       'SELECT 1 AS n FROM oauth_secrets WHERE integrator_key = ? AND secret_hash = ?',
-    ),
-    consent: db.prepare<[string, string, string], { n: number }>(
-      'SELECT 1 AS n FROM oauth_consents WHERE integrator_key = ? AND user_id = ? AND scope = ?',
-    ),
-    insertConsent: db.prepare(
-      'INSERT OR IGNORE INTO oauth_consents (integrator_key, user_id, scope, created_at) VALUES (?, ?, ?, ?)',
     ),
     insertAccessToken: db.prepare(
       'INSERT INTO access_tokens (token_hash, user_id, integrator_key, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
@@ -120,13 +116,12 @@ export function oauthStore(db: SandboxDatabase) {
 
     /** Scopes among `scopes` that the user has not consented to for this integration key. */
     missingConsent(integratorKey: string, userId: string, scopes: readonly string[]): string[] {
-      return scopes.filter((scope) => q.consent.get(integratorKey, userId, scope) === undefined);
+      return consents.missing(integratorKey, userId, scopes);
     },
 
+    /** Records the user's consent to `scopes` for the integration key. */
     recordConsent(integratorKey: string, userId: string, scopes: readonly string[], now: number): void {
-      db.transaction(() => {
-        for (const scope of scopes) q.insertConsent.run(integratorKey, userId, scope, now);
-      })();
+      consents.grant(integratorKey, userId, scopes, now);
     },
 
     /** A new access token for the API (`Authorization: Bearer`); returns the token itself, shown once. */

@@ -10,7 +10,7 @@ import type { Seed } from './seed-types.js';
 import { hashPassword } from '../auth/password-hash.js';
 import { generatedDocument } from '../pdf/generated-document.js';
 import { quickPageCount } from '../pdf/page-count.js';
-import { oauthStore } from '../oauth/oauth-store.js';
+import type { OAuthConsents } from '../oauth/oauth-consents.js';
 
 /** Where a seed's relative file paths start (the folder of the seed file); absent for the built-in seed. */
 export interface ApplySeedOptions {
@@ -29,6 +29,8 @@ export async function applySeed(
     blobs: BlobStore;
     accounts: AccountsRepository;
     templates: TemplatesRepository;
+    /** The account server's consents: a seed user may have consented already (`oauthConsents`). */
+    consents: Pick<OAuthConsents, 'grant'>;
     clock: Clock;
   },
   options: ApplySeedOptions = {},
@@ -95,14 +97,13 @@ export async function applySeed(
       };
     }),
   );
-  const oauth = oauthStore(deps.db);
   deps.db.transaction(() => {
     for (const key of seed.integratorKeys) deps.accounts.addIntegratorKey(key);
     for (const p of prepared) {
       deps.accounts.insertAccount(p.account, p.details);
       for (const { consents, ...u } of p.users) {
         deps.accounts.insertUser(u);
-        for (const c of consents) oauth.recordConsent(c.integratorKey, u.id, c.scopes.trim().split(/\s+/), now);
+        for (const c of consents) deps.consents.grant(c.integratorKey, u.id, c.scopes.trim().split(/\s+/), now);
       }
       for (const t of p.templates) {
         deps.templates.insert(

@@ -12,7 +12,7 @@ export type FrameAncestorsStore = ReturnType<typeof createFrameAncestorsStore>;
 
 const stores = new WeakMap<SandboxDatabase, FrameAncestorsStore>();
 
-/** The store of a database (one per database, its table created on first use). */
+/** The store of a database (one per database; its table `frame_ancestors` is in db/schema.ts). */
 export function frameAncestorsStore(db: SandboxDatabase): FrameAncestorsStore {
   let store = stores.get(db);
   if (!store) {
@@ -24,10 +24,6 @@ export function frameAncestorsStore(db: SandboxDatabase): FrameAncestorsStore {
 
 function createFrameAncestorsStore(db: SandboxDatabase) {
   // Keys: `t:<sha256 of the view token>` and `s:<session id>`.
-  db.exec(`CREATE TABLE IF NOT EXISTS frame_ancestors (
-    key TEXT PRIMARY KEY,
-    origins_json TEXT NOT NULL
-  )`);
   const insert = db.prepare('INSERT OR REPLACE INTO frame_ancestors (key, origins_json) VALUES (?, ?)');
   const select = db.prepare<[string], { origins_json: string }>(
     'SELECT origins_json FROM frame_ancestors WHERE key = ?',

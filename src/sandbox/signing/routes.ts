@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { recipientHasActed } from '../../envelope/statuses.js';
 import { LifecycleError, type Actor } from '../lifecycle.js';
 import { loadOrCreateSandboxCa } from '../seal/sandbox-ca.js';
 import { createPdfSealer, type PdfSealer } from '../seal/seal-pdf.js';
@@ -277,7 +278,7 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
     if (envelope === undefined || recipient === undefined) {
       return html(reply, 404, messagePageHtml(text, text.unknownTitle, text.unknownBody));
     }
-    if (recipient.status === 'completed' || recipient.status === 'declined' || envelope.status === 'voided') {
+    if (recipientHasActed(recipient.status) || envelope.status === 'voided') {
       return html(
         reply,
         410,

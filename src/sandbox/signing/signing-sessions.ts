@@ -22,26 +22,12 @@ export type SessionRefusal =
 export const sessionIdleMs = 20 * 60 * 1000;
 
 /**
- * Signing sessions in the sandbox database (own table, so a restart keeps
- * them). The browser holds the session secret in an HttpOnly cookie; the
- * database holds only its sha256.
+ * Signing sessions in the sandbox database (table `signing_sessions` of
+ * db/schema.ts, so a restart keeps them). The browser holds the session
+ * secret in an HttpOnly cookie; the database holds only its sha256.
  */
 export class SigningSessions {
-  constructor(private readonly db: Database) {
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS signing_sessions (
-        id TEXT PRIMARY KEY,
-        secret_hash TEXT NOT NULL,
-        csrf_token TEXT NOT NULL,
-        envelope_id TEXT NOT NULL,
-        account_id TEXT NOT NULL,
-        recipient_id TEXT NOT NULL,
-        return_url TEXT NOT NULL,
-        created_at INTEGER NOT NULL,
-        expires_at INTEGER NOT NULL,
-        finished_at INTEGER
-      )`);
-  }
+  constructor(private readonly db: Database) {}
 
   /** Opens a session for a consumed view token; returns it with the cookie secret (shown once). */
   open(
