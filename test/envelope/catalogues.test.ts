@@ -5,6 +5,7 @@ import {
   anchorFields,
   positionFields,
   recipientKinds,
+  shorthandRecipientKind,
   shorthandTabKind,
   tabFields,
   tabKind,
@@ -140,4 +141,18 @@ describe('the recipient catalogue', () => {
       expect(kind.signs).toBe(kind.completesOn === 'signing');
     },
   );
+
+  it('is what the job schema’s recipients and roles are, with fields the shorthand kind has in DocuSign', () => {
+    const schema = JSON.parse(readFileSync(join(repoRoot, 'schemas/job.schema.json'), 'utf8')) as {
+      $defs: Record<string, { properties: Record<string, unknown> }>;
+    };
+    const kind = recipientKinds.find((k) => k.name === shorthandRecipientKind)!;
+    const wire = definitions[kind.definition]!.properties;
+    const message = definitions['recipientEmailNotification']!.properties;
+    for (const def of ['signer', 'role']) {
+      // A recipient's message fields are DocuSign's emailNotification's, written flat in a job file.
+      const unknown = Object.keys(schema.$defs[def]!.properties).filter((f) => !(f in wire) && !(f in message));
+      expect(unknown, def).toEqual([]);
+    }
+  });
 });
