@@ -2,12 +2,5 @@
 export * from './tab-kinds.js';
 export * from './recipient-kinds.js';
 export type * from './wire.js';
-export {
-  recipientsByKind,
-  recipientsOfKind,
-  recipientsObject,
-  tabsByKind,
-  tabsObject,
-  unknownMembers,
-} from './wire.js';
+export { recipientsByKind, recipientsObject, tabsByKind, tabsObject } from './wire.js';
 export * from './statuses.js';

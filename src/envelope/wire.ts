@@ -12,20 +12,12 @@
  */
 import {
   recipientKind,
-  recipientKindOfCollection,
   recipientKinds,
   type RecipientCollection,
   type RecipientKind,
   type RecipientKindName,
 } from './recipient-kinds.js';
-import {
-  tabKind,
-  tabKindOfCollection,
-  tabKinds,
-  type TabCollection,
-  type TabKind,
-  type TabKindName,
-} from './tab-kinds.js';
+import { tabKind, tabKinds, type TabCollection, type TabKind, type TabKindName } from './tab-kinds.js';
 
 /** A tab's place by position: points from the page's top-left corner, page 1-based (DocuSign's strings). */
 export interface TabPosition {
@@ -122,16 +114,6 @@ export function recipientsByKind(recipients: Readonly<Record<string, unknown>> |
   return out;
 }
 
-/** The recipients of one kind in a recipients object (none when it has no such list). */
-export function recipientsOfKind(
-  recipients: Readonly<Record<string, unknown>> | undefined,
-  kind: RecipientKindName,
-): WireRecipient[] {
-  return recipientsByKind(recipients)
-    .filter((r) => r.kind.name === kind)
-    .map((r) => r.recipient);
-}
-
 /** A recipients object holding `list`, each under its kind's collection (kinds with nobody are left out). */
 export function recipientsObject(
   list: Iterable<{ kind: RecipientKindName; recipient: WireRecipient }>,
@@ -169,12 +151,6 @@ export function tabsObject(list: Iterable<{ kind: TabKindName; tab: WireTab }>):
     (out[collection] ??= []).push(tab);
   }
   return out;
-}
-
-/** Members of a recipients or tabs object that the catalogues do not know (a newer DocuSign's, or a typo). */
-export function unknownMembers(object: Readonly<Record<string, unknown>>, of: 'recipients' | 'tabs'): string[] {
-  const known = of === 'recipients' ? recipientKindOfCollection : tabKindOfCollection;
-  return Object.keys(object).filter((member) => known(member) === undefined);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
