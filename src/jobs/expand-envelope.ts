@@ -108,8 +108,9 @@ export function expandEnvelope(
 
   /** A tab with `${...}` substituted, its document defaulting to the envelope's first. */
   function resolvedTab(kind: TabKindName, tab: RawTab, written: ReadonlyArray<string | number>): ResolvedTab {
+    // Numbers and booleans (YAML values) hold no reference: only strings are substituted.
     const text = (value: string | number | boolean | undefined): string | undefined =>
-      value === undefined ? undefined : sub(String(value));
+      value === undefined ? undefined : typeof value === 'string' ? sub(value) : String(value);
     let place: ResolvedTab['place'];
     if (tab.anchorString !== undefined) {
       const anchor: TabAnchor = { anchorString: sub(tab.anchorString) };

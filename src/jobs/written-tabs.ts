@@ -14,8 +14,20 @@ export interface WrittenTab {
  * collection, read in catalogue order. The one place that tells the forms
  * apart, for structure checks and expansion alike.
  */
-export function writtenTabs(tabs: RawTabs | undefined): WrittenTab[] {
+export function writtenTabs(tabs: RawTabs | undefined): readonly WrittenTab[] {
   if (tabs === undefined) return [];
+  // Every row of a forEach pattern shares its raw tabs: read them once (10,000 rows make it count).
+  let read = readByTabs.get(tabs);
+  if (read === undefined) {
+    read = readTabs(tabs);
+    readByTabs.set(tabs, read);
+  }
+  return read;
+}
+
+const readByTabs = new WeakMap<RawTabs, readonly WrittenTab[]>();
+
+function readTabs(tabs: RawTabs): readonly WrittenTab[] {
   if (Array.isArray(tabs)) {
     const kind = tabKind(shorthandTabKind);
     return tabs.map((tab, t) => ({ kind, tab, written: ['tabs', t] }));
