@@ -44,8 +44,21 @@ interface SuiteCounts {
   tests: number;
   failures: number;
   skipped: number;
-  time: number;
+  /** When the suite's first item started and its last one ended (epoch ms), for items that say. */
+  from: number;
+  to: number;
 }
+
+/**
+ * A suite's time is how long its job took, from its first item's start to
+ * its last item's end: items run side by side, so the sum of their times
+ * (what the suite said before) overstates it many times over.
+ */
+function suiteSeconds(c: SuiteCounts): string {
+  return seconds(c.to > c.from ? c.to - c.from : 0);
+}
+
+const noCounts = (): SuiteCounts => ({ tests: 0, failures: 0, skipped: 0, from: Infinity, to: -Infinity });
 
 /**
  * junit.xml as chunks: one test suite per job, one test case per envelope
@@ -61,27 +74,31 @@ interface SuiteCounts {
  */
 export async function* reportJunitChunks(source: ReportSource): AsyncGenerator<string> {
   const counts = new Map<string, SuiteCounts>();
-  const count = (job: string, outcome: string, ms: number | undefined) => {
+  const count = (job: string, outcome: string, startedAt: string | undefined, ms: number | undefined) => {
     let c = counts.get(job);
     if (!c) {
-      c = { tests: 0, failures: 0, skipped: 0, time: 0 };
+      c = noCounts();
       counts.set(job, c);
     }
     c.tests += 1;
     if (outcome === 'failed') c.failures += 1;
     if (outcome === 'not-started') c.skipped += 1;
-    c.time += ms ?? 0;
+    const start = startedAt === undefined ? NaN : Date.parse(startedAt);
+    if (Number.isFinite(start)) {
+      c.from = Math.min(c.from, start);
+      c.to = Math.max(c.to, start + (ms ?? 0));
+    }
   };
   let grouped = true;
   let current: string | undefined;
   for await (const e of source.envelopes()) {
     if (e.job !== current && counts.has(e.job)) grouped = false;
     current = e.job;
-    count(e.job, e.outcome, e.durationMs);
+    count(e.job, e.outcome, e.startedAt, e.durationMs);
   }
   const accountsOf = new Map<string, AccountResult[]>();
   for (const a of source.accounts) {
-    count(a.job, a.outcome, a.durationMs);
+    count(a.job, a.outcome, a.startedAt, a.durationMs);
     const list = accountsOf.get(a.job) ?? [];
     list.push(a);
     accountsOf.set(a.job, list);
@@ -96,8 +113,8 @@ export async function* reportJunitChunks(source: ReportSource): AsyncGenerator<s
   }
   yield `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="signrun run ${xml(head.runId)}" tests="${total.tests}" failures="${total.failures}" errors="0" skipped="${total.skipped}" time="${seconds(head.durationMs)}">\n`;
   const suiteOpen = (job: string, first: boolean) => {
-    const c = counts.get(job) ?? { tests: 0, failures: 0, skipped: 0, time: 0 };
-    return `${first ? '' : '\n'}  <testsuite name="${xml(job)}" tests="${c.tests}" failures="${c.failures}" errors="0" skipped="${c.skipped}" time="${seconds(c.time)}" timestamp="${xml(head.startedAt)}">\n`;
+    const c = counts.get(job) ?? noCounts();
+    return `${first ? '' : '\n'}  <testsuite name="${xml(job)}" tests="${c.tests}" failures="${c.failures}" errors="0" skipped="${c.skipped}" time="${suiteSeconds(c)}" timestamp="${xml(head.startedAt)}">\n`;
   };
   const suiteAccounts = (job: string, first: boolean) =>
     (accountsOf.get(job) ?? []).map((a, i) => `${first && i === 0 ? '' : '\n'}${accountCase(a)}`).join('');

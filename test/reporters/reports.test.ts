@@ -169,6 +169,30 @@ describe('reporters', () => {
     expect(xml).not.toMatch(/<[^>]*"bad" <&>/);
   });
 
+  it('junit.xml gives a suite the time its job took, first start to last end, not the sum of its items side by side', async () => {
+    const at = (key: string, startedAt: string, durationMs: number): EnvelopeResult => ({
+      ...fields_({}).envelopes[0]!,
+      key,
+      startedAt,
+      durationMs,
+    });
+    // Three envelopes of 250 ms each, run side by side from 10:00:00.100 to 10:00:00.400.
+    const xml = await reportJunit(
+      reportOf(
+        summary({
+          envelopes: [
+            at('a', '2026-11-20T10:00:00.100Z', 250),
+            at('b', '2026-11-20T10:00:00.120Z', 250),
+            at('c', '2026-11-20T10:00:00.150Z', 250),
+            { ...fields_({}).envelopes[2]! },
+          ],
+          accounts: [],
+        }),
+      ),
+    );
+    expect(xml).toMatch(/<testsuite name="offers" tests="4" failures="0" errors="0" skipped="1" time="0\.300"/);
+  });
+
   it('exit codes: 1 with a failure, 130 when interrupted, 0 otherwise', () => {
     expect(exitCodeOf(summary())).toBe(1);
     expect(exitCodeOf(summary({ interrupted: true }))).toBe(130);
