@@ -2,6 +2,7 @@ import type { AccountResult, EnvelopeResult, RecipientOutcome } from '../runner/
 import { isSettledEnvelope, isStillToAct } from '../envelope/statuses.js';
 import { errorCatalogue } from '../errors/catalogue.js';
 import type { ReportSource } from './report-json.js';
+import { settledReasonOf } from './settled-reason.js';
 import {
   chartStatuses,
   statusChartSvg,
@@ -97,6 +98,12 @@ function more(n: number, what: string): string {
  * inline CSS and SVG, no script, no outside resource (its CSP forbids any),
  * readable at phone width. One read of the envelopes; each list capped.
  */
+/** Why a declined or voided envelope ended, beneath its status. */
+function settledReason(e: EnvelopeResult): string {
+  const reason = settledReasonOf(e);
+  return reason ? `<br><small>${escape(reason)}</small>` : '';
+}
+
 export async function reportHtml(source: ReportSource): Promise<string> {
   const { head } = source;
   const byHour = new Map<string, Record<ChartStatus, number>>();
@@ -123,7 +130,7 @@ export async function reportHtml(source: ReportSource): Promise<string> {
     const pending = stillToSign(e);
     if (job.rows.length < MAX_ROWS)
       job.rows.push(
-        `<tr><td><code>${escape(e.key)}</code></td><td>${statusBadge(status)}</td><td>${pending.map((r) => escape(who(r))).join(', ') || '–'}</td><td><code>${escape(`${e.source.file}:${e.source.line}`)}</code></td></tr>`,
+        `<tr><td><code>${escape(e.key)}</code></td><td>${statusBadge(status)}${settledReason(e)}</td><td>${pending.map((r) => escape(who(r))).join(', ') || '–'}</td><td><code>${escape(`${e.source.file}:${e.source.line}`)}</code></td></tr>`,
       );
     for (const r of pending) {
       toSignCount += 1;

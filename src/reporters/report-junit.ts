@@ -1,5 +1,6 @@
 import type { AccountResult, EnvelopeResult } from '../runner/run-summary.js';
 import type { ReportSource } from './report-json.js';
+import { settledReasonOf } from './settled-reason.js';
 
 function xml(text: string): string {
   return (
@@ -24,8 +25,10 @@ function envelopeCase(e: EnvelopeResult): string {
   if (e.outcome === 'failed')
     body = `      <failure type="${xml(e.error?.code ?? 'SR_ENVELOPE_FAILED')}" message="${xml(e.error?.message ?? '')}">${xml(`step: ${e.error?.step ?? '?'}`)}</failure>\n`;
   else if (e.outcome === 'not-started') body = '      <skipped message="not started: the run was interrupted"/>\n';
-  else
-    body = `      <system-out>${xml(`envelopeId ${e.envelopeId ?? ''}${e.recipients.some((r) => r.signing === 'waiting-for-turn') ? '; some signers wait for their turn' : ''}`)}</system-out>\n`;
+  else {
+    const reason = settledReasonOf(e);
+    body = `      <system-out>${xml(`envelopeId ${e.envelopeId ?? ''}${reason ? `; ${reason}` : ''}${e.recipients.some((r) => r.signing === 'waiting-for-turn') ? '; some signers wait for their turn' : ''}`)}</system-out>\n`;
+  }
   return `${head}>\n${body}    </testcase>`;
 }
 

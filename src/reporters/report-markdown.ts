@@ -1,6 +1,7 @@
 import { verdictOf, type AccountResult, type EnvelopeResult, type RunVerdict } from '../runner/run-summary.js';
 import type { ReportSource } from './report-json.js';
 import { countStatuses, oldestFirst, statusLine, stillToSignOf, type StillToSign } from './still-to-sign.js';
+import { settledReasonOf } from './settled-reason.js';
 
 /** The title of report.md for each verdict (`# signrun run …`). */
 const verdictTitles: Record<RunVerdict, string> = {
@@ -59,7 +60,14 @@ export async function reportMarkdown(source: ReportSource): Promise<string> {
   const waiting: EnvelopeResult[] = [];
   const statuses = new Map<string, number>();
   const stillToSign: StillToSign[] = [];
+  const settledListed: Array<{ name: string; reason: string }> = [];
+  let settledCount = 0;
   for await (const e of source.envelopes()) {
+    const reason = settledReasonOf(e);
+    if (reason) {
+      settledCount += 1;
+      if (settledListed.length < MAX_FAILED) settledListed.push({ name: `${e.job}/${e.key}`, reason });
+    }
     countStatuses(statuses, e);
     stillToSign.push(...stillToSignOf(e));
     if (e.outcome === 'succeeded') succeededCalls += e.apiCalls;
@@ -122,6 +130,19 @@ export async function reportMarkdown(source: ReportSource): Promise<string> {
     }
     if (stillToSign.length > MAX_STILL_TO_SIGN)
       lines.push('', `…and ${stillToSign.length - MAX_STILL_TO_SIGN} more (see report.json).`);
+    lines.push('');
+  }
+  if (settledCount > 0) {
+    lines.push(
+      '## Declined and voided',
+      '',
+      'Settled, not failures: why each one ended.',
+      '',
+      '| envelope | why |',
+      '|---|---|',
+    );
+    for (const s of settledListed) lines.push(`| ${code(s.name)} | ${cell(s.reason)} |`);
+    if (settledCount > MAX_FAILED) lines.push('', `…and ${settledCount - MAX_FAILED} more (see report.json).`);
     lines.push('');
   }
   if (failedCount > 0) {

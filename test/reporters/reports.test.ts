@@ -9,6 +9,7 @@ import {
 } from '../../src/reporters/report-json.js';
 import { reportMarkdown } from '../../src/reporters/report-markdown.js';
 import { reportJunit } from '../../src/reporters/report-junit.js';
+import { reportHtml } from '../../src/reporters/report-html.js';
 import { checkReport } from '../../src/reporters/report-schema.js';
 import { mergeReports } from '../../src/reporters/merge-reports.js';
 import { consoleSummary } from '../../src/reporters/console-summary.js';
@@ -191,6 +192,29 @@ describe('reporters', () => {
       ),
     );
     expect(xml).toMatch(/<testsuite name="offers" tests="4" failures="0" errors="0" skipped="1" time="0\.300"/);
+  });
+
+  it('every report says why a declined or a voided envelope ended', async () => {
+    const ok = fields_({}).envelopes[0]!;
+    const settled = summary({
+      envelopes: [
+        { ...ok, key: 'no', status: 'declined', declinedReason: 'Accepted another offer.' },
+        { ...ok, key: 'gone', status: 'voided', voidedReason: 'Wrong salary <fixed>' },
+        { ...ok, key: 'yes', status: 'completed' },
+      ],
+      accounts: [],
+    });
+    const md = await reportMarkdown(reportOf(settled));
+    expect(md).toContain('## Declined and voided');
+    expect(md).toContain('| `offers/no` | declined: Accepted another offer. |');
+    expect(md).toContain('| `offers/gone` | voided: Wrong salary &lt;fixed&gt; |');
+    expect(md).not.toContain('offers/yes` | ');
+    const xml = await reportJunit(reportOf(settled));
+    expect(xml).toContain('envelopeId e1; declined: Accepted another offer.');
+    expect(xml).toContain('voided: Wrong salary &lt;fixed&gt;');
+    const html = await reportHtml(reportOf(settled));
+    expect(html).toContain('<small>declined: Accepted another offer.</small>');
+    expect(html).toContain('<small>voided: Wrong salary &lt;fixed&gt;</small>');
   });
 
   it('exit codes: 1 with a failure, 130 when interrupted, 0 otherwise', () => {
