@@ -41,6 +41,7 @@ function emptyCounts(): Record<ChartStatus, number> {
 /** Envelopes sent per hour (UTC), then shown per hour, day or month, whichever gives a readable number of bars. */
 function buckets(
   byHour: Map<string, Record<ChartStatus, number>>,
+  earlier: Record<ChartStatus, number>,
   unknown: Record<ChartStatus, number>,
 ): ChartBucket[] {
   const hours = [...byHour.keys()].sort();
@@ -60,6 +61,7 @@ function buckets(
     merged.set(key, into);
   }
   const list = [...merged].map(([label, counts]) => ({ label, counts }));
+  if (chartStatuses.some((s) => earlier[s] > 0)) list.unshift({ label: 'sent earlier', counts: earlier });
   if (chartStatuses.some((s) => unknown[s] > 0)) list.push({ label: 'not sent', counts: unknown });
   return list;
 }
@@ -108,6 +110,8 @@ export async function reportHtml(source: ReportSource): Promise<string> {
   const { head } = source;
   const byHour = new Map<string, Record<ChartStatus, number>>();
   const unsent = emptyCounts();
+  /** Envelopes the service has whose time no report gave: not "not sent". */
+  const earlier = emptyCounts();
   const jobs = new Map<string, JobTable>();
   const toSign: string[] = [];
   let toSignCount = 0;
@@ -116,12 +120,14 @@ export async function reportHtml(source: ReportSource): Promise<string> {
 
   for await (const e of source.envelopes()) {
     const status = chartStatusOf(e);
-    const hour = e.startedAt?.slice(0, 13);
+    // When this command sent it, else (an envelope a sync reports, sent by an earlier run) when its status last changed.
+    const hour = (e.startedAt ?? e.statusAt)?.slice(0, 13);
     if (hour && status !== 'failed' && status !== 'not started') {
       const counts = byHour.get(hour) ?? emptyCounts();
       counts[status] += 1;
       byHour.set(hour, counts);
-    } else unsent[status] += 1;
+    } else if (e.envelopeId !== undefined) earlier[status] += 1;
+    else unsent[status] += 1;
 
     const job = jobs.get(e.job) ?? { rows: [], counts: emptyCounts(), total: 0 };
     jobs.set(e.job, job);
@@ -158,7 +164,7 @@ export async function reportHtml(source: ReportSource): Promise<string> {
       : t.envelopes.failed + t.accounts.failed > 0
         ? 'failed'
         : 'succeeded';
-  const chartBuckets = buckets(byHour, unsent);
+  const chartBuckets = buckets(byHour, earlier, unsent);
   const totalsByStatus = emptyCounts();
   for (const b of chartBuckets) for (const s of chartStatuses) totalsByStatus[s] += b.counts[s];
   const legend = chartStatuses

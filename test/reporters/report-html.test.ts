@@ -49,6 +49,24 @@ describe('report.html', () => {
     expect(chartStatusOf(envelope('a', { outcome: 'not-started' }))).toBe('not started');
   });
 
+  it('after a sync, charts envelopes an earlier run sent by when their status changed, never as "not sent"', async () => {
+    const synced = (key: string, status: string, statusAt?: string) =>
+      envelope(key, { envelopeId: key, status, adopted: true, ...(statusAt ? { statusAt } : {}) });
+    const html = await reportHtml(
+      reportOfItems([
+        synced('a', 'completed', '2026-11-21T09:10:00.000Z'),
+        synced('b', 'declined', '2026-11-21T11:30:00.000Z'),
+        synced('c', 'sent'),
+      ]),
+    );
+    expect(html).not.toContain('>not sent<');
+    expect(html).toContain('>sent earlier<');
+    expect(html).toMatch(/completed<\/span> 1/);
+    expect(html).toMatch(/declined<\/span> 1/);
+    const unsent = await reportHtml(reportOfItems([envelope('d', { outcome: 'failed' })]));
+    expect(unsent).toContain('>not sent<');
+  });
+
   it('charts envelopes per day sent, lists who is still to sign and failures with file:line and next step; no script, nothing outside', async () => {
     const html = await reportHtml(
       reportOfItems([
