@@ -71,7 +71,12 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
     succeeded: () => c.green(c.bold('Done')),
   }[verdict]();
   const parts: string[] = [];
-  if (t.envelopes.total > 0)
+  if (t.envelopes.total > 0 && report.command === 'sync')
+    // A sync sends nothing: it says what the service said of envelopes sent before.
+    parts.push(
+      `${t.envelopes.succeeded} of ${t.envelopes.total} envelope(s) brought up to date${t.envelopes.failed ? `, ${c.red(`${t.envelopes.failed} failed`)}` : ''}`,
+    );
+  else if (t.envelopes.total > 0)
     parts.push(
       `${t.envelopes.succeeded} of ${t.envelopes.total} envelope(s) sent${adopted ? ` (${adopted} of them by an earlier run or one running alongside: adopted, not sent again)` : ''}${t.envelopes.failed ? `, ${c.red(`${t.envelopes.failed} failed`)}` : ''}`,
     );

@@ -194,7 +194,7 @@ export async function reportHtml(source: ReportSource): Promise<string> {
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<title>signrun report: ${escape(verdict)}</title>
+<title>signrun ${head.command ?? 'run'} report: ${escape(verdict)}</title>
 <style>
 :root{color-scheme:light;--fg:#1d1d1f;--muted:#555;--line:#e3e3e8}
 *{box-sizing:border-box}
@@ -220,7 +220,7 @@ code{font-size:.85em;word-break:break-word}
 @media (max-width:600px){main{padding:.5rem}th,td{padding:.3rem}.tile b{font-size:1.3rem}}
 </style></head>
 <body><main>
-<h1>signrun run <span class="verdict-${verdict === 'succeeded' ? 'succeeded' : 'failed'}">${escape(verdict)}</span></h1>
+<h1>signrun ${head.command ?? 'run'} <span class="verdict-${verdict === 'succeeded' ? 'succeeded' : 'failed'}">${escape(verdict)}</span></h1>
 <p class="meta">Run <code>${escape(head.runId)}</code> on <code>${escape(head.target.rootUrl)}</code> · written ${escape(when)}</p>
 <div class="tiles">
 <div class="tile"><b>${t.envelopes.total}</b>envelope(s)</div>

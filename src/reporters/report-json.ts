@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { RunSummary, SummaryTotals } from '../runner/run-summary.js';
+import type { RunSummary, SummaryCommand, SummaryTotals } from '../runner/run-summary.js';
 import type { RateLimitInfo } from '../client/rate-limit.js';
 import type { AccountResult, EnvelopeResult, RunTarget } from '../runner/run-summary.js';
 import type { CallBudgetReport } from '../runner/call-budget.js';
@@ -8,6 +8,8 @@ import type { CallBudgetReport } from '../runner/call-budget.js';
 export interface RunReport {
   schemaVersion: 1;
   runId: string;
+  /** The command that wrote it (`run`, `sync`); absent in reports written before it was recorded, and in merged ones. */
+  command?: SummaryCommand;
   /** Present in merged reports: the runIds combined. */
   mergedFrom?: string[];
   target: RunTarget;
@@ -63,6 +65,7 @@ export function reportOf(summary: RunSummary, baseDir?: string): ReportSource {
   const head: ReportHead = {
     schemaVersion: 1,
     runId: summary.runId,
+    ...(summary.command ? { command: summary.command } : {}),
     target: { rootUrl: withoutUserInfo(summary.target.rootUrl), sandbox: summary.target.sandbox },
     startedAt: summary.startedAt,
     endedAt: summary.endedAt,

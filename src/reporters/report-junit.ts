@@ -114,7 +114,7 @@ export async function* reportJunitChunks(source: ReportSource): AsyncGenerator<s
     total.failures += c.failures;
     total.skipped += c.skipped;
   }
-  yield `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="signrun run ${xml(head.runId)}" tests="${total.tests}" failures="${total.failures}" errors="0" skipped="${total.skipped}" time="${seconds(head.durationMs)}">\n`;
+  yield `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="signrun ${head.command ?? 'run'} ${xml(head.runId)}" tests="${total.tests}" failures="${total.failures}" errors="0" skipped="${total.skipped}" time="${seconds(head.durationMs)}">\n`;
   const suiteOpen = (job: string, first: boolean) => {
     const c = counts.get(job) ?? noCounts();
     return `${first ? '' : '\n'}  <testsuite name="${xml(job)}" tests="${c.tests}" failures="${c.failures}" errors="0" skipped="${c.skipped}" time="${suiteSeconds(c)}" timestamp="${xml(head.startedAt)}">\n`;

@@ -3,7 +3,7 @@ import type { ReportSource } from './report-json.js';
 import { countStatuses, oldestFirst, statusLine, stillToSignOf, type StillToSign } from './still-to-sign.js';
 import { settledReasonOf } from './settled-reason.js';
 
-/** The title of report.md for each verdict (`# signrun run …`). */
+/** The title of report.md for each verdict (`# signrun run …`, `# signrun sync …`). */
 const verdictTitles: Record<RunVerdict, string> = {
   interrupted: 'interrupted',
   'budget-spent': 'stopped: hourly call budget spent (SR_CALL_BUDGET_SPENT)',
@@ -87,7 +87,7 @@ export async function reportMarkdown(source: ReportSource): Promise<string> {
 
   const t = report.totals;
   const lines: string[] = [];
-  lines.push(`# signrun run ${verdictTitles[verdictOf(report)]}`, '');
+  lines.push(`# signrun ${report.command ?? 'run'} ${verdictTitles[verdictOf(report)]}`, '');
   lines.push(
     `Target: ${report.target.sandbox ? 'in-process sandbox ' : ''}\`${report.target.rootUrl}\` · run \`${report.runId}\` · ${duration(report.durationMs)} · concurrency ${report.concurrency}`,
     '',

@@ -12,6 +12,7 @@ import {
   spooledCollector,
   type EnvelopeResult,
   type RunSummary,
+  type SummaryCommand,
   type RunTarget,
   type SummaryCollector,
 } from './run-summary.js';
@@ -86,6 +87,8 @@ export interface CommandRun<O extends CommandRunOptions> {
 
 /** What differs between the commands in the frame itself. */
 export interface CommandShape {
+  /** Which command this is: its reports say so. */
+  report: SummaryCommand;
   /** Written in the lock when the options give no `command`. */
   command: string;
   /** How many envelopes and accounts the jobs hold (the spool's size, `run:start`). */
@@ -119,7 +122,7 @@ export async function commandRun<O extends CommandRunOptions, S extends RunSumma
   const target = { rootUrl: options.target.rootUrl, sandbox: options.target.sandbox };
   // Results wait for the reports on disk, not in memory; the file leaves the folder at once (result-spool.ts).
   const { spool, collector } = await spooledCollector(
-    { runId, target, startedAt: startedAt.toISOString(), concurrency, outDir: out.root },
+    { runId, command: shape.report, target, startedAt: startedAt.toISOString(), concurrency, outDir: out.root },
     shape.envelopes,
   );
   const emit = (event: RunEvent) => {

@@ -31,8 +31,13 @@ export interface ApiUsage {
  * not held in memory (a run's memory stays flat however many envelopes it
  * has): they are read back, in job-file order, from the run's spool.
  */
+/** The signrun command whose summary it is: its reports say so. */
+export type SummaryCommand = 'run' | 'sync';
+
 export interface RunSummary {
   runId: string;
+  /** Absent in summaries made before reports named their command: `run`. */
+  command?: SummaryCommand;
   target: RunTarget;
   startedAt: string;
   endedAt: string;
@@ -157,6 +162,7 @@ export function exitCodeOf(summary: VerdictSource): ExitCodeValue {
 /** Options of {@link SummaryCollector}. */
 export interface SummaryCollectorInit {
   runId: string;
+  command?: SummaryCommand;
   target: RunTarget;
   startedAt: string;
   concurrency: number;

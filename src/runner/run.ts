@@ -100,6 +100,7 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
   return commandRun(
     options,
     {
+      report: 'run',
       command: 'signrun run',
       envelopes: envelopeCount,
       accounts: accountCount,

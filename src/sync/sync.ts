@@ -82,7 +82,7 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
   const envelopes = options.jobs.flatMap((j) => j.envelopes);
   return commandRun(
     options,
-    { command: 'signrun sync', envelopes: envelopes.length, accounts: 0 },
+    { report: 'sync', command: 'signrun sync', envelopes: envelopes.length, accounts: 0 },
     async ({ now, concurrency, out, client, collector, state, emit, finish }) => {
       const info: SyncInfo = { listed: false, listingCalls: 0, downloads: 0 };
       const { journal, progress } = state;

@@ -217,6 +217,36 @@ describe('reporters', () => {
     expect(html).toContain('<small>voided: Wrong salary &lt;fixed&gt;</small>');
   });
 
+  it('a sync’s reports say they are a sync’s, and that it brought envelopes up to date rather than sent them', async () => {
+    const ok = fields_({}).envelopes[0]!;
+    const synced = summary({
+      command: 'sync',
+      envelopes: [
+        { ...ok, adopted: true, status: 'completed' },
+        { ...ok, key: 'two', adopted: true },
+      ],
+      accounts: [],
+    });
+    const report = reportOf(synced);
+    expect(await reportMarkdown(report)).toMatch(/^# signrun sync succeeded/);
+    expect(await reportJunit(report)).toContain('<testsuites name="signrun sync run-1"');
+    expect(await reportHtml(report)).toContain('<h1>signrun sync <span');
+    const full = await inMemory(report);
+    expect(full.command).toBe('sync');
+    expect(checkReport(full)).toEqual([]);
+    const plain = {
+      red: (x: string) => x,
+      green: (x: string) => x,
+      yellow: (x: string) => x,
+      bold: (x: string) => x,
+      dim: (x: string) => x,
+    };
+    const text = await consoleSummary(report, { outShown: 'out', colour: plain });
+    expect(text).toContain('2 of 2 envelope(s) brought up to date');
+    expect(text).not.toContain('sent again');
+    expect(await reportMarkdown(reportOf(summary()))).toMatch(/^# signrun run failed/);
+  });
+
   it('exit codes: 1 with a failure, 130 when interrupted, 0 otherwise', () => {
     expect(exitCodeOf(summary())).toBe(1);
     expect(exitCodeOf(summary({ interrupted: true }))).toBe(130);
