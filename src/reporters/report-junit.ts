@@ -1,3 +1,4 @@
+import { errorCatalogue, type ErrorCode } from '../errors/catalogue.js';
 import type { AccountResult, EnvelopeResult } from '../runner/run-summary.js';
 import type { ReportSource } from './report-json.js';
 import { settledReasonOf } from './settled-reason.js';
@@ -19,11 +20,17 @@ function seconds(ms: number | undefined): string {
   return ((ms ?? 0) / 1000).toFixed(3);
 }
 
+/** A failure's text: the step it failed at, when one had begun, and what to do next (the code's hint). */
+function failureText(code: string | undefined, step: string | undefined, stepName: string): string {
+  const hint = code !== undefined && code in errorCatalogue ? errorCatalogue[code as ErrorCode].hint : undefined;
+  return [step !== undefined ? `${stepName}: ${step}` : undefined, hint].filter(Boolean).join('\n');
+}
+
 function envelopeCase(e: EnvelopeResult): string {
   const head = `    <testcase classname="${xml(`${e.job}.envelopes`)}" name="${xml(e.key)}" time="${seconds(e.durationMs)}" file="${xml(e.source.file)}" line="${e.source.line}"`;
   let body: string;
   if (e.outcome === 'failed')
-    body = `      <failure type="${xml(e.error?.code ?? 'SR_ENVELOPE_FAILED')}" message="${xml(e.error?.message ?? '')}">${xml(`step: ${e.error?.step ?? '?'}`)}</failure>\n`;
+    body = `      <failure type="${xml(e.error?.code ?? 'SR_ENVELOPE_FAILED')}" message="${xml(e.error?.message ?? '')}">${xml(failureText(e.error?.code, e.error?.step, 'step'))}</failure>\n`;
   else if (e.outcome === 'not-started') body = '      <skipped message="not started: the run was interrupted"/>\n';
   else {
     const reason = settledReasonOf(e);
@@ -36,7 +43,7 @@ function accountCase(a: AccountResult): string {
   const head = `    <testcase classname="${xml(`${a.job}.accounts`)}" name="${xml(a.key)}" time="${seconds(a.durationMs)}" file="${xml(a.source.file)}" line="${a.source.line}"`;
   let body: string;
   if (a.outcome === 'failed')
-    body = `      <failure type="${xml(a.error?.code ?? 'SR_ACCOUNT_FAILED')}" message="${xml(a.error?.message ?? '')}">${xml(`action: ${a.error?.step ?? '?'}`)}</failure>\n`;
+    body = `      <failure type="${xml(a.error?.code ?? 'SR_ACCOUNT_FAILED')}" message="${xml(a.error?.message ?? '')}">${xml(failureText(a.error?.code, a.error?.step, 'action'))}</failure>\n`;
   else if (a.outcome === 'not-started') body = '      <skipped message="not started: the run was interrupted"/>\n';
   else
     body = `      <system-out>${xml(`${a.outcome}${a.awaitingActivation ? ', awaiting activation' : ''}${a.accountId ? `; accountId ${a.accountId}` : ''}`)}</system-out>\n`;

@@ -130,11 +130,7 @@ export async function runEnvelope(
   try {
     ctx.out.join(envelope.job, envelope.key); // refuses unsafe names before any call
     if (decision.action === 'drift') {
-      throw new SignrunError(
-        'SR_ENVELOPE_DRIFT',
-        `${tag} exists as envelope ${decision.envelopeId} with other content: it is not sent again`,
-        { location: envelope.source, details: { envelopeId: decision.envelopeId } },
-      );
+      throw driftError(envelope, tag, decision.envelopeId);
     }
     for (const step of plan.steps) {
       failedStep = step;
@@ -325,11 +321,7 @@ async function stepConfirm(envelope: ResolvedEnvelope, state: EnvelopeState, ctx
     }
   }
   if (winner.digest !== undefined && winner.digest !== envelope.digest) {
-    throw new SignrunError(
-      'SR_ENVELOPE_DRIFT',
-      `${tag} exists as envelope ${winner.envelopeId} with other content: it is not sent again`,
-      { location: envelope.source, details: { envelopeId: winner.envelopeId } },
-    );
+    throw driftError(envelope, tag, winner.envelopeId);
   }
   if (!madeDraft) return; // adopted by the plan: only the losers were left to delete
   state.envelopeId = winner.envelopeId;
@@ -637,6 +629,18 @@ function need(envelopeId: string | undefined): string {
 }
 
 /** A failure as the report shows it. */
+/**
+ * SR_ENVELOPE_DRIFT: the envelope was sent with other content. Never sent
+ * again; the message names the two ways out.
+ */
+function driftError(envelope: ResolvedEnvelope, tag: string, envelopeId: string): SignrunError {
+  return new SignrunError(
+    'SR_ENVELOPE_DRIFT',
+    `${tag} exists as envelope ${envelopeId} with other content: it is not sent again. To send the new content, \`npx signrun run <paths> --replace-drifted\` voids that envelope and sends this one under the same key; or give it a new key`,
+    { location: envelope.source, details: { envelopeId } },
+  );
+}
+
 export function itemErrorOf(error: unknown, step: string | undefined): ItemError {
   const item: ItemError = isSignrunError(error)
     ? { code: error.code, message: error.message }

@@ -247,6 +247,21 @@ describe('reporters', () => {
     expect(await reportMarkdown(reportOf(summary()))).toMatch(/^# signrun run failed/);
   });
 
+  it('junit.xml says what to do next for a failure, and names a step only when one had begun', async () => {
+    const ok = fields_({}).envelopes[0]!;
+    const drifted: EnvelopeResult = {
+      ...ok,
+      outcome: 'failed',
+      error: { code: 'SR_ENVELOPE_DRIFT', message: 'offers/ok exists as envelope e1 with other content' },
+    };
+    const xml = await reportJunit(reportOf(summary({ envelopes: [drifted], accounts: [] })));
+    expect(xml).toContain('<failure type="SR_ENVELOPE_DRIFT"');
+    expect(xml).toContain('--replace-drifted');
+    expect(xml).not.toContain('step: ?');
+    const failedAtCreate = await reportJunit(reportOf(summary()));
+    expect(failedAtCreate).toContain('step: create');
+  });
+
   it('exit codes: 1 with a failure, 130 when interrupted, 0 otherwise', () => {
     expect(exitCodeOf(summary())).toBe(1);
     expect(exitCodeOf(summary({ interrupted: true }))).toBe(130);
