@@ -19,6 +19,9 @@ export interface Actor {
   userAgent?: string | null;
 }
 
+/** The service itself, acting on its own (sending to the next routing order): no IP, no browser. */
+const serviceActor: Actor = {};
+
 /** Why a lifecycle step was refused. */
 export type LifecycleRefusal = 'envelope-not-found' | 'recipient-not-found' | 'not-in-sequence' | 'invalid-state';
 
@@ -215,7 +218,9 @@ export function createLifecycle(deps: LifecycleDeps) {
       recipient.status = 'sent';
       recipient.sentAt = now;
       envelopes.updateRecipient(recipient);
-      record('recipient-sent', envelope, recipient, actor);
+      // The service sends, not whoever's request set the routing going (the sender's call, or the previous
+      // signer's browser): DocuSign's certificate gives no IP or browser for a recipient's "sent".
+      record('recipient-sent', envelope, recipient, serviceActor);
       // DocuSign sends no email to embedded recipients (clientUserId): the client's own application shows them the view.
       if (recipient.clientUserId === null) {
         deps.outbox.add({

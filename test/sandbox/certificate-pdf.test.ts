@@ -109,6 +109,8 @@ describe('certificate of completion (pdf/certificate.ts on pdf/text-pdf.ts)', ()
     expect(text).toContain('Signer 2 <signer2@example.com> — recipient 2');
     // The user agent line is wider than the page: wrapped at a space, nothing lost.
     expect(text).toMatch(/Signed \(IP 198\.51\.100\.7, agent Mozilla\/5\.0 \(X11; Linux x86_64\)/);
+    // The whole user agent, never cut inside a word ("(KHTML, l" was what a 60-character cut left).
+    expect(text.replace(/\s+/g, ' ')).toContain('(KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36)');
     expect(text).toContain('Envelope completed');
     expect((await PDFDocument.load(bytes)).getPageCount()).toBe(1);
     const info = (await tool('pdfinfo', [file])).out;

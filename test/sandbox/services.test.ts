@@ -52,8 +52,16 @@ describe('lifecycle', () => {
     expect(a.sandbox.envelopes.getById(envelopeId)?.status).toBe('delivered');
     lifecycle.markSigned(envelopeId, '1');
     expect(statuses()).toEqual(['completed', 'sent', 'created']);
-    lifecycle.markSigned(envelopeId, '2');
+    lifecycle.markSigned(envelopeId, '2', { ip: '203.0.113.2', userAgent: 'browser of signer 2' });
     expect(statuses()).toEqual(['completed', 'completed', 'sent']);
+    // Recipient 3 is sent to by the service, not by signer 2's browser, whose signature set it going.
+    const sentTo3 = a.sandbox.eventsTable
+      .ofEnvelope(envelopeId)
+      .find((e) => e.type === 'recipient-sent' && e.recipientId === '3');
+    expect(sentTo3).toMatchObject({ ip: null, userAgent: null });
+    expect(a.sandbox.eventsTable.ofEnvelope(envelopeId)).toContainEqual(
+      expect.objectContaining({ type: 'recipient-completed', recipientId: '2', userAgent: 'browser of signer 2' }),
+    );
     lifecycle.markSigned(envelopeId, '3');
     expect(a.sandbox.envelopes.getById(envelopeId)?.status).toBe('completed');
     expect(events.map((e) => `${e.type}${e.recipientId ? `:${e.recipientId}` : ''}`)).toEqual([

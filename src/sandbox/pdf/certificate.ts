@@ -60,7 +60,7 @@ export function certificatePdf(input: CertificateInput): Buffer {
     const events = input.events.filter((ev) => ev.recipientId === r.recipientId);
     if (events.length === 0) writer.line('no events', { indent: 14 });
     for (const ev of events) {
-      const where = [ev.ip ? `IP ${ev.ip}` : null, ev.userAgent ? `agent ${ev.userAgent.slice(0, 60)}` : null]
+      const where = [ev.ip ? `IP ${ev.ip}` : null, ev.userAgent ? `agent ${shortened(ev.userAgent, 300)}` : null]
         .filter(Boolean)
         .join(', ');
       writer.line(`${isoTime(ev.at)}  ${eventLabels[ev.type] ?? ev.type}${where ? `  (${where})` : ''}`, {
@@ -108,6 +108,13 @@ class PageWriter {
   gap(): void {
     this.#y -= 8;
   }
+}
+
+/** At most `max` characters, cut at the last space before it (never inside a word), with an ellipsis when cut. */
+function shortened(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const space = text.lastIndexOf(' ', max);
+  return `${text.slice(0, space > 0 ? space : max)} …`;
 }
 
 /** Splits a text into lines no wider than maxWidth, at spaces (inside a word only when the word alone is too wide). */
