@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../helpers/run-cli.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
@@ -32,6 +35,26 @@ describe('signrun serve', () => {
     const r = await runCli(['serve', '--port', port]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('SR_SANDBOX_START');
+  });
+
+  it('leaves no --data folder behind when it cannot start, and keeps one that was there', async () => {
+    const busy = await startSandbox({ port: 0 });
+    running.push(busy);
+    const port = new URL(busy.origin).port;
+    const parent = mkdtempSync(join(tmpdir(), 'signrun-serve-'));
+    try {
+      const fresh = join(parent, 'new', 'data');
+      const r = await runCli(['serve', '--port', port, '--data', fresh]);
+      expect(r.code).toBe(2);
+      expect(existsSync(join(parent, 'new'))).toBe(false);
+      const kept = join(parent, 'kept');
+      mkdirSync(kept);
+      writeFileSync(join(kept, 'note.txt'), 'mine');
+      expect((await runCli(['serve', '--port', port, '--data', kept])).code).toBe(2);
+      expect(readFileSync(join(kept, 'note.txt'), 'utf8')).toBe('mine');
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
   });
 
   it('on SIGTERM, finishes the request in flight (201) before exiting 0', async () => {

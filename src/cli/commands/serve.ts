@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CommandHandler } from '../command.js';
 import { SignrunError } from '../../errors/signrun-error.js';
@@ -13,9 +13,11 @@ import { lineBatch } from '../line-batch.js';
  */
 const handler: CommandHandler = async ({ options, io, signal }) => {
   const dataDir = typeof options['data'] === 'string' ? resolve(io.cwd, options['data']) : undefined;
+  /** The first folder this start created for --data (none when it was there): removed again if the start fails. */
+  let created: string | undefined;
   if (dataDir) {
     try {
-      mkdirSync(dataDir, { recursive: true });
+      created = mkdirSync(dataDir, { recursive: true });
     } catch (cause) {
       throw new SignrunError('SR_SANDBOX_START', `cannot create the data folder ${dataDir}`, { cause });
     }
@@ -46,6 +48,10 @@ const handler: CommandHandler = async ({ options, io, signal }) => {
     faults: options['faults'] as string | undefined,
     faultSeed: options['faultSeed'] as number | undefined,
     log: (line) => requestLog.line(line),
+  }).catch((error: unknown) => {
+    // A start that fails (a port in use, a bad seed) leaves no data folder it made behind; one that was there stays.
+    if (created !== undefined) rmSync(created, { recursive: true, force: true });
+    throw error;
   });
   requestLog.flush(); // anything logged while starting comes before the ready line
   io.stdout.write(`sandbox listening on ${sandbox.rootUrl}\n`);
