@@ -270,6 +270,14 @@ export function buildProgram(
     .option('--host <host>', 'host the links server listens on', '127.0.0.1')
     .option('--port <port>', 'port the links server listens on', portNumber, 8090)
     .option('--base-url <url>', 'public address of the links server (as given to `links serve`)')
+    .addOption(
+      new Option(
+        '--format <format>',
+        'text: one line per recipient; csv: job, key, recipientId, clientUserId, name, email, link (for a mail merge)',
+      )
+        .choices(['text', 'csv'])
+        .default('text'),
+    )
     .action(linksAction('list'));
 
   return program;

@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFile, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -118,6 +119,18 @@ describe('signrun links serve', () => {
     expect(listed.stdout).toContain(`links-e2e/offer-ada emp-0001 ${link}`);
     // Listing again keeps the same token.
     expect((await signing('offer-ada')).recipients[0]?.link).toBe(link);
+    // As a CSV for a mail merge: a header, then one row per embedded recipient with the same link.
+    const csv = await runCli(['links', 'list', '--out', outDir, '--base-url', origin, '--format', 'csv']);
+    expect(csv.code, csv.stderr).toBe(0);
+    const rows = parse(csv.stdout, { columns: true }) as Array<Record<string, string>>;
+    expect(rows.find((r) => r['key'] === 'offer-ada')).toMatchObject({
+      job: 'links-e2e',
+      clientUserId: 'emp-0001',
+      name: 'Ada Martin',
+      email: 'ada.martin@example.com',
+      link,
+    });
+    expect(Object.keys(rows[0]!)).toEqual(['job', 'key', 'recipientId', 'clientUserId', 'name', 'email', 'link']);
   });
 
   it('opened twice, one link gives two different working signing addresses; signing through the second completes', async () => {

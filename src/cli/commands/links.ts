@@ -9,6 +9,7 @@ import { OutputFolder } from '../../output/output-folder.js';
 import { ensureLinks } from '../../links/link-store.js';
 import { startLinksServer } from '../../links/links-server.js';
 import { stat } from 'node:fs/promises';
+import { stringify } from 'csv-stringify/sync';
 
 async function existingOut(cwd: string, out: string): Promise<string> {
   const dir = path.resolve(cwd, out);
@@ -24,8 +25,9 @@ async function existingOut(cwd: string, out: string): Promise<string> {
  * `signrun links serve --out DIR [--host] [--port] [--base-url]`: the links
  * server until Ctrl-C / SIGTERM (docs/links.md). Prints
  * `links listening on http://HOST:PORT` once ready.
- * `signrun links list --out DIR [--base-url]`: gives missing tokens and
- * prints one line per embedded recipient: `job/key clientUserId link`.
+ * `signrun links list --out DIR [--base-url] [--format text|csv]`: gives
+ * missing tokens and prints one line per embedded recipient (`job/key
+ * clientUserId link`), or a CSV with names and emails for a mail merge.
  */
 const linksCommand: CommandHandler = async ({ args, options, io, signal }) => {
   const action = args[0] as 'serve' | 'list';
@@ -39,7 +41,15 @@ const linksCommand: CommandHandler = async ({ args, options, io, signal }) => {
       baseUrl ??
       `http://${(options['host'] as string | undefined) ?? '127.0.0.1'}:${(options['port'] as number | undefined) ?? 8090}`;
     const links = await ensureLinks(new OutputFolder(outDir), base);
-    for (const l of links) io.stdout.write(`${l.folder} ${l.clientUserId} ${l.link}\n`);
+    if (options['format'] === 'csv') {
+      // For a mail merge: one row per embedded recipient, with a header (RFC 4180 quoting by csv-stringify).
+      io.stdout.write(
+        stringify(
+          links.map((l) => [l.job, l.key, l.recipientId, l.clientUserId, l.userName, l.email, l.link]),
+          { header: true, columns: ['job', 'key', 'recipientId', 'clientUserId', 'name', 'email', 'link'] },
+        ),
+      );
+    } else for (const l of links) io.stdout.write(`${l.folder} ${l.clientUserId} ${l.link}\n`);
     io.stderr.write(
       `${links.length} link(s); they open while \`npx signrun links serve --out ${(options['out'] as string | undefined) ?? 'out'}\` answers at ${base}.\n`,
     );
