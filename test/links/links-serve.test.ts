@@ -122,7 +122,7 @@ describe('signrun links serve', () => {
     // As a CSV for a mail merge: a header, then one row per embedded recipient with the same link.
     const csv = await runCli(['links', 'list', '--out', outDir, '--base-url', origin, '--format', 'csv']);
     expect(csv.code, csv.stderr).toBe(0);
-    const rows = parse(csv.stdout, { columns: true }) as Array<Record<string, string>>;
+    const rows = parse<Record<string, string>>(csv.stdout, { columns: true });
     expect(rows.find((r) => r['key'] === 'offer-ada')).toMatchObject({
       job: 'links-e2e',
       clientUserId: 'emp-0001',
