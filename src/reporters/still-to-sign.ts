@@ -15,24 +15,34 @@ export interface StillToSign {
   since?: string;
 }
 
-/** The recipients of one envelope still to sign (none when the envelope is settled). */
+/**
+ * The recipients of one envelope still to sign (none when the envelope is
+ * settled). Until a sync says what the service knows, a recipient's status
+ * follows from the routing: those of the first routing order still to act
+ * were sent it when signrun sent the envelope (since then); later ones are
+ * `created`, not yet notified.
+ */
 export function stillToSignOf(e: EnvelopeResult): StillToSign[] {
   if (!e.envelopeId || e.status === undefined || isSettledEnvelope(e.status)) return [];
-  return e.recipients
-    .filter((r) => isStillToAct(r.status))
-    .map((r) => {
-      const item: StillToSign = {
-        job: e.job,
-        key: e.key,
-        envelopeStatus: e.status ?? 'sent',
-        recipientId: r.recipientId,
-        status: r.status ?? 'sent',
-      };
-      if (r.name !== undefined) item.name = r.name;
-      if (r.email !== undefined) item.email = r.email;
-      if (r.statusAt !== undefined) item.since = r.statusAt;
-      return item;
-    });
+  const pending = e.recipients.filter((r) => isStillToAct(r.status));
+  const orderOf = (r: { routingOrder?: string }) => Number(r.routingOrder ?? '1');
+  const inTurn = Math.min(...pending.map(orderOf));
+  return pending.map((r) => {
+    const known = r.status !== undefined;
+    const status = r.status ?? (e.status === 'created' || orderOf(r) > inTurn ? 'created' : 'sent');
+    const item: StillToSign = {
+      job: e.job,
+      key: e.key,
+      envelopeStatus: e.status ?? 'sent',
+      recipientId: r.recipientId,
+      status,
+    };
+    if (r.name !== undefined) item.name = r.name;
+    if (r.email !== undefined) item.email = r.email;
+    const since = r.statusAt ?? (!known && status === 'sent' ? e.startedAt : undefined);
+    if (since !== undefined) item.since = since;
+    return item;
+  });
 }
 
 /** Oldest first (the longest wait on top); those with no date last. */
