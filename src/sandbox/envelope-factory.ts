@@ -6,6 +6,7 @@ import type { EnvelopeRecord, RecipientRecord, DocumentRecord, CustomFieldRecord
 import type { IncomingEnvelope, IncomingRecipient } from './wire/envelope-definition.js';
 import { ApiError, apiErrors } from './api-error.js';
 import { looksLikePdf, quickPageCount } from './pdf/page-count.js';
+import { EnvelopeText, placeTabs } from './tabs/place-tabs.js';
 
 /** The rows of a new envelope, ready for lifecycle.create (document bytes already stored). */
 export interface NewEnvelope {
@@ -141,6 +142,16 @@ export async function buildEnvelope(
       declinedReason: null,
     };
   });
+
+  // Every tab gets its id and recipient; anchored tabs go wherever their anchor is (documents read only then).
+  const incomingBytes = new Map(incoming.documents.map((d) => [d.documentId, d.bytes]));
+  const text = new EnvelopeText(
+    documents.map((d) => ({
+      documentId: d.documentId,
+      bytes: () => incomingBytes.get(d.documentId) ?? context.blobs.get(d.sha256),
+    })),
+  );
+  for (const recipient of recipients) recipient.tabs = await placeTabs(recipient.tabs, recipient.recipientId, text);
 
   const customFields: CustomFieldRecord[] = incoming.customFields.map((f, i) => ({
     kind: f.kind,
