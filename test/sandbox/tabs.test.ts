@@ -4,7 +4,7 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { authHeader, call, expectApiError, login } from './helpers/api.js';
 import { popplerWords, type PopplerWord } from '../pdf/poppler.js';
 import { tempPdf, tool } from '../signing/pdf-tools.js';
-import { signOverHttp } from '../signing/sign-over-http.js';
+import { openSigningLink, postForm, signOverHttp } from '../signing/sign-over-http.js';
 
 // Tabs of every kind through the real sandbox over HTTP (issue 19, the
 // sandbox's side): anchors placed where poppler reads their text, values read
@@ -259,5 +259,99 @@ describe('values', () => {
       headers: authHeader(),
     });
     expectApiError(res, 400, 'UNKNOWN_ENVELOPE_RECIPIENT');
+  });
+});
+
+describe('what the signer enters', () => {
+  const entryTabs = {
+    signHereTabs: [anchor('/sig1/', { anchorXOffset: '0', anchorYOffset: '10' })],
+    textTabs: [
+      anchor('/salary/', { tabLabel: 'salary', value: '85000', locked: 'true' }),
+      anchor('/start/', { tabLabel: 'nickname' }),
+    ],
+    numberTabs: [anchor('/date1/', { tabLabel: 'years' })],
+    checkboxTabs: [anchor('/reloc/', { tabLabel: 'relocation', anchorXOffset: '70' })],
+    listTabs: [
+      anchor('/office/', {
+        tabLabel: 'office',
+        listItems: [
+          { text: 'Boston office', value: 'BOS' },
+          { text: 'Lisbon office', value: 'LIS' },
+        ],
+      }),
+    ],
+  };
+
+  async function openFor(envelopeId: string) {
+    const view = await call(`${accountBase}/envelopes/${envelopeId}/views/recipient`, {
+      headers: authHeader(),
+      body: {
+        email: 'grace@example.com',
+        userName: 'Grace Brewster Hopper',
+        clientUserId: 'grace-1',
+        authenticationMethod: 'none',
+        returnUrl: 'http://127.0.0.1:9/done',
+      },
+    });
+    expect(view.status, JSON.stringify(view.json)).toBe(201);
+    return openSigningLink(view.json.url as string);
+  }
+
+  it('shows each field as its control, refuses to finish without the required ones, keeps locked values, stores and stamps the rest', async () => {
+    const r = await create(entryTabs);
+    expect(r.status, JSON.stringify(r.json)).toBe(201);
+    const envelopeId = r.json.envelopeId as string;
+    const tabs = await get(`/envelopes/${envelopeId}/recipients/1/tabs`);
+    const field = (tab: { tabId: string }) => `tab.${tab.tabId}`;
+    const { html, sessionUrl, cookie, csrf } = await openFor(envelopeId);
+    // Controls: a read-only prefilled salary, text boxes, a checkbox, a list.
+    expect(html).toMatch(new RegExp(`name="${field(tabs.textTabs[0])}" value="85000" readonly`));
+    expect(html).toMatch(new RegExp(`type="text" name="${field(tabs.textTabs[1])}" value="" required`));
+    expect(html).toContain(`type="checkbox" name="${field(tabs.checkboxTabs[0])}"`);
+    expect(html).toContain('name="fieldsShown" value="1"');
+    expect(html).toMatch(new RegExp(`<select id="field-\\d+" name="${field(tabs.listTabs[0])}"`));
+
+    // Required text, number and list left empty: refused, page shown again with the error.
+    const refused = await postForm(`${sessionUrl}/sign`, cookie, { signatureName: 'Grace Hopper', csrfToken: csrf });
+    expect(refused.status).toBe(400);
+    const refusedHtml = await refused.text();
+    expect(refusedHtml).toContain('Fill in the required fields: nickname, years, office.');
+
+    // A number that is not one: refused too.
+    const notNumber = await postForm(`${sessionUrl}/sign`, cookie, {
+      signatureName: 'Grace Hopper',
+      csrfToken: csrf,
+      [field(tabs.textTabs[1])]: 'Amazing Grace',
+      [field(tabs.numberTabs[0])]: 'twelve',
+      [field(tabs.listTabs[0])]: 'BOS',
+    });
+    expect(notNumber.status).toBe(400);
+    expect(await notNumber.text()).toContain('do not hold a valid value: years');
+
+    const done = await postForm(`${sessionUrl}/sign`, cookie, {
+      signatureName: 'Grace Hopper',
+      csrfToken: csrf,
+      fieldsShown: '1',
+      [field(tabs.textTabs[0])]: '999999', // locked: ignored
+      [field(tabs.textTabs[1])]: 'Amazing Grace',
+      [field(tabs.numberTabs[0])]: '12',
+      [field(tabs.checkboxTabs[0])]: 'true',
+      [field(tabs.listTabs[0])]: 'BOS',
+    });
+    expect(done.status).toBe(303);
+    expect(new URL(done.headers.get('location')!).searchParams.get('event')).toBe('signing_complete');
+
+    const form = await get(`/envelopes/${envelopeId}/form_data`);
+    expect(form.recipientFormData[0].formData).toEqual([
+      { name: 'salary', value: '85000' },
+      { name: 'nickname', value: 'Amazing Grace' },
+      { name: 'years', value: '12' },
+      { name: 'relocation', value: 'X' },
+      { name: 'office', value: 'BOS', listSelectedValue: 'Boston office' },
+    ]);
+    const res = await fetch(`${accountBase}/envelopes/${envelopeId}/documents/1`, { headers: authHeader() });
+    const { out } = await tool('pdftotext', ['-layout', tempPdf(Buffer.from(await res.arrayBuffer())), '-']);
+    for (const text of ['85000', 'Amazing Grace', '12', 'Boston office']) expect(out).toContain(text);
+    expect(out).not.toContain('999999');
   });
 });

@@ -27,6 +27,10 @@ export class EnvelopeText {
   private readonly texts = new Map<string, Promise<PageText[]>>();
   constructor(private readonly documents: readonly AnchorDocument[]) {}
 
+  get documentCount(): number {
+    return this.documents.length;
+  }
+
   /** Each document's pages, in the envelope's order. */
   async all(): Promise<Array<{ documentId: string; pages: PageText[] }>> {
     const out: Array<{ documentId: string; pages: PageText[] }> = [];
@@ -111,7 +115,10 @@ async function anchored<T extends Record<string, unknown> & { anchorString: stri
       });
     }
   }
-  if (out.length === 0 && !isTrue(item['anchorIgnoreIfNotPresent'])) throw anchorNotFound(item.anchorString);
+  // A draft without documents yet keeps its anchored tabs unplaced.
+  if (out.length === 0 && text.documentCount > 0 && !isTrue(item['anchorIgnoreIfNotPresent']))
+    throw anchorNotFound(item.anchorString);
+  if (text.documentCount === 0) return [item];
   return out;
 }
 
