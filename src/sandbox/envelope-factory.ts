@@ -7,6 +7,7 @@ import type { IncomingEnvelope, IncomingRecipient } from './wire/envelope-defini
 import { ApiError, apiErrors } from './api-error.js';
 import { looksLikePdf, quickPageCount } from './pdf/page-count.js';
 import { EnvelopeText, placeTabs } from './tabs/place-tabs.js';
+import { fillRoleTabs } from './tabs/role-tabs.js';
 
 /** The rows of a new envelope, ready for lifecycle.create (document bytes already stored). */
 export interface NewEnvelope {
@@ -117,7 +118,13 @@ export async function buildEnvelope(
     const recipientId = s.recipientId ?? s.defaultRecipientId;
     if (recipientIds.has(recipientId)) throw apiErrors.invalidBody(`recipientId ${recipientId} is used twice.`);
     recipientIds.add(recipientId);
-    const tabs = s.tabs ?? s.defaultTabs;
+    // A template role's tabs are filled by the templateRoles entry's tabs (by tabLabel); documents' recipients bring their own.
+    const tabs =
+      s.tabs === undefined
+        ? s.defaultTabs
+        : incoming.templateId === undefined
+          ? s.tabs
+          : fillRoleTabs(s.defaultTabs, s.tabs);
     checkTabs(tabs, documents);
     return {
       envelopeId: id,

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
@@ -353,5 +356,92 @@ describe('what the signer enters', () => {
     const { out } = await tool('pdftotext', ['-layout', tempPdf(Buffer.from(await res.arrayBuffer())), '-']);
     for (const text of ['85000', 'Amazing Grace', '12', 'Boston office']) expect(out).toContain(text);
     expect(out).not.toContain('999999');
+  });
+});
+
+describe('template roles', () => {
+  it('fill the template’s tabs by tabLabel, which keep their place; a role tab with a place of its own is added', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'signrun-tabs-seed-'));
+    const templateId = '7a0c2f4e-1b3d-4c5e-8f90-a1b2c3d4e5f6';
+    writeFileSync(
+      join(dir, 'seed.yaml'),
+      [
+        'integratorKeys: [tabs-key]',
+        'accounts:',
+        '  - accountName: Tabs Corp',
+        '    users:',
+        '      - { userName: tabs@example.com, password: pw }',
+        '    templates:',
+        `      - templateId: ${templateId}`,
+        '        name: Offer',
+        '        emailSubject: Your offer',
+        '        documents: [{ documentId: "1", name: offer.pdf }]',
+        '        roles:',
+        '          - roleName: candidate',
+        '            routingOrder: "1"',
+        '            recipientId: "1"',
+        '            tabs:',
+        '              signHereTabs: [{ documentId: "1", pageNumber: "1", xPosition: "100", yPosition: "600" }]',
+        '              textTabs: [{ tabLabel: salary, documentId: "1", pageNumber: "1", xPosition: "100", yPosition: "500" }]',
+        '',
+      ].join('\n'),
+    );
+    const seeded = await startSandbox({ port: 0, seedFile: join(dir, 'seed.yaml') });
+    try {
+      const credentials = { username: 'tabs@example.com', password: 'pw', integratorKey: 'tabs-key' };
+      const { baseUrl } = await login(seeded.rootUrl, credentials);
+      const headers = authHeader(credentials);
+      const created = await call(`${baseUrl}/envelopes`, {
+        headers,
+        body: {
+          status: 'sent',
+          templateId,
+          templateRoles: [
+            {
+              roleName: 'candidate',
+              name: 'Ada Lovelace',
+              email: 'ada@example.com',
+              clientUserId: 'ada',
+              tabs: {
+                textTabs: [
+                  { tabLabel: 'salary', value: '91000', locked: 'true' },
+                  { tabLabel: 'unplaced', value: 'ignored' },
+                ],
+                dateSignedTabs: [{ documentId: '1', pageNumber: '1', xPosition: '300', yPosition: '600' }],
+              },
+            },
+          ],
+        },
+      });
+      expect(created.status, JSON.stringify(created.json)).toBe(201);
+      const envelopeId = created.json.envelopeId as string;
+      const tabs = (await call(`${baseUrl}/envelopes/${envelopeId}/recipients/1/tabs`, { headers })).json;
+      expect(tabs.textTabs).toHaveLength(1);
+      expect(tabs.textTabs[0]).toMatchObject({
+        tabLabel: 'salary',
+        value: '91000',
+        xPosition: '100',
+        yPosition: '500',
+      });
+      expect(tabs.signHereTabs).toHaveLength(1);
+      expect(tabs.dateSignedTabs[0]).toMatchObject({ xPosition: '300', recipientId: '1' });
+
+      const view = await call(`${baseUrl}/envelopes/${envelopeId}/views/recipient`, {
+        headers,
+        body: {
+          email: 'ada@example.com',
+          userName: 'Ada Lovelace',
+          clientUserId: 'ada',
+          authenticationMethod: 'none',
+          returnUrl: 'http://127.0.0.1:9/',
+        },
+      });
+      expect(await signOverHttp(view.json.url as string, 'Ada Lovelace')).toBe('signing_complete');
+      const doc = await fetch(`${baseUrl}/envelopes/${envelopeId}/documents/1`, { headers });
+      const { out } = await tool('pdftotext', ['-layout', tempPdf(Buffer.from(await doc.arrayBuffer())), '-']);
+      expect(out).toContain('91000');
+    } finally {
+      await seeded.close();
+    }
   });
 });
