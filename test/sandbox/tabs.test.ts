@@ -359,6 +359,46 @@ describe('what the signer enters', () => {
   });
 });
 
+describe('formula tabs', () => {
+  it('are computed at signing from the values their [TabLabel]s name, rounded as asked, and stamped', async () => {
+    const r = await create({
+      signHereTabs: [anchor('/sig1/', { anchorXOffset: '0', anchorYOffset: '10' })],
+      numberTabs: [
+        anchor('/salary/', { tabLabel: 'monthly', value: '1000', locked: 'true' }),
+        anchor('/start/', { tabLabel: 'bonus' }),
+      ],
+      formulaTabs: [
+        anchor('/date1/', { tabLabel: 'total', formula: '([monthly] * 12 + [bonus]) / 2', roundDecimalPlaces: '2' }),
+      ],
+    });
+    expect(r.status, JSON.stringify(r.json)).toBe(201);
+    const envelopeId = r.json.envelopeId as string;
+    const tabs = await get(`/envelopes/${envelopeId}/recipients/1/tabs`);
+    const view = await call(`${accountBase}/envelopes/${envelopeId}/views/recipient`, {
+      headers: authHeader(),
+      body: {
+        email: 'grace@example.com',
+        userName: 'Grace Brewster Hopper',
+        clientUserId: 'grace-1',
+        authenticationMethod: 'none',
+        returnUrl: 'http://127.0.0.1:9/',
+      },
+    });
+    const { sessionUrl, cookie, csrf } = await openSigningLink(view.json.url as string);
+    const done = await postForm(`${sessionUrl}/sign`, cookie, {
+      signatureName: 'Grace Hopper',
+      csrfToken: csrf,
+      [`tab.${tabs.numberTabs[1].tabId as string}`]: '501',
+    });
+    expect(done.status).toBe(303);
+    const after = await get(`/envelopes/${envelopeId}/recipients/1/tabs`);
+    expect(after.formulaTabs[0].value).toBe('6250.50');
+    const res = await fetch(`${accountBase}/envelopes/${envelopeId}/documents/1`, { headers: authHeader() });
+    const { out } = await tool('pdftotext', ['-layout', tempPdf(Buffer.from(await res.arrayBuffer())), '-']);
+    expect(out).toContain('6250.50');
+  });
+});
+
 describe('template roles', () => {
   it('fill the template’s tabs by tabLabel, which keep their place; a role tab with a place of its own is added', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'signrun-tabs-seed-'));

@@ -1,6 +1,7 @@
 import { tabsByKind, tabsObject, tabKinds, type KindedTab, type Tabs, type WireTab } from '../../envelope/index.js';
 import type { TabToDraw } from '../../pdf/index.js';
 import { isTrue } from './place-tabs.js';
+import { evaluateFormula, formulaText } from './formula.js';
 
 /** Who signed, as the service-filled tabs show it. */
 export interface Signing {
@@ -45,15 +46,36 @@ function rebuild(original: Tabs, tabs: KindedTab[]): Tabs {
   };
 }
 
-/** The tabs after signing: those the service fills (date signed, names, email, envelope id) get their value. */
+/**
+ * The tabs after signing: those the service fills (date signed, names,
+ * email, envelope id) get their value, then formula tabs are computed from
+ * the values of the tabs their `[TabLabel]`s name.
+ */
 export function fillServiceTabs(tabs: Tabs, signing: Signing): Tabs {
-  return rebuild(
-    tabs,
-    tabsByKind(tabs).map(({ kind, tab }) => {
-      const value = kind.filledBy === 'service' ? serviceValue(kind.name, signing) : undefined;
-      return { kind, tab: value === undefined ? tab : { ...tab, value } };
-    }),
-  );
+  const filled = tabsByKind(tabs).map(({ kind, tab }) => {
+    const value = kind.filledBy === 'service' ? serviceValue(kind.name, signing) : undefined;
+    return { kind, tab: value === undefined ? tab : { ...tab, value } };
+  });
+  return rebuild(tabs, computeFormulas(filled));
+}
+
+/** Formula tabs with their results (a formula may name another formula: computed in order, a few rounds). */
+export function computeFormulas(tabs: KindedTab[]): KindedTab[] {
+  let out = tabs;
+  for (let round = 0; round < 3; round++) {
+    const values = new Map<string, string>();
+    for (const { tab } of out)
+      if (tab.tabLabel !== undefined && tab.value !== undefined) values.set(tab.tabLabel, tab.value);
+    out = out.map(({ kind, tab }) => {
+      if (kind.valueType !== 'formula' || typeof tab['formula'] !== 'string') return { kind, tab };
+      const result = evaluateFormula(tab['formula'], (label) => values.get(label));
+      return {
+        kind,
+        tab: result === undefined ? tab : { ...tab, value: formulaText(result, tab['roundDecimalPlaces']) },
+      };
+    });
+  }
+  return out;
 }
 
 /** The text a list tab shows: its selected item's text, else the item whose value is the tab's value. */
