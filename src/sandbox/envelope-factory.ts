@@ -6,6 +6,8 @@ import type { EnvelopeRecord, RecipientRecord, DocumentRecord, CustomFieldRecord
 import type { IncomingEnvelope, IncomingRecipient } from './wire/envelope-definition.js';
 import { ApiError, apiErrors } from './api-error.js';
 import { looksLikePdf, quickPageCount } from './pdf/page-count.js';
+import { EnvelopeText, placeTabs } from './tabs/place-tabs.js';
+import { fillRoleTabs } from './tabs/role-tabs.js';
 
 /** The rows of a new envelope, ready for lifecycle.create (document bytes already stored). */
 export interface NewEnvelope {
@@ -116,7 +118,13 @@ export async function buildEnvelope(
     const recipientId = s.recipientId ?? s.defaultRecipientId;
     if (recipientIds.has(recipientId)) throw apiErrors.invalidBody(`recipientId ${recipientId} is used twice.`);
     recipientIds.add(recipientId);
-    const tabs = s.tabs ?? s.defaultTabs;
+    // A template role's tabs are filled by the templateRoles entry's tabs (by tabLabel); documents' recipients bring their own.
+    const tabs =
+      s.tabs === undefined
+        ? s.defaultTabs
+        : incoming.templateId === undefined
+          ? s.tabs
+          : fillRoleTabs(s.defaultTabs, s.tabs);
     checkTabs(tabs, documents);
     return {
       envelopeId: id,
@@ -141,6 +149,16 @@ export async function buildEnvelope(
       declinedReason: null,
     };
   });
+
+  // Every tab gets its id and recipient; anchored tabs go wherever their anchor is (documents read only then).
+  const incomingBytes = new Map(incoming.documents.map((d) => [d.documentId, d.bytes]));
+  const text = new EnvelopeText(
+    documents.map((d) => ({
+      documentId: d.documentId,
+      bytes: () => incomingBytes.get(d.documentId) ?? context.blobs.get(d.sha256),
+    })),
+  );
+  for (const recipient of recipients) recipient.tabs = await placeTabs(recipient.tabs, recipient.recipientId, text);
 
   const customFields: CustomFieldRecord[] = incoming.customFields.map((f, i) => ({
     kind: f.kind,

@@ -1,4 +1,5 @@
 import { isSettledEnvelope, recipientHasActed } from '../envelope/statuses.js';
+import type { Tabs } from '../envelope/index.js';
 import type { SandboxDatabase } from './db/open-database.js';
 import type { BlobStore } from './db/blob-store.js';
 import type { Clock } from './clock.js';
@@ -360,13 +361,14 @@ export function createLifecycle(deps: LifecycleDeps) {
 
     /**
      * The recipient signed. `documents` (documentId → stamped PDF bytes)
-     * become the current versions; the originals are kept. Sends the next
+     * become the current versions; the originals are kept. `tabs`, when
+     * given, are the recipient's tabs with their final values. Sends the next
      * routing order, or completes the envelope.
      */
     markSigned(
       envelopeId: string,
       recipientId: string,
-      options: Actor & { documents?: Map<string, Buffer> } = {},
+      options: Actor & { documents?: Map<string, Buffer>; tabs?: Tabs } = {},
     ): void {
       // Bytes go to the blob store before the transaction that points at them.
       const versions = [...(options.documents ?? new Map<string, Buffer>())].map(([documentId, bytes]) => ({
@@ -385,6 +387,10 @@ export function createLifecycle(deps: LifecycleDeps) {
         recipient.status = 'completed';
         recipient.signedAt = now;
         envelopes.updateRecipient(recipient);
+        if (options.tabs !== undefined) {
+          recipient.tabs = options.tabs;
+          envelopes.updateRecipientTabs(envelopeId, recipientId, options.tabs);
+        }
         const known = new Set(envelopes.documents(envelopeId).map((d) => d.documentId));
         for (const v of versions) {
           if (!known.has(v.documentId))

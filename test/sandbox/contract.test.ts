@@ -164,11 +164,14 @@ describe('envelopes', () => {
 
     const recipients = await call(`${baseUrl}/envelopes/${envelopeId}/recipients`, { headers: authHeader() });
     expectShape('EnvelopeRecipients', recipients.json);
+    // Numbers become strings; DocuSign gives each tab its id and recipient.
     expect(recipients.json.signers[0].tabs.signHereTabs[0]).toEqual({
       documentId: '1',
       pageNumber: '3',
       xPosition: '10',
       yPosition: '20',
+      recipientId: '1',
+      tabId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
     });
   });
 

@@ -200,6 +200,7 @@ export function envelopesRepository(db: SandboxDatabase) {
       `UPDATE recipients SET status = @status, sent_at = @sentAt, delivered_at = @deliveredAt, signed_at = @signedAt,
          declined_at = @declinedAt, declined_reason = @declinedReason WHERE envelope_id = @envelopeId AND recipient_id = @recipientId`,
     ),
+    updateRecipientTabs: db.prepare('UPDATE recipients SET tabs_json = ? WHERE envelope_id = ? AND recipient_id = ?'),
     updateDocumentVersion: db.prepare(
       'UPDATE envelope_documents SET sha256 = ?, size = ?, pages = COALESCE(?, pages) WHERE envelope_id = ? AND document_id = ?',
     ),
@@ -286,6 +287,10 @@ export function envelopesRepository(db: SandboxDatabase) {
     },
     updateRecipient(recipient: RecipientRecord): void {
       q.updateRecipient.run({ ...recipient });
+    },
+    /** A recipient's tabs with their final values (at signing). */
+    updateRecipientTabs(envelopeId: string, recipientId: string, tabs: Tabs): void {
+      q.updateRecipientTabs.run(JSON.stringify(tabs), envelopeId, recipientId);
     },
     /** Points a document at a new version (stamped bytes already in the blob store); the original stays. */
     replaceDocumentVersion(

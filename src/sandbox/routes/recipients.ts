@@ -1,9 +1,16 @@
-import { envelopeParams } from './route-schemas.js';
+import { envelopeParams, recipientParams } from './route-schemas.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { envelopeOf, type EnvelopeParams } from './request-helpers.js';
 import { recipientsJson } from '../wire/envelope-json.js';
+import { envelopeFormDataJson } from '../wire/form-data-json.js';
+import { apiErrors } from '../api-error.js';
 
-/** GET …/envelopes/{envelopeId}/recipients (4.6; #/definitions/EnvelopeRecipients): signers in submission order, each with userId. */
+/**
+ * GET …/envelopes/{envelopeId}/recipients (4.6; #/definitions/EnvelopeRecipients): signers in
+ * submission order, each with userId and tabs (with their values, `include_tabs=true` or not);
+ * GET …/recipients/{recipientId}/tabs (#/definitions/EnvelopeRecipientTabs);
+ * GET …/envelopes/{envelopeId}/form_data (#/definitions/envelopeFormData).
+ */
 export const recipientRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: EnvelopeParams }>(
     '/accounts/:accountId/envelopes/:envelopeId/recipients',
@@ -11,6 +18,29 @@ export const recipientRoutes: FastifyPluginAsync = async (app) => {
     async (request) => {
       const envelope = envelopeOf(request, request.params.envelopeId);
       return recipientsJson(request.server.sandbox.envelopes.recipients(envelope.id));
+    },
+  );
+
+  app.get<{ Params: EnvelopeParams & { recipientId: string } }>(
+    '/accounts/:accountId/envelopes/:envelopeId/recipients/:recipientId/tabs',
+    { schema: recipientParams },
+    async (request) => {
+      const envelope = envelopeOf(request, request.params.envelopeId);
+      const wanted = request.params.recipientId.toLowerCase();
+      const recipient = request.server.sandbox.envelopes
+        .recipients(envelope.id)
+        .find((r) => r.recipientId === wanted || r.recipientIdGuid.toLowerCase() === wanted);
+      if (recipient === undefined) throw apiErrors.unknownRecipient();
+      return recipient.tabs;
+    },
+  );
+
+  app.get<{ Params: EnvelopeParams }>(
+    '/accounts/:accountId/envelopes/:envelopeId/form_data',
+    { schema: envelopeParams },
+    async (request) => {
+      const envelope = envelopeOf(request, request.params.envelopeId);
+      return envelopeFormDataJson(envelope, request.server.sandbox.envelopes.recipients(envelope.id));
     },
   );
 };

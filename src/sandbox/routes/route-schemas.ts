@@ -63,3 +63,12 @@ export const listEnvelopesQuery = {
     },
   },
 } as const;
+
+/** Params of …/envelopes/{envelopeId}/recipients/{recipientId}[/…]: a recipientId (a number) or its GUID. */
+export const recipientParams = {
+  params: {
+    type: 'object',
+    required: ['accountId', 'envelopeId', 'recipientId'],
+    properties: { accountId, envelopeId: guid, recipientId: { type: 'string', pattern: '^[A-Za-z0-9-]{1,64}$' } },
+  },
+} as const;

@@ -1,6 +1,7 @@
 import { tabSize } from '../../pdf/index.js';
 import type { PageText } from './page-text.js';
 import type { SignaturePlace } from './signature-places.js';
+import { fieldsShownField, type SigningField } from '../tabs/entered-values.js';
 
 /** Escapes text for HTML element content and double-quoted attributes. */
 export function escapeHtml(text: string): string {
@@ -19,6 +20,8 @@ export interface SigningPageModel {
   documents: { documentId: string; name: string }[];
   /** The signer's sign-here tabs; empty: the signer places the signature. */
   tabs: SignaturePlace[];
+  /** The fields the signer fills or sees (every tab holding a value). */
+  fields?: SigningField[];
   /** Shown at the top (role=alert) after a refused POST. */
   error?: string;
   /** Prefill of the signature field after a refused POST. */
@@ -104,6 +107,7 @@ export function signingPageHtml(m: SigningPageModel): string {
       <p class="help" id="adopt-help">${escapeHtml(t.adoptHelp)}</p>
       <p class="preview-label">${escapeHtml(t.preview)}</p>
       <p class="signature-preview" id="signature-preview" aria-live="polite">${escapeHtml(m.signatureName ?? m.recipientName)}</p>
+      ${fieldsHtml(t, m.fields ?? [])}
       <button type="submit" class="primary" id="finish">${escapeHtml(t.finish)}</button>
     </form>
     <form method="post" action="${base}/cancel" class="later">
@@ -128,6 +132,58 @@ export function signingPageHtml(m: SigningPageModel): string {
 <script type="application/json" id="signing-data">${json}</script>
 <script type="module" src="/signing/assets/signing.js"></script>`;
   return shell(t, t.heading(m.emailSubject), body);
+}
+
+/** The value a number, date or text field's keyboard suits (inputmode). */
+function inputMode(kind: string): string {
+  if (kind === 'number' || kind === 'currency' || kind === 'zip' || kind === 'ssn') return ' inputmode="decimal"';
+  if (kind === 'email') return ' inputmode="email"';
+  if (kind === 'phoneNumber') return ' inputmode="tel"';
+  return '';
+}
+
+/**
+ * The signer's fields as HTML controls inside the sign form: text boxes,
+ * checkboxes, lists and radio groups, posted as `tab.<tabId>`; locked ones
+ * read-only (and not posted: the server keeps the sender's value), the
+ * service's shown with what fills them. Required ones are marked; the server
+ * refuses to finish without them.
+ */
+function fieldsHtml(t: PageText, fields: readonly SigningField[]): string {
+  if (fields.length === 0) return '';
+  const controls = fields.map((f, i) => {
+    const id = `field-${i}`;
+    const required = f.required && !f.locked ? ' required aria-required="true"' : '';
+    const mark = f.required && !f.locked ? ' <span class="required" aria-hidden="true">*</span>' : '';
+    const label = `<label for="${id}">${escapeHtml(f.label)}${mark}</label>`;
+    const locked = f.locked ? ' data-locked="true"' : '';
+    switch (f.control) {
+      case 'shown':
+        return `<div class="field"${locked}>${label}<input id="${id}" type="text" readonly value="${escapeHtml(f.value === '' ? t.filledOnSigning : f.value)}"></div>`;
+      case 'checkbox':
+        return `<div class="field checkbox"${locked}><input id="${id}" type="checkbox" name="${escapeHtml(f.name)}" value="true"${f.selected ? ' checked' : ''}${f.locked ? ' disabled' : ''}${required}> ${label}</div>`;
+      case 'select':
+        return `<div class="field"${locked}>${label}<select id="${id}" name="${escapeHtml(f.name)}"${f.locked ? ' disabled' : ''}${required}><option value=""></option>${f.options
+          .map(
+            (o) =>
+              `<option value="${escapeHtml(o.value)}"${o.selected ? ' selected' : ''}>${escapeHtml(o.text)}</option>`,
+          )
+          .join('')}</select></div>`;
+      case 'radio':
+        return `<fieldset class="field radios"${locked}><legend>${escapeHtml(f.label)}${mark}</legend>${f.options
+          .map(
+            (o, j) =>
+              `<label for="${id}-${j}"><input id="${id}-${j}" type="radio" name="${escapeHtml(f.name)}" value="${escapeHtml(o.value)}"${o.selected ? ' checked' : ''}${f.locked ? ' disabled' : ''}${required}> ${escapeHtml(o.text)}</label>`,
+          )
+          .join('')}</fieldset>`;
+      default:
+        return `<div class="field"${locked}>${label}<input id="${id}" type="text" name="${escapeHtml(f.name)}" value="${escapeHtml(f.value)}"${f.locked ? ' readonly' : ''}${required}${f.maxLength === undefined ? '' : ` maxlength="${f.maxLength}"`}${inputMode(f.kind)}></div>`;
+    }
+  });
+  return `<input type="hidden" name="${fieldsShownField}" value="1">
+      <fieldset class="fields" id="fields"><legend>${escapeHtml(t.fieldsHeading)}</legend>
+        ${controls.join('\n        ')}
+      </fieldset>`;
 }
 
 /**

@@ -44,4 +44,12 @@ button.danger { background: #a4161a; color: #fff; margin-top: .5rem; }
 .tab.is-signed, .placed { border-style: solid; border-color: #0d2673; color: #0d2673; background: rgba(230, 238, 255, .9); font-size: clamp(.7rem, 2vw, 1.2rem); }
 .message { max-width: 40rem; margin: 2rem auto; background: #fff; padding: 1.5rem; border-radius: 8px; border: 1px solid #c8d0dc; }
 .loading { color: #3d4759; }
+.fields { border: 1px solid #c8d0dc; border-radius: 6px; padding: .5rem .75rem; margin: 0 0 1rem; }
+.fields legend { font-weight: 600; }
+.field { margin: .4rem 0; }
+.field label, .radios legend { display: block; font-size: .9rem; }
+.field.checkbox label, .radios label { display: inline; }
+.field input[type=text], .field select { width: 100%; box-sizing: border-box; }
+.field[data-locked] input, .field[data-locked] select { background: #eef1f5; color: #3d4759; }
+.required { color: #a4161a; }
 `;

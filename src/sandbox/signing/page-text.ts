@@ -31,6 +31,12 @@ export interface PageText {
   errorUnsignedTabs: string;
   errorNoPlacement: string;
   errorNoReason: string;
+  /** The heading above the fields the signer fills or sees (issue 19). */
+  fieldsHeading: string;
+  /** Shown in a field the service fills when the signer finishes (date signed, name). */
+  filledOnSigning: string;
+  errorRequiredFields: (labels: string) => string;
+  errorInvalidFields: (labels: string) => string;
   loading: string;
   downloadFallback: string;
   expiredTitle: string;
@@ -85,6 +91,10 @@ const en: PageText = {
   errorUnsignedTabs: 'Select every "Sign here" field before finishing.',
   errorNoPlacement: 'Place your signature on a page before finishing.',
   errorNoReason: 'Give a reason for declining.',
+  fieldsHeading: 'Fields',
+  filledOnSigning: 'Filled in when you finish',
+  errorRequiredFields: (labels) => `Fill in the required fields: ${labels}.`,
+  errorInvalidFields: (labels) => `These fields do not hold a valid value: ${labels}.`,
   loading: 'Loading the document…',
   downloadFallback: 'Open the document',
   expiredTitle: 'This signing link has expired',
@@ -140,6 +150,10 @@ const fr: PageText = {
   errorUnsignedTabs: 'Sélectionnez tous les champs « Signer ici » avant de terminer.',
   errorNoPlacement: 'Placez votre signature sur une page avant de terminer.',
   errorNoReason: 'Indiquez le motif du refus.',
+  fieldsHeading: 'Champs',
+  filledOnSigning: 'Rempli à la fin de la signature',
+  errorRequiredFields: (labels) => `Remplissez les champs obligatoires : ${labels}.`,
+  errorInvalidFields: (labels) => `Ces champs n’ont pas une valeur valide : ${labels}.`,
   loading: 'Chargement du document…',
   downloadFallback: 'Ouvrir le document',
   expiredTitle: 'Ce lien de signature a expiré',

@@ -17,6 +17,8 @@ import { signRecipient } from './sign-recipient.js';
 import { sameText, SigningSessions, type SigningSession } from './signing-sessions.js';
 import { signingAssets, standardFontAsset } from './static-assets.js';
 import { publicOrigin } from '../public-origin.js';
+import type { Tabs } from '../../envelope/index.js';
+import { applyEntered, signingFields } from '../tabs/entered-values.js';
 
 /**
  * Lifetime of the signing links put in a remote signer's notification (the
@@ -163,6 +165,26 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
     const recipient = services.envelopes
       .recipients(session.envelopeId)
       .find((r) => r.recipientId === session.recipientId);
+    // What the signer entered in the fields; required ones must be filled, values must fit their kind.
+    const entered = applyEntered(recipient?.tabs ?? {}, form);
+    if (entered.missing.length > 0)
+      return renderSigningPage(
+        reply,
+        session,
+        400,
+        text.errorRequiredFields(entered.missing.join(', ')),
+        signatureName,
+        entered.tabs,
+      );
+    if (entered.invalid.length > 0)
+      return renderSigningPage(
+        reply,
+        session,
+        400,
+        text.errorInvalidFields(entered.invalid.join(', ')),
+        signatureName,
+        entered.tabs,
+      );
     const tabs = signaturePlaces(recipient?.tabs ?? {});
     let places = tabs;
     if (tabs.length === 0) {
@@ -179,6 +201,7 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
           recipientId: session.recipientId,
           signatureName,
           places,
+          tabs: entered.tabs,
           actor: actorOf(request),
         }),
       );
@@ -269,6 +292,7 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
     status: number,
     error?: string,
     signatureName?: string,
+    entered?: Tabs,
   ) {
     const envelope = services.envelopes.getById(session.envelopeId);
     const recipient = services.envelopes
@@ -299,6 +323,7 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
           .documents(session.envelopeId)
           .map((d) => ({ documentId: d.documentId, name: d.name })),
         tabs: signaturePlaces(recipient.tabs),
+        fields: signingFields(entered ?? recipient.tabs),
         ...(error === undefined ? {} : { error }),
         ...(signatureName === undefined ? {} : { signatureName }),
       }),

@@ -3,6 +3,8 @@ import type { Actor } from '../lifecycle.js';
 import type { PdfSealer } from '../seal/seal-pdf.js';
 import { stampSignatures } from '../stamp/stamp-signatures.js';
 import type { SignaturePlace } from './signature-places.js';
+import type { Tabs } from '../../envelope/index.js';
+import { fillServiceTabs, valueTabsToDraw } from '../tabs/tab-values.js';
 
 /** What signing needs. */
 export interface SignRequest {
@@ -12,6 +14,8 @@ export interface SignRequest {
   signatureName: string;
   /** Where to stamp: the recipient's tabs, or the places the signer chose. */
   places: SignaturePlace[];
+  /** The recipient's tabs with what they entered (default: the tabs as stored). */
+  tabs?: Tabs;
   actor: Actor;
 }
 
@@ -35,23 +39,44 @@ export async function signRecipient(
   const { envelopes, blobs, clock } = services;
   const signedAt = new Date(clock.now());
   const documents = envelopes.documents(request.envelopeId);
-  const others = envelopes.recipients(request.envelopeId).filter((r) => r.recipientId !== request.recipientId);
+  const all = envelopes.recipients(request.envelopeId);
+  const others = all.filter((r) => r.recipientId !== request.recipientId);
   const last = others.every((r) => r.status === 'completed');
+  const recipient = all.find((r) => r.recipientId === request.recipientId);
+  // The tabs' final values: what the recipient entered or was given, and what the service fills now.
+  const tabs =
+    recipient === undefined
+      ? undefined
+      : fillServiceTabs(request.tabs ?? recipient.tabs, {
+          name: recipient.name,
+          email: recipient.email,
+          envelopeId: request.envelopeId,
+          signedAt,
+        });
 
   const versions = new Map<string, Buffer>();
   for (const doc of documents) {
     const places = request.places.filter((p) => p.documentId === doc.documentId);
-    if (places.length === 0 && !last) continue;
+    const values =
+      tabs === undefined
+        ? []
+        : valueTabsToDraw(tabs, doc.documentId, { signatureName: request.signatureName, signedAt });
+    if (places.length === 0 && values.length === 0 && !last) continue;
     let bytes: Uint8Array = blobs.get(doc.sha256);
-    if (places.length > 0) {
+    if (places.length > 0 || values.length > 0) {
       bytes = await stampSignatures(
         bytes,
         places.map((p) => ({ ...p, name: request.signatureName, signedAt })),
+        values,
       );
     }
     if (last) bytes = await seal(bytes, { signingTime: signedAt });
     versions.set(doc.documentId, Buffer.from(bytes));
   }
-  services.lifecycle.markSigned(request.envelopeId, request.recipientId, { ...request.actor, documents: versions });
+  services.lifecycle.markSigned(request.envelopeId, request.recipientId, {
+    ...request.actor,
+    documents: versions,
+    ...(tabs === undefined ? {} : { tabs }),
+  });
   return { completed: last };
 }

@@ -1,4 +1,4 @@
-import { drawTabs, TabPageError } from '../../pdf/index.js';
+import { drawTabs, TabPageError, type TabToDraw } from '../../pdf/index.js';
 
 /**
  * One signature to draw. Positions follow DocuSign's tabs (Swagger
@@ -25,12 +25,17 @@ export { TabPageError as StampPageError };
  * size (the PDF layer's signature drawer: the name in a cursive-looking
  * standard font inside a thin box, the UTC time beneath, as real text) and
  * returns the new file. A box that would run off the page is pulled back
- * inside it.
+ * inside it. `others` (the recipient's tabs of other kinds, with their final
+ * values) are drawn after the signatures, in the same pass; without them the
+ * bytes are those the sandbox has always stamped.
  */
-export async function stampSignatures(pdf: Uint8Array, stamps: readonly SignatureStamp[]): Promise<Uint8Array> {
-  return drawTabs(
-    pdf,
-    stamps.map((s) => ({
+export async function stampSignatures(
+  pdf: Uint8Array,
+  stamps: readonly SignatureStamp[],
+  others: readonly TabToDraw[] = [],
+): Promise<Uint8Array> {
+  return drawTabs(pdf, [
+    ...stamps.map((s): TabToDraw => ({
       kind: 'signHere',
       pageNumber: s.pageNumber,
       xPosition: s.xPosition,
@@ -39,5 +44,6 @@ export async function stampSignatures(pdf: Uint8Array, stamps: readonly Signatur
       signedAt: s.signedAt,
       ...(s.caption === undefined ? {} : { caption: s.caption }),
     })),
-  );
+    ...others,
+  ]);
 }

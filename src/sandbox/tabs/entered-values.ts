@@ -1,0 +1,198 @@
+import { tabsByKind, tabsObject, tabKinds, type TabKind, type Tabs, type WireTab } from '../../envelope/index.js';
+import { isTrue } from './place-tabs.js';
+
+/** A hidden field of a signing form that showed the fields (so an absent checkbox is an unticked one). */
+export const fieldsShownField = 'fieldsShown';
+
+/** The form field a tab's control posts: `tab.<tabId>`. */
+export function fieldName(tab: WireTab): string {
+  return `tab.${String(tab.tabId ?? '')}`;
+}
+
+/**
+ * Whether a recipient must fill the tab before finishing: its `required`
+ * when given, else DocuSign's default (text-like tabs, lists and radio
+ * groups are required; checkboxes are not).
+ */
+export function isRequired(kind: TabKind, tab: WireTab): boolean {
+  if (kind.filledBy !== 'recipient' || kind.valueType === 'none') return false;
+  if (tab['required'] !== undefined) return isTrue(tab['required']);
+  // A radio group's `required` sits on its radios.
+  if (kind.valueType === 'radio') {
+    const radios = Array.isArray(tab['radios']) ? (tab['radios'] as Record<string, unknown>[]) : [];
+    return radios.every((r) => r['required'] === undefined || isTrue(r['required']));
+  }
+  return kind.valueType !== 'boolean';
+}
+
+/** Whether the recipient may change the tab: filled by them, and not locked by the sender. */
+export function isEditable(kind: TabKind, tab: WireTab): boolean {
+  if (kind.filledBy !== 'recipient' || kind.valueType === 'none' || kind.valueType === 'formula') return false;
+  if (kind.valueType === 'radio') {
+    const radios = Array.isArray(tab['radios']) ? (tab['radios'] as Record<string, unknown>[]) : [];
+    return !radios.some((r) => isTrue(r['locked']));
+  }
+  return !isTrue(tab['locked']);
+}
+
+/** The tab's label as the page names it: its tabLabel, a radio group's groupName, else its kind. */
+export function labelOf(kind: TabKind, tab: WireTab): string {
+  const label = kind.valueType === 'radio' ? tab['groupName'] : tab.tabLabel;
+  return typeof label === 'string' && label.trim() !== '' ? label : kind.name;
+}
+
+function items(tab: WireTab, member: 'listItems' | 'radios'): Record<string, unknown>[] {
+  return Array.isArray(tab[member]) ? (tab[member] as Record<string, unknown>[]) : [];
+}
+
+/** Whether a tab holds what its recipient must give. */
+function isFilled(kind: TabKind, tab: WireTab): boolean {
+  switch (kind.valueType) {
+    case 'boolean':
+      return isTrue(tab['selected']);
+    case 'list':
+      return items(tab, 'listItems').some((i) => isTrue(i['selected'])) || (tab.value ?? '') !== '';
+    case 'radio':
+      return items(tab, 'radios').some((r) => isTrue(r['selected']));
+    default:
+      return (tab.value ?? '').trim() !== '';
+  }
+}
+
+/** Why a value does not fit its tab, or undefined. */
+function invalidValue(kind: TabKind, tab: WireTab, value: string): boolean {
+  if (value === '') return false;
+  const max = Number(tab['maxLength']);
+  if (Number.isInteger(max) && max > 0 && [...value].length > max) return true;
+  if (kind.valueType === 'number' && !/^[-+]?(\d{1,3}(,\d{3})+|\d+)?(\.\d+)?$/.test(value.trim())) return true;
+  const pattern = tab['validationPattern'];
+  if (typeof pattern === 'string' && pattern !== '') {
+    try {
+      if (!new RegExp(`^(?:${pattern})$`, 'u').test(value)) return true;
+    } catch {
+      // A pattern JavaScript cannot read is not the signer's fault.
+    }
+  }
+  return false;
+}
+
+/** A recipient's tabs with what they entered on the signing page, and what is missing or wrong. */
+export interface Entered {
+  tabs: Tabs;
+  /** Labels of required tabs left empty. */
+  missing: string[];
+  /** Labels of tabs whose entered value its kind cannot hold. */
+  invalid: string[];
+}
+
+/**
+ * Applies a signing form's `tab.<tabId>` fields to the tabs the recipient
+ * may change (locked and service-filled tabs keep their values whatever is
+ * posted): a text-like tab takes the text, a checkbox is selected when its
+ * field is present (unticked when absent from a form that showed it), a list or radio group selects the item with the posted
+ * value (an unknown value is invalid). Then checks required tabs.
+ */
+export function applyEntered(tabs: Tabs, form: Readonly<Record<string, string>>): Entered {
+  const missing: string[] = [];
+  const invalid: string[] = [];
+  const out = tabsByKind(tabs).map(({ kind, tab }) => {
+    let next: WireTab = tab;
+    if (isEditable(kind, tab)) {
+      const posted = form[fieldName(tab)];
+      if (kind.valueType === 'boolean') {
+        // An unticked box posts nothing: absence means unticked only from a page that showed the box.
+        if (posted !== undefined || form[fieldsShownField] === '1')
+          next = { ...tab, selected: posted === undefined ? 'false' : 'true' };
+      } else if (kind.valueType === 'list' || kind.valueType === 'radio') {
+        const member = kind.valueType === 'list' ? 'listItems' : 'radios';
+        const options = items(tab, member);
+        if (posted !== undefined && posted !== '') {
+          if (!options.some((o) => o['value'] === posted)) invalid.push(labelOf(kind, tab));
+          else {
+            next = {
+              ...tab,
+              [member]: options.map((o) => ({ ...o, selected: o['value'] === posted ? 'true' : 'false' })),
+            };
+            if (kind.valueType === 'list') next.value = posted;
+          }
+        }
+      } else if (posted !== undefined) {
+        const value = posted.slice(0, 4000);
+        if (invalidValue(kind, tab, value)) invalid.push(labelOf(kind, tab));
+        next = { ...tab, value };
+      }
+    }
+    if (isRequired(kind, next) && !isFilled(kind, next)) missing.push(labelOf(kind, next));
+    return { kind: kind.name, tab: next };
+  });
+  const known = new Set(tabKinds.map((k) => k.collection));
+  return {
+    tabs: {
+      ...Object.fromEntries(Object.entries(tabs).filter(([collection]) => !known.has(collection))),
+      ...tabsObject(out),
+    },
+    missing,
+    invalid,
+  };
+}
+
+/** One control of the signing page's fields (a tab the recipient fills, or sees). */
+export interface SigningField {
+  /** The form field it posts (`tab.<tabId>`). */
+  name: string;
+  label: string;
+  control: 'text' | 'checkbox' | 'select' | 'radio' | 'shown';
+  /** The kind (`text`, `number`, …): the page sets inputmode from it. */
+  kind: string;
+  value: string;
+  selected: boolean;
+  options: { value: string; text: string; selected: boolean }[];
+  required: boolean;
+  /** Read-only: locked by the sender, or filled by the service. */
+  locked: boolean;
+  /** Filled by the service when the recipient finishes (date signed, name …). */
+  byService: boolean;
+  maxLength: number | undefined;
+}
+
+/**
+ * The fields a recipient's signing page shows, in catalogue order: every tab
+ * that holds a value — those they fill (as a text box, a checkbox, a list, a
+ * radio group), locked ones read-only, and those the service fills.
+ */
+export function signingFields(tabs: Tabs): SigningField[] {
+  const out: SigningField[] = [];
+  for (const { kind, tab } of tabsByKind(tabs)) {
+    if (kind.valueType === 'none') continue;
+    const byService = kind.filledBy !== 'recipient';
+    const max = Number(tab['maxLength']);
+    const base = {
+      name: fieldName(tab),
+      label: labelOf(kind, tab),
+      kind: kind.name,
+      value: tab.value ?? '',
+      selected: isTrue(tab['selected']),
+      options: [] as SigningField['options'],
+      required: isRequired(kind, tab),
+      locked: byService || !isEditable(kind, tab),
+      byService,
+      maxLength: Number.isInteger(max) && max > 0 ? max : undefined,
+    };
+    if (byService) out.push({ ...base, control: 'shown' });
+    else if (kind.valueType === 'boolean') out.push({ ...base, control: 'checkbox' });
+    else if (kind.valueType === 'list' || kind.valueType === 'radio') {
+      const member = kind.valueType === 'list' ? 'listItems' : 'radios';
+      const options = items(tab, member).map((o) => {
+        const value = typeof o['value'] === 'string' ? o['value'] : '';
+        const text = typeof o['text'] === 'string' ? o['text'] : value;
+        return {
+          value,
+          text,
+          selected: isTrue(o['selected']) || (member === 'listItems' && value === base.value && value !== ''),
+        };
+      });
+      out.push({ ...base, control: kind.valueType === 'list' ? 'select' : 'radio', options });
+    } else out.push({ ...base, control: 'text' });
+  }
+  return out;
+}

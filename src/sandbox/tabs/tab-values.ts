@@ -1,0 +1,197 @@
+import { tabsByKind, tabsObject, tabKinds, type KindedTab, type Tabs, type WireTab } from '../../envelope/index.js';
+import type { TabToDraw } from '../../pdf/index.js';
+import { isTrue } from './place-tabs.js';
+import { evaluateFormula, formulaText } from './formula.js';
+
+/** Who signed, as the service-filled tabs show it. */
+export interface Signing {
+  name: string;
+  email: string;
+  envelopeId: string;
+  signedAt: Date;
+}
+
+/** DocuSign's default date format for a date signed (`M/d/yyyy`), in UTC. */
+export function dateSignedText(when: Date): string {
+  return `${when.getUTCMonth() + 1}/${when.getUTCDate()}/${when.getUTCFullYear()}`;
+}
+
+/** The value a tab filled by the service takes when its recipient signs; undefined for the others. */
+function serviceValue(kindName: string, signing: Signing): string | undefined {
+  const words = signing.name.trim().split(/\s+/);
+  switch (kindName) {
+    case 'dateSigned':
+      return dateSignedText(signing.signedAt);
+    case 'fullName':
+      return signing.name;
+    case 'firstName':
+      return words[0] ?? '';
+    case 'lastName':
+      return words.length > 1 ? words.at(-1)! : '';
+    case 'emailAddress':
+      return signing.email;
+    case 'envelopeId':
+      return signing.envelopeId;
+    default:
+      return undefined;
+  }
+}
+
+/** Rebuilds a tabs object from its kinded tabs, keeping collections the catalogue does not model. */
+function rebuild(original: Tabs, tabs: KindedTab[]): Tabs {
+  const known = new Set(tabKinds.map((k) => k.collection));
+  return {
+    ...Object.fromEntries(Object.entries(original).filter(([collection]) => !known.has(collection))),
+    ...tabsObject(tabs.map(({ kind, tab }) => ({ kind: kind.name, tab }))),
+  };
+}
+
+/**
+ * The tabs after signing: those the service fills (date signed, names,
+ * email, envelope id) get their value, then formula tabs are computed from
+ * the values of the tabs their `[TabLabel]`s name.
+ */
+export function fillServiceTabs(tabs: Tabs, signing: Signing): Tabs {
+  const filled = tabsByKind(tabs).map(({ kind, tab }) => {
+    const value = kind.filledBy === 'service' ? serviceValue(kind.name, signing) : undefined;
+    return { kind, tab: value === undefined ? tab : { ...tab, value } };
+  });
+  return rebuild(tabs, computeFormulas(filled));
+}
+
+/** Formula tabs with their results (a formula may name another formula: computed in order, a few rounds). */
+export function computeFormulas(tabs: KindedTab[]): KindedTab[] {
+  let out = tabs;
+  for (let round = 0; round < 3; round++) {
+    const values = new Map<string, string>();
+    for (const { tab } of out)
+      if (tab.tabLabel !== undefined && tab.value !== undefined) values.set(tab.tabLabel, tab.value);
+    out = out.map(({ kind, tab }) => {
+      if (kind.valueType !== 'formula' || typeof tab['formula'] !== 'string') return { kind, tab };
+      const result = evaluateFormula(tab['formula'], (label) => values.get(label));
+      return {
+        kind,
+        tab: result === undefined ? tab : { ...tab, value: formulaText(result, tab['roundDecimalPlaces']) },
+      };
+    });
+  }
+  return out;
+}
+
+/** The text a list tab shows: its selected item's text, else the item whose value is the tab's value. */
+function listText(tab: WireTab): string {
+  const items = Array.isArray(tab['listItems']) ? (tab['listItems'] as Record<string, unknown>[]) : [];
+  const chosen = items.find((i) => isTrue(i['selected'])) ?? items.find((i) => tab.value && i['value'] === tab.value);
+  const text = chosen?.['text'] ?? chosen?.['value'];
+  return typeof text === 'string' ? text : (tab.value ?? '');
+}
+
+/** The list item's value that is chosen (selected, else the tab's value). */
+function listValue(tab: WireTab): string {
+  const items = Array.isArray(tab['listItems']) ? (tab['listItems'] as Record<string, unknown>[]) : [];
+  const chosen = items.find((i) => isTrue(i['selected']));
+  const value = chosen?.['value'] ?? chosen?.['text'];
+  return typeof value === 'string' ? value : (tab.value ?? '');
+}
+
+function positionOf(place: Record<string, unknown>, documentId: string) {
+  if (String(place['documentId']) !== documentId) return undefined;
+  const pageNumber = Number(place['pageNumber'] ?? 1);
+  const xPosition = Number(place['xPosition']);
+  const yPosition = Number(place['yPosition']);
+  if (place['xPosition'] === undefined || place['yPosition'] === undefined) return undefined;
+  if (![pageNumber, xPosition, yPosition].every(Number.isFinite) || pageNumber < 1) return undefined;
+  return { pageNumber, xPosition, yPosition };
+}
+
+function sizeOf(tab: WireTab): { width?: number; height?: number } {
+  const width = Number(tab['width']);
+  const height = Number(tab['height']);
+  return {
+    ...(Number.isFinite(width) && width > 0 ? { width } : {}),
+    ...(Number.isFinite(height) && height > 0 ? { height } : {}),
+  };
+}
+
+/** A person's initials from their adopted signature ("Ada Lovelace" → "AL"). */
+export function initialsOf(name: string): string {
+  return name
+    .trim()
+    .split(/\s+/)
+    .map((w) => [...w][0] ?? '')
+    .join('')
+    .toUpperCase();
+}
+
+/**
+ * What a recipient's signing stamps on one document besides the signature
+ * tabs (which stamp-signatures.ts draws as always): every positioned tab of
+ * the other kinds with its final value — initials, text-like values,
+ * checkboxes, lists, radios. Buttons and attachments leave nothing on the page.
+ */
+export function valueTabsToDraw(
+  tabs: Tabs,
+  documentId: string,
+  signed: { signatureName: string; signedAt: Date },
+): TabToDraw[] {
+  const out: TabToDraw[] = [];
+  for (const { kind, tab } of tabsByKind(tabs)) {
+    const drawing = kind.drawing;
+    if (drawing === 'signature' || drawing === 'button' || drawing === 'attachment') continue;
+    if (drawing === 'radio') {
+      const radios = Array.isArray(tab['radios']) ? (tab['radios'] as Record<string, unknown>[]) : [];
+      for (const radio of radios) {
+        const at = positionOf(radio, documentId);
+        if (at === undefined) continue;
+        const value = typeof radio['value'] === 'string' ? radio['value'] : '';
+        out.push({ kind: kind.name, ...at, value, selected: isTrue(radio['selected']) });
+      }
+      continue;
+    }
+    const at = positionOf(tab, documentId);
+    if (at === undefined) continue;
+    const base = { kind: kind.name, ...at, ...sizeOf(tab) };
+    if (drawing === 'initials')
+      out.push({ ...base, value: initialsOf(signed.signatureName), signedAt: signed.signedAt });
+    else if (drawing === 'checkbox') out.push({ ...base, selected: isTrue(tab['selected']) });
+    else if (drawing === 'list') out.push({ ...base, value: listText(tab) });
+    else out.push({ ...base, value: tab.value ?? '' });
+  }
+  return out;
+}
+
+/** `#/definitions/formDataItem`: a tab's label and value as form data lists them. */
+export interface FormDataItem {
+  name: string;
+  value: string;
+  listSelectedValue?: string;
+}
+
+/**
+ * A recipient's tabs as DocuSign's form data lists them: one item per tab
+ * that holds a value (by its tabLabel; a radio group by its groupName, with
+ * the selected radio's value; a checkbox "X" when selected; a list its chosen
+ * value and, as listSelectedValue, its text). Signatures, initials, buttons
+ * and attachments hold no value and are left out.
+ */
+export function formDataItems(tabs: Tabs): FormDataItem[] {
+  const out: FormDataItem[] = [];
+  for (const { kind, tab } of tabsByKind(tabs)) {
+    if (kind.valueType === 'none') continue;
+    if (kind.valueType === 'radio') {
+      const radios = Array.isArray(tab['radios']) ? (tab['radios'] as Record<string, unknown>[]) : [];
+      const chosen = radios.find((r) => isTrue(r['selected']));
+      const value = chosen?.['value'];
+      out.push({
+        name: typeof tab['groupName'] === 'string' ? tab['groupName'] : '',
+        value: typeof value === 'string' ? value : '',
+      });
+      continue;
+    }
+    const name = tab.tabLabel ?? kind.name;
+    if (kind.valueType === 'boolean') out.push({ name, value: isTrue(tab['selected']) ? 'X' : '' });
+    else if (kind.valueType === 'list') out.push({ name, value: listValue(tab), listSelectedValue: listText(tab) });
+    else out.push({ name, value: tab.value ?? '' });
+  }
+  return out;
+}
