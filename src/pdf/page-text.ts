@@ -51,6 +51,27 @@ interface Run {
   angle: number;
 }
 
+/** How much of a PDF readPageText reads before it gives up (each optional: no limit). */
+export interface PageTextLimits {
+  /** Most pages. */
+  readonly pages?: number;
+  /** Most text runs (pdf.js text items) over all pages. */
+  readonly runs?: number;
+  /** Most milliseconds, checked between pages and before each page's text. */
+  readonly milliseconds?: number;
+}
+
+/** Thrown by readPageText when a PDF exceeds one of its limits: the text was not read. */
+export class PageTextLimitError extends Error {
+  constructor(
+    readonly limit: keyof PageTextLimits,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PageTextLimitError';
+  }
+}
+
 const pdfjsRoot = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 
 /**
@@ -62,7 +83,12 @@ const pdfjsRoot = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/pac
  * widths in Helvetica, exact for Helvetica and close for other proportional
  * fonts. Throws when pdf.js cannot read the file.
  */
-export async function readPageText(pdf: Uint8Array): Promise<PageText[]> {
+export async function readPageText(pdf: Uint8Array, limits: PageTextLimits = {}): Promise<PageText[]> {
+  const started = Date.now();
+  const inTime = () => {
+    if (limits.milliseconds !== undefined && Date.now() - started > limits.milliseconds)
+      throw new PageTextLimitError('milliseconds', `reading its text took more than ${limits.milliseconds / 1000} s`);
+  };
   // Loaded on demand: only anchors need it, and it is large.
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const doc = await pdfjs.getDocument({
@@ -75,11 +101,19 @@ export async function readPageText(pdf: Uint8Array): Promise<PageText[]> {
     standardFontDataUrl: join(pdfjsRoot, 'standard_fonts') + '/',
   }).promise;
   try {
+    if (limits.pages !== undefined && doc.numPages > limits.pages)
+      throw new PageTextLimitError('pages', `it has ${doc.numPages} pages, more than ${limits.pages}`);
     const pages: PageText[] = [];
+    let allRuns = 0;
     for (let n = 1; n <= doc.numPages; n++) {
+      inTime();
       const page = await doc.getPage(n);
       const viewport = page.getViewport({ scale: 1 });
       const content = await page.getTextContent();
+      inTime();
+      allRuns += content.items.length;
+      if (limits.runs !== undefined && allRuns > limits.runs)
+        throw new PageTextLimitError('runs', `it has more than ${limits.runs} runs of text`);
       const runs: Run[] = [];
       for (const item of content.items) {
         if (!('str' in item) || item.str === '') continue;

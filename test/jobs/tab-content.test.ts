@@ -169,3 +169,193 @@ describe('the object form of tabs', () => {
     ]);
   });
 });
+
+describe('validate checks tabs offline', () => {
+  const load = async (name: string, files: Record<string, string | Buffer>) => {
+    const dir = folder(name, { 'offer.pdf': pdf, ...files });
+    return loadJobs([dir], { cwd: dir, env: {} });
+  };
+
+  it('finds an anchor in the documents, and refuses one that no document holds unless told to ignore it', async () => {
+    expect(
+      (
+        await load('anchor-ok', {
+          'job.yaml': oneSigner(`          signHereTabs:
+            - { anchorString: "signature of the EMPLOYEE", anchorYOffset: 30 }
+            - { anchorString: "Signature of the manager:", anchorIgnoreIfNotPresent: "true" }
+`),
+        })
+      ).ok,
+    ).toBe(true);
+    expect(
+      errors(
+        await load('anchor-missing', {
+          'job.yaml': oneSigner(`          signHereTabs:
+            - { anchorString: "Signature of the manager:" }
+`),
+        }),
+      ),
+    ).toEqual([
+      {
+        code: 'SR_ANCHOR_NOT_FOUND',
+        file: 'job.yaml',
+        line: 12,
+        column: 31,
+        field: 'envelopes[0].recipients[0].tabs.signHereTabs[0].anchorString',
+      },
+    ]);
+    // Case and whole words as DocuSign matches them.
+    expect(
+      errors(
+        await load('anchor-case', {
+          'job.yaml': oneSigner(`          signHereTabs:
+            - { anchorString: "signature of the employee", anchorCaseSensitive: true }
+            - { anchorString: "Holiday", anchorMatchWholeWord: true }
+`),
+        }),
+      ).map((e) => e.code),
+    ).toEqual(['SR_ANCHOR_NOT_FOUND', 'SR_ANCHOR_NOT_FOUND']);
+  });
+
+  it('points at the CSV cell when the anchor came from a row, and at the YAML line when every row has it', async () => {
+    const result = await load('anchor-row', {
+      'people.csv': 'id,anchor\n1,Salary:\n2,Wage:\n',
+      'job.yaml': oneSigner(
+        `          initialHereTabs:
+            - { anchorString: "\${row.anchor}" }
+`,
+        '    forEach: { csv: people.csv }\n',
+      ).replace('key: e1', 'key: e-${row.id}'),
+    });
+    expect(errors(result)).toEqual([
+      {
+        code: 'SR_ANCHOR_NOT_FOUND',
+        file: 'people.csv',
+        line: 3,
+        column: 3,
+        field: 'envelopes[0].recipients[0].tabs.initialHereTabs[0].anchorString',
+      },
+    ]);
+    const everyRow = await load('anchor-every-row', {
+      'people.csv': 'id,anchor\n1,Wage:\n2,Pay:\n',
+      'job.yaml': oneSigner(
+        `          initialHereTabs:
+            - { anchorString: "\${row.anchor}" }
+`,
+        '    forEach: { csv: people.csv }\n',
+      ).replace('key: e1', 'key: e-${row.id}'),
+    });
+    expect(errors(everyRow).map((e) => [e.code, e.file, e.line])).toEqual([['SR_ANCHOR_NOT_FOUND', 'job.yaml', 13]]);
+  });
+
+  it('refuses a tab whose box runs off the page, in either form, and a page that does not exist', async () => {
+    // A4 is 595 × 842 points: a signature (180 × 48) at y 800 has its corner on the page, not its box.
+    expect(
+      errors(
+        await load('off-page-list', {
+          'job.yaml': oneSigner('          - { pageNumber: 1, xPosition: 100, yPosition: 800 }\n'),
+        }),
+      ),
+    ).toEqual([
+      {
+        code: 'SR_TAB_OFF_PAGE',
+        file: 'job.yaml',
+        line: 11,
+        column: 57,
+        field: 'envelopes[0].recipients[0].tabs[0].yPosition',
+      },
+    ]);
+    const result = await load('off-page-object', {
+      'job.yaml': oneSigner(`          textTabs:
+            - { pageNumber: 1, xPosition: 500, yPosition: 100, width: 60 }
+            - { pageNumber: 1, xPosition: 500, yPosition: 100, width: "120" }
+            - { pageNumber: 3, xPosition: 1, yPosition: 1 }
+          checkboxTabs:
+            - { anchorString: "Page 1 of 2", anchorYOffset: 40 }
+`),
+    });
+    expect(errors(result).map((e) => [e.code, e.field])).toEqual([
+      ['SR_TAB_OFF_PAGE', 'envelopes[0].recipients[0].tabs.textTabs[1].xPosition'],
+      ['SR_TAB_PAGE_OUT_OF_RANGE', 'envelopes[0].recipients[0].tabs.textTabs[2].pageNumber'],
+      ['SR_TAB_OFF_PAGE', 'envelopes[0].recipients[0].tabs.checkboxTabs[0].anchorYOffset'],
+    ]);
+  });
+
+  it('refuses a value its tab cannot hold, at the CSV cell it came from', async () => {
+    const result = await load('values', {
+      'people.csv': 'id,salary,start,level\n1,62000,2026-12-01,senior\n2,lots,2026-02-30,boss\n',
+      'job.yaml': oneSigner(
+        `          numberTabs:
+            - { value: "\${row.salary}", pageNumber: 1, xPosition: 10, yPosition: 10 }
+          dateTabs:
+            - { value: "\${row.start}", pageNumber: 1, xPosition: 10, yPosition: 40 }
+          listTabs:
+            - value: \${row.level}
+              pageNumber: 1
+              xPosition: 10
+              yPosition: 70
+              listItems: [{ text: Junior, value: junior }, { text: Senior, value: senior }]
+`,
+        '    forEach: { csv: people.csv }\n',
+      ).replace('key: e1', 'key: e-${row.id}'),
+    });
+    expect(errors(result).map((e) => [e.code, e.file, e.line, e.column])).toEqual([
+      ['SR_TAB_VALUE_INVALID', 'people.csv', 3, 3],
+      ['SR_TAB_VALUE_INVALID', 'people.csv', 3, 8],
+      ['SR_TAB_VALUE_INVALID', 'people.csv', 3, 19],
+    ]);
+  });
+
+  it('refuses values over maxLength, off validationPattern, two radios or list items selected, and non-numbers in number fields', async () => {
+    const result = await load('values-literal', {
+      'job.yaml': oneSigner(`          textTabs:
+            - { value: "ABCDEF", maxLength: 5, pageNumber: 1, xPosition: 10, yPosition: 10 }
+            - { value: "12-AB", validationPattern: "\\\\d+", pageNumber: 1, xPosition: 10, yPosition: 40 }
+            - { value: "x", validationPattern: "(", pageNumber: 1, xPosition: 10, yPosition: 70 }
+            - { value: "x", width: wide, pageNumber: 1, xPosition: 10, yPosition: 100 }
+          listTabs:
+            - pageNumber: 1
+              xPosition: 10
+              yPosition: 130
+              listItems: [{ text: A, selected: true }, { text: B, selected: "true" }]
+          radioGroupTabs:
+            - groupName: g
+              radios:
+                - { value: a, selected: true, pageNumber: 1, xPosition: 10, yPosition: 160 }
+                - { value: b, selected: true, pageNumber: 1, xPosition: 40, yPosition: 160 }
+`),
+    });
+    expect(errors(result).map((e) => [e.code, e.field])).toEqual([
+      ['SR_TAB_VALUE_INVALID', 'envelopes[0].recipients[0].tabs.textTabs[0].value'],
+      ['SR_TAB_VALUE_INVALID', 'envelopes[0].recipients[0].tabs.textTabs[1].value'],
+      ['SR_TAB_VALUE_INVALID', 'envelopes[0].recipients[0].tabs.textTabs[2].validationPattern'],
+      ['SR_SCHEMA_VALUE', 'envelopes[0].recipients[0].tabs.textTabs[3].width'],
+      ['SR_TAB_VALUE_INVALID', 'envelopes[0].recipients[0].tabs.listTabs[0].listItems'],
+      ['SR_TAB_VALUE_INVALID', 'envelopes[0].recipients[0].tabs.radioGroupTabs[0].radios'],
+    ]);
+  });
+
+  it('checks template roles’ values too', async () => {
+    const result = await load('role-values', {
+      'job.yaml': `${header}envelopes:
+  - key: t1
+    templateId: tpl-1
+    templateRoles:
+      - roleName: employee
+        name: Jean
+        email: jean@example.com
+        tabs:
+          numberTabs: [{ tabLabel: salary, value: "sixty" }]
+`,
+    });
+    expect(errors(result)).toEqual([
+      {
+        code: 'SR_TAB_VALUE_INVALID',
+        file: 'job.yaml',
+        line: 12,
+        column: 51,
+        field: 'envelopes[0].templateRoles[0].tabs.numberTabs[0].value',
+      },
+    ]);
+  });
+});
