@@ -359,3 +359,60 @@ describe('validate checks tabs offline', () => {
     ]);
   });
 });
+
+describe('reading documents’ text for anchors', () => {
+  it('stops at its limits instead of reading a whole document', async () => {
+    const { PageTextLimitError, readPageText } = await import('../../src/pdf/page-text.js');
+    await expect(readPageText(pdf, { pages: 1 })).rejects.toBeInstanceOf(PageTextLimitError);
+    await expect(readPageText(pdf, { runs: 2 })).rejects.toThrow(/more than 2 runs/);
+    expect((await readPageText(pdf, { pages: 2, runs: 1000, milliseconds: 60_000 })).length).toBe(2);
+  });
+
+  it('reads each file once, however many envelopes share it', async () => {
+    const { documentTextReader } = await import('../../src/jobs/tab-checks.js');
+    const dir = folder('text-once', { 'offer.pdf': pdf });
+    const read = documentTextReader();
+    const first = read(join(dir, 'offer.pdf'));
+    expect(read(join(dir, 'offer.pdf'))).toBe(first);
+    expect(await first).toMatchObject({ ok: true });
+  });
+});
+
+describe('the digest of tabs', () => {
+  it('keeps a tab without new fields as it was, and changes with any field, list item or radio', async () => {
+    const { envelopeDigest } = await import('../../src/jobs/envelope-digest.js');
+    const dir = folder('digest', {
+      'offer.pdf': pdf,
+      'job.yaml': oneSigner(`          textTabs:
+            - tabLabel: salary
+              value: "1"
+              pageNumber: 1
+              xPosition: 1
+              yPosition: 1
+          listTabs:
+            - { pageNumber: 1, xPosition: 1, yPosition: 40, listItems: [{ text: A }] }
+          radioGroupTabs:
+            - { groupName: g, radios: [{ value: a, pageNumber: 1, xPosition: 1, yPosition: 80 }] }
+`),
+    });
+    const [job] = jobs(await loadJobs([dir], { cwd: dir, env: {} }));
+    const envelope = job!.envelopes[0]!;
+    const digest = () => envelopeDigest(envelope);
+    const before = digest();
+    expect(before).toBe(envelope.digest);
+    const [text, list, radio] = envelope.recipients[0]!.tabs;
+    const changes: Array<() => void> = [
+      () => (text!.fields!['locked'] = 'true'),
+      () => (text!.fields!['tabLabel'] = 'pay'),
+      () => (list!.listItems![0]!.selected = 'true'),
+      () => (radio!.radios![0]!.value = 'b'),
+      () => (radio!.radios![0]!.place = { anchorString: 'Holidays' }),
+    ];
+    const seen = new Set([before]);
+    for (const change of changes) {
+      change();
+      expect(seen.has(digest())).toBe(false);
+      seen.add(digest());
+    }
+  });
+});
