@@ -259,7 +259,8 @@ function checkDocuments(
       return;
     }
     const pages = pagesById.get(place.documentId);
-    if (!pages) return;
+    // A page that is not a number is reported by the value checks (SR_SCHEMA_VALUE).
+    if (!pages || !/^\s*\d+\s*$/.test(place.pageNumber)) return;
     const page = pages[Number(place.pageNumber) - 1];
     if (!page) {
       say(

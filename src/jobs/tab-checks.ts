@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { tabKind, type TabFieldType } from '../envelope/index.js';
+import { anchorFields, positionFields, tabKind, type TabFieldType } from '../envelope/index.js';
 import type { ErrorCode } from '../errors/catalogue.js';
 import type { PageText } from '../pdf/page-text.js';
 import { limits } from './limits.js';
@@ -40,6 +40,17 @@ export function tabProblems(tab: ResolvedTab): TabProblem[] {
       if (problem) out.push({ code: 'SR_SCHEMA_VALUE', message: `${field} ${problem}`, at: ['radios', i, field] });
     }
   });
+  // The place's numbers and flags, the tab's own and each radio's (a radio's documentId is its group's).
+  const places: Array<[ResolvedTab['place'], ReadonlyArray<string | number>]> = tab.radios
+    ? tab.radios.map((radio, i) => [radio.place, ['radios', i]])
+    : [[tab.place, []]];
+  for (const [place, at] of places) {
+    for (const [field, text] of Object.entries(place ?? {})) {
+      if (tab.radios && field === 'documentId') continue;
+      const problem = fieldProblem(placeFieldTypes[field], text as string);
+      if (problem) out.push({ code: 'SR_SCHEMA_VALUE', message: `${field} ${problem}`, at: [...at, field] });
+    }
+  }
   const invalid = (message: string, at: ReadonlyArray<string | number>) =>
     out.push({ code: 'SR_TAB_VALUE_INVALID', message, at });
 
@@ -89,6 +100,7 @@ export function tabProblems(tab: ResolvedTab): TabProblem[] {
 }
 
 const INTEGER = /^[+-]?\d+$/;
+const placeFieldTypes: Readonly<Record<string, TabFieldType>> = { ...positionFields, ...anchorFields };
 /** DocuSign's number tabs: digits, thousands separated by commas or not, an optional sign and decimals. */
 const NUMBER = /^[+-]?(?:\d+|\d{1,3}(?:,\d{3})+)(?:\.\d+)?$/;
 

@@ -313,6 +313,8 @@ describe('validate checks tabs offline', () => {
             - { value: "12-AB", validationPattern: "\\\\d+", pageNumber: 1, xPosition: 10, yPosition: 40 }
             - { value: "x", validationPattern: "(", pageNumber: 1, xPosition: 10, yPosition: 70 }
             - { value: "x", width: wide, pageNumber: 1, xPosition: 10, yPosition: 100 }
+            - { value: "x", pageNumber: one, xPosition: 10, yPosition: 100 }
+            - { value: "x", anchorString: Holidays, anchorXOffset: "2cm" }
           listTabs:
             - pageNumber: 1
               xPosition: 10
@@ -330,6 +332,8 @@ describe('validate checks tabs offline', () => {
       ['SR_TAB_VALUE_INVALID', 'envelopes[0].recipients[0].tabs.textTabs[1].value'],
       ['SR_TAB_VALUE_INVALID', 'envelopes[0].recipients[0].tabs.textTabs[2].validationPattern'],
       ['SR_SCHEMA_VALUE', 'envelopes[0].recipients[0].tabs.textTabs[3].width'],
+      ['SR_SCHEMA_VALUE', 'envelopes[0].recipients[0].tabs.textTabs[4].pageNumber'],
+      ['SR_SCHEMA_VALUE', 'envelopes[0].recipients[0].tabs.textTabs[5].anchorXOffset'],
       ['SR_TAB_VALUE_INVALID', 'envelopes[0].recipients[0].tabs.listTabs[0].listItems'],
       ['SR_TAB_VALUE_INVALID', 'envelopes[0].recipients[0].tabs.radioGroupTabs[0].radios'],
     ]);
