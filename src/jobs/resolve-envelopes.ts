@@ -235,7 +235,7 @@ function checkDocuments(
     x: number,
     y: number,
     page: { width: number; height: number },
-    where: string,
+    where: () => string,
   ): string | undefined => {
     const number = (field: string) => {
       const text = tab.fields?.[field];
@@ -249,7 +249,7 @@ function checkDocuments(
       ...(right > page.width + 0.5 ? [`its right edge at x ${round(right)}`] : []),
       ...(bottom > page.height + 0.5 ? [`its bottom edge at y ${round(bottom)}`] : []),
     ];
-    return `the ${tab.kind} tab (${round(size.width)} × ${round(size.height)} points) ${where} runs off ${runs.join(' and ')}: the page is ${round(page.width)} × ${round(page.height)} points`;
+    return `the ${tab.kind} tab (${round(size.width)} × ${round(size.height)} points) ${where()} runs off ${runs.join(' and ')}: the page is ${round(page.width)} × ${round(page.height)} points`;
   };
   /** Checks one place: a page that exists, a corner and a box on it; an anchor some document has. */
   const checkPlace = (tab: ResolvedTab, place: ResolvedTab['place'], path: NodePath) => {
@@ -289,7 +289,7 @@ function checkDocuments(
       x,
       y,
       page,
-      `at (${x}, ${y}) on page ${place.pageNumber} of ${documentName(place.documentId)}`,
+      () => `at (${x}, ${y}) on page ${place.pageNumber} of ${documentName(place.documentId)}`,
     );
     if (problem)
       say('SR_TAB_OFF_PAGE', problem, [...path, problem.includes('its right edge') ? 'xPosition' : 'yPosition']);
@@ -340,10 +340,12 @@ function checkDocuments(
         if (!page) continue;
         const x = match.xPosition + dx;
         const y = match.yPosition + dy;
-        const where = `at anchor ${JSON.stringify(anchor.anchorString)} on page ${match.pageNumber} of ${ctx.show(document.path)}, at (${round(x)}, ${round(y)})`;
+        // Built only for a message: path.relative for each of 10,000 rows is not free.
+        const where = () =>
+          `at anchor ${JSON.stringify(anchor.anchorString)} on page ${match.pageNumber} of ${ctx.show(document.path)}, at (${round(x)}, ${round(y)})`;
         const problem =
           x < 0 || y < 0 || x >= page.width || y >= page.height
-            ? `the ${tab.kind} tab ${where} is outside the page (${round(page.width)} × ${round(page.height)} points)`
+            ? `the ${tab.kind} tab ${where()} is outside the page (${round(page.width)} × ${round(page.height)} points)`
             : boxProblem(tab, x, y, page, where);
         if (problem) {
           const moved = anchor.anchorXOffset !== undefined || anchor.anchorYOffset !== undefined;

@@ -72,6 +72,19 @@ export class PageTextLimitError extends Error {
   }
 }
 
+/**
+ * pdf.js's legacy build carries core-js, which replaces the global
+ * JSON.stringify with a JavaScript one (to add JSON.rawJSON, which Node 20
+ * lacks) when pdf.js and its worker load: every JSON.stringify of the
+ * process then runs several times slower (validating 10,000 envelopes spent
+ * a second more in it, digests included). The native one is put back after
+ * each step that may load pdf.js code; pdf.js does not use rawJSON.
+ */
+const nativeStringify = JSON.stringify;
+function restoreStringify(): void {
+  if (JSON.stringify !== nativeStringify) JSON.stringify = nativeStringify;
+}
+
 const pdfjsRoot = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 
 /**
@@ -91,7 +104,8 @@ export async function readPageText(pdf: Uint8Array, limits: PageTextLimits = {})
   };
   // Loaded on demand: only anchors need it, and it is large.
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const doc = await pdfjs.getDocument({
+  restoreStringify();
+  const loading = pdfjs.getDocument({
     // pdf.js takes ownership of (detaches) the buffer it is given: give it a copy.
     data: new Uint8Array(pdf),
     isEvalSupported: false,
@@ -99,7 +113,14 @@ export async function readPageText(pdf: Uint8Array, limits: PageTextLimits = {})
     disableFontFace: true,
     verbosity: pdfjs.VerbosityLevel.ERRORS,
     standardFontDataUrl: join(pdfjsRoot, 'standard_fonts') + '/',
-  }).promise;
+  });
+  let doc: Awaited<typeof loading.promise>;
+  try {
+    doc = await loading.promise;
+  } finally {
+    // The worker's code (loaded in this thread under Node) polyfills it again.
+    restoreStringify();
+  }
   try {
     if (limits.pages !== undefined && doc.numPages > limits.pages)
       throw new PageTextLimitError('pages', `it has ${doc.numPages} pages, more than ${limits.pages}`);
@@ -147,6 +168,7 @@ export async function readPageText(pdf: Uint8Array, limits: PageTextLimits = {})
     return pages;
   } finally {
     await doc.destroy();
+    restoreStringify();
   }
 }
 
