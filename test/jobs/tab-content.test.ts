@@ -372,6 +372,12 @@ describe('reading documents’ text for anchors', () => {
     expect((await readPageText(pdf, { pages: 2, runs: 1000, milliseconds: 60_000 })).length).toBe(2);
   });
 
+  it('leaves the process its native JSON.stringify (pdf.js’s core-js replaces it with a slow one)', async () => {
+    const { readPageText } = await import('../../src/pdf/page-text.js');
+    await readPageText(pdf);
+    expect(Function.prototype.toString.call(JSON.stringify)).toContain('[native code]');
+  });
+
   it('reads each file once, however many envelopes share it', async () => {
     const { documentTextReader } = await import('../../src/jobs/tab-checks.js');
     const dir = folder('text-once', { 'offer.pdf': pdf });
