@@ -178,6 +178,8 @@ export interface TemplateRole {
   email: string;
   clientUserId?: string;
   routingOrder?: string;
+  /** Fills the template's tabs of the same `tabLabel` (or adds tabs placed by position or anchor). */
+  tabs?: Tabs;
 }
 
 /** `#/definitions/document` (request side; the PDF travels base64-encoded). */

@@ -57,17 +57,36 @@ export function envelopeDigest(envelope: Omit<ResolvedEnvelope, 'digest'>): stri
  * a job file could say before the catalogue) keep their first form, a list
  * of positions, so the digests of envelopes already sent stay the same;
  * any other tab makes it a list of [kind, place, value], which no earlier
- * digest can equal.
+ * digest can equal, followed by the tab's other fields, list items and
+ * radios when it has any (appended only then, so a digest of a tab without
+ * them stays what it was).
  */
 function tabsCanonical(tabs: ResolvedTab[]): unknown {
-  const firstForm = tabs.every((t) => t.kind === shorthandTabKind && isPositioned(t.place) && t.value === undefined);
+  const firstForm = tabs.every(
+    (t) =>
+      t.kind === shorthandTabKind &&
+      isPositioned(t.place) &&
+      t.value === undefined &&
+      t.fields === undefined &&
+      t.listItems === undefined &&
+      t.radios === undefined,
+  );
   if (firstForm) {
     return tabs.map((t) => {
       const p = t.place as Extract<ResolvedTab['place'], { xPosition: string }>;
       return [p.documentId, p.pageNumber, p.xPosition, p.yPosition];
     });
   }
-  return { tabs: tabs.map((t) => [t.kind, t.place, t.value ?? null]) };
+  return {
+    tabs: tabs.map((t) => [
+      t.kind,
+      t.place ?? null,
+      t.value ?? null,
+      ...(t.fields !== undefined || t.listItems !== undefined || t.radios !== undefined
+        ? [{ fields: t.fields ?? null, listItems: t.listItems ?? null, radios: t.radios ?? null }]
+        : []),
+    ]),
+  };
 }
 
 /** A recipient of another kind than the first one signrun had (signers) says so; a signer adds nothing. */

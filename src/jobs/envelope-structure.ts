@@ -1,5 +1,5 @@
 import { placeOf, type JobContext } from './job-context.js';
-import type { RawEnvelope, RawEnvelopeDefaults } from './raw-job.js';
+import type { RawEnvelope, RawEnvelopeDefaults, RawPlace, RawTabs } from './raw-job.js';
 import { writtenTabs } from './written-tabs.js';
 import { fieldName } from './schema-check.js';
 
@@ -73,6 +73,34 @@ export function checkEnvelopeStructure(
     ),
   );
 
+  // A tab goes somewhere: by anchor or by position (a radio group's radios each); a role's tab may instead fill the template's tab of its label.
+  const unplaced = (place: RawPlace) =>
+    place.anchorString === undefined &&
+    (place.pageNumber === undefined || place.xPosition === undefined || place.yPosition === undefined);
+  const needsPlace = (list: string, i: number, tabs: RawTabs | undefined, role: boolean) =>
+    writtenTabs(tabs).forEach(({ kind, tab, written }) => {
+      const where = [list, i, ...written];
+      if (kind.valueType === 'radio')
+        tab.radios?.forEach((radio, n) => {
+          if (unplaced(radio))
+            add(
+              'SR_SCHEMA_REQUIRED',
+              `${name}: a radio needs an anchorString, or a pageNumber, xPosition and yPosition`,
+              [...where, 'radios', n],
+            );
+        });
+      else if (unplaced(tab) && !(role && tab.tabLabel !== undefined && !placedInPart(tab)))
+        add(
+          'SR_SCHEMA_REQUIRED',
+          role
+            ? `${name}: a template role's ${kind.name} tab needs a tabLabel (to fill the template's tab), an anchorString, or a pageNumber, xPosition and yPosition`
+            : `${name}: a ${kind.name} tab needs an anchorString, or a pageNumber, xPosition and yPosition`,
+          where,
+        );
+    });
+  envelope.recipients?.forEach((recipient, r) => needsPlace('recipients', r, recipient.tabs, false));
+  envelope.templateRoles?.forEach((role, r) => needsPlace('templateRoles', r, role.tabs, true));
+
   envelope.recipients?.forEach((recipient, r) => {
     writtenTabs(recipient.tabs).forEach(({ tab, written }, t) => {
       // An anchored tab is on every document that has its text: it names none.
@@ -103,6 +131,11 @@ export function checkEnvelopeStructure(
       );
   }
   return ctx.sink.errorCount === before;
+}
+
+/** A place half given: some of pageNumber, xPosition, yPosition but not all. */
+function placedInPart(place: RawPlace): boolean {
+  return place.pageNumber !== undefined || place.xPosition !== undefined || place.yPosition !== undefined;
 }
 
 function firstDuplicate(values: number[], report: (index: number) => void): void {

@@ -3,9 +3,17 @@ import type { Place } from './diagnostic-sink.js';
 import type { Row } from './envelope-rows.js';
 import { placeOf, type JobContext } from './job-context.js';
 import type { NodePath } from './job-yaml.js';
-import { shorthandRecipientKind, type TabKindName } from '../envelope/index.js';
-import type { ResolvedEnvelope, ResolvedNotification, ResolvedRecipient, ResolvedTab, TabAnchor } from './model.js';
-import type { RawEnvelope, RawEnvelopeDefaults, RawNotification, RawTab } from './raw-job.js';
+import { shorthandRecipientKind, tabKind, type TabKindName } from '../envelope/index.js';
+import type {
+  ResolvedEnvelope,
+  ResolvedListItem,
+  ResolvedNotification,
+  ResolvedRadio,
+  ResolvedRecipient,
+  ResolvedTab,
+  TabAnchor,
+} from './model.js';
+import type { RawEnvelope, RawEnvelopeDefaults, RawNotification, RawPlace, RawRadio, RawTab } from './raw-job.js';
 import { writtenTabs } from './written-tabs.js';
 import { findReferences, substituteReferences } from './references.js';
 
@@ -34,6 +42,9 @@ export function expandEnvelope(
   const sub = (value: string): string =>
     substituteReferences(value, (kind, name) => (kind === 'row' ? (row?.values[name] ?? '') : (ctx.env(name) ?? '')));
   const opt = (value: string | undefined): string | undefined => (value === undefined ? undefined : sub(value));
+  // Numbers and booleans (YAML values) hold no reference: only strings are substituted.
+  const text = (value: string | number | boolean | null | undefined): string | undefined =>
+    value === undefined || value === null ? undefined : typeof value === 'string' ? sub(value) : String(value);
   const base = ['envelopes', index];
 
   const shared = sharedOf(raw, index, ctx);
@@ -98,7 +109,7 @@ export function expandEnvelope(
         roleName: sub(r.roleName),
         name: sub(r.name),
         email: sub(r.email),
-        tabs: [],
+        tabs: writtenTabs(r.tabs).map(({ kind, tab, written }) => resolvedTab(kind.name, tab, written, true)),
       };
       if (r.clientUserId !== undefined) role.clientUserId = sub(r.clientUserId);
       if (r.routingOrder !== undefined) role.routingOrder = String(r.routingOrder);
@@ -106,30 +117,72 @@ export function expandEnvelope(
     }),
   };
 
-  /** A tab with `${...}` substituted, its document defaulting to the envelope's first. */
-  function resolvedTab(kind: TabKindName, tab: RawTab, written: ReadonlyArray<string | number>): ResolvedTab {
-    // Numbers and booleans (YAML values) hold no reference: only strings are substituted.
-    const text = (value: string | number | boolean | undefined): string | undefined =>
-      value === undefined ? undefined : typeof value === 'string' ? sub(value) : String(value);
-    let place: ResolvedTab['place'];
+  /** A place with `${...}` substituted: by anchor, else by position (unless `optional`, a role's tab filled by label). */
+  function tabPlace(tab: RawPlace, documentId: string | undefined, optional: boolean): ResolvedTab['place'] {
     if (tab.anchorString !== undefined) {
       const anchor: TabAnchor = { anchorString: sub(tab.anchorString) };
       for (const field of anchorOptionFields) {
         const value = text(tab[field]);
         if (value !== undefined) anchor[field] = value;
       }
-      place = anchor;
-    } else {
-      place = {
-        documentId: text(tab.documentId) ?? firstDocumentId,
-        pageNumber: text(tab.pageNumber) ?? '1',
-        xPosition: text(tab.xPosition) ?? '0',
-        yPosition: text(tab.yPosition) ?? '0',
-      };
+      return anchor;
     }
-    const resolved: ResolvedTab = { kind, place, written };
+    if (optional && tab.pageNumber === undefined && tab.xPosition === undefined && tab.yPosition === undefined)
+      return undefined;
+    return {
+      documentId: documentId ?? firstDocumentId,
+      pageNumber: text(tab.pageNumber) ?? '1',
+      xPosition: text(tab.xPosition) ?? '0',
+      yPosition: text(tab.yPosition) ?? '0',
+    };
+  }
+
+  /** A tab with `${...}` substituted, its document defaulting to the envelope's first. */
+  function resolvedTab(
+    kind: TabKindName,
+    tab: RawTab,
+    written: ReadonlyArray<string | number>,
+    role = false,
+  ): ResolvedTab {
+    const entry = tabKind(kind);
+    const documentId = text(tab.documentId);
+    const radio = entry.valueType === 'radio';
+    // A radio group is on its document; each radio has the rest of its place.
+    const place = radio
+      ? { documentId: documentId ?? firstDocumentId, pageNumber: '1', xPosition: '0', yPosition: '0' }
+      : tabPlace(tab, documentId, role);
+    const resolved: ResolvedTab = place ? { kind, place, written } : { kind, written };
     const value = text(tab.value);
     if (value !== undefined) resolved.value = value;
+    let fields: Record<string, string> | undefined;
+    // The schema, made from the same catalogue, allows only strings, numbers and booleans in these fields.
+    const given = tab as Record<string, string | number | boolean | undefined>;
+    for (const [field, type] of Object.entries(entry.fields)) {
+      if (field === 'value' || type === 'list-items' || type === 'radios') continue;
+      const v = text(given[field]);
+      if (v !== undefined) (fields ??= {})[field] = v;
+    }
+    if (fields) resolved.fields = fields;
+    if ('listItems' in entry.fields && tab.listItems)
+      resolved.listItems = tab.listItems.map((item) => {
+        const out: ResolvedListItem = { text: sub(item.text) };
+        const itemValue = text(item.value);
+        if (itemValue !== undefined) out.value = itemValue;
+        const selected = text(item.selected);
+        if (selected !== undefined) out.selected = selected;
+        return out;
+      });
+    if (radio && tab.radios)
+      resolved.radios = tab.radios.map((r) => {
+        const out: ResolvedRadio = { place: tabPlace(r, documentId, false)!, value: sub(r.value) };
+        let radioFields: Record<string, string> | undefined;
+        for (const field of radioFieldNames) {
+          const v = text(r[field]);
+          if (v !== undefined) (radioFields ??= {})[field] = v;
+        }
+        if (radioFields) out.fields = radioFields;
+        return out;
+      });
     return resolved;
   }
 
@@ -163,6 +216,11 @@ const anchorOptionFields = [
   'anchorCaseSensitive',
   'anchorMatchWholeWord',
 ] as const satisfies ReadonlyArray<keyof TabAnchor & keyof RawTab>;
+
+/** A radio's fields besides its place and value. */
+const radioFieldNames = ['selected', 'locked', 'required', 'font', 'fontSize', 'bold'] as const satisfies ReadonlyArray<
+  keyof RawRadio
+>;
 
 /** What every row of one pattern shares, computed once (10,000 rows make it count). */
 const sharedByPattern = new WeakMap<RawEnvelope, { source: ResolvedEnvelope['source']; paths: Map<string, string> }>();

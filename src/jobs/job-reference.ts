@@ -10,6 +10,8 @@ interface SchemaNode {
   const?: unknown;
   $ref?: string;
   minimum?: number;
+  then?: SchemaNode;
+  else?: SchemaNode;
 }
 
 /** Sections of the reference, in reading order: [title, schema path]. */
@@ -21,6 +23,17 @@ const sections: Array<[string, string]> = [
   ['Document (`documents[]`)', '#/$defs/document'],
   ['Signer (`recipients[]`)', '#/$defs/signer'],
   ['Sign-here tab (`tabs[]`)', '#/$defs/signHereTab'],
+  ['Tabs by collection (`tabs: {signHereTabs, textTabs, …}`)', '#/$defs/tabsObject'],
+  ['Sign-here tab (`signHereTabs[]`; initialHereTabs alike)', '#/$defs/tab_signHere'],
+  ['Text tab (`textTabs[]`; numberTabs, dateTabs, emailTabs, ssnTabs alike)', '#/$defs/tab_text'],
+  ['Checkbox tab (`checkboxTabs[]`)', '#/$defs/tab_checkbox'],
+  ['List tab (`listTabs[]`)', '#/$defs/tab_list'],
+  ['List item (`listItems[]`)', '#/$defs/listItem'],
+  ['Radio group (`radioGroupTabs[]`)', '#/$defs/tab_radioGroup'],
+  ['Radio (`radios[]`)', '#/$defs/radio'],
+  ['Formula tab (`formulaTabs[]`)', '#/$defs/tab_formula'],
+  ['Decline tab (`declineTabs[]`)', '#/$defs/tab_decline'],
+  ['ZIP tab (`zipTabs[]`)', '#/$defs/tab_zip'],
   ['Role (`templateRoles[]`)', '#/$defs/role'],
   ['`eventNotification`', '#/$defs/eventNotification'],
   ['`notification`', '#/$defs/notification'],
@@ -80,8 +93,11 @@ export function renderJobReference(linkBase = '', schema: Record<string, unknown
 }
 
 function typeName(node: SchemaNode, resolve: (ref: string) => SchemaNode): string {
+  if (node.then && node.else)
+    return `${typeName(node.then, resolve)} \\| ${node.else.$ref?.replace('#/$defs/', '') ?? typeName(node.else, resolve)}`;
   if (node.const !== undefined) return `\`${JSON.stringify(node.const)}\``;
   if (node.enum) return node.enum.map((v) => `\`${String(v)}\``).join(' \\| ');
+  if (node.$ref) return node.$ref.replace('#/$defs/', '');
   if (node.type === 'array') {
     const items = node.items?.$ref ? node.items.$ref.replace('#/$defs/', '') : typeName(node.items ?? {}, resolve);
     return `list of ${items}`;

@@ -22,4 +22,13 @@ export const limits = {
    * MiB): a 200 KB "zip bomb" PDF would otherwise take gigabytes.
    */
   pdfInflatedBytes: 64 * 1024 * 1024,
+  /**
+   * How much of a document's text validation reads to find anchors (pdf.js;
+   * src/pdf/page-text.ts stops at the first limit): pages, text runs, and
+   * time. A real contract has a few pages and a few thousand runs; a PDF
+   * made to hang `validate` stops here (SR_DOC_TEXT_LIMIT).
+   */
+  anchorTextPages: 2000,
+  anchorTextRuns: 500_000,
+  anchorTextMilliseconds: 20_000,
 } as const;

@@ -41,14 +41,41 @@ export interface ResolvedDocument {
 
 /**
  * A tab of a recipient: its kind (src/envelope/tab-kinds.ts says what the
- * kind is), where it goes, and the value given before sending, if any.
+ * kind is), where it goes, the value given before sending, if any, and the
+ * other fields of its kind the job file gives, as DocuSign's strings.
  */
 export interface ResolvedTab {
   kind: TabKindName;
-  place: TabPosition | TabAnchor;
+  /**
+   * By position or by anchor. A radio group's place is its document's (its
+   * radios have their own); absent only for a template role's tab that fills
+   * the template's tab of its `tabLabel`.
+   */
+  place?: TabPosition | TabAnchor;
   value?: string;
+  /** The kind's fields given (catalogue `fields`) other than `value`, `listItems` and `radios`: `tabLabel`, `locked`, `maxLength`, … */
+  fields?: Record<string, string>;
+  /** A list tab's options. */
+  listItems?: ResolvedListItem[];
+  /** A radio group's radios. */
+  radios?: ResolvedRadio[];
   /** Where the job file writes it, from the recipient: `['tabs', 0]` (list form) or `['tabs', 'textTabs', 0]`. */
   written: ReadonlyArray<string | number>;
+}
+
+/** An option of a list tab (`#/definitions/listItem`), as DocuSign's strings. */
+export interface ResolvedListItem {
+  text: string;
+  value?: string;
+  selected?: string;
+}
+
+/** A radio of a radio group (`#/definitions/radio`): its place (position on the group's document, or anchor), value, other fields. */
+export interface ResolvedRadio {
+  place: TabPosition | TabAnchor;
+  value: string;
+  /** `selected`, `locked`, `required`, `font`, `fontSize`, `bold`, as given. */
+  fields?: Record<string, string>;
 }
 
 /**
@@ -80,7 +107,7 @@ export interface ResolvedRecipient {
 
 /** True for a tab placed by position (not by anchor). */
 export function isPositioned(place: ResolvedTab['place']): place is TabPosition {
-  return 'xPosition' in place;
+  return place !== undefined && 'xPosition' in place;
 }
 
 /** How a recipient is named to the service: its recipientId, or its template role. */

@@ -65,20 +65,73 @@ export interface RawSigner {
  */
 export type RawTabs = RawTab[] | { [C in TabCollection]?: RawTab[] };
 
-/** A tab as a job file writes it: placed by position or by anchor (numbers and booleans as YAML values or strings). */
-export interface RawTab {
-  documentId?: number | string;
-  pageNumber?: number | string;
-  xPosition?: number | string;
-  yPosition?: number | string;
-  anchorString?: string;
-  anchorXOffset?: number | string;
-  anchorYOffset?: number | string;
-  anchorUnits?: string;
-  anchorIgnoreIfNotPresent?: boolean | string;
-  anchorCaseSensitive?: boolean | string;
-  anchorMatchWholeWord?: boolean | string;
+/** A number or a boolean of a tab: a YAML value, or DocuSign's string (`"150"`, `"true"`, `${row.*}`). */
+type Scalar<T> = T | string;
+
+/**
+ * A tab as a job file writes it: placed by position or by anchor, with the
+ * fields of its kind (src/envelope/tab-kinds.ts lists which kind has which;
+ * schemas/job.schema.json is generated from it).
+ */
+export interface RawTab extends RawPlace {
+  tabLabel?: string;
   value?: string | number | boolean;
+  locked?: Scalar<boolean>;
+  required?: Scalar<boolean>;
+  width?: Scalar<number>;
+  height?: Scalar<number>;
+  font?: string;
+  fontSize?: string;
+  bold?: Scalar<boolean>;
+  tooltip?: string;
+  optional?: Scalar<boolean>;
+  scaleValue?: Scalar<number>;
+  maxLength?: Scalar<number>;
+  validationPattern?: string;
+  validationMessage?: string;
+  shared?: Scalar<boolean>;
+  selected?: Scalar<boolean>;
+  listItems?: RawListItem[];
+  groupName?: string;
+  radios?: RawRadio[];
+  formula?: string;
+  roundDecimalPlaces?: string;
+  buttonText?: string;
+  declineReason?: string;
+  useDash4?: Scalar<boolean>;
+}
+
+/** Where a tab (or a radio) goes: by position or by anchor. */
+export interface RawPlace {
+  documentId?: Scalar<number>;
+  pageNumber?: Scalar<number>;
+  xPosition?: Scalar<number>;
+  yPosition?: Scalar<number>;
+  anchorString?: string;
+  anchorXOffset?: Scalar<number>;
+  anchorYOffset?: Scalar<number>;
+  anchorUnits?: string;
+  anchorIgnoreIfNotPresent?: Scalar<boolean>;
+  anchorCaseSensitive?: Scalar<boolean>;
+  anchorMatchWholeWord?: Scalar<boolean>;
+}
+
+/** An option of a list tab. */
+export interface RawListItem {
+  text: string;
+  value?: string;
+  selected?: Scalar<boolean>;
+}
+
+/** A radio of a radio group: its place (on the group's document), value, and state. */
+export interface RawRadio extends Omit<RawPlace, 'documentId'> {
+  value: string;
+  selected?: Scalar<boolean>;
+  locked?: Scalar<boolean>;
+  required?: Scalar<boolean>;
+  font?: string;
+  fontSize?: string;
+  bold?: Scalar<boolean>;
 }
 
 export interface RawRole {
@@ -87,6 +140,8 @@ export interface RawRole {
   email: string;
   clientUserId?: string;
   routingOrder?: number;
+  /** The object form only: fills the template's tabs by tabLabel (or adds placed ones). */
+  tabs?: RawTabs;
 }
 
 export interface RawAccount {

@@ -7,7 +7,17 @@ import { expandEnvelope, type ExpandedEnvelope } from './expand-envelope.js';
 import type { JobContext } from './job-context.js';
 import type { NodePath } from './job-yaml.js';
 import { limits } from './limits.js';
-import { isPositioned, type ResolvedEnvelope } from './model.js';
+import {
+  isPositioned,
+  type ResolvedDocument,
+  type ResolvedEnvelope,
+  type ResolvedTab,
+  type TabAnchor,
+} from './model.js';
+import { anchorOffsetPoints, findAnchors, isAnchorUnits, type AnchorMatch } from '../pdf/find-anchors.js';
+import type { PageText } from '../pdf/page-text.js';
+import { tabSize } from '../pdf/tab-box.js';
+import { documentTextReader, tabProblems, type DocumentText, type DocumentTextReader } from './tab-checks.js';
 import type { PdfFactsResult } from './pdf-facts.js';
 import type { RawJobFile } from './raw-job.js';
 import { fieldName } from './schema-check.js';
@@ -58,9 +68,23 @@ export async function resolveEnvelopes(
   await ctx.pdfFacts.prefetch(readable.map((r) => (r.confined as { real: string }).real));
   for (const check of readable) check.facts = await ctx.pdfFacts((check.confined as { real: string }).real);
 
+  // Documents' text, for anchors: read once per file, and only for envelopes with an anchored tab.
+  let textReader = textReaders.get(ctx.pdfFacts);
+  if (!textReader) textReaders.set(ctx.pdfFacts, (textReader = documentTextReader()));
+  const texts = new Map<string, DocumentText>();
+  for (const { envelope } of expanded) {
+    if (!hasAnchors(envelope)) continue;
+    for (const document of envelope.documents) {
+      const check = results.get(document.path);
+      if (texts.has(document.path) || !check?.facts?.ok || !check.confined.ok) continue;
+      texts.set(document.path, await textReader(check.confined.real));
+    }
+  }
+  const anchors: AnchorCache = new Map();
+
   const resolved: ResolvedEnvelope[] = [];
   for (const item of expanded) {
-    checkDocuments(item, results, ctx);
+    checkDocuments(item, results, texts, anchors, ctx);
     // Added in place, not `{ ...envelope, digest }`: V8 gives every such copy a hidden class of its own
     // (~380 bytes per envelope, a quarter of the model at 10,000 rows).
     if (!failed.has(item)) resolved.push(Object.assign(item.envelope, { digest: envelopeDigest(item.envelope) }));
@@ -130,6 +154,15 @@ function checkValues(item: ExpandedEnvelope, ctx: JobContext, keys: Set<string>,
     const problem = reservedCustomFieldProblem(f.name);
     if (problem) say('SR_CUSTOM_FIELD_RESERVED', problem, ['customFields', i, 'name']);
   });
+  for (const [list, people] of [
+    ['recipients', envelope.recipients],
+    ['templateRoles', envelope.templateRoles],
+  ] as const)
+    people.forEach((person, i) => {
+      for (const tab of person.tabs)
+        for (const problem of tabProblems(tab))
+          say(problem.code, problem.message, [list, i, ...tab.written, ...problem.at]);
+    });
   const clientUserIds = new Set<string>();
   const people = [
     ...envelope.recipients.map((r, i) => ({
@@ -168,7 +201,13 @@ function checkValues(item: ExpandedEnvelope, ctx: JobContext, keys: Set<string>,
   }
 }
 
-function checkDocuments(item: ExpandedEnvelope, results: Map<string, DocumentCheck>, ctx: JobContext): void {
+function checkDocuments(
+  item: ExpandedEnvelope,
+  results: Map<string, DocumentCheck>,
+  texts: Map<string, DocumentText>,
+  anchors: AnchorCache,
+  ctx: JobContext,
+): void {
   const { envelope } = item;
   const say = (code: Parameters<JobContext['sink']['add']>[0], message: string, path: NodePath) =>
     report(ctx, item, envelope.row, code, message, path);
@@ -189,33 +228,173 @@ function checkDocuments(item: ExpandedEnvelope, results: Map<string, DocumentChe
     // Shown only in an error message: path.relative for each of 10,000 rows is not free.
     pathById.set(document.documentId, document.path);
   });
+  const documentName = (documentId: string) => ctx.show(pathById.get(documentId)!);
+  /** A tab's box, from its top-left corner, on its page: the whole of it, not only its corner (SR_TAB_OFF_PAGE). */
+  const boxProblem = (
+    tab: ResolvedTab,
+    x: number,
+    y: number,
+    page: { width: number; height: number },
+    where: () => string,
+  ): string | undefined => {
+    const number = (field: string) => {
+      const text = tab.fields?.[field];
+      return text === undefined ? undefined : Number(text);
+    };
+    const size = tabSize(tab.kind, { width: number('width'), height: number('height') });
+    const right = x + size.width;
+    const bottom = y + size.height;
+    if (right <= page.width + 0.5 && bottom <= page.height + 0.5) return undefined;
+    const runs = [
+      ...(right > page.width + 0.5 ? [`its right edge at x ${round(right)}`] : []),
+      ...(bottom > page.height + 0.5 ? [`its bottom edge at y ${round(bottom)}`] : []),
+    ];
+    return `the ${tab.kind} tab (${round(size.width)} × ${round(size.height)} points) ${where()} runs off ${runs.join(' and ')}: the page is ${round(page.width)} × ${round(page.height)} points`;
+  };
+  /** Checks one place: a page that exists, a corner and a box on it; an anchor some document has. */
+  const checkPlace = (tab: ResolvedTab, place: ResolvedTab['place'], path: NodePath) => {
+    if (place === undefined) return;
+    if (!isPositioned(place)) {
+      checkAnchor(tab, place, path);
+      return;
+    }
+    const pages = pagesById.get(place.documentId);
+    // A page that is not a number is reported by the value checks (SR_SCHEMA_VALUE).
+    if (!pages || !/^\s*\d+\s*$/.test(place.pageNumber)) return;
+    const page = pages[Number(place.pageNumber) - 1];
+    if (!page) {
+      say(
+        'SR_TAB_PAGE_OUT_OF_RANGE',
+        `tab on page ${place.pageNumber} of documentId ${place.documentId} (${documentName(place.documentId)}), which has ${pages.length} page${pages.length === 1 ? '' : 's'}`,
+        [...path, 'pageNumber'],
+      );
+      return;
+    }
+    const x = Number(place.xPosition);
+    const y = Number(place.yPosition);
+    const size = () =>
+      `page ${place.pageNumber} of ${documentName(place.documentId)} (${Math.round(page.width)} × ${Math.round(page.height)} points)`;
+    let outside = false;
+    if (x >= page.width) {
+      outside = true;
+      say('SR_TAB_POSITION_OUTSIDE_PAGE', `xPosition ${x} is outside ${size()}`, [...path, 'xPosition']);
+    }
+    if (y >= page.height) {
+      outside = true;
+      say('SR_TAB_POSITION_OUTSIDE_PAGE', `yPosition ${y} is outside ${size()}`, [...path, 'yPosition']);
+    }
+    if (outside || !Number.isFinite(x) || !Number.isFinite(y)) return;
+    const problem = boxProblem(
+      tab,
+      x,
+      y,
+      page,
+      () => `at (${x}, ${y}) on page ${place.pageNumber} of ${documentName(place.documentId)}`,
+    );
+    if (problem)
+      say('SR_TAB_OFF_PAGE', problem, [...path, problem.includes('its right edge') ? 'xPosition' : 'yPosition']);
+  };
+  const checkAnchor = (tab: ResolvedTab, anchor: TabAnchor, path: NodePath) => {
+    const documents = envelope.documents.filter((d) => texts.get(d.path)?.ok);
+    if (documents.length === 0) return; // unreadable text: reported once per document as SR_DOC_TEXT_LIMIT, or not a PDF
+    const units = anchor.anchorUnits ?? 'pixels';
+    if (!isAnchorUnits(units)) {
+      say('SR_SCHEMA_ENUM', `anchorUnits is ${JSON.stringify(units)}; it must be one of pixels, inches, mms, cms`, [
+        ...path,
+        'anchorUnits',
+      ]);
+      return;
+    }
+    const flag = (text: string | undefined) => text?.trim().toLowerCase() === 'true';
+    const query = {
+      anchorString: anchor.anchorString,
+      anchorCaseSensitive: flag(anchor.anchorCaseSensitive),
+      anchorMatchWholeWord: flag(anchor.anchorMatchWholeWord),
+    };
+    const found: Array<{ document: ResolvedDocument; matches: AnchorMatch[] }> = [];
+    for (const document of documents) {
+      const key = `${document.path}\0${query.anchorString}\0${query.anchorCaseSensitive}\0${query.anchorMatchWholeWord}`;
+      let matches = anchors.get(key);
+      if (!matches) {
+        matches = findAnchors((texts.get(document.path) as { pages: PageText[] }).pages, query);
+        anchors.set(key, matches);
+      }
+      if (matches.length > 0) found.push({ document, matches });
+    }
+    if (found.length === 0) {
+      if (flag(anchor.anchorIgnoreIfNotPresent)) return;
+      say(
+        'SR_ANCHOR_NOT_FOUND',
+        `anchorString ${JSON.stringify(anchor.anchorString)} is in no document of envelope ${envelope.key} (${documents.map((d) => ctx.show(d.path)).join(', ')})`,
+        [...path, 'anchorString'],
+      );
+      return;
+    }
+    const dx = anchorOffsetPoints(Number(anchor.anchorXOffset ?? 0), units);
+    const dy = anchorOffsetPoints(Number(anchor.anchorYOffset ?? 0), units);
+    if (!Number.isFinite(dx) || !Number.isFinite(dy)) return;
+    for (const { document, matches } of found) {
+      const pages = pagesById.get(document.documentId);
+      for (const match of matches) {
+        const page = pages?.[match.pageNumber - 1];
+        if (!page) continue;
+        const x = match.xPosition + dx;
+        const y = match.yPosition + dy;
+        // Built only for a message: path.relative for each of 10,000 rows is not free.
+        const where = () =>
+          `at anchor ${JSON.stringify(anchor.anchorString)} on page ${match.pageNumber} of ${ctx.show(document.path)}, at (${round(x)}, ${round(y)})`;
+        const problem =
+          x < 0 || y < 0 || x >= page.width || y >= page.height
+            ? `the ${tab.kind} tab ${where()} is outside the page (${round(page.width)} × ${round(page.height)} points)`
+            : boxProblem(tab, x, y, page, where);
+        if (problem) {
+          const moved = anchor.anchorXOffset !== undefined || anchor.anchorYOffset !== undefined;
+          say('SR_TAB_OFF_PAGE', problem, [
+            ...path,
+            moved ? (anchor.anchorYOffset !== undefined ? 'anchorYOffset' : 'anchorXOffset') : 'anchorString',
+          ]);
+          return;
+        }
+      }
+    }
+  };
   envelope.recipients.forEach((recipient, r) => {
     for (const tab of recipient.tabs) {
-      // Anchored tabs are checked against the documents' text, not a page number.
-      if (!isPositioned(tab.place)) continue;
-      const place = tab.place;
-      const pages = pagesById.get(place.documentId);
-      if (!pages) continue;
       const path = ['recipients', r, ...tab.written];
-      const page = pages[Number(place.pageNumber) - 1];
-      if (!page) {
-        say(
-          'SR_TAB_PAGE_OUT_OF_RANGE',
-          `tab on page ${place.pageNumber} of documentId ${place.documentId} (${ctx.show(pathById.get(place.documentId)!)}), which has ${pages.length} page${pages.length === 1 ? '' : 's'}`,
-          [...path, 'pageNumber'],
-        );
-        continue;
-      }
-      const x = Number(place.xPosition);
-      const y = Number(place.yPosition);
-      const size = () =>
-        `page ${place.pageNumber} of ${ctx.show(pathById.get(place.documentId)!)} (${Math.round(page.width)} × ${Math.round(page.height)} points)`;
-      if (x >= page.width)
-        say('SR_TAB_POSITION_OUTSIDE_PAGE', `xPosition ${x} is outside ${size()}`, [...path, 'xPosition']);
-      if (y >= page.height)
-        say('SR_TAB_POSITION_OUTSIDE_PAGE', `yPosition ${y} is outside ${size()}`, [...path, 'yPosition']);
+      if (tab.radios) tab.radios.forEach((radio, n) => checkPlace(tab, radio.place, [...path, 'radios', n]));
+      else checkPlace(tab, tab.place, path);
     }
   });
+  // Unreadable text is said once per document and envelope pattern, as a warning: DocuSign still places the tabs.
+  envelope.documents.forEach((document, d) => {
+    const text = texts.get(document.path);
+    if (text && !text.ok)
+      ctx.sink.add(
+        'SR_DOC_TEXT_LIMIT',
+        `anchors not checked in ${ctx.show(document.path)}: ${text.reason}`,
+        item.placeOf(['documents', d, 'file']),
+        { severity: 'warning', field: fieldName(['envelopes', item.index, 'documents', d, 'file']) },
+      );
+  });
+}
+
+function round(n: number): number {
+  return Math.round(n * 10) / 10;
+}
+
+/** Anchors found, by document path, anchor string and matching options (offsets apply after). */
+type AnchorCache = Map<string, AnchorMatch[]>;
+
+/** One reader of documents' text per load (the load's PDF facts reader stands for it). */
+const textReaders = new WeakMap<object, DocumentTextReader>();
+
+/** Whether an envelope has a tab placed by anchor (its documents' text is then read). */
+function hasAnchors(envelope: ExpandedEnvelope['envelope']): boolean {
+  return envelope.recipients.some((r) =>
+    r.tabs.some(
+      (t) => (t.place !== undefined && !isPositioned(t.place)) || t.radios?.some((x) => !isPositioned(x.place)),
+    ),
+  );
 }
 
 /** The diagnostic for a document that cannot be used (missing, outside, too large, not a PDF). */

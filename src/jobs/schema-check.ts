@@ -66,6 +66,9 @@ function toProblem(error: ErrorObject, root: unknown): SchemaProblem | undefined
   const name = field || 'the job file';
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
+    // "must match the then/else schema": the branch's own errors say what is wrong, and where.
+    case 'if':
+      return undefined;
     case 'required': {
       const missing = String(params['missingProperty']);
       return {

@@ -1,4 +1,5 @@
-// `npm run docs:jobs`: puts the job-file reference (rendered from the schema)
+// `npm run docs:jobs`: writes the tab definitions of the catalogue into
+// schemas/job.schema.json, puts the job-file reference (rendered from the schema)
 // into README.md between its job-reference markers and into docs/job-files.md
 // between the same markers, and compiles the schema into
 // schemas/job.schema.validator.mjs.
@@ -7,6 +8,21 @@ import { fileURLToPath } from 'node:url';
 import { compiledJobSchemaSource } from './compile-job-schema.js';
 import { renderJobReference } from './job-reference.js';
 import { replaceMarkerBlock } from './marker-block.js';
+import { tabSchemaDefs } from './tab-schema.js';
+
+// The object form of tabs is generated from the tab catalogue (src/jobs/tab-schema.ts): written into the schema first.
+{
+  const schemaPath = fileURLToPath(new URL('../../schemas/job.schema.json', import.meta.url));
+  const before = readFileSync(schemaPath, 'utf8');
+  const schema = JSON.parse(before) as { $defs: Record<string, unknown> };
+  Object.assign(schema.$defs, tabSchemaDefs());
+  const after = JSON.stringify(schema, null, 2) + '\n';
+  if (after !== before) {
+    writeFileSync(`${schemaPath}.tmp`, after);
+    renameSync(`${schemaPath}.tmp`, schemaPath);
+    console.log('updated schemas/job.schema.json');
+  }
+}
 
 for (const [relative, linkBase] of [
   ['../../README.md', ''],

@@ -51,6 +51,40 @@ interface Run {
   angle: number;
 }
 
+/** How much of a PDF readPageText reads before it gives up (each optional: no limit). */
+export interface PageTextLimits {
+  /** Most pages. */
+  readonly pages?: number;
+  /** Most text runs (pdf.js text items) over all pages. */
+  readonly runs?: number;
+  /** Most milliseconds, checked between pages and before each page's text. */
+  readonly milliseconds?: number;
+}
+
+/** Thrown by readPageText when a PDF exceeds one of its limits: the text was not read. */
+export class PageTextLimitError extends Error {
+  constructor(
+    readonly limit: keyof PageTextLimits,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PageTextLimitError';
+  }
+}
+
+/**
+ * pdf.js's legacy build carries core-js, which replaces the global
+ * JSON.stringify with a JavaScript one (to add JSON.rawJSON, which Node 20
+ * lacks) when pdf.js and its worker load: every JSON.stringify of the
+ * process then runs several times slower (validating 10,000 envelopes spent
+ * a second more in it, digests included). The native one is put back after
+ * each step that may load pdf.js code; pdf.js does not use rawJSON.
+ */
+const nativeStringify = JSON.stringify;
+function restoreStringify(): void {
+  if (JSON.stringify !== nativeStringify) JSON.stringify = nativeStringify;
+}
+
 const pdfjsRoot = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 
 /**
@@ -62,10 +96,16 @@ const pdfjsRoot = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/pac
  * widths in Helvetica, exact for Helvetica and close for other proportional
  * fonts. Throws when pdf.js cannot read the file.
  */
-export async function readPageText(pdf: Uint8Array): Promise<PageText[]> {
+export async function readPageText(pdf: Uint8Array, limits: PageTextLimits = {}): Promise<PageText[]> {
+  const started = Date.now();
+  const inTime = () => {
+    if (limits.milliseconds !== undefined && Date.now() - started > limits.milliseconds)
+      throw new PageTextLimitError('milliseconds', `reading its text took more than ${limits.milliseconds / 1000} s`);
+  };
   // Loaded on demand: only anchors need it, and it is large.
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const doc = await pdfjs.getDocument({
+  restoreStringify();
+  const loading = pdfjs.getDocument({
     // pdf.js takes ownership of (detaches) the buffer it is given: give it a copy.
     data: new Uint8Array(pdf),
     isEvalSupported: false,
@@ -73,13 +113,28 @@ export async function readPageText(pdf: Uint8Array): Promise<PageText[]> {
     disableFontFace: true,
     verbosity: pdfjs.VerbosityLevel.ERRORS,
     standardFontDataUrl: join(pdfjsRoot, 'standard_fonts') + '/',
-  }).promise;
+  });
+  let doc: Awaited<typeof loading.promise>;
   try {
+    doc = await loading.promise;
+  } finally {
+    // The worker's code (loaded in this thread under Node) polyfills it again.
+    restoreStringify();
+  }
+  try {
+    if (limits.pages !== undefined && doc.numPages > limits.pages)
+      throw new PageTextLimitError('pages', `it has ${doc.numPages} pages, more than ${limits.pages}`);
     const pages: PageText[] = [];
+    let allRuns = 0;
     for (let n = 1; n <= doc.numPages; n++) {
+      inTime();
       const page = await doc.getPage(n);
       const viewport = page.getViewport({ scale: 1 });
       const content = await page.getTextContent();
+      inTime();
+      allRuns += content.items.length;
+      if (limits.runs !== undefined && allRuns > limits.runs)
+        throw new PageTextLimitError('runs', `it has more than ${limits.runs} runs of text`);
       const runs: Run[] = [];
       for (const item of content.items) {
         if (!('str' in item) || item.str === '') continue;
@@ -113,6 +168,7 @@ export async function readPageText(pdf: Uint8Array): Promise<PageText[]> {
     return pages;
   } finally {
     await doc.destroy();
+    restoreStringify();
   }
 }
 

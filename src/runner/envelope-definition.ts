@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { SignrunError } from '../errors/signrun-error.js';
 import type { ResolvedEnvelope, ResolvedNotification, ResolvedRecipient, ResolvedTab } from '../jobs/model.js';
+import { tabKind } from '../envelope/tab-kinds.js';
 import {
   recipientsObject,
   tabsObject,
@@ -10,6 +11,8 @@ import {
   type TemplateRole,
   type TextCustomField,
   type WireRecipient,
+  type TabAnchor,
+  type TabPosition,
   type WireTab,
 } from '../envelope/wire.js';
 import { digestFieldName, identityFieldName, identityOf, jobFieldName, transactionIdOf } from './identity.js';
@@ -46,6 +49,8 @@ export async function envelopeDefinitionOf(envelope: ResolvedEnvelope): Promise<
       const wire: TemplateRole = { roleName: role.roleName ?? '', name: role.name, email: role.email };
       if (role.clientUserId !== undefined) wire.clientUserId = role.clientUserId;
       if (role.routingOrder !== undefined) wire.routingOrder = role.routingOrder;
+      // A role's tabs fill the template's tabs of the same label: the service knows whose they are.
+      if (role.tabs.length > 0) wire.tabs = tabsObject(role.tabs.map((t) => ({ kind: t.kind, tab: wireTabOf(t) })));
       return wire;
     });
     return definition;
@@ -81,11 +86,24 @@ function wireRecipientOf(r: ResolvedRecipient, recipientId: string): WireRecipie
   return wire;
 }
 
-/** A tab on the wire: its place's fields, its value, and whose it is. */
-function wireTabOf(t: ResolvedTab, recipientId: string): WireTab {
-  const wire: WireTab = { ...t.place };
+/**
+ * A tab on the wire: its place's fields, its value, the other fields of its
+ * kind, list items and radios (a radio group names only its document; each
+ * radio its page and position, or its anchor), and whose it is.
+ */
+function wireTabOf(t: ResolvedTab, recipientId?: string): WireTab {
+  const radioGroup = tabKind(t.kind).valueType === 'radio';
+  const wire: WireTab = radioGroup ? { documentId: (t.place as TabPosition).documentId } : { ...t.place };
   if (t.value !== undefined) wire.value = t.value;
-  wire.recipientId = recipientId;
+  if (t.fields) Object.assign(wire, t.fields);
+  if (t.listItems) wire.listItems = t.listItems.map((item) => ({ ...item }));
+  if (t.radios)
+    wire.radios = t.radios.map((radio) => {
+      // A radio is on its group's document: it has no documentId of its own.
+      const { documentId: _documentId, ...place } = radio.place as Partial<TabPosition> & Partial<TabAnchor>;
+      return { ...place, value: radio.value, ...radio.fields };
+    });
+  if (recipientId !== undefined) wire.recipientId = recipientId;
   return wire;
 }
 

@@ -12,6 +12,7 @@ import {
   tabKinds,
   unmodelledRecipientCollections,
 } from '../../src/envelope/index.js';
+import { tabSchemaDefs } from '../../src/jobs/tab-schema.js';
 import { repoRoot } from '../helpers/run-cli.js';
 
 // The catalogues are DocuSign's tab and recipient kinds as data: each entry is
@@ -111,6 +112,45 @@ describe('the tab catalogue', () => {
       expect(field in positionFields, field).toBe(true);
       expect(positionFields[field as keyof typeof positionFields]).toBe(property.type);
     }
+  });
+});
+
+describe('the job schema’s object form of tabs', () => {
+  const schema = JSON.parse(readFileSync(join(repoRoot, 'schemas/job.schema.json'), 'utf8')) as {
+    $defs: Record<string, { properties: Record<string, { type?: unknown; $ref?: string; items?: { $ref?: string } }> }>;
+  };
+
+  it('is the one generated from the catalogue (run `npm run docs:jobs`)', () => {
+    const generated = tabSchemaDefs();
+    for (const [name, def] of Object.entries(generated)) expect(schema.$defs[name], name).toEqual(def);
+  });
+
+  it('has every collection of the catalogue, each a list of tabs with exactly the kind’s fields and a place', () => {
+    const collections = schema.$defs['tabsObject']!.properties;
+    expect(Object.keys(collections).sort()).toEqual(tabKinds.map((k) => k.collection).sort());
+    for (const kind of tabKinds) {
+      const ref = collections[kind.collection]!.items!.$ref!;
+      const properties = schema.$defs[ref.replace('#/$defs/', '')]!.properties;
+      const place = kind.valueType === 'radio' ? ['documentId'] : Object.keys({ ...positionFields, ...anchorFields });
+      expect(Object.keys(properties).sort(), kind.name).toEqual([...place, ...Object.keys(kind.fields)].sort());
+      for (const [field, type] of Object.entries(kind.fields)) {
+        const written = properties[field]!.type;
+        const expected = {
+          string: 'string',
+          integer: ['integer', 'string'],
+          number: ['number', 'string'],
+          boolean: ['boolean', 'string'],
+          'list-items': 'array',
+          radios: 'array',
+        }[type];
+        expect(written, `${kind.name}.${field}`).toEqual(expected);
+      }
+    }
+  });
+
+  it('is what a recipient and a template role take', () => {
+    expect(schema.$defs['signer']!.properties['tabs']!.$ref).toBe('#/$defs/recipientTabs');
+    expect(schema.$defs['role']!.properties['tabs']!.$ref).toBe('#/$defs/tabsObject');
   });
 });
 

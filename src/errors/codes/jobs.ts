@@ -267,6 +267,30 @@ export const jobCodes = defineCodes({
     summary: 'A tab position (xPosition, yPosition, in points from the top left) falls outside its page.',
     hint: 'Use coordinates inside the page size given in the message.',
   },
+  SR_TAB_OFF_PAGE: {
+    exitCode: 2,
+    summary:
+      "A tab's box (its width and height, or its kind's default size, from its position or its anchor's) runs off its page, though its corner is on it.",
+    hint: 'Move the tab up or left (or its anchor offsets), or give it a smaller width/height.',
+  },
+  SR_ANCHOR_NOT_FOUND: {
+    exitCode: 2,
+    summary:
+      "A tab's anchorString (after ${row.*} substitution) is in no document of its envelope: DocuSign would refuse the envelope, or with anchorIgnoreIfNotPresent leave the tab out.",
+    hint: 'Fix the anchor text (case and spacing as in the PDF; check with pdftotext), or set `anchorIgnoreIfNotPresent: true` if the tab is optional.',
+  },
+  SR_TAB_VALUE_INVALID: {
+    exitCode: 2,
+    summary:
+      "A tab's value is one its kind cannot hold: not a number for a number tab, not a date for a date tab, not an option of the list, more than one radio or list item selected, longer than maxLength, or not matching validationPattern (or the pattern is not a regular expression).",
+    hint: 'Fix the value (or the CSV cell it comes from) as the message says.',
+  },
+  SR_DOC_TEXT_LIMIT: {
+    exitCode: 2,
+    summary:
+      "A document's text was not read to find anchors: it has more pages or text than validation reads (2,000 pages, 500,000 text runs, 20 s), so its anchors were not checked (a warning).",
+    hint: 'Check the anchors of this document by hand, or split it; real contracts are far below these limits.',
+  },
   // Accounts
   SR_ACCOUNT_FIELD_MISSING: {
     exitCode: 2,

@@ -1,0 +1,169 @@
+import { readFileSync } from 'node:fs';
+import { anchorFields, positionFields, tabKind, type TabFieldType } from '../envelope/index.js';
+import type { ErrorCode } from '../errors/catalogue.js';
+import type { PageText } from '../pdf/page-text.js';
+import { limits } from './limits.js';
+import type { ResolvedTab } from './model.js';
+
+/** A problem of one tab: its code, its message, and the field it is in (from the tab). */
+export interface TabProblem {
+  code: ErrorCode;
+  message: string;
+  at: ReadonlyArray<string | number>;
+}
+
+/**
+ * What a tab's fields and value must hold once `${...}` is substituted
+ * (the schema takes any string, so that a CSV cell may fill them): numbers,
+ * booleans, and a value its kind can hold (SR_TAB_VALUE_INVALID).
+ */
+export function tabProblems(tab: ResolvedTab): TabProblem[] {
+  const kind = tabKind(tab.kind);
+  const out: TabProblem[] = [];
+  const fields = tab.fields ?? {};
+  for (const [field, text] of Object.entries(fields)) {
+    const problem = fieldProblem(kind.fields[field], text);
+    if (problem) out.push({ code: 'SR_SCHEMA_VALUE', message: `${field} ${problem}`, at: [field] });
+  }
+  tab.listItems?.forEach((item, i) => {
+    if (item.selected !== undefined && fieldProblem('boolean', item.selected))
+      out.push({
+        code: 'SR_SCHEMA_VALUE',
+        message: 'selected must be true or false',
+        at: ['listItems', i, 'selected'],
+      });
+  });
+  tab.radios?.forEach((radio, i) => {
+    for (const [field, text] of Object.entries(radio.fields ?? {})) {
+      const type = field === 'font' || field === 'fontSize' ? 'string' : 'boolean';
+      const problem = fieldProblem(type, text);
+      if (problem) out.push({ code: 'SR_SCHEMA_VALUE', message: `${field} ${problem}`, at: ['radios', i, field] });
+    }
+  });
+  // The place's numbers and flags, the tab's own and each radio's (a radio's documentId is its group's).
+  const places: Array<[ResolvedTab['place'], ReadonlyArray<string | number>]> = tab.radios
+    ? tab.radios.map((radio, i) => [radio.place, ['radios', i]])
+    : [[tab.place, []]];
+  for (const [place, at] of places) {
+    for (const [field, text] of Object.entries(place ?? {})) {
+      if (tab.radios && field === 'documentId') continue;
+      const problem = fieldProblem(placeFieldTypes[field], text as string);
+      if (problem) out.push({ code: 'SR_SCHEMA_VALUE', message: `${field} ${problem}`, at: [...at, field] });
+    }
+  }
+  const invalid = (message: string, at: ReadonlyArray<string | number>) =>
+    out.push({ code: 'SR_TAB_VALUE_INVALID', message, at });
+
+  const selected = (s: string | undefined) => s !== undefined && s.trim().toLowerCase() === 'true';
+  if (tab.listItems && tab.listItems.filter((item) => selected(item.selected)).length > 1)
+    invalid(`more than one item of list ${label(tab)} is selected`, ['listItems']);
+  if (tab.radios) {
+    const chosen = tab.radios.filter((radio) => selected(radio.fields?.['selected']));
+    if (chosen.length > 1)
+      invalid(
+        `radios ${chosen.map((r) => JSON.stringify(r.value)).join(' and ')} of group ${fields['groupName'] ?? ''} are both selected; a group has one selection`,
+        ['radios'],
+      );
+  }
+
+  const value = tab.value;
+  if (value === undefined || value === '') return out;
+  const say = (message: string) => invalid(`${label(tab)}: ${message}`, ['value']);
+  if (kind.valueType === 'number' && !NUMBER.test(value.trim()))
+    say(`${JSON.stringify(value)} is not a number (a ${kind.name} tab holds digits, an optional sign and decimals)`);
+  if (kind.valueType === 'date' && !isDate(value.trim()))
+    say(`${JSON.stringify(value)} is not a date (write it as 2026-12-01 or 12/1/2026)`);
+  if (kind.valueType === 'list' && tab.listItems) {
+    const options = tab.listItems.map((item) => item.value ?? item.text);
+    if (!options.includes(value) && !tab.listItems.some((item) => item.text === value))
+      say(
+        `${JSON.stringify(value)} is not an option of the list (${options.map((o) => JSON.stringify(o)).join(', ')})`,
+      );
+  }
+  const maxLength = fields['maxLength'];
+  if (maxLength !== undefined && INTEGER.test(maxLength.trim()) && [...value].length > Number(maxLength))
+    say(`${JSON.stringify(value)} is ${[...value].length} characters long, more than maxLength ${maxLength}`);
+  const pattern = fields['validationPattern'];
+  if (pattern !== undefined && pattern !== '') {
+    let regex: RegExp | undefined;
+    try {
+      regex = new RegExp(`^(?:${pattern})$`, 'u');
+    } catch (error) {
+      invalid(
+        `validationPattern ${JSON.stringify(pattern)} is not a regular expression (${(error as Error).message})`,
+        ['validationPattern'],
+      );
+    }
+    if (regex && !regex.test(value)) say(`${JSON.stringify(value)} does not match validationPattern ${pattern}`);
+  }
+  return out;
+}
+
+const INTEGER = /^[+-]?\d+$/;
+const placeFieldTypes: Readonly<Record<string, TabFieldType>> = { ...positionFields, ...anchorFields };
+/** DocuSign's number tabs: digits, thousands separated by commas or not, an optional sign and decimals. */
+const NUMBER = /^[+-]?(?:\d+|\d{1,3}(?:,\d{3})+)(?:\.\d+)?$/;
+
+function fieldProblem(type: TabFieldType | undefined, text: string): string | undefined {
+  const t = text.trim();
+  if (type === 'integer' && !INTEGER.test(t)) return `must be a whole number, not ${JSON.stringify(text)}`;
+  if (type === 'number' && !/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/.test(t))
+    return `must be a number, not ${JSON.stringify(text)}`;
+  if (type === 'boolean' && !/^(?:true|false)$/i.test(t)) return `must be true or false, not ${JSON.stringify(text)}`;
+  return undefined;
+}
+
+/** An ISO 8601 date (2026-12-01, a time may follow) or a US one (12/1/2026), of a day that exists. */
+function isDate(text: string): boolean {
+  let y: number, m: number, d: number;
+  const iso = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(text);
+  const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
+  if (iso) [y, m, d] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
+  else if (us) [y, m, d] = [Number(us[3]), Number(us[1]), Number(us[2])];
+  else return false;
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+function label(tab: ResolvedTab): string {
+  const name = tab.fields?.['tabLabel'] ?? tab.fields?.['groupName'];
+  return name !== undefined ? `${tab.kind} tab ${JSON.stringify(name)}` : `${tab.kind} tab`;
+}
+
+/** A document's text, or why it was not read. */
+export type DocumentText = { ok: true; pages: PageText[] } | { ok: false; reason: string; limit: boolean };
+
+/** Reads documents' text for anchors, once per file (10,000 rows sharing one PDF read it once). */
+export type DocumentTextReader = (path: string) => Promise<DocumentText>;
+
+export function documentTextReader(): DocumentTextReader {
+  const cache = new Map<string, Promise<DocumentText>>();
+  return (path) => {
+    let found = cache.get(path);
+    if (!found) {
+      found = readDocumentText(path);
+      cache.set(path, found);
+    }
+    return found;
+  };
+}
+
+async function readDocumentText(path: string): Promise<DocumentText> {
+  // Loaded on demand: pdf.js and pdf-lib are large, and only anchors need them.
+  const { PageTextLimitError, readPageText } = await import('../pdf/page-text.js');
+  try {
+    const pages = await readPageText(readFileSync(path), {
+      pages: limits.anchorTextPages,
+      runs: limits.anchorTextRuns,
+      milliseconds: limits.anchorTextMilliseconds,
+    });
+    return { ok: true, pages };
+  } catch (error) {
+    if (error instanceof PageTextLimitError) return { ok: false, reason: error.message, limit: true };
+    return {
+      ok: false,
+      reason: (error instanceof Error ? error.message : String(error)).split('\n')[0]!,
+      limit: false,
+    };
+  }
+}
