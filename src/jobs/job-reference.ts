@@ -1,3 +1,4 @@
+import { tabKind } from '../envelope/index.js';
 import { jobSchema } from './schema-check.js';
 
 interface SchemaNode {
@@ -23,8 +24,14 @@ const sections: Array<[string, string]> = [
   ['Document (`documents[]`)', '#/$defs/document'],
   ['Signer (`recipients[]`)', '#/$defs/signer'],
   ['Sign-here tab (`tabs[]`)', '#/$defs/signHereTab'],
-  ['Tabs by collection (`tabs: {signHereTabs, textTabs, …}`)', '#/$defs/tabsObject'],
-  ['Sign-here tab (`signHereTabs[]`; initialHereTabs alike)', '#/$defs/tab_signHere'],
+  [
+    `Tabs by collection (\`tabs: {${tabKind('signHere').collection}, ${tabKind('text').collection}, …}\`)`,
+    '#/$defs/tabsObject',
+  ],
+  [
+    `Sign-here tab (\`${tabKind('signHere').collection}[]\`; ${tabKind('initialHere').collection} alike)`,
+    '#/$defs/tab_signHere',
+  ],
   ['Text tab (`textTabs[]`; numberTabs, dateTabs, emailTabs, ssnTabs alike)', '#/$defs/tab_text'],
   ['Checkbox tab (`checkboxTabs[]`)', '#/$defs/tab_checkbox'],
   ['List tab (`listTabs[]`)', '#/$defs/tab_list'],
