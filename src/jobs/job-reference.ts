@@ -1,4 +1,4 @@
-import { tabKind } from '../envelope/index.js';
+import { tabKind, type TabKindName } from '../envelope/index.js';
 import { jobSchema } from './schema-check.js';
 
 interface SchemaNode {
@@ -15,6 +15,16 @@ interface SchemaNode {
   else?: SchemaNode;
 }
 
+/**
+ * The section of one tab kind (and of the kinds that read alike), titled with
+ * their collections as the catalogue names them ("Text tab (<collection>[];
+ * <collection>, … alike)"), at the kind's definition `tab_<kind>` (tab-schema.ts).
+ */
+function tabSection(title: string, kind: TabKindName, alike: TabKindName[] = []): [string, string] {
+  const others = alike.length > 0 ? `; ${alike.map((k) => tabKind(k).collection).join(', ')} alike` : '';
+  return [`${title} (\`${tabKind(kind).collection}[]\`${others})`, `#/$defs/tab_${kind}`];
+}
+
 /** Sections of the reference, in reading order: [title, schema path]. */
 const sections: Array<[string, string]> = [
   ['Job file (top level)', '#'],
@@ -28,19 +38,16 @@ const sections: Array<[string, string]> = [
     `Tabs by collection (\`tabs: {${tabKind('signHere').collection}, ${tabKind('text').collection}, …}\`)`,
     '#/$defs/tabsObject',
   ],
-  [
-    `Sign-here tab (\`${tabKind('signHere').collection}[]\`; ${tabKind('initialHere').collection} alike)`,
-    '#/$defs/tab_signHere',
-  ],
-  ['Text tab (`textTabs[]`; numberTabs, dateTabs, emailTabs, ssnTabs alike)', '#/$defs/tab_text'],
-  ['Checkbox tab (`checkboxTabs[]`)', '#/$defs/tab_checkbox'],
-  ['List tab (`listTabs[]`)', '#/$defs/tab_list'],
+  tabSection('Sign-here tab', 'signHere', ['initialHere']),
+  tabSection('Text tab', 'text', ['number', 'date', 'email', 'ssn']),
+  tabSection('Checkbox tab', 'checkbox'),
+  tabSection('List tab', 'list'),
   ['List item (`listItems[]`)', '#/$defs/listItem'],
-  ['Radio group (`radioGroupTabs[]`)', '#/$defs/tab_radioGroup'],
+  tabSection('Radio group', 'radioGroup'),
   ['Radio (`radios[]`)', '#/$defs/radio'],
-  ['Formula tab (`formulaTabs[]`)', '#/$defs/tab_formula'],
-  ['Decline tab (`declineTabs[]`)', '#/$defs/tab_decline'],
-  ['ZIP tab (`zipTabs[]`)', '#/$defs/tab_zip'],
+  tabSection('Formula tab', 'formula'),
+  tabSection('Decline tab', 'decline'),
+  tabSection('ZIP tab', 'zip'),
   ['Role (`templateRoles[]`)', '#/$defs/role'],
   ['`eventNotification`', '#/$defs/eventNotification'],
   ['`notification`', '#/$defs/notification'],

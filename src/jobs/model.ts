@@ -59,7 +59,7 @@ export interface ResolvedTab {
   listItems?: ResolvedListItem[];
   /** A radio group's radios. */
   radios?: ResolvedRadio[];
-  /** Where the job file writes it, from the recipient: `['tabs', 0]` (list form) or `['tabs', 'textTabs', 0]`. */
+  /** Where the job file writes it, from the recipient: `['tabs', 0]` (list form) or `['tabs', <collection>, 0]`. */
   written: ReadonlyArray<string | number>;
 }
 
