@@ -45,6 +45,22 @@ const anchor = (anchorString: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+/** A fresh signing address for Grace, the offer's embedded signer (Recipients view, 201). */
+async function graceSigningUrl(envelopeId: string): Promise<string> {
+  const view = await call(`${accountBase}/envelopes/${envelopeId}/views/recipient`, {
+    headers: authHeader(),
+    body: {
+      email: 'grace@example.com',
+      userName: 'Grace Brewster Hopper',
+      clientUserId: 'grace-1',
+      authenticationMethod: 'none',
+      returnUrl: 'http://127.0.0.1:9/done',
+    },
+  });
+  expect(view.status, JSON.stringify(view.json)).toBe(201);
+  return view.json.url as string;
+}
+
 function offerDefinition(tabs: Record<string, unknown>): Record<string, unknown> {
   return {
     emailSubject: 'Your offer',
@@ -192,18 +208,7 @@ describe('values', () => {
       );
     }
 
-    const view = await call(`${accountBase}/envelopes/${envelopeId}/views/recipient`, {
-      headers: authHeader(),
-      body: {
-        email: 'grace@example.com',
-        userName: 'Grace Brewster Hopper',
-        clientUserId: 'grace-1',
-        authenticationMethod: 'none',
-        returnUrl: 'http://127.0.0.1:9/done',
-      },
-    });
-    expect(view.status, JSON.stringify(view.json)).toBe(201);
-    expect(await signOverHttp(view.json.url, 'Grace Hopper')).toBe('signing_complete');
+    expect(await signOverHttp(await graceSigningUrl(envelopeId), 'Grace Hopper')).toBe('signing_complete');
 
     const recipients = await get(`/envelopes/${envelopeId}/recipients?include_tabs=true`);
     const signer = recipients.signers[0];
@@ -286,18 +291,7 @@ describe('what the signer enters', () => {
   };
 
   async function openFor(envelopeId: string) {
-    const view = await call(`${accountBase}/envelopes/${envelopeId}/views/recipient`, {
-      headers: authHeader(),
-      body: {
-        email: 'grace@example.com',
-        userName: 'Grace Brewster Hopper',
-        clientUserId: 'grace-1',
-        authenticationMethod: 'none',
-        returnUrl: 'http://127.0.0.1:9/done',
-      },
-    });
-    expect(view.status, JSON.stringify(view.json)).toBe(201);
-    return openSigningLink(view.json.url as string);
+    return openSigningLink(await graceSigningUrl(envelopeId));
   }
 
   it('shows each field as its control, refuses to finish without the required ones, keeps locked values, stores and stamps the rest', async () => {
@@ -374,17 +368,7 @@ describe('formula tabs', () => {
     expect(r.status, JSON.stringify(r.json)).toBe(201);
     const envelopeId = r.json.envelopeId as string;
     const tabs = await get(`/envelopes/${envelopeId}/recipients/1/tabs`);
-    const view = await call(`${accountBase}/envelopes/${envelopeId}/views/recipient`, {
-      headers: authHeader(),
-      body: {
-        email: 'grace@example.com',
-        userName: 'Grace Brewster Hopper',
-        clientUserId: 'grace-1',
-        authenticationMethod: 'none',
-        returnUrl: 'http://127.0.0.1:9/',
-      },
-    });
-    const { sessionUrl, cookie, csrf } = await openSigningLink(view.json.url as string);
+    const { sessionUrl, cookie, csrf } = await openSigningLink(await graceSigningUrl(envelopeId));
     const done = await postForm(`${sessionUrl}/sign`, cookie, {
       signatureName: 'Grace Hopper',
       csrfToken: csrf,

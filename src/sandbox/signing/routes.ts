@@ -167,24 +167,14 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
       .find((r) => r.recipientId === session.recipientId);
     // What the signer entered in the fields; required ones must be filled, values must fit their kind.
     const entered = applyEntered(recipient?.tabs ?? {}, form);
-    if (entered.missing.length > 0)
-      return renderSigningPage(
-        reply,
-        session,
-        400,
-        text.errorRequiredFields(entered.missing.join(', ')),
-        signatureName,
-        entered.tabs,
-      );
-    if (entered.invalid.length > 0)
-      return renderSigningPage(
-        reply,
-        session,
-        400,
-        text.errorInvalidFields(entered.invalid.join(', ')),
-        signatureName,
-        entered.tabs,
-      );
+    const fieldsProblem =
+      entered.missing.length > 0
+        ? text.errorRequiredFields(entered.missing.join(', '))
+        : entered.invalid.length > 0
+          ? text.errorInvalidFields(entered.invalid.join(', '))
+          : undefined;
+    if (fieldsProblem !== undefined)
+      return renderSigningPage(reply, session, 400, fieldsProblem, signatureName, entered.tabs);
     const tabs = signaturePlaces(recipient?.tabs ?? {});
     let places = tabs;
     if (tabs.length === 0) {
