@@ -4,3 +4,5 @@ export * from './recipient-kinds.js';
 export type * from './wire.js';
 export { recipientsByKind, recipientsObject, tabsByKind, tabsObject } from './wire.js';
 export * from './statuses.js';
+export * from './tab-readings.js';
+export * from './tab-value-rules.js';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { anchorFields, positionFields, tabKind, type TabFieldType } from '../envelope/index.js';
+import { anchorFields, positionFields, tabKind, tabValueProblems, type TabFieldType } from '../envelope/index.js';
 import type { ErrorCode } from '../errors/catalogue.js';
 import type { PageText } from '../pdf/page-text.js';
 import { limits } from './limits.js';
@@ -69,10 +69,6 @@ export function tabProblems(tab: ResolvedTab): TabProblem[] {
   const value = tab.value;
   if (value === undefined || value === '') return out;
   const say = (message: string) => invalid(`${label(tab)}: ${message}`, ['value']);
-  if (kind.valueType === 'number' && !NUMBER.test(value.trim()))
-    say(`${JSON.stringify(value)} is not a number (a ${kind.name} tab holds digits, an optional sign and decimals)`);
-  if (kind.valueType === 'date' && !isDate(value.trim()))
-    say(`${JSON.stringify(value)} is not a date (write it as 2026-12-01 or 12/1/2026)`);
   if (kind.valueType === 'list' && tab.listItems) {
     const options = tab.listItems.map((item) => item.value ?? item.text);
     if (!options.includes(value) && !tab.listItems.some((item) => item.text === value))
@@ -80,30 +76,14 @@ export function tabProblems(tab: ResolvedTab): TabProblem[] {
         `${JSON.stringify(value)} is not an option of the list (${options.map((o) => JSON.stringify(o)).join(', ')})`,
       );
   }
-  const maxLength = fields['maxLength'];
-  if (maxLength !== undefined && INTEGER.test(maxLength.trim()) && [...value].length > Number(maxLength))
-    say(`${JSON.stringify(value)} is ${[...value].length} characters long, more than maxLength ${maxLength}`);
-  const pattern = fields['validationPattern'];
-  if (pattern !== undefined && pattern !== '') {
-    let regex: RegExp | undefined;
-    try {
-      regex = new RegExp(`^(?:${pattern})$`, 'u');
-    } catch (error) {
-      invalid(
-        `validationPattern ${JSON.stringify(pattern)} is not a regular expression (${(error as Error).message})`,
-        ['validationPattern'],
-      );
-    }
-    if (regex && !regex.test(value)) say(`${JSON.stringify(value)} does not match validationPattern ${pattern}`);
-  }
+  for (const problem of tabValueProblems(kind, value, fields))
+    if (problem.field === 'value') say(problem.message);
+    else invalid(problem.message, [problem.field]);
   return out;
 }
 
 const INTEGER = /^[+-]?\d+$/;
 const placeFieldTypes: Readonly<Record<string, TabFieldType>> = { ...positionFields, ...anchorFields };
-/** DocuSign's number tabs: digits, thousands separated by commas or not, an optional sign and decimals. */
-const NUMBER = /^[+-]?(?:\d+|\d{1,3}(?:,\d{3})+)(?:\.\d+)?$/;
-
 function fieldProblem(type: TabFieldType | undefined, text: string): string | undefined {
   const t = text.trim();
   if (type === 'integer' && !INTEGER.test(t)) return `must be a whole number, not ${JSON.stringify(text)}`;
@@ -111,18 +91,6 @@ function fieldProblem(type: TabFieldType | undefined, text: string): string | un
     return `must be a number, not ${JSON.stringify(text)}`;
   if (type === 'boolean' && !/^(?:true|false)$/i.test(t)) return `must be true or false, not ${JSON.stringify(text)}`;
   return undefined;
-}
-
-/** An ISO 8601 date (2026-12-01, a time may follow) or a US one (12/1/2026), of a day that exists. */
-function isDate(text: string): boolean {
-  let y: number, m: number, d: number;
-  const iso = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(text);
-  const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
-  if (iso) [y, m, d] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
-  else if (us) [y, m, d] = [Number(us[3]), Number(us[1]), Number(us[2])];
-  else return false;
-  const date = new Date(Date.UTC(y, m - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
 function label(tab: ResolvedTab): string {

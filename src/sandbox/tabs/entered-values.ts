@@ -1,5 +1,14 @@
-import { tabsByKind, tabsObject, tabKinds, type TabKind, type Tabs, type WireTab } from '../../envelope/index.js';
-import { isTrue } from './place-tabs.js';
+import {
+  tabsByKind,
+  tabsObject,
+  tabKinds,
+  tabMembers,
+  tabValueProblems,
+  wireTrue,
+  type TabKind,
+  type Tabs,
+  type WireTab,
+} from '../../envelope/index.js';
 
 /** A hidden field of a signing form that showed the fields (so an absent checkbox is an unticked one). */
 export const fieldsShownField = 'fieldsShown';
@@ -16,11 +25,11 @@ export function fieldName(tab: WireTab): string {
  */
 export function isRequired(kind: TabKind, tab: WireTab): boolean {
   if (kind.filledBy !== 'recipient' || kind.valueType === 'none') return false;
-  if (tab['required'] !== undefined) return isTrue(tab['required']);
+  if (tab['required'] !== undefined) return wireTrue(tab['required']);
   // A radio group's `required` sits on its radios.
   if (kind.valueType === 'radio') {
-    const radios = Array.isArray(tab['radios']) ? (tab['radios'] as Record<string, unknown>[]) : [];
-    return radios.every((r) => r['required'] === undefined || isTrue(r['required']));
+    const radios = tabMembers(tab, 'radios');
+    return radios.every((r) => r['required'] === undefined || wireTrue(r['required']));
   }
   return kind.valueType !== 'boolean';
 }
@@ -29,10 +38,10 @@ export function isRequired(kind: TabKind, tab: WireTab): boolean {
 export function isEditable(kind: TabKind, tab: WireTab): boolean {
   if (kind.filledBy !== 'recipient' || kind.valueType === 'none' || kind.valueType === 'formula') return false;
   if (kind.valueType === 'radio') {
-    const radios = Array.isArray(tab['radios']) ? (tab['radios'] as Record<string, unknown>[]) : [];
-    return !radios.some((r) => isTrue(r['locked']));
+    const radios = tabMembers(tab, 'radios');
+    return !radios.some((r) => wireTrue(r['locked']));
   }
-  return !isTrue(tab['locked']);
+  return !wireTrue(tab['locked']);
 }
 
 /** The tab's label as the page names it: its tabLabel, a radio group's groupName, else its kind. */
@@ -41,39 +50,24 @@ export function labelOf(kind: TabKind, tab: WireTab): string {
   return typeof label === 'string' && label.trim() !== '' ? label : kind.name;
 }
 
-function items(tab: WireTab, member: 'listItems' | 'radios'): Record<string, unknown>[] {
-  return Array.isArray(tab[member]) ? (tab[member] as Record<string, unknown>[]) : [];
-}
-
 /** Whether a tab holds what its recipient must give. */
 function isFilled(kind: TabKind, tab: WireTab): boolean {
   switch (kind.valueType) {
     case 'boolean':
-      return isTrue(tab['selected']);
+      return wireTrue(tab['selected']);
     case 'list':
-      return items(tab, 'listItems').some((i) => isTrue(i['selected'])) || (tab.value ?? '') !== '';
+      return tabMembers(tab, 'listItems').some((i) => wireTrue(i['selected'])) || (tab.value ?? '') !== '';
     case 'radio':
-      return items(tab, 'radios').some((r) => isTrue(r['selected']));
+      return tabMembers(tab, 'radios').some((r) => wireTrue(r['selected']));
     default:
       return (tab.value ?? '').trim() !== '';
   }
 }
 
-/** Why a value does not fit its tab, or undefined. */
+/** Whether a value does not fit its tab (the rules `validate` applies to prefilled values). */
 function invalidValue(kind: TabKind, tab: WireTab, value: string): boolean {
-  if (value === '') return false;
-  const max = Number(tab['maxLength']);
-  if (Number.isInteger(max) && max > 0 && [...value].length > max) return true;
-  if (kind.valueType === 'number' && !/^[-+]?(\d{1,3}(,\d{3})+|\d+)?(\.\d+)?$/.test(value.trim())) return true;
-  const pattern = tab['validationPattern'];
-  if (typeof pattern === 'string' && pattern !== '') {
-    try {
-      if (!new RegExp(`^(?:${pattern})$`, 'u').test(value)) return true;
-    } catch {
-      // A pattern JavaScript cannot read is not the signer's fault.
-    }
-  }
-  return false;
+  const rules = { maxLength: tab['maxLength'], validationPattern: tab['validationPattern'] };
+  return tabValueProblems(kind, value, rules).some((p) => p.field === 'value');
 }
 
 /** A recipient's tabs with what they entered on the signing page, and what is missing or wrong. */
@@ -105,7 +99,7 @@ export function applyEntered(tabs: Tabs, form: Readonly<Record<string, string>>)
           next = { ...tab, selected: posted === undefined ? 'false' : 'true' };
       } else if (kind.valueType === 'list' || kind.valueType === 'radio') {
         const member = kind.valueType === 'list' ? 'listItems' : 'radios';
-        const options = items(tab, member);
+        const options = tabMembers(tab, member);
         if (posted !== undefined && posted !== '') {
           if (!options.some((o) => o['value'] === posted)) invalid.push(labelOf(kind, tab));
           else {
@@ -171,7 +165,7 @@ export function signingFields(tabs: Tabs): SigningField[] {
       label: labelOf(kind, tab),
       kind: kind.name,
       value: tab.value ?? '',
-      selected: isTrue(tab['selected']),
+      selected: wireTrue(tab['selected']),
       options: [] as SigningField['options'],
       required: isRequired(kind, tab),
       locked: byService || !isEditable(kind, tab),
@@ -182,13 +176,13 @@ export function signingFields(tabs: Tabs): SigningField[] {
     else if (kind.valueType === 'boolean') out.push({ ...base, control: 'checkbox' });
     else if (kind.valueType === 'list' || kind.valueType === 'radio') {
       const member = kind.valueType === 'list' ? 'listItems' : 'radios';
-      const options = items(tab, member).map((o) => {
+      const options = tabMembers(tab, member).map((o) => {
         const value = typeof o['value'] === 'string' ? o['value'] : '';
         const text = typeof o['text'] === 'string' ? o['text'] : value;
         return {
           value,
           text,
-          selected: isTrue(o['selected']) || (member === 'listItems' && value === base.value && value !== ''),
+          selected: wireTrue(o['selected']) || (member === 'listItems' && value === base.value && value !== ''),
         };
       });
       out.push({ ...base, control: kind.valueType === 'list' ? 'select' : 'radio', options });

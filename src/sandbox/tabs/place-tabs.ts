@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { tabKinds, tabsByKind, tabsObject, type KindedTab, type Tabs, type WireTab } from '../../envelope/index.js';
+import {
+  tabKinds,
+  tabsByKind,
+  tabsObject,
+  wireTrue,
+  type KindedTab,
+  type Tabs,
+  type WireTab,
+} from '../../envelope/index.js';
 import { findAnchors, isAnchorUnits, readPageText, type AnchorQuery, type PageText } from '../../pdf/index.js';
 import { ApiError } from '../api-error.js';
 
@@ -52,11 +60,6 @@ export class EnvelopeText {
   }
 }
 
-/** DocuSign's booleans arrive as strings ("true") or booleans. */
-export function isTrue(value: unknown): boolean {
-  return value === true || (typeof value === 'string' && value.trim().toLowerCase() === 'true');
-}
-
 function hasAnchor(place: Record<string, unknown>): place is Record<string, unknown> & { anchorString: string } {
   return typeof place['anchorString'] === 'string' && place['anchorString'].trim() !== '';
 }
@@ -71,8 +74,8 @@ function anchorQuery(place: Record<string, unknown> & { anchorString: string }):
     -readonly [K in keyof AnchorQuery]: AnchorQuery[K];
   } = {
     anchorString: place.anchorString,
-    anchorCaseSensitive: isTrue(place['anchorCaseSensitive']),
-    anchorMatchWholeWord: isTrue(place['anchorMatchWholeWord']),
+    anchorCaseSensitive: wireTrue(place['anchorCaseSensitive']),
+    anchorMatchWholeWord: wireTrue(place['anchorMatchWholeWord']),
   };
   const dx = number(place['anchorXOffset']);
   const dy = number(place['anchorYOffset']);
@@ -116,7 +119,7 @@ async function anchored<T extends Record<string, unknown> & { anchorString: stri
     }
   }
   // A draft without documents yet keeps its anchored tabs unplaced.
-  if (out.length === 0 && text.documentCount > 0 && !isTrue(item['anchorIgnoreIfNotPresent']))
+  if (out.length === 0 && text.documentCount > 0 && !wireTrue(item['anchorIgnoreIfNotPresent']))
     throw anchorNotFound(item.anchorString);
   if (text.documentCount === 0) return [item];
   return out;

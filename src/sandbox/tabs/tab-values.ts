@@ -1,6 +1,17 @@
-import { tabsByKind, tabsObject, tabKinds, type KindedTab, type Tabs, type WireTab } from '../../envelope/index.js';
+import {
+  tabsByKind,
+  tabsObject,
+  tabKinds,
+  formDataItemOf,
+  listText,
+  tabMembers,
+  wireTrue,
+  type FormDataItem,
+  type KindedTab,
+  type Tabs,
+  type WireTab,
+} from '../../envelope/index.js';
 import type { TabToDraw } from '../../pdf/index.js';
-import { isTrue } from './place-tabs.js';
 import { evaluateFormula, formulaText } from './formula.js';
 
 /** Who signed, as the service-filled tabs show it. */
@@ -78,22 +89,6 @@ export function computeFormulas(tabs: KindedTab[]): KindedTab[] {
   return out;
 }
 
-/** The text a list tab shows: its selected item's text, else the item whose value is the tab's value. */
-function listText(tab: WireTab): string {
-  const items = Array.isArray(tab['listItems']) ? (tab['listItems'] as Record<string, unknown>[]) : [];
-  const chosen = items.find((i) => isTrue(i['selected'])) ?? items.find((i) => tab.value && i['value'] === tab.value);
-  const text = chosen?.['text'] ?? chosen?.['value'];
-  return typeof text === 'string' ? text : (tab.value ?? '');
-}
-
-/** The list item's value that is chosen (selected, else the tab's value). */
-function listValue(tab: WireTab): string {
-  const items = Array.isArray(tab['listItems']) ? (tab['listItems'] as Record<string, unknown>[]) : [];
-  const chosen = items.find((i) => isTrue(i['selected']));
-  const value = chosen?.['value'] ?? chosen?.['text'];
-  return typeof value === 'string' ? value : (tab.value ?? '');
-}
-
 function positionOf(place: Record<string, unknown>, documentId: string) {
   if (String(place['documentId']) !== documentId) return undefined;
   const pageNumber = Number(place['pageNumber'] ?? 1);
@@ -139,12 +134,12 @@ export function valueTabsToDraw(
     const drawing = kind.drawing;
     if (drawing === 'signature' || drawing === 'button' || drawing === 'attachment') continue;
     if (drawing === 'radio') {
-      const radios = Array.isArray(tab['radios']) ? (tab['radios'] as Record<string, unknown>[]) : [];
+      const radios = tabMembers(tab, 'radios');
       for (const radio of radios) {
         const at = positionOf(radio, documentId);
         if (at === undefined) continue;
         const value = typeof radio['value'] === 'string' ? radio['value'] : '';
-        out.push({ kind: kind.name, ...at, value, selected: isTrue(radio['selected']) });
+        out.push({ kind: kind.name, ...at, value, selected: wireTrue(radio['selected']) });
       }
       continue;
     }
@@ -153,45 +148,14 @@ export function valueTabsToDraw(
     const base = { kind: kind.name, ...at, ...sizeOf(tab) };
     if (drawing === 'initials')
       out.push({ ...base, value: initialsOf(signed.signatureName), signedAt: signed.signedAt });
-    else if (drawing === 'checkbox') out.push({ ...base, selected: isTrue(tab['selected']) });
+    else if (drawing === 'checkbox') out.push({ ...base, selected: wireTrue(tab['selected']) });
     else if (drawing === 'list') out.push({ ...base, value: listText(tab) });
     else out.push({ ...base, value: tab.value ?? '' });
   }
   return out;
 }
 
-/** `#/definitions/formDataItem`: a tab's label and value as form data lists them. */
-export interface FormDataItem {
-  name: string;
-  value: string;
-  listSelectedValue?: string;
-}
-
-/**
- * A recipient's tabs as DocuSign's form data lists them: one item per tab
- * that holds a value (by its tabLabel; a radio group by its groupName, with
- * the selected radio's value; a checkbox "X" when selected; a list its chosen
- * value and, as listSelectedValue, its text). Signatures, initials, buttons
- * and attachments hold no value and are left out.
- */
+/** A recipient's tabs as DocuSign's form data lists them: each tab that holds a value (tab-readings.ts). */
 export function formDataItems(tabs: Tabs): FormDataItem[] {
-  const out: FormDataItem[] = [];
-  for (const { kind, tab } of tabsByKind(tabs)) {
-    if (kind.valueType === 'none') continue;
-    if (kind.valueType === 'radio') {
-      const radios = Array.isArray(tab['radios']) ? (tab['radios'] as Record<string, unknown>[]) : [];
-      const chosen = radios.find((r) => isTrue(r['selected']));
-      const value = chosen?.['value'];
-      out.push({
-        name: typeof tab['groupName'] === 'string' ? tab['groupName'] : '',
-        value: typeof value === 'string' ? value : '',
-      });
-      continue;
-    }
-    const name = tab.tabLabel ?? kind.name;
-    if (kind.valueType === 'boolean') out.push({ name, value: isTrue(tab['selected']) ? 'X' : '' });
-    else if (kind.valueType === 'list') out.push({ name, value: listValue(tab), listSelectedValue: listText(tab) });
-    else out.push({ name, value: tab.value ?? '' });
-  }
-  return out;
+  return tabsByKind(tabs).flatMap(({ kind, tab }) => formDataItemOf(kind, tab) ?? []);
 }
