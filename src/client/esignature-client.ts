@@ -537,11 +537,20 @@ export class AccountClient {
     );
   }
 
-  /** GET …/envelopes/{envelopeId}/recipients (4.6). */
-  async listRecipients(envelopeId: string, options: CallOptions = {}): Promise<EnvelopeRecipients> {
+  /**
+   * GET …/envelopes/{envelopeId}/recipients (4.6); with `includeTabs`,
+   * `?include_tabs=true`: every recipient's tabs with their values, which is
+   * what the signers entered once the envelope is completed.
+   */
+  async listRecipients(
+    envelopeId: string,
+    options: CallOptions & { includeTabs?: boolean } = {},
+  ): Promise<EnvelopeRecipients> {
+    const { includeTabs, ...call } = options;
+    const query = includeTabs ? '?include_tabs=true' : '';
     return this.#json<EnvelopeRecipients>(
-      { method: 'GET', url: `${this.#env(envelopeId)}/recipients`, operation: 'listRecipients' },
-      options,
+      { method: 'GET', url: `${this.#env(envelopeId)}/recipients${query}`, operation: 'listRecipients' },
+      call,
     );
   }
 

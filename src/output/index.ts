@@ -9,6 +9,7 @@ export {
   itemFile,
   documentFile,
   safeFileName,
+  jobFormDataFile,
   type ReportFile,
 } from './output-paths.js';
 export {
@@ -18,5 +19,8 @@ export {
   type SigningJson,
   type SigningEntry,
   type AccountJson,
+  type FormDataJson,
+  type FormDataRecipient,
+  type FormDataTab,
 } from './records.js';
 export { fileDigest } from './file-digest.js';

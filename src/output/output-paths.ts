@@ -32,11 +32,18 @@ export const itemFiles = {
   certificate: 'certificate.pdf',
   /** Every document and the certificate in one PDF (`sync --combined`). */
   combined: 'combined.pdf',
+  /** What a completed envelope's recipients entered, tab by tab (src/sync/form-data.ts). */
+  formData: 'form-data.json',
 } as const;
 
 /** Relative folder of an envelope or account: `<job>/<key>`. */
 export function itemFolder(job: string, key: string): string {
   return `${job}/${key}`;
+}
+
+/** `<job>/form-data.csv`: one row per completed envelope of the job, one column per tab label (src/sync/form-data.ts). */
+export function jobFormDataFile(job: string): string {
+  return `${job}/form-data.csv`;
 }
 
 /** `<folder>/<file>` for one of {@link itemFiles}, where `folder` is an {@link itemFolder}. */

@@ -91,6 +91,37 @@ export interface AccountJson {
 // row). Kept only for the runner's pipelines, which are being rewritten: delete
 // with their last use.
 /** @deprecated Use {@link EnvelopeJson}. */
+/** `out/<job>/<key>/form-data.json`: what a completed envelope's recipients entered (`sync`). */
+export interface FormDataJson {
+  envelopeId: string;
+  /** The envelope's status when the values were read (completed). */
+  status: string;
+  /** When `sync` read them. */
+  readAt: string;
+  recipients: FormDataRecipient[];
+}
+
+/** One recipient of {@link FormDataJson} and its tabs, in the service's order. */
+export interface FormDataRecipient {
+  recipientId: string;
+  /** The recipient kind (`signer`, `inPersonSigner`, …: src/envelope/recipient-kinds.ts). */
+  kind: string;
+  name?: string;
+  email?: string;
+  roleName?: string;
+  tabs: FormDataTab[];
+}
+
+/** One tab: its label (a radio group's groupName), its kind (`text`, `checkbox`, …) and its final value. */
+export interface FormDataTab {
+  label: string;
+  kind: string;
+  /** The value as DocuSign's form data gives it ("X" for a ticked checkbox, a list's chosen value); "" for signatures. */
+  value: string;
+  /** A list's chosen item's text, when it differs from its value. */
+  text?: string;
+}
+
 export type EnvelopeRecord = EnvelopeJson;
 /** @deprecated Use {@link SigningJson}. */
 export type SigningRecord = SigningJson;

@@ -32,8 +32,10 @@ export type RunEvent =
  * listener chooses by kind, never by its wording: the state's
  * ({@link HoldStateWarning}), and sync's `listing-too-recent` (DocuSign's
  * polling rule: the last status listing is shown again) and
- * `settled-left-as-is` (an envelope to void or replace is already settled).
+ * `settled-left-as-is` (an envelope to void or replace is already settled)
+ * and `output-not-written` (a job-wide table such as form-data.csv could not
+ * be written; the envelopes' own files were).
  */
-export type WarningKind = HoldStateWarning['kind'] | 'listing-too-recent' | 'settled-left-as-is';
+export type WarningKind = HoldStateWarning['kind'] | 'listing-too-recent' | 'settled-left-as-is' | 'output-not-written';
 
 export type RunEventListener = (event: RunEvent) => void;

@@ -1,6 +1,7 @@
 import type { AccountClient } from '../client/esignature-client.js';
 import type { FileRecord, OutputFolder } from '../output/output-folder.js';
 import { documentFile, itemFile } from '../output/output-paths.js';
+import { formDataOf } from './form-data.js';
 
 /** What to collect of a completed envelope. */
 export interface CollectOptions {
@@ -8,13 +9,16 @@ export interface CollectOptions {
   combined?: boolean;
   tag?: string;
   signal?: AbortSignal;
+  /** The clock that dates form-data.json. */
+  now?: () => Date;
 }
 
 /**
  * Downloads a completed envelope's documents as the service serves them
  * (signed and sealed) and its certificate of completion into
  * `<folder>/documents/` and `<folder>/certificate.pdf` — the same paths as
- * a run's downloads, which they replace. Each one is streamed to a temp file
+ * a run's downloads, which they replace — and what its recipients entered
+ * into `<folder>/form-data.json` (one more call: recipients with their tabs). Each one is streamed to a temp file
  * with its sha256 computed on the way and renamed into place whole
  * (OutputFolder), so a crash leaves the earlier file or the new one, never
  * half of one. The caller records the files in the journal: they are
@@ -44,6 +48,11 @@ export async function collectCompleted(
       (body) => out.writeStream(itemFile(folder, 'certificate'), body),
       call,
     ),
+  );
+  const recipients = await account.listRecipients(envelopeId, { ...call, includeTabs: true });
+  const readAt = (options.now ?? (() => new Date()))().toISOString();
+  files.push(
+    await out.writeJson(itemFile(folder, 'formData'), formDataOf(envelopeId, 'completed', readAt, recipients)),
   );
   if (options.combined) {
     files.push(

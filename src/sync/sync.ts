@@ -2,7 +2,9 @@ import type { ResolvedEnvelope } from '../jobs/model.js';
 import type { AccountClient } from '../client/esignature-client.js';
 import type { OutputFolder, FileRecord } from '../output/output-folder.js';
 import { readRecord, type EnvelopeRecord, type SigningRecord } from '../output/records.js';
-import { itemFile, itemFolder } from '../output/output-paths.js';
+import { itemFile, itemFolder, jobFormDataFile } from '../output/output-paths.js';
+import type { FormDataJson } from '../output/records.js';
+import { formDataCsv, type FormDataRow } from './form-data-csv.js';
 import { copyFacts, shownFactFields } from '../output/status-fields.js';
 import { identityOf, transactionIdOf } from '../runner/identity.js';
 import type { EnvelopeResult, RunSummary } from '../runner/run-summary.js';
@@ -52,6 +54,8 @@ export interface SyncInfo {
   listingCalls: number;
   /** Files downloaded by this sync (a re-sync downloads none). */
   downloads: number;
+  /** The form-data.csv files written, with the number of envelopes in each (form-data-csv.ts). */
+  formData: Array<{ path: string; envelopes: number }>;
 }
 
 /** A sync's summary: the same one a run gives (so the same reports are written), and what the sync did. */
@@ -84,7 +88,7 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
     options,
     { report: 'sync', command: 'signrun sync', envelopes: envelopes.length, accounts: 0 },
     async ({ now, concurrency, out, client, collector, state, emit, finish }) => {
-      const info: SyncInfo = { listed: false, listingCalls: 0, downloads: 0 };
+      const info: SyncInfo = { listed: false, listingCalls: 0, downloads: 0, formData: [] };
       const { journal, progress } = state;
       const known = await knownEnvelopes(envelopes, out, progress);
       const sent = known.filter((k) => k.envelopeId !== undefined);
@@ -168,6 +172,7 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
       // An abort stops the downloads (collectCompleted takes the signal), not
       // the recording: what the listing said is still written for every envelope.
       await scheduleLazily(known, concurrency, syncEach, () => false);
+      info.formData = await writeFormDataTables(known, out, (warning) => emit({ type: 'warning', ...warning }));
       const summary = await finish();
       return { ...summary, sync: info };
     },
@@ -243,6 +248,7 @@ async function syncOne(k: Known, ctx: SyncOneContext): Promise<EnvelopeResult> {
     try {
       files = await collectCompleted(ctx.account, ctx.out, k.folder, envelopeId, {
         combined: ctx.combined,
+        now: ctx.now,
         tag: k.id,
         ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
@@ -297,6 +303,39 @@ async function syncOne(k: Known, ctx: SyncOneContext): Promise<EnvelopeResult> {
   copyFacts(result, record, shownFactFields);
   if (error) result.error = error;
   return result;
+}
+
+/**
+ * `<job>/form-data.csv` for each job of the sync that has completed
+ * envelopes with form data — those collected now and those collected by an
+ * earlier sync (read back from their form-data.json), so the table is
+ * always the whole job. A table that cannot be written is a warning: the
+ * envelopes' own files are written already.
+ */
+async function writeFormDataTables(
+  known: readonly Known[],
+  out: OutputFolder,
+  warn: (warning: { kind: 'output-not-written'; message: string }) => void,
+): Promise<SyncInfo['formData']> {
+  const byJob = new Map<string, FormDataRow[]>();
+  for (const k of known) {
+    const formData = await readRecord<FormDataJson>(out.root, itemFile(k.folder, 'formData')).catch(() => undefined);
+    if (formData === undefined || formData.envelopeId !== k.envelopeId) continue;
+    const rows = byJob.get(k.envelope.job) ?? [];
+    rows.push({ key: k.envelope.key, status: k.record?.status ?? formData.status, formData });
+    byJob.set(k.envelope.job, rows);
+  }
+  const written: SyncInfo['formData'] = [];
+  for (const [job, rows] of byJob) {
+    const path = jobFormDataFile(job);
+    try {
+      await out.writeFile(path, formDataCsv(rows));
+      written.push({ path, envelopes: rows.length });
+    } catch (caught) {
+      warn({ kind: 'output-not-written', message: `${path} was not written: ${(caught as Error).message}` });
+    }
+  }
+  return written;
 }
 
 /** True when two envelope.json records say the same, times of writing aside. */

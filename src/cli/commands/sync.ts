@@ -67,6 +67,10 @@ const syncCommand: CommandHandler = async ({ args, options, io, signal }) => {
           ? `Listed status changes in ${info.listingCalls} call(s); downloaded ${info.downloads} file(s) of completed envelopes.\n`
           : `No listing made (polling rule); next listing from ${info.nextListingAt ?? 'now'}.\n`,
       );
+      for (const table of info.formData)
+        io.stdout.write(
+          `What the signers entered: ${shownPath(io.cwd, path.join(outDir, table.path))} (${table.envelopes} completed envelope(s)).\n`,
+        );
       io.stdout.write(await consoleSummary(report, { outShown: shownPath(io.cwd, outDir), colour }));
       return exitCodeOf(summary);
     } finally {
