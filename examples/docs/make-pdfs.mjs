@@ -22,6 +22,15 @@ const documents = {
     title: 'Company handbook (acknowledgement)',
     pages: [['I have read and accept the Acme company handbook,', 'version 2026.2, including its code of conduct.', '', 'Signature:', '', '______________________________']],
   },
+  // The offer letter HR copies first (examples/offer-letters.yaml): each label
+  // is an anchor that signrun finds before sending, and the tabs go after it.
+  'offer-letter-form.pdf': {
+    title: 'Offer of employment',
+    pages: [
+      ['We are pleased to offer you employment at Acme on the terms below.', '', 'Candidate name:', 'Position:', 'Annual salary (EUR):', 'Start date:', 'Office:', '', 'Please tell us:', 'Relocation support wanted:', 'Preferred first name:', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', 'Initials:'],
+      ['The offer is valid for fourteen days from the date of this letter.', 'Salary is paid monthly; holidays are 27 days per year.', '', 'I accept the offer on the terms of this letter.', '', '', 'Signature of the candidate:', '', '', '', 'Date signed:', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', 'Initials:'],
+    ],
+  },
   'renewal-terms.pdf': {
     title: 'Contract renewal',
     pages: [

@@ -108,8 +108,10 @@ describe('signrun sync after sending', () => {
     expect(listings().length).toBeLessThanOrEqual(2);
     // One document and the certificate of the completed envelope (and its document list).
     expect(downloads().length).toBe(2);
-    // No request per envelope to learn its status.
-    expect(requests.filter((l) => /envelopes\/:envelopeId(\/recipients)? /.test(l))).toEqual([]);
+    // No request per envelope to learn its status: one read of the tabs of the
+    // completed envelope (form data), none of the others.
+    expect(requests.filter((l) => /envelopes\/:envelopeId /.test(l))).toEqual([]);
+    expect(requests.filter((l) => /envelopes\/:envelopeId\/recipients /.test(l))).toHaveLength(1);
 
     const record = async (key: string) =>
       JSON.parse(await readFile(path.join(out, 'offers', key, 'envelope.json'), 'utf8')) as EnvelopeRecord;
