@@ -322,7 +322,8 @@ async function writeFormDataTables(
     const formData = await readRecord<FormDataJson>(out.root, itemFile(k.folder, 'formData')).catch(() => undefined);
     if (formData === undefined || formData.envelopeId !== k.envelopeId) continue;
     const rows = byJob.get(k.envelope.job) ?? [];
-    rows.push({ key: k.envelope.key, status: k.record?.status ?? formData.status, formData });
+    // Form data is read of completed envelopes only, and completed is final.
+    rows.push({ key: k.envelope.key, status: formData.status, formData });
     byJob.set(k.envelope.job, rows);
   }
   const written: SyncInfo['formData'] = [];
