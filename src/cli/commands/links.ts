@@ -10,6 +10,7 @@ import { ensureLinks } from '../../links/link-store.js';
 import { startLinksServer } from '../../links/links-server.js';
 import { stat } from 'node:fs/promises';
 import { stringify } from 'csv-stringify/sync';
+import { spreadsheetSafe } from '../../output/spreadsheet-cell.js';
 
 async function existingOut(cwd: string, out: string): Promise<string> {
   const dir = path.resolve(cwd, out);
@@ -42,10 +43,13 @@ const linksCommand: CommandHandler = async ({ args, options, io, signal }) => {
       `http://${(options['host'] as string | undefined) ?? '127.0.0.1'}:${(options['port'] as number | undefined) ?? 8090}`;
     const links = await ensureLinks(new OutputFolder(outDir), base);
     if (options['format'] === 'csv') {
-      // For a mail merge: one row per embedded recipient, with a header (RFC 4180 quoting by csv-stringify).
+      // For a mail merge: one row per embedded recipient, with a header (RFC 4180 quoting by csv-stringify;
+      // a name a spreadsheet would run as a formula is quoted).
       io.stdout.write(
         stringify(
-          links.map((l) => [l.job, l.key, l.recipientId, l.clientUserId, l.userName, l.email, l.link]),
+          links.map((l) =>
+            [l.job, l.key, l.recipientId, l.clientUserId, l.userName, l.email, l.link].map(spreadsheetSafe),
+          ),
           { header: true, columns: ['job', 'key', 'recipientId', 'clientUserId', 'name', 'email', 'link'] },
         ),
       );
