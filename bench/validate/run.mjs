@@ -1,7 +1,10 @@
 // bench/validate: how long `signrun validate` takes, and how much memory, on a
 // job that expands to 10,000 envelopes (forEach over a 10,000-row CSV, a
-// 2-page PDF per envelope). Two cases:
+// 2-page PDF per envelope). Three cases:
 //   shared   every envelope uses one PDF (read once, cached by path)
+//   anchored the shared PDF, with three tabs per envelope placed by anchor
+//            text and a value from the row (issue 19: each anchor is looked
+//            for in the PDF's text, extracted once)
 //   per-row  every envelope has its own PDF, as an HR campaign with
 //            personalised letters does (10,000 PDFs to read and hash)
 // Usage: npm run build && node bench/validate/run.mjs [rows]
@@ -43,6 +46,28 @@ function csv() {
   return `${lines.join('\n')}\n`;
 }
 
+function anchoredJob() {
+  return `version: 1
+job: bench-anchored
+defaults:
+  emailSubject: Your contract renewal
+  returnUrl: https://hr.example.com/signing-done
+envelopes:
+  - key: renewal-\${row.employeeId}
+    forEach: { csv: renewals.csv }
+    documents:
+      - { name: renewal.pdf, file: docs/renewal.pdf }
+    recipients:
+      - name: \${row.name}
+        email: \${row.email}
+        clientUserId: emp-\${row.employeeId}
+        tabs:
+          signHereTabs: [{ anchorString: "Signature of the employee:", anchorYOffset: 20 }]
+          textTabs: [{ tabLabel: Name, value: "\${row.name}", locked: true, anchorString: "Dear", anchorXOffset: 40 }]
+          dateSignedTabs: [{ anchorString: "______________________________", anchorYOffset: 14 }]
+`;
+}
+
 function job(name, file) {
   return `version: 1
 job: bench-${name}
@@ -68,7 +93,14 @@ envelopes:
 
 async function prepare() {
   const shared = join(base, 'shared');
+  const anchored = join(base, 'anchored');
   const perRow = join(base, 'per-row');
+  if (!existsSync(join(anchored, 'job.yaml'))) {
+    mkdirSync(join(anchored, 'docs'), { recursive: true });
+    writeFileSync(join(anchored, 'renewals.csv'), csv());
+    writeFileSync(join(anchored, 'docs/renewal.pdf'), await letter('colleague'));
+    writeFileSync(join(anchored, 'job.yaml'), anchoredJob());
+  }
   if (!existsSync(join(perRow, 'done'))) {
     console.log(`generating ${rows} rows and ${rows} PDFs into ${base} (once) …`);
     mkdirSync(join(shared, 'docs'), { recursive: true });
@@ -82,7 +114,7 @@ async function prepare() {
     for (let i = 0; i < rows; i++) writeFileSync(join(perRow, 'letters', `E${100000 + i}.pdf`), await letter(person(i)));
     writeFileSync(join(perRow, 'done'), '');
   }
-  return { shared, perRow };
+  return { shared, anchored, perRow };
 }
 
 function measure(folder) {
@@ -97,10 +129,10 @@ function measure(folder) {
   return { seconds, cpu: user + system, rssMiB: Number(rss[1]) / 1024, summary: result.stdout.trim().split('\n').pop() };
 }
 
-const { shared, perRow } = await prepare();
+const { shared, anchored, perRow } = await prepare();
 const node = execFileSync(process.execPath, ['--version'], { encoding: 'utf8' }).trim();
 console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${node}`);
-for (const [name, folder] of [['shared PDF', shared], ['per-row PDFs', perRow]]) {
+for (const [name, folder] of [['shared PDF', shared], ['anchored', anchored], ['per-row PDFs', perRow]]) {
   const runs = [measure(folder), measure(folder), measure(folder)];
   const best = runs.reduce((a, b) => (a.seconds <= b.seconds ? a : b));
   const peak = Math.max(...runs.map((r) => r.rssMiB));
