@@ -89,6 +89,11 @@ export function recipientKind(name: RecipientKindName): RecipientKind {
   return byName.get(name)!;
 }
 
+/** The kind of that name, when it is one (a name read from a file or an answer). */
+export function recipientKindNamed(name: string): RecipientKind | undefined {
+  return byName.get(name);
+}
+
 /** The kind listed under `collection` in a recipients object, if signrun knows it. */
 export function recipientKindOfCollection(collection: string): RecipientKind | undefined {
   return byCollection.get(collection);

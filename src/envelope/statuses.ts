@@ -10,6 +10,7 @@
  * Recipient statuses:
  * https://developers.docusign.com/docs/esign-rest-api/esign101/concepts/recipients/status-codes/
  */
+import { recipientKindNamed } from './recipient-kinds.js';
 
 /** The envelope statuses DocuSign gives (`envelope.status`). signrun sends with `created` or `sent` and voids with `voided`. */
 export const envelopeStatuses = [
@@ -80,7 +81,12 @@ export function recipientHasActed(status: string | undefined): boolean {
   return status !== undefined && actedRecipientStatuses.has(status.toLowerCase());
 }
 
-/** True when the recipient has neither signed nor declined: the opposite of {@link recipientHasActed}. */
-export function isStillToAct(status: string | undefined): boolean {
+/**
+ * True when the recipient has neither signed nor declined: the opposite of
+ * {@link recipientHasActed} — except for a kind that never acts (a carbon
+ * copy only receives), which is never still to act whatever its status.
+ */
+export function isStillToAct(status: string | undefined, kind?: string): boolean {
+  if (kind !== undefined && recipientKindNamed(kind)?.completesOn === 'nothing') return false;
   return !recipientHasActed(status);
 }

@@ -75,6 +75,17 @@ export interface WireRecipient {
   status?: string;
   emailNotification?: RecipientEmailNotification;
   tabs?: Tabs;
+  /** A note shown to the recipient. */
+  note?: string;
+  /** The code the recipient must enter before the documents show (requests only: answers never give it). */
+  accessCode?: string;
+  /** An in-person signer's host (who opens the session) and the person who signs. */
+  hostName?: string;
+  hostEmail?: string;
+  signerName?: string;
+  signerEmail?: string;
+  /** A witness's: the recipientId of whom they witness. */
+  witnessFor?: string;
   /** When the recipient was sent, opened, signed, declined (ISO 8601), as the status-changes listing gives them. */
   sentDateTime?: string;
   deliveredDateTime?: string;

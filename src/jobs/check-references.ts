@@ -2,21 +2,32 @@ import { fieldName } from './schema-check.js';
 import { findReferences, isSingleEnvReference } from './references.js';
 import { placeOf, type JobContext } from './job-context.js';
 import type { RawJobFile } from './raw-job.js';
+import { writtenRecipients } from './written-recipients.js';
 
 /**
  * Checks every `${...}` of a job file before anything is expanded: the
  * syntax, `${row.*}` only inside forEach envelopes (and not in forEach
- * itself), every `${env.*}` set, and passwords only ever `${env.*}`.
+ * itself), every `${env.*}` set, and secrets (passwords, access codes)
+ * only ever `${env.*}`, their variables used nowhere else.
  * Returns false when expansion must not go on.
  */
 export function checkReferences(job: RawJobFile, ctx: JobContext): boolean {
   const before = ctx.sink.errorCount;
-  // Variables this file uses as passwords are credentials too, whatever their name.
-  const passwordVariables = new Set<string>();
-  for (const account of job.accounts ?? []) {
-    for (const ref of findReferences(account.initialUser?.password ?? ''))
-      if (ref.kind === 'env') passwordVariables.add(ref.name);
-  }
+  // Variables this file uses as passwords or access codes are secrets too, whatever their name.
+  const secretVariables = new Set<string>();
+  const secrets: Array<{ text: string; path: Array<string | number> }> = [];
+  job.accounts?.forEach((account, i) => {
+    const password = account.initialUser?.password;
+    if (password !== undefined) secrets.push({ text: password, path: ['accounts', i, 'initialUser', 'password'] });
+  });
+  job.envelopes?.forEach((envelope, i) => {
+    for (const { recipient, written } of writtenRecipients(envelope.recipients))
+      if (recipient.accessCode !== undefined)
+        secrets.push({ text: recipient.accessCode, path: ['envelopes', i, ...written, 'accessCode'] });
+  });
+  for (const { text } of secrets)
+    for (const ref of findReferences(text)) if (ref.kind === 'env') secretVariables.add(ref.name);
+  const secretFields = new Set(secrets.map((s) => fieldName(s.path)));
   const visit = (value: unknown, path: Array<string | number>, rowAllowed: boolean): void => {
     if (typeof value === 'string') {
       for (const ref of findReferences(value)) {
@@ -38,12 +49,12 @@ export function checkReferences(job: RawJobFile, ctx: JobContext): boolean {
           );
         } else if (
           ref.kind === 'env' &&
-          (isCredentialVariable(ref.name) || passwordVariables.has(ref.name)) &&
-          !isPasswordField(path)
+          ((isCredentialVariable(ref.name) && !isPasswordField(path)) ||
+            (secretVariables.has(ref.name) && !secretFields.has(field)))
         ) {
           ctx.sink.add(
             'SR_SECRET_OUTSIDE_CREDENTIAL',
-            `${field}: ${ref.text} holds a credential and may be used only as a password (initialUser.password); here its value would be sent and written in reports and file names`,
+            `${field}: ${ref.text} holds a secret and may be used only as a password (initialUser.password) or an access code (accessCode); here its value would be sent and written in reports and file names`,
             place,
             { field },
           );
@@ -68,22 +79,17 @@ export function checkReferences(job: RawJobFile, ctx: JobContext): boolean {
     visit(forEach, ['envelopes', i, 'forEach'], false);
     visit(rest, ['envelopes', i], forEach !== undefined);
   });
-  job.accounts?.forEach((account, i) => {
-    const password = account.initialUser?.password;
-    if (password !== undefined && !isSingleEnvReference(password)) {
-      const path = ['accounts', i, 'initialUser', 'password'];
-      ctx.sink.add(
-        'SR_PASSWORD_LITERAL',
-        `${fieldName(path)} is written in the job file; write \${env.<NAME>} instead`,
-        placeOf(ctx, path),
-        {
-          field: fieldName(path),
-          redactExcerpt: true,
-        },
-      );
-    }
-    visit(account, ['accounts', i], false);
-  });
+  for (const { text, path } of secrets) {
+    if (isSingleEnvReference(text)) continue;
+    const password = path[0] === 'accounts';
+    ctx.sink.add(
+      password ? 'SR_PASSWORD_LITERAL' : 'SR_ACCESS_CODE_LITERAL',
+      `${fieldName(path)} is written in the job file; write \${env.<NAME>} instead${password ? '' : ' (an access code is a secret: signrun writes it nowhere)'}`,
+      placeOf(ctx, path),
+      { field: fieldName(path), redactExcerpt: true },
+    );
+  }
+  job.accounts?.forEach((account, i) => visit(account, ['accounts', i], false));
   return ctx.sink.errorCount === before;
 }
 

@@ -89,7 +89,21 @@ function tabsCanonical(tabs: ResolvedTab[]): unknown {
   };
 }
 
-/** A recipient of another kind than the first one signrun had (signers) says so; a signer adds nothing. */
+/**
+ * A recipient of another kind than the first one signrun had (signers) says
+ * so, and the fields that came with the kinds (a note, a host, whom a witness
+ * signs for, an access code) are appended only when given: a signer without
+ * them adds nothing, so earlier digests stay. An access code counts by its
+ * presence, not its value: the digest is written in outputs, and a secret
+ * must not be guessable from it (changing the code is not a new contract).
+ */
 function kindCanonical(r: ResolvedRecipient): unknown[] {
-  return r.kind === shorthandRecipientKind ? [] : [['kind', r.kind]];
+  return [
+    ...(r.kind === shorthandRecipientKind ? [] : [['kind', r.kind]]),
+    ...(r.note !== undefined ? [['note', r.note]] : []),
+    ...(r.host !== undefined ? [['host', r.host.name, r.host.email]] : []),
+    ...(r.signerEmail !== undefined ? [['signerEmail', r.signerEmail]] : []),
+    ...(r.witnessFor !== undefined ? [['witnessFor', r.witnessFor]] : []),
+    ...(r.accessCode !== undefined ? [['accessCode']] : []),
+  ];
 }

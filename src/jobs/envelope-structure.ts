@@ -1,13 +1,16 @@
 import { placeOf, type JobContext } from './job-context.js';
 import type { RawEnvelope, RawEnvelopeDefaults, RawPlace, RawTabs } from './raw-job.js';
 import { writtenTabs } from './written-tabs.js';
+import { writtenRecipients } from './written-recipients.js';
 import { fieldName } from './schema-check.js';
+import { recipientKinds } from '../envelope/index.js';
 
 /**
  * Checks of an envelope as written, before forEach expansion, so that a
  * mistake in a pattern is reported once and not once per row: documents or
  * template (not both, not neither), recipients present, ids unique, tabs on
- * known documents, an emailSubject, a returnUrl for embedded signers.
+ * known documents, an emailSubject, a returnUrl for embedded recipients,
+ * only kinds that may be embedded embedded, a witness for someone who signs.
  * Returns false when the envelope must not be expanded.
  */
 export function checkEnvelopeStructure(
@@ -64,22 +67,51 @@ export function checkEnvelopeStructure(
       envelope.documents?.[i]?.documentId !== undefined ? ['documents', i, 'documentId'] : ['documents', i],
     ),
   );
-  const recipientIds = (envelope.recipients ?? []).map((r, i) => r.recipientId ?? i + 1);
+  const recipients = writtenRecipients(envelope.recipients);
+  const recipientIds = recipients.map(({ recipient }, i) => recipient.recipientId ?? i + 1);
   firstDuplicate(recipientIds, (i) =>
     add(
       'SR_DUPLICATE_RECIPIENT_ID',
       `${name}: recipientId ${recipientIds[i]} is used by two recipients`,
-      envelope.recipients?.[i]?.recipientId !== undefined ? ['recipients', i, 'recipientId'] : ['recipients', i],
+      recipients[i]!.recipient.recipientId !== undefined
+        ? [...recipients[i]!.written, 'recipientId']
+        : [...recipients[i]!.written],
     ),
   );
+  for (const { kind, recipient, written } of recipients) {
+    if (recipient.clientUserId !== undefined && !kind.mayBeEmbedded)
+      add(
+        'SR_RECIPIENT_NOT_EMBEDDABLE',
+        `${name}: ${recipient.name ?? 'a recipient'} is in ${kind.collection}, which DocuSign gives no signing address (only ${recipientKinds
+          .filter((k) => k.mayBeEmbedded)
+          .map((k) => k.collection)
+          .join(', ')} may be embedded): remove clientUserId`,
+        [...written, 'clientUserId'],
+      );
+    // A witness signs for a signer or an in-person signer of the envelope; a reference to a row is checked per row.
+    const target = recipient.witnessFor;
+    if (target === undefined || (typeof target === 'string' && target.includes('${'))) continue;
+    const witnessed = recipients.findIndex((_, i) => String(recipientIds[i]) === String(target).trim());
+    const problem =
+      witnessed < 0
+        ? `no recipient of the envelope has recipientId ${target} (it has ${recipientIds.join(', ')})`
+        : !recipients[witnessed]!.kind.signs || recipients[witnessed]!.kind.signsFor
+          ? `recipientId ${target} is in ${recipients[witnessed]!.kind.collection}: a witness signs for a signer or an in-person signer`
+          : undefined;
+    if (problem)
+      add('SR_WITNESS_FOR_UNKNOWN', `${name}: ${recipient.name ?? 'a witness'} witnesses nobody: ${problem}`, [
+        ...written,
+        'witnessFor',
+      ]);
+  }
 
   // A tab goes somewhere: by anchor or by position (a radio group's radios each); a role's tab may instead fill the template's tab of its label.
   const unplaced = (place: RawPlace) =>
     place.anchorString === undefined &&
     (place.pageNumber === undefined || place.xPosition === undefined || place.yPosition === undefined);
-  const needsPlace = (list: string, i: number, tabs: RawTabs | undefined, role: boolean) =>
+  const needsPlace = (person: ReadonlyArray<string | number>, tabs: RawTabs | undefined, role: boolean) =>
     writtenTabs(tabs).forEach(({ kind, tab, written }) => {
-      const where = [list, i, ...written];
+      const where = [...person, ...written];
       if (kind.valueType === 'radio')
         tab.radios?.forEach((radio, n) => {
           if (unplaced(radio))
@@ -98,10 +130,10 @@ export function checkEnvelopeStructure(
           where,
         );
     });
-  envelope.recipients?.forEach((recipient, r) => needsPlace('recipients', r, recipient.tabs, false));
-  envelope.templateRoles?.forEach((role, r) => needsPlace('templateRoles', r, role.tabs, true));
+  for (const { recipient, written } of recipients) needsPlace(written, recipient.tabs, false);
+  envelope.templateRoles?.forEach((role, r) => needsPlace(['templateRoles', r], role.tabs, true));
 
-  envelope.recipients?.forEach((recipient, r) => {
+  recipients.forEach(({ recipient, written: at }) => {
     writtenTabs(recipient.tabs).forEach(({ tab, written }, t) => {
       // An anchored tab is on every document that has its text: it names none.
       if (tab.anchorString !== undefined) return;
@@ -109,8 +141,8 @@ export function checkEnvelopeStructure(
       if (documentId !== undefined && !documentIds.includes(documentId)) {
         add(
           'SR_TAB_DOCUMENT_UNKNOWN',
-          `${name}: tab ${t + 1} of ${recipient.name} is on documentId ${documentId}, which the envelope does not have (it has ${documentIds.join(', ')})`,
-          ['recipients', r, ...written, 'documentId'],
+          `${name}: tab ${t + 1} of ${recipient.name ?? recipient.signerName} is on documentId ${documentId}, which the envelope does not have (it has ${documentIds.join(', ')})`,
+          [...at, ...written, 'documentId'],
         );
       }
     });
@@ -119,14 +151,14 @@ export function checkEnvelopeStructure(
   const returnUrl = envelope.returnUrl ?? defaults.returnUrl;
   if (returnUrl === undefined) {
     const embedded = [
-      ...(envelope.recipients ?? []).map((r, i) => ['recipients', i, r.clientUserId] as const),
-      ...(envelope.templateRoles ?? []).map((r, i) => ['templateRoles', i, r.clientUserId] as const),
-    ].find(([, , clientUserId]) => clientUserId !== undefined);
+      ...recipients.map(({ recipient, written }) => [written, recipient.clientUserId] as const),
+      ...(envelope.templateRoles ?? []).map((r, i) => [['templateRoles', i], r.clientUserId] as const),
+    ].find(([, clientUserId]) => clientUserId !== undefined);
     if (embedded)
       add(
         'SR_RETURN_URL_MISSING',
         `${name} has an embedded recipient (clientUserId) but no returnUrl, and defaults has none`,
-        [embedded[0], embedded[1], 'clientUserId'],
+        [...embedded[0], 'clientUserId'],
         'key',
       );
   }

@@ -15,6 +15,8 @@ import type {
 } from './model.js';
 import type { RawEnvelope, RawEnvelopeDefaults, RawNotification, RawPlace, RawRadio, RawTab } from './raw-job.js';
 import { writtenTabs } from './written-tabs.js';
+import { writtenRecipients } from './written-recipients.js';
+import { makeSecret } from '../secret.js';
 import { findReferences, substituteReferences } from './references.js';
 
 /** An envelope after substitution, before its documents are read. */
@@ -87,29 +89,38 @@ export function expandEnvelope(
     ...(customFields ? { customFields: customFields.map((f) => ({ name: sub(f.name), value: sub(f.value) })) } : {}),
     kind: raw.templateId !== undefined ? 'template' : 'documents',
     documents,
-    recipients: (raw.recipients ?? []).map((r, i) => {
+    recipients: writtenRecipients(raw.recipients).map(({ kind, recipient: r, written }, i) => {
+      const host = kind.needsHost ? { name: sub(r.hostName ?? ''), email: sub(r.hostEmail ?? '') } : undefined;
       const recipient: ResolvedRecipient = {
-        kind: shorthandRecipientKind,
+        kind: kind.name,
         recipientId: String(r.recipientId ?? i + 1),
-        name: sub(r.name),
-        email: sub(r.email),
-        tabs: writtenTabs(r.tabs).map(({ kind, tab, written }) => resolvedTab(kind.name, tab, written)),
+        // An in-person signer is the person who signs; messages go to the host.
+        name: sub((host ? r.signerName : r.name) ?? ''),
+        email: host ? host.email : sub(r.email ?? ''),
+        tabs: writtenTabs(r.tabs).map(({ kind: tabKind, tab, written: at }) => resolvedTab(tabKind.name, tab, at)),
+        written,
       };
+      if (host) recipient.host = host;
+      if (r.signerEmail !== undefined) recipient.signerEmail = sub(r.signerEmail);
+      if (r.witnessFor !== undefined) recipient.witnessFor = text(r.witnessFor)!;
       if (r.clientUserId !== undefined) recipient.clientUserId = sub(r.clientUserId);
       if (r.routingOrder !== undefined) recipient.routingOrder = String(r.routingOrder);
       if (r.supportedLanguage !== undefined) recipient.supportedLanguage = sub(r.supportedLanguage);
       if (r.emailSubject !== undefined) recipient.emailSubject = sub(r.emailSubject);
       if (r.emailBody !== undefined) recipient.emailBody = sub(r.emailBody);
+      if (r.note !== undefined) recipient.note = sub(r.note);
+      if (r.accessCode !== undefined) recipient.accessCode = makeSecret(sub(r.accessCode));
       return recipient;
     }),
     ...(raw.templateId !== undefined ? { templateId: sub(raw.templateId) } : {}),
-    templateRoles: (raw.templateRoles ?? []).map((r) => {
+    templateRoles: (raw.templateRoles ?? []).map((r, i) => {
       const role: ResolvedRecipient = {
         kind: shorthandRecipientKind,
         roleName: sub(r.roleName),
         name: sub(r.name),
         email: sub(r.email),
         tabs: writtenTabs(r.tabs).map(({ kind, tab, written }) => resolvedTab(kind.name, tab, written, true)),
+        written: roleWritten(i),
       };
       if (r.clientUserId !== undefined) role.clientUserId = sub(r.clientUserId);
       if (r.routingOrder !== undefined) role.routingOrder = String(r.routingOrder);
@@ -257,4 +268,10 @@ function notificationOf(raw: RawNotification | undefined): ResolvedNotification 
     };
   }
   return n;
+}
+
+/** `['templateRoles', i]`, one array per index for every row (10,000 rows share them). */
+const rolePaths: Array<readonly ['templateRoles', number]> = [];
+function roleWritten(i: number): ReadonlyArray<string | number> {
+  return (rolePaths[i] ??= ['templateRoles', i]);
 }

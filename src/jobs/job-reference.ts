@@ -1,4 +1,4 @@
-import { tabKind, type TabKindName } from '../envelope/index.js';
+import { recipientKind, tabKind, type RecipientKindName, type TabKindName } from '../envelope/index.js';
 import { jobSchema } from './schema-check.js';
 
 interface SchemaNode {
@@ -25,6 +25,12 @@ function tabSection(title: string, kind: TabKindName, alike: TabKindName[] = [])
   return [`${title} (\`${tabKind(kind).collection}[]\`${others})`, `#/$defs/tab_${kind}`];
 }
 
+/** The section of one recipient kind (and of those that read alike), at its definition (recipient-schema.ts). */
+function recipientSection(title: string, kind: RecipientKindName, alike: RecipientKindName[] = []): [string, string] {
+  const others = alike.length > 0 ? `; ${alike.map((k) => recipientKind(k).collection).join(', ')} alike` : '';
+  return [`${title} (\`${recipientKind(kind).collection}[]\`${others})`, `#/$defs/${recipientKind(kind).definition}`];
+}
+
 /** Sections of the reference, in reading order: [title, schema path]. */
 const sections: Array<[string, string]> = [
   ['Job file (top level)', '#'],
@@ -32,7 +38,16 @@ const sections: Array<[string, string]> = [
   ['Envelope (`envelopes[]`)', '#/$defs/envelope'],
   ['`forEach`', '#/$defs/forEach'],
   ['Document (`documents[]`)', '#/$defs/document'],
-  ['Signer (`recipients[]`)', '#/$defs/signer'],
+  [`Signer (\`recipients[]\`; \`${recipientKind('signer').collection}[]\`)`, '#/$defs/signer'],
+  [
+    `Recipients by collection (\`recipients: {${recipientKind('signer').collection}, ${recipientKind('carbonCopy').collection}, …}\`)`,
+    '#/$defs/recipientsObject',
+  ],
+  recipientSection('Carbon copy', 'carbonCopy'),
+  recipientSection('Certified delivery', 'certifiedDelivery'),
+  recipientSection('In-person signer', 'inPersonSigner'),
+  recipientSection('Witness', 'witness'),
+  recipientSection('Editor', 'editor', ['agent', 'intermediary']),
   ['Sign-here tab (`tabs[]`)', '#/$defs/signHereTab'],
   [
     `Tabs by collection (\`tabs: {${tabKind('signHere').collection}, ${tabKind('text').collection}, …}\`)`,

@@ -103,6 +103,18 @@ export interface ResolvedRecipient {
   emailBody?: string;
   /** Empty: the recipient places the signature in the service's own interface (or the template's tabs apply). */
   tabs: ResolvedTab[];
+  /** Where the job file writes it: `['recipients', i]`, `['recipients', '<collection>', i]`, `['templateRoles', i]`. */
+  written: ReadonlyArray<string | number>;
+  /** A note shown to the recipient (DocuSign's `note`). */
+  note?: string;
+  /** The code the recipient must enter (from `${env.*}` only): never written anywhere, sent only to the service. */
+  accessCode?: Secret;
+  /** An in-person signer's host, who opens the signing session (`name` is then the signer's, `signerName`). */
+  host?: { name: string; email: string };
+  /** An in-person signer's own email, when given (`email` is then the host's, where messages go). */
+  signerEmail?: string;
+  /** A witness's: the recipientId of the recipient they witness. */
+  witnessFor?: string;
 }
 
 /** True for a tab placed by position (not by anchor). */

@@ -1,4 +1,4 @@
-import type { TabCollection } from '../envelope/index.js';
+import type { RecipientCollection, TabCollection } from '../envelope/index.js';
 
 /**
  * The shape of a job file once it has passed schemas/job.schema.json: what
@@ -35,7 +35,7 @@ export interface RawEnvelope extends RawEnvelopeDefaults {
   key: string;
   forEach?: { csv?: string; items?: Array<Record<string, string | number | boolean>> };
   documents?: RawDocument[];
-  recipients?: RawSigner[];
+  recipients?: RawRecipients;
   templateId?: string;
   templateRoles?: RawRole[];
 }
@@ -46,16 +46,42 @@ export interface RawDocument {
   file: string;
 }
 
-export interface RawSigner {
-  name: string;
-  email: string;
+/**
+ * An envelope's `recipients`: signrun's list form (signers, the catalogue's
+ * shorthandRecipientKind) or DocuSign's object form, one list per recipient
+ * collection (src/envelope/recipient-kinds.ts). Read both with
+ * `writtenRecipients`.
+ */
+export type RawRecipients = RawSigner[] | { [C in RecipientCollection]?: RawRecipient[] };
+
+/** A recipient of any kind, with the fields of every kind (the schema allows each kind its own). */
+export interface RawRecipient {
+  /** Absent for an in-person signer (hostName and signerName name the people). */
+  name?: string;
+  email?: string;
   recipientId?: number;
   clientUserId?: string;
   routingOrder?: number;
   supportedLanguage?: string;
   emailSubject?: string;
   emailBody?: string;
+  note?: string;
+  /** `${env.NAME}` only: a secret. */
+  accessCode?: string;
+  /** An in-person signer's host and who signs. */
+  hostName?: string;
+  hostEmail?: string;
+  signerName?: string;
+  signerEmail?: string;
+  /** A witness's: the recipientId of whom they witness. */
+  witnessFor?: number | string;
   tabs?: RawTabs;
+}
+
+/** A signer of the list form: a recipient with a name and an email. */
+export interface RawSigner extends RawRecipient {
+  name: string;
+  email: string;
 }
 
 /**

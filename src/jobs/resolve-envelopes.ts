@@ -154,49 +154,39 @@ function checkValues(item: ExpandedEnvelope, ctx: JobContext, keys: Set<string>,
     const problem = reservedCustomFieldProblem(f.name);
     if (problem) say('SR_CUSTOM_FIELD_RESERVED', problem, ['customFields', i, 'name']);
   });
-  for (const [list, people] of [
-    ['recipients', envelope.recipients],
-    ['templateRoles', envelope.templateRoles],
-  ] as const)
-    people.forEach((person, i) => {
-      for (const tab of person.tabs)
-        for (const problem of tabProblems(tab))
-          say(problem.code, problem.message, [list, i, ...tab.written, ...problem.at]);
-    });
+  const people = [...envelope.recipients, ...envelope.templateRoles];
+  for (const person of people)
+    for (const tab of person.tabs)
+      for (const problem of tabProblems(tab))
+        say(problem.code, problem.message, [...person.written, ...tab.written, ...problem.at]);
   const clientUserIds = new Set<string>();
-  const people = [
-    ...envelope.recipients.map((r, i) => ({
-      list: 'recipients',
-      i,
-      email: r.email,
-      clientUserId: r.clientUserId,
-      language: r.supportedLanguage,
-    })),
-    ...envelope.templateRoles.map((r, i) => ({
-      list: 'templateRoles',
-      i,
-      email: r.email,
-      clientUserId: r.clientUserId,
-      language: undefined,
-    })),
-  ];
   for (const person of people) {
+    const at = person.written;
+    // An in-person signer's email is the host's (hostEmail), where messages go.
     const problem = emailProblem(person.email);
-    if (problem) say('SR_EMAIL_INVALID', problem, [person.list, person.i, 'email']);
+    if (problem) say('SR_EMAIL_INVALID', problem, [...at, person.host ? 'hostEmail' : 'email']);
+    if (person.signerEmail !== undefined) {
+      const signerProblem = emailProblem(person.signerEmail);
+      if (signerProblem) say('SR_EMAIL_INVALID', signerProblem, [...at, 'signerEmail']);
+    }
+    if (person.accessCode !== undefined && person.accessCode.reveal().trim() === '')
+      say('SR_SCHEMA_VALUE', 'accessCode is empty: the variable it names is set to nothing', [...at, 'accessCode']);
+    else if (person.accessCode !== undefined && [...person.accessCode.reveal()].length > 50)
+      say('SR_SCHEMA_VALUE', 'accessCode is longer than 50 characters, which DocuSign refuses', [...at, 'accessCode']);
     if (person.clientUserId !== undefined) {
       if (person.clientUserId.trim() === '')
-        say('SR_SCHEMA_VALUE', 'clientUserId must not be empty', [person.list, person.i, 'clientUserId']);
+        say('SR_SCHEMA_VALUE', 'clientUserId must not be empty', [...at, 'clientUserId']);
       else if (clientUserIds.has(person.clientUserId))
         say(
           'SR_DUPLICATE_CLIENT_USER_ID',
           `clientUserId ${person.clientUserId} is used by two recipients of envelope ${envelope.key}`,
-          [person.list, person.i, 'clientUserId'],
+          [...at, 'clientUserId'],
         );
       clientUserIds.add(person.clientUserId);
     }
-    if (person.language !== undefined) {
-      const languageIssue = languageProblem(person.language);
-      if (languageIssue) say('SR_LANGUAGE_INVALID', languageIssue, [person.list, person.i, 'supportedLanguage']);
+    if (person.supportedLanguage !== undefined && person.roleName === undefined) {
+      const languageIssue = languageProblem(person.supportedLanguage);
+      if (languageIssue) say('SR_LANGUAGE_INVALID', languageIssue, [...at, 'supportedLanguage']);
     }
   }
 }
@@ -358,9 +348,9 @@ function checkDocuments(
       }
     }
   };
-  envelope.recipients.forEach((recipient, r) => {
+  envelope.recipients.forEach((recipient) => {
     for (const tab of recipient.tabs) {
-      const path = ['recipients', r, ...tab.written];
+      const path = [...recipient.written, ...tab.written];
       if (tab.radios) tab.radios.forEach((radio, n) => checkPlace(tab, radio.place, [...path, 'radios', n]));
       else checkPlace(tab, tab.place, path);
     }

@@ -8,14 +8,15 @@ import { fileURLToPath } from 'node:url';
 import { compiledJobSchemaSource } from './compile-job-schema.js';
 import { renderJobReference } from './job-reference.js';
 import { replaceMarkerBlock } from './marker-block.js';
+import { recipientSchemaDefs } from './recipient-schema.js';
 import { tabSchemaDefs } from './tab-schema.js';
 
-// The object form of tabs is generated from the tab catalogue (src/jobs/tab-schema.ts): written into the schema first.
+// The object forms of recipients and tabs are generated from the catalogues (recipient-schema.ts, tab-schema.ts): written into the schema first.
 {
   const schemaPath = fileURLToPath(new URL('../../schemas/job.schema.json', import.meta.url));
   const before = readFileSync(schemaPath, 'utf8');
   const schema = JSON.parse(before) as { $defs: Record<string, unknown> };
-  Object.assign(schema.$defs, tabSchemaDefs());
+  Object.assign(schema.$defs, recipientSchemaDefs(), tabSchemaDefs());
   const after = JSON.stringify(schema, null, 2) + '\n';
   if (after !== before) {
     writeFileSync(`${schemaPath}.tmp`, after);

@@ -39,6 +39,8 @@ export interface EnvelopeJson extends EnvelopeFacts {
 /** One recipient as the service listed it, with its status facts (status-fields.ts) once synced. */
 export interface RecipientRecord extends RecipientFacts {
   recipientId: string;
+  /** The recipient kind (`signer`, `carbonCopy`, `inPersonSigner`, …). */
+  kind?: string;
   roleName?: string;
   userId?: string;
   status?: string;
@@ -59,10 +61,16 @@ export interface SigningEntry {
   envelopeId: string;
   recipientId: string;
   clientUserId: string;
+  /** For an in-person signer, the host's: the session is theirs. */
   email: string;
+  /** For an in-person signer, the host's name (`signerName` is who signs). */
   userName: string;
   userId?: string;
   routingOrder?: string;
+  /** The recipient kind when not a signer (`inPersonSigner`, `witness`, `certifiedDelivery`). */
+  kind?: string;
+  /** An in-person signer's name: who signs on the host's device. */
+  signerName?: string;
   /** `ready`: url is set; `waiting-for-turn`: an earlier routing order must sign first (ask later with `signrun sign-url`). */
   state: 'ready' | 'waiting-for-turn';
   url?: string;

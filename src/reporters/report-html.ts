@@ -68,7 +68,7 @@ function buckets(
 
 function stillToSign(e: EnvelopeResult): ShownRecipient[] {
   if (e.outcome !== 'succeeded' || isSettledEnvelope(e.status) || e.status === 'created') return [];
-  return (e.recipients as ShownRecipient[]).filter((r) => isStillToAct(r.status));
+  return (e.recipients as ShownRecipient[]).filter((r) => isStillToAct(r.status, r.kind));
 }
 
 function who(r: ShownRecipient): string {

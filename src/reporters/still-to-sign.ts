@@ -24,7 +24,7 @@ export interface StillToSign {
  */
 export function stillToSignOf(e: EnvelopeResult): StillToSign[] {
   if (!e.envelopeId || e.status === undefined || isSettledEnvelope(e.status)) return [];
-  const pending = e.recipients.filter((r) => isStillToAct(r.status));
+  const pending = e.recipients.filter((r) => isStillToAct(r.status, r.kind));
   const orderOf = (r: { routingOrder?: string }) => Number(r.routingOrder ?? '1');
   const inTurn = Math.min(...pending.map(orderOf));
   return pending.map((r) => {

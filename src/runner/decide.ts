@@ -11,6 +11,7 @@ import type {
 } from './plan-types.js';
 import type { ServiceLedger } from './service-ledger.js';
 import { isSettledEnvelope } from '../envelope/statuses.js';
+import { recipientKind } from '../envelope/recipient-kinds.js';
 
 /** A signing address with less than this left is asked for again. */
 export const minViewLifeMs = 60_000;
@@ -37,17 +38,20 @@ export function recipientsOf(envelope: ResolvedEnvelope): ResolvedRecipient[] {
 }
 
 /**
- * The embedded signers that get a signing address when the envelope is
- * sent: those of the first routing order (a later one cannot sign yet:
- * DocuSign answers RECIPIENT_NOT_IN_SEQUENCE). None for a draft, or without
- * a return URL.
+ * The embedded recipients that get a signing address when the envelope is
+ * sent: those of the first routing order in which someone must act (a
+ * carbon copy's order passes at once; a later one cannot act yet: DocuSign
+ * answers RECIPIENT_NOT_IN_SEQUENCE), but not a witness, who acts after the
+ * person they witness. None for a draft, or without a return URL.
  */
 export function signersInTurn(envelope: ResolvedEnvelope): ResolvedRecipient[] {
   if (envelope.status !== 'sent' || !envelope.returnUrl) return [];
-  const recipients = recipientsOf(envelope);
-  const orders = recipients.map((r) => Number(r.routingOrder ?? '1'));
+  const acting = recipientsOf(envelope).filter((r) => recipientKind(r.kind).completesOn !== 'nothing');
+  const orders = acting.map((r) => Number(r.routingOrder ?? '1'));
   const first = Math.min(...orders);
-  return recipients.filter((r, i) => r.clientUserId !== undefined && orders[i] === first);
+  return acting.filter(
+    (r, i) => r.clientUserId !== undefined && orders[i] === first && !recipientKind(r.kind).signsFor,
+  );
 }
 
 /** Identity of a signer's view in the journal: its recipientId, or for a template role its role name. */

@@ -72,7 +72,15 @@ export async function envelopeDefinitionOf(envelope: ResolvedEnvelope): Promise<
 
 /** A recipient of documents on the wire (`#/definitions/signer` and its siblings). */
 function wireRecipientOf(r: ResolvedRecipient, recipientId: string): WireRecipient {
-  const wire: WireRecipient = { recipientId, name: r.name, email: r.email };
+  // An in-person signer is named by its host and signer (DocuSign's inPersonSigner); the others by name and email.
+  const wire: WireRecipient = r.host
+    ? { recipientId, hostName: r.host.name, hostEmail: r.host.email, signerName: r.name }
+    : { recipientId, name: r.name, email: r.email };
+  if (r.signerEmail !== undefined) wire.signerEmail = r.signerEmail;
+  if (r.witnessFor !== undefined) wire.witnessFor = r.witnessFor;
+  if (r.note !== undefined) wire.note = r.note;
+  // The one place an access code leaves the process: the request to the configured service.
+  if (r.accessCode !== undefined) wire.accessCode = r.accessCode.reveal();
   if (r.clientUserId !== undefined) wire.clientUserId = r.clientUserId;
   if (r.routingOrder !== undefined) wire.routingOrder = r.routingOrder;
   if (r.emailSubject !== undefined || r.emailBody !== undefined || r.supportedLanguage !== undefined) {

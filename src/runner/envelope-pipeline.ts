@@ -15,6 +15,7 @@ import { envelopeDefinitionOf } from './envelope-definition.js';
 import { recipientsOf, signersInTurn, viewKeyOf } from './decide.js';
 import { identityOf, transactionIdOf } from './identity.js';
 import { isSettledEnvelope, recipientHasActed } from '../envelope/statuses.js';
+import { shorthandRecipientKind } from '../envelope/recipient-kinds.js';
 import { recipientStatusAt, withFacts } from '../state/status-facts.js';
 import type { EnvelopeStatusFacts } from '../state/journal-record.js';
 import type { RunEventListener } from './run-events.js';
@@ -391,14 +392,18 @@ async function stepViews(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: 
     if (r.clientUserId === undefined) return;
     const outcome = state.outcomes[i]!;
     const recipientId = r.recipientId ?? '';
+    // An in-person signer's session is the host's: the view is asked in the host's name (DocuSign's rule).
+    const viewer = r.host ?? { name: r.name, email: r.email };
     const entry: SigningEntry = {
       envelopeId,
       recipientId,
       clientUserId: r.clientUserId,
-      email: r.email,
-      userName: r.name,
+      email: viewer.email,
+      userName: viewer.name,
       state: 'waiting-for-turn',
     };
+    if (r.kind !== shorthandRecipientKind) entry.kind = r.kind;
+    if (r.host) entry.signerName = r.name;
     if (r.routingOrder !== undefined) entry.routingOrder = r.routingOrder;
     state.signing.push(entry);
     if (!inTurn.has(r) || !envelope.returnUrl) return;
@@ -414,8 +419,8 @@ async function stepViews(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: 
               returnUrl,
               authenticationMethod: 'none',
               clientUserId,
-              email: r.email,
-              userName: r.name,
+              email: viewer.email,
+              userName: viewer.name,
               ...(recipientId ? { recipientId } : {}),
             },
             { tag, priority: requestPriority.views },
@@ -535,6 +540,7 @@ function outcomesOf(envelope: ResolvedEnvelope, asked: boolean): RecipientOutcom
   return recipientsOf(envelope).map((r) => {
     const outcome: RecipientOutcome = {
       recipientId: r.recipientId ?? '',
+      kind: r.kind,
       signing: r.clientUserId === undefined ? 'remote' : inTurn.has(r) && !asked ? 'ready' : 'waiting-for-turn',
       // Who, as the job file names them, until a sync says what the service knows.
       name: r.name,
@@ -579,6 +585,7 @@ function writeEnvelopeRecordBehind(
   const recipients: RecipientRecord[] = recipientsOf(envelope).map((r) => {
     const record: RecipientRecord = {
       recipientId: r.recipientId ?? '',
+      kind: r.kind,
       name: r.name,
       email: r.email,
     };

@@ -31,6 +31,8 @@ export interface ItemError {
 /** What happened to each recipient's signing address. */
 export interface RecipientOutcome {
   recipientId: string;
+  /** The recipient kind (`signer`, `carbonCopy`, `inPersonSigner`, …: src/envelope/recipient-kinds.ts). */
+  kind?: string;
   roleName?: string;
   clientUserId?: string;
   routingOrder?: string;

@@ -13,6 +13,8 @@ export type JournalRecord = EnvelopeRecord | AccountRecord | ListingRecord;
 export interface RecipientStatus extends RecipientFacts {
   recipientId: string;
   status: string;
+  /** The recipient kind when not a signer (`carbonCopy`, `inPersonSigner`, …): facts of signers stay as they were. */
+  kind?: string;
 }
 
 /**

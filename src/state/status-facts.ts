@@ -1,4 +1,5 @@
 import { recipientsByKind, type Envelope, type WireRecipient } from '../envelope/wire.js';
+import { shorthandRecipientKind } from '../envelope/recipient-kinds.js';
 import type { EnvelopeStatusFacts, RecipientStatus } from './journal-record.js';
 import type { EnvelopeRecord, RecipientRecord } from '../output/records.js';
 import { copyFacts, envelopeFactFields } from '../output/status-fields.js';
@@ -10,7 +11,11 @@ import { copyFacts, envelopeFactFields } from '../output/status-fields.js';
  * the same facts, so a re-sync that learns nothing writes nothing.
  */
 export function statusFactsOf(envelope: Envelope): EnvelopeStatusFacts {
-  const recipients = recipientsByKind(envelope.recipients).map(({ recipient }) => recipientStatusOf(recipient));
+  const recipients = recipientsByKind(envelope.recipients).map(({ kind, recipient }) => {
+    const status = recipientStatusOf(recipient);
+    if (kind.name !== shorthandRecipientKind) status.kind = kind.name;
+    return status;
+  });
   const facts: EnvelopeStatusFacts = { status: (envelope.status ?? 'unknown').toLowerCase(), recipients };
   set(facts, 'statusAt', envelope.statusChangedDateTime);
   set(facts, 'sentAt', envelope.sentDateTime);

@@ -11,6 +11,7 @@ export function recipientOutcomes(record: EnvelopeRecord, signing: SigningRecord
     const done = settled || recipientHasActed(r.status);
     const outcome: RecipientOutcome = {
       recipientId: r.recipientId,
+      ...(r.kind !== undefined ? { kind: r.kind } : {}),
       signing: r.clientUserId === undefined ? 'remote' : done ? 'finished' : (entry?.state ?? 'waiting-for-turn'),
     };
     if (r.name !== undefined) outcome.name = r.name;

@@ -114,6 +114,7 @@ describe.each(versions)('requests follow the %s Swagger', (version) => {
           clientUserId: 'a',
           routingOrder: '1',
           tabs: [],
+          written: ['templateRoles', 0],
         },
       ],
     });
@@ -229,6 +230,7 @@ describe('requests follow the v2.1 Swagger for tabs', () => {
           roleName: 'employee',
           name: 'A',
           email: 'a@example.com',
+          written: ['templateRoles', 0],
           tabs: [
             {
               kind: 'text',

@@ -29,6 +29,7 @@ export function signerFixture(recipientId: string, extra: Partial<ResolvedRecipi
     email: `signer${recipientId}@example.com`,
     clientUserId: `c-${recipientId}`,
     tabs: [],
+    written: ['recipients', Number(recipientId) - 1],
     ...extra,
   };
 }

@@ -139,7 +139,15 @@ describe('run (library) against the sandbox', () => {
       recipients: [],
       templateId: '3c9f4bb2-6d1e-4a5e-9a57-5d1a1c0f7e01',
       templateRoles: [
-        { kind: 'signer', roleName: 'employe', name: 'X', email: 'x@example.com', clientUserId: 'x', tabs: [] },
+        {
+          kind: 'signer',
+          roleName: 'employe',
+          name: 'X',
+          email: 'x@example.com',
+          clientUserId: 'x',
+          tabs: [],
+          written: ['templateRoles', 0],
+        },
       ],
     });
     const error = (await runCollected({ jobs: [job([good, bad])], target: target(), outDir: await tempOut() }).catch(

@@ -109,6 +109,12 @@ export const jobCodes = defineCodes({
       'A credential variable (`${env.DOCUSIGN_PASSWORD}`, an access token or private key, the distributor password, or a variable the job file uses as a password) is used in a field that is not a password: its value would reach the service, the reports, envelope.json and file names.',
     hint: 'Use credential variables only in initialUser.password; write the text you meant, or use another variable that holds no secret.',
   },
+  SR_ACCESS_CODE_LITERAL: {
+    exitCode: 2,
+    summary:
+      "A recipient's accessCode is written in the job file; access codes are secrets, only ever `${env.NAME}` references.",
+    hint: 'Replace the value with `${env.NAME}` and set NAME in the environment (or a .env file kept out of git); tell the recipient the code another way.',
+  },
   SR_PASSWORD_LITERAL: {
     exitCode: 2,
     summary: 'A password is written in the job file; passwords are only ever `${env.NAME}` references.',
@@ -171,6 +177,17 @@ export const jobCodes = defineCodes({
     exitCode: 2,
     summary: 'Two recipients of an envelope have the same recipientId.',
     hint: 'Give each recipient its own recipientId, or leave recipientId out to number them 1, 2, …',
+  },
+  SR_RECIPIENT_NOT_EMBEDDABLE: {
+    exitCode: 2,
+    summary:
+      'A recipient of a kind that DocuSign gives no signing address (a carbon copy, an editor, an agent, an intermediary) has a clientUserId.',
+    hint: 'Remove clientUserId: such recipients are reached by email. Only signers, in-person signers, witnesses and certified deliveries may be embedded.',
+  },
+  SR_WITNESS_FOR_UNKNOWN: {
+    exitCode: 2,
+    summary: "A witness's witnessFor names no signer or in-person signer of the envelope.",
+    hint: 'Set witnessFor to the recipientId of the signer the witness signs for (recipientIds are 1, 2, … in order unless given).',
   },
   SR_DUPLICATE_CLIENT_USER_ID: {
     exitCode: 2,
