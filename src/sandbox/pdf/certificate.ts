@@ -36,17 +36,22 @@ const completedLabels: Record<RecipientCompletesOn, string> = {
  * A recipient with its role, as DocuSign's certificate names them: the
  * person who signed in person, with its host; whom a witness witnessed.
  */
-function who(r: RecipientRecord, all: readonly RecipientRecord[]): string {
+function who(r: RecipientRecord, all: readonly RecipientRecord[]): { person: string; role: string } {
   const kind = recipientKind(r.kind);
   const { hostName, hostEmail, signerName, signerEmail, witnessFor } = r.details;
   if (kind.needsHost && signerName !== undefined) {
-    return `${signerName}${signerEmail ? ` <${signerEmail}>` : ''} — ${kind.role}, hosted by ${hostName ?? r.name} <${hostEmail ?? r.email}>`;
+    return {
+      person: `${signerName}${signerEmail ? ` <${signerEmail}>` : ''}`,
+      role: `${kind.role}, hosted by ${hostName ?? r.name} <${hostEmail ?? r.email}>`,
+    };
   }
   const witnessed = witnessFor === undefined ? undefined : all.find((x) => x.recipientId === witnessFor);
-  const role = witnessed
-    ? `${kind.role} for ${witnessed.details.signerName ?? witnessed.name} (recipient ${witnessed.recipientId})`
-    : kind.role;
-  return `${r.name} <${r.email}> — ${role}`;
+  return {
+    person: `${r.name} <${r.email}>`,
+    role: witnessed
+      ? `${kind.role} for ${witnessed.details.signerName ?? witnessed.name} (recipient ${witnessed.recipientId})`
+      : kind.role,
+  };
 }
 
 /**
@@ -80,12 +85,10 @@ export function certificatePdf(input: CertificateInput): Buffer {
   writer.gap();
   writer.line('Recipients', { size: 13, bold: true });
   for (const r of input.recipients) {
-    writer.line(
-      `${who(r, input.recipients)} — recipient ${r.recipientId}, routing order ${r.routingOrder}, ${r.status}`,
-      {
-        bold: true,
-      },
-    );
+    const { person, role } = who(r, input.recipients);
+    writer.line(`${person} — recipient ${r.recipientId}, ${role}, routing order ${r.routingOrder}, ${r.status}`, {
+      bold: true,
+    });
     const events = input.events.filter((ev) => ev.recipientId === r.recipientId);
     if (events.length === 0) writer.line('no events', { indent: 14 });
     for (const ev of events) {
