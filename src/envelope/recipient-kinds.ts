@@ -33,15 +33,19 @@ export interface RecipientKind {
   /** May carry tabs. */
   readonly hasTabs: boolean;
   readonly completesOn: RecipientCompletesOn;
+  /** The kind's role in words, as a certificate of completion names it: "Signer", "Carbon copy", … */
+  readonly role: string;
 }
 
 /** What a kind is unless its entry says otherwise: it neither signs nor may be embedded, has no host, no tabs. */
 const kind = <const N extends string, const C extends string>(
   name: N,
   collection: C,
+  role: string,
   completesOn: RecipientCompletesOn,
   traits: Partial<Pick<RecipientKind, 'signs' | 'mayBeEmbedded' | 'needsHost' | 'signsFor' | 'hasTabs'>> = {},
 ) => ({
+  role,
   name,
   collection,
   // Swagger names each kind's definition as signrun names the kind.
@@ -57,19 +61,24 @@ const kind = <const N extends string, const C extends string>(
 
 /** The catalogue, in the order of the design's contract. */
 const entries = [
-  kind('signer', 'signers', 'signing', { signs: true, mayBeEmbedded: true, hasTabs: true }),
-  kind('carbonCopy', 'carbonCopies', 'nothing'),
-  kind('certifiedDelivery', 'certifiedDeliveries', 'viewing', { mayBeEmbedded: true }),
-  kind('inPersonSigner', 'inPersonSigners', 'signing', {
+  kind('signer', 'signers', 'Signer', 'signing', { signs: true, mayBeEmbedded: true, hasTabs: true }),
+  kind('carbonCopy', 'carbonCopies', 'Carbon copy', 'nothing'),
+  kind('certifiedDelivery', 'certifiedDeliveries', 'Certified delivery', 'viewing', { mayBeEmbedded: true }),
+  kind('inPersonSigner', 'inPersonSigners', 'In person signer', 'signing', {
     signs: true,
     mayBeEmbedded: true,
     needsHost: true,
     hasTabs: true,
   }),
-  kind('witness', 'witnesses', 'signing', { signs: true, mayBeEmbedded: true, signsFor: true, hasTabs: true }),
-  kind('editor', 'editors', 'routing'),
-  kind('agent', 'agents', 'routing'),
-  kind('intermediary', 'intermediaries', 'routing'),
+  kind('witness', 'witnesses', 'Witness', 'signing', {
+    signs: true,
+    mayBeEmbedded: true,
+    signsFor: true,
+    hasTabs: true,
+  }),
+  kind('editor', 'editors', 'Editor', 'routing'),
+  kind('agent', 'agents', 'Agent', 'routing'),
+  kind('intermediary', 'intermediaries', 'Intermediary', 'routing'),
 ] as const;
 
 /** `signer`, `carbonCopy`, …: every kind of recipient signrun knows. */
@@ -92,6 +101,15 @@ export function recipientKind(name: RecipientKindName): RecipientKind {
 /** The kind of that name, when it is one (a name read from a file or an answer). */
 export function recipientKindNamed(name: string): RecipientKind | undefined {
   return byName.get(name);
+}
+
+/**
+ * True when the envelope waits for recipients of this kind to act (sign,
+ * view, pass it on); false for a carbon copy, which only receives and never
+ * holds the routing or the envelope's completion.
+ */
+export function recipientMustAct(kind: RecipientKind): boolean {
+  return kind.completesOn !== 'nothing';
 }
 
 /** The kind listed under `collection` in a recipients object, if signrun knows it. */

@@ -10,7 +10,7 @@
  * Recipient statuses:
  * https://developers.docusign.com/docs/esign-rest-api/esign101/concepts/recipients/status-codes/
  */
-import { recipientKindNamed } from './recipient-kinds.js';
+import { recipientKindNamed, recipientMustAct } from './recipient-kinds.js';
 
 /** The envelope statuses DocuSign gives (`envelope.status`). signrun sends with `created` or `sent` and voids with `voided`. */
 export const envelopeStatuses = [
@@ -87,6 +87,7 @@ export function recipientHasActed(status: string | undefined): boolean {
  * copy only receives), which is never still to act whatever its status.
  */
 export function isStillToAct(status: string | undefined, kind?: string): boolean {
-  if (kind !== undefined && recipientKindNamed(kind)?.completesOn === 'nothing') return false;
+  const known = kind === undefined ? undefined : recipientKindNamed(kind);
+  if (known !== undefined && !recipientMustAct(known)) return false;
   return !recipientHasActed(status);
 }

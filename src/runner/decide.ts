@@ -11,7 +11,7 @@ import type {
 } from './plan-types.js';
 import type { ServiceLedger } from './service-ledger.js';
 import { isSettledEnvelope } from '../envelope/statuses.js';
-import { recipientKind } from '../envelope/recipient-kinds.js';
+import { recipientKind, recipientMustAct } from '../envelope/recipient-kinds.js';
 
 /** A signing address with less than this left is asked for again. */
 export const minViewLifeMs = 60_000;
@@ -46,7 +46,7 @@ export function recipientsOf(envelope: ResolvedEnvelope): ResolvedRecipient[] {
  */
 export function signersInTurn(envelope: ResolvedEnvelope): ResolvedRecipient[] {
   if (envelope.status !== 'sent' || !envelope.returnUrl) return [];
-  const acting = recipientsOf(envelope).filter((r) => recipientKind(r.kind).completesOn !== 'nothing');
+  const acting = recipientsOf(envelope).filter((r) => recipientMustAct(recipientKind(r.kind)));
   const orders = acting.map((r) => Number(r.routingOrder ?? '1'));
   const first = Math.min(...orders);
   return acting.filter(

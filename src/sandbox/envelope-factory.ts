@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Tabs } from '../envelope/index.js';
+import { recipientKind, type Tabs } from '../envelope/index.js';
+import { hashPassword } from './auth/password-hash.js';
 import type { BlobStore } from './db/blob-store.js';
 import type { TemplatesRepository } from './repositories/templates.js';
 import type { EnvelopeRecord, RecipientRecord, DocumentRecord, CustomFieldRecord } from './repositories/envelopes.js';
@@ -106,7 +107,7 @@ export async function buildEnvelope(
   }
 
   if (incoming.status === 'sent' && people.length === 0) {
-    throw apiErrors.invalidBody('An envelope sent at once needs at least one signer.');
+    throw apiErrors.invalidBody('An envelope sent at once needs at least one recipient.');
   }
   if (incoming.status === 'sent' && !emailSubject) {
     // DocuSign refuses to send an envelope without a subject.
@@ -119,8 +120,10 @@ export async function buildEnvelope(
     if (recipientIds.has(recipientId)) throw apiErrors.invalidBody(`recipientId ${recipientId} is used twice.`);
     recipientIds.add(recipientId);
     // A template role's tabs are filled by the templateRoles entry's tabs (by tabLabel); documents' recipients bring their own.
-    const tabs =
-      s.tabs === undefined
+    // A kind without tabs (a carbon copy, an editor …) has nothing to fill: tabs sent for one are left out.
+    const tabs = !recipientKind(s.kind).hasTabs
+      ? {}
+      : s.tabs === undefined
         ? s.defaultTabs
         : incoming.templateId === undefined
           ? s.tabs
@@ -129,6 +132,10 @@ export async function buildEnvelope(
     return {
       envelopeId: id,
       recipientId,
+      kind: s.kind,
+      details: s.details,
+      accessCodeHash: null,
+      accessCodeFailures: 0,
       position,
       recipientIdGuid: randomUUID(),
       userId: randomUUID(),
@@ -149,6 +156,11 @@ export async function buildEnvelope(
       declinedReason: null,
     };
   });
+
+  checkWitnesses(recipients);
+  // Hashed before anything is stored: the code itself is kept nowhere (signing/access-code.ts checks it).
+  for (const [i, s] of people.entries())
+    if (s.accessCode !== undefined) recipients[i]!.accessCodeHash = await hashPassword(s.accessCode);
 
   // Every tab gets its id and recipient; anchored tabs go wherever their anchor is (documents read only then).
   const incomingBytes = new Map(incoming.documents.map((d) => [d.documentId, d.bytes]));
@@ -194,6 +206,27 @@ export async function buildEnvelope(
     documents,
     customFields,
   };
+}
+
+/**
+ * A witness must witness a recipient of the envelope who signs (DocuSign's
+ * `witnessFor`); one for nobody is refused at creation, never left to wait
+ * for ever. DocuSign publishes no code for it; INVALID_RECIPIENT_ID is its
+ * code for a recipient id that names no recipient.
+ */
+function checkWitnesses(recipients: readonly RecipientRecord[]): void {
+  for (const r of recipients) {
+    const witnessFor = r.details.witnessFor;
+    if (witnessFor === undefined) continue;
+    const witnessed = recipients.find((x) => x.recipientId === witnessFor);
+    if (witnessed === undefined || witnessed === r || !recipientKind(witnessed.kind).signs) {
+      throw new ApiError(
+        400,
+        'INVALID_RECIPIENT_ID',
+        `Witness ${r.recipientId}: witnessFor ${witnessFor} is not a recipient of the envelope who signs.`,
+      );
+    }
+  }
 }
 
 /** Tabs must point at a document of the envelope (DocuSign: INVALID_DOCUMENT_ID / TAB_PAGENUMBER_IS_NOT_IN_DOCUMENT). */

@@ -13,6 +13,7 @@ import type {
   CustomFieldRecord,
 } from './repositories/envelopes.js';
 import type { EventsRepository, SandboxEventType } from './repositories/events.js';
+import { everyoneActed, mustAct, nextToSend, witnessedStillToSign } from './routing.js';
 
 /** Who did something, for the certificate's audit trail. */
 export interface Actor {
@@ -51,9 +52,10 @@ export interface LifecycleDeps {
 
 /**
  * The envelope lifecycle: sent → delivered (first view opened) → completed
- * (all signed) | declined | voided. Routing order is enforced: recipients of
- * the lowest pending routing order are `sent` together; the next order is
- * sent only when every recipient of the previous one has completed.
+ * (everyone who must act has) | declined | voided. Routing order is
+ * enforced as routing.ts decides: recipients of the lowest pending routing
+ * order are `sent` together; the next order is sent only when everyone of
+ * the previous one who must act has completed.
  *
  * Every step runs in one SQLite transaction, writes its events to the events
  * table (read by the certificate) and emits them on `services.events` after
@@ -188,7 +190,6 @@ export function createLifecycle(deps: LifecycleDeps) {
     };
   }
 
-  /** Sends the lowest pending routing order, or completes the envelope when nobody is left. */
   /** The envelope's first view or signature moves it from `sent` to `delivered`; later ones change nothing. */
   function deliverEnvelope(envelope: EnvelopeRecord, now: number, record: RecordEvent, actor: Actor): void {
     if (envelope.status !== 'sent') return;
@@ -199,44 +200,72 @@ export function createLifecycle(deps: LifecycleDeps) {
     record('envelope-delivered', envelope, null, actor);
   }
 
+  /**
+   * Sends the next routing order (routing.ts decides who), passing at once
+   * over orders of carbon copies only, and completes the envelope when
+   * everyone who must act has: carbon copies are then `completed` too and
+   * get the completed documents (an outbox message), as DocuSign sends them.
+   */
   function advance(envelope: EnvelopeRecord, recipients: RecipientRecord[], record: RecordEvent, actor: Actor): void {
     const now = clock.now();
-    if (recipients.some((r) => r.status === 'sent' || r.status === 'delivered')) return;
-    const waiting = recipients.filter((r) => r.status === 'created');
-    if (waiting.length === 0) {
-      if (recipients.every((r) => r.status === 'completed')) {
-        envelope.status = 'completed';
-        envelope.completedAt = now;
-        envelope.statusChangedAt = now;
-        envelopes.updateEnvelope(envelope);
-        record('envelope-completed', envelope, null, actor);
-      }
-      return;
-    }
-    const order = Math.min(...waiting.map((r) => r.routingOrder));
     const links = deps.notificationLinks();
-    for (const recipient of waiting.filter((r) => r.routingOrder === order)) {
-      recipient.status = 'sent';
-      recipient.sentAt = now;
-      envelopes.updateRecipient(recipient);
-      // The service sends, not whoever's request set the routing going (the sender's call, or the previous
-      // signer's browser): DocuSign's certificate gives no IP or browser for a recipient's "sent".
-      record('recipient-sent', envelope, recipient, serviceActor);
-      // DocuSign sends no email to embedded recipients (clientUserId): the client's own application shows them the view.
-      if (recipient.clientUserId === null) {
-        deps.outbox.add({
-          kind: 'envelope-notification',
-          to: recipient.email,
-          toName: recipient.name,
-          subject: recipient.emailSubject ?? envelope.emailSubject,
-          body: recipient.emailBody ?? envelope.emailBlurb,
-          links: links(envelope, recipient),
-          accountId: envelope.accountId,
-          envelopeId: envelope.id,
-          recipientId: recipient.recipientId,
-        });
+    for (;;) {
+      const batch = nextToSend(recipients);
+      if (batch.length === 0) break;
+      for (const recipient of batch) {
+        recipient.status = 'sent';
+        recipient.sentAt = now;
+        envelopes.updateRecipient(recipient);
+        // The service sends, not whoever's request set the routing going (the sender's call, or the previous
+        // signer's browser): DocuSign's certificate gives no IP or browser for a recipient's "sent".
+        record('recipient-sent', envelope, recipient, serviceActor);
+        notify(envelope, recipient, 'envelope-notification', links);
       }
+      if (batch.some(mustAct)) return;
     }
+    if (recipients.some((r) => r.status === 'created') || !everyoneActed(recipients)) return;
+    envelope.status = 'completed';
+    envelope.completedAt = now;
+    envelope.statusChangedAt = now;
+    envelopes.updateEnvelope(envelope);
+    for (const copy of recipients.filter((r) => !mustAct(r) && r.status !== 'completed')) {
+      copy.status = 'completed';
+      copy.signedAt = now;
+      envelopes.updateRecipient(copy);
+      record('recipient-completed', envelope, copy, serviceActor);
+      notify(envelope, copy, 'envelope-completed', links);
+    }
+    record('envelope-completed', envelope, null, actor);
+  }
+
+  /**
+   * The message a recipient gets: when its turn comes (`envelope-notification`)
+   * or, for a carbon copy, with the completed documents (`envelope-completed`).
+   * DocuSign sends no email to embedded recipients (clientUserId): the
+   * client's own application shows them the view.
+   */
+  function notify(
+    envelope: EnvelopeRecord,
+    recipient: RecipientRecord,
+    kind: 'envelope-notification' | 'envelope-completed',
+    links: (envelope: EnvelopeRecord, recipient: RecipientRecord) => string[],
+  ): void {
+    if (recipient.clientUserId !== null) return;
+    const subject = recipient.emailSubject ?? envelope.emailSubject;
+    deps.outbox.add({
+      kind,
+      to: recipient.email,
+      toName: recipient.name,
+      subject: kind === 'envelope-completed' ? `Completed: ${subject}` : subject,
+      body:
+        kind === 'envelope-completed'
+          ? `All parties have completed "${envelope.emailSubject}". The completed documents are attached.`
+          : (recipient.emailBody ?? envelope.emailBlurb),
+      links: links(envelope, recipient),
+      accountId: envelope.accountId,
+      envelopeId: envelope.id,
+      recipientId: recipient.recipientId,
+    });
   }
 
   function sendInTransaction(
@@ -267,12 +296,18 @@ export function createLifecycle(deps: LifecycleDeps) {
     return { envelope, recipients, recipient };
   }
 
-  function requireTurn(envelope: EnvelopeRecord, recipient: RecipientRecord): void {
+  function requireTurn(envelope: EnvelopeRecord, recipient: RecipientRecord, recipients: RecipientRecord[]): void {
     if (envelope.status !== 'sent' && envelope.status !== 'delivered') {
       throw new LifecycleError('invalid-state', `envelope ${envelope.id} is ${envelope.status}`);
     }
     if (recipient.status === 'created')
       throw new LifecycleError('not-in-sequence', `recipient ${recipient.recipientId}'s routing order has not come`);
+    const witnessed = witnessedStillToSign(recipient, recipients);
+    if (witnessed !== undefined)
+      throw new LifecycleError(
+        'not-in-sequence',
+        `recipient ${recipient.recipientId} witnesses recipient ${witnessed.recipientId}, who has not signed yet`,
+      );
     if (recipientHasActed(recipient.status)) {
       throw new LifecycleError(
         'invalid-state',
@@ -346,8 +381,8 @@ export function createLifecycle(deps: LifecycleDeps) {
     /** The recipient opened the signing view: recipient `delivered`, and the envelope too on its first view. */
     markDelivered(envelopeId: string, recipientId: string, actor: Actor = {}): void {
       step((record) => {
-        const { envelope, recipient } = load(envelopeId, recipientId);
-        requireTurn(envelope, recipient);
+        const { envelope, recipients, recipient } = load(envelopeId, recipientId);
+        requireTurn(envelope, recipient, recipients);
         const now = clock.now();
         if (recipient.status === 'sent') {
           recipient.status = 'delivered';
@@ -360,7 +395,9 @@ export function createLifecycle(deps: LifecycleDeps) {
     },
 
     /**
-     * The recipient signed. `documents` (documentId → stamped PDF bytes)
+     * The recipient signed, or acted without signing (a certified delivery
+     * viewed, an editor, agent or intermediary passed the envelope on).
+     * `documents` (documentId → stamped PDF bytes)
      * become the current versions; the originals are kept. `tabs`, when
      * given, are the recipient's tabs with their final values. Sends the next
      * routing order, or completes the envelope.
@@ -378,7 +415,10 @@ export function createLifecycle(deps: LifecycleDeps) {
       }));
       step((record) => {
         const { envelope, recipients, recipient } = load(envelopeId, recipientId);
-        requireTurn(envelope, recipient);
+        requireTurn(envelope, recipient, recipients);
+        // A carbon copy only receives: there is nothing for it to complete.
+        if (!mustAct(recipient))
+          throw new LifecycleError('invalid-state', `recipient ${recipientId} is a carbon copy and does not act`);
         const now = clock.now();
         if (recipient.status === 'sent') {
           recipient.deliveredAt = now;
@@ -406,8 +446,8 @@ export function createLifecycle(deps: LifecycleDeps) {
     /** The recipient declined: the envelope is declined and nobody else is asked. */
     markDeclined(envelopeId: string, recipientId: string, options: Actor & { reason?: string } = {}): void {
       step((record) => {
-        const { envelope, recipient } = load(envelopeId, recipientId);
-        requireTurn(envelope, recipient);
+        const { envelope, recipients, recipient } = load(envelopeId, recipientId);
+        requireTurn(envelope, recipient, recipients);
         const now = clock.now();
         recipient.status = 'declined';
         recipient.declinedAt = now;

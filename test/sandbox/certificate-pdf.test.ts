@@ -14,6 +14,10 @@ function recipient(i: number, name = `Signer ${i}`): RecipientRecord {
   return {
     envelopeId: 'e',
     recipientId: String(i),
+    kind: 'signer',
+    details: {},
+    accessCodeHash: null,
+    accessCodeFailures: 0,
     position: i,
     recipientIdGuid: `guid-${i}`,
     userId: `user-${i}`,

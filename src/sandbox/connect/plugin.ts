@@ -1,5 +1,4 @@
 import { recipientsObject } from '../../envelope/index.js';
-import { routedRecipientKind } from '../wire/routed-kinds.js';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { apiErrors } from '../api-error.js';
 import type { SandboxEvent } from '../events.js';
@@ -87,7 +86,7 @@ export const connectPlugin: FastifyPluginAsync = async (app) => {
           statusChangedDateTime: new Date(envelope.statusChangedAt).toISOString(),
           recipients: recipientsObject(
             recipients.map((r) => ({
-              kind: routedRecipientKind,
+              kind: r.kind,
               recipient: {
                 recipientId: r.recipientId,
                 name: r.name,

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { schemaSql, schemaVersion } from './schema.js';
+import { schemaMigrations, schemaSql, schemaVersion } from './schema.js';
 
 /** The sandbox's database handle (better-sqlite3, synchronous). */
 export type SandboxDatabase = Database.Database;
@@ -20,8 +20,19 @@ export function openDatabase(dataDir: string | undefined): SandboxDatabase {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   db.exec(schemaSql);
-  db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('schemaVersion', String(schemaVersion));
+  migrate(db);
   return db;
+}
+
+/** Adds the columns a file of an older version lacks (schema.ts: schemaMigrations), then records the version. */
+function migrate(db: SandboxDatabase): void {
+  db.transaction(() => {
+    for (const { table, column, definition } of schemaMigrations) {
+      const columns = db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
+      if (!columns.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+    }
+    db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run('schemaVersion', String(schemaVersion));
+  })();
 }
 
 /** True when the database holds no account yet (the seed must be applied). */

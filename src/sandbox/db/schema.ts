@@ -1,11 +1,12 @@
 import { oauthSchemaSql } from '../oauth/oauth-schema.js';
 
 /**
- * The sandbox's SQLite schema, version 1. Applied by `openDatabase` when the
+ * The sandbox's SQLite schema, version 2. Applied by `openDatabase` when the
  * file is new (the account server's tables: oauth/oauth-schema.ts). Ids are strings (GUIDs) as on DocuSign's wire; times are epoch
  * milliseconds; document bytes live in the blob store, referenced by sha256.
+ * A file of an older version is brought up to date by `schemaMigrations`.
  */
-export const schemaVersion = 1;
+export const schemaVersion = 2;
 
 export const schemaSql = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -139,6 +140,10 @@ CREATE TABLE IF NOT EXISTS recipients (
   signed_at INTEGER,
   declined_at INTEGER,
   declined_reason TEXT,
+  kind TEXT NOT NULL DEFAULT 'signer',   -- the recipient kind (src/envelope/recipient-kinds.ts)
+  details_json TEXT NOT NULL DEFAULT '{}', -- the kind's own fields: host, signer name, whom a witness signs for
+  access_code_hash TEXT,                 -- scrypt of the access code (auth/password-hash.ts); the code itself is never kept
+  access_code_failures INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (envelope_id, recipient_id)
 );
 CREATE TABLE IF NOT EXISTS events (
@@ -175,7 +180,8 @@ CREATE TABLE IF NOT EXISTS signing_sessions (
   return_url TEXT NOT NULL,
   created_at INTEGER NOT NULL,
   expires_at INTEGER NOT NULL,
-  finished_at INTEGER
+  finished_at INTEGER,
+  access_code_passed_at INTEGER
 );
 -- Origins allowed to frame a signing page (signing/frame-ancestors.ts). Keys: t:<sha256 of the view token>,
 -- s:<session id>.
@@ -197,3 +203,17 @@ CREATE TABLE IF NOT EXISTS outbox (
   recipient_id TEXT
 );
 ${oauthSchemaSql}`;
+
+/**
+ * What brings a file of an older schema version up to `schemaVersion`: the
+ * columns each version added, with defaults that read old rows as they
+ * were meant (every recipient of a version-1 file is a signer without an
+ * access code). `CREATE TABLE IF NOT EXISTS` adds whole tables; columns need this.
+ */
+export const schemaMigrations: ReadonlyArray<{ table: string; column: string; definition: string }> = [
+  { table: 'recipients', column: 'kind', definition: "TEXT NOT NULL DEFAULT 'signer'" },
+  { table: 'recipients', column: 'details_json', definition: "TEXT NOT NULL DEFAULT '{}'" },
+  { table: 'recipients', column: 'access_code_hash', definition: 'TEXT' },
+  { table: 'recipients', column: 'access_code_failures', definition: 'INTEGER NOT NULL DEFAULT 0' },
+  { table: 'signing_sessions', column: 'access_code_passed_at', definition: 'INTEGER' },
+];

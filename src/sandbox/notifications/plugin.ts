@@ -1,4 +1,5 @@
 import { recipientsByKind } from '../../envelope/index.js';
+import { mustAct } from '../routing.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { apiErrors } from '../api-error.js';
 import { lenientObject } from '../wire/lenient.js';
@@ -42,10 +43,14 @@ export const notificationsPlugin: FastifyPluginAsync = async (app) => {
 
   const links = (envelope: EnvelopeRecord, recipient: RecipientRecord) =>
     app.sandbox.notificationLinks(envelope, recipient);
-  /** One message to each recipient whose turn has come, who has not signed, and who gets email (not embedded). */
+  /**
+   * One message to each recipient whose turn has come, who has not acted, and who gets email (not embedded).
+   * A carbon copy is never reminded: it has nothing to do.
+   */
   const notify = (envelope: EnvelopeRecord, kind: string, subject: string, only?: Set<string>) => {
     for (const r of envelopes.recipients(envelope.id)) {
       if (r.status !== 'sent' && r.status !== 'delivered') continue;
+      if (!mustAct(r)) continue;
       if (r.clientUserId !== null) continue;
       if (only && !only.has(r.recipientId)) continue;
       outbox.add({

@@ -1,6 +1,7 @@
 import type { EnvelopeRecord, RecipientRecord, DocumentRecord } from '../repositories/envelopes.js';
 import type { EventRecord } from '../repositories/events.js';
 import { isoTime } from '../clock.js';
+import { recipientKind, type RecipientCompletesOn } from '../../envelope/index.js';
 import { textPdf, textWidth, type TextFace, type TextRun } from './text-pdf.js';
 
 /** What the certificate of completion states. */
@@ -23,10 +24,40 @@ const eventLabels: Record<string, string> = {
   'recipient-declined': 'Declined',
 };
 
+/** What "completed" meant for a recipient, by what completes its kind (the catalogue's completesOn). */
+const completedLabels: Record<RecipientCompletesOn, string> = {
+  signing: 'Signed',
+  viewing: 'Viewed the documents (certified delivery completed)',
+  routing: 'Completed (passed the envelope on)',
+  nothing: 'Received the completed documents',
+};
+
+/**
+ * A recipient with its role, as DocuSign's certificate names them: the
+ * person who signed in person, with its host; whom a witness witnessed.
+ */
+function who(r: RecipientRecord, all: readonly RecipientRecord[]): { person: string; role: string } {
+  const kind = recipientKind(r.kind);
+  const { hostName, hostEmail, signerName, signerEmail, witnessFor } = r.details;
+  if (kind.needsHost && signerName !== undefined) {
+    return {
+      person: `${signerName}${signerEmail ? ` <${signerEmail}>` : ''}`,
+      role: `${kind.role}, hosted by ${hostName ?? r.name} <${hostEmail ?? r.email}>`,
+    };
+  }
+  const witnessed = witnessFor === undefined ? undefined : all.find((x) => x.recipientId === witnessFor);
+  return {
+    person: `${r.name} <${r.email}>`,
+    role: witnessed
+      ? `${kind.role} for ${witnessed.details.signerName ?? witnessed.name} (recipient ${witnessed.recipientId})`
+      : kind.role,
+  };
+}
+
 /**
  * The certificate of completion (4.10, `documents/certificate`): a real PDF
  * stating the envelope id, subject and status, each document with its pages
- * and sha256 (of its current version), each recipient with their events,
+ * and sha256 (of its current version), each recipient with its role and events,
  * times (UTC) and IP addresses. Written by textPdf (a few hundredths of a
  * millisecond; pdf-lib took ~3.6 ms, a quarter of the sandbox's CPU per
  * envelope in bench/run). The same envelope state gives the same bytes.
@@ -54,16 +85,18 @@ export function certificatePdf(input: CertificateInput): Buffer {
   writer.gap();
   writer.line('Recipients', { size: 13, bold: true });
   for (const r of input.recipients) {
-    writer.line(`${r.name} <${r.email}> — recipient ${r.recipientId}, routing order ${r.routingOrder}, ${r.status}`, {
+    const { person, role } = who(r, input.recipients);
+    writer.line(`${person} — recipient ${r.recipientId}, ${role}, routing order ${r.routingOrder}, ${r.status}`, {
       bold: true,
     });
     const events = input.events.filter((ev) => ev.recipientId === r.recipientId);
     if (events.length === 0) writer.line('no events', { indent: 14 });
     for (const ev of events) {
+      const label = ev.type === 'recipient-completed' ? completedLabels[recipientKind(r.kind).completesOn] : undefined;
       const where = [ev.ip ? `IP ${ev.ip}` : null, ev.userAgent ? `agent ${shortened(ev.userAgent, 300)}` : null]
         .filter(Boolean)
         .join(', ');
-      writer.line(`${isoTime(ev.at)}  ${eventLabels[ev.type] ?? ev.type}${where ? `  (${where})` : ''}`, {
+      writer.line(`${isoTime(ev.at)}  ${label ?? eventLabels[ev.type] ?? ev.type}${where ? `  (${where})` : ''}`, {
         indent: 14,
         size: 9,
       });

@@ -1,4 +1,5 @@
-import type { Tabs } from '../../envelope/index.js';
+import type { RecipientKindName, Tabs } from '../../envelope/index.js';
+import type { RecipientDetails } from '../wire/envelope-definition.js';
 import type { Statement } from 'better-sqlite3';
 import type { SandboxDatabase } from '../db/open-database.js';
 import { envelopeListingSql, type EnvelopeQuery } from './envelope-listing-sql.js';
@@ -33,10 +34,18 @@ export interface EnvelopeRecord {
   statusChangedAt: number;
 }
 
-/** One signer of an envelope, in submission order (`position`). */
+/** One recipient of an envelope, of any kind, in submission order (`position`). */
 export interface RecipientRecord {
   envelopeId: string;
   recipientId: string;
+  /** The recipient kind (catalogue name: `signer`, `carbonCopy`, …). */
+  kind: RecipientKindName;
+  /** The kind's own fields (host, signer name, witnessFor). */
+  details: RecipientDetails;
+  /** scrypt hash of the access code (auth/password-hash.ts), null when none: the code itself is never stored. */
+  accessCodeHash: string | null;
+  /** Wrong access codes entered so far (signing/access-code.ts locks the recipient at its limit). */
+  accessCodeFailures: number;
   position: number;
   recipientIdGuid: string;
   userId: string;
@@ -112,6 +121,10 @@ const toEnvelope = (r: Row): EnvelopeRecord => ({
 const toRecipient = (r: Row): RecipientRecord => ({
   envelopeId: r['envelope_id'] as string,
   recipientId: r['recipient_id'] as string,
+  kind: r['kind'] as RecipientKindName,
+  details: JSON.parse(r['details_json'] as string) as RecipientDetails,
+  accessCodeHash: r['access_code_hash'] as string | null,
+  accessCodeFailures: r['access_code_failures'] as number,
   position: r['position'] as number,
   recipientIdGuid: r['recipient_id_guid'] as string,
   userId: r['user_id'] as string,
@@ -180,9 +193,11 @@ export function envelopesRepository(db: SandboxDatabase) {
     ),
     insertRecipient: db.prepare(
       `INSERT INTO recipients (envelope_id, recipient_id, position, recipient_id_guid, user_id, name, email, client_user_id, routing_order,
-         role_name, status, tabs_json, email_subject, email_body, supported_language, sent_at, delivered_at, signed_at, declined_at, declined_reason)
+         role_name, status, tabs_json, email_subject, email_body, supported_language, sent_at, delivered_at, signed_at, declined_at, declined_reason,
+         kind, details_json, access_code_hash, access_code_failures)
        VALUES (@envelopeId, @recipientId, @position, @recipientIdGuid, @userId, @name, @email, @clientUserId, @routingOrder,
-         @roleName, @status, @tabsJson, @emailSubject, @emailBody, @supportedLanguage, @sentAt, @deliveredAt, @signedAt, @declinedAt, @declinedReason)`,
+         @roleName, @status, @tabsJson, @emailSubject, @emailBody, @supportedLanguage, @sentAt, @deliveredAt, @signedAt, @declinedAt, @declinedReason,
+         @kind, @detailsJson, @accessCodeHash, @accessCodeFailures)`,
     ),
     insertDocument: db.prepare(
       `INSERT INTO envelope_documents (envelope_id, document_id, position, name, sha256, original_sha256, size, pages)
@@ -199,6 +214,10 @@ export function envelopesRepository(db: SandboxDatabase) {
     updateRecipient: db.prepare(
       `UPDATE recipients SET status = @status, sent_at = @sentAt, delivered_at = @deliveredAt, signed_at = @signedAt,
          declined_at = @declinedAt, declined_reason = @declinedReason WHERE envelope_id = @envelopeId AND recipient_id = @recipientId`,
+    ),
+    countAccessCodeFailure: db.prepare(
+      `UPDATE recipients SET access_code_failures = access_code_failures + 1 WHERE envelope_id = ? AND recipient_id = ?
+       RETURNING access_code_failures`,
     ),
     updateRecipientTabs: db.prepare('UPDATE recipients SET tabs_json = ? WHERE envelope_id = ? AND recipient_id = ?'),
     updateDocumentVersion: db.prepare(
@@ -249,7 +268,12 @@ export function envelopesRepository(db: SandboxDatabase) {
         ...envelope,
         eventNotificationJson: envelope.eventNotification === null ? null : JSON.stringify(envelope.eventNotification),
       });
-      for (const r of recipients) q.insertRecipient.run({ ...r, tabsJson: JSON.stringify(r.tabs) });
+      for (const r of recipients)
+        q.insertRecipient.run({
+          ...r,
+          tabsJson: JSON.stringify(r.tabs),
+          detailsJson: JSON.stringify(r.details),
+        });
       for (const d of documents) q.insertDocument.run({ ...d });
       customFields.forEach((f, position) =>
         q.insertCustomField.run({
@@ -287,6 +311,11 @@ export function envelopesRepository(db: SandboxDatabase) {
     },
     updateRecipient(recipient: RecipientRecord): void {
       q.updateRecipient.run({ ...recipient });
+    },
+    /** Counts one wrong access code for a recipient; returns how many there have been. */
+    countAccessCodeFailure(envelopeId: string, recipientId: string): number {
+      const row = q.countAccessCodeFailure.get(envelopeId, recipientId) as { access_code_failures: number } | undefined;
+      return row?.access_code_failures ?? 0;
     },
     /** A recipient's tabs with their final values (at signing). */
     updateRecipientTabs(envelopeId: string, recipientId: string, tabs: Tabs): void {

@@ -1,5 +1,4 @@
-import { recipientsObject } from '../../envelope/index.js';
-import { routedRecipientKind } from '../wire/routed-kinds.js';
+import { recipientsObject, shorthandRecipientKind } from '../../envelope/index.js';
 import { templateParams } from './route-schemas.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { principalOf } from './request-helpers.js';
@@ -40,7 +39,7 @@ export const templateRoutes: FastifyPluginAsync = async (app) => {
         recipients: {
           ...recipientsObject(
             roles.map((r) => ({
-              kind: routedRecipientKind,
+              kind: shorthandRecipientKind,
               recipient: {
                 recipientId: r.recipientId,
                 roleName: r.roleName,

@@ -1,6 +1,8 @@
 import { envelopeParams } from './route-schemas.js';
 import type { FastifyPluginAsync } from 'fastify';
-import { envelopeOf, originOf, type EnvelopeParams } from './request-helpers.js';
+import { envelopeOf, originOf, principalOf, type EnvelopeParams } from './request-helpers.js';
+import { recipientKind } from '../../envelope/index.js';
+import { witnessedStillToSign } from '../routing.js';
 import { apiErrors } from '../api-error.js';
 import { lenientObject, lenientString } from '../wire/lenient.js';
 import type { RecipientRecord } from '../repositories/envelopes.js';
@@ -12,7 +14,9 @@ import { hashToken } from '../repositories/view-tokens.js';
  * #/definitions/recipientViewRequest → 201 #/definitions/EnvelopeViews).
  * The recipient is chosen by userId, or by clientUserId + email + userName
  * (recipientId narrows it), as DocuSign does; only embedded recipients
- * (created with a clientUserId) get a view.
+ * (created with a clientUserId) get a view, and in-person signers, whose
+ * host asks for it: email = hostEmail, userName = hostName (an in-person
+ * signer's name and email are its host's), clientUserId when it has one.
  */
 export const viewRoutes: FastifyPluginAsync = async (app) => {
   app.post<{ Params: EnvelopeParams }>(
@@ -51,18 +55,26 @@ export const viewRoutes: FastifyPluginAsync = async (app) => {
       }
       if (recipientId) candidates = candidates.filter((r) => r.recipientId === recipientId);
       // An embedded view needs the clientUserId the recipient was created with;
-      // DocuSign treats a non-embedded recipient as unknown here.
-      const recipient = candidates.find(
-        (r) =>
-          r.clientUserId !== null &&
-          (clientUserId === undefined ? userId !== undefined : r.clientUserId === clientUserId),
+      // DocuSign treats a non-embedded recipient as unknown here. An in-person
+      // signer is the exception: its host, a user of the account, opens the
+      // session for it (email and userName are the host's; DocuSign's eg039
+      // asks for the view with no clientUserId).
+      const principal = principalOf(request);
+      const recipient = candidates.find((r) =>
+        r.clientUserId !== null
+          ? clientUserId === undefined
+            ? userId !== undefined
+            : r.clientUserId === clientUserId
+          : clientUserId === undefined && hostedByCaller(r, principal.user.email),
       );
       if (!recipient) throw apiErrors.unknownRecipient();
       if (envelope.status === 'created')
         throw apiErrors.invalidStatus('The envelope is a draft: send it before asking for a signing view.');
       if (envelope.status === 'voided' || envelope.status === 'declined')
         throw apiErrors.invalidStatus(`The envelope is ${envelope.status}.`);
-      if (recipient.status === 'created') throw apiErrors.notInSequence();
+      // A witness's turn comes once the signer it witnesses has signed, even in the same routing order.
+      if (recipient.status === 'created' || witnessedStillToSign(recipient, recipients) !== undefined)
+        throw apiErrors.notInSequence();
       const token = sandbox.viewTokens.issue(
         { envelopeId: envelope.id, accountId: envelope.accountId, recipientId: recipient.recipientId, returnUrl },
         sandbox.clock.now(),
@@ -74,3 +86,10 @@ export const viewRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 };
+
+/** An in-person signer whose host is the calling user (DocuSign: the host must be a user of the sending account). */
+function hostedByCaller(recipient: RecipientRecord, callerEmail: string): boolean {
+  return (
+    recipientKind(recipient.kind).needsHost && recipient.details.hostEmail?.toLowerCase() === callerEmail.toLowerCase()
+  );
+}

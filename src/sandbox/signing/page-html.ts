@@ -26,6 +26,8 @@ export interface SigningPageModel {
   error?: string;
   /** Prefill of the signature field after a refused POST. */
   signatureName?: string;
+  /** Who signs and for whom, when it is not plain (an in-person signer's host, a witness): shown above the documents. */
+  notice?: string;
 }
 
 function shell(text: PageText, title: string, body: string, head = ''): string {
@@ -93,6 +95,7 @@ export function signingPageHtml(m: SigningPageModel): string {
   <div class="intro">
     <h1>${escapeHtml(t.heading(m.emailSubject))}</h1>
     <p>${escapeHtml(t.intro(m.senderName))}</p>
+    ${m.notice === undefined ? '' : `<p class="notice" id="signing-notice"><strong>${escapeHtml(m.notice)}</strong></p>`}
     <p class="help" id="placement-help">${escapeHtml(free ? t.placeHelp : t.tabsHelp(m.tabs.length))}</p>
     <div id="sign-error" class="error" role="alert"${m.error === undefined ? ' hidden' : ''}>${escapeHtml(m.error ?? '')}</div>
   </div>
@@ -132,6 +135,85 @@ export function signingPageHtml(m: SigningPageModel): string {
 <script type="application/json" id="signing-data">${json}</script>
 <script type="module" src="/signing/assets/signing.js"></script>`;
   return shell(t, t.heading(m.emailSubject), body);
+}
+
+/** What the page of a recipient who does not sign shows. */
+export interface ViewPageModel {
+  text: PageText;
+  sessionId: string;
+  csrfToken: string;
+  senderName: string;
+  emailSubject: string;
+  documents: { documentId: string; name: string }[];
+  /** True when the recipient finishes its part here (certified delivery, editor, agent, intermediary); false for a carbon copy. */
+  acts: boolean;
+}
+
+/**
+ * The page of a recipient who does not sign: the documents (opened in the
+ * browser's own PDF viewer, no script needed) and, for one who must act, a
+ * Finish button that completes its part; a carbon copy only reads.
+ */
+export function viewPageHtml(m: ViewPageModel): string {
+  const t = m.text;
+  const base = `/signing/s/${encodeURIComponent(m.sessionId)}`;
+  const docs = m.documents
+    .map(
+      (d) =>
+        `<li><a href="${base}/documents/${encodeURIComponent(d.documentId)}" target="_blank" rel="noopener">${escapeHtml(d.name)}</a></li>`,
+    )
+    .join('\n      ');
+  const action = m.acts
+    ? `<form id="act-form" method="post" action="${base}/act">
+      <input type="hidden" name="csrfToken" value="${escapeHtml(m.csrfToken)}">
+      <button type="submit" class="primary" id="finish">${escapeHtml(t.actButton)}</button>
+    </form>
+    <form method="post" action="${base}/cancel" class="later">
+      <input type="hidden" name="csrfToken" value="${escapeHtml(m.csrfToken)}">
+      <button type="submit" class="secondary">${escapeHtml(t.finishLater)}</button>
+    </form>`
+    : '';
+  const body = `<header class="bar">
+  <p class="brand">signrun sandbox</p>
+</header>
+<main id="main" class="message">
+  <h1>${escapeHtml(`${t.viewTitle}: ${m.emailSubject}`)}</h1>
+  <p>${escapeHtml(t.viewIntro(m.senderName))}</p>
+  <p class="help" id="view-help">${escapeHtml(m.acts ? t.actHelp : t.copyHelp)}</p>
+  <section aria-labelledby="documents-heading">
+    <h2 id="documents-heading">${escapeHtml(t.documentsHeading)}</h2>
+    <ul class="document-links">
+      ${docs}
+    </ul>
+  </section>
+  ${action}
+</main>`;
+  return shell(t, t.viewTitle, body);
+}
+
+/** The access-code step: one labelled field; after a wrong code, the error says how many attempts are left. */
+export function accessCodePageHtml(m: {
+  text: PageText;
+  sessionId: string;
+  csrfToken: string;
+  error?: string;
+}): string {
+  const t = m.text;
+  const base = `/signing/s/${encodeURIComponent(m.sessionId)}`;
+  const body = `<header class="bar"><p class="brand">signrun sandbox</p></header>
+<main id="main" class="message">
+  <h1>${escapeHtml(t.accessCodeTitle)}</h1>
+  <p id="access-code-help">${escapeHtml(t.accessCodeHelp)}</p>
+  <div id="access-code-error" class="error" role="alert"${m.error === undefined ? ' hidden' : ''}>${escapeHtml(m.error ?? '')}</div>
+  <form id="access-code-form" method="post" action="${base}/access-code">
+    <input type="hidden" name="csrfToken" value="${escapeHtml(m.csrfToken)}">
+    <label for="access-code">${escapeHtml(t.accessCodeLabel)}</label>
+    <input id="access-code" name="accessCode" type="password" autocomplete="off" required maxlength="50"
+      aria-describedby="access-code-help${m.error === undefined ? '' : ' access-code-error'}"${m.error === undefined ? '' : ' aria-invalid="true"'}>
+    <button type="submit" class="primary">${escapeHtml(t.accessCodeButton)}</button>
+  </form>
+</main>`;
+  return shell(t, t.accessCodeTitle, body);
 }
 
 /** The value a number, date or text field's keyboard suits (inputmode). */

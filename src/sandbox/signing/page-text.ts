@@ -58,6 +58,25 @@ export interface PageText {
   doneBody: string;
   declinedTitle: string;
   declinedBody: string;
+  /** The access-code step (a recipient with `accessCode`). */
+  accessCodeTitle: string;
+  accessCodeHelp: string;
+  accessCodeLabel: string;
+  accessCodeButton: string;
+  errorNoAccessCode: string;
+  errorWrongAccessCode: (left: number) => string;
+  lockedTitle: string;
+  lockedBody: string;
+  /** In-person signing: the host hands the device to the signer. */
+  inPersonNotice: (host: string, signer: string) => string;
+  /** A witness signs for someone. */
+  witnessNotice: (witnessed: string) => string;
+  /** The page of a recipient who does not sign: a certified delivery, an editor, agent or intermediary, a carbon copy. */
+  viewTitle: string;
+  viewIntro: (sender: string) => string;
+  actHelp: string;
+  actButton: string;
+  copyHelp: string;
 }
 
 const en: PageText = {
@@ -117,6 +136,24 @@ const en: PageText = {
   doneBody: 'You have finished. You can close this window; the sender is told.',
   declinedTitle: 'You declined to sign',
   declinedBody: 'The sender is told why. You can close this window.',
+  accessCodeTitle: 'Enter the access code',
+  accessCodeHelp: 'The sender protected these documents with an access code. The sender gives it to you separately.',
+  accessCodeLabel: 'Access code',
+  accessCodeButton: 'Validate',
+  errorNoAccessCode: 'Enter the access code.',
+  errorWrongAccessCode: (left) =>
+    `This access code is not right. ${left === 1 ? '1 attempt is' : `${left} attempts are`} left before you are locked out.`,
+  lockedTitle: 'Locked: too many wrong access codes',
+  lockedBody:
+    'The access code was entered wrongly too many times, so these documents stay closed. Ask the sender to correct the envelope and send it to you again.',
+  inPersonNotice: (host, signer) =>
+    `In-person signing hosted by ${host}: ${host}, hand this device to ${signer}, who signs below.`,
+  witnessNotice: (witnessed) => `You sign as the witness of ${witnessed}'s signature.`,
+  viewTitle: 'Review the documents',
+  viewIntro: (sender) => `${sender} sends you the documents below.`,
+  actHelp: 'Open and read each document, then select Finish: nothing has to be signed.',
+  actButton: 'Finish',
+  copyHelp: 'You receive a copy for your information: there is nothing for you to do.',
 };
 
 const fr: PageText = {
@@ -176,6 +213,24 @@ const fr: PageText = {
   doneBody: 'C’est terminé. Vous pouvez fermer cette fenêtre ; l’expéditeur en est informé.',
   declinedTitle: 'Vous avez refusé de signer',
   declinedBody: 'L’expéditeur est informé de votre motif. Vous pouvez fermer cette fenêtre.',
+  accessCodeTitle: 'Saisissez le code d’accès',
+  accessCodeHelp: 'L’expéditeur a protégé ces documents par un code d’accès, qu’il vous communique séparément.',
+  accessCodeLabel: 'Code d’accès',
+  accessCodeButton: 'Valider',
+  errorNoAccessCode: 'Saisissez le code d’accès.',
+  errorWrongAccessCode: (left) =>
+    `Ce code d’accès est incorrect. ${left === 1 ? 'Il reste 1 essai' : `Il reste ${left} essais`} avant le blocage.`,
+  lockedTitle: 'Bloqué : trop de codes d’accès erronés',
+  lockedBody:
+    'Le code d’accès a été saisi trop de fois de manière erronée : ces documents restent fermés. Demandez à l’expéditeur de corriger l’enveloppe et de vous la renvoyer.',
+  inPersonNotice: (host, signer) =>
+    `Signature en personne accueillie par ${host} : ${host}, remettez cet appareil à ${signer}, qui signe ci-dessous.`,
+  witnessNotice: (witnessed) => `Vous signez en tant que témoin de la signature de ${witnessed}.`,
+  viewTitle: 'Consulter les documents',
+  viewIntro: (sender) => `${sender} vous envoie les documents ci-dessous.`,
+  actHelp: 'Ouvrez et lisez chaque document, puis sélectionnez Terminer : rien n’est à signer.',
+  actButton: 'Terminer',
+  copyHelp: 'Vous recevez une copie pour information : vous n’avez rien à faire.',
 };
 
 /** The texts for a recipient's `supportedLanguage` (`fr`, `fr-CA`, `FR` → French; anything else → English). */

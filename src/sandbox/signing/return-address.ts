@@ -2,7 +2,8 @@
  * What DocuSign appends to the client's returnUrl (`event=`), see the
  * "Embedded signing" guide and Swagger `recipientViewRequest.returnUrl`.
  */
-export type SigningEvent = 'signing_complete' | 'decline' | 'cancel' | 'ttl_expired' | 'session_timeout' | 'exception';
+export type SigningEvent =
+  'signing_complete' | 'viewing_complete' | 'decline' | 'cancel' | 'ttl_expired' | 'session_timeout' | 'exception';
 
 /** The return address with `event=<event>` added (existing query parameters kept, an older `event` replaced). */
 export function returnAddress(returnUrl: string, event: SigningEvent): string {

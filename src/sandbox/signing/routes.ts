@@ -5,7 +5,11 @@ import { loadOrCreateSandboxCa } from '../seal/sandbox-ca.js';
 import { createPdfSealer, type PdfSealer } from '../seal/seal-pdf.js';
 import { StampPageError } from '../stamp/stamp-signatures.js';
 import { EnvelopeLock } from './envelope-lock.js';
-import { messagePageHtml, signingPageHtml } from './page-html.js';
+import { accessCodePageHtml, messagePageHtml, signingPageHtml, viewPageHtml } from './page-html.js';
+import { accessCodeState, tryAccessCode } from './access-code.js';
+import { recipientKind } from '../../envelope/index.js';
+import { mustAct } from '../routing.js';
+import type { RecipientRecord } from '../repositories/envelopes.js';
 import { pageText, pageTextFromAcceptLanguage, type PageText } from './page-text.js';
 import { returnAddress, type SigningEvent } from './return-address.js';
 import { setSecurityHeaders } from './security-headers.js';
@@ -101,7 +105,8 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Querystring: { event?: string } }>('/signing/done', async (request, reply) => {
     const text = pageTextFromAcceptLanguage(request.headers['accept-language']);
     const event = request.query.event;
-    if (event === 'signing_complete') return html(reply, 200, messagePageHtml(text, text.doneTitle, text.doneBody));
+    if (event === 'signing_complete' || event === 'viewing_complete')
+      return html(reply, 200, messagePageHtml(text, text.doneTitle, text.doneBody));
     if (event === 'decline') return html(reply, 200, messagePageHtml(text, text.declinedTitle, text.declinedBody));
     return html(reply, 200, messagePageHtml(text, text.closedTitle, text.closedBody));
   });
@@ -121,10 +126,14 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
     }
     const recipient = services.envelopes.recipients(grant.envelopeId).find((r) => r.recipientId === grant.recipientId);
     const text = pageText(recipient?.supportedLanguage);
-    try {
-      services.lifecycle.markDelivered(grant.envelopeId, grant.recipientId, actorOf(request));
-    } catch (error) {
-      return lifecycleRefusal(reply, text, error, grant.returnUrl);
+    // Opened means delivered, once the documents can show: a recipient with an access code is delivered
+    // when it enters it (POST …/access-code). A carbon copy only reads: opening changes nothing.
+    if (recipient !== undefined && mustAct(recipient) && accessCodeState(recipient) === 'none') {
+      try {
+        services.lifecycle.markDelivered(grant.envelopeId, grant.recipientId, actorOf(request));
+      } catch (error) {
+        return lifecycleRefusal(reply, text, error, grant.returnUrl);
+      }
     }
     const { session, secret } = sessions.open(grant, services.clock.now());
     frames.toSession(hashToken(request.params.token), session.id);
@@ -144,6 +153,8 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
     async (request, reply) => {
       const session = checkSession(request, reply);
       if (session === undefined) return reply;
+      // No document before the access code.
+      if (!documentsMayShow(session)) return reply.code(403).type('text/plain').send('enter the access code first');
       const doc = services.envelopes
         .documents(session.envelopeId)
         .find((d) => d.documentId === request.params.documentId);
@@ -158,6 +169,7 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
   app.post<{ Params: { sessionId: string }; Body: Form }>('/signing/s/:sessionId/sign', async (request, reply) => {
     const session = checkSession(request, reply, true);
     if (session === undefined) return reply;
+    if (!documentsMayShow(session)) return renderSigningPage(reply, session, 403);
     const form = request.body;
     const text = textFor(session);
     const signatureName = (form['signatureName'] ?? '').trim().slice(0, 100);
@@ -206,6 +218,7 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
   app.post<{ Params: { sessionId: string }; Body: Form }>('/signing/s/:sessionId/decline', async (request, reply) => {
     const session = checkSession(request, reply, true);
     if (session === undefined) return reply;
+    if (!documentsMayShow(session)) return renderSigningPage(reply, session, 403);
     const reason = (request.body['reason'] ?? '').trim().slice(0, 500);
     if (reason === '') return renderSigningPage(reply, session, 400, textFor(session).errorNoReason);
     try {
@@ -218,11 +231,78 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
     return finish(reply, session, 'decline');
   });
 
+  // The access code, checked against its hash; a wrong one counts against the recipient (access-code.ts).
+  app.post<{ Params: { sessionId: string }; Body: Form }>(
+    '/signing/s/:sessionId/access-code',
+    async (request, reply) => {
+      const session = checkSession(request, reply, true);
+      if (session === undefined) return reply;
+      const recipient = recipientOf(session);
+      const text = textFor(session);
+      if (recipient === undefined || accessCodeState(recipient) === 'none' || session.accessCodePassed)
+        return renderSigningPage(reply, session, 200);
+      const entered = (request.body['accessCode'] ?? '').trim();
+      if (entered === '') return renderSigningPage(reply, session, 400, text.errorNoAccessCode);
+      const attempt = await tryAccessCode(services.envelopes, recipient, entered);
+      if (attempt.outcome === 'wrong')
+        return renderSigningPage(reply, session, 400, text.errorWrongAccessCode(attempt.left));
+      if (attempt.outcome === 'locked') return renderSigningPage(reply, session, 403);
+      sessions.passAccessCode(session.id, services.clock.now());
+      if (mustAct(recipient)) {
+        try {
+          services.lifecycle.markDelivered(session.envelopeId, session.recipientId, actorOf(request));
+        } catch (error) {
+          return lifecycleRefusal(reply, text, error, session.returnUrl);
+        }
+      }
+      return reply.redirect(`/signing/s/${session.id}`, 303);
+    },
+  );
+
+  // A recipient who acts without signing (certified delivery, editor, agent, intermediary) finishes its part.
+  app.post<{ Params: { sessionId: string }; Body: Form }>('/signing/s/:sessionId/act', async (request, reply) => {
+    const session = checkSession(request, reply, true);
+    if (session === undefined) return reply;
+    if (!documentsMayShow(session)) return renderSigningPage(reply, session, 403);
+    const recipient = recipientOf(session);
+    if (recipient === undefined || !mustAct(recipient) || recipientKind(recipient.kind).signs)
+      return renderSigningPage(reply, session, 400);
+    try {
+      await lock.run(session.envelopeId, () =>
+        signRecipient(services, seal, {
+          envelopeId: session.envelopeId,
+          recipientId: session.recipientId,
+          signatureName: '',
+          places: [],
+          actor: actorOf(request),
+        }),
+      );
+    } catch (error) {
+      return lifecycleRefusal(reply, textFor(session), error, session.returnUrl);
+    }
+    // DocuSign's event for a recipient who only had to view.
+    return finish(
+      reply,
+      session,
+      recipientKind(recipient.kind).completesOn === 'viewing' ? 'viewing_complete' : 'signing_complete',
+    );
+  });
+
   app.post<{ Params: { sessionId: string }; Body: Form }>('/signing/s/:sessionId/cancel', async (request, reply) => {
     const session = checkSession(request, reply, true);
     if (session === undefined) return reply;
     return finish(reply, session, 'cancel');
   });
+
+  function recipientOf(session: SigningSession): RecipientRecord | undefined {
+    return services.envelopes.recipients(session.envelopeId).find((r) => r.recipientId === session.recipientId);
+  }
+
+  /** True when the session may see the documents: the recipient has no access code, or entered it here. */
+  function documentsMayShow(session: SigningSession): boolean {
+    const recipient = recipientOf(session);
+    return recipient !== undefined && (accessCodeState(recipient) === 'none' || session.accessCodePassed);
+  }
 
   function textFor(session: SigningSession): PageText {
     const recipient = services.envelopes
@@ -292,13 +372,50 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
     if (envelope === undefined || recipient === undefined) {
       return html(reply, 404, messagePageHtml(text, text.unknownTitle, text.unknownBody));
     }
-    if (recipientHasActed(recipient.status) || envelope.status === 'voided') {
+    // A carbon copy reads the documents whenever it likes, completed ones included.
+    if ((mustAct(recipient) && recipientHasActed(recipient.status)) || envelope.status === 'voided') {
       return html(
         reply,
         410,
         messagePageHtml(text, text.closedTitle, text.closedBody, returnAddress(session.returnUrl, 'ttl_expired')),
       );
     }
+    const codeState = accessCodeState(recipient);
+    if (codeState === 'locked' && !session.accessCodePassed)
+      return html(reply, 403, messagePageHtml(text, text.lockedTitle, text.lockedBody));
+    if (codeState === 'required' && !session.accessCodePassed) {
+      return html(
+        reply,
+        status,
+        accessCodePageHtml({
+          text,
+          sessionId: session.id,
+          csrfToken: session.csrfToken,
+          ...(error === undefined ? {} : { error }),
+        }),
+      );
+    }
+    const senderName = services.accounts.account(envelope.accountId)?.name ?? 'signrun sandbox';
+    const documents = services.envelopes
+      .documents(session.envelopeId)
+      .map((d) => ({ documentId: d.documentId, name: d.name }));
+    const kind = recipientKind(recipient.kind);
+    if (!kind.signs) {
+      return html(
+        reply,
+        status,
+        viewPageHtml({
+          text,
+          sessionId: session.id,
+          csrfToken: session.csrfToken,
+          senderName,
+          emailSubject: envelope.emailSubject,
+          documents,
+          acts: mustAct(recipient),
+        }),
+      );
+    }
+    const notice = signingNotice(text, recipient);
     return html(
       reply,
       status,
@@ -306,18 +423,27 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
         text,
         sessionId: session.id,
         csrfToken: session.csrfToken,
-        senderName: services.accounts.account(envelope.accountId)?.name ?? 'signrun sandbox',
+        senderName,
         emailSubject: envelope.emailSubject,
-        recipientName: recipient.name,
-        documents: services.envelopes
-          .documents(session.envelopeId)
-          .map((d) => ({ documentId: d.documentId, name: d.name })),
+        // An in-person signer adopts the signature of the person in front of the host.
+        recipientName: recipient.details.signerName ?? recipient.name,
+        documents,
         tabs: signaturePlaces(recipient.tabs),
         fields: signingFields(entered ?? recipient.tabs),
         ...(error === undefined ? {} : { error }),
         ...(signatureName === undefined ? {} : { signatureName }),
+        ...(notice === undefined ? {} : { notice }),
       }),
     );
+  }
+
+  /** Who signs, when it is not plain: the host hands over the device; a witness signs for someone. */
+  function signingNotice(text: PageText, recipient: RecipientRecord): string | undefined {
+    const { hostName, signerName, witnessFor } = recipient.details;
+    if (hostName !== undefined && signerName !== undefined) return text.inPersonNotice(hostName, signerName);
+    if (witnessFor === undefined) return undefined;
+    const witnessed = services.envelopes.recipients(recipient.envelopeId).find((r) => r.recipientId === witnessFor);
+    return witnessed === undefined ? undefined : text.witnessNotice(witnessed.details.signerName ?? witnessed.name);
   }
 
   function finish(reply: FastifyReply, session: SigningSession, event: SigningEvent) {

@@ -5,12 +5,13 @@ import { stampSignatures } from '../stamp/stamp-signatures.js';
 import type { SignaturePlace } from './signature-places.js';
 import type { Tabs } from '../../envelope/index.js';
 import { fillServiceTabs, valueTabsToDraw } from '../tabs/tab-values.js';
+import { everyoneActed } from '../routing.js';
 
 /** What signing needs. */
 export interface SignRequest {
   envelopeId: string;
   recipientId: string;
-  /** The adopted signature (typed name), already trimmed and non-empty. */
+  /** The adopted signature (typed name), already trimmed; non-empty when `places` are given. */
   signatureName: string;
   /** Where to stamp: the recipient's tabs, or the places the signer chose. */
   places: SignaturePlace[];
@@ -40,16 +41,19 @@ export async function signRecipient(
   const signedAt = new Date(clock.now());
   const documents = envelopes.documents(request.envelopeId);
   const all = envelopes.recipients(request.envelopeId);
-  const others = all.filter((r) => r.recipientId !== request.recipientId);
-  const last = others.every((r) => r.status === 'completed');
+  // Whether this completes the envelope: as the lifecycle will decide it (routing.ts), with this recipient done.
+  const last = everyoneActed(
+    all.map((r) => (r.recipientId === request.recipientId ? { ...r, status: 'completed' as const } : r)),
+  );
   const recipient = all.find((r) => r.recipientId === request.recipientId);
   // The tabs' final values: what the recipient entered or was given, and what the service fills now.
   const tabs =
     recipient === undefined
       ? undefined
       : fillServiceTabs(request.tabs ?? recipient.tabs, {
-          name: recipient.name,
-          email: recipient.email,
+          // An in-person signer's name is the person who signs in front of the host.
+          name: recipient.details.signerName ?? recipient.name,
+          email: recipient.details.signerEmail ?? recipient.email,
           envelopeId: request.envelopeId,
           signedAt,
         });

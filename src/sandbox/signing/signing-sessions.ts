@@ -12,6 +12,8 @@ export interface SigningSession {
   csrfToken: string;
   createdAt: number;
   expiresAt: number;
+  /** The recipient entered its access code in this session (access-code.ts); false when it has none to enter. */
+  accessCodePassed: boolean;
 }
 
 /** Why a session check failed. `returnUrl` is known for all but `unknown`. */
@@ -43,6 +45,7 @@ export class SigningSessions {
       returnUrl: grant.returnUrl,
       createdAt: now,
       expiresAt: now + sessionIdleMs,
+      accessCodePassed: false,
     };
     const secret = randomBytes(32).toString('base64url');
     this.db
@@ -86,8 +89,14 @@ export class SigningSessions {
         csrfToken: row.csrf_token,
         createdAt: row.created_at,
         expiresAt,
+        accessCodePassed: row.access_code_passed_at !== null,
       },
     };
+  }
+
+  /** The recipient entered its access code: the documents may show in this session. */
+  passAccessCode(id: string, now: number): void {
+    this.db.prepare('UPDATE signing_sessions SET access_code_passed_at = ? WHERE id = ?').run(now, id);
   }
 
   /** The signer finished (signed, declined, or left): the session opens nothing any more. */
@@ -107,6 +116,7 @@ interface SessionRow {
   created_at: number;
   expires_at: number;
   finished_at: number | null;
+  access_code_passed_at: number | null;
 }
 
 function sha256(text: string): string {

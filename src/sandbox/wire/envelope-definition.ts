@@ -1,5 +1,7 @@
 import {
+  recipientKind,
   recipientKinds,
+  shorthandRecipientKind,
   unmodelledRecipientCollections,
   type RecipientKindName,
   type Tabs,
@@ -13,7 +15,7 @@ import {
   lenientString,
   stringifyScalars,
 } from './lenient.js';
-import { routedRecipientKind, unroutedRecipientsMessage } from './routed-kinds.js';
+import { unroutedRecipientsMessage } from './routed-kinds.js';
 
 /** A document of a creation request, bytes decoded. */
 export interface IncomingDocument {
@@ -23,12 +25,29 @@ export interface IncomingDocument {
   order: number | undefined;
 }
 
+/**
+ * The fields only some kinds have (`#/definitions/inPersonSigner`,
+ * `#/definitions/witness`): the host of an in-person signing and who signs in
+ * front of them, whom a witness signs for.
+ */
+export interface RecipientDetails {
+  hostName?: string;
+  hostEmail?: string;
+  signerName?: string;
+  signerEmail?: string;
+  witnessFor?: string;
+}
+
 /** A recipient of a creation request (from `recipients`, filed by kind, or `templateRoles`). */
 export interface IncomingRecipient {
   kind: RecipientKindName;
   recipientId: string | undefined;
+  /** The recipient's name; an in-person signer's is its host's (`hostName`), as DocuSign addresses it. */
   name: string;
   email: string;
+  details: RecipientDetails;
+  /** What the recipient must type before the documents show (`accessCode`); kept only as a hash. */
+  accessCode: string | undefined;
   clientUserId: string | undefined;
   routingOrder: number | undefined;
   roleName: string | undefined;
@@ -58,7 +77,7 @@ export interface IncomingEnvelope {
   eventNotification: Record<string, unknown> | undefined;
   customFields: IncomingCustomField[];
   documents: IncomingDocument[];
-  /** The recipients of the kind the sandbox routes (routed-kinds.ts), in submission order. */
+  /** The recipients of every kind, in catalogue order then submission order. */
   recipients: IncomingRecipient[];
   templateId: string | undefined;
   templateRoles: IncomingRecipient[] | undefined;
@@ -88,7 +107,7 @@ export function parseEnvelopeDefinition(body: unknown, fileParts: Map<string, Bu
   const templateId = lenientString(def['templateId'], 'templateId');
   const rolesRaw = lenientArray(def['templateRoles'], 'templateRoles');
   const templateRoles = rolesRaw?.map((raw, i) =>
-    parseRecipient(raw, routedRecipientKind, `templateRoles[${i}]`, true),
+    parseRecipient(raw, shorthandRecipientKind, `templateRoles[${i}]`, true),
   );
   // A draft may start empty, as DocuSign allows (documents are added before sending); sending needs them.
   if (templateId === undefined && documents.length === 0 && statusText !== 'created') {
@@ -142,9 +161,8 @@ function parseDocument(raw: unknown, index: number, fileParts: Map<string, Buffe
 }
 
 /**
- * The recipients of every kind in the catalogue; a kind the sandbox does not
- * route, or a collection signrun does not model (a seal, a notary), is
- * refused rather than dropped silently.
+ * The recipients of every kind in the catalogue; a collection signrun does
+ * not model (a seal, a notary) is refused rather than dropped silently.
  */
 function parseRecipients(recipients: Record<string, unknown> | undefined): IncomingRecipient[] {
   if (!recipients) return [];
@@ -155,8 +173,6 @@ function parseRecipients(recipients: Record<string, unknown> | undefined): Incom
   const out: IncomingRecipient[] = [];
   for (const kind of recipientKinds) {
     const list = lenientArray(recipients[kind.collection], `recipients.${kind.collection}`) ?? [];
-    if (list.length > 0 && kind.name !== routedRecipientKind)
-      throw apiErrors.invalidBody(unroutedRecipientsMessage(kind.collection));
     list.forEach((raw, i) => out.push(parseRecipient(raw, kind.name, `recipients.${kind.collection}[${i}]`, false)));
   }
   return out;
@@ -164,17 +180,15 @@ function parseRecipients(recipients: Record<string, unknown> | undefined): Incom
 
 function parseRecipient(raw: unknown, kind: RecipientKindName, field: string, isRole: boolean): IncomingRecipient {
   const s = lenientObject(raw, field)!;
-  const name = lenientString(s['name'], `${field}.name`);
-  const email = lenientString(s['email'], `${field}.email`);
+  const details = parseDetails(s, kind, field);
+  // An in-person signer is addressed through its host: DocuSign's own example
+  // (code-examples eg039) sends hostName/hostEmail/signerName and no name or email.
+  const name = lenientString(s['name'], `${field}.name`) || details.hostName;
+  const email = lenientString(s['email'], `${field}.email`) || details.hostEmail;
   if (!name) throw apiErrors.invalidBody(`${field}.name is required.`);
   if (!email) throw apiErrors.invalidBody(`${field}.email is required.`);
-  if (!/^[^\s@]+@[^\s@]+$/.test(email)) {
-    throw new ApiError(
-      400,
-      'INVALID_EMAIL_ADDRESS_FOR_RECIPIENT',
-      `The email address for the recipient is invalid: ${field}.email.`,
-    );
-  }
+  checkEmail(email, `${field}.email`);
+  if (details.signerEmail) checkEmail(details.signerEmail, `${field}.signerEmail`);
   const roleName = lenientString(s['roleName'], `${field}.roleName`);
   if (isRole && !roleName) throw apiErrors.invalidBody(`${field}.roleName is required.`);
   const recipientId = lenientPositiveInt(s['recipientId'], `${field}.recipientId`);
@@ -188,6 +202,8 @@ function parseRecipient(raw: unknown, kind: RecipientKindName, field: string, is
     recipientId: recipientId === undefined ? undefined : String(recipientId),
     name,
     email,
+    details,
+    accessCode: lenientString(s['accessCode'], `${field}.accessCode`) || undefined,
     clientUserId: lenientString(s['clientUserId'], `${field}.clientUserId`) || undefined,
     routingOrder: lenientRoutingOrder(s['routingOrder'], `${field}.routingOrder`),
     roleName,
@@ -202,6 +218,37 @@ function parseRecipient(raw: unknown, kind: RecipientKindName, field: string, is
       lenientString(notification?.['supportedLanguage'], `${field}.emailNotification.supportedLanguage`) ??
       lenientString(s['supportedLanguage'], `${field}.supportedLanguage`),
   };
+}
+
+function checkEmail(email: string, field: string): void {
+  if (!/^[^\s@]+@[^\s@]+$/.test(email)) {
+    throw new ApiError(
+      400,
+      'INVALID_EMAIL_ADDRESS_FOR_RECIPIENT',
+      `The email address for the recipient is invalid: ${field}.`,
+    );
+  }
+}
+
+/** The fields of the kinds that have them (the catalogue's needsHost, signsFor), each required where DocuSign requires it. */
+function parseDetails(s: Record<string, unknown>, kind: RecipientKindName, field: string): RecipientDetails {
+  const traits = recipientKind(kind);
+  const details: RecipientDetails = {};
+  const text = (key: keyof RecipientDetails) => {
+    const value = lenientString(s[key], `${field}.${key}`);
+    if (value) details[key] = value;
+  };
+  if (traits.needsHost) {
+    for (const key of ['hostName', 'hostEmail', 'signerName', 'signerEmail'] as const) text(key);
+    for (const key of ['hostName', 'hostEmail', 'signerName'] as const)
+      if (!details[key]) throw apiErrors.invalidBody(`${field}.${key} is required for an in-person signer.`);
+  }
+  if (traits.signsFor) {
+    const witnessFor = lenientPositiveInt(s['witnessFor'], `${field}.witnessFor`);
+    if (witnessFor === undefined) throw apiErrors.invalidBody(`${field}.witnessFor is required for a witness.`);
+    details.witnessFor = String(witnessFor);
+  }
+  return details;
 }
 
 function parseCustomFields(raw: unknown): IncomingCustomField[] {

@@ -1,4 +1,5 @@
 import {
+  recipientKind,
   recipientKinds,
   recipientsObject,
   unmodelledRecipientCollections,
@@ -6,7 +7,7 @@ import {
   type WireRecipient,
 } from '../../envelope/index.js';
 import { isoTime } from '../clock.js';
-import { routedRecipientKind } from './routed-kinds.js';
+import { currentRoutingOrder } from '../routing.js';
 import type { EnvelopeRecord, RecipientRecord, DocumentRecord, CustomFieldRecord } from '../repositories/envelopes.js';
 
 // Response shapes follow the Swagger definitions named on each function;
@@ -79,22 +80,41 @@ function emptyCollections(): Record<string, never[]> {
   return out;
 }
 
-/** `#/definitions/signer`. */
-export function signerJson(r: RecipientRecord): WireRecipient {
+/**
+ * A recipient as DocuSign answers it, with the fields of the kinds that have
+ * them (`#/definitions/inPersonSigner`: host and signer; `witness`:
+ * witnessFor) and `recipientType`. Never its access code: DocuSign keeps
+ * `accessCode` out of every answer, and the sandbox has only its hash.
+ */
+export type AnsweredRecipient = WireRecipient & {
+  recipientType?: string;
+  hostName?: string;
+  hostEmail?: string;
+  signerName?: string;
+  signerEmail?: string;
+  witnessFor?: string;
+};
+
+/** `#/definitions/signer`, `carbonCopy`, … : one recipient in its kind's shape. */
+export function recipientJson(r: RecipientRecord): AnsweredRecipient {
+  const kind = recipientKind(r.kind);
   return {
     recipientId: r.recipientId,
     recipientIdGuid: r.recipientIdGuid,
+    recipientType: r.kind,
     userId: r.userId,
     name: r.name,
     email: r.email,
+    ...r.details,
     clientUserId: r.clientUserId ?? undefined,
     roleName: r.roleName ?? undefined,
     routingOrder: String(r.routingOrder),
     status: r.status,
     requireIdLookup: 'false',
-    creationReason: 'sender',
+    // Swagger gives creationReason to the kinds that sign only.
+    creationReason: kind.signs ? 'sender' : undefined,
     deliveryMethod: 'email',
-    tabs: Object.keys(r.tabs).length > 0 ? r.tabs : undefined,
+    tabs: kind.hasTabs && Object.keys(r.tabs).length > 0 ? r.tabs : undefined,
     emailNotification:
       r.emailSubject || r.emailBody || r.supportedLanguage
         ? {
@@ -112,18 +132,15 @@ export function signerJson(r: RecipientRecord): WireRecipient {
 }
 
 /**
- * `#/definitions/EnvelopeRecipients`: the routed kind's recipients in
- * submission order, and every other collection DocuSign has, empty.
+ * `#/definitions/EnvelopeRecipients`: every recipient under its kind's
+ * collection, in submission order, every other collection DocuSign has
+ * empty, and where the routing stands (routing.ts).
  */
 export function recipientsJson(recipients: RecipientRecord[]): EnvelopeRecipients {
-  const waiting = recipients.filter((r) => r.status === 'sent' || r.status === 'delivered' || r.status === 'created');
-  const current = waiting.length
-    ? Math.min(...waiting.map((r) => r.routingOrder))
-    : Math.max(1, ...recipients.map((r) => r.routingOrder));
   return {
     ...emptyCollections(),
-    ...recipientsObject(recipients.map((r) => ({ kind: routedRecipientKind, recipient: signerJson(r) }))),
+    ...recipientsObject(recipients.map((r) => ({ kind: r.kind, recipient: recipientJson(r) }))),
     recipientCount: String(recipients.length),
-    currentRoutingOrder: String(current),
+    currentRoutingOrder: String(currentRoutingOrder(recipients)),
   };
 }

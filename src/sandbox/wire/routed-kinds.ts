@@ -1,15 +1,11 @@
-import { recipientKind, type RecipientKindName } from '../../envelope/index.js';
-
 /**
- * The recipient kind the sandbox routes today (stores, notifies, lets sign,
- * completes on): signers. A creation request with recipients of any other
- * kind is refused (400) rather than stored and silently never routed; every
- * answer lists the other kinds' collections empty, as DocuSign does. The one
- * place to widen when the sandbox routes carbon copies, witnesses, ….
+ * The sandbox routes every recipient kind of the catalogue
+ * (src/envelope/recipient-kinds.ts). What it refuses is a collection
+ * DocuSign has and signrun does not model (a seal, a notary): stored, it
+ * would never be routed, so a creation request naming one is answered 400.
  */
-export const routedRecipientKind: RecipientKindName = 'signer';
 
-/** `recipients.<collection>: the sandbox supports <collection> only.` — the refusal's wording, in one place. */
+/** `recipients.<collection>: the sandbox does not route <collection>.` — the refusal's wording, in one place. */
 export function unroutedRecipientsMessage(collection: string): string {
-  return `recipients.${collection}: the sandbox supports ${recipientKind(routedRecipientKind).collection} only.`;
+  return `recipients.${collection}: the sandbox does not route ${collection} (signrun does not model them).`;
 }

@@ -1,0 +1,62 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/sandbox/db/open-database.js';
+import { schemaVersion } from '../../src/sandbox/db/schema.js';
+import { envelopesRepository } from '../../src/sandbox/repositories/envelopes.js';
+
+// A data folder written before the sandbox routed every recipient kind
+// (schema version 1) stays readable: its recipients are signers without an
+// access code, and its signing sessions keep working.
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('schema migration', () => {
+  it('adds the recipient kind and access-code columns to a version-1 file and reads its rows as signers', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'signrun-schema-'));
+    dirs.push(dir);
+    const old = new Database(join(dir, 'sandbox.sqlite'));
+    old.exec(`
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      INSERT INTO meta VALUES ('schemaVersion', '1');
+      CREATE TABLE recipients (
+        envelope_id TEXT NOT NULL, recipient_id TEXT NOT NULL, position INTEGER NOT NULL, recipient_id_guid TEXT NOT NULL,
+        user_id TEXT NOT NULL, name TEXT NOT NULL, email TEXT NOT NULL, client_user_id TEXT, routing_order INTEGER NOT NULL,
+        role_name TEXT, status TEXT NOT NULL, tabs_json TEXT NOT NULL, email_subject TEXT, email_body TEXT,
+        supported_language TEXT, sent_at INTEGER, delivered_at INTEGER, signed_at INTEGER, declined_at INTEGER,
+        declined_reason TEXT, PRIMARY KEY (envelope_id, recipient_id));
+      INSERT INTO recipients (envelope_id, recipient_id, position, recipient_id_guid, user_id, name, email, routing_order, status, tabs_json)
+        VALUES ('e1', '1', 0, 'g', 'u', 'Old Signer', 'old@example.com', 1, 'sent', '{}');
+      CREATE TABLE signing_sessions (id TEXT PRIMARY KEY, secret_hash TEXT NOT NULL, csrf_token TEXT NOT NULL,
+        envelope_id TEXT NOT NULL, account_id TEXT NOT NULL, recipient_id TEXT NOT NULL, return_url TEXT NOT NULL,
+        created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, finished_at INTEGER);`);
+    old.close();
+
+    const db = openDatabase(dir);
+    try {
+      const [recipient] = envelopesRepository(db).recipients('e1');
+      expect(recipient).toMatchObject({
+        name: 'Old Signer',
+        kind: 'signer',
+        details: {},
+        accessCodeHash: null,
+        accessCodeFailures: 0,
+      });
+      const columns = (db.prepare('PRAGMA table_info(signing_sessions)').all() as Array<{ name: string }>).map(
+        (c) => c.name,
+      );
+      expect(columns).toContain('access_code_passed_at');
+      expect(db.prepare("SELECT value FROM meta WHERE key = 'schemaVersion'").get()).toEqual({
+        value: String(schemaVersion),
+      });
+    } finally {
+      db.close();
+    }
+    // Opening again changes nothing (the columns are there).
+    openDatabase(dir).close();
+  });
+});
