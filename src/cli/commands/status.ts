@@ -5,6 +5,7 @@ import { ExitCode } from '../../errors/catalogue-entry.js';
 import { statusFromState, type StatusRecipient } from '../../sync/status-report.js';
 import { shownPath } from './run.js';
 import { isSettledEnvelope, isStillToAct } from '../../envelope/statuses.js';
+import { recipientKindNamed, shorthandRecipientKind } from '../../envelope/recipient-kinds.js';
 
 /**
  * `signrun status <paths...> [--out DIR] [--state DIR] [--format text|json]`:
@@ -31,9 +32,9 @@ const statusCommand: CommandHandler = async ({ args, options, io }) => {
     );
     if (isSettledEnvelope(line.status)) continue;
     for (const r of line.recipients) {
-      if (!isStillToAct(r.status)) continue;
+      if (!isStillToAct(r.status, r.kind)) continue;
       io.stdout.write(
-        `    still to sign: ${r.name ?? r.recipientId}${r.email ? ` <${r.email}>` : ''} ${r.status ?? 'sent'}${r.statusAt ? ` since ${r.statusAt}` : ''}${addressNote(r, `${line.job}/${line.key}`, shownOut, now)}\n`,
+        `    ${stillTo(r.kind)}: ${r.name ?? r.recipientId}${r.email ? ` <${r.email}>` : ''} ${r.status ?? 'sent'}${r.statusAt ? ` since ${r.statusAt}` : ''}${addressNote(r, `${line.job}/${line.key}`, shownOut, now)}\n`,
       );
     }
   }
@@ -49,6 +50,16 @@ const statusCommand: CommandHandler = async ({ args, options, io }) => {
   return ExitCode.ok;
 };
 export default statusCommand;
+
+/** "still to sign", or for another kind what it still has to do, and its kind ("still to view (certified delivery)"). */
+function stillTo(kind: string | undefined): string {
+  const known = kind === undefined ? undefined : recipientKindNamed(kind);
+  if (known === undefined || known.name === shorthandRecipientKind) return 'still to sign';
+  const verb = { signing: 'sign', viewing: 'view the documents', routing: 'pass it on', nothing: 'receive' }[
+    known.completesOn
+  ];
+  return `still to ${verb} (${known.role.toLowerCase()})`;
+}
 
 /**
  * For an embedded signer: whether they can still open what signing.json

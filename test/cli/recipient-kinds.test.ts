@@ -1,0 +1,217 @@
+import { copyFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/contract.js';
+import type { EnvelopeRecord, SigningRecord } from '../../src/output/records.js';
+import { startReturnServer } from '../helpers/browser.js';
+import { repoRoot, runCli } from '../helpers/run-cli.js';
+import { readReport, sandboxEnv, tempDir } from './run-helpers.js';
+import { openSigningLink, postForm } from '../signing/sign-over-http.js';
+import { tool } from '../signing/pdf-tools.js';
+
+// Issue 20, "Done when": a job with a signer (with an access code from the
+// environment), an in-person signer with a host, a witness, a certified
+// delivery and a carbon copy in three routing orders runs through the CLI
+// against the sandbox, is completed in order, and the certificate, the
+// outbox and `status` show each person's part; the access code appears in
+// no output, log or report.
+
+let sandbox: RunningSandbox;
+let back: Awaited<ReturnType<typeof startReturnServer>>;
+const accessCode = 'Lease-4711-Zebra';
+
+beforeAll(async () => {
+  [sandbox, back] = await Promise.all([startSandbox({ port: 0 }), startReturnServer()]);
+});
+afterAll(async () => {
+  await back?.close();
+  await sandbox?.close();
+});
+
+async function leaseJob(): Promise<string> {
+  const dir = await tempDir('signrun-kinds-');
+  await mkdir(path.join(dir, 'docs'));
+  await copyFile(path.join(repoRoot, 'examples/docs/offer-letter.pdf'), path.join(dir, 'docs/lease.pdf'));
+  await writeFile(
+    path.join(dir, 'lease.yaml'),
+    `version: 1
+job: leases
+defaults:
+  emailSubject: Your lease
+  returnUrl: ${back.url}
+envelopes:
+  - key: flat-12
+    documents: [{ name: lease.pdf, file: docs/lease.pdf }]
+    recipients:
+      signers:
+        - name: Sam Signer
+          email: sam@example.com
+          clientUserId: sam
+          routingOrder: 1
+          accessCode: \${env.LEASE_CODE}
+          note: Your access code was given to you by phone.
+          tabs: [{ pageNumber: 2, xPosition: 60, yPosition: 200 }]
+      carbonCopies:
+        - { name: Hana Records, email: hr@example.com, routingOrder: 3 }
+      certifiedDeliveries:
+        - { name: Lena Legal, email: legal@example.com, routingOrder: 2 }
+      inPersonSigners:
+        - hostName: Hilda Host
+          hostEmail: hilda@example.com
+          signerName: Ivan Inperson
+          clientUserId: ivan
+          routingOrder: 1
+          tabs: { signHereTabs: [{ pageNumber: 2, xPosition: 300, yPosition: 200 }] }
+      witnesses:
+        - name: Wendy Witness
+          email: wendy@example.com
+          witnessFor: 1
+          clientUserId: wendy
+          routingOrder: 2
+          tabs: { signHereTabs: [{ pageNumber: 2, xPosition: 60, yPosition: 300 }] }
+`,
+  );
+  return dir;
+}
+
+interface Message {
+  to: string;
+  kind: string;
+  links: string[];
+}
+async function outbox(): Promise<Message[]> {
+  const res = await fetch(`${sandbox.origin}/sandbox/outbox?format=json`);
+  return ((await res.json()) as { messages: Message[] }).messages;
+}
+
+/** Every file under a folder, as text. */
+async function allText(dir: string): Promise<string> {
+  let text = '';
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true }))
+    if (entry.isFile()) text += await readFile(path.join(entry.parentPath, entry.name), 'latin1');
+  return text;
+}
+
+describe('every recipient kind from a job file', () => {
+  it('routes a signer, an in-person signer, a witness, a certified delivery and a carbon copy in order', async () => {
+    const dir = await leaseJob();
+    const out = path.join(dir, 'out');
+    const env = { ...sandboxEnv(sandbox), LEASE_CODE: accessCode };
+    const logs: string[] = [];
+    const cli = async (args: string[]) => {
+      const r = await runCli(args, { env, cwd: dir });
+      logs.push(r.stdout, r.stderr);
+      expect(r.code, r.stderr + r.stdout).toBe(0);
+      return r;
+    };
+    await cli(['validate', '.']);
+    await cli(['run', '.', '--out', out]);
+    const signing = JSON.parse(await readFile(path.join(out, 'leases/flat-12/signing.json'), 'utf8')) as SigningRecord;
+    const entry = (clientUserId: string) => signing.recipients.find((r) => r.clientUserId === clientUserId)!;
+    // Order 1 is in turn (signer, in-person signer, whose session is the host's); the witness waits.
+    expect(entry('sam')).toMatchObject({ recipientId: '1', state: 'ready', userName: 'Sam Signer' });
+    expect(entry('ivan')).toMatchObject({
+      recipientId: '4',
+      state: 'ready',
+      kind: 'inPersonSigner',
+      userName: 'Hilda Host',
+      email: 'hilda@example.com',
+      signerName: 'Ivan Inperson',
+    });
+    expect(entry('wendy')).toMatchObject({ recipientId: '5', state: 'waiting-for-turn', kind: 'witness' });
+    expect(await outbox()).toEqual([]);
+
+    // Sam's documents stay hidden until the code is entered.
+    const sam = await openSigningLink(entry('sam').url!);
+    expect(sam.html).not.toContain('id="sign-form"');
+    const wrong = await postForm(`${sam.sessionUrl}/access-code`, sam.cookie, {
+      accessCode: 'guess',
+      csrfToken: sam.csrf,
+    });
+    expect(wrong.status).toBe(400);
+    const right = await postForm(`${sam.sessionUrl}/access-code`, sam.cookie, { accessCode, csrfToken: sam.csrf });
+    expect(right.status).toBe(303);
+    const signed = await postForm(`${sam.sessionUrl}/sign`, sam.cookie, {
+      signatureName: 'Sam Signer',
+      csrfToken: sam.csrf,
+    });
+    expect(signed.status, await signed.text()).toBe(303);
+
+    // Ivan signs on Hilda's device.
+    const ivan = await openSigningLink(entry('ivan').url!);
+    expect(ivan.html).toContain('Ivan Inperson');
+    expect(ivan.html).toContain('Hilda Host');
+    const ivanSigned = await postForm(`${ivan.sessionUrl}/sign`, ivan.cookie, {
+      signatureName: 'Ivan Inperson',
+      csrfToken: ivan.csrf,
+    });
+    expect(ivanSigned.status).toBe(303);
+
+    // Order 2: the witness (embedded: a fresh address from sign-url) and the certified delivery (by email).
+    expect((await outbox()).map((m) => [m.to, m.kind])).toEqual([['legal@example.com', 'envelope-notification']]);
+    const url = (await cli(['sign-url', out, 'flat-12', 'wendy'])).stdout.match(/https?:\/\/\S+/)![0];
+    const wendy = await openSigningLink(url);
+    const wendySigned = await postForm(`${wendy.sessionUrl}/sign`, wendy.cookie, {
+      signatureName: 'Wendy Witness',
+      csrfToken: wendy.csrf,
+    });
+    expect(wendySigned.status).toBe(303);
+    const lena = await openSigningLink((await outbox())[0]!.links[0]!);
+    const viewed = await postForm(`${lena.sessionUrl}/act`, lena.cookie, { csrfToken: lena.csrf });
+    expect(new URL(viewed.headers.get('location')!).searchParams.get('event')).toBe('viewing_complete');
+
+    // Order 3: the carbon copy is told, and the envelope completes without it acting.
+    expect((await outbox()).filter((m) => m.to === 'hr@example.com').map((m) => m.kind)).toEqual([
+      'envelope-notification',
+      'envelope-completed',
+    ]);
+
+    await cli(['sync', '.', '--out', out]);
+    const record = JSON.parse(await readFile(path.join(out, 'leases/flat-12/envelope.json'), 'utf8')) as EnvelopeRecord;
+    expect(record.status).toBe('completed');
+    expect(record.recipients.map((r) => [r.recipientId, r.kind, r.status])).toEqual([
+      ['1', 'signer', 'completed'],
+      ['2', 'carbonCopy', 'completed'],
+      ['3', 'certifiedDelivery', 'completed'],
+      ['4', 'inPersonSigner', 'completed'],
+      ['5', 'witness', 'completed'],
+    ]);
+    const report = await readReport(out);
+    expect(report.envelopes[0]!.recipients.map((r) => r.kind)).toEqual([
+      'signer',
+      'carbonCopy',
+      'certifiedDelivery',
+      'inPersonSigner',
+      'witness',
+    ]);
+    const certificate = record.files.find((f) => f.path.endsWith('certificate.pdf'))!;
+    const text = (await tool('pdftotext', [path.join(out, certificate.path), '-'])).out.replace(/\s+/g, ' ');
+    for (const part of [
+      'Carbon copy',
+      'Certified delivery',
+      'In person signer',
+      'hosted by Hilda Host',
+      'Witness for Sam Signer',
+    ])
+      expect(text).toContain(part);
+
+    // The access code is in no output file, report, log or console line.
+    const everything = (await allText(out)) + logs.join('\n');
+    expect(everything).not.toContain(accessCode);
+  });
+
+  it('status names what each kind still has to do', async () => {
+    const dir = await leaseJob();
+    const out = path.join(dir, 'out');
+    const env = { ...sandboxEnv(sandbox), LEASE_CODE: accessCode };
+    expect((await runCli(['run', '.', '--out', out], { env, cwd: dir })).code).toBe(0);
+    const status = await runCli(['status', '.', '--out', out], { env, cwd: dir });
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toContain('still to sign: Sam Signer');
+    expect(status.stdout).toContain('still to view the documents (certified delivery): Lena Legal');
+    expect(status.stdout).toContain('still to sign (witness): Wendy Witness');
+    // A carbon copy never has anything to do.
+    expect(status.stdout).not.toContain('Hana Records');
+  });
+});
