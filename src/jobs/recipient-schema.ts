@@ -95,13 +95,15 @@ function recipientDef(kind: RecipientKind): object {
       description:
         'The recipientId of the recipient this witness signs for (a signer or an in-person signer of the envelope).',
     };
-  if (kind.mayBeEmbedded)
-    properties['clientUserId'] = text(
-      kind.needsHost
+  // Every kind has the field, so that validate can say why a kind that cannot be embedded must not have it.
+  properties['clientUserId'] = text(
+    !kind.mayBeEmbedded
+      ? `Not for a ${title(kind).toLowerCase()}: DocuSign gives it no signing address (validate refuses it, SR_RECIPIENT_NOT_EMBEDDABLE).`
+      : kind.needsHost
         ? 'Marks an embedded in-person signing: signrun asks for the host’s signing address; unique in the envelope. Requires returnUrl.'
         : 'Marks an embedded recipient (acting through an address signrun asks for); unique in the envelope. Requires returnUrl.',
-      100,
-    );
+    100,
+  );
   properties['routingOrder'] = {
     type: 'integer',
     minimum: 1,
