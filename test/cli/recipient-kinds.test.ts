@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import type { EnvelopeRecord, SigningRecord } from '../../src/output/records.js';
-import { startReturnServer } from '../helpers/browser.js';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, newPage, returnedEvent, startReturnServer } from '../helpers/browser.js';
 import { repoRoot, runCli } from '../helpers/run-cli.js';
 import { readReport, sandboxEnv, tempDir } from './run-helpers.js';
 import { openSigningLink, postForm } from '../signing/sign-over-http.js';
@@ -13,18 +14,21 @@ import { tool } from '../signing/pdf-tools.js';
 // Issue 20, "Done when": a job with a signer (with an access code from the
 // environment), an in-person signer with a host, a witness, a certified
 // delivery and a carbon copy in three routing orders runs through the CLI
-// against the sandbox, is completed in order, and the certificate, the
+// against the sandbox, is completed in order (the signer and the in-person
+// signer in Chromium), and the certificate, the
 // outbox and `status` show each person's part; the access code appears in
 // no output, log or report.
 
 let sandbox: RunningSandbox;
 let back: Awaited<ReturnType<typeof startReturnServer>>;
+let browser: Browser;
 const accessCode = 'Lease-4711-Zebra';
 
 beforeAll(async () => {
-  [sandbox, back] = await Promise.all([startSandbox({ port: 0 }), startReturnServer()]);
+  [sandbox, back, browser] = await Promise.all([startSandbox({ port: 0 }), startReturnServer(), launchBrowser()]);
 });
 afterAll(async () => {
+  await browser?.close();
   await back?.close();
   await sandbox?.close();
 });
@@ -122,31 +126,36 @@ describe('every recipient kind from a job file', () => {
     expect(entry('wendy')).toMatchObject({ recipientId: '5', state: 'waiting-for-turn', kind: 'witness' });
     expect(await outbox()).toEqual([]);
 
-    // Sam's documents stay hidden until the code is entered.
-    const sam = await openSigningLink(entry('sam').url!);
-    expect(sam.html).not.toContain('id="sign-form"');
-    const wrong = await postForm(`${sam.sessionUrl}/access-code`, sam.cookie, {
-      accessCode: 'guess',
-      csrfToken: sam.csrf,
-    });
-    expect(wrong.status).toBe(400);
-    const right = await postForm(`${sam.sessionUrl}/access-code`, sam.cookie, { accessCode, csrfToken: sam.csrf });
-    expect(right.status).toBe(303);
-    const signed = await postForm(`${sam.sessionUrl}/sign`, sam.cookie, {
-      signatureName: 'Sam Signer',
-      csrfToken: sam.csrf,
-    });
-    expect(signed.status, await signed.text()).toBe(303);
+    // Sam signs in Chromium: the documents stay hidden until the code is entered.
+    {
+      const { page, context } = await newPage(browser);
+      await page.goto(entry('sam').url!);
+      await expect.poll(() => page.locator('#sign-form').count()).toBe(0);
+      await page.getByLabel('Access code').fill('guess');
+      await page.getByRole('button', { name: 'Validate' }).click();
+      await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/attempt/);
+      await page.getByLabel('Access code').fill(accessCode);
+      await page.getByRole('button', { name: 'Validate' }).click();
+      const tab = page.getByRole('button', { name: 'Sign here' }).first();
+      await tab.focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: 'Finish', exact: true }).click();
+      expect(await returnedEvent(page, back.url)).toBe('signing_complete');
+      await context.close();
+    }
 
-    // Ivan signs on Hilda's device.
-    const ivan = await openSigningLink(entry('ivan').url!);
-    expect(ivan.html).toContain('Ivan Inperson');
-    expect(ivan.html).toContain('Hilda Host');
-    const ivanSigned = await postForm(`${ivan.sessionUrl}/sign`, ivan.cookie, {
-      signatureName: 'Ivan Inperson',
-      csrfToken: ivan.csrf,
-    });
-    expect(ivanSigned.status).toBe(303);
+    // Ivan signs in Chromium, on Hilda's device.
+    {
+      const { page, context } = await newPage(browser);
+      await page.goto(entry('ivan').url!);
+      await expect.poll(() => page.locator('main').textContent()).toMatch(/Hilda Host[\s\S]*Ivan Inperson/);
+      const tab = page.getByRole('button', { name: 'Sign here' }).first();
+      await tab.focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: 'Finish', exact: true }).click();
+      expect(await returnedEvent(page, back.url)).toBe('signing_complete');
+      await context.close();
+    }
 
     // Order 2: the witness (embedded: a fresh address from sign-url) and the certified delivery (by email).
     expect((await outbox()).map((m) => [m.to, m.kind])).toEqual([['legal@example.com', 'envelope-notification']]);
