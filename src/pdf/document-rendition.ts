@@ -1,31 +1,7 @@
-import { docxHtml } from './docx-html.js';
 import { htmlBlocks } from './html-blocks.js';
 import { layoutBlocks } from './rendition-layout.js';
+import { renditionKindOf } from './rendition-kinds.js';
 import { plainTextBlocks, type TextBlock } from './text-blocks.js';
-
-/** The kinds of document DocuSign converts that signrun renders itself, by file extension. */
-export type RenditionKind = 'docx' | 'html' | 'txt';
-
-const kinds: Readonly<Record<string, RenditionKind>> = { docx: 'docx', html: 'html', htm: 'html', txt: 'txt' };
-
-/** The extensions renditionOf converts (lower case, no dot). */
-export const renditionExtensions: readonly string[] = Object.keys(kinds);
-
-/**
- * The kind of a document by its extension (`docx`, `.HTML`, `htm`, `txt`…,
- * any case, with or without the dot), or undefined for a PDF or a kind
- * signrun does not convert.
- */
-export function renditionKindOf(extension: string): RenditionKind | undefined {
-  return kinds[extension.replace(/^\./, '').toLowerCase()];
-}
-
-/** The extension of a file name, lower case without the dot ('' when it has none). */
-export function extensionOf(fileName: string): string {
-  const base = fileName.slice(Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\')) + 1);
-  const dot = base.lastIndexOf('.');
-  return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
-}
 
 /** How much work one conversion may take (renditionOf stops at the first limit with a RenditionError). */
 export interface RenditionLimits {
@@ -72,8 +48,10 @@ export async function renditionOf(
   if (kind === 'txt') blocks = plainTextBlocks(bytes);
   // HTML is read as UTF-8, as DocuSign's upload expects; a <meta charset> of another encoding is not followed.
   else if (kind === 'html') blocks = htmlBlocks(new TextDecoder('utf-8').decode(bytes));
-  else if (kind === 'docx')
+  else if (kind === 'docx') {
+    // Loaded on demand: mammoth and its unzipper are only for DOCX.
+    const { docxHtml } = await import('./docx-html.js');
     blocks = htmlBlocks(await docxHtml(bytes, { unpackedBytes: limits.unpackedBytes, entries: limits.zipEntries }));
-  else throw new TypeError(`renditionOf does not convert .${extension} documents`);
+  } else throw new TypeError(`renditionOf does not convert .${extension} documents`);
   return layoutBlocks(blocks, { pages: limits.pages, milliseconds: limits.milliseconds, started });
 }

@@ -7,4 +7,5 @@ export * from './draw-tabs.js';
 export * from './encodable.js';
 export * from './page-sizes.js';
 export * from './document-rendition.js';
+export * from './rendition-kinds.js';
 export * from './rendition-error.js';

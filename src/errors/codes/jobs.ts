@@ -244,8 +244,9 @@ export const jobCodes = defineCodes({
   },
   SR_DOC_NOT_PDF: {
     exitCode: 2,
-    summary: 'A document file is not a readable PDF.',
-    hint: 'Check that the file is a PDF (it starts with %PDF-) and opens in a PDF reader.',
+    summary:
+      'A document file is not a readable PDF, and its extension is not one of the kinds DocuSign converts that signrun reads (.docx, .html, .htm, .txt).',
+    hint: 'Check that the file is a PDF (it starts with %PDF-) and opens in a PDF reader; a Word, HTML or text document needs its extension (.docx, .html, .htm, .txt).',
   },
   SR_DOC_NOT_CONVERTIBLE: {
     exitCode: 2,
