@@ -29,6 +29,17 @@ describe('camelCaseKeys', () => {
     });
   });
 
+  it('returns a request already in camelCase as it is, without copying it', () => {
+    const request = { emailSubject: 'x', documents: [{ documentId: '1' }], recipients: { signers: [{ name: 'A' }] } };
+    expect(camelCaseKeys(request)).toBe(request);
+    const mixed = { emailSubject: 'x', documents: [{ documentId: '1' }, { DocumentId: '2' }] };
+    const fixed = camelCaseKeys(mixed) as typeof mixed;
+    expect(fixed).not.toBe(mixed);
+    expect(fixed.documents[0]).toBe(mixed.documents[0]);
+    expect(fixed.documents[1]).toEqual({ documentId: '2' });
+    expect(mixed.documents[1]).toEqual({ DocumentId: '2' });
+  });
+
   it('passes a decoded document through untouched, prefers the camelCase key, and never sets a prototype', () => {
     const bytes = Buffer.alloc(4096, 1);
     const out = camelCaseKeys({ documentBase64: bytes, Name: 'pascal', name: 'camel' }) as Record<string, unknown>;

@@ -100,15 +100,29 @@ const byLowerCase = new Map([...known].map((name) => [name.toLowerCase(), name])
  * decoded by json-body.ts) and other values pass through untouched.
  */
 export function camelCaseKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(camelCaseKeys);
+  if (Array.isArray(value)) {
+    // Copied only when an element changed: a request already in camelCase costs no allocation.
+    let out: unknown[] | undefined;
+    (value as unknown[]).forEach((item, i) => {
+      const fixed = camelCaseKeys(item);
+      if (fixed !== item) (out ??= [...(value as unknown[])])[i] = fixed;
+    });
+    return out ?? value;
+  }
   if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return value;
-  const entries = Object.entries(value as Record<string, unknown>);
-  const out = new Map<string, unknown>();
-  for (const [key, v] of entries) {
+  const object = value as Record<string, unknown>;
+  let changed = false;
+  const entries: Array<[string, unknown]> = [];
+  for (const [key, v] of Object.entries(object)) {
     const name = known.has(key) ? key : (byLowerCase.get(key.toLowerCase()) ?? key);
-    if (name !== key && Object.hasOwn(value, name)) continue;
-    out.set(name, camelCaseKeys(v));
+    if (name !== key && Object.hasOwn(object, name)) {
+      changed = true;
+      continue;
+    }
+    const fixed = camelCaseKeys(v);
+    if (name !== key || fixed !== v) changed = true;
+    entries.push([name, fixed]);
   }
   // fromEntries defines properties: a "__proto__" key stays a key, never the prototype.
-  return Object.fromEntries(out);
+  return changed ? Object.fromEntries(entries) : value;
 }
