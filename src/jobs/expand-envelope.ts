@@ -1,4 +1,5 @@
 import { basename, resolve } from 'node:path';
+import { extensionOf, renditionKindOf } from '../pdf/rendition-kinds.js';
 import type { Place } from './diagnostic-sink.js';
 import type { Row } from './envelope-rows.js';
 import { placeOf, type JobContext } from './job-context.js';
@@ -61,6 +62,7 @@ export function expandEnvelope(
       documentId: String(d.documentId ?? i + 1),
       name: d.name !== undefined ? sub(d.name) : basename(file),
       path,
+      fileExtension: renditionKindOf(extensionOf(path)) ? extensionOf(path) : 'pdf',
       size: 0,
       pageCount: 0,
       sha256: '',

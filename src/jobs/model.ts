@@ -29,13 +29,21 @@ export interface ResolvedDocument {
   documentId: string;
   /** File name shown to signers, e.g. `offer.pdf`. */
   name: string;
-  /** Absolute path of the PDF; checked to exist, to be a PDF and to be inside the job's folder. */
+  /**
+   * Absolute path of the file; checked to exist, to be inside the job's folder, and to be a PDF
+   * or a DOCX, HTML or TXT document (by its extension) that converts.
+   */
   path: string;
+  /**
+   * The file's kind as the service is told it (`fileExtension`): `pdf`, or the file's own
+   * extension when it is one DocuSign converts (`docx`, `html`, `htm`, `txt`).
+   */
+  fileExtension: string;
   /** Size in bytes at validation time. */
   size: number;
-  /** Number of pages, read from the PDF at validation time. */
+  /** Number of pages, read from the PDF (or from the rendition of a converted document) at validation time. */
   pageCount: number;
-  /** sha256 (hex) of the file at validation time; part of the envelope digest. */
+  /** sha256 (hex) of the file (as sent, not its rendition) at validation time; part of the envelope digest. */
   sha256: string;
 }
 

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { inflateSync } from 'node:zlib';
+import { extensionOf, renditionKindOf } from '../pdf/rendition-kinds.js';
 import { limits } from './limits.js';
 
 /** What validation needs to know of a PDF, read once per file. */
@@ -14,7 +15,8 @@ export interface PdfFacts {
 }
 
 export type PdfFactsResult =
-  { ok: true; facts: PdfFacts } | { ok: false; reason: string; code?: 'SR_DOC_INFLATE_LIMIT' };
+  | { ok: true; facts: PdfFacts }
+  | { ok: false; reason: string; code?: 'SR_DOC_INFLATE_LIMIT' | 'SR_DOC_NOT_CONVERTIBLE' };
 
 /** Reads PDF facts, cached by absolute path. */
 export interface PdfFactsReader {
@@ -72,7 +74,12 @@ export function pdfFactsReader(): PdfFactsReader {
   return read;
 }
 
-/** Size, sha256 and page sizes of one PDF. Synchronous unless pdf-lib must decide. */
+/**
+ * Size, sha256 and page sizes of one PDF. Synchronous unless pdf-lib must
+ * decide. A DOCX, HTML or TXT document (by its extension) has the size and
+ * sha256 of the file, and the pages of its PDF rendition, the one the
+ * service makes (documentPdfBytes).
+ */
 export async function readPdfFacts(path: string): Promise<PdfFactsResult> {
   let bytes: Buffer;
   try {
@@ -80,6 +87,16 @@ export async function readPdfFacts(path: string): Promise<PdfFactsResult> {
     bytes = readFileSync(path);
   } catch (error) {
     return { ok: false, reason: `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
+  }
+  if (renditionKindOf(extensionOf(path))) {
+    const rendition = await documentPdfBytes(path, bytes);
+    if (!rendition.ok) return rendition;
+    const pages = cheapPageSizes(rendition.pdf) ?? (await pdfLibPageSizes(rendition.pdf));
+    if (typeof pages === 'string') return { ok: false, reason: pages };
+    return {
+      ok: true,
+      facts: { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), pages },
+    };
   }
   const head = bytes.subarray(0, 1024).toString('latin1');
   if (!head.includes('%PDF-')) return { ok: false, reason: 'it does not start with %PDF-' };
@@ -95,6 +112,29 @@ export async function readPdfFacts(path: string): Promise<PdfFactsResult> {
   if (typeof pages === 'string') return { ok: false, reason: pages };
   if (pages.length === 0) return { ok: false, reason: 'it has no pages' };
   return { ok: true, facts: { size: bytes.length, sha256, pages } };
+}
+
+/**
+ * The PDF validation reads of a document: the file itself, or, for a DOCX,
+ * HTML or TXT document (by its extension), its rendition — the one the
+ * service makes (src/pdf/document-rendition.ts, deterministic), so that
+ * pages and anchors `validate` finds are where the service puts tabs.
+ */
+export async function documentPdfBytes(
+  path: string,
+  bytes: Buffer,
+): Promise<{ ok: true; pdf: Buffer } | { ok: false; reason: string; code: 'SR_DOC_NOT_CONVERTIBLE' }> {
+  const kind = renditionKindOf(extensionOf(path));
+  if (!kind) return { ok: true, pdf: bytes };
+  // Loaded on demand: the converter (mammoth, htmlparser2, pdf-lib) is for converted documents only.
+  const { renditionOf, RenditionError } = await import('../pdf/index.js');
+  try {
+    const pdf = await renditionOf(bytes, kind);
+    return { ok: true, pdf: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength) };
+  } catch (error) {
+    if (error instanceof RenditionError) return { ok: false, reason: error.message, code: 'SR_DOC_NOT_CONVERTIBLE' };
+    throw error;
+  }
 }
 
 async function pdfLibPageSizes(bytes: Buffer): Promise<Array<{ width: number; height: number }> | string> {

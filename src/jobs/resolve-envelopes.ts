@@ -414,6 +414,8 @@ function reportDocument(
     );
   } else if (result.facts && !result.facts.ok) {
     if (result.facts.code === 'SR_DOC_INFLATE_LIMIT') say(result.facts.code, `${shown}: ${result.facts.reason}`, path);
+    else if (result.facts.code === 'SR_DOC_NOT_CONVERTIBLE')
+      say(result.facts.code, `${shown} cannot be converted to PDF: ${result.facts.reason}`, path);
     else say('SR_DOC_NOT_PDF', `${shown} is not a PDF: ${result.facts.reason}`, path);
   }
 }

@@ -3,6 +3,7 @@ import { anchorFields, positionFields, tabKind, tabValueProblems, type TabFieldT
 import type { ErrorCode } from '../errors/catalogue.js';
 import type { PageText } from '../pdf/page-text.js';
 import { limits } from './limits.js';
+import { documentPdfBytes } from './pdf-facts.js';
 import type { ResolvedTab } from './model.js';
 
 /** A problem of one tab: its code, its message, and the field it is in (from the tab). */
@@ -120,7 +121,10 @@ async function readDocumentText(path: string): Promise<DocumentText> {
   // Loaded on demand: pdf.js and pdf-lib are large, and only anchors need them.
   const { PageTextLimitError, readPageText } = await import('../pdf/page-text.js');
   try {
-    const pages = await readPageText(readFileSync(path), {
+    // A converted document's text is its rendition's, as the service reads it for anchors.
+    const pdf = await documentPdfBytes(path, readFileSync(path));
+    if (!pdf.ok) return { ok: false, reason: pdf.reason, limit: false };
+    const pages = await readPageText(pdf.pdf, {
       pages: limits.anchorTextPages,
       runs: limits.anchorTextRuns,
       milliseconds: limits.anchorTextMilliseconds,

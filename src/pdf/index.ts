@@ -6,3 +6,6 @@ export * from './tab-drawers.js';
 export * from './draw-tabs.js';
 export * from './encodable.js';
 export * from './page-sizes.js';
+export * from './document-rendition.js';
+export * from './rendition-kinds.js';
+export * from './rendition-error.js';

@@ -60,7 +60,8 @@ export async function envelopeDefinitionOf(envelope: ResolvedEnvelope): Promise<
     envelope.documents.map(async (doc) => ({
       documentId: doc.documentId,
       name: doc.name,
-      fileExtension: 'pdf',
+      // A DOCX, HTML or TXT goes as it is, named by its extension: the service converts it (validate read its rendition).
+      fileExtension: doc.fileExtension,
       documentBase64: (await validatedBytes(doc)).toString('base64'),
     })),
   );

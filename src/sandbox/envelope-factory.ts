@@ -6,7 +6,8 @@ import type { TemplatesRepository } from './repositories/templates.js';
 import type { EnvelopeRecord, RecipientRecord, DocumentRecord, CustomFieldRecord } from './repositories/envelopes.js';
 import type { IncomingEnvelope, IncomingRecipient } from './wire/envelope-definition.js';
 import { ApiError, apiErrors } from './api-error.js';
-import { looksLikePdf, quickPageCount } from './pdf/page-count.js';
+import { documentPdf } from './pdf/document-intake.js';
+import { quickPageCount } from './pdf/page-count.js';
 import { EnvelopeText, placeTabs } from './tabs/place-tabs.js';
 import { fillRoleTabs } from './tabs/role-tabs.js';
 
@@ -73,15 +74,9 @@ export async function buildEnvelope(
     if (incoming.recipients.length > 0)
       throw apiErrors.invalidBody('With a templateId, name the signers in templateRoles, not recipients.');
   } else {
-    for (const d of incoming.documents) {
-      if (!looksLikePdf(d.bytes)) {
-        throw new ApiError(
-          400,
-          'FORMAT_CONVERSION_ERROR',
-          `The data could not be converted: document ${d.documentId} (${d.name}) is not a PDF.`,
-        );
-      }
-    }
+    // A PDF as sent, or the rendition of a DOCX, HTML or TXT document (converted one at a time: a
+    // conversion is CPU work, and several at once would only take turns).
+    for (const d of incoming.documents) d.bytes = await documentPdf(d);
     // Synchronous: one append per document (db/blob-packs.ts), cheaper than a thread-pool trip.
     const hashes = incoming.documents.map((d) => context.blobs.put(d.bytes));
     documents = incoming.documents.map((d, position) => {

@@ -15,6 +15,7 @@ export function documentFixture(
     documentId,
     name: file,
     path,
+    fileExtension: 'pdf',
     size: statSync(path).size,
     pageCount: 2,
     sha256: createHash('sha256').update(bytes).digest('hex'),

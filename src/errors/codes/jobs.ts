@@ -261,8 +261,15 @@ export const jobCodes = defineCodes({
   },
   SR_DOC_NOT_PDF: {
     exitCode: 2,
-    summary: 'A document file is not a readable PDF.',
-    hint: 'Check that the file is a PDF (it starts with %PDF-) and opens in a PDF reader.',
+    summary:
+      'A document file is not a readable PDF, and its extension is not one of the kinds DocuSign converts that signrun reads (.docx, .html, .htm, .txt).',
+    hint: 'Check that the file is a PDF (it starts with %PDF-) and opens in a PDF reader; a Word, HTML or text document needs its extension (.docx, .html, .htm, .txt).',
+  },
+  SR_DOC_NOT_CONVERTIBLE: {
+    exitCode: 2,
+    summary:
+      "A DOCX, HTML or TXT document cannot be turned into the PDF rendition of its text that the service makes of it: it is not a readable file of its kind (a .docx that is not a Word document), or it goes past the converter's limits (2,000 pages, 64 MiB unpacked, 10,000 parts in a .docx, 20 s).",
+    hint: 'Open the file in the program that made it and save it again (or save it as a PDF and use that); split a very long document.',
   },
   SR_DOC_TOO_LARGE: {
     exitCode: 2,

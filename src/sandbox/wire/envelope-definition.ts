@@ -16,11 +16,15 @@ import {
   stringifyScalars,
 } from './lenient.js';
 import { unroutedRecipientsMessage } from './routed-kinds.js';
+import { camelCaseKeys } from './camel-case-keys.js';
 
 /** A document of a creation request, bytes decoded. */
 export interface IncomingDocument {
   documentId: string;
   name: string;
+  /** As sent (`pdf`, `docx`, `.HTML` …); absent, the bytes decide, then the name's extension (document-intake.ts). */
+  fileExtension: string | undefined;
+  /** As sent: a PDF, or a document DocuSign converts (converted by buildEnvelope). */
   bytes: Buffer;
   order: number | undefined;
 }
@@ -89,7 +93,7 @@ export interface IncomingEnvelope {
  * multipart/form-data form); documents without documentBase64 take their bytes from there.
  */
 export function parseEnvelopeDefinition(body: unknown, fileParts: Map<string, Buffer> = new Map()): IncomingEnvelope {
-  const def = lenientObject(body, 'envelopeDefinition');
+  const def = lenientObject(camelCaseKeys(body), 'envelopeDefinition');
   if (!def) throw apiErrors.invalidBody('Send an envelope definition as JSON.');
   const statusText = (lenientString(def['status'], 'status') ?? 'created').toLowerCase();
   if (statusText !== 'sent' && statusText !== 'created') {
@@ -157,7 +161,13 @@ function parseDocument(raw: unknown, index: number, fileParts: Map<string, Buffe
       `${field} has no content: send documentBase64, or a multipart file part for documentId ${documentId}.`,
     );
   }
-  return { documentId: String(documentId), name, bytes, order: lenientPositiveInt(doc['order'], `${field}.order`) };
+  return {
+    documentId: String(documentId),
+    name,
+    fileExtension: lenientString(doc['fileExtension'], `${field}.fileExtension`) || undefined,
+    bytes,
+    order: lenientPositiveInt(doc['order'], `${field}.order`),
+  };
 }
 
 /**

@@ -3,6 +3,7 @@ import { apiErrors } from '../api-error.js';
 import { parseMultipart } from './multipart.js';
 import { JsonTooDeepError, parseJsonBody } from './json-body.js';
 import { parseEnvelopeDefinition, type IncomingEnvelope } from './envelope-definition.js';
+import { camelCaseKeys } from './camel-case-keys.js';
 
 /**
  * Reads an envelope sent as multipart/form-data, as DocuSign accepts it: the
@@ -25,7 +26,8 @@ export function readMultipartEnvelope(request: FastifyRequest): IncomingEnvelope
   let definition: unknown;
   try {
     // Read as a JSON body is (depth limit included), not with a bare JSON.parse.
-    definition = parseJsonBody(definitionPart.body);
+    // Keys in DocuSign's case before the documents are read below (camel-case-keys.ts).
+    definition = camelCaseKeys(parseJsonBody(definitionPart.body));
   } catch (error) {
     if (error instanceof JsonTooDeepError) throw apiErrors.invalidBody(error.message);
     throw apiErrors.invalidBody('The first multipart part must be the envelope definition as JSON.');
