@@ -11,6 +11,7 @@ import {
   newPage,
   returnedEvent,
   scrollWidth,
+  signAllTabs,
   startReturnServer,
   viewports,
   waitForDocuments,
@@ -55,22 +56,6 @@ afterAll(async () => {
 
 async function pdfBase64(title: string, pages: number): Promise<string> {
   return Buffer.from(await samplePdf(title, pages)).toString('base64');
-}
-
-/** Selects every "Sign here" field by keyboard (Tab focus + Enter), then Finish. */
-async function signAllTabs(page: Page, buttonName = 'Sign here', finish = 'Finish'): Promise<void> {
-  const tabs = page.getByRole('button', { name: buttonName });
-  const count = await tabs.count();
-  expect(count).toBeGreaterThan(0);
-  for (let i = 0; i < count; i++) {
-    // The first remaining unsigned one: signed tabs are renamed to the signature.
-    const tab = page.getByRole('button', { name: buttonName }).first();
-    await tab.focus();
-    await page.keyboard.press('Enter');
-  }
-  // Playwright waits on the page itself (no polling interval of ours, no 1 s cut-off).
-  await page.getByRole('button', { name: buttonName }).first().waitFor({ state: 'detached' });
-  await page.getByRole('button', { name: finish, exact: true }).click();
 }
 
 async function checkSealed(bytes: Buffer, names: string[]): Promise<void> {

@@ -5,7 +5,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import type { EnvelopeRecord, SigningRecord } from '../../src/output/records.js';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, newPage, returnedEvent, startReturnServer } from '../helpers/browser.js';
+import { launchBrowser, newPage, returnedEvent, signAllTabs, startReturnServer } from '../helpers/browser.js';
 import { repoRoot, runCli } from '../helpers/run-cli.js';
 import { readReport, sandboxEnv, tempDir } from './run-helpers.js';
 import { openSigningLink, postForm } from '../signing/sign-over-http.js';
@@ -37,6 +37,11 @@ async function leaseJob(): Promise<string> {
   const dir = await tempDir('signrun-kinds-');
   await mkdir(path.join(dir, 'docs'));
   await copyFile(path.join(repoRoot, 'examples/docs/offer-letter.pdf'), path.join(dir, 'docs/lease.pdf'));
+  // A document in HTML: DocuSign converts it, and so does the sandbox; the signer's tab goes by anchor.
+  await writeFile(
+    path.join(dir, 'docs/house-rules.html'),
+    '<h1>House rules</h1><p>No pets in the flats.</p><p>Quiet hours from 22:00.</p><p>Tenant signature:</p>',
+  );
   await writeFile(
     path.join(dir, 'lease.yaml'),
     `version: 1
@@ -46,7 +51,7 @@ defaults:
   returnUrl: ${back.url}
 envelopes:
   - key: flat-12
-    documents: [{ name: lease.pdf, file: docs/lease.pdf }]
+    documents: [{ name: lease.pdf, file: docs/lease.pdf }, { name: house-rules.html, file: docs/house-rules.html }]
     recipients:
       signers:
         - name: Sam Signer
@@ -55,7 +60,10 @@ envelopes:
           routingOrder: 1
           accessCode: \${env.LEASE_CODE}
           note: Your access code was given to you by phone.
-          tabs: [{ pageNumber: 2, xPosition: 60, yPosition: 200 }]
+          tabs:
+            signHereTabs:
+              - { pageNumber: 2, xPosition: 60, yPosition: 200 }
+              - { anchorString: "Tenant signature:", anchorXOffset: 120, anchorYOffset: -10 }
       carbonCopies:
         - { name: Hana Records, email: hr@example.com, routingOrder: 3 }
       certifiedDeliveries:
@@ -136,10 +144,9 @@ describe('every recipient kind from a job file', () => {
       await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/attempt/);
       await page.getByLabel('Access code').fill(accessCode);
       await page.getByRole('button', { name: 'Validate' }).click();
-      const tab = page.getByRole('button', { name: 'Sign here' }).first();
-      await tab.focus();
-      await page.keyboard.press('Enter');
-      await page.getByRole('button', { name: 'Finish', exact: true }).click();
+      // One tab on the lease, one at the anchor of the converted HTML.
+      await expect.poll(() => page.getByRole('button', { name: 'Sign here' }).count()).toBe(2);
+      await signAllTabs(page);
       expect(await returnedEvent(page, back.url)).toBe('signing_complete');
       await context.close();
     }
@@ -149,10 +156,7 @@ describe('every recipient kind from a job file', () => {
       const { page, context } = await newPage(browser);
       await page.goto(entry('ivan').url!);
       await expect.poll(() => page.locator('main').textContent()).toMatch(/Hilda Host[\s\S]*Ivan Inperson/);
-      const tab = page.getByRole('button', { name: 'Sign here' }).first();
-      await tab.focus();
-      await page.keyboard.press('Enter');
-      await page.getByRole('button', { name: 'Finish', exact: true }).click();
+      await signAllTabs(page);
       expect(await returnedEvent(page, back.url)).toBe('signing_complete');
       await context.close();
     }
@@ -194,6 +198,12 @@ describe('every recipient kind from a job file', () => {
       'inPersonSigner',
       'witness',
     ]);
+    // The HTML document comes back as a signed PDF of its text.
+    const rules = record.files.find((f) => f.path.includes('/documents/2-'))!;
+    const rulesText = (await tool('pdftotext', ['-layout', path.join(out, rules.path), '-'])).out;
+    for (const line of ['House rules', 'No pets in the flats.', 'Quiet hours from 22:00.', 'Tenant signature:'])
+      expect(rulesText).toContain(line);
+    expect((await tool('pdfsig', [path.join(out, rules.path)])).out).toMatch(/Signature is Valid/);
     const certificate = record.files.find((f) => f.path.endsWith('certificate.pdf'))!;
     const text = (await tool('pdftotext', [path.join(out, certificate.path), '-'])).out.replace(/\s+/g, ' ');
     for (const part of [

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 /**
  * Debian's chromium driven by playwright-core (.ci/run installs the package).
@@ -88,4 +89,22 @@ export async function waitForDocuments(page: Page): Promise<void> {
   await page.locator('html[data-ready]').waitFor({ state: 'attached', timeout: 20_000 });
   const state = await page.getAttribute('html', 'data-ready');
   if (state !== 'true') throw new Error(`the signing page failed to draw the documents (data-ready=${state})`);
+}
+
+/** Selects every "Sign here" field by keyboard (Tab focus + Enter), then Finish. */
+export async function signAllTabs(page: Page, buttonName = 'Sign here', finish = 'Finish'): Promise<void> {
+  const tabs = page.getByRole('button', { name: buttonName });
+  // The page may still be drawing its documents: wait for the first field before counting.
+  await tabs.first().waitFor();
+  const count = await tabs.count();
+  expect(count).toBeGreaterThan(0);
+  for (let i = 0; i < count; i++) {
+    // The first remaining unsigned one: signed tabs are renamed to the signature.
+    const tab = page.getByRole('button', { name: buttonName }).first();
+    await tab.focus();
+    await page.keyboard.press('Enter');
+  }
+  // Playwright waits on the page itself (no polling interval of ours, no 1 s cut-off).
+  await page.getByRole('button', { name: buttonName }).first().waitFor({ state: 'detached' });
+  await page.getByRole('button', { name: finish, exact: true }).click();
 }
