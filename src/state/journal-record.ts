@@ -15,6 +15,8 @@ export interface RecipientStatus extends RecipientFacts {
   status: string;
   /** The recipient kind when not a signer (`carbonCopy`, `inPersonSigner`, …): facts of signers stay as they were. */
   kind?: string;
+  /** The template role filled, for an envelope from a template: how its record (which had no recipientId yet) is found. */
+  roleName?: string;
 }
 
 /**

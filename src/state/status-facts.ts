@@ -34,6 +34,7 @@ function recipientStatusOf(signer: WireRecipient): RecipientStatus {
     recipientId: signer.recipientId ?? '',
     status: (signer.status ?? 'unknown').toLowerCase(),
   };
+  set(r, 'roleName', signer.roleName);
   set(r, 'name', signer.name);
   set(r, 'email', signer.email);
   set(r, 'clientUserId', signer.clientUserId);
@@ -66,8 +67,13 @@ export function withFacts(record: EnvelopeRecord, facts: EnvelopeStatusFacts): E
   copyFacts(next, facts, envelopeFactFields);
   const byId = new Map(facts.recipients.map((r) => [r.recipientId, r]));
   const merged: RecipientRecord[] = record.recipients.map((r) => {
-    const f = byId.get(r.recipientId);
-    byId.delete(r.recipientId);
+    // A template role was written before the service numbered it (recipientId ""): found by its role.
+    const f =
+      byId.get(r.recipientId) ??
+      (r.recipientId === '' && r.roleName !== undefined
+        ? [...byId.values()].find((x) => x.roleName === r.roleName)
+        : undefined);
+    if (f) byId.delete(f.recipientId);
     return f ? { ...r, ...f } : r;
   });
   for (const f of byId.values()) merged.push({ ...f });
