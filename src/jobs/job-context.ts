@@ -1,3 +1,4 @@
+import type { DocumentTextReader } from './document-text.js';
 import type { DiagnosticSink, Place } from './diagnostic-sink.js';
 import type { Locator, NodePath } from './job-yaml.js';
 import type { PdfFactsReader } from './pdf-facts.js';
@@ -16,6 +17,8 @@ export interface JobContext {
   /** Resolved `${env.NAME}` value, or undefined when not set. */
   env(name: string): string | undefined;
   pdfFacts: PdfFactsReader;
+  /** Documents' text for anchors, read once per file for the whole load. */
+  documentText: DocumentTextReader;
 }
 
 /** The place of a path of the job file. */

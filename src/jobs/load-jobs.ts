@@ -10,6 +10,7 @@ import { parseJobYaml } from './job-yaml.js';
 import { limits } from './limits.js';
 import type { LoadResult, LoadStats, ResolvedJob } from './model.js';
 import { pdfFactsReader } from './pdf-facts.js';
+import { documentTextReader } from './document-text.js';
 import type { RawJobFile } from './raw-job.js';
 import { resolveAccounts } from './resolve-accounts.js';
 import { resolveEnvelopes } from './resolve-envelopes.js';
@@ -52,89 +53,101 @@ export async function loadJobs(patterns: string[], options: LoadJobsOptions): Pr
   stats.files = files.length;
 
   const pdfFacts = pdfFactsReader();
-  const dotenvs = new Map<string, Map<string, string>>();
-  const jobs: ResolvedJob[] = [];
-  const jobNames = new Map<string, string>();
-  for (const file of files) {
-    const shown = show(file);
-    const folder = dirname(file);
-    const read = await readSourceText(file, limits.jobFileBytes, `job file ${shown}`);
-    if (!read.ok) {
-      sink.add(read.code, read.message, { file: shown, line: 1, column: 1 });
-      continue;
-    }
-    sink.addSource(shown, read.source);
-    const parsed = parseJobYaml(read.source.text);
-    if (!parsed.ok) {
-      for (const problem of parsed.problems)
-        sink.add(problem.code, problem.message, { file: shown, line: problem.line, column: problem.column });
-      continue;
-    }
-    if (parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
-      sink.add(
-        'SR_YAML_NOT_A_JOB',
-        `${shown} is ${parsed.value === null || parsed.value === undefined ? 'empty' : 'not a mapping'}; a job file starts with "version: 1"`,
-        { file: shown, ...parsed.locator.locate([]) },
-      );
-      continue;
-    }
-    const ctx: JobContext = {
-      file,
-      folder,
-      shown,
-      show,
-      locator: parsed.locator,
-      sink,
-      env: (name) => options.env[name] ?? dotenvFor(folder, dotenvs).get(name),
-      pdfFacts,
-    };
-    const problems = await checkJobSchema(parsed.value);
-    for (const problem of problems)
-      sink.add(problem.code, problem.message, placeOf(ctx, problem.path, problem.at), { field: problem.field });
-    if (problems.length > 0) continue;
-    const raw = parsed.value as RawJobFile;
-    stats.jobs += 1;
-
-    const before = sink.errorCount;
-    const earlier = jobNames.get(raw.job);
-    if (earlier !== undefined)
-      sink.add('SR_JOB_NAME_DUPLICATE', `job name ${raw.job} is also used by ${earlier}`, placeOf(ctx, ['job']), {
-        field: 'job',
-      });
-    else jobNames.set(raw.job, shown);
-    const folderProblem = jobFolderProblem(raw.job);
-    if (folderProblem)
-      sink.add(
-        'SR_SCHEMA_VALUE',
-        `job name ${raw.job} cannot name a folder of the output folder: ${folderProblem}`,
-        placeOf(ctx, ['job']),
-        {
-          field: 'job',
-        },
-      );
-    if (!raw.envelopes?.length && !raw.accounts?.length) {
-      sink.add('SR_JOB_EMPTY', `job ${raw.job} has no envelopes and no accounts`, placeOf(ctx, ['job'], 'key'), {
-        field: 'job',
-      });
-      continue;
-    }
-    if (!checkReferences(raw, ctx)) continue;
-    const folderReal = await realpath(folder);
-    const accounts = resolveAccounts(raw, ctx);
-    const envelopes = await resolveEnvelopes(raw, ctx, folderReal);
-    stats.envelopes += envelopes.length;
-    stats.accounts += accounts.length;
-    if (sink.errorCount === before) jobs.push({ file, job: raw.job, envelopes, accounts });
+  const documentText = documentTextReader();
+  try {
+    return await loadFiles();
+  } finally {
+    documentText.close();
   }
 
-  const byPlace = (
-    a: { file: string; line: number; column: number },
-    b: { file: string; line: number; column: number },
-  ) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column;
-  const errors = sink.errors.sort(byPlace);
-  const warnings = sink.warnings.sort(byPlace);
-  if (errors.length > 0) return { ok: false, errors, warnings, stats };
-  return { ok: true, jobs, warnings, stats };
+  async function loadFiles(): Promise<LoadResult> {
+    const dotenvs = new Map<string, Map<string, string>>();
+    const jobs: ResolvedJob[] = [];
+    const jobNames = new Map<string, string>();
+    for (const file of files) {
+      const shown = show(file);
+      const folder = dirname(file);
+      const read = await readSourceText(file, limits.jobFileBytes, `job file ${shown}`);
+      if (!read.ok) {
+        sink.add(read.code, read.message, { file: shown, line: 1, column: 1 });
+        continue;
+      }
+      sink.addSource(shown, read.source);
+      // A tab placed by anchor: its documents' text will be read; pdf.js starts compiling now, on the side.
+      if (read.source.text.includes('anchorString')) documentText.warm();
+      const parsed = parseJobYaml(read.source.text);
+      if (!parsed.ok) {
+        for (const problem of parsed.problems)
+          sink.add(problem.code, problem.message, { file: shown, line: problem.line, column: problem.column });
+        continue;
+      }
+      if (parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
+        sink.add(
+          'SR_YAML_NOT_A_JOB',
+          `${shown} is ${parsed.value === null || parsed.value === undefined ? 'empty' : 'not a mapping'}; a job file starts with "version: 1"`,
+          { file: shown, ...parsed.locator.locate([]) },
+        );
+        continue;
+      }
+      const ctx: JobContext = {
+        file,
+        folder,
+        shown,
+        show,
+        locator: parsed.locator,
+        sink,
+        env: (name) => options.env[name] ?? dotenvFor(folder, dotenvs).get(name),
+        pdfFacts,
+        documentText,
+      };
+      const problems = await checkJobSchema(parsed.value);
+      for (const problem of problems)
+        sink.add(problem.code, problem.message, placeOf(ctx, problem.path, problem.at), { field: problem.field });
+      if (problems.length > 0) continue;
+      const raw = parsed.value as RawJobFile;
+      stats.jobs += 1;
+
+      const before = sink.errorCount;
+      const earlier = jobNames.get(raw.job);
+      if (earlier !== undefined)
+        sink.add('SR_JOB_NAME_DUPLICATE', `job name ${raw.job} is also used by ${earlier}`, placeOf(ctx, ['job']), {
+          field: 'job',
+        });
+      else jobNames.set(raw.job, shown);
+      const folderProblem = jobFolderProblem(raw.job);
+      if (folderProblem)
+        sink.add(
+          'SR_SCHEMA_VALUE',
+          `job name ${raw.job} cannot name a folder of the output folder: ${folderProblem}`,
+          placeOf(ctx, ['job']),
+          {
+            field: 'job',
+          },
+        );
+      if (!raw.envelopes?.length && !raw.accounts?.length) {
+        sink.add('SR_JOB_EMPTY', `job ${raw.job} has no envelopes and no accounts`, placeOf(ctx, ['job'], 'key'), {
+          field: 'job',
+        });
+        continue;
+      }
+      if (!checkReferences(raw, ctx)) continue;
+      const folderReal = await realpath(folder);
+      const accounts = resolveAccounts(raw, ctx);
+      const envelopes = await resolveEnvelopes(raw, ctx, folderReal);
+      stats.envelopes += envelopes.length;
+      stats.accounts += accounts.length;
+      if (sink.errorCount === before) jobs.push({ file, job: raw.job, envelopes, accounts });
+    }
+
+    const byPlace = (
+      a: { file: string; line: number; column: number },
+      b: { file: string; line: number; column: number },
+    ) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column;
+    const errors = sink.errors.sort(byPlace);
+    const warnings = sink.warnings.sort(byPlace);
+    if (errors.length > 0) return { ok: false, errors, warnings, stats };
+    return { ok: true, jobs, warnings, stats };
+  }
 }
 
 /** The job folder's .env file, read once per folder; missing means empty. */

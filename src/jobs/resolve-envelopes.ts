@@ -17,7 +17,8 @@ import {
 import { anchorOffsetPoints, findAnchors, isAnchorUnits, type AnchorMatch } from '../pdf/find-anchors.js';
 import type { PageText } from '../pdf/page-text.js';
 import { tabSize } from '../pdf/tab-box.js';
-import { documentTextReader, tabProblems, type DocumentText, type DocumentTextReader } from './tab-checks.js';
+import { tabProblems } from './tab-checks.js';
+import type { DocumentText } from './document-text.js';
 import type { PdfFactsResult } from './pdf-facts.js';
 import type { RawJobFile } from './raw-job.js';
 import { fieldName } from './schema-check.js';
@@ -69,8 +70,7 @@ export async function resolveEnvelopes(
   for (const check of readable) check.facts = await ctx.pdfFacts((check.confined as { real: string }).real);
 
   // Documents' text, for anchors: read once per file, and only for envelopes with an anchored tab.
-  let textReader = textReaders.get(ctx.pdfFacts);
-  if (!textReader) textReaders.set(ctx.pdfFacts, (textReader = documentTextReader()));
+  const textReader = ctx.documentText;
   const texts = new Map<string, DocumentText>();
   for (const { envelope } of expanded) {
     if (!hasAnchors(envelope)) continue;
@@ -374,9 +374,6 @@ function round(n: number): number {
 
 /** Anchors found, by document path, anchor string and matching options (offsets apply after). */
 type AnchorCache = Map<string, AnchorMatch[]>;
-
-/** One reader of documents' text per load (the load's PDF facts reader stands for it). */
-const textReaders = new WeakMap<object, DocumentTextReader>();
 
 /** Whether an envelope has a tab placed by anchor (its documents' text is then read). */
 function hasAnchors(envelope: ExpandedEnvelope['envelope']): boolean {

@@ -1,9 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { anchorFields, positionFields, tabKind, tabValueProblems, type TabFieldType } from '../envelope/index.js';
 import type { ErrorCode } from '../errors/catalogue.js';
-import type { PageText } from '../pdf/page-text.js';
-import { limits } from './limits.js';
-import { documentPdfBytes } from './pdf-facts.js';
 import type { ResolvedTab } from './model.js';
 
 /** A problem of one tab: its code, its message, and the field it is in (from the tab). */
@@ -97,45 +93,4 @@ function fieldProblem(type: TabFieldType | undefined, text: string): string | un
 function label(tab: ResolvedTab): string {
   const name = tab.fields?.['tabLabel'] ?? tab.fields?.['groupName'];
   return name !== undefined ? `${tab.kind} tab ${JSON.stringify(name)}` : `${tab.kind} tab`;
-}
-
-/** A document's text, or why it was not read. */
-export type DocumentText = { ok: true; pages: PageText[] } | { ok: false; reason: string; limit: boolean };
-
-/** Reads documents' text for anchors, once per file (10,000 rows sharing one PDF read it once). */
-export type DocumentTextReader = (path: string) => Promise<DocumentText>;
-
-export function documentTextReader(): DocumentTextReader {
-  const cache = new Map<string, Promise<DocumentText>>();
-  return (path) => {
-    let found = cache.get(path);
-    if (!found) {
-      found = readDocumentText(path);
-      cache.set(path, found);
-    }
-    return found;
-  };
-}
-
-async function readDocumentText(path: string): Promise<DocumentText> {
-  // Loaded on demand: pdf.js and pdf-lib are large, and only anchors need them.
-  const { PageTextLimitError, readPageText } = await import('../pdf/page-text.js');
-  try {
-    // A converted document's text is its rendition's, as the service reads it for anchors.
-    const pdf = await documentPdfBytes(path, readFileSync(path));
-    if (!pdf.ok) return { ok: false, reason: pdf.reason, limit: false };
-    const pages = await readPageText(pdf.pdf, {
-      pages: limits.anchorTextPages,
-      runs: limits.anchorTextRuns,
-      milliseconds: limits.anchorTextMilliseconds,
-    });
-    return { ok: true, pages };
-  } catch (error) {
-    if (error instanceof PageTextLimitError) return { ok: false, reason: error.message, limit: true };
-    return {
-      ok: false,
-      reason: (error instanceof Error ? error.message : String(error)).split('\n')[0]!,
-      limit: false,
-    };
-  }
 }

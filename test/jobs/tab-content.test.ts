@@ -379,12 +379,31 @@ describe('reading documents’ text for anchors', () => {
   });
 
   it('reads each file once, however many envelopes share it', async () => {
-    const { documentTextReader } = await import('../../src/jobs/tab-checks.js');
+    const { documentTextReader } = await import('../../src/jobs/document-text.js');
     const dir = folder('text-once', { 'offer.pdf': pdf });
     const read = documentTextReader();
     const first = read(join(dir, 'offer.pdf'));
     expect(read(join(dir, 'offer.pdf'))).toBe(first);
     expect(await first).toMatchObject({ ok: true });
+  });
+
+  it('reads the same text on its worker thread as on this one (the built reader, which has the worker)', async () => {
+    const built = (await import(
+      join(repoRoot, 'dist/jobs/document-text.js')
+    )) as typeof import('../../src/jobs/document-text.js');
+    const dir = folder('text-worker', { 'offer.pdf': pdf });
+    const warm = built.documentTextReader();
+    warm.warm();
+    try {
+      const [onWorker, here] = await Promise.all([
+        warm(join(dir, 'offer.pdf')),
+        built.readDocumentText(join(dir, 'offer.pdf')),
+      ]);
+      expect(onWorker).toEqual(here);
+      expect(onWorker.ok && onWorker.pages.length).toBe(2);
+    } finally {
+      warm.close();
+    }
   });
 });
 
