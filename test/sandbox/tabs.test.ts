@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { maxAnchorPlacements } from '../../src/sandbox/tabs/place-tabs.js';
 import { authHeader, call, expectApiError, login } from './helpers/api.js';
 import { popplerWords, type PopplerWord } from '../pdf/poppler.js';
 import { tempPdf, tool } from '../signing/pdf-tools.js';
@@ -172,6 +173,21 @@ describe('anchored tabs', () => {
       expectApiError(r, 400, 'ANCHOR_TAB_STRING_NOT_FOUND');
       expect(r.json.message).toContain('/nowhere/');
     }
+  });
+
+  it('refuses an anchor found more often than the sandbox places tabs for one anchor', async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([612, 792]);
+    // 40 lines of 30 words: 1,200 occurrences of "e", more than the cap.
+    for (let line = 0; line < 40; line++) page.drawText('e '.repeat(30), { x: 40, y: 760 - line * 18, size: 10, font });
+    const many = Buffer.from(await doc.save()).toString('base64');
+    expect(1200).toBeGreaterThan(maxAnchorPlacements);
+    const definition = offerDefinition({ textTabs: [anchor('e', { tabLabel: 'everywhere' })] });
+    definition['documents'] = [{ documentId: '1', name: 'many.pdf', fileExtension: 'pdf', documentBase64: many }];
+    const r = await call(`${accountBase}/envelopes`, { headers: authHeader(), body: definition });
+    expectApiError(r, 400, 'INVALID_REQUEST_PARAMETER');
+    expect(r.json.message).toContain(`at most ${maxAnchorPlacements} tabs`);
   });
 
   it('drops a tab whose anchor is missing when anchorIgnoreIfNotPresent is true', async () => {

@@ -9,7 +9,7 @@ import {
   type WireTab,
 } from '../../envelope/index.js';
 import { findAnchors, isAnchorUnits, readPageText, type AnchorQuery, type PageText } from '../../pdf/index.js';
-import { ApiError } from '../api-error.js';
+import { ApiError, apiErrors } from '../api-error.js';
 
 /** A document of the envelope whose text anchors are looked for in. */
 export interface AnchorDocument {
@@ -95,6 +95,13 @@ export function anchorNotFound(anchorString: string): ApiError {
 }
 
 /**
+ * Tabs one anchored tab may become: an anchor of one letter in a long
+ * document would otherwise make tens of thousands of tabs, each stored,
+ * drawn and answered.
+ */
+export const maxAnchorPlacements = 1000;
+
+/**
  * Every place an anchored item goes: one copy per occurrence of its anchor in
  * the envelope's documents, each with documentId, pageNumber, xPosition and
  * yPosition (whole points, as DocuSign answers them) beside its anchor
@@ -108,7 +115,12 @@ async function anchored<T extends Record<string, unknown> & { anchorString: stri
   const query = anchorQuery(item);
   const out: T[] = [];
   for (const { documentId, pages } of await text.all()) {
-    for (const match of findAnchors(pages, query)) {
+    const matches = findAnchors(pages, query);
+    if (out.length + matches.length > maxAnchorPlacements)
+      throw apiErrors.invalidParameter(
+        `anchorString ${JSON.stringify(item.anchorString)} is found more than ${maxAnchorPlacements} times in the envelope's documents; the sandbox places at most ${maxAnchorPlacements} tabs for one anchor (use a longer anchor, or anchorMatchWholeWord).`,
+      );
+    for (const match of matches) {
       out.push({
         ...item,
         documentId,
