@@ -1,4 +1,6 @@
+import path from 'node:path';
 import type { Diagnostic } from '../jobs/model.js';
+import type { PreflightProblem } from '../runner/template-check.js';
 import { prepare, type Prepared } from '../runner/prepare.js';
 import type { Shard } from '../state/shard.js';
 import { formatDiagnostics } from './format-diagnostics.js';
@@ -8,6 +10,23 @@ import { useColour, type CommandIO } from './io.js';
 export function printDiagnostics(io: CommandIO, diagnostics: Diagnostic[]): void {
   if (diagnostics.length > 0)
     io.stderr.write(formatDiagnostics(diagnostics, 'text', { colour: useColour(io, 'stderr') }));
+}
+
+/** The problems found before sending (a template's roles and labels), as diagnostics at their job file's line. */
+export function preflightDiagnostics(problems: readonly PreflightProblem[], cwd: string): Diagnostic[] {
+  return problems.map((p) => ({
+    code: p.code,
+    severity: 'error' as const,
+    message: p.message,
+    file: shownFile(cwd, p.source.file),
+    line: p.source.line,
+    column: p.source.column,
+  }));
+}
+
+function shownFile(cwd: string, file: string): string {
+  const rel = path.relative(cwd, file);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
 }
 
 export interface PreparedOrDiagnosticsOptions {

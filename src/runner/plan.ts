@@ -10,6 +10,7 @@ import { decideAccount, decideEnvelope, type DecisionSources } from './decide.js
 import { identityOf } from './identity.js';
 import type { DocumentsWhen, Plan, PlanItem } from './plan-types.js';
 import { ServiceLedger } from './service-ledger.js';
+import { checkTemplates, PreflightError } from './template-check.js';
 import type { RunTarget } from './run-summary.js';
 
 /** What {@link makePlan} reads. */
@@ -144,6 +145,12 @@ export async function planJobs(options: PlanJobsOptions): Promise<Plan> {
   const client = EsignatureClient.create({ rootUrl: options.target.rootUrl, auth: options.target.auth });
   try {
     const account = await client.login({ tag: 'login' });
+    // What run would refuse before sending (a role or a tab label the template lacks), plan says too.
+    const { problems } = await checkTemplates(
+      options.jobs.flatMap((j) => j.envelopes),
+      account,
+    );
+    if (problems.length > 0) throw new PreflightError(problems);
     return await makePlan({
       jobs: options.jobs,
       account,

@@ -8,7 +8,8 @@ import type { AccountPlan, DocumentsWhen, EnvelopePlan, Plan } from './plan-type
 import type { AccountResult, EnvelopeResult, RunSummary } from './run-summary.js';
 import { scheduleLazily } from './schedule.js';
 import { CallBudget } from './call-budget.js';
-import { checkTemplates, type PreflightProblem } from './template-check.js';
+import { checkTemplates, PreflightError } from './template-check.js';
+export { PreflightError } from './template-check.js';
 import { commandRun, type CommandRunOptions } from './command-run.js';
 
 /**
@@ -49,24 +50,6 @@ export interface RunOptions extends CommandRunOptions {
   documents?: DocumentsWhen;
   /** Called with the plan before it is executed (`signrun run --plan-only` style callers, tests). */
   onPlan?: (plan: Plan) => void;
-}
-
-/** Thrown before anything is sent when a plan-time check fails (exit 2). */
-export class PreflightError extends SignrunError {
-  readonly problems: PreflightProblem[];
-  constructor(problems: PreflightProblem[]) {
-    const first = problems[0];
-    super(
-      first?.code ?? 'SR_TEMPLATE_ROLE_MISSING',
-      `${problems.length} problem(s) found before sending anything${first ? `: ${first.message}` : ''}`,
-      {
-        ...(first ? { location: first.source } : {}),
-        details: { problems },
-      },
-    );
-    this.name = 'PreflightError';
-    this.problems = problems;
-  }
 }
 
 /** An item of the plan to execute, with its place in the job files (among envelopes, or among accounts). */

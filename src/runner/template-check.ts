@@ -1,9 +1,10 @@
-import { recipientsByKind } from '../envelope/wire.js';
+import { recipientsByKind, tabsByKind } from '../envelope/wire.js';
 import type { ResolvedEnvelope } from '../jobs/model.js';
 import type { AccountClient } from '../client/esignature-client.js';
 import { ClientHttpError } from '../client/client-errors.js';
 import type { ErrorCode } from '../errors/catalogue.js';
 import type { SourcePosition } from '../jobs/model.js';
+import { SignrunError } from '../errors/signrun-error.js';
 
 /** A plan-time finding: nothing is sent when there is one. */
 export interface PreflightProblem {
@@ -15,12 +16,16 @@ export interface PreflightProblem {
 /** What a template defines, as far as the runner needs it. */
 export interface TemplateFacts {
   roleNames: string[];
+  /** The tab labels of each role (a radio group by its groupName): what a role's tab can fill by label. */
+  tabLabels: Map<string, Set<string>>;
 }
 
 /**
  * Reads every template the envelopes use, once each (service-api.md 4.12
  * sequence 2: read the template first), and checks that every roleName of
- * templateRoles exists in it. Returns the templates read and the problems;
+ * templateRoles exists in it, and that every tab a role fills by label (one
+ * without a place of its own) has a tab of that label in the role: DocuSign
+ * ignores a label it does not know, and the value would silently stay out. Returns the templates read and the problems;
  * the run refuses to start when there are problems.
  */
 export async function checkTemplates(
@@ -36,11 +41,20 @@ export async function checkTemplates(
     if (!templates.has(id)) {
       try {
         const template = await account.getTemplate(id, { tag: 'templates' });
+        // A template's roles may be of any recipient kind (a carbon copy's role is a role too).
+        const roles = recipientsByKind(template.recipients).filter(({ recipient }) => recipient.roleName);
         templates.set(id, {
-          // A template's roles may be of any recipient kind (a carbon copy's role is a role too).
-          roleNames: recipientsByKind(template.recipients)
-            .map(({ recipient }) => recipient.roleName ?? '')
-            .filter(Boolean),
+          roleNames: roles.map(({ recipient }) => recipient.roleName!),
+          tabLabels: new Map(
+            roles.map(({ recipient }) => [
+              recipient.roleName!,
+              new Set(
+                tabsByKind(recipient.tabs).flatMap(({ tab }) =>
+                  [tab.tabLabel, tab['groupName']].filter((l): l is string => typeof l === 'string'),
+                ),
+              ),
+            ]),
+          ),
         });
       } catch (error) {
         templates.set(id, error instanceof Error ? error : new Error(String(error)));
@@ -62,7 +76,23 @@ export async function checkTemplates(
     }
     if (!facts) continue;
     for (const role of envelope.templateRoles) {
-      if (role.roleName === undefined || facts.roleNames.includes(role.roleName)) continue;
+      if (role.roleName !== undefined && facts.roleNames.includes(role.roleName)) {
+        const labels = facts.tabLabels.get(role.roleName) ?? new Set<string>();
+        for (const tab of role.tabs) {
+          const label = tab.fields?.['tabLabel'] ?? tab.fields?.['groupName'];
+          if (tab.place !== undefined || tab.radios !== undefined || label === undefined || labels.has(label)) continue;
+          const where = `${id}/${role.roleName}/${label}@${envelope.source.file}:${envelope.source.line}`;
+          if (reported.has(where)) continue;
+          reported.add(where);
+          problems.push({
+            code: 'SR_TEMPLATE_TAB_LABEL_MISSING',
+            message: `role "${role.roleName}" of template ${id} has no tab labelled "${label}" to fill; its tabs are: ${[...labels].map((l) => `"${l}"`).join(', ') || '(none)'}`,
+            source: envelope.source,
+          });
+        }
+        continue;
+      }
+      if (role.roleName === undefined) continue;
       const where = `${id}/${role.roleName}@${envelope.source.file}:${envelope.source.line}`;
       if (reported.has(where)) continue;
       reported.add(where);
@@ -76,4 +106,22 @@ export async function checkTemplates(
   const read = new Map<string, TemplateFacts>();
   for (const [id, facts] of templates) if (!(facts instanceof Error)) read.set(id, facts);
   return { templates: read, problems };
+}
+
+/** Thrown before anything is sent when a plan-time check fails (exit 2). */
+export class PreflightError extends SignrunError {
+  readonly problems: PreflightProblem[];
+  constructor(problems: PreflightProblem[]) {
+    const first = problems[0];
+    super(
+      first?.code ?? 'SR_TEMPLATE_ROLE_MISSING',
+      `${problems.length} problem(s) found before sending anything${first ? `: ${first.message}` : ''}`,
+      {
+        ...(first ? { location: first.source } : {}),
+        details: { problems },
+      },
+    );
+    this.name = 'PreflightError';
+    this.problems = problems;
+  }
 }

@@ -187,6 +187,30 @@ describe('signrun run (real CLI, real sandbox over HTTP)', () => {
     expect(await envelopesOnService()).toBe(before);
   });
 
+  it('a role tab filling a label the template lacks: plan and run exit 2 before anything is sent', async () => {
+    const dir = await tempDir('signrun-tpl-label-');
+    await writeFile(
+      path.join(dir, 'tpl.yaml'),
+      (await readFile(path.join(repoRoot, 'examples/template-contract.yaml'), 'utf8')).replace(
+        '        clientUserId: emp-0107\n',
+        '        clientUserId: emp-0107\n        tabs: { textTabs: [{ tabLabel: salary, value: "62000", locked: true }] }\n',
+      ),
+    );
+    const before = await envelopesOnService();
+    // plan says it first, having read the template.
+    const planned = await runCli(['plan', 'tpl.yaml'], { cwd: dir, env: sandboxEnv(sandbox) });
+    expect(planned.code, planned.stderr).toBe(2);
+    expect(planned.stderr).toMatch(
+      /tpl\.yaml:\d+:\d+.*SR_TEMPLATE_TAB_LABEL_MISSING|SR_TEMPLATE_TAB_LABEL_MISSING[\s\S]*tpl\.yaml:\d+/,
+    );
+    const result = await runCli(['run', 'tpl.yaml'], { cwd: dir, env: sandboxEnv(sandbox) });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain('SR_TEMPLATE_TAB_LABEL_MISSING');
+    expect(result.stderr).toContain('no tab labelled "salary"');
+    expect(result.stderr).toMatch(/tpl\.yaml:\d+:\d+/);
+    expect(await envelopesOnService()).toBe(before);
+  });
+
   it('shards split the work exactly; report merge combines them into one valid report', async () => {
     const dir = await fanOutJob(30, 'sharded');
     const before = await envelopesOnService();

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { CommandHandler } from '../command.js';
-import { preparedOrDiagnostics } from '../prepared-or-diagnostics.js';
+import { preflightDiagnostics, preparedOrDiagnostics, printDiagnostics } from '../prepared-or-diagnostics.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
 import { jwtSettingsOf, resolveTarget } from '../../runner/target.js';
-import { planJobs, planItemName, type DocumentsWhen, type PlanItem } from '../../runner/index.js';
+import { planJobs, planItemName, PreflightError, type DocumentsWhen, type PlanItem } from '../../runner/index.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 
 /**
@@ -30,14 +30,22 @@ const plan: CommandHandler = async ({ args, options, io }) => {
       : undefined;
   for (const warning of target?.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
   const rootUrl = target?.rootUrl;
-  const result = await planJobs({
-    jobs: prepared.jobs,
-    ...(options['replaceDrifted'] === true ? { replaceDrifted: true } : {}),
-    ...(target ? { target: { rootUrl: target.rootUrl, sandbox: false, auth: target.auth } } : {}),
-    // As `run`: the journal lives in the state folder only for a configured service.
-    stateDir: path.resolve(io.cwd, (options['state'] as string | undefined) ?? path.join(outDir, '.signrun')),
-    ...(documents ? { documents } : {}),
-  });
+  let result;
+  try {
+    result = await planJobs({
+      jobs: prepared.jobs,
+      ...(options['replaceDrifted'] === true ? { replaceDrifted: true } : {}),
+      ...(target ? { target: { rootUrl: target.rootUrl, sandbox: false, auth: target.auth } } : {}),
+      // As `run`: the journal lives in the state folder only for a configured service.
+      stateDir: path.resolve(io.cwd, (options['state'] as string | undefined) ?? path.join(outDir, '.signrun')),
+      ...(documents ? { documents } : {}),
+    });
+  } catch (error) {
+    // What run would refuse before sending anything: said at the job file's line, exit 2.
+    if (!(error instanceof PreflightError)) throw error;
+    printDiagnostics(io, preflightDiagnostics(error.problems, io.cwd));
+    return ExitCode.invalid;
+  }
   if (options['format'] === 'json') {
     io.stdout.write(`${JSON.stringify({ target: rootUrl ?? null, outDir, ...result }, null, 2)}\n`);
     return ExitCode.ok;

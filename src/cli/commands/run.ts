@@ -2,7 +2,7 @@ import path from 'node:path';
 import pc from 'picocolors';
 import type { CommandHandler } from '../command.js';
 import { useColour } from '../io.js';
-import { preparedOrDiagnostics, printDiagnostics } from '../prepared-or-diagnostics.js';
+import { preparedOrDiagnostics, printDiagnostics, preflightDiagnostics } from '../prepared-or-diagnostics.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import { resolveTarget } from '../../runner/target.js';
@@ -187,17 +187,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
       progress.finish();
       await reportStopped(error, target.rootUrl, target.sandbox, 'login');
       if (error instanceof PreflightError) {
-        printDiagnostics(
-          io,
-          error.problems.map((p) => ({
-            code: p.code,
-            severity: 'error' as const,
-            message: p.message,
-            file: shownPath(io.cwd, p.source.file),
-            line: p.source.line,
-            column: p.source.column,
-          })),
-        );
+        printDiagnostics(io, preflightDiagnostics(error.problems, io.cwd));
         io.stderr.write('Nothing was sent.\n');
         return ExitCode.invalid;
       }
