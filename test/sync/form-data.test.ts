@@ -99,8 +99,10 @@ describe('sync writes what the signers entered', () => {
       JSON.parse(await readFile(path.join(out, 'offer-letters-2027', key, 'form-data.json'), 'utf8')) as FormDataJson;
     const amelie = await formData('offer-C2001');
     expect(amelie.status).toBe('completed');
-    expect(amelie.recipients).toHaveLength(1);
+    expect(amelie.recipients).toHaveLength(2);
     expect(amelie.recipients[0]).toMatchObject({ recipientId: '1', kind: 'signer', name: 'Amélie Laurent' });
+    // HR in copy: listed, with no tabs of its own.
+    expect(amelie.recipients[1]).toMatchObject({ recipientId: '2', kind: 'carbonCopy', name: 'Acme HR', tabs: [] });
     const tabs = new Map(amelie.recipients[0]!.tabs.map((t) => [t.label, t]));
     expect(tabs.get('Salary')).toEqual({ label: 'Salary', kind: 'number', value: '72000' });
     expect(tabs.get('Office')).toEqual({ label: 'Office', kind: 'list', value: 'LIS', text: 'Lisbon' });
