@@ -138,14 +138,19 @@ describe('every recipient kind from a job file', () => {
     {
       const { page, context } = await newPage(browser);
       await page.goto(entry('sam').url!);
-      await expect.poll(() => page.locator('#sign-form').count()).toBe(0);
+      await page.getByLabel('Access code').waitFor();
+      expect(await page.locator('#sign-form').count()).toBe(0);
       await page.getByLabel('Access code').fill('guess');
       await page.getByRole('button', { name: 'Validate' }).click();
-      await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/attempt/);
+      // Playwright waits on the page itself (a loaded machine may take seconds).
+      await page
+        .getByRole('alert')
+        .filter({ hasText: /attempt/ })
+        .waitFor();
       await page.getByLabel('Access code').fill(accessCode);
       await page.getByRole('button', { name: 'Validate' }).click();
       // One tab on the lease, one at the anchor of the converted HTML.
-      await expect.poll(() => page.getByRole('button', { name: 'Sign here' }).count()).toBe(2);
+      await page.getByRole('button', { name: 'Sign here' }).nth(1).waitFor();
       await signAllTabs(page);
       expect(await returnedEvent(page, back.url)).toBe('signing_complete');
       await context.close();
@@ -155,7 +160,10 @@ describe('every recipient kind from a job file', () => {
     {
       const { page, context } = await newPage(browser);
       await page.goto(entry('ivan').url!);
-      await expect.poll(() => page.locator('main').textContent()).toMatch(/Hilda Host[\s\S]*Ivan Inperson/);
+      await page
+        .getByText(/Hilda Host.*Ivan Inperson/)
+        .first()
+        .waitFor();
       await signAllTabs(page);
       expect(await returnedEvent(page, back.url)).toBe('signing_complete');
       await context.close();
