@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import type { EnvelopeRecord, FormDataJson, SigningRecord } from '../../src/output/records.js';
-import { startReturnServer } from '../helpers/browser.js';
+import type { Browser } from 'playwright-core';
+import {
+  launchBrowser,
+  newPage,
+  returnedEvent,
+  signAllTabs,
+  startReturnServer,
+  waitForDocuments,
+} from '../helpers/browser.js';
 import { repoRoot, runCli } from '../helpers/run-cli.js';
 import { sandboxEnv, tempDir } from '../cli/run-helpers.js';
 import { openSigningLink, postForm } from '../signing/sign-over-http.js';
@@ -13,21 +21,24 @@ import { sandboxApi } from '../signing/sandbox-api.js';
 import { tool } from '../signing/pdf-tools.js';
 
 // Issue 19, "What the signers entered": the offer-letter example, three rows,
-// two candidates sign and type into their fields, and `sync` writes each
+// two candidates sign and type into their fields (one in Chromium), and `sync` writes each
 // completed envelope's form-data.json and the job's form-data.csv; the
 // stamped PDF holds the row's values.
 
 let sandbox: RunningSandbox;
 let back: Awaited<ReturnType<typeof startReturnServer>>;
+let browser: Browser;
 const requests: string[] = [];
 
 beforeAll(async () => {
-  [sandbox, back] = await Promise.all([
+  [sandbox, back, browser] = await Promise.all([
     startSandbox({ port: 0, log: (line) => requests.push(line) }),
     startReturnServer(),
+    launchBrowser(),
   ]);
 });
 afterAll(async () => {
+  await browser?.close();
   await back?.close();
   await sandbox?.close();
 });
@@ -78,8 +89,24 @@ describe('sync writes what the signers entered', () => {
     const sent = await runCli(['run', dir, '--out', out], { env });
     expect(sent.code, sent.stderr + sent.stdout).toBe(0);
 
-    // C2001's row says relocation true: she unticks it and gives a preferred name.
-    await signWith(out, 'offer-C2001', { 'Preferred first name': 'Amy' });
+    // C2001 signs in Chromium: her row says relocation true, she unticks it and types a preferred name;
+    // the salary is shown, locked.
+    {
+      const signing = JSON.parse(
+        await readFile(path.join(out, 'offer-letters-2027', 'offer-C2001', 'signing.json'), 'utf8'),
+      ) as SigningRecord;
+      const { page, context } = await newPage(browser);
+      await page.goto(signing.recipients[0]!.url!);
+      await waitForDocuments(page);
+      const salary = page.getByLabel('Salary');
+      expect(await salary.inputValue()).toBe('72000');
+      expect(await salary.isEditable()).toBe(false);
+      await page.getByLabel('Preferred first name').fill('Amy');
+      await page.getByLabel('Relocation support').uncheck();
+      await signAllTabs(page);
+      expect(await returnedEvent(page, back.url)).toBe('signing_complete');
+      await context.close();
+    }
     // C2002 ticks relocation and types what a spreadsheet would run.
     await signWith(out, 'offer-C2002', {
       'Preferred first name': '=HYPERLINK("http://evil.example")',
