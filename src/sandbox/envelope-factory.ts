@@ -215,8 +215,14 @@ function checkWitnesses(recipients: readonly RecipientRecord[]): void {
   }
 }
 
-/** Tabs must point at a document of the envelope (DocuSign: INVALID_DOCUMENT_ID / TAB_PAGENUMBER_IS_NOT_IN_DOCUMENT). */
-function checkTabs(tabs: Record<string, unknown>, documents: DocumentRecord[]): void {
+/**
+ * Tabs must point at a document of the envelope, or of the template
+ * (DocuSign: INVALID_DOCUMENT_ID / TAB_PAGENUMBER_IS_NOT_IN_DOCUMENT).
+ */
+export function checkTabs(
+  tabs: Record<string, unknown>,
+  documents: ReadonlyArray<Pick<DocumentRecord, 'documentId' | 'pages'>>,
+): void {
   for (const [kind, list] of Object.entries(tabs)) {
     if (!Array.isArray(list)) continue;
     for (const [i, tab] of list.entries()) {
