@@ -1,4 +1,4 @@
-import { tabsByKind, tabsObject, type Tabs, type WireTab } from '../envelope/index.js';
+import { tabsByKind, tabsObject, type Tabs } from '../envelope/index.js';
 import { ApiError, apiErrors } from './api-error.js';
 import type { BlobStore } from './db/blob-store.js';
 import { documentPdf } from './pdf/document-intake.js';
@@ -251,7 +251,7 @@ function renumberTabs(tabs: Tabs, ids: ReadonlyMap<string, string>, field: strin
         'INVALID_DOCUMENT_ID',
         `${field}: a ${kind.collection} tab is on documentId ${String(tab.documentId)}, which this composite template does not contribute.`,
       );
-    return { kind: kind.name, tab: { ...tab, documentId } as WireTab };
+    return { kind: kind.name, tab: { ...tab, documentId } };
   });
   return { ...tabs, ...tabsObject(moved) };
 }

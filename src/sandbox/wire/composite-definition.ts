@@ -1,7 +1,7 @@
 import { apiErrors } from '../api-error.js';
 import { lenientArray, lenientObject, lenientPositiveInt, lenientString } from './lenient.js';
 import { parseDocument, parseRecipients } from './definition-parts.js';
-import type { IncomingDocument, IncomingRecipient } from './envelope-definition.js';
+import type { IncomingDocument, IncomingRecipient } from './definition-parts.js';
 
 /** `#/definitions/serverTemplate`: a stored template, at its place in the overlay. */
 export interface IncomingServerTemplate {

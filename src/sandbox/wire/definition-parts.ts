@@ -15,11 +15,53 @@ import {
   stringifyScalars,
 } from './lenient.js';
 import { unroutedRecipientsMessage } from './routed-kinds.js';
-import type { IncomingDocument, IncomingRecipient, RecipientDetails } from './envelope-definition.js';
 
 // The parts every definition shares (envelopes, templates, composite
 // templates' inline templates): documents and recipients of every kind, read
 // with DocuSign's leniencies.
+
+/** A document of a creation request, bytes decoded. */
+export interface IncomingDocument {
+  documentId: string;
+  name: string;
+  /** As sent (`pdf`, `docx`, `.HTML` …); absent, the bytes decide, then the name's extension (document-intake.ts). */
+  fileExtension: string | undefined;
+  /** As sent: a PDF, or a document DocuSign converts (converted by buildEnvelope). */
+  bytes: Buffer;
+  order: number | undefined;
+}
+
+/**
+ * The fields only some kinds have (`#/definitions/inPersonSigner`,
+ * `#/definitions/witness`): the host of an in-person signing and who signs in
+ * front of them, whom a witness signs for.
+ */
+export interface RecipientDetails {
+  hostName?: string;
+  hostEmail?: string;
+  signerName?: string;
+  signerEmail?: string;
+  witnessFor?: string;
+}
+
+/** A recipient of a creation request (from `recipients`, filed by kind, or `templateRoles`). */
+export interface IncomingRecipient {
+  kind: RecipientKindName;
+  recipientId: string | undefined;
+  /** The recipient's name; an in-person signer's is its host's (`hostName`), as DocuSign addresses it. */
+  name: string;
+  email: string;
+  details: RecipientDetails;
+  /** What the recipient must type before the documents show (`accessCode`); kept only as a hash. */
+  accessCode: string | undefined;
+  clientUserId: string | undefined;
+  routingOrder: number | undefined;
+  roleName: string | undefined;
+  tabs: Tabs | undefined;
+  emailSubject: string | undefined;
+  emailBody: string | undefined;
+  supportedLanguage: string | undefined;
+}
 
 /**
  * How a recipient is read: `recipient` (an envelope's: name and email
