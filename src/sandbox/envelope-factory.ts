@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { recipientKind, type Tabs } from '../envelope/index.js';
+import { recipientKind } from '../envelope/index.js';
 import { hashPassword } from './auth/password-hash.js';
 import type { BlobStore } from './db/blob-store.js';
 import type { TemplatesRepository } from './repositories/templates.js';
 import type { EnvelopeRecord, RecipientRecord, DocumentRecord, CustomFieldRecord } from './repositories/envelopes.js';
-import type { IncomingEnvelope, IncomingRecipient } from './wire/envelope-definition.js';
+import type { IncomingEnvelope } from './wire/envelope-definition.js';
 import { ApiError, apiErrors } from './api-error.js';
 import { documentPdf } from './pdf/document-intake.js';
 import { quickPageCount } from './pdf/page-count.js';
 import { EnvelopeText, placeTabs } from './tabs/place-tabs.js';
-import { fillRoleTabs } from './tabs/role-tabs.js';
+import { resolveComposites, type SourcePerson } from './composite-templates.js';
+import type { IncomingCompositeTemplate } from './wire/composite-definition.js';
 
 /** The rows of a new envelope, ready for lifecycle.create (document bytes already stored). */
 export interface NewEnvelope {
@@ -32,47 +33,40 @@ export async function buildEnvelope(
   const id = randomUUID();
   const { now } = context;
   let documents: DocumentRecord[];
-  let people: Array<IncomingRecipient & { defaultRecipientId: string; defaultTabs: Tabs; defaultOrder: number }>;
+  let people: SourcePerson[];
   let emailSubject = incoming.emailSubject;
   let emailBlurb = incoming.emailBlurb;
 
-  if (incoming.templateId !== undefined) {
-    const template = context.templates.get(context.accountId, incoming.templateId);
-    if (!template) throw apiErrors.templateNotFound();
-    const roles = context.templates.roles(template.id);
-    emailSubject ??= template.emailSubject ?? undefined;
-    emailBlurb ??= template.emailBlurb ?? undefined;
-    documents = context.templates.documents(template.id).map((d) => ({
+  if (incoming.templateId !== undefined || incoming.compositeTemplates.length > 0) {
+    const sources = await resolveComposites(
+      incoming.templateId !== undefined
+        ? templateAsComposite(incoming, context.templates, context.accountId)
+        : incoming.compositeTemplates,
+      context,
+    );
+    emailSubject ??= sources.emailSubject;
+    emailBlurb ??= sources.emailBlurb;
+    documents = sources.documents.map((d, position) => ({
       envelopeId: id,
       documentId: d.documentId,
-      position: d.position,
+      position: position + 1,
       name: d.name,
       sha256: d.sha256,
       originalSha256: d.sha256,
       size: d.size,
       pages: d.pages,
     }));
-    const used = new Set<string>();
-    people = (incoming.templateRoles ?? []).map((r) => {
-      const role = roles.find((x) => x.roleName.toLowerCase() === r.roleName!.toLowerCase());
-      if (!role) {
-        throw apiErrors.invalidBody(
-          `templateRoles: roleName "${r.roleName}" is not a role of template ${template.id} (roles: ${roles.map((x) => x.roleName).join(', ')}).`,
+    people = sources.people;
+    if (incoming.templateId !== undefined) {
+      // The roles in the order the client named them (4.6); recipients fixed by the template after them.
+      const order = (p: SourcePerson) => {
+        const at = (incoming.templateRoles ?? []).findIndex(
+          (r) => r.roleName!.toLowerCase() === (p.roleName ?? '').toLowerCase(),
         );
-      }
-      if (used.has(role.roleName))
-        throw apiErrors.invalidBody(`templateRoles: roleName "${role.roleName}" is given twice.`);
-      used.add(role.roleName);
-      return {
-        ...r,
-        roleName: role.roleName,
-        defaultRecipientId: role.recipientId,
-        defaultTabs: role.tabs,
-        defaultOrder: Number(role.routingOrder),
+        return at < 0 ? Number.MAX_SAFE_INTEGER : at;
       };
-    });
-    if (incoming.recipients.length > 0)
-      throw apiErrors.invalidBody('With a templateId, name the signers in templateRoles, not recipients.');
+      people = [...people].sort((a, b) => order(a) - order(b));
+    }
   } else {
     // A PDF as sent, or the rendition of a DOCX, HTML or TXT document (converted one at a time: a
     // conversion is CPU work, and several at once would only take turns).
@@ -95,9 +89,10 @@ export async function buildEnvelope(
     documents.sort((a, b) => a.position - b.position);
     people = incoming.recipients.map((s, i) => ({
       ...s,
-      defaultRecipientId: String(i + 1),
-      defaultTabs: {},
-      defaultOrder: 1,
+      recipientId: s.recipientId ?? String(i + 1),
+      routingOrder: s.routingOrder ?? 1,
+      tabs: s.tabs ?? {},
+      accessCodeHash: null,
     }));
   }
 
@@ -111,25 +106,19 @@ export async function buildEnvelope(
 
   const recipientIds = new Set<string>();
   const recipients: RecipientRecord[] = people.map((s, position) => {
-    const recipientId = s.recipientId ?? s.defaultRecipientId;
+    const recipientId = s.recipientId;
     if (recipientIds.has(recipientId)) throw apiErrors.invalidBody(`recipientId ${recipientId} is used twice.`);
     recipientIds.add(recipientId);
-    // A template role's tabs are filled by the templateRoles entry's tabs (by tabLabel); documents' recipients bring their own.
+    // A template role's tabs were filled by label already (composite-templates.ts); documents' recipients bring their own.
     // A kind without tabs (a carbon copy, an editor …) has nothing to fill: tabs sent for one are left out.
-    const tabs = !recipientKind(s.kind).hasTabs
-      ? {}
-      : s.tabs === undefined
-        ? s.defaultTabs
-        : incoming.templateId === undefined
-          ? s.tabs
-          : fillRoleTabs(s.defaultTabs, s.tabs);
+    const tabs = recipientKind(s.kind).hasTabs ? s.tabs : {};
     checkTabs(tabs, documents);
     return {
       envelopeId: id,
       recipientId,
       kind: s.kind,
       details: s.details,
-      accessCodeHash: null,
+      accessCodeHash: s.accessCodeHash,
       accessCodeFailures: 0,
       position,
       recipientIdGuid: randomUUID(),
@@ -137,7 +126,7 @@ export async function buildEnvelope(
       name: s.name,
       email: s.email,
       clientUserId: s.clientUserId ?? null,
-      routingOrder: s.routingOrder ?? s.defaultOrder,
+      routingOrder: s.routingOrder,
       roleName: s.roleName ?? null,
       status: 'created',
       tabs,
@@ -158,7 +147,9 @@ export async function buildEnvelope(
     if (s.accessCode !== undefined) recipients[i]!.accessCodeHash = await hashPassword(s.accessCode);
 
   // Every tab gets its id and recipient; anchored tabs go wherever their anchor is (documents read only then).
-  const incomingBytes = new Map(incoming.documents.map((d) => [d.documentId, d.bytes]));
+  const incomingBytes = new Map(
+    incoming.compositeTemplates.length > 0 ? [] : incoming.documents.map((d) => [d.documentId, d.bytes]),
+  );
   const text = new EnvelopeText(
     documents.map((d) => ({
       documentId: d.documentId,
@@ -224,8 +215,14 @@ function checkWitnesses(recipients: readonly RecipientRecord[]): void {
   }
 }
 
-/** Tabs must point at a document of the envelope (DocuSign: INVALID_DOCUMENT_ID / TAB_PAGENUMBER_IS_NOT_IN_DOCUMENT). */
-function checkTabs(tabs: Record<string, unknown>, documents: DocumentRecord[]): void {
+/**
+ * Tabs must point at a document of the envelope, or of the template
+ * (DocuSign: INVALID_DOCUMENT_ID / TAB_PAGENUMBER_IS_NOT_IN_DOCUMENT).
+ */
+export function checkTabs(
+  tabs: Record<string, unknown>,
+  documents: ReadonlyArray<Pick<DocumentRecord, 'documentId' | 'pages'>>,
+): void {
   for (const [kind, list] of Object.entries(tabs)) {
     if (!Array.isArray(list)) continue;
     for (const [i, tab] of list.entries()) {
@@ -254,4 +251,43 @@ function checkTabs(tabs: Record<string, unknown>, documents: DocumentRecord[]): 
       }
     }
   }
+}
+
+/**
+ * `templateId` + `templateRoles` is DocuSign's shorthand for one composite:
+ * the server template, then an inline template whose recipients are the
+ * roles named. Every role named must be a role of the template, once.
+ */
+function templateAsComposite(
+  incoming: IncomingEnvelope,
+  templates: TemplatesRepository,
+  accountId: string,
+): IncomingCompositeTemplate[] {
+  const template = templates.get(accountId, incoming.templateId!);
+  if (!template) throw apiErrors.templateNotFound();
+  if (incoming.recipients.length > 0)
+    throw apiErrors.invalidBody('With a templateId, name the signers in templateRoles, not recipients.');
+  const roles = templates.roles(template.id).filter((r) => r.roleName !== '');
+  const used = new Set<string>();
+  for (const r of incoming.templateRoles ?? []) {
+    const role = roles.find((x) => x.roleName.toLowerCase() === r.roleName!.toLowerCase());
+    if (!role) {
+      throw apiErrors.invalidBody(
+        `templateRoles: roleName "${r.roleName}" is not a role of template ${template.id} (roles: ${roles.map((x) => x.roleName).join(', ')}).`,
+      );
+    }
+    if (used.has(role.roleName))
+      throw apiErrors.invalidBody(`templateRoles: roleName "${role.roleName}" is given twice.`);
+    used.add(role.roleName);
+  }
+  return [
+    {
+      compositeTemplateId: undefined,
+      templates: [
+        { kind: 'server', sequence: 1, templateId: template.id },
+        { kind: 'inline', sequence: 2, recipients: incoming.templateRoles ?? [], documents: [], fillsRolesOnly: true },
+      ],
+      document: undefined,
+    },
+  ];
 }

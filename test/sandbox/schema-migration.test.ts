@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/sandbox/db/open-database.js';
 import { schemaVersion } from '../../src/sandbox/db/schema.js';
 import { envelopesRepository } from '../../src/sandbox/repositories/envelopes.js';
+import { templatesRepository } from '../../src/sandbox/repositories/templates.js';
 
 // A data folder written before the sandbox routed every recipient kind
 // (schema version 1) stays readable: its recipients are signers without an
@@ -58,5 +59,44 @@ describe('schema migration', () => {
     }
     // Opening again changes nothing (the columns are there).
     openDatabase(dir).close();
+  });
+
+  it('reads a version-2 file’s templates as signer roles, listed and changed as new ones', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'signrun-schema-'));
+    dirs.push(dir);
+    const old = new Database(join(dir, 'sandbox.sqlite'));
+    old.exec(`
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      INSERT INTO meta VALUES ('schemaVersion', '2');
+      CREATE TABLE templates (id TEXT PRIMARY KEY, account_id TEXT NOT NULL, name TEXT NOT NULL, email_subject TEXT,
+        email_blurb TEXT, created_at INTEGER NOT NULL);
+      INSERT INTO templates VALUES ('t1', 'a1', 'Old contract', 'Sign', NULL, 1000);
+      CREATE TABLE template_roles (template_id TEXT NOT NULL, position INTEGER NOT NULL, recipient_id TEXT NOT NULL,
+        role_name TEXT NOT NULL, routing_order TEXT NOT NULL, tabs_json TEXT NOT NULL, PRIMARY KEY (template_id, position));
+      INSERT INTO template_roles VALUES ('t1', 0, '1', 'employee', '1', '{"signHereTabs":[{"documentId":"1"}]}');`);
+    old.close();
+
+    const db = openDatabase(dir);
+    try {
+      const templates = templatesRepository(db);
+      const template = templates.get('a1', 'T1');
+      expect(template).toMatchObject({
+        name: 'Old contract',
+        description: null,
+        ownerUserId: null,
+        lastModifiedAt: 1000,
+      });
+      expect(templates.roles('t1')).toEqual([
+        expect.objectContaining({ roleName: 'employee', kind: 'signer', fixed: {}, accessCodeHash: null }),
+      ]);
+      expect(templates.list('a1', { searchText: 'old', startPosition: 0, count: 10 }).total).toBe(1);
+      templates.update({ ...template!, name: 'Renamed', lastModifiedAt: 2000 }, undefined, undefined);
+      expect(templates.get('a1', 't1')).toMatchObject({ name: 'Renamed', lastModifiedAt: 2000 });
+      templates.delete('t1', 3000);
+      expect(templates.get('a1', 't1')).toBeUndefined();
+      expect(db.prepare("SELECT value FROM meta WHERE key = 'schemaVersion'").get()).toEqual({ value: '3' });
+    } finally {
+      db.close();
+    }
   });
 });

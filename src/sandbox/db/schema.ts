@@ -1,12 +1,13 @@
 import { oauthSchemaSql } from '../oauth/oauth-schema.js';
 
 /**
- * The sandbox's SQLite schema, version 2. Applied by `openDatabase` when the
+ * The sandbox's SQLite schema, version 3 (3: templates made through the API —
+ * description, owner, last change, deletion; template recipients of every kind). Applied by `openDatabase` when the
  * file is new (the account server's tables: oauth/oauth-schema.ts). Ids are strings (GUIDs) as on DocuSign's wire; times are epoch
  * milliseconds; document bytes live in the blob store, referenced by sha256.
  * A file of an older version is brought up to date by `schemaMigrations`.
  */
-export const schemaVersion = 2;
+export const schemaVersion = 3;
 
 export const schemaSql = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -53,8 +54,13 @@ CREATE TABLE IF NOT EXISTS templates (
   name TEXT NOT NULL,
   email_subject TEXT,
   email_blurb TEXT,
-  created_at INTEGER NOT NULL
+  created_at INTEGER NOT NULL,
+  description TEXT,
+  owner_user_id TEXT,                -- who created it (null for a seed's)
+  last_modified_at INTEGER,          -- null: never changed since created_at
+  deleted_at INTEGER                 -- moved to the recycle bin: gone from the API, kept for the envelopes made from it
 );
+CREATE INDEX IF NOT EXISTS templates_by_account_name ON templates(account_id, name COLLATE NOCASE);
 CREATE TABLE IF NOT EXISTS template_documents (
   template_id TEXT NOT NULL,
   document_id TEXT NOT NULL,
@@ -72,6 +78,9 @@ CREATE TABLE IF NOT EXISTS template_roles (
   role_name TEXT NOT NULL,
   routing_order TEXT NOT NULL,
   tabs_json TEXT NOT NULL,
+  kind TEXT NOT NULL DEFAULT 'signer',     -- the recipient kind (src/envelope/recipient-kinds.ts)
+  details_json TEXT NOT NULL DEFAULT '{}', -- a fixed recipient's name, email, host …: what the template says of them
+  access_code_hash TEXT,                   -- scrypt of the role's access code; the code itself is never kept
   PRIMARY KEY (template_id, position)
 );
 CREATE TABLE IF NOT EXISTS envelopes (
@@ -216,4 +225,12 @@ export const schemaMigrations: ReadonlyArray<{ table: string; column: string; de
   { table: 'recipients', column: 'access_code_hash', definition: 'TEXT' },
   { table: 'recipients', column: 'access_code_failures', definition: 'INTEGER NOT NULL DEFAULT 0' },
   { table: 'signing_sessions', column: 'access_code_passed_at', definition: 'INTEGER' },
+  // Version 3: templates made, changed and deleted through the API; their recipients of every kind.
+  { table: 'templates', column: 'description', definition: 'TEXT' },
+  { table: 'templates', column: 'owner_user_id', definition: 'TEXT' },
+  { table: 'templates', column: 'last_modified_at', definition: 'INTEGER' },
+  { table: 'templates', column: 'deleted_at', definition: 'INTEGER' },
+  { table: 'template_roles', column: 'kind', definition: "TEXT NOT NULL DEFAULT 'signer'" },
+  { table: 'template_roles', column: 'details_json', definition: "TEXT NOT NULL DEFAULT '{}'" },
+  { table: 'template_roles', column: 'access_code_hash', definition: 'TEXT' },
 ];

@@ -1,17 +1,23 @@
-import type { Tabs } from '../../envelope/index.js';
+import type { RecipientKindName, Tabs } from '../../envelope/index.js';
 import type { SandboxDatabase } from '../db/open-database.js';
+import type { RecipientDetails } from '../wire/envelope-definition.js';
 
-/** A stored template (read-only over the API; created by seeds). */
+/** A stored template: made by a seed or through the API (Templates_PostTemplates). */
 export interface TemplateRecord {
   id: string;
   accountId: string;
   name: string;
+  description: string | null;
   emailSubject: string | null;
   emailBlurb: string | null;
+  /** The user who created it; null for a seed's template. */
+  ownerUserId: string | null;
   createdAt: number;
+  /** Last change (Templates_PutTemplate); equals createdAt until then. */
+  lastModifiedAt: number;
 }
 
-/** A document of a template; its bytes are in the blob store. */
+/** A document of a template (a PDF: other kinds are converted at intake); its bytes are in the blob store. */
 export interface TemplateDocumentRecord {
   documentId: string;
   position: number;
@@ -21,21 +27,78 @@ export interface TemplateDocumentRecord {
   pages: number | null;
 }
 
-/** A signer role of a template, in template order. routingOrder is a string holding a number (2.6). */
+/**
+ * What a template says of one of its recipients beyond the role: a fixed
+ * recipient's name and email (a carbon copy every envelope gets), an
+ * embedded one's clientUserId, the kind's own fields, its message.
+ */
+export interface TemplateRecipientFixed {
+  name?: string;
+  email?: string;
+  clientUserId?: string;
+  details?: RecipientDetails;
+  emailSubject?: string;
+  emailBody?: string;
+  supportedLanguage?: string;
+}
+
+/**
+ * A recipient of a template (a role when it has a roleName), in template
+ * order. routingOrder is a string holding a number (2.6). A seed's roles
+ * are signers with nothing fixed.
+ */
 export interface TemplateRoleRecord {
   position: number;
   recipientId: string;
   roleName: string;
   routingOrder: string;
   tabs: Tabs;
+  kind: RecipientKindName;
+  fixed: TemplateRecipientFixed;
+  /** scrypt hash of the recipient's access code, copied to the envelopes made from the template. */
+  accessCodeHash: string | null;
+}
+
+/** One page of the template listing (Templates_GetTemplates). */
+export interface TemplateListing {
+  total: number;
+  templates: TemplateRecord[];
 }
 
 export type TemplatesRepository = ReturnType<typeof templatesRepository>;
 
+function templateOf(r: Record<string, unknown>): TemplateRecord {
+  const createdAt = r['created_at'] as number;
+  return {
+    id: r['id'] as string,
+    accountId: r['account_id'] as string,
+    name: r['name'] as string,
+    description: r['description'] as string | null,
+    emailSubject: r['email_subject'] as string | null,
+    emailBlurb: r['email_blurb'] as string | null,
+    ownerUserId: r['owner_user_id'] as string | null,
+    createdAt,
+    lastModifiedAt: (r['last_modified_at'] as number | null) ?? createdAt,
+  };
+}
+
+/** LIKE's wildcards in a search text taken literally (DocuSign's search_text is a plain substring). */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 export function templatesRepository(db: SandboxDatabase) {
+  const live = 'deleted_at IS NULL';
   const q = {
     template: db.prepare<[string, string], Record<string, unknown>>(
-      'SELECT * FROM templates WHERE id = ? COLLATE NOCASE AND account_id = ?',
+      `SELECT * FROM templates WHERE id = ? COLLATE NOCASE AND account_id = ? AND ${live}`,
+    ),
+    count: db.prepare<[string, string], { n: number }>(
+      `SELECT COUNT(*) AS n FROM templates WHERE account_id = ? AND ${live} AND name LIKE ? ESCAPE '\\'`,
+    ),
+    page: db.prepare<[string, string, number, number], Record<string, unknown>>(
+      `SELECT * FROM templates WHERE account_id = ? AND ${live} AND name LIKE ? ESCAPE '\\'
+       ORDER BY name COLLATE NOCASE, created_at, id LIMIT ? OFFSET ?`,
     ),
     documents: db.prepare<[string], Record<string, unknown>>(
       'SELECT * FROM template_documents WHERE template_id = ? ORDER BY position',
@@ -44,27 +107,51 @@ export function templatesRepository(db: SandboxDatabase) {
       'SELECT * FROM template_roles WHERE template_id = ? ORDER BY position',
     ),
     insertTemplate: db.prepare(
-      'INSERT INTO templates (id, account_id, name, email_subject, email_blurb, created_at) VALUES (@id, @accountId, @name, @emailSubject, @emailBlurb, @createdAt)',
+      `INSERT INTO templates (id, account_id, name, description, email_subject, email_blurb, owner_user_id, created_at, last_modified_at)
+       VALUES (@id, @accountId, @name, @description, @emailSubject, @emailBlurb, @ownerUserId, @createdAt, @lastModifiedAt)`,
     ),
+    updateTemplate: db.prepare(
+      `UPDATE templates SET name = @name, description = @description, email_subject = @emailSubject,
+       email_blurb = @emailBlurb, last_modified_at = @lastModifiedAt WHERE id = @id`,
+    ),
+    deleteTemplate: db.prepare<[number, string]>('UPDATE templates SET deleted_at = ? WHERE id = ?'),
     insertDocument: db.prepare(
       'INSERT INTO template_documents (template_id, document_id, position, name, sha256, size, pages) VALUES (@templateId, @documentId, @position, @name, @sha256, @size, @pages)',
     ),
+    deleteDocuments: db.prepare<[string]>('DELETE FROM template_documents WHERE template_id = ?'),
     insertRole: db.prepare(
-      'INSERT INTO template_roles (template_id, position, recipient_id, role_name, routing_order, tabs_json) VALUES (@templateId, @position, @recipientId, @roleName, @routingOrder, @tabsJson)',
+      `INSERT INTO template_roles (template_id, position, recipient_id, role_name, routing_order, tabs_json, kind, details_json, access_code_hash)
+       VALUES (@templateId, @position, @recipientId, @roleName, @routingOrder, @tabsJson, @kind, @detailsJson, @accessCodeHash)`,
     ),
+    deleteRoles: db.prepare<[string]>('DELETE FROM template_roles WHERE template_id = ?'),
+  };
+  const insertParts = (templateId: string, documents: TemplateDocumentRecord[], roles: TemplateRoleRecord[]) => {
+    for (const d of documents) q.insertDocument.run({ ...d, templateId });
+    for (const r of roles)
+      q.insertRole.run({
+        templateId,
+        position: r.position,
+        recipientId: r.recipientId,
+        roleName: r.roleName,
+        routingOrder: r.routingOrder,
+        tabsJson: JSON.stringify(r.tabs),
+        kind: r.kind,
+        detailsJson: JSON.stringify(r.fixed),
+        accessCodeHash: r.accessCodeHash,
+      });
   };
   return {
-    /** The template if it belongs to `accountId` (ids compared without case, as GUIDs are). */
+    /** The template if it belongs to `accountId` and is not deleted (ids compared without case, as GUIDs are). */
     get(accountId: string, templateId: string): TemplateRecord | undefined {
       const r = q.template.get(templateId, accountId);
-      if (!r) return undefined;
+      return r && templateOf(r);
+    },
+    /** The account's templates whose name contains `searchText` (any case), by name, one page of them. */
+    list(accountId: string, options: { searchText: string; startPosition: number; count: number }): TemplateListing {
+      const pattern = likePattern(options.searchText);
       return {
-        id: r['id'] as string,
-        accountId: r['account_id'] as string,
-        name: r['name'] as string,
-        emailSubject: r['email_subject'] as string | null,
-        emailBlurb: r['email_blurb'] as string | null,
-        createdAt: r['created_at'] as number,
+        total: q.count.get(accountId, pattern)!.n,
+        templates: q.page.all(accountId, pattern, options.count, options.startPosition).map(templateOf),
       };
     },
     documents(templateId: string): TemplateDocumentRecord[] {
@@ -84,12 +171,36 @@ export function templatesRepository(db: SandboxDatabase) {
         roleName: r['role_name'] as string,
         routingOrder: r['routing_order'] as string,
         tabs: JSON.parse(r['tabs_json'] as string) as Tabs,
+        kind: r['kind'] as RecipientKindName,
+        fixed: JSON.parse(r['details_json'] as string) as TemplateRecipientFixed,
+        accessCodeHash: r['access_code_hash'] as string | null,
       }));
     },
     insert(template: TemplateRecord, documents: TemplateDocumentRecord[], roles: TemplateRoleRecord[]): void {
-      q.insertTemplate.run({ ...template });
-      for (const d of documents) q.insertDocument.run({ ...d, templateId: template.id });
-      for (const r of roles) q.insertRole.run({ ...r, templateId: template.id, tabsJson: JSON.stringify(r.tabs) });
+      db.transaction(() => {
+        q.insertTemplate.run({ ...template });
+        insertParts(template.id, documents, roles);
+      })();
+    },
+    /**
+     * Replaces what a PUT changed: the template's fields always, its
+     * documents and recipients when given (undefined keeps them).
+     */
+    update(
+      template: TemplateRecord,
+      documents: TemplateDocumentRecord[] | undefined,
+      roles: TemplateRoleRecord[] | undefined,
+    ): void {
+      db.transaction(() => {
+        q.updateTemplate.run({ ...template });
+        if (documents) q.deleteDocuments.run(template.id);
+        if (roles) q.deleteRoles.run(template.id);
+        insertParts(template.id, documents ?? [], roles ?? []);
+      })();
+    },
+    /** Moves the template to the recycle bin: gone from the API; envelopes made from it keep their own copies. */
+    delete(templateId: string, now: number): void {
+      q.deleteTemplate.run(now, templateId);
     },
   };
 }

@@ -46,6 +46,26 @@ export const templateParams = {
   },
 } as const;
 
+const templateId = { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' } as const;
+
+/** Params of …/templates/{templateId}/documents/{documentId}. */
+export const templateDocumentParams = {
+  params: {
+    type: 'object',
+    required: ['accountId', 'templateId', 'documentId'],
+    properties: { accountId, templateId, documentId: { type: 'string', pattern: '^[1-9][0-9]{0,9}$' } },
+  },
+} as const;
+
+/** Params of …/templates/{templateId}/recipients/{recipientId}/tabs. */
+export const templateRecipientParams = {
+  params: {
+    type: 'object',
+    required: ['accountId', 'templateId', 'recipientId'],
+    properties: { accountId, templateId, recipientId: { type: 'string', pattern: '^[1-9][0-9]{0,9}$' } },
+  },
+} as const;
+
 /** Query of the status-changes listing (Envelopes_GetEnvelopes). */
 export const listEnvelopesQuery = {
   querystring: {

@@ -76,6 +76,9 @@ export async function applySeed(
             roleName: r.roleName,
             routingOrder: r.routingOrder ?? '1',
             tabs: r.tabs ?? {},
+            kind: 'signer',
+            fixed: {},
+            accessCodeHash: null,
           }));
           return { template: t, documents, roles };
         }),
@@ -111,9 +114,12 @@ export async function applySeed(
             id: t.template.templateId,
             accountId: p.account.id,
             name: t.template.name,
+            description: null,
             emailSubject: t.template.emailSubject ?? null,
             emailBlurb: t.template.emailBlurb ?? null,
+            ownerUserId: null,
             createdAt: now,
+            lastModifiedAt: now,
           },
           t.documents,
           t.roles,

@@ -1,65 +1,13 @@
-import {
-  recipientKind,
-  recipientKinds,
-  shorthandRecipientKind,
-  unmodelledRecipientCollections,
-  type RecipientKindName,
-  type Tabs,
-} from '../../envelope/index.js';
-import { ApiError, apiErrors } from '../api-error.js';
-import {
-  lenientArray,
-  lenientObject,
-  lenientPositiveInt,
-  lenientRoutingOrder,
-  lenientString,
-  stringifyScalars,
-} from './lenient.js';
-import { unroutedRecipientsMessage } from './routed-kinds.js';
+import { shorthandRecipientKind } from '../../envelope/index.js';
+import { apiErrors } from '../api-error.js';
+import { lenientArray, lenientObject, lenientString } from './lenient.js';
 import { camelCaseKeys } from './camel-case-keys.js';
+import { parseDocument, parseRecipient, parseRecipients } from './definition-parts.js';
+import { parseCompositeTemplates, type IncomingCompositeTemplate } from './composite-definition.js';
 
-/** A document of a creation request, bytes decoded. */
-export interface IncomingDocument {
-  documentId: string;
-  name: string;
-  /** As sent (`pdf`, `docx`, `.HTML` …); absent, the bytes decide, then the name's extension (document-intake.ts). */
-  fileExtension: string | undefined;
-  /** As sent: a PDF, or a document DocuSign converts (converted by buildEnvelope). */
-  bytes: Buffer;
-  order: number | undefined;
-}
-
-/**
- * The fields only some kinds have (`#/definitions/inPersonSigner`,
- * `#/definitions/witness`): the host of an in-person signing and who signs in
- * front of them, whom a witness signs for.
- */
-export interface RecipientDetails {
-  hostName?: string;
-  hostEmail?: string;
-  signerName?: string;
-  signerEmail?: string;
-  witnessFor?: string;
-}
-
-/** A recipient of a creation request (from `recipients`, filed by kind, or `templateRoles`). */
-export interface IncomingRecipient {
-  kind: RecipientKindName;
-  recipientId: string | undefined;
-  /** The recipient's name; an in-person signer's is its host's (`hostName`), as DocuSign addresses it. */
-  name: string;
-  email: string;
-  details: RecipientDetails;
-  /** What the recipient must type before the documents show (`accessCode`); kept only as a hash. */
-  accessCode: string | undefined;
-  clientUserId: string | undefined;
-  routingOrder: number | undefined;
-  roleName: string | undefined;
-  tabs: Tabs | undefined;
-  emailSubject: string | undefined;
-  emailBody: string | undefined;
-  supportedLanguage: string | undefined;
-}
+// The parts shared with templates and composite templates live in definition-parts.ts.
+export type { IncomingDocument, IncomingRecipient, RecipientDetails } from './definition-parts.js';
+import type { IncomingDocument, IncomingRecipient } from './definition-parts.js';
 
 /** A custom field of a creation request (`customFields.textCustomFields` / `listCustomFields`). */
 export interface IncomingCustomField {
@@ -85,6 +33,8 @@ export interface IncomingEnvelope {
   recipients: IncomingRecipient[];
   templateId: string | undefined;
   templateRoles: IncomingRecipient[] | undefined;
+  /** `compositeTemplates` (#/definitions/compositeTemplate), in the order sent; empty when absent. */
+  compositeTemplates: IncomingCompositeTemplate[];
 }
 
 /**
@@ -111,15 +61,29 @@ export function parseEnvelopeDefinition(body: unknown, fileParts: Map<string, Bu
   const templateId = lenientString(def['templateId'], 'templateId');
   const rolesRaw = lenientArray(def['templateRoles'], 'templateRoles');
   const templateRoles = rolesRaw?.map((raw, i) =>
-    parseRecipient(raw, shorthandRecipientKind, `templateRoles[${i}]`, true),
+    parseRecipient(raw, shorthandRecipientKind, `templateRoles[${i}]`, 'role'),
   );
+  const compositeTemplates = parseCompositeTemplates(def['compositeTemplates'], fileParts);
+  if (compositeTemplates.length > 0 && (templateId !== undefined || documents.length > 0 || recipients.length > 0)) {
+    // The composite templates carry the documents and recipients then (DocuSign's composite model).
+    throw apiErrors.invalidBody(
+      'With compositeTemplates, put documents and recipients in them, not in documents, recipients or templateId.',
+    );
+  }
   // A draft may start empty, as DocuSign allows (documents are added before sending); sending needs them.
-  if (templateId === undefined && documents.length === 0 && statusText !== 'created') {
-    throw apiErrors.invalidBody('An envelope sent at once needs documents (with documentBase64) or a templateId.');
+  if (
+    templateId === undefined &&
+    compositeTemplates.length === 0 &&
+    documents.length === 0 &&
+    statusText !== 'created'
+  ) {
+    throw apiErrors.invalidBody(
+      'An envelope sent at once needs documents (with documentBase64), a templateId or compositeTemplates.',
+    );
   }
   if (templateId !== undefined && documents.length > 0) {
     throw apiErrors.invalidBody(
-      'Send either documents or a templateId, not both (composite templates are not supported).',
+      'Send either documents or a templateId, not both (compositeTemplates combine a template with documents).',
     );
   }
   const customFields = parseCustomFields(def['customFields']);
@@ -135,130 +99,8 @@ export function parseEnvelopeDefinition(body: unknown, fileParts: Map<string, Bu
     recipients,
     templateId,
     templateRoles,
+    compositeTemplates,
   };
-}
-
-function parseDocument(raw: unknown, index: number, fileParts: Map<string, Buffer>): IncomingDocument {
-  const field = `documents[${index}]`;
-  const doc = lenientObject(raw, field)!;
-  const documentId = lenientPositiveInt(doc['documentId'], `${field}.documentId`);
-  if (documentId === undefined) throw apiErrors.invalidBody(`${field}.documentId is required.`);
-  const name = lenientString(doc['name'], `${field}.name`);
-  if (!name) throw apiErrors.invalidBody(`${field}.name is required.`);
-  const content = doc['documentBase64'];
-  let bytes: Buffer | undefined;
-  if (Buffer.isBuffer(content)) {
-    // Decoded already by the JSON body parser (wire/json-body.ts).
-    bytes = content;
-  } else {
-    const base64 = lenientString(content, `${field}.documentBase64`);
-    // No character-by-character check on the hot path: node skips what is not
-    // base64, and the PDF check that follows refuses what that leaves.
-    bytes = base64 !== undefined ? Buffer.from(base64, 'base64') : fileParts.get(String(documentId));
-  }
-  if (!bytes || bytes.length === 0) {
-    throw apiErrors.invalidBody(
-      `${field} has no content: send documentBase64, or a multipart file part for documentId ${documentId}.`,
-    );
-  }
-  return {
-    documentId: String(documentId),
-    name,
-    fileExtension: lenientString(doc['fileExtension'], `${field}.fileExtension`) || undefined,
-    bytes,
-    order: lenientPositiveInt(doc['order'], `${field}.order`),
-  };
-}
-
-/**
- * The recipients of every kind in the catalogue; a collection signrun does
- * not model (a seal, a notary) is refused rather than dropped silently.
- */
-function parseRecipients(recipients: Record<string, unknown> | undefined): IncomingRecipient[] {
-  if (!recipients) return [];
-  for (const collection of unmodelledRecipientCollections) {
-    const list = lenientArray(recipients[collection], `recipients.${collection}`);
-    if (list && list.length > 0) throw apiErrors.invalidBody(unroutedRecipientsMessage(collection));
-  }
-  const out: IncomingRecipient[] = [];
-  for (const kind of recipientKinds) {
-    const list = lenientArray(recipients[kind.collection], `recipients.${kind.collection}`) ?? [];
-    list.forEach((raw, i) => out.push(parseRecipient(raw, kind.name, `recipients.${kind.collection}[${i}]`, false)));
-  }
-  return out;
-}
-
-function parseRecipient(raw: unknown, kind: RecipientKindName, field: string, isRole: boolean): IncomingRecipient {
-  const s = lenientObject(raw, field)!;
-  const details = parseDetails(s, kind, field);
-  // An in-person signer is addressed through its host: DocuSign's own example
-  // (code-examples eg039) sends hostName/hostEmail/signerName and no name or email.
-  const name = lenientString(s['name'], `${field}.name`) || details.hostName;
-  const email = lenientString(s['email'], `${field}.email`) || details.hostEmail;
-  if (!name) throw apiErrors.invalidBody(`${field}.name is required.`);
-  if (!email) throw apiErrors.invalidBody(`${field}.email is required.`);
-  checkEmail(email, `${field}.email`);
-  if (details.signerEmail) checkEmail(details.signerEmail, `${field}.signerEmail`);
-  const roleName = lenientString(s['roleName'], `${field}.roleName`);
-  if (isRole && !roleName) throw apiErrors.invalidBody(`${field}.roleName is required.`);
-  const recipientId = lenientPositiveInt(s['recipientId'], `${field}.recipientId`);
-  const notification = lenientObject(s['emailNotification'], `${field}.emailNotification`);
-  const tabs =
-    s['tabs'] === undefined || s['tabs'] === null
-      ? undefined
-      : (stringifyScalars(lenientObject(s['tabs'], `${field}.tabs`)) as Tabs);
-  return {
-    kind,
-    recipientId: recipientId === undefined ? undefined : String(recipientId),
-    name,
-    email,
-    details,
-    accessCode: lenientString(s['accessCode'], `${field}.accessCode`) || undefined,
-    clientUserId: lenientString(s['clientUserId'], `${field}.clientUserId`) || undefined,
-    routingOrder: lenientRoutingOrder(s['routingOrder'], `${field}.routingOrder`),
-    roleName,
-    tabs,
-    emailSubject:
-      lenientString(notification?.['emailSubject'], `${field}.emailNotification.emailSubject`) ??
-      lenientString(s['emailSubject'], `${field}.emailSubject`),
-    emailBody:
-      lenientString(notification?.['emailBody'], `${field}.emailNotification.emailBody`) ??
-      lenientString(s['emailBody'], `${field}.emailBody`),
-    supportedLanguage:
-      lenientString(notification?.['supportedLanguage'], `${field}.emailNotification.supportedLanguage`) ??
-      lenientString(s['supportedLanguage'], `${field}.supportedLanguage`),
-  };
-}
-
-function checkEmail(email: string, field: string): void {
-  if (!/^[^\s@]+@[^\s@]+$/.test(email)) {
-    throw new ApiError(
-      400,
-      'INVALID_EMAIL_ADDRESS_FOR_RECIPIENT',
-      `The email address for the recipient is invalid: ${field}.`,
-    );
-  }
-}
-
-/** The fields of the kinds that have them (the catalogue's needsHost, signsFor), each required where DocuSign requires it. */
-function parseDetails(s: Record<string, unknown>, kind: RecipientKindName, field: string): RecipientDetails {
-  const traits = recipientKind(kind);
-  const details: RecipientDetails = {};
-  const text = (key: keyof RecipientDetails) => {
-    const value = lenientString(s[key], `${field}.${key}`);
-    if (value) details[key] = value;
-  };
-  if (traits.needsHost) {
-    for (const key of ['hostName', 'hostEmail', 'signerName', 'signerEmail'] as const) text(key);
-    for (const key of ['hostName', 'hostEmail', 'signerName'] as const)
-      if (!details[key]) throw apiErrors.invalidBody(`${field}.${key} is required for an in-person signer.`);
-  }
-  if (traits.signsFor) {
-    const witnessFor = lenientPositiveInt(s['witnessFor'], `${field}.witnessFor`);
-    if (witnessFor === undefined) throw apiErrors.invalidBody(`${field}.witnessFor is required for a witness.`);
-    details.witnessFor = String(witnessFor);
-  }
-  return details;
 }
 
 function parseCustomFields(raw: unknown): IncomingCustomField[] {

@@ -14,6 +14,11 @@ import type { FastifyPluginAsync } from 'fastify';
  *   `envelopeTemplateDefinition`; its fields (templateId, name, shared,
  *   created, lastModified, pageCount — a string there) sit at the top level.
  *
+ * - Templates_GetTemplates: items are `envelopeTemplate` (pageCount a
+ *   string), v2's `envelopeTemplateResult` (an integer);
+ * - Documents_GetTemplateDocuments: `templateDocuments[].pages` as for
+ *   envelope documents.
+ *
  * Other v2 → v2.1 changes touch fields the sandbox never sends (tab
  * widths, matchBoxes, nextUri/previousUri of listings, canCancelRenewal).
  * login_information and oauth2/token, which v2.1's Swagger no longer
@@ -27,6 +32,13 @@ export function restApiV21(api: FastifyPluginAsync): FastifyPluginAsync {
         return documentsV21(payload as DocumentsResult);
       if (request.method === 'GET' && route.endsWith('/templates/:templateId'))
         return templateV21(payload as Record<string, unknown>);
+      if (request.method === 'GET' && route.endsWith('/templates/:templateId/documents')) {
+        const result = payload as { templateId?: string; templateDocuments?: Array<Record<string, unknown>> };
+        const pages = documentsV21({ envelopeId: result.templateId, envelopeDocuments: result.templateDocuments });
+        return { ...result, templateDocuments: pages.envelopeDocuments };
+      }
+      if (request.method === 'GET' && route.endsWith('/templates'))
+        return templateListV21(payload as { envelopeTemplates?: Array<Record<string, unknown>> });
       return payload;
     });
     await app.register(api);
@@ -72,4 +84,15 @@ function templateV21(template: Record<string, unknown>): Record<string, unknown>
   const { pageCount, ...fields } = definition as Record<string, unknown>;
   // v2's envelopeTemplateDefinition.pageCount is an integer, v2.1's envelopeTemplate.pageCount a string.
   return { ...fields, ...(typeof pageCount === 'number' ? { pageCount: String(pageCount) } : {}), ...rest };
+}
+
+/** Listing items with v2.1's pageCount, a string. */
+function templateListV21(result: { envelopeTemplates?: Array<Record<string, unknown>> }) {
+  if (!Array.isArray(result.envelopeTemplates)) return result;
+  return {
+    ...result,
+    envelopeTemplates: result.envelopeTemplates.map((t) =>
+      typeof t['pageCount'] === 'number' ? { ...t, pageCount: String(t['pageCount']) } : t,
+    ),
+  };
 }
