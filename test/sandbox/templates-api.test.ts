@@ -277,6 +277,20 @@ describe('templates API', () => {
     expectApiError(envelope, 400, 'TEMPLATE_ID_INVALID');
   });
 
+  it('deletes a template by DELETE too, as the sandbox contract of signrun offers (the same deletion)', async () => {
+    // Not a Swagger operation: asked with fetch, not with the Swagger-checking helper.
+    const remove = (id: string) =>
+      fetch(`${base['v2.1']}/templates/${id}`, { method: 'DELETE', headers: authHeader() });
+    const id = await create('v2.1', leaseTemplate('Lease deleted by DELETE'));
+    const deleted = await remove(id);
+    expect(deleted.status).toBe(200);
+    expect(await deleted.json()).toEqual({ templateId: id, name: 'Lease deleted by DELETE' });
+    expectApiError(await call(`${base.v2}/templates/${id}`, { headers: authHeader() }), 400, 'TEMPLATE_ID_INVALID');
+    const again = await remove(id);
+    expect(again.status).toBe(400);
+    expect(((await again.json()) as { errorCode: string }).errorCode).toBe('TEMPLATE_ID_INVALID');
+  });
+
   it('answers an unknown template with TEMPLATE_ID_INVALID on every template path', async () => {
     const unknown = '0b6f3a3e-1111-4222-8333-944455556666';
     for (const path of ['', '/documents', '/documents/1', '/recipients', '/recipients/1/tabs'])

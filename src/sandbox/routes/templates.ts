@@ -181,6 +181,20 @@ export const templateRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
+  // DELETE …/templates/{templateId}: not in DocuSign's Swagger (it deletes a template through
+  // PUT …/folders/recyclebin, folders.ts), but in signrun's sandbox contract (DESIGN.md, templates as
+  // code): the same deletion, for clients that ask this way. 200 with the template's id and name.
+  app.delete<{ Params: TemplateParams }>(
+    '/accounts/:accountId/templates/:templateId',
+    { schema: templateParams },
+    async (request) => {
+      const template = templateOf(request, request.params.templateId);
+      const { sandbox } = request.server;
+      sandbox.templates.delete(template.id, sandbox.clock.now());
+      return { templateId: template.id, name: template.name };
+    },
+  );
+
   // GET …/templates/{templateId}/documents → #/definitions/templateDocumentsResult.
   app.get<{ Params: TemplateParams }>(
     '/accounts/:accountId/templates/:templateId/documents',
