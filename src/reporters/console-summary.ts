@@ -117,7 +117,7 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
     lines.push(`  Still to sign (${stillToSignCount}, oldest first):`);
     for (const r of stillToSign.sort(oldestFirst).slice(0, maxStillToSign))
       lines.push(
-        `    ${r.job}/${r.key}: ${r.name ?? r.recipientId}${r.email ? ` <${r.email}>` : ''} ${r.status}${r.since ? ` since ${r.since}` : ''}`,
+        `    ${r.job}/${r.key}: ${r.name ?? r.recipientId}${r.email ? ` <${r.email}>` : ''}${r.part ? ` (${r.part})` : ''} ${r.status}${r.since ? ` since ${r.since}` : ''}`,
       );
     if (stillToSignCount > maxStillToSign)
       lines.push(`    …and ${stillToSignCount - maxStillToSign} more in report.md`);

@@ -1,5 +1,6 @@
 import type { AccountResult, EnvelopeResult, RecipientOutcome } from '../runner/run-summary.js';
 import { isSettledEnvelope, isStillToAct } from '../envelope/statuses.js';
+import { partOf } from './still-to-sign.js';
 import { errorCatalogue } from '../errors/catalogue.js';
 import type { ReportSource } from './report-json.js';
 import { settledReasonOf } from './settled-reason.js';
@@ -72,7 +73,8 @@ function stillToSign(e: EnvelopeResult): ShownRecipient[] {
 }
 
 function who(r: ShownRecipient): string {
-  return r.name ?? r.clientUserId ?? r.roleName ?? `recipient ${r.recipientId}`;
+  const part = partOf(r.kind);
+  return `${r.name ?? r.clientUserId ?? r.roleName ?? `recipient ${r.recipientId}`}${part ? ` (${part})` : ''}`;
 }
 
 function howToSign(r: ShownRecipient): string {

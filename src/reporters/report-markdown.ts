@@ -125,7 +125,7 @@ export async function reportMarkdown(source: ReportSource): Promise<string> {
     );
     for (const r of stillToSign.slice(0, MAX_STILL_TO_SIGN)) {
       lines.push(
-        `| \`${cell(`${r.job}/${r.key}`)}\` | ${cell(r.name ?? r.recipientId)}${r.email ? ` <${cell(r.email)}>` : ''} | ${r.status} | ${r.since ?? ''} |`,
+        `| \`${cell(`${r.job}/${r.key}`)}\` | ${cell(r.name ?? r.recipientId)}${r.email ? ` <${cell(r.email)}>` : ''}${r.part ? ` (${cell(r.part)})` : ''} | ${r.status} | ${r.since ?? ''} |`,
       );
     }
     if (stillToSign.length > MAX_STILL_TO_SIGN)

@@ -1,4 +1,5 @@
 import { isSettledEnvelope, isStillToAct } from '../envelope/statuses.js';
+import { recipientKindNamed, shorthandRecipientKind } from '../envelope/recipient-kinds.js';
 import type { EnvelopeResult } from '../runner/run-summary.js';
 
 /** A recipient who has neither signed nor declined, in an envelope that is not settled. */
@@ -9,6 +10,8 @@ export interface StillToSign {
   recipientId: string;
   name?: string;
   email?: string;
+  /** The recipient's part when not a signer's, in words ("witness", "certified delivery"). */
+  part?: string;
   /** created (routing order not come), sent, delivered (opened). */
   status: string;
   /** Since when (sent or opened); undefined when the service never said. */
@@ -39,10 +42,18 @@ export function stillToSignOf(e: EnvelopeResult): StillToSign[] {
     };
     if (r.name !== undefined) item.name = r.name;
     if (r.email !== undefined) item.email = r.email;
+    const part = partOf(r.kind);
+    if (part !== undefined) item.part = part;
     const since = r.statusAt ?? (!known && status === 'sent' ? e.startedAt : undefined);
     if (since !== undefined) item.since = since;
     return item;
   });
+}
+
+/** A recipient's part in words when it is not a signer's ("witness", "in person signer"); undefined for a signer. */
+export function partOf(kind: string | undefined): string | undefined {
+  const known = kind === undefined ? undefined : recipientKindNamed(kind);
+  return known === undefined || known.name === shorthandRecipientKind ? undefined : known.role.toLowerCase();
 }
 
 /** Oldest first (the longest wait on top); those with no date last. */

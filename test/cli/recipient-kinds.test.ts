@@ -240,5 +240,13 @@ describe('every recipient kind from a job file', () => {
     expect(status.stdout).toContain('still to sign (witness): Wendy Witness');
     // A carbon copy never has anything to do.
     expect(status.stdout).not.toContain('Hana Records');
+    // The reports name each one's part too, and leave the copy out.
+    const md = await readFile(path.join(out, 'report.md'), 'utf8');
+    expect(md).toContain('Wendy Witness <wendy@example.com> (witness)');
+    expect(md).toContain('Lena Legal <legal@example.com> (certified delivery)');
+    expect(md).not.toContain('Hana Records');
+    const html = await readFile(path.join(out, 'report.html'), 'utf8');
+    expect(html).toContain('Ivan Inperson (in person signer)');
+    expect(html).not.toContain('Hana Records');
   });
 });
