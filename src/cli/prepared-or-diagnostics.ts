@@ -4,12 +4,18 @@ import type { PreflightProblem } from '../runner/template-check.js';
 import { prepare, type Prepared } from '../runner/prepare.js';
 import type { Shard } from '../state/shard.js';
 import { formatDiagnostics } from './format-diagnostics.js';
+import { annotate, appendStepSummary, invalidInputSummary } from './github-actions.js';
 import { useColour, type CommandIO } from './io.js';
 
-/** Diagnostics on stderr as `validate` prints them (text, colour on a TTY); nothing when there are none. */
+/**
+ * Diagnostics on stderr as `validate` prints them (text, colour on a TTY),
+ * and as annotations when the step runs on GitHub Actions; nothing when
+ * there are none.
+ */
 export function printDiagnostics(io: CommandIO, diagnostics: Diagnostic[]): void {
   if (diagnostics.length > 0)
     io.stderr.write(formatDiagnostics(diagnostics, 'text', { colour: useColour(io, 'stderr') }));
+  annotate(io, diagnostics);
 }
 
 /** The problems found before sending (a template's roles and labels), as diagnostics at their job file's line. */
@@ -36,6 +42,8 @@ export interface PreparedOrDiagnosticsOptions {
   nothingDone?: (errors: number) => string;
   /** Print the warnings of valid input too (`run` and `sync` do; the others print them only with errors). */
   printWarnings?: boolean;
+  /** The command as the step summary names it (`signrun run`): invalid input is summarised there on GitHub Actions. */
+  summaryTitle?: string;
 }
 
 /**
@@ -56,6 +64,7 @@ export async function preparedOrDiagnostics(
   if (!prepared.ok) {
     printDiagnostics(io, [...prepared.errors, ...prepared.warnings]);
     if (options.nothingDone) io.stderr.write(options.nothingDone(prepared.errors.length));
+    if (options.summaryTitle) await appendStepSummary(io, invalidInputSummary(options.summaryTitle, prepared.errors));
     return undefined;
   }
   if (options.printWarnings) printDiagnostics(io, prepared.warnings);

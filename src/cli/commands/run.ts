@@ -17,6 +17,7 @@ import { consoleSummary } from '../../reporters/console-summary.js';
 import { createProgress } from '../../reporters/progress.js';
 import { parseShard } from '../../state/shard.js';
 import { leanHeap } from '../lean-heap.js';
+import { appendReportToStepSummary } from '../github-actions.js';
 import { sync } from '../../sync/sync.js';
 
 /** How a folder is shown to the user: relative to the working folder when inside it. */
@@ -41,6 +42,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
     nothingDone: (errors) =>
       `Nothing was sent: fix the ${errors} error(s) above, then run again (\`npx signrun validate\` checks offline).\n`,
     printWarnings: true,
+    summaryTitle: 'signrun run',
   });
   if (!prepared) return ExitCode.invalid;
   const { config, jobs } = prepared;
@@ -205,6 +207,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
         if (!(error instanceof SignrunError) || error.code !== 'SR_OUTPUT_WRITE') throw error;
         reportFailure = error;
       }
+      await appendReportToStepSummary(io, path.join(outDir, 'report.md'));
       const written = reportFailure?.details?.['written'] as string[] | undefined;
       io.stdout.write(
         await consoleSummary(report, {

@@ -12,6 +12,7 @@ import { writeReports } from '../../reporters/write-reports.js';
 import { consoleSummary } from '../../reporters/console-summary.js';
 import { sync } from '../../sync/sync.js';
 import { shownPath } from './run.js';
+import { appendReportToStepSummary } from '../github-actions.js';
 
 /**
  * `signrun sync <paths...> [--out DIR] [--state DIR] [--force] [--combined]`:
@@ -61,6 +62,7 @@ const syncCommand: CommandHandler = async ({ args, options, io, signal }) => {
     try {
       const report = reportOf(summary, io.cwd);
       await writeReports(out, report);
+      await appendReportToStepSummary(io, path.join(outDir, 'report.md'));
       const { sync: info } = summary;
       io.stdout.write(
         info.listed

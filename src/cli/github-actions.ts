@@ -1,0 +1,62 @@
+import { appendFile, readFile } from 'node:fs/promises';
+import type { Diagnostic } from '../jobs/model.js';
+import { formatDiagnostics } from './format-diagnostics.js';
+import type { CommandIO } from './io.js';
+
+/**
+ * What a command does for GitHub Actions, on every exit, without the user
+ * asking: annotations for the diagnostics (workflow commands on stdout,
+ * which GitHub turns into `::error` marks on the job file's lines), and the
+ * report appended to the job's step summary. Both only when GitHub says it
+ * runs the step (`GITHUB_ACTIONS=true`, `GITHUB_STEP_SUMMARY`).
+ */
+export function onGitHubActions(io: CommandIO): boolean {
+  return io.env['GITHUB_ACTIONS'] === 'true';
+}
+
+/** `::error file=…,line=…` for each diagnostic, when the step runs on GitHub Actions. */
+export function annotate(io: CommandIO, diagnostics: readonly Diagnostic[]): void {
+  if (onGitHubActions(io) && diagnostics.length > 0)
+    io.stdout.write(formatDiagnostics([...diagnostics], 'github', { colour: false }));
+}
+
+/**
+ * Appends markdown to the step summary. A summary that cannot be written
+ * is said on stderr and changes nothing else: the command's own outputs
+ * and exit code are what count.
+ */
+export async function appendStepSummary(io: CommandIO, markdown: string): Promise<void> {
+  const file = io.env['GITHUB_STEP_SUMMARY'];
+  if (!file) return;
+  try {
+    await appendFile(file, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
+  } catch (error) {
+    io.stderr.write(`warning: the step summary ${file} was not written: ${(error as Error).message}\n`);
+  }
+}
+
+/** The report.md just written, appended to the step summary. */
+export async function appendReportToStepSummary(io: CommandIO, reportMd: string): Promise<void> {
+  if (!io.env['GITHUB_STEP_SUMMARY']) return;
+  const markdown = await readFile(reportMd, 'utf8').catch(() => undefined);
+  if (markdown !== undefined) await appendStepSummary(io, markdown);
+}
+
+/** A step summary for input that was refused: what and where, and that nothing was sent. */
+export function invalidInputSummary(command: string, errors: readonly Diagnostic[]): string {
+  const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  const rows = errors
+    .slice(0, 50)
+    .map((d) => `| \`${cell(`${d.file}:${d.line}:${d.column}`)}\` | \`${d.code}\` | ${cell(d.message)} |`);
+  return [
+    `# ${command}: invalid input, nothing sent`,
+    '',
+    `${errors.length} error(s); fix them, then run again (\`npx signrun validate\` checks offline).`,
+    '',
+    '| where | code | what |',
+    '|---|---|---|',
+    ...rows,
+    ...(errors.length > rows.length ? ['', `…and ${errors.length - rows.length} more.`] : []),
+    '',
+  ].join('\n');
+}
