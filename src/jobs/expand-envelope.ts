@@ -83,7 +83,8 @@ export function expandEnvelope(
     ...(row ? { row: row.number } : {}),
     emailSubject: sub(raw.emailSubject ?? defaults.emailSubject ?? ''),
     ...(emailBlurb !== undefined ? { emailBlurb } : {}),
-    status: raw.status ?? defaults.status ?? 'sent',
+    // A `${row.*}` status is the row's cell (checked by resolve-envelopes.ts); an empty cell is the default.
+    status: (sub(raw.status ?? defaults.status ?? 'sent') || 'sent') as ResolvedEnvelope['status'],
     ...(voidedReason !== undefined ? { voidedReason: sub(voidedReason) } : {}),
     ...(notification ? { notification } : {}),
     ...(returnUrl !== undefined ? { returnUrl } : {}),

@@ -17,7 +17,8 @@ export interface RawJobFile {
 export interface RawEnvelopeDefaults {
   emailSubject?: string;
   emailBlurb?: string;
-  status?: 'sent' | 'created' | 'voided';
+  /** `sent`, `created`, `voided`, or in a forEach envelope a `${row.*}` reference to a cell holding one. */
+  status?: 'sent' | 'created' | 'voided' | (string & {});
   voidedReason?: string;
   returnUrl?: string;
   eventNotification?: { url: string };

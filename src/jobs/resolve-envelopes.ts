@@ -136,7 +136,13 @@ function checkValues(item: ExpandedEnvelope, ctx: JobContext, keys: Set<string>,
   keys.add(envelope.key);
   if (envelope.emailSubject.trim() === '')
     say('SR_EMAIL_SUBJECT_MISSING', `envelope ${envelope.key} has an empty emailSubject`, ['emailSubject']);
-  if (envelope.status === 'voided' && envelope.voidedReason === undefined)
+  if (!envelopeStatuses.includes(envelope.status))
+    say(
+      'SR_SCHEMA_ENUM',
+      `status is ${JSON.stringify(envelope.status)}; it must be one of ${envelopeStatuses.join(', ')} (empty: sent)`,
+      ['status'],
+    );
+  if (envelope.status === 'voided' && (envelope.voidedReason ?? '').trim() === '')
     say(
       'SR_VOIDED_REASON_MISSING',
       `envelope ${envelope.key} has status voided but no voidedReason: the service requires one, and shows it to the recipients`,
@@ -374,6 +380,9 @@ function round(n: number): number {
 
 /** Anchors found, by document path, anchor string and matching options (offsets apply after). */
 type AnchorCache = Map<string, AnchorMatch[]>;
+
+/** What an envelope's status may be once a `${row.*}` cell filled it. */
+const envelopeStatuses: readonly string[] = ['sent', 'created', 'voided'];
 
 /** Whether an envelope has a tab placed by anchor (its documents' text is then read). */
 function hasAnchors(envelope: ExpandedEnvelope['envelope']): boolean {
