@@ -102,7 +102,10 @@ export async function loadJobs(patterns: string[], options: LoadJobsOptions): Pr
       };
       const problems = await checkJobSchema(parsed.value);
       for (const problem of problems)
-        sink.add(problem.code, problem.message, placeOf(ctx, problem.path, problem.at), { field: problem.field });
+        sink.add(problem.code, problem.message, placeOf(ctx, problem.path, problem.at), {
+          field: problem.field,
+          ...(problem.hint !== undefined ? { hint: problem.hint } : {}),
+        });
       if (problems.length > 0) continue;
       const raw = parsed.value as RawJobFile;
       stats.jobs += 1;

@@ -1,3 +1,4 @@
+import { docusignFields, type DocusignObject } from './docusign-fields.js';
 import { readFileSync } from 'node:fs';
 import type { ErrorObject } from 'ajv';
 import type { ErrorCode } from '../errors/catalogue.js';
@@ -15,6 +16,8 @@ export interface SchemaProblem {
   at: 'value' | 'key';
   /** Dotted field name for people, e.g. envelopes[0].recipients[1].email. */
   field: string;
+  /** What to do, when the code's own hint does not fit this case. */
+  hint?: string;
 }
 
 type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
@@ -67,6 +70,28 @@ export async function checkJobSchema(value: unknown): Promise<SchemaProblem[]> {
   );
 }
 
+/** The DocuSign object a path of the job file is (by where it is: a recipient, a tab, a document…). */
+function docusignObjectOf(path: NodePath): DocusignObject | undefined {
+  const at = (i: number) => path[path.length - i];
+  const indexed = typeof at(1) === 'number';
+  // [..., list, i] or [..., list, collection, i] (the object forms of recipients and tabs).
+  const list = indexed ? (typeof at(2) === 'string' && typeof at(3) === 'string' ? at(3) : at(2)) : undefined;
+  if (indexed) {
+    if (list === 'tabs') return 'tab';
+    if (at(2) === 'listItems') return 'listItem';
+    if (at(2) === 'radios') return 'radio';
+    if (list === 'recipients') return 'recipient';
+    if (at(2) === 'templateRoles') return 'templateRole';
+    if (at(2) === 'documents') return 'document';
+    if (at(2) === 'envelopes' && path.length === 2) return 'envelope';
+    return undefined;
+  }
+  if (at(1) === 'tabs') return 'tabs';
+  if (at(1) === 'recipients') return 'recipients';
+  if (path.length === 1 && at(1) === 'defaults') return 'envelope';
+  return undefined;
+}
+
 function toProblem(error: ErrorObject, root: unknown): SchemaProblem | undefined {
   const path = pointerToPath(error.instancePath, root);
   const field = fieldName(path);
@@ -89,8 +114,19 @@ function toProblem(error: ErrorObject, root: unknown): SchemaProblem | undefined
     case 'additionalProperties': {
       const extra = String(params['additionalProperty']);
       const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
-      const suggestion = didYouMean(extra, known);
       const where = field ? ` in ${field}` : '';
+      // DocuSign's own name for something signrun does not take yet is no typo: say so, and what it takes.
+      const object = docusignObjectOf(path);
+      if (object !== undefined && (docusignFields[object] as readonly string[]).includes(extra))
+        return {
+          code: 'SR_SCHEMA_UNKNOWN_PROPERTY',
+          message: `"${extra}"${where} is a DocuSign field that signrun does not take in job files yet; the fields it takes here: ${known.join(', ')}`,
+          path: [...path, extra],
+          at: 'key',
+          field: joinField(field, extra),
+          hint: `Remove "${extra}", or say what it should do in an issue; ${extra === 'recipientType' ? 'a recipient’s kind is the collection it is listed under (recipients: { signers: […], carbonCopies: […] }), ' : ''}docs/job-files.md lists what each object takes.`,
+        };
+      const suggestion = didYouMean(extra, known);
       return {
         code: 'SR_SCHEMA_UNKNOWN_PROPERTY',
         message: `unknown field "${extra}"${where}${suggestion ? `; did you mean "${suggestion}"?` : known.length ? `; known fields: ${known.join(', ')}` : ''}`,
