@@ -39,6 +39,11 @@ describe('signrun in your own repository (npm pack → install → npx signrun)'
     const shipped = packed[0]!.files.map((f) => f.path);
     expect(shipped).toContain('dist/cli/bin.js');
     expect(shipped).toContain('schemas/job.schema.json');
+    // The README and every error's hint point at docs/ and examples/: they ship too (issue 26).
+    expect(shipped).toContain('docs/errors.md');
+    expect(shipped).toContain('docs/job-files.md');
+    expect(shipped).toContain('examples/offer-letters.yaml');
+    expect(shipped).toContain('examples/docs/offer-letter-form.pdf');
     expect(shipped.some((p) => p.startsWith('test/') || p.startsWith('src/'))).toBe(false);
 
     const project = join(work, 'my-repo');
