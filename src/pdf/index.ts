@@ -9,3 +9,6 @@ export * from './page-sizes.js';
 export * from './document-rendition.js';
 export * from './rendition-kinds.js';
 export * from './rendition-error.js';
+export * from './envelope-text.js';
+export * from './anchor-places.js';
+export * from './stamped-place.js';
