@@ -6,6 +6,7 @@ import type { CommandIO } from './io.js';
 /** The command table. Each command's module is loaded only when it runs, so `--help` stays fast. */
 const commands = {
   validate: () => import('./commands/validate.js'),
+  preview: () => import('./commands/preview.js'),
   plan: () => import('./commands/plan.js'),
   run: () => import('./commands/run.js'),
   serve: () => import('./commands/serve.js'),
@@ -92,6 +93,20 @@ export function buildProgram(
     .argument('<paths...>', 'job files, folders or globs')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'github']).default('text'))
     .action(on('validate'));
+
+  program
+    .command('preview')
+    .description(
+      'Draw every envelope with its tabs, offline: <out>/<job>/<key>/preview.pdf, a PNG per page, and preview.html. Exit 1 on a warning.',
+    )
+    .argument('<paths...>', 'job files, folders or globs')
+    .option('--out <dir>', 'output folder (default: preview)')
+    .option('--key <key...>', 'only these envelope keys (key or job/key)')
+    .addOption(
+      new Option('--format <format>', 'how warnings are printed').choices(['text', 'json', 'github']).default('text'),
+    )
+    .option('--warnings-ok', 'exit 0 even when a warning is found (a layout to look at, not to stop on)')
+    .action(on('preview'));
 
   program
     .command('plan')

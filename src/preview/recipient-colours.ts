@@ -1,0 +1,24 @@
+/** A colour as red, green and blue from 0 to 1 (pdf-lib's), with its CSS form for the contact sheet. */
+export interface RecipientColour {
+  readonly red: number;
+  readonly green: number;
+  readonly blue: number;
+  readonly css: string;
+}
+
+function hex(css: string): RecipientColour {
+  const n = Number.parseInt(css.slice(1), 16);
+  return { red: ((n >> 16) & 255) / 255, green: ((n >> 8) & 255) / 255, blue: (n & 255) / 255, css };
+}
+
+/**
+ * Okabe and Ito's palette (told apart with the common colour blindnesses),
+ * without its yellow, too pale for text on white; then grey and black. The
+ * ninth recipient takes the first colour again.
+ */
+const palette = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#666666', '#000000'].map(hex);
+
+/** The colour of the recipient at `index` (0-based, in the envelope's order). */
+export function recipientColour(index: number): RecipientColour {
+  return palette[index % palette.length]!;
+}
