@@ -49,6 +49,12 @@ export function nonNegativeInt(value: string): number {
   return n;
 }
 
+export function pageScale(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0.25 || n > 4) throw new InvalidArgumentError('must be a number from 0.25 to 4');
+  return n;
+}
+
 export function portNumber(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be a port number, 0 to 65535');
@@ -106,6 +112,11 @@ export function buildProgram(
       new Option('--format <format>', 'how warnings are printed').choices(['text', 'json', 'github']).default('text'),
     )
     .option('--warnings-ok', 'exit 0 even when a warning is found (a layout to look at, not to stop on)')
+    .option(
+      '--scale <pixels>',
+      'pixels per point of the page images (default 1: 72 dots per inch, the page size)',
+      pageScale,
+    )
     .action(on('preview'));
 
   program

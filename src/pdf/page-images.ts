@@ -55,7 +55,7 @@ export class PageRasterizer {
   readonly #bases = new Map<string, Canvas>();
 
   /**
-   * @param scale pixels per point (1.5: 108 dots per inch).
+   * @param scale pixels per point (1: 72 dots per inch, a pixel per point).
    * @param keep document pages kept rendered (most recently used first out last).
    */
   constructor(
@@ -63,9 +63,14 @@ export class PageRasterizer {
     private readonly keep = 8,
   ) {}
 
-  /** Renders each page of `overlay` over its `pages[i]`, in order. */
+  /**
+   * Renders each page of `overlay` over its `pages[i]`, in order. Each
+   * page's PNG is compressed (on the thread pool) while the next page is
+   * rendered, a few pages ahead at most.
+   */
   async *overlaid(overlay: Uint8Array, pages: readonly OverlaidPage[]): AsyncGenerator<PageImage> {
     const doc = await openPdf(overlay);
+    const ahead: Array<Promise<PageImage>> = [];
     try {
       for (const [i, page] of pages.entries()) {
         const base = await this.#base(page);
@@ -74,15 +79,22 @@ export class PageRasterizer {
         const canvas = createCanvas(base.width, base.height);
         const context = canvas.getContext('2d');
         context.drawImage(base, 0, 0);
-        await top.render(
+        await top.render({
           // @napi-rs/canvas is the canvas pdf.js itself uses under Node (its DOM types are absent here: no cast needed).
-          { canvas, canvasContext: context, viewport, background: 'rgba(0,0,0,0)' },
-        ).promise;
+          canvas,
+          canvasContext: context,
+          viewport,
+          background: 'rgba(0,0,0,0)',
+        }).promise;
         top.cleanup();
-        const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
-        yield { png: await pngOf(pixels, canvas.width, canvas.height), width: canvas.width, height: canvas.height };
+        // The canvas's own pixels (RGBA; opaque, so premultiplied or not is the same), without getImageData's copy.
+        const { width, height } = canvas;
+        ahead.push(pngOf(canvas.data(), width, height).then((png) => ({ png, width, height })));
+        if (ahead.length >= 3) yield await ahead.shift()!;
       }
+      while (ahead.length > 0) yield await ahead.shift()!;
     } finally {
+      await Promise.allSettled(ahead);
       await doc.destroy();
       restoreStringify();
     }

@@ -24,8 +24,13 @@ export interface PreviewOptions {
   readonly onEnvelope?: (done: { job: string; key: string; findings: number; failed: boolean }) => void;
 }
 
-/** 1.5 pixels per point (108 dots per inch): a page of text is readable on screen, and a thousand rows stay quick. */
-export const previewScale = 1.5;
+/**
+ * One pixel per point (72 dots per inch): a PNG is the page's own size, its
+ * text readable on screen, and a thousand rows of two pages render in well
+ * under a minute on two cores (1.5 takes twice as long: BENCHMARKS.md);
+ * `--scale` for sharper pages.
+ */
+export const previewScale = 1;
 
 /** What a preview found and wrote. */
 export interface PreviewSummary {

@@ -35,6 +35,7 @@ const preview: CommandHandler = async ({ args, options, io }) => {
     out: new OutputFolder(outDir),
     cwd: io.cwd,
     ...(keys === undefined ? {} : { keys }),
+    ...(typeof options['scale'] === 'number' ? { scale: options['scale'] } : {}),
     onStart: (total) => progress.start(total),
     onEnvelope: ({ failed }) => progress.tick(failed),
   });
