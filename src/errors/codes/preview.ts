@@ -15,7 +15,7 @@ export const previewCodes = defineCodes({
   SR_PREVIEW_TABS_OVERLAP: {
     exitCode: 1,
     summary: 'Two tabs of an envelope cover the same part of a page: one hides the other.',
-    hint: 'Move one of the two tabs (its position or its anchor offsets); `preview.png` shows where both are.',
+    hint: 'Move one of the two tabs (its position or its anchor offsets); the page’s PNG (preview-<documentId>-<page>.png) shows both.',
   },
   SR_PREVIEW_TAB_OVER_TEXT: {
     exitCode: 1,
