@@ -7,7 +7,8 @@ export interface SheetEntry {
   readonly row?: number;
   /** The job file, as shown to the user. */
   readonly file: string;
-  readonly recipients: ReadonlyArray<{ name: string; kind: string; colour: string }>;
+  /** In the envelope's order; `colour` is CSS, `colourName` what people call it. */
+  readonly recipients: ReadonlyArray<{ name: string; kind: string; colour: string; colourName: string }>;
   /** preview.pdf, relative to the output folder. */
   pdf?: string;
   /** Its page images in order, relative to the output folder. */
@@ -26,8 +27,8 @@ const href = (path: string) => html(path.split('/').map(encodeURIComponent).join
 function legend(entries: readonly SheetEntry[]): string {
   const most = Math.max(1, ...entries.map((e) => e.recipients.length));
   const items = Array.from({ length: Math.min(most, 8) }, (_, i) => {
-    const c = recipientColour(i).css;
-    return `<li><span class="swatch" style="background:${c}" aria-hidden="true"></span>Recipient ${i + 1}: ${c}</li>`;
+    const c = recipientColour(i);
+    return `<li><span class="swatch" style="background:${c.css}" aria-hidden="true"></span>Recipient ${i + 1}: ${c.name}</li>`;
   });
   return `<ul class="legend">${items.join('')}</ul>`;
 }
@@ -37,7 +38,7 @@ function card(e: SheetEntry): string {
   const who = e.recipients
     .map(
       (r) =>
-        `<li><span class="swatch" style="background:${html(r.colour)}" aria-hidden="true"></span>${html(r.name)} <span class="kind">(${html(r.kind)})</span></li>`,
+        `<li><span class="swatch" style="background:${html(r.colour)}" aria-hidden="true"></span>${html(r.name)} <span class="kind">(${html(r.kind)}, ${html(r.colourName)})</span></li>`,
     )
     .join('');
   const first = e.pages?.[0];

@@ -128,6 +128,7 @@ export async function previewJobs(jobs: readonly ResolvedJob[], options: Preview
         name: r.name,
         kind: r.kind,
         colour: recipientColour(i).css,
+        colourName: recipientColour(i).name,
       })),
       warnings: [],
     };

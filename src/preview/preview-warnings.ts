@@ -73,10 +73,14 @@ export function overlapFindings(tabs: readonly BoxedTab[]): PreviewFinding[] {
   return found;
 }
 
+/** Spaces, and the rules and dots a form draws for someone to write on: a tab over them is where it belongs. */
+const fillIn = /^[\s_.\u2026\u2010-\u2015-]?$/;
+
 /**
- * A tab whose box covers text of its page: a character (not a space) whose
- * centre is inside the box. Centres, not boxes: a tab set just after a label
- * on its line touches the label's box edges without hiding it.
+ * A tab whose box covers text of its page: a character (not a space, nor the
+ * underscores or dots of a line to sign on) whose centre is inside the box.
+ * Centres, not boxes: a tab set just after a label on its line touches the
+ * label's box edges without hiding it.
  */
 export function overTextFindings(
   tabs: readonly BoxedTab[],
@@ -94,7 +98,7 @@ export function overTextFindings(
         const ch = line.text[i] ?? '';
         const x = (box.left + box.right) / 2;
         const y = (box.top + box.bottom) / 2;
-        const inside = ch.trim() !== '' && x > left && x < left + width && y > top && y < top + height;
+        const inside = !fillIn.test(ch) && x > left && x < left + width && y > top && y < top + height;
         if (inside || (run !== '' && ch === ' ' && i + 1 < line.boxes.length)) run += ch;
         else if (run !== '') {
           covered.push(run.trim());

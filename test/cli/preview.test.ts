@@ -56,6 +56,7 @@ describe('signrun preview (the offer-letter example)', () => {
       expect(alt).toMatch(/^First page of offer-letters-2027 \/ offer-C\d+/);
     }
     expect(sheet).toMatch(/<h1>Preview of \d+ envelopes<\/h1>/);
+    expect(sheet).toContain('Recipient 1: blue');
   });
 
   it("shows each row's salary at its anchor in preview.pdf (read by poppler)", async () => {

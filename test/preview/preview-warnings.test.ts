@@ -33,7 +33,19 @@ const page: PageText = {
   ],
 };
 
+/** A signature line of underscores at y 650. */
+const rule: PageText = {
+  ...page,
+  lines: [
+    { text: '____', boxes: [0, 1, 2, 3].map((i) => ({ left: 60 + i * 6, top: 650, right: 66 + i * 6, bottom: 662 })) },
+  ],
+};
+
 describe('preview warnings', () => {
+  it('a tab over the underscores of a line to sign on is where it belongs', () => {
+    expect(overTextFindings([{ tab: tab(), box: box(55, 630, 180, 48) }], () => [rule])).toEqual([]);
+  });
+
   it('a tab over text names the text it covers; one set after it on its line does not', () => {
     const over: BoxedTab = { tab: tab(), box: box(70, 698, 60, 18) };
     const beside: BoxedTab = { tab: tab(), box: box(114, 698, 60, 18) };
