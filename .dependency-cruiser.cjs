@@ -18,6 +18,7 @@
  *   src/sync                    brings earlier runs up to date (uses the runner's pieces), when present
  *   src/reporters               content from the summary: json, md, junit, console, progress
  *   src/links                   `signrun links serve`: stable signing links that ask the runner for fresh addresses
+ *   src/preview                 `signrun preview`: every envelope drawn with its tabs, offline
  *   src/cli, src/index.ts       the command line and the library entry, on top
  *
  * Each rule below allows only layers listed above its own, so the order is
@@ -178,6 +179,14 @@ module.exports = {
         '^src/config/',
         '^src/runner/',
       ],
+    ),
+    layer(
+      'preview-above-the-runner',
+      '`signrun preview` draws each envelope as the service will hold it: the wire tabs the runner sends, placed and ' +
+        'drawn by the PDF layer the sandbox stamps with, written by the disk writer. It never calls a service, so ' +
+        'it knows neither the client nor the state, nor the sandbox itself (only the layer they share).',
+      'src/preview/',
+      ['^src/errors/', '^src/envelope/', '^src/pdf/', '^src/jobs/', '^src/output/', '^src/runner/envelope-definition\\.ts$'],
     ),
     {
       name: 'cli-on-top',

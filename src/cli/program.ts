@@ -6,6 +6,7 @@ import type { CommandIO } from './io.js';
 /** The command table. Each command's module is loaded only when it runs, so `--help` stays fast. */
 const commands = {
   validate: () => import('./commands/validate.js'),
+  preview: () => import('./commands/preview.js'),
   plan: () => import('./commands/plan.js'),
   run: () => import('./commands/run.js'),
   serve: () => import('./commands/serve.js'),
@@ -45,6 +46,12 @@ export function positiveInt(value: string): number {
 export function nonNegativeInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('must be a whole number of 0 or more');
+  return n;
+}
+
+export function pageScale(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0.25 || n > 4) throw new InvalidArgumentError('must be a number from 0.25 to 4');
   return n;
 }
 
@@ -92,6 +99,25 @@ export function buildProgram(
     .argument('<paths...>', 'job files, folders or globs')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'github']).default('text'))
     .action(on('validate'));
+
+  program
+    .command('preview')
+    .description(
+      'Draw every envelope with its tabs, offline: <out>/<job>/<key>/preview.pdf, a PNG per page, and preview.html. Exit 1 on a warning.',
+    )
+    .argument('<paths...>', 'job files, folders or globs')
+    .option('--out <dir>', 'output folder (default: preview)')
+    .option('--key <key...>', 'only these envelope keys (key or job/key)')
+    .addOption(
+      new Option('--format <format>', 'how warnings are printed').choices(['text', 'json', 'github']).default('text'),
+    )
+    .option('--warnings-ok', 'exit 0 even when a warning is found (a layout to look at, not to stop on)')
+    .option(
+      '--scale <pixels>',
+      'pixels per point of the page images (default 1: 72 dots per inch, the page size)',
+      pageScale,
+    )
+    .action(on('preview'));
 
   program
     .command('plan')

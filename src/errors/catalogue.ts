@@ -4,6 +4,7 @@ import { jobCodes } from './codes/jobs.js';
 import { clientCodes } from './codes/client.js';
 import { runCodes } from './codes/run.js';
 import { sandboxCodes } from './codes/sandbox.js';
+import { previewCodes } from './codes/preview.js';
 import type { CatalogueEntry } from './catalogue-entry.js';
 
 /**
@@ -18,6 +19,7 @@ export const errorCatalogue = {
   ...jobCodes,
   ...clientCodes,
   ...runCodes,
+  ...previewCodes,
   ...sandboxCodes,
 } satisfies Record<string, CatalogueEntry>;
 
@@ -30,5 +32,6 @@ export const catalogueSections: ReadonlyArray<{ title: string; codes: Record<str
   { title: 'Job files', codes: jobCodes },
   { title: 'Service calls', codes: clientCodes },
   { title: 'Runs, outputs and reports', codes: runCodes },
+  { title: 'Preview', codes: previewCodes },
   { title: 'Sandbox program', codes: sandboxCodes },
 ];

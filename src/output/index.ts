@@ -10,6 +10,8 @@ export {
   documentFile,
   safeFileName,
   jobFormDataFile,
+  previewFiles,
+  previewPageFile,
   type ReportFile,
 } from './output-paths.js';
 export {

@@ -36,6 +36,19 @@ export const itemFiles = {
   formData: 'form-data.json',
 } as const;
 
+/** `signrun preview`'s files (docs/preview.md): the contact sheet at the top, each envelope's PDF and pages in its folder. */
+export const previewFiles = {
+  /** Every envelope's first page, the legend and the warnings, in one page. */
+  sheet: 'preview.html',
+  /** An envelope's documents with every tab drawn. */
+  pdf: 'preview.pdf',
+} as const;
+
+/** `<folder>/preview-<documentId>-<page>.png`: one page of an envelope's preview, `folder` an {@link itemFolder}. */
+export function previewPageFile(folder: string, documentId: string, pageNumber: number): string {
+  return `${folder}/preview-${safeFileName(documentId)}-${pageNumber}.png`;
+}
+
 /** Relative folder of an envelope or account: `<job>/<key>`. */
 export function itemFolder(job: string, key: string): string {
   return `${job}/${key}`;

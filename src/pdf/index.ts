@@ -9,3 +9,8 @@ export * from './page-sizes.js';
 export * from './document-rendition.js';
 export * from './rendition-kinds.js';
 export * from './rendition-error.js';
+export * from './envelope-text.js';
+export * from './anchor-places.js';
+export * from './stamped-place.js';
+export * from './png-file.js';
+// page-images.js (pages rendered to PNG) is imported on its own: it loads a native canvas, which only the preview needs.

@@ -81,11 +81,12 @@ export class PageTextLimitError extends Error {
  * each step that may load pdf.js code; pdf.js does not use rawJSON.
  */
 const nativeStringify = JSON.stringify;
-function restoreStringify(): void {
+export function restoreStringify(): void {
   if (JSON.stringify !== nativeStringify) JSON.stringify = nativeStringify;
 }
 
-const pdfjsRoot = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+/** pdfjs-dist's folder (its standard fonts, for the readers and the renderer). */
+export const pdfjsRoot = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 
 /**
  * The text of every page of a PDF with positions, read by pdf.js (its legacy

@@ -105,10 +105,41 @@ const initials: TabDrawer = (page, box, content, { script, plain }) => {
     });
 };
 
+/** How a value is set in a box's one line of text: the size it is wanted at, the room, and the size it gets. */
+export interface TextLineFit {
+  /** The text as drawn (characters the font cannot encode replaced). */
+  readonly shown: string;
+  /** The size the stamp writes a value at in a box of this height (10 pt at most, 6 at least). */
+  readonly preferredSize: number;
+  /** The width the text may take (the box less its margins), points. */
+  readonly room: number;
+  /** The text's width at the preferred size, points. */
+  readonly width: number;
+  /** The size it is drawn at: the preferred one, or smaller so it fits (never below 6 pt). */
+  readonly size: number;
+}
+
+/**
+ * How `text` is set in `box` by the text, list and labelled drawers: the
+ * stamp's own arithmetic, exported so that the preview measures a value
+ * exactly as it will be stamped (a value wider than `room` is shrunk).
+ */
+export function textLineFit(box: TabBox, text: string, font: PDFFont, left = box.left + 3): TextLineFit {
+  const shown = encodable(font, text);
+  const room = box.left + box.width - 3 - left;
+  const preferredSize = Math.min(10, Math.max(6, box.height - 6));
+  return {
+    shown,
+    preferredSize,
+    room,
+    width: font.widthOfTextAtSize(shown, preferredSize),
+    size: fitSize(font, shown, room, preferredSize),
+  };
+}
+
 /** One line of text, vertically centred in the box, shrunk to fit its width. */
 function textLine(page: PDFPage, box: TabBox, text: string, font: PDFFont, ink: RGB, left = box.left + 3): void {
-  const shown = encodable(font, text);
-  const size = fitSize(font, shown, box.left + box.width - 3 - left, Math.min(10, Math.max(6, box.height - 6)));
+  const { shown, size } = textLineFit(box, text, font, left);
   // Helvetica's capitals stand 0.72 em above the baseline: centre those.
   const y = box.bottom + (box.height - size * 0.72) / 2;
   page.drawText(shown, { x: left, y, size, font, color: ink });

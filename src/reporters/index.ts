@@ -12,6 +12,12 @@ export { reportMarkdown } from './report-markdown.js';
 export { reportJunit, reportJunitChunks } from './report-junit.js';
 export { writeReports } from './write-reports.js';
 export { consoleSummary, type ConsoleSummaryOptions } from './console-summary.js';
-export { createProgress, type Progress, type ProgressOptions } from './progress.js';
+export {
+  createProgress,
+  createProgressCounter,
+  type Progress,
+  type ProgressCounter,
+  type ProgressOptions,
+} from './progress.js';
 export { checkReport, reportSchema } from './report-schema.js';
 export { mergeReports } from './merge-reports.js';

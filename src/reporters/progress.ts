@@ -20,12 +20,24 @@ export interface Progress {
 }
 
 /**
+ * A count drawn as progress, whatever is counted (a run's envelopes, the
+ * preview's): `start` with the total, `tick` for each one done.
+ */
+export interface ProgressCounter {
+  start(total: number): void;
+  /** One more done; `failed` counts it among the failed too. */
+  tick(failed?: boolean): void;
+  /** Clears the bar (TTY) so what follows starts on a clean line. */
+  finish(): void;
+}
+
+/**
  * On a TTY, one line redrawn at most ten times a second:
  * `[#########.........] 120/200 · 2 failed · 25.1/s · ETA 3s`.
  * Otherwise (CI logs, pipes) a plain line every `intervalMs`, so logs stay
  * readable and short.
  */
-export function createProgress(options: ProgressOptions): Progress {
+export function createProgressCounter(options: ProgressOptions): ProgressCounter {
   const tty = options.tty ?? Boolean(options.stream.isTTY);
   const interval = options.intervalMs ?? 5_000;
   const now = options.now ?? (() => Date.now());
@@ -63,27 +75,41 @@ export function createProgress(options: ProgressOptions): Progress {
   };
 
   return {
+    start(count) {
+      total = count;
+      started = now();
+      lastDraw = tty ? 0 : started;
+    },
+    tick(isFailed = false) {
+      done += 1;
+      if (isFailed) failed += 1;
+      // The bar shows the last count; plain logs get the summary instead of a final line.
+      draw(tty && done === total);
+    },
+    finish() {
+      if (tty && drawn) options.stream.write('\r\x1b[2K');
+    },
+  };
+}
+
+/** The progress of a run: a {@link createProgressCounter} fed by the run's events. */
+export function createProgress(options: ProgressOptions): Progress {
+  const counter = createProgressCounter(options);
+  return {
     onEvent(event) {
       switch (event.type) {
         case 'run:start':
-          total = event.envelopes + event.accounts;
-          started = now();
-          lastDraw = tty ? 0 : started;
+          counter.start(event.envelopes + event.accounts);
           break;
         case 'envelope:done':
         case 'account:done':
           if (event.result.outcome === 'not-started') return;
-          done += 1;
-          if (event.result.outcome === 'failed') failed += 1;
-          // The bar shows the last count; plain logs get the summary instead of a final line.
-          draw(tty && done === total);
+          counter.tick(event.result.outcome === 'failed');
           break;
         default:
           break;
       }
     },
-    finish() {
-      if (tty && drawn) options.stream.write('\r\x1b[2K');
-    },
+    finish: () => counter.finish(),
   };
 }

@@ -98,9 +98,10 @@ function wireRecipientOf(r: ResolvedRecipient, recipientId: string): WireRecipie
 /**
  * A tab on the wire: its place's fields, its value, the other fields of its
  * kind, list items and radios (a radio group names only its document; each
- * radio its page and position, or its anchor), and whose it is.
+ * radio its page and position, or its anchor), and whose it is. The preview
+ * places the same wire tab the service would receive.
  */
-function wireTabOf(t: ResolvedTab, recipientId?: string): WireTab {
+export function wireTabOf(t: ResolvedTab, recipientId?: string): WireTab {
   const radioGroup = tabKind(t.kind).valueType === 'radio';
   const wire: WireTab = radioGroup ? { documentId: (t.place as TabPosition).documentId } : { ...t.place };
   if (t.value !== undefined) wire.value = t.value;

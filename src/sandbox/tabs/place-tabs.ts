@@ -8,82 +8,11 @@ import {
   type Tabs,
   type WireTab,
 } from '../../envelope/index.js';
-import { findAnchors, isAnchorUnits, readPageText, type AnchorQuery, type PageText } from '../../pdf/index.js';
+import { hasAnchor, placeAtAnchors, type AnchoredItem, type EnvelopeText } from '../../pdf/index.js';
 import { ApiError, apiErrors } from '../api-error.js';
 
-/** A document of the envelope whose text anchors are looked for in. */
-export interface AnchorDocument {
-  documentId: string;
-  /** The bytes, read only when some tab has an anchor. */
-  bytes: () => Uint8Array;
-}
-
-/**
- * The largest document whose text the sandbox reads for anchors: DocuSign's
- * limit for one document (25 MB). A larger one (the request body limit lets
- * 34 MiB through) is searched as if it held no text.
- */
-export const anchorDocumentLimitBytes = 25 * 1024 * 1024;
-
-/**
- * The text of each document, read once per envelope and only when an anchor
- * asks for it. A document pdf.js cannot read, or one above the size limit,
- * has no text (its anchors are then not found, as DocuSign finds none in an
- * image-only PDF).
- */
-export class EnvelopeText {
-  private readonly texts = new Map<string, Promise<PageText[]>>();
-  constructor(private readonly documents: readonly AnchorDocument[]) {}
-
-  get documentCount(): number {
-    return this.documents.length;
-  }
-
-  /** Each document's pages, in the envelope's order. */
-  async all(): Promise<Array<{ documentId: string; pages: PageText[] }>> {
-    const out: Array<{ documentId: string; pages: PageText[] }> = [];
-    for (const doc of this.documents) out.push({ documentId: doc.documentId, pages: await this.of(doc) });
-    return out;
-  }
-
-  private of(doc: AnchorDocument): Promise<PageText[]> {
-    let text = this.texts.get(doc.documentId);
-    if (text === undefined) {
-      const bytes = doc.bytes();
-      text =
-        bytes.length > anchorDocumentLimitBytes
-          ? Promise.resolve([])
-          : readPageText(bytes).catch(() => [] as PageText[]);
-      this.texts.set(doc.documentId, text);
-    }
-    return text;
-  }
-}
-
-function hasAnchor(place: Record<string, unknown>): place is Record<string, unknown> & { anchorString: string } {
-  return typeof place['anchorString'] === 'string' && place['anchorString'].trim() !== '';
-}
-
-function anchorQuery(place: Record<string, unknown> & { anchorString: string }): AnchorQuery {
-  const number = (v: unknown): number | undefined => {
-    const n = Number(v);
-    return v === undefined || v === null || v === '' || !Number.isFinite(n) ? undefined : n;
-  };
-  const units = typeof place['anchorUnits'] === 'string' ? place['anchorUnits'].trim().toLowerCase() : '';
-  const query: {
-    -readonly [K in keyof AnchorQuery]: AnchorQuery[K];
-  } = {
-    anchorString: place.anchorString,
-    anchorCaseSensitive: wireTrue(place['anchorCaseSensitive']),
-    anchorMatchWholeWord: wireTrue(place['anchorMatchWholeWord']),
-  };
-  const dx = number(place['anchorXOffset']);
-  const dy = number(place['anchorYOffset']);
-  if (dx !== undefined) query.anchorXOffset = dx;
-  if (dy !== undefined) query.anchorYOffset = dy;
-  if (isAnchorUnits(units)) query.anchorUnits = units;
-  return query;
-}
+// The text of an envelope's documents and anchor placement live in the PDF layer, shared with the preview.
+export { EnvelopeText, anchorDocumentLimitBytes, type AnchorDocument } from '../../pdf/index.js';
 
 /** DocuSign's answer to an anchor that no document contains (400). */
 export function anchorNotFound(anchorString: string): ApiError {
@@ -102,38 +31,17 @@ export function anchorNotFound(anchorString: string): ApiError {
 export const maxAnchorPlacements = 1000;
 
 /**
- * Every place an anchored item goes: one copy per occurrence of its anchor in
- * the envelope's documents, each with documentId, pageNumber, xPosition and
- * yPosition (whole points, as DocuSign answers them) beside its anchor
- * fields. No occurrence: [] with anchorIgnoreIfNotPresent, else
- * ANCHOR_TAB_STRING_NOT_FOUND.
+ * Every place an anchored item goes (placeAtAnchors, the PDF layer's, which
+ * the preview uses too); none: [] with anchorIgnoreIfNotPresent, else
+ * ANCHOR_TAB_STRING_NOT_FOUND; more than {@link maxAnchorPlacements}: refused.
  */
-async function anchored<T extends Record<string, unknown> & { anchorString: string }>(
-  item: T,
-  text: EnvelopeText,
-): Promise<T[]> {
-  const query = anchorQuery(item);
-  const out: T[] = [];
-  for (const { documentId, pages } of await text.all()) {
-    const matches = findAnchors(pages, query);
-    if (out.length + matches.length > maxAnchorPlacements)
-      throw apiErrors.invalidParameter(
-        `anchorString ${JSON.stringify(item.anchorString)} is found more than ${maxAnchorPlacements} times in the envelope's documents; the sandbox places at most ${maxAnchorPlacements} tabs for one anchor (use a longer anchor, or anchorMatchWholeWord).`,
-      );
-    for (const match of matches) {
-      out.push({
-        ...item,
-        documentId,
-        pageNumber: String(match.pageNumber),
-        xPosition: String(Math.round(match.xPosition)),
-        yPosition: String(Math.round(match.yPosition)),
-      });
-    }
-  }
-  // A draft without documents yet keeps its anchored tabs unplaced.
-  if (out.length === 0 && text.documentCount > 0 && !wireTrue(item['anchorIgnoreIfNotPresent']))
-    throw anchorNotFound(item.anchorString);
-  if (text.documentCount === 0) return [item];
+async function anchored<T extends AnchoredItem>(item: T, text: EnvelopeText): Promise<T[]> {
+  const out = await placeAtAnchors(item, text);
+  if (out.length > maxAnchorPlacements)
+    throw apiErrors.invalidParameter(
+      `anchorString ${JSON.stringify(item.anchorString)} is found more than ${maxAnchorPlacements} times in the envelope's documents; the sandbox places at most ${maxAnchorPlacements} tabs for one anchor (use a longer anchor, or anchorMatchWholeWord).`,
+    );
+  if (out.length === 0 && !wireTrue(item['anchorIgnoreIfNotPresent'])) throw anchorNotFound(item.anchorString);
   return out;
 }
 

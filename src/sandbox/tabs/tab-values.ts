@@ -9,9 +9,8 @@ import {
   type FormDataItem,
   type KindedTab,
   type Tabs,
-  type WireTab,
 } from '../../envelope/index.js';
-import type { TabToDraw } from '../../pdf/index.js';
+import { stampedPlace, type TabToDraw } from '../../pdf/index.js';
 import { evaluateFormula, formulaText } from './formula.js';
 
 /** Who signed, as the service-filled tabs show it. */
@@ -89,25 +88,6 @@ export function computeFormulas(tabs: KindedTab[]): KindedTab[] {
   return out;
 }
 
-function positionOf(place: Record<string, unknown>, documentId: string) {
-  if (String(place['documentId']) !== documentId) return undefined;
-  const pageNumber = Number(place['pageNumber'] ?? 1);
-  const xPosition = Number(place['xPosition']);
-  const yPosition = Number(place['yPosition']);
-  if (place['xPosition'] === undefined || place['yPosition'] === undefined) return undefined;
-  if (![pageNumber, xPosition, yPosition].every(Number.isFinite) || pageNumber < 1) return undefined;
-  return { pageNumber, xPosition, yPosition };
-}
-
-function sizeOf(tab: WireTab): { width?: number; height?: number } {
-  const width = Number(tab['width']);
-  const height = Number(tab['height']);
-  return {
-    ...(Number.isFinite(width) && width > 0 ? { width } : {}),
-    ...(Number.isFinite(height) && height > 0 ? { height } : {}),
-  };
-}
-
 /** A person's initials from their adopted signature ("Ada Lovelace" → "AL"). */
 export function initialsOf(name: string): string {
   return name
@@ -136,16 +116,16 @@ export function valueTabsToDraw(
     if (drawing === 'radio') {
       const radios = tabMembers(tab, 'radios');
       for (const radio of radios) {
-        const at = positionOf(radio, documentId);
+        const at = stampedPlace(kind.name, radio, documentId);
         if (at === undefined) continue;
         const value = typeof radio['value'] === 'string' ? radio['value'] : '';
         out.push({ kind: kind.name, ...at, value, selected: wireTrue(radio['selected']) });
       }
       continue;
     }
-    const at = positionOf(tab, documentId);
+    const at = stampedPlace(kind.name, tab, documentId);
     if (at === undefined) continue;
-    const base = { kind: kind.name, ...at, ...sizeOf(tab) };
+    const base = { kind: kind.name, ...at };
     if (drawing === 'initials')
       out.push({ ...base, value: initialsOf(signed.signatureName), signedAt: signed.signedAt });
     else if (drawing === 'checkbox') out.push({ ...base, selected: wireTrue(tab['selected']) });

@@ -1,0 +1,196 @@
+import { isAbsolute, relative } from 'node:path';
+import { errorCatalogue, type ErrorCode } from '../errors/index.js';
+import { WrittenPlaces } from '../jobs/index.js';
+import type { Diagnostic, ResolvedEnvelope, ResolvedJob } from '../jobs/model.js';
+import { itemFolder, previewFiles, previewPageFile, type OutputFolder } from '../output/index.js';
+import { PageRasterizer, type OverlaidPage } from '../pdf/page-images.js';
+import { DocumentSources } from './document-sources.js';
+import { OverlayPages, previewEnvelope } from './preview-envelope.js';
+import { contactSheet, type SheetEntry } from './contact-sheet.js';
+import { recipientColour } from './recipient-colours.js';
+
+/** Options of {@link previewJobs}. */
+export interface PreviewOptions {
+  /** Where the files go (`preview/` by default in the CLI). */
+  readonly out: OutputFolder;
+  /** Folder that file names in diagnostics are shown relative to. */
+  readonly cwd: string;
+  /** Only these envelopes, each named by its key or `job/key`. Default: every envelope. */
+  readonly keys?: readonly string[];
+  /** Pixels per point of the PNGs. Default {@link previewScale}. */
+  readonly scale?: number;
+  /** Called with the number of envelopes to preview, then once per envelope done. */
+  readonly onStart?: (total: number) => void;
+  readonly onEnvelope?: (done: { job: string; key: string; findings: number; failed: boolean }) => void;
+}
+
+/**
+ * One pixel per point (72 dots per inch): a PNG is the page's own size, its
+ * text readable on screen, and a thousand rows of two pages render in well
+ * under a minute on two cores (1.5 takes twice as long: BENCHMARKS.md);
+ * `--scale` for sharper pages.
+ */
+export const previewScale = 1;
+
+/** What a preview found and wrote. */
+export interface PreviewSummary {
+  /** Envelopes previewed. */
+  readonly envelopes: number;
+  /** Envelopes matching --key (previewed or skipped). */
+  readonly matched: number;
+  /** Warnings (SR_PREVIEW_*) and errors (an envelope that could not be previewed), at the tab's line. */
+  readonly diagnostics: Diagnostic[];
+  /** Envelopes not previewed, and why (a template envelope). */
+  readonly notes: Diagnostic[];
+  /** Files written, the contact sheet included. */
+  readonly files: number;
+}
+
+/** Pages rendered per overlay: its fonts load once for this many pages; memory holds at most these. */
+const pagesPerOverlay = 32;
+
+/**
+ * `signrun preview`: each envelope built from documents, one after the
+ * other (memory flat in the rows: an envelope's pages are written and let
+ * go before the next), as `<job>/<key>/preview.pdf` and one PNG per page,
+ * then `preview.html`, the contact sheet. Template envelopes are noted and
+ * skipped. Offline: no call to any service.
+ */
+export async function previewJobs(jobs: readonly ResolvedJob[], options: PreviewOptions): Promise<PreviewSummary> {
+  const { out } = options;
+  const show = (path: string): string => {
+    const rel = relative(options.cwd, path);
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+  };
+  const envelopes = jobs.flatMap((job) =>
+    job.envelopes.filter(
+      (e) => options.keys === undefined || options.keys.includes(e.key) || options.keys.includes(`${e.job}/${e.key}`),
+    ),
+  );
+  const places = new WrittenPlaces();
+  const sources = new DocumentSources();
+  const rasterizer = new PageRasterizer(options.scale ?? previewScale);
+  const diagnostics: Diagnostic[] = [];
+  const notes: Diagnostic[] = [];
+  const entries: SheetEntry[] = [];
+  let files = 0;
+  let previewed = 0;
+
+  const diagnostic = (
+    code: ErrorCode,
+    severity: Diagnostic['severity'],
+    envelope: ResolvedEnvelope,
+    message: string,
+    at: { line: number; column: number; excerpt?: string } = envelope.source,
+  ): Diagnostic => ({
+    code,
+    severity,
+    message: `${envelope.row === undefined ? '' : `row ${envelope.row} `}(${envelope.key}): ${message}`,
+    file: show(envelope.source.file),
+    line: at.line,
+    column: at.column,
+    ...(at.excerpt === undefined ? {} : { excerpt: at.excerpt }),
+    hint: errorCatalogue[code].hint,
+  });
+
+  // Pages waiting to be rendered, with their overlay; rendered and written a batch at a time.
+  let overlay = await OverlayPages.create();
+  let waiting: Array<{ page: OverlaidPage; file: string }> = [];
+  let writing: Array<Promise<void>> = [];
+  const render = async (): Promise<void> => {
+    if (waiting.length > 0) {
+      const batch = waiting;
+      const bytes = await overlay.save();
+      overlay = await OverlayPages.create();
+      waiting = [];
+      let i = 0;
+      for await (const image of rasterizer.overlaid(
+        bytes,
+        batch.map((b) => b.page),
+      )) {
+        writing.push(out.writeFileBehind(batch[i++]!.file, image.png).committed);
+        files += 1;
+      }
+    }
+    await Promise.all(writing);
+    writing = [];
+  };
+
+  options.onStart?.(envelopes.length);
+  for (const envelope of envelopes) {
+    const folder = itemFolder(envelope.job, envelope.key);
+    const entry: SheetEntry = {
+      job: envelope.job,
+      key: envelope.key,
+      ...(envelope.row === undefined ? {} : { row: envelope.row }),
+      file: show(envelope.source.file),
+      recipients: (envelope.kind === 'template' ? envelope.templateRoles : envelope.recipients).map((r, i) => ({
+        name: r.name,
+        kind: r.kind,
+        colour: recipientColour(i).css,
+        colourName: recipientColour(i).name,
+      })),
+      warnings: [],
+    };
+    entries.push(entry);
+    if (envelope.kind === 'template') {
+      const note = diagnostic(
+        'SR_PREVIEW_TEMPLATE_SKIPPED',
+        'warning',
+        envelope,
+        `not previewed: built from the stored template ${envelope.templateId ?? ''}; previewed only when the template is defined as code (issue 21)`,
+      );
+      notes.push(note);
+      entry.skipped = note.message;
+      options.onEnvelope?.({ job: envelope.job, key: envelope.key, findings: 0, failed: false });
+      continue;
+    }
+    let failed = false;
+    let found = 0;
+    try {
+      const preview = await previewEnvelope(envelope, sources);
+      writing.push(out.writeFileBehind(`${folder}/${previewFiles.pdf}`, preview.pdf).committed);
+      files += 1;
+      entry.pdf = `${folder}/${previewFiles.pdf}`;
+      for (const page of preview.pages) {
+        overlay.add(page);
+        const file = previewPageFile(folder, page.documentId, page.pageNumber);
+        waiting.push({
+          page: { baseKey: page.source.key, baseBytes: () => page.source.bytes, pageNumber: page.pageNumber },
+          file,
+        });
+        entry.pages ??= [];
+        entry.pages.push(file);
+      }
+      for (const finding of preview.findings) {
+        const d = diagnostic(
+          finding.code,
+          'warning',
+          envelope,
+          finding.message,
+          places.of(envelope, finding.tab.written),
+        );
+        diagnostics.push(d);
+        entry.warnings.push(`${d.code}: ${finding.message} (${d.file}:${d.line})`);
+      }
+      found = preview.findings.length;
+      previewed += 1;
+    } catch (error) {
+      failed = true;
+      const d = diagnostic(
+        'SR_PREVIEW_UNREADABLE',
+        'error',
+        envelope,
+        `could not be previewed: ${(error as Error).message}`,
+      );
+      diagnostics.push(d);
+      entry.warnings.push(`${d.code}: ${d.message}`);
+    }
+    if (overlay.count >= pagesPerOverlay) await render();
+    options.onEnvelope?.({ job: envelope.job, key: envelope.key, findings: found, failed });
+  }
+  await render();
+  await out.writeFile(previewFiles.sheet, contactSheet(entries, { scale: options.scale ?? previewScale }));
+  files += 1;
+  return { envelopes: previewed, matched: envelopes.length, diagnostics, notes, files };
+}

@@ -1,0 +1,165 @@
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot, runCli } from '../helpers/run-cli.js';
+import { tool } from '../signing/pdf-tools.js';
+import { popplerWords } from '../pdf/poppler.js';
+
+/** The examples in a fresh folder (the preview writes beside them). */
+function examples(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'signrun-preview-cli-'));
+  cpSync(join(repoRoot, 'examples'), dir, { recursive: true });
+  return dir;
+}
+
+/** Width and height of a PNG, from its IHDR (and a check that it is one). */
+function pngSize(path: string): { width: number; height: number } {
+  const bytes = readFileSync(path);
+  expect(bytes.subarray(0, 8)).toEqual(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]));
+  expect(bytes.subarray(12, 16).toString('latin1')).toBe('IHDR');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+const rows = readFileSync(join(repoRoot, 'examples/data/offers.csv'), 'utf8')
+  .trim()
+  .split('\n')
+  .slice(1)
+  .map((line) => {
+    const [candidateId, name, , position, salary] = line.split(',');
+    return { candidateId: candidateId!, name: name!, position: position!, salary: salary! };
+  });
+
+describe('signrun preview (the offer-letter example)', () => {
+  let dir = '';
+  let result: Awaited<ReturnType<typeof runCli>>;
+  beforeAll(async () => {
+    dir = examples();
+    result = await runCli(['preview', 'offer-letters.yaml', '--out', 'pv'], { cwd: dir, timeoutMs: 120_000 });
+  }, 150_000);
+
+  it('exits 0 without warnings and writes a PDF and a PNG per page for every row, and the contact sheet', () => {
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(`previewed ${rows.length} envelopes: 0 warnings`);
+    for (const row of rows) {
+      const folder = join(dir, 'pv/offer-letters-2027', `offer-${row.candidateId}`);
+      for (const file of ['preview.pdf', 'preview-1-1.png', 'preview-1-2.png'])
+        expect(existsSync(join(folder, file)), `${row.candidateId}/${file}`).toBe(true);
+    }
+    const sheet = readFileSync(join(dir, 'pv/preview.html'), 'utf8');
+    for (const row of rows) expect(sheet).toContain(`offer-${row.candidateId}`);
+    // Every image is a relative link to a file of the output folder, with a description.
+    const images = [...sheet.matchAll(/<img src="([^"]+)" alt="([^"]+)"/g)];
+    expect(images).toHaveLength(rows.length);
+    for (const [, src, alt] of images) {
+      expect(existsSync(join(dir, 'pv', decodeURIComponent(src!)))).toBe(true);
+      expect(alt).toMatch(/^First page of offer-letters-2027 \/ offer-C\d+/);
+    }
+    expect(sheet).toMatch(/<h1>Preview of \d+ envelopes<\/h1>/);
+    expect(sheet).toContain('Recipient 1: blue');
+  });
+
+  it("shows each row's salary at its anchor in preview.pdf (read by poppler)", async () => {
+    for (const row of rows.slice(0, 5)) {
+      const pages = await popplerWords(join(dir, 'pv/offer-letters-2027', `offer-${row.candidateId}`, 'preview.pdf'));
+      const words = pages[0]!.words;
+      const anchor = words.find((w) => w.word === 'Annual')!;
+      const salary = words.filter((w) => w.word === row.salary);
+      expect(salary, row.candidateId).toHaveLength(1);
+      // anchorXOffset 150, anchorYOffset -3 (job file), the value 3 pt inside its box, on the anchor's line.
+      expect(salary[0]!.xMin - anchor.xMin).toBeGreaterThan(150);
+      expect(salary[0]!.xMin - anchor.xMin).toBeLessThan(156);
+      expect(Math.abs(salary[0]!.yMin - anchor.yMin)).toBeLessThan(6);
+      expect(words.some((w) => w.word === row.position.split(' ')[0])).toBe(true);
+    }
+  });
+
+  it('renders each page as a PNG of the page size (a pixel per point)', async () => {
+    const folder = join(dir, 'pv/offer-letters-2027', `offer-${rows[0]!.candidateId}`);
+    const info = (await tool('pdfinfo', [join(folder, 'preview.pdf')])).out;
+    const [, w, h] = /Page size:\s+([\d.]+) x ([\d.]+)/.exec(info)!;
+    for (const page of [1, 2])
+      expect(pngSize(join(folder, `preview-1-${page}.png`))).toEqual({
+        width: Math.round(Number(w)),
+        height: Math.round(Number(h)),
+      });
+  });
+});
+
+/** A job whose second row's name is too long for its box, and whose two tabs overlap. */
+function warnedJob(): string {
+  const dir = examples();
+  writeFileSync(
+    join(dir, 'people.csv'),
+    'id,name\n1,Ann Lee\n2,Maximiliana Wolfeschlegelsteinhausenbergerdorff-Montgomery\n',
+  );
+  writeFileSync(
+    join(dir, 'warned.yaml'),
+    `version: 1
+job: warned
+defaults:
+  emailSubject: Hello
+envelopes:
+  - key: p-\${row.id}
+    forEach: { csv: people.csv }
+    documents:
+      - { name: offer.pdf, file: docs/offer-letter-form.pdf }
+    recipients:
+      - name: \${row.name}
+        email: p\${row.id}@example.com
+        tabs:
+          textTabs:
+            - { tabLabel: Name, value: "\${row.name}", anchorString: "Candidate name:", anchorXOffset: 150, anchorYOffset: -3, width: 120 }
+          signHereTabs:
+            - { pageNumber: 2, xPosition: 300, yPosition: 600 }
+            - { pageNumber: 2, xPosition: 350, yPosition: 620 }
+`,
+  );
+  return dir;
+}
+
+describe('signrun preview warnings', () => {
+  it('a value too long for its box and two overlapping tabs: at the row and the tab’s line, exit 1', async () => {
+    const dir = warnedJob();
+    const result = await runCli(['preview', 'warned.yaml', '--out', 'pv'], { cwd: dir, timeoutMs: 120_000 });
+    expect(result.code, result.stderr).toBe(1);
+    const lines = result.stdout.split('\n');
+    const overflow = lines.filter((l) => l.includes('SR_PREVIEW_VALUE_OVERFLOW'));
+    expect(overflow).toHaveLength(1);
+    // Line 15 of warned.yaml: the text tab; only row 2's name is too long.
+    expect(overflow[0]).toMatch(/^warned\.yaml:15:\d+ SR_PREVIEW_VALUE_OVERFLOW warning: row 2 \(p-2\)/);
+    const overlap = lines.filter((l) => l.includes('SR_PREVIEW_TABS_OVERLAP'));
+    // Both rows, at the second sign-here tab’s line (18).
+    expect(overlap).toHaveLength(2);
+    expect(overlap[0]).toMatch(/^warned\.yaml:18:\d+ SR_PREVIEW_TABS_OVERLAP warning: row 1 \(p-1\)/);
+    expect(overlap[1]).toMatch(/row 2 \(p-2\)/);
+    expect(readFileSync(join(dir, 'pv/preview.html'), 'utf8')).toContain('SR_PREVIEW_VALUE_OVERFLOW');
+  }, 150_000);
+
+  it('--warnings-ok exits 0 with the same warnings; --format github annotates the lines', async () => {
+    const dir = warnedJob();
+    const ok = await runCli(['preview', 'warned.yaml', '--out', 'pv', '--warnings-ok'], {
+      cwd: dir,
+      timeoutMs: 120_000,
+    });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toContain('SR_PREVIEW_VALUE_OVERFLOW');
+    const github = await runCli(['preview', 'warned.yaml', '--out', 'pv', '--format', 'github'], {
+      cwd: dir,
+      timeoutMs: 120_000,
+    });
+    expect(github.code).toBe(1);
+    expect(github.stdout).toMatch(
+      /^::warning file=warned\.yaml,line=15,col=\d+,title=SR_PREVIEW_VALUE_OVERFLOW::row 2/m,
+    );
+    expect(github.stdout).toMatch(/^::warning file=warned\.yaml,line=18,col=\d+,title=SR_PREVIEW_TABS_OVERLAP::/m);
+  }, 150_000);
+
+  it('skips a template envelope with a note, and exits 0', async () => {
+    const dir = examples();
+    const result = await runCli(['preview', 'template-contract.yaml', '--out', 'pv'], { cwd: dir, timeoutMs: 120_000 });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('previewed only when the template is defined as code (issue 21)');
+    expect(readFileSync(join(dir, 'pv/preview.html'), 'utf8')).toContain('issue 21');
+  }, 150_000);
+});
