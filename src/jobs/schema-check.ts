@@ -1,4 +1,5 @@
-import { docusignFields, type DocusignObject } from './docusign-fields.js';
+import { docusignFields, type DocusignObject } from '../envelope/docusign-fields.js';
+import { recipientKind } from '../envelope/recipient-kinds.js';
 import { readFileSync } from 'node:fs';
 import type { ErrorObject } from 'ajv';
 import type { ErrorCode } from '../errors/catalogue.js';
@@ -124,7 +125,7 @@ function toProblem(error: ErrorObject, root: unknown): SchemaProblem | undefined
           path: [...path, extra],
           at: 'key',
           field: joinField(field, extra),
-          hint: `Remove "${extra}", or say what it should do in an issue; ${extra === 'recipientType' ? 'a recipient’s kind is the collection it is listed under (recipients: { signers: […], carbonCopies: […] }), ' : ''}docs/job-files.md lists what each object takes.`,
+          hint: `Remove "${extra}", or say what it should do in an issue; ${extra === 'recipientType' ? `a recipient’s kind is the collection it is listed under (recipients: { ${recipientKind('signer').collection}: […], ${recipientKind('carbonCopy').collection}: […] }), ` : ''}docs/job-files.md lists what each object takes.`,
         };
       const suggestion = didYouMean(extra, known);
       return {

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadJobs } from '../../src/jobs/index.js';
-import { docusignFields } from '../../src/jobs/docusign-fields.js';
+import { docusignFields } from '../../src/envelope/docusign-fields.js';
 import { repoRoot } from '../helpers/run-cli.js';
 
 // Issue 26: a DocuSign field signrun does not take yet (`recipientType`, a

@@ -1,9 +1,10 @@
 /**
  * The property names of DocuSign's v2.1 Swagger for the objects a job file
  * writes (generated from test/fixtures/docusign/esignature.rest.swagger-v2.1.json;
- * test/jobs/docusign-fields.test.ts fails when they drift apart). A field a job
- * file has that signrun does not take is told apart by them: a DocuSign field
- * signrun does not support yet, or a typo.
+ * test/jobs/docusign-fields.test.ts fails when they drift apart). A field a
+ * job file has that signrun does not take is told apart by them: a DocuSign
+ * field signrun does not support yet, or a typo. Part of DocuSign's model, so
+ * the collections listed here are named in src/envelope only.
  */
 export const docusignFields = {
   envelope: [
