@@ -12,6 +12,8 @@ export type NodePath = ReadonlyArray<string | number>;
  */
 function indentationProblem(text: string, at: LineColumn, message: string): LineColumn & { message: string } {
   const lines = text.split(/\r?\n/);
+  const overIndented = overIndentedNext(lines, at, message);
+  if (overIndented) return overIndented;
   const line = lines[at.line - 1] ?? '';
   const indent = /^ */.exec(line)?.[0].length ?? 0;
   if (at.column !== 1 || indent === 0 || line.trim() === '') return { ...at, message };
@@ -25,6 +27,34 @@ function indentationProblem(text: string, at: LineColumn, message: string): Line
     line: at.line,
     column: indent + 1,
     message: `${key ? `"${key}" ` : ''}is indented ${indent} space${indent === 1 ? '' : 's'}, the line above ${aboveIndent}: indent it as its siblings (${message})`,
+  };
+}
+
+/**
+ * The parser's "compact mapping" complaints point at the value of a key
+ * (`- name: A`) when the slip is the next line, indented one space too far
+ * (`   email: …` under `name`): that line is the one to fix, and it is said
+ * so, with the indentation of its sibling.
+ */
+function overIndentedNext(
+  lines: readonly string[],
+  at: LineColumn,
+  message: string,
+): (LineColumn & { message: string }) | undefined {
+  if (!/compact mappings|Implicit keys need to be on a single line/.test(message)) return undefined;
+  const line = lines[at.line - 1] ?? '';
+  // The column of the key on the reported line, after a list's "- " if any.
+  const sibling = /^( *)(?:- +)?/.exec(line)?.[0].length ?? 0;
+  const nextIndex = lines.findIndex((l, i) => i >= at.line && l.trim() !== '' && !l.trimStart().startsWith('#'));
+  if (nextIndex < 0) return undefined;
+  const next = lines[nextIndex]!;
+  const indent = /^ */.exec(next)?.[0].length ?? 0;
+  if (indent <= sibling) return undefined;
+  const key = next.trim().split(/[:\s]/)[0] ?? '';
+  return {
+    line: nextIndex + 1,
+    column: indent + 1,
+    message: `${key ? `"${key}" ` : ''}is indented ${indent} spaces, its sibling on the line above ${sibling}: indent it as its siblings`,
   };
 }
 
@@ -92,9 +122,13 @@ export function parseJobYaml(text: string): ParsedYaml {
         ],
       };
     }
+    // After a syntax error the parser's next complaints follow from it (and may
+    // contradict it): the first is where the slip is. Duplicate keys are each their own.
+    const syntax = doc.errors.find((e) => e.code !== 'DUPLICATE_KEY');
+    const errors = doc.errors.filter((e) => e.code === 'DUPLICATE_KEY' || e === syntax);
     return {
       ok: false,
-      problems: doc.errors.map((e) => ({
+      problems: errors.map((e) => ({
         code: e.code === 'DUPLICATE_KEY' ? 'SR_YAML_DUPLICATE_KEY' : 'SR_YAML_SYNTAX',
         ...indentationProblem(text, at(e.pos[0]), firstLine(e.message)),
       })),
