@@ -81,11 +81,10 @@ export function templateRecipientsJson(roles: readonly TemplateRoleRecord[], inc
 }
 
 /**
- * One template of the listing (v2: `#/definitions/envelopeTemplateResult`,
- * v2.1: `envelopeTemplate`): its identity and message, `pageCount` an
- * integer as v2 has it.
+ * A template's identity as every answer gives it: id, name, dates, size,
+ * owner (at the top of a listing's item; in v2's `envelopeTemplateDefinition`).
  */
-export function templateListItemJson(
+function templateIdentityJson(
   template: TemplateRecord,
   documents: readonly TemplateDocumentRecord[],
   owner: UserRecord | undefined,
@@ -101,6 +100,21 @@ export function templateListItemJson(
     uri: `/templates/${template.id}`,
     folderName: 'Templates',
     owner: ownerJson(owner),
+  };
+}
+
+/**
+ * One template of the listing (v2: `#/definitions/envelopeTemplateResult`,
+ * v2.1: `envelopeTemplate`): its identity and message, `pageCount` an
+ * integer as v2 has it.
+ */
+export function templateListItemJson(
+  template: TemplateRecord,
+  documents: readonly TemplateDocumentRecord[],
+  owner: UserRecord | undefined,
+) {
+  return {
+    ...templateIdentityJson(template, documents, owner),
     emailSubject: template.emailSubject ?? '',
     emailBlurb: template.emailBlurb ?? '',
     status: 'created',
@@ -118,18 +132,7 @@ export function templateJson(
   owner: UserRecord | undefined,
 ) {
   return {
-    envelopeTemplateDefinition: {
-      templateId: template.id,
-      name: template.name,
-      description: template.description ?? '',
-      shared: 'false',
-      created: isoTime(template.createdAt),
-      lastModified: isoTime(template.lastModifiedAt),
-      pageCount: pageCountOf(documents),
-      uri: `/templates/${template.id}`,
-      folderName: 'Templates',
-      owner: ownerJson(owner),
-    },
+    envelopeTemplateDefinition: templateIdentityJson(template, documents, owner),
     emailSubject: template.emailSubject ?? '',
     emailBlurb: template.emailBlurb ?? '',
     status: 'created',
