@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { shownPath } from './shown-path.js';
 import type { Diagnostic } from '../jobs/model.js';
 import type { PreflightProblem } from '../runner/template-check.js';
 import { prepare, type Prepared } from '../runner/prepare.js';
@@ -24,15 +24,10 @@ export function preflightDiagnostics(problems: readonly PreflightProblem[], cwd:
     code: p.code,
     severity: 'error' as const,
     message: p.message,
-    file: shownFile(cwd, p.source.file),
+    file: shownPath(cwd, p.source.file),
     line: p.source.line,
     column: p.source.column,
   }));
-}
-
-function shownFile(cwd: string, file: string): string {
-  const rel = path.relative(cwd, file);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
 }
 
 export interface PreparedOrDiagnosticsOptions {

@@ -19,12 +19,7 @@ import { parseShard } from '../../state/shard.js';
 import { leanHeap } from '../lean-heap.js';
 import { appendReportToStepSummary } from '../github-actions.js';
 import { sync } from '../../sync/sync.js';
-
-/** How a folder is shown to the user: relative to the working folder when inside it. */
-export function shownPath(cwd: string, target: string): string {
-  const rel = path.relative(cwd, target);
-  return rel === '' ? '.' : !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : target;
-}
+import { shownPath } from '../shown-path.js';
 
 /**
  * `signrun run <paths...> [--out DIR] [--concurrency N] [--shard K/N]`:

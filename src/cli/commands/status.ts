@@ -3,7 +3,7 @@ import type { CommandHandler } from '../command.js';
 import { preparedOrDiagnostics } from '../prepared-or-diagnostics.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
 import { statusFromState, type StatusRecipient } from '../../sync/status-report.js';
-import { shownPath } from './run.js';
+import { shownPath } from '../shown-path.js';
 import { isSettledEnvelope, isStillToAct } from '../../envelope/statuses.js';
 import { recipientKindNamed, shorthandRecipientKind } from '../../envelope/recipient-kinds.js';
 

@@ -11,7 +11,7 @@ import { reportOf } from '../../reporters/report-json.js';
 import { writeReports } from '../../reporters/write-reports.js';
 import { consoleSummary } from '../../reporters/console-summary.js';
 import { sync } from '../../sync/sync.js';
-import { shownPath } from './run.js';
+import { shownPath } from '../shown-path.js';
 import { appendReportToStepSummary } from '../github-actions.js';
 
 /**
