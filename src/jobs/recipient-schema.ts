@@ -3,8 +3,8 @@ import { recipientKind, recipientKinds, type RecipientKind } from '../envelope/i
 /**
  * `recipients` in schemas/job.schema.json, generated from the recipient
  * catalogue (src/envelope/recipient-kinds.ts): today's list of signers, or
- * an object keyed by DocuSign's recipient collections (`signers`,
- * `carbonCopies`, …), one `$defs` entry per kind named as the kind
+ * an object keyed by DocuSign's recipient collections (the catalogue's),
+ * one `$defs` entry per kind named as the kind
  * (`signer`, `carbonCopy`, …) with the fields that kind has — a host for an
  * in-person signer, whom a witness signs for, a clientUserId only where the
  * kind may be embedded, tabs only where it carries them. `npm run docs:jobs`
