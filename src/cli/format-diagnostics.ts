@@ -76,7 +76,7 @@ function plural(n: number, word: string): string {
 
 /** `2 jobs, 25 envelopes, 1 account: 0 errors, 0 warnings` */
 function summaryLine(stats: LoadStats, errors: number, warnings: number): string {
-  return `${plural(stats.files, 'file')}, ${plural(stats.jobs, 'job')}, ${plural(stats.envelopes, 'envelope')}, ${plural(stats.accounts, 'account')}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
+  return `${plural(stats.files, 'file')}, ${plural(stats.jobs, 'job')}, ${plural(stats.envelopes, 'envelope')}, ${stats.templates ? `${plural(stats.templates, 'template')}, ` : ''}${plural(stats.accounts, 'account')}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
 }
 
 // Escaping of workflow commands, as @actions/core does (toCommandValue / escapeData / escapeProperty).

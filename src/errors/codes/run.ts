@@ -20,13 +20,13 @@ export const runCodes = defineCodes({
   SR_TEMPLATE_ROLE_MISSING: {
     exitCode: 2,
     summary: 'A templateRoles entry names a roleName that the stored template does not define.',
-    hint: 'Use one of the roleNames the message lists (read from the template on the service); nothing was sent.',
+    hint: 'Use one of the roleNames the message lists (read from the template: its `templates:` entry, or the service for a templateId); nothing was sent.',
   },
   SR_TEMPLATE_TAB_LABEL_MISSING: {
     exitCode: 2,
     summary:
       "A template role's tab fills a tab by its tabLabel, and the stored template's role has no tab of that label (DocuSign would ignore the value).",
-    hint: 'Use one of the labels the message lists (read from the template on the service), or give the tab a place (anchorString, or pageNumber/xPosition/yPosition) to add it; nothing was sent.',
+    hint: 'Use one of the labels the message lists (read from the template: its `templates:` entry, or the service for a templateId), or give the tab a place (anchorString, or pageNumber/xPosition/yPosition) to add it; nothing was sent.',
   },
   SR_TEMPLATE_UNREADABLE: {
     exitCode: 2,
