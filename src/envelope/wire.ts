@@ -298,7 +298,45 @@ export interface EnvelopeDocumentsResult {
 export interface EnvelopeTemplate {
   templateId?: string;
   name?: string;
+  description?: string;
+  emailSubject?: string;
+  emailBlurb?: string;
+  /** When it was last changed (ISO 8601). */
+  lastModified?: string;
+  created?: string;
   /** v2 only. */
-  envelopeTemplateDefinition?: { templateId?: string; name?: string };
+  envelopeTemplateDefinition?: {
+    templateId?: string;
+    name?: string;
+    description?: string;
+    lastModified?: string;
+    created?: string;
+  };
   recipients?: EnvelopeRecipients;
+  documents?: EnvelopeDocument[];
+  customFields?: { textCustomFields?: TextCustomField[] };
+}
+
+/**
+ * A template definition to create or update (Templates_PostTemplates,
+ * Templates_PutTemplate: `#/definitions/envelopeTemplate`), v2.1's shape:
+ * name and description at the top.
+ */
+export interface TemplateDefinition {
+  name: string;
+  description?: string;
+  emailSubject?: string;
+  emailBlurb?: string;
+  documents: DocumentDefinition[];
+  recipients: EnvelopeRecipients;
+  customFields: { textCustomFields: TextCustomField[] };
+}
+
+/** `#/definitions/envelopeTemplateResults` (GET …/templates): one page of the listing. */
+export interface EnvelopeTemplateResults {
+  resultSetSize?: string;
+  startPosition?: string;
+  endPosition?: string;
+  totalSetSize?: string;
+  envelopeTemplates?: EnvelopeTemplate[];
 }

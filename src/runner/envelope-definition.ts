@@ -71,8 +71,8 @@ export async function envelopeDefinitionOf(envelope: ResolvedEnvelope): Promise<
   return definition;
 }
 
-/** A recipient of documents on the wire (`#/definitions/signer` and its siblings). */
-function wireRecipientOf(r: ResolvedRecipient, recipientId: string): WireRecipient {
+/** A recipient of documents (or a template's role) on the wire (`#/definitions/signer` and its siblings). */
+export function wireRecipientOf(r: ResolvedRecipient, recipientId: string): WireRecipient {
   // An in-person signer is named by its host and signer (DocuSign's inPersonSigner); the others by name and email.
   const wire: WireRecipient = r.host
     ? { recipientId, hostName: r.host.name, hostEmail: r.host.email, signerName: r.name }
@@ -122,7 +122,7 @@ export function wireTabOf(t: ResolvedTab, recipientId?: string): WireTab {
  * or swapped for a link to a file outside the job folder, since `validate`
  * read it is refused (SR_DOC_CHANGED) instead of sent.
  */
-async function validatedBytes(doc: ResolvedEnvelope['documents'][number]): Promise<Buffer> {
+export async function validatedBytes(doc: ResolvedEnvelope['documents'][number]): Promise<Buffer> {
   const bytes = await readFile(doc.path);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   if (sha256 !== doc.sha256) {

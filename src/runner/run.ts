@@ -9,6 +9,7 @@ import type { AccountResult, EnvelopeResult, RunSummary } from './run-summary.js
 import { scheduleLazily } from './schedule.js';
 import { CallBudget } from './call-budget.js';
 import { checkTemplates, PreflightError } from './template-check.js';
+import { runTemplate } from './template-pipeline.js';
 export { PreflightError } from './template-check.js';
 import { commandRun, type CommandRunOptions } from './command-run.js';
 
@@ -118,6 +119,34 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
       options.onPlan?.(plan);
       // The plan now holds the envelopes: the run's own list lets them go.
       if (release) envelopes.fill(undefined);
+
+      // Templates kept as code first, one after the other (they are few): envelopes may use them.
+      const templateIds = new Map<string, string>();
+      for (const templatePlan of plan.templates) {
+        if (!templatePlan.template || interrupted()) continue;
+        const result = await runTemplate(
+          { ...templatePlan, template: templatePlan.template },
+          {
+            account,
+            out,
+            rootUrl: options.target.rootUrl,
+            now,
+            journal: journal ?? noJournal,
+            arbitrate,
+            usageOf: (tag) => collector.usageOf(tag),
+          },
+        );
+        collector.templateDone(result);
+        emit({ type: 'template:done', result });
+        if (result.templateId && result.outcome !== 'deleted' && result.outcome !== 'failed')
+          templateIds.set(templatePlan.identity, result.templateId);
+      }
+      // `template: <key>` is the template's id in this account.
+      for (const item of plan.items)
+        if (item.kind === 'envelope' && item.envelope?.templateKey !== undefined) {
+          const templateId = templateIds.get(`${item.job}/${item.envelope.templateKey}`);
+          if (templateId) item.envelope.templateId = templateId;
+        }
       const items: Array<WorkItem | undefined> = workItems(plan);
 
       const usageOf = (tag: string) => collector.usageOf(tag);
@@ -147,20 +176,23 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
         if (item.kind === 'envelope') {
           const { envelope } = item.plan;
           emit({ type: 'envelope:start', job: envelope.job, key: envelope.key });
-          const result = await runEnvelope(item.plan, {
-            account,
-            out,
-            rootUrl: options.target.rootUrl,
-            emit,
-            now,
-            viewTtlSeconds: options.viewTtlSeconds ?? 300,
-            usageOf,
-            journal: journal ?? noJournal,
-            documents: plan.documents,
-            lastStretch: item.index >= envelopeCount - inProgress,
-            ...(ledger ? { ledger } : {}),
-            ...(progress ? { progressOf: (id: string) => progress?.envelopes.get(id) } : {}),
-          });
+          const result =
+            envelope.templateKey !== undefined && envelope.templateId === undefined
+              ? withoutTemplate(envelope)
+              : await runEnvelope(item.plan, {
+                  account,
+                  out,
+                  rootUrl: options.target.rootUrl,
+                  emit,
+                  now,
+                  viewTtlSeconds: options.viewTtlSeconds ?? 300,
+                  usageOf,
+                  journal: journal ?? noJournal,
+                  documents: plan.documents,
+                  lastStretch: item.index >= envelopeCount - inProgress,
+                  ...(ledger ? { ledger } : {}),
+                  ...(progress ? { progressOf: (id: string) => progress?.envelopes.get(id) } : {}),
+                });
           if (journal && result.outcome === 'succeeded' && item.plan.steps.length > 0) {
             // Recorded behind: the slot goes to the next envelope while the
             // fsync runs. A `done` lost to a crash costs nothing: the plan
@@ -281,6 +313,19 @@ function notStartedEnvelope(e: ResolvedEnvelope): EnvelopeResult {
   };
   if (e.row !== undefined) result.row = e.row;
   return result;
+}
+
+/** An envelope whose template (`template: <key>`) this run could not create or update: not sent. */
+function withoutTemplate(e: ResolvedEnvelope): EnvelopeResult {
+  return {
+    ...notStartedEnvelope(e),
+    outcome: 'failed',
+    error: {
+      code: 'SR_TEMPLATE_FAILED',
+      message: `template ${e.templateKey} of job ${e.job} is not in the account (its creation or update failed, see the templates of the report): the envelope was not sent`,
+      step: 'create',
+    },
+  };
 }
 
 function notStartedAccount(a: ResolvedAccount): AccountResult {

@@ -36,7 +36,8 @@ export async function checkTemplates(
   const problems: PreflightProblem[] = [];
   const reported = new Set<string>();
   for (const envelope of envelopes) {
-    if (envelope.kind !== 'template' || !envelope.templateId) continue;
+    // A template of the job file (`template: <key>`) was checked offline, against its definition.
+    if (envelope.kind !== 'template' || !envelope.templateId || envelope.templateKey !== undefined) continue;
     const id = envelope.templateId;
     if (!templates.has(id)) {
       try {

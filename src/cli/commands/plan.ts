@@ -59,7 +59,33 @@ const plan: CommandHandler = async ({ args, options, io }) => {
   // What changes something already sent comes first (issue 12): replacements, then voids.
   const first = (item: PlanItem) => (item.decision.action === 'replace' ? 0 : item.decision.action === 'void' ? 1 : 2);
   result.items = [...result.items].sort((a, b) => first(a) - first(b));
-  const width = Math.min(60, Math.max(...result.items.map((i) => planItemName(i).length), 10));
+  const width = Math.min(
+    60,
+    Math.max(...result.items.map((i) => planItemName(i).length), ...result.templates.map((t) => t.identity.length), 10),
+  );
+  // Templates first: a run converges them before any envelope (which may use them).
+  for (const template of result.templates) {
+    const d = template.decision;
+    const what =
+      d.action === 'update' && d.outside
+        ? 'changed outside'
+        : {
+            create: 'create template',
+            update: 'update template',
+            'up-to-date': 'no change',
+            delete: 'delete template',
+            'already-absent': 'already absent',
+          }[d.action];
+    const id = 'templateId' in d ? `  ${d.templateId}` : '';
+    lines.push(`  ${what.padEnd(16)} ${template.identity.padEnd(width)} ${template.apiCalls} call(s)${id}`);
+    if (d.action === 'update' && d.outside)
+      lines.push('      changed outside signrun since signrun wrote it; `run` puts the job file’s version back:');
+    for (const difference of template.differences) lines.push(`      ${difference}`);
+    if (template.duplicates.length > 0)
+      lines.push(
+        `      ${template.duplicates.length} duplicate(s) of its identity to delete: ${template.duplicates.join(', ')}`,
+      );
+  }
   for (const item of result.items) {
     const what = item.kind === 'account' ? `${item.decision.action} account` : item.decision.action;
     const id =

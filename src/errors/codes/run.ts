@@ -17,6 +17,11 @@ export const runCodes = defineCodes({
     summary: 'An account could not be created or deleted.',
     hint: 'The report says which call failed and the service errorCode; fix it and run again.',
   },
+  SR_TEMPLATE_FAILED: {
+    exitCode: 1,
+    summary: 'A template kept as code could not be created, updated or deleted; envelopes that use it were not sent.',
+    hint: 'The report says which call failed and the service errorCode; fix it and run again: the template is found by its identity, never made twice.',
+  },
   SR_TEMPLATE_ROLE_MISSING: {
     exitCode: 2,
     summary: 'A templateRoles entry names a roleName that the stored template does not define.',
