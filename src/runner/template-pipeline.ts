@@ -1,4 +1,6 @@
 import type { AccountClient } from '../client/esignature-client.js';
+import { ClientHttpError } from '../client/client-errors.js';
+import { serviceErrorMeans } from '../client/service-error-classes.js';
 import type { ResolvedTemplate } from '../jobs/model.js';
 import type { FileRecord, OutputFolder } from '../output/output-folder.js';
 import { templateFile } from '../output/output-paths.js';
@@ -10,6 +12,24 @@ import type { TemplatePlan } from './plan-types.js';
 import type { TemplateResult } from './run-results.js';
 import { templateDefinitionOf } from './template-definition.js';
 import { TemplateLedger } from './template-ledger.js';
+
+/**
+ * Deletes duplicates of a template's identity, one by one: one already
+ * gone (deleted by the run that made it, racing this one) is what was
+ * wanted, not a failure.
+ */
+async function deleteDuplicates(account: AccountClient, templateIds: string[], tag: string): Promise<void> {
+  for (const templateId of templateIds) {
+    try {
+      await account.deleteTemplates([templateId], { tag });
+    } catch (error) {
+      const gone =
+        error instanceof ClientHttpError &&
+        (serviceErrorMeans(error, 'template-missing') || error.serviceErrorCode === 'ENVELOPE_DOES_NOT_EXIST');
+      if (!gone) throw error;
+    }
+  }
+}
 
 /** What converging a template needs from the run. */
 export interface TemplateContext {
@@ -67,7 +87,7 @@ export async function runTemplate(
   };
   try {
     if (plan.duplicates.length > 0) {
-      await ctx.account.deleteTemplates(plan.duplicates, { tag });
+      await deleteDuplicates(ctx.account, plan.duplicates, tag);
       result.duplicatesDeleted = plan.duplicates;
     }
     switch (decision.action) {
@@ -114,9 +134,9 @@ export async function runTemplate(
           await ledger.load(tag);
           const identity = templateIdentityOf(template.job, template.key);
           templateId = ledger.winnerOf(identity)?.templateId ?? created;
-          // Every template of the identity but the earliest: this run's own when another run's came first.
-          const later = ledger.duplicatesOf(identity).map((d) => d.templateId);
-          if (later.length > 0) await ctx.account.deleteTemplates(later, { tag });
+          // Another run's came first: this run's own is the duplicate, and this run deletes it (a racing
+          // run's duplicates are theirs to delete, or the next plan's).
+          if (templateId !== created) await deleteDuplicates(ctx.account, [created], tag);
         }
         await ctx.journal.append({
           kind: 'template',
