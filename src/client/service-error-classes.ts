@@ -27,10 +27,7 @@ export type ServiceErrorCode = Extract<
  * another runner has sent already: the call's purpose may be met).
  */
 export type ServiceErrorMeans =
-  | 'recipient-not-in-turn'
-  | 'account-missing'
-  | 'envelope-status-moved-on'
-  | 'template-missing';
+  'recipient-not-in-turn' | 'account-missing' | 'envelope-status-moved-on' | 'template-missing';
 
 /**
  * One row of the DocuSign knowledge table: everything signrun concludes from

@@ -1,7 +1,12 @@
 import { apiErrors } from '../api-error.js';
 import { camelCaseKeys } from './camel-case-keys.js';
 import { parseDocument, parseRecipients } from './definition-parts.js';
-import { parseCustomFields, type IncomingCustomField, type IncomingDocument, type IncomingRecipient } from './envelope-definition.js';
+import {
+  parseCustomFields,
+  type IncomingCustomField,
+  type IncomingDocument,
+  type IncomingRecipient,
+} from './envelope-definition.js';
 import { lenientArray, lenientObject, lenientString } from './lenient.js';
 
 /**
