@@ -217,11 +217,24 @@ export interface EnvelopeDefinition {
   recipients?: EnvelopeRecipients;
   templateId?: string;
   templateRoles?: TemplateRole[];
+  /** Several templates, stored and inline, in one envelope (`#/definitions/compositeTemplate`). */
+  compositeTemplates?: CompositeTemplate[];
   eventNotification?: { url: string };
   notification?: Notification;
   customFields?: CustomFields;
   /** Lets a client find an envelope whose creation answer was lost. */
   transactionId?: string;
+}
+
+/**
+ * `#/definitions/compositeTemplate`: a stored template (`serverTemplates`)
+ * overlaid by an inline one whose recipients fill its roles by roleName, or
+ * an inline template of documents and recipients of its own.
+ */
+export interface CompositeTemplate {
+  compositeTemplateId: string;
+  serverTemplates?: Array<{ sequence: string; templateId: string }>;
+  inlineTemplates?: Array<{ sequence: string; documents?: DocumentDefinition[]; recipients?: EnvelopeRecipients }>;
 }
 
 /** `#/definitions/envelopeSummary` (201 of envelope creation). */

@@ -50,6 +50,9 @@ export function envelopeDigest(envelope: Omit<ResolvedEnvelope, 'digest'>): stri
     ...(envelope.notification ? [['notification', envelope.notification]] : []),
     // A template of the job file, by key (its id differs from account to account: not part of the content).
     ...(envelope.templateKey !== undefined ? [['template', envelope.templateKey]] : []),
+    ...(envelope.templateRefs !== undefined
+      ? [['templates', envelope.templateRefs.map((r) => r.key ?? r.templateId ?? null)]]
+      : []),
   ];
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
 }

@@ -62,8 +62,34 @@ export function checkEnvelopeStructure(
       'key',
     );
     return false;
+  } else if (envelope.templates !== undefined) {
+    // Several templates (compositeTemplates): documents and recipients may be added to them.
+    if (envelope.template !== undefined || envelope.templateId !== undefined) {
+      add(
+        'SR_DOCUMENTS_AND_TEMPLATE',
+        `${name} has templates and ${envelope.template !== undefined ? 'template' : 'templateId'}: list every template under templates`,
+        [envelope.template !== undefined ? 'template' : 'templateId'],
+        'key',
+      );
+      return false;
+    }
+    if (!envelope.templateRoles && !envelope.recipients)
+      add(
+        'SR_RECIPIENTS_MISSING',
+        `${name} has templates but neither templateRoles nor recipients`,
+        ['templates'],
+        'key',
+      );
+    if (envelope.recipients !== undefined && !envelope.documents)
+      add(
+        'SR_ENVELOPE_CONTENT_MISSING',
+        `${name} adds recipients to its templates but no documents for their tabs; give them templateRoles, or add documents`,
+        ['recipients'],
+        'key',
+      );
   }
-  if (documentSide && templateSide) {
+  const composite = !template && envelope.templates !== undefined;
+  if (documentSide && templateSide && !composite) {
     add(
       'SR_DOCUMENTS_AND_TEMPLATE',
       `${name} has both documents/recipients and templateId/templateRoles`,
@@ -76,8 +102,8 @@ export function checkEnvelopeStructure(
     add('SR_ENVELOPE_CONTENT_MISSING', `${name} has neither documents nor templateId`, ['key'], 'key');
     return false;
   }
-  if (template) {
-    // Documents checked above; a template may have no roles yet.
+  if (template || composite) {
+    // Checked above: a template's documents (it may have no roles yet), a composite's people.
   } else if (documentSide) {
     if (!envelope.documents)
       add('SR_ENVELOPE_CONTENT_MISSING', `${name} has recipients but no documents`, ['recipients'], 'key');

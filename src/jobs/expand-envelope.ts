@@ -14,6 +14,7 @@ import type {
   ResolvedRecipient,
   ResolvedTab,
   TabAnchor,
+  TemplateRef,
 } from './model.js';
 import type { RawEnvelope, RawEnvelopeDefaults, RawNotification, RawPlace, RawRadio, RawTab } from './raw-job.js';
 import { writtenTabs } from './written-tabs.js';
@@ -95,7 +96,16 @@ export function expandEnvelope(
     ...(returnUrl !== undefined ? { returnUrl } : {}),
     ...(eventNotification ? { eventNotification: { url: sub(eventNotification.url) } } : {}),
     ...(customFields ? { customFields: customFields.map((f) => ({ name: sub(f.name), value: sub(f.value) })) } : {}),
-    kind: !definition && (raw.templateId !== undefined || raw.template !== undefined) ? 'template' : 'documents',
+    kind: definition
+      ? 'documents'
+      : raw.templates !== undefined
+        ? 'composite'
+        : raw.templateId !== undefined || raw.template !== undefined
+          ? 'template'
+          : 'documents',
+    ...(raw.templates !== undefined && !definition
+      ? { templateRefs: raw.templates.map((ref) => templateRefOf(sub(ref))) }
+      : {}),
     documents,
     recipients: writtenRecipients(raw.recipients).map(({ kind, recipient: r, written }, i) => {
       const host = kind.needsHost ? { name: sub(r.hostName ?? ''), email: sub(r.hostEmail ?? '') } : undefined;
@@ -227,6 +237,16 @@ export function expandEnvelope(
       return placeOf(ctx, fromDefaults ? ['defaults', ...path] : [...base, ...path]);
     },
   };
+}
+
+/** A template of a composite envelope: a stored one by its id (a GUID, as DocuSign's are), else a template of the job file by key. */
+export function templateRefOf(ref: string): TemplateRef {
+  return isTemplateId(ref) ? { templateId: ref } : { key: ref };
+}
+
+/** DocuSign's template ids are GUIDs; a template key of a job file is not one. */
+export function isTemplateId(ref: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(ref.trim());
 }
 
 /** The anchor fields beside `anchorString`, copied as DocuSign's strings. */

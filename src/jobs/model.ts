@@ -162,8 +162,14 @@ export interface ResolvedEnvelope {
   eventNotification?: { url: string };
   /** The user's own text custom fields (signrun adds its identity field on top). */
   customFields?: Array<{ name: string; value: string }>;
-  /** `documents` (documents + recipients) or `template` (templateId + templateRoles). */
-  kind: 'documents' | 'template';
+  /**
+   * `documents` (documents + recipients), `template` (templateId + templateRoles),
+   * or `composite` (several templates, `templateRefs`, with templateRoles, and
+   * documents and recipients added: DocuSign's compositeTemplates).
+   */
+  kind: 'documents' | 'template' | 'composite';
+  /** A composite envelope's templates, in order: a template of the job file by key, or a stored one by id. */
+  templateRefs?: TemplateRef[];
   documents: ResolvedDocument[];
   recipients: ResolvedRecipient[];
   templateId?: string;
@@ -180,6 +186,18 @@ export interface ResolvedEnvelope {
    * included: a changed envelope has a changed digest (drift detection).
    */
   digest: string;
+}
+
+/**
+ * One template of a composite envelope. A template of the job file is
+ * named by `key`; the run fills in its `templateId` in the account it runs
+ * against, and `roleNames` (which roles it has: where each templateRoles
+ * entry goes) once known.
+ */
+export interface TemplateRef {
+  key?: string;
+  templateId?: string;
+  roleNames?: string[];
 }
 
 /** DocuSign's `notification` with every default applied (schemas/job.schema.json). */

@@ -58,6 +58,8 @@ export interface RawEnvelope extends RawEnvelopeDefaults {
   templateId?: string;
   /** The key of a template of the same job file (instead of templateId). */
   template?: string;
+  /** Several templates (keys of this file's or stored ids), compiled to DocuSign's compositeTemplates. */
+  templates?: string[];
   templateRoles?: RawRole[];
 }
 

@@ -3,6 +3,7 @@ import type { RawJobFile, RawPlace } from './raw-job.js';
 import { fieldName } from './schema-check.js';
 import { writtenRecipients } from './written-recipients.js';
 import { writtenTabs } from './written-tabs.js';
+import { isTemplateId } from './expand-envelope.js';
 
 /**
  * Envelopes that use a template of their own job file (`template: <key>`):
@@ -16,8 +17,12 @@ import { writtenTabs } from './written-tabs.js';
 export function checkTemplateUses(job: RawJobFile, ctx: JobContext): void {
   const templates = new Map((job.templates ?? []).map((t) => [t.key, t]));
   job.envelopes?.forEach((envelope, e) => {
-    const key = envelope.template;
-    if (key === undefined || key.includes('${')) return;
+    // `template: <key>`, or `templates: [<key or id>, …]` (a stored template's id is read by the run).
+    const refs: Array<{ key: string; path: Array<string | number> }> =
+      envelope.template !== undefined
+        ? [{ key: envelope.template, path: ['template'] }]
+        : (envelope.templates ?? []).map((key, i) => ({ key, path: ['templates', i] }));
+    if (refs.length === 0 || refs.some((r) => r.key.includes('${'))) return;
     const say = (
       code: Parameters<JobContext['sink']['add']>[0],
       message: string,
@@ -26,27 +31,34 @@ export function checkTemplateUses(job: RawJobFile, ctx: JobContext): void {
       const at = ['envelopes', e, ...path];
       ctx.sink.add(code, message, placeOf(ctx, at), { field: fieldName(at) });
     };
-    const template = templates.get(key);
-    if (!template || template.state === 'absent') {
-      const present = [...templates.values()].filter((t) => t.state !== 'absent').map((t) => t.key);
-      say(
-        'SR_TEMPLATE_KEY_UNKNOWN',
-        `envelope ${envelope.key} uses template ${key}, which ${template ? 'is declared state: absent' : 'no template of this job file has as its key'}; the templates here are: ${present.join(', ') || '(none)'}`,
-        ['template'],
-      );
-      return;
-    }
     const labels = new Map<string, Set<string>>();
-    for (const { recipient } of writtenRecipients(template.recipients))
-      if (recipient.roleName !== undefined)
-        labels.set(
-          recipient.roleName,
-          new Set(
-            writtenTabs(recipient.tabs).flatMap(({ tab }) =>
-              [tab.tabLabel, tab.groupName].filter((l): l is string => l !== undefined),
-            ),
-          ),
+    let stored = false;
+    for (const ref of refs) {
+      if (envelope.templates !== undefined && isTemplateId(ref.key)) {
+        stored = true;
+        continue;
+      }
+      const template = templates.get(ref.key);
+      if (!template || template.state === 'absent') {
+        const present = [...templates.values()].filter((t) => t.state !== 'absent').map((t) => t.key);
+        say(
+          'SR_TEMPLATE_KEY_UNKNOWN',
+          `envelope ${envelope.key} uses template ${ref.key}, which ${template ? 'is declared state: absent' : 'no template of this job file has as its key'}; the templates here are: ${present.join(', ') || '(none)'}`,
+          ref.path,
         );
+        return;
+      }
+      for (const { recipient } of writtenRecipients(template.recipients))
+        if (recipient.roleName !== undefined) {
+          const set = labels.get(recipient.roleName) ?? new Set<string>();
+          for (const { tab } of writtenTabs(recipient.tabs))
+            for (const l of [tab.tabLabel, tab.groupName]) if (l !== undefined) set.add(l);
+          labels.set(recipient.roleName, set);
+        }
+    }
+    // A stored template's roles are known only to the service: the run checks them (runner/template-check.ts).
+    if (stored) return;
+    const key = refs.map((r) => r.key).join(' + ');
     envelope.templateRoles?.forEach((role, r) => {
       if (role.roleName.includes('${')) return;
       const roleLabels = labels.get(role.roleName);

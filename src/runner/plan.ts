@@ -10,7 +10,7 @@ import { decideAccount, decideEnvelope, type DecisionSources } from './decide.js
 import { identityOf } from './identity.js';
 import type { DocumentsWhen, Plan, PlanItem } from './plan-types.js';
 import { ServiceLedger } from './service-ledger.js';
-import { checkTemplates, PreflightError } from './template-check.js';
+import { checkTemplates, definedRoles, PreflightError } from './template-check.js';
 import { TemplateLedger } from './template-ledger.js';
 import { planTemplates } from './template-plan.js';
 import type { RunTarget } from './run-summary.js';
@@ -70,7 +70,10 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
       items.push(inputs.keepItems ? { ...item, account } : item);
     }
     for (const envelope of job.envelopes) {
-      if (envelope.kind === 'template' && envelope.templateId) templates.add(envelope.templateId);
+      if (envelope.kind === 'template' && envelope.templateId && envelope.templateKey === undefined)
+        templates.add(envelope.templateId);
+      for (const ref of envelope.templateRefs ?? [])
+        if (ref.key === undefined && ref.templateId) templates.add(ref.templateId);
       const item = decideEnvelope(envelope, sources);
       if (item.steps.includes('draft') && inputs.arbitrate) drafts += 1;
       items.push(inputs.keepItems ? { ...item, envelope } : item);
@@ -168,6 +171,7 @@ export async function planJobs(options: PlanJobsOptions): Promise<Plan> {
     const { problems } = await checkTemplates(
       options.jobs.flatMap((j) => j.envelopes),
       account,
+      definedRoles(options.jobs),
     );
     if (problems.length > 0) throw new PreflightError(problems);
     return await makePlan({
