@@ -3,7 +3,17 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
 import { startSandbox } from '../../src/sandbox/index.js';
+import type { EnvelopeRecord, SigningRecord } from '../../src/output/records.js';
+import {
+  launchBrowser,
+  newPage,
+  returnedEvent,
+  signAllTabs,
+  startReturnServer,
+  waitForDocuments,
+} from '../helpers/browser.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import type { TemplateJson } from '../../src/output/records.js';
 import { repoRoot, runCli } from '../helpers/run-cli.js';
@@ -18,12 +28,20 @@ import { readReport, sandboxEnv, tempDir, validateReport } from './run-helpers.j
  * one template, not two.
  */
 let sandbox: RunningSandbox;
+let back: Awaited<ReturnType<typeof startReturnServer>>;
+let browser: Browser;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, quiet: true });
+  [sandbox, back, browser] = await Promise.all([
+    startSandbox({ port: 0, quiet: true }),
+    startReturnServer(),
+    launchBrowser(),
+  ]);
 });
 afterAll(async () => {
-  await sandbox.close();
+  await browser?.close();
+  await back?.close();
+  await sandbox?.close();
 });
 
 const auth = JSON.stringify({
@@ -216,6 +234,84 @@ describe('templates as code', () => {
     } finally {
       await proxy.close();
     }
+  });
+});
+
+describe('several templates in one envelope', () => {
+  it('sends a template of the file, the seed template and an extra PDF as compositeTemplates; signed, its documents are the three', async () => {
+    const dir = await jobFolder('combo');
+    await copyFile(path.join(repoRoot, 'examples/docs/company-handbook.pdf'), path.join(dir, 'docs/handbook.pdf'));
+    await writeFile(
+      path.join(dir, 'combo.yaml'),
+      `version: 1
+job: combo
+templates:
+  - key: nda
+    name: Onboarding NDA
+    documents: [{ name: nda.pdf, file: docs/nda.pdf }]
+    recipients:
+      signers:
+        - roleName: employee
+          tabs:
+            signHereTabs: [{ pageNumber: 1, xPosition: 100, yPosition: 600 }]
+            textTabs: [{ tabLabel: company, pageNumber: 1, xPosition: 100, yPosition: 500 }]
+envelopes:
+  - key: onboarding-ann
+    emailSubject: Your onboarding pack
+    returnUrl: ${back.url}
+    templates: [nda, 3c9f4bb2-6d1e-4a5e-9a57-5d1a1c0f7e01]
+    documents: [{ name: handbook.pdf, file: docs/handbook.pdf }]
+    templateRoles:
+      - roleName: employee
+        name: Ann Acme
+        email: ann@acme.example
+        clientUserId: ann
+        tabs:
+          textTabs: [{ tabLabel: company, value: ACME Inc }]
+          signHereTabs: [{ documentId: 1, pageNumber: 1, xPosition: 300, yPosition: 700 }]
+      - { roleName: employer, name: Thomas Keller, email: thomas@example.com, clientUserId: tk }
+`,
+    );
+    const env = sandboxEnv(sandbox);
+    const cli = (...args: string[]) => runCli(args, { cwd: dir, env });
+    const sent = await cli('run', 'combo.yaml', '--out', 'out');
+    expect(sent.code, sent.stdout + sent.stderr).toBe(0);
+    const out = path.join(dir, 'out');
+    const report = await readReport(out);
+    const envelopeId = report.envelopes[0]!.envelopeId!;
+    // The wire was compositeTemplates: the envelope holds the three documents, in order.
+    const listed = await api('GET', `${await accountBase()}/envelopes/${envelopeId}/documents`);
+    const names = (listed.json as { envelopeDocuments: Array<{ name: string; type?: string }> }).envelopeDocuments
+      .filter((d) => d.type !== 'summary')
+      .map((d) => d.name);
+    expect(names).toEqual(['nda.pdf', 'Employment contract.pdf', 'handbook.pdf']);
+
+    // Both sign in Chromium, through the addresses run wrote.
+    const signing = JSON.parse(
+      await readFile(path.join(out, 'combo/onboarding-ann/signing.json'), 'utf8'),
+    ) as SigningRecord;
+    for (const who of ['ann', 'tk']) {
+      const { page, context } = await newPage(browser);
+      await page.goto(signing.recipients.find((r) => r.clientUserId === who)!.url!);
+      // Three documents: every one drawn (and its fields on it) before the fields are counted.
+      await waitForDocuments(page);
+      await signAllTabs(page);
+      expect(await returnedEvent(page, back.url)).toBe('signing_complete');
+      await context.close();
+    }
+
+    const synced = await cli('sync', 'combo.yaml', '--out', 'out', '--force');
+    expect(synced.code, synced.stdout + synced.stderr).toBe(0);
+    const record = JSON.parse(
+      await readFile(path.join(out, 'combo/onboarding-ann/envelope.json'), 'utf8'),
+    ) as EnvelopeRecord;
+    expect(record.status).toBe('completed');
+    const documents = record.files.filter((f) => f.path.includes('/documents/')).map((f) => path.basename(f.path));
+    expect(documents).toEqual([
+      expect.stringMatching(/nda\.pdf$/),
+      expect.stringMatching(/Employment-contract\.pdf$/),
+      expect.stringMatching(/handbook\.pdf$/),
+    ]);
   });
 });
 
