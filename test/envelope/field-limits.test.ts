@@ -16,7 +16,9 @@ const swagger = JSON.parse(
 
 describe('the table of field limits', () => {
   it('says what the Swagger says, wherever it names the Swagger', () => {
-    const cited = Object.values(fieldLimits).filter((l) => l.source.startsWith('DocuSign eSignature REST v2.1 Swagger'));
+    const cited = Object.values(fieldLimits).filter((l) =>
+      l.source.startsWith('DocuSign eSignature REST v2.1 Swagger'),
+    );
     expect(cited.length).toBeGreaterThanOrEqual(4);
     for (const limit of cited) {
       const [definition, property] = /, (\w+)\.(\w+)$/.exec(limit.source)!.slice(1) as [string, string];
