@@ -120,4 +120,22 @@ describe('signrun on GitHub Actions', () => {
     expect(written).toMatch(/^# signrun plan\n\n```text\n/);
     expect(written).toContain(result.stdout.trim());
   });
+
+  it('an error with no place in a job file (credentials missing): an ::error with its code, and the reports in the summary', async () => {
+    const dir = await fanOutJob(1, 'ci-credentials');
+    const summary = path.join(dir, 'summary.md');
+    const result = await runCli(['run', '.', '--out', 'out'], {
+      cwd: dir,
+      env: {
+        GITHUB_ACTIONS: 'true',
+        GITHUB_STEP_SUMMARY: summary,
+        DOCUSIGN_ROOT_URL: 'https://demo.docusign.net/restapi/v2.1',
+      },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toMatch(/^::error title=SR_CREDENTIALS_MISSING::/m);
+    const md = await readFile(path.join(dir, 'out/report.md'), 'utf8');
+    expect(md).toContain('SR_CREDENTIALS_MISSING');
+    expect(await readFile(summary, 'utf8')).toBe(md);
+  });
 });
