@@ -80,10 +80,12 @@ function summaryLine(stats: LoadStats, errors: number, warnings: number): string
 }
 
 // Escaping of workflow commands, as @actions/core does (toCommandValue / escapeData / escapeProperty).
-function data(text: string): string {
+/** Text as the message of a GitHub workflow command (`::error …::text`). */
+export function data(text: string): string {
   return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
-function property(text: string): string {
+/** Text as a property of a GitHub workflow command (`file=…`, `title=…`). */
+export function property(text: string): string {
   return data(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }

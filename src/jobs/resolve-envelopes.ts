@@ -25,6 +25,8 @@ import type { RawEnvelope, RawJobFile, RawTemplate } from './raw-job.js';
 import { fieldName } from './schema-check.js';
 import { KEY, emailProblem, httpUrlProblem, languageProblem, reservedCustomFieldProblem } from './value-rules.js';
 import { RowErrorGroups } from './row-error-groups.js';
+import { fieldsWithLimits } from './field-limit-checks.js';
+import { fieldLengthProblem } from '../envelope/field-limits.js';
 
 type DocumentCheck = { confined: ConfinedPath; facts?: PdfFactsResult };
 
@@ -150,6 +152,10 @@ function checkValues(item: ExpandedEnvelope, ctx: JobContext, keys: Set<string>,
   // A template's subject is optional: its envelopes have their own.
   if (!template && envelope.emailSubject.trim() === '')
     say('SR_EMAIL_SUBJECT_MISSING', `envelope ${envelope.key} has an empty emailSubject`, ['emailSubject']);
+  for (const [limit, value, at] of fieldsWithLimits(envelope)) {
+    const problem = fieldLengthProblem(limit, value);
+    if (problem) say('SR_FIELD_TOO_LONG', problem, at);
+  }
   if (!envelopeStatuses.includes(envelope.status))
     say(
       'SR_SCHEMA_ENUM',

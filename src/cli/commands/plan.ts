@@ -5,6 +5,13 @@ import { ExitCode } from '../../errors/catalogue-entry.js';
 import { jwtSettingsOf, resolveTarget } from '../../runner/target.js';
 import { planJobs, planItemName, PreflightError, type DocumentsWhen, type PlanItem } from '../../runner/index.js';
 import { SignrunError } from '../../errors/signrun-error.js';
+import { appendStepSummary } from '../github-actions.js';
+import { invalidInputMarkdown } from '../../reporters/invalid-input-report.js';
+
+/** The plan as markdown for the step summary: a title, then the plan's text as it was printed. */
+function planSummary(lines: readonly string[]): string {
+  return ['# signrun plan', '', '```text', ...lines.map((l) => l.replace(/```/g, "'''")), '```', ''].join('\n');
+}
 
 /**
  * `signrun plan <paths...> [--out DIR] [--state DIR] [--documents WHEN] [--format text|json]`:
@@ -17,7 +24,9 @@ import { SignrunError } from '../../errors/signrun-error.js';
  */
 const plan: CommandHandler = async ({ args, options, io }) => {
   const patterns = (args[0] as string[] | undefined) ?? [];
-  const prepared = await preparedOrDiagnostics(io, patterns);
+  // On GitHub Actions, refused input is annotated and summarised; plan writes no
+  // files (the output folder's reports are the last run's, not the plan's).
+  const prepared = await preparedOrDiagnostics(io, patterns, { summaryTitle: 'signrun plan' });
   if (!prepared) return ExitCode.invalid;
   const outDir = path.resolve(io.cwd, (options['out'] as string | undefined) ?? prepared.config.outDir);
   const documents = options['documents'] as DocumentsWhen | undefined;
@@ -43,7 +52,9 @@ const plan: CommandHandler = async ({ args, options, io }) => {
   } catch (error) {
     // What run would refuse before sending anything: said at the job file's line, exit 2.
     if (!(error instanceof PreflightError)) throw error;
-    printDiagnostics(io, preflightDiagnostics(error.problems, io.cwd));
+    const diagnostics = preflightDiagnostics(error.problems, io.cwd);
+    printDiagnostics(io, diagnostics);
+    await appendStepSummary(io, invalidInputMarkdown('signrun plan', diagnostics));
     return ExitCode.invalid;
   }
   if (options['format'] === 'json') {
@@ -110,6 +121,8 @@ const plan: CommandHandler = async ({ args, options, io }) => {
       'Drifted envelopes were sent with other content: a run refuses them (SR_ENVELOPE_DRIFT) rather than send them again; `npx signrun run --replace-drifted` voids each and sends the new content under the same key.',
     );
   io.stdout.write(`${lines.join('\n')}\n`);
+  // On GitHub Actions the plan is also the step summary: a body ready for a pull-request comment.
+  await appendStepSummary(io, planSummary(lines));
   return ExitCode.ok;
 };
 export default plan;

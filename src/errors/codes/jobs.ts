@@ -231,6 +231,12 @@ export const jobCodes = defineCodes({
     summary: 'An envelope has no emailSubject, neither its own nor from `defaults`.',
     hint: 'Add `emailSubject` to the envelope or to `defaults`.',
   },
+  SR_FIELD_TOO_LONG: {
+    exitCode: 2,
+    summary:
+      "A text field is longer than DocuSign takes: emailSubject 100 characters, emailBlurb 10000, a recipient's name and email 100, note 1000, a custom field's value 100, a document's name 100.",
+    hint: 'Shorten the value at the place shown (with forEach, the CSV cell); the limits are in docs/job-files.md.',
+  },
   SR_EMAIL_INVALID: {
     exitCode: 2,
     summary: 'An email address is not valid.',
