@@ -51,6 +51,12 @@ export interface SandboxConfig {
   dataDir: string | undefined;
   /** Hosts besides loopback that Connect may POST to. Default none. */
   connectAllowedHosts: string[];
+  /**
+   * Whether `POST /sandbox/integrations/{key}/rsa-keys` and `…/secrets` answer
+   * (always behind authentication): yes, unless `--public-url` is set without
+   * `--allow-key-generation`.
+   */
+  keyRegistration: boolean;
   /** Delay before the first Connect retry, ms. Default 1000. */
   connectRetryBaseMs: number;
 }
@@ -180,6 +186,7 @@ export async function createServices(
         bodyLimitBytes: options.bodyLimitBytes ?? 34 * 1024 * 1024,
         dataDir: options.dataDir,
         connectAllowedHosts: options.connectAllowedHosts ?? [],
+        keyRegistration: options.allowKeyGeneration ?? publicUrl === undefined,
         connectRetryBaseMs: options.connectRetryBaseMs ?? 1000,
       },
       accounts,
