@@ -20,6 +20,7 @@ import { createLifecycle, type Lifecycle } from './lifecycle.js';
 import { createAuthenticator, type Authenticator } from './auth/authenticate.js';
 import { applySeed, seedBaseDir } from './seed/apply-seed.js';
 import { oauthConsents } from './oauth/oauth-consents.js';
+import { oauthRedirectUris } from './oauth/redirect-uris.js';
 import { defaultSeed } from './seed/default-seed.js';
 import { loadSeedFile } from './seed/load-seed.js';
 import { createHourlyLimit, type HourlyLimit } from './limits/hourly-limit.js';
@@ -153,7 +154,7 @@ export async function createServices(
       const seed = options.seedFile ? await loadSeedFile(options.seedFile) : defaultSeed;
       await applySeed(
         seed,
-        { db, blobs, accounts, templates, consents: oauthConsents(db), clock },
+        { db, blobs, accounts, templates, consents: oauthConsents(db), redirectUris: oauthRedirectUris(db), clock },
         options.seedFile ? { baseDir: seedBaseDir(options.seedFile) } : {},
       );
     }
