@@ -6,6 +6,7 @@ import { defaultSeedIds } from '../../src/sandbox/seed/default-seed.js';
 import { jwtBearer, seedUserHeaders, signAssertion, tokenRequest } from './helpers/jwt.js';
 import { spawnServe } from './helpers/serve-process.js';
 import { tempDir } from '../cli/run-helpers.js';
+import { createActiveSubsidiary } from './helpers/accounts.js';
 
 /**
  * The sandbox's own keys (issue 25): POST /sandbox/integrations/{key}/rsa-keys
@@ -26,6 +27,7 @@ beforeAll(async () => {
       'integratorKeys: [sandbox-integrator-key, other-app]',
       'accounts:',
       '  - accountName: Sandbox Corp',
+      '    distributor: { code: SANDBOX-DISTRIBUTOR, password: sandbox-distributor-password }',
       '    users:',
       `      - userId: ${defaultSeedIds.userId}`,
       '        userName: sandbox@signrun.test',
@@ -64,6 +66,19 @@ describe('POST /sandbox/integrations/{key}/rsa-keys and /secrets need the sandbo
       expect(await errorCode(other)).toBe('USER_LACKS_PERMISSIONS');
     });
   }
+
+  it('a user of a subsidiary account (made through the API), signed in with that key: 403', async () => {
+    const sub = await createActiveSubsidiary(sandbox.rootUrl, sandbox.origin, 'Sub Corp', 'admin@sub.example');
+    const r = await post(sandbox.origin, 'rsa-keys', {
+      'x-docusign-authentication': JSON.stringify({
+        Username: sub.credentials.username,
+        Password: sub.credentials.password,
+        IntegratorKey: 'sandbox-integrator-key',
+      }),
+    });
+    expect(r.status).toBe(403);
+    expect(await errorCode(r)).toBe('USER_LACKS_PERMISSIONS');
+  });
 
   it('the seed user signed in with that key gets a key pair (legacy header), and then with a bearer token of that key', async () => {
     const first = await post(sandbox.origin, 'rsa-keys', seedUserHeaders());
