@@ -10,6 +10,9 @@ import { tempDir } from '../cli/run-helpers.js';
  * sent back to redirect_uri only once client_id is known and redirect_uri is
  * one of its redirect URIs (a seed's `oauthRedirectUris`, DocuSign's consent
  * page, loopback); before that, a 400 error page and no Location at all.
+ * `sandbox-integrator-key` has a registered redirect URI (strict, as at
+ * DocuSign); `open-key` has none, as the built-in seed's key (lenient: any
+ * address, but only after the person answered on the page).
  */
 
 let sandbox: RunningSandbox;
@@ -20,7 +23,7 @@ beforeAll(async () => {
   await writeFile(
     seed,
     [
-      'integratorKeys: [sandbox-integrator-key]',
+      'integratorKeys: [sandbox-integrator-key, open-key]',
       'oauthRedirectUris:',
       `  sandbox-integrator-key: ['${registered}']`,
       'accounts:',
@@ -60,12 +63,14 @@ const bad = {
 describe('/oauth/auth: no redirect before the client and its redirect_uri are known good', () => {
   for (const [what, params] of Object.entries(bad)) {
     for (const method of ['GET', 'POST'] as const) {
-      it(`${method} with ${what} and a redirect_uri the key does not own: 400 page, no redirect`, async () => {
-        const r = await ask({ ...params, redirect_uri: 'https://evil.example/steal' }, method);
-        expect(r.status).toBe(400);
-        expect(r.headers.get('location')).toBeNull();
-        expect(r.headers.get('content-type')).toMatch(/^text\/html/);
-      });
+      for (const client of ['sandbox-integrator-key', 'open-key']) {
+        it(`${method} with ${what} and a redirect_uri ${client} does not own: 400 page, no redirect`, async () => {
+          const r = await ask({ ...params, client_id: client, redirect_uri: 'https://evil.example/steal' }, method);
+          expect(r.status).toBe(400);
+          expect(r.headers.get('location')).toBeNull();
+          expect(r.headers.get('content-type')).toMatch(/^text\/html/);
+        });
+      }
     }
 
     it(`with ${what} and an unknown client_id: 400 page, no redirect, even to a loopback address`, async () => {
@@ -86,10 +91,17 @@ describe('/oauth/auth: no redirect before the client and its redirect_uri are kn
     });
   }
 
-  it('a good request with a redirect_uri the key does not own is refused too (a code never goes there)', async () => {
+  it('a good request with a redirect_uri a key with registered ones does not own is refused too (a code never goes there)', async () => {
     const r = await ask({ redirect_uri: 'https://evil.example/steal' });
     expect(r.status).toBe(400);
     expect(r.headers.get('location')).toBeNull();
+  });
+
+  it('a key without registered redirect URIs shows the consent page for any address (the page names it), redirecting nowhere', async () => {
+    const r = await ask({ client_id: 'open-key', redirect_uri: 'https://app.example.com/cb' });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('location')).toBeNull();
+    expect(await r.text()).toContain('https://app.example.com');
   });
 
   it("a good request with a registered redirect_uri, DocuSign's consent page or loopback shows the consent page", async () => {

@@ -23,12 +23,13 @@ const csrfCookie = 'sr_oauth_csrf';
  *
  * Safety (RFC 6749 §4.1.2.1): the client and its redirect URI are checked
  * first, and until both are known good — a known integration key, and a
- * redirect_uri registered for it (redirect-uris.ts: the seed's, DocuSign's
+ * redirect_uri valid for it (redirect-uris.ts: the seed's, DocuSign's
  * consent page, loopback) — every error is an error page (400), never a
- * redirect; only then are response_type, scope and PKCE checked, and their
- * errors sent back to that redirect_uri. So the page redirects nobody to an
- * address its key does not own (no open redirect, and no code delivered
- * elsewhere). The form is CSRF-protected (token in a hidden field and in a
+ * redirect: response_type, scope and PKCE errors go back only to such an
+ * address. A key with registered redirect URIs takes no other; one without
+ * (the built-in seed's) takes any http(s) address, but only once the person
+ * has answered on the page, which names it. So the page redirects nobody
+ * anywhere before a person acts on it (no open redirect). The form is CSRF-protected (token in a hidden field and in a
  * SameSite=Strict cookie, compared in constant time, plus the Origin header
  * when the browser sends one); the page cannot be framed (clickjacking) and
  * is not cached.
@@ -130,7 +131,9 @@ export function consentRoutes(store: OAuthStore): FastifyPluginAsync {
       );
       return undefined;
     }
-    if (!redirectUris.allowed(clientId, redirectUri)) {
+    // Known valid for this client: an error may be sent back to it (RFC 6749 §4.1.2.1).
+    const known = redirectUris.allowed(clientId, redirectUri);
+    if (!known && redirectUris.hasRegistered(clientId)) {
       void page(
         reply,
         400,
@@ -141,7 +144,6 @@ export function consentRoutes(store: OAuthStore): FastifyPluginAsync {
       );
       return undefined;
     }
-    // From here the redirect_uri is known good for this client: errors go back to it (RFC 6749 §4.1.2.1).
     const base = {
       clientId,
       redirectUri,
@@ -150,7 +152,9 @@ export function consentRoutes(store: OAuthStore): FastifyPluginAsync {
       codeChallengeMethod: params['code_challenge_method'],
     };
     const back = (error: string, description: string) => {
-      void redirectBack(reply, { ...base, scopes: [] }, { error, error_description: description });
+      // Not a known redirect URI of the client (a key without registered ones): the error is shown, not sent there.
+      if (!known) void page(reply, 400, consentErrorHtml('Bad request', `${error}: ${description}`));
+      else void redirectBack(reply, { ...base, scopes: [] }, { error, error_description: description });
       return undefined;
     };
     if (params['response_type'] !== 'code') return back('unsupported_response_type', 'response_type must be code');

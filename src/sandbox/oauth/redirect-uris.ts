@@ -22,10 +22,19 @@ export const docusignConsentPage = 'https://developers.docusign.com/platform/aut
  * - a loopback address (`http://127.0.0.1`, `localhost`, `[::1]`, any port
  *   and path): a program on the person's own machine (RFC 8252 §7.3), such
  *   as a test's or a CLI's local listener. It sends nothing off the machine.
+ *
+ * A key with none registered (the built-in seed's) is lenient, as the
+ * sandbox always was: after the person has signed in and answered on the
+ * page (which names where the browser goes next), any http(s) address is
+ * taken. A key with registered ones is strict, as DocuSign is. Errors before
+ * that answer redirect only to a valid one in both cases.
  */
 export function oauthRedirectUris(db: SandboxDatabase) {
   const registered = db.prepare<[string, string], { n: number }>(
     'SELECT 1 AS n FROM oauth_redirect_uris WHERE integrator_key = ? AND redirect_uri = ?',
+  );
+  const any = db.prepare<[string], { n: number }>(
+    'SELECT 1 AS n FROM oauth_redirect_uris WHERE integrator_key = ? LIMIT 1',
   );
   const insert = db.prepare('INSERT OR IGNORE INTO oauth_redirect_uris (integrator_key, redirect_uri) VALUES (?, ?)');
   return {
@@ -33,6 +42,11 @@ export function oauthRedirectUris(db: SandboxDatabase) {
     allowed(integratorKey: string, uri: string): boolean {
       if (uri === docusignConsentPage || isLoopbackRedirect(uri)) return true;
       return registered.get(integratorKey, uri) !== undefined;
+    },
+
+    /** True when the integration key has redirect URIs of its own (then no other address is taken). */
+    hasRegistered(integratorKey: string): boolean {
+      return any.get(integratorKey) !== undefined;
     },
 
     /** Registers `uris` for the integration key (again is harmless). */
