@@ -7,3 +7,4 @@ export * from './statuses.js';
 export * from './tab-readings.js';
 export * from './tab-value-rules.js';
 export * from './routing-turn.js';
+export * from './field-limits.js';

@@ -124,6 +124,7 @@ export async function applySeed(
             ownerUserId: null,
             createdAt: now,
             lastModifiedAt: now,
+            customFields: [],
           },
           t.documents,
           t.roles,
