@@ -4,6 +4,7 @@ import type { RunningSandbox, SandboxOptions } from '../sandbox/contract.js';
 import { legacyAuthWarning, type Auth } from '../client/auth.js';
 import { apiRootOf, inVersion, versionOfRoot, type ApiVersion } from '../client/api-version.js';
 import { parseOAuthBase } from '../client/oauth/oauth-base.js';
+import { isLoopbackHost } from '../client/credential-destinations.js';
 import { OAuthSession, type JwtGrantSettings } from '../client/oauth/oauth-session.js';
 import type { DiscoveredAccount } from '../client/oauth/userinfo.js';
 import { SignrunError } from '../errors/signrun-error.js';
@@ -179,10 +180,10 @@ async function resolveJwtTarget(
   return target;
 }
 
-/** True for an address on this machine (127.0.0.1, localhost, ::1). */
+/** True for an address on this machine (127.0.0.0/8, localhost, ::1: the client's one definition). */
 export function isLoopback(url: string): boolean {
   try {
-    return ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname);
+    return isLoopbackHost(new URL(url).hostname);
   } catch {
     return false;
   }
