@@ -218,6 +218,10 @@ export function buildProgram(
       '--public-url <url>',
       'address clients reach the sandbox at, when not the one it listens on (a name on the network, a proxy): the links it hands out start with it, and only it, localhost and IP addresses are answered',
     )
+    .option(
+      '--allow-key-generation',
+      'with --public-url: still make and register key pairs and secrets of integration keys (POST /sandbox/integrations/{key}/rsa-keys; always behind sign-in)',
+    )
     .option('--port <port>', 'port to listen on (0: any free port)', portNumber, 8080)
     .option('--tls', "HTTPS with a certificate from the sandbox's own CA (GET /sandbox/ca.pem)")
     .option('--data <dir>', 'data folder (SQLite + documents); default: in memory')

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { SignrunError } from '../errors/signrun-error.js';
+import { shownUrl } from '../secret.js';
 import type { FileRecord, OutputFolder } from '../output/output-folder.js';
 import { reportFiles, type ReportFile } from '../output/output-paths.js';
 import { reportJsonChunks, reportSourceOf, type ReportSource, type RunReport } from './report-json.js';
@@ -17,7 +18,12 @@ import { reportHtml } from './report-html.js';
  * listing the reports that were.
  */
 export async function writeReports(out: OutputFolder, report: RunReport | ReportSource): Promise<FileRecord[]> {
-  const source = 'head' in report ? report : reportSourceOf(report);
+  const given = 'head' in report ? report : reportSourceOf(report);
+  // Every report goes through here (a run's, a stopped run's, a merged one): none shows a credential of the address.
+  const source: ReportSource = {
+    ...given,
+    head: { ...given.head, target: { ...given.head.target, rootUrl: shownUrl(given.head.target.rootUrl) } },
+  };
   // Keyed by output-paths.ts's names: each writer writes the file it is keyed by.
   const writers: Record<ReportFile, (name: ReportFile) => Promise<FileRecord>> = {
     'report.json': (name) => out.writeStream(name, Readable.from(reportJsonChunks(source))),

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { shownUrl } from '../../secret.js';
 import pc from 'picocolors';
 import type { CommandHandler } from '../command.js';
 import { useColour } from '../io.js';
@@ -103,10 +104,10 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
   try {
     if (target.sandbox) {
       io.stdout.write(
-        `Started the signrun sandbox in-process at ${target.rootUrl} (no DOCUSIGN_ROOT_URL configured); it stops when this run ends.\n`,
+        `Started the signrun sandbox in-process at ${shownUrl(target.rootUrl)} (no DOCUSIGN_ROOT_URL configured); it stops when this run ends.\n`,
       );
     } else {
-      io.stdout.write(`Target: ${target.rootUrl}\n`);
+      io.stdout.write(`Target: ${shownUrl(target.rootUrl)}\n`);
     }
     for (const warning of target.warnings) io.stderr.write(`warning: ${warning}\n`);
     const envelopes = jobs.reduce((n, j) => n + j.envelopes.length, 0);

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { shownUrl } from '../../secret.js';
 import pc from 'picocolors';
 import type { CommandHandler } from '../command.js';
 import { useColour } from '../io.js';
@@ -44,7 +45,7 @@ const syncCommand: CommandHandler = async ({ args, options, io, signal }) => {
         `No DOCUSIGN_ROOT_URL configured: an in-process sandbox holds no envelope of an earlier run, so there is nothing to sync. Point signrun at the service that sent them (\`npx signrun serve\` and DOCUSIGN_ROOT_URL for the sandbox).\n`,
       );
     } else {
-      io.stdout.write(`Target: ${target.rootUrl}\n`);
+      io.stdout.write(`Target: ${shownUrl(target.rootUrl)}\n`);
     }
     const minSeconds = options['minInterval'] as number | undefined;
     const summary = await sync({

@@ -93,4 +93,16 @@ export const clientCodes = defineCodes({
       'The service redirected a call to another origin (scheme, host or port): signrun does not follow it, so the credentials never reach a server other than the configured one.',
     hint: 'If the new address is the real service, set DOCUSIGN_ROOT_URL to it; otherwise check who answers at the configured root URL.',
   },
+  SR_AUTH_REDIRECT_REFUSED: {
+    exitCode: 2,
+    summary:
+      'The account server redirected the token request or userinfo to another origin: signrun does not follow it, so the JWT assertion and the access token never reach a server other than DOCUSIGN_OAUTH_BASE.',
+    hint: 'Check DOCUSIGN_OAUTH_BASE: account-d.docusign.com (demo), account.docusign.com (production), or the sandbox origin; if the account server really moved, set it to the new address.',
+  },
+  SR_BASE_URI_REFUSED: {
+    exitCode: 2,
+    summary:
+      "The server named for the account (userinfo's base_uri, login_information's baseUrl) is not one signrun sends credentials to: not https (plain http only on loopback or the configured server), with user info, a query or a fragment, or, behind DocuSign's account server, not a DocuSign domain (*.docusign.net, *.docusign.com).",
+    hint: 'Check DOCUSIGN_OAUTH_BASE (or DOCUSIGN_ROOT_URL): the server that answered is not the one it should be, or a proxy rewrote its answer.',
+  },
 });
