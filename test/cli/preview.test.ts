@@ -205,4 +205,21 @@ envelopes:
     expect(words).toContain('Lee');
     expect(existsSync(join(dir, 'pv/nda/nda-1/preview-1-2.png'))).toBe(true);
   }, 150_000);
+
+  it('report.html links each envelope to its preview when one exists (preview/ beside the output folder)', async () => {
+    const dir = examples();
+    const previewed = await runCli(['preview', 'hr-renewals.yaml'], { cwd: dir, timeoutMs: 120_000 });
+    expect(previewed.code, previewed.stderr).toBe(0);
+    const run = await runCli(['run', 'hr-renewals.yaml', 'embedded-signing.yaml', '--out', 'out'], {
+      cwd: dir,
+      timeoutMs: 120_000,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const html = readFileSync(join(dir, 'out/report.html'), 'utf8');
+    const links = [...html.matchAll(/<a href="([^"]+)"[^>]*>preview<\/a>/g)].map((m) => m[1]!);
+    // The 20 renewals were previewed; the embedded-signing envelope was not, and has no link.
+    expect(links).toHaveLength(20);
+    for (const href of links) expect(existsSync(join(dir, 'out', decodeURIComponent(href)))).toBe(true);
+    expect(links[0]).toBe('../preview/contract-renewals-2026-q4/renewal-E1001/preview.pdf');
+  }, 150_000);
 });

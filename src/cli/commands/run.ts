@@ -12,7 +12,7 @@ import { exitCodeOf } from '../../runner/run-summary.js';
 import { OutputFolder } from '../../output/output-folder.js';
 import { reportFiles } from '../../output/output-paths.js';
 import { reportOf } from '../../reporters/report-json.js';
-import { writeReports } from '../../reporters/write-reports.js';
+import { previewDirsOf, writeReports } from '../../reporters/write-reports.js';
 import { stoppedReport, type PlannedItem } from '../../reporters/stopped-report.js';
 import { consoleSummary } from '../../reporters/console-summary.js';
 import { createProgress } from '../../reporters/progress.js';
@@ -83,7 +83,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
       },
     });
     try {
-      await writeReports(out, report);
+      await writeReports(out, report, { previewDirs: previewDirsOf(io.cwd, outDir) });
       io.stderr.write(`Reports saying why are in ${shownPath(io.cwd, outDir)}/ (${reportFiles.join(', ')}).\n`);
       await appendReportToStepSummary(io, path.join(outDir, 'report.md'));
     } catch {
@@ -200,7 +200,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
       // every one it takes is written, then the run ends with the error.
       let reportFailure: SignrunError | undefined;
       try {
-        await writeReports(out, report);
+        await writeReports(out, report, { previewDirs: previewDirsOf(io.cwd, outDir) });
       } catch (error) {
         if (!(error instanceof SignrunError) || error.code !== 'SR_OUTPUT_WRITE') throw error;
         reportFailure = error;

@@ -9,7 +9,7 @@ import { resolveTarget } from '../../runner/target.js';
 import { exitCodeOf } from '../../runner/run-summary.js';
 import { OutputFolder } from '../../output/output-folder.js';
 import { reportOf } from '../../reporters/report-json.js';
-import { writeReports } from '../../reporters/write-reports.js';
+import { previewDirsOf, writeReports } from '../../reporters/write-reports.js';
 import { consoleSummary } from '../../reporters/console-summary.js';
 import { sync } from '../../sync/sync.js';
 import { shownPath } from '../shown-path.js';
@@ -64,7 +64,7 @@ const syncCommand: CommandHandler = async ({ args, options, io, signal }) => {
     });
     try {
       const report = reportOf(summary, io.cwd);
-      await writeReports(out, report);
+      await writeReports(out, report, { previewDirs: previewDirsOf(io.cwd, outDir) });
       await appendReportToStepSummary(io, path.join(outDir, 'report.md'));
       const { sync: info } = summary;
       io.stdout.write(
