@@ -95,7 +95,10 @@ export function templateJobFile(
   return { job: { version: 1, job: options.job, templates: [entry] }, documents, problems };
 }
 
-const fileUnsafe = /[\u0000-\u001f<>:"/\\|?*]+/g;
+/** A name as a file name: characters some system refuses in one (and control characters) as `-`. */
+function fileSafe(name: string): string {
+  return [...name].map((c) => (c < ' ' || '<>:"/\\|?*'.includes(c) ? '-' : c)).join('');
+}
 
 function documentsOf(template: EnvelopeTemplate, folder: string, problems: string[]): ImportedDocument[] {
   const taken = new Set<string>();
@@ -109,9 +112,7 @@ function documentsOf(template: EnvelopeTemplate, folder: string, problems: strin
     const name = typeof doc.name === 'string' && doc.name !== '' ? doc.name : `document-${documentId}`;
     // The service hands every document out as a PDF (a DOCX it converted included).
     let base =
-      path
-        .basename(name.replace(/\\/g, '/'), path.extname(name))
-        .replace(fileUnsafe, '-')
+      fileSafe(path.basename(name.replace(/\\/g, '/'), path.extname(name)))
         .replace(/^[.\s]+|[.\s]+$/g, '')
         .slice(0, 120) || `document-${documentId}`;
     if (taken.has(base.toLowerCase())) base = `${base}-${documentId}`;
@@ -224,7 +225,7 @@ function roleOf(
     const value = text(`${where}.emailNotification.${field}`, message?.[field]);
     if (value !== undefined && allowed.has(field)) role[field] = value;
   }
-  return role as RawRecipient;
+  return role;
 }
 
 function tabsOf(
@@ -251,7 +252,7 @@ function tabsOf(
       written['radios'] = (source['radios'] as unknown[]).map((radio, i) =>
         scalarsOf(radio as WireTab, fields.radio, `${at}.radios[${i}]`, text),
       );
-    (out[kind.collection] ??= []).push(written as RawTab);
+    (out[kind.collection] ??= []).push(written);
   }
   return out;
 }

@@ -18,7 +18,7 @@ import { importTemplate } from '../../runner/import-template.js';
  * (SR_IMPORT_NO_SERVICE).
  */
 const importTemplateCommand: CommandHandler = async ({ args, options, io }) => {
-  const reference = String(args[0] ?? '');
+  const reference = typeof args[0] === 'string' ? args[0] : '';
   const loaded = await loadConfig({ cwd: io.cwd, env: io.env });
   if (!loaded.ok) {
     io.stderr.write(formatDiagnostics(loaded.errors, 'text', { colour: useColour(io, 'stderr') }));
