@@ -1,5 +1,13 @@
 import path from 'node:path';
-import { recipientKinds, tabKinds, recipientsByKind, tabsByKind, type RecipientKind } from '../envelope/index.js';
+import {
+  anchorFields,
+  positionFields,
+  recipientKinds,
+  tabKinds,
+  recipientsByKind,
+  tabsByKind,
+  type RecipientKind,
+} from '../envelope/index.js';
 import type { EnvelopeTemplate, WireRecipient, WireTab } from '../envelope/wire.js';
 import type { RawJobFile, RawRecipient, RawTab, RawTemplate } from './raw-job.js';
 import { recipientSchemaDefs } from './recipient-schema.js';
@@ -242,7 +250,7 @@ function tabsOf(
   const out: Record<string, RawTab[]> = {};
   for (const { kind, tab } of tabsByKind(tabs)) {
     const at = `${where}.${kind.collection}[${(out[kind.collection] ?? []).length}]`;
-    const written = scalarsOf(tab, fields.tab.get(kind.name) ?? new Set(), at, text);
+    const written = placed(scalarsOf(tab, fields.tab.get(kind.name) ?? new Set(), at, text));
     const source = tab as Record<string, unknown>;
     if (Array.isArray(source['listItems']) && fields.tab.get(kind.name)?.has('listItems'))
       written['listItems'] = (source['listItems'] as unknown[]).map((item, i) =>
@@ -250,11 +258,23 @@ function tabsOf(
       );
     if (Array.isArray(source['radios']) && fields.tab.get(kind.name)?.has('radios'))
       written['radios'] = (source['radios'] as unknown[]).map((radio, i) =>
-        scalarsOf(radio as WireTab, fields.radio, `${at}.radios[${i}]`, text),
+        placed(scalarsOf(radio as WireTab, fields.radio, `${at}.radios[${i}]`, text)),
       );
     (out[kind.collection] ??= []).push(written);
   }
   return out;
+}
+
+/**
+ * One way of placing a tab, as a job file places it: by anchor when the
+ * service gives an anchorString (the page and position it may also give are
+ * where the anchor was found: the loader would ignore them), else by
+ * position (anchor options without an anchor mean nothing).
+ */
+function placed(tab: Record<string, unknown>): Record<string, unknown> {
+  const unused = tab['anchorString'] !== undefined ? positionFields : anchorFields;
+  for (const field of Object.keys(unused)) if (field !== 'documentId') delete tab[field];
+  return tab;
 }
 
 /** A wire object's strings, numbers and booleans among `allowed` (empty strings are the service's "not set"). */

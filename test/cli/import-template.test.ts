@@ -70,6 +70,29 @@ async function createTemplate(name: string): Promise<string> {
                   selected: 'false',
                 },
               ],
+              // Placed by anchor; DocuSign also answers where it found it, which the job file leaves out.
+              dateSignedTabs: [
+                {
+                  documentId: '1',
+                  anchorString: 'Signature',
+                  anchorXOffset: '0',
+                  anchorYOffset: '20',
+                  anchorUnits: 'pixels',
+                  pageNumber: '2',
+                  xPosition: '72',
+                  yPosition: '300',
+                },
+              ],
+              radioGroupTabs: [
+                {
+                  documentId: '1',
+                  groupName: 'term',
+                  radios: [
+                    { pageNumber: '1', xPosition: '100', yPosition: '400', value: '1y' },
+                    { pageNumber: '1', xPosition: '150', yPosition: '400', value: '2y', selected: 'true' },
+                  ],
+                },
+              ],
               listTabs: [
                 {
                   documentId: '1',
@@ -217,6 +240,12 @@ describe('signrun import template', () => {
               ],
               checkboxTabs: [{ tabLabel: 'agree', selected: 'false' }],
               listTabs: [{ tabLabel: 'country', listItems: [{ text: 'France', value: 'FR' }, { selected: 'true' }] }],
+              dateSignedTabs: [
+                { anchorString: 'Signature', anchorXOffset: '0', anchorYOffset: '20', anchorUnits: 'pixels' },
+              ],
+              radioGroupTabs: [
+                { documentId: '1', groupName: 'term', radios: [{ value: '1y' }, { value: '2y', selected: 'true' }] },
+              ],
             },
           },
           { roleName: 'party-b', routingOrder: 2, name: 'Legal Team', email: 'legal@example.com' },
@@ -226,6 +255,9 @@ describe('signrun import template', () => {
     });
     expect((job.templates[0] as { emailBlurb?: string }).emailBlurb).toBeUndefined();
     expect(text).not.toMatch(/"value": ""|value: ""/);
+    const role = (job.templates[0] as { recipients: { signers: Array<{ tabs: Record<string, unknown[]> }> } })
+      .recipients.signers[0]!;
+    expect(Object.keys(role.tabs['dateSignedTabs']![0] as object)).not.toContain('xPosition');
 
     await expectNoChange(path.join(dir, 'jobs'), 'nda-mutual-2026/nda-mutual-2026');
 
