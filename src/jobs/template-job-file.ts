@@ -57,7 +57,8 @@ export function slugOf(name: string): string {
  * The `templates:` entry of a template read from the service (GET
  * …/templates/{templateId}), as `signrun import template` writes it: its
  * texts, its documents as files under `<documentsFolder>/`, its roles by
- * DocuSign's collections with routing order and fixed person, and each
+ * DocuSign's collections with their routing order (when not the default, 1)
+ * and fixed person, and each
  * role's tabs with only the fields the job schema accepts for their kind
  * (the schema's own definitions, generated from the catalogues, decide:
  * the ids the service adds, tabId and recipientId, are left out). Values
@@ -221,8 +222,12 @@ function roleOf(
     if (integerRoleFields.has(field)) {
       if (value === undefined || value === null || value === '') continue;
       const n = Number(value);
-      if (Number.isInteger(n) && n >= 1) role[field] = n;
-      else problems.push(`${where}.${field} ${JSON.stringify(value)} is not a whole number from 1`);
+      // Routing order 1 is the default, left out as a person writing the file leaves it out: the digest
+      // signrun writes on a template counts a routingOrder written, so a template signrun made re-imports
+      // as the very content it was made from.
+      if (Number.isInteger(n) && n >= 1) {
+        if (field !== 'routingOrder' || n !== 1) role[field] = n;
+      } else problems.push(`${where}.${field} ${JSON.stringify(value)} is not a whole number from 1`);
       continue;
     }
     const given = typeof value === 'string' ? text(`${where}.${field}`, value) : value;

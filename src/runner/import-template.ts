@@ -7,7 +7,9 @@ import { EsignatureClient, type AccountClient } from '../client/esignature-clien
 import type { EnvelopeTemplate } from '../envelope/wire.js';
 import { SignrunError } from '../errors/signrun-error.js';
 import { slugOf, templateJobFile } from '../jobs/template-job-file.js';
+import { KEY } from '../jobs/value-rules.js';
 import { writeFileAtomic, writeStreamAtomic } from '../output/atomic-write.js';
+import { identityFieldName, jobFieldName, templateIdentityOf } from './identity.js';
 import { readTemplate } from './template-plan.js';
 
 /** Options of {@link importTemplate}. */
@@ -70,12 +72,12 @@ export async function importTemplate(options: ImportTemplateOptions): Promise<Im
         details: { templateId, accountId: account.accountId },
       });
     const name = found.name ?? found.envelopeTemplateDefinition?.name ?? '';
-    const key = slugOf(name);
+    const { job, key } = signrunIdentityOf(found) ?? { job: slugOf(name), key: slugOf(name) };
     const jobFile = path.resolve(options.cwd, options.jobFile ?? `${key}.yaml`);
     const folder = path.dirname(jobFile);
     const written = templateJobFile(found, {
       key,
-      job: key,
+      job,
       templateId,
       documentsFolder: `templates/${key}`,
     });
@@ -119,6 +121,23 @@ export async function importTemplate(options: ImportTemplateOptions): Promise<Im
   } finally {
     client.close();
   }
+}
+
+/**
+ * The job and key a template kept as code by signrun carries (its `signrun`
+ * custom field, `<job>/<key>#template`, and `signrunJob`): imported under
+ * them, the entry is the one that wrote it, so `plan` finds it by its
+ * identity and its digest as well as by its id.
+ */
+function signrunIdentityOf(template: EnvelopeTemplate): { job: string; key: string } | undefined {
+  const fields = template.customFields?.textCustomFields ?? [];
+  const identity = fields.find((f) => f.name === identityFieldName)?.value;
+  const job = fields.find((f) => f.name === jobFieldName)?.value;
+  if (!identity || !job || !identity.startsWith(`${job}/`)) return undefined;
+  const key = identity.slice(job.length + 1).replace(/#template$/, '');
+  if (templateIdentityOf(job, key) !== identity || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(job) || !KEY.test(key))
+    return undefined;
+  return { job, key };
 }
 
 /** The id of the one template named exactly `name`: every page of the listing filtered by search_text. */

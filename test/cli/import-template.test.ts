@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -166,19 +166,18 @@ describe('signrun import template', () => {
         signers: [
           {
             roleName: 'employee',
-            routingOrder: 1,
             tabs: { signHereTabs: [{ documentId: '1', pageNumber: '1', xPosition: '100', yPosition: '620' }] },
           },
           {
             roleName: 'employer',
-            routingOrder: 1,
             tabs: { signHereTabs: [{ documentId: '1', pageNumber: '1', xPosition: '350', yPosition: '620' }] },
           },
         ],
       },
     });
     // A role whose person each envelope gives: no name, no email; no ids the service numbers.
-    expect(JSON.stringify(entry)).not.toMatch(/"(name|email)":""|tabId|recipientId/);
+    // Routing order 1 is the default: left out, as the ids the service numbers and an unfixed person.
+    expect(JSON.stringify(entry)).not.toMatch(/"(name|email)":""|tabId|recipientId|routingOrder/);
 
     // The document is the service's, byte for byte.
     const document = await readFile(path.join(dir, entry!.documents[0]!.file));
@@ -223,7 +222,6 @@ describe('signrun import template', () => {
         signers: [
           {
             roleName: 'party-a',
-            routingOrder: 1,
             tabs: {
               signHereTabs: [{ documentId: '1', pageNumber: '1', xPosition: '100', yPosition: '600' }],
               // DocuSign's strings kept where the schema takes strings; the empty value (not set) left out.
@@ -338,3 +336,46 @@ function legacyHeader(): string {
     IntegratorKey: env['DOCUSIGN_INTEGRATOR_KEY'],
   });
 }
+
+describe('signrun import template of a template signrun keeps as code', () => {
+  it('is imported under the job and key it carries (its identity): plan finds it and says no change', async () => {
+    const source = await tempDir('signrun-import-owned-');
+    await mkdir(path.join(source, 'docs'));
+    await copyFile(path.join(repoRoot, 'examples/docs/offer-letter.pdf'), path.join(source, 'docs/offer-letter.pdf'));
+    await writeFile(
+      path.join(source, 'hr.yaml'),
+      [
+        'version: 1',
+        'job: hr-templates',
+        'templates:',
+        '  - key: offer',
+        '    name: Offer letter kept as code',
+        '    documents: [{ file: docs/offer-letter.pdf }]',
+        '    recipients:',
+        '      signers:',
+        '        - roleName: candidate',
+        '          tabs: { textTabs: [{ documentId: 1, pageNumber: 1, xPosition: 100, yPosition: 300, tabLabel: salary }] }',
+        '',
+      ].join('\n'),
+    );
+    const ran = await runCli(['run', '.'], { cwd: source, env });
+    expect(ran.code, ran.stderr).toBe(0);
+
+    const dir = await tempDir('signrun-import-owned-dst-');
+    const imported = await runCli(['import', 'template', 'Offer letter kept as code'], { cwd: dir, env });
+    expect(imported.code, imported.stderr).toBe(0);
+    const job = parse(await readFile(path.join(dir, 'offer.yaml'), 'utf8')) as {
+      job: string;
+      templates: Array<{ key: string }>;
+    };
+    expect(job.job).toBe('hr-templates');
+    expect(job.templates[0]!.key).toBe('offer');
+    const validated = await runCli(['validate', '.'], { cwd: dir });
+    expect(validated.code, validated.stdout + validated.stderr).toBe(0);
+    const planned = await runCli(['plan', '.'], { cwd: dir, env });
+    expect(planned.code, planned.stderr).toBe(0);
+    // The same template, found (no create), with nothing of the account's differing from the file.
+    // The same template (found, not created), and the content signrun wrote on it (its digest): no change.
+    expect(planned.stdout).toMatch(/no change\s+hr-templates\/offer\s/);
+  });
+});
