@@ -21,7 +21,7 @@ describe('templateJobFile (signrun import template)', () => {
           { documentId: '3', name: 'B-C.pdf' },
           { documentId: '4', name: '' },
         ],
-      } as EnvelopeTemplate,
+      },
       options,
     );
     expect(problems).toEqual([]);
@@ -55,7 +55,7 @@ describe('templateJobFile (signrun import template)', () => {
           ],
           witnesses: [{ recipientId: '6', roleName: 'w', witnessFor: '5' }],
         },
-      } as EnvelopeTemplate,
+      },
       options,
     );
     expect(job.templates![0]!.recipients).toEqual({
