@@ -19,6 +19,7 @@ const commands = {
   'auth-check': () => import('./commands/auth.js').then((m) => ({ default: m.check })),
   'auth-consent-url': () => import('./commands/auth.js').then((m) => ({ default: m.consent })),
   links: () => import('./commands/links.js'),
+  'import-template': () => import('./commands/import-template.js'),
 } satisfies Record<string, () => Promise<{ default: CommandHandler }>>;
 
 export type CommandName = keyof typeof commands;
@@ -284,6 +285,18 @@ export function buildProgram(
       'https://developers.docusign.com/platform/auth/consent',
     )
     .action(on('auth-consent-url'));
+  const importer = program
+    .command('import')
+    .description('Bring what the service holds under version control as a job file.');
+  importer
+    .command('template')
+    .description(
+      'Write a job file with one `templates:` entry and its documents (under templates/<key>/) from a template of the configured account; `plan` of it then says no change.',
+    )
+    .argument('<template>', 'the templateId, or the exact name of the template')
+    .option('--out <file>', 'job file to write (default: <key>.yaml in the current folder)')
+    .option('--force', 'overwrite the job file and documents when they exist')
+    .action(on('import-template'));
   const links = program
     .command('links')
     .description('Stable signing links: each opening asks the service for a fresh signing address (docs/links.md).');
