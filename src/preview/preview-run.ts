@@ -1,7 +1,7 @@
 import { isAbsolute, relative } from 'node:path';
 import { errorCatalogue, type ErrorCode } from '../errors/index.js';
 import { WrittenPlaces } from '../jobs/index.js';
-import type { Diagnostic, ResolvedEnvelope, ResolvedJob } from '../jobs/model.js';
+import type { Diagnostic, ResolvedEnvelope, ResolvedJob, ResolvedTemplate } from '../jobs/model.js';
 import { itemFolder, previewFiles, previewPageFile, type OutputFolder } from '../output/index.js';
 import { PageRasterizer, type OverlaidPage } from '../pdf/page-images.js';
 import { DocumentSources } from './document-sources.js';
@@ -20,6 +20,8 @@ export interface PreviewOptions {
   readonly keys?: readonly string[];
   /** Pixels per point of the PNGs. Default {@link previewScale}. */
   readonly scale?: number;
+  /** Stored templates read from the account for this preview, by templateId: their envelopes are drawn too. */
+  readonly storedTemplates?: ReadonlyMap<string, ResolvedTemplate>;
   /** Called with the number of envelopes to preview, then once per envelope done. */
   readonly onStart?: (total: number) => void;
   readonly onEnvelope?: (done: { job: string; key: string; findings: number; failed: boolean }) => void;
@@ -127,7 +129,15 @@ export async function previewJobs(jobs: readonly ResolvedJob[], options: Preview
       written.kind === 'template' && written.templateKey !== undefined
         ? templates.get(`${written.job}/${written.templateKey}`)
         : undefined;
-    const envelope = template ? envelopeFromTemplate(written, template) : written;
+    const stored =
+      written.kind === 'template' && written.templateKey === undefined && written.templateId !== undefined
+        ? options.storedTemplates?.get(written.templateId.toLowerCase())
+        : undefined;
+    const envelope = template
+      ? envelopeFromTemplate(written, template)
+      : stored
+        ? envelopeFromTemplate(written, stored, 'envelope')
+        : written;
     const folder = itemFolder(envelope.job, envelope.key);
     const entry: SheetEntry = {
       job: envelope.job,
@@ -150,7 +160,7 @@ export async function previewJobs(jobs: readonly ResolvedJob[], options: Preview
         envelope,
         envelope.kind === 'composite'
           ? 'not previewed: built from several templates (compositeTemplates), which the preview does not draw yet'
-          : `not previewed: built from the stored template ${envelope.templateId ?? ''}, whose documents and tabs are in the account (the preview reads no service)`,
+          : `not previewed: built from the stored template ${envelope.templateId ?? ''}, whose documents and tabs are in the account (with DOCUSIGN_ROOT_URL or the JWT grant configured, the preview reads it once)`,
       );
       notes.push(note);
       entry.skipped = note.message;

@@ -11,7 +11,12 @@ import type { ResolvedEnvelope, ResolvedRecipient, ResolvedTab, ResolvedTemplate
  * placed tabs are added. A template tab keeps where it is written in the
  * template (from the file's root), so a warning names its line.
  */
-export function envelopeFromTemplate(envelope: ResolvedEnvelope, template: ResolvedTemplate): ResolvedEnvelope {
+export function envelopeFromTemplate(
+  envelope: ResolvedEnvelope,
+  template: ResolvedTemplate,
+  /** `envelope`: the template is not in the envelope's file (a stored one, read for the preview): its tabs' warnings name the envelope's line. */
+  writtenIn: 'file' | 'envelope' = 'file',
+): ResolvedEnvelope {
   const recipients: ResolvedRecipient[] = [];
   for (const role of template.recipients) {
     const filler = envelope.templateRoles.find((r) => r.roleName === role.roleName);
@@ -24,7 +29,7 @@ export function envelopeFromTemplate(envelope: ResolvedEnvelope, template: Resol
     const root = [fromFileRoot, 'templates', template.index, ...role.written];
     const tabs: ResolvedTab[] = role.tabs.map((tab) => {
       const fill = tab.fields?.['tabLabel'] === undefined ? undefined : labelled.get(tab.fields['tabLabel']);
-      const merged: ResolvedTab = { ...tab, written: [...root, ...tab.written] };
+      const merged: ResolvedTab = { ...tab, written: writtenIn === 'file' ? [...root, ...tab.written] : [] };
       if (fill?.value !== undefined) merged.value = fill.value;
       if (fill?.fields) merged.fields = { ...tab.fields, ...fill.fields };
       return merged;

@@ -2,6 +2,8 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { sandboxEnv } from './run-helpers.js';
 import { repoRoot, runCli } from '../helpers/run-cli.js';
 import { tool } from '../signing/pdf-tools.js';
 import { popplerWords } from '../pdf/poppler.js';
@@ -160,7 +162,7 @@ describe('signrun preview warnings', () => {
     const result = await runCli(['preview', 'template-contract.yaml', '--out', 'pv'], { cwd: dir, timeoutMs: 120_000 });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('built from the stored template 3c9f4bb2-6d1e-4a5e-9a57-5d1a1c0f7e01');
-    expect(readFileSync(join(dir, 'pv/preview.html'), 'utf8')).toContain('the preview reads no service');
+    expect(readFileSync(join(dir, 'pv/preview.html'), 'utf8')).toContain('the preview reads it once');
   }, 150_000);
 
   it('previews an envelope from a template of its file as DocuSign makes it: the role filler’s value in the template’s tab, a warning at the template’s line', async () => {
@@ -221,5 +223,28 @@ envelopes:
     expect(links).toHaveLength(20);
     for (const href of links) expect(existsSync(join(dir, 'out', decodeURIComponent(href)))).toBe(true);
     expect(links[0]).toBe('../preview/contract-renewals-2026-q4/renewal-E1001/preview.pdf');
+  }, 150_000);
+
+  it('draws a stored-template envelope after one read of the template, when a service is configured (said so)', async () => {
+    const dir = examples();
+    const sandbox = await startSandbox({ port: 0, quiet: true });
+    try {
+      const result = await runCli(['preview', 'template-contract.yaml', '--out', 'pv'], {
+        cwd: dir,
+        env: sandboxEnv(sandbox),
+        timeoutMs: 120_000,
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toMatch(/read 1 stored template\(s\) from the account .*\(\d+ API call\(s\)\)/);
+      expect(result.stderr).not.toContain('not previewed');
+      const folder = join(dir, 'pv/employment-contract-2026/contract-lucia-moreno');
+      expect(existsSync(join(folder, 'preview.pdf'))).toBe(true);
+      const words = (await popplerWords(join(folder, 'preview.pdf')))[0]!.words.map((w) => w.word);
+      // The seed template's document, with its two roles' signature boxes drawn on it.
+      expect(words).toContain('Employment');
+      expect(words.filter((w) => w === 'signHere')).toHaveLength(2);
+    } finally {
+      await sandbox.close();
+    }
   }, 150_000);
 });

@@ -7,6 +7,7 @@ import { ExitCode } from '../../errors/catalogue-entry.js';
 import { SignrunError } from '../../errors/index.js';
 import { OutputFolder, previewFiles } from '../../output/index.js';
 import { createProgressCounter } from '../../reporters/index.js';
+import { readStoredTemplates } from '../stored-templates.js';
 
 /**
  * `signrun preview <paths...> [--out DIR] [--key KEY...] [--format text|json|github] [--warnings-ok]`:
@@ -30,16 +31,29 @@ const preview: CommandHandler = async ({ args, options, io }) => {
   }
   // Loaded on demand: the renderer brings pdf.js and a native canvas, which no other command needs.
   const { previewJobs } = await import('../../preview/index.js');
+  // A stored template is read once from the configured service (said so); offline, its envelopes are noted.
+  const stored = await readStoredTemplates(loaded.jobs, io);
+  if (stored.templates.size > 0)
+    io.stderr.write(
+      `read ${stored.templates.size} stored template(s) from the account to draw the envelopes that use them (${stored.apiCalls} API call(s))\n`,
+    );
+  for (const problem of stored.problems) io.stderr.write(`note: ${problem}\n`);
   const progress = createProgressCounter({ stream: io.stderr });
-  const summary = await previewJobs(loaded.jobs, {
-    out: new OutputFolder(outDir),
-    cwd: io.cwd,
-    ...(keys === undefined ? {} : { keys }),
-    ...(typeof options['scale'] === 'number' ? { scale: options['scale'] } : {}),
-    onStart: (total) => progress.start(total),
-    onEnvelope: ({ failed }) => progress.tick(failed),
-  });
-  progress.finish();
+  let summary: Awaited<ReturnType<typeof previewJobs>>;
+  try {
+    summary = await previewJobs(loaded.jobs, {
+      out: new OutputFolder(outDir),
+      cwd: io.cwd,
+      ...(keys === undefined ? {} : { keys }),
+      ...(typeof options['scale'] === 'number' ? { scale: options['scale'] } : {}),
+      ...(stored.templates.size > 0 ? { storedTemplates: stored.templates } : {}),
+      onStart: (total) => progress.start(total),
+      onEnvelope: ({ failed }) => progress.tick(failed),
+    });
+  } finally {
+    progress.finish();
+    await stored.close();
+  }
   if (keys !== undefined && summary.matched === 0)
     throw new SignrunError('SR_USAGE', `no envelope has the key ${keys.join(' or ')}`);
 
