@@ -1,4 +1,5 @@
 import type { ResolvedAccount, ResolvedEnvelope, ResolvedTemplate } from '../jobs/model.js';
+import type { RateLimitInfo } from '../client/rate-limit.js';
 
 /**
  * The steps a run can take for one envelope, in order. `draft`: create it as
@@ -146,4 +147,29 @@ export interface Plan {
   /** Status-changes listings made (or to make) to confirm drafts, estimated. */
   listingCalls: number;
   totalApiCalls: number;
+  /** What the service said of its hourly limit when the plan asked it (absent: offline, or no headers). */
+  rateLimit?: RateLimitInfo;
+}
+
+/** DocuSign's default hourly API limit of an account (its API rules), when the service sends no X-RateLimit headers. */
+export const defaultHourlyCalls = 3000;
+
+/**
+ * How long the plan's calls take at the account's hourly limit: within what
+ * is left of this hour, or about `hours` hours (the first one what is left,
+ * then a full limit each).
+ */
+export function callHours(plan: Pick<Plan, 'totalApiCalls' | 'rateLimit'>): {
+  limit: number;
+  remaining: number;
+  hours: number;
+  fitsNow: boolean;
+  fromHeaders: boolean;
+} {
+  const limit = plan.rateLimit?.limit ?? defaultHourlyCalls;
+  const remaining = Math.min(plan.rateLimit?.remaining ?? limit, limit);
+  const calls = plan.totalApiCalls;
+  const fitsNow = calls <= remaining;
+  const hours = fitsNow ? 1 : 1 + Math.ceil((calls - remaining) / Math.max(limit, 1));
+  return { limit, remaining, hours, fitsNow, fromHeaders: plan.rateLimit?.limit !== undefined };
 }

@@ -174,7 +174,7 @@ export async function planJobs(options: PlanJobsOptions): Promise<Plan> {
       definedRoles(options.jobs),
     );
     if (problems.length > 0) throw new PreflightError(problems);
-    return await makePlan({
+    const plan = await makePlan({
       jobs: options.jobs,
       account,
       arbitrate: true,
@@ -182,6 +182,9 @@ export async function planJobs(options: PlanJobsOptions): Promise<Plan> {
       ...(journal ? { journal } : {}),
       ...(options.replaceDrifted ? { replaceDrifted: true } : {}),
     });
+    // The account's hourly limit as its last answer said it: how long the run's calls take.
+    const rateLimit = client.rateLimit;
+    return rateLimit ? { ...plan, rateLimit } : plan;
   } finally {
     client.close();
   }

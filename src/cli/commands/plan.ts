@@ -5,6 +5,7 @@ import { preflightDiagnostics, preparedOrDiagnostics, printDiagnostics } from '.
 import { ExitCode } from '../../errors/catalogue-entry.js';
 import { jwtSettingsOf, resolveTarget } from '../../runner/target.js';
 import { planJobs, planItemName, PreflightError, type DocumentsWhen, type PlanItem } from '../../runner/index.js';
+import { callHours } from '../../runner/plan-types.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import { appendStepSummary } from '../github-actions.js';
 import { invalidInputMarkdown } from '../../reporters/invalid-input-report.js';
@@ -113,6 +114,19 @@ const plan: CommandHandler = async ({ args, options, io }) => {
   lines.push(
     `${count('create')} to create, ${count('adopt')} to adopt, ${count('resume')} to resume, ${count('up-to-date')} up to date, ${count('drift')} drifted, ${count('delete')} to delete; about ${result.totalApiCalls} API calls (login, listings and template reads included); documents ${result.documents}.`,
   );
+  if (rootUrl) {
+    // The budget: how long these calls take at the account's hourly limit.
+    const budget = callHours(result);
+    const rl = result.rateLimit;
+    const limit = budget.fromHeaders
+      ? `this account allows ${budget.limit} calls an hour (${budget.remaining} left${rl?.resetAt ? ` until ${rl.resetAt}` : ''})`
+      : `DocuSign's default limit is ${budget.limit} calls an hour (the service sent no X-RateLimit headers)`;
+    lines.push(
+      budget.fitsNow
+        ? `Budget: about ${result.totalApiCalls} calls; ${limit}: the run fits in this hour.`
+        : `Budget: about ${result.totalApiCalls} calls; ${limit}: the run needs about ${budget.hours} hours. It stops starting work when the hour's calls are spent and says when to run again (--max-calls-per-hour keeps room for other integrations).`,
+    );
+  }
   if (count('replace') + count('void') + count('settled') > 0)
     lines.push(
       `${count('replace')} to replace (voided with a reason, the new content sent under the same key), ${count('void')} to void, ${count('settled')} settled (completed, declined or voided: nothing to do).`,
