@@ -1,5 +1,5 @@
 import { errorCatalogue, type ErrorCode } from '../errors/catalogue.js';
-import type { AccountResult, EnvelopeResult } from '../runner/run-summary.js';
+import type { AccountResult, EnvelopeResult, TemplateResult } from '../runner/run-summary.js';
 import type { ReportSource } from './report-json.js';
 import { settledReasonOf } from './settled-reason.js';
 
@@ -49,6 +49,16 @@ function accountCase(a: AccountResult): string {
   else if (a.outcome === 'not-started') body = '      <skipped message="not started: the run was interrupted"/>\n';
   else
     body = `      <system-out>${xml(`${a.outcome}${a.awaitingActivation ? ', awaiting activation' : ''}${a.accountId ? `; accountId ${a.accountId}` : ''}`)}</system-out>\n`;
+  return `${head}>\n${body}    </testcase>`;
+}
+
+/** A template kept as code: a test case of the `templates` suite (classname `<job>.templates`). */
+function templateCase(t: TemplateResult): string {
+  const head = `    <testcase classname="${xml(`${t.job}.templates`)}" name="${xml(t.key)}" time="0" file="${xml(t.source.file)}" line="${t.source.line}"`;
+  const body =
+    t.outcome === 'failed'
+      ? `      <failure type="${xml(t.error?.code ?? 'SR_TEMPLATE_FAILED')}" message="${xml(t.error?.message ?? '')}">${xml(failureText(t.error?.code, t.error?.step, 'action'))}</failure>\n`
+      : `      <system-out>${xml(`${t.outcome === 'updated' && t.outside ? 'put back (changed outside signrun)' : t.outcome}${t.templateId ? `; templateId ${t.templateId}` : ''}${t.differences?.length ? `; ${t.differences.join('; ')}` : ''}`)}</system-out>\n`;
   return `${head}>\n${body}    </testcase>`;
 }
 
@@ -117,13 +127,18 @@ export async function* reportJunitChunks(source: ReportSource): AsyncGenerator<s
   }
 
   const { head } = source;
-  const total = { tests: 0, failures: 0, skipped: 0 };
+  const templates = head.templates ?? [];
+  const templateFailures = templates.filter((t) => t.outcome === 'failed').length;
+  const total = { tests: templates.length, failures: templateFailures, skipped: 0 };
   for (const c of counts.values()) {
     total.tests += c.tests;
     total.failures += c.failures;
     total.skipped += c.skipped;
   }
   yield `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="signrun ${head.command ?? 'run'} ${xml(head.runId)}" tests="${total.tests}" failures="${total.failures}" errors="0" skipped="${total.skipped}" time="${seconds(head.durationMs)}">\n`;
+  // Templates kept as code converge before any envelope: their suite comes first.
+  if (templates.length > 0)
+    yield `  <testsuite name="templates" tests="${templates.length}" failures="${templateFailures}" errors="0" skipped="0" time="0" timestamp="${xml(head.startedAt)}">\n${templates.map(templateCase).join('\n')}\n  </testsuite>\n`;
   const suiteOpen = (job: string, first: boolean) => {
     const c = counts.get(job) ?? noCounts();
     return `${first ? '' : '\n'}  <testsuite name="${xml(job)}" tests="${c.tests}" failures="${c.failures}" errors="0" skipped="${c.skipped}" time="${suiteSeconds(c)}" timestamp="${xml(head.startedAt)}">\n`;

@@ -152,6 +152,10 @@ describe('templates as code', () => {
     const templateId = report.templates![0]!.templateId!;
     expect(await templatesOf(`${job}/mutual-nda#template`)).toEqual([templateId]);
     expect((await templateRecord(path.join(dir, 'out'), job)).templateId).toBe(templateId);
+    // CI reads it too: a test case of the templates suite.
+    const junit = await readFile(path.join(dir, 'out/junit.xml'), 'utf8');
+    expect(junit).toContain(`<testcase classname="${job}.templates" name="mutual-nda"`);
+    expect(junit).toContain(`created; templateId ${templateId}`);
     // The envelope was made from that template, its role's tab filled by label.
     const envelopeId = report.envelopes[0]!.envelopeId!;
     const sent = sandbox.app.sandbox.db
