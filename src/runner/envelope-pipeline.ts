@@ -65,8 +65,13 @@ interface EnvelopeState {
   signing: SigningEntry[];
   downloads: FileRecord[];
   files: Map<string, FileRecord>;
-  /** Files written behind, with the journal record each makes once committed. */
-  commits: Array<{ committed: Promise<void>; record?: NewJournalRecord }>;
+  /**
+   * Files written behind, with the journal records each makes once
+   * committed: nothing is recorded as done before its output is on disk (a
+   * crash between the two costs the step again, never an output the journal
+   * promises and the disk lacks).
+   */
+  commits: Array<{ committed: Promise<void>; records?: NewJournalRecord[] }>;
   /** Journal records written behind the calls; the result waits for them. */
   journalling: Array<Promise<void>>;
   lastStep?: EnvelopeStep;
@@ -133,12 +138,32 @@ export async function runEnvelope(
     if (decision.action === 'drift') {
       throw driftError(envelope, tag, decision.envelopeId);
     }
+    // Adopted from the service's listing: the journal learns which envelope this identity is once the
+    // losing drafts are deleted (after the confirm, when there is one), so that the next run decides
+    // from the journal and does not adopt it again (issue 25: each re-run re-made its addresses).
+    let adoption = decision.action === 'adopt' && !journalled?.created ? decision : undefined;
+    const recordAdoption = () => {
+      if (!adoption) return;
+      journalBehind(state, ctx, {
+        kind: 'envelope',
+        id: tag,
+        step: 'created',
+        envelopeId: adoption.envelopeId,
+        digest: envelope.digest,
+        adopted: true,
+      });
+      if (!adoption.draft)
+        journalBehind(state, ctx, { kind: 'envelope', id: tag, step: 'sent', envelopeId: adoption.envelopeId });
+      adoption = undefined;
+    };
     for (const step of plan.steps) {
       failedStep = step;
+      if (step !== 'confirm') recordAdoption();
       ctx.emit({ type: 'envelope:step', job: envelope.job, key: envelope.key, step });
       await steps[step](envelope, state, ctx, tag, plan);
       state.lastStep = step;
     }
+    recordAdoption();
     failedStep = undefined;
   } catch (caught) {
     error = itemErrorOf(caught, failedStep);
@@ -152,11 +177,11 @@ export async function runEnvelope(
     }
   }
   // Files were written behind the API calls; each counts (and is journalled) once in place.
-  for (const { committed, record } of state.commits) {
+  for (const { committed, records } of state.commits) {
     try {
       await committed;
       // Files are journalled once committed: the record names bytes that exist.
-      if (record) await ctx.journal.append(record);
+      for (const record of records ?? []) await ctx.journal.append(record);
     } catch (caught) {
       error ??= itemErrorOf(caught, 'outputs');
     }
@@ -388,6 +413,9 @@ async function stepViews(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: 
   const inTurn = new Set(signersInTurn(envelope));
   state.outcomes = outcomesOf(envelope, false);
   const asks: Array<Promise<void>> = [];
+  // Journalled once signing.json, which holds the addresses, is on disk: a
+  // view recorded before would tell a re-run an address exists that no file has.
+  const views: NewJournalRecord[] = [];
   recipientsOf(envelope).forEach((r, i) => {
     if (r.clientUserId === undefined) return;
     const outcome = state.outcomes[i]!;
@@ -428,7 +456,7 @@ async function stepViews(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: 
           const expiresAt = new Date(issuedAt.getTime() + ctx.viewTtlSeconds * 1000).toISOString();
           Object.assign(entry, { state: 'ready', url: view.url, issuedAt: issuedAt.toISOString(), expiresAt });
           outcome.signing = 'ready';
-          journalBehind(state, ctx, { kind: 'envelope', id: tag, step: 'view', recipientId: viewKeyOf(r), expiresAt });
+          views.push({ kind: 'envelope', id: tag, step: 'view', recipientId: viewKeyOf(r), expiresAt });
         } catch (error) {
           if (serviceErrorMeans(error, 'recipient-not-in-turn')) return;
           throw error;
@@ -452,7 +480,7 @@ async function stepViews(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: 
         { mode: 0o600 },
       ),
     );
-    state.commits.push({ committed });
+    state.commits.push({ committed, records: views });
   }
 }
 
@@ -499,7 +527,7 @@ async function stepDocuments(envelope: ResolvedEnvelope, state: EnvelopeState, c
         kept[i] = record;
         state.commits.push({
           committed,
-          record: { kind: 'envelope', id: tag, step: 'document', documentId: doc.documentId, ...digestOf(record) },
+          records: [{ kind: 'envelope', id: tag, step: 'document', documentId: doc.documentId, ...digestOf(record) }],
         });
       }),
   );
@@ -519,7 +547,7 @@ async function stepCertificate(_envelope: ResolvedEnvelope, state: EnvelopeState
   );
   const { record, committed } = keep(state, file);
   state.downloads.push(record);
-  state.commits.push({ committed, record: { kind: 'envelope', id: tag, step: 'certificate', ...digestOf(record) } });
+  state.commits.push({ committed, records: [{ kind: 'envelope', id: tag, step: 'certificate', ...digestOf(record) }] });
 }
 
 /** Records a file written behind; its commit is awaited (and journalled) before the envelope's result is given. */
