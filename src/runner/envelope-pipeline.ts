@@ -16,6 +16,7 @@ import { recipientsOf, signersInTurn, viewKeyOf } from './decide.js';
 import { identityOf, transactionIdOf } from './identity.js';
 import { isSettledEnvelope, recipientHasActed } from '../envelope/statuses.js';
 import { shorthandRecipientKind } from '../envelope/recipient-kinds.js';
+import { announcedBytesOf } from '../envelope/wire.js';
 import { recipientStatusAt, withFacts } from '../state/status-facts.js';
 import type { EnvelopeStatusFacts } from '../state/journal-record.js';
 import type { RunEventListener } from './run-events.js';
@@ -502,13 +503,20 @@ async function allSettledOrThrow(calls: Array<Promise<unknown>>): Promise<void> 
 async function stepDocuments(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: EnvelopeContext, tag: string) {
   const envelopeId = need(state.envelopeId);
   const done = ctx.progressOf?.(tag)?.documents;
-  let documents: Array<{ documentId: string; name: string }>;
+  let documents: Array<{ documentId: string; name: string; announcedBytes?: number }>;
   if (envelope.kind === 'template') {
     const listed = await ctx.account.listDocuments(envelopeId, { tag, priority: requestPriority.documents });
     // DocuSign lists the certificate as a pseudo-document (documentId "certificate", type "summary").
     documents = (listed.envelopeDocuments ?? [])
       .filter((d) => d.documentId !== 'certificate' && d.type !== 'summary')
-      .map((d) => ({ documentId: d.documentId, name: d.name ?? `document-${d.documentId}` }));
+      .map((d) => {
+        const announcedBytes = announcedBytesOf(d);
+        return {
+          documentId: d.documentId,
+          name: d.name ?? `document-${d.documentId}`,
+          ...(announcedBytes !== undefined ? { announcedBytes } : {}),
+        };
+      });
   } else documents = envelope.documents.map((d) => ({ documentId: d.documentId, name: d.name }));
   // The downloads overlap and end in any order; the outputs list them in the envelope's order.
   const kept: FileRecord[] = [];
@@ -521,7 +529,11 @@ async function stepDocuments(envelope: ResolvedEnvelope, state: EnvelopeState, c
           envelopeId,
           doc.documentId,
           (body) => ctx.out.writeStreamBehind(relative, body),
-          { tag, priority: requestPriority.documents },
+          {
+            tag,
+            priority: requestPriority.documents,
+            ...(doc.announcedBytes !== undefined ? { announcedBytes: doc.announcedBytes } : {}),
+          },
         );
         const { record, committed } = keep(state, file);
         kept[i] = record;
