@@ -5,11 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { runCollected } from '../helpers/collected-run.js';
-import { sandboxSeedAuth } from '../../src/runner/target.js';
+import { sandboxSeedAuth, sandboxSeedCredentials } from '../../src/runner/target.js';
+import { makeSecret } from '../../src/secret.js';
 import { readJournal } from '../../src/state/journal.js';
 import type { RunEvent } from '../../src/runner/run-events.js';
 import type { SigningJson } from '../../src/output/records.js';
-import { envelopeFixture } from './fixtures.js';
+import { accountFixture, envelopeFixture } from './fixtures.js';
 
 /**
  * Issue 25, "signing access lost after a crash": nothing is recorded as done
@@ -108,5 +109,28 @@ describe('outputs the journal promises', () => {
     // Every promise kept now: the third run asks for nothing but the login and the plan's listing.
     const third = await runCollected({ jobs: jobs(), target: target(), outDir, stateDir, documents: 'at-send' });
     expect(Object.keys(third.api.byOperation).sort()).toEqual(['listEnvelopes', 'loginInformation']);
+  });
+
+  it('account.json removed after the account was created: the re-run writes it again from the journal', async () => {
+    const outDir = await mkdtemp(path.join(os.tmpdir(), 'signrun-promises-'));
+    const stateDir = path.join(outDir, '.signrun');
+    const s = sandboxSeedCredentials;
+    const options = {
+      jobs: [{ ...job([]), accounts: [accountFixture('kept')] }],
+      target: target(),
+      outDir,
+      stateDir,
+      distributor: { code: s.distributorCode, password: makeSecret(s.distributorPassword) },
+      integratorKey: s.integratorKey,
+    };
+    const first = await runCollected(options);
+    expect(first.accounts[0]?.outcome).toBe('created');
+    const file = path.join(outDir, 'runner-test', 'kept', 'account.json');
+    const written = JSON.parse(await readFile(file, 'utf8')) as { accountId: string };
+    await rm(file);
+    const second = await runCollected(options);
+    expect(second.accounts[0]?.outcome).toBe('up-to-date');
+    expect(second.api.byOperation['createAccount']).toBeUndefined();
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ accountId: written.accountId, state: 'present' });
   });
 });
