@@ -27,7 +27,7 @@ async function walk(answer: (n: number) => EnvelopesInformation, limits = {}) {
   });
   const seen: string[] = [];
   try {
-    for await (const p of pages) seen.push(...(p.envelopes ?? []).map((e) => e.envelopeId!));
+    for await (const p of pages) seen.push(...(p.envelopes ?? []).map((e) => e.envelopeId));
     return { calls, seen, error: undefined };
   } catch (error) {
     return { calls, seen, error: error as SignrunError };
