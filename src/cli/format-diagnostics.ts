@@ -76,14 +76,16 @@ function plural(n: number, word: string): string {
 
 /** `2 jobs, 25 envelopes, 1 account: 0 errors, 0 warnings` */
 function summaryLine(stats: LoadStats, errors: number, warnings: number): string {
-  return `${plural(stats.files, 'file')}, ${plural(stats.jobs, 'job')}, ${plural(stats.envelopes, 'envelope')}, ${plural(stats.accounts, 'account')}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
+  return `${plural(stats.files, 'file')}, ${plural(stats.jobs, 'job')}, ${plural(stats.envelopes, 'envelope')}, ${stats.templates ? `${plural(stats.templates, 'template')}, ` : ''}${plural(stats.accounts, 'account')}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
 }
 
 // Escaping of workflow commands, as @actions/core does (toCommandValue / escapeData / escapeProperty).
-function data(text: string): string {
+/** Text as the message of a GitHub workflow command (`::error …::text`). */
+export function data(text: string): string {
   return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
-function property(text: string): string {
+/** Text as a property of a GitHub workflow command (`file=…`, `title=…`). */
+export function property(text: string): string {
   return data(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }

@@ -1,6 +1,6 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import type { Diagnostic } from '../jobs/model.js';
-import { formatDiagnostics } from './format-diagnostics.js';
+import { data, formatDiagnostics, property } from './format-diagnostics.js';
 import type { CommandIO } from './io.js';
 
 /**
@@ -18,6 +18,15 @@ export function onGitHubActions(io: CommandIO): boolean {
 export function annotate(io: CommandIO, diagnostics: readonly Diagnostic[]): void {
   if (onGitHubActions(io) && diagnostics.length > 0)
     io.stdout.write(formatDiagnostics([...diagnostics], 'github', { colour: false }));
+}
+
+/**
+ * `::error title=CODE::message` for an error that ended the command without
+ * a place in a job file (configuration, login, the service), when the step
+ * runs on GitHub Actions.
+ */
+export function annotateError(io: CommandIO, code: string, message: string): void {
+  if (onGitHubActions(io)) io.stdout.write(`::error title=${property(code)}::${data(message)}\n`);
 }
 
 /**
@@ -40,23 +49,4 @@ export async function appendReportToStepSummary(io: CommandIO, reportMd: string)
   if (!io.env['GITHUB_STEP_SUMMARY']) return;
   const markdown = await readFile(reportMd, 'utf8').catch(() => undefined);
   if (markdown !== undefined) await appendStepSummary(io, markdown);
-}
-
-/** A step summary for input that was refused: what and where, and that nothing was sent. */
-export function invalidInputSummary(command: string, errors: readonly Diagnostic[]): string {
-  const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-  const rows = errors
-    .slice(0, 50)
-    .map((d) => `| \`${cell(`${d.file}:${d.line}:${d.column}`)}\` | \`${d.code}\` | ${cell(d.message)} |`);
-  return [
-    `# ${command}: invalid input, nothing sent`,
-    '',
-    `${errors.length} error(s); fix them, then run again (\`npx signrun validate\` checks offline).`,
-    '',
-    '| where | code | what |',
-    '|---|---|---|',
-    ...rows,
-    ...(errors.length > rows.length ? ['', `…and ${errors.length - rows.length} more.`] : []),
-    '',
-  ].join('\n');
 }

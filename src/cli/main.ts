@@ -5,6 +5,7 @@ import { isSignrunError } from '../errors/signrun-error.js';
 import { ExitCode } from '../errors/catalogue-entry.js';
 import { formatErrorForConsole } from './format-error.js';
 import type { CommandHandler } from './command.js';
+import { annotateError } from './github-actions.js';
 
 /**
  * The one exit point: every command returns an exit code or throws; this maps
@@ -49,6 +50,7 @@ export async function main(argv: string[], io: CommandIO = processIO()): Promise
     }
     if (isSignrunError(error)) {
       io.stderr.write(formatErrorForConsole(error, io));
+      annotateError(io, error.code, error.message);
       return error.exitCode;
     }
     io.stderr.write(

@@ -4,8 +4,11 @@ import type { PreflightProblem } from '../runner/template-check.js';
 import { prepare, type Prepared } from '../runner/prepare.js';
 import type { Shard } from '../state/shard.js';
 import { formatDiagnostics } from './format-diagnostics.js';
-import { annotate, appendStepSummary, invalidInputSummary } from './github-actions.js';
+import path from 'node:path';
+import { annotate, appendStepSummary } from './github-actions.js';
 import { useColour, type CommandIO } from './io.js';
+import { OutputFolder } from '../output/output-folder.js';
+import { invalidInputMarkdown, writeInvalidInputReports } from '../reporters/invalid-input-report.js';
 
 /**
  * Diagnostics on stderr as `validate` prints them (text, colour on a TTY),
@@ -37,8 +40,15 @@ export interface PreparedOrDiagnosticsOptions {
   nothingDone?: (errors: number) => string;
   /** Print the warnings of valid input too (`run` and `sync` do; the others print them only with errors). */
   printWarnings?: boolean;
-  /** The command as the step summary names it (`signrun run`): invalid input is summarised there on GitHub Actions. */
+  /** The command as the step summary and reports name it (`signrun run`): invalid input is summarised there on GitHub Actions. */
   summaryTitle?: string;
+  /**
+   * Invalid input also leaves report.md and junit.xml (naming the cause) in
+   * the output folder: `out` is the command's `--out`, else the
+   * configuration's `outDir`, else `out`. Commands that write reports (run,
+   * sync) ask for it, so that CI has something to show on every exit.
+   */
+  reports?: { out: string | undefined };
 }
 
 /**
@@ -59,7 +69,18 @@ export async function preparedOrDiagnostics(
   if (!prepared.ok) {
     printDiagnostics(io, [...prepared.errors, ...prepared.warnings]);
     if (options.nothingDone) io.stderr.write(options.nothingDone(prepared.errors.length));
-    if (options.summaryTitle) await appendStepSummary(io, invalidInputSummary(options.summaryTitle, prepared.errors));
+    const title = options.summaryTitle ?? 'signrun';
+    if (options.reports) {
+      const outDir = path.resolve(io.cwd, options.reports.out ?? prepared.config?.outDir ?? 'out');
+      try {
+        await writeInvalidInputReports(new OutputFolder(outDir), title, prepared.errors);
+        io.stderr.write(`Reports naming the cause are in ${shownPath(io.cwd, outDir)}/ (report.md, junit.xml).\n`);
+      } catch (error) {
+        // The diagnostics above are what counts; a folder that refuses the reports is said, not thrown.
+        io.stderr.write(`warning: the reports were not written: ${(error as Error).message}\n`);
+      }
+    }
+    if (options.summaryTitle) await appendStepSummary(io, invalidInputMarkdown(title, prepared.errors));
     return undefined;
   }
   if (options.printWarnings) printDiagnostics(io, prepared.warnings);

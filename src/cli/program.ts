@@ -232,6 +232,14 @@ export function buildProgram(
     .option('--token-ttl <seconds>', 'lifetime of signing-view tokens (default 300)', positiveInt)
     .option('--faults <spec>', 'fault injection, e.g. "429=0.02,500=0.02,reset-after=0.02"')
     .option('--fault-seed <n>', 'seed for reproducible fault injection', nonNegativeInt)
+    .addOption(
+      new Option(
+        '--polling-rule <rule>',
+        "none: sync may list status changes at every call; docusign: clients keep DocuSign's 15-minute polling rule, as against DocuSign",
+      )
+        .choices(['none', 'docusign'])
+        .default('none'),
+    )
     .action(on('serve'));
 
   program

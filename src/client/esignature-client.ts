@@ -23,6 +23,8 @@ import type {
   Envelope,
   EnvelopesInformation,
   EnvelopeTemplate,
+  EnvelopeTemplateResults,
+  TemplateDefinition,
 } from '../envelope/wire.js';
 import { recipientsObject } from '../envelope/wire.js';
 import type {
@@ -638,6 +640,86 @@ export class AccountClient {
     options: CallOptions = {},
   ): Promise<T> {
     return this.client.download(`${this.#env(envelopeId)}/documents/combined`, 'downloadCombined', sink, options);
+  }
+
+  /**
+   * POST …/templates (Templates_PostTemplates). Not idempotent: templates as
+   * code make a duplicate harmless (the earliest of an identity counts, the
+   * others are deleted), and say so with `repeatable`.
+   */
+  async createTemplate(
+    definition: TemplateDefinition,
+    options: CallOptions & { repeatable?: boolean } = {},
+  ): Promise<{ templateId: string }> {
+    const url = `${this.baseUrl}/templates`;
+    const { repeatable, ...callOptions } = options;
+    const summary = await this.#json<{ templateId?: unknown }>(
+      { method: 'POST', url, body: definition, operation: 'createTemplate', idempotent: repeatable === true },
+      callOptions,
+    );
+    if (typeof summary.templateId !== 'string')
+      throw new ClientBadResponseError(
+        { method: 'POST', path: pathOf(url), operation: 'createTemplate' },
+        'no templateId in the answer',
+      );
+    return { templateId: summary.templateId };
+  }
+
+  /** PUT …/templates/{templateId} (Templates_PutTemplate): the definition replaces the template's. */
+  async updateTemplate(templateId: string, definition: TemplateDefinition, options: CallOptions = {}): Promise<void> {
+    await this.client.request(
+      {
+        method: 'PUT',
+        url: `${this.baseUrl}/templates/${enc(templateId)}`,
+        body: definition,
+        operation: 'updateTemplate',
+        idempotent: true,
+      },
+      options,
+    );
+  }
+
+  /** One page of GET …/templates (Templates_GetTemplates), with `include` (custom_fields, recipients, documents…). */
+  async listTemplates(
+    query: { startPosition: number; count: number; include?: string[]; searchText?: string },
+    options: CallOptions = {},
+  ): Promise<EnvelopeTemplateResults> {
+    const params = new URLSearchParams({ start_position: String(query.startPosition), count: String(query.count) });
+    if (query.include?.length) params.set('include', query.include.join(','));
+    if (query.searchText !== undefined) params.set('search_text', query.searchText);
+    return this.#json<EnvelopeTemplateResults>(
+      { method: 'GET', url: `${this.baseUrl}/templates?${params.toString()}`, operation: 'listTemplates' },
+      options,
+    );
+  }
+
+  /** Deletes templates: DocuSign has no DELETE of a template; it moves them to the recycle bin (Folders_PutFolderById). */
+  async deleteTemplates(templateIds: string[], options: CallOptions = {}): Promise<void> {
+    await this.client.request(
+      {
+        method: 'PUT',
+        url: `${this.baseUrl}/folders/recyclebin`,
+        body: { envelopeIds: templateIds },
+        operation: 'deleteTemplates',
+        idempotent: true,
+      },
+      options,
+    );
+  }
+
+  /** GET …/templates/{templateId}/documents/{documentId}: the document's PDF, streamed into `sink`. */
+  async downloadTemplateDocument<T extends WrittenFile>(
+    templateId: string,
+    documentId: string,
+    sink: DownloadSink<T>,
+    options: CallOptions = {},
+  ): Promise<T> {
+    return this.client.download(
+      `${this.baseUrl}/templates/${enc(templateId)}/documents/${enc(documentId)}`,
+      'downloadTemplateDocument',
+      sink,
+      options,
+    );
   }
 
   /** GET /v2/accounts/{accountId}/templates/{templateId} (4.11). */

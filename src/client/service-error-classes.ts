@@ -26,7 +26,8 @@ export type ServiceErrorCode = Extract<
  * (the envelope is no longer in the status the call needs — e.g. a draft
  * another runner has sent already: the call's purpose may be met).
  */
-export type ServiceErrorMeans = 'recipient-not-in-turn' | 'account-missing' | 'envelope-status-moved-on';
+export type ServiceErrorMeans =
+  'recipient-not-in-turn' | 'account-missing' | 'envelope-status-moved-on' | 'template-missing';
 
 /**
  * One row of the DocuSign knowledge table: everything signrun concludes from
@@ -151,6 +152,7 @@ export const serviceErrorCodeRules: Readonly<Record<string, ServiceErrorRule>> =
     class: 'never-retry',
     code: 'SR_HTTP_STATUS',
     meaning: 'no such template',
+    means: 'template-missing',
     hint: 'Check the templateId in the job file against the templates of the account.',
   },
   UNKNOWN_ENVELOPE_RECIPIENT: {

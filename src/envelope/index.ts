@@ -6,3 +6,4 @@ export { recipientsByKind, recipientsObject, tabsByKind, tabsObject } from './wi
 export * from './statuses.js';
 export * from './tab-readings.js';
 export * from './tab-value-rules.js';
+export * from './field-limits.js';

@@ -217,11 +217,24 @@ export interface EnvelopeDefinition {
   recipients?: EnvelopeRecipients;
   templateId?: string;
   templateRoles?: TemplateRole[];
+  /** Several templates, stored and inline, in one envelope (`#/definitions/compositeTemplate`). */
+  compositeTemplates?: CompositeTemplate[];
   eventNotification?: { url: string };
   notification?: Notification;
   customFields?: CustomFields;
   /** Lets a client find an envelope whose creation answer was lost. */
   transactionId?: string;
+}
+
+/**
+ * `#/definitions/compositeTemplate`: a stored template (`serverTemplates`)
+ * overlaid by an inline one whose recipients fill its roles by roleName, or
+ * an inline template of documents and recipients of its own.
+ */
+export interface CompositeTemplate {
+  compositeTemplateId: string;
+  serverTemplates?: Array<{ sequence: string; templateId: string }>;
+  inlineTemplates?: Array<{ sequence: string; documents?: DocumentDefinition[]; recipients?: EnvelopeRecipients }>;
 }
 
 /** `#/definitions/envelopeSummary` (201 of envelope creation). */
@@ -306,7 +319,45 @@ export interface EnvelopeDocumentsResult {
 export interface EnvelopeTemplate {
   templateId?: string;
   name?: string;
+  description?: string;
+  emailSubject?: string;
+  emailBlurb?: string;
+  /** When it was last changed (ISO 8601). */
+  lastModified?: string;
+  created?: string;
   /** v2 only. */
-  envelopeTemplateDefinition?: { templateId?: string; name?: string };
+  envelopeTemplateDefinition?: {
+    templateId?: string;
+    name?: string;
+    description?: string;
+    lastModified?: string;
+    created?: string;
+  };
   recipients?: EnvelopeRecipients;
+  documents?: EnvelopeDocument[];
+  customFields?: { textCustomFields?: TextCustomField[] };
+}
+
+/**
+ * A template definition to create or update (Templates_PostTemplates,
+ * Templates_PutTemplate: `#/definitions/envelopeTemplate`), v2.1's shape:
+ * name and description at the top.
+ */
+export interface TemplateDefinition {
+  name: string;
+  description?: string;
+  emailSubject?: string;
+  emailBlurb?: string;
+  documents: DocumentDefinition[];
+  recipients: EnvelopeRecipients;
+  customFields: { textCustomFields: TextCustomField[] };
+}
+
+/** `#/definitions/envelopeTemplateResults` (GET …/templates): one page of the listing. */
+export interface EnvelopeTemplateResults {
+  resultSetSize?: string;
+  startPosition?: string;
+  endPosition?: string;
+  totalSetSize?: string;
+  envelopeTemplates?: EnvelopeTemplate[];
 }

@@ -20,11 +20,12 @@ export function checkReferences(job: RawJobFile, ctx: JobContext): boolean {
     const password = account.initialUser?.password;
     if (password !== undefined) secrets.push({ text: password, path: ['accounts', i, 'initialUser', 'password'] });
   });
-  job.envelopes?.forEach((envelope, i) => {
-    for (const { recipient, written } of writtenRecipients(envelope.recipients))
-      if (recipient.accessCode !== undefined)
-        secrets.push({ text: recipient.accessCode, path: ['envelopes', i, ...written, 'accessCode'] });
-  });
+  for (const collection of ['envelopes', 'templates'] as const)
+    job[collection]?.forEach((item, i) => {
+      for (const { recipient, written } of writtenRecipients(item.recipients))
+        if (recipient.accessCode !== undefined)
+          secrets.push({ text: recipient.accessCode, path: [collection, i, ...written, 'accessCode'] });
+    });
   for (const { text } of secrets)
     for (const ref of findReferences(text)) if (ref.kind === 'env') secretVariables.add(ref.name);
   const secretFields = new Set(secrets.map((s) => fieldName(s.path)));
@@ -43,7 +44,7 @@ export function checkReferences(job: RawJobFile, ctx: JobContext): boolean {
         } else if (ref.kind === 'row' && !rowAllowed) {
           ctx.sink.add(
             'SR_ROW_OUTSIDE_FOREACH',
-            `${field}: ${ref.text} is used outside an envelope with forEach`,
+            `${field}: ${ref.text} is used outside an envelope with forEach${path[0] === 'templates' ? ' (a template is the same for every row: give row values to the envelopes’ templateRoles)' : ''}`,
             place,
             { field },
           );
@@ -90,6 +91,8 @@ export function checkReferences(job: RawJobFile, ctx: JobContext): boolean {
     );
   }
   job.accounts?.forEach((account, i) => visit(account, ['accounts', i], false));
+  // A template is one for every envelope: no row of a CSV is known there.
+  job.templates?.forEach((template, i) => visit(template, ['templates', i], false));
   return ctx.sink.errorCount === before;
 }
 

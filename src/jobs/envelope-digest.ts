@@ -48,6 +48,11 @@ export function envelopeDigest(envelope: Omit<ResolvedEnvelope, 'digest'>): stri
     ]),
     // Appended only when set, so the digests of envelopes sent before `notification` existed stay the same.
     ...(envelope.notification ? [['notification', envelope.notification]] : []),
+    // A template of the job file, by key (its id differs from account to account: not part of the content).
+    ...(envelope.templateKey !== undefined ? [['template', envelope.templateKey]] : []),
+    ...(envelope.templateRefs !== undefined
+      ? [['templates', envelope.templateRefs.map((r) => r.key ?? r.templateId ?? null)]]
+      : []),
   ];
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
 }

@@ -4,6 +4,7 @@ import { writtenTabs } from './written-tabs.js';
 import { writtenRecipients } from './written-recipients.js';
 import { fieldName } from './schema-check.js';
 import { recipientKinds } from '../envelope/index.js';
+import type { ItemCollection } from './model.js';
 
 /**
  * Checks of an envelope as written, before forEach expansion, so that a
@@ -18,20 +19,77 @@ export function checkEnvelopeStructure(
   index: number,
   defaults: RawEnvelopeDefaults,
   ctx: JobContext,
+  collection: ItemCollection = 'envelopes',
 ): boolean {
   const before = ctx.sink.errorCount;
-  const base = ['envelopes', index];
+  const base = [collection, index];
   const add = (
     code: Parameters<JobContext['sink']['add']>[0],
     message: string,
     path: Array<string | number>,
     at: 'value' | 'key' = 'value',
   ) => ctx.sink.add(code, message, placeOf(ctx, [...base, ...path], at), { field: fieldName([...base, ...path]) });
-  const name = `envelope ${envelope.key}`;
+  const template = collection === 'templates';
+  const name = `${template ? 'template' : 'envelope'} ${envelope.key}`;
 
   const documentSide = envelope.documents !== undefined || envelope.recipients !== undefined;
-  const templateSide = envelope.templateId !== undefined || envelope.templateRoles !== undefined;
-  if (documentSide && templateSide) {
+  // A template's own templateId names the template itself, not content.
+  const templateSide =
+    !template &&
+    (envelope.templateId !== undefined || envelope.template !== undefined || envelope.templateRoles !== undefined);
+  if (template) {
+    if (!envelope.documents) {
+      add('SR_ENVELOPE_CONTENT_MISSING', `${name} has no documents`, ['key'], 'key');
+      return false;
+    }
+    const roles = writtenRecipients(envelope.recipients);
+    const seen = new Set<string>();
+    for (const { recipient, written } of roles) {
+      const roleName = recipient.roleName ?? '';
+      if (seen.has(roleName.toLowerCase()))
+        add(
+          'SR_TEMPLATE_ROLE_DUPLICATE',
+          `${name}: role ${roleName} is named twice; envelopes fill a role by its name`,
+          [...written, 'roleName'],
+        );
+      seen.add(roleName.toLowerCase());
+    }
+  } else if (envelope.template !== undefined && envelope.templateId !== undefined) {
+    add(
+      'SR_DOCUMENTS_AND_TEMPLATE',
+      `${name} has both template and templateId: name the template of this file by its key, or a stored one by its id`,
+      ['template'],
+      'key',
+    );
+    return false;
+  } else if (envelope.templates !== undefined) {
+    // Several templates (compositeTemplates): documents and recipients may be added to them.
+    if (envelope.template !== undefined || envelope.templateId !== undefined) {
+      add(
+        'SR_DOCUMENTS_AND_TEMPLATE',
+        `${name} has templates and ${envelope.template !== undefined ? 'template' : 'templateId'}: list every template under templates`,
+        [envelope.template !== undefined ? 'template' : 'templateId'],
+        'key',
+      );
+      return false;
+    }
+    if (!envelope.templateRoles && !envelope.recipients)
+      add(
+        'SR_RECIPIENTS_MISSING',
+        `${name} has templates but neither templateRoles nor recipients`,
+        ['templates'],
+        'key',
+      );
+    if (envelope.recipients !== undefined && !envelope.documents)
+      add(
+        'SR_ENVELOPE_CONTENT_MISSING',
+        `${name} adds recipients to its templates but no documents for their tabs; give them templateRoles, or add documents`,
+        ['recipients'],
+        'key',
+      );
+  }
+  const composite = !template && envelope.templates !== undefined;
+  if (documentSide && templateSide && !composite) {
     add(
       'SR_DOCUMENTS_AND_TEMPLATE',
       `${name} has both documents/recipients and templateId/templateRoles`,
@@ -44,18 +102,30 @@ export function checkEnvelopeStructure(
     add('SR_ENVELOPE_CONTENT_MISSING', `${name} has neither documents nor templateId`, ['key'], 'key');
     return false;
   }
-  if (documentSide) {
+  if (template || composite) {
+    // Checked above: a template's documents (it may have no roles yet), a composite's people.
+  } else if (documentSide) {
     if (!envelope.documents)
       add('SR_ENVELOPE_CONTENT_MISSING', `${name} has recipients but no documents`, ['recipients'], 'key');
     if (!envelope.recipients)
       add('SR_RECIPIENTS_MISSING', `${name} has documents but no recipients`, ['documents'], 'key');
   } else {
-    if (envelope.templateId === undefined)
-      add('SR_ENVELOPE_CONTENT_MISSING', `${name} has templateRoles but no templateId`, ['templateRoles'], 'key');
+    if (envelope.templateId === undefined && envelope.template === undefined)
+      add(
+        'SR_ENVELOPE_CONTENT_MISSING',
+        `${name} has templateRoles but no templateId (or template)`,
+        ['templateRoles'],
+        'key',
+      );
     if (!envelope.templateRoles)
-      add('SR_RECIPIENTS_MISSING', `${name} has a templateId but no templateRoles`, ['templateId'], 'key');
+      add(
+        'SR_RECIPIENTS_MISSING',
+        `${name} has a template but no templateRoles`,
+        [envelope.template !== undefined ? 'template' : 'templateId'],
+        'key',
+      );
   }
-  if ((envelope.emailSubject ?? defaults.emailSubject) === undefined) {
+  if (!template && (envelope.emailSubject ?? defaults.emailSubject) === undefined) {
     add('SR_EMAIL_SUBJECT_MISSING', `${name} has no emailSubject, and defaults has none`, ['key'], 'key');
   }
 
@@ -141,7 +211,7 @@ export function checkEnvelopeStructure(
       if (documentId !== undefined && !documentIds.includes(documentId)) {
         add(
           'SR_TAB_DOCUMENT_UNKNOWN',
-          `${name}: tab ${t + 1} of ${recipient.name ?? recipient.signerName} is on documentId ${documentId}, which the envelope does not have (it has ${documentIds.join(', ')})`,
+          `${name}: tab ${t + 1} of ${recipient.name ?? recipient.signerName ?? recipient.roleName} is on documentId ${documentId}, which the envelope does not have (it has ${documentIds.join(', ')})`,
           [...at, ...written, 'documentId'],
         );
       }
@@ -149,7 +219,8 @@ export function checkEnvelopeStructure(
   });
 
   const returnUrl = envelope.returnUrl ?? defaults.returnUrl;
-  if (returnUrl === undefined) {
+  // A template has no returnUrl: an embedded role's envelopes give theirs.
+  if (returnUrl === undefined && !template) {
     const embedded = [
       ...recipients.map(({ recipient, written }) => [written, recipient.clientUserId] as const),
       ...(envelope.templateRoles ?? []).map((r, i) => [['templateRoles', i], r.clientUserId] as const),

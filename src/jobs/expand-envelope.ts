@@ -6,6 +6,7 @@ import { placeOf, type JobContext } from './job-context.js';
 import type { NodePath } from './job-yaml.js';
 import { shorthandRecipientKind, tabKind, type TabKindName } from '../envelope/index.js';
 import type {
+  ItemCollection,
   ResolvedEnvelope,
   ResolvedListItem,
   ResolvedNotification,
@@ -13,6 +14,7 @@ import type {
   ResolvedRecipient,
   ResolvedTab,
   TabAnchor,
+  TemplateRef,
 } from './model.js';
 import type { RawEnvelope, RawEnvelopeDefaults, RawNotification, RawPlace, RawRadio, RawTab } from './raw-job.js';
 import { writtenTabs } from './written-tabs.js';
@@ -22,7 +24,9 @@ import { findReferences, substituteReferences } from './references.js';
 
 /** An envelope after substitution, before its documents are read. */
 export interface ExpandedEnvelope {
-  /** Index of the envelope (pattern) in the job file's `envelopes`. */
+  /** `envelopes`, or `templates` for a template's documents and roles (resolved by the same code). */
+  collection: ItemCollection;
+  /** Index of the envelope (pattern) in the job file's `envelopes` (or of the template in `templates`). */
   index: number;
   envelope: Omit<ResolvedEnvelope, 'digest'>;
   /** Where a field of this envelope comes from: the CSV cell when it used `${row.*}`, else the job file. */
@@ -41,6 +45,7 @@ export function expandEnvelope(
   row: Row | undefined,
   job: string,
   ctx: JobContext,
+  collection: ItemCollection = 'envelopes',
 ): ExpandedEnvelope {
   const sub = (value: string): string =>
     substituteReferences(value, (kind, name) => (kind === 'row' ? (row?.values[name] ?? '') : (ctx.env(name) ?? '')));
@@ -48,9 +53,10 @@ export function expandEnvelope(
   // Numbers and booleans (YAML values) hold no reference: only strings are substituted.
   const text = (value: string | number | boolean | null | undefined): string | undefined =>
     value === undefined || value === null ? undefined : typeof value === 'string' ? sub(value) : String(value);
-  const base = ['envelopes', index];
+  const base = [collection, index];
+  const definition = collection === 'templates';
 
-  const shared = sharedOf(raw, index, ctx);
+  const shared = sharedOf(raw, index, ctx, collection);
   const documents = (raw.documents ?? []).map((d, i) => {
     const file = sub(d.file);
     let path = shared.paths.get(file);
@@ -90,7 +96,16 @@ export function expandEnvelope(
     ...(returnUrl !== undefined ? { returnUrl } : {}),
     ...(eventNotification ? { eventNotification: { url: sub(eventNotification.url) } } : {}),
     ...(customFields ? { customFields: customFields.map((f) => ({ name: sub(f.name), value: sub(f.value) })) } : {}),
-    kind: raw.templateId !== undefined ? 'template' : 'documents',
+    kind: definition
+      ? 'documents'
+      : raw.templates !== undefined
+        ? 'composite'
+        : raw.templateId !== undefined || raw.template !== undefined
+          ? 'template'
+          : 'documents',
+    ...(raw.templates !== undefined && !definition
+      ? { templateRefs: raw.templates.map((ref) => templateRefOf(sub(ref))) }
+      : {}),
     documents,
     recipients: writtenRecipients(raw.recipients).map(({ kind, recipient: r, written }, i) => {
       const host = kind.needsHost ? { name: sub(r.hostName ?? ''), email: sub(r.hostEmail ?? '') } : undefined;
@@ -104,6 +119,7 @@ export function expandEnvelope(
         written,
       };
       if (host) recipient.host = host;
+      if (r.roleName !== undefined) recipient.roleName = sub(r.roleName);
       if (r.signerEmail !== undefined) recipient.signerEmail = sub(r.signerEmail);
       if (r.witnessFor !== undefined) recipient.witnessFor = text(r.witnessFor)!;
       if (r.clientUserId !== undefined) recipient.clientUserId = sub(r.clientUserId);
@@ -115,7 +131,8 @@ export function expandEnvelope(
       if (r.accessCode !== undefined) recipient.accessCode = makeSecret(sub(r.accessCode));
       return recipient;
     }),
-    ...(raw.templateId !== undefined ? { templateId: sub(raw.templateId) } : {}),
+    ...(raw.templateId !== undefined && !definition ? { templateId: sub(raw.templateId) } : {}),
+    ...(raw.template !== undefined && !definition ? { templateKey: sub(raw.template) } : {}),
     templateRoles: (raw.templateRoles ?? []).map((r, i) => {
       const role: ResolvedRecipient = {
         kind: shorthandRecipientKind,
@@ -201,6 +218,7 @@ export function expandEnvelope(
   }
 
   return {
+    collection,
     index,
     envelope,
     placeOf(path) {
@@ -219,6 +237,16 @@ export function expandEnvelope(
       return placeOf(ctx, fromDefaults ? ['defaults', ...path] : [...base, ...path]);
     },
   };
+}
+
+/** A template of a composite envelope: a stored one by its id (a GUID, as DocuSign's are), else a template of the job file by key. */
+export function templateRefOf(ref: string): TemplateRef {
+  return isTemplateId(ref) ? { templateId: ref } : { key: ref };
+}
+
+/** DocuSign's template ids are GUIDs; a template key of a job file is not one. */
+export function isTemplateId(ref: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(ref.trim());
 }
 
 /** The anchor fields beside `anchorString`, copied as DocuSign's strings. */
@@ -243,10 +271,11 @@ function sharedOf(
   raw: RawEnvelope,
   index: number,
   ctx: JobContext,
+  collection: ItemCollection,
 ): { source: ResolvedEnvelope['source']; paths: Map<string, string> } {
   let shared = sharedByPattern.get(raw);
   if (!shared) {
-    shared = { source: { file: ctx.file, ...ctx.locator.locate(['envelopes', index]) }, paths: new Map() };
+    shared = { source: { file: ctx.file, ...ctx.locator.locate([collection, index]) }, paths: new Map() };
     sharedByPattern.set(raw, shared);
   }
   return shared;

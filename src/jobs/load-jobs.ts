@@ -14,6 +14,8 @@ import { documentTextReader } from './document-text.js';
 import type { RawJobFile } from './raw-job.js';
 import { resolveAccounts } from './resolve-accounts.js';
 import { resolveEnvelopes } from './resolve-envelopes.js';
+import { resolveTemplates } from './resolve-templates.js';
+import { checkTemplateUses } from './template-uses.js';
 import { checkJobSchema } from './schema-check.js';
 import { readSourceText } from './source-text.js';
 import { jobFolderProblem } from '../output/output-names.js';
@@ -34,7 +36,7 @@ export interface LoadJobsOptions {
  */
 export async function loadJobs(patterns: string[], options: LoadJobsOptions): Promise<LoadResult> {
   const sink = new DiagnosticSink();
-  const stats: LoadStats = { files: 0, jobs: 0, envelopes: 0, accounts: 0 };
+  const stats: LoadStats = { files: 0, jobs: 0, envelopes: 0, templates: 0, accounts: 0 };
   const show = (path: string): string => {
     const rel = relative(options.cwd, path);
     return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
@@ -127,19 +129,28 @@ export async function loadJobs(patterns: string[], options: LoadJobsOptions): Pr
             field: 'job',
           },
         );
-      if (!raw.envelopes?.length && !raw.accounts?.length) {
-        sink.add('SR_JOB_EMPTY', `job ${raw.job} has no envelopes and no accounts`, placeOf(ctx, ['job'], 'key'), {
-          field: 'job',
-        });
+      if (!raw.envelopes?.length && !raw.accounts?.length && !raw.templates?.length) {
+        sink.add(
+          'SR_JOB_EMPTY',
+          `job ${raw.job} has no envelopes, templates or accounts`,
+          placeOf(ctx, ['job'], 'key'),
+          {
+            field: 'job',
+          },
+        );
         continue;
       }
       if (!checkReferences(raw, ctx)) continue;
       const folderReal = await realpath(folder);
       const accounts = resolveAccounts(raw, ctx);
+      checkTemplateUses(raw, ctx);
+      const templates = await resolveTemplates(raw, ctx, folderReal);
       const envelopes = await resolveEnvelopes(raw, ctx, folderReal);
       stats.envelopes += envelopes.length;
+      stats.templates = (stats.templates ?? 0) + templates.length;
       stats.accounts += accounts.length;
-      if (sink.errorCount === before) jobs.push({ file, job: raw.job, envelopes, accounts });
+      if (sink.errorCount === before)
+        jobs.push({ file, job: raw.job, envelopes, ...(templates.length > 0 ? { templates } : {}), accounts });
     }
 
     const byPlace = (

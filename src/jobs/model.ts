@@ -13,6 +13,9 @@ import type { RecipientKindName, TabAnchor, TabKindName, TabPosition } from '../
 export type { TabAnchor, TabPosition };
 import type { ErrorCode } from '../errors/catalogue.js';
 
+/** The lists of a job file whose items are resolved as envelopes are: envelopes, and templates (documents and roles). */
+export type ItemCollection = 'envelopes' | 'templates';
+
 /** Where something is declared in a job file. 1-based line and column. */
 export interface SourcePosition {
   file: string;
@@ -159,11 +162,23 @@ export interface ResolvedEnvelope {
   eventNotification?: { url: string };
   /** The user's own text custom fields (signrun adds its identity field on top). */
   customFields?: Array<{ name: string; value: string }>;
-  /** `documents` (documents + recipients) or `template` (templateId + templateRoles). */
-  kind: 'documents' | 'template';
+  /**
+   * `documents` (documents + recipients), `template` (templateId + templateRoles),
+   * or `composite` (several templates, `templateRefs`, with templateRoles, and
+   * documents and recipients added: DocuSign's compositeTemplates).
+   */
+  kind: 'documents' | 'template' | 'composite';
+  /** A composite envelope's templates, in order: a template of the job file by key, or a stored one by id. */
+  templateRefs?: TemplateRef[];
   documents: ResolvedDocument[];
   recipients: ResolvedRecipient[];
   templateId?: string;
+  /**
+   * The key of a template of the same job (`template: <key>`): its id is
+   * known only in the account the run is against, so the run fills
+   * `templateId` once the template is there.
+   */
+  templateKey?: string;
   /** The template's roles filled (each with its roleName, never a recipientId). */
   templateRoles: ResolvedRecipient[];
   /**
@@ -171,6 +186,18 @@ export interface ResolvedEnvelope {
    * included: a changed envelope has a changed digest (drift detection).
    */
   digest: string;
+}
+
+/**
+ * One template of a composite envelope. A template of the job file is
+ * named by `key`; the run fills in its `templateId` in the account it runs
+ * against, and `roleNames` (which roles it has: where each templateRoles
+ * entry goes) once known.
+ */
+export interface TemplateRef {
+  key?: string;
+  templateId?: string;
+  roleNames?: string[];
 }
 
 /** DocuSign's `notification` with every default applied (schemas/job.schema.json). */
@@ -206,11 +233,37 @@ export interface ResolvedAccount {
   >;
 }
 
+/**
+ * A template kept as code (`templates:`): its documents and roles resolved
+ * and checked by the envelopes' code, its identity `<job>/<key>` like an
+ * envelope's.
+ */
+export interface ResolvedTemplate {
+  job: string;
+  key: string;
+  source: SourcePosition;
+  /** present: created when missing, updated when it differs; absent: deleted when it exists. */
+  state: 'present' | 'absent';
+  /** Given in the job file (an imported template): the template to manage. */
+  templateId?: string;
+  name: string;
+  description?: string;
+  emailSubject?: string;
+  emailBlurb?: string;
+  documents: ResolvedDocument[];
+  /** Every recipient a role: `roleName` set, numbered by recipientId; name and email empty when each envelope gives them. */
+  recipients: ResolvedRecipient[];
+  /** sha256 (hex) of the canonical content, documents included: what signrun wrote is known by it. */
+  digest: string;
+}
+
 export interface ResolvedJob {
   /** Absolute path of the job file. */
   file: string;
   job: string;
   envelopes: ResolvedEnvelope[];
+  /** Templates kept as code (absent: none). */
+  templates?: ResolvedTemplate[];
   accounts: ResolvedAccount[];
 }
 
@@ -238,6 +291,7 @@ export interface LoadStats {
   files: number;
   jobs: number;
   envelopes: number;
+  templates?: number;
   accounts: number;
 }
 

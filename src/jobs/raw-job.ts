@@ -11,7 +11,25 @@ export interface RawJobFile {
   description?: string;
   defaults?: RawEnvelopeDefaults;
   envelopes?: RawEnvelope[];
+  templates?: RawTemplate[];
   accounts?: RawAccount[];
+}
+
+/**
+ * A template kept as code: its documents and roles, as an envelope's
+ * (resolved by the same code), plus what only a template has.
+ */
+export interface RawTemplate {
+  key: string;
+  state?: 'present' | 'absent';
+  templateId?: string;
+  name: string;
+  description?: string;
+  emailSubject?: string;
+  emailBlurb?: string;
+  documents?: RawDocument[];
+  /** Object form only: each recipient a role (`roleName`), its person optional. */
+  recipients?: RawRecipients;
 }
 
 export interface RawEnvelopeDefaults {
@@ -38,6 +56,10 @@ export interface RawEnvelope extends RawEnvelopeDefaults {
   documents?: RawDocument[];
   recipients?: RawRecipients;
   templateId?: string;
+  /** The key of a template of the same job file (instead of templateId). */
+  template?: string;
+  /** Several templates (keys of this file's or stored ids), compiled to DocuSign's compositeTemplates. */
+  templates?: string[];
   templateRoles?: RawRole[];
 }
 
@@ -57,6 +79,8 @@ export type RawRecipients = RawSigner[] | { [C in RecipientCollection]?: RawReci
 
 /** A recipient of any kind, with the fields of every kind (the schema allows each kind its own). */
 export interface RawRecipient {
+  /** A template's recipient: the role it is (required there, by the schema). */
+  roleName?: string;
   /** Absent for an in-person signer (hostName and signerName name the people). */
   name?: string;
   email?: string;

@@ -38,7 +38,28 @@ export function recipientSchemaDefs(): Record<string, object> {
       ),
     },
   };
-  for (const kind of recipientKinds) defs[kind.definition] = recipientDef(kind);
+  defs['templateRecipients'] = {
+    type: 'object',
+    additionalProperties: false,
+    minProperties: 1,
+    description:
+      "A template's recipients by DocuSign's collections, each a role named by `roleName` (the name envelopes fill with `templateRoles`); a role may leave its person out (name and email given by each envelope) or fix them (a copy every envelope gets).",
+    properties: Object.fromEntries(
+      recipientKinds.map((kind) => [
+        kind.collection,
+        {
+          type: 'array',
+          minItems: 1,
+          description: `${title(kind)} roles (DocuSign's \`#/definitions/${kind.definition}\`). ${role[kind.name]}`,
+          items: { $ref: `#/$defs/${roleDefinitionOf(kind)}` },
+        },
+      ]),
+    ),
+  };
+  for (const kind of recipientKinds) {
+    defs[kind.definition] = recipientDef(kind);
+    defs[roleDefinitionOf(kind)] = recipientDef(kind, true);
+  }
   return defs;
 }
 
@@ -56,6 +77,11 @@ const role: Record<RecipientKind['name'], string> = {
   intermediary: 'Passes the envelope on, possibly to someone else.',
 };
 
+/** The `$defs` name of a kind's template role: `signerRole`, `carbonCopyRole`, … */
+function roleDefinitionOf(kind: RecipientKind): string {
+  return `${kind.definition}Role`;
+}
+
 function title(kind: RecipientKind): string {
   const words = kind.name.replace(/([A-Z])/g, ' $1').toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
@@ -68,9 +94,11 @@ const text = (description: string, maxLength?: number, minLength = 1) => ({
   ...(maxLength !== undefined ? { maxLength } : {}),
 });
 
-/** The `$defs` entry of one kind. */
-function recipientDef(kind: RecipientKind): object {
+/** The `$defs` entry of one kind: of an envelope's recipient, or (`templateRole`) of a template's role, whose person may be left out. */
+function recipientDef(kind: RecipientKind, templateRole = false): object {
   const properties: Record<string, object> = {};
+  if (templateRole)
+    properties['roleName'] = text('Name of the role, e.g. employee, employer: envelopes fill it by this name.', 100);
   if (kind.needsHost) {
     properties['hostName'] = text('Name of the host: the person who hands over the device.', 100);
     properties['hostEmail'] = text('Email address of the host: messages go to them.', 100, 3);
@@ -129,11 +157,15 @@ function recipientDef(kind: RecipientKind): object {
   return {
     type: 'object',
     additionalProperties: false,
-    required: [
-      ...(kind.needsHost ? ['hostName', 'hostEmail', 'signerName'] : ['name', 'email']),
-      ...(kind.signsFor ? ['witnessFor'] : []),
-    ],
-    description: `${title(kind) === 'Signer' ? 'A signer' : `A ${title(kind).toLowerCase()}`} of an envelope built from documents (DocuSign's \`#/definitions/${kind.definition}\`). ${role[kind.name]}`,
+    required: templateRole
+      ? ['roleName']
+      : [
+          ...(kind.needsHost ? ['hostName', 'hostEmail', 'signerName'] : ['name', 'email']),
+          ...(kind.signsFor ? ['witnessFor'] : []),
+        ],
+    description: templateRole
+      ? `A ${title(kind).toLowerCase()} role of a template (DocuSign's \`#/definitions/${kind.definition}\` with a \`roleName\`): its person is given by each envelope, unless the role fixes one. ${role[kind.name]}`
+      : `${title(kind) === 'Signer' ? 'A signer' : `A ${title(kind).toLowerCase()}`} of an envelope built from documents (DocuSign's \`#/definitions/${kind.definition}\`). ${role[kind.name]}`,
     properties,
   };
 }

@@ -8,6 +8,7 @@ import type { JobContext } from './job-context.js';
 import type { NodePath } from './job-yaml.js';
 import { limits } from './limits.js';
 import {
+  type ItemCollection,
   isPositioned,
   type ResolvedDocument,
   type ResolvedEnvelope,
@@ -20,10 +21,12 @@ import { tabSize } from '../pdf/tab-box.js';
 import { tabProblems } from './tab-checks.js';
 import type { DocumentText } from './document-text.js';
 import type { PdfFactsResult } from './pdf-facts.js';
-import type { RawJobFile } from './raw-job.js';
+import type { RawEnvelope, RawJobFile, RawTemplate } from './raw-job.js';
 import { fieldName } from './schema-check.js';
 import { KEY, emailProblem, httpUrlProblem, languageProblem, reservedCustomFieldProblem } from './value-rules.js';
 import { RowErrorGroups } from './row-error-groups.js';
+import { fieldsWithLimits } from './field-limit-checks.js';
+import { fieldLengthProblem } from '../envelope/field-limits.js';
 
 type DocumentCheck = { confined: ConfinedPath; facts?: PdfFactsResult };
 
@@ -35,19 +38,25 @@ export async function resolveEnvelopes(
   job: RawJobFile,
   ctx: JobContext,
   folderReal: string,
+  collection: ItemCollection = 'envelopes',
 ): Promise<ResolvedEnvelope[]> {
-  const defaults = job.defaults ?? {};
+  // A template takes nothing from `defaults`, which are the envelopes'.
+  const defaults = collection === 'templates' ? {} : (job.defaults ?? {});
+  // A template's documents and roles are an envelope's, read by the same code (its other fields are read by resolve-templates.ts).
+  const items: RawEnvelope[] = collection === 'templates' ? (job.templates ?? []) : (job.envelopes ?? []);
   const expanded: ExpandedEnvelope[] = [];
   const keys = new Set<string>();
   const groups = new RowErrorGroups();
   rowErrors.set(ctx, groups);
-  for (const [index, raw] of (job.envelopes ?? []).entries()) {
-    if (!checkEnvelopeStructure(raw, index, defaults, ctx)) continue;
+  for (const [index, raw] of items.entries()) {
+    // A template to delete needs no content: resolve-templates.ts reads its key and name.
+    if (collection === 'templates' && (raw as RawTemplate).state === 'absent') continue;
+    if (!checkEnvelopeStructure(raw, index, defaults, ctx, collection)) continue;
     const rows = await envelopeRows(raw, index, ctx, folderReal);
     if (!rows) continue;
     groups.setRows(index, rows.length);
     for (const row of rows) {
-      const item = expandEnvelope(raw, index, defaults, row, job.job, ctx);
+      const item = expandEnvelope(raw, index, defaults, row, job.job, ctx, collection);
       checkValues(item, ctx, keys, row?.number);
       expanded.push(item);
     }
@@ -110,7 +119,7 @@ function report(
 ): void {
   failed.add(item);
   const place = item.placeOf(path);
-  const field = fieldName(['envelopes', item.index, ...path]);
+  const field = fieldName([item.collection, item.index, ...path]);
   // A CSV line says nothing of the job file: name the row and the field it fills.
   const fromRow = row !== undefined && place.file !== ctx.shown;
   const groups = rowErrors.get(ctx);
@@ -124,18 +133,29 @@ function checkValues(item: ExpandedEnvelope, ctx: JobContext, keys: Set<string>,
   const { envelope } = item;
   const say = (code: Parameters<JobContext['sink']['add']>[0], message: string, path: NodePath) =>
     report(ctx, item, row, code, message, path);
+  const template = item.collection === 'templates';
+  const what = template ? 'template' : 'envelope';
   if (!KEY.test(envelope.key) || envelope.key.length > 200) {
     say(
       'SR_SCHEMA_VALUE',
-      `envelope key ${JSON.stringify(envelope.key)} must be letters, digits, ".", "_", "@", "+" or "-", starting with a letter or digit`,
+      `${what} key ${JSON.stringify(envelope.key)} must be letters, digits, ".", "_", "@", "+" or "-", starting with a letter or digit`,
       ['key'],
     );
   } else if (keys.has(envelope.key)) {
-    say('SR_DUPLICATE_ENVELOPE_KEY', `envelope key ${envelope.key} is used twice in job ${envelope.job}`, ['key']);
+    say(
+      template ? 'SR_DUPLICATE_TEMPLATE_KEY' : 'SR_DUPLICATE_ENVELOPE_KEY',
+      `${what} key ${envelope.key} is used twice in job ${envelope.job}`,
+      ['key'],
+    );
   }
   keys.add(envelope.key);
-  if (envelope.emailSubject.trim() === '')
+  // A template's subject is optional: its envelopes have their own.
+  if (!template && envelope.emailSubject.trim() === '')
     say('SR_EMAIL_SUBJECT_MISSING', `envelope ${envelope.key} has an empty emailSubject`, ['emailSubject']);
+  for (const [limit, value, at] of fieldsWithLimits(envelope)) {
+    const problem = fieldLengthProblem(limit, value);
+    if (problem) say('SR_FIELD_TOO_LONG', problem, at);
+  }
   if (!envelopeStatuses.includes(envelope.status))
     say(
       'SR_SCHEMA_ENUM',
@@ -168,8 +188,8 @@ function checkValues(item: ExpandedEnvelope, ctx: JobContext, keys: Set<string>,
   const clientUserIds = new Set<string>();
   for (const person of people) {
     const at = person.written;
-    // An in-person signer's email is the host's (hostEmail), where messages go.
-    const problem = emailProblem(person.email);
+    // An in-person signer's email is the host's (hostEmail), where messages go. A template's role may leave it to the envelopes.
+    const problem = template && person.email === '' ? undefined : emailProblem(person.email);
     if (problem) say('SR_EMAIL_INVALID', problem, [...at, person.host ? 'hostEmail' : 'email']);
     if (person.signerEmail !== undefined) {
       const signerProblem = emailProblem(person.signerEmail);
@@ -369,7 +389,7 @@ function checkDocuments(
         'SR_DOC_TEXT_LIMIT',
         `anchors not checked in ${ctx.show(document.path)}: ${text.reason}`,
         item.placeOf(['documents', d, 'file']),
-        { severity: 'warning', field: fieldName(['envelopes', item.index, 'documents', d, 'file']) },
+        { severity: 'warning', field: fieldName([item.collection, item.index, 'documents', d, 'file']) },
       );
   });
 }

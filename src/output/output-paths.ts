@@ -54,6 +54,11 @@ export function itemFolder(job: string, key: string): string {
   return `${job}/${key}`;
 }
 
+/** `<job>/templates/<key>.json`: a template kept as code, as the last run left it (records.ts, TemplateRecord). */
+export function templateFile(job: string, key: string): string {
+  return `${job}/templates/${safeFileName(key)}.json`;
+}
+
 /** `<job>/form-data.csv`: one row per completed envelope of the job, one column per tab label (src/sync/form-data.ts). */
 export function jobFormDataFile(job: string): string {
   return `${job}/form-data.csv`;

@@ -94,6 +94,21 @@ export interface AccountJson {
   deletedAt?: string;
 }
 
+/** `out/<job>/templates/<key>.json`: a template kept as code, in the account run against. */
+export interface TemplateJson {
+  job: string;
+  key: string;
+  name: string;
+  templateId: string;
+  rootUrl: string;
+  state: 'present' | 'deleted';
+  /** sha256 of the content written (the job file's), also on the template as a custom field. */
+  digest?: string;
+  /** What the last run did: created, updated, up-to-date, deleted. */
+  lastAction: string;
+  at: string;
+}
+
 // The old names collided with the journal's EnvelopeRecord/AccountRecord
 // (src/state/journal-record.ts) and the sandbox's EnvelopeRecord (a database
 // row). Kept only for the runner's pipelines, which are being rewritten: delete

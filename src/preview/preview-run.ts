@@ -124,7 +124,7 @@ export async function previewJobs(jobs: readonly ResolvedJob[], options: Preview
       key: envelope.key,
       ...(envelope.row === undefined ? {} : { row: envelope.row }),
       file: show(envelope.source.file),
-      recipients: (envelope.kind === 'template' ? envelope.templateRoles : envelope.recipients).map((r, i) => ({
+      recipients: [...envelope.templateRoles, ...envelope.recipients].map((r, i) => ({
         name: r.name,
         kind: r.kind,
         colour: recipientColour(i).css,
@@ -133,12 +133,12 @@ export async function previewJobs(jobs: readonly ResolvedJob[], options: Preview
       warnings: [],
     };
     entries.push(entry);
-    if (envelope.kind === 'template') {
+    if (envelope.kind !== 'documents') {
       const note = diagnostic(
         'SR_PREVIEW_TEMPLATE_SKIPPED',
         'warning',
         envelope,
-        `not previewed: built from the stored template ${envelope.templateId ?? ''}; previewed only when the template is defined as code (issue 21)`,
+        `not previewed: built from ${envelope.kind === 'composite' ? 'several templates' : `the template ${envelope.templateKey ?? envelope.templateId ?? ''}`}, whose documents the preview does not draw yet`,
       );
       notes.push(note);
       entry.skipped = note.message;

@@ -80,6 +80,18 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
     parts.push(
       `${t.envelopes.succeeded} of ${t.envelopes.total} envelope(s) sent${adopted ? ` (${adopted} of them by an earlier run or one running alongside: adopted, not sent again)` : ''}${t.envelopes.failed ? `, ${c.red(`${t.envelopes.failed} failed`)}` : ''}`,
     );
+  if (t.templates && t.templates.total > 0) {
+    const m = t.templates;
+    const words = [
+      m.created ? `${m.created} created` : '',
+      m.updated ? `${m.updated} updated` : '',
+      m.upToDate ? `${m.upToDate} up to date` : '',
+      m.deleted ? `${m.deleted} deleted` : '',
+      m.alreadyAbsent ? `${m.alreadyAbsent} already absent` : '',
+      m.failed ? c.red(`${m.failed} failed`) : '',
+    ].filter(Boolean);
+    parts.push(`template(s): ${words.join(', ')}`);
+  }
   if (t.accounts.total > 0) {
     const a: string[] = [];
     if (t.accounts.created) a.push(`${t.accounts.created} created (awaiting activation)`);
@@ -110,6 +122,17 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
     lines.push(
       `  ${ready} signing address(es) in <job>/<key>/signing.json (they expire: get a fresh one with \`npx signrun sign-url ${options.outShown} <key> [recipient]\`).`,
     );
+  }
+  for (const m of report.templates ?? []) {
+    const name = `${m.job}/${m.key}`;
+    if (m.outcome === 'failed')
+      lines.push(`  ${c.red(`template ${name} failed`)}: ${m.error?.code ?? ''} ${m.error?.message ?? ''}`);
+    else if (m.outcome === 'updated')
+      lines.push(
+        `  template ${name} ${m.outside ? 'had been changed outside signrun: put back to the job file’s version' : 'updated from the job file'} (${(m.differences ?? []).slice(0, 3).join('; ')}${(m.differences?.length ?? 0) > 3 ? '; …' : ''})`,
+      );
+    else if (m.outcome === 'created') lines.push(`  template ${name} created: ${m.templateId ?? ''}`);
+    else if (m.outcome === 'deleted') lines.push(`  template ${name} deleted`);
   }
   if (statuses.size > 0)
     lines.push(`  Envelopes: ${statusLine(statuses)} (completed, declined and voided are settled).`);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { RunSummary, SummaryCommand, SummaryTotals } from '../runner/run-summary.js';
 import type { RateLimitInfo } from '../client/rate-limit.js';
-import type { AccountResult, EnvelopeResult, RunTarget } from '../runner/run-summary.js';
+import type { AccountResult, EnvelopeResult, RunTarget, TemplateResult } from '../runner/run-summary.js';
 import type { CallBudgetReport } from '../runner/call-budget.js';
 
 /** report.json, as schemas/report.schema.json describes it. */
@@ -28,6 +28,8 @@ export interface RunReport {
   };
   /** The hourly call budget; `exhausted` with `resumeAt` when the run stopped starting work for lack of calls. */
   callBudget?: CallBudgetReport;
+  /** Templates kept as code (absent: the jobs have none). */
+  templates?: TemplateResult[];
   envelopes: EnvelopeResult[];
   accounts: AccountResult[];
 }
@@ -81,6 +83,9 @@ export function reportOf(summary: RunSummary, baseDir?: string): ReportSource {
       ...(summary.api.rateLimit ? { rateLimit: summary.api.rateLimit } : {}),
     },
     ...(summary.callBudget ? { callBudget: summary.callBudget } : {}),
+    ...(summary.templates
+      ? { templates: summary.templates.map((t) => ({ ...t, source: { ...t.source, file: show(t.source.file) } })) }
+      : {}),
   };
   return {
     head,

@@ -3,7 +3,8 @@ import type { AccountResult, EnvelopeResult } from '../runner/run-summary.js';
 import type { ReportSource } from './report-json.js';
 import { settledReasonOf } from './settled-reason.js';
 
-function xml(text: string): string {
+/** Text as XML character data or an attribute value. */
+export function xml(text: string): string {
   return (
     text
       .replace(/&/g, '&amp;')
@@ -16,7 +17,8 @@ function xml(text: string): string {
   );
 }
 
-function seconds(ms: number | undefined): string {
+/** Milliseconds as JUnit's seconds (`1.250`). */
+export function seconds(ms: number | undefined): string {
   return ((ms ?? 0) / 1000).toFixed(3);
 }
 

@@ -97,10 +97,12 @@ export async function reportMarkdown(source: ReportSource): Promise<string> {
     `| envelopes | ${t.envelopes.total} | ${t.envelopes.succeeded} | ${t.envelopes.failed} | ${t.envelopes.notStarted} |`,
   );
   const accountsOk = t.accounts.created + t.accounts.upToDate + t.accounts.deleted + t.accounts.alreadyAbsent;
-  lines.push(
-    `| accounts | ${t.accounts.total} | ${accountsOk} | ${t.accounts.failed} | ${t.accounts.notStarted} |`,
-    '',
-  );
+  lines.push(`| accounts | ${t.accounts.total} | ${accountsOk} | ${t.accounts.failed} | ${t.accounts.notStarted} |`);
+  if (t.templates)
+    lines.push(
+      `| templates | ${t.templates.total} | ${t.templates.total - t.templates.failed} | ${t.templates.failed} | 0 |`,
+    );
+  lines.push('');
   const perEnvelope = t.envelopes.succeeded > 0 ? (succeededCalls / t.envelopes.succeeded).toFixed(1) : '–';
   const rl = report.api.rateLimit;
   lines.push(
@@ -111,6 +113,22 @@ export async function reportMarkdown(source: ReportSource): Promise<string> {
     '',
   );
 
+  const templates = report.templates ?? [];
+  if (templates.length > 0) {
+    lines.push('## Templates', '', '| template | outcome | templateId | what differed |', '|---|---|---|---|');
+    for (const m of templates) {
+      const outcome =
+        m.outcome === 'updated' && m.outside
+          ? 'put back (changed outside signrun)'
+          : m.outcome === 'failed'
+            ? `failed: ${m.error?.code ?? ''} ${m.error?.message ?? ''}`
+            : m.outcome;
+      lines.push(
+        `| ${code(`${m.job}/${m.key}`)} | ${cell(outcome)} | ${cell(m.templateId ?? '')} | ${cell((m.differences ?? []).join('; '))} |`,
+      );
+    }
+    lines.push('');
+  }
   if (statuses.size > 0)
     lines.push(`Envelopes: ${statusLine(statuses)} (completed, declined and voided are settled).`, '');
   if (stillToSign.length > 0) {

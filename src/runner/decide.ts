@@ -34,7 +34,15 @@ export interface DecisionSources {
 
 /** The recipients of an envelope, whichever its kind. */
 export function recipientsOf(envelope: ResolvedEnvelope): ResolvedRecipient[] {
-  return envelope.kind === 'template' ? envelope.templateRoles : envelope.recipients;
+  switch (envelope.kind) {
+    case 'template':
+      return envelope.templateRoles;
+    case 'composite':
+      // The templates' roles filled, then the people added beyond them.
+      return [...envelope.templateRoles, ...envelope.recipients];
+    case 'documents':
+      return envelope.recipients;
+  }
 }
 
 /**
@@ -159,7 +167,7 @@ function laterSteps(
   const stale = signersInTurn(envelope).some((s) => !journalled?.views.get(viewKeyOf(s)));
   if (stale) steps.push('views');
   if (sources.documents === 'at-send') {
-    const documents = envelope.kind === 'template' ? 1 : envelope.documents.length;
+    const documents = envelope.kind === 'documents' ? envelope.documents.length : 1;
     if ((journalled?.documents.size ?? 0) < documents) steps.push('documents');
     if (!journalled?.certificate) steps.push('certificate');
   }
@@ -184,7 +192,7 @@ function callsOfStep(
       return signersInTurn(envelope).length;
     case 'documents':
       // A template's documents are known only from the service's list.
-      return envelope.kind === 'template'
+      return envelope.kind !== 'documents'
         ? 2
         : envelope.documents.length - Math.min(journalled?.documents.size ?? 0, envelope.documents.length);
   }

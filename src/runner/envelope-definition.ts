@@ -6,6 +6,7 @@ import { tabKind } from '../envelope/tab-kinds.js';
 import {
   recipientsObject,
   tabsObject,
+  type CompositeTemplate,
   type EnvelopeDefinition,
   type Notification,
   type TemplateRole,
@@ -56,6 +57,11 @@ export async function envelopeDefinitionOf(envelope: ResolvedEnvelope): Promise<
     return definition;
   }
 
+  if (envelope.kind === 'composite') {
+    definition.compositeTemplates = await compositeTemplatesOf(envelope);
+    return definition;
+  }
+
   definition.documents = await Promise.all(
     envelope.documents.map(async (doc) => ({
       documentId: doc.documentId,
@@ -71,8 +77,85 @@ export async function envelopeDefinitionOf(envelope: ResolvedEnvelope): Promise<
   return definition;
 }
 
-/** A recipient of documents on the wire (`#/definitions/signer` and its siblings). */
-function wireRecipientOf(r: ResolvedRecipient, recipientId: string): WireRecipient {
+/**
+ * DocuSign's compositeTemplates of an envelope of several templates, so
+ * that nobody writes that structure by hand: one composite per template
+ * (its stored template, overlaid by an inline template whose recipients are
+ * the templateRoles entries that fill its roles, with their tabs that fill
+ * its tabs by label), then one inline composite of the added documents, with
+ * the added recipients and the role fillers' tabs placed on those
+ * documents. A person is one recipientId in every composite: the added
+ * recipients keep theirs, the role fillers are numbered after them.
+ */
+async function compositeTemplatesOf(envelope: ResolvedEnvelope): Promise<CompositeTemplate[]> {
+  const taken = envelope.recipients.map((r) => Number(r.recipientId)).filter(Number.isFinite);
+  const first = Math.max(0, ...taken) + 1;
+  const roleId = (i: number) => String(first + i);
+  const roleWire = (role: ResolvedRecipient, i: number, tabs: ResolvedTab[]): WireRecipient => {
+    const wire: WireRecipient = {
+      recipientId: roleId(i),
+      roleName: role.roleName ?? '',
+      name: role.name,
+      email: role.email,
+    };
+    if (role.clientUserId !== undefined) wire.clientUserId = role.clientUserId;
+    if (role.routingOrder !== undefined) wire.routingOrder = role.routingOrder;
+    if (tabs.length > 0) wire.tabs = tabsObject(tabs.map((t) => ({ kind: t.kind, tab: wireTabOf(t, roleId(i)) })));
+    return wire;
+  };
+  const composites: CompositeTemplate[] = (envelope.templateRefs ?? []).map((ref, c) => {
+    const roles = new Set(ref.roleNames ?? []);
+    const fillers = envelope.templateRoles.flatMap((role, i) =>
+      role.roleName !== undefined && roles.has(role.roleName)
+        ? [
+            {
+              kind: role.kind,
+              recipient: roleWire(
+                role,
+                i,
+                role.tabs.filter((t) => t.place === undefined),
+              ),
+            },
+          ]
+        : [],
+    );
+    return {
+      compositeTemplateId: String(c + 1),
+      serverTemplates: [{ sequence: '1', templateId: ref.templateId ?? '' }],
+      inlineTemplates: [{ sequence: '2', recipients: recipientsObject(fillers) }],
+    };
+  });
+  if (envelope.documents.length > 0) {
+    const placed = envelope.templateRoles.flatMap((role, i) => {
+      const tabs = role.tabs.filter((t) => t.place !== undefined);
+      return tabs.length > 0 ? [{ kind: role.kind, recipient: roleWire(role, i, tabs) }] : [];
+    });
+    composites.push({
+      compositeTemplateId: String(composites.length + 1),
+      inlineTemplates: [
+        {
+          sequence: '1',
+          documents: await Promise.all(
+            envelope.documents.map(async (doc) => ({
+              documentId: doc.documentId,
+              name: doc.name,
+              fileExtension: doc.fileExtension,
+              documentBase64: (await validatedBytes(doc)).toString('base64'),
+            })),
+          ),
+          recipients: recipientsObject([
+            ...envelope.recipients.map((r) => ({ kind: r.kind, recipient: wireRecipientOf(r, r.recipientId ?? '') })),
+            ...placed,
+          ]),
+        },
+      ],
+    });
+  }
+  return composites;
+}
+
+/** A recipient of documents (or a template's role) on the wire (`#/definitions/signer` and its siblings). */
+export function wireRecipientOf(r: ResolvedRecipient, recipientId: string): WireRecipient {
   // An in-person signer is named by its host and signer (DocuSign's inPersonSigner); the others by name and email.
   const wire: WireRecipient = r.host
     ? { recipientId, hostName: r.host.name, hostEmail: r.host.email, signerName: r.name }
@@ -122,7 +205,7 @@ export function wireTabOf(t: ResolvedTab, recipientId?: string): WireTab {
  * or swapped for a link to a file outside the job folder, since `validate`
  * read it is refused (SR_DOC_CHANGED) instead of sent.
  */
-async function validatedBytes(doc: ResolvedEnvelope['documents'][number]): Promise<Buffer> {
+export async function validatedBytes(doc: ResolvedEnvelope['documents'][number]): Promise<Buffer> {
   const bytes = await readFile(doc.path);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   if (sha256 !== doc.sha256) {
@@ -137,10 +220,10 @@ async function validatedBytes(doc: ResolvedEnvelope['documents'][number]): Promi
 
 /** API calls a run makes for an envelope, when every embedded signer is in turn: the figure that decides throughput. */
 export function expectedApiCalls(envelope: ResolvedEnvelope, templateDocuments = 1): number {
-  const embedded = (envelope.kind === 'template' ? envelope.templateRoles : envelope.recipients).filter(
+  const embedded = [...envelope.templateRoles, ...envelope.recipients].filter(
     (r) => r.clientUserId !== undefined,
   ).length;
-  const documents = envelope.kind === 'template' ? templateDocuments : envelope.documents.length;
+  const documents = envelope.kind === 'documents' ? envelope.documents.length : templateDocuments;
   // create + list recipients + views + list documents + each document + certificate
   return 1 + 1 + embedded + 1 + documents + 1;
 }

@@ -504,7 +504,7 @@ async function stepDocuments(envelope: ResolvedEnvelope, state: EnvelopeState, c
   const envelopeId = need(state.envelopeId);
   const done = ctx.progressOf?.(tag)?.documents;
   let documents: Array<{ documentId: string; name: string; announcedBytes?: number }>;
-  if (envelope.kind === 'template') {
+  if (envelope.kind !== 'documents') {
     const listed = await ctx.account.listDocuments(envelopeId, { tag, priority: requestPriority.documents });
     // DocuSign lists the certificate as a pseudo-document (documentId "certificate", type "summary").
     documents = (listed.envelopeDocuments ?? [])

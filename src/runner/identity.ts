@@ -8,6 +8,7 @@ export {
   jobFieldName,
   accountFieldName,
   claimIdentityOf,
+  templateIdentityOf,
 } from '../state/envelope-identity.js';
 
 /** `<job>/<key>`: the identity of an envelope or account, forever. */

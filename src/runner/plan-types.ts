@@ -1,4 +1,4 @@
-import type { ResolvedAccount, ResolvedEnvelope } from '../jobs/model.js';
+import type { ResolvedAccount, ResolvedEnvelope, ResolvedTemplate } from '../jobs/model.js';
 
 /**
  * The steps a run can take for one envelope, in order. `draft`: create it as
@@ -90,12 +90,49 @@ export interface AccountPlan {
 
 export type PlanItem = EnvelopePlan | AccountPlan;
 
+/** What the plan decided for one template kept as code. */
+export type TemplateDecision =
+  /** The account has no template of this identity: create it (then confirm it is the earliest, when runners may race). */
+  | { action: 'create' }
+  /**
+   * The account's template differs from the file: write the file's version.
+   * `outside`: the account's template is not what signrun last wrote (someone
+   * changed it outside signrun) while the file is; signrun puts the file's
+   * version back.
+   */
+  | { action: 'update'; templateId: string; outside: boolean }
+  /** The account's template is the file's. */
+  | { action: 'up-to-date'; templateId: string }
+  | { action: 'delete'; templateId: string }
+  /** Declared absent, and the account has no template of this identity. */
+  | { action: 'already-absent' };
+
+export type TemplateAction = TemplateDecision['action'];
+
+/** One template of a plan: its decision, what differs, the calls it costs. */
+export interface TemplatePlan {
+  kind: 'template';
+  job: string;
+  key: string;
+  /** `<job>/<key>`. */
+  identity: string;
+  decision: TemplateDecision;
+  /** What differs between the file and the account (update), in words; empty otherwise. */
+  differences: string[];
+  apiCalls: number;
+  /** Templates of this identity beyond the one that counts (a race's or a crash's duplicates): deleted by the run. */
+  duplicates: string[];
+  template?: ResolvedTemplate;
+}
+
 /** When documents and certificates are downloaded. */
 export type DocumentsWhen = 'at-send' | 'on-completion';
 
 /** What a run will do: made by `planJobs`, executed by `runJobs`, printed by `signrun plan`. */
 export interface Plan {
   items: PlanItem[];
+  /** Templates kept as code, converged before any envelope starts (envelopes may use them). */
+  templates: TemplatePlan[];
   /** `at-send`: downloaded right after sending; `on-completion`: later (signed copies), not by this run. */
   documents: DocumentsWhen;
   /**

@@ -10,7 +10,9 @@ import { decideAccount, decideEnvelope, type DecisionSources } from './decide.js
 import { identityOf } from './identity.js';
 import type { DocumentsWhen, Plan, PlanItem } from './plan-types.js';
 import { ServiceLedger } from './service-ledger.js';
-import { checkTemplates, PreflightError } from './template-check.js';
+import { checkTemplates, definedRoles, PreflightError } from './template-check.js';
+import { TemplateLedger } from './template-ledger.js';
+import { planTemplates } from './template-plan.js';
 import type { RunTarget } from './run-summary.js';
 
 /** What {@link makePlan} reads. */
@@ -68,7 +70,10 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
       items.push(inputs.keepItems ? { ...item, account } : item);
     }
     for (const envelope of job.envelopes) {
-      if (envelope.kind === 'template' && envelope.templateId) templates.add(envelope.templateId);
+      if (envelope.kind === 'template' && envelope.templateId && envelope.templateKey === undefined)
+        templates.add(envelope.templateId);
+      for (const ref of envelope.templateRefs ?? [])
+        if (ref.key === undefined && ref.templateId) templates.add(ref.templateId);
       const item = decideEnvelope(envelope, sources);
       if (item.steps.includes('draft') && inputs.arbitrate) drafts += 1;
       items.push(inputs.keepItems ? { ...item, envelope } : item);
@@ -77,14 +82,31 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
   const listingsMade = (ledger?.calls ?? 0) - listingsBefore;
   // Drafts are confirmed in batches: about one listing per batch of drafts in flight at once (estimate: 8).
   const listingCalls = Math.ceil(drafts / 8);
-  const runCalls = 1 + templates.size + listingsMade + accountReads;
+  // Templates kept as code: one listing of the account's (by the identity each carries), one read of each found.
+  const asCode = inputs.jobs.some((j) => (j.templates?.length ?? 0) > 0);
+  const templateLedger = inputs.account && asCode ? new TemplateLedger(inputs.account) : undefined;
+  await templateLedger?.load();
+  const templatePlans = await planTemplates(inputs.jobs, {
+    arbitrate: inputs.arbitrate,
+    ...(inputs.account ? { account: inputs.account } : {}),
+    ...(templateLedger ? { ledger: templateLedger } : {}),
+    ...(inputs.journal ? { journal: inputs.journal } : {}),
+    ...(inputs.keepItems ? { keepItems: true } : {}),
+  });
+  const runCalls =
+    1 + templates.size + listingsMade + accountReads + (templateLedger?.calls ?? 0) + templatePlans.reads;
   return {
     items,
+    templates: templatePlans.plans,
     documents: inputs.documents,
     arbitrate: inputs.arbitrate,
     runCalls,
     listingCalls,
-    totalApiCalls: runCalls + listingCalls + items.reduce((n, i) => n + i.apiCalls, 0),
+    totalApiCalls:
+      runCalls +
+      listingCalls +
+      items.reduce((n, i) => n + i.apiCalls, 0) +
+      templatePlans.plans.reduce((n, t) => n + t.apiCalls, 0),
   };
 }
 
@@ -149,6 +171,7 @@ export async function planJobs(options: PlanJobsOptions): Promise<Plan> {
     const { problems } = await checkTemplates(
       options.jobs.flatMap((j) => j.envelopes),
       account,
+      definedRoles(options.jobs),
     );
     if (problems.length > 0) throw new PreflightError(problems);
     return await makePlan({

@@ -8,7 +8,14 @@ import { identityOf } from './identity.js';
 /** What `run` and `plan` start from: valid configuration and jobs, or the diagnostics that stop them. */
 export type Prepared =
   | { ok: true; config: SignrunConfig; jobs: ResolvedJob[]; warnings: Diagnostic[]; stats: LoadStats }
-  | { ok: false; errors: Diagnostic[]; warnings: Diagnostic[]; stats?: LoadStats };
+  | {
+      ok: false;
+      errors: Diagnostic[];
+      warnings: Diagnostic[];
+      stats?: LoadStats;
+      /** The configuration, when it was valid and the job files were not (where the reports of refused input go). */
+      config?: SignrunConfig;
+    };
 
 /**
  * Configuration, then job files (validation always runs first: with any
@@ -28,6 +35,7 @@ export async function prepare(
       errors: loaded.errors,
       warnings: [...config.warnings, ...loaded.warnings],
       stats: loaded.stats,
+      config: config.config,
     };
   let jobs = loaded.jobs;
   if (options.shard) {

@@ -1,6 +1,6 @@
 import type { ClientEvent } from '../client/api-request.js';
 import type { RateLimitInfo } from '../client/rate-limit.js';
-import type { AccountResult, EnvelopeResult, EnvelopeStep, RunTarget } from './run-results.js';
+import type { AccountResult, EnvelopeResult, EnvelopeStep, RunTarget, TemplateResult } from './run-results.js';
 import type { CallBudgetReport } from './call-budget.js';
 import type { HoldStateWarning } from '../state/hold-state.js';
 
@@ -18,6 +18,8 @@ export type RunEvent =
   | { type: 'envelope:done'; result: EnvelopeResult }
   | { type: 'account:start'; job: string; key: string }
   | { type: 'account:done'; result: AccountResult }
+  /** A template kept as code converged (created, updated, up to date, deleted) or failed, before any envelope starts. */
+  | { type: 'template:done'; result: TemplateResult }
   | (Extract<ClientEvent, { type: 'request' }> & { rateLimit?: RateLimitInfo })
   | Extract<ClientEvent, { type: 'retry' }>
   | { type: 'interrupt' }

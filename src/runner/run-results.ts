@@ -80,6 +80,31 @@ export interface EnvelopeResult {
 }
 
 /** The outcome of one account. */
+/** What a run did with a template kept as code. */
+export interface TemplateResult {
+  job: string;
+  key: string;
+  source: SourcePosition;
+  state: 'present' | 'absent';
+  /**
+   * `created`; `updated` (the file's version written: `outside` when it had
+   * been changed outside signrun); `up-to-date`; `deleted`;
+   * `already-absent`; `failed`.
+   */
+  outcome: 'created' | 'updated' | 'up-to-date' | 'deleted' | 'already-absent' | 'failed';
+  /** The template in the account run against (what `template: <key>` resolved to). */
+  templateId?: string;
+  outside?: boolean;
+  /** What differed before an update, in words. */
+  differences?: string[];
+  /** Duplicates of its identity (a race's, a lost answer's) deleted. */
+  duplicatesDeleted?: string[];
+  files: FileRecord[];
+  apiCalls: number;
+  retries: number;
+  error?: ItemError;
+}
+
 export interface AccountResult {
   job: string;
   key: string;

@@ -1,6 +1,6 @@
 import type { RateLimitInfo } from '../client/rate-limit.js';
 import type { RunEvent } from './run-events.js';
-import type { AccountResult, EnvelopeResult, RunTarget } from './run-results.js';
+import type { AccountResult, EnvelopeResult, RunTarget, TemplateResult } from './run-results.js';
 import type { CallBudgetReport } from './call-budget.js';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -12,7 +12,14 @@ import { ExitCode, type ExitCodeValue } from '../errors/catalogue-entry.js';
 
 // The results' types live in run-results.ts (run-events.ts needs them too, and
 // a module pair importing each other is a cycle); re-exported for readers of the summary.
-export type { AccountResult, EnvelopeResult, ItemError, RecipientOutcome, RunTarget } from './run-results.js';
+export type {
+  AccountResult,
+  EnvelopeResult,
+  ItemError,
+  RecipientOutcome,
+  RunTarget,
+  TemplateResult,
+} from './run-results.js';
 
 /** API use of the whole run. */
 export interface ApiUsage {
@@ -51,6 +58,8 @@ export interface RunSummary {
   envelopes: () => AsyncIterable<EnvelopeResult>;
   /** The accounts' results in job-file order (accounts are few: kept in memory). */
   accounts: AccountResult[];
+  /** The results of templates kept as code, in job-file order (absent: the jobs have none). */
+  templates?: TemplateResult[];
   api: ApiUsage;
   /** The hourly call budget (`--max-calls-per-hour`, or the service's limit when it ran out). Absent when neither applied. */
   callBudget?: CallBudgetReport;
@@ -75,6 +84,16 @@ export interface SummaryTotals {
     alreadyAbsent: number;
     failed: number;
     notStarted: number;
+  };
+  /** Templates kept as code (absent: none). */
+  templates?: {
+    total: number;
+    created: number;
+    updated: number;
+    upToDate: number;
+    deleted: number;
+    alreadyAbsent: number;
+    failed: number;
   };
 }
 
@@ -109,6 +128,30 @@ const accountCounter = {
 export function countAccount(totals: SummaryTotals, a: AccountResult): void {
   totals.accounts.total += 1;
   totals.accounts[accountCounter[a.outcome]] += 1;
+}
+
+const templateCounter = {
+  created: 'created',
+  updated: 'updated',
+  'up-to-date': 'upToDate',
+  deleted: 'deleted',
+  'already-absent': 'alreadyAbsent',
+  failed: 'failed',
+} as const satisfies Record<TemplateResult['outcome'], keyof NonNullable<SummaryTotals['templates']>>;
+
+/** Counts one template's result into `totals`. */
+export function countTemplate(totals: SummaryTotals, t: TemplateResult): void {
+  const counts = (totals.templates ??= {
+    total: 0,
+    created: 0,
+    updated: 0,
+    upToDate: 0,
+    deleted: 0,
+    alreadyAbsent: 0,
+    failed: 0,
+  });
+  counts.total += 1;
+  counts[templateCounter[t.outcome]] += 1;
 }
 
 /** Totals of results in hand (merged reports, tests). */
@@ -151,7 +194,7 @@ export function verdictOf(summary: VerdictSource): RunVerdict {
   if (summary.interrupted) return 'interrupted';
   if (summary.callBudget?.exhausted) return 'budget-spent';
   const t = summary.totals;
-  return t.envelopes.failed > 0 || t.accounts.failed > 0 ? 'failed' : 'succeeded';
+  return t.envelopes.failed > 0 || t.accounts.failed > 0 || (t.templates?.failed ?? 0) > 0 ? 'failed' : 'succeeded';
 }
 
 /** Exit code of a finished run or a report: {@link verdictOf}'s, through {@link verdictExitCodes}. */
@@ -196,7 +239,8 @@ export async function spooledCollector(
  * on each request.
  */
 export class SummaryCollector {
-  readonly #head: Omit<RunSummary, 'envelopes' | 'accounts' | 'close'>;
+  readonly #head: Omit<RunSummary, 'envelopes' | 'accounts' | 'templates' | 'close'>;
+  readonly #templates: TemplateResult[] = [];
   readonly #spool: ResultSpool<EnvelopeResult>;
   /** Account results by their place among accounts (few: kept in memory). */
   readonly #accounts = new Map<number, AccountResult>();
@@ -237,6 +281,12 @@ export class SummaryCollector {
     this.#accounts.set(index, result);
     countAccount(this.#head.totals, result);
     this.#callsByTag.delete(identityOf(result));
+  }
+
+  /** The result of a template kept as code (templates converge one after the other, in job-file order). */
+  templateDone(result: TemplateResult): void {
+    this.#templates.push(result);
+    countTemplate(this.#head.totals, result);
   }
 
   /** True when the account at `index` has a result. */
@@ -298,6 +348,7 @@ export class SummaryCollector {
       ...this.#head,
       envelopes: () => spool.read(),
       accounts: [...this.#accounts].sort(([a], [b]) => a - b).map(([, result]) => result),
+      ...(this.#templates.length > 0 ? { templates: [...this.#templates] } : {}),
       close: () => spool.close(),
     };
   }

@@ -8,7 +8,8 @@ import type { AccountPlan, DocumentsWhen, EnvelopePlan, Plan } from './plan-type
 import type { AccountResult, EnvelopeResult, RunSummary } from './run-summary.js';
 import { scheduleLazily } from './schedule.js';
 import { CallBudget } from './call-budget.js';
-import { checkTemplates, PreflightError } from './template-check.js';
+import { checkTemplates, definedRoles, PreflightError } from './template-check.js';
+import { runTemplate } from './template-pipeline.js';
 export { PreflightError } from './template-check.js';
 import { commandRun, type CommandRunOptions } from './command-run.js';
 
@@ -97,7 +98,7 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
       const journal = state?.journal;
       const progress = state?.progress;
       const account = await client.login({ tag: 'login' });
-      const { problems } = await checkTemplates(present(envelopes), account);
+      const { problems } = await checkTemplates(present(envelopes), account, definedRoles(options.jobs));
       if (problems.length > 0) throw new PreflightError(problems);
 
       // Plan: the one place that decides. The service is asked in batches
@@ -121,6 +122,44 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
       options.onPlan?.(plan);
       // The plan now holds the envelopes: the run's own list lets them go.
       if (release) envelopes.fill(undefined);
+
+      // Templates kept as code first, one after the other (they are few): envelopes may use them.
+      const templateIds = new Map<string, string>();
+      for (const templatePlan of plan.templates) {
+        if (!templatePlan.template || interrupted()) continue;
+        const result = await runTemplate(
+          { ...templatePlan, template: templatePlan.template },
+          {
+            account,
+            out,
+            rootUrl: options.target.rootUrl,
+            now,
+            journal: journal ?? noJournal,
+            arbitrate,
+            usageOf: (tag) => collector.usageOf(tag),
+          },
+        );
+        collector.templateDone(result);
+        emit({ type: 'template:done', result });
+        if (result.templateId && result.outcome !== 'deleted' && result.outcome !== 'failed')
+          templateIds.set(templatePlan.identity, result.templateId);
+      }
+      // `template: <key>` (and a key among `templates:`) is the template's id in this account.
+      const roles = definedRoles(options.jobs);
+      for (const item of plan.items) {
+        if (item.kind !== 'envelope' || !item.envelope) continue;
+        const { envelope } = item;
+        if (envelope.templateKey !== undefined) {
+          const templateId = templateIds.get(`${item.job}/${envelope.templateKey}`);
+          if (templateId) envelope.templateId = templateId;
+        }
+        for (const ref of envelope.templateRefs ?? []) {
+          if (ref.key === undefined) continue;
+          const templateId = templateIds.get(`${item.job}/${ref.key}`);
+          if (templateId) ref.templateId = templateId;
+          ref.roleNames = roles.get(`${item.job}/${ref.key}`) ?? [];
+        }
+      }
       const items: Array<WorkItem | undefined> = workItems(plan);
 
       const usageOf = (tag: string) => collector.usageOf(tag);
@@ -150,20 +189,22 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
         if (item.kind === 'envelope') {
           const { envelope } = item.plan;
           emit({ type: 'envelope:start', job: envelope.job, key: envelope.key });
-          const result = await runEnvelope(item.plan, {
-            account,
-            out,
-            rootUrl: options.target.rootUrl,
-            emit,
-            now,
-            viewTtlSeconds: options.viewTtlSeconds ?? 300,
-            usageOf,
-            journal: journal ?? noJournal,
-            documents: plan.documents,
-            lastStretch: item.index >= envelopeCount - inProgress,
-            ...(ledger ? { ledger } : {}),
-            ...(progress ? { progressOf: (id: string) => progress?.envelopes.get(id) } : {}),
-          });
+          const result = lacksTemplate(envelope)
+            ? withoutTemplate(envelope)
+            : await runEnvelope(item.plan, {
+                account,
+                out,
+                rootUrl: options.target.rootUrl,
+                emit,
+                now,
+                viewTtlSeconds: options.viewTtlSeconds ?? 300,
+                usageOf,
+                journal: journal ?? noJournal,
+                documents: plan.documents,
+                lastStretch: item.index >= envelopeCount - inProgress,
+                ...(ledger ? { ledger } : {}),
+                ...(progress ? { progressOf: (id: string) => progress?.envelopes.get(id) } : {}),
+              });
           if (journal && result.outcome === 'succeeded' && item.plan.steps.length > 0) {
             // Recorded behind: the slot goes to the next envelope while the
             // fsync runs. A `done` lost to a crash costs nothing: the plan
@@ -284,6 +325,25 @@ function notStartedEnvelope(e: ResolvedEnvelope): EnvelopeResult {
   };
   if (e.row !== undefined) result.row = e.row;
   return result;
+}
+
+/** A template of the job file that the envelope uses is not in the account (its creation or update failed). */
+function lacksTemplate(envelope: ResolvedEnvelope): boolean {
+  if (envelope.templateKey !== undefined && envelope.templateId === undefined) return true;
+  return (envelope.templateRefs ?? []).some((ref) => ref.templateId === undefined);
+}
+
+/** An envelope whose template (`template: <key>`) this run could not create or update: not sent. */
+function withoutTemplate(e: ResolvedEnvelope): EnvelopeResult {
+  return {
+    ...notStartedEnvelope(e),
+    outcome: 'failed',
+    error: {
+      code: 'SR_TEMPLATE_FAILED',
+      message: `template ${e.templateKey ?? (e.templateRefs ?? []).find((r) => r.templateId === undefined)?.key ?? ''} of job ${e.job} is not in the account (its creation or update failed, see the templates of the report): the envelope was not sent`,
+      step: 'create',
+    },
+  };
 }
 
 function notStartedAccount(a: ResolvedAccount): AccountResult {

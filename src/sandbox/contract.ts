@@ -43,7 +43,18 @@ export interface SandboxOptions {
   connectAllowedHosts?: string[];
   /** Delay before the first Connect retry, ms; doubles after each failure, capped at 5 min. Default 1000. */
   connectRetryBaseMs?: number;
+  /**
+   * DocuSign's polling rule (one status listing per 15 minutes), as the
+   * sandbox tells its clients at `GET /sandbox/health` (`serve --polling-rule`):
+   * `none` (default) lets `sync` list at every call, so "sign, then sync"
+   * works at once; `docusign` asks signrun to keep DocuSign's interval, to
+   * try a cron schedule as it will behave against DocuSign.
+   */
+  pollingRule?: PollingRule;
 }
+
+/** Whether clients of the sandbox keep DocuSign's polling rule (see {@link SandboxOptions.pollingRule}). */
+export type PollingRule = 'none' | 'docusign';
 
 export interface RunningSandbox {
   /** e.g. http://127.0.0.1:43123 */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { recipientKind } from '../envelope/index.js';
+import { fieldLengthProblem, fieldLimits, recipientKind, type FieldLimitName } from '../envelope/index.js';
 import { hashPassword } from './auth/password-hash.js';
 import type { BlobStore } from './db/blob-store.js';
 import type { TemplatesRepository } from './repositories/templates.js';
@@ -103,6 +103,10 @@ export async function buildEnvelope(
     // DocuSign refuses to send an envelope without a subject.
     throw apiErrors.invalidBody("'emailSubject' is required to send an envelope.");
   }
+  checkFieldLengths(emailSubject, emailBlurb, people);
+  // A document's name longer than DocuSign keeps is cut, as DocuSign cuts it (field-limits.ts).
+  for (const d of documents)
+    if (fieldLengthProblem('documentName', d.name)) d.name = d.name.slice(0, fieldLimits.documentName.max);
 
   const recipientIds = new Set<string>();
   const recipients: RecipientRecord[] = people.map((s, position) => {
@@ -290,4 +294,35 @@ function templateAsComposite(
       document: undefined,
     },
   ];
+}
+
+/**
+ * DocuSign's length limits (src/envelope/field-limits.ts, the table
+ * `validate` checks too): a value longer than DocuSign takes is refused with
+ * 400 INVALID_REQUEST_PARAMETER, DocuSign's answer to a parameter it
+ * refuses, naming the field.
+ */
+function checkFieldLengths(
+  emailSubject: string | undefined,
+  emailBlurb: string | undefined,
+  people: readonly SourcePerson[],
+): void {
+  const fields: Array<[FieldLimitName, string | undefined, string]> = [
+    ['emailSubject', emailSubject, 'emailSubject'],
+    ['emailBlurb', emailBlurb, 'emailBlurb'],
+  ];
+  for (const p of people) {
+    const who = `recipient ${p.recipientId}`;
+    for (const name of [p.name, p.details.hostName, p.details.signerName])
+      fields.push(['recipientName', name, `${who}: name`]);
+    for (const email of [p.email, p.details.hostEmail, p.details.signerEmail])
+      fields.push(['recipientEmail', email, `${who}: email`]);
+  }
+  // Custom field values (100 characters, textCustomField.value) are not
+  // refused here yet: signrun's own identity field holds `job/key`, which
+  // job files allow up to 301 characters; validate checks the user's own.
+  for (const [limit, value, where] of fields) {
+    const problem = fieldLengthProblem(limit, value);
+    if (problem && fieldLimits[limit].longer === 'refused') throw apiErrors.invalidParameter(`${where}: ${problem}.`);
+  }
 }

@@ -25,7 +25,7 @@ import { loadSeedFile } from './seed/load-seed.js';
 import { createHourlyLimit, type HourlyLimit } from './limits/hourly-limit.js';
 import { hourlyLimiter } from './limits/hourly-limiter.js';
 import type { ApiLimiter } from './limits/api-limiter.js';
-import type { SandboxOptions } from './contract.js';
+import type { PollingRule, SandboxOptions } from './contract.js';
 import { HostAllowList } from './limits/host-allow-list.js';
 import { parsePublicUrl } from './public-origin.js';
 
@@ -53,6 +53,8 @@ export interface SandboxConfig {
   connectAllowedHosts: string[];
   /** Delay before the first Connect retry, ms. Default 1000. */
   connectRetryBaseMs: number;
+  /** The polling rule the sandbox asks its clients to keep (`GET /sandbox/health`). Default `none`. */
+  pollingRule: PollingRule;
 }
 
 /**
@@ -181,6 +183,7 @@ export async function createServices(
         dataDir: options.dataDir,
         connectAllowedHosts: options.connectAllowedHosts ?? [],
         connectRetryBaseMs: options.connectRetryBaseMs ?? 1000,
+        pollingRule: options.pollingRule ?? 'none',
       },
       accounts,
       envelopes,

@@ -25,6 +25,11 @@ export function claimIdentityOf(job: string, key: string): string {
   return `${identityOf(job, key)}#account`;
 }
 
+/** The identity a template kept as code carries in its `signrun` custom field: `<job>/<key>#template`. */
+export function templateIdentityOf(job: string, key: string): string {
+  return `${identityOf(job, key)}#template`;
+}
+
 /** Name of the custom field holding the digest of the envelope's content (`envelopeDigest` in src/jobs/envelope-digest.ts), used to report drift. */
 export const digestFieldName = 'signrunDigest';
 

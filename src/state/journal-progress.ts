@@ -53,10 +53,20 @@ export interface AccountProgress {
   deleted: boolean;
 }
 
+/** What the journal says of a template kept as code. */
+export interface TemplateProgress {
+  templateId: string;
+  /** The digest of the content signrun last wrote. */
+  digest: string;
+  present: boolean;
+}
+
 /** The state of a campaign as its journal tells it. */
 export interface JournalProgress {
   envelopes: Map<string, EnvelopeProgress>;
   accounts: Map<string, AccountProgress>;
+  /** Templates kept as code, by identity: the template this state last made or changed, unless deleted since. */
+  templates: Map<string, TemplateProgress>;
   listings: Map<string, ListingProgress>;
 }
 
@@ -72,8 +82,12 @@ export function journalProgress(records: readonly JournalRecord[]): JournalProgr
   const envelopes = new Map<string, EnvelopeProgress>();
   const accounts = new Map<string, AccountProgress>();
   const listings = new Map<string, ListingProgress>();
+  const templates = new Map<string, TemplateProgress>();
   for (const r of records) {
-    if (r.kind === 'listing') {
+    if (r.kind === 'template') {
+      const digest = r.step === 'deleted' ? (templates.get(r.id)?.digest ?? '') : r.digest;
+      templates.set(r.id, { templateId: r.templateId, digest, present: r.step !== 'deleted' });
+    } else if (r.kind === 'listing') {
       listings.set(r.id, { accountId: r.id, listedAt: r.listedAt, fromDate: r.fromDate });
     } else if (r.kind === 'envelope') {
       let p = envelopes.get(r.id);
@@ -179,5 +193,5 @@ export function journalProgress(records: readonly JournalRecord[]): JournalProgr
       }
     }
   }
-  return { envelopes, accounts, listings };
+  return { envelopes, accounts, templates, listings };
 }

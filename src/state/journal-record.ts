@@ -7,7 +7,7 @@ import type { EnvelopeFacts, RecipientFacts } from '../output/status-fields.js';
  * journalled: a view record says only that a view was made and until when it
  * works.
  */
-export type JournalRecord = EnvelopeRecord | AccountRecord | ListingRecord;
+export type JournalRecord = EnvelopeRecord | AccountRecord | TemplateRecord | ListingRecord;
 
 /** What the service said of one recipient at a sync (issue 12): its status and the facts of output/status-fields.ts. */
 export interface RecipientStatus extends RecipientFacts {
@@ -182,6 +182,19 @@ export type AccountRecord =
   | (RecordBase & { kind: 'account'; step: 'created'; accountId: string; userId?: string; adopted?: boolean })
   | (RecordBase & { kind: 'account'; step: 'deleted'; accountId: string });
 
+/**
+ * The steps of a template kept as code. The service is the truth (a
+ * template carries its identity and the digest signrun wrote, so a run
+ * finds it in any account); the journal records which template this state
+ * made, changed or deleted, and when.
+ */
+export type TemplateRecord =
+  /** Created by this run, or found on the service (`adopted`), as the one template of its identity. */
+  | (RecordBase & { kind: 'template'; step: 'created'; templateId: string; digest: string; adopted?: boolean })
+  /** Its content replaced by the file's (`outside`: it had been changed outside signrun). */
+  | (RecordBase & { kind: 'template'; step: 'updated'; templateId: string; digest: string; outside?: boolean })
+  | (RecordBase & { kind: 'template'; step: 'deleted'; templateId: string });
+
 /** A record as given to `Journal.append`: `v` and `at` are filled in. */
 export type NewJournalRecord = JournalRecord extends infer R
   ? R extends JournalRecord
@@ -249,6 +262,16 @@ export function isJournalRecord(value: unknown): value is JournalRecord {
       }
     case 'listing':
       return r['step'] === 'listed' && str('listedAt') && str('fromDate');
+    case 'template':
+      switch (r['step']) {
+        case 'created':
+        case 'updated':
+          return str('templateId') && str('digest');
+        case 'deleted':
+          return str('templateId');
+        default:
+          return false;
+      }
     case 'account':
       switch (r['step']) {
         case 'create-intent':

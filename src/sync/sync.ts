@@ -16,6 +16,7 @@ import type { EnvelopeProgress, JournalProgress } from '../state/journal-progres
 import type { EnvelopeStatusFacts } from '../state/journal-record.js';
 import { collectCompleted } from './collect.js';
 import { defaultMinListingIntervalMs, listingPermission, nextFromDate } from './polling-rule.js';
+import { serviceListingIntervalMs } from './service-polling-rule.js';
 import { listStatusChanges } from './status-listing.js';
 import { voidDeclared } from './void-declared.js';
 import { latestConnectStatuses } from './connect-events.js';
@@ -35,7 +36,11 @@ export interface SyncOptions extends CommandRunOptions {
   stateDir: string;
   /** List even when the last listing is more recent than the polling rule allows (`--force`). */
   force?: boolean;
-  /** Minimum time between two listings of one account, ms. Default DocuSign's 15 minutes. */
+  /**
+   * Minimum time between two listings of one account, ms. Default DocuSign's
+   * 15 minutes, or none against signrun's sandbox unless it keeps DocuSign's
+   * rule (service-polling-rule.ts).
+   */
   minListingIntervalMs?: number;
   /** Also download each completed envelope's combined PDF. */
   combined?: boolean;
@@ -115,12 +120,11 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
       if (account) {
         const ours = sentNow().filter((k) => !k.record || k.record.accountId === account.accountId);
         const last = progress.listings.get(account.accountId);
-        const permission = listingPermission(
-          last?.listedAt,
-          now(),
-          options.minListingIntervalMs ?? defaultMinListingIntervalMs,
-          options.force === true,
-        );
+        // Asked only when a listing was made before: the rule cannot forbid the first one.
+        const minIntervalMs =
+          options.minListingIntervalMs ??
+          (last ? await serviceListingIntervalMs(options.target) : defaultMinListingIntervalMs);
+        const permission = listingPermission(last?.listedAt, now(), minIntervalMs, options.force === true);
         if (permission.nextAllowedAt) info.nextListingAt = permission.nextAllowedAt;
         if (!permission.allowed) {
           emit({

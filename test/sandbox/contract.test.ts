@@ -425,7 +425,7 @@ describe('limits and sandbox endpoints', () => {
   });
 
   it('answers health and the outbox as JSON and HTML', async () => {
-    expect((await call(`${sandbox.origin}/sandbox/health`)).json).toEqual({ status: 'ok' });
+    expect((await call(`${sandbox.origin}/sandbox/health`)).json).toEqual({ status: 'ok', pollingRule: 'none' });
     const json = await call(`${sandbox.origin}/sandbox/outbox`);
     expect(Array.isArray(json.json.messages)).toBe(true);
     const html = await fetch(`${sandbox.origin}/sandbox/outbox`, { headers: { accept: 'text/html' } });

@@ -53,7 +53,7 @@ let listener: ChildProcess;
 let listenUrl: string;
 let dir: string;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await startSandbox({ port: 0, pollingRule: 'docusign' });
   dir = await tempDir('signrun-listen-');
   listener = spawn(process.execPath, [binPath, 'listen', '--port', '0', '--out', path.join(dir, 'out')], {
     env: { ...process.env, DOCUSIGN_CONNECT_HMAC_KEYS: 'sandbox-connect-hmac-key' },

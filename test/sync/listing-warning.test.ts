@@ -12,7 +12,7 @@ import { sandboxEnv, tempDir } from '../cli/run-helpers.js';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await startSandbox({ port: 0, pollingRule: 'docusign' });
 });
 afterAll(async () => sandbox?.close());
 

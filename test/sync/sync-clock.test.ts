@@ -21,7 +21,7 @@ const clock = movableClock();
 const timing: Timing = { ...realTiming, now: () => clock.now() };
 let sandbox: RunningSandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, quiet: true }, { clock });
+  sandbox = await startSandbox({ port: 0, quiet: true, pollingRule: 'docusign' }, { clock });
 });
 afterAll(async () => {
   await sandbox?.close();

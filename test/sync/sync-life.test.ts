@@ -25,7 +25,7 @@ const requests: string[] = [];
 
 beforeAll(async () => {
   [sandbox, browser, back] = await Promise.all([
-    startSandbox({ port: 0, log: (line) => requests.push(line) }),
+    startSandbox({ port: 0, pollingRule: 'docusign', log: (line) => requests.push(line) }),
     launchBrowser(),
     startReturnServer(),
   ]);

@@ -5,6 +5,13 @@ import { ExitCode } from '../../errors/catalogue-entry.js';
 import { jwtSettingsOf, resolveTarget } from '../../runner/target.js';
 import { planJobs, planItemName, PreflightError, type DocumentsWhen, type PlanItem } from '../../runner/index.js';
 import { SignrunError } from '../../errors/signrun-error.js';
+import { appendStepSummary } from '../github-actions.js';
+import { invalidInputMarkdown } from '../../reporters/invalid-input-report.js';
+
+/** The plan as markdown for the step summary: a title, then the plan's text as it was printed. */
+function planSummary(lines: readonly string[]): string {
+  return ['# signrun plan', '', '```text', ...lines.map((l) => l.replace(/```/g, "'''")), '```', ''].join('\n');
+}
 
 /**
  * `signrun plan <paths...> [--out DIR] [--state DIR] [--documents WHEN] [--format text|json]`:
@@ -17,7 +24,9 @@ import { SignrunError } from '../../errors/signrun-error.js';
  */
 const plan: CommandHandler = async ({ args, options, io }) => {
   const patterns = (args[0] as string[] | undefined) ?? [];
-  const prepared = await preparedOrDiagnostics(io, patterns);
+  // On GitHub Actions, refused input is annotated and summarised; plan writes no
+  // files (the output folder's reports are the last run's, not the plan's).
+  const prepared = await preparedOrDiagnostics(io, patterns, { summaryTitle: 'signrun plan' });
   if (!prepared) return ExitCode.invalid;
   const outDir = path.resolve(io.cwd, (options['out'] as string | undefined) ?? prepared.config.outDir);
   const documents = options['documents'] as DocumentsWhen | undefined;
@@ -43,7 +52,9 @@ const plan: CommandHandler = async ({ args, options, io }) => {
   } catch (error) {
     // What run would refuse before sending anything: said at the job file's line, exit 2.
     if (!(error instanceof PreflightError)) throw error;
-    printDiagnostics(io, preflightDiagnostics(error.problems, io.cwd));
+    const diagnostics = preflightDiagnostics(error.problems, io.cwd);
+    printDiagnostics(io, diagnostics);
+    await appendStepSummary(io, invalidInputMarkdown('signrun plan', diagnostics));
     return ExitCode.invalid;
   }
   if (options['format'] === 'json') {
@@ -59,7 +70,33 @@ const plan: CommandHandler = async ({ args, options, io }) => {
   // What changes something already sent comes first (issue 12): replacements, then voids.
   const first = (item: PlanItem) => (item.decision.action === 'replace' ? 0 : item.decision.action === 'void' ? 1 : 2);
   result.items = [...result.items].sort((a, b) => first(a) - first(b));
-  const width = Math.min(60, Math.max(...result.items.map((i) => planItemName(i).length), 10));
+  const width = Math.min(
+    60,
+    Math.max(...result.items.map((i) => planItemName(i).length), ...result.templates.map((t) => t.identity.length), 10),
+  );
+  // Templates first: a run converges them before any envelope (which may use them).
+  for (const template of result.templates) {
+    const d = template.decision;
+    const what =
+      d.action === 'update' && d.outside
+        ? 'changed outside'
+        : {
+            create: 'create template',
+            update: 'update template',
+            'up-to-date': 'no change',
+            delete: 'delete template',
+            'already-absent': 'already absent',
+          }[d.action];
+    const id = 'templateId' in d ? `  ${d.templateId}` : '';
+    lines.push(`  ${what.padEnd(16)} ${template.identity.padEnd(width)} ${template.apiCalls} call(s)${id}`);
+    if (d.action === 'update' && d.outside)
+      lines.push('      changed outside signrun since signrun wrote it; `run` puts the job file’s version back:');
+    for (const difference of template.differences) lines.push(`      ${difference}`);
+    if (template.duplicates.length > 0)
+      lines.push(
+        `      ${template.duplicates.length} duplicate(s) of its identity to delete: ${template.duplicates.join(', ')}`,
+      );
+  }
   for (const item of result.items) {
     const what = item.kind === 'account' ? `${item.decision.action} account` : item.decision.action;
     const id =
@@ -84,6 +121,8 @@ const plan: CommandHandler = async ({ args, options, io }) => {
       'Drifted envelopes were sent with other content: a run refuses them (SR_ENVELOPE_DRIFT) rather than send them again; `npx signrun run --replace-drifted` voids each and sends the new content under the same key.',
     );
   io.stdout.write(`${lines.join('\n')}\n`);
+  // On GitHub Actions the plan is also the step summary: a body ready for a pull-request comment.
+  await appendStepSummary(io, planSummary(lines));
   return ExitCode.ok;
 };
 export default plan;

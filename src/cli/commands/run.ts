@@ -38,6 +38,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
       `Nothing was sent: fix the ${errors} error(s) above, then run again (\`npx signrun validate\` checks offline).\n`,
     printWarnings: true,
     summaryTitle: 'signrun run',
+    reports: { out: options['out'] as string | undefined },
   });
   if (!prepared) return ExitCode.invalid;
   const { config, jobs } = prepared;
@@ -83,6 +84,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
     try {
       await writeReports(out, report);
       io.stderr.write(`Reports saying why are in ${shownPath(io.cwd, outDir)}/ (${reportFiles.join(', ')}).\n`);
+      await appendReportToStepSummary(io, path.join(outDir, 'report.md'));
     } catch {
       // The error that stopped the run is the one to show.
     }

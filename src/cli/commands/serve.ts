@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { CommandHandler } from '../command.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import { startSandbox } from '../../sandbox/server.js';
+import type { PollingRule } from '../../sandbox/contract.js';
 import { tlsCaCertPath } from '../../sandbox/tls/tls-ca.js';
 import { lineBatch } from '../line-batch.js';
 
@@ -47,6 +48,7 @@ const handler: CommandHandler = async ({ options, io, signal }) => {
     burstLimit: options['burstLimit'] as number | undefined,
     faults: options['faults'] as string | undefined,
     faultSeed: options['faultSeed'] as number | undefined,
+    pollingRule: options['pollingRule'] as PollingRule | undefined,
     log: (line) => requestLog.line(line),
   }).catch((error: unknown) => {
     // A start that fails (a port in use, a bad seed) leaves no data folder it made behind; one that was there stays.

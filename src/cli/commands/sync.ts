@@ -26,6 +26,8 @@ const syncCommand: CommandHandler = async ({ args, options, io, signal }) => {
   const prepared = await preparedOrDiagnostics(io, patterns, {
     nothingDone: (errors) => `Nothing was asked: fix the ${errors} error(s) above, then sync again.\n`,
     printWarnings: true,
+    summaryTitle: 'signrun sync',
+    reports: { out: options['out'] as string | undefined },
   });
   if (!prepared) return ExitCode.invalid;
   const { config, jobs } = prepared;

@@ -3,6 +3,8 @@ import { formatDiagnostics, type DiagnosticFormat } from '../format-diagnostics.
 import { useColour } from '../io.js';
 import { loadJobs } from '../../jobs/index.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
+import { annotate, appendStepSummary } from '../github-actions.js';
+import { invalidInputMarkdown } from '../../reporters/invalid-input-report.js';
 
 /**
  * `signrun validate <paths|globs...> [--format text|json|github]`: offline
@@ -14,6 +16,11 @@ const validate: CommandHandler = async ({ args, options, io }) => {
   const result = await loadJobs(patterns, { cwd: io.cwd, env: io.env });
   const diagnostics = result.ok ? result.warnings : [...result.errors, ...result.warnings];
   io.stdout.write(formatDiagnostics(diagnostics, format, { colour: useColour(io, 'stdout'), summary: result.stats }));
+  // On GitHub Actions, text output is also annotated (json stays one JSON
+  // document on stdout; github is annotations already), and refused input is
+  // summarised in the step summary.
+  if (format === 'text') annotate(io, diagnostics);
+  if (!result.ok) await appendStepSummary(io, invalidInputMarkdown('signrun validate', result.errors));
   return result.ok ? ExitCode.ok : ExitCode.invalid;
 };
 export default validate;

@@ -155,8 +155,8 @@ export const jobCodes = defineCodes({
   },
   SR_JOB_EMPTY: {
     exitCode: 2,
-    summary: 'The job has neither envelopes nor accounts.',
-    hint: 'Add `envelopes:` or `accounts:`, or delete the file.',
+    summary: 'The job has no envelopes, templates or accounts.',
+    hint: 'Add `envelopes:`, `templates:` or `accounts:`, or delete the file.',
   },
   SR_DUPLICATE_ENVELOPE_KEY: {
     exitCode: 2,
@@ -167,6 +167,22 @@ export const jobCodes = defineCodes({
     exitCode: 2,
     summary: 'Two accounts of a job have the same key.',
     hint: 'Give each account its own key.',
+  },
+  SR_DUPLICATE_TEMPLATE_KEY: {
+    exitCode: 2,
+    summary: 'Two templates of a job have the same key.',
+    hint: 'Give each template its own key: envelopes name a template by it (`template: <key>`).',
+  },
+  SR_TEMPLATE_ROLE_DUPLICATE: {
+    exitCode: 2,
+    summary: 'Two recipients of a template have the same roleName.',
+    hint: 'Give each role its own roleName: envelopes fill a role by its name.',
+  },
+  SR_TEMPLATE_KEY_UNKNOWN: {
+    exitCode: 2,
+    summary:
+      'An envelope names by `template:` a key that no template of its job file has (or one declared `state: absent`).',
+    hint: 'Name the key of a template of the same file’s `templates:` that is present, or give a stored template by `templateId`.',
   },
   SR_DUPLICATE_DOCUMENT_ID: {
     exitCode: 2,
@@ -214,6 +230,12 @@ export const jobCodes = defineCodes({
     exitCode: 2,
     summary: 'An envelope has no emailSubject, neither its own nor from `defaults`.',
     hint: 'Add `emailSubject` to the envelope or to `defaults`.',
+  },
+  SR_FIELD_TOO_LONG: {
+    exitCode: 2,
+    summary:
+      "A text field is longer than DocuSign takes: emailSubject 100 characters, emailBlurb 10000, a recipient's name and email 100, note 1000, a custom field's value 100, a document's name 100.",
+    hint: 'Shorten the value at the place shown (with forEach, the CSV cell); the limits are in docs/job-files.md.',
   },
   SR_EMAIL_INVALID: {
     exitCode: 2,

@@ -17,16 +17,21 @@ export const runCodes = defineCodes({
     summary: 'An account could not be created or deleted.',
     hint: 'The report says which call failed and the service errorCode; fix it and run again.',
   },
+  SR_TEMPLATE_FAILED: {
+    exitCode: 1,
+    summary: 'A template kept as code could not be created, updated or deleted; envelopes that use it were not sent.',
+    hint: 'The report says which call failed and the service errorCode; fix it and run again: the template is found by its identity, never made twice.',
+  },
   SR_TEMPLATE_ROLE_MISSING: {
     exitCode: 2,
     summary: 'A templateRoles entry names a roleName that the stored template does not define.',
-    hint: 'Use one of the roleNames the message lists (read from the template on the service); nothing was sent.',
+    hint: 'Use one of the roleNames the message lists (read from the template: its `templates:` entry, or the service for a templateId); nothing was sent.',
   },
   SR_TEMPLATE_TAB_LABEL_MISSING: {
     exitCode: 2,
     summary:
       "A template role's tab fills a tab by its tabLabel, and the stored template's role has no tab of that label (DocuSign would ignore the value).",
-    hint: 'Use one of the labels the message lists (read from the template on the service), or give the tab a place (anchorString, or pageNumber/xPosition/yPosition) to add it; nothing was sent.',
+    hint: 'Use one of the labels the message lists (read from the template: its `templates:` entry, or the service for a templateId), or give the tab a place (anchorString, or pageNumber/xPosition/yPosition) to add it; nothing was sent.',
   },
   SR_TEMPLATE_UNREADABLE: {
     exitCode: 2,

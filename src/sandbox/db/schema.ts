@@ -1,13 +1,14 @@
 import { oauthSchemaSql } from '../oauth/oauth-schema.js';
 
 /**
- * The sandbox's SQLite schema, version 3 (3: templates made through the API —
- * description, owner, last change, deletion; template recipients of every kind). Applied by `openDatabase` when the
+ * The sandbox's SQLite schema, version 4 (3: templates made through the API —
+ * description, owner, last change, deletion; template recipients of every kind;
+ * 4: a template's custom fields). Applied by `openDatabase` when the
  * file is new (the account server's tables: oauth/oauth-schema.ts). Ids are strings (GUIDs) as on DocuSign's wire; times are epoch
  * milliseconds; document bytes live in the blob store, referenced by sha256.
  * A file of an older version is brought up to date by `schemaMigrations`.
  */
-export const schemaVersion = 3;
+export const schemaVersion = 4;
 
 export const schemaSql = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -58,7 +59,8 @@ CREATE TABLE IF NOT EXISTS templates (
   description TEXT,
   owner_user_id TEXT,                -- who created it (null for a seed's)
   last_modified_at INTEGER,          -- null: never changed since created_at
-  deleted_at INTEGER                 -- moved to the recycle bin: gone from the API, kept for the envelopes made from it
+  deleted_at INTEGER,                -- moved to the recycle bin: gone from the API, kept for the envelopes made from it
+  custom_fields_json TEXT NOT NULL DEFAULT '[]'  -- textCustomFields: [{ name, value, show }]
 );
 CREATE INDEX IF NOT EXISTS templates_by_account_name ON templates(account_id, name COLLATE NOCASE);
 CREATE TABLE IF NOT EXISTS template_documents (
@@ -233,4 +235,6 @@ export const schemaMigrations: ReadonlyArray<{ table: string; column: string; de
   { table: 'template_roles', column: 'kind', definition: "TEXT NOT NULL DEFAULT 'signer'" },
   { table: 'template_roles', column: 'details_json', definition: "TEXT NOT NULL DEFAULT '{}'" },
   { table: 'template_roles', column: 'access_code_hash', definition: 'TEXT' },
+  // Version 4: a template's custom fields (what templates as code find their templates by).
+  { table: 'templates', column: 'custom_fields_json', definition: "TEXT NOT NULL DEFAULT '[]'" },
 ];

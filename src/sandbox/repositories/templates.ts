@@ -15,6 +15,15 @@ export interface TemplateRecord {
   createdAt: number;
   /** Last change (Templates_PutTemplate); equals createdAt until then. */
   lastModifiedAt: number;
+  /** Its text custom fields (`customFields.textCustomFields`), in order. */
+  customFields: TemplateCustomField[];
+}
+
+/** A text custom field of a template (Swagger `#/definitions/textCustomField`, the fields the sandbox keeps). */
+export interface TemplateCustomField {
+  name: string;
+  value: string;
+  show: string;
 }
 
 /** A document of a template (a PDF: other kinds are converted at intake); its bytes are in the blob store. */
@@ -79,6 +88,7 @@ function templateOf(r: Record<string, unknown>): TemplateRecord {
     ownerUserId: r['owner_user_id'] as string | null,
     createdAt,
     lastModifiedAt: (r['last_modified_at'] as number | null) ?? createdAt,
+    customFields: JSON.parse((r['custom_fields_json'] as string | null) ?? '[]') as TemplateCustomField[],
   };
 }
 
@@ -107,12 +117,12 @@ export function templatesRepository(db: SandboxDatabase) {
       'SELECT * FROM template_roles WHERE template_id = ? ORDER BY position',
     ),
     insertTemplate: db.prepare(
-      `INSERT INTO templates (id, account_id, name, description, email_subject, email_blurb, owner_user_id, created_at, last_modified_at)
-       VALUES (@id, @accountId, @name, @description, @emailSubject, @emailBlurb, @ownerUserId, @createdAt, @lastModifiedAt)`,
+      `INSERT INTO templates (id, account_id, name, description, email_subject, email_blurb, owner_user_id, created_at, last_modified_at, custom_fields_json)
+       VALUES (@id, @accountId, @name, @description, @emailSubject, @emailBlurb, @ownerUserId, @createdAt, @lastModifiedAt, @customFieldsJson)`,
     ),
     updateTemplate: db.prepare(
       `UPDATE templates SET name = @name, description = @description, email_subject = @emailSubject,
-       email_blurb = @emailBlurb, last_modified_at = @lastModifiedAt WHERE id = @id`,
+       email_blurb = @emailBlurb, last_modified_at = @lastModifiedAt, custom_fields_json = @customFieldsJson WHERE id = @id`,
     ),
     deleteTemplate: db.prepare<[number, string]>('UPDATE templates SET deleted_at = ? WHERE id = ?'),
     insertDocument: db.prepare(
@@ -178,7 +188,8 @@ export function templatesRepository(db: SandboxDatabase) {
     },
     insert(template: TemplateRecord, documents: TemplateDocumentRecord[], roles: TemplateRoleRecord[]): void {
       db.transaction(() => {
-        q.insertTemplate.run({ ...template });
+        const { customFields, ...fields } = template;
+        q.insertTemplate.run({ ...fields, customFieldsJson: JSON.stringify(customFields) });
         insertParts(template.id, documents, roles);
       })();
     },
@@ -192,7 +203,8 @@ export function templatesRepository(db: SandboxDatabase) {
       roles: TemplateRoleRecord[] | undefined,
     ): void {
       db.transaction(() => {
-        q.updateTemplate.run({ ...template });
+        const { customFields, ...fields } = template;
+        q.updateTemplate.run({ ...fields, customFieldsJson: JSON.stringify(customFields) });
         if (documents) q.deleteDocuments.run(template.id);
         if (roles) q.deleteRoles.run(template.id);
         insertParts(template.id, documents ?? [], roles ?? []);

@@ -9,10 +9,12 @@ import { outboxHtml } from './outbox-html.js';
  * activation links of new subsidiary accounts.
  */
 export const sandboxRoutes: FastifyPluginAsync = async (app) => {
+  // `pollingRule` tells signrun's sync whether to keep DocuSign's 15-minute
+  // rule here (src/sync/service-polling-rule.ts): by default the sandbox has none.
   app.get('/sandbox/health', async () => {
-    const { db } = app.sandbox;
+    const { db, config } = app.sandbox;
     db.prepare('SELECT 1').get();
-    return { status: 'ok' };
+    return { status: 'ok', pollingRule: config.pollingRule };
   });
 
   app.get<{ Querystring: { format?: string; to?: string; envelopeId?: string; accountId?: string } }>(

@@ -6,8 +6,9 @@ import { apiErrors } from '../api-error.js';
 import { checkTabs } from '../envelope-factory.js';
 import type { TemplateDocumentRecord, TemplateRecord, TemplateRoleRecord } from '../repositories/templates.js';
 import { templateDocuments, templateRoles } from '../template-factory.js';
-import { parseTemplateDefinition } from '../wire/template-definition.js';
+import { parseTemplateDefinition, type IncomingTemplate } from '../wire/template-definition.js';
 import {
+  templateCustomFieldsJson,
   templateDocumentsJson,
   templateJson,
   templateListItemJson,
@@ -70,6 +71,7 @@ export const templateRoutes: FastifyPluginAsync = async (app) => {
         ownerUserId: user.id,
         createdAt: now,
         lastModifiedAt: now,
+        customFields: customFieldsOf(incoming),
       };
       sandbox.templates.insert(template, documents, roles);
       void reply.status(201);
@@ -121,6 +123,7 @@ export const templateRoutes: FastifyPluginAsync = async (app) => {
               ? { recipients: templateRecipientsJson(sandbox.templates.roles(t.id)) }
               : {}),
             ...(include.includes('documents') ? { documents: templateJson(t, documents, [], owner).documents } : {}),
+            ...(include.includes('custom_fields') ? { customFields: templateCustomFieldsJson(t) } : {}),
           };
         }),
       };
@@ -167,6 +170,8 @@ export const templateRoutes: FastifyPluginAsync = async (app) => {
           emailBlurb: incoming.emailBlurb ?? template.emailBlurb,
           // Never earlier than the last change: an update always moves lastModified on.
           lastModifiedAt: Math.max(sandbox.clock.now(), template.lastModifiedAt + 1),
+          // Given: they replace the template's (DocuSign's Templates_PutTemplate does the same with its members).
+          customFields: incoming.customFields === undefined ? template.customFields : customFieldsOf(incoming),
         },
         documents,
         roles,
@@ -248,6 +253,11 @@ export const templateRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 };
+
+/** The text custom fields of a definition, as the template keeps them. */
+function customFieldsOf(incoming: IncomingTemplate): TemplateRecord['customFields'] {
+  return (incoming.customFields ?? []).map((f) => ({ name: f.name, value: f.value, show: f.show }));
+}
 
 /** The template's recipients, unchanged, once their tabs are checked against its new documents. */
 function keptRoles(roles: TemplateRoleRecord[], documents: readonly TemplateDocumentRecord[]): TemplateRoleRecord[] {

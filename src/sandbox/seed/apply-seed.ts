@@ -120,6 +120,7 @@ export async function applySeed(
             ownerUserId: null,
             createdAt: now,
             lastModifiedAt: now,
+            customFields: [],
           },
           t.documents,
           t.roles,

@@ -103,7 +103,8 @@ export function parseEnvelopeDefinition(body: unknown, fileParts: Map<string, Bu
   };
 }
 
-function parseCustomFields(raw: unknown): IncomingCustomField[] {
+/** `customFields` of an envelope or template definition: its text and list fields, DocuSign's defaults applied. */
+export function parseCustomFields(raw: unknown): IncomingCustomField[] {
   const fields = lenientObject(raw, 'customFields');
   if (!fields) return [];
   const out: IncomingCustomField[] = [];

@@ -1,7 +1,12 @@
 import { apiErrors } from '../api-error.js';
 import { camelCaseKeys } from './camel-case-keys.js';
 import { parseDocument, parseRecipients } from './definition-parts.js';
-import type { IncomingDocument, IncomingRecipient } from './envelope-definition.js';
+import {
+  parseCustomFields,
+  type IncomingCustomField,
+  type IncomingDocument,
+  type IncomingRecipient,
+} from './envelope-definition.js';
 import { lenientArray, lenientObject, lenientString } from './lenient.js';
 
 /**
@@ -17,6 +22,8 @@ export interface IncomingTemplate {
   documents: IncomingDocument[] | undefined;
   /** Every kind, in catalogue order then submission order; a role may be a placeholder (no name, no email). */
   recipients: IncomingRecipient[] | undefined;
+  /** Its text custom fields (list fields are not kept on a template by the sandbox). */
+  customFields: IncomingCustomField[] | undefined;
 }
 
 /**
@@ -45,5 +52,9 @@ export function parseTemplateDefinition(body: unknown): IncomingTemplate {
     emailBlurb: lenientString(def['emailBlurb'], 'emailBlurb'),
     documents,
     recipients: recipients === undefined ? undefined : parseRecipients(recipients, 'template'),
+    customFields:
+      def['customFields'] === undefined
+        ? undefined
+        : parseCustomFields(def['customFields']).filter((f) => f.kind === 'text'),
   };
 }

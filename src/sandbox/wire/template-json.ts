@@ -138,5 +138,20 @@ export function templateJson(
     status: 'created',
     documents: documents.map((d, i) => templateDocumentJson(template, d, i)),
     recipients: templateRecipientsJson(roles),
+    customFields: templateCustomFieldsJson(template),
+  };
+}
+
+/** `#/definitions/customFields` of a template: its text fields (numbered as DocuSign numbers them), no list fields. */
+export function templateCustomFieldsJson(template: TemplateRecord) {
+  return {
+    textCustomFields: template.customFields.map((f, i) => ({
+      fieldId: String(i + 1),
+      name: f.name,
+      value: f.value,
+      show: f.show,
+      required: 'false',
+    })),
+    listCustomFields: [],
   };
 }
