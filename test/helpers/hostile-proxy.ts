@@ -31,6 +31,8 @@ export interface HostileProxy {
   listings: number;
   /** Bytes of endless downloads written before the client let go. */
   endlessBytes: number;
+  /** Called with the count at each envelope listing that arrives (a test sends SIGTERM from here). */
+  onListing?: (listings: number) => void;
   close(): Promise<void>;
 }
 
@@ -57,7 +59,10 @@ export async function startHostileProxy(sandboxOrigin: string): Promise<HostileP
     const url = req.url ?? '/';
     const isListing = req.method === 'GET' && listing.test(url);
     const isDownload = req.method === 'GET' && download.test(url);
-    if (isListing) state.listings += 1;
+    if (isListing) {
+      state.listings += 1;
+      state.onListing?.(state.listings);
+    }
     if (isDownload && state.mode === 'html-documents') {
       req.resume();
       res.writeHead(200, { 'content-type': 'text/html' });
