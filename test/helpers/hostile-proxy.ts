@@ -31,8 +31,12 @@ export interface HostileProxy {
   listings: number;
   /** Bytes of endless downloads written before the client let go. */
   endlessBytes: number;
-  /** Called with the count at each envelope listing that arrives (a test sends SIGTERM from here). */
-  onListing?: (listings: number) => void;
+  /**
+   * Awaited with the count at each envelope listing that arrives, before it is
+   * answered (a test sends SIGTERM from here and holds the page until the
+   * client has taken the signal).
+   */
+  beforeListing?: (listings: number) => Promise<void> | void;
   close(): Promise<void>;
 }
 
@@ -59,10 +63,21 @@ export async function startHostileProxy(sandboxOrigin: string): Promise<HostileP
     const url = req.url ?? '/';
     const isListing = req.method === 'GET' && listing.test(url);
     const isDownload = req.method === 'GET' && download.test(url);
-    if (isListing) {
-      state.listings += 1;
-      state.onListing?.(state.listings);
+    if (isListing) state.listings += 1;
+    const held = isListing ? state.beforeListing?.(state.listings) : undefined;
+    if (held) {
+      void Promise.resolve(held).then(() => answer(req, res, url, isListing, isDownload));
+      return;
     }
+    answer(req, res, url, isListing, isDownload);
+  });
+  const answer = (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    url: string,
+    isListing: boolean,
+    isDownload: boolean,
+  ): void => {
     if (isDownload && state.mode === 'html-documents') {
       req.resume();
       res.writeHead(200, { 'content-type': 'text/html' });
@@ -121,7 +136,7 @@ export async function startHostileProxy(sandboxOrigin: string): Promise<HostileP
     );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
-  });
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   state.rootUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/restapi/v2`;
   return state;
