@@ -2,12 +2,15 @@ import { acquireStateLock } from './state-lock.js';
 import { openJournal, type Journal } from './journal.js';
 import { bindStateTarget } from './state-target.js';
 import { journalProgress, type JournalProgress } from './journal-progress.js';
-import { keptPromises } from './promised-outputs.js';
+import { keptPromises, type BrokenPromise } from './promised-outputs.js';
 
 /** A state folder held by one command (run, sync): its lock, its journal open for appending, what earlier runs recorded. */
 export interface HeldState {
   journal: Journal;
+  /** What earlier runs recorded, less the promises the output folder does not keep (when `outDir` was given). */
   progress: JournalProgress;
+  /** Those promises: outputs the journal records that the output folder lacks, to be made again. */
+  brokenPromises: BrokenPromise[];
   /** Closes the journal, then gives the lock back. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -74,9 +77,11 @@ export async function holdState(stateDir: string, options: HoldStateOptions): Pr
       });
     }
     let progress = journalProgress(previous.records);
+    let brokenPromises: BrokenPromise[] = [];
     if (options.outDir !== undefined) {
       const kept = await keptPromises(progress, options.outDir);
       progress = kept.progress;
+      brokenPromises = kept.broken;
       if (kept.broken.length > 0) {
         const envelopes = new Set(kept.broken.map((b) => b.id)).size;
         options.warn({
@@ -89,6 +94,7 @@ export async function holdState(stateDir: string, options: HoldStateOptions): Pr
     return {
       journal: opened.journal,
       progress,
+      brokenPromises,
       close() {
         closed ??= opened.journal.close().finally(() => lock.release());
         return closed;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { itemFile } from '../output/output-paths.js';
 import { readRecord, type SigningJson } from '../output/records.js';
 import type { EnvelopeProgress, JournalProgress } from './journal-progress.js';
+import { isSettledEnvelope } from '../envelope/statuses.js';
 
 /** One output the journal promises that the output folder lacks (or holds with other bytes). */
 export interface BrokenPromise {
@@ -51,7 +52,9 @@ async function keptOf(p: EnvelopeProgress, outDir: string, broken: BrokenPromise
   const change = (patch: Partial<EnvelopeProgress>) => {
     next = { ...next, ...patch };
   };
-  if (p.views.size > 0) {
+  // A settled envelope's addresses are of no use (nobody signs any more): not made again, not checked.
+  const settled = isSettledEnvelope(p.status?.facts.status) || p.voided !== undefined;
+  if (p.views.size > 0 && !settled) {
     // The envelope's folder is its identity (`<job>/<key>`, output-paths.ts itemFolder).
     const signingPath = itemFile(p.id, 'signing');
     const signing = await readRecord<SigningJson>(outDir, signingPath).catch(() => undefined);

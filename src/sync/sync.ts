@@ -97,6 +97,7 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
     async ({ now, concurrency, out, client, collector, state, emit, interrupted, finish }) => {
       const info: SyncInfo = { listed: false, listingCalls: 0, downloads: 0, formData: [] };
       const { journal, progress } = state;
+      const recollect = new Set(state.brokenPromises.filter((b) => b.step === 'collected').map((b) => b.id));
       const known = await knownEnvelopes(envelopes, out, progress);
       const sent = known.filter((k) => k.envelopeId !== undefined);
       // Recomputed after voids: a replaced envelope is no longer this key's.
@@ -183,6 +184,7 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
           combined: options.combined === true,
           usageOf: (tag) => collector.usageOf(tag),
           warn: (warning) => emit({ type: 'warning', ...warning }),
+          recollect,
           ...(options.signal ? { signal: options.signal } : {}),
         });
         collector.envelopeDone(k.index, result);
@@ -228,6 +230,8 @@ interface SyncOneContext {
   combined: boolean;
   usageOf: (tag: string) => { calls: number; retries: number };
   signal?: AbortSignal;
+  /** Identities whose collected files the journal records and the output folder lacks. */
+  recollect: ReadonlySet<string>;
   /** A warning for the summary (a status the service took back). */
   warn: (warning: { kind: 'status-regression'; message: string }) => void;
 }
@@ -271,8 +275,11 @@ async function syncOne(k: Known, ctx: SyncOneContext): Promise<EnvelopeResult> {
     await ctx.journal.append({ kind: 'envelope', id: k.id, step: 'status', envelopeId, facts: fresh });
     changed = true;
   }
+  // Collected files the journal records but the output folder lacks are collected again (issue 25).
   const alreadyCollected =
-    (k.progress?.collected?.envelopeId === envelopeId || k.record?.collected === true) && k.record?.collected !== false;
+    !ctx.recollect.has(k.id) &&
+    (k.progress?.collected?.envelopeId === envelopeId || k.record?.collected === true) &&
+    k.record?.collected !== false;
   let files: FileRecord[] | undefined;
   if (facts?.status === 'completed' && !alreadyCollected) {
     try {

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -135,6 +135,19 @@ describe.sequential('a service that does not stop', () => {
       ['succeeded', 'completed'],
     ]);
     expect((await leftInDocuments('a')).filter((n) => n.endsWith('.pdf')).length).toBe(2);
+  });
+
+  it('a collected document removed since: the next sync collects it again', async () => {
+    const folder = path.join(outDir, 'hostile', 'a', 'documents');
+    const [document] = (await readdir(folder)).filter((n) => n.endsWith('.pdf'));
+    await rm(path.join(folder, document!));
+    const { summary, events } = await syncOnce();
+    expect(events.filter((e) => e.type === 'warning').map((e) => (e as { kind: string }).kind)).toEqual([
+      'outputs-missing',
+    ]);
+    // Envelope a's document, certificate and form data; nothing of b.
+    expect(summary.sync.downloads).toBe(3);
+    expect(await readdir(folder)).toContain(document);
   });
 
   it('after completed, a listing that says sent is reported, not applied: envelope.json does not go back', async () => {
