@@ -43,7 +43,7 @@ export async function keptPromises(
   const all = [...progress.envelopes.values()];
   const results: Array<{ kept: EnvelopeProgress; broken: BrokenPromise[] }> = [];
   // 64 envelopes at a time: 10,000 envelopes (signing.json read, a document stat-ed each) take about 2 s
-  // on the shared 2-core machine, 3.5 s one after another (/tmp measure, 2026-11-26).
+  // on the shared 2-core machine, 3.5 s one after another (measured 2026-11-26).
   for (let i = 0; i < all.length; i += checkedAtOnce) {
     const batch = all.slice(i, i + checkedAtOnce).map(async (p) => {
       const broken: BrokenPromise[] = [];
