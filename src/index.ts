@@ -38,6 +38,7 @@ export {
 export {
   runJobs,
   planJobs,
+  importTemplate,
   run,
   PreflightError,
   resolveTarget,
@@ -49,6 +50,8 @@ export {
   type RunSummary,
   type RunEvent,
   type PlanJobsOptions,
+  type ImportTemplateOptions,
+  type ImportedTemplate,
   type Plan,
   type PlanItem,
   type EnvelopeDecision,

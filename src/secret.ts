@@ -49,19 +49,23 @@ export function isSecret(value: unknown): value is Secret {
 }
 
 /**
- * `url` without the user name and password an address may carry
- * (`https://user:pass@host/…` → `https://host/…`), so that it can be shown,
- * logged or stored. Text that is not a URL is returned as it is.
+ * What may be shown or stored of an address (reports, target.json,
+ * envelope.json, the console, messages): `url` without user info, query and
+ * fragment, any of which may carry a credential (`?token=…`,
+ * `https://user:pass@…`). Text that is not a URL loses whatever follows a
+ * `?` or `#`, and an `@` before the host.
  */
-export function withoutUserInfo(url: string): string {
+export function shownUrl(url: string): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return url;
+    return url.replace(/[?#].*$/s, '').replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1');
   }
-  if (parsed.username === '' && parsed.password === '') return url;
+  if (parsed.username === '' && parsed.password === '' && parsed.search === '' && parsed.hash === '') return url;
   parsed.username = '';
   parsed.password = '';
-  return parsed.href.replace(/\/+$/, url.endsWith('/') ? '/' : '');
+  parsed.search = '';
+  parsed.hash = '';
+  return parsed.href.replace(/\/+$/, url.split(/[?#]/)[0]!.endsWith('/') ? '/' : '');
 }

@@ -19,6 +19,7 @@ const commands = {
   'auth-check': () => import('./commands/auth.js').then((m) => ({ default: m.check })),
   'auth-consent-url': () => import('./commands/auth.js').then((m) => ({ default: m.consent })),
   links: () => import('./commands/links.js'),
+  'import-template': () => import('./commands/import-template.js'),
 } satisfies Record<string, () => Promise<{ default: CommandHandler }>>;
 
 export type CommandName = keyof typeof commands;
@@ -218,6 +219,10 @@ export function buildProgram(
       '--public-url <url>',
       'address clients reach the sandbox at, when not the one it listens on (a name on the network, a proxy): the links it hands out start with it, and only it, localhost and IP addresses are answered',
     )
+    .option(
+      '--allow-key-generation',
+      'with --public-url: still make and register key pairs and secrets of integration keys (POST /sandbox/integrations/{key}/rsa-keys; always behind sign-in)',
+    )
     .option('--port <port>', 'port to listen on (0: any free port)', portNumber, 8080)
     .option('--tls', "HTTPS with a certificate from the sandbox's own CA (GET /sandbox/ca.pem)")
     .option('--data <dir>', 'data folder (SQLite + documents); default: in memory')
@@ -280,6 +285,18 @@ export function buildProgram(
       'https://developers.docusign.com/platform/auth/consent',
     )
     .action(on('auth-consent-url'));
+  const importer = program
+    .command('import')
+    .description('Bring what the service holds under version control as a job file.');
+  importer
+    .command('template')
+    .description(
+      'Write a job file with one `templates:` entry and its documents (under templates/<key>/) from a template of the configured account; `plan` of it then says no change.',
+    )
+    .argument('<template>', 'the templateId, or the exact name of the template')
+    .option('--out <file>', 'job file to write (default: <key>.yaml in the current folder)')
+    .option('--force', 'overwrite the job file and documents when they exist')
+    .action(on('import-template'));
   const links = program
     .command('links')
     .description('Stable signing links: each opening asks the service for a fresh signing address (docs/links.md).');

@@ -5,6 +5,7 @@ import { SignrunError } from '../errors/signrun-error.js';
 import type { ApiRequest, ApiResponse, ClientEvent, Send } from './api-request.js';
 import { ClientBadResponseError, ClientNetworkError } from './client-errors.js';
 import { createFetchOnce } from './fetch-once.js';
+import { checkServerAddress } from './credential-destinations.js';
 import type { RateLimitInfo } from './rate-limit.js';
 import { AttemptBudget, defaultRetryPolicy, retryDelay, type RetryPolicy } from './retry-policy.js';
 import { realTiming, type Timing } from './timing.js';
@@ -230,6 +231,9 @@ export class EsignatureClient {
         'no loginAccounts in the answer',
       );
     }
+    // The legacy header (the password) goes to baseUrl on every call: the same rule as userinfo's base_uri.
+    if (chosen.baseUrl)
+      checkServerAddress(chosen.baseUrl, { configured: this.rootUrl, namedBy: "login_information's baseUrl" });
     const version = this.apiVersion;
     return new AccountClient(
       this,

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
-import fetch, { FetchError, type Response } from 'node-fetch';
+import { FetchError, type Response } from 'node-fetch';
+import { fetchWithinOrigin } from './credential-destinations.js';
 import { authHeaders } from './auth.js';
 import type { ApiRequest, ApiResponse, ClientEvent, Send } from './api-request.js';
 import { ClientBadResponseError, ClientHttpError, ClientNetworkError } from './client-errors.js';
@@ -26,9 +27,6 @@ export interface FetchOnceOptions {
   /** Sent as User-Agent. Default `signrun`. */
   userAgent?: string;
 }
-
-/** Redirects followed for one call before it is given up as a loop. */
-const MAX_REDIRECTS = 5;
 
 /** System error codes that prove the request never reached the service. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
@@ -67,7 +65,19 @@ export function createFetchOnce(options: FetchOnceOptions): { send: Send; close(
 
     let response: Response;
     try {
-      response = await fetchFollowingSameOrigin(request, headers, agent, path);
+      response = await fetchWithinOrigin({
+        url: request.url,
+        method: request.method,
+        headers,
+        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+        agent,
+        ...(request.signal ? { signal: request.signal } : {}),
+        refusedCode: 'SR_HTTP_REDIRECT_REFUSED',
+        shown: path,
+        details: { operation: request.operation },
+        badRedirect: (reason) =>
+          new ClientBadResponseError({ method: request.method, path, operation: request.operation }, reason),
+      });
     } catch (error) {
       if (error instanceof SignrunError) {
         emit(undefined);
@@ -175,75 +185,6 @@ export function createFetchOnce(options: FetchOnceOptions): { send: Send; close(
       httpsAgent.destroy();
     },
   };
-}
-
-/**
- * One call, redirects followed by hand. node-fetch would follow them itself
- * and strip only `Authorization` and cookies on the way to another host:
- * DocuSign's legacy `X-DocuSign-Authentication` header (the password) would
- * go along. Here a redirect is followed only within the origin the call was
- * made to (scheme, host and port: the configured service), credentials and
- * all; one to any other origin is refused with SR_HTTP_REDIRECT_REFUSED
- * rather than followed without credentials, because an eSignature call
- * without them can only fail, later and less clearly, and a service that
- * moved is a configuration to fix, not something to chase silently.
- */
-async function fetchFollowingSameOrigin(
-  request: ApiRequest,
-  headers: Record<string, string>,
-  agent: (url: URL) => http.Agent,
-  path: string,
-): Promise<Response> {
-  const origin = new URL(request.url).origin;
-  let url = request.url;
-  let method = request.method;
-  let body = request.body === undefined ? undefined : JSON.stringify(request.body);
-  for (let redirects = 0; ; redirects += 1) {
-    const response = await fetch(url, {
-      method,
-      headers: body === undefined ? withoutContentType(headers) : headers,
-      agent,
-      redirect: 'manual',
-      ...(body === undefined ? {} : { body }),
-      ...(request.signal ? { signal: request.signal } : {}),
-    });
-    const location = response.headers.get('location');
-    if (![301, 302, 303, 307, 308].includes(response.status) || location === null) return response;
-    response.body?.resume(); // the answer to a redirect is not read: let its connection go back to the pool
-    let next: URL;
-    try {
-      next = new URL(location, url);
-    } catch {
-      throw new ClientBadResponseError(
-        { method, path, operation: request.operation },
-        'a redirect to an invalid address',
-      );
-    }
-    if (next.origin !== origin) {
-      throw new SignrunError(
-        'SR_HTTP_REDIRECT_REFUSED',
-        `${method} ${path} was redirected (${response.status}) to ${next.origin}, another origin than the configured service ${origin}: not followed, so the credentials were not sent there`,
-        { details: { method, path, operation: request.operation, status: response.status, to: next.origin } },
-      );
-    }
-    if (redirects >= MAX_REDIRECTS) {
-      throw new ClientBadResponseError(
-        { method, path, operation: request.operation },
-        `more than ${MAX_REDIRECTS} redirects`,
-      );
-    }
-    // As fetch does: 303, and 301/302 after a POST, go on as a GET without the body; 307/308 repeat the call.
-    if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
-      method = 'GET';
-      body = undefined;
-    }
-    url = next.href;
-  }
-}
-
-function withoutContentType(headers: Record<string, string>): Record<string, string> {
-  const { ['Content-Type']: _dropped, ...rest } = headers;
-  return rest;
 }
 
 /**

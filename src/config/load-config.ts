@@ -3,7 +3,7 @@ import { access } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { cosmiconfig } from 'cosmiconfig';
-import { makeSecret, withoutUserInfo } from '../secret.js';
+import { makeSecret, shownUrl } from '../secret.js';
 import type { Diagnostic } from '../jobs/model.js';
 import { didYouMean } from '../errors/did-you-mean.js';
 import { parseJobYaml } from '../jobs/job-yaml.js';
@@ -181,24 +181,29 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
   const rootUrl = value('DOCUSIGN_ROOT_URL') ?? file.rootUrl;
   if (rootUrl !== undefined) {
     let ok: boolean;
-    // A user name and password in the address would be printed and stored with it (issue 14).
+    // A user name and password in the address would be printed and stored with it (issue 14); so would a
+    // query (`?token=…`, issue 25), which moreover swallows the path of every call made under the root.
     let userInfo = false;
+    let query = false;
     try {
       const url = new URL(rootUrl);
       ok = ['http:', 'https:'].includes(url.protocol);
       userInfo = url.username !== '' || url.password !== '';
+      query = url.search !== '' || url.hash !== '' || /[?#]/.test(rootUrl);
     } catch {
       ok = false;
     }
-    if (!ok || userInfo) {
+    if (!ok || userInfo || query) {
       const fromEnv = value('DOCUSIGN_ROOT_URL') !== undefined;
       const at = fromEnv || !found ? { line: 1, column: 1 } : locatorFor(found.filepath)(['rootUrl']);
       errors.push(
         diagnostic(
           fromEnv ? 'SR_CONFIG_ENV_INVALID' : 'SR_CONFIG_INVALID',
           userInfo
-            ? `root URL ${JSON.stringify(withoutUserInfo(rootUrl))} carries a user name and password: give them as DOCUSIGN_USERNAME and DOCUSIGN_PASSWORD instead (an address is printed and stored; credentials never are)`
-            : `root URL ${JSON.stringify(rootUrl)} is not an http or https URL`,
+            ? `root URL ${JSON.stringify(shownUrl(rootUrl))} carries a user name and password: give them as DOCUSIGN_USERNAME and DOCUSIGN_PASSWORD instead (an address is printed and stored; credentials never are)`
+            : query
+              ? `root URL ${JSON.stringify(shownUrl(rootUrl))} carries a query or a fragment (not shown): a root URL is an address under which every call's path is added, so it cannot carry one; give a token as DOCUSIGN_ACCESS_TOKEN instead (an address is printed and stored; credentials never are)`
+              : `root URL ${JSON.stringify(shownUrl(rootUrl))} is not an http or https URL`,
           fromEnv ? 'DOCUSIGN_ROOT_URL' : shown!,
           at.line,
           at.column,

@@ -6,4 +6,5 @@ export { recipientsByKind, recipientsObject, tabsByKind, tabsObject } from './wi
 export * from './statuses.js';
 export * from './tab-readings.js';
 export * from './tab-value-rules.js';
+export * from './routing-turn.js';
 export * from './field-limits.js';

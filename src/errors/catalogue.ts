@@ -5,6 +5,7 @@ import { clientCodes } from './codes/client.js';
 import { runCodes } from './codes/run.js';
 import { sandboxCodes } from './codes/sandbox.js';
 import { previewCodes } from './codes/preview.js';
+import { importCodes } from './codes/import.js';
 import type { CatalogueEntry } from './catalogue-entry.js';
 
 /**
@@ -20,6 +21,7 @@ export const errorCatalogue = {
   ...clientCodes,
   ...runCodes,
   ...previewCodes,
+  ...importCodes,
   ...sandboxCodes,
 } satisfies Record<string, CatalogueEntry>;
 
@@ -33,5 +35,6 @@ export const catalogueSections: ReadonlyArray<{ title: string; codes: Record<str
   { title: 'Service calls', codes: clientCodes },
   { title: 'Runs, outputs and reports', codes: runCodes },
   { title: 'Preview', codes: previewCodes },
+  { title: 'Importing templates', codes: importCodes },
   { title: 'Sandbox program', codes: sandboxCodes },
 ];

@@ -3,4 +3,4 @@ export { loadJobs, type LoadJobsOptions } from './load-jobs.js';
 export { jobSchema } from './schema-check.js';
 export { limits as jobLimits } from './limits.js';
 export * from './model.js';
-export { WrittenPlaces, type WrittenPlace } from './written-places.js';
+export { fromFileRoot, WrittenPlaces, type WrittenPlace } from './written-places.js';

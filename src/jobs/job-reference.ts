@@ -64,6 +64,12 @@ const sections: Array<[string, string]> = [
   tabSection('Decline tab', 'decline'),
   tabSection('ZIP tab', 'zip'),
   ['Role (`templateRoles[]`)', '#/$defs/role'],
+  ['Template (`templates[]`)', '#/$defs/template'],
+  [
+    `A template's roles (\`recipients: {${recipientKind('signer').collection}, ${recipientKind('carbonCopy').collection}, …}\`)`,
+    '#/$defs/templateRecipients',
+  ],
+  [`Signer role (\`${recipientKind('signer').collection}[]\` of a template; other kinds alike)`, '#/$defs/signerRole'],
   ['`eventNotification`', '#/$defs/eventNotification'],
   ['`notification`', '#/$defs/notification'],
   ['`notification.reminders`', '#/$defs/notification/properties/reminders'],

@@ -36,7 +36,7 @@ export interface LoadJobsOptions {
  */
 export async function loadJobs(patterns: string[], options: LoadJobsOptions): Promise<LoadResult> {
   const sink = new DiagnosticSink();
-  const stats: LoadStats = { files: 0, jobs: 0, envelopes: 0, templates: 0, accounts: 0 };
+  const stats: LoadStats = { files: 0, jobs: 0, envelopes: 0, accounts: 0 };
   const show = (path: string): string => {
     const rel = relative(options.cwd, path);
     return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
@@ -147,7 +147,7 @@ export async function loadJobs(patterns: string[], options: LoadJobsOptions): Pr
       const templates = await resolveTemplates(raw, ctx, folderReal);
       const envelopes = await resolveEnvelopes(raw, ctx, folderReal);
       stats.envelopes += envelopes.length;
-      stats.templates = (stats.templates ?? 0) + templates.length;
+      if (templates.length > 0) stats.templates = (stats.templates ?? 0) + templates.length;
       stats.accounts += accounts.length;
       if (sink.errorCount === before)
         jobs.push({ file, job: raw.job, envelopes, ...(templates.length > 0 ? { templates } : {}), accounts });

@@ -242,6 +242,8 @@ export interface ResolvedTemplate {
   job: string;
   key: string;
   source: SourcePosition;
+  /** Its place in the job file's `templates` (its recipients' `written` paths start there). */
+  index: number;
   /** present: created when missing, updated when it differs; absent: deleted when it exists. */
   state: 'present' | 'absent';
   /** Given in the job file (an imported template): the template to manage. */

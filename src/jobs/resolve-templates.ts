@@ -30,7 +30,12 @@ export async function resolveTemplates(
   for (const [index, raw] of raws.entries()) {
     const key = sub(raw.key);
     const state = raw.state ?? 'present';
-    const base = { job: job.job, key, source: { file: ctx.file, ...ctx.locator.locate(['templates', index]) } };
+    const base = {
+      job: job.job,
+      key,
+      source: { file: ctx.file, ...ctx.locator.locate(['templates', index]) },
+      index,
+    };
     const known = raw.templateId !== undefined ? { templateId: sub(raw.templateId) } : {};
     const texts = {
       name: sub(raw.name),

@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { parseJobYaml, type Locator, type NodePath } from './job-yaml.js';
 import type { ResolvedEnvelope, SourcePosition } from './model.js';
 
+/** First segment of a path written from the job file's root rather than from an envelope's entry. */
+export const fromFileRoot = '/';
+
 /** Where something of an envelope is written: its job file (absolute), line and column, and that line's text. */
 export interface WrittenPlace extends SourcePosition {
   excerpt?: string;
@@ -25,14 +28,19 @@ interface ParsedFile {
 export class WrittenPlaces {
   readonly #files = new Map<string, ParsedFile>();
 
-  /** The place of `path` (from the envelope: `[...recipient.written, ...tab.written]`). */
+  /**
+   * The place of `path`: from the envelope (`[...recipient.written,
+   * ...tab.written]`), or from the job file's root when it starts with
+   * {@link fromFileRoot} (a tab an envelope takes from a template of its file).
+   */
   of(envelope: ResolvedEnvelope, path: NodePath): WrittenPlace {
     const file = this.#parsed(envelope.source.file);
     const index = file.envelopes.get(`${envelope.source.line}:${envelope.source.column}`);
+    const rooted = path[0] === fromFileRoot;
     const at =
-      file.locator === undefined || index === undefined
+      file.locator === undefined || (index === undefined && !rooted)
         ? { line: envelope.source.line, column: envelope.source.column }
-        : file.locator.locate(['envelopes', index, ...path]);
+        : file.locator.locate(rooted ? path.slice(1) : ['envelopes', index!, ...path]);
     const excerpt = file.lines[at.line - 1];
     return { file: envelope.source.file, ...at, ...(excerpt === undefined ? {} : { excerpt }) };
   }

@@ -7,6 +7,7 @@ import { PageRasterizer, type OverlaidPage } from '../pdf/page-images.js';
 import { DocumentSources } from './document-sources.js';
 import { OverlayPages, previewEnvelope } from './preview-envelope.js';
 import { contactSheet, type SheetEntry } from './contact-sheet.js';
+import { envelopeFromTemplate } from './template-envelope.js';
 import { recipientColour } from './recipient-colours.js';
 
 /** Options of {@link previewJobs}. */
@@ -53,8 +54,10 @@ const pagesPerOverlay = 32;
  * `signrun preview`: each envelope built from documents, one after the
  * other (memory flat in the rows: an envelope's pages are written and let
  * go before the next), as `<job>/<key>/preview.pdf` and one PNG per page,
- * then `preview.html`, the contact sheet. Template envelopes are noted and
- * skipped. Offline: no call to any service.
+ * then `preview.html`, the contact sheet. An envelope from a template of
+ * its job file is previewed as DocuSign will make it (template-envelope.ts);
+ * one from a stored template, or from several, is noted and skipped.
+ * Offline: no call to any service.
  */
 export async function previewJobs(jobs: readonly ResolvedJob[], options: PreviewOptions): Promise<PreviewSummary> {
   const { out } = options;
@@ -116,8 +119,15 @@ export async function previewJobs(jobs: readonly ResolvedJob[], options: Preview
     writing = [];
   };
 
+  // Templates kept as code: an envelope that uses one is previewed as DocuSign will make it.
+  const templates = new Map(jobs.flatMap((job) => (job.templates ?? []).map((t) => [`${t.job}/${t.key}`, t] as const)));
   options.onStart?.(envelopes.length);
-  for (const envelope of envelopes) {
+  for (const written of envelopes) {
+    const template =
+      written.kind === 'template' && written.templateKey !== undefined
+        ? templates.get(`${written.job}/${written.templateKey}`)
+        : undefined;
+    const envelope = template ? envelopeFromTemplate(written, template) : written;
     const folder = itemFolder(envelope.job, envelope.key);
     const entry: SheetEntry = {
       job: envelope.job,
@@ -138,7 +148,9 @@ export async function previewJobs(jobs: readonly ResolvedJob[], options: Preview
         'SR_PREVIEW_TEMPLATE_SKIPPED',
         'warning',
         envelope,
-        `not previewed: built from ${envelope.kind === 'composite' ? 'several templates' : `the template ${envelope.templateKey ?? envelope.templateId ?? ''}`}, whose documents the preview does not draw yet`,
+        envelope.kind === 'composite'
+          ? 'not previewed: built from several templates (compositeTemplates), which the preview does not draw yet'
+          : `not previewed: built from the stored template ${envelope.templateId ?? ''}, whose documents and tabs are in the account (the preview reads no service)`,
       );
       notes.push(note);
       entry.skipped = note.message;

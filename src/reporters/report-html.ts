@@ -108,7 +108,18 @@ function settledReason(e: EnvelopeResult): string {
   return reason ? `<br><small>${escape(reason)}</small>` : '';
 }
 
-export async function reportHtml(source: ReportSource): Promise<string> {
+/** A link to an envelope's preview, opened beside the report. */
+function previewLink(href: string | undefined): string {
+  return href === undefined ? '' : ` <a href="${escape(href)}" target="_blank" rel="noopener">preview</a>`;
+}
+
+export async function reportHtml(
+  source: ReportSource,
+  options: {
+    /** The link (relative to the report) to an envelope's `signrun preview`, when it has one. */
+    previewHref?: (job: string, key: string) => string | undefined;
+  } = {},
+): Promise<string> {
   const { head } = source;
   const byHour = new Map<string, Record<ChartStatus, number>>();
   const unsent = emptyCounts();
@@ -138,7 +149,7 @@ export async function reportHtml(source: ReportSource): Promise<string> {
     const pending = stillToSign(e);
     if (job.rows.length < MAX_ROWS)
       job.rows.push(
-        `<tr><td><code>${escape(e.key)}</code></td><td>${statusBadge(status)}${settledReason(e)}</td><td>${pending.map((r) => escape(who(r))).join(', ') || '–'}</td><td><code>${escape(`${e.source.file}:${e.source.line}`)}</code></td></tr>`,
+        `<tr><td><code>${escape(e.key)}</code>${previewLink(options.previewHref?.(e.job, e.key))}</td><td>${statusBadge(status)}${settledReason(e)}</td><td>${pending.map((r) => escape(who(r))).join(', ') || '–'}</td><td><code>${escape(`${e.source.file}:${e.source.line}`)}</code></td></tr>`,
       );
     for (const r of pending) {
       toSignCount += 1;

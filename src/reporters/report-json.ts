@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { shownUrl } from '../secret.js';
 import type { RunSummary, SummaryCommand, SummaryTotals } from '../runner/run-summary.js';
 import type { RateLimitInfo } from '../client/rate-limit.js';
 import type { AccountResult, EnvelopeResult, RunTarget, TemplateResult } from '../runner/run-summary.js';
@@ -54,7 +55,7 @@ export interface ReportSource {
 
 /**
  * The report of a run: the summary's fields in the schema's shape (the
- * target's URL without user info). With `baseDir`, job-file paths are shown
+ * target's URL without user info or query: shownUrl). With `baseDir`, job-file paths are shown
  * relative to it (as the user named them) when inside it. Envelopes are read
  * from the summary as the report is written.
  */
@@ -68,7 +69,7 @@ export function reportOf(summary: RunSummary, baseDir?: string): ReportSource {
     schemaVersion: 1,
     runId: summary.runId,
     ...(summary.command ? { command: summary.command } : {}),
-    target: { rootUrl: withoutUserInfo(summary.target.rootUrl), sandbox: summary.target.sandbox },
+    target: { rootUrl: shownUrl(summary.target.rootUrl), sandbox: summary.target.sandbox },
     startedAt: summary.startedAt,
     endedAt: summary.endedAt,
     durationMs: Math.max(0, Math.round(summary.durationMs)),
@@ -134,16 +135,4 @@ export async function* reportJsonChunks(source: ReportSource): AsyncGenerator<st
     yield first ? `,\n  "${name}": []` : '\n  ]';
   }
   yield '\n}\n';
-}
-
-function withoutUserInfo(url: string): string {
-  try {
-    const u = new URL(url);
-    u.username = '';
-    u.password = '';
-    u.search = '';
-    return u.toString().replace(/\/$/, '');
-  } catch {
-    return url;
-  }
 }

@@ -1,4 +1,5 @@
 import { isSettledEnvelope, isStillToAct } from '../envelope/statuses.js';
+import { routedStatus } from '../envelope/routing-turn.js';
 import { recipientKindNamed, shorthandRecipientKind } from '../envelope/recipient-kinds.js';
 import type { EnvelopeResult } from '../runner/run-summary.js';
 
@@ -28,11 +29,9 @@ export interface StillToSign {
 export function stillToSignOf(e: EnvelopeResult): StillToSign[] {
   if (!e.envelopeId || e.status === undefined || isSettledEnvelope(e.status)) return [];
   const pending = e.recipients.filter((r) => isStillToAct(r.status, r.kind));
-  const orderOf = (r: { routingOrder?: string }) => Number(r.routingOrder ?? '1');
-  const inTurn = Math.min(...pending.map(orderOf));
   return pending.map((r) => {
     const known = r.status !== undefined;
-    const status = r.status ?? (e.status === 'created' || orderOf(r) > inTurn ? 'created' : 'sent');
+    const status = routedStatus(r, e.recipients, e.status);
     const item: StillToSign = {
       job: e.job,
       key: e.key,

@@ -1,11 +1,38 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { SignrunError } from '../errors/signrun-error.js';
+import { shownUrl } from '../secret.js';
 import type { FileRecord, OutputFolder } from '../output/output-folder.js';
-import { reportFiles, type ReportFile } from '../output/output-paths.js';
+import { itemFolder, previewFiles, reportFiles, type ReportFile } from '../output/output-paths.js';
 import { reportJsonChunks, reportSourceOf, type ReportSource, type RunReport } from './report-json.js';
 import { reportMarkdown } from './report-markdown.js';
 import { reportJunitChunks } from './report-junit.js';
 import { reportHtml } from './report-html.js';
+
+/**
+ * Where `signrun preview` puts its files by default (`preview/` of the
+ * working folder), and a `preview/` inside the output folder: the folders
+ * report.html looks in for each envelope's preview.
+ */
+export function previewDirsOf(cwd: string, outDir: string): string[] {
+  return [path.join(outDir, 'preview'), path.join(cwd, 'preview')];
+}
+
+/**
+ * Where report.html links an envelope to its preview: `preview.pdf` of
+ * `signrun preview` in the first of `dirs` that has one for the envelope
+ * (`<dir>/<job>/<key>/preview.pdf`), relative to the output folder.
+ */
+function previewLinks(root: string, dirs: readonly string[]): (job: string, key: string) => string | undefined {
+  return (job, key) => {
+    for (const dir of dirs) {
+      const file = path.join(dir, itemFolder(job, key), previewFiles.pdf);
+      if (existsSync(file)) return path.relative(root, file).split(path.sep).map(encodeURIComponent).join('/');
+    }
+    return undefined;
+  };
+}
 
 /**
  * Writes report.json, report.md, junit.xml and report.html at the top of the output
@@ -16,14 +43,24 @@ import { reportHtml } from './report-html.js';
  * then SR_OUTPUT_WRITE names what could not be written, with `details.written`
  * listing the reports that were.
  */
-export async function writeReports(out: OutputFolder, report: RunReport | ReportSource): Promise<FileRecord[]> {
-  const source = 'head' in report ? report : reportSourceOf(report);
+export async function writeReports(
+  out: OutputFolder,
+  report: RunReport | ReportSource,
+  options: { previewDirs?: readonly string[] } = {},
+): Promise<FileRecord[]> {
+  const given = 'head' in report ? report : reportSourceOf(report);
+  // Every report goes through here (a run's, a stopped run's, a merged one): none shows a credential of the address.
+  const source: ReportSource = {
+    ...given,
+    head: { ...given.head, target: { ...given.head.target, rootUrl: shownUrl(given.head.target.rootUrl) } },
+  };
   // Keyed by output-paths.ts's names: each writer writes the file it is keyed by.
   const writers: Record<ReportFile, (name: ReportFile) => Promise<FileRecord>> = {
     'report.json': (name) => out.writeStream(name, Readable.from(reportJsonChunks(source))),
     'report.md': async (name) => out.writeFile(name, await reportMarkdown(source)),
     'junit.xml': (name) => out.writeStream(name, Readable.from(reportJunitChunks(source))),
-    'report.html': async (name) => out.writeFile(name, await reportHtml(source)),
+    'report.html': async (name) =>
+      out.writeFile(name, await reportHtml(source, { previewHref: previewLinks(out.root, options.previewDirs ?? []) })),
   };
   const written: FileRecord[] = [];
   const failures: SignrunError[] = [];

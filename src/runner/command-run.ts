@@ -1,3 +1,4 @@
+import { shownUrl } from '../secret.js';
 import { randomUUID } from 'node:crypto';
 import type { ResolvedJob } from '../jobs/model.js';
 import { EsignatureClient } from '../client/esignature-client.js';
@@ -119,7 +120,8 @@ export async function commandRun<O extends CommandRunOptions, S extends RunSumma
   const startedAt = now();
   const runId = options.runId ?? randomUUID();
   const out = new OutputFolder(options.outDir);
-  const target = { rootUrl: options.target.rootUrl, sandbox: options.target.sandbox };
+  // What the summary, the events and every report show of the service: never a credential of its address.
+  const target = { rootUrl: shownUrl(options.target.rootUrl), sandbox: options.target.sandbox };
   // Results wait for the reports on disk, not in memory; the file leaves the folder at once (result-spool.ts).
   const { spool, collector } = await spooledCollector(
     { runId, command: shape.report, target, startedAt: startedAt.toISOString(), concurrency, outDir: out.root },

@@ -1,3 +1,4 @@
+import { shownUrl } from '../secret.js';
 import type { ResolvedAccount, ResolvedEnvelope, Secret } from '../jobs/model.js';
 import { SignrunError } from '../errors/signrun-error.js';
 import { runAccount } from './account-pipeline.js';
@@ -132,7 +133,7 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
           {
             account,
             out,
-            rootUrl: options.target.rootUrl,
+            rootUrl: shownUrl(options.target.rootUrl), // stored in template.json
             now,
             journal: journal ?? noJournal,
             arbitrate,
@@ -194,7 +195,7 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
             : await runEnvelope(item.plan, {
                 account,
                 out,
-                rootUrl: options.target.rootUrl,
+                rootUrl: shownUrl(options.target.rootUrl), // stored in envelope.json
                 emit,
                 now,
                 viewTtlSeconds: options.viewTtlSeconds ?? 300,
@@ -226,7 +227,7 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
             ...(progress ? { progressOf: (id: string) => progress?.accounts.get(id) } : {}),
             client,
             out,
-            rootUrl: options.target.rootUrl,
+            rootUrl: shownUrl(options.target.rootUrl), // stored in envelope.json / account.json
             now,
             usageOf,
             journal: journal ?? noJournal,

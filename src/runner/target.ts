@@ -4,10 +4,11 @@ import type { RunningSandbox, SandboxOptions } from '../sandbox/contract.js';
 import { legacyAuthWarning, type Auth } from '../client/auth.js';
 import { apiRootOf, inVersion, versionOfRoot, type ApiVersion } from '../client/api-version.js';
 import { parseOAuthBase } from '../client/oauth/oauth-base.js';
+import { isLoopbackHost } from '../client/credential-destinations.js';
 import { OAuthSession, type JwtGrantSettings } from '../client/oauth/oauth-session.js';
 import type { DiscoveredAccount } from '../client/oauth/userinfo.js';
 import { SignrunError } from '../errors/signrun-error.js';
-import { makeSecret } from '../secret.js';
+import { makeSecret, shownUrl } from '../secret.js';
 
 /** The service a command talks to and how it logs in. */
 export interface ResolvedTarget {
@@ -123,7 +124,7 @@ export async function resolveTarget(
       .join(', ');
     throw new SignrunError(
       'SR_CREDENTIALS_MISSING',
-      `the root URL ${config.rootUrl} is configured but ${missing} (or DOCUSIGN_ACCESS_TOKEN, or the JWT grant) is not`,
+      `the root URL ${shownUrl(config.rootUrl)} is configured but ${missing} (or DOCUSIGN_ACCESS_TOKEN, or the JWT grant) is not`,
     );
   }
   const root = config.rootUrl.replace(/\/+$/, '');
@@ -159,7 +160,7 @@ async function resolveJwtTarget(
     if (new URL(configured).origin !== new URL(account.baseUri).origin) {
       throw new SignrunError(
         'SR_AUTH_WRONG_REGION',
-        `DOCUSIGN_ROOT_URL is ${configured}, but the account ${account.accountId} lives at ${account.baseUri} (userinfo): calls there would be refused`,
+        `DOCUSIGN_ROOT_URL is ${shownUrl(configured)}, but the account ${account.accountId} lives at ${account.baseUri} (userinfo): calls there would be refused`,
         { hint: `Unset DOCUSIGN_ROOT_URL (signrun then uses ${discovered}), or set it to ${discovered}.` },
       );
     }
@@ -179,10 +180,10 @@ async function resolveJwtTarget(
   return target;
 }
 
-/** True for an address on this machine (127.0.0.1, localhost, ::1). */
+/** True for an address on this machine (127.0.0.0/8, localhost, ::1: the client's one definition). */
 export function isLoopback(url: string): boolean {
   try {
-    return ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname);
+    return isLoopbackHost(new URL(url).hostname);
   } catch {
     return false;
   }

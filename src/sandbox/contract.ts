@@ -17,6 +17,13 @@ export interface SandboxOptions {
    * name joins the Host allow-list (docs/sandbox.md, "On a network").
    */
   publicUrl?: string;
+  /**
+   * Whether the sandbox makes and registers integration keys' key pairs and
+   * secrets (`POST /sandbox/integrations/{key}/rsa-keys`, `…/secrets`; always
+   * for an authenticated user of the seed's accounts). Default: yes, except
+   * with `publicUrl` (`serve --allow-key-generation` turns it back on).
+   */
+  allowKeyGeneration?: boolean;
   /** Folder for SQLite and document files; absent: in memory (lost on close). */
   dataDir?: string;
   /** Path of a YAML seed replacing the built-in default seed. */

@@ -20,6 +20,7 @@ import { createLifecycle, type Lifecycle } from './lifecycle.js';
 import { createAuthenticator, type Authenticator } from './auth/authenticate.js';
 import { applySeed, seedBaseDir } from './seed/apply-seed.js';
 import { oauthConsents } from './oauth/oauth-consents.js';
+import { oauthRedirectUris } from './oauth/redirect-uris.js';
 import { defaultSeed } from './seed/default-seed.js';
 import { loadSeedFile } from './seed/load-seed.js';
 import { createHourlyLimit, type HourlyLimit } from './limits/hourly-limit.js';
@@ -51,6 +52,12 @@ export interface SandboxConfig {
   dataDir: string | undefined;
   /** Hosts besides loopback that Connect may POST to. Default none. */
   connectAllowedHosts: string[];
+  /**
+   * Whether `POST /sandbox/integrations/{key}/rsa-keys` and `…/secrets` answer
+   * (always behind authentication): yes, unless `--public-url` is set without
+   * `--allow-key-generation`.
+   */
+  keyRegistration: boolean;
   /** Delay before the first Connect retry, ms. Default 1000. */
   connectRetryBaseMs: number;
   /** The polling rule the sandbox asks its clients to keep (`GET /sandbox/health`). Default `none`. */
@@ -149,7 +156,7 @@ export async function createServices(
       const seed = options.seedFile ? await loadSeedFile(options.seedFile) : defaultSeed;
       await applySeed(
         seed,
-        { db, blobs, accounts, templates, consents: oauthConsents(db), clock },
+        { db, blobs, accounts, templates, consents: oauthConsents(db), redirectUris: oauthRedirectUris(db), clock },
         options.seedFile ? { baseDir: seedBaseDir(options.seedFile) } : {},
       );
     }
@@ -182,6 +189,7 @@ export async function createServices(
         bodyLimitBytes: options.bodyLimitBytes ?? 34 * 1024 * 1024,
         dataDir: options.dataDir,
         connectAllowedHosts: options.connectAllowedHosts ?? [],
+        keyRegistration: options.allowKeyGeneration ?? publicUrl === undefined,
         connectRetryBaseMs: options.connectRetryBaseMs ?? 1000,
         pollingRule: options.pollingRule ?? 'none',
       },

@@ -28,8 +28,11 @@ export interface EnvelopeProgress {
   voided?: { envelopeId: string; reason: string; replaced: boolean };
   /** Envelopes replaced under this key (oldest first): their ids, kept as history. */
   replaced: string[];
-  /** The last reminder `signrun remind` sent, with the envelopeId it was for. */
-  reminded?: { envelopeId: string; at: string };
+  /**
+   * The last reminder `signrun remind` sent, with the envelopeId it was for,
+   * and when each recipient (recipientId) of that envelope was last reminded.
+   */
+  reminded?: { envelopeId: string; at: string; recipients: Map<string, string> };
 }
 
 /** The account-level listings made (issue 12), latest per account id. */
@@ -138,9 +141,14 @@ export function journalProgress(records: readonly JournalRecord[]): JournalProgr
         case 'collected':
           p.collected = { envelopeId: r.envelopeId, files: r.files };
           break;
-        case 'reminded':
-          p.reminded = { envelopeId: r.envelopeId, at: r.at };
+        case 'reminded': {
+          // Per recipient: the next remind leaves those reminded within its interval, not the whole envelope.
+          const recipients =
+            p.reminded?.envelopeId === r.envelopeId ? p.reminded.recipients : new Map<string, string>();
+          for (const id of r.recipients) recipients.set(id, r.at);
+          p.reminded = { envelopeId: r.envelopeId, at: r.at, recipients };
           break;
+        }
         case 'void-intent':
           p.voidIntent = { envelopeId: r.envelopeId, reason: r.reason };
           break;

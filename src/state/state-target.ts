@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SignrunError } from '../errors/signrun-error.js';
 import { writeFileAtomic } from '../output/atomic-write.js';
-import { withoutUserInfo } from '../secret.js';
+import { shownUrl } from '../secret.js';
 
 /** What `<state>/target.json` holds: the service whose envelopes the journal speaks of. */
 export interface StateTarget {
@@ -23,7 +23,7 @@ export async function bindStateTarget(stateDir: string, rootUrl: string, now: Da
   const recorded = await checkStateTarget(stateDir, rootUrl);
   if (recorded !== undefined) return recorded;
   const target: StateTarget = { rootUrl: normalise(rootUrl), since: now.toISOString() };
-  // Private like the rest of the state folder (0700), and never holding a password of the address.
+  // Private like the rest of the state folder (0700), and never holding a password or a query of the address.
   await writeFileAtomic(path.join(stateDir, 'target.json'), `${JSON.stringify(target, null, 2)}\n`, 0o600);
   return target;
 }
@@ -38,8 +38,8 @@ export async function checkStateTarget(stateDir: string, rootUrl: string): Promi
   if (recorded !== undefined && normalise(recorded.rootUrl) !== normalise(rootUrl)) {
     throw new SignrunError(
       'SR_STATE_OTHER_TARGET',
-      `the state folder ${stateDir} belongs to runs against ${recorded.rootUrl} (since ${recorded.since}), not ${withoutUserInfo(rootUrl)}`,
-      { details: { stateDir, recordedRootUrl: recorded.rootUrl, rootUrl: withoutUserInfo(rootUrl) } },
+      `the state folder ${stateDir} belongs to runs against ${shownUrl(recorded.rootUrl)} (since ${recorded.since}), not ${shownUrl(rootUrl)}`,
+      { details: { stateDir, recordedRootUrl: shownUrl(recorded.rootUrl), rootUrl: shownUrl(rootUrl) } },
     );
   }
   return recorded;
@@ -69,7 +69,7 @@ async function readTarget(file: string): Promise<StateTarget | undefined> {
 
 /** `…/restapi/v2/` and `…/restapi/v2` are the same service; so are v2 and its v2.1 alias on one host. */
 function normalise(rootUrl: string): string {
-  return withoutUserInfo(rootUrl)
+  return shownUrl(rootUrl)
     .replace(/\/+$/, '')
     .replace(/\/v2\.1$/, '/v2')
     .toLowerCase();

@@ -9,6 +9,7 @@ import { holdState } from '../state/hold-state.js';
 import { readJournal } from '../state/journal.js';
 import { journalProgress, type JournalProgress } from '../state/journal-progress.js';
 import { isSettledEnvelope } from '../envelope/statuses.js';
+import { isInTurn } from '../envelope/routing-turn.js';
 import { withFacts } from '../state/status-facts.js';
 
 /** Options of {@link remind}. */
@@ -45,13 +46,17 @@ export interface RemindResult {
 
 /**
  * `signrun remind`: DocuSign's resend (PUT …/recipients?resend_envelope=true)
- * for every envelope of the jobs that is not settled, to its recipients who
- * have not signed (as the last sync recorded; all of them when no sync has),
- * embedded signers left out (they sign in the client's own application).
- * One call per envelope, within the call budget: when it is spent, the rest
- * is listed and left. Each reminder is journalled, and an envelope reminded
- * less than `minIntervalMs` ago is left unless `force`: running the command
- * again after a spent budget reminds only the rest.
+ * for every envelope of the jobs that is not settled, to its recipients
+ * whose turn has come and who have not acted (as the last sync recorded;
+ * when no sync has, those of the first routing order still to act:
+ * src/envelope/routing-turn.ts), embedded signers left out (they sign in the
+ * client's own application). A recipient whose routing order has not come is
+ * never named: DocuSign would send them nothing. One call per envelope,
+ * within the call budget: when it is spent, the rest is listed and left.
+ * Each reminder is journalled with its recipients, and a recipient reminded
+ * less than `minIntervalMs` ago is left unless `force` (an envelope all of
+ * whose due recipients were is listed as recently reminded): running the
+ * command again after a spent budget reminds only the rest.
  */
 export async function remind(options: RemindOptions): Promise<RemindResult> {
   const now = options.now ?? Date.now;
@@ -80,14 +85,23 @@ export async function remind(options: RemindOptions): Promise<RemindResult> {
         if (!envelopeId || !record) continue;
         if (p?.status?.envelopeId === envelopeId) record = withFacts(record, p.status.facts);
         if (isSettledEnvelope(record.status) || p?.voided?.envelopeId === envelopeId) continue;
-        const recipients = record.recipients
-          .filter((r) => r.clientUserId === undefined)
-          .filter((r) => r.status === undefined || r.status === 'sent' || r.status === 'delivered')
+        // Only those whose turn has come (as the last sync recorded, else as the routing implies):
+        // DocuSign notifies nobody else, so a reminder to them would be reported and journalled, never sent.
+        const all = record.recipients;
+        const inTurn = all
+          .filter((r) => r.clientUserId === undefined && isInTurn(r, all, record.status))
           .map((r) => r.recipientId);
-        if (recipients.length === 0) continue;
-        const last = p?.reminded?.envelopeId === envelopeId ? p.reminded.at : undefined;
-        if (last && !options.force && now() - Date.parse(last) < interval) recent.push({ id, at: last });
-        else todo.push({ id, envelopeId, recipients });
+        if (inTurn.length === 0) continue;
+        // Each recipient waits the interval after their own last reminder (one whose turn came since is due at once).
+        const remindedAt = p?.reminded?.envelopeId === envelopeId ? p.reminded.recipients : undefined;
+        const lastOf = (recipientId: string) => remindedAt?.get(recipientId);
+        const recently = (recipientId: string) => {
+          const last = lastOf(recipientId);
+          return last !== undefined && !options.force && now() - Date.parse(last) < interval;
+        };
+        const recipients = inTurn.filter((r) => !recently(r));
+        if (recipients.length > 0) todo.push({ id, envelopeId, recipients });
+        else recent.push({ id, at: inTurn.map((r) => lastOf(r)!).sort()[0]! });
       }
     }
     return { todo, recent };

@@ -9,6 +9,7 @@ import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import type { Clock } from '../../src/sandbox/clock.js';
 import { defaultSeedIds } from '../../src/sandbox/seed/default-seed.js';
 import { knownSecrets, tempDir } from './run-helpers.js';
+import { seedUserHeaders } from '../sandbox/helpers/jwt.js';
 
 // signrun with DocuSign's JWT grant against a sandbox started here (the
 // account server on the same host and port): the real CLI, over real HTTP.
@@ -26,9 +27,14 @@ let keyFile: string;
 let privateKey: string;
 
 /** A key pair registered on an integration key with the sandbox's rsa-keys endpoint (as DocuSign's settings page does). */
-async function registeredKey(origin: string, integrationKey: string): Promise<string> {
+async function registeredKey(
+  origin: string,
+  integrationKey: string,
+  user?: { username: string; password: string },
+): Promise<string> {
   const response = await fetch(`${origin}/sandbox/integrations/${encodeURIComponent(integrationKey)}/rsa-keys`, {
     method: 'POST',
+    headers: seedUserHeaders(integrationKey, user),
   });
   expect(response.status).toBe(201);
   return ((await response.json()) as { privateKey: string }).privateKey;
@@ -269,7 +275,7 @@ describe('over HTTPS (serve --tls)', () => {
       const pem = await new Promise<string>((resolve, reject) => {
         const req = httpsRequest(
           `${tls.origin}/sandbox/integrations/sandbox-integrator-key/rsa-keys`,
-          { method: 'POST', ca, agent: false },
+          { method: 'POST', ca, agent: false, headers: seedUserHeaders() },
           (res) => {
             let body = '';
             res.setEncoding('utf8').on('data', (d: string) => (body += d));
@@ -366,7 +372,11 @@ describe('errors a person can hit, each with its code and next step', () => {
     const other = await startSandbox({ port: 0, quiet: true, seedFile: path.join(seedDir, 'seed.yaml') });
     try {
       const key = path.join(seedDir, 'app-one.key');
-      await writeFile(key, await registeredKey(other.origin, 'app-one'), { mode: 0o600 });
+      await writeFile(
+        key,
+        await registeredKey(other.origin, 'app-one', { username: 'seeded@example.com', password: 'pw' }),
+        { mode: 0o600 },
+      );
       const env = {
         DOCUSIGN_INTEGRATOR_KEY: 'app-one',
         DOCUSIGN_USER_ID: userId,

@@ -155,11 +155,71 @@ describe('signrun preview warnings', () => {
     expect(github.stdout).toMatch(/^::warning file=warned\.yaml,line=18,col=\d+,title=SR_PREVIEW_TABS_OVERLAP::/m);
   }, 150_000);
 
-  it('skips a template envelope with a note, and exits 0', async () => {
+  it('skips a stored-template envelope with a note, and exits 0', async () => {
     const dir = examples();
     const result = await runCli(['preview', 'template-contract.yaml', '--out', 'pv'], { cwd: dir, timeoutMs: 120_000 });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toContain('previewed only when the template is defined as code (issue 21)');
-    expect(readFileSync(join(dir, 'pv/preview.html'), 'utf8')).toContain('issue 21');
+    expect(result.stderr).toContain('built from the stored template 3c9f4bb2-6d1e-4a5e-9a57-5d1a1c0f7e01');
+    expect(readFileSync(join(dir, 'pv/preview.html'), 'utf8')).toContain('the preview reads no service');
+  }, 150_000);
+
+  it('previews an envelope from a template of its file as DocuSign makes it: the role filler’s value in the template’s tab, a warning at the template’s line', async () => {
+    const dir = examples();
+    writeFileSync(
+      join(dir, 'nda.yaml'),
+      `version: 1
+job: nda
+templates:
+  - key: nda
+    name: NDA
+    documents: [{ name: offer.pdf, file: docs/offer-letter-form.pdf }]
+    recipients:
+      signers:
+        - roleName: candidate
+          tabs:
+            textTabs:
+              - { tabLabel: Name, anchorString: "Candidate name:", anchorXOffset: 150, anchorYOffset: -3, width: 60 }
+            signHereTabs: [{ pageNumber: 2, xPosition: 300, yPosition: 600 }]
+envelopes:
+  - key: nda-\${row.id}
+    forEach: { items: [{ id: 1, name: Ann Lee }, { id: 2, name: Maximiliane Wolkenstein-Trautmannsdorff }] }
+    emailSubject: NDA
+    template: nda
+    templateRoles:
+      - roleName: candidate
+        name: \${row.name}
+        email: a\${row.id}@example.com
+        tabs: { textTabs: [{ tabLabel: Name, value: "\${row.name}" }] }
+`,
+    );
+    const result = await runCli(['preview', 'nda.yaml', '--out', 'pv'], { cwd: dir, timeoutMs: 120_000 });
+    // Row 2's name is too long for the template's 60-point box: warned at the template tab's line (12).
+    expect(result.code, result.stderr).toBe(1);
+    const overflow = result.stdout.split('\n').filter((l) => l.includes('SR_PREVIEW_VALUE_OVERFLOW'));
+    expect(overflow).toHaveLength(1);
+    expect(overflow[0]).toMatch(/^nda\.yaml:12:\d+ SR_PREVIEW_VALUE_OVERFLOW warning: row 2 \(nda-2\)/);
+    // Row 1's value is drawn at the template's anchor, on the template's document.
+    const pages = await popplerWords(join(dir, 'pv/nda/nda-1/preview.pdf'));
+    expect(pages).toHaveLength(2);
+    const words = pages[0]!.words.map((w) => w.word);
+    expect(words).toContain('Lee');
+    expect(existsSync(join(dir, 'pv/nda/nda-1/preview-1-2.png'))).toBe(true);
+  }, 150_000);
+
+  it('report.html links each envelope to its preview when one exists (preview/ beside the output folder)', async () => {
+    const dir = examples();
+    const previewed = await runCli(['preview', 'hr-renewals.yaml'], { cwd: dir, timeoutMs: 120_000 });
+    expect(previewed.code, previewed.stderr).toBe(0);
+    const run = await runCli(['run', 'hr-renewals.yaml', 'embedded-signing.yaml', '--out', 'out'], {
+      cwd: dir,
+      timeoutMs: 120_000,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const html = readFileSync(join(dir, 'out/report.html'), 'utf8');
+    const links = [...html.matchAll(/<a href="([^"]+)"[^>]*>preview<\/a>/g)].map((m) => m[1]!);
+    // The 20 renewals were previewed; the embedded-signing envelope was not, and has no link.
+    expect(links).toHaveLength(20);
+    for (const href of links) expect(existsSync(join(dir, 'out', decodeURIComponent(href)))).toBe(true);
+    expect(links[0]).toBe('../preview/contract-renewals-2026-q4/renewal-E1001/preview.pdf');
   }, 150_000);
 });

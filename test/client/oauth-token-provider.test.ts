@@ -11,6 +11,7 @@ import { grantError } from '../../src/client/oauth/grant-errors.js';
 import { EsignatureClient } from '../../src/client/esignature-client.js';
 import { envelopeDefinitionOf } from '../../src/runner/envelope-definition.js';
 import { envelopeFixture } from '../runner/fixtures.js';
+import { newKeyPair } from '../sandbox/helpers/jwt.js';
 
 // The token provider and session against the real sandbox's account server
 // (its request log counts the token requests); the provider's own clock is
@@ -24,8 +25,7 @@ let privateKey: string;
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, log: (line) => requests.push(line) });
   base = parseOAuthBase(sandbox.origin)!;
-  const r = await fetch(`${sandbox.origin}/sandbox/integrations/sandbox-integrator-key/rsa-keys`, { method: 'POST' });
-  privateKey = ((await r.json()) as { privateKey: string }).privateKey;
+  privateKey = (await newKeyPair(sandbox.origin)).privateKey;
 });
 afterAll(async () => sandbox.close());
 
@@ -165,15 +165,7 @@ describe('the token layer', () => {
         session: new OAuthSession({
           integrationKey: 'sandbox-integrator-key',
           userId: defaultSeedIds.userId,
-          privateKey: makeSecret(
-            (
-              (await (
-                await fetch(`${clocked.origin}/sandbox/integrations/sandbox-integrator-key/rsa-keys`, {
-                  method: 'POST',
-                })
-              ).json()) as { privateKey: string }
-            ).privateKey,
-          ),
+          privateKey: makeSecret((await newKeyPair(clocked.origin)).privateKey),
           base: parseOAuthBase(clocked.origin)!,
         }),
       },

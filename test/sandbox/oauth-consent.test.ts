@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { launchBrowser, newPage, startReturnServer } from '../helpers/browser.js';
 import { seedCredentials } from './helpers/api.js';
-import { jwtBearer, newKeyPair, signAssertion, tokenRequest } from './helpers/jwt.js';
+import { jwtBearer, newKeyPair, seedUserHeaders, signAssertion, tokenRequest } from './helpers/jwt.js';
 
 // The consent page (GET/POST /oauth/auth) completed by a person in Chromium,
 // then the authorization code grant with PKCE and the refresh token grant.
@@ -237,6 +237,7 @@ describe('consent page safety (plain HTTP)', () => {
     expect(none.json.error).toBe('invalid_client');
     const made = await fetch(`${sandbox.origin}/sandbox/integrations/sandbox-integrator-key/secrets`, {
       method: 'POST',
+      headers: seedUserHeaders(),
     });
     expect(made.status).toBe(201);
     const { secret } = (await made.json()) as { secret: string };

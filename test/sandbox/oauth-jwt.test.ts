@@ -9,7 +9,14 @@ import type { Clock } from '../../src/sandbox/clock.js';
 import { defaultSeedIds } from '../../src/sandbox/seed/default-seed.js';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { call, expectApiError } from './helpers/api.js';
-import { jwtBearer, newKeyPair, signAssertion, tokenRequest, type AssertionClaims } from './helpers/jwt.js';
+import {
+  jwtBearer,
+  newKeyPair,
+  seedUserHeaders,
+  signAssertion,
+  tokenRequest,
+  type AssertionClaims,
+} from './helpers/jwt.js';
 
 // DocuSign's account server as the sandbox plays it (src/sandbox/oauth):
 // the JWT bearer grant, userinfo and key registration, over real HTTP.
@@ -84,7 +91,7 @@ describe('POST /oauth/token, JWT bearer grant', () => {
     const own = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const registered = await fetch(`${sandbox.origin}/sandbox/integrations/sandbox-integrator-key/rsa-keys`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...seedUserHeaders() },
       body: JSON.stringify({ publicKey: own.publicKey.export({ type: 'spki', format: 'pem' }) }),
     });
     expect(registered.status).toBe(201);
@@ -211,13 +218,16 @@ describe('POST /oauth/token, JWT bearer grant', () => {
 
 describe('POST /sandbox/integrations/{integrationKey}/rsa-keys', () => {
   it('refuses an unknown integration key, a key that is not RSA, and a short one', async () => {
-    const unknown = await fetch(`${sandbox.origin}/sandbox/integrations/nope/rsa-keys`, { method: 'POST' });
+    const unknown = await fetch(`${sandbox.origin}/sandbox/integrations/nope/rsa-keys`, {
+      method: 'POST',
+      headers: seedUserHeaders(),
+    });
     expect(unknown.status).toBe(404);
     expect(((await unknown.json()) as { errorCode: string }).errorCode).toBe('INTEGRATOR_KEY_NOT_FOUND');
     const post = (publicKey: string) =>
       fetch(`${sandbox.origin}/sandbox/integrations/sandbox-integrator-key/rsa-keys`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...seedUserHeaders() },
         body: JSON.stringify({ publicKey }),
       });
     const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' });
@@ -271,7 +281,7 @@ describe('consents in a seed file', () => {
     try {
       const host = new URL(seeded.origin).host;
       const ask = async (iss: string) => {
-        const pair = await newKeyPair(seeded.origin, iss);
+        const pair = await newKeyPair(seeded.origin, iss, { username: 'seeded@example.com', password: 'pw' });
         return tokenRequest(seeded.origin, {
           grant_type: jwtBearer,
           assertion: await signAssertion(pair.privateKey, { iss, sub: userId, aud: host }),

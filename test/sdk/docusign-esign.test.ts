@@ -9,6 +9,7 @@ import { repoRoot } from '../helpers/run-cli.js';
 import { spawnServe, type ServeProcess } from '../sandbox/helpers/serve-process.js';
 import { defaultSeedIds } from '../../src/sandbox/seed/default-seed.js';
 import { makePdf } from '../sandbox/helpers/api.js';
+import { seedUserHeaders } from '../sandbox/helpers/jwt.js';
 
 // Issue 11, "Done when": DocuSign's official Node SDK (docusign-esign 10,
 // REST v2.1), UNCHANGED, runs the three sequences of service-api.md 4.12
@@ -178,7 +179,7 @@ afterAll(async () => {
 /** POST over HTTPS trusting only the sandbox's CA. */
 function postTrusting(url: string, ca: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', ca }, (res) => {
+    const req = request(url, { method: 'POST', ca, headers: seedUserHeaders() }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));

@@ -1,4 +1,5 @@
 import type { CommandHandler } from '../command.js';
+import { shownUrl } from '../../secret.js';
 import type { CommandIO } from '../io.js';
 import { formatDiagnostics } from '../format-diagnostics.js';
 import { useColour } from '../io.js';
@@ -71,7 +72,7 @@ export const check: CommandHandler = async ({ options, io }) => {
         email: found?.email ?? null,
       },
       account: { id: account.accountId, name: found?.accountName ?? null },
-      apiRoot: target.rootUrl,
+      apiRoot: shownUrl(target.rootUrl),
       apiVersion: client.apiVersion,
       tokenExpiresAt: expiresAt === undefined ? null : new Date(expiresAt).toISOString(),
       rateLimit: rate ?? null,
@@ -90,7 +91,7 @@ export const check: CommandHandler = async ({ options, io }) => {
       }`,
       `User:         ${[report.user.name, report.user.email && report.user.email !== report.user.name && `<${report.user.email}>`].filter(Boolean).join(' ') || '(not given)'}${report.user.id ? ` — user id ${report.user.id}` : ''}`,
       `Account:      ${account.accountId}${report.account.name ? ` (${report.account.name})` : ''}${jwt?.accountId ? ' (DOCUSIGN_ACCOUNT_ID)' : found ? ' (the default account)' : ''}`,
-      `API root:     ${target.rootUrl}`,
+      `API root:     ${shownUrl(target.rootUrl)}`,
       `API version:  REST ${client.apiVersion}`,
       `Token:        ${expiresAt === undefined ? '(no expiry known)' : `valid until ${new Date(expiresAt).toISOString()} (${fromNow(expiresAt, now)}); signrun renews it before then`}`,
       `Rate limit:   ${

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { shownUrl } from '../../secret.js';
 import type { CommandHandler } from '../command.js';
 import { preflightDiagnostics, preparedOrDiagnostics, printDiagnostics } from '../prepared-or-diagnostics.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
@@ -38,7 +39,7 @@ const plan: CommandHandler = async ({ args, options, io }) => {
         })
       : undefined;
   for (const warning of target?.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
-  const rootUrl = target?.rootUrl;
+  const rootUrl = target ? shownUrl(target.rootUrl) : undefined;
   let result;
   try {
     result = await planJobs({

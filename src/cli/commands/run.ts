@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { shownUrl } from '../../secret.js';
 import pc from 'picocolors';
 import type { CommandHandler } from '../command.js';
 import { useColour } from '../io.js';
@@ -11,7 +12,7 @@ import { exitCodeOf } from '../../runner/run-summary.js';
 import { OutputFolder } from '../../output/output-folder.js';
 import { reportFiles } from '../../output/output-paths.js';
 import { reportOf } from '../../reporters/report-json.js';
-import { writeReports } from '../../reporters/write-reports.js';
+import { previewDirsOf, writeReports } from '../../reporters/write-reports.js';
 import { stoppedReport, type PlannedItem } from '../../reporters/stopped-report.js';
 import { consoleSummary } from '../../reporters/console-summary.js';
 import { createProgress } from '../../reporters/progress.js';
@@ -82,7 +83,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
       },
     });
     try {
-      await writeReports(out, report);
+      await writeReports(out, report, { previewDirs: previewDirsOf(io.cwd, outDir) });
       io.stderr.write(`Reports saying why are in ${shownPath(io.cwd, outDir)}/ (${reportFiles.join(', ')}).\n`);
       await appendReportToStepSummary(io, path.join(outDir, 'report.md'));
     } catch {
@@ -103,10 +104,10 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
   try {
     if (target.sandbox) {
       io.stdout.write(
-        `Started the signrun sandbox in-process at ${target.rootUrl} (no DOCUSIGN_ROOT_URL configured); it stops when this run ends.\n`,
+        `Started the signrun sandbox in-process at ${shownUrl(target.rootUrl)} (no DOCUSIGN_ROOT_URL configured); it stops when this run ends.\n`,
       );
     } else {
-      io.stdout.write(`Target: ${target.rootUrl}\n`);
+      io.stdout.write(`Target: ${shownUrl(target.rootUrl)}\n`);
     }
     for (const warning of target.warnings) io.stderr.write(`warning: ${warning}\n`);
     const envelopes = jobs.reduce((n, j) => n + j.envelopes.length, 0);
@@ -199,7 +200,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
       // every one it takes is written, then the run ends with the error.
       let reportFailure: SignrunError | undefined;
       try {
-        await writeReports(out, report);
+        await writeReports(out, report, { previewDirs: previewDirsOf(io.cwd, outDir) });
       } catch (error) {
         if (!(error instanceof SignrunError) || error.code !== 'SR_OUTPUT_WRITE') throw error;
         reportFailure = error;

@@ -38,6 +38,7 @@ const handler: CommandHandler = async ({ options, io, signal }) => {
   const sandbox = await startSandbox({
     host: options['host'] as string | undefined,
     publicUrl: options['publicUrl'] as string | undefined,
+    ...(options['allowKeyGeneration'] === true ? { allowKeyGeneration: true } : {}),
     port: options['port'] as number | undefined,
     tls: options['tls'] === true,
     dataDir,
@@ -69,7 +70,11 @@ const handler: CommandHandler = async ({ options, io, signal }) => {
   );
   // What a JWT client needs: the OAuth base (DOCUSIGN_OAUTH_BASE, DESIGN.md) and, over TLS, the CA to trust.
   io.stdout.write(
-    `  OAuth (JWT grant, userinfo, consent): ${sandbox.origin}/oauth; key pairs: POST ${sandbox.origin}/sandbox/integrations/<key>/rsa-keys\n`,
+    `  OAuth (JWT grant, userinfo, consent): ${sandbox.origin}/oauth; key pairs: ${
+      sandbox.app.sandbox.config.keyRegistration
+        ? `POST ${sandbox.origin}/sandbox/integrations/<key>/rsa-keys (signed in as a user of the seed)`
+        : 'off with --public-url (--allow-key-generation turns them on)'
+    }\n`,
   );
   if (options['tls'] === true) {
     io.stdout.write(

@@ -1,4 +1,5 @@
 import { readdir } from 'node:fs/promises';
+import { shownUrl } from '../../secret.js';
 import path from 'node:path';
 import type { CommandHandler } from '../command.js';
 import { formatDiagnostics } from '../format-diagnostics.js';
@@ -90,7 +91,7 @@ const signUrl: CommandHandler = async ({ args, io }) => {
   if (!config.rootUrl && !jwtSettingsOf(config) && credentialsConfigured) {
     throw new SignrunError(
       'SR_ROOT_URL_MISSING',
-      `credentials are configured but no root URL: not sending them to ${JSON.stringify(envelope.rootUrl)}, the address ${itemFile(folder, 'envelope')} names`,
+      `credentials are configured but no root URL: not sending them to ${JSON.stringify(shownUrl(envelope.rootUrl))}, the address ${itemFile(folder, 'envelope')} names`,
     );
   }
   // The configured login (JWT grant, token, legacy header); an envelope made

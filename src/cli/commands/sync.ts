@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { shownUrl } from '../../secret.js';
 import pc from 'picocolors';
 import type { CommandHandler } from '../command.js';
 import { useColour } from '../io.js';
@@ -8,7 +9,7 @@ import { resolveTarget } from '../../runner/target.js';
 import { exitCodeOf } from '../../runner/run-summary.js';
 import { OutputFolder } from '../../output/output-folder.js';
 import { reportOf } from '../../reporters/report-json.js';
-import { writeReports } from '../../reporters/write-reports.js';
+import { previewDirsOf, writeReports } from '../../reporters/write-reports.js';
 import { consoleSummary } from '../../reporters/console-summary.js';
 import { sync } from '../../sync/sync.js';
 import { shownPath } from '../shown-path.js';
@@ -44,7 +45,7 @@ const syncCommand: CommandHandler = async ({ args, options, io, signal }) => {
         `No DOCUSIGN_ROOT_URL configured: an in-process sandbox holds no envelope of an earlier run, so there is nothing to sync. Point signrun at the service that sent them (\`npx signrun serve\` and DOCUSIGN_ROOT_URL for the sandbox).\n`,
       );
     } else {
-      io.stdout.write(`Target: ${target.rootUrl}\n`);
+      io.stdout.write(`Target: ${shownUrl(target.rootUrl)}\n`);
     }
     const minSeconds = options['minInterval'] as number | undefined;
     const summary = await sync({
@@ -63,7 +64,7 @@ const syncCommand: CommandHandler = async ({ args, options, io, signal }) => {
     });
     try {
       const report = reportOf(summary, io.cwd);
-      await writeReports(out, report);
+      await writeReports(out, report, { previewDirs: previewDirsOf(io.cwd, outDir) });
       await appendReportToStepSummary(io, path.join(outDir, 'report.md'));
       const { sync: info } = summary;
       io.stdout.write(

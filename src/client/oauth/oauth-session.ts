@@ -78,9 +78,20 @@ export class OAuthSession {
       info = await fetchUserInfo(this.settings.base, token);
     } catch (error) {
       if (!(error instanceof UserInfoUnauthorized)) throw error;
-      info = await fetchUserInfo(this.settings.base, await this.tokens.renew(token));
+      try {
+        info = await fetchUserInfo(this.settings.base, await this.tokens.renew(token));
+      } catch (again) {
+        if (!(again instanceof UserInfoUnauthorized)) throw again;
+        // A token the account server has just minted, refused by its own userinfo: not something a retry mends.
+        throw new SignrunError(
+          'SR_AUTH_GRANT_REFUSED',
+          `GET ${this.settings.base.origin}/oauth/userinfo refused (401) a token ${this.settings.base.origin} had just issued, twice`,
+          { details: { status: 401, oauthBase: this.settings.base.origin } },
+        );
+      }
     }
-    return chooseAccount(info, this.settings.accountId);
+    // userinfo's base_uri is where the token will go on every call: it must pass the credentials rule.
+    return chooseAccount(info, this.settings.accountId, this.settings.base);
   }
 
   /**

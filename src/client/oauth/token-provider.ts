@@ -1,10 +1,10 @@
 import type { KeyObject } from 'node:crypto';
-import fetch from 'node-fetch';
 import type { Secret } from '../../secret.js';
 import { makeSecret } from '../../secret.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import { grantError, type GrantContext } from './grant-errors.js';
 import { jwtScopes, signAssertion } from './jwt-assertion.js';
+import { fetchWithinOrigin } from '../credential-destinations.js';
 
 /** An access token and when it stops working (ms since the epoch, this machine's clock). */
 export interface AccessToken {
@@ -104,14 +104,23 @@ export class JwtTokenProvider {
     let status: number;
     let text: string;
     try {
-      const response = await fetch(url, {
+      // The assertion is a credential (redeemable for an hour): it goes to the configured account server only.
+      const response = await fetchWithinOrigin({
+        url,
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
         body: body.toString(),
+        refusedCode: 'SR_AUTH_REDIRECT_REFUSED',
+        shown: url,
+        badRedirect: (reason) =>
+          new SignrunError('SR_AUTH_SERVER_UNREACHABLE', `POST ${url} answered ${reason}`, {
+            details: { oauthBase: o.base.origin },
+          }),
       });
       status = response.status;
       text = await response.text();
     } catch (error) {
+      if (error instanceof SignrunError) throw error;
       const code = (error as { code?: string }).code;
       throw new SignrunError(
         'SR_AUTH_SERVER_UNREACHABLE',

@@ -1,7 +1,7 @@
-import fetch from 'node-fetch';
 import type { Secret } from '../../secret.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import type { OAuthBase } from './oauth-base.js';
+import { checkServerAddress, fetchWithinOrigin } from '../credential-destinations.js';
 
 /** One account of `GET /oauth/userinfo`. */
 export interface UserInfoAccount {
@@ -40,12 +40,21 @@ export async function fetchUserInfo(base: OAuthBase, token: Secret): Promise<Use
   let status: number;
   let text: string;
   try {
-    const response = await fetch(url, {
+    const response = await fetchWithinOrigin({
+      url,
+      method: 'GET',
       headers: { Authorization: `Bearer ${token.reveal()}`, Accept: 'application/json' },
+      refusedCode: 'SR_AUTH_REDIRECT_REFUSED',
+      shown: url,
+      badRedirect: (reason) =>
+        new SignrunError('SR_AUTH_SERVER_UNREACHABLE', `GET ${url} answered ${reason}`, {
+          details: { oauthBase: base.origin },
+        }),
     });
     status = response.status;
     text = await response.text();
   } catch (error) {
+    if (error instanceof SignrunError) throw error;
     const code = (error as { code?: string }).code;
     throw new SignrunError('SR_AUTH_SERVER_UNREACHABLE', `GET ${url} failed (${code ?? 'network error'})`, {
       details: { oauthBase: base.origin },
@@ -71,8 +80,9 @@ export async function fetchUserInfo(base: OAuthBase, token: Secret): Promise<Use
 /**
  * The configured account of the user, else their default one (else the
  * first). DocuSign writes is_default as a boolean; older answers as "true".
+ * Its base_uri must be a server the credentials may go to (SR_BASE_URI_REFUSED).
  */
-export function chooseAccount(info: UserInfo, accountId: string | undefined): DiscoveredAccount {
+export function chooseAccount(info: UserInfo, accountId: string | undefined, base: OAuthBase): DiscoveredAccount {
   const accounts = info.accounts.filter((a) => typeof a?.account_id === 'string' && typeof a.base_uri === 'string');
   const listed = accounts.map((a) => `${a.account_id}${a.account_name ? ` (${a.account_name})` : ''}`).join(', ');
   const chosen =
@@ -88,10 +98,13 @@ export function chooseAccount(info: UserInfo, accountId: string | undefined): Di
       { details: { userId: info.sub, accounts: accounts.map((a) => a.account_id) } },
     );
   }
+  // The token goes to base_uri on every call: https (http on loopback or the account server's own origin), and
+  // a DocuSign domain when the account server is DocuSign's (credential-destinations.ts).
+  const server = checkServerAddress(chosen.base_uri, { configured: base.origin, namedBy: "userinfo's base_uri" });
   return {
     accountId: chosen.account_id,
     ...(chosen.account_name ? { accountName: chosen.account_name } : {}),
-    baseUri: chosen.base_uri.replace(/\/+$/, ''),
+    baseUri: server.href.replace(/\/+$/, ''),
     userId: info.sub,
     ...(info.name ? { userName: info.name } : {}),
     ...(info.email ? { email: info.email } : {}),

@@ -111,4 +111,16 @@ export const clientCodes = defineCodes({
       'A download grew beyond its cap (a few times the size the service announced for it, and never more than 128 MiB): signrun stopped reading it and removed what it had written.',
     hint: 'Check who answers at the configured root URL; a real document larger than that is out of what signrun downloads.',
   },
+  SR_AUTH_REDIRECT_REFUSED: {
+    exitCode: 2,
+    summary:
+      'The account server redirected the token request or userinfo to another origin: signrun does not follow it, so the JWT assertion and the access token never reach a server other than DOCUSIGN_OAUTH_BASE.',
+    hint: 'Check DOCUSIGN_OAUTH_BASE: account-d.docusign.com (demo), account.docusign.com (production), or the sandbox origin; if the account server really moved, set it to the new address.',
+  },
+  SR_BASE_URI_REFUSED: {
+    exitCode: 2,
+    summary:
+      "The server named for the account (userinfo's base_uri, login_information's baseUrl) is not one signrun sends credentials to: not https (plain http only on loopback or the configured server), with user info, a query or a fragment, or, behind DocuSign's account server, not a DocuSign domain (*.docusign.net, *.docusign.com).",
+    hint: 'Check DOCUSIGN_OAUTH_BASE (or DOCUSIGN_ROOT_URL): the server that answered is not the one it should be, or a proxy rewrote its answer.',
+  },
 });

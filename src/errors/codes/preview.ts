@@ -25,9 +25,10 @@ export const previewCodes = defineCodes({
   SR_PREVIEW_TEMPLATE_SKIPPED: {
     exitCode: 0,
     summary:
-      'An envelope built from a stored template (templateId) was not previewed: its documents and tabs are in the account.',
-    hint: 'Templates will be previewed when they are defined as code (issue 21); preview the template in DocuSign meanwhile.',
+      'An envelope built from a stored template (templateId) or from several templates (templates:) was not previewed: the preview reads no service.',
+    hint: 'Keep the template in the job file (`templates:`, or `npx signrun import template <id>`) and use it by `template: <key>`: such envelopes are previewed; meanwhile preview the template in DocuSign.',
   },
+
   SR_PREVIEW_UNREADABLE: {
     exitCode: 1,
     summary: 'A document of an envelope could not be drawn or rendered for the preview.',

@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { OAuthStore } from './oauth-store.js';
+import { oauthRedirectUris, type OAuthRedirectUris } from './redirect-uris.js';
 import { OAuthError } from './oauth-error.js';
 import { parseScopes } from './scopes.js';
 import { consentErrorHtml, consentPageHtml, type ConsentRequest } from './consent-page.js';
@@ -20,16 +21,23 @@ const csrfCookie = 'sr_oauth_csrf';
  * and redirects (303) to redirect_uri with `code` and `state`; Deny
  * redirects with `error=access_denied`.
  *
- * Safety: a request naming an unknown integration key or a redirect_uri that
- * is not an absolute http(s) address gets an error page, never a redirect;
- * the form is CSRF-protected (token in a hidden field and in a SameSite=
- * Strict cookie, compared in constant time, plus the Origin header when the
- * browser sends one); the page cannot be framed (clickjacking) and is not
- * cached. The sandbox has no registry of redirect URIs per key (DocuSign
- * has): any http(s) address is taken.
+ * Safety (RFC 6749 §4.1.2.1): the client and its redirect URI are checked
+ * first, and until both are known good — a known integration key, and a
+ * redirect_uri valid for it (redirect-uris.ts: the seed's, DocuSign's
+ * consent page, loopback) — every error is an error page (400), never a
+ * redirect: response_type, scope and PKCE errors go back only to such an
+ * address. A key with registered redirect URIs takes no other; one without
+ * (the built-in seed's) takes any http(s) address, but only once the person
+ * has answered on the page, which names it. So the page redirects nobody
+ * anywhere before a person acts on it (no open redirect). The form is CSRF-protected (token in a hidden field and in a
+ * SameSite=Strict cookie, compared in constant time, plus the Origin header
+ * when the browser sends one); the page cannot be framed (clickjacking) and
+ * is not cached.
  */
 export function consentRoutes(store: OAuthStore): FastifyPluginAsync {
+  let redirectUris: OAuthRedirectUris;
   return async (app) => {
+    redirectUris = oauthRedirectUris(app.sandbox.db);
     app.get<{ Querystring: Record<string, string | undefined> }>('/oauth/auth', async (request, reply) => {
       const consent = parseConsentRequest(request, request.query, reply);
       if (consent === undefined) return reply;
@@ -123,6 +131,19 @@ export function consentRoutes(store: OAuthStore): FastifyPluginAsync {
       );
       return undefined;
     }
+    // Known valid for this client: an error may be sent back to it (RFC 6749 §4.1.2.1).
+    const known = redirectUris.allowed(clientId, redirectUri);
+    if (!known && redirectUris.hasRegistered(clientId)) {
+      void page(
+        reply,
+        400,
+        consentErrorHtml(
+          'Redirect address not registered',
+          `redirect_uri is not one of the redirect URIs of the integration key ${JSON.stringify(clientId)} (oauthRedirectUris of the seed; DocuSign's consent page and loopback addresses are registered on every key).`,
+        ),
+      );
+      return undefined;
+    }
     const base = {
       clientId,
       redirectUri,
@@ -131,7 +152,9 @@ export function consentRoutes(store: OAuthStore): FastifyPluginAsync {
       codeChallengeMethod: params['code_challenge_method'],
     };
     const back = (error: string, description: string) => {
-      void redirectBack(reply, { ...base, scopes: [] }, { error, error_description: description });
+      // Not a known redirect URI of the client (a key without registered ones): the error is shown, not sent there.
+      if (!known) void page(reply, 400, consentErrorHtml('Bad request', `${error}: ${description}`));
+      else void redirectBack(reply, { ...base, scopes: [] }, { error, error_description: description });
       return undefined;
     };
     if (params['response_type'] !== 'code') return back('unsupported_response_type', 'response_type must be code');

@@ -1,6 +1,6 @@
 /**
  * Tables of the sandbox's account server (DocuSign's /oauth): integration
- * keys' RSA public keys and secret keys (sha256), consents, authorization codes and refresh tokens.
+ * keys' RSA public keys, secret keys (sha256) and redirect URIs, consents, authorization codes and refresh tokens.
  * Access tokens go in the API's own `access_tokens` table, so the API's
  * authenticator accepts them unchanged. Secrets (codes, refresh tokens) are
  * stored as their sha256 only. `IF NOT EXISTS`: a data folder made before
@@ -21,6 +21,11 @@ CREATE TABLE IF NOT EXISTS oauth_secrets (
   created_at INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS oauth_secrets_by_integrator_key ON oauth_secrets(integrator_key);
+CREATE TABLE IF NOT EXISTS oauth_redirect_uris (
+  integrator_key TEXT NOT NULL,
+  redirect_uri TEXT NOT NULL,
+  PRIMARY KEY (integrator_key, redirect_uri)
+);
 CREATE TABLE IF NOT EXISTS oauth_consents (
   integrator_key TEXT NOT NULL,
   user_id TEXT NOT NULL,

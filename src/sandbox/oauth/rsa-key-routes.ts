@@ -1,6 +1,6 @@
 import { createPublicKey, generateKeyPair } from 'node:crypto';
 import { promisify } from 'node:util';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ApiError, apiErrors } from '../api-error.js';
 import type { OAuthStore } from './oauth-store.js';
 
@@ -19,6 +19,16 @@ export const minRsaKeyBits = 2048;
  * `{ keypairId, publicKey }`.
  * `POST /sandbox/integrations/{integrationKey}/secrets`: a secret key, 201
  * `{ secretId, secret }` (shown once).
+ *
+ * Both mint credentials of the integration key (a key pair lets its holder
+ * obtain a token for every user who consented to the key), so both are
+ * {@link authorised} first: a user of an account of the seed (the accounts
+ * that own the seed's integration keys; not a subsidiary account) signed in
+ * with that very key — the legacy `X-DocuSign-Authentication` header naming
+ * it, or a bearer token issued to it — as DocuSign's Apps and Keys page asks
+ * an administrator of the owning account to sign in. And they are off on a
+ * sandbox reachable from the network (`serve --public-url`) unless it was
+ * started with `--allow-key-generation`.
  */
 export function rsaKeyRoutes(store: OAuthStore): FastifyPluginAsync {
   return async (app) => {
@@ -27,7 +37,7 @@ export function rsaKeyRoutes(store: OAuthStore): FastifyPluginAsync {
       async (request, reply) => {
         const { sandbox } = request.server;
         const { integrationKey } = request.params;
-        if (!sandbox.accounts.hasIntegratorKey(integrationKey)) throw unknownIntegrationKey(integrationKey);
+        await authorised(request, integrationKey);
         const body = request.body;
         const now = sandbox.clock.now();
         void reply.status(201).header('cache-control', 'no-store');
@@ -55,12 +65,38 @@ export function rsaKeyRoutes(store: OAuthStore): FastifyPluginAsync {
       async (request, reply) => {
         const { sandbox } = request.server;
         const { integrationKey } = request.params;
-        if (!sandbox.accounts.hasIntegratorKey(integrationKey)) throw unknownIntegrationKey(integrationKey);
+        await authorised(request, integrationKey);
         void reply.status(201).header('cache-control', 'no-store');
         return store.addSecret(integrationKey, sandbox.clock.now());
       },
     );
   };
+}
+
+/**
+ * Throws unless this sandbox registers keys at all (KEY_GENERATION_DISABLED,
+ * 403), the caller authenticates (USER_AUTHENTICATION_FAILED, 401), the key
+ * exists (INTEGRATOR_KEY_NOT_FOUND, 404), and the caller signed in with this
+ * integration key as a user of an account of the seed (USER_LACKS_PERMISSIONS, 403).
+ */
+async function authorised(request: FastifyRequest, integrationKey: string): Promise<void> {
+  const { sandbox } = request.server;
+  if (!sandbox.config.keyRegistration) {
+    throw new ApiError(
+      403,
+      'KEY_GENERATION_DISABLED',
+      'This sandbox was started with --public-url: it makes and registers no keys for clients on the network. Start it with --allow-key-generation to allow it (docs/sandbox.md, "On a network").',
+    );
+  }
+  const principal = await sandbox.auth.authenticate(request.headers);
+  if (!sandbox.accounts.hasIntegratorKey(integrationKey)) throw unknownIntegrationKey(integrationKey);
+  if (principal.integratorKey !== integrationKey || principal.account.parentAccountId !== null) {
+    throw new ApiError(
+      403,
+      'USER_LACKS_PERMISSIONS',
+      "This user does not have sufficient permissions: keys of an integration key are made by a user of an account that owns it (the seed's accounts), signed in with that integration key.",
+    );
+  }
 }
 
 function unknownIntegrationKey(integrationKey: string): ApiError {

@@ -11,6 +11,7 @@ import { hashPassword } from '../auth/password-hash.js';
 import { generatedDocument } from '../pdf/generated-document.js';
 import { quickPageCount } from '../pdf/page-count.js';
 import type { OAuthConsents } from '../oauth/oauth-consents.js';
+import type { OAuthRedirectUris } from '../oauth/redirect-uris.js';
 
 /** Where a seed's relative file paths start (the folder of the seed file); absent for the built-in seed. */
 export interface ApplySeedOptions {
@@ -31,6 +32,8 @@ export async function applySeed(
     templates: TemplatesRepository;
     /** The account server's consents: a seed user may have consented already (`oauthConsents`). */
     consents: Pick<OAuthConsents, 'grant'>;
+    /** The account server's redirect URIs per key (`oauthRedirectUris`). */
+    redirectUris: Pick<OAuthRedirectUris, 'register'>;
     clock: Clock;
   },
   options: ApplySeedOptions = {},
@@ -102,6 +105,7 @@ export async function applySeed(
   );
   deps.db.transaction(() => {
     for (const key of seed.integratorKeys) deps.accounts.addIntegratorKey(key);
+    for (const [key, uris] of Object.entries(seed.oauthRedirectUris ?? {})) deps.redirectUris.register(key, uris);
     for (const p of prepared) {
       deps.accounts.insertAccount(p.account, p.details);
       for (const { consents, ...u } of p.users) {

@@ -7,6 +7,12 @@ import type { Tabs } from '../../envelope/index.js';
 export interface Seed {
   /** Integrator keys the service accepts. */
   integratorKeys: string[];
+  /**
+   * Redirect URIs registered per integrator key (DocuSign's Apps and Keys):
+   * where the consent page (/oauth/auth) may send a browser back, besides
+   * DocuSign's consent page and loopback addresses, which every key has.
+   */
+  oauthRedirectUris?: Record<string, string[]>;
   accounts: SeedAccount[];
 }
 

@@ -47,13 +47,32 @@ export async function tokenRequest(
   return { status: response.status, json: await response.json() };
 }
 
-/** A new key pair on an integration key (POST /sandbox/integrations/{key}/rsa-keys). */
+/**
+ * The seed user signed in with the legacy header for `integrationKey`: what
+ * POST /sandbox/integrations/{key}/rsa-keys and …/secrets ask (issue 25).
+ */
+export function seedUserHeaders(
+  integrationKey = 'sandbox-integrator-key',
+  user: { username: string; password: string } = { username: 'sandbox@signrun.test', password: 'sandbox-password' },
+): Record<string, string> {
+  return {
+    'x-docusign-authentication': JSON.stringify({
+      Username: user.username,
+      Password: user.password,
+      IntegratorKey: integrationKey,
+    }),
+  };
+}
+
+/** A new key pair on an integration key (POST /sandbox/integrations/{key}/rsa-keys, signed in as the seed user). */
 export async function newKeyPair(
   origin: string,
   integrationKey = 'sandbox-integrator-key',
+  user?: { username: string; password: string },
 ): Promise<{ keypairId: string; publicKey: string; privateKey: string }> {
   const response = await fetch(`${origin}/sandbox/integrations/${encodeURIComponent(integrationKey)}/rsa-keys`, {
     method: 'POST',
+    headers: seedUserHeaders(integrationKey, user),
   });
   if (response.status !== 201) throw new Error(`rsa-keys answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as { keypairId: string; publicKey: string; privateKey: string };
