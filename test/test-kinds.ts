@@ -21,6 +21,7 @@ export const endToEndCalls = [
   'startReceiver',
   'startTinyApp',
   'startReturnServer',
+  'startHostileProxy',
   // processes: the CLI, `signrun serve`, child scripts
   'spawn',
   'fork',

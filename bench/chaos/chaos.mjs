@@ -13,7 +13,12 @@
  * - exactly once: every identity custom field (`signrun`) on exactly one envelope;
  * - complete: every envelope succeeded and is in report.json;
  * - files: every file's sha256 on disk equals report.json's;
- * - nothing answered 201 lost: every envelopeId of the report exists in the database.
+ * - nothing answered 201 lost: every envelopeId of the report exists in the database;
+ * - promises kept (issue 25): every output each state folder's journal records
+ *   is on disk — signing.json of the envelope the journal and the service
+ *   hold, with an address for every journalled view whose token the
+ *   sandbox issued for that envelope; every journalled document and
+ *   certificate with its sha256 — and every envelope has its signing.json.
  *
  * With --shards N, every run is N processes in parallel (`run --shard K/N`,
  * each with its own --out), and the checks read the merged report
@@ -365,6 +370,67 @@ if (race > 1)
     const own = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')).envelopes ?? [] : [];
     raceShortfall += envelopes - own.filter((e) => e.outcome === 'succeeded').length;
   }
+// Issue 25: every output the journal promises, file by file, against the journal and the service.
+const viewToken = db.prepare('SELECT envelope_id AS envelopeId FROM view_tokens WHERE token_hash = ?');
+const identityEnvelopes = db.prepare(
+  "SELECT e.id AS id FROM envelope_custom_fields f JOIN envelopes e ON e.id = f.envelope_id WHERE f.name = 'signrun' AND f.value = ? AND e.status != 'deleted'",
+);
+let promisesChecked = 0;
+let promisesBroken = 0;
+const brokenExamples = [];
+const withSigning = new Set();
+const broken = (what) => {
+  promisesBroken += 1;
+  if (brokenExamples.length < 5) brokenExamples.push(what);
+};
+for (const out of outDirs) {
+  const journalPath = join(out, '.signrun', 'journal.jsonl');
+  if (!existsSync(journalPath)) continue;
+  const byId = new Map();
+  for (const line of readFileSync(journalPath, 'utf8').split('\n')) {
+    let r;
+    try {
+      r = JSON.parse(line);
+    } catch {
+      continue; // a torn last line: never acknowledged
+    }
+    if (r.kind !== 'envelope') continue;
+    const p = byId.get(r.id) ?? { views: new Set(), documents: new Map() };
+    byId.set(r.id, p);
+    if (r.step === 'created') p.envelopeId = r.envelopeId.toLowerCase();
+    else if (r.step === 'view') p.views.add(r.recipientId);
+    else if (r.step === 'document') p.documents.set(r.documentId, r);
+    else if (r.step === 'certificate') p.certificate = r;
+  }
+  for (const [id, p] of byId) {
+    const onService = identityEnvelopes.all(id).map((e) => e.id.toLowerCase());
+    if (p.envelopeId && !onService.includes(p.envelopeId)) broken(`${id}: journalled envelope not on the service`);
+    // An envelope adopted from the service's listing by a run that journalled no `created`: the service's.
+    p.envelopeId ??= onService.length === 1 ? onService[0] : undefined;
+    const signingPath = join(out, id, 'signing.json');
+    const signing = existsSync(signingPath) ? JSON.parse(readFileSync(signingPath, 'utf8')) : undefined;
+    if (signing && signing.envelopeId.toLowerCase() === p.envelopeId) {
+      const ready = signing.recipients.filter((r) => r.state === 'ready' && r.url);
+      const issued = ready.filter((r) => {
+        const token = new URL(r.url).pathname.split('/').pop();
+        const row = viewToken.get(createHash('sha256').update(token).digest('hex'));
+        return row && row.envelopeId.toLowerCase() === p.envelopeId;
+      });
+      if (ready.length > 0 && issued.length === ready.length) withSigning.add(id);
+    }
+    if (p.views.size > 0) {
+      promisesChecked += 1;
+      if (!withSigning.has(id)) broken(`${id}: views journalled, signing.json ${signing ? 'without them' : 'missing'}`);
+    }
+    for (const f of [...p.documents.values(), ...(p.certificate ? [p.certificate] : [])]) {
+      promisesChecked += 1;
+      const path = join(out, f.path);
+      if (!existsSync(path) || createHash('sha256').update(readFileSync(path)).digest('hex') !== f.sha256)
+        broken(`${f.path}: journalled, ${existsSync(path) ? 'other bytes' : 'missing'}`);
+    }
+  }
+}
+const signingFiles = expected.filter((id) => withSigning.has(id)).length;
 db.close();
 const accounted = new Set(reportEnvelopes.map((e) => `${e.job}/${e.key}`));
 const unaccounted = expected.filter((id) => !accounted.has(id)).length;
@@ -397,6 +463,10 @@ const result = {
   reportedEnvelopeIdsMissingInSandbox: lostEnvelopeIds,
   files,
   filesWithWrongSha256: badFiles,
+  promisesChecked,
+  promisesBroken,
+  ...(brokenExamples.length > 0 ? { brokenExamples } : {}),
+  signingFiles,
   machine: `${cpus().length} cores, load ${loadavg()[0].toFixed(1)}, Node ${process.versions.node}`,
 };
 console.log(asJson ? JSON.stringify(result) : JSON.stringify(result, null, 2));
@@ -408,6 +478,8 @@ const complete =
   unaccounted === 0 &&
   badFiles === 0 &&
   lostEnvelopeIds === 0 &&
+  promisesBroken === 0 &&
+  signingFiles === envelopes &&
   (mergeExit ?? 0) === 0 &&
   raceShortfall === 0;
 process.exit(exactlyOnce && complete ? 0 : 1);

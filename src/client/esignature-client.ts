@@ -15,6 +15,7 @@ import { withAccessToken } from './with-access-token.js';
 import { withRequestSlots } from './with-request-slots.js';
 import { apiRootOf, inVersion, versionOfRoot, type ApiVersion } from './api-version.js';
 import { pathOf } from './redact.js';
+import { checkedDownload, downloadCap, downloadTooLarge, type DownloadExpectation } from './download-check.js';
 import type {
   EnvelopeDefinition,
   EnvelopeDocumentsResult,
@@ -72,6 +73,12 @@ export interface CallOptions {
    * retry policy's limit.
    */
   attempts?: AttemptBudget;
+}
+
+/** Options of a download: a call's, and what the body must be. */
+export interface DownloadOptions extends CallOptions {
+  /** Default `{ kind: 'pdf' }` with no announced size (the cap is then download-check.ts's maximum). */
+  expect?: DownloadExpectation;
 }
 
 /** Size and sha256 of a file written from a download. */
@@ -301,24 +308,32 @@ export class EsignatureClient {
     url: string,
     operation: string,
     sink: DownloadSink<T>,
-    options: CallOptions = {},
+    options: DownloadOptions = {},
   ): Promise<T> {
     const { policy, timing, onEvent } = this.#shared;
+    const { expect = { kind: 'pdf' }, ...call } = options;
     // One budget for the download and its restarts: the retry layer's retries of each GET draw from it too.
-    const attempts = options.attempts ?? new AttemptBudget(policy.limit);
+    const attempts = call.attempts ?? new AttemptBudget(policy.limit);
+    const what = `${operation} GET ${pathOf(url)}`;
+    const cap = downloadCap(expect);
     for (;;) {
       const response = await this.request(
         { method: 'GET', url, operation, responseType: 'stream' },
-        { ...options, attempts },
+        { ...call, attempts },
       );
       try {
         if (!response.stream) throw new Error('no body');
-        return await sink(response.stream);
+        // The one download path checks what it receives (issue 25): the kind
+        // its first bytes say, and a size cap, announced by Content-Length or
+        // not; a refused body leaves nothing on disk (the sink removes its temp file).
+        const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+        if (declared > cap) throw downloadTooLarge(what, cap, expect.announcedBytes);
+        return await sink(checkedDownload(response.stream, expect, what, cap));
       } catch (error) {
         // A body the sink left unread would hold its connection (and its slot) for good.
         response.stream?.destroy();
         attempts.failed(error);
-        if (attempts.left === 0 || options.signal?.aborted || !isStreamBreak(error)) throw error;
+        if (attempts.left === 0 || call.signal?.aborted || !isStreamBreak(error)) throw error;
         const delayMs = retryDelay(policy, attempts.used, undefined, timing.random);
         onEvent?.({
           type: 'retry',
@@ -328,9 +343,9 @@ export class EsignatureClient {
           retry: attempts.used,
           delayMs,
           reason: 'download broke off',
-          ...(options.tag === undefined ? {} : { tag: options.tag }),
+          ...(call.tag === undefined ? {} : { tag: call.tag }),
         });
-        await timing.delay(delayMs, options.signal);
+        await timing.delay(delayMs, call.signal);
       }
     }
   }
@@ -338,6 +353,8 @@ export class EsignatureClient {
 
 function isStreamBreak(error: unknown): boolean {
   if (error instanceof ClientNetworkError) return true;
+  // A refused body (not a document, too large) is an answer, not a break: never retried.
+  if (error instanceof SignrunError) return false;
   const code = (error as { code?: string } | undefined)?.code;
   const type = (error as { type?: string } | undefined)?.type; // node-fetch FetchError type 'system' / 'aborted'
   return (
@@ -596,14 +613,16 @@ export class AccountClient {
     envelopeId: string,
     documentId: string,
     sink: DownloadSink<T>,
-    options: CallOptions = {},
+    options: CallOptions & {
+      /** `sizeBytes` of the documents listing, when known: the download's cap follows from it. */
+      announcedBytes?: number;
+    } = {},
   ): Promise<T> {
-    return this.client.download(
-      `${this.#env(envelopeId)}/documents/${enc(documentId)}`,
-      'downloadDocument',
-      sink,
-      options,
-    );
+    const { announcedBytes, ...call } = options;
+    return this.client.download(`${this.#env(envelopeId)}/documents/${enc(documentId)}`, 'downloadDocument', sink, {
+      ...call,
+      expect: { kind: 'pdf', ...(announcedBytes !== undefined ? { announcedBytes } : {}) },
+    });
   }
 
   /**

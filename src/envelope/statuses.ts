@@ -91,3 +91,33 @@ export function isStillToAct(status: string | undefined, kind?: string): boolean
   if (known !== undefined && !recipientMustAct(known)) return false;
   return !recipientHasActed(status);
 }
+
+/**
+ * How far an envelope has gone: created, sent, delivered, signed, then a
+ * settled status (completed, declined, voided), which is final. Unknown
+ * words (`deleted`, anything new) have no place.
+ */
+const envelopeProgress: ReadonlyMap<string, number> = new Map([
+  ['created', 0],
+  ['sent', 1],
+  ['delivered', 2],
+  ['signed', 3],
+  ['completed', 4],
+  ['declined', 4],
+  ['voided', 4],
+]);
+
+/**
+ * True when going from `from` to `to` would take an envelope back (issue
+ * 25): from a settled status to any other, or to an earlier one of created,
+ * sent, delivered, signed (any case). A status never goes backwards in the
+ * state: a listing that says so is reported, not applied. False when either
+ * word is unknown or they are the same.
+ */
+export function isStatusRegression(from: string | undefined, to: string | undefined): boolean {
+  if (from === undefined || to === undefined) return false;
+  const a = envelopeProgress.get(from.toLowerCase());
+  const b = envelopeProgress.get(to.toLowerCase());
+  if (a === undefined || b === undefined || from.toLowerCase() === to.toLowerCase()) return false;
+  return isSettledEnvelope(from) || b < a;
+}

@@ -295,6 +295,14 @@ export interface EnvelopeDocument {
   order?: string;
   /** v2: the page count as a string ("2"); v2.1: one object per page (read it with pageCountOf). */
   pages?: string | DocumentPage[];
+  /** v2.1: the document's size in bytes, as a string: the cap of its download follows from it. */
+  sizeBytes?: string;
+}
+
+/** `sizeBytes` of a listed document as a number, when it is a whole number. */
+export function announcedBytesOf(document: { sizeBytes?: string }): number | undefined {
+  const raw = document.sizeBytes;
+  return typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
 }
 
 /** `#/definitions/envelopeDocumentsResult` (GET …/envelopes/{envelopeId}/documents). */

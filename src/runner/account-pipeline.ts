@@ -3,7 +3,7 @@ import type { EsignatureClient } from '../client/esignature-client.js';
 import type { NewAccountDefinition } from '../client/wire-types.js';
 import { SignrunError } from '../errors/signrun-error.js';
 import type { FileRecord, OutputFolder } from '../output/output-folder.js';
-import type { AccountRecord } from '../output/records.js';
+import { readRecord, type AccountRecord } from '../output/records.js';
 import { itemFile, itemFolder } from '../output/output-paths.js';
 import type { Journal } from '../state/journal.js';
 import type { AccountProgress } from '../state/journal-progress.js';
@@ -123,9 +123,26 @@ export async function runAccount(
     const userId = account.userId ?? journalled?.userId;
     if (userId) result.userId = userId;
     switch (decision.action) {
-      case 'up-to-date':
+      case 'up-to-date': {
         result.outcome = 'up-to-date';
+        // The journal's `created` promises account.json (issue 25): written again when it is gone
+        // (the plan has just read the account on the service: it is there).
+        const path = itemFile(folder, 'account');
+        if (journalled?.present && userId && !(await readRecord(ctx.out.root, path).catch(() => undefined))) {
+          files.push(
+            await ctx.out.writeJson(path, {
+              job: account.job,
+              key: account.key,
+              accountName: account.accountName,
+              accountId: decision.accountId,
+              userId,
+              rootUrl: ctx.rootUrl,
+              state: 'present',
+            } satisfies AccountRecord),
+          );
+        }
         return result;
+      }
       case 'already-absent':
         result.outcome = 'already-absent';
         return result;

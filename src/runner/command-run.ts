@@ -158,6 +158,8 @@ export async function commandRun<O extends CommandRunOptions, S extends RunSumma
         rootUrl: options.target.rootUrl,
         warn: (warning) => emit({ type: 'warning', ...warning }),
         now: () => timing.now(),
+        // What the journal promises is checked against the output folder: a missing output is made again.
+        outDir: out.root,
       });
     }
     emit({

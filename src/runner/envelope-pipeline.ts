@@ -16,6 +16,7 @@ import { recipientsOf, signersInTurn, viewKeyOf } from './decide.js';
 import { identityOf, transactionIdOf } from './identity.js';
 import { isSettledEnvelope, recipientHasActed } from '../envelope/statuses.js';
 import { shorthandRecipientKind } from '../envelope/recipient-kinds.js';
+import { announcedBytesOf } from '../envelope/wire.js';
 import { recipientStatusAt, withFacts } from '../state/status-facts.js';
 import type { EnvelopeStatusFacts } from '../state/journal-record.js';
 import type { RunEventListener } from './run-events.js';
@@ -65,8 +66,13 @@ interface EnvelopeState {
   signing: SigningEntry[];
   downloads: FileRecord[];
   files: Map<string, FileRecord>;
-  /** Files written behind, with the journal record each makes once committed. */
-  commits: Array<{ committed: Promise<void>; record?: NewJournalRecord }>;
+  /**
+   * Files written behind, with the journal records each makes once
+   * committed: nothing is recorded as done before its output is on disk (a
+   * crash between the two costs the step again, never an output the journal
+   * promises and the disk lacks).
+   */
+  commits: Array<{ committed: Promise<void>; records?: NewJournalRecord[] }>;
   /** Journal records written behind the calls; the result waits for them. */
   journalling: Array<Promise<void>>;
   lastStep?: EnvelopeStep;
@@ -133,12 +139,32 @@ export async function runEnvelope(
     if (decision.action === 'drift') {
       throw driftError(envelope, tag, decision.envelopeId);
     }
+    // Adopted from the service's listing: the journal learns which envelope this identity is once the
+    // losing drafts are deleted (after the confirm, when there is one), so that the next run decides
+    // from the journal and does not adopt it again (issue 25: each re-run re-made its addresses).
+    let adoption = decision.action === 'adopt' && !journalled?.created ? decision : undefined;
+    const recordAdoption = () => {
+      if (!adoption) return;
+      journalBehind(state, ctx, {
+        kind: 'envelope',
+        id: tag,
+        step: 'created',
+        envelopeId: adoption.envelopeId,
+        digest: envelope.digest,
+        adopted: true,
+      });
+      if (!adoption.draft)
+        journalBehind(state, ctx, { kind: 'envelope', id: tag, step: 'sent', envelopeId: adoption.envelopeId });
+      adoption = undefined;
+    };
     for (const step of plan.steps) {
       failedStep = step;
+      if (step !== 'confirm') recordAdoption();
       ctx.emit({ type: 'envelope:step', job: envelope.job, key: envelope.key, step });
       await steps[step](envelope, state, ctx, tag, plan);
       state.lastStep = step;
     }
+    recordAdoption();
     failedStep = undefined;
   } catch (caught) {
     error = itemErrorOf(caught, failedStep);
@@ -152,11 +178,11 @@ export async function runEnvelope(
     }
   }
   // Files were written behind the API calls; each counts (and is journalled) once in place.
-  for (const { committed, record } of state.commits) {
+  for (const { committed, records } of state.commits) {
     try {
       await committed;
       // Files are journalled once committed: the record names bytes that exist.
-      if (record) await ctx.journal.append(record);
+      for (const record of records ?? []) await ctx.journal.append(record);
     } catch (caught) {
       error ??= itemErrorOf(caught, 'outputs');
     }
@@ -388,6 +414,9 @@ async function stepViews(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: 
   const inTurn = new Set(signersInTurn(envelope));
   state.outcomes = outcomesOf(envelope, false);
   const asks: Array<Promise<void>> = [];
+  // Journalled once signing.json, which holds the addresses, is on disk: a
+  // view recorded before would tell a re-run an address exists that no file has.
+  const views: NewJournalRecord[] = [];
   recipientsOf(envelope).forEach((r, i) => {
     if (r.clientUserId === undefined) return;
     const outcome = state.outcomes[i]!;
@@ -428,7 +457,7 @@ async function stepViews(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: 
           const expiresAt = new Date(issuedAt.getTime() + ctx.viewTtlSeconds * 1000).toISOString();
           Object.assign(entry, { state: 'ready', url: view.url, issuedAt: issuedAt.toISOString(), expiresAt });
           outcome.signing = 'ready';
-          journalBehind(state, ctx, { kind: 'envelope', id: tag, step: 'view', recipientId: viewKeyOf(r), expiresAt });
+          views.push({ kind: 'envelope', id: tag, step: 'view', recipientId: viewKeyOf(r), expiresAt });
         } catch (error) {
           if (serviceErrorMeans(error, 'recipient-not-in-turn')) return;
           throw error;
@@ -452,7 +481,7 @@ async function stepViews(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: 
         { mode: 0o600 },
       ),
     );
-    state.commits.push({ committed });
+    state.commits.push({ committed, records: views });
   }
 }
 
@@ -474,13 +503,20 @@ async function allSettledOrThrow(calls: Array<Promise<unknown>>): Promise<void> 
 async function stepDocuments(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: EnvelopeContext, tag: string) {
   const envelopeId = need(state.envelopeId);
   const done = ctx.progressOf?.(tag)?.documents;
-  let documents: Array<{ documentId: string; name: string }>;
+  let documents: Array<{ documentId: string; name: string; announcedBytes?: number }>;
   if (envelope.kind !== 'documents') {
     const listed = await ctx.account.listDocuments(envelopeId, { tag, priority: requestPriority.documents });
     // DocuSign lists the certificate as a pseudo-document (documentId "certificate", type "summary").
     documents = (listed.envelopeDocuments ?? [])
       .filter((d) => d.documentId !== 'certificate' && d.type !== 'summary')
-      .map((d) => ({ documentId: d.documentId, name: d.name ?? `document-${d.documentId}` }));
+      .map((d) => {
+        const announcedBytes = announcedBytesOf(d);
+        return {
+          documentId: d.documentId,
+          name: d.name ?? `document-${d.documentId}`,
+          ...(announcedBytes !== undefined ? { announcedBytes } : {}),
+        };
+      });
   } else documents = envelope.documents.map((d) => ({ documentId: d.documentId, name: d.name }));
   // The downloads overlap and end in any order; the outputs list them in the envelope's order.
   const kept: FileRecord[] = [];
@@ -493,13 +529,17 @@ async function stepDocuments(envelope: ResolvedEnvelope, state: EnvelopeState, c
           envelopeId,
           doc.documentId,
           (body) => ctx.out.writeStreamBehind(relative, body),
-          { tag, priority: requestPriority.documents },
+          {
+            tag,
+            priority: requestPriority.documents,
+            ...(doc.announcedBytes !== undefined ? { announcedBytes: doc.announcedBytes } : {}),
+          },
         );
         const { record, committed } = keep(state, file);
         kept[i] = record;
         state.commits.push({
           committed,
-          record: { kind: 'envelope', id: tag, step: 'document', documentId: doc.documentId, ...digestOf(record) },
+          records: [{ kind: 'envelope', id: tag, step: 'document', documentId: doc.documentId, ...digestOf(record) }],
         });
       }),
   );
@@ -519,7 +559,7 @@ async function stepCertificate(_envelope: ResolvedEnvelope, state: EnvelopeState
   );
   const { record, committed } = keep(state, file);
   state.downloads.push(record);
-  state.commits.push({ committed, record: { kind: 'envelope', id: tag, step: 'certificate', ...digestOf(record) } });
+  state.commits.push({ committed, records: [{ kind: 'envelope', id: tag, step: 'certificate', ...digestOf(record) }] });
 }
 
 /** Records a file written behind; its commit is awaited (and journalled) before the envelope's result is given. */

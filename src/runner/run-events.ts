@@ -36,8 +36,10 @@ export type RunEvent =
  * polling rule: the last status listing is shown again) and
  * `settled-left-as-is` (an envelope to void or replace is already settled)
  * and `output-not-written` (a job-wide table such as form-data.csv could not
- * be written; the envelopes' own files were).
+ * be written; the envelopes' own files were) and `status-regression` (the
+ * service said an envelope went back, e.g. `sent` after `completed`: not applied).
  */
-export type WarningKind = HoldStateWarning['kind'] | 'listing-too-recent' | 'settled-left-as-is' | 'output-not-written';
+export type WarningKind =
+  HoldStateWarning['kind'] | 'listing-too-recent' | 'settled-left-as-is' | 'output-not-written' | 'status-regression';
 
 export type RunEventListener = (event: RunEvent) => void;

@@ -105,7 +105,10 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
       // Plan: the one place that decides. The service is asked in batches
       // (one paged listing per job); the same listing confirms drafts later.
       const arbitrate = !options.target.sandbox;
-      const ledger = arbitrate ? new ServiceLedger(account) : undefined;
+      // The signal stops its listings between pages (SIGTERM, Ctrl-C: client/listing-pages.ts).
+      const ledger = arbitrate
+        ? new ServiceLedger(account, options.signal ? { signal: options.signal } : {})
+        : undefined;
       if (ledger && progress) for (const p of progress.envelopes.values()) ledger.retire(p.replaced);
       const plan = await makePlan({
         jobs: options.jobs.map((job, j) => ({ ...job, envelopes: [...present(envelopes.slice(...rangeOf(j)))] })),

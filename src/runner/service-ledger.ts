@@ -1,6 +1,8 @@
 import type { AccountClient } from '../client/esignature-client.js';
 import type { Envelope } from '../envelope/wire.js';
 import { requestPriority } from './request-priority.js';
+import { listingPages, type ListingLimits } from '../client/listing-pages.js';
+import { isSignrunError } from '../errors/signrun-error.js';
 import { accountFieldName, digestFieldName, identityFieldName, jobFieldName } from './identity.js';
 
 /** One envelope of the service as the listing shows it. */
@@ -30,6 +32,10 @@ export interface ServiceLedgerOptions {
   overlapMs?: number;
   /** Envelopes per page (DocuSign: at most 1000). Default 1000. */
   pageSize?: number;
+  /** Aborted (SIGTERM, Ctrl-C): a listing stops between pages (SR_INTERRUPTED), merging nothing of itself. */
+  signal?: AbortSignal;
+  /** Bounds of one listing. Default: client/listing-pages.ts, `defaultListingLimits`. */
+  limits?: Partial<ListingLimits>;
 }
 
 /** Lookups go back this far the first time: an envelope sent by any earlier run must be found. */
@@ -41,6 +47,8 @@ interface JobState {
   running?: Promise<void>;
   /** The listing that will start once `running` ends: every caller until then shares it. */
   queued?: Promise<void>;
+  /** A listing of the job the service did not end (SR_LISTING_UNBOUNDED): later ones fail at once. */
+  broken?: Error;
 }
 
 /**
@@ -56,7 +64,8 @@ interface JobState {
  */
 export class ServiceLedger {
   readonly #account: AccountClient;
-  readonly #options: Required<ServiceLedgerOptions>;
+  readonly #options: Required<Omit<ServiceLedgerOptions, 'signal' | 'limits'>> &
+    Pick<ServiceLedgerOptions, 'signal' | 'limits'>;
   readonly #byIdentity = new Map<string, Map<string, LedgerEntry>>();
   readonly #jobs = new Map<string, JobState>();
   /** Listing calls made (pages included). */
@@ -153,40 +162,55 @@ export class ServiceLedger {
    * (`from_date` is inclusive), skipping the envelopes of that time already read.
    */
   async #listSince(job: string, state: JobState): Promise<void> {
-    let from =
+    // A listing of this job found the service not stopping: every later one would pay the same calls.
+    if (state.broken) throw state.broken;
+    const from =
       state.lastQueriedMs === undefined
         ? beginning
         : new Date(state.lastQueriedMs - this.#options.overlapMs).toISOString();
-    let skip = 0;
     let queriedMs: number | undefined;
-    for (;;) {
-      this.calls += 1;
-      const page = await this.#account.listEnvelopeStatusChanges(
-        {
-          fromDate: from,
-          customField: { name: jobFieldName, value: job },
-          startPosition: skip,
-          count: this.#options.pageSize,
-        },
-        { tag: this.#options.tag, priority: requestPriority.listing },
-      );
-      if (queriedMs === undefined && page.lastQueriedDateTime) {
-        const ms = Date.parse(page.lastQueriedDateTime);
-        if (!Number.isNaN(ms)) queriedMs = ms;
+    const listed: Envelope[] = [];
+    const pages = listingPages<{ from: string; skip: number }>({
+      what: `the listing of job ${job}`,
+      first: { from, skip: 0 },
+      fetch: ({ from: since, skip }) => {
+        this.calls += 1;
+        return this.#account.listEnvelopeStatusChanges(
+          {
+            fromDate: since,
+            customField: { name: jobFieldName, value: job },
+            startPosition: skip,
+            count: this.#options.pageSize,
+          },
+          { tag: this.#options.tag, priority: requestPriority.listing },
+        );
+      },
+      next: (page, { from: since, skip }) => {
+        const envelopes = page.envelopes ?? [];
+        const total = Number(page.totalSetSize ?? envelopes.length);
+        if (envelopes.length === 0 || envelopes.length >= total) return undefined;
+        const last = envelopes[envelopes.length - 1]?.statusChangedDateTime;
+        if (!last) return undefined;
+        const atLast = envelopes.filter((e) => e.statusChangedDateTime === last).length;
+        return last === since ? { from: since, skip: skip + envelopes.length } : { from: last, skip: atLast };
+      },
+      ...(this.#options.signal ? { signal: this.#options.signal } : {}),
+      ...(this.#options.limits ? { limits: this.#options.limits } : {}),
+    });
+    try {
+      for await (const page of pages) {
+        if (queriedMs === undefined && page.lastQueriedDateTime) {
+          const ms = Date.parse(page.lastQueriedDateTime);
+          if (!Number.isNaN(ms)) queriedMs = ms;
+        }
+        listed.push(...(page.envelopes ?? []));
       }
-      const envelopes = page.envelopes ?? [];
-      for (const envelope of envelopes) this.#merge(envelope);
-      const total = Number(page.totalSetSize ?? envelopes.length);
-      if (envelopes.length === 0 || envelopes.length >= total) break;
-      const last = envelopes[envelopes.length - 1]?.statusChangedDateTime;
-      if (!last) break;
-      const atLast = envelopes.filter((e) => e.statusChangedDateTime === last).length;
-      if (last === from) skip += envelopes.length;
-      else {
-        from = last;
-        skip = atLast;
-      }
+    } catch (error) {
+      if (isSignrunError(error) && error.code === 'SR_LISTING_UNBOUNDED') state.broken = error;
+      throw error;
     }
+    // Merged once the listing is whole: an interrupted or refused one changes nothing.
+    for (const envelope of listed) this.#merge(envelope);
     // Without the service's time, this machine's (the overlap absorbs a small difference).
     state.lastQueriedMs = queriedMs ?? Date.now();
   }

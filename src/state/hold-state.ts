@@ -2,11 +2,15 @@ import { acquireStateLock } from './state-lock.js';
 import { openJournal, type Journal } from './journal.js';
 import { bindStateTarget } from './state-target.js';
 import { journalProgress, type JournalProgress } from './journal-progress.js';
+import { keptPromises, type BrokenPromise } from './promised-outputs.js';
 
 /** A state folder held by one command (run, sync): its lock, its journal open for appending, what earlier runs recorded. */
 export interface HeldState {
   journal: Journal;
+  /** What earlier runs recorded, less the promises the output folder does not keep (when `outDir` was given). */
   progress: JournalProgress;
+  /** Those promises: outputs the journal records that the output folder lacks, to be made again. */
+  brokenPromises: BrokenPromise[];
   /** Closes the journal, then gives the lock back. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -16,8 +20,13 @@ export interface HeldState {
  * decided here, where it is made: listeners choose by kind, never by wording.
  */
 export interface HoldStateWarning {
-  /** `killed-run-taken-over`: a killed run's lock was taken over; `journal-repaired`: unreadable journal lines were dropped. */
-  kind: 'killed-run-taken-over' | 'journal-repaired';
+  /**
+   * `killed-run-taken-over`: a killed run's lock was taken over;
+   * `journal-repaired`: unreadable journal lines were dropped;
+   * `outputs-missing`: outputs the journal promises are not in the output
+   * folder (a crash, or removed): their steps are done again.
+   */
+  kind: 'killed-run-taken-over' | 'journal-repaired' | 'outputs-missing';
   message: string;
 }
 
@@ -31,6 +40,13 @@ export interface HoldStateOptions {
   warn: (warning: HoldStateWarning) => void;
   /** The command's clock, for the journal's `at` and the folder's binding date. Default `Date.now`. */
   now?: () => number;
+  /**
+   * The output folder whose files the journal promises (signing.json,
+   * downloads): a promise it does not keep is taken out of `progress`, so
+   * that the step is done again (promised-outputs.ts). Absent: the journal
+   * is taken as it is.
+   */
+  outDir?: string;
 }
 
 /**
@@ -60,10 +76,25 @@ export async function holdState(stateDir: string, options: HoldStateOptions): Pr
         message: `the journal ${previous.path} had ${previous.skipped.length} unreadable line(s) (a crash mid-write); their steps are redone`,
       });
     }
+    let progress = journalProgress(previous.records);
+    let brokenPromises: BrokenPromise[] = [];
+    if (options.outDir !== undefined) {
+      const kept = await keptPromises(progress, options.outDir);
+      progress = kept.progress;
+      brokenPromises = kept.broken;
+      if (kept.broken.length > 0) {
+        const envelopes = new Set(kept.broken.map((b) => b.id)).size;
+        options.warn({
+          kind: 'outputs-missing',
+          message: `${kept.broken.length} output(s) of ${envelopes} envelope(s) recorded in the journal are not in the output folder (first: ${kept.broken[0]!.path}); they are made again`,
+        });
+      }
+    }
     let closed: Promise<void> | undefined;
     return {
       journal: opened.journal,
-      progress: journalProgress(previous.records),
+      progress,
+      brokenPromises,
       close() {
         closed ??= opened.journal.close().finally(() => lock.release());
         return closed;

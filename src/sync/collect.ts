@@ -2,6 +2,7 @@ import type { AccountClient } from '../client/esignature-client.js';
 import type { FileRecord, OutputFolder } from '../output/output-folder.js';
 import { documentFile, itemFile } from '../output/output-paths.js';
 import { formDataOf } from './form-data.js';
+import { announcedBytesOf } from '../envelope/wire.js';
 
 /** What to collect of a completed envelope. */
 export interface CollectOptions {
@@ -39,7 +40,11 @@ export async function collectCompleted(
   const files = await Promise.all(
     documents.map((doc) => {
       const relative = documentFile(folder, doc.documentId, doc.name ?? `document-${doc.documentId}`);
-      return account.downloadDocument(envelopeId, doc.documentId, (body) => out.writeStream(relative, body), call);
+      const announcedBytes = announcedBytesOf(doc);
+      return account.downloadDocument(envelopeId, doc.documentId, (body) => out.writeStream(relative, body), {
+        ...call,
+        ...(announcedBytes !== undefined ? { announcedBytes } : {}),
+      });
     }),
   );
   files.push(

@@ -1,5 +1,6 @@
 import type { AccountClient, CallOptions } from '../client/esignature-client.js';
-import type { Envelope } from '../envelope/wire.js';
+import type { Envelope, EnvelopesInformation } from '../envelope/wire.js';
+import { listingPages, type ListingLimits } from '../client/listing-pages.js';
 
 /** DocuSign's largest page of the status-changes listing. */
 export const listingPageSize = 1000;
@@ -24,41 +25,63 @@ export interface ListingResult {
  * polling one envelope more often than every 15 minutes and recommends this
  * listing: https://www.docusign.com/blog/dsdev-has-my-envelope-been-signed).
  * `envelopeIds` adds batches for envelopes known to have changed before
- * `fromDate` that no listing has shown yet.
+ * `fromDate` that no listing has shown yet. Paged by the one bounded,
+ * cancellable loop (client/listing-pages.ts): a service that does not stop
+ * ends in SR_LISTING_UNBOUNDED, an abort in SR_INTERRUPTED, and nothing is
+ * returned of an unfinished listing.
  */
 export async function listStatusChanges(
   account: AccountClient,
   query: { fromDate?: string; envelopeIds?: string[] },
-  options: CallOptions = {},
+  options: CallOptions & { limits?: Partial<ListingLimits> } = {},
 ): Promise<ListingResult> {
+  // The signal stops the listing between pages (listing-pages.ts), not a page in flight.
+  const { limits, signal, ...call } = options;
   const result: ListingResult = { envelopes: new Map(), calls: 0, listedAt: undefined };
-  const take = (list: Envelope[] | undefined) => {
-    for (const e of list ?? []) if (e.envelopeId) result.envelopes.set(e.envelopeId.toLowerCase(), e);
-  };
-  if (query.fromDate !== undefined) {
-    for (let start = 0; ;) {
-      const page = await account.listEnvelopeStatusChanges(
-        { fromDate: query.fromDate, include: ['recipients'], startPosition: start, count: listingPageSize },
-        options,
-      );
-      result.calls += 1;
-      result.listedAt ??= page.lastQueriedDateTime;
-      take(page.envelopes);
-      const got = page.envelopes?.length ?? 0;
-      const total = Number(page.totalSetSize ?? got);
-      start += got;
-      if (got === 0 || !Number.isFinite(total) || start >= total) break;
-    }
-  }
-  const ids = (query.envelopeIds ?? []).filter((id) => !result.envelopes.has(id.toLowerCase()));
-  for (let i = 0; i < ids.length; i += envelopeIdsBatch) {
-    const page = await account.listEnvelopeStatusChanges(
-      { envelopeIds: ids.slice(i, i + envelopeIdsBatch), include: ['recipients'] },
-      options,
-    );
+  const what = `the status listing of account ${account.accountId}`;
+  const take = (page: EnvelopesInformation) => {
     result.calls += 1;
     result.listedAt ??= page.lastQueriedDateTime;
-    take(page.envelopes);
+    for (const e of page.envelopes ?? []) if (e.envelopeId) result.envelopes.set(e.envelopeId.toLowerCase(), e);
+  };
+  const fromDate = query.fromDate;
+  if (fromDate !== undefined) {
+    const pages = listingPages<number>({
+      what,
+      first: 0,
+      fetch: (start) =>
+        account.listEnvelopeStatusChanges(
+          { fromDate, include: ['recipients'], startPosition: start, count: listingPageSize },
+          call,
+        ),
+      next: (page, start) => {
+        const got = page.envelopes?.length ?? 0;
+        const total = Number(page.totalSetSize ?? got);
+        return got === 0 || !Number.isFinite(total) || start + got >= total ? undefined : start + got;
+      },
+      ...(signal ? { signal } : {}),
+      ...(limits ? { limits } : {}),
+    });
+    for await (const page of pages) take(page);
+  }
+  const ids = (query.envelopeIds ?? []).filter((id) => !result.envelopes.has(id.toLowerCase()));
+  if (ids.length > 0) {
+    // The batches walk as pages of one listing: the same bounds, the same stop between them.
+    const batches = listingPages<number>({
+      what: `${what} (by envelope id)`,
+      first: 0,
+      fetch: (i) =>
+        account.listEnvelopeStatusChanges(
+          { envelopeIds: ids.slice(i, i + envelopeIdsBatch), include: ['recipients'] },
+          call,
+        ),
+      next: (_page, i) => (i + envelopeIdsBatch < ids.length ? i + envelopeIdsBatch : undefined),
+      ...(signal ? { signal } : {}),
+      // As many pages as batches: a batch's total is of its own ids, not of the listing.
+      limits: { ...limits, maxPages: Math.ceil(ids.length / envelopeIdsBatch) },
+      capFromTotal: false,
+    });
+    for await (const page of batches) take(page);
   }
   return result;
 }

@@ -23,6 +23,8 @@ import { latestConnectStatuses } from './connect-events.js';
 import { sameFacts, statusFactsOf } from '../state/status-facts.js';
 import { recipientOutcomes } from './record-facts.js';
 import { withFacts } from '../state/status-facts.js';
+import { isSignrunError } from '../errors/signrun-error.js';
+import { isStatusRegression } from '../envelope/statuses.js';
 
 /**
  * Options of {@link sync}: those every command on the service takes
@@ -92,9 +94,10 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
   return commandRun(
     options,
     { report: 'sync', command: 'signrun sync', envelopes: envelopes.length, accounts: 0 },
-    async ({ now, concurrency, out, client, collector, state, emit, finish }) => {
+    async ({ now, concurrency, out, client, collector, state, emit, interrupted, finish }) => {
       const info: SyncInfo = { listed: false, listingCalls: 0, downloads: 0, formData: [] };
       const { journal, progress } = state;
+      const recollect = new Set(state.brokenPromises.filter((b) => b.step === 'collected').map((b) => b.id));
       const known = await knownEnvelopes(envelopes, out, progress);
       const sent = known.filter((k) => k.envelopeId !== undefined);
       // Recomputed after voids: a replaced envelope is no longer this key's.
@@ -142,18 +145,30 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
             .filter((k) => (k.record?.createdAt ?? k.progress?.created?.at ?? '') < fromDate)
             .map((k) => k.envelopeId!);
           const askedAt = now().toISOString();
-          const result = await listStatusChanges(account, { fromDate, envelopeIds: unseen }, { tag: 'sync' });
-          info.listed = true;
-          info.listingCalls = result.calls;
-          for (const [id, envelope] of result.envelopes) listed.set(id, statusFactsOf(envelope));
-          await journal.append({
-            kind: 'listing',
-            id: account.accountId,
-            step: 'listed',
-            listedAt: result.listedAt ?? askedAt,
-            fromDate,
-            calls: result.calls,
+          // Bounded and cancellable (client/listing-pages.ts): a service that does not stop is
+          // refused (SR_LISTING_UNBOUNDED), SIGTERM stops it between pages; either way nothing
+          // of it is recorded, and the next sync lists from the same point.
+          const result = await listStatusChanges(
+            account,
+            { fromDate, envelopeIds: unseen },
+            { tag: 'sync', ...(options.signal ? { signal: options.signal } : {}) },
+          ).catch((error: unknown) => {
+            if (isSignrunError(error) && error.code === 'SR_INTERRUPTED' && interrupted()) return undefined;
+            throw error;
           });
+          if (result) {
+            info.listed = true;
+            info.listingCalls = result.calls;
+            for (const [id, envelope] of result.envelopes) listed.set(id, statusFactsOf(envelope));
+            await journal.append({
+              kind: 'listing',
+              id: account.accountId,
+              step: 'listed',
+              listedAt: result.listedAt ?? askedAt,
+              fromDate,
+              calls: result.calls,
+            });
+          } else emit({ type: 'interrupt' });
         }
       }
       // Envelopes are recorded (and completed ones collected) `concurrency` at a time: the downloads overlap.
@@ -168,6 +183,8 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
           info,
           combined: options.combined === true,
           usageOf: (tag) => collector.usageOf(tag),
+          warn: (warning) => emit({ type: 'warning', ...warning }),
+          recollect,
           ...(options.signal ? { signal: options.signal } : {}),
         });
         collector.envelopeDone(k.index, result);
@@ -213,6 +230,10 @@ interface SyncOneContext {
   combined: boolean;
   usageOf: (tag: string) => { calls: number; retries: number };
   signal?: AbortSignal;
+  /** Identities whose collected files the journal records and the output folder lacks. */
+  recollect: ReadonlySet<string>;
+  /** A warning for the summary (a status the service took back). */
+  warn: (warning: { kind: 'status-regression'; message: string }) => void;
 }
 
 /** Records what the listing said of one envelope, collects it when newly completed, rewrites its envelope.json. */
@@ -236,7 +257,16 @@ async function syncOne(k: Known, ctx: SyncOneContext): Promise<EnvelopeResult> {
     event && !ctx.listed.has(envelopeId) && event.status !== recorded?.status && event.at > (recorded?.statusAt ?? '')
       ? { ...(recorded ?? { recipients: [] }), status: event.status, statusAt: event.at }
       : undefined;
-  const fresh = ctx.listed.get(envelopeId) ?? fromEvent;
+  let fresh = ctx.listed.get(envelopeId) ?? fromEvent;
+  // A status never goes backwards in the state (issue 25): a listing that says `sent` after
+  // `completed` was recorded is reported, and the recorded status stays.
+  if (fresh && recorded && isStatusRegression(recorded.status, fresh.status)) {
+    ctx.warn({
+      kind: 'status-regression',
+      message: `${k.id}: the service says envelope ${envelopeId} is ${fresh.status}, but ${recorded.status} was recorded${recorded.statusAt ? ` (${recorded.statusAt})` : ''}; a status does not go back, so ${recorded.status} is kept`,
+    });
+    fresh = undefined;
+  }
   const facts = fresh ?? recorded;
   let record = k.record ?? minimalRecord(k, envelopeId, ctx.account, ctx.now);
   let changed = false;
@@ -245,8 +275,11 @@ async function syncOne(k: Known, ctx: SyncOneContext): Promise<EnvelopeResult> {
     await ctx.journal.append({ kind: 'envelope', id: k.id, step: 'status', envelopeId, facts: fresh });
     changed = true;
   }
+  // Collected files the journal records but the output folder lacks are collected again (issue 25).
   const alreadyCollected =
-    (k.progress?.collected?.envelopeId === envelopeId || k.record?.collected === true) && k.record?.collected !== false;
+    !ctx.recollect.has(k.id) &&
+    (k.progress?.collected?.envelopeId === envelopeId || k.record?.collected === true) &&
+    k.record?.collected !== false;
   let files: FileRecord[] | undefined;
   if (facts?.status === 'completed' && !alreadyCollected) {
     try {

@@ -23,6 +23,12 @@ export interface ChaosResult {
   reportedEnvelopeIdsMissingInSandbox: number;
   files: number;
   filesWithWrongSha256: number;
+  /** Outputs the state folders' journals promise (a view's signing.json, each download), checked file by file. */
+  promisesChecked: number;
+  /** Of those, missing or other bytes on disk, or (signing.json) addresses the sandbox never issued for that envelope. */
+  promisesBroken: number;
+  /** Identities with a signing.json whose every address the sandbox issued for the identity's envelope. */
+  signingFiles: number;
   /** Times the sandbox was killed with SIGKILL and restarted on the same port and data. */
   sandboxKilled: number;
   mergeExit?: number;

@@ -18,6 +18,10 @@ function expectExactlyOnceAndComplete(r: ChaosResult, n: number): void {
   // signing.json, envelope.json, the template's document and the certificate, per envelope.
   expect(r.files).toBeGreaterThanOrEqual(n * 3);
   expect(r.filesWithWrongSha256).toBe(0);
+  // Issue 25: every output a journal promises is on disk, and every envelope has its signing addresses.
+  expect(r.promisesBroken).toBe(0);
+  expect(r.promisesChecked).toBeGreaterThanOrEqual(n);
+  expect(r.signingFiles).toBe(n);
 }
 
 describe('chaos (issue 6): exactly once and nothing lost', () => {

@@ -178,7 +178,7 @@ describe('run (library) against the sandbox', () => {
     expect(await envelopesOnService()).toBe(count);
   });
 
-  it('a re-run decides from the journal: finished steps are skipped, no call made; the outputs are not read back', async () => {
+  it('a re-run decides from the journal: finished steps are skipped; an output it promises that the disk lacks is made again (issue 25)', async () => {
     const outDir = await tempOut();
     const stateDir = path.join(outDir, '.signrun');
     const envelope = envelopeFixture('resume');
@@ -190,7 +190,15 @@ describe('run (library) against the sandbox', () => {
       documents: 'at-send',
     });
     const firstFiles = first.envelopes[0]?.files ?? [];
-    // An output damaged or removed is an output: the journal says the step is done.
+    const unchanged = await runCollected({
+      jobs: [job([envelope])],
+      target: target(),
+      outDir,
+      stateDir,
+      documents: 'at-send',
+    });
+    expect(unchanged.envelopes[0]).toMatchObject({ outcome: 'succeeded', apiCalls: 0 });
+    // An output the journal promises and the disk holds cut short (another size) is downloaded again, alone.
     const handbook = firstFiles.find((f) => f.path.includes('company-handbook'));
     await writeFile(path.join(outDir, handbook?.path ?? ''), 'damaged');
     const again = await runCollected({
@@ -200,7 +208,8 @@ describe('run (library) against the sandbox', () => {
       stateDir,
       documents: 'at-send',
     });
-    expect(again.envelopes[0]).toMatchObject({ outcome: 'succeeded', apiCalls: 0 });
+    expect(again.envelopes[0]).toMatchObject({ outcome: 'succeeded', apiCalls: 1 });
+    expect(again.api.byOperation['downloadDocument']).toBe(1);
     expect(again.envelopes[0]?.files.filter((f) => f.path.endsWith('.pdf'))).toEqual(
       firstFiles.filter((f) => f.path.endsWith('.pdf')),
     );

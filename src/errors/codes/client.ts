@@ -93,6 +93,24 @@ export const clientCodes = defineCodes({
       'The service redirected a call to another origin (scheme, host or port): signrun does not follow it, so the credentials never reach a server other than the configured one.',
     hint: 'If the new address is the real service, set DOCUSIGN_ROOT_URL to it; otherwise check who answers at the configured root URL.',
   },
+  SR_LISTING_UNBOUNDED: {
+    exitCode: 1,
+    summary:
+      'A listing of the service did not end as a listing does: it announced more envelopes than signrun believes (or a total that is not a number), answered the same page again, or kept answering pages beyond its own total. signrun stopped it after a bounded number of calls and recorded nothing of it.',
+    hint: 'Check who answers at the configured root URL (a proxy or gateway that rewrites start_position, a service that is not DocuSign); run again once it answers as DocuSign does.',
+  },
+  SR_DOWNLOAD_NOT_DOCUMENT: {
+    exitCode: 1,
+    summary:
+      'A download is not what was asked for: a document, certificate or combined PDF that does not start as a PDF (%PDF), or an archive that is not a ZIP (PK). Nothing was written (an HTML error page served with status 200 by a proxy, a login page…).',
+    hint: 'Check who answers at the configured root URL; run again (`npx signrun sync`) once it serves the documents.',
+  },
+  SR_DOWNLOAD_TOO_LARGE: {
+    exitCode: 1,
+    summary:
+      'A download grew beyond its cap (a few times the size the service announced for it, and never more than 128 MiB): signrun stopped reading it and removed what it had written.',
+    hint: 'Check who answers at the configured root URL; a real document larger than that is out of what signrun downloads.',
+  },
   SR_AUTH_REDIRECT_REFUSED: {
     exitCode: 2,
     summary:

@@ -1,0 +1,179 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * How the proxy misbehaves (issue 25), or `pass` to forward as it is:
+ * - `repeat-first-page`: every page of an envelope listing is the first
+ *   (start_position dropped), announcing 5,000 envelopes;
+ * - `billion`: an envelope listing announces a billion envelopes;
+ * - `endless-pages`: every page of an envelope listing is one envelope never
+ *   seen before, announcing 3,000;
+ * - `sent-after-completed`: a listing says `sent` for completed envelopes;
+ * - `html-documents`: a document or certificate download answers 200 with an HTML page;
+ * - `endless-documents`: a download answers `%PDF-` and then bytes without end
+ *   (64 MiB at most, so that a client that does not stop ends a test, not a disk).
+ */
+export type HostileMode =
+  | 'pass'
+  | 'repeat-first-page'
+  | 'billion'
+  | 'endless-pages'
+  | 'sent-after-completed'
+  | 'html-documents'
+  | 'endless-documents';
+
+/** A loopback proxy in front of a real sandbox that misbehaves on demand. */
+export interface HostileProxy {
+  /** `http://127.0.0.1:PORT/restapi/v2`. */
+  rootUrl: string;
+  mode: HostileMode;
+  /** Envelope listings (GET …/accounts/{id}/envelopes) seen since the last reset. */
+  listings: number;
+  /** Bytes of endless downloads written before the client let go. */
+  endlessBytes: number;
+  /**
+   * Awaited with the count at each envelope listing that arrives, before it is
+   * answered (a test sends SIGTERM from here and holds the page until the
+   * client has taken the signal).
+   */
+  beforeListing?: (listings: number) => Promise<void> | void;
+  close(): Promise<void>;
+}
+
+const listing = /^\/restapi\/v2(?:\.1)?\/accounts\/[^/]+\/envelopes(?:\?|$)/;
+const download = /^\/restapi\/v2(?:\.1)?\/accounts\/[^/]+\/envelopes\/[^/]+\/documents\/[^/?]+/;
+
+/**
+ * Starts the proxy in front of `sandboxOrigin` (`http://127.0.0.1:PORT`). It
+ * forwards every request and rewrites the sandbox's origin in
+ * login_information (so the account's calls come through it too); in a
+ * hostile mode it changes the listings or downloads as {@link HostileMode} says.
+ */
+export async function startHostileProxy(sandboxOrigin: string): Promise<HostileProxy> {
+  const target = new URL(sandboxOrigin);
+  let fakeIds = 0;
+  const state: HostileProxy = {
+    rootUrl: '',
+    mode: 'pass',
+    listings: 0,
+    endlessBytes: 0,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  const server = http.createServer((req, res) => {
+    const url = req.url ?? '/';
+    const isListing = req.method === 'GET' && listing.test(url);
+    const isDownload = req.method === 'GET' && download.test(url);
+    if (isListing) state.listings += 1;
+    const held = isListing ? state.beforeListing?.(state.listings) : undefined;
+    if (held) {
+      void Promise.resolve(held).then(() => answer(req, res, url, isListing, isDownload));
+      return;
+    }
+    answer(req, res, url, isListing, isDownload);
+  });
+  const answer = (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    url: string,
+    isListing: boolean,
+    isDownload: boolean,
+  ): void => {
+    if (isDownload && state.mode === 'html-documents') {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><html><body><h1>Please sign in</h1></body></html>\n');
+      return;
+    }
+    if (isDownload && state.mode === 'endless-documents') {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      res.write('%PDF-1.7\n');
+      const pump = () => {
+        while (state.endlessBytes < 64 * 1024 * 1024 && !res.destroyed) {
+          state.endlessBytes += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      res.on('close', () => res.destroy());
+      pump();
+      return;
+    }
+    let path = url;
+    if (isListing && state.mode === 'repeat-first-page') {
+      const u = new URL(url, 'http://x');
+      u.searchParams.delete('start_position');
+      path = `${u.pathname}?${u.searchParams.toString()}`;
+    }
+    const upstream = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path,
+        headers: { ...req.headers, host: target.host },
+      },
+      (answer) => {
+        const rewrite =
+          url.includes('/login_information') || (isListing && state.mode !== 'pass' && answer.statusCode === 200);
+        if (!rewrite) {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+          return;
+        }
+        const parts: Buffer[] = [];
+        answer.on('data', (d: Buffer) => parts.push(d));
+        answer.on('end', () => {
+          let text = Buffer.concat(parts).toString('utf8');
+          if (url.includes('/login_information')) text = text.split(sandboxOrigin).join(new URL(state.rootUrl).origin);
+          else text = JSON.stringify(hostileListing(JSON.parse(text) as Listing, state.mode, () => ++fakeIds));
+          const headers = { ...answer.headers, 'content-length': String(Buffer.byteLength(text)) };
+          res.writeHead(answer.statusCode ?? 502, headers);
+          res.end(text);
+        });
+      },
+    );
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  };
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.rootUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/restapi/v2`;
+  return state;
+}
+
+interface Listing {
+  envelopes?: Array<Record<string, unknown> & { status?: string; recipients?: unknown }>;
+  totalSetSize?: string;
+  resultSetSize?: string;
+}
+
+function hostileListing(page: Listing, mode: HostileMode, nextId: () => number): Listing {
+  switch (mode) {
+    case 'repeat-first-page':
+      return { ...page, totalSetSize: '5000' };
+    case 'billion':
+      return { ...page, totalSetSize: '1000000000' };
+    case 'endless-pages': {
+      const id = nextId();
+      const envelopeId = `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`;
+      const at = new Date(Date.UTC(2026, 0, 1, 0, 0, id)).toISOString();
+      return {
+        ...page,
+        envelopes: [{ envelopeId, status: 'sent', statusChangedDateTime: at, createdDateTime: at }],
+        resultSetSize: '1',
+        totalSetSize: '3000',
+      };
+    }
+    case 'sent-after-completed':
+      return {
+        ...page,
+        envelopes: (page.envelopes ?? []).map((e) => ({
+          ...e,
+          status: e.status === 'completed' ? 'sent' : e.status,
+        })),
+      };
+    default:
+      return page;
+  }
+}
