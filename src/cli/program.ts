@@ -304,11 +304,16 @@ export function buildProgram(
     (action: 'serve' | 'list') =>
     (...all: unknown[]) => {
       const cmd = all[all.length - 1] as Command;
-      dispatch('links', commands.links, [action], cmd.opts());
+      const paths = Array.isArray(all[0]) ? (all[0] as string[]) : [];
+      dispatch('links', commands.links, [action, paths], cmd.opts());
     };
   links
     .command('serve')
     .description("Answer every embedded recipient's stable link with a redirect to a fresh signing address.")
+    .argument(
+      '[paths...]',
+      "job files of the runs: each envelope's returnUrl is taken from its job, not from signing.json",
+    )
     .requiredOption('--out <dir>', 'output folder of the runs whose recipients get links')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0: any free port)', portNumber, 8090)

@@ -59,3 +59,12 @@ export const unavailablePage = {
   title: 'Signing is not available right now',
   body: 'The signing service could not be reached or refused to open a session. Try this same link again in a few minutes; if it keeps failing, tell the sender.',
 };
+
+/** An opening beyond the rate of new signing addresses: come back in a while (with Retry-After). */
+export function waitPage(seconds: number): { title: string; body: string } {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  return {
+    title: 'Please try again in a few minutes',
+    body: `<p>This link was opened many times in a short while. Please open it again in about ${minutes} minute${minutes === 1 ? '' : 's'}.</p>`,
+  };
+}

@@ -3,7 +3,8 @@ import type { OutputFolder } from '../output/output-folder.js';
 import { linkIndex, tokenPattern, type LinkTarget } from './link-store.js';
 import { openLink } from './open-link.js';
 import { recordOpening } from './openings-log.js';
-import { linkPage, notFoundPage } from './link-pages.js';
+import { linkPage, notFoundPage, waitPage } from './link-pages.js';
+import { ViewLimits, type ViewLimitSettings } from './view-limits.js';
 import type { ServiceSessions } from './service-sessions.js';
 
 /** Options of the links server's app. */
@@ -15,6 +16,10 @@ export interface LinksAppOptions {
   /** An unknown token reloads the index at most this often (ms); default 5000. */
   rescanMs?: number;
   now?: () => Date;
+  /** The rate of new signing addresses (view-limits.ts); default {@link defaultViewLimits}. */
+  viewLimits?: Partial<ViewLimitSettings>;
+  /** Where signers go after signing, by envelope folder, from the job files; absent: signing.json's. */
+  returnUrls?: ReadonlyMap<string, string>;
 }
 
 function page(reply: FastifyReply, status: number, title: string, body: string): FastifyReply {
@@ -30,6 +35,7 @@ function page(reply: FastifyReply, status: number, title: string, body: string):
 export function buildLinksApp(options: LinksAppOptions): { app: FastifyInstance; rescan: () => Promise<void> } {
   const app = Fastify({ logger: false, trustProxy: false });
   const now = options.now ?? (() => new Date());
+  const limits = new ViewLimits(options.viewLimits, () => now().getTime());
   let index = new Map<string, LinkTarget>();
   let scannedAt = 0;
   const rescan = async () => {
@@ -62,7 +68,27 @@ export function buildLinksApp(options: LinksAppOptions): { app: FastifyInstance;
       const token = request.params.token;
       const target = tokenPattern.test(token) ? await find(token) : undefined;
       if (!target) return page(reply, 404, notFoundPage.title, notFoundPage.body);
-      const answer = await openLink(options.out, target, options.sessions, now);
+      const base = { at: now().toISOString(), recipientId: target.recipientId, clientUserId: target.clientUserId };
+      // A live address is handed out again; beyond the rate of new ones, the visitor is asked to wait.
+      const decision = limits.decide(token);
+      if (decision.kind === 'reuse') {
+        await recordOpening(options.out, target.folder, { ...base, outcome: 'reused' });
+        return reply.redirect(decision.url, 303);
+      }
+      if (decision.kind === 'wait') {
+        await recordOpening(options.out, target.folder, {
+          ...base,
+          outcome: 'throttled',
+          code: decision.scope === 'link' ? 'SR_LINKS_RATE_LINK' : 'SR_LINKS_RATE_SERVER',
+        });
+        const wait = waitPage(decision.retryAfterSeconds);
+        return page(reply.header('retry-after', String(decision.retryAfterSeconds)), 429, wait.title, wait.body);
+      }
+      const answer = await openLink(options.out, target, options.sessions, now, options.returnUrls);
+      limits.done(token, decision.at, {
+        calledService: answer.calledService === true,
+        ...(answer.kind === 'redirect' ? { url: answer.url } : {}),
+      });
       await recordOpening(options.out, target.folder, answer.opening);
       if (answer.kind === 'redirect') return reply.redirect(answer.url, 303);
       return page(reply, answer.status, answer.title, answer.body);

@@ -2,6 +2,7 @@ import type { SignrunConfig } from '../config/types.js';
 import { OutputFolder } from '../output/output-folder.js';
 import { SignrunError } from '../errors/signrun-error.js';
 import { buildLinksApp } from './links-app.js';
+import type { ViewLimitSettings } from './view-limits.js';
 import { ServiceSessions } from './service-sessions.js';
 
 /** Options of `signrun links serve`. */
@@ -16,6 +17,10 @@ export interface LinksServerOptions {
   baseUrl?: string;
   /** How often the output folder is scanned for new envelopes (ms); default 60,000. */
   rescanEveryMs?: number;
+  /** Where signers go after signing, by envelope folder (`<job>/<key>`), from the job files; absent: signing.json's. */
+  returnUrls?: ReadonlyMap<string, string>;
+  /** The rate of new signing addresses (view-limits.ts). */
+  viewLimits?: Partial<ViewLimitSettings>;
 }
 
 /** A listening links server. */
@@ -36,7 +41,13 @@ export async function startLinksServer(options: LinksServerOptions): Promise<Run
   const host = options.host ?? '127.0.0.1';
   const sessions = new ServiceSessions(options.config);
   let baseUrl = options.baseUrl?.replace(/\/+$/, '') ?? '';
-  const { app, rescan } = buildLinksApp({ out, baseUrl: () => baseUrl, sessions });
+  const { app, rescan } = buildLinksApp({
+    out,
+    baseUrl: () => baseUrl,
+    sessions,
+    ...(options.returnUrls ? { returnUrls: options.returnUrls } : {}),
+    ...(options.viewLimits ? { viewLimits: options.viewLimits } : {}),
+  });
   try {
     await app.listen({ host, port: options.port ?? 8090 });
   } catch (cause) {

@@ -11,6 +11,8 @@ import { startLinksServer } from '../../links/links-server.js';
 import { stat } from 'node:fs/promises';
 import { stringify } from 'csv-stringify/sync';
 import { spreadsheetSafe } from '../../output/spreadsheet-cell.js';
+import { itemFolder } from '../../output/output-paths.js';
+import { loadJobs } from '../../jobs/index.js';
 
 async function existingOut(cwd: string, out: string): Promise<string> {
   const dir = path.resolve(cwd, out);
@@ -65,14 +67,36 @@ const linksCommand: CommandHandler = async ({ args, options, io, signal }) => {
     io.stderr.write(formatDiagnostics(loaded.errors, 'text', { colour: useColour(io, 'stderr') }));
     return ExitCode.invalid;
   }
+  // Where signers go after signing: from the job files when given (signing.json is an output anyone with the folder can edit).
+  const paths = (args[1] as string[] | undefined) ?? [];
+  let returnUrls: Map<string, string> | undefined;
+  if (paths.length > 0) {
+    const jobs = await loadJobs(paths, { cwd: io.cwd, env: io.env });
+    if (!jobs.ok) {
+      io.stderr.write(formatDiagnostics(jobs.errors, 'text', { colour: useColour(io, 'stderr') }));
+      return ExitCode.invalid;
+    }
+    returnUrls = new Map(
+      jobs.jobs.flatMap((j) =>
+        j.envelopes.flatMap((e) =>
+          e.returnUrl !== undefined ? [[itemFolder(e.job, e.key), e.returnUrl] as const] : [],
+        ),
+      ),
+    );
+  }
   const server = await startLinksServer({
     outDir,
     config: loaded.config,
+    ...(returnUrls ? { returnUrls } : {}),
     host: options['host'] as string | undefined,
     port: options['port'] as number | undefined,
     ...(baseUrl !== undefined ? { baseUrl } : {}),
   });
   io.stdout.write(`links listening on ${server.origin}\n`);
+  if (!returnUrls)
+    io.stdout.write(
+      `  returnUrls are read from signing.json; give the job files (\`npx signrun links serve <paths> --out ${(options['out'] as string | undefined) ?? 'out'}\`) to take them from the jobs\n`,
+    );
   if (server.baseUrl !== server.origin) io.stdout.write(`  links are addressed as ${server.baseUrl}/l/<token>\n`);
   await new Promise<void>((resolveWait) => {
     if (signal.aborted) resolveWait();

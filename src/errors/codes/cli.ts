@@ -34,4 +34,22 @@ export const cliCodes = defineCodes({
       "A link's envelope was created on another service than the configured one (DOCUSIGN_ROOT_URL): credentials go only to the configured service, so no signing address is asked for.",
     hint: 'Run `npx signrun links serve` with the DOCUSIGN_ROOT_URL (and credentials) of the runs whose --out folder it serves.',
   },
+  SR_LINKS_RATE_LINK: {
+    exitCode: 1,
+    summary:
+      'One link was opened more often than the links server makes new signing addresses for a link (each costs the account two API calls): the visitor was asked to come back later (429, Retry-After).',
+    hint: 'Nothing to do for a person who reloads; a link opened in a loop is in link-openings.jsonl. The limits are in docs/links.md.',
+  },
+  SR_LINKS_RATE_SERVER: {
+    exitCode: 1,
+    summary:
+      "The links server made as many signing addresses as it may in its window (so that link holders cannot spend the account's hourly API budget): openings wait.",
+    hint: 'See link-openings.jsonl for which links were opened; the limits are in docs/links.md.',
+  },
+  SR_LINKS_RETURN_URL: {
+    exitCode: 1,
+    summary:
+      'A link has no usable returnUrl: the job files given to `links serve` do not have its envelope, or signing.json holds an address that is not http(s).',
+    hint: 'Give `npx signrun links serve` the job files of the runs (`npx signrun links serve examples --out out`): the returnUrl is then taken from the job, never from an output file.',
+  },
 });

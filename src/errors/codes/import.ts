@@ -6,7 +6,7 @@ export const importCodes = defineCodes({
     exitCode: 2,
     summary:
       'No service is configured to import from: without DOCUSIGN_ROOT_URL (or the JWT grant) signrun would use an empty in-process sandbox, which has no template of yours.',
-    hint: 'Set DOCUSIGN_ROOT_URL and the credentials of the account that holds the template (docs/docusign.md), or point DOCUSIGN_ROOT_URL at a running `signrun serve`, then import again.',
+    hint: 'Set DOCUSIGN_ROOT_URL and the credentials of the account that holds the template (docs/docusign.md), or point DOCUSIGN_ROOT_URL at a running `npx signrun serve`, then import again.',
   },
   SR_TEMPLATE_NOT_FOUND: {
     exitCode: 2,
