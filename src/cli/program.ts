@@ -157,6 +157,12 @@ export function buildProgram(
     )
     .addOption(
       new Option(
+        '--signing-urls <when>',
+        'embedded signers’ addresses: at-send (made right after sending, 5 minutes each) or on-demand (made when the person arrives, by links serve or sign-url: 2 calls an envelope); default: the config file’s signingUrls, else at-send',
+      ).choices(['at-send', 'on-demand']),
+    )
+    .addOption(
+      new Option(
         '--documents <when>',
         'download documents and certificate right after sending (at-send) or later, signed (on-completion); default: at-send for the in-process sandbox, else on-completion',
       ).choices(['at-send', 'on-completion']),

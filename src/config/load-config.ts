@@ -13,7 +13,7 @@ import { configEnvironment, secretCredentialFields } from './config-env.js';
 import { parseOAuthBase } from '../client/oauth/oauth-base.js';
 import { readPrivateKey } from '../client/oauth/jwt-assertion.js';
 import { apiVersions, type ApiVersion } from '../client/api-version.js';
-import type { Credentials, SignrunConfig } from './types.js';
+import type { Credentials, SignrunConfig, SigningUrls } from './types.js';
 
 /** Where to look for the configuration. */
 export interface LoadConfigOptions {
@@ -40,6 +40,7 @@ interface ConfigFile {
   apiVersion?: ApiVersion;
   concurrency?: number;
   outDir?: string;
+  signingUrls?: SigningUrls;
   credentials?: Partial<
     Record<
       | 'username'
@@ -341,6 +342,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
     credentials,
     concurrency: file.concurrency ?? 8,
     outDir: file.outDir !== undefined ? resolve(base, file.outDir) : 'out',
+    ...(file.signingUrls !== undefined ? { signingUrls: file.signingUrls } : {}),
     ...(found ? { configFile: found.filepath } : {}),
   };
   return { ok: true, config, warnings };
@@ -372,7 +374,7 @@ function describe(error: ErrorObject): { path: Array<string | number>; message: 
     const extra = String(params['additionalProperty']);
     const known =
       path.length === 0
-        ? ['rootUrl', 'apiVersion', 'concurrency', 'outDir', 'credentials']
+        ? ['rootUrl', 'apiVersion', 'concurrency', 'outDir', 'signingUrls', 'credentials']
         : [
             'username',
             'password',

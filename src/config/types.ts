@@ -19,9 +19,14 @@ export interface SignrunConfig {
   concurrency: number;
   /** Default for `run --out`. Default `out`. */
   outDir: string;
+  /** Default for `run --signing-urls`: when embedded signers' addresses are made. Default `at-send`. */
+  signingUrls?: SigningUrls;
   /** The file it was loaded from, if any. */
   configFile?: string;
 }
+
+/** When embedded signers' signing addresses are made: right after sending, or when the person arrives (`links serve`, `sign-url`). */
+export type SigningUrls = 'at-send' | 'on-demand';
 
 /** From DOCUSIGN_* environment variables or the config file. Secrets never printed. */
 export interface Credentials {

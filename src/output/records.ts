@@ -71,8 +71,13 @@ export interface SigningEntry {
   kind?: string;
   /** An in-person signer's name: who signs on the host's device. */
   signerName?: string;
-  /** `ready`: url is set; `waiting-for-turn`: an earlier routing order must sign first (ask later with `signrun sign-url`). */
-  state: 'ready' | 'waiting-for-turn';
+  /**
+   * `ready`: url is set; `on-demand`: their turn has come, and the address is
+   * made when they arrive (`signrun links serve`, `signrun sign-url`);
+   * `waiting-for-turn`: an earlier routing order must sign first (ask later
+   * with `signrun sign-url`).
+   */
+  state: 'ready' | 'on-demand' | 'waiting-for-turn';
   url?: string;
   /** When the address stops working (it also works only once). */
   expiresAt?: string;

@@ -37,6 +37,7 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
   let ready = 0;
   let succeeded = 0;
   let adopted = 0;
+  let onDemand = 0;
   let succeededCalls = 0;
   const statuses = new Map<string, number>();
   let stillToSign: StillToSign[] = [];
@@ -49,6 +50,7 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
     // Only the oldest few are shown: keep the list short as it grows.
     if (stillToSign.length > 4 * maxStillToSign) stillToSign = stillToSign.sort(oldestFirst).slice(0, maxStillToSign);
     for (const r of e.recipients) if (r.signing === 'ready') ready += 1;
+    for (const r of e.recipients) if (r.signing === 'on-demand') onDemand += 1;
     if (e.outcome === 'succeeded') {
       succeeded += 1;
       if (e.adopted) adopted += 1;
@@ -134,6 +136,10 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
     else if (m.outcome === 'created') lines.push(`  template ${name} created: ${m.templateId ?? ''}`);
     else if (m.outcome === 'deleted') lines.push(`  template ${name} deleted`);
   }
+  if (onDemand > 0)
+    lines.push(
+      `  ${onDemand} embedded signer(s) get their signing address on demand (listed in <job>/<key>/signing.json): \`npx signrun links serve <paths> --out ${options.outShown}\` gives each a stable link, or \`npx signrun sign-url ${options.outShown} <key> [recipient]\` makes one now.`,
+    );
   if (statuses.size > 0)
     lines.push(`  Envelopes: ${statusLine(statuses)} (completed, declined and voided are settled).`);
   if (stillToSignCount > 0) {

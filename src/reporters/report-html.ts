@@ -78,7 +78,13 @@ function who(r: ShownRecipient): string {
 }
 
 function howToSign(r: ShownRecipient): string {
-  return r.signing === 'remote' ? 'by email' : r.signing === 'waiting-for-turn' ? 'waiting for their turn' : 'embedded';
+  return r.signing === 'remote'
+    ? 'by email'
+    : r.signing === 'waiting-for-turn'
+      ? 'waiting for their turn'
+      : r.signing === 'on-demand'
+        ? 'embedded (address made when they arrive)'
+        : 'embedded';
 }
 
 interface JobTable {

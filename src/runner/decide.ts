@@ -10,6 +10,7 @@ import type {
   EnvelopeStep,
 } from './plan-types.js';
 import type { ServiceLedger } from './service-ledger.js';
+import type { SigningUrls } from '../config/types.js';
 import { isSettledEnvelope } from '../envelope/statuses.js';
 import { recipientKind, recipientMustAct } from '../envelope/recipient-kinds.js';
 
@@ -30,6 +31,8 @@ export interface DecisionSources {
   accountPresent?: Map<string, boolean>;
   /** `run --replace-drifted`: a drifted envelope is replaced instead of refused (issue 12). */
   replaceDrifted?: boolean;
+  /** `on-demand`: the views step makes no call (signing.json lists the signers; addresses are made when they arrive). */
+  signingUrls?: SigningUrls;
 }
 
 /** The recipients of an envelope, whichever its kind. */
@@ -189,7 +192,7 @@ function callsOfStep(
     case 'confirm':
       return sources.ledger && identityHasLosers(envelope, sources.ledger) ? 1 : 0;
     case 'views':
-      return signersInTurn(envelope).length;
+      return sources.signingUrls === 'on-demand' ? 0 : signersInTurn(envelope).length;
     case 'documents':
       // A template's documents are known only from the service's list.
       return envelope.kind !== 'documents'

@@ -20,6 +20,7 @@ import { announcedBytesOf } from '../envelope/wire.js';
 import { recipientStatusAt, withFacts } from '../state/status-facts.js';
 import type { EnvelopeStatusFacts } from '../state/journal-record.js';
 import type { RunEventListener } from './run-events.js';
+import type { SigningUrls } from '../config/types.js';
 import type { DocumentsWhen, EnvelopePlan, EnvelopeStep } from './plan-types.js';
 import type { ServiceLedger } from './service-ledger.js';
 import { requestPriority } from './request-priority.js';
@@ -34,6 +35,8 @@ export interface EnvelopeContext {
   now: () => Date;
   /** Lifetime the service gives a signing address, seconds (DocuSign: 300). */
   viewTtlSeconds: number;
+  /** `on-demand`: no address is made at send; signing.json lists the signers in turn (`run --signing-urls`). Default `at-send`. */
+  signingUrls?: SigningUrls;
   /** Calls and retries made so far under a tag. */
   usageOf(tag: string): { calls: number; retries: number };
   /** Where every step is recorded before it counts as done (a journal that keeps nothing without a state folder). */
@@ -436,6 +439,13 @@ async function stepViews(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: 
     if (r.routingOrder !== undefined) entry.routingOrder = r.routingOrder;
     state.signing.push(entry);
     if (!inTurn.has(r) || !envelope.returnUrl) return;
+    if (ctx.signingUrls === 'on-demand') {
+      // No call: the address is made when the person arrives (links serve, sign-url).
+      entry.state = 'on-demand';
+      outcome.signing = 'on-demand';
+      views.push({ kind: 'envelope', id: tag, step: 'view', recipientId: viewKeyOf(r), expiresAt: '', onDemand: true });
+      return;
+    }
     const returnUrl = envelope.returnUrl;
     const clientUserId = r.clientUserId;
     asks.push(

@@ -14,6 +14,7 @@ import { checkTemplates, definedRoles, PreflightError } from './template-check.j
 import { TemplateLedger } from './template-ledger.js';
 import { planTemplates } from './template-plan.js';
 import type { RunTarget } from './run-summary.js';
+import type { SigningUrls } from '../config/types.js';
 
 /** What {@link makePlan} reads. */
 export interface PlanInputs {
@@ -32,6 +33,8 @@ export interface PlanInputs {
   replaceDrifted?: boolean;
   /** Keep the resolved envelope and account on each item (the run does; `signrun plan` need not). */
   keepItems?: boolean;
+  /** `run --signing-urls on-demand`: no signing address is made at send. */
+  signingUrls?: SigningUrls;
 }
 
 /**
@@ -116,6 +119,7 @@ function sourcesOf(inputs: PlanInputs, ledger: ServiceLedger | undefined): Decis
     documents: inputs.documents,
     now: inputs.now ?? new Date(),
     ...(inputs.replaceDrifted ? { replaceDrifted: true } : {}),
+    ...(inputs.signingUrls ? { signingUrls: inputs.signingUrls } : {}),
     ...(inputs.journal ? { journal: inputs.journal } : {}),
     ...(ledger ? { ledger } : {}),
   };
@@ -147,6 +151,8 @@ export interface PlanJobsOptions {
   documents?: DocumentsWhen;
   /** As `run --replace-drifted`: drifted envelopes are shown as `replace` (issue 12). */
   replaceDrifted?: boolean;
+  /** As `run --signing-urls`. */
+  signingUrls?: SigningUrls;
 }
 
 /**
@@ -163,7 +169,13 @@ export async function planJobs(options: PlanJobsOptions): Promise<Plan> {
     journal = journalProgress((await readJournal(options.stateDir)).records);
   }
   if (!options.target || options.target.sandbox)
-    return makePlan({ jobs: options.jobs, arbitrate: false, documents, ...(journal ? { journal } : {}) });
+    return makePlan({
+      jobs: options.jobs,
+      arbitrate: false,
+      documents,
+      ...(journal ? { journal } : {}),
+      ...(options.signingUrls ? { signingUrls: options.signingUrls } : {}),
+    });
   const client = EsignatureClient.create({ rootUrl: options.target.rootUrl, auth: options.target.auth });
   try {
     const account = await client.login({ tag: 'login' });
@@ -181,6 +193,7 @@ export async function planJobs(options: PlanJobsOptions): Promise<Plan> {
       documents,
       ...(journal ? { journal } : {}),
       ...(options.replaceDrifted ? { replaceDrifted: true } : {}),
+      ...(options.signingUrls ? { signingUrls: options.signingUrls } : {}),
     });
     // The account's hourly limit as its last answer said it: how long the run's calls take.
     const rateLimit = client.rateLimit;

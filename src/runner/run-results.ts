@@ -37,11 +37,13 @@ export interface RecipientOutcome {
   clientUserId?: string;
   routingOrder?: string;
   /**
-   * `ready`: a signing address is in signing.json; `waiting-for-turn`: ask
-   * later with `sign-url`; `remote`: signs from the service's email;
-   * `finished`: signed or declined, or the envelope is settled: no address is needed.
+   * `ready`: a signing address is in signing.json; `on-demand`: in turn, the
+   * address is made when they arrive (`links serve`, `sign-url`);
+   * `waiting-for-turn`: ask later with `sign-url`; `remote`: signs from the
+   * service's email; `finished`: signed or declined, or the envelope is
+   * settled: no address is needed.
    */
-  signing: 'ready' | 'waiting-for-turn' | 'remote' | 'finished';
+  signing: 'ready' | 'on-demand' | 'waiting-for-turn' | 'remote' | 'finished';
   /** Who, and what the service last said of them (`sync`): sent, delivered, completed, declined… and since when. */
   name?: string;
   email?: string;

@@ -1,5 +1,6 @@
 import { shownUrl } from '../secret.js';
 import type { ResolvedAccount, ResolvedEnvelope, Secret } from '../jobs/model.js';
+import type { SigningUrls } from '../config/types.js';
 import { SignrunError } from '../errors/signrun-error.js';
 import { runAccount } from './account-pipeline.js';
 import { noJournal, runEnvelope } from './envelope-pipeline.js';
@@ -26,6 +27,13 @@ export interface RunOptions extends CommandRunOptions {
   integratorKey?: string;
   /** Lifetime the service gives signing addresses, seconds. Default 300 (DocuSign's). */
   viewTtlSeconds?: number;
+  /**
+   * When embedded signers' addresses are made: `at-send` (default), right
+   * after sending; `on-demand`, never at send — signing.json lists them and
+   * `links serve` or `sign-url` makes each when the person arrives (two calls
+   * per envelope instead of two plus one per signer).
+   */
+  signingUrls?: SigningUrls;
   /**
    * Hourly call budget (`--max-calls-per-hour`). Default: none of its own;
    * the service's `x-ratelimit-remaining` is always respected. When what is
@@ -119,6 +127,7 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
         documents: options.documents ?? (options.target.sandbox ? 'at-send' : 'on-completion'),
         keepItems: true,
         now: now(),
+        ...(options.signingUrls ? { signingUrls: options.signingUrls } : {}),
       });
       options.onPlan?.(plan);
       // The plan now holds the envelopes: the run's own list lets them go.
@@ -199,6 +208,7 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
                 emit,
                 now,
                 viewTtlSeconds: options.viewTtlSeconds ?? 300,
+                ...(options.signingUrls ? { signingUrls: options.signingUrls } : {}),
                 usageOf,
                 journal: journal ?? noJournal,
                 documents: plan.documents,

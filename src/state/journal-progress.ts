@@ -14,7 +14,7 @@ export interface EnvelopeProgress {
   /** The envelope was sent. */
   sent: boolean;
   /** Latest view per recipientId, with its expiry (ISO 8601). */
-  views: Map<string, { expiresAt: string }>;
+  views: Map<string, { expiresAt: string; onDemand?: true }>;
   /** Latest download per documentId. */
   documents: Map<string, { sha256: string; path: string; size: number }>;
   certificate?: { sha256: string; path: string; size: number };
@@ -124,7 +124,7 @@ export function journalProgress(records: readonly JournalRecord[]): JournalProgr
           p.sent = true;
           break;
         case 'view':
-          p.views.set(r.recipientId, { expiresAt: r.expiresAt });
+          p.views.set(r.recipientId, { expiresAt: r.expiresAt, ...(r.onDemand ? { onDemand: true as const } : {}) });
           break;
         case 'document':
           p.documents.set(r.documentId, { sha256: r.sha256, path: r.path, size: r.size });

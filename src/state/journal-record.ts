@@ -91,11 +91,17 @@ export type EnvelopeRecord =
     })
   | (RecordBase & {
       kind: 'envelope';
-      /** A signing view was made for one embedded recipient; the address itself is in signing.json (0600), never here. */
+      /**
+       * A signing view was made for one embedded recipient; the address
+       * itself is in signing.json (0600), never here. With `onDemand`, none
+       * was made (`run --signing-urls on-demand`): signing.json lists the
+       * recipient, whose address is made when they arrive.
+       */
       step: 'view';
       recipientId: string;
-      /** When the address stops working (DocuSign: 300 s, single use), ISO 8601. */
+      /** When the address stops working (DocuSign: 300 s, single use), ISO 8601; empty on demand. */
       expiresAt: string;
+      onDemand?: true;
     })
   | (RecordBase & {
       kind: 'envelope';

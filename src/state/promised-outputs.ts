@@ -67,7 +67,10 @@ async function keptOf(p: EnvelopeProgress, outDir: string, broken: BrokenPromise
     // The envelope's folder is its identity (`<job>/<key>`, output-paths.ts itemFolder).
     const signingPath = itemFile(p.id, 'signing');
     const signing = await readRecord<SigningJson>(outDir, signingPath).catch(() => undefined);
-    const ready = (signing?.recipients ?? []).filter((r) => r.state === 'ready' && typeof r.url === 'string');
+    // An address made at send is in the file; one made on demand is listed, to be made when the person arrives.
+    const ready = (signing?.recipients ?? []).filter(
+      (r) => (r.state === 'ready' && typeof r.url === 'string') || r.state === 'on-demand',
+    );
     const same = envelopeId !== undefined && signing?.envelopeId?.toLowerCase() === envelopeId;
     if (!same || ready.length < p.views.size) {
       broken.push({ id: p.id, path: signingPath, step: 'view' });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { SigningUrls } from '../../config/types.js';
 import { shownUrl } from '../../secret.js';
 import pc from 'picocolors';
 import type { CommandHandler } from '../command.js';
@@ -45,6 +46,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
   const { config, jobs } = prepared;
   const outDir = path.resolve(io.cwd, (options['out'] as string | undefined) ?? config.outDir);
   const concurrency = (options['concurrency'] as number | undefined) ?? config.concurrency;
+  const signingUrls = (options['signingUrls'] as SigningUrls | undefined) ?? config.signingUrls;
   const out = new OutputFolder(outDir);
   const colour = pc.createColors(useColour(io, 'stdout'));
 
@@ -168,6 +170,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
         releaseEnvelopes: true,
         ...(typeof options['documents'] === 'string' ? { documents: options['documents'] as DocumentsWhen } : {}),
         ...(typeof options['maxCallsPerHour'] === 'number' ? { maxCallsPerHour: options['maxCallsPerHour'] } : {}),
+        ...(signingUrls ? { signingUrls } : {}),
         onEvent: (event) => {
           if (event.type === 'envelope:start' || event.type === 'account:start') sending = true;
           if (event.type === 'warning') io.stderr.write(`warning: ${event.message}\n`);
