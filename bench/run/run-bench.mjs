@@ -7,7 +7,7 @@
  * made by a plain sequential loop (what the Python client's demo does) on a
  * sample of S envelopes, extrapolated to N, for the speedup.
  *
- *   npm run build && node bench/run/run-bench.mjs [--envelopes 1000] [--concurrency 16] [--latency 50] [--sequential 50] [--documents at-send]
+ *   npm run build && node bench/run/run-bench.mjs [--envelopes 1000] [--concurrency 16] [--latency 50] [--sequential 50] [--documents at-send] [--signing-urls on-demand]
  *
  * Plain JavaScript on the built dist/ (the build compiles src/ only).
  */
@@ -23,6 +23,8 @@ const latency = numberArg('latency', 50);
 const sequentialSample = numberArg('sequential', 50);
 // --documents at-send: download documents and certificate right after sending (default: on completion, later).
 const documentsWhen = stringArg('documents');
+// --signing-urls on-demand: no signing address at send (issue 24): two calls an envelope.
+const signingUrls = stringArg('signing-urls');
 // --profile DIR: write V8 CPU profiles of the runner and the sandbox there (node --cpu-prof).
 const profileDir = stringArg('profile');
 // Each process writes its profile under DIR/<run|serve>/ on exit.
@@ -69,7 +71,7 @@ function peakRss(pid) {
 
 async function runSignrun(rootUrl, dir) {
   const started = performance.now();
-  const child = spawn(process.execPath, [...profileFlags('run'), bin, 'run', '.', '--out', 'out', '--concurrency', String(concurrency), ...(documentsWhen ? ['--documents', documentsWhen] : [])], { cwd: dir, env: sandboxEnv(rootUrl), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...profileFlags('run'), bin, 'run', '.', '--out', 'out', '--concurrency', String(concurrency), ...(documentsWhen ? ['--documents', documentsWhen] : []), ...(signingUrls ? ['--signing-urls', signingUrls] : [])], { cwd: dir, env: sandboxEnv(rootUrl), stdio: ['ignore', 'pipe', 'pipe'] });
   let peak = 0;
   let cpu = 0;
   const port = Number(new URL(rootUrl).port);
