@@ -94,7 +94,9 @@ describe('schema migration', () => {
       expect(templates.get('a1', 't1')).toMatchObject({ name: 'Renamed', lastModifiedAt: 2000 });
       templates.delete('t1', 3000);
       expect(templates.get('a1', 't1')).toBeUndefined();
-      expect(db.prepare("SELECT value FROM meta WHERE key = 'schemaVersion'").get()).toEqual({ value: String(schemaVersion) });
+      expect(db.prepare("SELECT value FROM meta WHERE key = 'schemaVersion'").get()).toEqual({
+        value: String(schemaVersion),
+      });
     } finally {
       db.close();
     }
