@@ -24,6 +24,7 @@ export const endToEndCalls = [
   'startHostileProxy',
   // processes: the CLI, `signrun serve`, child scripts
   'spawn',
+  'spawnSync',
   'fork',
   'runCli',
   'spawnServe',
