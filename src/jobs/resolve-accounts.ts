@@ -4,7 +4,7 @@ import type { ResolvedAccount } from './model.js';
 import type { RawJobFile } from './raw-job.js';
 import { substituteReferences } from './references.js';
 import { fieldName } from './schema-check.js';
-import { emailProblem, KEY } from './value-rules.js';
+import { emailProblem, identityLengthProblem, KEY } from './value-rules.js';
 
 /**
  * The accounts of a job file: keys unique, what creation needs present
@@ -34,6 +34,10 @@ export function resolveAccounts(job: RawJobFile, ctx: JobContext): ResolvedAccou
       );
     else if (keys.has(key))
       say('SR_DUPLICATE_ACCOUNT_KEY', `account key ${key} is used twice in job ${job.job}`, ['key']);
+    else {
+      const identityProblem = identityLengthProblem(job.job, key, '#account');
+      if (identityProblem) say('SR_IDENTITY_TOO_LONG', identityProblem, ['key']);
+    }
     keys.add(key);
     const state = raw.state ?? 'present';
     if (state === 'present') {

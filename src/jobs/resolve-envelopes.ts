@@ -23,7 +23,14 @@ import type { DocumentText } from './document-text.js';
 import type { PdfFactsResult } from './pdf-facts.js';
 import type { RawEnvelope, RawJobFile, RawTemplate } from './raw-job.js';
 import { fieldName } from './schema-check.js';
-import { KEY, emailProblem, httpUrlProblem, languageProblem, reservedCustomFieldProblem } from './value-rules.js';
+import {
+  KEY,
+  emailProblem,
+  httpUrlProblem,
+  identityLengthProblem,
+  languageProblem,
+  reservedCustomFieldProblem,
+} from './value-rules.js';
 import { RowErrorGroups } from './row-error-groups.js';
 import { fieldsWithLimits } from './field-limit-checks.js';
 import { fieldLengthProblem } from '../envelope/field-limits.js';
@@ -149,6 +156,8 @@ function checkValues(item: ExpandedEnvelope, ctx: JobContext, keys: Set<string>,
     );
   }
   keys.add(envelope.key);
+  const identityProblem = identityLengthProblem(envelope.job, envelope.key, template ? '#template' : '');
+  if (identityProblem) say('SR_IDENTITY_TOO_LONG', identityProblem, ['key']);
   // A template's subject is optional: its envelopes have their own.
   if (!template && envelope.emailSubject.trim() === '')
     say('SR_EMAIL_SUBJECT_MISSING', `envelope ${envelope.key} has an empty emailSubject`, ['emailSubject']);

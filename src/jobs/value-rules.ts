@@ -1,3 +1,4 @@
+import { fieldLimits } from '../envelope/field-limits.js';
 import { didYouMean } from '../errors/did-you-mean.js';
 
 /**
@@ -93,4 +94,17 @@ export function reservedCustomFieldProblem(name: string): string | undefined {
   return RESERVED_CUSTOM_FIELD.test(name)
     ? `custom field name ${JSON.stringify(name)} is reserved: names starting with "signrun" are signrun's own (identity and digest of each envelope)`
     : undefined;
+}
+
+/**
+ * signrun writes an item's identity (`<job>/<key>`, a template's with
+ * `#template`, an account's claim with `#account`) in a text custom field,
+ * whose value DocuSign limits (src/envelope/field-limits.ts): an identity
+ * longer is refused by DocuSign at send, so validate refuses it first.
+ */
+export function identityLengthProblem(job: string, key: string, suffix: string): string | undefined {
+  const identity = `${job}/${key}${suffix}`;
+  const max = fieldLimits.customFieldValue.max;
+  if (identity.length <= max) return undefined;
+  return `the identity ${JSON.stringify(identity.length > 60 ? `${identity.slice(0, 57)}...` : identity)} is ${identity.length} characters long; signrun writes it in a custom field, which DocuSign limits to ${max} characters: shorten the job name (${job.length}) or the key (${key.length})`;
 }

@@ -72,7 +72,9 @@ export async function importTemplate(options: ImportTemplateOptions): Promise<Im
         details: { templateId, accountId: account.accountId },
       });
     const name = found.name ?? found.envelopeTemplateDefinition?.name ?? '';
-    const { job, key } = signrunIdentityOf(found) ?? { job: slugOf(name), key: slugOf(name) };
+    // Job and key short enough that `<job>/<key>#template` fits the custom field signrun writes it in (100).
+    const short = slugOf(name).slice(0, 45).replace(/-+$/, '') || 'template';
+    const { job, key } = signrunIdentityOf(found) ?? { job: short, key: short };
     const jobFile = path.resolve(options.cwd, options.jobFile ?? `${key}.yaml`);
     const folder = path.dirname(jobFile);
     const written = templateJobFile(found, {

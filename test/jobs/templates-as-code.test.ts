@@ -143,4 +143,16 @@ describe('templates in job files', () => {
     );
     expect(job!.templates).toEqual([expect.objectContaining({ key: 'old-nda', state: 'absent', documents: [] })]);
   });
+
+  it('refuses an identity longer than DocuSign lets a custom field value be (signrun writes it in one), at the key', async () => {
+    const long = 'k'.repeat(95);
+    const result = await load(
+      'identity',
+      `version: 1\njob: j\n${template.replace('key: nda', `key: ${long}`)}envelopes:\n  - key: ${long}\n    emailSubject: NDA\n    documents: [{ file: nda.pdf }]\n    recipients: [{ name: Ann, email: ann@example.com }]\n`,
+    );
+    // j/<95 k> is 97 characters: the envelope's fits; the template's, with #template, does not.
+    expect(errors(result)).toEqual([{ code: 'SR_IDENTITY_TOO_LONG', line: 4, field: 'templates[0].key' }]);
+    if (result.ok) return;
+    expect(result.errors[0]!.message).toContain('is 106 characters long');
+  });
 });

@@ -168,6 +168,12 @@ export const jobCodes = defineCodes({
     summary: 'Two accounts of a job have the same key.',
     hint: 'Give each account its own key.',
   },
+  SR_IDENTITY_TOO_LONG: {
+    exitCode: 2,
+    summary:
+      "An envelope's, template's or account's identity (`<job>/<key>`) is longer than DocuSign lets a custom field value be (100 characters); signrun writes it in one, so DocuSign would refuse the item at send.",
+    hint: 'Shorten the job name or the key (the message gives both lengths). Renaming a job or a key makes signrun treat its items as new: do it before the first run.',
+  },
   SR_DUPLICATE_TEMPLATE_KEY: {
     exitCode: 2,
     summary: 'Two templates of a job have the same key.',
