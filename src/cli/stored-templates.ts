@@ -33,9 +33,13 @@ export async function readStoredTemplates(jobs: readonly ResolvedJob[], io: Comm
   const ids = [
     ...new Set(
       jobs.flatMap((j) =>
-        j.envelopes.flatMap((e) =>
-          e.kind === 'template' && e.templateKey === undefined && e.templateId ? [e.templateId.toLowerCase()] : [],
-        ),
+        j.envelopes.flatMap((e) => [
+          ...(e.kind === 'template' && e.templateKey === undefined && e.templateId ? [e.templateId.toLowerCase()] : []),
+          // A composite envelope's stored templates (its templates of the file need no read).
+          ...(e.templateRefs ?? []).flatMap((r) =>
+            r.key === undefined && r.templateId ? [r.templateId.toLowerCase()] : [],
+          ),
+        ]),
       ),
     ),
   ];

@@ -7,7 +7,7 @@ import { PageRasterizer, type OverlaidPage } from '../pdf/page-images.js';
 import { DocumentSources } from './document-sources.js';
 import { OverlayPages, previewEnvelope } from './preview-envelope.js';
 import { contactSheet, type SheetEntry } from './contact-sheet.js';
-import { envelopeFromTemplate } from './template-envelope.js';
+import { envelopeFromComposite, envelopeFromTemplate } from './template-envelope.js';
 import { recipientColour } from './recipient-colours.js';
 
 /** Options of {@link previewJobs}. */
@@ -133,11 +133,26 @@ export async function previewJobs(jobs: readonly ResolvedJob[], options: Preview
       written.kind === 'template' && written.templateKey === undefined && written.templateId !== undefined
         ? options.storedTemplates?.get(written.templateId.toLowerCase())
         : undefined;
+    // Several templates: drawn when each is known (of the file, or read from the account).
+    const parts =
+      written.kind === 'composite'
+        ? (written.templateRefs ?? []).map((ref) => {
+            if (ref.key !== undefined) {
+              const own = templates.get(`${written.job}/${ref.key}`);
+              return own && { template: own, writtenIn: 'file' as const };
+            }
+            const read = ref.templateId ? options.storedTemplates?.get(ref.templateId.toLowerCase()) : undefined;
+            return read && { template: read, writtenIn: 'envelope' as const };
+          })
+        : [];
+    const composite = parts.length > 0 && parts.every((p) => p !== undefined) ? parts : undefined;
     const envelope = template
       ? envelopeFromTemplate(written, template)
       : stored
         ? envelopeFromTemplate(written, stored, 'envelope')
-        : written;
+        : composite
+          ? envelopeFromComposite(written, composite)
+          : written;
     const folder = itemFolder(envelope.job, envelope.key);
     const entry: SheetEntry = {
       job: envelope.job,
@@ -159,7 +174,7 @@ export async function previewJobs(jobs: readonly ResolvedJob[], options: Preview
         'warning',
         envelope,
         envelope.kind === 'composite'
-          ? 'not previewed: built from several templates (compositeTemplates), which the preview does not draw yet'
+          ? 'not previewed: built from several templates, one of them stored in the account (with DOCUSIGN_ROOT_URL or the JWT grant configured, the preview reads it once)'
           : `not previewed: built from the stored template ${envelope.templateId ?? ''}, whose documents and tabs are in the account (with DOCUSIGN_ROOT_URL or the JWT grant configured, the preview reads it once)`,
       );
       notes.push(note);

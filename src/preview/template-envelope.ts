@@ -1,5 +1,11 @@
 import { fromFileRoot } from '../jobs/index.js';
-import type { ResolvedEnvelope, ResolvedRecipient, ResolvedTab, ResolvedTemplate } from '../jobs/model.js';
+import type {
+  ResolvedDocument,
+  ResolvedEnvelope,
+  ResolvedRecipient,
+  ResolvedTab,
+  ResolvedTemplate,
+} from '../jobs/model.js';
 
 /**
  * The envelope DocuSign makes from a template of the job file and an
@@ -54,5 +60,72 @@ export function envelopeFromTemplate(
     documents: template.documents,
     recipients,
     templateRoles: [],
+  };
+}
+
+/**
+ * The envelope DocuSign makes from several templates (`templates:`, sent as
+ * compositeTemplates) to preview it: each template's documents in order,
+ * then the added ones, numbered 1, 2, … as the service numbers them; each
+ * person once, with the tabs of every role they fill (filled by label as for
+ * one template) and their own placed tabs on the added documents; the added
+ * recipients with theirs. `parts` are the envelope's templates, in order,
+ * each read from the job file or (a stored one) from the account.
+ */
+export function envelopeFromComposite(
+  envelope: ResolvedEnvelope,
+  parts: ReadonlyArray<{ template: ResolvedTemplate; writtenIn: 'file' | 'envelope' }>,
+): ResolvedEnvelope {
+  const documents: ResolvedDocument[] = [];
+  const people = new Map<string, ResolvedRecipient>();
+  let next = 1;
+  const personOf = (r: ResolvedRecipient) => `${r.name}\u0000${r.email}`;
+  const add = (r: ResolvedRecipient, tabs: ResolvedTab[]) => {
+    const known = people.get(personOf(r));
+    if (known) known.tabs.push(...tabs);
+    // Each tab's `written` is whole: the person adds nothing to it.
+    else people.set(personOf(r), { ...r, written: [], tabs: [...tabs] });
+  };
+  // The fillers' label tabs fill each template's tabs; their placed tabs go on the added documents.
+  const byLabel = {
+    ...envelope,
+    templateRoles: envelope.templateRoles.map((r) => ({ ...r, tabs: r.tabs.filter((t) => t.place === undefined) })),
+  };
+  for (const { template, writtenIn } of parts) {
+    const single = envelopeFromTemplate(byLabel, template, writtenIn);
+    const ids = new Map(single.documents.map((d) => [d.documentId, String(next++)]));
+    documents.push(...single.documents.map((d) => ({ ...d, documentId: ids.get(d.documentId)! })));
+    for (const r of single.recipients)
+      add(
+        r,
+        r.tabs.map((t) => onDocuments(t, ids)),
+      );
+  }
+  const ids = new Map(envelope.documents.map((d) => [d.documentId, String(next++)]));
+  documents.push(...envelope.documents.map((d) => ({ ...d, documentId: ids.get(d.documentId)! })));
+  for (const role of envelope.templateRoles) {
+    const placed = role.tabs.filter((t) => t.place !== undefined);
+    if (placed.length > 0)
+      add(
+        role,
+        placed.map((t) => onDocuments({ ...t, written: [...role.written, ...t.written] }, ids)),
+      );
+  }
+  for (const r of envelope.recipients)
+    add(
+      r,
+      r.tabs.map((t) => onDocuments({ ...t, written: [...r.written, ...t.written] }, ids)),
+    );
+  return { ...envelope, kind: 'documents', documents, recipients: [...people.values()], templateRoles: [] };
+}
+
+/** A tab (and its radios) on the envelope's documents: its documentId as the envelope numbers it. */
+function onDocuments(tab: ResolvedTab, ids: ReadonlyMap<string, string>): ResolvedTab {
+  const place = <P extends ResolvedTab['place']>(p: P): P =>
+    p !== undefined && 'documentId' in p && ids.has(p.documentId) ? { ...p, documentId: ids.get(p.documentId)! } : p;
+  return {
+    ...tab,
+    ...(tab.place !== undefined ? { place: place(tab.place) } : {}),
+    ...(tab.radios ? { radios: tab.radios.map((r) => ({ ...r, place: place(r.place) })) } : {}),
   };
 }

@@ -247,4 +247,56 @@ envelopes:
       await sandbox.close();
     }
   }, 150_000);
+
+  it('draws an envelope of several templates (one of the file, one stored) and an added PDF, numbered as the service numbers them', async () => {
+    const dir = examples();
+    writeFileSync(
+      join(dir, 'combo.yaml'),
+      `version: 1
+job: combo
+templates:
+  - key: nda
+    name: NDA
+    documents: [{ name: nda.pdf, file: docs/offer-letter.pdf }]
+    recipients:
+      signers:
+        - roleName: employee
+          tabs:
+            textTabs: [{ tabLabel: company, pageNumber: 1, xPosition: 100, yPosition: 500 }]
+envelopes:
+  - key: onboarding
+    emailSubject: Onboarding
+    templates: [nda, 3c9f4bb2-6d1e-4a5e-9a57-5d1a1c0f7e01]
+    documents: [{ name: handbook.pdf, file: docs/company-handbook.pdf }]
+    templateRoles:
+      - roleName: employee
+        name: Ann Acme
+        email: ann@example.com
+        tabs:
+          textTabs: [{ tabLabel: company, value: ACME }]
+          signHereTabs: [{ documentId: 1, pageNumber: 1, xPosition: 300, yPosition: 600 }]
+      - { roleName: employer, name: Thomas Keller, email: thomas@example.com }
+`,
+    );
+    const sandbox = await startSandbox({ port: 0, quiet: true });
+    try {
+      const result = await runCli(['preview', 'combo.yaml', '--out', 'pv'], {
+        cwd: dir,
+        env: sandboxEnv(sandbox),
+        timeoutMs: 120_000,
+      });
+      expect(result.code, result.stderr).toBe(0);
+      const folder = join(dir, 'pv/combo/onboarding');
+      // The file template's two pages, the stored template's one, the added handbook: documents 1, 2, 3.
+      for (const file of ['preview-1-1.png', 'preview-1-2.png', 'preview-2-1.png', 'preview-3-1.png'])
+        expect(existsSync(join(folder, file)), file).toBe(true);
+      const pages = await popplerWords(join(folder, 'preview.pdf'));
+      expect(pages.map((p) => p.words.some((w) => w.word === 'ACME'))).toEqual([true, false, false, false]);
+      // Ann's own tab, written on the added document 1, is on the envelope's document 3.
+      expect(pages[3]!.words.map((w) => w.word)).toContain('signHere');
+      expect(pages[3]!.words.map((w) => w.word)).toContain('handbook');
+    } finally {
+      await sandbox.close();
+    }
+  }, 150_000);
 });

@@ -25,9 +25,10 @@ export const previewCodes = defineCodes({
   SR_PREVIEW_TEMPLATE_SKIPPED: {
     exitCode: 0,
     summary:
-      'An envelope built from a stored template (templateId) or from several templates (templates:) was not previewed: the preview reads no service.',
-    hint: 'Keep the template in the job file (`templates:`, or `npx signrun import template <id>`) and use it by `template: <key>`: such envelopes are previewed; meanwhile preview the template in DocuSign.',
+      'An envelope built from a stored template (templateId, or one of its `templates:`) was not previewed: offline, its documents and tabs are only in the account.',
+    hint: 'Configure the service (DOCUSIGN_ROOT_URL or the JWT grant): `npx signrun preview` then reads each stored template once; or keep the template in the job file (`templates:`, `npx signrun import template <id>`).',
   },
+
 
   SR_PREVIEW_UNREADABLE: {
     exitCode: 1,
