@@ -29,7 +29,6 @@ export const previewCodes = defineCodes({
     hint: 'Configure the service (DOCUSIGN_ROOT_URL or the JWT grant): `npx signrun preview` then reads each stored template once; or keep the template in the job file (`templates:`, `npx signrun import template <id>`).',
   },
 
-
   SR_PREVIEW_UNREADABLE: {
     exitCode: 1,
     summary: 'A document of an envelope could not be drawn or rendered for the preview.',
