@@ -1,12 +1,19 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { SignrunError } from '../errors/signrun-error.js';
-import type { ResolvedEnvelope, ResolvedNotification, ResolvedRecipient, ResolvedTab } from '../jobs/model.js';
+import type {
+  ResolvedDocument,
+  ResolvedEnvelope,
+  ResolvedNotification,
+  ResolvedRecipient,
+  ResolvedTab,
+} from '../jobs/model.js';
 import { tabKind } from '../envelope/tab-kinds.js';
 import {
   recipientsObject,
   tabsObject,
   type CompositeTemplate,
+  type DocumentDefinition,
   type EnvelopeDefinition,
   type Notification,
   type TemplateRole,
@@ -62,15 +69,7 @@ export async function envelopeDefinitionOf(envelope: ResolvedEnvelope): Promise<
     return definition;
   }
 
-  definition.documents = await Promise.all(
-    envelope.documents.map(async (doc) => ({
-      documentId: doc.documentId,
-      name: doc.name,
-      // A DOCX, HTML or TXT goes as it is, named by its extension: the service converts it (validate read its rendition).
-      fileExtension: doc.fileExtension,
-      documentBase64: (await validatedBytes(doc)).toString('base64'),
-    })),
-  );
+  definition.documents = await documentDefinitionsOf(envelope.documents);
   definition.recipients = recipientsObject(
     envelope.recipients.map((r) => ({ kind: r.kind, recipient: wireRecipientOf(r, r.recipientId ?? '') })),
   );
@@ -91,18 +90,10 @@ async function compositeTemplatesOf(envelope: ResolvedEnvelope): Promise<Composi
   const taken = envelope.recipients.map((r) => Number(r.recipientId)).filter(Number.isFinite);
   const first = Math.max(0, ...taken) + 1;
   const roleId = (i: number) => String(first + i);
-  const roleWire = (role: ResolvedRecipient, i: number, tabs: ResolvedTab[]): WireRecipient => {
-    const wire: WireRecipient = {
-      recipientId: roleId(i),
-      roleName: role.roleName ?? '',
-      name: role.name,
-      email: role.email,
-    };
-    if (role.clientUserId !== undefined) wire.clientUserId = role.clientUserId;
-    if (role.routingOrder !== undefined) wire.routingOrder = role.routingOrder;
-    if (tabs.length > 0) wire.tabs = tabsObject(tabs.map((t) => ({ kind: t.kind, tab: wireTabOf(t, roleId(i)) })));
-    return wire;
-  };
+  const roleWire = (role: ResolvedRecipient, i: number, tabs: ResolvedTab[]): WireRecipient => ({
+    roleName: role.roleName ?? '',
+    ...wireRecipientOf({ ...role, tabs }, roleId(i)),
+  });
   const composites: CompositeTemplate[] = (envelope.templateRefs ?? []).map((ref, c) => {
     const roles = new Set(ref.roleNames ?? []);
     const fillers = envelope.templateRoles.flatMap((role, i) =>
@@ -135,14 +126,7 @@ async function compositeTemplatesOf(envelope: ResolvedEnvelope): Promise<Composi
       inlineTemplates: [
         {
           sequence: '1',
-          documents: await Promise.all(
-            envelope.documents.map(async (doc) => ({
-              documentId: doc.documentId,
-              name: doc.name,
-              fileExtension: doc.fileExtension,
-              documentBase64: (await validatedBytes(doc)).toString('base64'),
-            })),
-          ),
+          documents: await documentDefinitionsOf(envelope.documents),
           recipients: recipientsObject([
             ...envelope.recipients.map((r) => ({ kind: r.kind, recipient: wireRecipientOf(r, r.recipientId ?? '') })),
             ...placed,
@@ -152,6 +136,23 @@ async function compositeTemplatesOf(envelope: ResolvedEnvelope): Promise<Composi
     });
   }
   return composites;
+}
+
+/**
+ * Documents on the wire (`#/definitions/document`), an envelope's or a
+ * template's: each base64-encoded, only if it is the file validated. A DOCX,
+ * HTML or TXT goes as it is, named by its extension: the service converts
+ * it (validate read its rendition).
+ */
+export async function documentDefinitionsOf(documents: readonly ResolvedDocument[]): Promise<DocumentDefinition[]> {
+  return Promise.all(
+    documents.map(async (doc) => ({
+      documentId: doc.documentId,
+      name: doc.name,
+      fileExtension: doc.fileExtension,
+      documentBase64: (await validatedBytes(doc)).toString('base64'),
+    })),
+  );
 }
 
 /** A recipient of documents (or a template's role) on the wire (`#/definitions/signer` and its siblings). */
@@ -205,7 +206,7 @@ export function wireTabOf(t: ResolvedTab, recipientId?: string): WireTab {
  * or swapped for a link to a file outside the job folder, since `validate`
  * read it is refused (SR_DOC_CHANGED) instead of sent.
  */
-export async function validatedBytes(doc: ResolvedEnvelope['documents'][number]): Promise<Buffer> {
+async function validatedBytes(doc: ResolvedDocument): Promise<Buffer> {
   const bytes = await readFile(doc.path);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   if (sha256 !== doc.sha256) {

@@ -7,6 +7,7 @@ import { EsignatureClient, type AccountClient } from '../client/esignature-clien
 import type { EnvelopeTemplate } from '../envelope/wire.js';
 import { SignrunError } from '../errors/signrun-error.js';
 import { slugOf, templateJobFile } from '../jobs/template-job-file.js';
+import { isTemplateId } from '../jobs/expand-envelope.js';
 import { KEY } from '../jobs/value-rules.js';
 import { writeFileAtomic, writeStreamAtomic } from '../output/atomic-write.js';
 import { identityFieldName, jobFieldName, templateIdentityOf } from './identity.js';
@@ -40,8 +41,6 @@ export interface ImportedTemplate {
   apiCalls: number;
 }
 
-const guid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * `signrun import template`: writes a job file holding one `templates:`
  * entry, and its documents, from a template of the configured account
@@ -63,7 +62,7 @@ export async function importTemplate(options: ImportTemplateOptions): Promise<Im
   });
   try {
     const account = await client.login({ tag: 'login' });
-    const templateId = guid.test(options.template)
+    const templateId = isTemplateId(options.template)
       ? options.template
       : await templateIdByName(account, options.template);
     const found = await readTemplate(account, templateId, 'import');

@@ -107,7 +107,9 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
       const journal = state?.journal;
       const progress = state?.progress;
       const account = await client.login({ tag: 'login' });
-      const { problems } = await checkTemplates(present(envelopes), account, definedRoles(options.jobs));
+      // The role names of the job files' templates: where a composite envelope's roles go.
+      const roles = definedRoles(options.jobs);
+      const { problems } = await checkTemplates(present(envelopes), account, roles);
       if (problems.length > 0) throw new PreflightError(problems);
 
       // Plan: the one place that decides. The service is asked in batches
@@ -155,7 +157,6 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
           templateIds.set(templatePlan.identity, result.templateId);
       }
       // `template: <key>` (and a key among `templates:`) is the template's id in this account.
-      const roles = definedRoles(options.jobs);
       for (const item of plan.items) {
         if (item.kind !== 'envelope' || !item.envelope) continue;
         const { envelope } = item;

@@ -1,28 +1,38 @@
 import type { ResolvedTemplate } from '../jobs/model.js';
 import { recipientsObject, type TemplateDefinition } from '../envelope/wire.js';
-import { validatedBytes, wireRecipientOf } from './envelope-definition.js';
+import { documentDefinitionsOf, wireRecipientOf } from './envelope-definition.js';
 import { digestFieldName, identityFieldName, jobFieldName, templateIdentityOf } from './identity.js';
 
 /**
+ * A template's definition without its documents' bytes: what the plan
+ * compares with the account's template (template-differences.ts), which
+ * names documents by id and name (their bytes count by the digest), so the
+ * plan reads no document.
+ */
+export type TemplateShape = Omit<TemplateDefinition, 'documents'> & {
+  documents: Array<{ documentId: string; name: string }>;
+};
+
+/**
  * The wire definition of a template kept as code (Templates_PostTemplates
- * and Templates_PutTemplate, `#/definitions/envelopeTemplate`): its
- * documents base64-encoded, each role under its kind's collection with its
- * tabs (as an envelope's recipients are sent), and signrun's custom fields:
- * its identity, by which any run finds it in any account, and the digest of
- * the content written, by which a later run tells a changed file from a
- * template changed outside signrun.
+ * and Templates_PutTemplate, `#/definitions/envelopeTemplate`): its shape,
+ * with its documents base64-encoded.
  */
 export async function templateDefinitionOf(template: ResolvedTemplate): Promise<TemplateDefinition> {
-  const definition: TemplateDefinition = {
+  return { ...templateShapeOf(template), documents: await documentDefinitionsOf(template.documents) };
+}
+
+/**
+ * A template's definition but for its documents' bytes: each role under its
+ * kind's collection with its tabs (as an envelope's recipients are sent),
+ * and signrun's custom fields — its identity, by which any run finds it in
+ * any account, and the digest of the content written, by which a later run
+ * tells a changed file from a template changed outside signrun.
+ */
+export function templateShapeOf(template: ResolvedTemplate): TemplateShape {
+  const shape: TemplateShape = {
     name: template.name,
-    documents: await Promise.all(
-      template.documents.map(async (doc) => ({
-        documentId: doc.documentId,
-        name: doc.name,
-        fileExtension: doc.fileExtension,
-        documentBase64: (await validatedBytes(doc)).toString('base64'),
-      })),
-    ),
+    documents: template.documents.map((d) => ({ documentId: d.documentId, name: d.name })),
     recipients: recipientsObject(
       template.recipients.map((r) => {
         const wire = { roleName: r.roleName ?? '', ...wireRecipientOf(r, r.recipientId ?? '') };
@@ -40,8 +50,8 @@ export async function templateDefinitionOf(template: ResolvedTemplate): Promise<
       ],
     },
   };
-  if (template.description !== undefined) definition.description = template.description;
-  if (template.emailSubject !== undefined) definition.emailSubject = template.emailSubject;
-  if (template.emailBlurb !== undefined) definition.emailBlurb = template.emailBlurb;
-  return definition;
+  if (template.description !== undefined) shape.description = template.description;
+  if (template.emailSubject !== undefined) shape.emailSubject = template.emailSubject;
+  if (template.emailBlurb !== undefined) shape.emailBlurb = template.emailBlurb;
+  return shape;
 }

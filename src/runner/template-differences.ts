@@ -2,10 +2,10 @@ import {
   recipientsByKind,
   tabsByKind,
   type EnvelopeTemplate,
-  type TemplateDefinition,
   type WireRecipient,
   type WireTab,
 } from '../envelope/wire.js';
+import type { TemplateShape } from './template-definition.js';
 
 /**
  * What differs between a template as the job file defines it (the
@@ -17,7 +17,7 @@ import {
  * each role's tabs, on the fields the file gives (the service fills in
  * defaults of its own). Empty: nothing differs.
  */
-export function templateDifferences(file: TemplateDefinition, account: EnvelopeTemplate): string[] {
+export function templateDifferences(file: TemplateShape, account: EnvelopeTemplate): string[] {
   const out: string[] = [];
   const differ = (what: string, mine: string, theirs: string) => {
     if (mine !== theirs) out.push(`${what}: ${quote(mine)} in the file, ${quote(theirs)} in the account`);

@@ -6,7 +6,7 @@ import type { ResolvedJob, ResolvedTemplate } from '../jobs/model.js';
 import type { JournalProgress } from '../state/journal-progress.js';
 import { digestFieldName, identityOf, templateIdentityOf } from './identity.js';
 import type { TemplateDecision, TemplatePlan } from './plan-types.js';
-import { templateDefinitionOf } from './template-definition.js';
+import { templateShapeOf } from './template-definition.js';
 import { templateDifferences } from './template-differences.js';
 import type { TemplateLedger } from './template-ledger.js';
 
@@ -50,7 +50,7 @@ export async function planTemplates(
         reads += 1;
         found = await readTemplate(sources.account, candidate, identityOf(template));
       }
-      const { decision, differences } = await decideTemplate(template, found && candidate, found);
+      const { decision, differences } = decideTemplate(template, found && candidate, found);
       const item: TemplatePlan = {
         kind: 'template',
         job: template.job,
@@ -66,18 +66,18 @@ export async function planTemplates(
   return { plans, reads };
 }
 
-async function decideTemplate(
+function decideTemplate(
   template: ResolvedTemplate,
   templateId: string | undefined,
   found: EnvelopeTemplate | undefined,
-): Promise<{ decision: TemplateDecision; differences: string[] }> {
+): { decision: TemplateDecision; differences: string[] } {
   if (template.state === 'absent')
     return {
       decision: templateId ? { action: 'delete', templateId } : { action: 'already-absent' },
       differences: [],
     };
   if (!templateId || !found) return { decision: { action: 'create' }, differences: [] };
-  const differences = templateDifferences(await templateDefinitionOf(template), found);
+  const differences = templateDifferences(templateShapeOf(template), found);
   const written = found.customFields?.textCustomFields?.find((f) => f.name === digestFieldName)?.value;
   // The file is what signrun last wrote, yet the account's template is not: changed outside signrun.
   if (written === template.digest && differences.length > 0)

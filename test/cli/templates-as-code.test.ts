@@ -1,6 +1,4 @@
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -17,6 +15,7 @@ import {
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import type { TemplateJson } from '../../src/output/records.js';
 import { repoRoot, runCli } from '../helpers/run-cli.js';
+import { startHostileProxy } from '../helpers/hostile-proxy.js';
 import { readReport, sandboxEnv, tempDir, validateReport } from './run-helpers.js';
 
 /**
@@ -218,7 +217,18 @@ describe('templates as code', () => {
     const job = 'nda-race';
     const [a, b] = await Promise.all([jobFolder(job), jobFolder(job)]);
     // Both creates reach the service before either is answered: both runs make one, then keep the earliest.
-    const proxy = await templateCreateBarrier(2);
+    // A barrier, not a sleep: the proxy holds each POST …/templates until both have arrived.
+    const proxy = await startHostileProxy(new URL(sandbox.rootUrl).origin);
+    const held: Array<() => void> = [];
+    let creates = 0;
+    proxy.beforeRequest = (method, url) => {
+      if (method !== 'POST' || !/\/templates$/.test(url)) return;
+      creates += 1;
+      return new Promise<void>((release) => {
+        held.push(release);
+        if (held.length === 2) for (const go of held.splice(0)) go();
+      });
+    };
     try {
       const env = { ...sandboxEnv(sandbox), DOCUSIGN_ROOT_URL: proxy.rootUrl };
       const [ra, rb] = await Promise.all(
@@ -226,7 +236,7 @@ describe('templates as code', () => {
       );
       expect(ra!.code, ra!.stdout + ra!.stderr).toBe(0);
       expect(rb!.code, rb!.stdout + rb!.stderr).toBe(0);
-      expect(proxy.creates()).toBe(2);
+      expect(creates).toBe(2);
       const kept = await templatesOf(`${job}/mutual-nda#template`);
       expect(kept).toHaveLength(1);
       const [ta, tb] = await Promise.all([
@@ -318,52 +328,3 @@ envelopes:
     ]);
   });
 });
-
-/**
- * A loopback proxy in front of the sandbox that holds each POST …/templates
- * until `parties` have arrived, then lets them all go: a barrier, not a
- * sleep. The login answer's base URLs are rewritten to the proxy so that
- * every later call passes through it.
- */
-async function templateCreateBarrier(
-  parties: number,
-): Promise<{ rootUrl: string; creates: () => number; close: () => Promise<void> }> {
-  const target = new URL(sandbox.rootUrl);
-  const held: Array<() => void> = [];
-  let creates = 0;
-  let origin = '';
-  const proxy = http.createServer((req, res) => {
-    const forward = () => {
-      const upstream = http.request(
-        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
-        (answer) => {
-          if (!req.url?.endsWith('/login_information')) {
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            answer.pipe(res);
-            return;
-          }
-          const chunks: Buffer[] = [];
-          answer.on('data', (c: Buffer) => chunks.push(c));
-          answer.on('end', () => {
-            const body = Buffer.concat(chunks).toString('utf8').split(target.origin).join(origin);
-            const headers = { ...answer.headers, 'content-length': String(Buffer.byteLength(body)) };
-            res.writeHead(answer.statusCode ?? 502, headers);
-            res.end(body);
-          });
-        },
-      );
-      req.pipe(upstream);
-    };
-    if (req.method !== 'POST' || !/\/templates$/.test(req.url ?? '')) return forward();
-    creates += 1;
-    held.push(forward);
-    if (held.length === parties) for (const release of held.splice(0)) release();
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-  return {
-    rootUrl: `${origin}${target.pathname}`,
-    creates: () => creates,
-    close: () => new Promise<void>((resolve) => proxy.close(() => resolve())),
-  };
-}

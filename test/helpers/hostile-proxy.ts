@@ -37,6 +37,8 @@ export interface HostileProxy {
    * client has taken the signal).
    */
   beforeListing?: (listings: number) => Promise<void> | void;
+  /** Awaited at every request that arrives, before it is forwarded (a barrier holds some until others arrive). */
+  beforeRequest?: (method: string, url: string) => Promise<void> | void;
   close(): Promise<void>;
 }
 
@@ -64,9 +66,12 @@ export async function startHostileProxy(sandboxOrigin: string): Promise<HostileP
     const isListing = req.method === 'GET' && listing.test(url);
     const isDownload = req.method === 'GET' && download.test(url);
     if (isListing) state.listings += 1;
-    const held = isListing ? state.beforeListing?.(state.listings) : undefined;
-    if (held) {
-      void Promise.resolve(held).then(() => answer(req, res, url, isListing, isDownload));
+    const held = [
+      isListing ? state.beforeListing?.(state.listings) : undefined,
+      state.beforeRequest?.(req.method ?? 'GET', url),
+    ].filter((h) => h !== undefined);
+    if (held.length > 0) {
+      void Promise.all(held).then(() => answer(req, res, url, isListing, isDownload));
       return;
     }
     answer(req, res, url, isListing, isDownload);
