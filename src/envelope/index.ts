@@ -8,3 +8,4 @@ export * from './tab-readings.js';
 export * from './tab-value-rules.js';
 export * from './routing-turn.js';
 export * from './field-limits.js';
+export * from './template-roles.js';

@@ -1,3 +1,4 @@
+import { labelMissingMessage, roleMissingMessage } from '../envelope/index.js';
 import { placeOf, type JobContext } from './job-context.js';
 import type { RawJobFile, RawPlace } from './raw-job.js';
 import { fieldName } from './schema-check.js';
@@ -63,22 +64,23 @@ export function checkTemplateUses(job: RawJobFile, ctx: JobContext): void {
       if (role.roleName.includes('${')) return;
       const roleLabels = labels.get(role.roleName);
       if (!roleLabels) {
-        say(
-          'SR_TEMPLATE_ROLE_MISSING',
-          `roleName "${role.roleName}" is not a role of template ${key}; its roles are: ${[...labels.keys()].map((n) => `"${n}"`).join(', ') || '(none)'}`,
-          ['templateRoles', r, 'roleName'],
-        );
+        say('SR_TEMPLATE_ROLE_MISSING', roleMissingMessage(role.roleName, key, labels), [
+          'templateRoles',
+          r,
+          'roleName',
+        ]);
         return;
       }
       for (const { tab, written } of writtenTabs(role.tabs)) {
         const label = tab.tabLabel ?? tab.groupName;
         if (label === undefined || label.includes('${') || placed(tab) || tab.radios !== undefined) continue;
         if (roleLabels.has(label)) continue;
-        say(
-          'SR_TEMPLATE_TAB_LABEL_MISSING',
-          `role "${role.roleName}" of template ${key} has no tab labelled "${label}" to fill; its tabs are: ${[...roleLabels].map((l) => `"${l}"`).join(', ') || '(none)'}`,
-          ['templateRoles', r, ...written, tab.tabLabel !== undefined ? 'tabLabel' : 'groupName'],
-        );
+        say('SR_TEMPLATE_TAB_LABEL_MISSING', labelMissingMessage(role.roleName, key, label, roleLabels), [
+          'templateRoles',
+          r,
+          ...written,
+          tab.tabLabel !== undefined ? 'tabLabel' : 'groupName',
+        ]);
       }
     });
   });

@@ -1,4 +1,5 @@
 import { recipientsByKind, tabsByKind } from '../envelope/wire.js';
+import { labelMissingMessage, roleMissingMessage } from '../envelope/template-roles.js';
 import type { ResolvedEnvelope, ResolvedJob } from '../jobs/model.js';
 import type { AccountClient } from '../client/esignature-client.js';
 import { ClientHttpError } from '../client/client-errors.js';
@@ -75,7 +76,7 @@ export async function checkTemplates(
           reported.add(where);
           problems.push({
             code: 'SR_TEMPLATE_TAB_LABEL_MISSING',
-            message: `role "${role.roleName}" of template ${id} has no tab labelled "${label}" to fill; its tabs are: ${[...labels].map((l) => `"${l}"`).join(', ') || '(none)'}`,
+            message: labelMissingMessage(role.roleName, id, label, labels),
             source: envelope.source,
           });
         }
@@ -87,7 +88,7 @@ export async function checkTemplates(
       reported.add(where);
       problems.push({
         code: 'SR_TEMPLATE_ROLE_MISSING',
-        message: `roleName "${role.roleName}" is not a role of template ${id}; its roles are: ${facts.roleNames.map((r) => `"${r}"`).join(', ') || '(none)'}`,
+        message: roleMissingMessage(role.roleName, id, facts.tabLabels),
         source: envelope.source,
       });
     }
