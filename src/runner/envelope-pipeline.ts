@@ -228,6 +228,7 @@ export async function runEnvelope(
     retries: usage.retries,
   };
   if (envelope.row !== undefined) result.row = envelope.row;
+  if (envelope.rowSource !== undefined) result.rowSource = envelope.rowSource;
   if (state.adopted) result.adopted = true;
   if (state.envelopeId) result.envelopeId = state.envelopeId;
   if (state.status) result.status = state.status;
@@ -694,7 +695,7 @@ function driftError(envelope: ResolvedEnvelope, tag: string, envelopeId: string)
   return new SignrunError(
     'SR_ENVELOPE_DRIFT',
     `${tag} exists as envelope ${envelopeId} with other content: it is not sent again. To send the new content, \`npx signrun run <paths> --replace-drifted\` voids that envelope and sends this one under the same key; or give it a new key`,
-    { location: envelope.source, details: { envelopeId } },
+    { location: envelope.rowSource ?? envelope.source, details: { envelopeId } },
   );
 }
 

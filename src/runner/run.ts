@@ -336,6 +336,7 @@ function notStartedEnvelope(e: ResolvedEnvelope): EnvelopeResult {
     retries: 0,
   };
   if (e.row !== undefined) result.row = e.row;
+  if (e.rowSource !== undefined) result.rowSource = e.rowSource;
   return result;
 }
 

@@ -19,7 +19,7 @@ import { consoleSummary } from '../../reporters/console-summary.js';
 import { createProgress } from '../../reporters/progress.js';
 import { parseShard } from '../../state/shard.js';
 import { leanHeap } from '../lean-heap.js';
-import { appendReportToStepSummary } from '../github-actions.js';
+import { annotateFailures, appendReportToStepSummary } from '../github-actions.js';
 import { sync } from '../../sync/sync.js';
 import { shownPath } from '../shown-path.js';
 
@@ -60,6 +60,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
       key: e.key,
       source: e.source,
       ...(e.row !== undefined ? { row: e.row } : {}),
+      ...(e.rowSource !== undefined ? { rowSource: e.rowSource } : {}),
     })),
     ...j.accounts.map((a) => ({ kind: 'account' as const, job: a.job, key: a.key, source: a.source, state: a.state })),
   ]);
@@ -209,6 +210,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
         reportFailure = error;
       }
       await appendReportToStepSummary(io, path.join(outDir, 'report.md'));
+      await annotateFailures(io, report);
       const written = reportFailure?.details?.['written'] as string[] | undefined;
       io.stdout.write(
         await consoleSummary(report, {
