@@ -24,6 +24,7 @@ import type { SigningUrls } from '../config/types.js';
 import type { DocumentsWhen, EnvelopePlan, EnvelopeStep } from './plan-types.js';
 import type { ServiceLedger } from './service-ledger.js';
 import { requestPriority } from './request-priority.js';
+import { retireEarlierEnvelope } from '../output/earlier-envelope.js';
 import type { EnvelopeResult, ItemError, RecipientOutcome } from './run-summary.js';
 
 /** What executing an envelope's plan needs from the run. */
@@ -48,6 +49,8 @@ export interface EnvelopeContext {
   documents: DocumentsWhen;
   /** One of the run's last envelopes (no other starts after them): its draft goes before other requests. */
   lastStretch?: boolean;
+  /** The target is a sandbox this run started in-process: its envelopes end with the run (envelope.json says so). */
+  inProcessSandbox?: boolean;
 }
 
 /** The state one envelope carries from step to step. */
@@ -141,6 +144,25 @@ export async function runEnvelope(
     ctx.out.join(envelope.job, envelope.key); // refuses unsafe names before any call
     if (decision.action === 'drift') {
       throw driftError(envelope, tag, decision.envelopeId);
+    }
+    // This key's envelope is new to its folder (made now, or found on the
+    // service for the first time): the folder is to describe it alone.
+    const newToFolder =
+      decision.action === 'create' ||
+      decision.action === 'replace' ||
+      (decision.action === 'adopt' && !journalled?.created);
+    if (newToFolder) {
+      const earlier = await retireEarlierEnvelope(
+        ctx.out,
+        state.folder,
+        decision.action === 'adopt' ? decision.envelopeId : undefined,
+      );
+      if (earlier?.fate === 'set-aside')
+        ctx.emit({
+          type: 'warning',
+          kind: 'earlier-envelope-set-aside',
+          message: `${tag}: ${state.folder}/ held the outputs of envelope ${earlier.envelopeId} (made on another target, or replaced); they are now in ${state.folder}/replaced/${earlier.envelopeId}/ and ${state.folder}/replaced/${earlier.envelopeId}.json`,
+        });
     }
     // Adopted from the service's listing: the journal learns which envelope this identity is once the
     // losing drafts are deleted (after the confirm, when there is one), so that the next run decides
@@ -652,6 +674,7 @@ function writeEnvelopeRecordBehind(
     digest: envelope.digest,
     transactionId: transactionIdOf(envelope),
     rootUrl: ctx.rootUrl,
+    ...(ctx.inProcessSandbox ? { inProcessSandbox: true } : {}),
     accountId: ctx.account.accountId,
     createdAt: ctx.progressOf?.(identityOf(envelope))?.created?.at ?? now,
     updatedAt: now,

@@ -37,9 +37,16 @@ export type RunEvent =
  * `settled-left-as-is` (an envelope to void or replace is already settled)
  * and `output-not-written` (a job-wide table such as form-data.csv could not
  * be written; the envelopes' own files were) and `status-regression` (the
- * service said an envelope went back, e.g. `sent` after `completed`: not applied).
+ * service said an envelope went back, e.g. `sent` after `completed`: not applied)
+ * and `earlier-envelope-set-aside` (a key's folder held another envelope's
+ * outputs, moved under replaced/ before the new one was made).
  */
 export type WarningKind =
-  HoldStateWarning['kind'] | 'listing-too-recent' | 'settled-left-as-is' | 'output-not-written' | 'status-regression';
+  | HoldStateWarning['kind']
+  | 'listing-too-recent'
+  | 'settled-left-as-is'
+  | 'output-not-written'
+  | 'status-regression'
+  | 'earlier-envelope-set-aside';
 
 export type RunEventListener = (event: RunEvent) => void;

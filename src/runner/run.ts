@@ -206,6 +206,7 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
                 account,
                 out,
                 rootUrl: shownUrl(options.target.rootUrl), // stored in envelope.json
+                ...(options.target.sandbox ? { inProcessSandbox: true } : {}),
                 emit,
                 now,
                 viewTtlSeconds: options.viewTtlSeconds ?? 300,
