@@ -25,6 +25,12 @@ export type RunEvent =
   | { type: 'interrupt' }
   /** The hourly call budget: at the end of a run with `--max-calls-per-hour`, or when it ran out (then the rest was not started). */
   | { type: 'budget'; callBudget: CallBudgetReport }
+  /**
+   * `run --spread-over-hours`: the hourly budget is spent; the run waits
+   * until `resumeAt` (local clock) and goes on. `windowsLeft`: hourly windows
+   * the calls not started yet need, when the window's size is known.
+   */
+  | { type: 'budget:wait'; resumeAt: string; callsLeft: number; windowsLeft?: number }
   /** Something people should know that is not a failure (a stale lock taken over, a repaired journal). */
   | { type: 'warning'; kind: WarningKind; message: string }
   | { type: 'run:end'; endedAt: string; interrupted: boolean };

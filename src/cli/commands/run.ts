@@ -171,10 +171,12 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
         releaseEnvelopes: true,
         ...(typeof options['documents'] === 'string' ? { documents: options['documents'] as DocumentsWhen } : {}),
         ...(typeof options['maxCallsPerHour'] === 'number' ? { maxCallsPerHour: options['maxCallsPerHour'] } : {}),
+        ...(options['spreadOverHours'] === true ? { spreadOverHours: true } : {}),
         ...(signingUrls ? { signingUrls } : {}),
         onEvent: (event) => {
           if (event.type === 'envelope:start' || event.type === 'account:start') sending = true;
           if (event.type === 'warning') io.stderr.write(`warning: ${event.message}\n`);
+          if (event.type === 'budget:wait') io.stdout.write(budgetWaitLine(event));
           progress.onEvent(event);
         },
         ...(stateDir ? { stateDir } : {}),
@@ -241,3 +243,13 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
   }
 };
 export default runCommand;
+
+/** What a spread run says while it waits for the next hourly window. */
+function budgetWaitLine(event: { resumeAt: string; callsLeft: number; windowsLeft?: number }): string {
+  const at = event.resumeAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  const rest =
+    event.windowsLeft !== undefined
+      ? `; ${event.callsLeft} call(s) to go need about ${event.windowsLeft} more hourly window(s), so the run should end within ${event.windowsLeft} hour(s) of then`
+      : `; ${event.callsLeft} call(s) to go`;
+  return `The hourly call budget is spent: waiting until ${at} to go on (--spread-over-hours)${rest}.\n`;
+}

@@ -45,6 +45,7 @@ const handler: CommandHandler = async ({ options, io, signal }) => {
     seedFile: typeof options['seed'] === 'string' ? resolve(io.cwd, options['seed']) : undefined,
     latencyMs: options['latency'] as number | undefined,
     hourlyLimit: options['hourlyLimit'] as number | undefined,
+    hourlyWindowSeconds: options['hourlyWindow'] as number | undefined,
     viewTokenTtlSeconds: options['tokenTtl'] as number | undefined,
     burstLimit: options['burstLimit'] as number | undefined,
     faults: options['faults'] as string | undefined,
