@@ -24,6 +24,7 @@ import type { SigningUrls } from '../config/types.js';
 import type { DocumentsWhen, EnvelopePlan, EnvelopeStep } from './plan-types.js';
 import type { ServiceLedger } from './service-ledger.js';
 import { requestPriority } from './request-priority.js';
+import { routedStatus } from '../envelope/routing-turn.js';
 import { retireEarlierEnvelope } from '../output/earlier-envelope.js';
 import type { EnvelopeResult, ItemError, RecipientOutcome } from './run-summary.js';
 
@@ -682,6 +683,8 @@ function writeEnvelopeRecordBehind(
     files: downloadsOf(state, ctx.progressOf?.(identityOf(envelope))),
   };
   if (state.status !== undefined) record.status = state.status;
+  // Before any sync, each recipient's status is what the routing implies (a later routing order is not notified yet).
+  for (const r of recipients) r.status = routedStatus(r, recipients, record.status);
   // What sync recorded in the journal (statuses, dates, reasons, collected files) stays in envelope.json.
   const journalled = ctx.progressOf?.(identityOf(envelope));
   const id = record.envelopeId.toLowerCase();
