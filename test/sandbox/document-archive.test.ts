@@ -135,7 +135,7 @@ describe('documents/portfolio', () => {
     // Each embedded file is the document's bytes (the file stream, inflated).
     const annex = leaf[2 * listed.indexOf('annex.pdf') + 1]!;
     const spec = doc.context.lookup(annex, PDFDict);
-    const stream = spec.lookup(PDFName.of('EF'), PDFDict).lookup(PDFName.of('F'), PDFRawStream);
+    const stream = spec.lookup(PDFName.of('EF'), PDFDict).lookup(PDFName.of('F')) as PDFRawStream;
     expect(Buffer.from(decodePDFRawStream(stream).decode()).equals(parts[1]!)).toBe(true);
   });
 });
