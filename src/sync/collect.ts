@@ -52,10 +52,9 @@ export async function collectCompleted(
   };
   const listed = options.documents ?? (await account.listDocuments(envelopeId, call)).envelopeDocuments ?? [];
   const documents = listed.filter((d) => d.documentId !== 'certificate' && d.type !== 'summary');
-  const sizes = documents.map(announcedBytesOf);
-  const announcedBytes = sizes.every((n) => n !== undefined)
-    ? sizes.reduce<number>((sum, n) => sum + n!, 0)
-    : undefined;
+  // The archive's cap follows the documents' announced sizes when every one is known.
+  const sizes = documents.map((d) => announcedBytesOf(d));
+  const announcedBytes = sizes.includes(undefined) ? undefined : sizes.reduce<number>((sum, n) => sum + (n ?? 0), 0);
   const entries = await account.downloadArchive(envelopeId, {
     ...call,
     ...(announcedBytes !== undefined ? { announcedBytes } : {}),

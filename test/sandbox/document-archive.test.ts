@@ -37,7 +37,9 @@ function pdfText(bytes: Uint8Array): Promise<string> {
   const file = join(mkdtempSync(join(tmpdir(), 'signrun-archive-')), 'c.pdf');
   writeFileSync(file, bytes);
   return new Promise((resolve, reject) =>
-    execFile('pdftotext', ['-layout', file, '-'], (error, stdout) => (error ? reject(error) : resolve(stdout))),
+    execFile('pdftotext', ['-layout', file, '-'], (error, stdout) =>
+      error ? reject(new Error(`pdftotext failed: ${error.message}`)) : resolve(stdout),
+    ),
   );
 }
 

@@ -108,7 +108,7 @@ async function expectCollected(key: string): Promise<void> {
 /** The calls of the last sync, from its report: per operation, and what is neither login nor listing. */
 async function lastSyncCalls(): Promise<{ byOperation: Record<string, number>; perEnvelope: number }> {
   const report = await readReport(out);
-  const byOperation = report.api.byOperation as Record<string, number>;
+  const byOperation = report.api.byOperation;
   const perEnvelope = report.api.calls - (byOperation['loginInformation'] ?? 0) - (byOperation['listEnvelopes'] ?? 0);
   return { byOperation, perEnvelope };
 }
