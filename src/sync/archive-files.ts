@@ -14,9 +14,10 @@ export interface MatchedArchive {
  * name DocuSign's rule gives it (case aside, folders aside), and the
  * certificate under `Summary.pdf` — or, when it goes by another name, as
  * the one file no document took. Anything less certain (a document not
- * found, two files of one name, several files left and none named as the
- * certificate) gives undefined: the caller then downloads each document on
- * its own, so no file is ever stored under another document's name.
+ * found, two files of one name, a file more than the documents and the
+ * certificate) gives undefined: the caller then asks the documents listing
+ * and, failing that, downloads each document on its own, so no file is ever
+ * stored under another document's name, nor one left out.
  */
 export function matchArchive(
   entries: readonly ArchiveEntry[],
@@ -34,8 +35,10 @@ export function matchArchive(
     taken.add(entry);
     matched.push({ document, bytes: entry.bytes });
   }
+  // Exactly the documents and the certificate: a file more is a document this list does not know.
   const left = entries.filter((e) => !taken.has(e));
-  const certificate = byName.get(key(expected.certificate)) ?? (left.length === 1 ? left[0] : undefined);
-  if (!certificate || taken.has(certificate)) return undefined;
+  if (left.length !== 1) return undefined;
+  const certificate = byName.get(key(expected.certificate)) ?? left[0]!;
+  if (certificate !== left[0]) return undefined;
   return { documents: matched, certificate: certificate.bytes };
 }

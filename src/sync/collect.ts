@@ -29,14 +29,16 @@ export interface CollectOptions {
  * `<folder>/documents/<documentId>-<name>.pdf` and `<folder>/certificate.pdf`
  * — the same paths as a run's downloads, which they replace — in one call,
  * the envelope's archive (`documents/archive`, a ZIP), matched to the
- * documents' ids by their names (archive-files.ts); and what its recipients
+ * documents' ids by their names (archive-files.ts), which the status
+ * listing gave (else one listing of the envelope's documents); and what its recipients
  * entered into `<folder>/form-data.json` (one more call: recipients with
  * their tabs, which no listing carries). Each file is written whole with its
  * sha256 (OutputFolder: temp file, then rename), so a crash leaves the
  * earlier file or the new one, never half of one; the archive is checked
  * whole before any file is written (client/archive-entries.ts). An archive
  * whose names do not say which file is which document is not guessed at:
- * each document and the certificate are then downloaded on their own. The
+ * the envelope's documents listing is asked, and if its names do not match
+ * either, each document and the certificate are downloaded on their own. The
  * caller records the files in the journal: they are downloaded once.
  */
 export async function collectCompleted(
@@ -50,8 +52,9 @@ export async function collectCompleted(
     ...(options.tag ? { tag: options.tag } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   };
-  const listed = options.documents ?? (await account.listDocuments(envelopeId, call)).envelopeDocuments ?? [];
-  const documents = listed.filter((d) => d.documentId !== 'certificate' && d.type !== 'summary');
+  const listDocuments = async () =>
+    contentDocuments((await account.listDocuments(envelopeId, call)).envelopeDocuments ?? []);
+  let documents = options.documents ? contentDocuments(options.documents) : await listDocuments();
   // The archive's cap follows the documents' announced sizes when every one is known.
   const sizes = documents.map((d) => announcedBytesOf(d));
   const announcedBytes = sizes.includes(undefined) ? undefined : sizes.reduce<number>((sum, n) => sum + (n ?? 0), 0);
@@ -59,7 +62,13 @@ export async function collectCompleted(
     ...call,
     ...(announcedBytes !== undefined ? { announcedBytes } : {}),
   });
-  const archive = matchArchive(entries, documents);
+  let archive = matchArchive(entries, documents);
+  // The status listing's documents did not account for the archive's files: the envelope's own
+  // documents listing is the authority (one call), then, if still unmatched, one download each.
+  if (!archive && options.documents) {
+    documents = await listDocuments();
+    archive = matchArchive(entries, documents);
+  }
   const files = archive
     ? await Promise.all([
         ...archive.documents.map(({ document, bytes }) =>
@@ -79,6 +88,11 @@ export async function collectCompleted(
     );
   }
   return files;
+}
+
+/** The content documents of a listing: not the certificate DocuSign lists among them. */
+export function contentDocuments(listed: readonly EnvelopeDocument[]): EnvelopeDocument[] {
+  return listed.filter((d) => d.documentId !== 'certificate' && d.type !== 'summary');
 }
 
 function nameOf(document: EnvelopeDocument): string {

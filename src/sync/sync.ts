@@ -14,7 +14,7 @@ import type { Journal } from '../state/journal.js';
 import { scheduleLazily } from '../runner/schedule.js';
 import type { EnvelopeProgress, JournalProgress } from '../state/journal-progress.js';
 import type { EnvelopeStatusFacts } from '../state/journal-record.js';
-import { collectCompleted } from './collect.js';
+import { collectCompleted, contentDocuments } from './collect.js';
 import { defaultMinListingIntervalMs, listingPermission, nextFromDate } from './polling-rule.js';
 import { serviceListingIntervalMs } from './service-polling-rule.js';
 import { listStatusChanges } from './status-listing.js';
@@ -166,8 +166,9 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
             for (const [id, envelope] of result.envelopes) {
               listed.set(id, statusFactsOf(envelope));
               // Kept for the completed ones only: what names the files of their archives (collect.ts).
-              if (envelope.status === 'completed' && envelope.envelopeDocuments?.length)
-                listedDocuments.set(id, envelope.envelopeDocuments);
+              const documents = envelope.envelopeDocuments ?? [];
+              if (envelope.status === 'completed' && contentDocuments(documents).length > 0)
+                listedDocuments.set(id, documents);
             }
             await journal.append({
               kind: 'listing',

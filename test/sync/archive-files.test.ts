@@ -56,5 +56,12 @@ describe('matchArchive', () => {
     expect(
       matchArchive([entry('a/offer.pdf'), entry('b/offer.pdf'), entry('Summary.pdf')], [documents[0]!]),
     ).toBeUndefined();
+    // A file more than the documents and the certificate: a document the list does not know of.
+    expect(
+      matchArchive(
+        [entry('offer.pdf'), entry('annex.pdf'), entry('offer[1].pdf'), entry('extra.pdf'), entry('Summary.pdf')],
+        documents,
+      ),
+    ).toBeUndefined();
   });
 });
