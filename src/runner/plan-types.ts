@@ -1,5 +1,6 @@
 import type { ResolvedAccount, ResolvedEnvelope, ResolvedTemplate } from '../jobs/model.js';
 import type { RateLimitInfo } from '../client/rate-limit.js';
+import type { AccountItemPlan, FoundPeople } from './account-contents-plan.js';
 
 /**
  * The steps a run can take for one envelope, in order. `draft`: create it as
@@ -87,6 +88,22 @@ export interface AccountPlan {
   decision: AccountDecision;
   apiCalls: number;
   account?: ResolvedAccount;
+  /** Its permission profiles, groups and users kept as code (absent: the entry keeps none). */
+  contents?: AccountContentsPlan;
+}
+
+/** What the plan decided for what an account entry keeps inside the account. */
+export interface AccountContentsPlan {
+  /** One per profile, group and user, in the order a run converges them. */
+  items: AccountItemPlan[];
+  /**
+   * Why the account's people were not read (the account is to be created and
+   * awaits activation; its user cannot log in yet): every item is `create`,
+   * and a run after the activation converges them.
+   */
+  unread?: string;
+  /** What the listings found (kept for the run, which converges from it). */
+  found?: FoundPeople;
 }
 
 export type PlanItem = EnvelopePlan | AccountPlan;
