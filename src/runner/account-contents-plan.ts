@@ -1,45 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { ResolvedAccount, ResolvedAccountUser, ResolvedGroup, ResolvedPermissionProfile } from '../jobs/model.js';
-import { AccountPeople, type GroupWire, type PermissionProfileWire, type UserWire } from '../client/account-people.js';
+import { AccountPeople, type UserWire } from '../client/account-people.js';
 import type { AccountClient, EsignatureClient } from '../client/esignature-client.js';
 import type { AccountItemProgress, JournalProgress } from '../state/journal-progress.js';
-import type { AccountContentsPlan, AccountDecision } from './plan-types.js';
+import type {
+  AccountContentsPlan,
+  AccountDecision,
+  AccountItemAction,
+  AccountItemKind,
+  AccountItemPlan,
+  FoundPeople,
+} from './plan-types.js';
+
+export type { AccountItemAction, AccountItemKind, AccountItemPlan, FoundPeople } from './plan-types.js';
 import { identityOf } from './identity.js';
-
-/** What is kept as code inside an account, in the order a run converges it (docs/job-files.md, "Accounts"). */
-export type AccountItemKind = 'permissionProfile' | 'group' | 'user';
-
-/**
- * What the plan decided for one profile, group or user. `update.outside`:
- * the account differs from the file while the file is what signrun last
- * wrote (the journal's digest): someone changed it outside signrun, and the
- * run puts the file's version back.
- */
-export type AccountItemAction = 'create' | 'update' | 'up-to-date' | 'delete' | 'already-absent';
-
-export interface AccountItemPlan {
-  kind: AccountItemKind;
-  /** The profile's or group's name, the user's email. */
-  name: string;
-  /** `<job>/<key>#<kind>:<name, lower case>`: the journal's id of it. */
-  identity: string;
-  action: AccountItemAction;
-  outside: boolean;
-  /** What differs, account → file, in words (update). */
-  differences: string[];
-  /** Its id in the account (profile, group or user id), when it is there. */
-  id?: string;
-  /** Digest of the file's declaration of it. */
-  digest: string;
-}
-
-/** The people of an account as the service lists them. */
-export interface FoundPeople {
-  profiles: PermissionProfileWire[];
-  groups: GroupWire[];
-  /** Open users (closed ones are not listed), each with their groups. */
-  users: UserWire[];
-}
 
 /** Whether an account entry keeps anything inside the account. */
 export function hasContents(account: ResolvedAccount): boolean {
