@@ -81,6 +81,7 @@ describe('users, groups and permission profiles kept as code', () => {
     // 2. Activated: the next run provisions two profiles, two groups, three users, in that order.
     const provisioned = await cli('run', 'acme.yaml', '--out', 'out');
     expect(provisioned.code, provisioned.stdout + provisioned.stderr).toBe(0);
+    expect(provisioned.stdout + provisioned.stderr).toContain('profiles, groups and users: 7 created');
     report = await readReport(out);
     expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
     expect(report.accounts[0]!.contents?.map((c) => [c.kind, c.name, c.outcome])).toEqual([
@@ -155,6 +156,7 @@ describe('users, groups and permission profiles kept as code', () => {
     expect(drift.stdout).toMatch(/no change +user lea@acme-de\.test/);
     const putBack = await cli('run', 'acme.yaml', '--out', 'out');
     expect(putBack.code, putBack.stdout + putBack.stderr).toBe(0);
+    expect(putBack.stdout + putBack.stderr).toContain('2 updated (2 changed outside signrun, put back), 5 no change');
     report = await readReport(out);
     expect(report.accounts[0]!.contents?.filter((c) => c.outcome === 'updated')).toEqual([
       expect.objectContaining({ kind: 'permissionProfile', name: 'Legal', outside: true }),
