@@ -240,4 +240,47 @@ describe('users, groups and permission profiles kept as code', () => {
       await proxy.close();
     }
   });
+
+  it('a create whose answer was lost (the service made it) leaves one profile, group and user, all reported created', async () => {
+    const sub = await createActiveSubsidiary(sandbox.rootUrl, sandbox.origin, 'lost', 'admin@lost.test');
+    const dir = await tempDir('signrun-people-lost-');
+    await writeFile(
+      path.join(dir, 'acme.yaml'),
+      jobText()
+        .replace('key: acme-de', `key: lost\n    accountId: ${sub.accountId}\n    userId: ${sub.userId}`)
+        .replace('admin@acme-de.test', 'admin@lost.test'),
+    );
+    const proxy = await startHostileProxy(new URL(sandbox.rootUrl).origin);
+    // The first answer of each create is lost after the sandbox committed it.
+    const lost = new Set<string>();
+    proxy.loseAnswer = (method, url) => {
+      const kind = /\/(permission_profiles|groups|users)$/.exec(url)?.[1];
+      if (method !== 'POST' || !kind || lost.has(kind)) return false;
+      lost.add(kind);
+      return true;
+    };
+    try {
+      const env = { ...sandboxEnv(sandbox), DOCUSIGN_ROOT_URL: proxy.rootUrl, ACME_DE_PASSWORD: 'lost-password' };
+      const run = await runCli(['run', 'acme.yaml', '--out', 'out'], { cwd: dir, env });
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect([...lost].sort()).toEqual(['groups', 'permission_profiles', 'users']);
+      const report = await readReport(path.join(dir, 'out'));
+      expect(report.accounts[0]!.contents?.map((c) => c.outcome)).toEqual(Array(7).fill('created'));
+      const headers = {
+        'X-DocuSign-Authentication': JSON.stringify({
+          Username: sub.userId,
+          Password: 'lost-password',
+          IntegratorKey: 'sandbox-integrator-key',
+        }),
+      };
+      const base = `${sandbox.origin}/restapi/v2.1/accounts/${sub.accountId}`;
+      const list = async (what: string) =>
+        (await (await fetch(`${base}/${what}`, { headers })).json()) as Record<string, Array<Record<string, string>>>;
+      expect((await list('permission_profiles')).permissionProfiles!).toHaveLength(5);
+      expect((await list('groups')).groups!).toHaveLength(4);
+      expect((await list('users')).users!).toHaveLength(4);
+    } finally {
+      await proxy.close();
+    }
+  });
 });
