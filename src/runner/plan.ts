@@ -82,7 +82,10 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
           ...(inputs.integratorKey ? { integratorKey: inputs.integratorKey } : {}),
         });
         contentReads += reads;
-        item = { ...item, apiCalls: item.apiCalls + contentsCalls(contents.items), contents };
+        // What the listings found is the run's to converge from; `signrun plan` prints decisions, not the account's people.
+        const { found, ...decided } = contents;
+        const kept = inputs.keepItems && found ? { ...decided, found } : decided;
+        item = { ...item, apiCalls: item.apiCalls + contentsCalls(contents.items), contents: kept };
       }
       items.push(inputs.keepItems ? { ...item, account } : item);
     }
