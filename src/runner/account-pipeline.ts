@@ -2,6 +2,7 @@ import type { ResolvedAccount, Secret } from '../jobs/model.js';
 import type { EsignatureClient } from '../client/esignature-client.js';
 import type { NewAccountDefinition } from '../client/wire-types.js';
 import { SignrunError } from '../errors/signrun-error.js';
+import { ClientHttpError } from '../client/client-errors.js';
 import type { FileRecord, OutputFolder } from '../output/output-folder.js';
 import { readRecord, type AccountRecord } from '../output/records.js';
 import { itemFile, itemFolder } from '../output/output-paths.js';
@@ -287,7 +288,18 @@ async function convergeAccountContents(
       `${tag}: to keep its users, groups and permission profiles signrun logs in as the account's user, but the userId is not known`,
       { location: account.source },
     );
-  const people = await peopleOf(ctx.client, account, accountId, userId, ctx.integratorKey, tag);
+  let people;
+  try {
+    people = await peopleOf(ctx.client, account, accountId, userId, ctx.integratorKey, tag);
+  } catch (error) {
+    // Its user cannot log in: if the account still awaits activation (as its distributor reads it),
+    // its people wait for it, as a new account does; otherwise the login failure is the account's.
+    if (!(error instanceof ClientHttpError && error.status === 401) || !(await awaitsActivation(ctx, accountId, tag)))
+      throw error;
+    result.awaitingActivation = true;
+    result.contents = contents.items.map((i) => ({ kind: i.kind, name: i.name, outcome: 'not-started' }));
+    return;
+  }
   const found = contents.found ?? (await readPeople(people, tag));
   result.contents = await convergeContents(account, contents.items, found, {
     people,
@@ -304,6 +316,16 @@ async function convergeAccountContents(
         .join('; ')})`,
       { location: account.source },
     );
+}
+
+/** Whether the distributor reads the account as awaiting its activation (DocuSign's suspensionStatus). */
+async function awaitsActivation(ctx: AccountContext, accountId: string, tag: string): Promise<boolean> {
+  try {
+    const info = await ctx.client.getAccount(accountId, { tag });
+    return typeof info['suspensionStatus'] === 'string' && /activation/i.test(info['suspensionStatus']);
+  } catch {
+    return false;
+  }
 }
 
 async function createAccount(account: ResolvedAccount, ctx: AccountContext, tag: string) {

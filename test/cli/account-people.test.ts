@@ -68,6 +68,12 @@ describe('users, groups and permission profiles kept as code', () => {
     let report = await readReport(out);
     expect(report.accounts[0]).toMatchObject({ outcome: 'created', awaitingActivation: true });
     expect(report.accounts[0]!.contents?.map((c) => c.outcome)).toEqual(Array(7).fill('not-started'));
+    // Run again before the activation: still waiting, not a failure.
+    const early = await cli('run', 'acme.yaml', '--out', 'out');
+    expect(early.code, early.stdout + early.stderr).toBe(0);
+    report = await readReport(out);
+    expect(report.accounts[0]).toMatchObject({ outcome: 'up-to-date', awaitingActivation: true });
+    expect(report.accounts[0]!.contents?.map((c) => c.outcome)).toEqual(Array(7).fill('not-started'));
     const record = JSON.parse(
       await readFile(path.join(out, 'subsidiaries/acme-de/account.json'), 'utf8'),
     ) as AccountRecord;
