@@ -227,6 +227,22 @@ describe('users', () => {
   });
 });
 
+describe('on /restapi/v2', () => {
+  it("answers the same resources in v2's Swagger shapes", async () => {
+    const { base, headers } = await subsidiary();
+    const v2 = base.replace('/restapi/v2.1/', '/restapi/v2/');
+    await call(`${v2}/users`, { headers, body: { newUsers: [{ userName: 'Vic', email: 'vic@people.test' }] } });
+    await call(`${v2}/groups`, { headers, body: { groups: [{ groupName: 'V2 group' }] } });
+    const profile = await call(`${v2}/permission_profiles`, { headers, body: { permissionProfileName: 'V2 profile' } });
+    expect(profile.status).toBe(201);
+    expect((await call(`${v2}/users?additional_info=true`, { headers })).json.users).toHaveLength(2);
+    expect((await call(`${v2}/groups`, { headers })).json.groups).toHaveLength(3);
+    expect((await call(`${v2}/permission_profiles?include=users`, { headers })).json.permissionProfiles).toHaveLength(
+      4,
+    );
+  });
+});
+
 describe('what the sandbox enforces of a permission profile', () => {
   async function userWith(
     base: string,
