@@ -10,3 +10,4 @@ export * from './routing-turn.js';
 export * from './field-limits.js';
 export * from './template-roles.js';
 export * from './account-role-settings.js';
+export * from './archive-names.js';
