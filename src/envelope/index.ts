@@ -9,4 +9,5 @@ export * from './tab-value-rules.js';
 export * from './routing-turn.js';
 export * from './field-limits.js';
 export * from './template-roles.js';
+export * from './account-role-settings.js';
 export * from './archive-names.js';

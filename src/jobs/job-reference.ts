@@ -79,6 +79,13 @@ const sections: Array<[string, string]> = [
   ['`initialUser`', '#/$defs/account/properties/initialUser'],
   ['`planInformation`', '#/$defs/account/properties/planInformation'],
   ['`addressInformation`', '#/$defs/account/properties/addressInformation'],
+  ['Permission profile (`permissionProfiles[]` of an account)', '#/$defs/account/properties/permissionProfiles/items'],
+  [
+    "`settings` of a permission profile (DocuSign's accountRoleSettings)",
+    '#/$defs/account/properties/permissionProfiles/items/properties/settings',
+  ],
+  ['Group (`groups[]` of an account)', '#/$defs/account/properties/groups/items'],
+  ['User (`users[]` of an account)', '#/$defs/account/properties/users/items'],
 ];
 
 /**

@@ -236,6 +236,39 @@ export interface ResolvedAccount {
   addressInformation?: Partial<
     Record<'address1' | 'address2' | 'city' | 'country' | 'fax' | 'phone' | 'postalCode' | 'state', string>
   >;
+  /** Permission profiles kept as code in the account (`permissionProfiles:`), names unique (ignoring case). */
+  permissionProfiles?: ResolvedPermissionProfile[];
+  /** Groups kept as code (`groups:`), names unique; each profile named is defined or built in. */
+  groups?: ResolvedGroup[];
+  /** Users kept as code (`users:`), emails unique; each profile and group named is defined or built in. */
+  users?: ResolvedAccountUser[];
+}
+
+/** A permission profile of an account entry: DocuSign's accountRoleSettings, every value a string. */
+export interface ResolvedPermissionProfile {
+  permissionProfileName: string;
+  settings: Record<string, string>;
+  source: SourcePosition;
+}
+
+/** A group of an account entry. */
+export interface ResolvedGroup {
+  groupName: string;
+  permissionProfileName?: string;
+  source: SourcePosition;
+}
+
+/** A user of an account entry, found in the account by email. */
+export interface ResolvedAccountUser {
+  email: string;
+  /** Present with state: present (validation requires it). */
+  userName?: string;
+  /** Absent: a new user gets the account's default, an existing one keeps theirs. */
+  permissionProfileName?: string;
+  /** Absent: the user's groups are left as they are; present: exactly these (besides Everyone). */
+  groups?: string[];
+  state: 'present' | 'absent';
+  source: SourcePosition;
 }
 
 /**

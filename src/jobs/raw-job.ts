@@ -215,4 +215,13 @@ export interface RawAccount {
   addressInformation?: Partial<
     Record<'address1' | 'address2' | 'city' | 'country' | 'fax' | 'phone' | 'postalCode' | 'state', string>
   >;
+  permissionProfiles?: Array<{ permissionProfileName: string; settings?: Record<string, string | boolean> }>;
+  groups?: Array<{ groupName: string; permissionProfileName?: string }>;
+  users?: Array<{
+    userName?: string;
+    email: string;
+    permissionProfileName?: string;
+    groups?: string[];
+    state?: 'present' | 'absent';
+  }>;
 }

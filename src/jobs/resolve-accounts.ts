@@ -5,6 +5,7 @@ import type { RawJobFile } from './raw-job.js';
 import { substituteReferences } from './references.js';
 import { fieldName } from './schema-check.js';
 import { emailProblem, identityLengthProblem, KEY } from './value-rules.js';
+import { resolveAccountContents } from './resolve-account-contents.js';
 
 /**
  * The accounts of a job file: keys unique, what creation needs present
@@ -57,6 +58,8 @@ export function resolveAccounts(job: RawJobFile, ctx: JobContext): ResolvedAccou
       const problem = emailProblem(sub(raw.initialUser.email));
       if (problem) say('SR_EMAIL_INVALID', problem, ['initialUser', 'email']);
     }
+    // Users, groups and permission profiles kept inside the account (checked here, offline).
+    const contents = resolveAccountContents(raw, base, ctx, sub);
     if (ctx.sink.errorCount > before) continue;
 
     const account: ResolvedAccount = {
@@ -86,7 +89,7 @@ export function resolveAccounts(job: RawJobFile, ctx: JobContext): ResolvedAccou
         Object.entries(raw.addressInformation).map(([k, v]) => [k, sub(v)]),
       );
     }
-    accounts.push(account);
+    accounts.push({ ...account, ...contents });
   }
   return accounts;
 }

@@ -102,6 +102,23 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
     if (t.accounts.alreadyAbsent) a.push(`${t.accounts.alreadyAbsent} already absent`);
     if (t.accounts.failed) a.push(c.red(`${t.accounts.failed} failed`));
     parts.push(`account(s): ${a.join(', ')}`);
+    // Their permission profiles, groups and users kept as code.
+    const contents = accounts.flatMap((x) => x.contents ?? []);
+    if (contents.length > 0) {
+      const n = (outcome: string) => contents.filter((i) => i.outcome === outcome).length;
+      const outside = contents.filter((i) => i.outside).length;
+      const words = [
+        n('created') ? `${n('created')} created` : '',
+        n('updated')
+          ? `${n('updated')} updated${outside ? ` (${outside} changed outside signrun, put back)` : ''}`
+          : '',
+        n('up-to-date') ? `${n('up-to-date')} no change` : '',
+        n('deleted') ? `${n('deleted')} user(s) closed` : '',
+        n('not-started') ? `${n('not-started')} waiting for the account's activation` : '',
+        n('failed') ? c.red(`${n('failed')} failed`) : '',
+      ].filter(Boolean);
+      if (words.length > 0) parts.push(`profiles, groups and users: ${words.join(', ')}`);
+    }
   }
   lines.push(`${head} in ${seconds} s: ${parts.join('; ') || 'nothing to do'}.`);
   if (budget) {

@@ -2,6 +2,7 @@ import type { ResolvedAccount, Secret } from '../jobs/model.js';
 import type { EsignatureClient } from '../client/esignature-client.js';
 import type { NewAccountDefinition } from '../client/wire-types.js';
 import { SignrunError } from '../errors/signrun-error.js';
+import { ClientHttpError } from '../client/client-errors.js';
 import type { FileRecord, OutputFolder } from '../output/output-folder.js';
 import { readRecord, type AccountRecord } from '../output/records.js';
 import { itemFile, itemFolder } from '../output/output-paths.js';
@@ -14,6 +15,9 @@ import { deleteLosingDrafts } from './envelope-pipeline.js';
 import { accountFieldName, claimIdentityOf, identityFieldName, jobFieldName } from './identity.js';
 import { itemErrorOf } from './envelope-pipeline.js';
 import type { AccountResult } from './run-summary.js';
+import type { AccountItemProgress } from '../state/journal-progress.js';
+import { convergeContents } from './account-contents-pipeline.js';
+import { accountUserId, peopleOf, readPeople } from './account-contents-plan.js';
 
 /** What the account pipeline needs from the run. */
 export interface AccountContext {
@@ -35,6 +39,8 @@ export interface AccountContext {
   ledger?: ServiceLedger;
   /** The main account (claims are drafts there). */
   account?: AccountClient;
+  /** What the journal of earlier runs says of the accounts' profiles, groups and users (changed outside signrun). */
+  accountItems?: ReadonlyMap<string, AccountItemProgress>;
 }
 
 /**
@@ -125,6 +131,7 @@ export async function runAccount(
     switch (decision.action) {
       case 'up-to-date': {
         result.outcome = 'up-to-date';
+        await convergeAccountContents(plan, decision.accountId, ctx, result);
         // The journal's `created` promises account.json (issue 25): written again when it is gone
         // (the plan has just read the account on the service: it is there).
         const path = itemFile(folder, 'account');
@@ -156,6 +163,7 @@ export async function runAccount(
           adopted: true,
         });
         result.outcome = 'up-to-date';
+        await convergeAccountContents(plan, decision.accountId, ctx, result);
         return result;
       case 'create':
       case 'recreate': {
@@ -207,6 +215,9 @@ export async function runAccount(
         files.push(await ctx.out.writeJson(itemFile(folder, 'account'), record));
         result.outcome = 'created';
         result.awaitingActivation = true;
+        // Its people wait for the activation: its user cannot log in before (a run after it converges them).
+        if (plan.contents && plan.contents.items.length > 0)
+          result.contents = plan.contents.items.map((i) => ({ kind: i.kind, name: i.name, outcome: 'not-started' }));
         return result;
       }
       case 'delete': {
@@ -252,6 +263,68 @@ export async function runAccount(
     result.retries = usage.retries;
     result.startedAt = startedAt.toISOString();
     result.durationMs = ctx.now().getTime() - startedAt.getTime();
+  }
+}
+
+/**
+ * Converges the account's users, groups and permission profiles (the plan's
+ * `contents`), logged in as the account's own user; a failed item fails
+ * the account (SR_ACCOUNT_FAILED) with the others' outcomes kept.
+ */
+async function convergeAccountContents(
+  plan: AccountPlan & { account: ResolvedAccount },
+  accountId: string,
+  ctx: AccountContext,
+  result: AccountResult,
+): Promise<void> {
+  const contents = plan.contents;
+  if (!contents || contents.items.length === 0) return;
+  const tag = plan.identity;
+  const account = plan.account;
+  const userId = account.userId ?? ctx.progressOf?.(tag)?.userId ?? accountUserId(account);
+  if (!userId)
+    throw new SignrunError(
+      'SR_ACCOUNT_IDS_UNKNOWN',
+      `${tag}: to keep its users, groups and permission profiles signrun logs in as the account's user, but the userId is not known`,
+      { location: account.source },
+    );
+  let people;
+  try {
+    people = await peopleOf(ctx.client, account, accountId, userId, ctx.integratorKey, tag);
+  } catch (error) {
+    // Its user cannot log in: if the account still awaits activation (as its distributor reads it),
+    // its people wait for it, as a new account does; otherwise the login failure is the account's.
+    if (!(error instanceof ClientHttpError && error.status === 401) || !(await awaitsActivation(ctx, accountId, tag)))
+      throw error;
+    result.awaitingActivation = true;
+    result.contents = contents.items.map((i) => ({ kind: i.kind, name: i.name, outcome: 'not-started' }));
+    return;
+  }
+  const found = contents.found ?? (await readPeople(people, tag));
+  result.contents = await convergeContents(account, contents.items, found, {
+    people,
+    journal: ctx.journal,
+    ...(ctx.accountItems ? { journalled: ctx.accountItems } : {}),
+    tag,
+  });
+  const failed = result.contents.filter((c) => c.outcome === 'failed');
+  if (failed.length > 0)
+    throw new SignrunError(
+      'SR_ACCOUNT_FAILED',
+      `${tag}: ${failed.length} of its permission profiles, groups and users could not be converged (${failed
+        .map((f) => `${f.kind} ${f.name}: ${f.error?.message ?? 'failed'}`)
+        .join('; ')})`,
+      { location: account.source },
+    );
+}
+
+/** Whether the distributor reads the account as awaiting its activation (DocuSign's suspensionStatus). */
+async function awaitsActivation(ctx: AccountContext, accountId: string, tag: string): Promise<boolean> {
+  try {
+    const info = await ctx.client.getAccount(accountId, { tag });
+    return typeof info['suspensionStatus'] === 'string' && /activation/i.test(info['suspensionStatus']);
+  } catch {
+    return false;
   }
 }
 

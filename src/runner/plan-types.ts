@@ -1,5 +1,6 @@
 import type { ResolvedAccount, ResolvedEnvelope, ResolvedTemplate } from '../jobs/model.js';
 import type { RateLimitInfo } from '../client/rate-limit.js';
+import type { GroupWire, PermissionProfileWire, UserWire } from '../client/account-people.js';
 
 /**
  * The steps a run can take for one envelope, in order. `draft`: create it as
@@ -87,6 +88,57 @@ export interface AccountPlan {
   decision: AccountDecision;
   apiCalls: number;
   account?: ResolvedAccount;
+  /** Its permission profiles, groups and users kept as code (absent: the entry keeps none). */
+  contents?: AccountContentsPlan;
+}
+
+/** What is kept as code inside an account, in the order a run converges it (docs/job-files.md, "Accounts"). */
+export type AccountItemKind = 'permissionProfile' | 'group' | 'user';
+
+/**
+ * What the plan decided for one profile, group or user. `update.outside`:
+ * the account differs from the file while the file is what signrun last
+ * wrote (the journal's digest): someone changed it outside signrun, and the
+ * run puts the file's version back.
+ */
+export type AccountItemAction = 'create' | 'update' | 'up-to-date' | 'delete' | 'already-absent';
+
+export interface AccountItemPlan {
+  kind: AccountItemKind;
+  /** The profile's or group's name, the user's email. */
+  name: string;
+  /** `<job>/<key>#<kind>:<name, lower case>`: the journal's id of it. */
+  identity: string;
+  action: AccountItemAction;
+  outside: boolean;
+  /** What differs, account → file, in words (update). */
+  differences: string[];
+  /** Its id in the account (profile, group or user id), when it is there. */
+  id?: string;
+  /** Digest of the file's declaration of it. */
+  digest: string;
+}
+
+/** The people of an account as the service lists them. */
+export interface FoundPeople {
+  profiles: PermissionProfileWire[];
+  groups: GroupWire[];
+  /** Open users (closed ones are not listed), each with their groups. */
+  users: UserWire[];
+}
+
+/** What the plan decided for what an account entry keeps inside the account. */
+export interface AccountContentsPlan {
+  /** One per profile, group and user, in the order a run converges them. */
+  items: AccountItemPlan[];
+  /**
+   * Why the account's people were not read (the account is to be created and
+   * awaits activation; its user cannot log in yet): every item is `create`,
+   * and a run after the activation converges them.
+   */
+  unread?: string;
+  /** What the listings found (kept for the run, which converges from it). */
+  found?: FoundPeople;
 }
 
 export type PlanItem = EnvelopePlan | AccountPlan;

@@ -13,6 +13,7 @@ import { ServiceLedger } from './service-ledger.js';
 import { checkTemplates, definedRoles, PreflightError } from './template-check.js';
 import { TemplateLedger } from './template-ledger.js';
 import { planTemplates } from './template-plan.js';
+import { contentsCalls, hasContents, planAccountContents } from './account-contents-plan.js';
 import type { RunTarget } from './run-summary.js';
 import type { SigningUrls } from '../config/types.js';
 
@@ -35,6 +36,8 @@ export interface PlanInputs {
   keepItems?: boolean;
   /** `run --signing-urls on-demand`: no signing address is made at send. */
   signingUrls?: SigningUrls;
+  /** The main account's integrator key: a subsidiary's user logs in with it to read the account's people. */
+  integratorKey?: string;
 }
 
 /**
@@ -67,9 +70,23 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
   const items: PlanItem[] = [];
   const templates = new Set<string>();
   let drafts = 0;
+  let contentReads = 0;
   for (const job of inputs.jobs) {
     for (const account of job.accounts) {
-      const item = decideAccount(account, sources);
+      let item = decideAccount(account, sources);
+      // Its users, groups and permission profiles: read as the account's own user, decided one by one.
+      if (hasContents(account)) {
+        const { contents, reads } = await planAccountContents(account, item.decision, {
+          ...(inputs.account ? { main: inputs.account } : {}),
+          ...(inputs.journal ? { journal: inputs.journal } : {}),
+          ...(inputs.integratorKey ? { integratorKey: inputs.integratorKey } : {}),
+        });
+        contentReads += reads;
+        // What the listings found is the run's to converge from; `signrun plan` prints decisions, not the account's people.
+        const { found, ...decided } = contents;
+        const kept = inputs.keepItems && found ? { ...decided, found } : decided;
+        item = { ...item, apiCalls: item.apiCalls + contentsCalls(contents.items), contents: kept };
+      }
       items.push(inputs.keepItems ? { ...item, account } : item);
     }
     for (const envelope of job.envelopes) {
@@ -97,7 +114,13 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
     ...(inputs.keepItems ? { keepItems: true } : {}),
   });
   const runCalls =
-    1 + templates.size + listingsMade + accountReads + (templateLedger?.calls ?? 0) + templatePlans.reads;
+    1 +
+    templates.size +
+    listingsMade +
+    accountReads +
+    contentReads +
+    (templateLedger?.calls ?? 0) +
+    templatePlans.reads;
   return {
     items,
     templates: templatePlans.plans,

@@ -117,6 +117,22 @@ export interface TemplateResult {
   error?: ItemError;
 }
 
+/** What a run did with one permission profile, group or user of an account. */
+export interface AccountItemResult {
+  kind: 'permissionProfile' | 'group' | 'user';
+  /** The profile's or group's name, the user's email. */
+  name: string;
+  /** `deleted`: a user closed (DocuSign keeps closed users). */
+  outcome: 'created' | 'updated' | 'up-to-date' | 'deleted' | 'already-absent' | 'failed' | 'not-started';
+  /** Its id in the account. */
+  id?: string;
+  /** Updated because it had been changed outside signrun: the job file's version was put back. */
+  outside?: boolean;
+  /** What differed before the update, account → file. */
+  differences?: string[];
+  error?: ItemError;
+}
+
 export interface AccountResult {
   job: string;
   key: string;
@@ -137,4 +153,6 @@ export interface AccountResult {
   apiCalls: number;
   retries: number;
   error?: ItemError;
+  /** Its permission profiles, groups and users kept as code, in the order converged (absent: none kept). */
+  contents?: AccountItemResult[];
 }

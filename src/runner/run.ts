@@ -138,6 +138,7 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
         keepItems: true,
         now: now(),
         ...(options.signingUrls ? { signingUrls: options.signingUrls } : {}),
+        ...(options.integratorKey ? { integratorKey: options.integratorKey } : {}),
       });
       options.onPlan?.(plan);
       // The plan now holds the envelopes: the run's own list lets them go.
@@ -244,7 +245,9 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
           const { account: resolved } = item.plan;
           emit({ type: 'account:start', job: resolved.job, key: resolved.key });
           const result = await runAccount(item.plan, {
-            ...(progress ? { progressOf: (id: string) => progress?.accounts.get(id) } : {}),
+            ...(progress
+              ? { progressOf: (id: string) => progress?.accounts.get(id), accountItems: progress.accountItems }
+              : {}),
             client,
             out,
             rootUrl: shownUrl(options.target.rootUrl), // stored in envelope.json / account.json

@@ -48,5 +48,9 @@ export const apiErrors = {
   documentNotFound: () => new ApiError(400, 'DOCUMENT_DOES_NOT_EXIST', 'The document specified was not found.'),
   accountLacksPermissions: (detail: string) =>
     new ApiError(400, 'ACCOUNT_LACKS_PERMISSIONS', `This Account lacks sufficient permissions. ${detail}`),
+  /** A caller whose permission profile does not allow what it asked (a viewer sending, a sender managing users). */
+  userLacksPermissions: () =>
+    new ApiError(400, 'USER_LACKS_PERMISSIONS', 'This user lacks sufficient permissions to access this resource.'),
+  invalidUserId: () => new ApiError(400, 'INVALID_USERID', 'Invalid UserId.'),
   invalidStatus: (detail: string) => new ApiError(400, 'ENVELOPE_INVALID_STATUS', `Invalid envelope status. ${detail}`),
 } as const;

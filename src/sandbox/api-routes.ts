@@ -9,6 +9,9 @@ import { documentRoutes } from './routes/documents.js';
 import { templateRoutes } from './routes/templates.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { folderRoutes } from './routes/folders.js';
+import { permissionProfileRoutes } from './routes/permission-profiles.js';
+import { groupRoutes } from './routes/groups.js';
+import { userRoutes } from './routes/users.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -58,4 +61,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(templateRoutes);
   await app.register(oauthRoutes);
   await app.register(folderRoutes);
+  await app.register(permissionProfileRoutes);
+  await app.register(groupRoutes);
+  await app.register(userRoutes);
 };

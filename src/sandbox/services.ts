@@ -12,6 +12,8 @@ import {
   type RecipientRecord,
 } from './repositories/envelopes.js';
 import { templatesRepository, type TemplatesRepository } from './repositories/templates.js';
+import { permissionProfilesRepository, type PermissionProfilesRepository } from './repositories/permission-profiles.js';
+import { groupsRepository, type GroupsRepository } from './repositories/groups.js';
 import { eventsRepository, type EventsRepository } from './repositories/events.js';
 import { viewTokensRepository, type ViewTokensRepository, type ViewTokenResult } from './repositories/view-tokens.js';
 import { createOutbox, type Outbox } from './outbox.js';
@@ -83,6 +85,10 @@ export interface SandboxServices {
   accounts: AccountsRepository;
   envelopes: EnvelopesRepository;
   templates: TemplatesRepository;
+  /** An account's permission profiles (the built-in three added when first read). */
+  permissionProfiles: PermissionProfilesRepository;
+  /** An account's groups and their members. */
+  groups: GroupsRepository;
   /** The events table (audit trail for the certificate). */
   eventsTable: EventsRepository;
   viewTokens: ViewTokensRepository;
@@ -196,6 +202,8 @@ export async function createServices(
       accounts,
       envelopes,
       templates,
+      permissionProfiles: permissionProfilesRepository(db),
+      groups: groupsRepository(db),
       eventsTable,
       viewTokens,
       outbox,

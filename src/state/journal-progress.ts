@@ -64,6 +64,14 @@ export interface TemplateProgress {
   present: boolean;
 }
 
+/** What the journal says of a permission profile, group or user kept as code in an account. */
+export interface AccountItemProgress {
+  itemId: string;
+  /** The digest of what signrun last wrote ('' once deleted). */
+  digest: string;
+  present: boolean;
+}
+
 /** The state of a campaign as its journal tells it. */
 export interface JournalProgress {
   envelopes: Map<string, EnvelopeProgress>;
@@ -71,6 +79,8 @@ export interface JournalProgress {
   /** Templates kept as code, by identity: the template this state last made or changed, unless deleted since. */
   templates: Map<string, TemplateProgress>;
   listings: Map<string, ListingProgress>;
+  /** Profiles, groups and users of accounts, by identity (`<job>/<key>#user:<email>` …). */
+  accountItems: Map<string, AccountItemProgress>;
 }
 
 /**
@@ -86,8 +96,15 @@ export function journalProgress(records: readonly JournalRecord[]): JournalProgr
   const accounts = new Map<string, AccountProgress>();
   const listings = new Map<string, ListingProgress>();
   const templates = new Map<string, TemplateProgress>();
+  const accountItems = new Map<string, AccountItemProgress>();
   for (const r of records) {
-    if (r.kind === 'template') {
+    if (r.kind === 'account-item') {
+      accountItems.set(r.id, {
+        itemId: r.itemId,
+        digest: r.step === 'written' ? r.digest : '',
+        present: r.step === 'written',
+      });
+    } else if (r.kind === 'template') {
       const digest = r.step === 'deleted' ? (templates.get(r.id)?.digest ?? '') : r.digest;
       templates.set(r.id, { templateId: r.templateId, digest, present: r.step !== 'deleted' });
     } else if (r.kind === 'listing') {
@@ -201,5 +218,5 @@ export function journalProgress(records: readonly JournalRecord[]): JournalProgr
       }
     }
   }
-  return { envelopes, accounts, templates, listings };
+  return { envelopes, accounts, templates, listings, accountItems };
 }

@@ -7,7 +7,7 @@ import type { EnvelopeFacts, RecipientFacts } from '../output/status-fields.js';
  * journalled: a view record says only that a view was made and until when it
  * works.
  */
-export type JournalRecord = EnvelopeRecord | AccountRecord | TemplateRecord | ListingRecord;
+export type JournalRecord = EnvelopeRecord | AccountRecord | TemplateRecord | ListingRecord | AccountItemRecord;
 
 /** What the service said of one recipient at a sync (issue 12): its status and the facts of output/status-fields.ts. */
 export interface RecipientStatus extends RecipientFacts {
@@ -201,6 +201,17 @@ export type TemplateRecord =
   | (RecordBase & { kind: 'template'; step: 'updated'; templateId: string; digest: string; outside?: boolean })
   | (RecordBase & { kind: 'template'; step: 'deleted'; templateId: string });
 
+/**
+ * A permission profile, group or user kept as code inside a subsidiary
+ * account (`<job>/<key>#permissionProfile:<name>`, `#group:<name>`,
+ * `#user:<email>`). The account is the truth (items are found there by name
+ * or email); the journal keeps the digest of what signrun last wrote, so
+ * that a difference with the file unchanged is told as changed outside signrun.
+ */
+export type AccountItemRecord =
+  | (RecordBase & { kind: 'account-item'; step: 'written'; itemId: string; digest: string; outside?: boolean })
+  | (RecordBase & { kind: 'account-item'; step: 'deleted'; itemId: string });
+
 /** A record as given to `Journal.append`: `v` and `at` are filled in. */
 export type NewJournalRecord = JournalRecord extends infer R
   ? R extends JournalRecord
@@ -278,6 +289,8 @@ export function isJournalRecord(value: unknown): value is JournalRecord {
         default:
           return false;
       }
+    case 'account-item':
+      return (r['step'] === 'written' && str('itemId') && str('digest')) || (r['step'] === 'deleted' && str('itemId'));
     case 'account':
       switch (r['step']) {
         case 'create-intent':

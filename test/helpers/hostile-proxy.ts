@@ -45,6 +45,12 @@ export interface HostileProxy {
   beforeListing?: (listings: number) => Promise<void> | void;
   /** Awaited at every request that arrives, before it is forwarded (a barrier holds some until others arrive). */
   beforeRequest?: (method: string, url: string) => Promise<void> | void;
+  /**
+   * True for a request whose answer is lost: the sandbox processes it (and
+   * commits), then the client's connection is destroyed instead of answered
+   * (as a network cut after the service acted).
+   */
+  loseAnswer?: (method: string, url: string) => boolean;
   close(): Promise<void>;
 }
 
@@ -127,6 +133,11 @@ export async function startHostileProxy(sandboxOrigin: string): Promise<HostileP
         headers: { ...req.headers, host: target.host },
       },
       (answer) => {
+        if (state.loseAnswer?.(req.method ?? 'GET', url)) {
+          answer.resume();
+          answer.on('end', () => res.destroy());
+          return;
+        }
         const renameArchive =
           state.mode === 'renamed-archive' && /\/documents\/archive(?:\?|$)/.test(url) && answer.statusCode === 200;
         const rewrite =

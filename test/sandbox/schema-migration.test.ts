@@ -7,6 +7,9 @@ import { openDatabase } from '../../src/sandbox/db/open-database.js';
 import { schemaVersion } from '../../src/sandbox/db/schema.js';
 import { envelopesRepository } from '../../src/sandbox/repositories/envelopes.js';
 import { templatesRepository } from '../../src/sandbox/repositories/templates.js';
+import { accountsRepository } from '../../src/sandbox/repositories/accounts.js';
+import { permissionProfilesRepository } from '../../src/sandbox/repositories/permission-profiles.js';
+import { groupsRepository } from '../../src/sandbox/repositories/groups.js';
 
 // A data folder written before the sandbox routed every recipient kind
 // (schema version 1) stays readable: its recipients are signers without an
@@ -97,6 +100,40 @@ describe('schema migration', () => {
       expect(db.prepare("SELECT value FROM meta WHERE key = 'schemaVersion'").get()).toEqual({
         value: String(schemaVersion),
       });
+    } finally {
+      db.close();
+    }
+  });
+
+  it("reads a version-4 file's users as open administrators, and gives its accounts DocuSign's profiles and groups", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'signrun-schema-'));
+    dirs.push(dir);
+    const old = new Database(join(dir, 'sandbox.sqlite'));
+    old.exec(`
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      INSERT INTO meta VALUES ('schemaVersion', '4');
+      CREATE TABLE users (id TEXT PRIMARY KEY, account_id TEXT NOT NULL, user_name TEXT NOT NULL, email TEXT NOT NULL,
+        password_hash TEXT NOT NULL, activated INTEGER NOT NULL, created_at INTEGER NOT NULL);
+      INSERT INTO users VALUES ('u1', 'a1', 'old@example.com', 'old@example.com', 'x', 1, 1000);`);
+    old.close();
+
+    const db = openDatabase(dir);
+    try {
+      expect(accountsRepository(db).user('u1')).toMatchObject({
+        permissionProfileId: null,
+        closedAt: null,
+        details: {},
+      });
+      expect(
+        permissionProfilesRepository(db)
+          .list('a1')
+          .map((p) => p.name),
+      ).toEqual(['Account Administrator', 'DocuSign Sender', 'DocuSign Viewer']);
+      expect(
+        groupsRepository(db)
+          .list('a1')
+          .map((g) => g.groupType),
+      ).toEqual(['adminGroup', 'everyoneGroup']);
     } finally {
       db.close();
     }

@@ -5,10 +5,40 @@ import { preflightDiagnostics, preparedOrDiagnostics, printDiagnostics } from '.
 import { ExitCode } from '../../errors/catalogue-entry.js';
 import { jwtSettingsOf, resolveTarget } from '../../runner/target.js';
 import { planJobs, planItemName, PreflightError, type DocumentsWhen, type PlanItem } from '../../runner/index.js';
-import { callHours } from '../../runner/plan-types.js';
+import { callHours, type AccountContentsPlan } from '../../runner/plan-types.js';
+import type { AccountItemPlan } from '../../runner/account-contents-plan.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import { appendStepSummary } from '../github-actions.js';
 import { invalidInputMarkdown } from '../../reporters/invalid-input-report.js';
+
+const itemWords: Record<AccountItemPlan['kind'], string> = {
+  permissionProfile: 'permission profile',
+  group: 'group',
+  user: 'user',
+};
+
+/** An account's profiles, groups and users under its line: what each becomes, and what differs. */
+function contentsLines(contents: AccountContentsPlan): string[] {
+  const lines: string[] = [];
+  if (contents.unread) lines.push(`      (${contents.unread})`);
+  for (const item of contents.items) {
+    const what =
+      item.action === 'update' && item.outside
+        ? 'changed outside'
+        : {
+            create: 'create',
+            update: 'update',
+            'up-to-date': 'no change',
+            delete: 'delete',
+            'already-absent': 'already absent',
+          }[item.action];
+    lines.push(`      ${what.padEnd(16)} ${itemWords[item.kind]} ${item.name}${item.id ? `  ${item.id}` : ''}`);
+    if (item.outside)
+      lines.push('          changed outside signrun since signrun wrote it; `run` puts the job file’s version back:');
+    for (const difference of item.differences) lines.push(`          ${difference}`);
+  }
+  return lines;
+}
 
 /** The plan as markdown for the step summary: a title, then the plan's text as it was printed. */
 function planSummary(lines: readonly string[]): string {
@@ -109,6 +139,7 @@ const plan: CommandHandler = async ({ args, options, io }) => {
           : '';
     const steps = item.kind === 'envelope' && item.steps.length > 0 ? `  [${item.steps.join(', ')}]` : '';
     lines.push(`  ${what.padEnd(16)} ${planItemName(item).padEnd(width)} ${item.apiCalls} call(s)${id}${steps}`);
+    if (item.kind === 'account' && item.contents) lines.push(...contentsLines(item.contents));
   }
   const count = (action: string) => result.items.filter((i: PlanItem) => i.decision.action === action).length;
   lines.push(

@@ -349,4 +349,16 @@ export const jobCodes = defineCodes({
     summary: 'An account with `state: present` lacks initialUser or planInformation, needed to create it.',
     hint: 'Add initialUser (with a `${env.*}` password) and planInformation.planId.',
   },
+  SR_ACCOUNT_NAME_DUPLICATE: {
+    exitCode: 2,
+    summary:
+      'An account entry names the same permission profile, group (DocuSign keeps their names unique per account, ignoring case) or user email twice.',
+    hint: 'Keep one entry per profile, group and user: merge the two, or rename one.',
+  },
+  SR_ACCOUNT_NAME_UNKNOWN: {
+    exitCode: 2,
+    summary:
+      'A group or user of an account entry names a permission profile or group that the entry does not define and DocuSign does not give every account (Account Administrator, DocuSign Sender, DocuSign Viewer; Administrators, Everyone).',
+    hint: "Define it under the account's permissionProfiles or groups, or use one of the names the message lists.",
+  },
 });

@@ -14,7 +14,8 @@ export const runCodes = defineCodes({
   },
   SR_ACCOUNT_FAILED: {
     exitCode: 1,
-    summary: 'An account could not be created or deleted.',
+    summary:
+      'An account could not be created or deleted, or some of its permission profiles, groups or users could not be converged.',
     hint: 'The report says which call failed and the service errorCode; fix it and run again.',
   },
   SR_TEMPLATE_FAILED: {

@@ -62,6 +62,8 @@ export function createAuthenticator(db: SandboxDatabase, accounts: AccountsRepos
     const account = accounts.account(user.accountId);
     if (!account || account.status === 'deleted')
       throw apiErrors.authenticationFailed('The account of this user has been deleted.');
+    if (user.closedAt !== null && user.closedAt !== undefined)
+      throw apiErrors.authenticationFailed('This user has been closed in its account (DELETE …/users).');
     if (!user.activated || account.status === 'pending') {
       throw apiErrors.authenticationFailed(
         'The account has not been activated yet: its initial user must open the activation link of its activation message (GET /sandbox/outbox).',

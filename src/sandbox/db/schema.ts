@@ -3,12 +3,13 @@ import { oauthSchemaSql } from '../oauth/oauth-schema.js';
 /**
  * The sandbox's SQLite schema, version 4 (3: templates made through the API —
  * description, owner, last change, deletion; template recipients of every kind;
- * 4: a template's custom fields). Applied by `openDatabase` when the
+ * 4: a template's custom fields; 5: users managed through the API — names,
+ * permission profile, closing — with permission profiles and groups). Applied by `openDatabase` when the
  * file is new (the account server's tables: oauth/oauth-schema.ts). Ids are strings (GUIDs) as on DocuSign's wire; times are epoch
  * milliseconds; document bytes live in the blob store, referenced by sha256.
  * A file of an older version is brought up to date by `schemaMigrations`.
  */
-export const schemaVersion = 4;
+export const schemaVersion = 5;
 
 export const schemaSql = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -31,10 +32,38 @@ CREATE TABLE IF NOT EXISTS users (
   email TEXT NOT NULL,
   password_hash TEXT NOT NULL,
   activated INTEGER NOT NULL,
-  created_at INTEGER NOT NULL
+  created_at INTEGER NOT NULL,
+  permission_profile_id TEXT,              -- null: the account's "Account Administrator" (an account's initial user)
+  closed_at INTEGER,                       -- DELETE …/users closes a user (userStatus closed); never removed
+  details_json TEXT NOT NULL DEFAULT '{}'  -- firstName, lastName, jobTitle, company …: what the API was told
 );
 CREATE INDEX IF NOT EXISTS users_by_name ON users(user_name COLLATE NOCASE);
 CREATE INDEX IF NOT EXISTS users_by_email ON users(email COLLATE NOCASE);
+-- Permission profiles and groups of an account (routes/permission-profiles.ts, routes/groups.ts). Ids are
+-- DocuSign's kind: small numbers as strings. Names are unique per account, case-insensitive, as on DocuSign.
+CREATE TABLE IF NOT EXISTS permission_profiles (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  account_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  settings_json TEXT NOT NULL,
+  built_in INTEGER NOT NULL DEFAULT 0,     -- one DocuSign gives every account: never deleted
+  modified_at INTEGER NOT NULL,
+  modified_by TEXT
+);
+CREATE UNIQUE INDEX IF NOT EXISTS permission_profiles_by_name ON permission_profiles(account_id, name COLLATE NOCASE);
+CREATE TABLE IF NOT EXISTS user_groups (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  account_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  group_type TEXT NOT NULL,                -- adminGroup | everyoneGroup | customGroup
+  permission_profile_id TEXT
+);
+CREATE UNIQUE INDEX IF NOT EXISTS user_groups_by_name ON user_groups(account_id, name COLLATE NOCASE);
+CREATE TABLE IF NOT EXISTS group_members (
+  group_id INTEGER NOT NULL,
+  user_id TEXT NOT NULL,
+  PRIMARY KEY (group_id, user_id)
+);
 CREATE TABLE IF NOT EXISTS activations (
   token_hash TEXT PRIMARY KEY,
   account_id TEXT NOT NULL,
@@ -237,4 +266,8 @@ export const schemaMigrations: ReadonlyArray<{ table: string; column: string; de
   { table: 'template_roles', column: 'access_code_hash', definition: 'TEXT' },
   // Version 4: a template's custom fields (what templates as code find their templates by).
   { table: 'templates', column: 'custom_fields_json', definition: "TEXT NOT NULL DEFAULT '[]'" },
+  // Version 5: users managed through the API (their profile, their closing, their names); the new tables come whole.
+  { table: 'users', column: 'permission_profile_id', definition: 'TEXT' },
+  { table: 'users', column: 'closed_at', definition: 'INTEGER' },
+  { table: 'users', column: 'details_json', definition: "TEXT NOT NULL DEFAULT '{}'" },
 ];

@@ -21,7 +21,16 @@ export interface UserRecord {
   passwordHash: string;
   activated: boolean;
   createdAt: number;
+  /** Null: the account's "Account Administrator" (an account's initial user, a seed's user). */
+  permissionProfileId?: string | null;
+  /** When DELETE …/users closed the user (it can no longer log in); null: open. */
+  closedAt?: number | null;
+  /** firstName, lastName, jobTitle, company …: what the API was told of the user. */
+  details?: Record<string, string>;
 }
+
+/** What `updateUser` may change. */
+export type UserChanges = Partial<Pick<UserRecord, 'userName' | 'email' | 'permissionProfileId' | 'details'>>;
 
 interface AccountRow {
   id: string;
@@ -41,6 +50,9 @@ interface UserRow {
   password_hash: string;
   activated: number;
   created_at: number;
+  permission_profile_id: string | null;
+  closed_at: number | null;
+  details_json: string;
 }
 
 const toAccount = (r: AccountRow): AccountRecord => ({
@@ -61,6 +73,9 @@ const toUser = (r: UserRow): UserRecord => ({
   passwordHash: r.password_hash,
   activated: r.activated === 1,
   createdAt: r.created_at,
+  permissionProfileId: r.permission_profile_id,
+  closedAt: r.closed_at,
+  details: JSON.parse(r.details_json) as Record<string, string>,
 });
 
 /** Accounts, users, integrator keys and activation links. */
@@ -83,12 +98,18 @@ export function accountsRepository(db: SandboxDatabase) {
        VALUES (@id, @name, @planId, @distributorCode, @distributorPasswordHash, @parentAccountId, @status, @createdAt, @detailsJson)`,
     ),
     insertUser: db.prepare(
-      `INSERT INTO users (id, account_id, user_name, email, password_hash, activated, created_at)
-       VALUES (@id, @accountId, @userName, @email, @passwordHash, @activated, @createdAt)`,
+      `INSERT INTO users (id, account_id, user_name, email, password_hash, activated, created_at, permission_profile_id, details_json)
+       VALUES (@id, @accountId, @userName, @email, @passwordHash, @activated, @createdAt, @permissionProfileId, @detailsJson)`,
     ),
+    updateUser: db.prepare(
+      `UPDATE users SET user_name = @userName, email = @email, permission_profile_id = @permissionProfileId,
+       details_json = @detailsJson WHERE id = @id`,
+    ),
+    closeUser: db.prepare('UPDATE users SET closed_at = ? WHERE id = ? AND closed_at IS NULL'),
+    reopenUser: db.prepare('UPDATE users SET closed_at = NULL, activated = 0 WHERE id = ?'),
+    activateUser: db.prepare('UPDATE users SET activated = 1 WHERE id = ?'),
     insertKey: db.prepare('INSERT OR IGNORE INTO integrator_keys (key) VALUES (?)'),
     setStatus: db.prepare('UPDATE accounts SET status = ? WHERE id = ?'),
-    activateUsers: db.prepare('UPDATE users SET activated = 1 WHERE account_id = ?'),
     insertActivation: db.prepare(
       'INSERT INTO activations (token_hash, account_id, user_id, created_at) VALUES (?, ?, ?, ?)',
     ),
@@ -144,7 +165,42 @@ export function accountsRepository(db: SandboxDatabase) {
     },
     insertUser(user: UserRecord): void {
       writes++;
-      q.insertUser.run({ ...user, activated: user.activated ? 1 : 0 });
+      q.insertUser.run({
+        id: user.id,
+        accountId: user.accountId,
+        userName: user.userName,
+        email: user.email,
+        passwordHash: user.passwordHash,
+        activated: user.activated ? 1 : 0,
+        createdAt: user.createdAt,
+        permissionProfileId: user.permissionProfileId ?? null,
+        detailsJson: JSON.stringify(user.details ?? {}),
+      });
+    },
+    /** Changes a user's name, email, profile or details (PUT …/users/{userId}). */
+    updateUser(id: string, changes: UserChanges): void {
+      const user = q.user.get(id);
+      if (!user) return;
+      const now = toUser(user);
+      writes++;
+      q.updateUser.run({
+        id,
+        userName: changes.userName ?? now.userName,
+        email: changes.email ?? now.email,
+        permissionProfileId:
+          changes.permissionProfileId !== undefined ? changes.permissionProfileId : (now.permissionProfileId ?? null),
+        detailsJson: JSON.stringify(changes.details ?? now.details ?? {}),
+      });
+    },
+    /** Closes a user (DELETE …/users): kept, but no longer able to log in, as DocuSign keeps closed users. */
+    closeUser(id: string, at: number): void {
+      writes++;
+      q.closeUser.run(at, id);
+    },
+    /** A closed user added again (POST …/users with its email): open, awaiting activation again. */
+    reopenUser(id: string): void {
+      writes++;
+      q.reopenUser.run(id);
     },
     setStatus(accountId: string, status: AccountRecord['status']): void {
       writes++;
@@ -169,7 +225,8 @@ export function accountsRepository(db: SandboxDatabase) {
         q.useActivation.run(at, tokenHash);
         const account = q.account.get(row.account_id);
         if (account?.status === 'pending') q.setStatus.run('active', row.account_id);
-        q.activateUsers.run(row.account_id);
+        // Only the link's user: an account's activation link is its initial user's; a user's invitation is theirs.
+        q.activateUser.run(row.user_id);
         return { ok: true as const, accountId: row.account_id };
       })();
     },

@@ -45,7 +45,12 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
         canUpgrade: 'false',
         canCancelRenewal: 'false',
         seatsAllowed: 'unlimited',
-        seatsInUse: String(request.server.sandbox.accounts.usersOf(account.id).length),
+        // Closed users hold no seat.
+        seatsInUse: String(
+          request.server.sandbox.accounts
+            .usersOf(account.id)
+            .filter((u) => u.closedAt === null || u.closedAt === undefined).length,
+        ),
         suspensionStatus: account.status === 'pending' ? 'awaiting activation' : '',
         billingPeriodEnvelopesAllowed: 'unlimited',
       };

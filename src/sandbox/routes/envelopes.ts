@@ -1,6 +1,7 @@
 import { accountParams, envelopeParams, listEnvelopesQuery } from './route-schemas.js';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { principalOf, envelopeOf, type AccountParams, type EnvelopeParams } from './request-helpers.js';
+import { requirePermission } from '../people/permissions.js';
 import { apiErrors } from '../api-error.js';
 import { isoTime } from '../clock.js';
 import { parseEnvelopeDefinition } from '../wire/envelope-definition.js';
@@ -55,6 +56,8 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
       const incoming = (request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/')
         ? readMultipartEnvelope(request)
         : parseEnvelopeDefinition(request.body);
+      // A permission profile that may not send (allowEnvelopeSending "false") may still make drafts.
+      if (incoming.status === 'sent') requirePermission(request, 'allowEnvelopeSending');
       const built = await buildEnvelope(incoming, {
         accountId: account.id,
         userId: user.id,
@@ -221,6 +224,7 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
             throw apiErrors.invalidParameter("Value for 'voidedReason' must be specified when voiding an envelope.");
           lifecycle.void(envelope.id, reason, actorOf(request));
         } else if (status === 'sent') {
+          requirePermission(request, 'allowEnvelopeSending');
           lifecycle.send(envelope.id, actorOf(request));
         } else if (status !== undefined) {
           throw apiErrors.invalidParameter("Value for 'status' must be 'created', 'sent' or 'voided'.");

@@ -93,3 +93,74 @@ export const recipientParams = {
     properties: { accountId, envelopeId: guid, recipientId: { type: 'string', pattern: '^[A-Za-z0-9-]{1,64}$' } },
   },
 } as const;
+
+const smallId = { type: 'string', pattern: '^[0-9]{1,18}$' } as const;
+
+/** Params of …/permission_profiles/{permissionProfileId} (DocuSign's profile ids are numbers). */
+export const permissionProfileParams = {
+  params: {
+    type: 'object',
+    required: ['accountId', 'permissionProfileId'],
+    properties: { accountId, permissionProfileId: smallId },
+  },
+  querystring: {
+    type: 'object',
+    properties: { include: { type: 'string' }, move_users_to: { type: 'string', pattern: '^[0-9]{1,18}$' } },
+  },
+} as const;
+
+/** Params of …/groups/{groupId}/users (DocuSign's group ids are numbers). */
+export const groupParams = {
+  params: { type: 'object', required: ['accountId', 'groupId'], properties: { accountId, groupId: smallId } },
+  querystring: {
+    type: 'object',
+    properties: {
+      start_position: { type: 'string', pattern: '^[0-9]+$' },
+      count: { type: 'string', pattern: '^[0-9]+$' },
+    },
+  },
+} as const;
+
+/** Params of …/users/{userId}. */
+export const userParams = {
+  params: {
+    type: 'object',
+    required: ['accountId', 'userId'],
+    properties: { accountId, userId: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' } },
+  },
+  querystring: { type: 'object', properties: { additional_info: { type: 'string' }, email: { type: 'string' } } },
+} as const;
+
+/** Query of the groups listing (Groups_GetGroups). */
+export const listGroupsQuery = {
+  querystring: {
+    type: 'object',
+    properties: {
+      group_type: { type: 'string' },
+      search_text: { type: 'string' },
+      include_usercount: { type: 'string' },
+      start_position: { type: 'string', pattern: '^[0-9]+$' },
+      count: { type: 'string', pattern: '^[0-9]+$' },
+    },
+  },
+} as const;
+
+/** Query of the users listing (Users_GetUsers). */
+export const listUsersQuery = {
+  querystring: {
+    type: 'object',
+    properties: {
+      additional_info: { type: 'string' },
+      email: { type: 'string' },
+      email_substring: { type: 'string' },
+      user_name_substring: { type: 'string' },
+      status: { type: 'string' },
+      group_id: { type: 'string' },
+      not_group_id: { type: 'string' },
+      login_status: { type: 'string' },
+      include_usersettings_for_csv: { type: 'string' },
+      start_position: { type: 'string', pattern: '^[0-9]+$' },
+      count: { type: 'string', pattern: '^[0-9]+$' },
+    },
+  },
+} as const;
