@@ -12,6 +12,8 @@ import {
   type RecipientRecord,
 } from './repositories/envelopes.js';
 import { templatesRepository, type TemplatesRepository } from './repositories/templates.js';
+import { bulkSendRepository, type BulkSendRepository } from './repositories/bulk-send.js';
+import { createBulkSendWorker, type BulkSendWorker } from './bulk-send/bulk-send-worker.js';
 import { eventsRepository, type EventsRepository } from './repositories/events.js';
 import { viewTokensRepository, type ViewTokensRepository, type ViewTokenResult } from './repositories/view-tokens.js';
 import { createOutbox, type Outbox } from './outbox.js';
@@ -83,6 +85,10 @@ export interface SandboxServices {
   accounts: AccountsRepository;
   envelopes: EnvelopesRepository;
   templates: TemplatesRepository;
+  /** Bulk send lists, batches and their copies. */
+  bulkSend: BulkSendRepository;
+  /** Makes sent batches' copies in the background (bulk-send/bulk-send-worker.ts). */
+  bulkSendWorker: BulkSendWorker;
   /** The events table (audit trail for the certificate). */
   eventsTable: EventsRepository;
   viewTokens: ViewTokensRepository;
@@ -145,6 +151,7 @@ export async function createServices(
     const accounts = accountsRepository(db);
     const envelopes = envelopesRepository(db);
     const templates = templatesRepository(db);
+    const bulkSend = bulkSendRepository(db);
     const eventsTable = eventsRepository(db);
     const viewTokens = viewTokensRepository(db);
     const outbox = createOutbox(db, clock);
@@ -171,6 +178,7 @@ export async function createServices(
       // Read at each send, so a plugin that replaces services.notificationLinks is heard.
       notificationLinks: () => services.notificationLinks,
     });
+    const bulkSendWorker = createBulkSendWorker({ db, lifecycle, bulkSend, envelopes, templates, blobs, clock });
     const accountIsLive = (accountId: string) => {
       const account = accounts.account(accountId);
       return account !== undefined && account.status !== 'deleted';
@@ -196,6 +204,8 @@ export async function createServices(
       accounts,
       envelopes,
       templates,
+      bulkSend,
+      bulkSendWorker,
       eventsTable,
       viewTokens,
       outbox,
@@ -213,10 +223,13 @@ export async function createServices(
       notificationLinks: () => [],
       seed: seedState,
       close: () => {
+        bulkSendWorker.close();
         db.close();
         blobs.close();
       },
     };
+    // Copies of batches a stopped sandbox left queued are made now (the data folder kept them).
+    bulkSendWorker.kick();
     return services;
   } catch (error) {
     db.close();
