@@ -167,6 +167,12 @@ export function buildProgram(
         'download documents and certificate right after sending (at-send) or later, signed (on-completion); default: at-send for the in-process sandbox, else on-completion',
       ).choices(['at-send', 'on-completion']),
     )
+    .option(
+      '--bulk-send',
+      "send every forEach envelope through DocuSign's Bulk Send: one list of up to 1,000 rows and one call to send it (rows may differ only in recipients, labelled tab values, custom field values, subject and blurb)",
+    )
+    // For tests and benchmarks: rows per bulk send list (default and most 1,000), so a small campaign makes several.
+    .addOption(new Option('--bulk-list-size <n>', 'rows per bulk send list').argParser(positiveInt).hideHelp())
     .action(on('run'));
 
   program

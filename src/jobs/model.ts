@@ -149,6 +149,12 @@ export interface ResolvedEnvelope {
   source: SourcePosition;
   /** 1-based row number when produced by forEach. */
   row?: number;
+  /**
+   * `bulkSend: true` in the job file: the rows go through DocuSign's Bulk
+   * Send (src/runner/bulk-send-*.ts). A way of sending, not content: not in
+   * the digest.
+   */
+  bulkSend?: true;
   emailSubject: string;
   emailBlurb?: string;
   /** Requested initial status; `voided`: void it if it was sent (issue 12), never send it. */

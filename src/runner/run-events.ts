@@ -37,9 +37,16 @@ export type RunEvent =
  * `settled-left-as-is` (an envelope to void or replace is already settled)
  * and `output-not-written` (a job-wide table such as form-data.csv could not
  * be written; the envelopes' own files were) and `status-regression` (the
- * service said an envelope went back, e.g. `sent` after `completed`: not applied).
+ * service said an envelope went back, e.g. `sent` after `completed`: not applied)
+ * and `bulk-send-refused` (the service refused a Bulk Send: its rows are sent
+ * one by one instead, still once each).
  */
 export type WarningKind =
-  HoldStateWarning['kind'] | 'listing-too-recent' | 'settled-left-as-is' | 'output-not-written' | 'status-regression';
+  | HoldStateWarning['kind']
+  | 'listing-too-recent'
+  | 'settled-left-as-is'
+  | 'output-not-written'
+  | 'status-regression'
+  | 'bulk-send-refused';
 
 export type RunEventListener = (event: RunEvent) => void;

@@ -42,6 +42,19 @@ export interface ListingProgress {
   fromDate: string;
 }
 
+/** What the journal says of one Bulk Send batch, by its name. */
+export interface BulkProgress {
+  name: string;
+  job: string;
+  listId: string;
+  modelId: string;
+  size: number;
+  /** Known once the send's answer was journalled. */
+  batchId?: string;
+  /** No copy is queued any more: its envelopes are all in the service's listing. */
+  followed: boolean;
+}
+
 /** What the journal says about one account. */
 export interface AccountProgress {
   id: string;
@@ -71,6 +84,8 @@ export interface JournalProgress {
   /** Templates kept as code, by identity: the template this state last made or changed, unless deleted since. */
   templates: Map<string, TemplateProgress>;
   listings: Map<string, ListingProgress>;
+  /** Bulk Send batches, by name, in the order they were sent. */
+  bulk: Map<string, BulkProgress>;
 }
 
 /**
@@ -86,8 +101,15 @@ export function journalProgress(records: readonly JournalRecord[]): JournalProgr
   const accounts = new Map<string, AccountProgress>();
   const listings = new Map<string, ListingProgress>();
   const templates = new Map<string, TemplateProgress>();
+  const bulk = new Map<string, BulkProgress>();
   for (const r of records) {
-    if (r.kind === 'template') {
+    if (r.kind === 'bulk') {
+      if (r.step === 'send-intent')
+        bulk.set(r.id, { name: r.id, job: r.job, listId: r.listId, modelId: r.modelId, size: r.size, followed: false });
+      const b = bulk.get(r.id);
+      if (b && r.step === 'batch') b.batchId = r.batchId;
+      if (b && r.step === 'followed') b.followed = true;
+    } else if (r.kind === 'template') {
       const digest = r.step === 'deleted' ? (templates.get(r.id)?.digest ?? '') : r.digest;
       templates.set(r.id, { templateId: r.templateId, digest, present: r.step !== 'deleted' });
     } else if (r.kind === 'listing') {
@@ -201,5 +223,5 @@ export function journalProgress(records: readonly JournalRecord[]): JournalProgr
       }
     }
   }
-  return { envelopes, accounts, templates, listings };
+  return { envelopes, accounts, templates, listings, bulk };
 }
