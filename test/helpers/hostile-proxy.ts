@@ -39,6 +39,12 @@ export interface HostileProxy {
   beforeListing?: (listings: number) => Promise<void> | void;
   /** Awaited at every request that arrives, before it is forwarded (a barrier holds some until others arrive). */
   beforeRequest?: (method: string, url: string) => Promise<void> | void;
+  /**
+   * Awaited once the sandbox has answered a request, before the answer is
+   * passed on: the service has acted, and the client does not know it yet
+   * (a test kills the client here to lose an answer for good).
+   */
+  afterAnswer?: (method: string, url: string, status: number) => Promise<void> | void;
   close(): Promise<void>;
 }
 
@@ -123,8 +129,13 @@ export async function startHostileProxy(sandboxOrigin: string): Promise<HostileP
         const rewrite =
           url.includes('/login_information') || (isListing && state.mode !== 'pass' && answer.statusCode === 200);
         if (!rewrite) {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
+          const after = state.afterAnswer?.(req.method ?? 'GET', url, answer.statusCode ?? 502);
+          const relay = () => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          };
+          if (after) void Promise.resolve(after).then(relay);
+          else relay();
           return;
         }
         const parts: Buffer[] = [];
