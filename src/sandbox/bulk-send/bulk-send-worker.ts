@@ -17,6 +17,12 @@ export interface BulkSendWorker {
   kick(): void;
   /** Resolves once no copy is queued (or the worker is closed): for tests and shutdown, not for the API. */
   idle(): Promise<void>;
+  /**
+   * Holds the queue (as DocuSign's queue holds a batch while it is busy):
+   * no copy is made until the returned release is called. For tests that
+   * need a batch still queued at a given moment, without timers.
+   */
+  hold(): () => void;
   /** Stops between copies; queued copies stay queued and are made after the next start (`kick`). */
   close(): void;
 }
@@ -35,6 +41,7 @@ export function createBulkSendWorker(deps: BulkSendWorkerDeps, options: { perTur
   let running = false;
   let again = false;
   let closed = false;
+  let holds = 0;
   let waiters: Array<() => void> = [];
 
   const settle = () => {
@@ -48,6 +55,7 @@ export function createBulkSendWorker(deps: BulkSendWorkerDeps, options: { perTur
     try {
       for (;;) {
         again = false;
+        if (holds > 0) break;
         const work = deps.bulkSend.queued(perTurn);
         if (work.length === 0 || closed) break;
         for (const item of work) {
@@ -76,7 +84,7 @@ export function createBulkSendWorker(deps: BulkSendWorkerDeps, options: { perTur
     }
   }
 
-  return {
+  const worker: BulkSendWorker = {
     kick() {
       if (closed) return;
       if (running) again = true;
@@ -86,9 +94,20 @@ export function createBulkSendWorker(deps: BulkSendWorkerDeps, options: { perTur
       if (!running || closed) return Promise.resolve();
       return new Promise((resolve) => waiters.push(resolve));
     },
+    hold() {
+      holds += 1;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        holds -= 1;
+        worker.kick();
+      };
+    },
     close() {
       closed = true;
       if (!running) settle();
     },
   };
+  return worker;
 }
