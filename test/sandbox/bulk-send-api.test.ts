@@ -63,6 +63,7 @@ function copies(n: number, from = 0): unknown[] {
         name: `Person ${from + i}`,
         email: `p${from + i}@example.com`,
         clientUserId: `emp-${from + i}`,
+        ...(i === 0 ? { accessCode: 'door-1234' } : {}),
         tabs: [{ tabLabel: 'salary', initialValue: String(1000 + from + i) }],
       },
     ],
@@ -103,6 +104,13 @@ describe('Bulk Send API', () => {
     expect(created.json).toMatchObject({ name: 'offers', bulkCopies: [{ emailSubject: 'Offer 0' }, {}] });
     const read = await call(`${base}/bulk_send_lists/${listId}`, { headers: authHeader() });
     expect(read.json.bulkCopies).toHaveLength(2);
+    expect(JSON.stringify(read.json)).not.toContain('accessCode');
+    // An access code is kept as a hash only, never as sent.
+    const stored = sandbox.app.sandbox.db.prepare('SELECT copies_json AS c FROM bulk_send_lists WHERE id = ?').get(listId) as {
+      c: string;
+    };
+    expect(stored.c).not.toContain('door-1234');
+    expect(stored.c).toContain('accessCodeHash');
     const listed = await call(`${base}/bulk_send_lists`, { headers: authHeader() });
     expect(listed.json.bulkListSummaries).toContainEqual(expect.objectContaining({ bulkSendListId: listId, name: 'offers' }));
     const replaced = await call(`${base}/bulk_send_lists/${listId}`, {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Tabs, WireTab } from '../../envelope/index.js';
 import { fieldLengthProblem, fieldLimits } from '../../envelope/index.js';
-import { hashPassword } from '../auth/password-hash.js';
 import { ApiError, apiErrors } from '../api-error.js';
 import type { NewEnvelope } from '../envelope-factory.js';
 import { buildEnvelope } from '../envelope-factory.js';
@@ -119,8 +118,8 @@ async function copyOfDraft(
     if (wanted.hostName !== undefined) r.details = { ...r.details, hostName: wanted.hostName };
     if (wanted.hostEmail !== undefined) r.details = { ...r.details, hostEmail: wanted.hostEmail };
     if (wanted.signerName !== undefined) r.details = { ...r.details, signerName: wanted.signerName };
-    // Hashed as the factory hashes a creation's: the code itself is kept nowhere.
-    if (wanted.accessCode !== undefined) r.accessCodeHash = await hashPassword(wanted.accessCode);
+    // Hashed when the list was stored: the code itself is kept nowhere.
+    if (wanted.accessCodeHash !== undefined) r.accessCodeHash = wanted.accessCodeHash;
     r.tabs = filledTabs(r.tabs, wanted.tabs);
   }
   for (const r of recipients) {
@@ -203,7 +202,6 @@ async function copyOfTemplate(
         name: r.name,
         email: r.email,
         ...(r.clientUserId ? { clientUserId: r.clientUserId } : {}),
-        ...(r.accessCode !== undefined ? { accessCode: r.accessCode } : {}),
         ...(r.tabs?.length
           ? { tabs: { textTabs: r.tabs.map((t) => ({ tabLabel: t.tabLabel, value: t.initialValue })) } }
           : {}),
@@ -217,11 +215,18 @@ async function copyOfTemplate(
       })),
     },
   };
-  return buildEnvelope(parseEnvelopeDefinition(definition), {
+  const made = await buildEnvelope(parseEnvelopeDefinition(definition), {
     accountId: batch.accountId,
     userId: batch.senderUserId,
     now: services.clock.now(),
     blobs: services.blobs,
     templates: services.templates,
   });
+  // A copy's access code was hashed when its list was stored; the role gets that hash.
+  for (const wanted of copy.recipients) {
+    if (wanted.accessCodeHash === undefined) continue;
+    const r = made.recipients.find((x) => (x.roleName ?? '').toLowerCase() === (wanted.roleName ?? '').toLowerCase());
+    if (r) r.accessCodeHash = wanted.accessCodeHash;
+  }
+  return made;
 }

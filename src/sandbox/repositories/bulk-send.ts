@@ -10,7 +10,8 @@ export interface BulkCopyRecipient {
   hostName?: string;
   hostEmail?: string;
   signerName?: string;
-  accessCode?: string;
+  /** scrypt hash of the copy's access code (auth/password-hash.ts), made when the list is stored: the code itself is never kept. */
+  accessCodeHash?: string;
   tabs?: Array<{ tabLabel: string; initialValue: string }>;
 }
 

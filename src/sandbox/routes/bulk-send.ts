@@ -54,10 +54,8 @@ function copyJson(copy: BulkCopy) {
   return {
     ...(copy.emailSubject !== undefined ? { emailSubject: copy.emailSubject } : {}),
     ...(copy.emailBlurb !== undefined ? { emailBlurb: copy.emailBlurb } : {}),
-    recipients: copy.recipients.map(({ accessCode, ...r }) => ({
-      ...r,
-      ...(accessCode !== undefined ? { accessCode: '' } : {}),
-    })),
+    // An access code is never answered (only its hash is kept): DocuSign shows none either.
+    recipients: copy.recipients.map(({ accessCodeHash: _hash, ...r }) => r),
     customFields: copy.customFields,
   };
 }
@@ -155,7 +153,7 @@ export const bulkSendRoutes: FastifyPluginAsync = async (app) => {
   app.post<{ Params: AccountParams }>('/accounts/:accountId/bulk_send_lists', { schema: accountParams }, async (request, reply) => {
     const { account, user } = principalOf(request);
     const { sandbox } = request.server;
-    const { name, copies } = parseBulkSendList(request.body);
+    const { name, copies } = await parseBulkSendList(request.body);
     const list: BulkSendListRecord = {
       id: randomUUID(),
       accountId: account.id,
@@ -203,7 +201,7 @@ export const bulkSendRoutes: FastifyPluginAsync = async (app) => {
       const { sandbox } = request.server;
       const list = sandbox.bulkSend.list(account.id, request.params.bulkSendListId.toLowerCase());
       if (!list) throw bulkErrors.listNotFound();
-      const { name, copies } = parseBulkSendList(request.body);
+      const { name, copies } = await parseBulkSendList(request.body);
       sandbox.bulkSend.updateList(account.id, list.id, name, copies);
       return listJson({ ...list, name, copies });
     },

@@ -1,4 +1,5 @@
 import { apiErrors } from '../api-error.js';
+import { hashPassword } from '../auth/password-hash.js';
 import type { BulkCopy, BulkCopyRecipient } from '../repositories/bulk-send.js';
 import { camelCaseKeys } from './camel-case-keys.js';
 import { lenientArray, lenientObject, lenientString } from './lenient.js';
@@ -13,7 +14,7 @@ export const maxBulkCopies = 1000;
  * subject and blurb. What the sandbox does not model is ignored, as
  * DocuSign ignores what it does not know.
  */
-export function parseBulkSendList(body: unknown): { name: string; copies: BulkCopy[] } {
+export async function parseBulkSendList(body: unknown): Promise<{ name: string; copies: BulkCopy[] }> {
   const list = lenientObject(camelCaseKeys(body), 'bulkSendingList');
   if (!list) throw apiErrors.invalidBody('Send a bulk send list as JSON.');
   const name = lenientString(list['name'], 'name');
@@ -22,7 +23,16 @@ export function parseBulkSendList(body: unknown): { name: string; copies: BulkCo
   if (raw.length === 0) throw apiErrors.invalidBody("'bulkCopies' must list at least one copy.");
   if (raw.length > maxBulkCopies)
     throw apiErrors.invalidBody(`'bulkCopies' lists ${raw.length} copies; a list holds at most ${maxBulkCopies}.`);
-  return { name, copies: raw.map((c, i) => copyOf(c, `bulkCopies[${i}]`)) };
+  const copies = raw.map((c, i) => copyOf(c, `bulkCopies[${i}]`));
+  // Access codes are hashed before the list is stored, as the envelope factory hashes an envelope's.
+  for (const copy of copies)
+    for (const r of copy.recipients) {
+      const code = (r as { accessCode?: string }).accessCode;
+      if (code === undefined) continue;
+      delete (r as { accessCode?: string }).accessCode;
+      r.accessCodeHash = await hashPassword(code);
+    }
+  return { name, copies };
 }
 
 function copyOf(value: unknown, where: string): BulkCopy {
@@ -44,9 +54,9 @@ function copyOf(value: unknown, where: string): BulkCopy {
   return out;
 }
 
-function recipientOf(value: unknown, where: string): BulkCopyRecipient {
+function recipientOf(value: unknown, where: string): BulkCopyRecipient & { accessCode?: string } {
   const r = lenientObject(value, where) ?? {};
-  const out: BulkCopyRecipient = {};
+  const out: BulkCopyRecipient & { accessCode?: string } = {};
   for (const field of [
     'recipientId',
     'roleName',
