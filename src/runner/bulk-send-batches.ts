@@ -20,7 +20,12 @@ export interface BulkSendContext {
   runId: string;
   /** Copies per list, at most 1,000 (DocuSign's limit). */
   listSize: number;
-  /** First wait before looking at a batch again, ms; it doubles up to `maxPollMs`. Default 500. */
+  /**
+   * First wait before looking at a batch again, ms; it doubles up to
+   * `maxPollMs`. Default 5 ms per copy of the batch, within 0.5 to 10 s:
+   * every look is a call of the hourly budget, and a batch takes time in
+   * proportion to its copies.
+   */
   firstPollMs?: number;
   /** Longest wait between two looks, ms. Default 10,000. */
   maxPollMs?: number;
@@ -43,8 +48,13 @@ const count = (value: string | undefined): number => Number(value ?? '0') || 0;
  * after the send has answered), waiting longer each time. Only then does
  * the service's listing hold every envelope the batch made.
  */
-export async function followBatch(ctx: BulkSendContext, name: string, batchId: string): Promise<FollowedBatch> {
-  let wait = ctx.firstPollMs ?? 500;
+export async function followBatch(
+  ctx: BulkSendContext,
+  name: string,
+  batchId: string,
+  size: number,
+): Promise<FollowedBatch> {
+  let wait = ctx.firstPollMs ?? Math.min(10_000, Math.max(500, size * 5));
   for (;;) {
     const status: BulkSendBatchStatus = await ctx.account.getBulkSendBatch(batchId, { tag: 'bulk-send' });
     if (count(status.queued) === 0)
@@ -83,7 +93,7 @@ export async function followUnfinished(
   for (const batch of unfinished) {
     const batchId = batch.batchId ?? (await batchNamed(ctx, batch.name));
     const result = batchId
-      ? await followBatch(ctx, batch.name, batchId)
+      ? await followBatch(ctx, batch.name, batchId, batch.size)
       : { name: batch.name, sent: 0, failed: 0, errors: [] };
     await ctx.journal.append({
       kind: 'bulk',
@@ -117,7 +127,7 @@ export async function sendInBulk(
   const first = rows[0];
   if (!first) return [];
   const model = await ctx.account.createEnvelope(await bulkModelDefinitionOf(first), { tag: 'bulk-send' });
-  const sent: Array<{ name: string; batchId: string }> = [];
+  const sent: Array<{ name: string; batchId: string; size: number }> = [];
   let done = false;
   try {
     for (let at = 0, n = firstBatch; at < rows.length; at += ctx.listSize, n++) {
@@ -140,11 +150,11 @@ export async function sendInBulk(
         if (!batchId) throw error;
       }
       await ctx.journal.append({ kind: 'bulk', id: name, step: 'batch', batchId: batchId! });
-      sent.push({ name, batchId: batchId! });
+      sent.push({ name, batchId: batchId!, size });
     }
     const followed: FollowedBatch[] = [];
     for (const batch of sent) {
-      const result = await followBatch(ctx, batch.name, batch.batchId);
+      const result = await followBatch(ctx, batch.name, batch.batchId, batch.size);
       await ctx.journal.append({ kind: 'bulk', id: batch.name, step: 'followed', sent: result.sent, failed: result.failed });
       followed.push(result);
     }
