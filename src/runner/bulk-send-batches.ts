@@ -137,11 +137,23 @@ export async function sendInBulk(
         { tag: 'bulk-send' },
       );
       const size = Math.min(ctx.listSize, rows.length - at);
-      await ctx.journal.append({ kind: 'bulk', id: name, step: 'send-intent', job, listId, modelId: model.envelopeId, size });
+      await ctx.journal.append({
+        kind: 'bulk',
+        id: name,
+        step: 'send-intent',
+        job,
+        listId,
+        modelId: model.envelopeId,
+        size,
+      });
       let batchId: string | undefined;
       try {
         batchId = (
-          await ctx.account.sendBulkSendList(listId, { envelopeOrTemplateId: model.envelopeId, batchName: name }, { tag: 'bulk-send' })
+          await ctx.account.sendBulkSendList(
+            listId,
+            { envelopeOrTemplateId: model.envelopeId, batchName: name },
+            { tag: 'bulk-send' },
+          )
         ).batchId;
       } catch (error) {
         // The answer may be lost after the service made the batch: it is looked for, never sent again.
@@ -155,7 +167,13 @@ export async function sendInBulk(
     const followed: FollowedBatch[] = [];
     for (const batch of sent) {
       const result = await followBatch(ctx, batch.name, batch.batchId, batch.size);
-      await ctx.journal.append({ kind: 'bulk', id: batch.name, step: 'followed', sent: result.sent, failed: result.failed });
+      await ctx.journal.append({
+        kind: 'bulk',
+        id: batch.name,
+        step: 'followed',
+        sent: result.sent,
+        failed: result.failed,
+      });
       followed.push(result);
     }
     done = true;

@@ -137,7 +137,7 @@ export function bulkSendProblems(groups: readonly BulkSendGroup[]): PreflightPro
       if (where === undefined) continue;
       problems.push({
         code: 'SR_BULK_SEND_UNFIT',
-        message: `${name} cannot go through Bulk Send: rows ${first.row ?? 1} and ${other.row ?? '?'} differ in ${where}, which every copy of one Bulk Send model shares (a copy changes only recipients' names, emails, clientUserIds and access codes, labelled tabs' values, custom field values, emailSubject and emailBlurb); ${/tabs\[\d+\]\.value$/.test(where) ? 'give the tab a tabLabel (a labelled tab takes each copy\'s value), or ' : ''}send these rows without bulkSend`,
+        message: `${name} cannot go through Bulk Send: rows ${first.row ?? 1} and ${other.row ?? '?'} differ in ${where}, which every copy of one Bulk Send model shares (a copy changes only recipients' names, emails, clientUserIds and access codes, labelled tabs' values, custom field values, emailSubject and emailBlurb); ${/tabs\[\d+\]\.value$/.test(where) ? "give the tab a tabLabel (a labelled tab takes each copy's value), or " : ''}send these rows without bulkSend`,
         source: group.source,
       });
       break;

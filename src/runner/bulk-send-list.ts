@@ -55,7 +55,14 @@ function copyRecipientOf(
 ): BulkSendingCopyRecipient {
   // An in-person signer is addressed through its host, as on the envelope (wireRecipientOf).
   const copy: BulkSendingCopyRecipient = r.host
-    ? { ...by, name: r.host.name, email: r.host.email, hostName: r.host.name, hostEmail: r.host.email, signerName: r.name }
+    ? {
+        ...by,
+        name: r.host.name,
+        email: r.host.email,
+        hostName: r.host.name,
+        hostEmail: r.host.email,
+        signerName: r.name,
+      }
     : { ...by, name: r.name, email: r.email };
   if (r.clientUserId !== undefined) copy.clientUserId = r.clientUserId;
   // The one place a copy's access code leaves the process: the list sent to the configured service.

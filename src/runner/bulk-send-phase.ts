@@ -45,7 +45,8 @@ type BulkItem = EnvelopePlan & { envelope: ResolvedEnvelope };
  */
 export async function runBulkSendPhase(plan: Plan, inputs: BulkSendPhaseInputs): Promise<void> {
   const items = plan.items.filter(
-    (item): item is BulkItem => item.kind === 'envelope' && item.envelope !== undefined && goesInBulk(item.envelope, inputs.all),
+    (item): item is BulkItem =>
+      item.kind === 'envelope' && item.envelope !== undefined && goesInBulk(item.envelope, inputs.all),
   );
   if (items.length === 0) return;
   const jobs = new Set(items.map((i) => i.job));

@@ -81,7 +81,11 @@ describe('Bulk Send killed twice in the middle', () => {
     const { bulkSendWorker } = sandbox.app.sandbox;
     let release = bulkSendWorker.hold();
     const queued = () =>
-      (sandbox.app.sandbox.db.prepare("SELECT COUNT(*) AS n FROM bulk_send_copies WHERE status = 'queued'").get() as { n: number }).n;
+      (
+        sandbox.app.sandbox.db.prepare("SELECT COUNT(*) AS n FROM bulk_send_copies WHERE status = 'queued'").get() as {
+          n: number;
+        }
+      ).n;
     const first = await runKilledAtSend(args, env, 1);
     expect(first.signal).toBe('SIGKILL');
     expect(batchesOf(sandbox, job).map((b) => b.size)).toEqual([50]);

@@ -70,6 +70,8 @@ export function batchesOf(sandbox: RunningSandbox, job: string): Array<{ name: s
 
 /** envelope.json's envelopeId of a key. */
 export async function envelopeIdWritten(out: string, job: string, key: string): Promise<string> {
-  const record = JSON.parse(await readFile(path.join(out, job, key, 'envelope.json'), 'utf8')) as { envelopeId: string };
+  const record = JSON.parse(await readFile(path.join(out, job, key, 'envelope.json'), 'utf8')) as {
+    envelopeId: string;
+  };
   return record.envelopeId;
 }

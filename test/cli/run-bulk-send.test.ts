@@ -51,7 +51,9 @@ describe('run --bulk-send', () => {
     expect(per.get(`${job}/e-E10012`)).toEqual([id]);
     const { db } = sandbox.app.sandbox;
     const signer = db
-      .prepare(`SELECT name, email, client_user_id AS clientUserId, tabs_json AS tabs FROM recipients WHERE envelope_id = ? AND recipient_id = '1'`)
+      .prepare(
+        `SELECT name, email, client_user_id AS clientUserId, tabs_json AS tabs FROM recipients WHERE envelope_id = ? AND recipient_id = '1'`,
+      )
       .get(id) as { name: string; email: string; clientUserId: string; tabs: string };
     expect(signer).toMatchObject({ name: 'Employee 12', email: 'employee12@example.com', clientUserId: 'emp-E10012' });
     expect(JSON.parse(signer.tabs).textTabs[0]).toMatchObject({ tabLabel: 'employeeId', value: 'E10012' });

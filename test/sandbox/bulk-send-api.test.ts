@@ -106,13 +106,17 @@ describe('Bulk Send API', () => {
     expect(read.json.bulkCopies).toHaveLength(2);
     expect(JSON.stringify(read.json)).not.toContain('accessCode');
     // An access code is kept as a hash only, never as sent.
-    const stored = sandbox.app.sandbox.db.prepare('SELECT copies_json AS c FROM bulk_send_lists WHERE id = ?').get(listId) as {
+    const stored = sandbox.app.sandbox.db
+      .prepare('SELECT copies_json AS c FROM bulk_send_lists WHERE id = ?')
+      .get(listId) as {
       c: string;
     };
     expect(stored.c).not.toContain('door-1234');
     expect(stored.c).toContain('accessCodeHash');
     const listed = await call(`${base}/bulk_send_lists`, { headers: authHeader() });
-    expect(listed.json.bulkListSummaries).toContainEqual(expect.objectContaining({ bulkSendListId: listId, name: 'offers' }));
+    expect(listed.json.bulkListSummaries).toContainEqual(
+      expect.objectContaining({ bulkSendListId: listId, name: 'offers' }),
+    );
     const replaced = await call(`${base}/bulk_send_lists/${listId}`, {
       method: 'PUT',
       headers: authHeader(),
@@ -122,7 +126,9 @@ describe('Bulk Send API', () => {
     expect(replaced.json.bulkCopies).toHaveLength(3);
     const deleted = await call(`${base}/bulk_send_lists/${listId}`, { method: 'DELETE', headers: authHeader() });
     expect(deleted.status).toBe(200);
-    expect(deleted.json.bulkListSummaries.map((s: { bulkSendListId: string }) => s.bulkSendListId)).not.toContain(listId);
+    expect(deleted.json.bulkListSummaries.map((s: { bulkSendListId: string }) => s.bulkSendListId)).not.toContain(
+      listId,
+    );
     expectApiError(
       await call(`${base}/bulk_send_lists/${listId}`, { headers: authHeader() }),
       400,
@@ -137,7 +143,11 @@ describe('Bulk Send API', () => {
       { name: 'x', bulkCopies: copies(1001) },
       { name: 'x', bulkCopies: [{ recipients: [{ name: 'A', email: 'a@example.com' }] }] },
     ])
-      expectApiError(await call(`${base}/bulk_send_lists`, { headers: authHeader(), body }), 400, 'INVALID_REQUEST_BODY');
+      expectApiError(
+        await call(`${base}/bulk_send_lists`, { headers: authHeader(), body }),
+        400,
+        'INVALID_REQUEST_BODY',
+      );
     expectApiError(
       await call(`${base}/bulk_send_lists/not-a-guid`, { headers: authHeader() }),
       400,
@@ -147,7 +157,10 @@ describe('Bulk Send API', () => {
 
   it('sends a list with a draft as the model: one sent envelope per copy, with its recipients, tab values, custom fields and subject', async () => {
     const model = await draftModel();
-    const list = await call(`${base}/bulk_send_lists`, { headers: authHeader(), body: { name: 'l', bulkCopies: copies(45) } });
+    const list = await call(`${base}/bulk_send_lists`, {
+      headers: authHeader(),
+      body: { name: 'l', bulkCopies: copies(45) },
+    });
     const test = await call(`${base}/bulk_send_lists/${list.json.listId}/test`, {
       headers: authHeader(),
       body: { envelopeOrTemplateId: model },
@@ -163,7 +176,13 @@ describe('Bulk Send API', () => {
     const batchId = sent.json.batchId as string;
 
     const status = await settledBatch(batchId);
-    expect(status).toMatchObject({ batchSize: '45', sent: '45', failed: '0', queued: '0', mailingListId: list.json.listId });
+    expect(status).toMatchObject({
+      batchSize: '45',
+      sent: '45',
+      failed: '0',
+      queued: '0',
+      mailingListId: list.json.listId,
+    });
     const summaries = await call(`${base}/bulk_send_batch?batch_ids=${batchId}`, { headers: authHeader() });
     expect(summaries.json.bulkBatchSummaries).toEqual([
       expect.objectContaining({ batchId, batchName: 'offers batch', sent: '45', queued: '0' }),
@@ -173,7 +192,9 @@ describe('Bulk Send API', () => {
     expect(envelopes.totalSetSize).toBe('45');
     const seventh = envelopes.envelopes[7];
     expect(seventh).toMatchObject({ status: 'sent', emailSubject: 'Offer 7' });
-    expect(seventh.customFields.textCustomFields).toContainEqual(expect.objectContaining({ name: 'employee', value: 'e-7' }));
+    expect(seventh.customFields.textCustomFields).toContainEqual(
+      expect.objectContaining({ name: 'employee', value: 'e-7' }),
+    );
     const signer = seventh.recipients.signers[0];
     expect(signer).toMatchObject({ name: 'Person 7', email: 'p7@example.com', clientUserId: 'emp-7', status: 'sent' });
     const tabs = await call(`${base}/envelopes/${seventh.envelopeId}/recipients/1/tabs`, { headers: authHeader() });
@@ -215,7 +236,12 @@ describe('Bulk Send API', () => {
       headers: authHeader(),
       body: {
         name: 'misfit',
-        bulkCopies: [{ recipients: [{ recipientId: '9', name: 'A', email: 'a@example.com' }], customFields: [{ name: 'other', value: 'x' }] }],
+        bulkCopies: [
+          {
+            recipients: [{ recipientId: '9', name: 'A', email: 'a@example.com' }],
+            customFields: [{ name: 'other', value: 'x' }],
+          },
+        ],
       },
     });
     const test = await call(`${base}/bulk_send_lists/${misfit.json.listId}/test`, {
@@ -225,11 +251,17 @@ describe('Bulk Send API', () => {
     expect(test.json.canBeSent).toBe(false);
     expect(test.json.validationErrorDetails).toHaveLength(2);
     expectApiError(
-      await call(`${base}/bulk_send_lists/${misfit.json.listId}/send`, { headers: authHeader(), body: { envelopeOrTemplateId: model } }),
+      await call(`${base}/bulk_send_lists/${misfit.json.listId}/send`, {
+        headers: authHeader(),
+        body: { envelopeOrTemplateId: model },
+      }),
       400,
       'BULK_SEND_ENVELOPE_LIST_CONTAINS_INVALID_DATA',
     );
-    const fits = await call(`${base}/bulk_send_lists`, { headers: authHeader(), body: { name: 'fits', bulkCopies: copies(1) } });
+    const fits = await call(`${base}/bulk_send_lists`, {
+      headers: authHeader(),
+      body: { name: 'fits', bulkCopies: copies(1) },
+    });
     const sentEnvelope = await call(`${base}/envelopes`, { headers: authHeader(), body: documentEnvelope(pdf) });
     expectApiError(
       await call(`${base}/bulk_send_lists/${fits.json.listId}/send`, {
@@ -256,7 +288,10 @@ describe('Bulk Send API', () => {
 
   it('renames a batch; filters batches by status', async () => {
     const model = await draftModel();
-    const list = await call(`${base}/bulk_send_lists`, { headers: authHeader(), body: { name: 'r', bulkCopies: copies(1) } });
+    const list = await call(`${base}/bulk_send_lists`, {
+      headers: authHeader(),
+      body: { name: 'r', bulkCopies: copies(1) },
+    });
     const sent = await call(`${base}/bulk_send_lists/${list.json.listId}/send`, {
       headers: authHeader(),
       body: { envelopeOrTemplateId: model },
@@ -270,6 +305,10 @@ describe('Bulk Send API', () => {
     expect(renamed.json.batchName).toBe('renamed');
     const queued = await call(`${base}/bulk_send_batch?status=queued`, { headers: authHeader() });
     expect(queued.json.bulkBatchSummaries).toEqual([]);
-    expectApiError(await call(`${base}/bulk_send_batch?status=lost`, { headers: authHeader() }), 400, 'INVALID_REQUEST_PARAMETER');
+    expectApiError(
+      await call(`${base}/bulk_send_batch?status=lost`, { headers: authHeader() }),
+      400,
+      'INVALID_REQUEST_PARAMETER',
+    );
   });
 });

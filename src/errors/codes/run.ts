@@ -16,7 +16,7 @@ export const runCodes = defineCodes({
     exitCode: 2,
     summary:
       'An envelope marked for Bulk Send (`bulkSend: true`, or `run --bulk-send` for every forEach envelope) has rows that cannot be copies of one model: they differ in documents, recipients, tab places, unlabelled tab values or something else a bulk send list cannot change per copy, or the envelope uses several templates. Nothing was sent.',
-    hint: 'Bulk Send copies one draft and changes per row only recipients (name, email, clientUserId, access code), labelled tabs\' values, custom field values, emailSubject and emailBlurb: give the tabs whose values differ a tabLabel, or send the envelope without bulkSend (`npx signrun run <paths>` without --bulk-send).',
+    hint: "Bulk Send copies one draft and changes per row only recipients (name, email, clientUserId, access code), labelled tabs' values, custom field values, emailSubject and emailBlurb: give the tabs whose values differ a tabLabel, or send the envelope without bulkSend (`npx signrun run <paths>` without --bulk-send).",
   },
   SR_ACCOUNT_FAILED: {
     exitCode: 1,

@@ -4,9 +4,20 @@ import { fieldLengthProblem, fieldLimits } from '../../envelope/index.js';
 import { ApiError, apiErrors } from '../api-error.js';
 import type { NewEnvelope } from '../envelope-factory.js';
 import { buildEnvelope } from '../envelope-factory.js';
-import type { SandboxServices } from '../services.js';
+import type { EnvelopesRepository } from '../repositories/envelopes.js';
+import type { TemplatesRepository } from '../repositories/templates.js';
+import type { BlobStore } from '../db/blob-store.js';
+import type { Clock } from '../clock.js';
 import { parseEnvelopeDefinition } from '../wire/envelope-definition.js';
 import type { BulkCopy, BulkCopyRecipient, BulkSendBatchRecord } from '../repositories/bulk-send.js';
+
+/** What making a copy reads of the sandbox (its services, named here so that services.ts may hold the worker). */
+export interface CopyServices {
+  envelopes: EnvelopesRepository;
+  templates: TemplatesRepository;
+  blobs: BlobStore;
+  clock: Clock;
+}
 
 /**
  * One copy of a batch, as DocuSign's Bulk Send makes it: the model (a draft
@@ -27,7 +38,7 @@ import type { BulkCopy, BulkCopyRecipient, BulkSendBatchRecord } from '../reposi
  * (bulkSendingCopy.customFields), so a name the model lacks is refused.
  */
 export async function makeCopy(
-  services: Pick<SandboxServices, 'envelopes' | 'templates' | 'blobs' | 'clock'>,
+  services: CopyServices,
   batch: BulkSendBatchRecord,
   copy: BulkCopy,
 ): Promise<NewEnvelope> {
@@ -67,7 +78,7 @@ function matchRecipient<T extends { recipientId: string; roleName: string | null
 function filledTabs(tabs: Tabs, values: BulkCopyRecipient['tabs']): Tabs {
   const byLabel = new Map((values ?? []).map((t) => [t.tabLabel, t.initialValue]));
   const out: Tabs = {};
-  for (const [collection, list] of Object.entries(tabs) as Array<[keyof Tabs, WireTab[] | undefined]>) {
+  for (const [collection, list] of Object.entries(tabs)) {
     if (!list) continue;
     out[collection] = list.map((tab) => {
       const copy: WireTab = { ...tab, tabId: randomUUID() };
@@ -80,7 +91,7 @@ function filledTabs(tabs: Tabs, values: BulkCopyRecipient['tabs']): Tabs {
 }
 
 async function copyOfDraft(
-  services: Pick<SandboxServices, 'envelopes' | 'clock'>,
+  services: Pick<CopyServices, 'envelopes' | 'clock'>,
   batch: BulkSendBatchRecord,
   copy: BulkCopy,
 ): Promise<NewEnvelope> {
@@ -132,7 +143,8 @@ async function copyOfDraft(
       if (problem && fieldLimits[limit].longer === 'refused')
         throw apiErrors.invalidParameter(`recipient ${r.recipientId}: ${problem}.`);
     }
-    if (!r.email) throw new ApiError(400, 'INVALID_EMAIL_ADDRESS_FOR_RECIPIENT', `recipient ${r.recipientId} has no email.`);
+    if (!r.email)
+      throw new ApiError(400, 'INVALID_EMAIL_ADDRESS_FOR_RECIPIENT', `recipient ${r.recipientId} has no email.`);
   }
   const values = new Map(copy.customFields.map((f) => [f.name.toLowerCase(), f.value]));
   const customFields = services.envelopes.customFields(model.id).map((f) => ({
@@ -169,7 +181,7 @@ async function copyOfDraft(
 }
 
 async function copyOfTemplate(
-  services: Pick<SandboxServices, 'templates' | 'blobs' | 'clock'>,
+  services: Pick<CopyServices, 'templates' | 'blobs' | 'clock'>,
   batch: BulkSendBatchRecord,
   copy: BulkCopy,
 ): Promise<NewEnvelope> {
@@ -193,10 +205,7 @@ async function copyOfTemplate(
     ...(copy.emailSubject !== undefined ? { emailSubject: copy.emailSubject } : {}),
     ...(copy.emailBlurb !== undefined ? { emailBlurb: copy.emailBlurb } : {}),
     templateRoles: copy.recipients.map((r) => {
-      const role = matchRecipient(
-        roles.map((x) => ({ ...x, roleName: x.roleName as string | null })),
-        r,
-      )!;
+      const role = matchRecipient<{ recipientId: string; roleName: string | null }>(roles, r)!;
       return {
         roleName: role.roleName,
         name: r.name,

@@ -1,11 +1,10 @@
 import type { SandboxDatabase } from '../db/open-database.js';
 import type { Lifecycle } from '../lifecycle.js';
 import type { BulkSendRepository } from '../repositories/bulk-send.js';
-import type { SandboxServices } from '../services.js';
-import { makeCopy } from './bulk-copy.js';
+import { makeCopy, type CopyServices } from './bulk-copy.js';
 
 /** What the worker needs of the sandbox. */
-export type BulkSendWorkerDeps = Pick<SandboxServices, 'envelopes' | 'templates' | 'blobs' | 'clock'> & {
+export type BulkSendWorkerDeps = CopyServices & {
   db: SandboxDatabase;
   lifecycle: Lifecycle;
   bulkSend: BulkSendRepository;

@@ -91,7 +91,7 @@ export function bulkSendRepository(db: SandboxDatabase) {
   );
   const selectList = db.prepare('SELECT * FROM bulk_send_lists WHERE account_id = ? AND id = ?');
   const selectLists = db.prepare(
-    'SELECT id, account_id, name, created_by_user_id, created_at, \'[]\' AS copies_json FROM bulk_send_lists WHERE account_id = ? ORDER BY created_at, id',
+    "SELECT id, account_id, name, created_by_user_id, created_at, '[]' AS copies_json FROM bulk_send_lists WHERE account_id = ? ORDER BY created_at, id",
   );
   const updateList = db.prepare('UPDATE bulk_send_lists SET name = ?, copies_json = ? WHERE account_id = ? AND id = ?');
   const deleteList = db.prepare('DELETE FROM bulk_send_lists WHERE account_id = ? AND id = ?');
@@ -105,7 +105,9 @@ export function bulkSendRepository(db: SandboxDatabase) {
   const selectBatchById = db.prepare('SELECT * FROM bulk_send_batches WHERE id = ?');
   const selectBatches = db.prepare('SELECT * FROM bulk_send_batches WHERE account_id = ? ORDER BY submitted_at, id');
   const renameBatch = db.prepare('UPDATE bulk_send_batches SET name = ? WHERE account_id = ? AND id = ?');
-  const countCopies = db.prepare('SELECT status, COUNT(*) AS n FROM bulk_send_copies WHERE batch_id = ? GROUP BY status');
+  const countCopies = db.prepare(
+    'SELECT status, COUNT(*) AS n FROM bulk_send_copies WHERE batch_id = ? GROUP BY status',
+  );
   const failedCopies = db.prepare(
     "SELECT position, error, at, copy_json FROM bulk_send_copies WHERE batch_id = ? AND status = 'failed' ORDER BY position",
   );
@@ -138,7 +140,14 @@ export function bulkSendRepository(db: SandboxDatabase) {
 
   return {
     insertList(list: BulkSendListRecord): void {
-      insertList.run(list.id, list.accountId, list.name, list.createdByUserId, list.createdAt, JSON.stringify(list.copies));
+      insertList.run(
+        list.id,
+        list.accountId,
+        list.name,
+        list.createdByUserId,
+        list.createdAt,
+        JSON.stringify(list.copies),
+      );
     },
     list(accountId: string, listId: string): BulkSendListRecord | undefined {
       const row = selectList.get(accountId, listId) as Record<string, unknown> | undefined;

@@ -32,11 +32,23 @@ interface BatchesQuery {
  */
 const bulkErrors = {
   listNotFound: () =>
-    new ApiError(400, 'BULK_SEND_LIST_DOES_NOT_EXIST', 'The bulk send list specified does not exist or you have no rights to it.'),
+    new ApiError(
+      400,
+      'BULK_SEND_LIST_DOES_NOT_EXIST',
+      'The bulk send list specified does not exist or you have no rights to it.',
+    ),
   batchNotFound: () =>
-    new ApiError(400, 'BULK_SEND_BATCH_DOES_NOT_EXIST', 'The bulk send batch specified does not exist or you have no rights to it.'),
+    new ApiError(
+      400,
+      'BULK_SEND_BATCH_DOES_NOT_EXIST',
+      'The bulk send batch specified does not exist or you have no rights to it.',
+    ),
   modelNotFound: () =>
-    new ApiError(400, 'BULK_SEND_ENVELOPE_OR_TEMPLATE_NOT_FOUND', "'envelopeOrTemplateId' names no draft envelope or template of the account."),
+    new ApiError(
+      400,
+      'BULK_SEND_ENVELOPE_OR_TEMPLATE_NOT_FOUND',
+      "'envelopeOrTemplateId' names no draft envelope or template of the account.",
+    ),
   notADraft: (status: string) =>
     new ApiError(
       400,
@@ -47,7 +59,11 @@ const bulkErrors = {
     new ApiError(400, 'BULK_SEND_ENVELOPE_LIST_CONTAINS_INVALID_DATA', problems.slice(0, 10).join(' ')),
 };
 
-const listJson = (list: BulkSendListRecord) => ({ listId: list.id, name: list.name, bulkCopies: list.copies.map(copyJson) });
+const listJson = (list: BulkSendListRecord) => ({
+  listId: list.id,
+  name: list.name,
+  bulkCopies: list.copies.map(copyJson),
+});
 
 /** A stored copy as the wire has it (`#/definitions/bulkSendingCopy`); access codes are never answered. */
 function copyJson(copy: BulkCopy) {
@@ -79,7 +95,9 @@ function modelOf(request: FastifyRequest, accountId: string, id: string) {
       kind: 'template' as const,
       id: template.id,
       status: 'created',
-      recipients: sandbox.templates.roles(template.id).map((r) => ({ recipientId: r.recipientId, roleName: r.roleName })),
+      recipients: sandbox.templates
+        .roles(template.id)
+        .map((r) => ({ recipientId: r.recipientId, roleName: r.roleName })),
       customFieldNames: template.customFields.map((f) => f.name),
     };
   }
@@ -150,35 +168,43 @@ function paging(query: BatchesQuery): { start: number; count: number } {
  */
 export const bulkSendRoutes: FastifyPluginAsync = async (app) => {
   // POST …/bulk_send_lists (BulkSendV2CRUD_PostBulkSendList → 201 #/definitions/bulkSendingList).
-  app.post<{ Params: AccountParams }>('/accounts/:accountId/bulk_send_lists', { schema: accountParams }, async (request, reply) => {
-    const { account, user } = principalOf(request);
-    const { sandbox } = request.server;
-    const { name, copies } = await parseBulkSendList(request.body);
-    const list: BulkSendListRecord = {
-      id: randomUUID(),
-      accountId: account.id,
-      name,
-      createdByUserId: user.id,
-      createdAt: sandbox.clock.now(),
-      copies,
-    };
-    sandbox.bulkSend.insertList(list);
-    void reply.status(201);
-    return listJson(list);
-  });
+  app.post<{ Params: AccountParams }>(
+    '/accounts/:accountId/bulk_send_lists',
+    { schema: accountParams },
+    async (request, reply) => {
+      const { account, user } = principalOf(request);
+      const { sandbox } = request.server;
+      const { name, copies } = await parseBulkSendList(request.body);
+      const list: BulkSendListRecord = {
+        id: randomUUID(),
+        accountId: account.id,
+        name,
+        createdByUserId: user.id,
+        createdAt: sandbox.clock.now(),
+        copies,
+      };
+      sandbox.bulkSend.insertList(list);
+      void reply.status(201);
+      return listJson(list);
+    },
+  );
 
   // GET …/bulk_send_lists (BulkSendV2CRUD_GetBulkSendLists → #/definitions/bulkSendingListSummaries).
-  app.get<{ Params: AccountParams }>('/accounts/:accountId/bulk_send_lists', { schema: accountParams }, async (request) => {
-    const { account } = principalOf(request);
-    return {
-      bulkListSummaries: request.server.sandbox.bulkSend.lists(account.id).map((l) => ({
-        bulkSendListId: l.id,
-        createdByUser: l.createdByUserId,
-        createdDate: isoTime(l.createdAt),
-        name: l.name,
-      })),
-    };
-  });
+  app.get<{ Params: AccountParams }>(
+    '/accounts/:accountId/bulk_send_lists',
+    { schema: accountParams },
+    async (request) => {
+      const { account } = principalOf(request);
+      return {
+        bulkListSummaries: request.server.sandbox.bulkSend.lists(account.id).map((l) => ({
+          bulkSendListId: l.id,
+          createdByUser: l.createdByUserId,
+          createdDate: isoTime(l.createdAt),
+          name: l.name,
+        })),
+      };
+    },
+  );
 
   // GET …/bulk_send_lists/{bulkSendListId} (BulkSendV2CRUD_GetBulkSendList → #/definitions/bulkSendingList).
   app.get<{ Params: ListParams }>(
