@@ -171,8 +171,8 @@ export function buildProgram(
       '--bulk-send',
       "send every forEach envelope through DocuSign's Bulk Send: one list of up to 1,000 rows and one call to send it (rows may differ only in recipients, labelled tab values, custom field values, subject and blurb)",
     )
-    // For tests and benchmarks: rows per bulk send list (default and most 1,000), so a small campaign makes several.
-    .addOption(new Option('--bulk-list-size <n>', 'rows per bulk send list').argParser(positiveInt).hideHelp())
+    // Mostly for tests and benchmarks: a small campaign then makes several lists.
+    .option('--bulk-list-size <n>', 'rows per bulk send list with --bulk-send (default and most: 1,000)', positiveInt)
     .action(on('run'));
 
   program

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Tabs, WireTab } from '../../envelope/index.js';
-import { fieldLengthProblem, fieldLimits } from '../../envelope/index.js';
+import { fieldLengthProblem, fieldLimits, tabsObject } from '../../envelope/index.js';
 import { ApiError, apiErrors } from '../api-error.js';
 import type { NewEnvelope } from '../envelope-factory.js';
 import { buildEnvelope } from '../envelope-factory.js';
@@ -212,7 +212,12 @@ async function copyOfTemplate(
         email: r.email,
         ...(r.clientUserId ? { clientUserId: r.clientUserId } : {}),
         ...(r.tabs?.length
-          ? { tabs: { textTabs: r.tabs.map((t) => ({ tabLabel: t.tabLabel, value: t.initialValue })) } }
+          ? // Filled by label: the template's tab of that label takes the value, whatever its kind.
+            {
+              tabs: tabsObject(
+                r.tabs.map((t) => ({ kind: 'text', tab: { tabLabel: t.tabLabel, value: t.initialValue } })),
+              ),
+            }
           : {}),
       };
     }),
