@@ -116,5 +116,14 @@ describe('run --bulk-send', () => {
     expect(result.stderr).toContain('recipients[0].tabs[0].place.yPosition');
     const after = sandbox.app.sandbox.db.prepare('SELECT COUNT(*) AS n FROM envelopes').get() as { n: number };
     expect(after.n).toBe(before.n);
+
+    // With `bulkSend: true` in the file, `validate` (offline) refuses it too.
+    await writeFile(
+      file,
+      text.replace('    forEach: { csv: people.csv }', '    forEach: { csv: people.csv }\n    bulkSend: true'),
+    );
+    const validated = await runCli(['validate', file]);
+    expect(validated.code).toBe(2);
+    expect(validated.stdout).toContain('SR_BULK_SEND_UNFIT');
   });
 });
