@@ -171,6 +171,12 @@ export function buildProgram(
         'download documents and certificate right after sending (at-send) or later, signed (on-completion); default: at-send for the in-process sandbox, else on-completion',
       ).choices(['at-send', 'on-completion']),
     )
+    .option(
+      '--bulk-send',
+      "send every forEach envelope through DocuSign's Bulk Send: one list of up to 1,000 rows and one call to send it (rows may differ only in recipients, labelled tab values, custom field values, subject and blurb)",
+    )
+    // Mostly for tests and benchmarks: a small campaign then makes several lists.
+    .option('--bulk-list-size <n>', 'rows per bulk send list with --bulk-send (default and most: 1,000)', positiveInt)
     .action(on('run'));
 
   program

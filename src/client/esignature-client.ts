@@ -30,6 +30,7 @@ import type {
   TemplateDefinition,
 } from '../envelope/wire.js';
 import { recipientsObject } from '../envelope/wire.js';
+import type { BulkSendBatchStatus, BulkSendBatchSummaries, BulkSendResponse, BulkSendingList } from './wire-types.js';
 import type {
   AccountInformation,
   LoginAccount,
@@ -754,6 +755,75 @@ export class AccountClient {
   async getTemplate(templateId: string, options: CallOptions = {}): Promise<EnvelopeTemplate> {
     return this.#json<EnvelopeTemplate>(
       { method: 'GET', url: `${this.baseUrl}/templates/${enc(templateId)}`, operation: 'getTemplate' },
+      options,
+    );
+  }
+
+  /** Bulk Send exists in REST v2.1 only (the Swagger's BulkSendV2*): its calls go there whatever the root's version. */
+  get #bulk(): string {
+    return inVersion(this.baseUrl, 'v2.1');
+  }
+
+  /**
+   * POST …/bulk_send_lists (BulkSendV2CRUD_PostBulkSendList): a list of up
+   * to 1,000 copies. Safe to repeat: a second list sends nothing.
+   */
+  async createBulkSendList(list: BulkSendingList, options: CallOptions = {}): Promise<string> {
+    const url = `${this.#bulk}/bulk_send_lists`;
+    const created = await this.#json<BulkSendingList>(
+      { method: 'POST', url, body: list, operation: 'createBulkSendList', idempotent: true },
+      options,
+    );
+    if (typeof created.listId !== 'string')
+      throw new ClientBadResponseError(
+        { method: 'POST', path: pathOf(url), operation: 'createBulkSendList' },
+        'no listId in the answer',
+      );
+    return created.listId;
+  }
+
+  /**
+   * POST …/bulk_send_lists/{listId}/send (BulkSendV2Send_PostBulkSendRequest):
+   * one batch, one envelope per copy. Not idempotent: a repeat is a second
+   * batch, so the retry layer never repeats it after a failure the service
+   * may have acted on; the caller looks the batch up by its name instead.
+   */
+  async sendBulkSendList(
+    listId: string,
+    request: { envelopeOrTemplateId: string; batchName: string },
+    options: CallOptions = {},
+  ): Promise<BulkSendResponse> {
+    const url = `${this.#bulk}/bulk_send_lists/${enc(listId)}/send`;
+    const answer = await this.#json<BulkSendResponse>(
+      { method: 'POST', url, body: request, operation: 'sendBulkSendList' },
+      options,
+    );
+    if (typeof answer.batchId !== 'string')
+      throw new ClientBadResponseError(
+        { method: 'POST', path: pathOf(url), operation: 'sendBulkSendList' },
+        'no batchId in the answer',
+      );
+    return answer;
+  }
+
+  /** GET …/bulk_send_batch/{batchId} (BulkSendV2Batch_GetBulkSendBatchStatus): queued, sent and failed counts. */
+  async getBulkSendBatch(batchId: string, options: CallOptions = {}): Promise<BulkSendBatchStatus> {
+    return this.#json<BulkSendBatchStatus>(
+      { method: 'GET', url: `${this.#bulk}/bulk_send_batch/${enc(batchId)}`, operation: 'getBulkSendBatch' },
+      options,
+    );
+  }
+
+  /** GET …/bulk_send_batch (BulkSendV2Batch_GetBulkSendBatches), optionally only those with copies queued. */
+  async listBulkSendBatches(
+    query: { status?: 'all' | 'queued' | 'sent' | 'failed'; count?: number } = {},
+    options: CallOptions = {},
+  ): Promise<BulkSendBatchSummaries> {
+    const params = new URLSearchParams();
+    if (query.status) params.set('status', query.status);
+    if (query.count !== undefined) params.set('count', String(query.count));
+    return this.#json<BulkSendBatchSummaries>(
+      { method: 'GET', url: `${this.#bulk}/bulk_send_batch?${params.toString()}`, operation: 'listBulkSendBatches' },
       options,
     );
   }

@@ -96,3 +96,57 @@ export interface AccountInformation {
   accountSettings?: unknown;
   [field: string]: unknown;
 }
+
+/** `#/definitions/bulkSendingCopyRecipient` (the fields signrun sends). */
+export interface BulkSendingCopyRecipient {
+  recipientId?: string;
+  roleName?: string;
+  name?: string;
+  email?: string;
+  clientUserId?: string;
+  accessCode?: string;
+  hostName?: string;
+  hostEmail?: string;
+  signerName?: string;
+  tabs?: Array<{ tabLabel: string; initialValue: string }>;
+}
+
+/** `#/definitions/bulkSendingCopy`: one envelope of a bulk send list. */
+export interface BulkSendingCopy {
+  recipients: BulkSendingCopyRecipient[];
+  customFields: Array<{ name: string; value: string }>;
+  emailSubject?: string;
+  emailBlurb?: string;
+}
+
+/** `#/definitions/bulkSendingList` (POST …/bulk_send_lists). */
+export interface BulkSendingList {
+  listId?: string;
+  name: string;
+  bulkCopies: BulkSendingCopy[];
+}
+
+/** `#/definitions/bulkSendResponse` (POST …/bulk_send_lists/{id}/send). */
+export interface BulkSendResponse {
+  batchId?: string;
+  batchName?: string;
+  batchSize?: string;
+}
+
+/** `#/definitions/bulkSendBatchStatus` (GET …/bulk_send_batch/{id}): counts as strings. */
+export interface BulkSendBatchStatus {
+  batchId?: string;
+  batchName?: string;
+  batchSize?: string;
+  queued?: string;
+  sent?: string;
+  failed?: string;
+  bulkErrors?: Array<{ errorMessage?: string; recipientEmails?: string[] }>;
+}
+
+/** `#/definitions/bulkSendBatchSummaries` (GET …/bulk_send_batch). */
+export interface BulkSendBatchSummaries {
+  bulkBatchSummaries?: Array<BulkSendBatchStatus & { batchUri?: string; submittedDate?: string }>;
+  totalSetSize?: string;
+  resultSetSize?: string;
+}

@@ -87,6 +87,7 @@ export function expandEnvelope(
     key: sub(raw.key),
     source: shared.source,
     ...(row ? { row: row.number, rowSource: row.place } : {}),
+    ...(raw.bulkSend === true ? { bulkSend: true as const } : {}),
     emailSubject: sub(raw.emailSubject ?? defaults.emailSubject ?? ''),
     ...(emailBlurb !== undefined ? { emailBlurb } : {}),
     // A `${row.*}` status is the row's cell (checked by resolve-envelopes.ts); an empty cell is the default.

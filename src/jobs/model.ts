@@ -154,6 +154,12 @@ export interface ResolvedEnvelope {
    * What changed between two runs of a row is there, not at the pattern.
    */
   rowSource?: SourcePosition;
+  /**
+   * `bulkSend: true` in the job file: the rows go through DocuSign's Bulk
+   * Send (src/runner/bulk-send-*.ts). A way of sending, not content: not in
+   * the digest.
+   */
+  bulkSend?: true;
   emailSubject: string;
   emailBlurb?: string;
   /** Requested initial status; `voided`: void it if it was sent (issue 12), never send it. */

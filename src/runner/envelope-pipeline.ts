@@ -120,7 +120,11 @@ export async function runEnvelope(
   const state: EnvelopeState = {
     folder: itemFolder(envelope.job, envelope.key),
     // Not created by this run: found on the service, or created by an earlier one (the journal).
-    adopted: decision.action !== 'drift' && 'envelopeId' in decision && decision.envelopeId !== undefined,
+    adopted:
+      decision.action !== 'drift' &&
+      'envelopeId' in decision &&
+      decision.envelopeId !== undefined &&
+      !(decision.action === 'adopt' && decision.bulkSent === true),
     outcomes: [],
     signing: [],
     downloads: [],
@@ -177,7 +181,8 @@ export async function runEnvelope(
         step: 'created',
         envelopeId: adoption.envelopeId,
         digest: envelope.digest,
-        adopted: true,
+        // A copy this run's Bulk Send made is created by the run, as one it created itself.
+        ...(adoption.bulkSent ? {} : { adopted: true }),
       });
       if (!adoption.draft)
         journalBehind(state, ctx, { kind: 'envelope', id: tag, step: 'sent', envelopeId: adoption.envelopeId });

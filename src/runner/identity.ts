@@ -9,6 +9,7 @@ export {
   accountFieldName,
   claimIdentityOf,
   templateIdentityOf,
+  bulkModelIdentityOf,
 } from '../state/envelope-identity.js';
 
 /** `<job>/<key>`: the identity of an envelope or account, forever. */

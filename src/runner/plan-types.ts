@@ -27,7 +27,13 @@ export type EnvelopeDecision =
    * a runner racing this one): take it over. `draft`: it is still a draft,
    * so the run sends it (whoever sends it first, it is sent once).
    */
-  | { action: 'adopt'; envelopeId: string; draft: boolean }
+  | {
+      action: 'adopt';
+      envelopeId: string;
+      draft: boolean;
+      /** This run sent it, through Bulk Send (bulk-send-phase.ts): recorded as created by the run, not found. */
+      bulkSent?: true;
+    }
   /** The journal knows it and some steps remain (a crash, an expired signing address, downloads). */
   | { action: 'resume'; envelopeId?: string }
   /** Every step is done and still valid. */

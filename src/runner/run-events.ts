@@ -45,7 +45,9 @@ export type RunEvent =
  * be written; the envelopes' own files were) and `status-regression` (the
  * service said an envelope went back, e.g. `sent` after `completed`: not applied)
  * and `earlier-envelope-set-aside` (a key's folder held another envelope's
- * outputs, moved under replaced/ before the new one was made).
+ * outputs, moved under replaced/ before the new one was made)
+ * and `bulk-send-refused` (the service refused a Bulk Send: its rows are sent
+ * one by one instead, still once each).
  */
 export type WarningKind =
   | HoldStateWarning['kind']
@@ -53,6 +55,7 @@ export type WarningKind =
   | 'settled-left-as-is'
   | 'output-not-written'
   | 'status-regression'
-  | 'earlier-envelope-set-aside';
+  | 'earlier-envelope-set-aside'
+  | 'bulk-send-refused';
 
 export type RunEventListener = (event: RunEvent) => void;

@@ -14,6 +14,10 @@ import { checkTemplates, definedRoles, PreflightError } from './template-check.j
 import { runTemplate } from './template-pipeline.js';
 export { PreflightError } from './template-check.js';
 import { commandRun, type CommandRunOptions } from './command-run.js';
+import { bulkSendGroups, bulkSendProblems, goesInBulk } from './bulk-send-fit.js';
+import { runBulkSendPhase } from './bulk-send-phase.js';
+import { maxCopiesPerList } from './bulk-send-batches.js';
+import { realTiming } from '../client/timing.js';
 
 /**
  * Options of {@link run}: those every command on the service takes
@@ -64,6 +68,14 @@ export interface RunOptions extends CommandRunOptions {
    * there can complete), `on-completion` otherwise.
    */
   documents?: DocumentsWhen;
+  /**
+   * `run --bulk-send`: every forEach envelope goes through DocuSign's Bulk
+   * Send (envelopes with `bulkSend: true` in their job file always do).
+   * Default false.
+   */
+  bulkSend?: boolean;
+  /** Copies per bulk send list (1 to 1,000, DocuSign's limit). Default 1,000; tests make it small to exercise several lists. */
+  bulkListSize?: number;
   /** Called with the plan before it is executed (`signrun run --plan-only` style callers, tests). */
   onPlan?: (plan: Plan) => void;
 }
@@ -90,6 +102,10 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
   const rangeOf = (j: number): [number, number] => [starts[j] ?? 0, starts[j + 1] ?? envelopes.length];
   const release = options.releaseEnvelopes === true;
   if (release) for (const job of options.jobs) job.envelopes = [];
+  // Envelopes that Bulk Send cannot copy from one model are refused before anything is asked of the service.
+  const unfit = bulkSendProblems(bulkSendGroups(present(envelopes), options.bulkSend === true));
+  if (unfit.length > 0) throw new PreflightError(unfit);
+  const bulkInPlay = envelopes.some((e) => e !== undefined && goesInBulk(e, options.bulkSend === true));
   const envelopeCount = envelopes.length;
   const accountCount = options.jobs.reduce((n, j) => n + j.accounts.length, 0);
   // The hourly call budget: created once the run knows when it started (its
@@ -107,7 +123,7 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
         if (event.type === 'request') budget?.observe(event.rateLimit);
       },
     },
-    async ({ startedAt, now, concurrency, out, client, collector, spool, state, emit, interrupted, finish }) => {
+    async ({ runId, startedAt, now, concurrency, out, client, collector, spool, state, emit, interrupted, finish }) => {
       const callBudget = new CallBudget(options.maxCallsPerHour, startedAt, {
         spread: options.spreadOverHours === true,
       });
@@ -127,11 +143,15 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
       const ledger = arbitrate
         ? new ServiceLedger(account, options.signal ? { signal: options.signal } : {})
         : undefined;
+      // Bulk Send finds its copies by identity in the listing, even in a run's own in-process sandbox.
+      const bulkLedger =
+        ledger ??
+        (bulkInPlay ? new ServiceLedger(account, options.signal ? { signal: options.signal } : {}) : undefined);
       if (ledger && progress) for (const p of progress.envelopes.values()) ledger.retire(p.replaced);
       const plan = await makePlan({
         jobs: options.jobs.map((job, j) => ({ ...job, envelopes: [...present(envelopes.slice(...rangeOf(j)))] })),
         account,
-        ...(ledger ? { ledger } : {}),
+        ...(bulkLedger ? { ledger: bulkLedger } : {}),
         ...(progress ? { journal: progress } : {}),
         arbitrate,
         documents: options.documents ?? (options.target.sandbox ? 'at-send' : 'on-completion'),
@@ -179,6 +199,29 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
           if (templateId) ref.templateId = templateId;
           ref.roleNames = roles.get(`${item.job}/${ref.key}`) ?? [];
         }
+      }
+      if (bulkLedger && bulkInPlay && !interrupted()) {
+        await runBulkSendPhase(plan, {
+          all: options.bulkSend === true,
+          account,
+          ledger: bulkLedger,
+          journal: journal ?? noJournal,
+          ...(progress ? { progress } : {}),
+          sources: {
+            arbitrate,
+            documents: plan.documents,
+            now: now(),
+            ...(options.signingUrls ? { signingUrls: options.signingUrls } : {}),
+            ...(progress ? { journal: progress } : {}),
+            ledger: bulkLedger,
+          },
+          emit,
+          sendable: (envelope) => !lacksTemplate(envelope),
+          delay: options.timing?.delay ?? realTiming.delay,
+          ...(options.signal ? { signal: options.signal } : {}),
+          runId,
+          listSize: Math.max(1, Math.min(options.bulkListSize ?? maxCopiesPerList, maxCopiesPerList)),
+        });
       }
       const items: Array<WorkItem | undefined> = workItems(plan);
 

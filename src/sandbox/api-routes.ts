@@ -12,6 +12,7 @@ import { folderRoutes } from './routes/folders.js';
 import { permissionProfileRoutes } from './routes/permission-profiles.js';
 import { groupRoutes } from './routes/groups.js';
 import { userRoutes } from './routes/users.js';
+import { bulkSendRoutes } from './routes/bulk-send.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -64,4 +65,5 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(permissionProfileRoutes);
   await app.register(groupRoutes);
   await app.register(userRoutes);
+  await app.register(bulkSendRoutes);
 };

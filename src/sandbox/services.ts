@@ -14,6 +14,8 @@ import {
 import { templatesRepository, type TemplatesRepository } from './repositories/templates.js';
 import { permissionProfilesRepository, type PermissionProfilesRepository } from './repositories/permission-profiles.js';
 import { groupsRepository, type GroupsRepository } from './repositories/groups.js';
+import { bulkSendRepository, type BulkSendRepository } from './repositories/bulk-send.js';
+import { createBulkSendWorker, type BulkSendWorker } from './bulk-send/bulk-send-worker.js';
 import { eventsRepository, type EventsRepository } from './repositories/events.js';
 import { viewTokensRepository, type ViewTokensRepository, type ViewTokenResult } from './repositories/view-tokens.js';
 import { createOutbox, type Outbox } from './outbox.js';
@@ -89,6 +91,10 @@ export interface SandboxServices {
   permissionProfiles: PermissionProfilesRepository;
   /** An account's groups and their members. */
   groups: GroupsRepository;
+  /** Bulk send lists, batches and their copies. */
+  bulkSend: BulkSendRepository;
+  /** Makes sent batches' copies in the background (bulk-send/bulk-send-worker.ts). */
+  bulkSendWorker: BulkSendWorker;
   /** The events table (audit trail for the certificate). */
   eventsTable: EventsRepository;
   viewTokens: ViewTokensRepository;
@@ -151,6 +157,7 @@ export async function createServices(
     const accounts = accountsRepository(db);
     const envelopes = envelopesRepository(db);
     const templates = templatesRepository(db);
+    const bulkSend = bulkSendRepository(db);
     const eventsTable = eventsRepository(db);
     const viewTokens = viewTokensRepository(db);
     const outbox = createOutbox(db, clock);
@@ -177,6 +184,7 @@ export async function createServices(
       // Read at each send, so a plugin that replaces services.notificationLinks is heard.
       notificationLinks: () => services.notificationLinks,
     });
+    const bulkSendWorker = createBulkSendWorker({ db, lifecycle, bulkSend, envelopes, templates, blobs, clock });
     const accountIsLive = (accountId: string) => {
       const account = accounts.account(accountId);
       return account !== undefined && account.status !== 'deleted';
@@ -204,6 +212,8 @@ export async function createServices(
       templates,
       permissionProfiles: permissionProfilesRepository(db),
       groups: groupsRepository(db),
+      bulkSend,
+      bulkSendWorker,
       eventsTable,
       viewTokens,
       outbox,
@@ -221,10 +231,13 @@ export async function createServices(
       notificationLinks: () => [],
       seed: seedState,
       close: () => {
+        bulkSendWorker.close();
         db.close();
         blobs.close();
       },
     };
+    // Copies of batches a stopped sandbox left queued are made now (the data folder kept them).
+    bulkSendWorker.kick();
     return services;
   } catch (error) {
     db.close();

@@ -30,6 +30,16 @@ export function templateIdentityOf(job: string, key: string): string {
   return `${identityOf(job, key)}#template`;
 }
 
+/**
+ * The identity a Bulk Send model carries (`<job>#bulk-model`): the draft a
+ * batch's copies are made from. Each copy gets its own `<job>/<key>` from
+ * its bulk send list; the model's never names an envelope of the job, so
+ * the plan never takes a model for an envelope.
+ */
+export function bulkModelIdentityOf(job: string): string {
+  return `${job}#bulk-model`;
+}
+
 /** Name of the custom field holding the digest of the envelope's content (`envelopeDigest` in src/jobs/envelope-digest.ts), used to report drift. */
 export const digestFieldName = 'signrunDigest';
 

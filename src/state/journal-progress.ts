@@ -42,6 +42,19 @@ export interface ListingProgress {
   fromDate: string;
 }
 
+/** What the journal says of one Bulk Send batch, by its name. */
+export interface BulkProgress {
+  name: string;
+  job: string;
+  listId: string;
+  modelId: string;
+  size: number;
+  /** Known once the send's answer was journalled. */
+  batchId?: string;
+  /** No copy is queued any more: its envelopes are all in the service's listing. */
+  followed: boolean;
+}
+
 /** What the journal says about one account. */
 export interface AccountProgress {
   id: string;
@@ -81,6 +94,8 @@ export interface JournalProgress {
   listings: Map<string, ListingProgress>;
   /** Profiles, groups and users of accounts, by identity (`<job>/<key>#user:<email>` …). */
   accountItems: Map<string, AccountItemProgress>;
+  /** Bulk Send batches, by name, in the order they were sent. */
+  bulk: Map<string, BulkProgress>;
 }
 
 /**
@@ -97,6 +112,7 @@ export function journalProgress(records: readonly JournalRecord[]): JournalProgr
   const listings = new Map<string, ListingProgress>();
   const templates = new Map<string, TemplateProgress>();
   const accountItems = new Map<string, AccountItemProgress>();
+  const bulk = new Map<string, BulkProgress>();
   for (const r of records) {
     if (r.kind === 'account-item') {
       accountItems.set(r.id, {
@@ -104,6 +120,12 @@ export function journalProgress(records: readonly JournalRecord[]): JournalProgr
         digest: r.step === 'written' ? r.digest : '',
         present: r.step === 'written',
       });
+    } else if (r.kind === 'bulk') {
+      if (r.step === 'send-intent')
+        bulk.set(r.id, { name: r.id, job: r.job, listId: r.listId, modelId: r.modelId, size: r.size, followed: false });
+      const b = bulk.get(r.id);
+      if (b && r.step === 'batch') b.batchId = r.batchId;
+      if (b && r.step === 'followed') b.followed = true;
     } else if (r.kind === 'template') {
       const digest = r.step === 'deleted' ? (templates.get(r.id)?.digest ?? '') : r.digest;
       templates.set(r.id, { templateId: r.templateId, digest, present: r.step !== 'deleted' });
@@ -218,5 +240,5 @@ export function journalProgress(records: readonly JournalRecord[]): JournalProgr
       }
     }
   }
-  return { envelopes, accounts, templates, listings, accountItems };
+  return { envelopes, accounts, templates, listings, accountItems, bulk };
 }

@@ -7,7 +7,8 @@ import type { EnvelopeFacts, RecipientFacts } from '../output/status-fields.js';
  * journalled: a view record says only that a view was made and until when it
  * works.
  */
-export type JournalRecord = EnvelopeRecord | AccountRecord | TemplateRecord | ListingRecord | AccountItemRecord;
+export type JournalRecord =
+  EnvelopeRecord | AccountRecord | TemplateRecord | ListingRecord | AccountItemRecord | BulkRecord;
 
 /** What the service said of one recipient at a sync (issue 12): its status and the facts of output/status-fields.ts. */
 export interface RecipientStatus extends RecipientFacts {
@@ -180,6 +181,29 @@ export type ListingRecord = RecordBase & {
   calls: number;
 };
 
+/**
+ * One Bulk Send batch of a run (`run --bulk-send`, docs/exactly-once.md,
+ * "Bulk Send"). `id` is the batch's name, which the run chooses
+ * (`signrun/<job>/<run>/<n>`), so a batch whose answer was lost is found by
+ * name in the service's list of batches.
+ */
+export type BulkRecord =
+  /** Written (and fsync'ed) BEFORE the send call: a batch may exist from now on, and is followed before anything else is decided. */
+  | (RecordBase & {
+      kind: 'bulk';
+      step: 'send-intent';
+      job: string;
+      listId: string;
+      /** The draft the copies are made from (deleted once the batch is done). */
+      modelId: string;
+      /** Copies in the list. */
+      size: number;
+    })
+  /** The service answered the send: the batch's id. */
+  | (RecordBase & { kind: 'bulk'; step: 'batch'; batchId: string })
+  /** No copy of the batch is queued any more (or no batch was made): the service's listing holds all its envelopes. */
+  | (RecordBase & { kind: 'bulk'; step: 'followed'; sent: number; failed: number });
+
 /** The steps of one subsidiary account. */
 export type AccountRecord =
   /** About to create: `claimId` is the claim draft this run made (docs/exactly-once.md, "Accounts"). */
@@ -279,6 +303,17 @@ export function isJournalRecord(value: unknown): value is JournalRecord {
       }
     case 'listing':
       return r['step'] === 'listed' && str('listedAt') && str('fromDate');
+    case 'bulk':
+      switch (r['step']) {
+        case 'send-intent':
+          return str('job') && str('listId') && str('modelId') && typeof r['size'] === 'number';
+        case 'batch':
+          return str('batchId');
+        case 'followed':
+          return typeof r['sent'] === 'number' && typeof r['failed'] === 'number';
+        default:
+          return false;
+      }
     case 'template':
       switch (r['step']) {
         case 'created':

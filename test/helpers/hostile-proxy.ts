@@ -51,6 +51,12 @@ export interface HostileProxy {
    * (as a network cut after the service acted).
    */
   loseAnswer?: (method: string, url: string) => boolean;
+  /**
+   * Awaited once the sandbox has answered a request, before the answer is
+   * passed on: the service has acted, and the client does not know it yet
+   * (a test kills the client here to lose an answer for good).
+   */
+  afterAnswer?: (method: string, url: string, status: number) => Promise<void> | void;
   close(): Promise<void>;
 }
 
@@ -145,8 +151,13 @@ export async function startHostileProxy(sandboxOrigin: string): Promise<HostileP
           renameArchive ||
           (isListing && state.mode !== 'pass' && answer.statusCode === 200);
         if (!rewrite) {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
+          const after = state.afterAnswer?.(req.method ?? 'GET', url, answer.statusCode ?? 502);
+          const relay = () => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          };
+          if (after) void Promise.resolve(after).then(relay);
+          else relay();
           return;
         }
         const parts: Buffer[] = [];

@@ -9,6 +9,7 @@ import { ExitCode } from '../../errors/catalogue-entry.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import { resolveTarget } from '../../runner/target.js';
 import { runJobs, PreflightError, type DocumentsWhen } from '../../runner/index.js';
+import { bulkSendGroups, bulkSendProblems } from '../../runner/bulk-send-fit.js';
 import { exitCodeOf } from '../../runner/run-summary.js';
 import { OutputFolder } from '../../output/output-folder.js';
 import { reportFiles } from '../../output/output-paths.js';
@@ -44,6 +45,19 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
   });
   if (!prepared) return ExitCode.invalid;
   const { config, jobs } = prepared;
+  // Bulk Send's rows must be copies of one model: refused here, before the service is even chosen.
+  const bulkSend = options['bulkSend'] === true;
+  const unfit = bulkSendProblems(
+    bulkSendGroups(
+      jobs.flatMap((j) => j.envelopes),
+      bulkSend,
+    ),
+  );
+  if (unfit.length > 0) {
+    printDiagnostics(io, preflightDiagnostics(unfit, io.cwd));
+    io.stderr.write('Nothing was sent.\n');
+    return ExitCode.invalid;
+  }
   const outDir = path.resolve(io.cwd, (options['out'] as string | undefined) ?? config.outDir);
   const concurrency = (options['concurrency'] as number | undefined) ?? config.concurrency;
   const signingUrls = (options['signingUrls'] as SigningUrls | undefined) ?? config.signingUrls;
@@ -173,6 +187,8 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
         ...(typeof options['maxCallsPerHour'] === 'number' ? { maxCallsPerHour: options['maxCallsPerHour'] } : {}),
         ...(options['spreadOverHours'] === true ? { spreadOverHours: true } : {}),
         ...(signingUrls ? { signingUrls } : {}),
+        ...(bulkSend ? { bulkSend } : {}),
+        ...(typeof options['bulkListSize'] === 'number' ? { bulkListSize: options['bulkListSize'] } : {}),
         onEvent: (event) => {
           if (event.type === 'envelope:start' || event.type === 'account:start') sending = true;
           if (event.type === 'warning') io.stderr.write(`warning: ${event.message}\n`);

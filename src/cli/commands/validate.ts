@@ -5,6 +5,8 @@ import { loadJobs } from '../../jobs/index.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
 import { annotate, appendStepSummary } from '../github-actions.js';
 import { invalidInputMarkdown } from '../../reporters/invalid-input-report.js';
+import { bulkSendGroups, bulkSendProblems } from '../../runner/bulk-send-fit.js';
+import { preflightDiagnostics } from '../prepared-or-diagnostics.js';
 
 /**
  * `signrun validate <paths|globs...> [--format text|json|github]`: offline
@@ -13,7 +15,21 @@ import { invalidInputMarkdown } from '../../reporters/invalid-input-report.js';
 const validate: CommandHandler = async ({ args, options, io }) => {
   const patterns = (args[0] as string[] | undefined) ?? [];
   const format = (options['format'] as DiagnosticFormat | undefined) ?? 'text';
-  const result = await loadJobs(patterns, { cwd: io.cwd, env: io.env });
+  const loaded = await loadJobs(patterns, { cwd: io.cwd, env: io.env });
+  // Envelopes marked `bulkSend: true` whose rows cannot be copies of one model are refused here too,
+  // as `run` refuses them (`run --bulk-send` also checks the forEach envelopes without the mark).
+  const unfit = loaded.ok
+    ? preflightDiagnostics(
+        bulkSendProblems(
+          bulkSendGroups(
+            loaded.jobs.flatMap((j) => j.envelopes),
+            false,
+          ),
+        ),
+        io.cwd,
+      )
+    : [];
+  const result = loaded.ok && unfit.length > 0 ? { ...loaded, ok: false as const, errors: unfit } : loaded;
   const diagnostics = result.ok ? result.warnings : [...result.errors, ...result.warnings];
   io.stdout.write(formatDiagnostics(diagnostics, format, { colour: useColour(io, 'stdout'), summary: result.stats }));
   // On GitHub Actions, text output is also annotated (json stays one JSON

@@ -12,6 +12,12 @@ export const runCodes = defineCodes({
     summary: 'The envelope was already sent by an earlier run, and its content has changed since.',
     hint: 'A sent contract is never replaced silently: `npx signrun run <paths> --replace-drifted` voids the old one with a reason and sends the new content under the same key (`npx signrun plan <paths> --replace-drifted` shows which); or give the changed envelope a new key.',
   },
+  SR_BULK_SEND_UNFIT: {
+    exitCode: 2,
+    summary:
+      'An envelope marked for Bulk Send (`bulkSend: true`, or `run --bulk-send` for every forEach envelope) has rows that cannot be copies of one model: they differ in documents, recipients, tab places, unlabelled tab values or something else a bulk send list cannot change per copy, or the envelope uses several templates. Nothing was sent.',
+    hint: "Bulk Send copies one draft and changes per row only recipients (name, email, clientUserId, access code), labelled tabs' values, custom field values, emailSubject and emailBlurb: give the tabs whose values differ a tabLabel, or send the envelope without bulkSend (`npx signrun run <paths>` without --bulk-send).",
+  },
   SR_ACCOUNT_FAILED: {
     exitCode: 1,
     summary:

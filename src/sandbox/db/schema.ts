@@ -1,15 +1,17 @@
 import { oauthSchemaSql } from '../oauth/oauth-schema.js';
 
 /**
- * The sandbox's SQLite schema, version 4 (3: templates made through the API —
+ * The sandbox's SQLite schema, version 6 (3: templates made through the API —
  * description, owner, last change, deletion; template recipients of every kind;
  * 4: a template's custom fields; 5: users managed through the API — names,
- * permission profile, closing — with permission profiles and groups). Applied by `openDatabase` when the
+ * permission profile, closing — with permission profiles and groups; 6: Bulk
+ * Send — lists, batches and the copies of each batch, tables only, so older
+ * files gain them through `CREATE TABLE IF NOT EXISTS`). Applied by `openDatabase` when the
  * file is new (the account server's tables: oauth/oauth-schema.ts). Ids are strings (GUIDs) as on DocuSign's wire; times are epoch
  * milliseconds; document bytes live in the blob store, referenced by sha256.
  * A file of an older version is brought up to date by `schemaMigrations`.
  */
-export const schemaVersion = 5;
+export const schemaVersion = 6;
 
 export const schemaSql = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -242,6 +244,40 @@ CREATE TABLE IF NOT EXISTS outbox (
   envelope_id TEXT,
   recipient_id TEXT
 );
+-- Bulk Send (BulkSendV2CRUD, BulkSendV2Send, BulkSendV2Batch): a list of copies, a batch made by sending
+-- one with a model (a draft envelope or a template), and each copy of a batch (bulk-send/bulk-send-worker.ts).
+CREATE TABLE IF NOT EXISTS bulk_send_lists (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  created_by_user_id TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  copies_json TEXT NOT NULL         -- bulkCopies as the client sent them (#/definitions/bulkSendingCopy)
+);
+CREATE INDEX IF NOT EXISTS bulk_send_lists_by_account ON bulk_send_lists(account_id, created_at);
+CREATE TABLE IF NOT EXISTS bulk_send_batches (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  list_id TEXT NOT NULL,
+  model_id TEXT NOT NULL,           -- envelopeOrTemplateId
+  model_kind TEXT NOT NULL,         -- envelope | template
+  sender_user_id TEXT NOT NULL,
+  submitted_at INTEGER NOT NULL,
+  size INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS bulk_send_batches_by_account ON bulk_send_batches(account_id, submitted_at);
+CREATE TABLE IF NOT EXISTS bulk_send_copies (
+  batch_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  copy_json TEXT NOT NULL,
+  status TEXT NOT NULL,             -- queued | sent | failed
+  envelope_id TEXT,
+  error TEXT,
+  at INTEGER,
+  PRIMARY KEY (batch_id, position)
+);
+CREATE INDEX IF NOT EXISTS bulk_send_copies_queued ON bulk_send_copies(status, batch_id, position);
 ${oauthSchemaSql}`;
 
 /**

@@ -164,3 +164,35 @@ export const listUsersQuery = {
     },
   },
 } as const;
+
+/** Params of …/bulk_send_lists/{bulkSendListId}[/…]. */
+export const bulkSendListParams = {
+  params: {
+    type: 'object',
+    required: ['accountId', 'bulkSendListId'],
+    properties: { accountId, bulkSendListId: guid },
+  },
+} as const;
+
+/** Params of …/bulk_send_batch/{bulkSendBatchId}[/…]. */
+export const bulkSendBatchParams = {
+  params: {
+    type: 'object',
+    required: ['accountId', 'bulkSendBatchId'],
+    properties: { accountId, bulkSendBatchId: guid },
+  },
+} as const;
+
+/** Query of the batches' listing (BulkSendV2Batch_GetBulkSendBatches) and of a batch's envelopes. */
+export const bulkSendBatchesQuery = {
+  querystring: {
+    type: 'object',
+    properties: {
+      batch_ids: { type: 'string' },
+      status: { type: 'string' },
+      start_position: { type: 'string', pattern: '^[0-9]+$' },
+      count: { type: 'string', pattern: '^[0-9]+$' },
+      include: { type: 'string' },
+    },
+  },
+} as const;
