@@ -9,6 +9,7 @@ import { documentRoutes } from './routes/documents.js';
 import { templateRoutes } from './routes/templates.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { folderRoutes } from './routes/folders.js';
+import { brandRoutes } from './routes/brands.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -58,4 +59,5 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(templateRoutes);
   await app.register(oauthRoutes);
   await app.register(folderRoutes);
+  await app.register(brandRoutes);
 };

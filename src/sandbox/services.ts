@@ -15,6 +15,7 @@ import { templatesRepository, type TemplatesRepository } from './repositories/te
 import { eventsRepository, type EventsRepository } from './repositories/events.js';
 import { viewTokensRepository, type ViewTokensRepository, type ViewTokenResult } from './repositories/view-tokens.js';
 import { createOutbox, type Outbox } from './outbox.js';
+import { brandedMessage } from './brands/branded-message.js';
 import { SandboxEvents } from './events.js';
 import { createLifecycle, type Lifecycle } from './lifecycle.js';
 import { createAuthenticator, type Authenticator } from './auth/authenticate.js';
@@ -147,7 +148,7 @@ export async function createServices(
     const templates = templatesRepository(db);
     const eventsTable = eventsRepository(db);
     const viewTokens = viewTokensRepository(db);
-    const outbox = createOutbox(db, clock);
+    const outbox = createOutbox(db, clock, brandedMessage(db));
     const events = new SandboxEvents();
     const hourlyLimit = createHourlyLimit(options.hourlyLimit, clock);
     let seedState: SandboxServices['seed'] = 'kept-existing-data';

@@ -3,12 +3,15 @@ import { oauthSchemaSql } from '../oauth/oauth-schema.js';
 /**
  * The sandbox's SQLite schema, version 4 (3: templates made through the API —
  * description, owner, last change, deletion; template recipients of every kind;
- * 4: a template's custom fields). Applied by `openDatabase` when the
+ * 4: a template's custom fields; 5: brands and their logos, the brand an
+ * envelope was sent with, Connect configurations, shared access
+ * (authorizations), envelopes in the recycle bin — whole tables, so older
+ * files get them from CREATE TABLE IF NOT EXISTS). Applied by `openDatabase` when the
  * file is new (the account server's tables: oauth/oauth-schema.ts). Ids are strings (GUIDs) as on DocuSign's wire; times are epoch
  * milliseconds; document bytes live in the blob store, referenced by sha256.
  * A file of an older version is brought up to date by `schemaMigrations`.
  */
-export const schemaVersion = 4;
+export const schemaVersion = 5;
 
 export const schemaSql = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -212,6 +215,65 @@ CREATE TABLE IF NOT EXISTS outbox (
   account_id TEXT,
   envelope_id TEXT,
   recipient_id TEXT
+);
+-- Brands (routes/brands.ts): DocuSign's brand, its lists kept as the client sent them (JSON).
+CREATE TABLE IF NOT EXISTS brands (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  company TEXT,
+  is_sending_default INTEGER NOT NULL DEFAULT 0,
+  is_signing_default INTEGER NOT NULL DEFAULT 0,
+  is_overriding_company_name INTEGER NOT NULL DEFAULT 0,
+  default_language TEXT,
+  languages_json TEXT NOT NULL DEFAULT '[]',
+  colors_json TEXT NOT NULL DEFAULT '[]',       -- [{ name, value }], values #rrggbb
+  email_content_json TEXT NOT NULL DEFAULT '[]',
+  links_json TEXT NOT NULL DEFAULT '[]',
+  landing_pages_json TEXT NOT NULL DEFAULT '[]',
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS brands_by_account ON brands(account_id);
+CREATE TABLE IF NOT EXISTS brand_logos (
+  brand_id TEXT NOT NULL,
+  logo_type TEXT NOT NULL,                      -- primary | secondary | email
+  content_type TEXT NOT NULL,
+  sha256 TEXT NOT NULL,                         -- bytes in the blob store
+  PRIMARY KEY (brand_id, logo_type)
+);
+-- The brand an envelope was created with (its brandId, or the account's sending default then).
+CREATE TABLE IF NOT EXISTS envelope_brands (
+  envelope_id TEXT PRIMARY KEY,
+  brand_id TEXT NOT NULL
+);
+-- Connect configurations of an account (connect/connect-configurations.ts); the HMAC flag only, never a key.
+CREATE TABLE IF NOT EXISTS connect_configurations (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  account_id TEXT NOT NULL,
+  config_json TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+-- Shared access: a principal user lets an agent user act for them (auth/user-authorizations.ts).
+CREATE TABLE IF NOT EXISTS user_authorizations (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL,
+  principal_user_id TEXT NOT NULL,
+  agent_user_id TEXT NOT NULL,
+  permission TEXT NOT NULL,                     -- send | manage | sign | edit
+  start_at INTEGER NOT NULL,
+  end_at INTEGER,
+  created_at INTEGER NOT NULL,
+  created_by TEXT NOT NULL,
+  modified_at INTEGER NOT NULL,
+  modified_by TEXT NOT NULL,
+  deleted_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS user_authorizations_by_agent ON user_authorizations(agent_user_id);
+-- Envelopes moved between folders (routes/folders.ts); an envelope without a row is in its natural folder.
+CREATE TABLE IF NOT EXISTS envelope_folders (
+  envelope_id TEXT PRIMARY KEY,
+  folder TEXT NOT NULL,                         -- recyclebin | sentitems | draft | inbox
+  moved_at INTEGER NOT NULL
 );
 ${oauthSchemaSql}`;
 

@@ -9,6 +9,8 @@ import { envelopeJson, customFieldsJson } from '../wire/envelope-json.js';
 import { lenientObject, lenientString } from '../wire/lenient.js';
 import { readMultipartEnvelope } from '../wire/multipart-envelope.js';
 import { LifecycleError } from '../lifecycle.js';
+import { brandsStore } from '../brands/brands-store.js';
+import { brandNotFound } from './brands.js';
 
 /** Query of the status-changes listing (Envelopes_GetEnvelopes). */
 interface ListQuery {
@@ -55,6 +57,12 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
       const incoming = (request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/')
         ? readMultipartEnvelope(request)
         : parseEnvelopeDefinition(request.body);
+      // The brand is checked before anything is made, and recorded before the
+      // creation commits: the messages sent at creation already show it.
+      const brands = brandsStore(sandbox.db);
+      const brand =
+        incoming.brandId !== undefined ? brands.get(account.id, incoming.brandId) : brands.sendingDefault(account.id);
+      if (incoming.brandId !== undefined && brand === undefined) throw brandNotFound();
       const built = await buildEnvelope(incoming, {
         accountId: account.id,
         userId: user.id,
@@ -62,6 +70,7 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
         blobs: sandbox.blobs,
         templates: sandbox.templates,
       });
+      if (brand !== undefined) brands.brandEnvelope(built.envelope.id, brand.id);
       const stored = await sandbox.lifecycle.createSoon(
         built.envelope,
         built.recipients,

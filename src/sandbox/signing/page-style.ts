@@ -9,7 +9,8 @@ export const signingPageCss = `
 html { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: #1d2433; background: #eef1f6; }
 body { margin: 0; line-height: 1.5; }
 .bar { background: #16325c; color: #fff; padding: .5rem 1rem; }
-.brand { margin: 0; font-weight: 600; letter-spacing: .02em; }
+.brand { margin: 0; font-weight: 600; letter-spacing: .02em; display: flex; align-items: center; gap: .5rem; }
+.brand-logo { max-height: 2rem; max-width: 10rem; }
 h1 { font-size: 1.35rem; margin: 0 0 .5rem; }
 h2 { font-size: 1.1rem; margin: 0 0 .5rem; }
 h3 { font-size: 1rem; margin: 1rem 0 .5rem; }

@@ -35,6 +35,8 @@ export interface IncomingEnvelope {
   templateRoles: IncomingRecipient[] | undefined;
   /** `compositeTemplates` (#/definitions/compositeTemplate), in the order sent; empty when absent. */
   compositeTemplates: IncomingCompositeTemplate[];
+  /** `brandId`: the brand its signing page and messages show (routes/brands.ts). */
+  brandId: string | undefined;
 }
 
 /**
@@ -100,6 +102,7 @@ export function parseEnvelopeDefinition(body: unknown, fileParts: Map<string, Bu
     templateId,
     templateRoles,
     compositeTemplates,
+    brandId: lenientString(def['brandId'], 'brandId') || undefined,
   };
 }
 
