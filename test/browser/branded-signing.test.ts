@@ -56,6 +56,9 @@ async function signingUrl(brandId?: string): Promise<string> {
   );
 }
 
+/** Evaluated in the page (a string: the test's TypeScript has no DOM types). */
+const background = '(e) => getComputedStyle(e).backgroundColor';
+
 describe('branded signing page', () => {
   it("shows the brand's company, logo and colours; an unbranded envelope keeps the sandbox's bar", async () => {
     const created = await api.call<{ brands: { brandId: string }[] }>('POST', '/brands', {
@@ -81,22 +84,20 @@ describe('branded signing page', () => {
       await page.goto(await signingUrl(brandId));
       await waitForDocuments(page);
       const bar = page.locator('header.bar');
-      await expect.poll(() => bar.evaluate((e) => getComputedStyle(e).backgroundColor)).toBe('rgb(122, 31, 92)');
+      await expect.poll(() => bar.evaluate(background)).toBe('rgb(122, 31, 92)');
       expect(await bar.innerText()).toContain('Acme France');
       const img = page.locator('img.brand-logo');
-      expect(await img.evaluate((e: HTMLImageElement) => e.complete && e.naturalWidth)).toBe(1);
+      expect(await img.evaluate('(e) => e.complete && e.naturalWidth')).toBe(1);
       expect(await img.getAttribute('alt')).toBe('Acme France logo');
       const finish = page.locator('button.primary').first();
-      expect(await finish.evaluate((e) => getComputedStyle(e).backgroundColor)).toBe('rgb(0, 90, 50)');
+      expect(await finish.evaluate(background)).toBe('rgb(0, 90, 50)');
       expect(errors).toEqual([]);
 
       await page.goto(await signingUrl());
       await waitForDocuments(page);
       expect(await page.locator('header.bar').innerText()).toBe('signrun sandbox');
       expect(await page.locator('img.brand-logo').count()).toBe(0);
-      expect(await page.locator('header.bar').evaluate((e) => getComputedStyle(e).backgroundColor)).toBe(
-        'rgb(22, 50, 92)',
-      );
+      expect(await page.locator('header.bar').evaluate(background)).toBe('rgb(22, 50, 92)');
     } finally {
       await context.close();
     }
