@@ -10,6 +10,7 @@ import { templateRoutes } from './routes/templates.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { folderRoutes } from './routes/folders.js';
 import { brandRoutes } from './routes/brands.js';
+import { connectConfigurationRoutes } from './routes/connect-configurations.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -60,4 +61,5 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(oauthRoutes);
   await app.register(folderRoutes);
   await app.register(brandRoutes);
+  await app.register(connectConfigurationRoutes);
 };
