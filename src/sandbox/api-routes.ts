@@ -10,6 +10,8 @@ import { templateRoutes } from './routes/templates.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { folderRoutes } from './routes/folders.js';
 import { brandRoutes } from './routes/brands.js';
+import { userAuthorizationRoutes } from './routes/user-authorizations.js';
+import { actingPrincipal, actOnBehalfHeader } from './auth/act-on-behalf.js';
 import { connectConfigurationRoutes } from './routes/connect-configurations.js';
 
 declare module 'fastify' {
@@ -34,7 +36,13 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
     if (sandbox.config.latencyMs > 0) await sandbox.delay(sandbox.config.latencyMs);
     const config = request.routeOptions.config;
     if (config.public) return;
-    const principal = await sandbox.auth.authenticate(request.headers);
+    const principal = actingPrincipal(
+      sandbox.db,
+      sandbox.accounts,
+      await sandbox.auth.authenticate(request.headers),
+      request.headers[actOnBehalfHeader],
+      sandbox.clock.now(),
+    );
     request.principal = principal;
     const params = request.params as { accountId?: string } | undefined;
     if (
@@ -62,4 +70,5 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(folderRoutes);
   await app.register(brandRoutes);
   await app.register(connectConfigurationRoutes);
+  await app.register(userAuthorizationRoutes);
 };
