@@ -4,7 +4,7 @@ import { loginRoutes } from './routes/login.js';
 import { accountRoutes } from './routes/accounts.js';
 import { envelopeRoutes } from './routes/envelopes.js';
 import { recipientRoutes } from './routes/recipients.js';
-import { viewRoutes } from './routes/views.js';
+import { managementViewApiRoutes, viewRoutes } from './routes/views.js';
 import { documentRoutes } from './routes/documents.js';
 import { templateRoutes } from './routes/templates.js';
 import { oauthRoutes } from './routes/oauth.js';
@@ -64,6 +64,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(envelopeRoutes);
   await app.register(recipientRoutes);
   await app.register(viewRoutes);
+  await app.register(managementViewApiRoutes);
   await app.register(documentRoutes);
   await app.register(templateRoutes);
   await app.register(oauthRoutes);

@@ -5,7 +5,7 @@ import { oauthSchemaSql } from '../oauth/oauth-schema.js';
  * description, owner, last change, deletion; template recipients of every kind;
  * 4: a template's custom fields; 5: brands and their logos, the brand an
  * envelope was sent with, Connect configurations, shared access
- * (authorizations), envelopes in the recycle bin — whole tables, so older
+ * (authorizations), envelopes in the recycle bin, sender and console views — whole tables, so older
  * files get them from CREATE TABLE IF NOT EXISTS). Applied by `openDatabase` when the
  * file is new (the account server's tables: oauth/oauth-schema.ts). Ids are strings (GUIDs) as on DocuSign's wire; times are epoch
  * milliseconds; document bytes live in the blob store, referenced by sha256.
@@ -274,6 +274,23 @@ CREATE TABLE IF NOT EXISTS envelope_folders (
   envelope_id TEXT PRIMARY KEY,
   folder TEXT NOT NULL,                         -- recyclebin | sentitems | draft | inbox
   moved_at INTEGER NOT NULL
+);
+-- Sender and console views (console/management-views.ts): a single-use token, then a session held by
+-- a cookie. Token and session secret are kept as sha256 only.
+CREATE TABLE IF NOT EXISTS management_views (
+  session_id TEXT PRIMARY KEY,
+  token_hash TEXT NOT NULL UNIQUE,
+  kind TEXT NOT NULL,                           -- sender | console
+  account_id TEXT NOT NULL,
+  user_id TEXT NOT NULL,
+  envelope_id TEXT,                             -- the draft (sender), the envelope to show first (console)
+  return_url TEXT NOT NULL,
+  token_expires_at INTEGER NOT NULL,
+  used_at INTEGER,
+  secret_hash TEXT,
+  csrf_token TEXT,
+  expires_at INTEGER,
+  finished_at INTEGER
 );
 ${oauthSchemaSql}`;
 

@@ -50,7 +50,7 @@ export function brandHead(brand: PageBrand | undefined): string {
     : `<link rel="stylesheet" href="${escapeHtml(brand.stylesheetHref)}">`;
 }
 
-function shell(text: PageText, title: string, body: string, head = ''): string {
+export function shell(text: PageText, title: string, body: string, head = ''): string {
   return `<!doctype html>
 <html lang="${text.lang}">
 <head>
