@@ -54,7 +54,7 @@ async function envelope(subject: string, status: 'sent' | 'created'): Promise<st
 async function consoleView(body: Record<string, string>): Promise<string> {
   const r = await call(`${base}/views/console`, { method: 'POST', headers: authHeader(), body });
   expect(r.status, JSON.stringify(r.json)).toBe(201);
-  return r.json.url;
+  return r.json.url as string;
 }
 
 describe('console view', () => {
@@ -72,7 +72,7 @@ describe('console view', () => {
       expect(await page.locator('#envelope-detail tbody tr').innerText()).toContain('Grace Hopper');
       const rows = page.locator('#envelopes tbody tr');
       // Newest first; two made within one millisecond may come either way.
-      const ids = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-envelope-id')));
+      const ids = await Promise.all((await rows.all()).map((row) => row.getAttribute('data-envelope-id')));
       expect([...ids].sort()).toEqual([chosen, first].sort());
 
       await page.getByRole('link', { name: /^Lease for flat 4/ }).click();

@@ -37,7 +37,7 @@ function getFolderIdByName(
 async function sentEnvelope(): Promise<string> {
   const r = await call(`${base}/envelopes`, { method: 'POST', headers: auth, body: documentEnvelope(await makePdf()) });
   expect(r.status, JSON.stringify(r.json)).toBe(201);
-  return r.json.envelopeId;
+  return r.json.envelopeId as string;
 }
 
 const idsIn = async (folderId: string) =>

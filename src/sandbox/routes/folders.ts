@@ -113,7 +113,7 @@ export const folderRoutes: FastifyPluginAsync = async (app) => {
       const { sandbox } = request.server;
       const folders = envelopeFolders(sandbox.db);
       // Every id is checked before anything moves: one unknown id moves nothing.
-      const items = (ids as string[]).map((id) => {
+      const items = ids.map((id) => {
         const template = target === 'recyclebin' ? sandbox.templates.get(account.id, id) : undefined;
         const envelope = template ? undefined : sandbox.envelopes.get(account.id, id.toLowerCase());
         if (!template && !envelope) throw apiErrors.envelopeNotFound();
