@@ -56,8 +56,10 @@ async function signingUrl(brandId?: string): Promise<string> {
   );
 }
 
-/** Evaluated in the page (a string: the test's TypeScript has no DOM types). */
-const background = '(e) => getComputedStyle(e).backgroundColor';
+/** An element's computed background colour, evaluated in the page (the tests' TypeScript has no DOM types). */
+const background = (e: unknown): string =>
+  (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(e)
+    .backgroundColor;
 
 describe('branded signing page', () => {
   it("shows the brand's company, logo and colours; an unbranded envelope keeps the sandbox's bar", async () => {
@@ -84,10 +86,16 @@ describe('branded signing page', () => {
       await page.goto(await signingUrl(brandId));
       await waitForDocuments(page);
       const bar = page.locator('header.bar');
-      await expect.poll(() => bar.evaluate(background)).toBe('rgb(122, 31, 92)');
+      // page.goto waited for the load event: the brand's stylesheet is applied.
+      expect(await bar.evaluate(background)).toBe('rgb(122, 31, 92)');
       expect(await bar.innerText()).toContain('Acme France');
       const img = page.locator('img.brand-logo');
-      expect(await img.evaluate('(e) => e.complete && e.naturalWidth')).toBe(1);
+      expect(
+        await img.evaluate((e) => {
+          const image = e as unknown as { complete: boolean; naturalWidth: number };
+          return image.complete ? image.naturalWidth : 0;
+        }),
+      ).toBe(1);
       expect(await img.getAttribute('alt')).toBe('Acme France logo');
       const finish = page.locator('button.primary').first();
       expect(await finish.evaluate(background)).toBe('rgb(0, 90, 50)');

@@ -76,7 +76,7 @@ describe('console view', () => {
       expect([...ids].sort()).toEqual([chosen, first].sort());
 
       await page.getByRole('link', { name: /^Lease for flat 4/ }).click();
-      await expect.poll(() => page.locator('#detail-heading').innerText()).toBe('Lease for flat 4');
+      await page.locator('#detail-heading', { hasText: 'Lease for flat 4' }).waitFor();
       const doc = await page.locator('#envelope-detail a', { hasText: 'Contract.pdf' }).getAttribute('href');
       const pdf = await context.request.get(new URL(doc!, page.url()).toString());
       expect(pdf.headers()['content-type']).toBe('application/pdf');
