@@ -16,6 +16,7 @@ import { eventsRepository, type EventsRepository } from './repositories/events.j
 import { viewTokensRepository, type ViewTokensRepository, type ViewTokenResult } from './repositories/view-tokens.js';
 import { createOutbox, type Outbox } from './outbox.js';
 import { brandedMessage } from './brands/branded-message.js';
+import { conditionalRouting } from './conditional-routing.js';
 import { SandboxEvents } from './events.js';
 import { createLifecycle, type Lifecycle } from './lifecycle.js';
 import { createAuthenticator, type Authenticator } from './auth/authenticate.js';
@@ -171,6 +172,7 @@ export async function createServices(
       emitter: events,
       // Read at each send, so a plugin that replaces services.notificationLinks is heard.
       notificationLinks: () => services.notificationLinks,
+      resolvePlaceholder: conditionalRouting(db).resolve,
     });
     const accountIsLive = (accountId: string) => {
       const account = accounts.account(accountId);

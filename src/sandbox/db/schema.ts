@@ -5,7 +5,7 @@ import { oauthSchemaSql } from '../oauth/oauth-schema.js';
  * description, owner, last change, deletion; template recipients of every kind;
  * 4: a template's custom fields; 5: brands and their logos, the brand an
  * envelope was sent with, Connect configurations, shared access
- * (authorizations), envelopes in the recycle bin, sender and console views — whole tables, so older
+ * (authorizations), envelopes in the recycle bin, sender and console views, conditional routing's placeholders — whole tables, so older
  * files get them from CREATE TABLE IF NOT EXISTS). Applied by `openDatabase` when the
  * file is new (the account server's tables: oauth/oauth-schema.ts). Ids are strings (GUIDs) as on DocuSign's wire; times are epoch
  * milliseconds; document bytes live in the blob store, referenced by sha256.
@@ -274,6 +274,13 @@ CREATE TABLE IF NOT EXISTS envelope_folders (
   envelope_id TEXT PRIMARY KEY,
   folder TEXT NOT NULL,                         -- recyclebin | sentitems | draft | inbox
   moved_at INTEGER NOT NULL
+);
+-- Placeholder recipients of conditional routing and their rules (conditional-routing.ts), until their turn resolves them.
+CREATE TABLE IF NOT EXISTS envelope_conditional_recipients (
+  envelope_id TEXT NOT NULL,
+  recipient_id TEXT NOT NULL,
+  rule_json TEXT NOT NULL,
+  PRIMARY KEY (envelope_id, recipient_id)
 );
 -- Sender and console views (console/management-views.ts): a single-use token, then a session held by
 -- a cookie. Token and session secret are kept as sha256 only.

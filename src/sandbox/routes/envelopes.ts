@@ -10,6 +10,7 @@ import { lenientObject, lenientString } from '../wire/lenient.js';
 import { readMultipartEnvelope } from '../wire/multipart-envelope.js';
 import { LifecycleError } from '../lifecycle.js';
 import { brandsStore } from '../brands/brands-store.js';
+import { conditionalRouting } from '../conditional-routing.js';
 import { brandNotFound } from './brands.js';
 
 /** Query of the status-changes listing (Envelopes_GetEnvelopes). */
@@ -71,6 +72,8 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
         templates: sandbox.templates,
       });
       if (brand !== undefined) brands.brandEnvelope(built.envelope.id, brand.id);
+      if (incoming.conditionalRecipients.length > 0)
+        conditionalRouting(sandbox.db).record(built.envelope.id, incoming.conditionalRecipients);
       const stored = await sandbox.lifecycle.createSoon(
         built.envelope,
         built.recipients,

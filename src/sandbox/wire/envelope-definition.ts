@@ -1,5 +1,6 @@
 import { shorthandRecipientKind } from '../../envelope/index.js';
 import { apiErrors } from '../api-error.js';
+import { parseConditionalRecipients, type ConditionalRecipient } from './conditional-recipients.js';
 import { lenientArray, lenientObject, lenientString } from './lenient.js';
 import { camelCaseKeys } from './camel-case-keys.js';
 import { parseDocument, parseRecipient, parseRecipients } from './definition-parts.js';
@@ -37,6 +38,8 @@ export interface IncomingEnvelope {
   compositeTemplates: IncomingCompositeTemplate[];
   /** `brandId`: the brand its signing page and messages show (routes/brands.ts). */
   brandId: string | undefined;
+  /** Placeholder recipients of conditional routing and their rules (`workflow`). */
+  conditionalRecipients: ConditionalRecipient[];
 }
 
 /**
@@ -59,7 +62,12 @@ export function parseEnvelopeDefinition(body: unknown, fileParts: Map<string, Bu
     if (seenDocs.has(d.documentId)) throw apiErrors.invalidBody(`documentId ${d.documentId} is used twice.`);
     seenDocs.add(d.documentId);
   }
-  const recipients = parseRecipients(lenientObject(def['recipients'], 'recipients'));
+  const conditionalRecipients = parseConditionalRecipients(def['workflow']);
+  const recipients = parseRecipients(
+    lenientObject(def['recipients'], 'recipients'),
+    'recipient',
+    new Set(conditionalRecipients.map((c) => c.recipientId)),
+  );
   const templateId = lenientString(def['templateId'], 'templateId');
   const rolesRaw = lenientArray(def['templateRoles'], 'templateRoles');
   const templateRoles = rolesRaw?.map((raw, i) =>
@@ -103,6 +111,7 @@ export function parseEnvelopeDefinition(body: unknown, fileParts: Map<string, Bu
     templateRoles,
     compositeTemplates,
     brandId: lenientString(def['brandId'], 'brandId') || undefined,
+    conditionalRecipients,
   };
 }
 
