@@ -174,6 +174,7 @@ describe('brands', () => {
       body: await eg029Envelope({ signerEmail: 'ada@example.com', signerName: 'Ada', brandId, status: 'sent' }),
     });
     expect(r.status, JSON.stringify(r.json)).toBe(201);
+    expect((await call(`${base}/envelopes/${r.json.envelopeId}`, { headers: auth })).json.brandId).toBe(brandId);
     const [message] = await outboxTo('ada@example.com', r.json.envelopeId);
     expect(message!.body.split('\n\n').slice(0, 2)).toEqual(['World Wide Corp', 'World Wide Corp asks you to sign.']);
   });

@@ -168,10 +168,15 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
       const envelope = envelopeOf(request, request.params.envelopeId);
       const { sandbox } = request.server;
       const include = (request.query.include ?? '').split(',').map((s) => s.trim());
-      return envelopeJson(envelope, {
-        customFields: sandbox.envelopes.customFields(envelope.id),
-        ...(include.includes('recipients') ? { recipients: sandbox.envelopes.recipients(envelope.id) } : {}),
-      });
+      const brand = brandsStore(sandbox.db).ofEnvelope(envelope.id);
+      return {
+        ...envelopeJson(envelope, {
+          customFields: sandbox.envelopes.customFields(envelope.id),
+          ...(include.includes('recipients') ? { recipients: sandbox.envelopes.recipients(envelope.id) } : {}),
+        }),
+        // The brand it shows (its own brandId, or the sending default it was created with).
+        ...(brand === undefined ? {} : { brandId: brand.id }),
+      };
     },
   );
 
