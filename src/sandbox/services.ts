@@ -172,7 +172,8 @@ export async function createServices(
       emitter: events,
       // Read at each send, so a plugin that replaces services.notificationLinks is heard.
       notificationLinks: () => services.notificationLinks,
-      resolvePlaceholder: conditionalRouting(db).resolve,
+      resolvePlaceholder: (envelope, recipient, recipients) =>
+        conditionalRouting(db).resolve(envelope, recipient, recipients),
     });
     const accountIsLive = (accountId: string) => {
       const account = accounts.account(accountId);
