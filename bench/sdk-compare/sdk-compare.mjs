@@ -8,10 +8,12 @@
  * signing examples do) for each envelope: create it sent, list its
  * recipients, one signing view per signer, list its documents, download each,
  * download the certificate — 8 calls — with C envelopes at once (p-limit).
- * signrun runs twice: as it runs by default against a service (documents
- * collected on completion, later), and with `--documents at-send` (the same
- * downloads as the script, right after sending). Each uses its own job name,
- * so nothing is adopted from another.
+ * signrun runs three times: as it runs by default against a service
+ * (signing views at send, documents collected on completion, later), with
+ * `--documents at-send` (the same downloads as the script, right after
+ * sending), and with `--signing-urls on-demand` (no view at send: 2 calls an
+ * envelope, views minted when a signer arrives, issue 24). Each uses its own
+ * job name, so nothing is adopted from another.
  *
  *   npm run build && node bench/sdk-compare/sdk-compare.mjs [--envelopes 300] [--concurrency 16] [--latency 50]
  *
@@ -157,6 +159,7 @@ try {
   const sdk = await runSdkProcess(origin, `sdk-${stamp}`);
   const plain = await runSignrun(serve.rootUrl, `sr-${stamp}`, []);
   const atSend = await runSignrun(serve.rootUrl, `sr-at-send-${stamp}`, ['--documents', 'at-send']);
+  const onDemand = await runSignrun(serve.rootUrl, `sr-on-demand-${stamp}`, ['--signing-urls', 'on-demand']);
   const line = (name, r) =>
     `  ${name.padEnd(44)} ${(r.wallMs / 1000).toFixed(1).padStart(6)} s  ${r.succeeded}/${envelopes} ok  ${(r.calls / envelopes).toFixed(2)} calls/envelope  ${(sdk.wallMs / r.wallMs).toFixed(2)}× the SDK script's speed`;
   console.log(
@@ -166,6 +169,7 @@ try {
       line('docusign-esign script (8 calls, downloads)', sdk),
       line('signrun run (documents on completion)', plain),
       line('signrun run --documents at-send', atSend),
+      line('signrun run --signing-urls on-demand', onDemand),
     ].join('\n'),
   );
 } finally {

@@ -1,5 +1,8 @@
 import { appendFile, readFile } from 'node:fs/promises';
-import type { Diagnostic } from '../jobs/model.js';
+import type { Diagnostic, SourcePosition } from '../jobs/model.js';
+import type { ErrorCode } from '../errors/index.js';
+import type { ReportSource } from '../reporters/report-json.js';
+import { placeOfEnvelope } from '../runner/run-summary.js';
 import { data, formatDiagnostics, property } from './format-diagnostics.js';
 import type { CommandIO } from './io.js';
 
@@ -18,6 +21,38 @@ export function onGitHubActions(io: CommandIO): boolean {
 export function annotate(io: CommandIO, diagnostics: readonly Diagnostic[]): void {
   if (onGitHubActions(io) && diagnostics.length > 0)
     io.stdout.write(formatDiagnostics([...diagnostics], 'github', { colour: false }));
+}
+
+/** GitHub shows ten error annotations per step; a few more cost nothing, thousands would flood the log. */
+const maxFailureAnnotations = 50;
+
+/**
+ * `::error file=…,line=…` for each failed envelope and account of a report
+ * (at most 50), when the step runs on GitHub Actions: an envelope is marked
+ * at its forEach row (the CSV line) when it has one, where what differs
+ * from row to row is written.
+ */
+export async function annotateFailures(io: CommandIO, report: ReportSource): Promise<void> {
+  if (!onGitHubActions(io)) return;
+  const failures: Diagnostic[] = [];
+  const add = (
+    place: SourcePosition,
+    item: { job: string; key: string; error?: { code: string; message: string } },
+  ): void => {
+    failures.push({
+      code: (item.error?.code ?? 'SR_INTERNAL') as ErrorCode,
+      severity: 'error',
+      message: `${item.job}/${item.key}: ${item.error?.message ?? 'failed'}`,
+      ...place,
+    });
+  };
+  for (const a of report.accounts)
+    if (a.outcome === 'failed' && failures.length < maxFailureAnnotations) add(a.source, a);
+  for await (const e of report.envelopes()) {
+    if (failures.length >= maxFailureAnnotations) break;
+    if (e.outcome === 'failed') add(placeOfEnvelope(e), e);
+  }
+  annotate(io, failures);
 }
 
 /**

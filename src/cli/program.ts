@@ -152,6 +152,10 @@ export function buildProgram(
     .option('--shard <k/n>', 'take only shard K of N (1-based) of the envelopes')
     .option('--max-calls-per-hour <n>', 'hourly API call budget (default: what the service says)', positiveInt)
     .option(
+      '--spread-over-hours',
+      'when the hourly budget is spent, wait for the next hour and go on (saying when) instead of stopping',
+    )
+    .option(
       '--replace-drifted',
       'void each envelope whose content changed since it was sent, and send the new content under the same key',
     )
@@ -237,6 +241,11 @@ export function buildProgram(
     .option(
       '--hourly-limit <n>',
       'API calls per hour per account before HOURLY_APIINVOCATION_LIMIT_EXCEEDED',
+      positiveInt,
+    )
+    .option(
+      '--hourly-window <seconds>',
+      "length of the hourly limit's window (default 3600, DocuSign's clock hour; shorter to try a campaign over several)",
       positiveInt,
     )
     .option('--burst-limit <n>', 'API calls per 30 s per account before the burst limit answers', positiveInt)

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Auth } from './auth.js';
 import type { Secret } from '../secret.js';
@@ -16,6 +17,7 @@ import { withRequestSlots } from './with-request-slots.js';
 import { apiRootOf, inVersion, versionOfRoot, type ApiVersion } from './api-version.js';
 import { pathOf } from './redact.js';
 import { checkedDownload, downloadCap, downloadTooLarge, type DownloadExpectation } from './download-check.js';
+import { readArchive, type ArchiveEntry } from './archive-entries.js';
 import type {
   EnvelopeDefinition,
   EnvelopeDocumentsResult,
@@ -637,6 +639,28 @@ export class AccountClient {
     return this.client.download(`${this.#env(envelopeId)}/documents/certificate`, 'downloadCertificate', sink, options);
   }
 
+  /**
+   * GET …/documents/archive (Documents_GetDocument's `archive` keyword):
+   * every document and the certificate of completion in one ZIP, one call
+   * instead of a listing, one per document and the certificate. Through the
+   * one download path (a ZIP by its first bytes, capped by `announcedBytes`,
+   * the sum of the documents' `sizeBytes` when known, restarted when the body
+   * breaks off), held in memory (bounded by that cap) and read by
+   * {@link readArchive}: only files that are whole, within the same budget
+   * unpacked, and PDFs come back, named as the archive names them
+   * (src/envelope/archive-names.ts). The ZIP itself is not kept.
+   */
+  async downloadArchive(
+    envelopeId: string,
+    options: CallOptions & { announcedBytes?: number } = {},
+  ): Promise<ArchiveEntry[]> {
+    const { announcedBytes, ...call } = options;
+    const expect: DownloadExpectation = { kind: 'zip', ...(announcedBytes !== undefined ? { announcedBytes } : {}) };
+    const url = `${this.#env(envelopeId)}/documents/archive`;
+    const zip = await this.client.download(url, 'downloadArchive', bufferSink, { ...call, expect });
+    return readArchive(zip.bytes, `downloadArchive GET ${pathOf(url)}`, { unpackedBytes: downloadCap(expect) });
+  }
+
   /** GET …/documents/combined: every document and the certificate in one PDF, streamed into `sink`. */
   async downloadCombined<T extends WrittenFile>(
     envelopeId: string,
@@ -768,6 +792,19 @@ export function pageCountOf(document: { pages?: string | unknown[] }): number | 
   if (Array.isArray(pages)) return pages.length;
   if (typeof pages === 'string' && /^\d+$/.test(pages)) return Number(pages);
   return undefined;
+}
+
+/** A sink that keeps the body in memory (the caller's cap bounds it), with its size and sha256. */
+async function bufferSink(body: Readable): Promise<WrittenFile & { bytes: Buffer }> {
+  const hash = createHash('sha256');
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) {
+    const bytes = chunk as Buffer;
+    hash.update(bytes);
+    chunks.push(bytes);
+  }
+  const bytes = Buffer.concat(chunks);
+  return { bytes, size: bytes.length, sha256: hash.digest('hex') };
 }
 
 function enc(segment: string): string {

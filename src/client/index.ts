@@ -39,3 +39,4 @@ export {
   type ServiceFailure,
   type ServiceErrorVerdict,
 } from './service-error-classes.js';
+export { readArchive, type ArchiveEntry, type ArchiveBudget } from './archive-entries.js';

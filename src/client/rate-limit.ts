@@ -10,6 +10,12 @@ export interface RateLimitInfo {
   remaining?: number;
   /** When the hourly window ends, ISO 8601. */
   resetAt?: string;
+  /**
+   * The service's time when it answered (its `Date` header), ISO 8601: the
+   * reset is in the service's clock, so a wait until it is measured from
+   * this, not from the local clock, which may be minutes off.
+   */
+  serviceTime?: string;
   burstLimit?: number;
   burstRemaining?: number;
 }
@@ -37,5 +43,8 @@ export function readRateLimit(headers: HeaderBag): RateLimitInfo | undefined {
   if (reset !== undefined) info.resetAt = new Date(reset * 1000).toISOString();
   if (burstLimit !== undefined) info.burstLimit = burstLimit;
   if (burstRemaining !== undefined) info.burstRemaining = burstRemaining;
-  return Object.keys(info).length === 0 ? undefined : info;
+  if (Object.keys(info).length === 0) return undefined;
+  const date = Date.parse(headers.get('date') ?? '');
+  if (Number.isFinite(date)) info.serviceTime = new Date(date).toISOString();
+  return info;
 }

@@ -9,3 +9,4 @@ export * from './tab-value-rules.js';
 export * from './routing-turn.js';
 export * from './field-limits.js';
 export * from './template-roles.js';
+export * from './archive-names.js';

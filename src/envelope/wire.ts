@@ -262,6 +262,8 @@ export interface Envelope {
   voidedReason?: string;
   /** With `include=recipients` on the listing. */
   recipients?: EnvelopeRecipients;
+  /** With `include=documents` on the listing (#/definitions/envelope): the ids and names an archive's files lack. */
+  envelopeDocuments?: EnvelopeDocument[];
 }
 
 /** `#/definitions/envelopesInformation` (GET /v2/accounts/{accountId}/envelopes). */

@@ -15,6 +15,8 @@ export interface Row {
   values: Record<string, string>;
   /** Where a cell of this row is written (a CSV cell, or the item's value in the YAML). */
   cell(column: string): Place;
+  /** Where the row itself is: the start of its CSV line, or its item in the YAML. */
+  place: Place;
 }
 
 /**
@@ -74,6 +76,7 @@ export async function envelopeRows(
       number: i + 1,
       values: row.values,
       cell: (column) => ({ file: shown, line: row.line, column: row.cellColumn(column) }),
+      place: { file: shown, line: row.line, column: 1 },
     }));
   } else {
     const items = forEach.items ?? [];
@@ -98,6 +101,7 @@ export async function envelopeRows(
         number: i + 1,
         values,
         cell: (column) => placeOf(ctx, column in values ? [...itemPath, column] : itemPath),
+        place: placeOf(ctx, itemPath),
       };
     });
   }

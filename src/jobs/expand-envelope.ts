@@ -86,7 +86,7 @@ export function expandEnvelope(
     job,
     key: sub(raw.key),
     source: shared.source,
-    ...(row ? { row: row.number } : {}),
+    ...(row ? { row: row.number, rowSource: row.place } : {}),
     emailSubject: sub(raw.emailSubject ?? defaults.emailSubject ?? ''),
     ...(emailBlurb !== undefined ? { emailBlurb } : {}),
     // A `${row.*}` status is the row's cell (checked by resolve-envelopes.ts); an empty cell is the default.

@@ -149,6 +149,11 @@ export interface ResolvedEnvelope {
   source: SourcePosition;
   /** 1-based row number when produced by forEach. */
   row?: number;
+  /**
+   * Where that row is: its line of the CSV, or its item of `forEach.items`.
+   * What changed between two runs of a row is there, not at the pattern.
+   */
+  rowSource?: SourcePosition;
   emailSubject: string;
   emailBlurb?: string;
   /** Requested initial status; `voided`: void it if it was sent (issue 12), never send it. */

@@ -1,4 +1,4 @@
-import { lstat, mkdir, readdir, rm } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rename, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { SignrunError } from '../errors/signrun-error.js';
@@ -209,6 +209,40 @@ export class OutputFolder {
     const file = await this.#stage(relative, body, options);
     await committedAs(relative, file.commit());
     return { path: relative, size: file.size, sha256: file.sha256 };
+  }
+
+  /**
+   * Moves a file within the folder (one rename: whole or not at all). A
+   * source that is missing is not an error (false): a crash may have moved
+   * it already. A link is neither moved nor replaced.
+   */
+  async move(fromRelative: string, toRelative: string): Promise<boolean> {
+    const from = this.resolve(fromRelative);
+    const to = this.resolve(toRelative);
+    try {
+      const stats = await lstat(from).catch(() => undefined);
+      if (!stats) return false;
+      if (stats.isSymbolicLink()) throw linkError(this.root, from);
+      await this.#prepare(to);
+      await rename(from, to);
+      return true;
+    } catch (error) {
+      throw wrapWriteError(toRelative, error);
+    }
+  }
+
+  /** Removes a file of the folder; a missing one is not an error (false). A link is refused. */
+  async remove(relative: string): Promise<boolean> {
+    const target = this.resolve(relative);
+    try {
+      const stats = await lstat(target).catch(() => undefined);
+      if (!stats) return false;
+      if (stats.isSymbolicLink()) throw linkError(this.root, target);
+      await unlink(target);
+      return true;
+    } catch (error) {
+      throw wrapWriteError(relative, error);
+    }
   }
 
   async #stage(relative: string, body: Readable, options: WriteOptions) {

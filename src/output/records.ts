@@ -21,6 +21,8 @@ export interface EnvelopeJson extends EnvelopeFacts {
   transactionId: string;
   /** The service root it was created on. */
   rootUrl: string;
+  /** True when a sandbox the run started in-process made it: the envelope ended with that run. */
+  inProcessSandbox?: boolean;
   accountId: string;
   createdAt: string;
   updatedAt: string;

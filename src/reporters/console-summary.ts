@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { verdictOf, type AccountResult, type EnvelopeResult } from '../runner/run-summary.js';
+import { placeOfEnvelope, verdictOf, type AccountResult, type EnvelopeResult } from '../runner/run-summary.js';
 import { reportFiles } from '../output/output-paths.js';
 import type { ReportSource } from './report-json.js';
 import { countStatuses, oldestFirst, statusLine, stillToSignOf, type StillToSign } from './still-to-sign.js';
@@ -164,8 +164,9 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
     ),
   );
   for (const item of failed.slice(0, max)) {
+    const at = 'rowSource' in item ? placeOfEnvelope(item) : item.source;
     lines.push(
-      `  ${c.red('✗')} ${item.source.file}:${item.source.line}:${item.source.column} ${item.job}/${item.key} ${c.bold(item.error?.code ?? '')} ${item.error?.step ? `(${item.error.step}) ` : ''}${item.error?.message ?? ''}`,
+      `  ${c.red('✗')} ${at.file}:${at.line}:${at.column} ${item.job}/${item.key} ${c.bold(item.error?.code ?? '')} ${item.error?.step ? `(${item.error.step}) ` : ''}${item.error?.message ?? ''}`,
     );
   }
   if (failedCount > max) lines.push(`  …and ${failedCount - max} more in report.json`);

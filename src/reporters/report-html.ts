@@ -1,4 +1,9 @@
-import type { AccountResult, EnvelopeResult, RecipientOutcome } from '../runner/run-summary.js';
+import {
+  placeOfEnvelope,
+  type AccountResult,
+  type EnvelopeResult,
+  type RecipientOutcome,
+} from '../runner/run-summary.js';
 import { isSettledEnvelope, isStillToAct } from '../envelope/statuses.js';
 import { partOf } from './still-to-sign.js';
 import { errorCatalogue } from '../errors/catalogue.js';
@@ -155,7 +160,7 @@ export async function reportHtml(
     const pending = stillToSign(e);
     if (job.rows.length < MAX_ROWS)
       job.rows.push(
-        `<tr><td><code>${escape(e.key)}</code>${previewLink(options.previewHref?.(e.job, e.key))}</td><td>${statusBadge(status)}${settledReason(e)}</td><td>${pending.map((r) => escape(who(r))).join(', ') || '–'}</td><td><code>${escape(`${e.source.file}:${e.source.line}`)}</code></td></tr>`,
+        `<tr><td><code>${escape(e.key)}</code>${previewLink(options.previewHref?.(e.job, e.key))}</td><td>${statusBadge(status)}${settledReason(e)}</td><td>${pending.map((r) => escape(who(r))).join(', ') || '–'}</td><td><code>${escape(`${placeOfEnvelope(e).file}:${placeOfEnvelope(e).line}`)}</code></td></tr>`,
       );
     for (const r of pending) {
       toSignCount += 1;

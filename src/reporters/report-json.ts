@@ -92,7 +92,12 @@ export function reportOf(summary: RunSummary, baseDir?: string): ReportSource {
     head,
     accounts: summary.accounts.map((a) => ({ ...a, source: { ...a.source, file: show(a.source.file) } })),
     envelopes: async function* () {
-      for await (const e of summary.envelopes()) yield { ...e, source: { ...e.source, file: show(e.source.file) } };
+      for await (const e of summary.envelopes())
+        yield {
+          ...e,
+          source: { ...e.source, file: show(e.source.file) },
+          ...(e.rowSource ? { rowSource: { ...e.rowSource, file: show(e.rowSource.file) } } : {}),
+        };
     },
   };
 }

@@ -1,5 +1,10 @@
 import { errorCatalogue, type ErrorCode } from '../errors/catalogue.js';
-import type { AccountResult, EnvelopeResult, TemplateResult } from '../runner/run-summary.js';
+import {
+  placeOfEnvelope,
+  type AccountResult,
+  type EnvelopeResult,
+  type TemplateResult,
+} from '../runner/run-summary.js';
 import type { ReportSource } from './report-json.js';
 import { settledReasonOf } from './settled-reason.js';
 
@@ -29,7 +34,7 @@ function failureText(code: string | undefined, step: string | undefined, stepNam
 }
 
 function envelopeCase(e: EnvelopeResult): string {
-  const head = `    <testcase classname="${xml(`${e.job}.envelopes`)}" name="${xml(e.key)}" time="${seconds(e.durationMs)}" file="${xml(e.source.file)}" line="${e.source.line}"`;
+  const head = `    <testcase classname="${xml(`${e.job}.envelopes`)}" name="${xml(e.key)}" time="${seconds(e.durationMs)}" file="${xml(placeOfEnvelope(e).file)}" line="${placeOfEnvelope(e).line}"`;
   let body: string;
   if (e.outcome === 'failed')
     body = `      <failure type="${xml(e.error?.code ?? 'SR_ENVELOPE_FAILED')}" message="${xml(e.error?.message ?? '')}">${xml(failureText(e.error?.code, e.error?.step, 'step'))}</failure>\n`;

@@ -10,6 +10,7 @@ export interface PlannedItem {
   key: string;
   source: SourcePosition;
   row?: number;
+  rowSource?: SourcePosition;
   state?: 'present' | 'absent';
 }
 
@@ -40,6 +41,7 @@ export function stoppedReport(input: {
       envelopes.push({
         ...base,
         ...(item.row !== undefined ? { row: item.row } : {}),
+        ...(item.rowSource !== undefined ? { rowSource: item.rowSource } : {}),
         outcome: 'failed',
         recipients: [],
       });

@@ -24,6 +24,8 @@ import type { SigningUrls } from '../config/types.js';
 import type { DocumentsWhen, EnvelopePlan, EnvelopeStep } from './plan-types.js';
 import type { ServiceLedger } from './service-ledger.js';
 import { requestPriority } from './request-priority.js';
+import { routedStatus } from '../envelope/routing-turn.js';
+import { retireEarlierEnvelope } from '../output/earlier-envelope.js';
 import type { EnvelopeResult, ItemError, RecipientOutcome } from './run-summary.js';
 
 /** What executing an envelope's plan needs from the run. */
@@ -48,6 +50,8 @@ export interface EnvelopeContext {
   documents: DocumentsWhen;
   /** One of the run's last envelopes (no other starts after them): its draft goes before other requests. */
   lastStretch?: boolean;
+  /** The target is a sandbox this run started in-process: its envelopes end with the run (envelope.json says so). */
+  inProcessSandbox?: boolean;
 }
 
 /** The state one envelope carries from step to step. */
@@ -142,6 +146,25 @@ export async function runEnvelope(
     if (decision.action === 'drift') {
       throw driftError(envelope, tag, decision.envelopeId);
     }
+    // This key's envelope is new to its folder (made now, or found on the
+    // service for the first time): the folder is to describe it alone.
+    const newToFolder =
+      decision.action === 'create' ||
+      decision.action === 'replace' ||
+      (decision.action === 'adopt' && !journalled?.created);
+    if (newToFolder) {
+      const earlier = await retireEarlierEnvelope(
+        ctx.out,
+        state.folder,
+        decision.action === 'adopt' ? decision.envelopeId : undefined,
+      );
+      if (earlier?.fate === 'set-aside')
+        ctx.emit({
+          type: 'warning',
+          kind: 'earlier-envelope-set-aside',
+          message: `${tag}: ${state.folder}/ held the outputs of envelope ${earlier.envelopeId} (made on another target, or replaced); they are now in ${state.folder}/replaced/${earlier.envelopeId}/ and ${state.folder}/replaced/${earlier.envelopeId}.json`,
+        });
+    }
     // Adopted from the service's listing: the journal learns which envelope this identity is once the
     // losing drafts are deleted (after the confirm, when there is one), so that the next run decides
     // from the journal and does not adopt it again (issue 25: each re-run re-made its addresses).
@@ -228,6 +251,7 @@ export async function runEnvelope(
     retries: usage.retries,
   };
   if (envelope.row !== undefined) result.row = envelope.row;
+  if (envelope.rowSource !== undefined) result.rowSource = envelope.rowSource;
   if (state.adopted) result.adopted = true;
   if (state.envelopeId) result.envelopeId = state.envelopeId;
   if (state.status) result.status = state.status;
@@ -651,6 +675,7 @@ function writeEnvelopeRecordBehind(
     digest: envelope.digest,
     transactionId: transactionIdOf(envelope),
     rootUrl: ctx.rootUrl,
+    ...(ctx.inProcessSandbox ? { inProcessSandbox: true } : {}),
     accountId: ctx.account.accountId,
     createdAt: ctx.progressOf?.(identityOf(envelope))?.created?.at ?? now,
     updatedAt: now,
@@ -658,6 +683,8 @@ function writeEnvelopeRecordBehind(
     files: downloadsOf(state, ctx.progressOf?.(identityOf(envelope))),
   };
   if (state.status !== undefined) record.status = state.status;
+  // Before any sync, each recipient's status is what the routing implies (a later routing order is not notified yet).
+  for (const r of recipients) r.status = routedStatus(r, recipients, record.status);
   // What sync recorded in the journal (statuses, dates, reasons, collected files) stays in envelope.json.
   const journalled = ctx.progressOf?.(identityOf(envelope));
   const id = record.envelopeId.toLowerCase();
@@ -694,7 +721,7 @@ function driftError(envelope: ResolvedEnvelope, tag: string, envelopeId: string)
   return new SignrunError(
     'SR_ENVELOPE_DRIFT',
     `${tag} exists as envelope ${envelopeId} with other content: it is not sent again. To send the new content, \`npx signrun run <paths> --replace-drifted\` voids that envelope and sends this one under the same key; or give it a new key`,
-    { location: envelope.source, details: { envelopeId } },
+    { location: envelope.rowSource ?? envelope.source, details: { envelopeId } },
   );
 }
 

@@ -25,6 +25,12 @@ export type RunEvent =
   | { type: 'interrupt' }
   /** The hourly call budget: at the end of a run with `--max-calls-per-hour`, or when it ran out (then the rest was not started). */
   | { type: 'budget'; callBudget: CallBudgetReport }
+  /**
+   * `run --spread-over-hours`: the hourly budget is spent; the run waits
+   * until `resumeAt` (local clock) and goes on. `windowsLeft`: hourly windows
+   * the calls not started yet need, when the window's size is known.
+   */
+  | { type: 'budget:wait'; resumeAt: string; callsLeft: number; windowsLeft?: number }
   /** Something people should know that is not a failure (a stale lock taken over, a repaired journal). */
   | { type: 'warning'; kind: WarningKind; message: string }
   | { type: 'run:end'; endedAt: string; interrupted: boolean };
@@ -37,9 +43,16 @@ export type RunEvent =
  * `settled-left-as-is` (an envelope to void or replace is already settled)
  * and `output-not-written` (a job-wide table such as form-data.csv could not
  * be written; the envelopes' own files were) and `status-regression` (the
- * service said an envelope went back, e.g. `sent` after `completed`: not applied).
+ * service said an envelope went back, e.g. `sent` after `completed`: not applied)
+ * and `earlier-envelope-set-aside` (a key's folder held another envelope's
+ * outputs, moved under replaced/ before the new one was made).
  */
 export type WarningKind =
-  HoldStateWarning['kind'] | 'listing-too-recent' | 'settled-left-as-is' | 'output-not-written' | 'status-regression';
+  | HoldStateWarning['kind']
+  | 'listing-too-recent'
+  | 'settled-left-as-is'
+  | 'output-not-written'
+  | 'status-regression'
+  | 'earlier-envelope-set-aside';
 
 export type RunEventListener = (event: RunEvent) => void;

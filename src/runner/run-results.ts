@@ -52,12 +52,22 @@ export interface RecipientOutcome {
   declinedReason?: string;
 }
 
+/**
+ * Where to point a person at an envelope: its forEach row when it has one
+ * (what differs from row to row is there), else its place in the job file.
+ */
+export function placeOfEnvelope(e: { source: SourcePosition; rowSource?: SourcePosition }): SourcePosition {
+  return e.rowSource ?? e.source;
+}
+
 /** The outcome of one envelope. */
 export interface EnvelopeResult {
   job: string;
   key: string;
   source: SourcePosition;
   row?: number;
+  /** The forEach row's place (its CSV line, or its item in the YAML). */
+  rowSource?: SourcePosition;
   /** `succeeded`: every step done; `failed`: see error; `not-started`: the run was interrupted first. */
   outcome: 'succeeded' | 'failed' | 'not-started';
   /** True when an envelope.json of an earlier run already held this envelope: it was not created again. */

@@ -1,6 +1,7 @@
 import type { RateLimitInfo } from '../client/rate-limit.js';
 import type { RunEvent } from './run-events.js';
 import type { AccountResult, EnvelopeResult, RunTarget, TemplateResult } from './run-results.js';
+export { placeOfEnvelope } from './run-results.js';
 import type { CallBudgetReport } from './call-budget.js';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';

@@ -43,6 +43,12 @@ export interface RunOptions extends CommandRunOptions {
    */
   maxCallsPerHour?: number;
   /**
+   * `run --spread-over-hours`: when the budget is spent, wait for the next
+   * hourly window (the service's reset, or the run's own hour) and go on,
+   * saying when, instead of stopping with SR_CALL_BUDGET_SPENT.
+   */
+  spreadOverHours?: boolean;
+  /**
    * Let the run take the envelopes over (the CLI does: it has no further use
    * for them). Each job's `envelopes` is emptied when the run starts and each
    * envelope is let go once it has started, so that a long run holds ever
@@ -102,7 +108,9 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
       },
     },
     async ({ startedAt, now, concurrency, out, client, collector, spool, state, emit, interrupted, finish }) => {
-      const callBudget = new CallBudget(options.maxCallsPerHour, startedAt);
+      const callBudget = new CallBudget(options.maxCallsPerHour, startedAt, {
+        spread: options.spreadOverHours === true,
+      });
       budget = callBudget;
       const journal = state?.journal;
       const progress = state?.progress;
@@ -206,6 +214,7 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
                 account,
                 out,
                 rootUrl: shownUrl(options.target.rootUrl), // stored in envelope.json
+                ...(options.target.sandbox ? { inProcessSandbox: true } : {}),
                 emit,
                 now,
                 viewTtlSeconds: options.viewTtlSeconds ?? 300,
@@ -251,11 +260,36 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
           emit({ type: 'account:done', result });
         }
       };
+      // Calls of the items not started yet, for saying how long a spread run still needs.
+      let callsLeft = 0;
+      for (const item of present(items)) callsLeft += callsOf(item);
+      const waitForNextWindow = async (): Promise<boolean> => {
+        const resumeAt = callBudget.nextWindowAt(now());
+        const perWindow = callBudget.windowCalls();
+        emit({
+          type: 'budget:wait',
+          resumeAt: resumeAt.toISOString(),
+          callsLeft,
+          ...(perWindow !== undefined ? { windowsLeft: Math.ceil(callsLeft / perWindow) } : {}),
+        });
+        await delayUntil(resumeAt, now, options.signal);
+        if (interrupted()) return false;
+        callBudget.openWindow(now());
+        return true;
+      };
       await scheduleLazily(
-        withinBudget(present(items), (item) => {
+        withinBudget(present(items), async (item) => {
           // Reserved when the item is taken, not when its task starts: the next item is taken before that.
-          const allowed = callBudget.canStart(callsOf(item), reserved);
-          if (allowed) reserved += callsOf(item);
+          let allowed = callBudget.canStart(callsOf(item), reserved);
+          if (!allowed && callBudget.spreads && (await waitForNextWindow())) {
+            allowed = callBudget.canStart(callsOf(item), reserved);
+            // A fresh window that cannot hold the item: no later one will.
+            if (!allowed) callBudget.giveUp();
+          }
+          if (allowed) {
+            reserved += callsOf(item);
+            callsLeft -= callsOf(item);
+          }
           return allowed;
         }),
         inProgress,
@@ -285,7 +319,7 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
           }
         }
       }
-      if (!callBudget.exhausted && options.maxCallsPerHour !== undefined)
+      if (!callBudget.exhausted && (options.maxCallsPerHour !== undefined || options.spreadOverHours === true))
         emit({ type: 'budget', callBudget: callBudget.report() });
       const summary = await finish();
       const failure = outputFailed();
@@ -296,10 +330,30 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
 }
 
 /** The items, until `allowed` says no for one: that one and the rest are never started. */
-function* withinBudget<T>(items: Iterable<T>, allowed: (item: T) => boolean): Generator<T> {
+async function* withinBudget<T>(items: Iterable<T>, allowed: (item: T) => Promise<boolean>): AsyncGenerator<T> {
   for (const item of items) {
-    if (!allowed(item)) return;
+    if (!(await allowed(item))) return;
     yield item;
+  }
+}
+
+/**
+ * Waits until `at` by the run's clock, in steps of at most a minute (a
+ * suspended laptop or a moved clock is noticed), or until the signal aborts.
+ */
+async function delayUntil(at: Date, now: () => Date, signal: AbortSignal | undefined): Promise<void> {
+  while (!signal?.aborted) {
+    const left = at.getTime() - now().getTime();
+    if (left <= 0) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, Math.min(left, 60_000));
+      function done() {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      }
+      signal?.addEventListener('abort', done, { once: true });
+    });
   }
 }
 
@@ -336,6 +390,7 @@ function notStartedEnvelope(e: ResolvedEnvelope): EnvelopeResult {
     retries: 0,
   };
   if (e.row !== undefined) result.row = e.row;
+  if (e.rowSource !== undefined) result.rowSource = e.rowSource;
   return result;
 }
 

@@ -11,7 +11,7 @@ import pLimit from 'p-limit';
  * the process). Returns how many items were started.
  */
 export async function scheduleLazily<T>(
-  items: Iterable<T>,
+  items: Iterable<T> | AsyncIterable<T>,
   concurrency: number,
   work: (item: T) => Promise<void>,
   shouldStop: () => boolean,
@@ -20,7 +20,7 @@ export async function scheduleLazily<T>(
   const tasks = new Set<Promise<void>>();
   let failure: { error: unknown } | undefined;
   let started = 0;
-  for (const item of items) {
+  for await (const item of items) {
     if (failure || shouldStop()) break;
     started += 1;
     const task = limit(() => work(item))

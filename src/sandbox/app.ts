@@ -67,6 +67,9 @@ export async function buildSandboxApp(
   });
   app.addHook('onSend', async (_request, reply) => {
     if (closing) void reply.header('connection', 'close');
+    // The service's time is the sandbox's clock (moved by tests): a client
+    // that reads Date to time the hourly limit's reset sees the same hour.
+    void reply.header('date', new Date(services.clock.now()).toUTCString());
   });
 
   // JSON bodies: DocuSign accepts an empty body (or {}) on GET and DELETE, so

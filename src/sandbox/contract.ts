@@ -32,6 +32,12 @@ export interface SandboxOptions {
   latencyMs?: number;
   /** Hourly API call limit per account; absent: unlimited. */
   hourlyLimit?: number;
+  /**
+   * Length of the limit's window, seconds. DocuSign's is the clock hour
+   * (3600, the default); a shorter one lets a test live through several
+   * "hours" of calls in seconds (`serve --hourly-window`).
+   */
+  hourlyWindowSeconds?: number;
   /** Lifetime of signing-view tokens, seconds. Default 300. */
   viewTokenTtlSeconds?: number;
   /** API calls per 30 s per account before the burst limit answers (DocuSign: 500; 200 in demo). Absent: unlimited. */

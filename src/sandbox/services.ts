@@ -151,7 +151,7 @@ export async function createServices(
     const viewTokens = viewTokensRepository(db);
     const outbox = createOutbox(db, clock, brandedMessage(db));
     const events = new SandboxEvents();
-    const hourlyLimit = createHourlyLimit(options.hourlyLimit, clock);
+    const hourlyLimit = createHourlyLimit(options.hourlyLimit, clock, options.hourlyWindowSeconds);
     let seedState: SandboxServices['seed'] = 'kept-existing-data';
     if (isEmptyDatabase(db)) {
       seedState = options.seedFile ? 'file' : 'built-in';

@@ -2,6 +2,16 @@ import type { AccountClient, CallOptions } from '../client/esignature-client.js'
 import type { Envelope, EnvelopesInformation } from '../envelope/wire.js';
 import { listingPages, type ListingLimits } from '../client/listing-pages.js';
 
+/**
+ * What each envelope of the listing comes with: its recipients and their
+ * statuses, and its documents' ids, names and sizes — what the archive of a
+ * completed one lacks to name its files (collect.ts) — so neither costs a
+ * call per envelope. (Recipients' tabs are not among the listing's
+ * `include` values in DocuSign's Swagger, only the single envelope's: form
+ * data stays one call per completed envelope.)
+ */
+export const listingIncludes = ['recipients', 'documents'];
+
 /** DocuSign's largest page of the status-changes listing. */
 export const listingPageSize = 1000;
 /** envelope_ids per call: keeps the query string well under the 2,048 characters proxies allow (36 + 1 per id). */
@@ -19,8 +29,8 @@ export interface ListingResult {
 
 /**
  * The account-level status-changes listing (GET …/envelopes, Swagger
- * Envelopes_GetEnvelopes) with `include=recipients`: every envelope whose
- * status changed since `fromDate`, each with its signers and their statuses,
+ * Envelopes_GetEnvelopes) with `include=recipients,documents`: every envelope whose
+ * status changed since `fromDate`, each with its signers and their statuses and its documents,
  * paged by `start_position` — never a request per envelope (DocuSign forbids
  * polling one envelope more often than every 15 minutes and recommends this
  * listing: https://www.docusign.com/blog/dsdev-has-my-envelope-been-signed).
@@ -51,7 +61,7 @@ export async function listStatusChanges(
       first: 0,
       fetch: (start) =>
         account.listEnvelopeStatusChanges(
-          { fromDate, include: ['recipients'], startPosition: start, count: listingPageSize },
+          { fromDate, include: listingIncludes, startPosition: start, count: listingPageSize },
           call,
         ),
       next: (page, start) => {
@@ -72,7 +82,7 @@ export async function listStatusChanges(
       first: 0,
       fetch: (i) =>
         account.listEnvelopeStatusChanges(
-          { envelopeIds: ids.slice(i, i + envelopeIdsBatch), include: ['recipients'] },
+          { envelopeIds: ids.slice(i, i + envelopeIdsBatch), include: listingIncludes },
           call,
         ),
       next: (_page, i) => (i + envelopeIdsBatch < ids.length ? i + envelopeIdsBatch : undefined),

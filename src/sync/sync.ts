@@ -14,7 +14,7 @@ import type { Journal } from '../state/journal.js';
 import { scheduleLazily } from '../runner/schedule.js';
 import type { EnvelopeProgress, JournalProgress } from '../state/journal-progress.js';
 import type { EnvelopeStatusFacts } from '../state/journal-record.js';
-import { collectCompleted } from './collect.js';
+import { collectCompleted, contentDocuments } from './collect.js';
 import { defaultMinListingIntervalMs, listingPermission, nextFromDate } from './polling-rule.js';
 import { serviceListingIntervalMs } from './service-polling-rule.js';
 import { listStatusChanges } from './status-listing.js';
@@ -25,6 +25,7 @@ import { recipientOutcomes } from './record-facts.js';
 import { withFacts } from '../state/status-facts.js';
 import { isSignrunError } from '../errors/signrun-error.js';
 import { isStatusRegression } from '../envelope/statuses.js';
+import type { EnvelopeDocument } from '../envelope/wire.js';
 
 /**
  * Options of {@link sync}: those every command on the service takes
@@ -86,7 +87,9 @@ interface Known {
  * jobs that was sent — one account-level status-changes listing per
  * account, paged, never a request per envelope — records each status change
  * in the journal and in envelope.json, and collects each newly completed
- * envelope's signed documents and certificate, once. The summary feeds the
+ * envelope's signed documents and certificate, once, in one download (its
+ * archive), with its form data (one read of its recipients' tabs). An
+ * envelope whose state did not change costs no call. The summary feeds the
  * same reporters as a run.
  */
 export async function sync(options: SyncOptions): Promise<SyncSummary> {
@@ -104,6 +107,7 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
       const sentNow = () => known.filter((k) => k.envelopeId !== undefined);
       const account = sent.length > 0 ? await client.login({ tag: 'login' }) : undefined;
       const listed = new Map<string, EnvelopeStatusFacts>();
+      const listedDocuments = new Map<string, EnvelopeDocument[]>();
       // Events `signrun listen` recorded (Connect): used for what no listing of this sync shows.
       const events = await latestConnectStatuses(options.stateDir);
       if (account && options.act) {
@@ -159,7 +163,13 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
           if (result) {
             info.listed = true;
             info.listingCalls = result.calls;
-            for (const [id, envelope] of result.envelopes) listed.set(id, statusFactsOf(envelope));
+            for (const [id, envelope] of result.envelopes) {
+              listed.set(id, statusFactsOf(envelope));
+              // Kept for the completed ones only: what names the files of their archives (collect.ts).
+              const documents = envelope.envelopeDocuments ?? [];
+              if (envelope.status === 'completed' && contentDocuments(documents).length > 0)
+                listedDocuments.set(id, documents);
+            }
             await journal.append({
               kind: 'listing',
               id: account.accountId,
@@ -178,6 +188,7 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
           out,
           journal,
           listed,
+          listedDocuments,
           events,
           now,
           info,
@@ -223,6 +234,8 @@ interface SyncOneContext {
   out: OutputFolder;
   journal: Journal;
   listed: Map<string, EnvelopeStatusFacts>;
+  /** The documents the listing gave of each completed envelope (include=documents). */
+  listedDocuments: Map<string, EnvelopeDocument[]>;
   /** Latest status per envelopeId from Connect events (signrun listen). */
   events: Map<string, { status: string; at: string }>;
   now: () => Date;
@@ -283,8 +296,10 @@ async function syncOne(k: Known, ctx: SyncOneContext): Promise<EnvelopeResult> {
   let files: FileRecord[] | undefined;
   if (facts?.status === 'completed' && !alreadyCollected) {
     try {
+      const documents = ctx.listedDocuments.get(envelopeId);
       files = await collectCompleted(ctx.account, ctx.out, k.folder, envelopeId, {
         combined: ctx.combined,
+        ...(documents ? { documents } : {}),
         now: ctx.now,
         tag: k.id,
         ...(ctx.signal ? { signal: ctx.signal } : {}),

@@ -1,9 +1,9 @@
-import { rm } from 'node:fs/promises';
 import type { AccountClient } from '../client/esignature-client.js';
 import { ClientHttpError } from '../client/client-errors.js';
 import type { OutputFolder } from '../output/output-folder.js';
 import type { EnvelopeRecord } from '../output/records.js';
-import { itemFile, replacedRecordFile } from '../output/output-paths.js';
+import { itemFile } from '../output/output-paths.js';
+import { retireEarlierEnvelope } from '../output/earlier-envelope.js';
 import type { Journal } from '../state/journal.js';
 import type { EnvelopeProgress } from '../state/journal-progress.js';
 import type { ResolvedEnvelope } from '../jobs/model.js';
@@ -92,10 +92,10 @@ export async function voidDeclared(
         updatedAt: at,
       };
       if (drifted) {
-        await out.writeJson(replacedRecordFile(k.folder, envelopeId), record);
         // The key starts afresh: the run creates the new content and writes new records.
-        await rm(out.resolve(itemFile(k.folder, 'envelope')), { force: true });
-        await rm(out.resolve(itemFile(k.folder, 'signing')), { force: true });
+        // The voided one's record goes to replaced/<envelopeId>.json, its files under replaced/<envelopeId>/.
+        await out.writeJson(itemFile(k.folder, 'envelope'), record);
+        await retireEarlierEnvelope(out, k.folder);
         k.record = undefined;
       } else {
         await out.writeJson(itemFile(k.folder, 'envelope'), record);

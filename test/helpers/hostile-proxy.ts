@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { unzipSync, zipSync } from 'fflate';
 
 /**
  * How the proxy misbehaves (issue 25), or `pass` to forward as it is:
@@ -10,8 +11,12 @@ import type { AddressInfo } from 'node:net';
  *   seen before, announcing 3,000;
  * - `sent-after-completed`: a listing says `sent` for completed envelopes;
  * - `html-documents`: a document or certificate download answers 200 with an HTML page;
- * - `endless-documents`: a download answers `%PDF-` and then bytes without end
- *   (64 MiB at most, so that a client that does not stop ends a test, not a disk).
+ * - `endless-documents`: a download answers `%PDF-` (an archive: `PK\x03\x04`,
+ *   a ZIP's first bytes) and then bytes without end (64 MiB at most, so that
+ *   a client that does not stop ends a test, not a disk);
+ * - `renamed-archive`: an envelope's archive (documents/archive) holds the same
+ *   files under names that are not DocuSign's (`file-1.pdf`, `file-2.pdf`…),
+ *   which the sandbox itself never writes.
  */
 export type HostileMode =
   | 'pass'
@@ -20,7 +25,8 @@ export type HostileMode =
   | 'endless-pages'
   | 'sent-after-completed'
   | 'html-documents'
-  | 'endless-documents';
+  | 'endless-documents'
+  | 'renamed-archive';
 
 /** A loopback proxy in front of a real sandbox that misbehaves on demand. */
 export interface HostileProxy {
@@ -91,9 +97,10 @@ export async function startHostileProxy(sandboxOrigin: string): Promise<HostileP
     }
     if (isDownload && state.mode === 'endless-documents') {
       req.resume();
-      res.writeHead(200, { 'content-type': 'application/pdf' });
+      const archive = /\/documents\/archive(?:\?|$)/.test(url);
+      res.writeHead(200, { 'content-type': archive ? 'application/zip' : 'application/pdf' });
       const chunk = Buffer.alloc(64 * 1024, 0x20);
-      res.write('%PDF-1.7\n');
+      res.write(archive ? 'PK\x03\x04' : '%PDF-1.7\n');
       const pump = () => {
         while (state.endlessBytes < 64 * 1024 * 1024 && !res.destroyed) {
           state.endlessBytes += chunk.length;
@@ -120,8 +127,12 @@ export async function startHostileProxy(sandboxOrigin: string): Promise<HostileP
         headers: { ...req.headers, host: target.host },
       },
       (answer) => {
+        const renameArchive =
+          state.mode === 'renamed-archive' && /\/documents\/archive(?:\?|$)/.test(url) && answer.statusCode === 200;
         const rewrite =
-          url.includes('/login_information') || (isListing && state.mode !== 'pass' && answer.statusCode === 200);
+          url.includes('/login_information') ||
+          renameArchive ||
+          (isListing && state.mode !== 'pass' && answer.statusCode === 200);
         if (!rewrite) {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);
@@ -130,6 +141,13 @@ export async function startHostileProxy(sandboxOrigin: string): Promise<HostileP
         const parts: Buffer[] = [];
         answer.on('data', (d: Buffer) => parts.push(d));
         answer.on('end', () => {
+          if (renameArchive) {
+            const files = Object.values(unzipSync(Buffer.concat(parts)));
+            const renamed = zipSync(Object.fromEntries(files.map((bytes, i) => [`file-${i + 1}.pdf`, bytes])));
+            res.writeHead(200, { ...answer.headers, 'content-length': String(renamed.length) });
+            res.end(Buffer.from(renamed));
+            return;
+          }
           let text = Buffer.concat(parts).toString('utf8');
           if (url.includes('/login_information')) text = text.split(sandboxOrigin).join(new URL(state.rootUrl).origin);
           else text = JSON.stringify(hostileListing(JSON.parse(text) as Listing, state.mode, () => ++fakeIds));

@@ -51,4 +51,39 @@ describe('CallBudget', () => {
     expect(budget.canStart(9, 9)).toBe(true);
     expect(budget.report()).toEqual({ maxCallsPerHour: 100, used: 1, exhausted: false });
   });
+
+  it('spreading: the wait runs to the service’s reset measured from its own clock, then a window of its whole limit opens', () => {
+    const budget = new CallBudget(undefined, start, { spread: true });
+    // The local clock is ten minutes ahead of the service's.
+    const local = new Date('2026-01-01T10:40:00Z');
+    budget.observe({
+      limit: 50,
+      remaining: 2,
+      resetAt: '2026-01-01T11:00:00.000Z',
+      serviceTime: '2026-01-01T10:30:00.000Z',
+    });
+    expect(budget.canStart(5, 0)).toBe(false);
+    expect(budget.exhausted).toBe(false);
+    expect(budget.spreads).toBe(true);
+    // 30 minutes of the service's clock (not 20 of the local one), and a second of margin.
+    expect(budget.nextWindowAt(local).toISOString()).toBe('2026-01-01T11:10:01.000Z');
+    budget.openWindow(new Date('2026-01-01T11:10:01Z'));
+    expect(budget.remaining()).toBe(50);
+    expect(budget.canStart(5, 0)).toBe(true);
+    expect(budget.windowCalls()).toBe(50);
+    expect(budget.report()).toMatchObject({ exhausted: false, windows: 2 });
+  });
+
+  it('spreading within --max-calls-per-hour: the run’s own hour, then its count starts again; an item bigger than a window gives up', () => {
+    const budget = new CallBudget(10, start, { spread: true });
+    for (let i = 0; i < 8; i += 1) budget.observe(undefined);
+    expect(budget.canStart(4, 0)).toBe(false);
+    expect(budget.nextWindowAt(start).toISOString()).toBe('2026-01-01T11:00:00.000Z');
+    budget.openWindow(new Date('2026-01-01T11:00:00Z'));
+    expect(budget.remaining()).toBe(10);
+    expect(budget.canStart(11, 0)).toBe(false);
+    budget.giveUp();
+    expect(budget.exhausted).toBe(true);
+    expect(budget.report()).toMatchObject({ exhausted: true, code: 'SR_CALL_BUDGET_SPENT' });
+  });
 });

@@ -106,8 +106,10 @@ describe('signrun sync after sending', () => {
     expect(first.code, first.stderr + first.stdout).toBe(0);
     expect(listings().length).toBeGreaterThanOrEqual(1);
     expect(listings().length).toBeLessThanOrEqual(2);
-    // One document and the certificate of the completed envelope (and its document list).
-    expect(downloads().length).toBe(2);
+    // One download for the completed envelope: its archive (document and certificate); no
+    // list of its documents (the listing gave their ids and names: include=documents).
+    expect(downloads().length).toBe(1);
+    expect(requests.filter((l) => /\/documents 200/.test(l))).toEqual([]);
     // No request per envelope to learn its status: one read of the tabs of the
     // completed envelope (form data), none of the others.
     expect(requests.filter((l) => /envelopes\/:envelopeId /.test(l))).toEqual([]);

@@ -124,7 +124,7 @@ const plan: CommandHandler = async ({ args, options, io }) => {
     lines.push(
       budget.fitsNow
         ? `Budget: about ${result.totalApiCalls} calls; ${limit}: the run fits in this hour.`
-        : `Budget: about ${result.totalApiCalls} calls; ${limit}: the run needs about ${budget.hours} hours. It stops starting work when the hour's calls are spent and says when to run again (--max-calls-per-hour keeps room for other integrations).`,
+        : `Budget: about ${result.totalApiCalls} calls; ${limit}: the run needs about ${budget.hours} hours. It stops starting work when the hour's calls are spent and says when to run again, or, with \`npx signrun run --spread-over-hours\`, waits for each next hour and goes on (--max-calls-per-hour keeps room for other integrations).`,
     );
   }
   if (count('replace') + count('void') + count('settled') > 0)

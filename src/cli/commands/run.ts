@@ -19,7 +19,7 @@ import { consoleSummary } from '../../reporters/console-summary.js';
 import { createProgress } from '../../reporters/progress.js';
 import { parseShard } from '../../state/shard.js';
 import { leanHeap } from '../lean-heap.js';
-import { appendReportToStepSummary } from '../github-actions.js';
+import { annotateFailures, appendReportToStepSummary } from '../github-actions.js';
 import { sync } from '../../sync/sync.js';
 import { shownPath } from '../shown-path.js';
 
@@ -60,6 +60,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
       key: e.key,
       source: e.source,
       ...(e.row !== undefined ? { row: e.row } : {}),
+      ...(e.rowSource !== undefined ? { rowSource: e.rowSource } : {}),
     })),
     ...j.accounts.map((a) => ({ kind: 'account' as const, job: a.job, key: a.key, source: a.source, state: a.state })),
   ]);
@@ -170,10 +171,12 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
         releaseEnvelopes: true,
         ...(typeof options['documents'] === 'string' ? { documents: options['documents'] as DocumentsWhen } : {}),
         ...(typeof options['maxCallsPerHour'] === 'number' ? { maxCallsPerHour: options['maxCallsPerHour'] } : {}),
+        ...(options['spreadOverHours'] === true ? { spreadOverHours: true } : {}),
         ...(signingUrls ? { signingUrls } : {}),
         onEvent: (event) => {
           if (event.type === 'envelope:start' || event.type === 'account:start') sending = true;
           if (event.type === 'warning') io.stderr.write(`warning: ${event.message}\n`);
+          if (event.type === 'budget:wait') io.stdout.write(budgetWaitLine(event));
           progress.onEvent(event);
         },
         ...(stateDir ? { stateDir } : {}),
@@ -209,6 +212,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
         reportFailure = error;
       }
       await appendReportToStepSummary(io, path.join(outDir, 'report.md'));
+      await annotateFailures(io, report);
       const written = reportFailure?.details?.['written'] as string[] | undefined;
       io.stdout.write(
         await consoleSummary(report, {
@@ -239,3 +243,13 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
   }
 };
 export default runCommand;
+
+/** What a spread run says while it waits for the next hourly window. */
+function budgetWaitLine(event: { resumeAt: string; callsLeft: number; windowsLeft?: number }): string {
+  const at = event.resumeAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  const rest =
+    event.windowsLeft !== undefined
+      ? `; ${event.callsLeft} call(s) to go need about ${event.windowsLeft} more hourly window(s), so the run should end within ${event.windowsLeft} hour(s) of then`
+      : `; ${event.callsLeft} call(s) to go`;
+  return `The hourly call budget is spent: waiting until ${at} to go on (--spread-over-hours)${rest}.\n`;
+}

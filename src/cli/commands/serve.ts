@@ -45,6 +45,7 @@ const handler: CommandHandler = async ({ options, io, signal }) => {
     seedFile: typeof options['seed'] === 'string' ? resolve(io.cwd, options['seed']) : undefined,
     latencyMs: options['latency'] as number | undefined,
     hourlyLimit: options['hourlyLimit'] as number | undefined,
+    hourlyWindowSeconds: options['hourlyWindow'] as number | undefined,
     viewTokenTtlSeconds: options['tokenTtl'] as number | undefined,
     burstLimit: options['burstLimit'] as number | undefined,
     faults: options['faults'] as string | undefined,
@@ -83,6 +84,13 @@ const handler: CommandHandler = async ({ options, io, signal }) => {
         : `  TLS: clients trust the sandbox's CA (new at each start without --data): save ${sandbox.origin}/sandbox/ca.pem and point NODE_EXTRA_CA_CERTS at it\n`,
     );
   }
+  // Signers come back to a job's returnUrl; the examples' (examples/.env) is this page on the default port.
+  const donePage = `${sandbox.app.sandbox.config.origin ?? sandbox.origin}/signing/done`;
+  io.stdout.write(
+    donePage === 'http://127.0.0.1:8080/signing/done'
+      ? `  signers return to ${donePage} (the examples' SIGNRUN_RETURN_URL)\n`
+      : `  signers return to ${donePage}: for the examples, export SIGNRUN_RETURN_URL=${donePage}\n`,
+  );
   // The links it hands out start with the configured address, never with the
   // name a client used (docs/sandbox.md, "On a network").
   const linksAt = sandbox.app.sandbox.config.origin;

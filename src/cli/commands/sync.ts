@@ -13,7 +13,7 @@ import { previewDirsOf, writeReports } from '../../reporters/write-reports.js';
 import { consoleSummary } from '../../reporters/console-summary.js';
 import { sync } from '../../sync/sync.js';
 import { shownPath } from '../shown-path.js';
-import { appendReportToStepSummary } from '../github-actions.js';
+import { annotateFailures, appendReportToStepSummary } from '../github-actions.js';
 
 /**
  * `signrun sync <paths...> [--out DIR] [--state DIR] [--force] [--combined]`:
@@ -66,6 +66,7 @@ const syncCommand: CommandHandler = async ({ args, options, io, signal }) => {
       const report = reportOf(summary, io.cwd);
       await writeReports(out, report, { previewDirs: previewDirsOf(io.cwd, outDir) });
       await appendReportToStepSummary(io, path.join(outDir, 'report.md'));
+      await annotateFailures(io, report);
       const { sync: info } = summary;
       io.stdout.write(
         info.listed

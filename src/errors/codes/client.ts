@@ -105,6 +105,12 @@ export const clientCodes = defineCodes({
       'A download is not what was asked for: a document, certificate or combined PDF that does not start as a PDF (%PDF), or an archive that is not a ZIP (PK). Nothing was written (an HTML error page served with status 200 by a proxy, a login page…).',
     hint: 'Check who answers at the configured root URL; run again (`npx signrun sync`) once it serves the documents.',
   },
+  SR_DOWNLOAD_DAMAGED: {
+    exitCode: 1,
+    summary:
+      "An envelope's archive (documents/archive, a ZIP) cannot be read whole: a broken directory, a file whose bytes do not match its checksum or its stated size, or a compression signrun does not read. Nothing of it was written.",
+    hint: 'Run `npx signrun sync` again: the archive is downloaded anew; if it stays damaged, check who answers at the configured root URL.',
+  },
   SR_DOWNLOAD_TOO_LARGE: {
     exitCode: 1,
     summary:

@@ -94,7 +94,7 @@ export const runCodes = defineCodes({
     exitCode: 1,
     summary:
       'The hourly call budget (--max-calls-per-hour, or what the service says is left this hour) could not cover more work: the run started nothing new and finished what was in flight.',
-    hint: 'Run the same command again after the time report.json gives in callBudget.resumeAt: finished envelopes are skipped, the rest are sent.',
+    hint: 'Run the same command again after the time report.json gives in callBudget.resumeAt: finished envelopes are skipped, the rest are sent. Or let one run wait for each next hour: `npx signrun run <paths> --spread-over-hours`.',
   },
   SR_STATE_LOCKED: {
     exitCode: 2,

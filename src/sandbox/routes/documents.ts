@@ -5,6 +5,9 @@ import { apiErrors } from '../api-error.js';
 import type { EnvelopeRecord, DocumentRecord } from '../repositories/envelopes.js';
 import { certificatePdf } from '../pdf/certificate.js';
 import { combinePdfs } from '../pdf/combine.js';
+import { envelopeArchive } from '../pdf/envelope-archive.js';
+import { pdfPortfolio } from '../pdf/portfolio.js';
+import { envelopeDocumentJson } from '../wire/envelope-json.js';
 
 /**
  * Documents with their page counts: the count stored at creation, else the
@@ -47,8 +50,11 @@ function pdfName(name: string): string {
 /**
  * Documents (4.8–4.10): the list (Documents_GetDocuments →
  * #/definitions/envelopeDocumentsResult, with the certificate entry as
- * DocuSign lists it), and downloads (Documents_GetDocument, application/pdf)
- * of each document's current version, `certificate` and `combined`.
+ * DocuSign lists it), and downloads (Documents_GetDocument) of each
+ * document's current version, `certificate`, `combined` (one PDF),
+ * `archive` (a ZIP of every document and the certificate, application/zip:
+ * src/sandbox/pdf/envelope-archive.ts) and `portfolio` (a PDF portfolio:
+ * src/sandbox/pdf/portfolio.ts).
  */
 export const documentRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: EnvelopeParams }>(
@@ -61,21 +67,7 @@ export const documentRoutes: FastifyPluginAsync = async (app) => {
       return {
         envelopeId: envelope.id,
         envelopeDocuments: [
-          ...documents.map((d, i) => ({
-            documentId: d.documentId,
-            name: d.name,
-            type: 'content',
-            uri: `${uri}/${d.documentId}`,
-            order: String(i + 1),
-            pages: String(d.pages),
-            sizeBytes: String(d.size),
-            display: 'inline',
-            includeInDownload: 'true',
-            signerMustAcknowledge: 'no_interaction',
-            containsPdfFormFields: 'false',
-            authoritativeCopy: 'false',
-            availableDocumentTypes: [{ type: 'electronic', isDefault: 'true' }],
-          })),
+          ...documents.map((d, i) => envelopeDocumentJson(envelope.id, d, i + 1, d.pages)),
           {
             documentId: 'certificate',
             name: 'Summary',
@@ -102,7 +94,25 @@ export const documentRoutes: FastifyPluginAsync = async (app) => {
       const documentId = request.params.documentId.toLowerCase();
       let bytes: Buffer;
       let filename: string;
-      if (documentId === 'certificate') {
+      let contentType = 'application/pdf';
+      if (documentId === 'archive') {
+        // Served whatever the envelope's status, as DocuSign serves its documents before completion
+        // too: the documents as they stand and the certificate of what happened so far.
+        const documents = sandbox.envelopes.documents(envelope.id);
+        bytes = envelopeArchive(
+          documents.map((d) => ({ name: d.name, bytes: sandbox.blobs.get(d.sha256) })),
+          await certificateOf(request, envelope),
+        );
+        filename = `${envelope.id}.zip`;
+        contentType = 'application/zip';
+      } else if (documentId === 'portfolio') {
+        const documents = sandbox.envelopes.documents(envelope.id);
+        bytes = await pdfPortfolio(
+          documents.map((d) => ({ name: d.name, bytes: sandbox.blobs.get(d.sha256) })),
+          await certificateOf(request, envelope),
+        );
+        filename = `${envelope.id}.pdf`;
+      } else if (documentId === 'certificate') {
         bytes = await certificateOf(request, envelope);
         filename = 'Summary.pdf';
       } else if (documentId === 'combined') {
@@ -119,7 +129,7 @@ export const documentRoutes: FastifyPluginAsync = async (app) => {
         filename = pdfName(document.name);
       }
       void reply
-        .header('content-type', 'application/pdf')
+        .header('content-type', contentType)
         .header('content-disposition', `file; filename="${filename}"`)
         .header('content-length', bytes.length);
       return bytes;

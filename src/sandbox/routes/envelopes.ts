@@ -134,14 +134,17 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
         startPosition,
         count: Math.min(count, 1000),
       });
-      const includeRecipients = (q.include ?? '').split(',').includes('recipients');
+      // `include` (Swagger: custom_fields, documents, recipients…; `tabs` is a value of the single
+      // envelope's GET only, not of this listing's, so recipients come here without their tabs).
+      const include = splitList(q.include) ?? [];
       // One query for the page's custom fields (the runner's listings carry its identity fields), not one per envelope.
       const fields = sandbox.envelopes.customFieldsOfMany(envelopes.map((e) => e.id));
       return {
         envelopes: envelopes.map((e) =>
           envelopeJson(e, {
             customFields: fields.get(e.id) ?? [],
-            ...(includeRecipients ? { recipients: sandbox.envelopes.recipients(e.id) } : {}),
+            ...(include.includes('recipients') ? { recipients: sandbox.envelopes.recipients(e.id) } : {}),
+            ...(include.includes('documents') ? { documents: sandbox.envelopes.documents(e.id) } : {}),
           }),
         ),
         resultSetSize: String(envelopes.length),
@@ -173,6 +176,7 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
         ...envelopeJson(envelope, {
           customFields: sandbox.envelopes.customFields(envelope.id),
           ...(include.includes('recipients') ? { recipients: sandbox.envelopes.recipients(envelope.id) } : {}),
+          ...(include.includes('documents') ? { documents: sandbox.envelopes.documents(envelope.id) } : {}),
         }),
         // The brand it shows (its own brandId, or the sending default it was created with).
         ...(brand === undefined ? {} : { brandId: brand.id }),

@@ -20,7 +20,7 @@ export const envelopeParams = {
   params: { type: 'object', required: ['accountId', 'envelopeId'], properties: { accountId, envelopeId: guid } },
 } as const;
 
-/** Params of …/documents/{documentId}: a positive number, `certificate`, `combined` (any case). */
+/** Params of …/documents/{documentId}: a positive number, `certificate`, `combined`, `archive`, `portfolio` (any case). */
 export const documentParams = {
   params: {
     type: 'object',
@@ -30,7 +30,8 @@ export const documentParams = {
       envelopeId: guid,
       documentId: {
         type: 'string',
-        pattern: '^([1-9][0-9]{0,9}|[Cc][Ee][Rr][Tt][Ii][Ff][Ii][Cc][Aa][Tt][Ee]|[Cc][Oo][Mm][Bb][Ii][Nn][Ee][Dd])$',
+        pattern:
+          '^([1-9][0-9]{0,9}|[Cc][Ee][Rr][Tt][Ii][Ff][Ii][Cc][Aa][Tt][Ee]|[Cc][Oo][Mm][Bb][Ii][Nn][Ee][Dd]|[Aa][Rr][Cc][Hh][Ii][Vv][Ee]|[Pp][Oo][Rr][Tt][Ff][Oo][Ll][Ii][Oo])$',
       },
     },
   },

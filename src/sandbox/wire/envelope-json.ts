@@ -34,6 +34,30 @@ export function customFieldsJson(fields: CustomFieldRecord[]) {
   };
 }
 
+/**
+ * `#/definitions/envelopeDocument`: a content document as the documents
+ * listing (Documents_GetDocuments) and `include=documents` of the envelope
+ * and its listing give it. `pages` only when the caller has the count: the
+ * status listing does not count pages (a count may mean parsing the PDF).
+ */
+export function envelopeDocumentJson(envelopeId: string, d: DocumentRecord, order: number, pages?: number) {
+  return {
+    documentId: d.documentId,
+    name: d.name,
+    type: 'content',
+    uri: `/envelopes/${envelopeId}/documents/${d.documentId}`,
+    order: String(order),
+    ...(pages !== undefined ? { pages: String(pages) } : {}),
+    sizeBytes: String(d.size),
+    display: 'inline',
+    includeInDownload: 'true',
+    signerMustAcknowledge: 'no_interaction',
+    containsPdfFormFields: 'false',
+    authoritativeCopy: 'false',
+    availableDocumentTypes: [{ type: 'electronic', isDefault: 'true' }],
+  };
+}
+
 /** `#/definitions/envelope` (GET one envelope, and each item of the status-changes listing). */
 export function envelopeJson(
   e: EnvelopeRecord,
@@ -69,6 +93,10 @@ export function envelopeJson(
     eventNotification: e.eventNotification ?? undefined,
     ...(extra.customFields ? { customFields: customFieldsJson(extra.customFields) } : {}),
     ...(extra.recipients ? { recipients: recipientsJson(extra.recipients) } : {}),
+    // `include=documents` (Envelopes_GetEnvelopes, Envelopes_GetEnvelope): #/definitions/envelope's envelopeDocuments.
+    ...(extra.documents
+      ? { envelopeDocuments: extra.documents.map((d, i) => envelopeDocumentJson(e.id, d, i + 1)) }
+      : {}),
   };
 }
 
