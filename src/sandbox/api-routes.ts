@@ -4,7 +4,7 @@ import { loginRoutes } from './routes/login.js';
 import { accountRoutes } from './routes/accounts.js';
 import { envelopeRoutes } from './routes/envelopes.js';
 import { recipientRoutes } from './routes/recipients.js';
-import { viewRoutes } from './routes/views.js';
+import { managementViewApiRoutes, viewRoutes } from './routes/views.js';
 import { documentRoutes } from './routes/documents.js';
 import { templateRoutes } from './routes/templates.js';
 import { oauthRoutes } from './routes/oauth.js';
@@ -13,6 +13,10 @@ import { permissionProfileRoutes } from './routes/permission-profiles.js';
 import { groupRoutes } from './routes/groups.js';
 import { userRoutes } from './routes/users.js';
 import { bulkSendRoutes } from './routes/bulk-send.js';
+import { brandRoutes } from './routes/brands.js';
+import { userAuthorizationRoutes } from './routes/user-authorizations.js';
+import { actingPrincipal, actOnBehalfHeader } from './auth/act-on-behalf.js';
+import { connectConfigurationRoutes } from './routes/connect-configurations.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -36,7 +40,13 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
     if (sandbox.config.latencyMs > 0) await sandbox.delay(sandbox.config.latencyMs);
     const config = request.routeOptions.config;
     if (config.public) return;
-    const principal = await sandbox.auth.authenticate(request.headers);
+    const principal = actingPrincipal(
+      sandbox.db,
+      sandbox.accounts,
+      await sandbox.auth.authenticate(request.headers),
+      request.headers[actOnBehalfHeader],
+      sandbox.clock.now(),
+    );
     request.principal = principal;
     const params = request.params as { accountId?: string } | undefined;
     if (
@@ -58,6 +68,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(envelopeRoutes);
   await app.register(recipientRoutes);
   await app.register(viewRoutes);
+  await app.register(managementViewApiRoutes);
   await app.register(documentRoutes);
   await app.register(templateRoutes);
   await app.register(oauthRoutes);
@@ -66,4 +77,7 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(groupRoutes);
   await app.register(userRoutes);
   await app.register(bulkSendRoutes);
+  await app.register(brandRoutes);
+  await app.register(connectConfigurationRoutes);
+  await app.register(userAuthorizationRoutes);
 };

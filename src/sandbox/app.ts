@@ -10,6 +10,7 @@ import { withBodyBytes } from './wire/body-bytes.js';
 import { formBodyLimitBytes, formContentType, parseFormBody } from './wire/form-body.js';
 import { sandboxRoutes } from './routes/sandbox-routes.js';
 import { signingRoutes } from './signing/routes.js';
+import { managementViewRoutes } from './console/routes.js';
 import { connectPlugin } from './connect/plugin.js';
 import { accountServerPlugin } from './oauth/plugin.js';
 import { issueServerCertificate, loadOrCreateTlsCa, serverNames } from './tls/tls-ca.js';
@@ -136,6 +137,7 @@ export async function buildSandboxApp(
   await app.register(restApiV21(apiRoutes), { prefix: '/restapi/v2.1' });
   await app.register(sandboxRoutes);
   await app.register(signingRoutes);
+  await app.register(managementViewRoutes);
   await app.register(connectPlugin);
   await app.register(accountServerPlugin);
   if (tls) await app.register(caRoute(tls.caCertPem));

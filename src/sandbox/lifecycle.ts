@@ -48,6 +48,12 @@ export interface LifecycleDeps {
   emitter: SandboxEvents;
   /** Links to put in a remote (non-embedded) recipient's notification; the signing plugin may provide them. */
   notificationLinks: () => (envelope: EnvelopeRecord, recipient: RecipientRecord) => string[];
+  /** Fills a placeholder recipient of conditional routing whose turn has come (conditional-routing.ts). Default: nothing. */
+  resolvePlaceholder?: (
+    envelope: EnvelopeRecord,
+    recipient: RecipientRecord,
+    recipients: readonly RecipientRecord[],
+  ) => void;
 }
 
 /**
@@ -213,6 +219,7 @@ export function createLifecycle(deps: LifecycleDeps) {
       const batch = nextToSend(recipients);
       if (batch.length === 0) break;
       for (const recipient of batch) {
+        deps.resolvePlaceholder?.(envelope, recipient, recipients);
         recipient.status = 'sent';
         recipient.sentAt = now;
         envelopes.updateRecipient(recipient);
@@ -250,7 +257,8 @@ export function createLifecycle(deps: LifecycleDeps) {
     kind: 'envelope-notification' | 'envelope-completed',
     links: (envelope: EnvelopeRecord, recipient: RecipientRecord) => string[],
   ): void {
-    if (recipient.clientUserId !== null) return;
+    // Embedded: the client's application shows the view. No address: a placeholder no rule filled.
+    if (recipient.clientUserId !== null || recipient.email === '') return;
     const subject = recipient.emailSubject ?? envelope.emailSubject;
     deps.outbox.add({
       kind,

@@ -33,7 +33,15 @@ export interface Outbox {
   list(filter?: { to?: string; accountId?: string; envelopeId?: string }): OutboxMessage[];
 }
 
-export function createOutbox(db: SandboxDatabase, clock: Clock): Outbox {
+/**
+ * `decorate` may rewrite each message before it is recorded (the envelope's
+ * brand, brands/branded-message.ts); by default messages are kept as given.
+ */
+export function createOutbox(
+  db: SandboxDatabase,
+  clock: Clock,
+  decorate: (message: NewOutboxMessage) => NewOutboxMessage = (m) => m,
+): Outbox {
   const insert = db.prepare(
     `INSERT INTO outbox (at, kind, to_address, to_name, subject, body, links_json, account_id, envelope_id, recipient_id)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -52,7 +60,8 @@ export function createOutbox(db: SandboxDatabase, clock: Clock): Outbox {
     recipientId: r['recipient_id'] as string | null,
   });
   return {
-    add(message) {
+    add(given) {
+      const message = decorate(given);
       const at = clock.now();
       const info = insert.run(
         at,

@@ -19,6 +19,8 @@ import { createBulkSendWorker, type BulkSendWorker } from './bulk-send/bulk-send
 import { eventsRepository, type EventsRepository } from './repositories/events.js';
 import { viewTokensRepository, type ViewTokensRepository, type ViewTokenResult } from './repositories/view-tokens.js';
 import { createOutbox, type Outbox } from './outbox.js';
+import { brandedMessage } from './brands/branded-message.js';
+import { conditionalRouting } from './conditional-routing.js';
 import { SandboxEvents } from './events.js';
 import { createLifecycle, type Lifecycle } from './lifecycle.js';
 import { createAuthenticator, type Authenticator } from './auth/authenticate.js';
@@ -160,7 +162,7 @@ export async function createServices(
     const bulkSend = bulkSendRepository(db);
     const eventsTable = eventsRepository(db);
     const viewTokens = viewTokensRepository(db);
-    const outbox = createOutbox(db, clock);
+    const outbox = createOutbox(db, clock, brandedMessage(db));
     const events = new SandboxEvents();
     const hourlyLimit = createHourlyLimit(options.hourlyLimit, clock, options.hourlyWindowSeconds);
     let seedState: SandboxServices['seed'] = 'kept-existing-data';
@@ -183,6 +185,8 @@ export async function createServices(
       emitter: events,
       // Read at each send, so a plugin that replaces services.notificationLinks is heard.
       notificationLinks: () => services.notificationLinks,
+      resolvePlaceholder: (envelope, recipient, recipients) =>
+        conditionalRouting(db).resolve(envelope, recipient, recipients),
     });
     const bulkSendWorker = createBulkSendWorker({ db, lifecycle, bulkSend, envelopes, templates, blobs, clock });
     const accountIsLive = (accountId: string) => {

@@ -31,6 +31,8 @@ export interface ConnectEventFacts {
   userId?: string;
   /** A snapshot of the envelope (status, emailSubject, recipients …), as GET envelope returns it. */
   envelopeSummary?: Record<string, unknown>;
+  /** The account's Connect configuration that publishes it (its connectId); 0 for an envelope's own eventNotification. */
+  configurationId?: number;
 }
 
 /** The JSON body POSTed to `eventNotification.url`. */
@@ -39,7 +41,7 @@ export interface ConnectMessage {
   apiVersion: 'v2';
   uri: string;
   retryCount: number;
-  /** Envelope-level eventNotification has no Connect configuration: DocuSign sends 0 too. */
+  /** The publishing configuration's connectId; an envelope-level eventNotification has none: DocuSign sends 0 too. */
   configurationId: number;
   generatedDateTime: string;
   data: {
@@ -62,7 +64,7 @@ export function connectMessage(facts: ConnectEventFacts): ConnectMessage {
     apiVersion: 'v2',
     uri: `/restapi/v2/accounts/${facts.accountId}/envelopes/${facts.envelopeId}`,
     retryCount: 0,
-    configurationId: 0,
+    configurationId: facts.configurationId ?? 0,
     generatedDateTime: facts.at.toISOString(),
     data,
   };

@@ -8,6 +8,7 @@ import { ConnectWorker } from './connect-worker.js';
 import { ConnectQueue, type ConnectFailureRow } from './delivery-queue.js';
 import { EventCursor } from './event-cursor.js';
 import { wantsEvent } from './event-filter.js';
+import { configurationWants, connectConfigurations, type ConnectConfiguration } from './connect-configurations.js';
 import { ConnectHmacKeys } from './hmac-keys.js';
 import { connectSignature } from './hmac-signature.js';
 import { defaultConnectRetryPolicy } from './retry-timing.js';
@@ -19,7 +20,8 @@ import { publicOrigin } from '../public-origin.js';
  * decorated on the app.
  *
  * Each envelope/recipient event of an envelope that carries
- * `eventNotification.url` is queued (table connect_deliveries) as a signed
+ * `eventNotification.url`, and of an account whose Connect configurations
+ * (connect-configurations.ts, `…/connect`) publish it, is queued (table connect_deliveries) as a signed
  * JSON message; a worker POSTs it to the address (loopback and
  * `connectAllowedHosts` only), retrying with exponential backoff; the queue
  * survives restarts. The worker stops when the app closes.
@@ -40,13 +42,18 @@ export const connectPlugin: FastifyPluginAsync = async (app) => {
     prepare: (d) => {
       const message = JSON.parse(d.body) as ConnectMessage;
       const body = JSON.stringify({ ...message, retryCount: d.attempts });
-      return { body, signature: connectSignature(body, keys.keyFor(d.accountId)) };
+      // A delivery queued unsigned (a configuration without includeHMAC) stays unsigned.
+      return {
+        body,
+        signature: d.signature === undefined ? undefined : connectSignature(body, keys.keyFor(d.accountId)),
+      };
     },
     // Heard by whoever waits for a delivery to settle (tests), instead of polling the queue.
     onAttempt: (attempt) => services.events.emit('connect-attempt', attempt),
   });
 
   const cursor = new EventCursor(services.db);
+  const configurations = connectConfigurations(services.db);
 
   // One catch-up reads each envelope once, however many of its events it handles (a creation has three).
   let seen = new Map<string, EnvelopeRecord | undefined>();
@@ -56,67 +63,87 @@ export const connectPlugin: FastifyPluginAsync = async (app) => {
     return seen.get(id);
   };
 
+  // One catch-up reads each account's Connect configurations once.
+  let configsSeen = new Map<string, ConnectConfiguration[]>();
+  const configsOf = (accountId: string): ConnectConfiguration[] => {
+    let configs = configsSeen.get(accountId);
+    if (configs === undefined) {
+      configs = configurations.list(accountId);
+      configsSeen.set(accountId, configs);
+    }
+    return configs;
+  };
+
   const queueEvent = (event: SandboxEvent): void => {
     const envelope = envelopeOf(event.envelopeId);
-    const notification = envelope?.eventNotification;
-    const url = notification?.['url'];
-    if (
-      envelope === undefined ||
-      notification === null ||
-      notification === undefined ||
-      typeof url !== 'string' ||
-      url === ''
-    )
-      return;
+    if (envelope === undefined) return;
     const type = event.type;
-    if (!wantsEvent(notification, type)) return;
+    // Where it goes: the envelope's own eventNotification (always signed, as
+    // before), and every configuration of the account that publishes it
+    // (signed when it says includeHMAC).
+    const destinations: { url: string; configurationId: number; sign: boolean }[] = [];
+    const notification = envelope.eventNotification;
+    const url = notification?.['url'];
+    if (notification && typeof url === 'string' && url !== '' && wantsEvent(notification, type))
+      destinations.push({ url, configurationId: 0, sign: true });
+    for (const config of configsOf(envelope.accountId)) {
+      if (!configurationWants(config, envelope.senderUserId, type)) continue;
+      destinations.push({
+        url: String(config['urlToPublishTo']),
+        configurationId: Number(config.connectId),
+        sign: config['includeHMAC'] === 'true',
+      });
+    }
+    if (destinations.length === 0) return;
     const recipients = services.envelopes.recipients(envelope.id);
-    const body = JSON.stringify(
-      connectMessage({
-        type,
-        accountId: envelope.accountId,
+    const facts = {
+      type,
+      accountId: envelope.accountId,
+      envelopeId: envelope.id,
+      ...(event.recipientId === undefined ? {} : { recipientId: event.recipientId }),
+      at: new Date(event.at),
+      userId: envelope.senderUserId,
+      envelopeSummary: {
         envelopeId: envelope.id,
-        ...(event.recipientId === undefined ? {} : { recipientId: event.recipientId }),
-        at: new Date(event.at),
-        userId: envelope.senderUserId,
-        envelopeSummary: {
-          envelopeId: envelope.id,
-          status: envelope.status,
-          emailSubject: envelope.emailSubject,
-          statusChangedDateTime: new Date(envelope.statusChangedAt).toISOString(),
-          recipients: recipientsObject(
-            recipients.map((r) => ({
-              kind: r.kind,
-              recipient: {
-                recipientId: r.recipientId,
-                name: r.name,
-                email: r.email,
-                routingOrder: String(r.routingOrder),
-                status: r.status,
-              },
-            })),
-          ),
-        },
-      }),
-    );
-    queue.enqueue(
-      {
-        accountId: envelope.accountId,
-        envelopeId: envelope.id,
-        event: type,
-        url,
-        body,
-        signature: connectSignature(body, keys.keyFor(envelope.accountId)),
-        envelopeStatus: envelope.status,
+        status: envelope.status,
+        emailSubject: envelope.emailSubject,
+        statusChangedDateTime: new Date(envelope.statusChangedAt).toISOString(),
+        recipients: recipientsObject(
+          recipients.map((r) => ({
+            kind: r.kind,
+            recipient: {
+              recipientId: r.recipientId,
+              name: r.name,
+              email: r.email,
+              routingOrder: String(r.routingOrder),
+              status: r.status,
+            },
+          })),
+        ),
       },
-      Date.now(),
-    );
-    enqueued++;
+    };
+    for (const destination of destinations) {
+      const body = JSON.stringify(connectMessage({ ...facts, configurationId: destination.configurationId }));
+      queue.enqueue(
+        {
+          accountId: envelope.accountId,
+          envelopeId: envelope.id,
+          event: type,
+          url: destination.url,
+          body,
+          ...(destination.sign ? { signature: connectSignature(body, keys.keyFor(envelope.accountId)) } : {}),
+          envelopeStatus: envelope.status,
+        },
+        Date.now(),
+      );
+      enqueued++;
+    }
   };
 
   // The emitter only wakes us: the events come from the table (see EventCursor).
   const catchUp = (): void => {
     seen = new Map();
+    configsSeen = new Map();
     enqueued = 0;
     // A drain that returns less than a full batch has read up to the last event.
     while (cursor.drain(queueEvent, drainBatch) === drainBatch);

@@ -1,17 +1,20 @@
 import { oauthSchemaSql } from '../oauth/oauth-schema.js';
 
 /**
- * The sandbox's SQLite schema, version 6 (3: templates made through the API —
+ * The sandbox's SQLite schema, version 7 (3: templates made through the API —
  * description, owner, last change, deletion; template recipients of every kind;
  * 4: a template's custom fields; 5: users managed through the API — names,
  * permission profile, closing — with permission profiles and groups; 6: Bulk
- * Send — lists, batches and the copies of each batch, tables only, so older
- * files gain them through `CREATE TABLE IF NOT EXISTS`). Applied by `openDatabase` when the
+ * Send — lists, batches and the copies of each batch; 7: brands and their
+ * logos, the brand an envelope was sent with, Connect configurations, shared
+ * access (authorizations), envelopes in the recycle bin, sender and console
+ * views, conditional routing's placeholders — 6 and 7 whole tables only, so
+ * older files gain them through `CREATE TABLE IF NOT EXISTS`). Applied by `openDatabase` when the
  * file is new (the account server's tables: oauth/oauth-schema.ts). Ids are strings (GUIDs) as on DocuSign's wire; times are epoch
  * milliseconds; document bytes live in the blob store, referenced by sha256.
  * A file of an older version is brought up to date by `schemaMigrations`.
  */
-export const schemaVersion = 6;
+export const schemaVersion = 7;
 
 export const schemaSql = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -278,6 +281,89 @@ CREATE TABLE IF NOT EXISTS bulk_send_copies (
   PRIMARY KEY (batch_id, position)
 );
 CREATE INDEX IF NOT EXISTS bulk_send_copies_queued ON bulk_send_copies(status, batch_id, position);
+-- Brands (routes/brands.ts): DocuSign's brand, its lists kept as the client sent them (JSON).
+CREATE TABLE IF NOT EXISTS brands (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  company TEXT,
+  is_sending_default INTEGER NOT NULL DEFAULT 0,
+  is_signing_default INTEGER NOT NULL DEFAULT 0,
+  is_overriding_company_name INTEGER NOT NULL DEFAULT 0,
+  default_language TEXT,
+  languages_json TEXT NOT NULL DEFAULT '[]',
+  colors_json TEXT NOT NULL DEFAULT '[]',       -- [{ name, value }], values #rrggbb
+  email_content_json TEXT NOT NULL DEFAULT '[]',
+  links_json TEXT NOT NULL DEFAULT '[]',
+  landing_pages_json TEXT NOT NULL DEFAULT '[]',
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS brands_by_account ON brands(account_id);
+CREATE TABLE IF NOT EXISTS brand_logos (
+  brand_id TEXT NOT NULL,
+  logo_type TEXT NOT NULL,                      -- primary | secondary | email
+  content_type TEXT NOT NULL,
+  sha256 TEXT NOT NULL,                         -- bytes in the blob store
+  PRIMARY KEY (brand_id, logo_type)
+);
+-- The brand an envelope was created with (its brandId, or the account's sending default then).
+CREATE TABLE IF NOT EXISTS envelope_brands (
+  envelope_id TEXT PRIMARY KEY,
+  brand_id TEXT NOT NULL
+);
+-- Connect configurations of an account (connect/connect-configurations.ts); the HMAC flag only, never a key.
+CREATE TABLE IF NOT EXISTS connect_configurations (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  account_id TEXT NOT NULL,
+  config_json TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+-- Shared access: a principal user lets an agent user act for them (auth/user-authorizations.ts).
+CREATE TABLE IF NOT EXISTS user_authorizations (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL,
+  principal_user_id TEXT NOT NULL,
+  agent_user_id TEXT NOT NULL,
+  permission TEXT NOT NULL,                     -- send | manage | sign | edit
+  start_at INTEGER NOT NULL,
+  end_at INTEGER,
+  created_at INTEGER NOT NULL,
+  created_by TEXT NOT NULL,
+  modified_at INTEGER NOT NULL,
+  modified_by TEXT NOT NULL,
+  deleted_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS user_authorizations_by_agent ON user_authorizations(agent_user_id);
+-- Envelopes moved between folders (routes/folders.ts); an envelope without a row is in its natural folder.
+CREATE TABLE IF NOT EXISTS envelope_folders (
+  envelope_id TEXT PRIMARY KEY,
+  folder TEXT NOT NULL,                         -- recyclebin | sentitems | draft | inbox
+  moved_at INTEGER NOT NULL
+);
+-- Placeholder recipients of conditional routing and their rules (conditional-routing.ts), until their turn resolves them.
+CREATE TABLE IF NOT EXISTS envelope_conditional_recipients (
+  envelope_id TEXT NOT NULL,
+  recipient_id TEXT NOT NULL,
+  rule_json TEXT NOT NULL,
+  PRIMARY KEY (envelope_id, recipient_id)
+);
+-- Sender and console views (console/management-views.ts): a single-use token, then a session held by
+-- a cookie. Token and session secret are kept as sha256 only.
+CREATE TABLE IF NOT EXISTS management_views (
+  session_id TEXT PRIMARY KEY,
+  token_hash TEXT NOT NULL UNIQUE,
+  kind TEXT NOT NULL,                           -- sender | console
+  account_id TEXT NOT NULL,
+  user_id TEXT NOT NULL,
+  envelope_id TEXT,                             -- the draft (sender), the envelope to show first (console)
+  return_url TEXT NOT NULL,
+  token_expires_at INTEGER NOT NULL,
+  used_at INTEGER,
+  secret_hash TEXT,
+  csrf_token TEXT,
+  expires_at INTEGER,
+  finished_at INTEGER
+);
 ${oauthSchemaSql}`;
 
 /**

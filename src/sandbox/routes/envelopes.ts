@@ -10,6 +10,9 @@ import { envelopeJson, customFieldsJson } from '../wire/envelope-json.js';
 import { lenientObject, lenientString } from '../wire/lenient.js';
 import { readMultipartEnvelope } from '../wire/multipart-envelope.js';
 import { LifecycleError } from '../lifecycle.js';
+import { brandsStore } from '../brands/brands-store.js';
+import { conditionalRouting } from '../conditional-routing.js';
+import { brandNotFound } from './brands.js';
 
 /** Query of the status-changes listing (Envelopes_GetEnvelopes). */
 interface ListQuery {
@@ -58,6 +61,12 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
         : parseEnvelopeDefinition(request.body);
       // A permission profile that may not send (allowEnvelopeSending "false") may still make drafts.
       if (incoming.status === 'sent') requirePermission(request, 'allowEnvelopeSending');
+      // The brand is checked before anything is made, and recorded before the
+      // creation commits: the messages sent at creation already show it.
+      const brands = brandsStore(sandbox.db);
+      const brand =
+        incoming.brandId !== undefined ? brands.get(account.id, incoming.brandId) : brands.sendingDefault(account.id);
+      if (incoming.brandId !== undefined && brand === undefined) throw brandNotFound();
       const built = await buildEnvelope(incoming, {
         accountId: account.id,
         userId: user.id,
@@ -65,6 +74,9 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
         blobs: sandbox.blobs,
         templates: sandbox.templates,
       });
+      if (brand !== undefined) brands.brandEnvelope(built.envelope.id, brand.id);
+      if (incoming.conditionalRecipients.length > 0)
+        conditionalRouting(sandbox.db).record(built.envelope.id, incoming.conditionalRecipients);
       const stored = await sandbox.lifecycle.createSoon(
         built.envelope,
         built.recipients,
@@ -162,11 +174,16 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
       const envelope = envelopeOf(request, request.params.envelopeId);
       const { sandbox } = request.server;
       const include = (request.query.include ?? '').split(',').map((s) => s.trim());
-      return envelopeJson(envelope, {
-        customFields: sandbox.envelopes.customFields(envelope.id),
-        ...(include.includes('recipients') ? { recipients: sandbox.envelopes.recipients(envelope.id) } : {}),
-        ...(include.includes('documents') ? { documents: sandbox.envelopes.documents(envelope.id) } : {}),
-      });
+      const brand = brandsStore(sandbox.db).ofEnvelope(envelope.id);
+      return {
+        ...envelopeJson(envelope, {
+          customFields: sandbox.envelopes.customFields(envelope.id),
+          ...(include.includes('recipients') ? { recipients: sandbox.envelopes.recipients(envelope.id) } : {}),
+          ...(include.includes('documents') ? { documents: sandbox.envelopes.documents(envelope.id) } : {}),
+        }),
+        // The brand it shows (its own brandId, or the sending default it was created with).
+        ...(brand === undefined ? {} : { brandId: brand.id }),
+      };
     },
   );
 

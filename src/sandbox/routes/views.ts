@@ -1,6 +1,7 @@
-import { envelopeParams } from './route-schemas.js';
+import { accountParams, envelopeParams } from './route-schemas.js';
+import { managementViews } from '../console/management-views.js';
 import type { FastifyPluginAsync } from 'fastify';
-import { envelopeOf, originOf, principalOf, type EnvelopeParams } from './request-helpers.js';
+import { envelopeOf, originOf, principalOf, type AccountParams, type EnvelopeParams } from './request-helpers.js';
 import { recipientKind } from '../../envelope/index.js';
 import { witnessedStillToSign } from '../routing.js';
 import { apiErrors } from '../api-error.js';
@@ -83,6 +84,72 @@ export const viewRoutes: FastifyPluginAsync = async (app) => {
       frameAncestorsStore(sandbox.db).forToken(hashToken(token), frameAncestors);
       void reply.status(201);
       return { url: `${originOf(request)}/signing/${token}` };
+    },
+  );
+};
+
+/**
+ * POST …/envelopes/{envelopeId}/views/sender (Views_PostEnvelopeSenderView,
+ * #/definitions/returnUrlRequest — DocuSign's newer envelopeViewRequest with
+ * `viewAccess` and `settings` is read the same way → 201 EnvelopeViews) and
+ * POST …/views/console (Views_PostAccountConsoleView, #/definitions/consoleViewRequest
+ * → 201 EnvelopeViews): single-use addresses of the sender view of a draft
+ * and of the console (console/routes.ts), living as long as a signing view's.
+ * The settings of the sender view (starting screen, which buttons show) are
+ * accepted; the sandbox's page has one screen and shows Send and Save.
+ */
+export const managementViewApiRoutes: FastifyPluginAsync = async (app) => {
+  app.post<{ Params: EnvelopeParams }>(
+    '/accounts/:accountId/envelopes/:envelopeId/views/sender',
+    { schema: envelopeParams },
+    async (request, reply) => {
+      const envelope = envelopeOf(request, request.params.envelopeId);
+      const body = lenientObject(request.body, 'envelopeViewRequest');
+      const returnUrl = lenientString(body?.['returnUrl'], 'returnUrl');
+      if (!returnUrl) throw apiErrors.invalidParameter("'returnUrl' is required: the sender is sent there afterwards.");
+      lenientObject(body?.['settings'], 'settings');
+      if (envelope.status !== 'created')
+        throw apiErrors.invalidStatus(`The envelope is ${envelope.status}: a sender view opens a draft.`);
+      const { sandbox } = request.server;
+      const token = managementViews(sandbox.db).issue(
+        {
+          kind: 'sender',
+          accountId: envelope.accountId,
+          userId: principalOf(request).user.id,
+          envelopeId: envelope.id,
+          returnUrl,
+        },
+        sandbox.clock.now(),
+        sandbox.config.viewTokenTtlSeconds,
+      );
+      void reply.status(201);
+      return { url: `${originOf(request)}/sending/${token}` };
+    },
+  );
+
+  app.post<{ Params: AccountParams }>(
+    '/accounts/:accountId/views/console',
+    { schema: accountParams },
+    async (request, reply) => {
+      const { account, user } = principalOf(request);
+      const body = lenientObject(request.body, 'consoleViewRequest') ?? {};
+      const envelopeId = lenientString(body['envelopeId'], 'envelopeId');
+      if (envelopeId) envelopeOf(request, envelopeId);
+      const { sandbox } = request.server;
+      const token = managementViews(sandbox.db).issue(
+        {
+          kind: 'console',
+          accountId: account.id,
+          userId: user.id,
+          envelopeId: envelopeId ? envelopeId.toLowerCase() : null,
+          // DocuSign does not require one: without, leaving the console lands on the sandbox's own page.
+          returnUrl: lenientString(body['returnUrl'], 'returnUrl') || `${originOf(request)}/signing/done`,
+        },
+        sandbox.clock.now(),
+        sandbox.config.viewTokenTtlSeconds,
+      );
+      void reply.status(201);
+      return { url: `${originOf(request)}/console/${token}` };
     },
   );
 };

@@ -2,6 +2,7 @@ import { tabSize } from '../../pdf/index.js';
 import type { PageText } from './page-text.js';
 import type { SignaturePlace } from './signature-places.js';
 import { fieldsShownField, type SigningField } from '../tabs/entered-values.js';
+import type { PageBrand } from '../brands/brand-look.js';
 
 /** Escapes text for HTML element content and double-quoted attributes. */
 export function escapeHtml(text: string): string {
@@ -28,9 +29,28 @@ export interface SigningPageModel {
   signatureName?: string;
   /** Who signs and for whom, when it is not plain (an in-person signer's host, a witness): shown above the documents. */
   notice?: string;
+  /** The envelope's brand (its brandId, or the account's sending default): name, logo and colours. */
+  brand?: PageBrand;
 }
 
-function shell(text: PageText, title: string, body: string, head = ''): string {
+/** The page's top bar: the envelope's brand (logo, name) or the sandbox's name. */
+export function barHtml(brand: PageBrand | undefined): string {
+  if (brand === undefined) return `<header class="bar">\n  <p class="brand">signrun sandbox</p>\n</header>`;
+  const logo =
+    brand.logoDataUrl === undefined
+      ? ''
+      : `<img class="brand-logo" src="${escapeHtml(brand.logoDataUrl)}" alt="${escapeHtml(brand.name)} logo"> `;
+  return `<header class="bar" data-branded>\n  <p class="brand">${logo}${escapeHtml(brand.name)}</p>\n</header>`;
+}
+
+/** The brand's stylesheet link, after the page's own so its colours win. */
+export function brandHead(brand: PageBrand | undefined): string {
+  return brand?.stylesheetHref === undefined
+    ? ''
+    : `<link rel="stylesheet" href="${escapeHtml(brand.stylesheetHref)}">`;
+}
+
+export function shell(text: PageText, title: string, body: string, head = ''): string {
   return `<!doctype html>
 <html lang="${text.lang}">
 <head>
@@ -88,9 +108,7 @@ export function signingPageHtml(m: SigningPageModel): string {
 </section>`,
     )
     .join('\n');
-  const body = `<header class="bar">
-  <p class="brand">signrun sandbox</p>
-</header>
+  const body = `${barHtml(m.brand)}
 <main id="main" class="layout">
   <div class="intro">
     <h1>${escapeHtml(t.heading(m.emailSubject))}</h1>
@@ -134,7 +152,7 @@ export function signingPageHtml(m: SigningPageModel): string {
 </main>
 <script type="application/json" id="signing-data">${json}</script>
 <script type="module" src="/signing/assets/signing.js"></script>`;
-  return shell(t, t.heading(m.emailSubject), body);
+  return shell(t, t.heading(m.emailSubject), body, brandHead(m.brand));
 }
 
 /** What the page of a recipient who does not sign shows. */
@@ -147,6 +165,8 @@ export interface ViewPageModel {
   documents: { documentId: string; name: string }[];
   /** True when the recipient finishes its part here (certified delivery, editor, agent, intermediary); false for a carbon copy. */
   acts: boolean;
+  /** The envelope's brand, as on the signing page. */
+  brand?: PageBrand;
 }
 
 /**
@@ -173,9 +193,7 @@ export function viewPageHtml(m: ViewPageModel): string {
       <button type="submit" class="secondary">${escapeHtml(t.finishLater)}</button>
     </form>`
     : '';
-  const body = `<header class="bar">
-  <p class="brand">signrun sandbox</p>
-</header>
+  const body = `${barHtml(m.brand)}
 <main id="main" class="message">
   <h1>${escapeHtml(`${t.viewTitle}: ${m.emailSubject}`)}</h1>
   <p>${escapeHtml(t.viewIntro(m.senderName))}</p>
@@ -188,7 +206,7 @@ export function viewPageHtml(m: ViewPageModel): string {
   </section>
   ${action}
 </main>`;
-  return shell(t, t.viewTitle, body);
+  return shell(t, t.viewTitle, body, brandHead(m.brand));
 }
 
 /** The access-code step: one labelled field; after a wrong code, the error says how many attempts are left. */

@@ -9,7 +9,8 @@ export const signingPageCss = `
 html { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: #1d2433; background: #eef1f6; }
 body { margin: 0; line-height: 1.5; }
 .bar { background: #16325c; color: #fff; padding: .5rem 1rem; }
-.brand { margin: 0; font-weight: 600; letter-spacing: .02em; }
+.brand { margin: 0; font-weight: 600; letter-spacing: .02em; display: flex; align-items: center; gap: .5rem; }
+.brand-logo { max-height: 2rem; max-width: 10rem; }
 h1 { font-size: 1.35rem; margin: 0 0 .5rem; }
 h2 { font-size: 1.1rem; margin: 0 0 .5rem; }
 h3 { font-size: 1rem; margin: 1rem 0 .5rem; }
@@ -52,4 +53,15 @@ button.danger { background: #a4161a; color: #fff; margin-top: .5rem; }
 .field input[type=text], .field select { width: 100%; box-sizing: border-box; }
 .field[data-locked] input, .field[data-locked] select { background: #eef1f5; color: #3d4759; }
 .required { color: #a4161a; }
+.message.wide { max-width: 60rem; }
+table.list { width: 100%; border-collapse: collapse; margin: .5rem 0 1rem; }
+table.list caption { text-align: left; font-weight: 600; padding: .25rem 0; }
+table.list th, table.list td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #c8d0dc; }
+.actions { display: flex; gap: .75rem; flex-wrap: wrap; }
+.actions form { flex: 1 1 12rem; }
+.folders { list-style: none; display: flex; flex-wrap: wrap; gap: .5rem; padding: 0; }
+.folders a { display: inline-block; padding: .25rem .6rem; border: 1px solid #0b5cad; border-radius: 4px; color: #0b5cad; text-decoration: none; }
+.folders a[aria-current=page] { background: #0b5cad; color: #fff; }
+.count { font-size: .85rem; }
+.blurb { white-space: pre-wrap; }
 `;

@@ -5,6 +5,8 @@ import { loadOrCreateSandboxCa } from '../seal/sandbox-ca.js';
 import { createPdfSealer, type PdfSealer } from '../seal/seal-pdf.js';
 import { StampPageError } from '../stamp/stamp-signatures.js';
 import { EnvelopeLock } from './envelope-lock.js';
+import { brandCss, envelopePageBrand } from '../brands/brand-look.js';
+import { brandsStore } from '../brands/brands-store.js';
 import { accessCodePageHtml, messagePageHtml, signingPageHtml, viewPageHtml } from './page-html.js';
 import { accessCodeState, tryAccessCode } from './access-code.js';
 import { recipientKind } from '../../envelope/index.js';
@@ -99,6 +101,14 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
     const asset = standardFontAsset(request.params.name);
     if (asset === undefined) return reply.code(404).type('text/plain').send('not found');
     return reply.type(asset.contentType).send(asset.body);
+  });
+
+  // A brand's colours (brands/brand-look.ts): not secret, and checked to be #rrggbb when stored.
+  app.get<{ Params: { file: string } }>('/signing/brands/:file', async (request, reply) => {
+    const brand = /^([0-9a-fA-F-]{36})\.css$/.exec(request.params.file);
+    const found = brand === null ? undefined : brandsStore(services.db).getById(brand[1]!);
+    if (found === undefined) return reply.code(404).type('text/plain').send('not found');
+    return reply.type('text/css; charset=utf-8').header('cache-control', 'no-cache').send(brandCss(found));
   });
 
   // Where remote signers land after finishing (they have no client application).
@@ -396,6 +406,7 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
       );
     }
     const senderName = services.accounts.account(envelope.accountId)?.name ?? 'signrun sandbox';
+    const brand = envelopePageBrand(services.db, services.blobs, envelope.id);
     const documents = services.envelopes
       .documents(session.envelopeId)
       .map((d) => ({ documentId: d.documentId, name: d.name }));
@@ -412,6 +423,7 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
           emailSubject: envelope.emailSubject,
           documents,
           acts: mustAct(recipient),
+          ...(brand === undefined ? {} : { brand }),
         }),
       );
     }
@@ -433,6 +445,7 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
         ...(error === undefined ? {} : { error }),
         ...(signatureName === undefined ? {} : { signatureName }),
         ...(notice === undefined ? {} : { notice }),
+        ...(brand === undefined ? {} : { brand }),
       }),
     );
   }

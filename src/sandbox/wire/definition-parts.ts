@@ -67,9 +67,11 @@ export interface IncomingRecipient {
  * How a recipient is read: `recipient` (an envelope's: name and email
  * required), `role` (a templateRoles entry: roleName required too) or
  * `template` (a template's, or an inline template's: a role may be a
- * placeholder without name or email, filled when an envelope uses it).
+ * placeholder without name or email, filled when an envelope uses it) or
+ * `placeholder` (a conditional routing placeholder: no email yet, the rule
+ * that names it fills it when its turn comes; wire/conditional-recipients.ts).
  */
-export type RecipientReading = 'recipient' | 'role' | 'template';
+export type RecipientReading = 'recipient' | 'role' | 'template' | 'placeholder';
 
 export function parseDocument(raw: unknown, index: number, fileParts: Map<string, Buffer>): IncomingDocument {
   const field = `documents[${index}]`;
@@ -110,6 +112,7 @@ export function parseDocument(raw: unknown, index: number, fileParts: Map<string
 export function parseRecipients(
   recipients: Record<string, unknown> | undefined,
   reading: RecipientReading = 'recipient',
+  placeholders: ReadonlySet<string> = new Set(),
 ): IncomingRecipient[] {
   if (!recipients) return [];
   for (const collection of unmodelledRecipientCollections) {
@@ -119,7 +122,14 @@ export function parseRecipients(
   const out: IncomingRecipient[] = [];
   for (const kind of recipientKinds) {
     const list = lenientArray(recipients[kind.collection], `recipients.${kind.collection}`) ?? [];
-    list.forEach((raw, i) => out.push(parseRecipient(raw, kind.name, `recipients.${kind.collection}[${i}]`, reading)));
+    list.forEach((raw, i) => {
+      const id = lenientString(
+        lenientObject(raw, `recipients.${kind.collection}[${i}]`)?.['recipientId'],
+        'recipientId',
+      );
+      const as = id !== undefined && placeholders.has(id) ? 'placeholder' : reading;
+      out.push(parseRecipient(raw, kind.name, `recipients.${kind.collection}[${i}]`, as));
+    });
   }
   return out;
 }
@@ -137,7 +147,8 @@ export function parseRecipient(
   const name = lenientString(s['name'], `${field}.name`) || details.hostName;
   const email = lenientString(s['email'], `${field}.email`) || details.hostEmail;
   if (!name && reading !== 'template') throw apiErrors.invalidBody(`${field}.name is required.`);
-  if (!email && reading !== 'template') throw apiErrors.invalidBody(`${field}.email is required.`);
+  if (!email && reading !== 'template' && reading !== 'placeholder')
+    throw apiErrors.invalidBody(`${field}.email is required.`);
   if (email) checkEmail(email, `${field}.email`);
   if (details.signerEmail) checkEmail(details.signerEmail, `${field}.signerEmail`);
   const roleName = lenientString(s['roleName'], `${field}.roleName`);

@@ -1,5 +1,6 @@
 import { shorthandRecipientKind } from '../../envelope/index.js';
 import { apiErrors } from '../api-error.js';
+import { parseConditionalRecipients, type ConditionalRecipient } from './conditional-recipients.js';
 import { lenientArray, lenientObject, lenientString } from './lenient.js';
 import { camelCaseKeys } from './camel-case-keys.js';
 import { parseDocument, parseRecipient, parseRecipients } from './definition-parts.js';
@@ -35,6 +36,10 @@ export interface IncomingEnvelope {
   templateRoles: IncomingRecipient[] | undefined;
   /** `compositeTemplates` (#/definitions/compositeTemplate), in the order sent; empty when absent. */
   compositeTemplates: IncomingCompositeTemplate[];
+  /** `brandId`: the brand its signing page and messages show (routes/brands.ts). */
+  brandId: string | undefined;
+  /** Placeholder recipients of conditional routing and their rules (`workflow`). */
+  conditionalRecipients: ConditionalRecipient[];
 }
 
 /**
@@ -57,7 +62,12 @@ export function parseEnvelopeDefinition(body: unknown, fileParts: Map<string, Bu
     if (seenDocs.has(d.documentId)) throw apiErrors.invalidBody(`documentId ${d.documentId} is used twice.`);
     seenDocs.add(d.documentId);
   }
-  const recipients = parseRecipients(lenientObject(def['recipients'], 'recipients'));
+  const conditionalRecipients = parseConditionalRecipients(def['workflow']);
+  const recipients = parseRecipients(
+    lenientObject(def['recipients'], 'recipients'),
+    'recipient',
+    new Set(conditionalRecipients.map((c) => c.recipientId)),
+  );
   const templateId = lenientString(def['templateId'], 'templateId');
   const rolesRaw = lenientArray(def['templateRoles'], 'templateRoles');
   const templateRoles = rolesRaw?.map((raw, i) =>
@@ -100,6 +110,8 @@ export function parseEnvelopeDefinition(body: unknown, fileParts: Map<string, Bu
     templateId,
     templateRoles,
     compositeTemplates,
+    brandId: lenientString(def['brandId'], 'brandId') || undefined,
+    conditionalRecipients,
   };
 }
 
