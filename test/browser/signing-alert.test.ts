@@ -8,6 +8,7 @@ import { launchBrowser, newPage, startReturnServer, viewports, waitForDocuments 
 import { samplePdf } from '../signing/pdf-tools.js';
 import { sandboxApi, signer } from '../signing/sandbox-api.js';
 import { repoRoot } from '../helpers/run-cli.js';
+import { parseDotenv } from '../../src/jobs/dotenv.js';
 
 // The signing page's words and its alert, as a signer meets them: one field
 // is "the field", and pressing Finish too early shows the alert where the
@@ -110,9 +111,12 @@ describe('signing page words and alert', () => {
   }
 
   it("the examples' returnUrl is the sandbox's own page, so a first signing ends on it", async () => {
+    // The examples take it from examples/.env (SIGNRUN_RETURN_URL; the environment wins).
+    const dotenv = parseDotenv(readFileSync(join(repoRoot, 'examples', '.env'), 'utf8'));
     for (const file of ['embedded-signing.yaml', 'template-contract.yaml', 'hr-renewals.yaml']) {
       const text = readFileSync(join(repoRoot, 'examples', file), 'utf8');
-      const returnUrl = new URL(/returnUrl: (\S+)/.exec(text)?.[1] ?? '');
+      const reference = /returnUrl: \$\{env\.(\w+)\}/.exec(text)?.[1] ?? '';
+      const returnUrl = new URL(dotenv.get(reference) ?? '');
       expect(returnUrl.origin, file).toBe('http://127.0.0.1:8080'); // `npx signrun serve`'s default
       const { context, page, errors } = await newPage(browser);
       try {

@@ -1,4 +1,4 @@
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, repoRoot } from '../helpers/run-cli.js';
@@ -173,6 +173,8 @@ describe('signrun run (real CLI, real sandbox over HTTP)', () => {
 
   it('a template roleName the template lacks: exit 2 before anything is sent', async () => {
     const dir = await tempDir('signrun-tpl-');
+    // The example's returnUrl comes from its folder's .env: the copy takes it along.
+    await copyFile(path.join(repoRoot, 'examples/.env'), path.join(dir, '.env'));
     await writeFile(
       path.join(dir, 'tpl.yaml'),
       (await readFile(path.join(repoRoot, 'examples/template-contract.yaml'), 'utf8')).replace(
@@ -190,6 +192,7 @@ describe('signrun run (real CLI, real sandbox over HTTP)', () => {
 
   it('a role tab filling a label the template lacks: plan and run exit 2 before anything is sent', async () => {
     const dir = await tempDir('signrun-tpl-label-');
+    await copyFile(path.join(repoRoot, 'examples/.env'), path.join(dir, '.env'));
     await writeFile(
       path.join(dir, 'tpl.yaml'),
       (await readFile(path.join(repoRoot, 'examples/template-contract.yaml'), 'utf8')).replace(
