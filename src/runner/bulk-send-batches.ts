@@ -43,6 +43,18 @@ export interface FollowedBatch {
 
 const count = (value: string | undefined): number => Number(value ?? '0') || 0;
 
+/** Journals that a batch is done (no copy left queued), so no later run follows it again. */
+async function recordFollowed(ctx: BulkSendContext, result: FollowedBatch): Promise<FollowedBatch> {
+  await ctx.journal.append({
+    kind: 'bulk',
+    id: result.name,
+    step: 'followed',
+    sent: result.sent,
+    failed: result.failed,
+  });
+  return result;
+}
+
 /**
  * Looks at a batch until no copy of it is queued (DocuSign makes the copies
  * after the send has answered), waiting longer each time. Only then does
@@ -95,14 +107,7 @@ export async function followUnfinished(
     const result = batchId
       ? await followBatch(ctx, batch.name, batchId, batch.size)
       : { name: batch.name, sent: 0, failed: 0, errors: [] };
-    await ctx.journal.append({
-      kind: 'bulk',
-      id: batch.name,
-      step: 'followed',
-      sent: result.sent,
-      failed: result.failed,
-    });
-    followed.push(result);
+    followed.push(await recordFollowed(ctx, result));
   }
   const models = [...new Set(unfinished.map((b) => b.modelId))];
   if (models.length > 0) await deleteModels(ctx, models);
@@ -165,17 +170,8 @@ export async function sendInBulk(
       sent.push({ name, batchId: batchId!, size });
     }
     const followed: FollowedBatch[] = [];
-    for (const batch of sent) {
-      const result = await followBatch(ctx, batch.name, batch.batchId, batch.size);
-      await ctx.journal.append({
-        kind: 'bulk',
-        id: batch.name,
-        step: 'followed',
-        sent: result.sent,
-        failed: result.failed,
-      });
-      followed.push(result);
-    }
+    for (const batch of sent)
+      followed.push(await recordFollowed(ctx, await followBatch(ctx, batch.name, batch.batchId, batch.size)));
     done = true;
     return followed;
   } finally {

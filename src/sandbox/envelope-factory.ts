@@ -183,14 +183,7 @@ export async function buildEnvelope(
       templateId: incoming.templateId ?? null,
       transactionId: incoming.transactionId ?? null,
       eventNotification: incoming.eventNotification ?? null,
-      createdAt: now,
-      sentAt: null,
-      deliveredAt: null,
-      completedAt: null,
-      declinedAt: null,
-      voidedAt: null,
-      voidedReason: null,
-      statusChangedAt: now,
+      ...newEnvelopeTimes(now),
     },
     recipients,
     documents,
@@ -325,4 +318,18 @@ function checkFieldLengths(
     const problem = fieldLengthProblem(limit, value);
     if (problem && fieldLimits[limit].longer === 'refused') throw apiErrors.invalidParameter(`${where}: ${problem}.`);
   }
+}
+
+/** The dates of an envelope made at `now`: created and changed then, nothing else yet (the lifecycle sets the rest). */
+export function newEnvelopeTimes(now: number) {
+  return {
+    createdAt: now,
+    sentAt: null,
+    deliveredAt: null,
+    completedAt: null,
+    declinedAt: null,
+    voidedAt: null,
+    voidedReason: null,
+    statusChangedAt: now,
+  } as const;
 }

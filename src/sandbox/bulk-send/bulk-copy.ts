@@ -3,7 +3,7 @@ import type { Tabs, WireTab } from '../../envelope/index.js';
 import { fieldLengthProblem, fieldLimits, tabsObject } from '../../envelope/index.js';
 import { ApiError, apiErrors } from '../api-error.js';
 import type { NewEnvelope } from '../envelope-factory.js';
-import { buildEnvelope } from '../envelope-factory.js';
+import { buildEnvelope, newEnvelopeTimes } from '../envelope-factory.js';
 import type { EnvelopesRepository } from '../repositories/envelopes.js';
 import type { TemplatesRepository } from '../repositories/templates.js';
 import type { BlobStore } from '../db/blob-store.js';
@@ -165,14 +165,7 @@ async function copyOfDraft(
       emailSubject: copy.emailSubject ?? model.emailSubject,
       emailBlurb: copy.emailBlurb ?? model.emailBlurb,
       transactionId: null,
-      createdAt: now,
-      sentAt: null,
-      deliveredAt: null,
-      completedAt: null,
-      declinedAt: null,
-      voidedAt: null,
-      voidedReason: null,
-      statusChangedAt: now,
+      ...newEnvelopeTimes(now),
     },
     recipients,
     documents,
