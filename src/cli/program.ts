@@ -133,6 +133,7 @@ export function buildProgram(
       ).choices(['at-send', 'on-completion']),
     )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--bulk-send', 'count the calls as `run --bulk-send` would make them (forEach envelopes through Bulk Send)')
     .option('--replace-drifted', 'show drifted envelopes as `run --replace-drifted` would replace them')
     .action(on('plan'));
 

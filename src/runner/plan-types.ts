@@ -83,6 +83,8 @@ export interface EnvelopePlan {
   apiCalls: number;
   /** The envelope as the job files resolve it; dropped by `planJobs` unless kept (the CLI's `plan` does not need it). */
   envelope?: ResolvedEnvelope;
+  /** Sent by Bulk Send (`signrun plan --bulk-send`, or `bulkSend: true`): its draft and send are its batch's. */
+  bulkSend?: true;
 }
 
 /** One account of a plan. */
@@ -204,6 +206,8 @@ export interface Plan {
   runCalls: number;
   /** Status-changes listings made (or to make) to confirm drafts, estimated. */
   listingCalls: number;
+  /** Calls of Bulk Send's lists, sends and batch looks (bulk-send-estimate.ts), when envelopes go that way. */
+  bulkSendCalls?: number;
   totalApiCalls: number;
   /** What the service said of its hourly limit when the plan asked it (absent: offline, or no headers). */
   rateLimit?: RateLimitInfo;

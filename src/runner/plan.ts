@@ -1,3 +1,4 @@
+import { withBulkSend } from './bulk-send-estimate.js';
 import type { ResolvedJob } from '../jobs/model.js';
 import { ClientHttpError } from '../client/client-errors.js';
 import { serviceErrorMeans } from '../client/service-error-classes.js';
@@ -176,6 +177,8 @@ export interface PlanJobsOptions {
   replaceDrifted?: boolean;
   /** As `run --signing-urls`. */
   signingUrls?: SigningUrls;
+  /** As `run --bulk-send`: every forEach envelope goes through Bulk Send (those with `bulkSend: true` always do). */
+  bulkSend?: boolean;
 }
 
 /**
@@ -191,6 +194,8 @@ export async function planJobs(options: PlanJobsOptions): Promise<Plan> {
     await checkStateTarget(options.stateDir, options.target.rootUrl);
     journal = journalProgress((await readJournal(options.stateDir)).records);
   }
+  const envelopes = options.jobs.flatMap((j) => j.envelopes);
+  const bulk = (plan: Plan) => withBulkSend(plan, envelopes, options.bulkSend === true);
   if (!options.target || options.target.sandbox)
     return makePlan({
       jobs: options.jobs,
@@ -198,7 +203,7 @@ export async function planJobs(options: PlanJobsOptions): Promise<Plan> {
       documents,
       ...(journal ? { journal } : {}),
       ...(options.signingUrls ? { signingUrls: options.signingUrls } : {}),
-    });
+    }).then(bulk);
   const client = EsignatureClient.create({ rootUrl: options.target.rootUrl, auth: options.target.auth });
   try {
     const account = await client.login({ tag: 'login' });
@@ -220,7 +225,7 @@ export async function planJobs(options: PlanJobsOptions): Promise<Plan> {
     });
     // The account's hourly limit as its last answer said it: how long the run's calls take.
     const rateLimit = client.rateLimit;
-    return rateLimit ? { ...plan, rateLimit } : plan;
+    return bulk(rateLimit ? { ...plan, rateLimit } : plan);
   } finally {
     client.close();
   }

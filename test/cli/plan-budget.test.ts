@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { runCli } from '../helpers/run-cli.js';
-import { fanOutJob, sandboxEnv } from './run-helpers.js';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { repoRoot } from '../helpers/run-cli.js';
+import { fanOutJob, readReport, sandboxEnv, tempDir } from './run-helpers.js';
 
 // Issue 24, the budget planner: `plan` says how many calls a run needs and,
 // at the account's hourly limit (the X-RateLimit headers of its answers, or
@@ -39,5 +42,48 @@ describe('plan: the hourly budget', () => {
     expect(result.stdout).toMatch(
       /^Budget: about \d+ calls; this account allows 40 calls an hour .*: the run fits in this hour\.$/m,
     );
+  });
+});
+
+describe('plan --bulk-send: the calls as Bulk Send makes them', () => {
+  it('counts the lists, sends and batch looks instead of a draft and a send per row, as the run then spends', async () => {
+    const service = await startSandbox({ port: 0, quiet: true });
+    try {
+      const dir = await tempDir('signrun-plan-bulk-');
+      await mkdir(path.join(dir, 'docs'));
+      await copyFile(path.join(repoRoot, 'examples/docs/offer-letter.pdf'), path.join(dir, 'docs/offer-letter.pdf'));
+      const rows = Array.from({ length: 40 }, (_, i) => `id${i},Person ${i},p${i}@example.com`);
+      await writeFile(path.join(dir, 'data.csv'), ['id,name,email', ...rows, ''].join('\n'));
+      await writeFile(
+        path.join(dir, 'bulk.yaml'),
+        [
+          'version: 1',
+          'job: bulk-plan',
+          'envelopes:',
+          '  - key: offer-${row.id}',
+          '    forEach: { csv: data.csv }',
+          '    emailSubject: Your offer',
+          '    documents: [{ name: offer-letter.pdf, file: docs/offer-letter.pdf }]',
+          '    recipients: [{ name: "${row.name}", email: "${row.email}" }]',
+          '',
+        ].join('\n'),
+      );
+      const env = sandboxEnv(service);
+      const calls = (stdout: string) => Number(/about (\d+) API calls/.exec(stdout)?.[1]);
+      const oneByOne = await runCli(['plan', '.', '--out', 'out'], { cwd: dir, env });
+      const bulk = await runCli(['plan', '.', '--out', 'out', '--bulk-send'], { cwd: dir, env });
+      expect(bulk.code, bulk.stderr).toBe(0);
+      expect(bulk.stdout).toMatch(/^\s+create\s+bulk-plan\/offer-id0\s+0 call\(s\)\s+\[bulk send\]$/m);
+      expect(calls(oneByOne.stdout)).toBeGreaterThanOrEqual(80);
+      expect(calls(bulk.stdout)).toBeLessThan(20);
+
+      const run = await runCli(['run', '.', '--out', 'out', '--bulk-send'], { cwd: dir, env });
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      const spent = (await readReport(path.join(dir, 'out'))).api.calls;
+      // An estimate: within a few calls of what the run spent (the batch looks vary with the sandbox's pace).
+      expect(Math.abs(spent - calls(bulk.stdout))).toBeLessThanOrEqual(4);
+    } finally {
+      await service.close();
+    }
   });
 });

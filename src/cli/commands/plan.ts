@@ -80,6 +80,7 @@ const plan: CommandHandler = async ({ args, options, io }) => {
       // As `run`: the journal lives in the state folder only for a configured service.
       stateDir: path.resolve(io.cwd, (options['state'] as string | undefined) ?? path.join(outDir, '.signrun')),
       ...(documents ? { documents } : {}),
+      ...(options['bulkSend'] === true ? { bulkSend: true } : {}),
     });
   } catch (error) {
     // What run would refuse before sending anything: said at the job file's line, exit 2.
@@ -137,13 +138,15 @@ const plan: CommandHandler = async ({ args, options, io }) => {
         : 'accountId' in item.decision
           ? `  ${item.decision.accountId}`
           : '';
-    const steps = item.kind === 'envelope' && item.steps.length > 0 ? `  [${item.steps.join(', ')}]` : '';
+    const bulk = item.kind === 'envelope' && item.bulkSend ? ['bulk send'] : [];
+    const shown = item.kind === 'envelope' ? [...bulk, ...item.steps] : [];
+    const steps = shown.length > 0 ? `  [${shown.join(', ')}]` : '';
     lines.push(`  ${what.padEnd(16)} ${planItemName(item).padEnd(width)} ${item.apiCalls} call(s)${id}${steps}`);
     if (item.kind === 'account' && item.contents) lines.push(...contentsLines(item.contents));
   }
   const count = (action: string) => result.items.filter((i: PlanItem) => i.decision.action === action).length;
   lines.push(
-    `${count('create')} to create, ${count('adopt')} to adopt, ${count('resume')} to resume, ${count('up-to-date')} up to date, ${count('drift')} drifted, ${count('delete')} to delete; about ${result.totalApiCalls} API calls (login, listings and template reads included); documents ${result.documents}.`,
+    `${count('create')} to create, ${count('adopt')} to adopt, ${count('resume')} to resume, ${count('up-to-date')} up to date, ${count('drift')} drifted, ${count('delete')} to delete; about ${result.totalApiCalls} API calls (login, listings and template reads included${result.bulkSendCalls !== undefined ? `; ${result.bulkSendCalls} of them Bulk Send's lists, sends and batch looks` : ''}); documents ${result.documents}.`,
   );
   if (rootUrl) {
     // The budget: how long these calls take at the account's hourly limit.
