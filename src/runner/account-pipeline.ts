@@ -300,7 +300,7 @@ async function convergeAccountContents(
     result.contents = contents.items.map((i) => ({ kind: i.kind, name: i.name, outcome: 'not-started' }));
     return;
   }
-  const found = contents.found ?? (await readPeople(people, tag));
+  const found = contents.found ?? (await readPeople(people, tag, account));
   result.contents = await convergeContents(account, contents.items, found, {
     people,
     journal: ctx.journal,
