@@ -18,7 +18,8 @@ const same = (a: string | undefined, b: string | undefined) => lower(a) === lowe
 const shown = (value: unknown) => (value === undefined ? '(not set)' : JSON.stringify(value));
 const digestOf = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 32);
 /** DocuSign answers flags as booleans or as the strings "true"/"false". */
-const flagOf = (value: unknown) => (value === undefined ? undefined : String(value).toLowerCase() === 'true');
+const flagOf = (value: boolean | string | undefined) =>
+  value === undefined ? undefined : String(value).toLowerCase() === 'true';
 
 /**
  * The brand of a name that counts. DocuSign does not refuse a second brand
@@ -102,7 +103,7 @@ function connectValue(value: unknown): string {
       .sort(([a], [b]) => a.localeCompare(b));
     return JSON.stringify(entries);
   }
-  if (value === undefined || value === null) return '';
+  if (typeof value !== 'string' && typeof value !== 'boolean' && typeof value !== 'number') return '';
   const text = String(value);
   return /^(true|false)$/i.test(text) ? text.toLowerCase() : text;
 }
