@@ -40,6 +40,29 @@ function connectBody(config: ResolvedConnect, name: string): Record<string, unkn
 }
 
 /**
+ * Deletes the duplicates a race made. A racing run that made one of them
+ * deletes the same ones at the same time, so a delete may find its item
+ * already gone (DocuSign answers an error): the listing then says whether it
+ * is gone, and only one still listed is a failure.
+ */
+async function dropDuplicates(
+  ids: readonly string[],
+  remove: (id: string) => Promise<void>,
+  listIds: () => Promise<string[]>,
+): Promise<void> {
+  let failure: unknown;
+  for (const id of ids)
+    try {
+      await remove(id);
+    } catch (error) {
+      failure ??= error;
+    }
+  if (failure === undefined) return;
+  const left = await listIds();
+  if (ids.some((id) => left.includes(id))) throw failure;
+}
+
+/**
  * Executes the plan of an account's brands, then its Connect configurations
  * (after users: nothing of the people depends on them). Exactly once as the
  * people are: after creating, the run lists again and keeps the brand of a
@@ -91,8 +114,12 @@ export async function convergeBrandsAndConnect(
         continue;
       }
       try {
-        for (const loser of listed.filter((b) => same(b.brandName, plan.name) && b !== winner && b.brandId))
-          await ctx.brands.deleteBrand(loser.brandId!, opts);
+        const losers = listed.filter((b) => same(b.brandName, plan.name) && b !== winner).map((b) => b.brandId!);
+        await dropDuplicates(
+          losers,
+          (id) => ctx.brands.deleteBrand(id, opts),
+          async () => (await ctx.brands.listBrands(opts)).map((b) => b.brandId ?? ''),
+        );
         await putLogos(winner.brandId, brandOf(plan.name), {});
         await ctx.done(plan, 'created', winner.brandId);
       } catch (error) {
@@ -143,8 +170,12 @@ export async function convergeBrandsAndConnect(
         continue;
       }
       try {
-        for (const loser of listed.filter((c) => same(c.name, plan.name) && c !== winner && c.connectId))
-          await ctx.brands.deleteConnect(loser.connectId!, opts);
+        const losers = listed.filter((c) => same(c.name, plan.name) && c !== winner).map((c) => c.connectId!);
+        await dropDuplicates(
+          losers,
+          (id) => ctx.brands.deleteConnect(id, opts),
+          async () => (await ctx.brands.listConnect(opts)).map((c) => c.connectId ?? ''),
+        );
         await ctx.done(plan, 'created', winner.connectId);
       } catch (error) {
         ctx.failed(plan, error);

@@ -7,6 +7,8 @@ import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import type { AccountRecord } from '../../src/output/records.js';
 import { runCli } from '../helpers/run-cli.js';
 import { readReport, sandboxEnv, tempDir, validateReport } from './run-helpers.js';
+import { startHostileProxy } from '../helpers/hostile-proxy.js';
+import { createActiveSubsidiary } from '../sandbox/helpers/accounts.js';
 
 /**
  * Issue 23, "Done when" (brands and Connect): a job file provisions a
@@ -261,6 +263,72 @@ describe('brands and Connect configurations kept as code', () => {
       ['SR_LOGO_NOT_IMAGE', logos.lineOf('notes.png'), 'accounts[0].brands[0].logos.primary'],
       ['SR_LOGO_OUTSIDE_JOB_FOLDER', logos.lineOf('../outside.png'), 'accounts[0].brands[0].logos.email'],
     ]);
+  });
+
+  it('two runs racing from fresh checkouts leave one brand and one Connect configuration, and report the same ones', async () => {
+    const sub = await createActiveSubsidiary(sandbox.rootUrl, sandbox.origin, 'brandrace', 'admin@brandrace.test');
+    const text = `version: 1
+job: subsidiaries
+accounts:
+  - key: brandrace
+    accountId: ${sub.accountId}
+    userId: ${sub.userId}
+    accountName: Brand race
+    initialUser: { email: admin@brandrace.test, firstName: Ada, lastName: Admin, password: "\${env.RACE_PASSWORD}" }
+    planInformation: { planId: sandbox-plan }
+    brands:
+      - { brandName: Race, brandCompany: Race AG, logos: { primary: logo.png } }
+    connect:
+      - { name: Race events, urlToPublishTo: "https://hooks.race.test/ds", allUsers: true, events: [envelope-sent] }
+`;
+    const [a, b] = [await tempDir('signrun-brands-a-'), await tempDir('signrun-brands-b-')];
+    for (const dir of [a, b]) {
+      await writeFile(path.join(dir, 'race.yaml'), text);
+      await writeFile(path.join(dir, 'logo.png'), logo);
+    }
+    // A barrier, not a sleep: each create waits until the other run's has arrived too.
+    const proxy = await startHostileProxy(new URL(sandbox.rootUrl).origin);
+    const held: Array<() => void> = [];
+    let creates = 0;
+    proxy.beforeRequest = (method, url) => {
+      if (method !== 'POST' || !/\/(brands|connect)$/.test(url)) return;
+      creates += 1;
+      return new Promise<void>((release) => {
+        held.push(release);
+        if (held.length === 2) for (const go of held.splice(0)) go();
+      });
+    };
+    try {
+      const env = { ...sandboxEnv(sandbox), DOCUSIGN_ROOT_URL: proxy.rootUrl, RACE_PASSWORD: 'brandrace-password' };
+      const [ra, rb] = await Promise.all(
+        [a, b].map((dir) => runCli(['run', 'race.yaml', '--out', 'out'], { cwd: dir, env })),
+      );
+      expect(ra!.code, ra!.stdout + ra!.stderr).toBe(0);
+      expect(rb!.code, rb!.stdout + rb!.stderr).toBe(0);
+      expect(creates).toBe(4); // a brand and a configuration, each by both runs
+      const [repA, repB] = [await readReport(path.join(a, 'out')), await readReport(path.join(b, 'out'))];
+      const ids = (r: typeof repA) => r.accounts[0]!.contents?.map((c) => [c.kind, c.outcome, c.id]);
+      expect(ids(repA)).toEqual(ids(repB));
+      const headers = {
+        'X-DocuSign-Authentication': JSON.stringify({
+          Username: sub.userId,
+          Password: 'brandrace-password',
+          IntegratorKey: 'sandbox-integrator-key',
+        }),
+      };
+      const base = `${sandbox.origin}/restapi/v2.1/accounts/${sub.accountId}`;
+      const list = async (what: string) =>
+        (await (await fetch(`${base}/${what}`, { headers })).json()) as Record<string, Array<Record<string, string>>>;
+      const brands = (await list('brands')).brands!;
+      const configs = (await list('connect')).configurations!;
+      expect(brands.map((x) => x.brandId)).toEqual([repA.accounts[0]!.contents![0]!.id]);
+      expect(configs.map((x) => x.connectId)).toEqual([repA.accounts[0]!.contents![1]!.id]);
+      // The brand that stayed has its logo.
+      const logoNow = await fetch(`${base}/brands/${brands[0]!.brandId}/logos/primary`, { headers });
+      expect(sha(Buffer.from(await logoNow.arrayBuffer()))).toBe(sha(logo));
+    } finally {
+      await proxy.close();
+    }
   });
 
   it("an envelope's brandId goes to the service: the envelope is sent with that brand", async () => {
