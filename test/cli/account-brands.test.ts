@@ -225,8 +225,26 @@ describe('brands and Connect configurations kept as code', () => {
       Array(9).fill('up-to-date'),
     );
 
+    // 5. state: absent deletes the Connect configuration; the brand stays.
+    await writeFile(
+      path.join(dir, 'acme.yaml'),
+      jobText.replace(
+        '        password: "${env.ACME_AT_HOOK_PASSWORD}"\n',
+        '        password: "${env.ACME_AT_HOOK_PASSWORD}"\n        state: absent\n',
+      ),
+    );
+    const removed = await cli('run', 'acme.yaml', '--out', 'out');
+    expect(removed.code, removed.stdout + removed.stderr).toBe(0);
+    report = await readReport(out);
+    expect(report.accounts[0]!.contents?.find((c) => c.kind === 'connect')).toMatchObject({
+      outcome: 'deleted',
+      id: config!.connectId,
+    });
+    expect(await configs()).toEqual([]);
+    expect(await brands()).toHaveLength(1);
+
     // The listener's password went to the service only: nowhere in what signrun wrote or printed.
-    const printed = [created, provisioned, calm, again, drift, putBack, settled]
+    const printed = [created, provisioned, calm, again, drift, putBack, settled, removed]
       .map((r) => r.stdout + r.stderr)
       .join('\n');
     expect(printed).not.toContain(hookPassword);
