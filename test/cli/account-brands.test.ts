@@ -349,6 +349,63 @@ accounts:
     }
   });
 
+  it('a create whose answer was lost (the service made it) leaves one brand and one configuration, reported created', async () => {
+    const sub = await createActiveSubsidiary(sandbox.rootUrl, sandbox.origin, 'brandlost', 'admin@brandlost.test');
+    const dir = await tempDir('signrun-brands-lost-');
+    await writeFile(path.join(dir, 'logo.png'), logo);
+    await writeFile(
+      path.join(dir, 'lost.yaml'),
+      `version: 1
+job: subsidiaries
+accounts:
+  - key: brandlost
+    accountId: ${sub.accountId}
+    userId: ${sub.userId}
+    accountName: Brand lost
+    initialUser: { email: admin@brandlost.test, firstName: Ada, lastName: Admin, password: "\${env.LOST_PASSWORD}" }
+    planInformation: { planId: sandbox-plan }
+    brands:
+      - { brandName: Lost, logos: { primary: logo.png } }
+    connect:
+      - { name: Lost events, urlToPublishTo: "https://hooks.lost.test/ds", events: [envelope-sent] }
+`,
+    );
+    const proxy = await startHostileProxy(new URL(sandbox.rootUrl).origin);
+    // The first answer of each create is lost after the sandbox committed it.
+    const lost = new Set<string>();
+    proxy.loseAnswer = (method, url) => {
+      const kind = /\/(brands|connect)$/.exec(url)?.[1];
+      if (method !== 'POST' || !kind || lost.has(kind)) return false;
+      lost.add(kind);
+      return true;
+    };
+    try {
+      const env = { ...sandboxEnv(sandbox), DOCUSIGN_ROOT_URL: proxy.rootUrl, LOST_PASSWORD: 'brandlost-password' };
+      const run = await runCli(['run', 'lost.yaml', '--out', 'out'], { cwd: dir, env });
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect([...lost].sort()).toEqual(['brands', 'connect']);
+      const report = await readReport(path.join(dir, 'out'));
+      expect(report.accounts[0]!.contents?.map((c) => [c.kind, c.outcome])).toEqual([
+        ['brand', 'created'],
+        ['connect', 'created'],
+      ]);
+      const headers = {
+        'X-DocuSign-Authentication': JSON.stringify({
+          Username: sub.userId,
+          Password: 'brandlost-password',
+          IntegratorKey: 'sandbox-integrator-key',
+        }),
+      };
+      const base = `${sandbox.origin}/restapi/v2.1/accounts/${sub.accountId}`;
+      const list = async (what: string) =>
+        (await (await fetch(`${base}/${what}`, { headers })).json()) as Record<string, Array<Record<string, string>>>;
+      expect((await list('brands')).brands!.map((x) => x.brandId)).toEqual([report.accounts[0]!.contents![0]!.id]);
+      expect((await list('connect')).configurations!).toHaveLength(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it("an envelope's brandId goes to the service: the envelope is sent with that brand", async () => {
     const dir = await tempDir('signrun-brand-envelope-');
     const env = sandboxEnv(sandbox);
