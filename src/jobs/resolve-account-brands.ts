@@ -109,7 +109,8 @@ export function resolveConnect(
   sub: (value: string) => string,
 ): ResolvedConnect[] {
   return (raw.connect ?? []).map((c, i) => {
-    const { state, password, eventData, ...rest } = c;
+    // The name is what the configuration is found by (ignoring case), not a field to compare.
+    const { state, password, eventData, name: _name, ...rest } = c;
     const fields: ResolvedConnect['fields'] = {};
     for (const [name, value] of Object.entries(rest)) {
       if (value === undefined) continue;
