@@ -50,12 +50,12 @@ async function dropDuplicates(
   remove: (id: string) => Promise<void>,
   listIds: () => Promise<string[]>,
 ): Promise<void> {
-  let failure: unknown;
+  let failure: Error | undefined;
   for (const id of ids)
     try {
       await remove(id);
     } catch (error) {
-      failure ??= error;
+      failure ??= error instanceof Error ? error : new Error(String(error));
     }
   if (failure === undefined) return;
   const left = await listIds();
