@@ -95,7 +95,7 @@ export interface AccountPlan {
   decision: AccountDecision;
   apiCalls: number;
   account?: ResolvedAccount;
-  /** Its permission profiles, groups and users kept as code (absent: the entry keeps none). */
+  /** Its permission profiles, groups, users, brands and Connect configurations kept as code (absent: the entry keeps none). */
   contents?: AccountContentsPlan;
 }
 

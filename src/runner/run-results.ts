@@ -153,6 +153,6 @@ export interface AccountResult {
   apiCalls: number;
   retries: number;
   error?: ItemError;
-  /** Its permission profiles, groups and users kept as code, in the order converged (absent: none kept). */
+  /** Its permission profiles, groups, users, brands and Connect configurations kept as code, in the order converged (absent: none kept). */
   contents?: AccountItemResult[];
 }
