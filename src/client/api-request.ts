@@ -11,6 +11,11 @@ export interface ApiRequest {
   auth: Auth;
   /** JSON body. */
   body?: unknown;
+  /**
+   * A body of bytes sent as they are (a brand's logo: DocuSign's
+   * Brand_PutBrandLogoByType takes the image itself), instead of `body`.
+   */
+  bytes?: { data: Buffer; contentType: string };
   /** `json` (default): the body is parsed; `stream`: the body is handed over unread (downloads). */
   responseType?: 'json' | 'stream';
   /** Name of the client operation, for events and errors (`createEnvelope`). */

@@ -92,8 +92,8 @@ export interface CredentialCall {
   url: string;
   method: string;
   headers: Record<string, string>;
-  /** The body, already encoded (JSON or a form). */
-  body?: string;
+  /** The body, already encoded (JSON or a form), or bytes (a brand's logo). */
+  body?: string | Buffer;
   agent?: (url: URL) => http.Agent;
   signal?: AbortSignal;
   /**

@@ -50,7 +50,8 @@ export function createFetchOnce(options: FetchOnceOptions): { send: Send; close(
       'User-Agent': options.userAgent ?? 'signrun',
       ...authHeaders(request.auth),
     };
-    if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+    if (request.bytes !== undefined) headers['Content-Type'] = request.bytes.contentType;
+    else if (request.body !== undefined) headers['Content-Type'] = 'application/json';
     const emit = (status: number | undefined, rateLimit?: RateLimitInfo) =>
       options.onEvent?.({
         type: 'request',
@@ -69,7 +70,11 @@ export function createFetchOnce(options: FetchOnceOptions): { send: Send; close(
         url: request.url,
         method: request.method,
         headers,
-        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+        ...(request.bytes !== undefined
+          ? { body: request.bytes.data }
+          : request.body === undefined
+            ? {}
+            : { body: JSON.stringify(request.body) }),
         agent,
         ...(request.signal ? { signal: request.signal } : {}),
         refusedCode: 'SR_HTTP_REDIRECT_REFUSED',

@@ -11,3 +11,4 @@ export * from './field-limits.js';
 export * from './template-roles.js';
 export * from './account-role-settings.js';
 export * from './archive-names.js';
+export * from './brand-logo.js';

@@ -212,6 +212,8 @@ export interface Notification {
 export interface EnvelopeDefinition {
   emailSubject: string;
   emailBlurb?: string;
+  /** The account's brand the envelope is sent with (#/definitions/envelopeDefinition brandId). */
+  brandId?: string;
   status: 'sent' | 'created';
   documents?: DocumentDefinition[];
   recipients?: EnvelopeRecipients;

@@ -19,6 +19,11 @@ export function checkReferences(job: RawJobFile, ctx: JobContext): boolean {
   job.accounts?.forEach((account, i) => {
     const password = account.initialUser?.password;
     if (password !== undefined) secrets.push({ text: password, path: ['accounts', i, 'initialUser', 'password'] });
+    // A Connect listener's basic-authentication password is as much a secret.
+    account.connect?.forEach((config, j) => {
+      if (typeof config.password === 'string')
+        secrets.push({ text: config.password, path: ['accounts', i, 'connect', j, 'password'] });
+    });
   });
   for (const collection of ['envelopes', 'templates'] as const)
     job[collection]?.forEach((item, i) => {

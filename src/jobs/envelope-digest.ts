@@ -48,6 +48,8 @@ export function envelopeDigest(envelope: Omit<ResolvedEnvelope, 'digest'>): stri
     ]),
     // Appended only when set, so the digests of envelopes sent before `notification` existed stay the same.
     ...(envelope.notification ? [['notification', envelope.notification]] : []),
+    // The brand is content (what the signer sees); appended only when set, as `notification` is.
+    ...(envelope.brandId !== undefined ? [['brandId', envelope.brandId.toLowerCase()]] : []),
     // A template of the job file, by key (its id differs from account to account: not part of the content).
     ...(envelope.templateKey !== undefined ? [['template', envelope.templateKey]] : []),
     ...(envelope.templateRefs !== undefined

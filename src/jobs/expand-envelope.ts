@@ -79,6 +79,7 @@ export function expandEnvelope(
   const customFields = raw.customFields ?? defaults.customFields;
   const returnUrl = opt(raw.returnUrl ?? defaults.returnUrl);
   const emailBlurb = opt(raw.emailBlurb ?? defaults.emailBlurb);
+  const brandId = opt(raw.brandId ?? defaults.brandId);
   const voidedReason = opt(raw.voidedReason ?? defaults.voidedReason);
   const notification = notificationOf(raw.notification ?? defaults.notification);
 
@@ -90,6 +91,7 @@ export function expandEnvelope(
     ...(raw.bulkSend === true ? { bulkSend: true as const } : {}),
     emailSubject: sub(raw.emailSubject ?? defaults.emailSubject ?? ''),
     ...(emailBlurb !== undefined ? { emailBlurb } : {}),
+    ...(brandId !== undefined ? { brandId } : {}),
     // A `${row.*}` status is the row's cell (checked by resolve-envelopes.ts); an empty cell is the default.
     status: (sub(raw.status ?? defaults.status ?? 'sent') || 'sent') as ResolvedEnvelope['status'],
     ...(voidedReason !== undefined ? { voidedReason: sub(voidedReason) } : {}),

@@ -86,6 +86,12 @@ const sections: Array<[string, string]> = [
   ],
   ['Group (`groups[]` of an account)', '#/$defs/account/properties/groups/items'],
   ['User (`users[]` of an account)', '#/$defs/account/properties/users/items'],
+  ['Brand (`brands[]` of an account)', '#/$defs/account/properties/brands/items'],
+  ['Colour of a brand (`colors[]`)', '#/$defs/account/properties/brands/items/properties/colors/items'],
+  ['`logos` of a brand', '#/$defs/account/properties/brands/items/properties/logos'],
+  ['Email text of a brand (`emailContent[]`)', '#/$defs/account/properties/brands/items/properties/emailContent/items'],
+  ['Connect configuration (`connect[]` of an account)', '#/$defs/account/properties/connect/items'],
+  ['`eventData` of a Connect configuration', '#/$defs/account/properties/connect/items/properties/eventData'],
 ];
 
 /**

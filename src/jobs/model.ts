@@ -162,6 +162,8 @@ export interface ResolvedEnvelope {
   bulkSend?: true;
   emailSubject: string;
   emailBlurb?: string;
+  /** DocuSign's brandId (a GUID of a brand of the account), sent as it is. */
+  brandId?: string;
   /** Requested initial status; `voided`: void it if it was sent (issue 12), never send it. */
   status: 'sent' | 'created' | 'voided';
   /** Why, with `status: voided`. */
@@ -248,6 +250,46 @@ export interface ResolvedAccount {
   groups?: ResolvedGroup[];
   /** Users kept as code (`users:`), emails unique; each profile and group named is defined or built in. */
   users?: ResolvedAccountUser[];
+  /** Brands kept as code (`brands:`), names unique (ignoring case); logos read and checked. */
+  brands?: ResolvedBrand[];
+  /** Connect configurations kept as code (`connect:`), names unique (ignoring case). */
+  connect?: ResolvedConnect[];
+}
+
+/** A logo of a brand entry: the file's bytes, read and checked (PNG, JPEG or GIF) at load. */
+export interface ResolvedLogo {
+  /** As written, relative to the job file. */
+  file: string;
+  contentType: 'image/png' | 'image/jpeg' | 'image/gif';
+  sha256: string;
+  bytes: Buffer;
+}
+
+/** A brand of an account entry, found in the account by brandName. Fields left out are left as they are. */
+export interface ResolvedBrand {
+  brandName: string;
+  brandCompany?: string;
+  colors?: Array<{ name: string; value: string }>;
+  logos: Partial<Record<'primary' | 'secondary' | 'email', ResolvedLogo>>;
+  emailContent?: Array<Record<string, string>>;
+  isSendingDefault?: boolean;
+  isSigningDefault?: boolean;
+  state: 'present' | 'absent';
+  source: SourcePosition;
+}
+
+/**
+ * A Connect configuration of an account entry, found by name: `fields` are
+ * DocuSign's wire fields as they are sent (flags as "true"/"false"), without
+ * the password, which is a `Secret` of its own.
+ */
+export interface ResolvedConnect {
+  name: string;
+  fields: Record<string, string | string[] | Record<string, unknown>>;
+  /** The listener's basic-authentication password (always from `${env.*}`). */
+  password?: Secret;
+  state: 'present' | 'absent';
+  source: SourcePosition;
 }
 
 /** A permission profile of an account entry: DocuSign's accountRoleSettings, every value a string. */

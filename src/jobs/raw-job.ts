@@ -35,6 +35,8 @@ export interface RawTemplate {
 export interface RawEnvelopeDefaults {
   emailSubject?: string;
   emailBlurb?: string;
+  /** DocuSign's brandId: the account's brand the envelope is sent with (its signing page and messages). */
+  brandId?: string;
   /** `sent`, `created`, `voided`, or in a forEach envelope a `${row.*}` reference to a cell holding one. */
   status?: 'sent' | 'created' | 'voided' | (string & {});
   voidedReason?: string;
@@ -226,4 +228,35 @@ export interface RawAccount {
     groups?: string[];
     state?: 'present' | 'absent';
   }>;
+  brands?: RawBrand[];
+  connect?: RawConnect[];
+}
+
+/** A brand of an account entry (DocuSign's #/definitions/brand, logos as files). */
+export interface RawBrand {
+  brandName: string;
+  brandCompany?: string;
+  colors?: Array<{ name: string; value: string }>;
+  logos?: Partial<Record<'primary' | 'secondary' | 'email', string>>;
+  emailContent?: Array<{ emailContentType: string; content: string; emailToLink?: string; linkText?: string }>;
+  isSendingDefault?: boolean | string;
+  isSigningDefault?: boolean | string;
+  state?: 'present' | 'absent';
+}
+
+/** A Connect configuration of an account entry (DocuSign's #/definitions/connectCustomConfiguration). */
+export interface RawConnect {
+  name: string;
+  urlToPublishTo: string;
+  userName?: string;
+  /** Only ever `${env.NAME}` (check-references.ts). */
+  password?: string;
+  eventData?: { version?: string; format?: string; includeData?: string[] };
+  events?: string[];
+  envelopeEvents?: string[];
+  recipientEvents?: string[];
+  userIds?: string[];
+  state?: 'present' | 'absent';
+  /** The flags (`includeHMAC`, `allowEnvelopePublish` …): YAML booleans or DocuSign's strings. */
+  [flag: string]: unknown;
 }

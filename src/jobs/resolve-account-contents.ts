@@ -1,12 +1,13 @@
 import { placeOf, type JobContext } from './job-context.js';
 import type { ResolvedAccount, ResolvedAccountUser, ResolvedGroup, ResolvedPermissionProfile } from './model.js';
 import type { RawAccount } from './raw-job.js';
+import { resolveBrands, resolveConnect } from './resolve-account-brands.js';
 import { fieldName } from './schema-check.js';
 import { emailProblem } from './value-rules.js';
 import { didYouMean } from '../errors/did-you-mean.js';
 import { builtInGroups, builtInPermissionProfiles } from '../envelope/account-role-settings.js';
 
-type Contents = Pick<ResolvedAccount, 'permissionProfiles' | 'groups' | 'users'>;
+type Contents = Pick<ResolvedAccount, 'permissionProfiles' | 'groups' | 'users' | 'brands' | 'connect'>;
 
 /**
  * The permission profiles, groups and users of one account entry, checked
@@ -43,7 +44,7 @@ export function resolveAccountContents(
       if (first !== undefined)
         say(
           'SR_ACCOUNT_NAME_DUPLICATE',
-          `${what} "${nameOf(item)}" is given twice in this account (also ${list}[${first}])${what === 'user' ? '' : ': DocuSign keeps one per name, ignoring case'}`,
+          `${what} "${nameOf(item)}" is given twice in this account (also ${list}[${first}])${what === 'user' ? '' : what === 'permission profile' || what === 'group' ? ': DocuSign keeps one per name, ignoring case' : ': signrun finds it by name, ignoring case, and keeps one per name'}`,
           [list, i, field],
         );
       else seen.set(name, i);
@@ -137,5 +138,11 @@ export function resolveAccountContents(
   if (profiles.length > 0) contents.permissionProfiles = profiles;
   if (groups.length > 0) contents.groups = groups;
   if (users.length > 0) contents.users = users;
+  const brands = resolveBrands(raw, base, ctx, sub);
+  if (brands.length > 0) contents.brands = brands;
+  unique(brands, (b) => b.brandName, 'brand', 'brandName', 'brands');
+  const connect = resolveConnect(raw, base, ctx, sub);
+  if (connect.length > 0) contents.connect = connect;
+  unique(connect, (c) => c.name, 'Connect configuration', 'name', 'connect');
   return contents;
 }

@@ -102,7 +102,7 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
     if (t.accounts.alreadyAbsent) a.push(`${t.accounts.alreadyAbsent} already absent`);
     if (t.accounts.failed) a.push(c.red(`${t.accounts.failed} failed`));
     parts.push(`account(s): ${a.join(', ')}`);
-    // Their permission profiles, groups and users kept as code.
+    // Their permission profiles, groups, users, brands and Connect configurations kept as code.
     const contents = accounts.flatMap((x) => x.contents ?? []);
     if (contents.length > 0) {
       const n = (outcome: string) => contents.filter((i) => i.outcome === outcome).length;
@@ -113,11 +113,11 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
           ? `${n('updated')} updated${outside ? ` (${outside} changed outside signrun, put back)` : ''}`
           : '',
         n('up-to-date') ? `${n('up-to-date')} no change` : '',
-        n('deleted') ? `${n('deleted')} user(s) closed` : '',
+        n('deleted') ? `${n('deleted')} deleted (users closed)` : '',
         n('not-started') ? `${n('not-started')} waiting for the account's activation` : '',
         n('failed') ? c.red(`${n('failed')} failed`) : '',
       ].filter(Boolean);
-      if (words.length > 0) parts.push(`profiles, groups and users: ${words.join(', ')}`);
+      if (words.length > 0) parts.push(`${contentsWords(contents)}: ${words.join(', ')}`);
     }
   }
   lines.push(`${head} in ${seconds} s: ${parts.join('; ') || 'nothing to do'}.`);
@@ -197,4 +197,13 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
     `Outputs in ${options.outShown}${path.sep}: ${reports.length > 0 ? `${reports.join(', ')}, and ` : 'no report (see the error below), '}one folder per envelope and account (<job>/<key>/).`,
   );
   return `${lines.join('\n')}\n`;
+}
+
+/** What an account's contents are called in the summary: the kinds it holds (profiles, groups and users first, as before). */
+function contentsWords(contents: ReadonlyArray<{ kind: string }>): string {
+  const kinds = new Set(contents.map((i) => i.kind));
+  const words = ['profiles, groups and users'];
+  if (kinds.has('brand')) words.push('brands');
+  if (kinds.has('connect')) words.push('Connect configurations');
+  return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} and ${words.at(-1)!}`;
 }

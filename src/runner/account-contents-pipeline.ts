@@ -1,5 +1,7 @@
 import type { ResolvedAccount } from '../jobs/model.js';
 import type { AccountPeople, UserWire } from '../client/account-people.js';
+import { AccountBrands } from '../client/account-brands.js';
+import { convergeBrandsAndConnect } from './account-brands-pipeline.js';
 import type { Journal } from '../state/journal.js';
 import type { AccountItemProgress } from '../state/journal-progress.js';
 import { SignrunError } from '../errors/signrun-error.js';
@@ -336,6 +338,18 @@ export async function convergeContents(
   for (const plan of userPlans.filter((p) => p.action === 'up-to-date' || p.action === 'already-absent'))
     await done(plan, plan.action === 'up-to-date' ? 'up-to-date' : 'already-absent', plan.id);
 
-  // In the plan's order (profiles, groups, users), as the report lists them.
+  // --- Brands and Connect configurations (account-brands-pipeline.ts), with this pipeline's bookkeeping ---------------
+  if (plans.some((p) => p.kind === 'brand' || p.kind === 'connect'))
+    await convergeBrandsAndConnect(account, plans, found, {
+      brands: new AccountBrands(ctx.people.account),
+      tag: ctx.tag,
+      done,
+      failed: (plan, error) => {
+        failed(plan, error);
+      },
+      refused,
+    });
+
+  // In the plan's order (profiles, groups, users, brands, Connect), as the report lists them.
   return plans.map((p) => results.get(p.identity) ?? { kind: p.kind, name: p.name, outcome: 'not-started' as const });
 }

@@ -1,6 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { ResolvedAccount, ResolvedAccountUser, ResolvedGroup, ResolvedPermissionProfile } from '../jobs/model.js';
 import { AccountPeople, type UserWire } from '../client/account-people.js';
+import { AccountBrands } from '../client/account-brands.js';
+import {
+  brandDifferences,
+  brandDigest,
+  connectDifferences,
+  connectDigest,
+  findBrand,
+  findConnect,
+  readBrandsAndConnect,
+} from './account-brands-plan.js';
 import type { AccountClient, EsignatureClient } from '../client/esignature-client.js';
 import type { AccountItemProgress, JournalProgress } from '../state/journal-progress.js';
 import type {
@@ -17,15 +27,34 @@ import { identityOf } from './identity.js';
 
 /** Whether an account entry keeps anything inside the account. */
 export function hasContents(account: ResolvedAccount): boolean {
-  return (account.permissionProfiles?.length ?? 0) + (account.groups?.length ?? 0) + (account.users?.length ?? 0) > 0;
+  return (
+    (account.permissionProfiles?.length ?? 0) +
+      (account.groups?.length ?? 0) +
+      (account.users?.length ?? 0) +
+      (account.brands?.length ?? 0) +
+      (account.connect?.length ?? 0) >
+    0
+  );
 }
 
-/** Three listings (each paged): profiles, groups, users with their groups. */
-export async function readPeople(people: AccountPeople, tag: string): Promise<FoundPeople> {
+/**
+ * Three listings (each paged): profiles, groups, users with their groups;
+ * then, when `account` keeps them, its brands (with their logos' digests)
+ * and Connect configurations (account-brands-plan.ts).
+ */
+export async function readPeople(people: AccountPeople, tag: string, account?: ResolvedAccount): Promise<FoundPeople> {
   const profiles = await people.listPermissionProfiles({ tag });
   const groups = await people.listGroups({ tag });
   const users = (await people.listUsers({ tag })).filter((u) => u.userStatus?.toLowerCase() !== 'closed');
-  return { profiles, groups, users };
+  const found: FoundPeople = { profiles, groups, users };
+  if (account) await readBrandsAndConnect(account, new AccountBrands(people.account), found, tag);
+  return found;
+}
+
+/** The calls `readPeople` made for what it found. */
+export function peopleReads(found: FoundPeople): number {
+  const logos = (found.brands ?? []).reduce((n, b) => n + Object.keys(b.logoDigests).length, 0);
+  return 3 + (found.brands ? 1 + logos : 0) + (found.connect ? 1 : 0);
 }
 
 const lower = (s: string | undefined) => (s ?? '').toLowerCase();
@@ -176,6 +205,29 @@ export function decideContents(
     }
     decide('user', user.email, userDigest(user), there?.userId, differences, user.state);
   }
+  for (const brand of account.brands ?? []) {
+    const there = findBrand(found.brands, brand.brandName);
+    decide(
+      'brand',
+      brand.brandName,
+      brandDigest(brand),
+      there?.brandId,
+      there ? brandDifferences(brand, there) : [],
+      brand.state,
+    );
+  }
+  for (const config of account.connect ?? []) {
+    const there = findConnect(found.connect, config.name);
+    const written = journal?.get(itemIdentity(account, 'connect', config.name));
+    decide(
+      'connect',
+      config.name,
+      connectDigest(config),
+      there?.connectId,
+      there ? connectDifferences(config, there, written) : [],
+      config.state,
+    );
+  }
   return plans;
 }
 
@@ -185,10 +237,13 @@ export function contentsCalls(plans: readonly AccountItemPlan[]): number {
   const creates = new Set<AccountItemKind>();
   for (const p of plans) {
     if (p.action === 'create') {
-      // Profiles are made one by one; groups and users in one call each.
-      if (p.kind === 'permissionProfile' || !creates.has(p.kind)) calls += 1;
+      // Profiles, brands and Connect configurations are made one by one; groups and users in one call each.
+      if (p.kind !== 'group' && p.kind !== 'user') calls += 1;
+      else if (!creates.has(p.kind)) calls += 1;
       creates.add(p.kind);
-    } else if (p.action === 'update') calls += p.kind === 'user' ? Math.max(1, p.differences.length) : 1;
+    } else if (p.action === 'update')
+      // A user: one call per difference at most; a brand: the brand and each logo that differs.
+      calls += p.kind === 'user' || p.kind === 'brand' ? Math.max(1, p.differences.length) : 1;
     else if (p.action === 'delete') calls += 1;
   }
   return calls + creates.size;
@@ -255,8 +310,8 @@ export async function planAccountContents(
   try {
     const people = await peopleOf(sources.main.client, account, decision.accountId, userId, sources.integratorKey, tag);
     reads += 1;
-    const found = await readPeople(people, tag);
-    reads += 3;
+    const found = await readPeople(people, tag, account);
+    reads += peopleReads(found);
     return { contents: { items: decideContents(account, found, sources.journal?.accountItems), found }, reads };
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);

@@ -82,6 +82,8 @@ function modelShape(envelope: ResolvedEnvelope): Record<string, unknown> {
     returnUrl: envelope.returnUrl ?? null,
     eventNotification: envelope.eventNotification?.url ?? null,
     notification: envelope.notification ?? null,
+    // The brand is the model's: every copy shows it.
+    brandId: envelope.brandId ?? null,
   };
 }
 

@@ -48,6 +48,7 @@ export async function envelopeDefinitionOf(envelope: ResolvedEnvelope): Promise<
     transactionId: transactionIdOf(envelope),
   };
   if (envelope.emailBlurb !== undefined) definition.emailBlurb = envelope.emailBlurb;
+  if (envelope.brandId !== undefined) definition.brandId = envelope.brandId;
   if (envelope.eventNotification) definition.eventNotification = { url: envelope.eventNotification.url };
   if (envelope.notification) definition.notification = notificationWire(envelope.notification);
 

@@ -1,6 +1,7 @@
 import type { ResolvedAccount, ResolvedEnvelope, ResolvedTemplate } from '../jobs/model.js';
 import type { RateLimitInfo } from '../client/rate-limit.js';
 import type { GroupWire, PermissionProfileWire, UserWire } from '../client/account-people.js';
+import type { BrandLogoType, BrandWire, ConnectConfigurationWire } from '../client/account-brands.js';
 
 /**
  * The steps a run can take for one envelope, in order. `draft`: create it as
@@ -96,12 +97,12 @@ export interface AccountPlan {
   decision: AccountDecision;
   apiCalls: number;
   account?: ResolvedAccount;
-  /** Its permission profiles, groups and users kept as code (absent: the entry keeps none). */
+  /** Its permission profiles, groups, users, brands and Connect configurations kept as code (absent: the entry keeps none). */
   contents?: AccountContentsPlan;
 }
 
 /** What is kept as code inside an account, in the order a run converges it (docs/job-files.md, "Accounts"). */
-export type AccountItemKind = 'permissionProfile' | 'group' | 'user';
+export type AccountItemKind = 'permissionProfile' | 'group' | 'user' | 'brand' | 'connect';
 
 /**
  * What the plan decided for one profile, group or user. `update.outside`:
@@ -113,7 +114,7 @@ export type AccountItemAction = 'create' | 'update' | 'up-to-date' | 'delete' | 
 
 export interface AccountItemPlan {
   kind: AccountItemKind;
-  /** The profile's or group's name, the user's email. */
+  /** The profile's, group's, brand's or Connect configuration's name, the user's email. */
   name: string;
   /** `<job>/<key>#<kind>:<name, lower case>`: the journal's id of it. */
   identity: string;
@@ -133,7 +134,14 @@ export interface FoundPeople {
   groups: GroupWire[];
   /** Open users (closed ones are not listed), each with their groups. */
   users: UserWire[];
+  /** The account's brands, read only when the entry keeps brands; each with the sha256 of the logos the entry gives. */
+  brands?: FoundBrand[];
+  /** The account's Connect configurations, read only when the entry keeps some. */
+  connect?: ConnectConfigurationWire[];
 }
+
+/** A brand as the account lists it, with the sha256 (hex) of each of its logos that the entry compares. */
+export type FoundBrand = BrandWire & { logoDigests: Partial<Record<BrandLogoType, string>> };
 
 /** What the plan decided for what an account entry keeps inside the account. */
 export interface AccountContentsPlan {

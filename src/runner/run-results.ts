@@ -117,10 +117,10 @@ export interface TemplateResult {
   error?: ItemError;
 }
 
-/** What a run did with one permission profile, group or user of an account. */
+/** What a run did with one permission profile, group, user, brand or Connect configuration of an account. */
 export interface AccountItemResult {
-  kind: 'permissionProfile' | 'group' | 'user';
-  /** The profile's or group's name, the user's email. */
+  kind: 'permissionProfile' | 'group' | 'user' | 'brand' | 'connect';
+  /** Its name (a user: the email). */
   name: string;
   /** `deleted`: a user closed (DocuSign keeps closed users). */
   outcome: 'created' | 'updated' | 'up-to-date' | 'deleted' | 'already-absent' | 'failed' | 'not-started';
@@ -153,6 +153,6 @@ export interface AccountResult {
   apiCalls: number;
   retries: number;
   error?: ItemError;
-  /** Its permission profiles, groups and users kept as code, in the order converged (absent: none kept). */
+  /** Its permission profiles, groups, users, brands and Connect configurations kept as code, in the order converged (absent: none kept). */
   contents?: AccountItemResult[];
 }

@@ -226,10 +226,11 @@ export type TemplateRecord =
   | (RecordBase & { kind: 'template'; step: 'deleted'; templateId: string });
 
 /**
- * A permission profile, group or user kept as code inside a subsidiary
- * account (`<job>/<key>#permissionProfile:<name>`, `#group:<name>`,
- * `#user:<email>`). The account is the truth (items are found there by name
- * or email); the journal keeps the digest of what signrun last wrote, so
+ * A permission profile, group, user, brand or Connect configuration kept as
+ * code inside a subsidiary account (`<job>/<key>#permissionProfile:<name>`,
+ * `#group:<name>`, `#user:<email>`, `#brand:<name>`, `#connect:<name>`). The
+ * account is the truth (items are found there by name or email); the journal
+ * keeps the digest of what signrun last wrote (never a logo or a password), so
  * that a difference with the file unchanged is told as changed outside signrun.
  */
 export type AccountItemRecord =

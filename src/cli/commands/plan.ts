@@ -15,6 +15,8 @@ const itemWords: Record<AccountItemPlan['kind'], string> = {
   permissionProfile: 'permission profile',
   group: 'group',
   user: 'user',
+  brand: 'brand',
+  connect: 'Connect configuration',
 };
 
 /** An account's profiles, groups and users under its line: what each becomes, and what differs. */

@@ -352,13 +352,30 @@ export const jobCodes = defineCodes({
   SR_ACCOUNT_NAME_DUPLICATE: {
     exitCode: 2,
     summary:
-      'An account entry names the same permission profile, group (DocuSign keeps their names unique per account, ignoring case) or user email twice.',
-    hint: 'Keep one entry per profile, group and user: merge the two, or rename one.',
+      'An account entry names the same permission profile, group (DocuSign keeps their names unique per account, ignoring case), user email, brand or Connect configuration (found by name, ignoring case) twice.',
+    hint: 'Keep one entry per profile, group, user, brand and Connect configuration: merge the two, or rename one.',
   },
   SR_ACCOUNT_NAME_UNKNOWN: {
     exitCode: 2,
     summary:
       'A group or user of an account entry names a permission profile or group that the entry does not define and DocuSign does not give every account (Account Administrator, DocuSign Sender, DocuSign Viewer; Administrators, Everyone).',
     hint: "Define it under the account's permissionProfiles or groups, or use one of the names the message lists.",
+  },
+  SR_LOGO_NOT_FOUND: {
+    exitCode: 2,
+    summary: "A brand's logo file does not exist (or is not a file).",
+    hint: 'Name the image by a path relative to the job file.',
+  },
+  SR_LOGO_OUTSIDE_JOB_FOLDER: {
+    exitCode: 2,
+    summary:
+      "A brand's logo file is outside the job file's folder (a ../ path, an absolute path or a symbolic link leading out).",
+    hint: 'Move the image next to (or below) the job file and name it by a relative path.',
+  },
+  SR_LOGO_NOT_IMAGE: {
+    exitCode: 2,
+    summary:
+      "A brand's logo file is not a PNG, JPEG or GIF image (told by its first bytes, as DocuSign takes them), or is larger than 5 MB.",
+    hint: 'Export the logo as a PNG, JPEG or GIF of a few hundred kilobytes at most.',
   },
 });

@@ -111,11 +111,5 @@ export function accountBrandsJson(brands: BrandRecord[], base: string): Record<s
   };
 }
 
-/** The image type of logo bytes, by their first bytes (PNG, JPEG, GIF); undefined for anything else. */
-export function logoContentType(bytes: Buffer): string | undefined {
-  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
-    return 'image/png';
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  if (bytes.length >= 6 && /^GIF8[79]a$/.test(bytes.subarray(0, 6).toString('latin1'))) return 'image/gif';
-  return undefined;
-}
+/** The image type of logo bytes (one rule, shared with validate: src/envelope/brand-logo.ts). */
+export { logoContentType } from '../../envelope/brand-logo.js';

@@ -5,6 +5,7 @@ import { ApiError, apiErrors } from '../api-error.js';
 import { lenientArray, lenientObject, lenientString } from '../wire/lenient.js';
 import { brandsStore, logoTypes, type BrandRecord, type LogoType } from '../brands/brands-store.js';
 import { accountBrandsJson, brandJson, logoContentType, readBrand } from '../brands/brand-wire.js';
+import { logoLimitBytes } from '../../envelope/brand-logo.js';
 
 interface BrandParams extends AccountParams {
   brandId: string;
@@ -32,9 +33,6 @@ const logoParams = {
     },
   },
 } as const;
-
-/** Largest logo accepted, bytes (DocuSign's brand editor takes small images; the sandbox keeps them in the blob store). */
-const logoLimitBytes = 5 * 1024 * 1024;
 
 /**
  * An account's brands (Accounts: Brands in the Swagger): list, create, delete
