@@ -141,7 +141,12 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
       const arbitrate = !options.target.sandbox;
       // The signal stops its listings between pages (SIGTERM, Ctrl-C: client/listing-pages.ts).
       const ledger = arbitrate
-        ? new ServiceLedger(account, options.signal ? { signal: options.signal } : {})
+        ? new ServiceLedger(account, {
+            ...(options.signal ? { signal: options.signal } : {}),
+            // Drafts are answered a few at a time: a confirmation listing waits (at most 100 ms) until as
+            // many share it as there are connections, which makes one listing do for many (issue 24).
+            gather: { callers: concurrency * 2, ms: 250 },
+          })
         : undefined;
       // Bulk Send finds its copies by identity in the listing, even in a run's own in-process sandbox.
       const bulkLedger =

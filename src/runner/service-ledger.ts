@@ -36,6 +36,13 @@ export interface ServiceLedgerOptions {
   signal?: AbortSignal;
   /** Bounds of one listing. Default: client/listing-pages.ts, `defaultListingLimits`. */
   limits?: Partial<ListingLimits>;
+  /**
+   * Before a refresh's listing starts, wait until this many callers share it
+   * or this long has passed (a run's drafts arrive a few at a time: one
+   * listing for many of them is fewer calls; issue 24). Default: start at
+   * once. A listing still starts after every call it answers.
+   */
+  gather?: { callers: number; ms: number };
 }
 
 /** Lookups go back this far the first time: an envelope sent by any earlier run must be found. */
@@ -47,6 +54,9 @@ interface JobState {
   running?: Promise<void>;
   /** The listing that will start once `running` ends: every caller until then shares it. */
   queued?: Promise<void>;
+  /** Callers sharing the queued listing, and what starts it early once enough have come (`gather`). */
+  waiting?: number;
+  gathered?: () => void;
   /** A listing of the job the service did not end (SR_LISTING_UNBOUNDED): later ones fail at once. */
   broken?: Error;
 }
@@ -64,8 +74,8 @@ interface JobState {
  */
 export class ServiceLedger {
   readonly #account: AccountClient;
-  readonly #options: Required<Omit<ServiceLedgerOptions, 'signal' | 'limits'>> &
-    Pick<ServiceLedgerOptions, 'signal' | 'limits'>;
+  readonly #options: Required<Omit<ServiceLedgerOptions, 'signal' | 'limits' | 'gather'>> &
+    Pick<ServiceLedgerOptions, 'signal' | 'limits' | 'gather'>;
   readonly #byIdentity = new Map<string, Map<string, LedgerEntry>>();
   readonly #jobs = new Map<string, JobState>();
   /** Listing calls made (pages included). */
@@ -88,7 +98,12 @@ export class ServiceLedger {
    */
   refresh(job: string): Promise<void> {
     const state = this.#state(job);
-    if (state.queued) return state.queued;
+    if (state.queued) {
+      state.waiting = (state.waiting ?? 0) + 1;
+      if (state.waiting >= (this.#options.gather?.callers ?? Infinity)) state.gathered?.();
+      return state.queued;
+    }
+    state.waiting = 1;
     // Callers of this same turn join the listing about to start.
     const before = state.running ?? new Promise<void>((resolve) => setImmediate(resolve));
     const queued = before
@@ -96,8 +111,10 @@ export class ServiceLedger {
         () => undefined,
         () => undefined,
       )
+      .then(() => this.#gather(state))
       .then(() => {
         state.queued = undefined;
+        state.gathered = undefined;
         const running = this.#listSince(job, state);
         state.running = running;
         const clear = () => {
@@ -108,6 +125,20 @@ export class ServiceLedger {
       });
     state.queued = queued;
     return queued;
+  }
+
+  /** Waits, with `gather`, until enough callers share the queued listing or its time is up. */
+  #gather(state: JobState): Promise<void> {
+    const gather = this.#options.gather;
+    if (!gather || (state.waiting ?? 0) >= gather.callers || this.#options.signal?.aborted) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, gather.ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      state.gathered = done;
+    });
   }
 
   /** Envelopes voided and replaced by `run --replace-drifted` (issue 12): they no longer count for their identity. */

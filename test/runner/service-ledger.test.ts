@@ -88,4 +88,27 @@ describe('ServiceLedger', () => {
     expect(ledger.winnerOf('ledger-c/1')?.envelopeId).toBe(made[0]);
     expect(ledger.winnerOf('ledger-c/2')?.envelopeId).toBe(made[1]);
   });
+
+  it('gather: callers arriving one after another, while a listing runs, share the next one once enough have come', async () => {
+    // A minute of patience: the test ends in milliseconds only if the third caller starts the listing.
+    const ledger = new ServiceLedger(account, { gather: { callers: 3, ms: 60_000 } });
+    await Promise.all([ledger.refresh('ledger-d'), ledger.refresh('ledger-d'), ledger.refresh('ledger-d')]);
+    const before = ledger.calls;
+    const first = ledger.refresh('ledger-d');
+    const made = await draft('ledger-d', 'ledger-d/1');
+    const second = ledger.refresh('ledger-d');
+    const third = ledger.refresh('ledger-d');
+    await Promise.all([first, second, third]);
+    expect(ledger.calls - before).toBe(1);
+    // The listing started after the last caller asked: it shows the draft made before then.
+    expect(ledger.winnerOf('ledger-d/1')?.envelopeId).toBe(made);
+  });
+
+  it('gather: a caller alone waits no longer than the time given', async () => {
+    const ledger = new ServiceLedger(account, { gather: { callers: 50, ms: 20 } });
+    await ledger.load('ledger-e');
+    const made = await draft('ledger-e', 'ledger-e/1');
+    await ledger.refresh('ledger-e');
+    expect(ledger.winnerOf('ledger-e/1')?.envelopeId).toBe(made);
+  });
 });
