@@ -40,24 +40,6 @@ export class AccountBrands {
     this.account = account;
   }
 
-  async #json<T>(
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    path: string,
-    operation: string,
-    options: CallOptions,
-    body?: unknown,
-    idempotent = method !== 'POST',
-  ): Promise<T> {
-    const url = `${this.account.baseUrl}${path}`;
-    const response = await this.account.client.request(
-      { method, url, operation, idempotent, ...(body !== undefined ? { body } : {}) },
-      options,
-    );
-    if (response.json === undefined || response.json === null || typeof response.json !== 'object')
-      throw new ClientBadResponseError({ method, path: pathOf(url), operation }, 'the answer has no JSON body');
-    return response.json as T;
-  }
-
   async #empty(method: 'PUT' | 'DELETE', path: string, operation: string, options: CallOptions): Promise<void> {
     await this.account.client.request(
       { method, url: `${this.account.baseUrl}${path}`, operation, idempotent: true },
@@ -67,7 +49,7 @@ export class AccountBrands {
 
   /** GET …/brands. */
   async listBrands(options: CallOptions = {}): Promise<BrandWire[]> {
-    const answer = await this.#json<{ brands?: BrandWire[] }>('GET', '/brands', 'listBrands', options);
+    const answer = await this.account.requestJson<{ brands?: BrandWire[] }>('GET', '/brands', 'listBrands', options);
     return answer.brands ?? [];
   }
 
@@ -76,13 +58,20 @@ export class AccountBrands {
    * a name, so the caller lists again after a create and keeps one.
    */
   async createBrand(brand: BrandWire, options: CallOptions = {}): Promise<BrandWire[]> {
-    const answer = await this.#json<{ brands?: BrandWire[] }>('POST', '/brands', 'createBrand', options, brand, true);
+    const answer = await this.account.requestJson<{ brands?: BrandWire[] }>(
+      'POST',
+      '/brands',
+      'createBrand',
+      options,
+      brand,
+      true,
+    );
     return answer.brands ?? [];
   }
 
   /** PUT …/brands/{brandId}: the fields given replace those of the brand. */
   async updateBrand(brandId: string, brand: BrandWire, options: CallOptions = {}): Promise<BrandWire> {
-    return this.#json('PUT', `/brands/${enc(brandId)}`, 'updateBrand', options, brand);
+    return this.account.requestJson('PUT', `/brands/${enc(brandId)}`, 'updateBrand', options, brand);
   }
 
   /** DELETE …/brands/{brandId}. */
@@ -134,7 +123,7 @@ export class AccountBrands {
 
   /** GET …/connect. */
   async listConnect(options: CallOptions = {}): Promise<ConnectConfigurationWire[]> {
-    const answer = await this.#json<{ configurations?: ConnectConfigurationWire[] }>(
+    const answer = await this.account.requestJson<{ configurations?: ConnectConfigurationWire[] }>(
       'GET',
       '/connect',
       'listConnectConfigurations',
@@ -145,7 +134,7 @@ export class AccountBrands {
 
   /** POST …/connect. `repeatable` as a brand's create: the caller lists again and keeps one of a name. */
   async createConnect(config: Record<string, unknown>, options: CallOptions = {}): Promise<ConnectConfigurationWire> {
-    return this.#json('POST', '/connect', 'createConnectConfiguration', options, config, true);
+    return this.account.requestJson('POST', '/connect', 'createConnectConfiguration', options, config, true);
   }
 
   /** PUT …/connect: the body's connectId says which configuration. */
@@ -154,7 +143,7 @@ export class AccountBrands {
     config: Record<string, unknown>,
     options: CallOptions = {},
   ): Promise<ConnectConfigurationWire> {
-    return this.#json('PUT', '/connect', 'updateConnectConfiguration', options, { ...config, connectId });
+    return this.account.requestJson('PUT', '/connect', 'updateConnectConfiguration', options, { ...config, connectId });
   }
 
   /** DELETE …/connect/{connectId}. */

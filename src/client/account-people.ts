@@ -1,6 +1,4 @@
 import type { AccountClient, CallOptions } from './esignature-client.js';
-import { ClientBadResponseError } from './client-errors.js';
-import { pathOf } from './redact.js';
 
 // The users, groups and permission profiles of one account (DocuSign's
 // AccountPermissionProfiles_*, Groups_*, GroupUsers_*, Users_*), on the
@@ -61,27 +59,9 @@ export class AccountPeople {
     this.account = account;
   }
 
-  async #json<T>(
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    path: string,
-    operation: string,
-    options: CallOptions,
-    body?: unknown,
-    idempotent = method !== 'POST',
-  ): Promise<T> {
-    const url = `${this.account.baseUrl}${path}`;
-    const response = await this.account.client.request(
-      { method, url, operation, idempotent, ...(body !== undefined ? { body } : {}) },
-      options,
-    );
-    if (response.json === undefined || response.json === null || typeof response.json !== 'object')
-      throw new ClientBadResponseError({ method, path: pathOf(url), operation }, 'the answer has no JSON body');
-    return response.json as T;
-  }
-
   /** GET …/permission_profiles. */
   async listPermissionProfiles(options: CallOptions = {}): Promise<PermissionProfileWire[]> {
-    const answer = await this.#json<{ permissionProfiles?: PermissionProfileWire[] }>(
+    const answer = await this.account.requestJson<{ permissionProfiles?: PermissionProfileWire[] }>(
       'GET',
       '/permission_profiles',
       'listPermissionProfiles',
@@ -98,7 +78,7 @@ export class AccountPeople {
     profile: { permissionProfileName: string; settings: Record<string, string> },
     options: CallOptions = {},
   ): Promise<PermissionProfileWire> {
-    return this.#json('POST', '/permission_profiles', 'createPermissionProfile', options, profile, true);
+    return this.account.requestJson('POST', '/permission_profiles', 'createPermissionProfile', options, profile, true);
   }
 
   /** PUT …/permission_profiles/{id}: the settings given replace those of the same name. */
@@ -107,7 +87,13 @@ export class AccountPeople {
     profile: { permissionProfileName: string; settings: Record<string, string> },
     options: CallOptions = {},
   ): Promise<PermissionProfileWire> {
-    return this.#json('PUT', `/permission_profiles/${enc(id)}`, 'updatePermissionProfile', options, profile);
+    return this.account.requestJson(
+      'PUT',
+      `/permission_profiles/${enc(id)}`,
+      'updatePermissionProfile',
+      options,
+      profile,
+    );
   }
 
   /** DELETE …/permission_profiles/{id} (a duplicate a race made, which no user has yet). */
@@ -127,7 +113,7 @@ export class AccountPeople {
   async listGroups(options: CallOptions = {}): Promise<GroupWire[]> {
     const groups: GroupWire[] = [];
     for (let page = 0; page < pageCap; page++) {
-      const answer = await this.#json<{ groups?: GroupWire[]; totalSetSize?: string }>(
+      const answer = await this.account.requestJson<{ groups?: GroupWire[]; totalSetSize?: string }>(
         'GET',
         `/groups?start_position=${page * pageSize}&count=${pageSize}`,
         'listGroups',
@@ -142,7 +128,7 @@ export class AccountPeople {
 
   /** POST …/groups ({groups: […]}); each answered group, with its errorDetails when it failed. */
   async createGroups(groups: Array<{ groupName: string; permissionProfileId?: string }>, options: CallOptions = {}) {
-    const answer = await this.#json<{ groups?: GroupWire[] }>(
+    const answer = await this.account.requestJson<{ groups?: GroupWire[] }>(
       'POST',
       '/groups',
       'createGroups',
@@ -158,21 +144,29 @@ export class AccountPeople {
     groups: Array<{ groupId: string; groupName?: string; permissionProfileId?: string }>,
     options: CallOptions = {},
   ) {
-    const answer = await this.#json<{ groups?: GroupWire[] }>('PUT', '/groups', 'updateGroups', options, { groups });
+    const answer = await this.account.requestJson<{ groups?: GroupWire[] }>('PUT', '/groups', 'updateGroups', options, {
+      groups,
+    });
     return answer.groups ?? [];
   }
 
   /** DELETE …/groups ({groups: […]}). */
   async deleteGroups(groupIds: string[], options: CallOptions = {}) {
     const body = { groups: groupIds.map((groupId) => ({ groupId })) };
-    const answer = await this.#json<{ groups?: GroupWire[] }>('DELETE', '/groups', 'deleteGroups', options, body);
+    const answer = await this.account.requestJson<{ groups?: GroupWire[] }>(
+      'DELETE',
+      '/groups',
+      'deleteGroups',
+      options,
+      body,
+    );
     return answer.groups ?? [];
   }
 
   /** PUT (add) or DELETE (remove) …/groups/{groupId}/users. */
   async changeGroupUsers(groupId: string, userIds: string[], add: boolean, options: CallOptions = {}) {
     const body = { users: userIds.map((userId) => ({ userId })) };
-    const answer = await this.#json<{ users?: UserWire[] }>(
+    const answer = await this.account.requestJson<{ users?: UserWire[] }>(
       add ? 'PUT' : 'DELETE',
       `/groups/${enc(groupId)}/users`,
       add ? 'addGroupUsers' : 'removeGroupUsers',
@@ -186,7 +180,7 @@ export class AccountPeople {
   async listUsers(options: CallOptions = {}): Promise<UserWire[]> {
     const users: UserWire[] = [];
     for (let page = 0; page < pageCap; page++) {
-      const answer = await this.#json<{ users?: UserWire[]; totalSetSize?: string }>(
+      const answer = await this.account.requestJson<{ users?: UserWire[]; totalSetSize?: string }>(
         'GET',
         `/users?additional_info=true&start_position=${page * pageSize}&count=${pageSize}`,
         'listUsers',
@@ -201,7 +195,7 @@ export class AccountPeople {
 
   /** POST …/users ({newUsers: […]}): DocuSign invites each new user by email. */
   async createUsers(newUsers: NewUserWire[], options: CallOptions = {}): Promise<UserWire[]> {
-    const answer = await this.#json<{ newUsers?: UserWire[] }>(
+    const answer = await this.account.requestJson<{ newUsers?: UserWire[] }>(
       'POST',
       '/users',
       'createUsers',
@@ -218,13 +212,19 @@ export class AccountPeople {
     changes: { userName?: string; permissionProfileId?: string },
     options: CallOptions = {},
   ): Promise<UserWire> {
-    return this.#json('PUT', `/users/${enc(userId)}`, 'updateUser', options, changes);
+    return this.account.requestJson('PUT', `/users/${enc(userId)}`, 'updateUser', options, changes);
   }
 
   /** DELETE …/users ({users: […]}): DocuSign closes them. */
   async closeUsers(userIds: string[], options: CallOptions = {}): Promise<UserWire[]> {
     const body = { users: userIds.map((userId) => ({ userId })) };
-    const answer = await this.#json<{ users?: UserWire[] }>('DELETE', '/users', 'closeUsers', options, body);
+    const answer = await this.account.requestJson<{ users?: UserWire[] }>(
+      'DELETE',
+      '/users',
+      'closeUsers',
+      options,
+      body,
+    );
     return answer.users ?? [];
   }
 }

@@ -416,6 +416,26 @@ export class AccountClient {
     return response.json as T;
   }
 
+  /**
+   * A call of a path under this account whose answer must be a JSON object:
+   * for the account's other API groups (account-people.ts, account-brands.ts),
+   * with the same check as this class's own calls. Not idempotent for a POST
+   * unless said.
+   */
+  async requestJson<T>(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    operation: string,
+    options: CallOptions,
+    body?: unknown,
+    idempotent = method !== 'POST',
+  ): Promise<T> {
+    return this.#json<T>(
+      { method, url: `${this.baseUrl}${path}`, operation, idempotent, ...(body !== undefined ? { body } : {}) },
+      options,
+    );
+  }
+
   #env(envelopeId: string): string {
     return `${this.baseUrl}/envelopes/${enc(envelopeId)}`;
   }
