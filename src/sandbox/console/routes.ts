@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { returnAddress } from '../signing/return-address.js';
 import { recipientKind, tabsByKind } from '../../envelope/index.js';
 import { messagePageHtml } from '../signing/page-html.js';
 import { pageText } from '../signing/page-text.js';
@@ -18,17 +19,6 @@ type Form = Record<string, string | undefined>;
 /** Where each kind of view lives: `/sending/…` for the sender view, `/console/…` for the console. */
 const roots: Record<ManagementViewKind, string> = { sender: 'sending', console: 'console' };
 const cookieName = (kind: ManagementViewKind, id: string) => `sr_${roots[kind]}_${id}`;
-
-/** The client's returnUrl with DocuSign's `event` of a sender view (Send, Save, …). */
-export function withEvent(returnUrl: string, event: string): string {
-  try {
-    const url = new URL(returnUrl);
-    url.searchParams.set('event', event);
-    return url.toString();
-  } catch {
-    return `${returnUrl}${returnUrl.includes('?') ? '&' : '?'}event=${event}`;
-  }
-}
 
 /**
  * The pages behind `views/sender` and `views/console` (routes/views.ts): a
@@ -64,7 +54,7 @@ export const managementViewRoutes: FastifyPluginAsync = async (app) => {
             opened.reason === 'used'
               ? 'This address was already used: ask the application for a new one.'
               : 'This address has expired: ask the application for a new one.',
-            withEvent(opened.returnUrl, 'ttl_expired'),
+            returnAddress(opened.returnUrl, 'ttl_expired'),
           ),
         );
       }
@@ -145,7 +135,7 @@ export const managementViewRoutes: FastifyPluginAsync = async (app) => {
           text,
           'Already sent',
           `This envelope is ${envelope.status}.`,
-          withEvent(session.returnUrl, 'Send'),
+          returnAddress(session.returnUrl, 'Send'),
         ),
       );
     const sender = services.accounts.user(session.userId);
@@ -194,13 +184,13 @@ export const managementViewRoutes: FastifyPluginAsync = async (app) => {
       return renderSender(reply, session, 409, `The envelope could not be sent: ${error.message}.`);
     }
     views.finish(session.id, services.clock.now());
-    return reply.redirect(withEvent(session.returnUrl, 'Send'), 303);
+    return reply.redirect(returnAddress(session.returnUrl, 'Send'), 303);
   });
   app.post<{ Params: { sessionId: string }; Body: Form }>('/sending/s/:sessionId/save', async (request, reply) => {
     const session = sessionOf(request, reply, 'sender', true);
     if (session === undefined) return reply;
     views.finish(session.id, services.clock.now());
-    return reply.redirect(withEvent(session.returnUrl, 'Save'), 303);
+    return reply.redirect(returnAddress(session.returnUrl, 'Save'), 303);
   });
 
   // The console view.
