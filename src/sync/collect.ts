@@ -2,6 +2,7 @@ import type { AccountClient, CallOptions } from '../client/esignature-client.js'
 import type { FileRecord, OutputFolder } from '../output/output-folder.js';
 import { documentFile, itemFile } from '../output/output-paths.js';
 import { formDataOf } from './form-data.js';
+import type { FormDataJson } from '../output/records.js';
 import { announcedBytesOf, type EnvelopeDocument } from '../envelope/wire.js';
 import { matchArchive } from './archive-files.js';
 
@@ -21,6 +22,14 @@ export interface CollectOptions {
   signal?: AbortSignal;
   /** The clock that dates form-data.json. */
   now?: () => Date;
+  /**
+   * The envelope's form data as `signrun listen` kept it from a Connect
+   * message that carried the recipients' tabs (connect-form-data.ts): with
+   * it, form-data.json is written from it (dated now, as a read would be)
+   * and the recipients are not asked for. Default: one read of the
+   * recipients with their tabs.
+   */
+  formData?: FormDataJson;
 }
 
 /**
@@ -32,7 +41,8 @@ export interface CollectOptions {
  * documents' ids by their names (archive-files.ts), which the status
  * listing gave (else one listing of the envelope's documents); and what its recipients
  * entered into `<folder>/form-data.json` (one more call: recipients with
- * their tabs, which no listing carries). Each file is written whole with its
+ * their tabs, which no listing carries — none when Connect brought them,
+ * `options.formData`). Each file is written whole with its
  * sha256 (OutputFolder: temp file, then rename), so a crash leaves the
  * earlier file or the new one, never half of one; the archive is checked
  * whole before any file is written (client/archive-entries.ts). An archive
@@ -77,11 +87,17 @@ export async function collectCompleted(
         out.writeFile(itemFile(folder, 'certificate'), archive.certificate),
       ])
     : await downloadEach(account, out, folder, envelopeId, documents, call);
-  const recipients = await account.listRecipients(envelopeId, { ...call, includeTabs: true });
   const readAt = (options.now ?? (() => new Date()))().toISOString();
-  files.push(
-    await out.writeJson(itemFile(folder, 'formData'), formDataOf(envelopeId, 'completed', readAt, recipients)),
-  );
+  // What Connect brought is what the read would give (the same formDataOf over the same recipients), so no read.
+  const formData = options.formData
+    ? { ...options.formData, readAt }
+    : formDataOf(
+        envelopeId,
+        'completed',
+        readAt,
+        await account.listRecipients(envelopeId, { ...call, includeTabs: true }),
+      );
+  files.push(await out.writeJson(itemFile(folder, 'formData'), formData));
   if (options.combined) {
     files.push(
       await account.downloadCombined(envelopeId, (body) => out.writeStream(itemFile(folder, 'combined'), body), call),

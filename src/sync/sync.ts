@@ -20,6 +20,7 @@ import { serviceListingIntervalMs } from './service-polling-rule.js';
 import { listStatusChanges } from './status-listing.js';
 import { voidDeclared } from './void-declared.js';
 import { latestConnectStatuses } from './connect-events.js';
+import { connectFormDataIds, readConnectFormData, removeConnectFormData } from './connect-form-data.js';
 import { sameFacts, statusFactsOf } from '../state/status-facts.js';
 import { recipientOutcomes } from './record-facts.js';
 import { withFacts } from '../state/status-facts.js';
@@ -62,6 +63,12 @@ export interface SyncInfo {
   listingCalls: number;
   /** Files downloaded by this sync (a re-sync downloads none). */
   downloads: number;
+  /**
+   * Completed envelopes whose form-data.json came from what `signrun listen`
+   * kept of a Connect message with their recipients' tabs
+   * (connect-form-data.ts): one read of the recipients saved for each.
+   */
+  formDataFromConnect: number;
   /** The form-data.csv files written, with the number of envelopes in each (form-data-csv.ts). */
   formData: Array<{ path: string; envelopes: number }>;
 }
@@ -88,8 +95,9 @@ interface Known {
  * account, paged, never a request per envelope — records each status change
  * in the journal and in envelope.json, and collects each newly completed
  * envelope's signed documents and certificate, once, in one download (its
- * archive), with its form data (one read of its recipients' tabs). An
- * envelope whose state did not change costs no call. The summary feeds the
+ * archive), with its form data (one read of its recipients' tabs, none
+ * when `signrun listen` kept them from Connect). An envelope whose state
+ * did not change costs no call. The summary feeds the
  * same reporters as a run.
  */
 export async function sync(options: SyncOptions): Promise<SyncSummary> {
@@ -98,7 +106,7 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
     options,
     { report: 'sync', command: 'signrun sync', envelopes: envelopes.length, accounts: 0 },
     async ({ now, concurrency, out, client, collector, state, emit, interrupted, finish }) => {
-      const info: SyncInfo = { listed: false, listingCalls: 0, downloads: 0, formData: [] };
+      const info: SyncInfo = { listed: false, listingCalls: 0, downloads: 0, formDataFromConnect: 0, formData: [] };
       const { journal, progress } = state;
       const recollect = new Set(state.brokenPromises.filter((b) => b.step === 'collected').map((b) => b.id));
       const known = await knownEnvelopes(envelopes, out, progress);
@@ -110,6 +118,8 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
       const listedDocuments = new Map<string, EnvelopeDocument[]>();
       // Events `signrun listen` recorded (Connect): used for what no listing of this sync shows.
       const events = await latestConnectStatuses(options.stateDir);
+      // Form data `signrun listen` kept of completed envelopes (Connect with tabs): used instead of a read.
+      const connectFormData = await connectFormDataIds(options.stateDir);
       if (account && options.act) {
         const voids = await voidDeclared(known, account, journal, out, {
           replaceDrifted: options.act.replaceDrifted,
@@ -190,6 +200,8 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
           listed,
           listedDocuments,
           events,
+          connectFormData,
+          stateDir: options.stateDir,
           now,
           info,
           combined: options.combined === true,
@@ -238,6 +250,9 @@ interface SyncOneContext {
   listedDocuments: Map<string, EnvelopeDocument[]>;
   /** Latest status per envelopeId from Connect events (signrun listen). */
   events: Map<string, { status: string; at: string }>;
+  /** Envelope ids whose form data listen kept (connect-form-data.ts). */
+  connectFormData: ReadonlySet<string>;
+  stateDir: string;
   now: () => Date;
   info: SyncInfo;
   combined: boolean;
@@ -297,9 +312,13 @@ async function syncOne(k: Known, ctx: SyncOneContext): Promise<EnvelopeResult> {
   if (facts?.status === 'completed' && !alreadyCollected) {
     try {
       const documents = ctx.listedDocuments.get(envelopeId);
+      const formData = ctx.connectFormData.has(envelopeId)
+        ? await readConnectFormData(ctx.stateDir, envelopeId)
+        : undefined;
       files = await collectCompleted(ctx.account, ctx.out, k.folder, envelopeId, {
         combined: ctx.combined,
         ...(documents ? { documents } : {}),
+        ...(formData ? { formData } : {}),
         now: ctx.now,
         tag: k.id,
         ...(ctx.signal ? { signal: ctx.signal } : {}),
@@ -313,10 +332,18 @@ async function syncOne(k: Known, ctx: SyncOneContext): Promise<EnvelopeResult> {
         files: files.map((f) => ({ path: f.path, sha256: f.sha256, size: f.size })),
       });
       changed = true;
+      if (formData) {
+        ctx.info.formDataFromConnect += 1;
+        // Collected: form-data.json holds the values now, the state need not keep a second copy.
+        await removeConnectFormData(ctx.stateDir, envelopeId).catch(() => undefined);
+      }
     } catch (caught) {
       error = itemErrorOf(caught, 'collect');
     }
   }
+  // Kept by listen for an envelope collected before (a crash between collecting and removing it): not needed.
+  if (alreadyCollected && ctx.connectFormData.has(envelopeId))
+    await removeConnectFormData(ctx.stateDir, envelopeId).catch(() => undefined);
   if (facts) record = withFacts(record, facts);
   if (files) {
     const replaced = new Set(files.map((f) => f.path));

@@ -6,6 +6,7 @@ import type { CommandHandler } from '../command.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import { appendConnectEvent, connectEventOf, verifyConnectSignatures } from '../../sync/connect-events.js';
+import { connectFormDataOf, writeConnectFormData } from '../../sync/connect-form-data.js';
 
 /** Largest Connect message accepted (DocuSign's JSON messages without documents are a few KB). */
 const maxBodyBytes = 1024 * 1024;
@@ -16,8 +17,12 @@ const maxBodyBytes = 1024 * 1024;
  * checked against the HMAC keys of `DOCUSIGN_CONNECT_HMAC_KEYS` (comma
  * separated) over the raw body, in constant time; a valid event is appended
  * (fsync'ed) to `<state>/connect-events.jsonl` before the 200, so `sync`
- * can use it when the polling rule forbids a listing. Invalid: 401, nothing
- * recorded. Runs until Ctrl-C.
+ * can use it when the polling rule forbids a listing. A message of a
+ * completed envelope that carries its recipients' tabs (the configuration's
+ * `eventData.includeData` has `tabs`) also leaves that envelope's form data
+ * in `<state>/connect-form-data/<envelopeId>.json` (written whole, 0600),
+ * which `sync` uses instead of reading the recipients. Invalid: 401,
+ * nothing recorded. Nothing of a message's content is printed. Runs until Ctrl-C.
  */
 const listenCommand: CommandHandler = async ({ options, io, signal }) => {
   const keys = (io.env['DOCUSIGN_CONNECT_HMAC_KEYS'] ?? io.env['DOCUSIGN_CONNECT_HMAC_KEY'] ?? '')
@@ -43,17 +48,29 @@ const listenCommand: CommandHandler = async ({ options, io, signal }) => {
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
       if (!verifyConnectSignatures(raw, req.headers, keys)) return res.writeHead(401).end();
-      let record;
+      const receivedAt = new Date();
+      let body: unknown;
       try {
-        record = connectEventOf(JSON.parse(raw.toString('utf8')), new Date());
+        body = JSON.parse(raw.toString('utf8'));
       } catch {
-        record = undefined;
+        return res.writeHead(400).end();
       }
+      const record = connectEventOf(body, receivedAt);
       if (!record) return res.writeHead(400).end();
-      appendConnectEvent(stateDir, record).then(
-        () => res.writeHead(200).end(),
-        () => res.writeHead(503).end(), // not recorded: Connect sends it again
-      );
+      let formData;
+      try {
+        formData = connectFormDataOf(body, receivedAt);
+      } catch {
+        formData = undefined; // tabs it cannot read: the event still counts, and sync reads the values itself
+      }
+      // A completed envelope's form data first, then its event: once sync sees the event, the
+      // values are there. Both on disk before the 200, or neither acknowledged.
+      (formData ? writeConnectFormData(stateDir, formData) : Promise.resolve())
+        .then(() => appendConnectEvent(stateDir, record))
+        .then(
+          () => res.writeHead(200).end(),
+          () => res.writeHead(503).end(), // not recorded: Connect sends it again
+        );
     });
   });
   const host = (options['host'] as string | undefined) ?? '127.0.0.1';

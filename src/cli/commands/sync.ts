@@ -73,6 +73,10 @@ const syncCommand: CommandHandler = async ({ args, options, io, signal }) => {
           ? `Listed status changes in ${info.listingCalls} call(s); downloaded ${info.downloads} file(s) of completed envelopes.\n`
           : `No listing made (polling rule); next listing from ${info.nextListingAt ?? 'now'}.\n`,
       );
+      if (info.formDataFromConnect > 0)
+        io.stdout.write(
+          `Form data of ${info.formDataFromConnect} completed envelope(s) from Connect (signrun listen): ${info.formDataFromConnect} call(s) saved.\n`,
+        );
       for (const table of info.formData)
         io.stdout.write(
           `What the signers entered: ${shownPath(io.cwd, path.join(outDir, table.path))} (${table.envelopes} completed envelope(s)).\n`,

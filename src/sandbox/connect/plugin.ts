@@ -1,4 +1,3 @@
-import { recipientsObject } from '../../envelope/index.js';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { apiErrors } from '../api-error.js';
 import type { SandboxEvent } from '../events.js';
@@ -13,6 +12,7 @@ import { ConnectHmacKeys } from './hmac-keys.js';
 import { connectSignature } from './hmac-signature.js';
 import { defaultConnectRetryPolicy } from './retry-timing.js';
 import { publicOrigin } from '../public-origin.js';
+import { connectEnvelopeSummary, recipientDataOf, type RecipientData } from './envelope-summary.js';
 
 /**
  * Event notifications (DocuSign Connect-style webhooks) and the
@@ -81,21 +81,32 @@ export const connectPlugin: FastifyPluginAsync = async (app) => {
     // Where it goes: the envelope's own eventNotification (always signed, as
     // before), and every configuration of the account that publishes it
     // (signed when it says includeHMAC).
-    const destinations: { url: string; configurationId: number; sign: boolean }[] = [];
+    const destinations: { url: string; configurationId: number; sign: boolean; data: RecipientData }[] = [];
     const notification = envelope.eventNotification;
     const url = notification?.['url'];
     if (notification && typeof url === 'string' && url !== '' && wantsEvent(notification, type))
-      destinations.push({ url, configurationId: 0, sign: true });
+      destinations.push({ url, configurationId: 0, sign: true, data: recipientDataOf(notification['eventData']) });
     for (const config of configsOf(envelope.accountId)) {
       if (!configurationWants(config, envelope.senderUserId, type)) continue;
       destinations.push({
         url: String(config['urlToPublishTo']),
         configurationId: Number(config.connectId),
         sign: config['includeHMAC'] === 'true',
+        // What each destination's eventData.includeData asks for (recipients, their tabs): envelope-summary.ts.
+        data: recipientDataOf(config['eventData']),
       });
     }
     if (destinations.length === 0) return;
     const recipients = services.envelopes.recipients(envelope.id);
+    const summaries = new Map<RecipientData, Record<string, unknown>>();
+    const summaryFor = (data: RecipientData) => {
+      let summary = summaries.get(data);
+      if (summary === undefined) {
+        summary = connectEnvelopeSummary(envelope, recipients, data);
+        summaries.set(data, summary);
+      }
+      return summary;
+    };
     const facts = {
       type,
       accountId: envelope.accountId,
@@ -103,27 +114,15 @@ export const connectPlugin: FastifyPluginAsync = async (app) => {
       ...(event.recipientId === undefined ? {} : { recipientId: event.recipientId }),
       at: new Date(event.at),
       userId: envelope.senderUserId,
-      envelopeSummary: {
-        envelopeId: envelope.id,
-        status: envelope.status,
-        emailSubject: envelope.emailSubject,
-        statusChangedDateTime: new Date(envelope.statusChangedAt).toISOString(),
-        recipients: recipientsObject(
-          recipients.map((r) => ({
-            kind: r.kind,
-            recipient: {
-              recipientId: r.recipientId,
-              name: r.name,
-              email: r.email,
-              routingOrder: String(r.routingOrder),
-              status: r.status,
-            },
-          })),
-        ),
-      },
     };
     for (const destination of destinations) {
-      const body = JSON.stringify(connectMessage({ ...facts, configurationId: destination.configurationId }));
+      const body = JSON.stringify(
+        connectMessage({
+          ...facts,
+          envelopeSummary: summaryFor(destination.data),
+          configurationId: destination.configurationId,
+        }),
+      );
       queue.enqueue(
         {
           accountId: envelope.accountId,
