@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { Document, isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { Auth } from '../client/auth.js';
@@ -221,11 +221,25 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
   }
 }
 
-/** An absolute path for `relative` inside `folder`, or SR_IMPORT_PATH_OUTSIDE. */
+/**
+ * An absolute path for `relative` inside `folder`, or SR_IMPORT_PATH_OUTSIDE:
+ * by its name, and by where its nearest existing folder really is (a
+ * symbolic link on the way would carry the write elsewhere; the file itself
+ * is replaced by a rename, which never follows one).
+ */
 function confined(folder: string, relative: string): string {
   const absolute = path.resolve(folder, relative);
-  const inside = path.relative(folder, absolute);
-  if (inside === '' || inside.startsWith('..') || path.isAbsolute(inside))
+  const outside = (from: string, to: string) => {
+    const inside = path.relative(from, to);
+    return inside.startsWith('..') || path.isAbsolute(inside);
+  };
+  let existing = path.dirname(absolute);
+  while (!existsSync(existing) && existing !== folder) existing = path.dirname(existing);
+  if (
+    path.relative(folder, absolute) === '' ||
+    outside(folder, absolute) ||
+    (existsSync(folder) && outside(realpathSync(folder), realpathSync(existing)))
+  )
     throw new SignrunError('SR_IMPORT_PATH_OUTSIDE', `${relative} would be written outside ${folder}`, {
       details: { folder, file: relative },
     });

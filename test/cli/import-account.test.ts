@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -212,6 +212,16 @@ describe('signrun import account', () => {
     const forced = await runCli(['import', 'account', '--out', 'corp/account.yaml', '--force'], { cwd: dir, env });
     expect(forced.code, forced.stderr).toBe(0);
     expect(await readFile(path.join(folder, 'account.yaml'), 'utf8')).toBe(text);
+
+    // 5. Only inside the job file's folder: a folder on the way that is a link to elsewhere is refused, nothing written.
+    const elsewhere = await tempDir('signrun-import-account-elsewhere-');
+    await mkdir(path.join(dir, 'linked'));
+    await symlink(elsewhere, path.join(dir, 'linked/brands'));
+    const linked = await runCli(['import', 'account', '--out', 'linked/account.yaml'], { cwd: dir, env });
+    expect(linked.code).toBe(2);
+    expect(linked.stderr).toContain('SR_IMPORT_PATH_OUTSIDE');
+    expect(await readdir(elsewhere)).toEqual([]);
+    expect(existsSync(path.join(dir, 'linked/account.yaml'))).toBe(false);
   });
 
   it('imports an account by its name or id among those the credentials reach; others are a coded error naming them', async () => {
