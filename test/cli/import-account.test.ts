@@ -6,8 +6,9 @@ import { parse } from 'yaml';
 import { repoRoot, runCli } from '../helpers/run-cli.js';
 import { defaultSeedIds, startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
-import { sandboxEnv, tempDir } from './run-helpers.js';
+import { readReport, sandboxEnv, tempDir } from './run-helpers.js';
 import { createActiveSubsidiary } from '../sandbox/helpers/accounts.js';
+import { seedUserHeaders } from '../sandbox/helpers/jwt.js';
 
 // `signrun import account` (issue 23): what an account holds — permission
 // profiles, groups, users, a brand with its logo, a Connect configuration,
@@ -203,6 +204,15 @@ describe('signrun import account', () => {
       ['offer', 'up-to-date'],
     ]);
 
+    // A run of it changes nothing either: no call that writes.
+    const ran = await runCli(['run', 'corp/account.yaml', '--out', 'out'], { cwd: dir, env: planEnv });
+    expect(ran.code, ran.stdout + ran.stderr).toBe(0);
+    const report = await readReport(path.join(dir, 'out'));
+    expect(report.accounts[0]!.contents?.every((c) => c.outcome === 'up-to-date')).toBe(true);
+    expect(
+      Object.keys(report.api.byOperation).filter((op) => /^(create|update|delete|close|add|remove|put)/.test(op)),
+    ).toEqual([]);
+
     // 4. A second import does not overwrite without --force (nothing written); with it, it does.
     await writeFile(path.join(folder, 'account.yaml'), '# mine\n');
     const refused = await runCli(['import', 'account', '--out', 'corp/account.yaml'], { cwd: dir, env });
@@ -260,5 +270,44 @@ describe('signrun import account', () => {
     const offline = await runCli(['import', 'account'], { cwd: await tempDir('signrun-import-account-off-') });
     expect(offline.code).toBe(2);
     expect(offline.stderr).toContain('SR_IMPORT_NO_SERVICE');
+  });
+
+  it("with DocuSign's JWT grant: an account of userinfo's by name; plan of the file, with the same grant, says no change", async () => {
+    const registered = await fetch(`${sandbox.origin}/sandbox/integrations/sandbox-integrator-key/rsa-keys`, {
+      method: 'POST',
+      headers: seedUserHeaders('sandbox-integrator-key'),
+    });
+    expect(registered.status).toBe(201);
+    const dir = await tempDir('signrun-import-account-jwt-');
+    await writeFile(path.join(dir, 'docusign.key'), ((await registered.json()) as { privateKey: string }).privateKey, {
+      mode: 0o600,
+    });
+    const jwt = {
+      DOCUSIGN_INTEGRATOR_KEY: 'sandbox-integrator-key',
+      DOCUSIGN_USER_ID: defaultSeedIds.userId,
+      DOCUSIGN_PRIVATE_KEY_FILE: path.join(dir, 'docusign.key'),
+      DOCUSIGN_OAUTH_BASE: sandbox.origin,
+    };
+    const imported = await runCli(['import', 'account', 'Sandbox Corp', '--out', 'jwt/corp.yaml'], {
+      cwd: dir,
+      env: jwt,
+    });
+    expect(imported.code, imported.stdout + imported.stderr).toBe(0);
+    const job = parse(await readFile(path.join(dir, 'jwt/corp.yaml'), 'utf8')) as { accounts: Entry[] };
+    expect(job.accounts[0]).toMatchObject({ accountId: defaultSeedIds.accountId, userId: defaultSeedIds.userId });
+    // The JWT grant does not use the user's password, but the entry names one: any value does.
+    const planned = await runCli(['plan', 'jwt/corp.yaml', '--format', 'json'], {
+      cwd: dir,
+      env: { ...jwt, SIGNRUN_ACCOUNT_PASSWORD_SANDBOX_CORP: 'unused', SIGNRUN_CONNECT_PASSWORD_CORP_EVENTS: 'unused' },
+    });
+    expect(planned.code, planned.stderr).toBe(0);
+    const plan = JSON.parse(planned.stdout) as {
+      items: Array<{ decision: { action: string }; contents?: { unread?: string; items: Array<{ action: string }> } }>;
+      templates: Array<{ decision: { action: string } }>;
+    };
+    expect(plan.items[0]!.decision.action).toBe('up-to-date');
+    expect(plan.items[0]!.contents?.unread).toBeUndefined();
+    expect(plan.items[0]!.contents?.items.every((i) => i.action === 'up-to-date')).toBe(true);
+    expect(plan.templates.every((t) => t.decision.action === 'up-to-date')).toBe(true);
   });
 });
