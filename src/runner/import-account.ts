@@ -10,6 +10,7 @@ import { logoContentType } from '../envelope/brand-logo.js';
 import { SignrunError } from '../errors/signrun-error.js';
 import type { RawJobFile, RawTemplate } from '../jobs/raw-job.js';
 import { slugOf, templateJobFile, type ImportedDocument } from '../jobs/template-job-file.js';
+import { identityLengthProblem } from '../jobs/value-rules.js';
 import { writeFileAtomic, writeStreamAtomic } from '../output/atomic-write.js';
 import { accountEntryOf, variableTail, type NeededVariable } from './import-account-entry.js';
 import { reachAccount } from './import-account-login.js';
@@ -115,8 +116,11 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
     const carriedJobs = [
       ...new Set(read.map((r) => signrunIdentityOf(r.template)?.job).filter((j) => j !== undefined)),
     ];
-    const key = shortSlug(accountName, 'account');
-    const job = carriedJobs.length === 1 ? carriedJobs[0]! : key;
+    const slug = shortSlug(accountName, 'account');
+    const job = carriedJobs.length === 1 ? carriedJobs[0]! : slug;
+    // The account's identity (`<job>/<key>#account`) must fit the custom field signrun may write it in.
+    let key = slug;
+    while (identityLengthProblem(job, key, '#account') && key.length > 1) key = key.slice(0, -1).replace(/-+$/, '');
     const legacy = options.target.auth.kind === 'legacy';
     // Job files never read signrun's own credentials (DOCUSIGN_*PASSWORD): the user's password has its own variable.
     const imported = accountEntryOf(
@@ -148,11 +152,9 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
 
     const jobFile = path.resolve(options.cwd, options.jobFile ?? `${key}.yaml`);
     const folder = path.dirname(jobFile);
-    const targets = [
-      ...templates.flatMap((t) => t.documents.map((d) => ({ file: d.file, what: 'document' }))),
-      ...imported.logos.map((l) => ({ file: l.file, what: 'logo' })),
-    ].map((t) => ({ ...t, absolute: confined(folder, t.file) }));
-    const existing = [jobFile, ...targets.map((t) => t.absolute)].filter((file) => existsSync(file));
+    // Every file's place is checked before anything is written.
+    const targets = [...templates.flatMap((t) => t.documents), ...imported.logos].map((t) => confined(folder, t.file));
+    const existing = [jobFile, ...targets].filter((file) => existsSync(file));
     if (existing.length > 0 && options.force !== true)
       throw new SignrunError(
         'SR_IMPORT_FILE_EXISTS',
