@@ -265,6 +265,15 @@ describe('signrun import account', () => {
     };
     expect(plan.items[0]!.decision.action).toBe('up-to-date');
     expect(plan.items[0]!.contents?.items.map((i) => i.action)).toEqual(['up-to-date']);
+    // As the account pipeline acts in a subsidiary: logged in as the main account's user, reading it as its own user.
+    const fromMain = await runCli(['plan', 'sub/sub.yaml', '--format', 'json'], {
+      cwd: dir,
+      env: { ...env, SIGNRUN_ACCOUNT_PASSWORD_IMPORT_SUB: sub.credentials.password },
+    });
+    expect(fromMain.code, fromMain.stderr).toBe(0);
+    const mainPlan = JSON.parse(fromMain.stdout) as typeof plan;
+    expect(mainPlan.items[0]!.decision.action).toBe('up-to-date');
+    expect(mainPlan.items[0]!.contents?.items.map((i) => i.action)).toEqual(['up-to-date']);
 
     // No service configured: nothing to import from.
     const offline = await runCli(['import', 'account'], { cwd: await tempDir('signrun-import-account-off-') });
