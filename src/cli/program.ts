@@ -20,6 +20,7 @@ const commands = {
   'auth-consent-url': () => import('./commands/auth.js').then((m) => ({ default: m.consent })),
   links: () => import('./commands/links.js'),
   'import-template': () => import('./commands/import-template.js'),
+  'import-account': () => import('./commands/import-account.js'),
 } satisfies Record<string, () => Promise<{ default: CommandHandler }>>;
 
 export type CommandName = keyof typeof commands;
@@ -319,6 +320,18 @@ export function buildProgram(
     .option('--out <file>', 'job file to write (default: <key>.yaml in the current folder)')
     .option('--force', 'overwrite the job file and documents when they exist')
     .action(on('import-template'));
+  importer
+    .command('account')
+    .description(
+      'Write a job file whose `accounts:` entry describes an account as it is (permission profiles, groups, users, brands with their logos under brands/<brand>/, Connect configurations, and its templates under templates/<key>/); `plan` of it then says no change.',
+    )
+    .argument(
+      '[account]',
+      'the accountId, or the exact name, of an account the credentials reach (default: the configured account)',
+    )
+    .option('--out <file>', 'job file to write (default: <key>.yaml in the current folder)')
+    .option('--force', 'overwrite the job file, documents and logos when they exist')
+    .action(on('import-account'));
   const links = program
     .command('links')
     .description('Stable signing links: each opening asks the service for a fresh signing address (docs/links.md).');

@@ -121,6 +121,33 @@ export class AccountBrands {
     return hash.digest('hex');
   }
 
+  /**
+   * GET …/brands/{brandId}/logos/{logoType}, the image itself (at most
+   * 10 MB: DocuSign's brand editor takes small images), for
+   * `signrun import account` to write it beside the job file.
+   */
+  async downloadLogo(brandId: string, type: BrandLogoType, options: CallOptions = {}): Promise<Buffer> {
+    const url = `${this.account.baseUrl}/brands/${enc(brandId)}/logos/${type}`;
+    const response = await this.account.client.request(
+      { method: 'GET', url, operation: 'getBrandLogo', responseType: 'stream' },
+      options,
+    );
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of (response.stream ?? []) as Readable) {
+      size += (chunk as Buffer).length;
+      if (size > logoCapBytes) {
+        response.stream?.destroy();
+        throw new ClientBadResponseError(
+          { method: 'GET', path: pathOf(url), operation: 'getBrandLogo' },
+          `the logo is larger than ${logoCapBytes} bytes`,
+        );
+      }
+      chunks.push(chunk as Buffer);
+    }
+    return Buffer.concat(chunks);
+  }
+
   /** GET …/connect. */
   async listConnect(options: CallOptions = {}): Promise<ConnectConfigurationWire[]> {
     const answer = await this.account.requestJson<{ configurations?: ConnectConfigurationWire[] }>(

@@ -130,7 +130,7 @@ export async function importTemplate(options: ImportTemplateOptions): Promise<Im
  * them, the entry is the one that wrote it, so `plan` finds it by its
  * identity and its digest as well as by its id.
  */
-function signrunIdentityOf(template: EnvelopeTemplate): { job: string; key: string } | undefined {
+export function signrunIdentityOf(template: EnvelopeTemplate): { job: string; key: string } | undefined {
   const fields = template.customFields?.textCustomFields ?? [];
   const identity = fields.find((f) => f.name === identityFieldName)?.value;
   const job = fields.find((f) => f.name === jobFieldName)?.value;
@@ -190,7 +190,7 @@ function yamlOf(job: object, jobFile: string, templateId: string): string {
  * The job schema as the job file's folder reaches it: signrun installed in a
  * node_modules above it, else the schema of the signrun running.
  */
-function schemaReference(folder: string): string {
+export function schemaReference(folder: string): string {
   for (let dir = folder; ; dir = path.dirname(dir)) {
     const installed = path.join(dir, 'node_modules', 'signrun', 'schemas', 'job.schema.json');
     if (existsSync(installed)) return posix(path.relative(folder, installed));

@@ -25,6 +25,7 @@ export {
 export { resolveTarget, sandboxSeedCredentials, type ResolvedTarget } from './target.js';
 export { prepare, type Prepared } from './prepare.js';
 export { importTemplate, type ImportTemplateOptions, type ImportedTemplate } from './import-template.js';
+export { importAccount, type ImportAccountOptions, type ImportedAccount } from './import-account.js';
 export { planJobs, makePlan, planItemName, accountExists, type PlanJobsOptions, type PlanInputs } from './plan.js';
 export * from './plan-types.js';
 export { decideEnvelope, decideAccount, type DecisionSources } from './decide.js';

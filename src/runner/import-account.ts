@@ -1,0 +1,406 @@
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { Document, isMap, isScalar, isSeq, type Node } from 'yaml';
+import type { Auth } from '../client/auth.js';
+import { AccountBrands, brandLogoTypes, type BrandLogoType } from '../client/account-brands.js';
+import { AccountPeople } from '../client/account-people.js';
+import { EsignatureClient, type AccountClient } from '../client/esignature-client.js';
+import type { EnvelopeTemplate } from '../envelope/wire.js';
+import { logoContentType } from '../envelope/brand-logo.js';
+import { SignrunError } from '../errors/signrun-error.js';
+import type { RawJobFile, RawTemplate } from '../jobs/raw-job.js';
+import { slugOf, templateJobFile, type ImportedDocument } from '../jobs/template-job-file.js';
+import { identityLengthProblem } from '../jobs/value-rules.js';
+import { writeFileAtomic, writeStreamAtomic } from '../output/atomic-write.js';
+import { accountEntryOf, variableTail, type NeededVariable } from './import-account-entry.js';
+import { reachAccount } from './import-account-login.js';
+import { schemaReference, signrunIdentityOf } from './import-template.js';
+import { readTemplate } from './template-plan.js';
+
+/** Options of {@link importAccount}. */
+export interface ImportAccountOptions {
+  /** The configured service and how to log in (as `signrun plan` resolves them). */
+  target: { rootUrl: string; auth: Auth };
+  /** An accountId or the exact name of an account the credentials reach; default: the configured account. */
+  account?: string;
+  /** Folder that a relative `jobFile`, and the default one, are in. */
+  cwd: string;
+  /** The job file to write; default `<key>.yaml` in `cwd`. */
+  jobFile?: string;
+  /** Overwrite the job file, documents and logos when they exist (default: refuse, SR_IMPORT_FILE_EXISTS). */
+  force?: boolean;
+}
+
+/** What {@link importAccount} wrote. */
+export interface ImportedAccount {
+  accountId: string;
+  accountName: string;
+  job: string;
+  key: string;
+  /** Absolute path of the job file written. */
+  jobFile: string;
+  /** How many of each the entry holds. */
+  counts: Record<'permissionProfiles' | 'groups' | 'users' | 'brands' | 'connect' | 'templates', number>;
+  /** The documents and logos written beside the job file: absolute path, size and sha256 of each. */
+  files: Array<{ path: string; size: number; sha256: string }>;
+  /** The `${env.*}` the file needs set before `plan` and `run` (secrets: never written). */
+  variables: NeededVariable[];
+  /** What the account holds that the file leaves out, and why. */
+  leftOut: string[];
+  /** API calls made (login included). */
+  apiCalls: number;
+}
+
+const tag = 'import-account';
+/** Job and template keys short enough that `<job>/<key>#template` fits the custom field signrun writes it in (100). */
+const shortSlug = (name: string, fallback: string) => slugOf(name).slice(0, 45).replace(/-+$/, '') || fallback;
+
+/**
+ * `signrun import account`: writes a job file whose `accounts:` entry
+ * describes an account as it is — its permission profiles, groups, users,
+ * brands (logos as files under `brands/<brand>/`), Connect configurations
+ * and templates (top-level `templates:`, documents under
+ * `templates/<key>/`, as `signrun import template` writes them; the entry
+ * lists their keys) — so that `signrun plan` of the file against that
+ * account says no change for every item. Secrets are never written: the
+ * passwords the file needs are `${env.*}` references, returned in
+ * `variables`. Every file is written whole (temp and rename), only inside
+ * the job file's folder, the job file last; nothing is overwritten without
+ * `force`. Nothing is changed in the account.
+ */
+export async function importAccount(options: ImportAccountOptions): Promise<ImportedAccount> {
+  let apiCalls = 0;
+  const client = EsignatureClient.create({
+    rootUrl: options.target.rootUrl,
+    auth: options.target.auth,
+    onEvent: (event) => {
+      if (event.type === 'request') apiCalls += 1;
+    },
+  });
+  try {
+    const reached = await reachAccount(client, options.target.auth, options.account);
+    const account = reached.account;
+    const info = await account.client.getAccount(account.accountId, { tag });
+    const accountName = (typeof info.accountName === 'string' && info.accountName) || reached.name || account.accountId;
+    const planId =
+      typeof info['currentPlanId'] === 'string' && info['currentPlanId'] ? info['currentPlanId'] : undefined;
+
+    const people = new AccountPeople(account);
+    const profiles = await people.listPermissionProfiles({ tag });
+    const groups = await people.listGroups({ tag });
+    const users = (await people.listUsers({ tag })).filter((u) => u.userStatus?.toLowerCase() !== 'closed');
+    const brandsApi = new AccountBrands(account);
+    const brands = await brandsApi.listBrands({ tag });
+    const connect = await brandsApi.listConnect({ tag });
+
+    // Logos are small (DocuSign's editor takes small images): read before anything is written, to name their files.
+    const logoBytes = new Map<string, Buffer>();
+    const logoTypes = new Map<string, Partial<Record<BrandLogoType, string | undefined>>>();
+    for (const brand of brands) {
+      if (!brand.brandId) continue;
+      const types: Partial<Record<BrandLogoType, string | undefined>> = {};
+      for (const type of brandLogoTypes) {
+        if (!brand.logos?.[type]) continue;
+        const bytes = await brandsApi.downloadLogo(brand.brandId, type, { tag });
+        const kind = logoContentType(bytes);
+        types[type] =
+          kind === 'image/png' ? 'png' : kind === 'image/jpeg' ? 'jpg' : kind === 'image/gif' ? 'gif' : undefined;
+        logoBytes.set(`${brand.brandId}/${type}`, bytes);
+      }
+      logoTypes.set(brand.brandId, types);
+    }
+
+    // The account's templates, read whole. Templates signrun keeps as code carry their job: the file takes that
+    // job when they all carry one (so each is imported under its own identity, and plan finds it unchanged).
+    const read = await readTemplates(account);
+    const carriedJobs = [
+      ...new Set(read.map((r) => signrunIdentityOf(r.template)?.job).filter((j) => j !== undefined)),
+    ];
+    const slug = shortSlug(accountName, 'account');
+    const job = carriedJobs.length === 1 ? carriedJobs[0]! : slug;
+    // The account's identity (`<job>/<key>#account`) must fit the custom field signrun may write it in.
+    let key = slug;
+    while (identityLengthProblem(job, key, '#account') && key.length > 1) key = key.slice(0, -1).replace(/-+$/, '');
+    const legacy = options.target.auth.kind === 'legacy';
+    // Job files never read signrun's own credentials (DOCUSIGN_*PASSWORD): the user's password has its own variable.
+    const imported = accountEntryOf(
+      {
+        accountId: account.accountId,
+        accountName,
+        ...(planId ? { planId } : {}),
+        ...(account.userId ? { userId: account.userId } : {}),
+        ...(reached.email ? { email: reached.email } : {}),
+        profiles,
+        groups,
+        users,
+        brands,
+        connect,
+        logos: logoTypes,
+      },
+      {
+        key,
+        passwordVariable: `SIGNRUN_ACCOUNT_PASSWORD_${variableTail(key)}`,
+        passwordPurpose: legacy
+          ? 'the password of the user plan and run log in as to read the account (the one this import logged in as)'
+          : 'the password of the account’s user (the JWT grant does not use it, but an account entry names one: any value will do)',
+      },
+    );
+
+    // The account's templates, as `signrun import template` writes each.
+    const templates = templateEntries(read, job, imported.leftOut);
+    if (templates.length > 0) imported.entry.templates = templates.map((t) => t.entry.key);
+
+    const jobFile = path.resolve(options.cwd, options.jobFile ?? `${key}.yaml`);
+    const folder = path.dirname(jobFile);
+    // Every file's place is checked before anything is written.
+    const targets = [...templates.flatMap((t) => t.documents), ...imported.logos].map((t) => confined(folder, t.file));
+    const existing = [jobFile, ...targets].filter((file) => existsSync(file));
+    if (existing.length > 0 && options.force !== true)
+      throw new SignrunError(
+        'SR_IMPORT_FILE_EXISTS',
+        `not overwritten: ${existing.map((f) => path.relative(options.cwd, f) || f).join(', ')}; import into a new folder (--out <folder>/${path.basename(jobFile)}) or add --force`,
+        { details: { files: existing } },
+      );
+
+    const files: ImportedAccount['files'] = [];
+    for (const template of templates)
+      for (const doc of template.documents) {
+        const target = confined(folder, doc.file);
+        const written = await account.downloadTemplateDocument(
+          template.templateId,
+          doc.documentId,
+          (body) => writeStreamAtomic(target, body),
+          { tag },
+        );
+        files.push({ path: target, size: written.size, sha256: written.sha256 });
+      }
+    for (const logo of imported.logos) {
+      const target = confined(folder, logo.file);
+      const written = await writeFileAtomic(target, logoBytes.get(`${logo.brandId}/${logo.type}`)!);
+      files.push({ path: target, ...written });
+    }
+
+    const file: RawJobFile = {
+      version: 1,
+      job,
+      ...(templates.length > 0 ? { templates: templates.map((t) => t.entry) } : {}),
+      accounts: [imported.entry],
+    };
+    await writeFileAtomic(
+      jobFile,
+      yamlOf(file, {
+        jobFile,
+        accountName,
+        accountId: account.accountId,
+        rootUrl: options.target.rootUrl,
+        variables: imported.variables,
+        leftOut: imported.leftOut,
+        comments: imported.comments,
+      }),
+    );
+    const entry = imported.entry;
+    return {
+      accountId: account.accountId,
+      accountName,
+      job,
+      key,
+      jobFile,
+      counts: {
+        permissionProfiles: entry.permissionProfiles?.length ?? 0,
+        groups: entry.groups?.length ?? 0,
+        users: entry.users?.length ?? 0,
+        brands: entry.brands?.length ?? 0,
+        connect: entry.connect?.length ?? 0,
+        templates: templates.length,
+      },
+      files,
+      variables: imported.variables,
+      leftOut: imported.leftOut,
+      apiCalls,
+    };
+  } finally {
+    client.close();
+  }
+}
+
+/**
+ * An absolute path for `relative` inside `folder`, or SR_IMPORT_PATH_OUTSIDE:
+ * by its name, and by where its nearest existing folder really is (a
+ * symbolic link on the way would carry the write elsewhere; the file itself
+ * is replaced by a rename, which never follows one).
+ */
+function confined(folder: string, relative: string): string {
+  const absolute = path.resolve(folder, relative);
+  const outside = (from: string, to: string) => {
+    const inside = path.relative(from, to);
+    return inside.startsWith('..') || path.isAbsolute(inside);
+  };
+  let existing = path.dirname(absolute);
+  while (!existsSync(existing) && existing !== folder) existing = path.dirname(existing);
+  if (
+    path.relative(folder, absolute) === '' ||
+    outside(folder, absolute) ||
+    (existsSync(folder) && outside(realpathSync(folder), realpathSync(existing)))
+  )
+    throw new SignrunError('SR_IMPORT_PATH_OUTSIDE', `${relative} would be written outside ${folder}`, {
+      details: { folder, file: relative },
+    });
+  return absolute;
+}
+
+interface ImportedTemplateEntry {
+  templateId: string;
+  entry: RawTemplate;
+  documents: ImportedDocument[];
+}
+
+interface ReadTemplate {
+  templateId: string;
+  template: EnvelopeTemplate;
+  name: string;
+}
+
+/** Every template of the account: its listing (every page), then each read whole. */
+async function readTemplates(account: AccountClient): Promise<ReadTemplate[]> {
+  const ids: string[] = [];
+  const count = 100;
+  for (let start = 0; ;) {
+    const page = await account.listTemplates({ startPosition: start, count }, { tag });
+    const items = page.envelopeTemplates ?? [];
+    for (const t of items) {
+      const id = t.templateId ?? t.envelopeTemplateDefinition?.templateId;
+      if (id && !ids.includes(id)) ids.push(id);
+    }
+    const total = Number(page.totalSetSize ?? ids.length);
+    start += items.length;
+    // A short page, or all of them: the listing is read (a bound keeps a service that pages forever in check).
+    if (items.length === 0 || start >= total || ids.length >= 10_000) break;
+  }
+  const read: ReadTemplate[] = [];
+  for (const templateId of ids) {
+    const template = await readTemplate(account, templateId, tag);
+    if (!template) continue; // deleted between the listing and the read
+    read.push({ templateId, template, name: template.name ?? template.envelopeTemplateDefinition?.name ?? '' });
+  }
+  return read;
+}
+
+/**
+ * The `templates:` entries of the templates read, made by the code of
+ * `signrun import template`. Keys: the one a template kept as code by this
+ * job carries (its identity, so plan finds it unchanged), else a slug of its
+ * name, made unique. Left out, and said in `leftOut`: a template a job file
+ * cannot hold (keeping it as code would lose that part at the next update),
+ * and one kept as code by another job (its own job file manages it).
+ */
+function templateEntries(read: readonly ReadTemplate[], job: string, leftOut: string[]): ImportedTemplateEntry[] {
+  const keys = new Set<string>();
+  const carried = new Map<string, string>();
+  for (const r of read) {
+    const identity = signrunIdentityOf(r.template);
+    if (identity && identity.job === job && !keys.has(identity.key)) {
+      keys.add(identity.key);
+      carried.set(r.templateId, identity.key);
+    }
+  }
+  const out: ImportedTemplateEntry[] = [];
+  for (const r of read) {
+    const identity = signrunIdentityOf(r.template);
+    if (identity && identity.job !== job) {
+      leftOut.push(
+        `template "${r.name}" (${r.templateId}): kept as code by job ${identity.job} (key ${identity.key}); its job file manages it (npx signrun import template ${r.templateId} writes it under that job)`,
+      );
+      continue;
+    }
+    let key = carried.get(r.templateId);
+    if (!key) {
+      const base = shortSlug(r.name, 'template');
+      key = base;
+      for (let n = 2; keys.has(key); n++) key = `${base.slice(0, 40)}-${n}`;
+      keys.add(key);
+    }
+    const written = templateJobFile(r.template, {
+      key,
+      job,
+      templateId: r.templateId,
+      documentsFolder: `templates/${key}`,
+    });
+    const entry = written.job.templates?.[0];
+    if (written.problems.length > 0 || !entry) {
+      leftOut.push(
+        `template "${r.name}" (${r.templateId}): ${written.problems.join('; ') || 'nothing a job file can hold'}`,
+      );
+      keys.delete(key);
+      continue;
+    }
+    out.push({ templateId: r.templateId, entry, documents: written.documents });
+  }
+  return out;
+}
+
+/** The job schema, for the order of keys (the order it documents them in). */
+type SchemaNode = { properties?: Record<string, SchemaNode>; items?: SchemaNode; $ref?: string };
+let schema: { $defs?: Record<string, SchemaNode> } & SchemaNode;
+function jobSchema() {
+  schema ??= JSON.parse(
+    readFileSync(new URL('../../schemas/job.schema.json', import.meta.url), 'utf8'),
+  ) as typeof schema;
+  return schema;
+}
+
+/** `value` with every object's keys in the order the schema gives them (keys it does not know last, as they were). */
+export function inSchemaOrder(value: unknown, node: SchemaNode | undefined): unknown {
+  let at = node;
+  for (let hops = 0; at?.$ref && hops < 10; hops++) at = jobSchema().$defs?.[at.$ref.replace('#/$defs/', '')];
+  if (Array.isArray(value)) return value.map((item) => inSchemaOrder(item, at?.items));
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value as Record<string, unknown>);
+  const order = Object.keys(at?.properties ?? {});
+  const rank = (k: string) => (order.includes(k) ? order.indexOf(k) : order.length);
+  return Object.fromEntries(
+    entries
+      .map(([k, v], i) => [k, inSchemaOrder(v, at?.properties?.[k]), i] as const)
+      .sort((a, b) => rank(a[0]) - rank(b[0]) || a[2] - b[2])
+      .map(([k, v]) => [k, v]),
+  );
+}
+
+/** The job file's text: the schema comment, where it came from and what to set, then the YAML (the yaml package's Document, with comments). */
+function yamlOf(
+  file: RawJobFile,
+  about: {
+    jobFile: string;
+    accountName: string;
+    accountId: string;
+    rootUrl: string;
+    variables: NeededVariable[];
+    leftOut: string[];
+    comments: Array<{ path: Array<string | number>; comment: string }>;
+  },
+): string {
+  const doc = new Document(inSchemaOrder(file, jobSchema()));
+  const shown = path.basename(about.jobFile);
+  doc.commentBefore = [
+    ` yaml-language-server: $schema=${schemaReference(path.dirname(about.jobFile))}`,
+    '',
+    ` Imported by \`signrun import account\` from account "${about.accountName}" (${about.accountId})`,
+    ` at ${about.rootUrl}.`,
+    ` \`signrun plan ${shown}\` compares it with the account (it should say no change);`,
+    ' `signrun run` puts back what differs.',
+    ...(about.variables.length > 0
+      ? [
+          ' Secrets are never written here. Set these before plan and run (in the',
+          ' environment, or in a .env file beside this one that you never commit):',
+          ...about.variables.map((v) => `   ${v.name}: ${v.purpose}`),
+        ]
+      : []),
+    ...(about.leftOut.length > 0
+      ? ['', ' Left out (the account keeps them as they are):', ...about.leftOut.map((l) => `   - ${l}`)]
+      : []),
+  ].join('\n');
+  for (const { path: at, comment } of about.comments) {
+    const node = doc.getIn(['accounts', 0, ...at], true) as Node | undefined;
+    if (node && (isScalar(node) || isMap(node) || isSeq(node))) node.comment = comment;
+  }
+  return doc.toString({ lineWidth: 0 });
+}
