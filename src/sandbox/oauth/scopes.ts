@@ -37,6 +37,8 @@ export const documentedScopes = {
     'asset_group_account_clone_write',
     'asset_group_account_clone_read',
     'connect_org_config_read_api',
+    'organization_sub_account_read',
+    'organization_sub_account_write',
   ],
   rooms: [
     'dtr.rooms.read',
