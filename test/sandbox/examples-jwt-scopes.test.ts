@@ -53,6 +53,7 @@ describe("code-examples-node's JWT login (DsJwtAuth's scopes)", () => {
     const page = await fetch(url, { redirect: 'manual' });
     expect(page.status).toBe(200);
     const html = await page.text();
-    for (const scope of ['organization_sub_account_read', 'organization_sub_account_write']) expect(html).toContain(scope);
+    for (const scope of ['organization_sub_account_read', 'organization_sub_account_write'])
+      expect(html).toContain(scope);
   });
 });

@@ -14,6 +14,7 @@ import {
   lenientString,
   stringifyScalars,
 } from './lenient.js';
+import { responsiveHtml, type ResponsiveField } from './responsive-html.js';
 import { unroutedRecipientsMessage } from './routed-kinds.js';
 
 // The parts every definition shares (envelopes, templates, composite
@@ -29,6 +30,8 @@ export interface IncomingDocument {
   /** As sent: a PDF, or a document DocuSign converts (converted by buildEnvelope). */
   bytes: Buffer;
   order: number | undefined;
+  /** A document given as responsive HTML (`htmlDefinition.source`): its field elements, as tabs to give (wire/responsive-html.ts). */
+  responsiveFields?: ResponsiveField[];
 }
 
 /**
@@ -91,17 +94,32 @@ export function parseDocument(raw: unknown, index: number, fileParts: Map<string
     // base64, and the PDF check that follows refuses what that leaves.
     bytes = base64 !== undefined ? Buffer.from(base64, 'base64') : fileParts.get(String(documentId));
   }
+  let fileExtension = lenientString(doc['fileExtension'], `${field}.fileExtension`) || undefined;
+  let responsiveFields: ResponsiveField[] | undefined;
+  // Responsive signing: the HTML itself in htmlDefinition.source (`document`
+  // there means "made from the document's own bytes", which documentBase64 brings).
+  const source = lenientString(
+    lenientObject(doc['htmlDefinition'], `${field}.htmlDefinition`)?.['source'],
+    `${field}.htmlDefinition.source`,
+  );
+  if ((!bytes || bytes.length === 0) && source !== undefined && source.trim() !== '' && source !== 'document') {
+    const responsive = responsiveHtml(source, String(documentId));
+    bytes = Buffer.from(responsive.html, 'utf8');
+    fileExtension = 'html';
+    responsiveFields = responsive.fields;
+  }
   if (!bytes || bytes.length === 0) {
     throw apiErrors.invalidBody(
-      `${field} has no content: send documentBase64, or a multipart file part for documentId ${documentId}.`,
+      `${field} has no content: send documentBase64, a multipart file part for documentId ${documentId}, or the HTML in htmlDefinition.source.`,
     );
   }
   return {
     documentId: String(documentId),
     name,
-    fileExtension: lenientString(doc['fileExtension'], `${field}.fileExtension`) || undefined,
+    fileExtension,
     bytes,
     order: lenientPositiveInt(doc['order'], `${field}.order`),
+    ...(responsiveFields ? { responsiveFields } : {}),
   };
 }
 

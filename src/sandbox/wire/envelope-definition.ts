@@ -4,6 +4,7 @@ import { parseConditionalRecipients, type ConditionalRecipient } from './conditi
 import { lenientArray, lenientObject, lenientString } from './lenient.js';
 import { camelCaseKeys } from './camel-case-keys.js';
 import { parseDocument, parseRecipient, parseRecipients } from './definition-parts.js';
+import { assignResponsiveFields } from './responsive-html.js';
 import { parseCompositeTemplates, type IncomingCompositeTemplate } from './composite-definition.js';
 
 // The parts shared with templates and composite templates live in definition-parts.ts.
@@ -68,6 +69,11 @@ export function parseEnvelopeDefinition(body: unknown, fileParts: Map<string, Bu
     'recipient',
     new Set(conditionalRecipients.map((c) => c.recipientId)),
   );
+  for (const d of documents) {
+    if (!d.responsiveFields) continue;
+    const unknown = assignResponsiveFields(d.responsiveFields, recipients);
+    if (unknown) throw apiErrors.invalidBody(`documents (documentId ${d.documentId}): ${unknown}`);
+  }
   const templateId = lenientString(def['templateId'], 'templateId');
   const rolesRaw = lenientArray(def['templateRoles'], 'templateRoles');
   const templateRoles = rolesRaw?.map((raw, i) =>
