@@ -190,12 +190,17 @@ async function readEnvelope(session, user, envelopeId) {
   const body = await answer.json().catch(() => ({}));
   if (!answer.ok) return { ok: false, status: answer.status, errorCode: body.errorCode, message: body.message };
   const recipients = body.recipients ?? {};
-  const counts = Object.fromEntries(
+  // Each recipient's kind and status (signers: ['sent', 'created']).
+  const statuses = Object.fromEntries(
     Object.entries(recipients)
       .filter(([, list]) => Array.isArray(list) && list.length > 0)
-      .map(([kind, list]) => [kind, list.length]),
+      .map(([kind, list]) => [kind, list.map((r) => r.status)]),
   );
-  return { ok: true, status: body.status, recipients: counts };
+  const workflowAnswer = await fetch(url.replace('?include=recipients', '/workflow'), {
+    headers: { authorization: `Bearer ${user.accessToken}` },
+  });
+  const workflow = workflowAnswer.ok ? await workflowAnswer.json() : { status: workflowAnswer.status };
+  return { ok: true, status: body.status, recipients: statuses, workflow };
 }
 
 /** What an answer means for the example: pass, or fail with the sandbox's error. */
@@ -215,7 +220,11 @@ function judge(example, { events, thrown }) {
   if (thrown) return { ok: false, reason: 'the controller threw', message: String(thrown?.stack ?? thrown).split('\n').slice(0, 3).join(' ') };
   if (!first) return { ok: false, reason: 'the controller answered nothing' };
   if (example.expect === 'done') {
-    if (first.kind === 'render' && first.view === 'pages/example_done') return { ok: true, page: first.view };
+    if (first.kind === 'render' && first.view === 'pages/example_done') {
+      // What the example shows on its results page (its API answer, as JSON), kept short.
+      const shown = typeof first.locals.json === 'string' ? first.locals.json : undefined;
+      return { ok: true, page: first.view, ...(shown ? { shown: shown.length > 4000 ? `${shown.slice(0, 4000)}…` : shown } : {}) };
+    }
   } else if (example.expect === 'redirect') {
     if (first.kind === 'redirect' && first.url.startsWith(origin)) return { ok: true, url: new URL(first.url).pathname.split('/').slice(0, 2).join('/') };
   } else if (example.expect === 'embed') {

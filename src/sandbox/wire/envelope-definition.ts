@@ -5,6 +5,7 @@ import { lenientArray, lenientObject, lenientString } from './lenient.js';
 import { camelCaseKeys } from './camel-case-keys.js';
 import { parseDocument, parseRecipient, parseRecipients } from './definition-parts.js';
 import { assignResponsiveFields } from './responsive-html.js';
+import { parseWorkflow, type WorkflowState } from '../envelope-workflow.js';
 import { parseCompositeTemplates, type IncomingCompositeTemplate } from './composite-definition.js';
 
 // The parts shared with templates and composite templates live in definition-parts.ts.
@@ -41,6 +42,8 @@ export interface IncomingEnvelope {
   brandId: string | undefined;
   /** Placeholder recipients of conditional routing and their rules (`workflow`). */
   conditionalRecipients: ConditionalRecipient[];
+  /** Scheduled sending, delayed routing and pauses (`workflow`; envelope-workflow.ts); undefined when none. */
+  workflow: WorkflowState | undefined;
 }
 
 /**
@@ -118,6 +121,7 @@ export function parseEnvelopeDefinition(body: unknown, fileParts: Map<string, Bu
     compositeTemplates,
     brandId: lenientString(def['brandId'], 'brandId') || undefined,
     conditionalRecipients,
+    workflow: parseWorkflow(def['workflow']),
   };
 }
 
