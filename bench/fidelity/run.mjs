@@ -12,7 +12,7 @@
 // config/appsettings.json (the sandbox's integration key, user and a key pair
 // made for the run; an existing appsettings.json is put back afterwards),
 // starts the sandbox on a free loopback port with its own CA, runs
-// drive.cjs in the examples' folder, prints a table and the figure, and
+// drive.mjs in the examples' folder, prints a table and the figure, and
 // writes the results as JSON. Exit 0 when every example in scope passes.
 
 import { spawn } from 'node:child_process';
@@ -80,11 +80,15 @@ function runToEnd(command, args, options) {
 
 /** `signrun serve --tls` on a free loopback port; resolves when it prints its listening line. */
 function startSandbox(dataDir) {
-  const child = spawn(process.execPath, [bin, 'serve', '--tls', '--host', '127.0.0.1', '--port', '0', '--data', dataDir], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
-  });
+  const child = spawn(
+    process.execPath,
+    [bin, 'serve', '--tls', '--host', '127.0.0.1', '--port', '0', '--data', dataDir],
+    {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    },
+  );
   let output = '';
   return new Promise((resolvePromise, reject) => {
     const onData = (d) => {
@@ -94,7 +98,9 @@ function startSandbox(dataDir) {
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', (d) => (output += d));
-    child.on('exit', (code) => reject(new Error(`signrun serve --tls exited with ${code} before listening:\n${output}`)));
+    child.on('exit', (code) =>
+      reject(new Error(`signrun serve --tls exited with ${code} before listening:\n${output}`)),
+    );
   });
 }
 
@@ -107,14 +113,19 @@ function makeKeyPair(origin, ca) {
         method: 'POST',
         ca,
         headers: {
-          'x-docusign-authentication': JSON.stringify({ Username: seed.email, Password: seed.password, IntegratorKey: seed.integrationKey }),
+          'x-docusign-authentication': JSON.stringify({
+            Username: seed.email,
+            Password: seed.password,
+            IntegratorKey: seed.integrationKey,
+          }),
         },
       },
       (res) => {
         let body = '';
         res.on('data', (d) => (body += d));
         res.on('end', () => {
-          if (res.statusCode !== 201) reject(new Error(`making a key pair answered ${res.statusCode}: ${body.slice(0, 300)}`));
+          if (res.statusCode !== 201)
+            reject(new Error(`making a key pair answered ${res.statusCode}: ${body.slice(0, 300)}`));
           else resolvePromise(JSON.parse(body).privateKey);
         });
       },
@@ -153,7 +164,14 @@ function startAccountServerProxy(origin, ca) {
     const headers = { ...incoming.headers, host: target.host };
     delete headers['proxy-connection'];
     const forwarded = request(
-      { hostname: target.hostname, port: target.port, path: url.pathname + url.search, method: incoming.method, headers, ca },
+      {
+        hostname: target.hostname,
+        port: target.port,
+        path: url.pathname + url.search,
+        method: incoming.method,
+        headers,
+        ca,
+      },
       (answer) => {
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(outgoing);
@@ -173,14 +191,25 @@ function startAccountServerProxy(origin, ca) {
 
 function table(rows) {
   const widths = [6, 34, 12];
-  const line = (cells) => cells.map((c, i) => String(c).padEnd(widths[i] ?? 0)).join(' ').trimEnd();
+  const line = (cells) =>
+    cells
+      .map((c, i) => String(c).padEnd(widths[i] ?? 0))
+      .join(' ')
+      .trimEnd();
   const out = [line(['eg', 'controller', 'result', 'detail'])];
   for (const r of rows) {
     const detail =
       r.result === 'out of scope'
         ? r.why
         : r.result === 'fail'
-          ? [r.step, r.status, r.errorCode, r.message ?? r.reason].filter(Boolean).join(' ')
+          ? [
+              r.step,
+              r.status,
+              r.errorCode,
+              r.reason && r.message ? `${r.reason}: ${r.message}` : (r.message ?? r.reason),
+            ]
+              .filter(Boolean)
+              .join(' ')
           : r.envelope
             ? `envelope ${r.envelope.status}`
             : (r.url ?? r.page ?? (r.bytes ? `${r.bytes} bytes ${r.contentType ?? ''}` : ''));
@@ -231,7 +260,7 @@ async function main() {
     writeFileSync(settingsFile, `${JSON.stringify(settings, null, 2)}\n`);
 
     const resultsFile = join(work, 'results.json');
-    const driven = await runToEnd(process.execPath, [join(here, 'drive.cjs')], {
+    const driven = await runToEnd(process.execPath, [join(here, 'drive.mjs')], {
       cwd: examplesDir,
       echo: true,
       env: {
@@ -249,14 +278,18 @@ async function main() {
       },
     });
     if (options.verbose) process.stderr.write(driven.output);
-    if (!existsSync(resultsFile)) throw new Error(`the examples' driver wrote no results (exit ${driven.code}):\n${driven.output}`);
+    if (!existsSync(resultsFile))
+      throw new Error(`the examples' driver wrote no results (exit ${driven.code}):\n${driven.output}`);
     const { login, examples } = JSON.parse(readFileSync(resultsFile, 'utf8'));
-    if (login.error) throw new Error(`the examples' JWT login failed: ${login.error} ${JSON.stringify(login.body ?? '')}`);
+    if (login.error)
+      throw new Error(`the examples' JWT login failed: ${login.error} ${JSON.stringify(login.body ?? '')}`);
 
     const inScope = examples.filter((e) => e.result !== 'out of scope');
     const passing = inScope.filter((e) => e.result === 'pass');
     const examplesCommit = await runToEnd('git', ['rev-parse', 'HEAD'], { cwd: examplesDir, env: process.env });
-    const docusignEsign = JSON.parse(readFileSync(join(examplesDir, 'node_modules', 'docusign-esign', 'package.json'), 'utf8')).version;
+    const docusignEsign = JSON.parse(
+      readFileSync(join(examplesDir, 'node_modules', 'docusign-esign', 'package.json'), 'utf8'),
+    ).version;
     const summary = {
       figure: `${passing.length} of ${inScope.length} in scope pass`,
       passing: passing.length,
@@ -268,7 +301,9 @@ async function main() {
       examples,
     };
     writeFileSync(options.out, `${JSON.stringify(summary, null, 2)}\n`);
-    process.stdout.write(`${table(examples)}\n\n${summary.figure} (${summary.outOfScope} out of scope); results in ${options.out}\n`);
+    process.stdout.write(
+      `${table(examples)}\n\n${summary.figure} (${summary.outOfScope} out of scope); results in ${options.out}\n`,
+    );
     process.exitCode = passing.length === inScope.length ? 0 : 1;
   } finally {
     if (existsSync(backup)) renameSync(backup, settingsFile);

@@ -1,4 +1,3 @@
-'use strict';
 // Runs DocuSign's code-examples-node eSignature examples, unchanged, the way
 // its web app runs them: its own JWT login (lib/DSJwtAuth.js), then for each
 // example the form page (getController) and the form's submission
@@ -12,11 +11,11 @@
 // completes once). The examples print their own debug lines on stdout; the
 // results go to RESULTS_FILE.
 
-const { createRequire } = require('node:module');
-const { writeFileSync } = require('node:fs');
-const { join } = require('node:path');
-const { Writable } = require('node:stream');
-const { examples } = require('./examples.cjs');
+import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { examples } from './examples.mjs';
 
 const dir = process.env.EXAMPLES_DIR;
 const origin = process.env.SANDBOX_ORIGIN;
@@ -142,11 +141,15 @@ async function consent(url) {
   const answer = await fetch(new URL('/oauth/auth', origin), {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: (page.headers.get('set-cookie') ?? '').split(';')[0] },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      cookie: (page.headers.get('set-cookie') ?? '').split(';')[0],
+    },
     body: form,
   });
   const location = answer.headers.get('location') ?? '';
-  if (!location.includes('code=')) throw new Error(`the consent page answered ${answer.status} ${location}: ${(await answer.text()).slice(0, 300)}`);
+  if (!location.includes('code='))
+    throw new Error(`the consent page answered ${answer.status} ${location}: ${(await answer.text()).slice(0, 300)}`);
 }
 
 /** The app's "Log in with JWT": DsJwtAuth.login, redirecting to the consent page when consent is missing. */
@@ -155,7 +158,10 @@ async function login(session) {
     new Promise((resolve, reject) => {
       // DsJwtAuth.login logs an API error other than consent_required (on
       // stdout) and answers nothing: a guard, not a wait.
-      const guard = setTimeout(() => reject(new Error('the JWT login answered nothing (see its DsJwtAuth lines)')), 30_000);
+      const guard = setTimeout(
+        () => reject(new Error('the JWT login answered nothing (see its DsJwtAuth lines)')),
+        30_000,
+      );
       const req = makeRequest(session, undefined, {});
       const res = {
         redirect: (url) => {
@@ -217,25 +223,50 @@ function judge(example, { events, thrown }) {
       message: errorMessage ?? err?.response?.body?.message ?? err?.response?.data?.message ?? err?.message,
     };
   }
-  if (thrown) return { ok: false, reason: 'the controller threw', message: String(thrown?.stack ?? thrown).split('\n').slice(0, 3).join(' ') };
+  if (thrown) {
+    const stack = String(thrown?.stack ?? thrown);
+    // A ReferenceError raised in the examples' own controller is a fault of
+    // the example, not of the service: it fails the same against DocuSign.
+    const own =
+      thrown instanceof ReferenceError && stack.split('\n')[1]?.includes(join(dir, 'lib', 'eSignature', 'controllers'));
+    return {
+      ok: false,
+      reason: own
+        ? "the example's own controller fails after the API answered (it fails the same against DocuSign)"
+        : 'the controller threw',
+      cause: own ? 'example' : 'unknown',
+      message: stack.split('\n').slice(0, 2).join(' '),
+    };
+  }
   if (!first) return { ok: false, reason: 'the controller answered nothing' };
   if (example.expect === 'done') {
     if (first.kind === 'render' && first.view === 'pages/example_done') {
       // What the example shows on its results page (its API answer, as JSON), kept short.
       const shown = typeof first.locals.json === 'string' ? first.locals.json : undefined;
-      return { ok: true, page: first.view, ...(shown ? { shown: shown.length > 4000 ? `${shown.slice(0, 4000)}…` : shown } : {}) };
+      return {
+        ok: true,
+        page: first.view,
+        ...(shown ? { shown: shown.length > 4000 ? `${shown.slice(0, 4000)}…` : shown } : {}),
+      };
     }
   } else if (example.expect === 'redirect') {
-    if (first.kind === 'redirect' && first.url.startsWith(origin)) return { ok: true, url: new URL(first.url).pathname.split('/').slice(0, 2).join('/') };
+    if (first.kind === 'redirect' && first.url.startsWith(origin))
+      return { ok: true, url: new URL(first.url).pathname.split('/').slice(0, 2).join('/') };
   } else if (example.expect === 'embed') {
     const url = first.locals?.url;
-    if (first.kind === 'render' && typeof url === 'string' && url.startsWith(origin)) return { ok: true, page: first.view };
+    if (first.kind === 'render' && typeof url === 'string' && url.startsWith(origin))
+      return { ok: true, page: first.view };
   } else if (example.expect === 'document') {
     const doc = events.find((e) => e.kind === 'document');
     const type = events.find((e) => e.kind === 'header' && e.name === 'Content-Type')?.value;
     if (doc && doc.bytes.length > 0) return { ok: true, bytes: doc.bytes.length, contentType: type };
   }
-  const seen = first.kind === 'render' ? `the page ${first.view}` : first.kind === 'redirect' ? `a redirect to ${first.url}` : first.kind;
+  const seen =
+    first.kind === 'render'
+      ? `the page ${first.view}`
+      : first.kind === 'redirect'
+        ? `a redirect to ${first.url}`
+        : first.kind;
   return { ok: false, reason: `expected ${example.expect}, the example answered ${seen}` };
 }
 
@@ -244,7 +275,9 @@ async function main() {
   const results = [];
   const { user, consented } = await login(session);
   const loginResult = { accountId: Boolean(session.accountId), basePath: session.basePath, consentPage: consented };
-  process.stderr.write(`logged in with DsJwtAuth (${consented ? 'after the consent page' : 'consent already given'})\n`);
+  process.stderr.write(
+    `logged in with DsJwtAuth (${consented ? 'after the consent page' : 'consent already given'})\n`,
+  );
 
   for (const example of examples) {
     if (example.outOfScope) {
@@ -256,9 +289,17 @@ async function main() {
     const record = { eg: example.eg, controller: example.controller };
     try {
       // The form page, as the app shows it (some read the account to fill their lists).
-      const formPage = await callController(controller[example.form ?? 'getController'], makeRequest(session, user, {}));
+      const formPage = await callController(
+        controller[example.form ?? 'getController'],
+        makeRequest(session, user, {}),
+      );
       const formRender = formPage.events.find((e) => e.kind === 'render');
-      if (formPage.thrown || !formRender || formRender.view === 'pages/error' || formRender.view === 'pages/invalid_with_cfr') {
+      if (
+        formPage.thrown ||
+        !formRender ||
+        formRender.view === 'pages/error' ||
+        formRender.view === 'pages/invalid_with_cfr'
+      ) {
         Object.assign(record, { result: 'fail', step: 'form page' }, judge({ expect: 'form' }, formPage));
         results.push(record);
         continue;
@@ -268,7 +309,10 @@ async function main() {
       let verdict;
       for (const step of steps) {
         const makeBody = step.body ?? example.body ?? (() => ({}));
-        const answer = await callController(controller[step.name], makeRequest(session, user, makeBody({ form, session })));
+        const answer = await callController(
+          controller[step.name],
+          makeRequest(session, user, makeBody({ form, session })),
+        );
         verdict = judge(example, answer);
         if (!verdict.ok) {
           verdict.step = step.name;
@@ -278,18 +322,32 @@ async function main() {
       const { ok, ...detail } = verdict;
       Object.assign(record, { result: ok ? 'pass' : 'fail' }, detail);
       if (ok) {
-        const missing = (example.sets ?? []).filter((key) => session[key] === undefined || session[key] === before[key]);
-        if (missing.length > 0) Object.assign(record, { result: 'fail', reason: `the example did not set the session's ${missing.join(', ')}` });
+        const missing = (example.sets ?? []).filter(
+          (key) => session[key] === undefined || session[key] === before[key],
+        );
+        if (missing.length > 0)
+          Object.assign(record, {
+            result: 'fail',
+            reason: `the example did not set the session's ${missing.join(', ')}`,
+          });
       }
       if (record.result === 'pass' && example.envelope) {
         const read = await readEnvelope(session, user, session[example.envelope]);
         record.envelope = read;
         if (!read.ok) Object.assign(record, { result: 'fail', reason: 'its envelope could not be read back' });
+        const differs = read.ok && example.check ? example.check(read) : undefined;
+        if (differs) Object.assign(record, { result: 'fail', reason: `its envelope, read back: ${differs}` });
       }
     } catch (error) {
-      Object.assign(record, { result: 'fail', reason: 'the harness could not run it', message: String(error?.message ?? error) });
+      Object.assign(record, {
+        result: 'fail',
+        reason: 'the harness could not run it',
+        message: String(error?.message ?? error),
+      });
     }
-    process.stderr.write(`${record.eg} ${record.result}${record.result === 'fail' ? `: ${record.errorCode ?? ''} ${record.message ?? record.reason ?? ''}` : ''}\n`);
+    process.stderr.write(
+      `${record.eg} ${record.result}${record.result === 'fail' ? `: ${record.errorCode ?? ''} ${record.message ?? record.reason ?? ''}` : ''}\n`,
+    );
     results.push(record);
   }
   writeFileSync(resultsFile, JSON.stringify({ login: loginResult, examples: results }, null, 2));

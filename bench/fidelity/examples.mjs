@@ -1,4 +1,3 @@
-'use strict';
 // The eSignature examples of DocuSign's code-examples-node
 // (lib/eSignature/controllers/egNNN*.js), in the order a person walks them in
 // the examples' app, with what that person types into each example's form
@@ -20,6 +19,38 @@ const twoSigners = {
 };
 const last = (list) => (Array.isArray(list) && list.length > 0 ? list[list.length - 1] : undefined);
 
+/**
+ * What the envelope an example made must look like when read back
+ * (GET …/envelopes/{id}?include=recipients and …/workflow): each kind's
+ * recipient statuses in order, and what the workflow must say. Returns what
+ * differs, or undefined.
+ */
+const envelopeLike =
+  (recipients, workflow = () => undefined) =>
+  (read) => {
+    if (read.status !== 'sent') return `the envelope is ${read.status}, not sent`;
+    for (const [kind, statuses] of Object.entries(recipients)) {
+      const got = read.recipients[kind] ?? [];
+      if (JSON.stringify(got) !== JSON.stringify(statuses))
+        return `its ${kind} are ${JSON.stringify(got)}, expected ${JSON.stringify(statuses)}`;
+    }
+    return workflow(read.workflow ?? {});
+  };
+const signerSentCcWaiting = envelopeLike({ signers: ['sent'], carbonCopies: ['created'] });
+const signerSent = envelopeLike({ signers: ['sent'] });
+/** eg032's pause before routing order 2: nobody has signed, so it has not paused yet. */
+const pauseBeforeTwo = envelopeLike({ signers: ['sent', 'created'] }, (w) => {
+  const step = w.workflowSteps?.[0];
+  if (
+    w.workflowStatus !== 'in_progress' ||
+    step?.action !== 'pause_before' ||
+    step?.itemId !== '2' ||
+    step?.status !== 'pending'
+  )
+    return `its workflow is ${JSON.stringify(w)}, expected a pending pause_before step at routing order 2`;
+  return undefined;
+});
+
 /** A day after today, as an `<input type="date">` submits it (YYYY-MM-DD). */
 const tomorrow = () => new Date(Date.now() + 24 * 3600 * 1000).toISOString().slice(0, 10);
 
@@ -33,12 +64,21 @@ const tomorrow = () => new Date(Date.now() + 24 * 3600 * 1000).toISOString().sli
  * @property {string} [expect]      'done' (the example's results page), 'redirect' (to the sandbox), 'embed' (a page embedding a sandbox URL), 'document' (bytes streamed)
  * @property {string[]} [sets]      session keys the example must set
  * @property {string} [envelope]    the session key of an envelope it makes; the harness reads it back
+ * @property {(read: object) => string | undefined} [check]  what that envelope must look like (envelopeLike)
  */
 
 /** @type {Example[]} */
-const examples = [
+export const examples = [
   { eg: 'eg001', controller: 'eg001EmbeddedSigning', body: () => ({ ...signer }), expect: 'redirect' },
-  { eg: 'eg002', controller: 'eg002SigningViaEmail', body: () => ({ ...signer, ...cc }), expect: 'done', sets: ['envelopeId'], envelope: 'envelopeId' },
+  {
+    eg: 'eg002',
+    controller: 'eg002SigningViaEmail',
+    body: () => ({ ...signer, ...cc }),
+    expect: 'done',
+    sets: ['envelopeId'],
+    envelope: 'envelopeId',
+    check: signerSentCcWaiting,
+  },
   { eg: 'eg003', controller: 'eg003ListEnvelopes', expect: 'done' },
   { eg: 'eg004', controller: 'eg004EnvelopeInfo', expect: 'done' },
   { eg: 'eg005', controller: 'eg005EnvelopeRecipients', expect: 'done' },
@@ -51,21 +91,76 @@ const examples = [
     expect: 'document',
   },
   { eg: 'eg008', controller: 'eg008CreateTemplate', expect: 'done', sets: ['templateId'] },
-  { eg: 'eg009', controller: 'eg009UseTemplate', body: () => ({ ...signer, ...cc }), expect: 'done', sets: ['envelopeId'], envelope: 'envelopeId' },
-  { eg: 'eg010', controller: 'eg010SendBinaryDocs', body: () => ({ ...signer, ...cc }), expect: 'done', sets: ['envelopeId'], envelope: 'envelopeId' },
-  { eg: 'eg011', controller: 'eg011EmbeddedSending', body: () => ({ ...signer, ...cc, startingView: 'Tagger' }), expect: 'redirect' },
+  {
+    eg: 'eg009',
+    controller: 'eg009UseTemplate',
+    body: () => ({ ...signer, ...cc }),
+    expect: 'done',
+    sets: ['envelopeId'],
+    envelope: 'envelopeId',
+    check: signerSentCcWaiting,
+  },
+  {
+    eg: 'eg010',
+    controller: 'eg010SendBinaryDocs',
+    body: () => ({ ...signer, ...cc }),
+    expect: 'done',
+    sets: ['envelopeId'],
+    envelope: 'envelopeId',
+    check: signerSentCcWaiting,
+  },
+  {
+    eg: 'eg011',
+    controller: 'eg011EmbeddedSending',
+    body: () => ({ ...signer, ...cc, startingView: 'Tagger' }),
+    expect: 'redirect',
+  },
   { eg: 'eg012', controller: 'eg012EmbeddedConsole', body: () => ({ startingView: 'frontPage' }), expect: 'redirect' },
-  { eg: 'eg013', controller: 'eg013AddDocToTemplate', body: () => ({ ...signer, ...cc, item: 'Avocados', quantity: '20' }), expect: 'redirect' },
+  {
+    eg: 'eg013',
+    controller: 'eg013AddDocToTemplate',
+    body: () => ({ ...signer, ...cc, item: 'Avocados', quantity: '20' }),
+    expect: 'redirect',
+  },
   { eg: 'eg014', controller: 'eg014CollectPayment', outOfScope: 'a payment gateway' },
   { eg: 'eg015', controller: 'eg015EnvelopeTabData', expect: 'done' },
-  { eg: 'eg016', controller: 'eg016SetTabValues', body: () => ({ ...signer }), expect: 'redirect', sets: ['envelopeId'], envelope: 'envelopeId' },
-  { eg: 'eg017', controller: 'eg017SetTemplateTabValues', body: () => ({ ...signer, ...cc }), expect: 'redirect', sets: ['envelopeId'], envelope: 'envelopeId' },
+  {
+    eg: 'eg016',
+    controller: 'eg016SetTabValues',
+    body: () => ({ ...signer }),
+    expect: 'redirect',
+    sets: ['envelopeId'],
+    envelope: 'envelopeId',
+    check: signerSent,
+  },
+  {
+    eg: 'eg017',
+    controller: 'eg017SetTemplateTabValues',
+    body: () => ({ ...signer, ...cc }),
+    expect: 'redirect',
+    sets: ['envelopeId'],
+    envelope: 'envelopeId',
+    check: signerSentCcWaiting,
+  },
   { eg: 'eg018', controller: 'eg018EnvelopeCustomFieldData', expect: 'done' },
-  { eg: 'eg019', controller: 'eg019AccessCodeAuthentication', body: () => ({ ...signer, accessCode: 'nj9@d1' }), expect: 'done', sets: ['envelopeId'], envelope: 'envelopeId' },
+  {
+    eg: 'eg019',
+    controller: 'eg019AccessCodeAuthentication',
+    body: () => ({ ...signer, accessCode: 'nj9@d1' }),
+    expect: 'done',
+    sets: ['envelopeId'],
+    envelope: 'envelopeId',
+    check: signerSent,
+  },
   { eg: 'eg020', controller: 'eg020PhoneAuthentication', outOfScope: 'phone authentication (IDV service)' },
   { eg: 'eg022', controller: 'eg022KbaAuthentication', outOfScope: 'knowledge-based authentication (KBA service)' },
   { eg: 'eg023', controller: 'eg023IdvAuthentication', outOfScope: 'ID verification (IDV service)' },
-  { eg: 'eg024', controller: 'eg024CreatePermission', body: () => ({ profileName: 'Fidelity profile' }), expect: 'done' },
+  {
+    eg: 'eg024',
+    controller: 'eg024CreatePermission',
+    body: () => ({ profileName: 'Fidelity profile' }),
+    expect: 'done',
+  },
   {
     eg: 'eg025',
     controller: 'eg025PermissionSetUserGroup',
@@ -87,7 +182,13 @@ const examples = [
     body: ({ form }) => ({ profileId: last(form.profiles)?.permissionProfileId }),
     expect: 'done',
   },
-  { eg: 'eg028', controller: 'eg028CreateBrand', body: () => ({ brandName: 'Fidelity brand', defaultBrandLanguage: 'en' }), expect: 'done', sets: ['brandId'] },
+  {
+    eg: 'eg028',
+    controller: 'eg028CreateBrand',
+    body: () => ({ brandName: 'Fidelity brand', defaultBrandLanguage: 'en' }),
+    expect: 'done',
+    sets: ['brandId'],
+  },
   {
     eg: 'eg029',
     controller: 'eg029ApplyBrandToEnvelope',
@@ -95,6 +196,7 @@ const examples = [
     expect: 'done',
     sets: ['envelopeId'],
     envelope: 'envelopeId',
+    check: signerSent,
   },
   {
     eg: 'eg030',
@@ -117,8 +219,22 @@ const examples = [
     }),
     expect: 'done',
   },
-  { eg: 'eg032', controller: 'eg032PauseSignatureWorkflow', body: () => ({ ...twoSigners }), expect: 'done', sets: ['pausedEnvelopeId'], envelope: 'pausedEnvelopeId' },
-  { eg: 'eg033', controller: 'eg033UnpauseSignatureWorkflow', expect: 'done', envelope: 'pausedEnvelopeId' },
+  {
+    eg: 'eg032',
+    controller: 'eg032PauseSignatureWorkflow',
+    body: () => ({ ...twoSigners }),
+    expect: 'done',
+    sets: ['pausedEnvelopeId'],
+    envelope: 'pausedEnvelopeId',
+    check: pauseBeforeTwo,
+  },
+  {
+    eg: 'eg033',
+    controller: 'eg033UnpauseSignatureWorkflow',
+    expect: 'done',
+    envelope: 'pausedEnvelopeId',
+    check: pauseBeforeTwo,
+  },
   {
     eg: 'eg034',
     controller: 'eg034UseConditionalRecipients',
@@ -133,8 +249,34 @@ const examples = [
     expect: 'done',
     sets: ['pausedEnvelopeId'],
   },
-  { eg: 'eg035', controller: 'eg035ScheduledSending', body: () => ({ ...signer, resumeDate: tomorrow() }), expect: 'done', sets: ['envelopeId'], envelope: 'envelopeId' },
-  { eg: 'eg036', controller: 'eg036DelayedRouting', body: () => ({ ...twoSigners, delay: '2' }), expect: 'done', sets: ['envelopeId'], envelope: 'envelopeId' },
+  {
+    eg: 'eg035',
+    controller: 'eg035ScheduledSending',
+    body: () => ({ ...signer, resumeDate: tomorrow() }),
+    expect: 'done',
+    sets: ['envelopeId'],
+    envelope: 'envelopeId',
+    // Scheduled for tomorrow: nobody is sent anything yet.
+    check: envelopeLike({ signers: ['created'] }, (w) =>
+      w.scheduledSending?.status === 'started'
+        ? undefined
+        : `its scheduledSending is ${JSON.stringify(w.scheduledSending)}, expected started`,
+    ),
+  },
+  {
+    eg: 'eg036',
+    controller: 'eg036DelayedRouting',
+    body: () => ({ ...twoSigners, delay: '2' }),
+    expect: 'done',
+    sets: ['envelopeId'],
+    envelope: 'envelopeId',
+    // Routing order 2 waits for order 1, then two hours.
+    check: envelopeLike({ signers: ['sent', 'created'] }, (w) =>
+      w.workflowSteps?.[0]?.delayedRouting?.rules?.[0]?.delay === '0.2:00:00'
+        ? undefined
+        : `its workflow is ${JSON.stringify(w)}, expected a delayed routing of 0.2:00:00 before order 2`,
+    ),
+  },
   { eg: 'eg037', controller: 'eg037SmsDelivery', outOfScope: 'SMS and WhatsApp delivery' },
   { eg: 'eg038', controller: 'eg038ResponsiveSigning', body: () => ({ ...signer, ...cc }), expect: 'redirect' },
   { eg: 'eg039', controller: 'eg039SigningInPerson', body: () => ({ signerName: 'Ina Person' }), expect: 'redirect' },
@@ -144,7 +286,11 @@ const examples = [
     body: () => ({ ...twoSigners, ...cc }),
     expect: 'done',
   },
-  { eg: 'eg041', controller: 'eg041CFREmbeddedSigning', outOfScope: 'CFR Part 11 (SMS authentication of a CFR account)' },
+  {
+    eg: 'eg041',
+    controller: 'eg041CFREmbeddedSigning',
+    outOfScope: 'CFR Part 11 (SMS authentication of a CFR account)',
+  },
   { eg: 'eg042', controller: 'eg042DocumentGeneration', outOfScope: 'DocGen (document generation)' },
   {
     eg: 'eg043',
@@ -156,7 +302,15 @@ const examples = [
     steps: [{ name: 'createController' }, { name: 'createAuthorizationController' }],
     expect: 'done',
   },
-  { eg: 'eg044', controller: 'eg044FocusedView', body: () => ({ ...signer }), expect: 'embed', sets: ['envelopeId'], envelope: 'envelopeId' },
+  {
+    eg: 'eg044',
+    controller: 'eg044FocusedView',
+    body: () => ({ ...signer }),
+    expect: 'embed',
+    sets: ['envelopeId'],
+    envelope: 'envelopeId',
+    check: signerSent,
+  },
   {
     eg: 'eg045',
     controller: 'eg045DeleteRestoreEnvelope',
@@ -170,5 +324,3 @@ const examples = [
   },
   { eg: 'eg046', controller: 'eg046MultipleDelivery', outOfScope: 'SMS and WhatsApp delivery' },
 ];
-
-module.exports = { examples };
