@@ -243,10 +243,15 @@ function judge(example, { events, thrown }) {
     if (first.kind === 'render' && first.view === 'pages/example_done') {
       // What the example shows on its results page (its API answer, as JSON), kept short.
       const shown = typeof first.locals.json === 'string' ? first.locals.json : undefined;
+      // The results page's message names the envelope of examples that keep it out of the session (eg040).
+      const named = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i.exec(
+        String(first.locals.message ?? ''),
+      );
       return {
         ok: true,
         page: first.view,
         ...(shown ? { shown: shown.length > 4000 ? `${shown.slice(0, 4000)}…` : shown } : {}),
+        ...(named ? { envelopeId: named[0] } : {}),
       };
     }
   } else if (example.expect === 'redirect') {
@@ -329,6 +334,24 @@ async function main() {
           Object.assign(record, {
             result: 'fail',
             reason: `the example did not set the session's ${missing.join(', ')}`,
+          });
+      }
+      if (record.result === 'pass' && example.visibility) {
+        // Which documents each recipient sees (GET …/recipients/{id}/document_visibility).
+        const seen = {};
+        for (const recipientId of Object.keys(example.visibility)) {
+          const url = `${session.basePath}/v2.1/accounts/${session.accountId}/envelopes/${record.envelopeId}/recipients/${recipientId}/document_visibility`;
+          const answer = await fetch(url, { headers: { authorization: `Bearer ${user.accessToken}` } });
+          const body = await answer.json().catch(() => ({}));
+          seen[recipientId] = answer.ok
+            ? (body.documentVisibility ?? []).filter((d) => d.visible === 'true').map((d) => d.documentId)
+            : `${answer.status} ${body.errorCode ?? ''}`;
+        }
+        record.visibility = seen;
+        if (JSON.stringify(seen) !== JSON.stringify(example.visibility))
+          Object.assign(record, {
+            result: 'fail',
+            reason: `its recipients see ${JSON.stringify(seen)}, expected ${JSON.stringify(example.visibility)}`,
           });
       }
       if (record.result === 'pass' && example.envelope) {

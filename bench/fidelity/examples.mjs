@@ -65,6 +65,7 @@ const tomorrow = () => new Date(Date.now() + 24 * 3600 * 1000).toISOString().sli
  * @property {string[]} [sets]      session keys the example must set
  * @property {string} [envelope]    the session key of an envelope it makes; the harness reads it back
  * @property {(read: object) => string | undefined} [check]  what that envelope must look like (envelopeLike)
+ * @property {Record<string, string[]>} [visibility]  the documents each recipient sees of the envelope its results page names
  */
 
 /** @type {Example[]} */
@@ -285,6 +286,8 @@ export const examples = [
     controller: 'eg040SetDocumentVisibility',
     body: () => ({ ...twoSigners, ...cc }),
     expect: 'done',
+    // Signer 1 sees document 1, signer 2 documents 2 and 3, the carbon copy all three.
+    visibility: { 1: ['1'], 2: ['2', '3'], 3: ['1', '2', '3'] },
   },
   {
     eg: 'eg041',

@@ -9,7 +9,8 @@ import { oauthSchemaSql } from '../oauth/oauth-schema.js';
  * logos, the brand an envelope was sent with, Connect configurations, shared
  * access (authorizations), envelopes in the recycle bin, sender and console
  * views, conditional routing's placeholders; 8: envelopes' workflows —
- * scheduled sending, delayed routing, pauses — 6 to 8 whole tables only, so
+ * scheduled sending, delayed routing, pauses — and document visibility —
+ * 6 to 8 whole tables only, so
  * older files gain them through `CREATE TABLE IF NOT EXISTS`). Applied by `openDatabase` when the
  * file is new (the account server's tables: oauth/oauth-schema.ts). Ids are strings (GUIDs) as on DocuSign's wire; times are epoch
  * milliseconds; document bytes live in the blob store, referenced by sha256.
@@ -356,6 +357,11 @@ CREATE TABLE IF NOT EXISTS envelope_workflows (
   resume_at INTEGER
 );
 CREATE INDEX IF NOT EXISTS envelope_workflows_by_resume ON envelope_workflows(resume_at);
+-- Envelopes sent with enforceSignerVisibility (document-visibility.ts); the recipients' excludedDocuments are in their details_json.
+CREATE TABLE IF NOT EXISTS envelope_visibility (
+  envelope_id TEXT PRIMARY KEY,
+  enforce_signer_visibility INTEGER NOT NULL
+);
 -- Sender and console views (console/management-views.ts): a single-use token, then a session held by
 -- a cookie. Token and session secret are kept as sha256 only.
 CREATE TABLE IF NOT EXISTS management_views (

@@ -13,6 +13,7 @@ import { LifecycleError } from '../lifecycle.js';
 import { brandsStore } from '../brands/brands-store.js';
 import { conditionalRouting } from '../conditional-routing.js';
 import { envelopeWorkflows, workflowJson } from '../envelope-workflow.js';
+import { documentVisibility } from '../document-visibility.js';
 import { brandNotFound } from './brands.js';
 
 /** Query of the status-changes listing (Envelopes_GetEnvelopes). */
@@ -79,6 +80,7 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
       if (incoming.conditionalRecipients.length > 0)
         conditionalRouting(sandbox.db).record(built.envelope.id, incoming.conditionalRecipients);
       if (incoming.workflow) envelopeWorkflows(sandbox.db).record(built.envelope.id, incoming.workflow);
+      if (incoming.enforceSignerVisibility) documentVisibility(sandbox.db).enforce(built.envelope.id);
       const stored = await sandbox.lifecycle.createSoon(
         built.envelope,
         built.recipients,

@@ -45,6 +45,8 @@ export interface RecipientDetails {
   signerName?: string;
   signerEmail?: string;
   witnessFor?: string;
+  /** The documents hidden from this recipient when the envelope enforces signer visibility (document-visibility.ts). */
+  excludedDocuments?: string[];
 }
 
 /** A recipient of a creation request (from `recipients`, filed by kind, or `templateRoles`). */
@@ -219,7 +221,7 @@ function parseDetails(
 ): RecipientDetails {
   const traits = recipientKind(kind);
   const details: RecipientDetails = {};
-  const text = (key: keyof RecipientDetails) => {
+  const text = (key: Exclude<keyof RecipientDetails, 'excludedDocuments'>) => {
     const value = lenientString(s[key], `${field}.${key}`);
     if (value) details[key] = value;
   };
@@ -230,6 +232,13 @@ function parseDetails(
       if (!details[key] && reading !== 'template')
         throw apiErrors.invalidBody(`${field}.${key} is required for an in-person signer.`);
   }
+  const excluded = lenientArray(s['excludedDocuments'], `${field}.excludedDocuments`);
+  if (excluded && excluded.length > 0)
+    details.excludedDocuments = excluded.map((d, i) => {
+      const id = lenientPositiveInt(d, `${field}.excludedDocuments[${i}]`);
+      if (id === undefined) throw apiErrors.invalidBody(`${field}.excludedDocuments[${i}] must be a documentId.`);
+      return String(id);
+    });
   if (traits.signsFor) {
     const witnessFor = lenientPositiveInt(s['witnessFor'], `${field}.witnessFor`);
     if (witnessFor === undefined) throw apiErrors.invalidBody(`${field}.witnessFor is required for a witness.`);

@@ -42,6 +42,8 @@ export interface IncomingEnvelope {
   brandId: string | undefined;
   /** Placeholder recipients of conditional routing and their rules (`workflow`). */
   conditionalRecipients: ConditionalRecipient[];
+  /** `enforceSignerVisibility`: the recipients' excludedDocuments are hidden from them (document-visibility.ts). */
+  enforceSignerVisibility: boolean;
   /** Scheduled sending, delayed routing and pauses (`workflow`; envelope-workflow.ts); undefined when none. */
   workflow: WorkflowState | undefined;
 }
@@ -122,6 +124,8 @@ export function parseEnvelopeDefinition(body: unknown, fileParts: Map<string, Bu
     brandId: lenientString(def['brandId'], 'brandId') || undefined,
     conditionalRecipients,
     workflow: parseWorkflow(def['workflow']),
+    enforceSignerVisibility:
+      lenientString(def['enforceSignerVisibility'], 'enforceSignerVisibility')?.toLowerCase() === 'true',
   };
 }
 
