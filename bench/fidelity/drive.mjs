@@ -206,7 +206,21 @@ async function readEnvelope(session, user, envelopeId) {
     headers: { authorization: `Bearer ${user.accessToken}` },
   });
   const workflow = workflowAnswer.ok ? await workflowAnswer.json() : { status: workflowAnswer.status };
-  return { ok: true, status: body.status, recipients: statuses, workflow };
+  // The first signer's tabs by collection (label and value), and the envelope's text custom fields.
+  const firstSigner = recipients.signers?.[0];
+  const tabs = Object.fromEntries(
+    Object.entries(firstSigner?.tabs ?? {}).map(([collection, list]) => [
+      collection,
+      list.map((t) => [
+        t.tabLabel ?? t.groupName ?? '',
+        t.radios
+          ? (t.radios.find((r) => r.selected === 'true')?.value ?? '')
+          : t.value || t.numericalValue || t.selected || '',
+      ]),
+    ]),
+  );
+  const customFields = Object.fromEntries((body.customFields?.textCustomFields ?? []).map((f) => [f.name, f.value]));
+  return { ok: true, status: body.status, recipients: statuses, tabs, customFields, workflow };
 }
 
 /** What an answer means for the example: pass, or fail with the sandbox's error. */

@@ -34,8 +34,18 @@ const envelopeLike =
       if (JSON.stringify(got) !== JSON.stringify(statuses))
         return `its ${kind} are ${JSON.stringify(got)}, expected ${JSON.stringify(statuses)}`;
     }
-    return workflow(read.workflow ?? {});
+    return workflow(read.workflow ?? {}, read);
   };
+
+/** The first signer's tabs must hold these [collection, label, value] (value: what it holds or selects). */
+const holding = (expected) => (_workflow, read) => {
+  for (const [collection, label, value] of expected) {
+    const found = (read.tabs?.[collection] ?? []).find(([l]) => l === label);
+    if (!found || found[1] !== value)
+      return `its signer's ${collection} ${label} holds ${JSON.stringify(found?.[1] ?? null)}, expected ${JSON.stringify(value)}`;
+  }
+  return undefined;
+};
 const signerSentCcWaiting = envelopeLike({ signers: ['sent'], carbonCopies: ['created'] });
 const signerSent = envelopeLike({ signers: ['sent'] });
 /** eg032's pause before routing order 2: nobody has signed, so it has not paused yet. */
@@ -132,7 +142,14 @@ export const examples = [
     expect: 'redirect',
     sets: ['envelopeId'],
     envelope: 'envelopeId',
-    check: signerSent,
+    check: envelopeLike(
+      { signers: ['sent'] },
+      holding([
+        ['textTabs', 'Legal name', 'Sam Signer'],
+        ['textTabs', 'Familiar name', 'Sam Signer'],
+        ['numericalTabs', 'Salary', '123000'],
+      ]),
+    ),
   },
   {
     eg: 'eg017',
@@ -141,7 +158,15 @@ export const examples = [
     expect: 'redirect',
     sets: ['envelopeId'],
     envelope: 'envelopeId',
-    check: signerSentCcWaiting,
+    check: envelopeLike(
+      { signers: ['sent'], carbonCopies: ['created'] },
+      holding([
+        ['textTabs', 'text', 'Jabberwocky!'],
+        ['listTabs', 'list', 'green'],
+        ['checkboxTabs', 'ckAgreement', 'true'],
+        ['radioGroupTabs', 'radio1', 'white'],
+      ]),
+    ),
   },
   { eg: 'eg018', controller: 'eg018EnvelopeCustomFieldData', expect: 'done' },
   {
