@@ -152,6 +152,33 @@ async function consent(url) {
     throw new Error(`the consent page answered ${answer.status} ${location}: ${(await answer.text()).slice(0, 300)}`);
 }
 
+/**
+ * What the signer does between two examples (eg032, then eg033): opens the
+ * signing link of the newest message to them in the sandbox's outbox and
+ * signs on the signing page, as a person does in a browser (its form, its
+ * CSRF token, its session cookie).
+ */
+async function signAsPerson(email, name) {
+  const outbox = await (await fetch(`${origin}/sandbox/outbox?format=json`)).json();
+  const message = outbox.messages.filter((m) => m.to === email && m.kind === 'envelope-notification').at(-1);
+  if (!message) throw new Error(`no message to ${email} in the sandbox's outbox`);
+  const opened = await fetch(message.links[0], { redirect: 'manual' });
+  const page = opened.headers.get('location');
+  const cookie = (opened.headers.get('set-cookie') ?? '').split(';')[0];
+  if (!page) throw new Error(`the signing link answered ${opened.status}`);
+  const html = await (await fetch(new URL(page, origin), { headers: { cookie } })).text();
+  const csrfToken = /name="csrfToken" value="([^"]+)"/.exec(html)?.[1];
+  if (!csrfToken) throw new Error('the signing page has no form');
+  const signed = await fetch(new URL(`${page}/sign`, origin), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin },
+    body: new URLSearchParams({ csrfToken, placements: '', signatureName: name }),
+  });
+  if (signed.status >= 400)
+    throw new Error(`signing answered ${signed.status}: ${(await signed.text()).slice(0, 200)}`);
+}
+
 /** The app's "Log in with JWT": DsJwtAuth.login, redirecting to the consent page when consent is missing. */
 async function login(session) {
   const attempt = () =>
@@ -381,6 +408,23 @@ async function main() {
         reason: 'the harness could not run it',
         message: String(error?.message ?? error),
       });
+    }
+    if (record.result === 'pass' && example.then) {
+      // What the person does before the next example, and what the envelope must look like after it.
+      try {
+        await signAsPerson(example.then.signs.email, example.then.signs.name);
+        const read = await readEnvelope(session, user, session[example.envelope]);
+        const differs = read.ok ? example.then.check(read) : `it could not be read back (${read.status})`;
+        record.afterSigning = read;
+        if (differs)
+          Object.assign(record, { result: 'fail', reason: `after ${example.then.signs.email} signed: ${differs}` });
+      } catch (error) {
+        Object.assign(record, {
+          result: 'fail',
+          reason: 'the signer could not sign',
+          message: String(error?.message ?? error),
+        });
+      }
     }
     process.stderr.write(
       `${record.eg} ${record.result}${record.result === 'fail' ? `: ${record.errorCode ?? ''} ${record.message ?? record.reason ?? ''}` : ''}\n`,

@@ -7,7 +7,8 @@ import { authHeader, call, login } from './helpers/api.js';
 // (code-examples-node, lib/eSignature/examples): eg032 pauses before routing
 // order 2 and eg033 lifts the pause; eg035 schedules the sending; eg036
 // delays routing order 2. The bodies are the examples' (workflow parts
-// verbatim, as docusign-esign serialises them). The sandbox read none of it:
+// verbatim, as docusign-esign serialises them); eg033's is the documented
+// unpause its code means to send. The sandbox read none of it:
 // every recipient was sent at once. Its clock is moved here, never waited for.
 
 let now = Date.parse('2026-11-26T09:00:00Z');
@@ -90,7 +91,9 @@ describe('pausing (eg032) and unpausing (eg033) a signature workflow', () => {
     expect(paused.workflowSteps[0]).toMatchObject({ action: 'pause_before', itemId: '2', status: 'paused' });
     expect(await mailTo('pause-2@example.com')).toBe(0);
 
-    // eg033: envelopesApi.update(accountId, envelopeId, { envelopeDefinition: { workflow }, resendEnvelope: true }).
+    // eg033 means this update (DocuSign's documented unpause). As shipped, its
+    // envelopesApi.update(…, { envelopeDefinition, resendEnvelope: true }) puts `{}` on
+    // the wire (docusign-esign reads opts.envelope): see docs/sandbox.md.
     const update = await call(`${baseUrl}/envelopes/${envelopeId}?resend_envelope=true`, {
       method: 'PUT',
       headers: authHeader(),
