@@ -237,6 +237,25 @@ async function main() {
   const backup = `${settingsFile}.signrun-fidelity-backup`;
   let sandbox;
   let proxy;
+  let wroteSettings = false;
+  /** Puts the examples' own settings back (or removes the run's) and stops what the run started. */
+  const cleanUpNow = () => {
+    if (wroteSettings) {
+      if (existsSync(backup)) renameSync(backup, settingsFile);
+      else rmSync(settingsFile, { force: true });
+      wroteSettings = false;
+    }
+    if (proxy) proxy.server.close();
+  };
+  // Interrupted: the same, then exit 130 (the sandbox is this process's child and gets the signal too).
+  const onSignal = () => {
+    cleanUpNow();
+    if (sandbox && sandbox.child.exitCode === null) sandbox.child.kill('SIGTERM');
+    rmSync(work, { recursive: true, force: true });
+    process.exit(130);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
     sandbox = await startSandbox(join(work, 'data'));
     const caFile = join(work, 'data', 'tls', 'sandbox-tls-ca.pem');
@@ -257,6 +276,7 @@ async function main() {
       production: false,
     });
     if (existsSync(settingsFile)) renameSync(settingsFile, backup);
+    wroteSettings = true;
     writeFileSync(settingsFile, `${JSON.stringify(settings, null, 2)}\n`);
 
     const resultsFile = join(work, 'results.json');
@@ -306,9 +326,9 @@ async function main() {
     );
     process.exitCode = passing.length === inScope.length ? 0 : 1;
   } finally {
-    if (existsSync(backup)) renameSync(backup, settingsFile);
-    else rmSync(settingsFile, { force: true });
-    if (proxy) proxy.server.close();
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    cleanUpNow();
     if (sandbox && sandbox.child.exitCode === null) {
       const exited = new Promise((done) => sandbox.child.once('exit', done));
       sandbox.child.kill('SIGTERM');
