@@ -218,7 +218,7 @@ async function login(session) {
 
 /** GET on the eSignature API with the session's token; the cheap read-back after an example. */
 async function readEnvelope(session, user, envelopeId) {
-  const url = `${session.basePath}/v2.1/accounts/${session.accountId}/envelopes/${envelopeId}?include=recipients`;
+  const url = `${session.basePath}/v2.1/accounts/${session.accountId}/envelopes/${envelopeId}?include=recipients,documents`;
   const answer = await fetch(url, { headers: { authorization: `Bearer ${user.accessToken}` } });
   const body = await answer.json().catch(() => ({}));
   if (!answer.ok) return { ok: false, status: answer.status, errorCode: body.errorCode, message: body.message };
@@ -229,7 +229,7 @@ async function readEnvelope(session, user, envelopeId) {
       .filter(([, list]) => Array.isArray(list) && list.length > 0)
       .map(([kind, list]) => [kind, list.map((r) => r.status)]),
   );
-  const workflowAnswer = await fetch(url.replace('?include=recipients', '/workflow'), {
+  const workflowAnswer = await fetch(url.replace('?include=recipients,documents', '/workflow'), {
     headers: { authorization: `Bearer ${user.accessToken}` },
   });
   const workflow = workflowAnswer.ok ? await workflowAnswer.json() : { status: workflowAnswer.status };
@@ -247,7 +247,8 @@ async function readEnvelope(session, user, envelopeId) {
     ]),
   );
   const customFields = Object.fromEntries((body.customFields?.textCustomFields ?? []).map((f) => [f.name, f.value]));
-  return { ok: true, status: body.status, recipients: statuses, tabs, customFields, workflow };
+  const documents = (body.envelopeDocuments ?? []).filter((d) => d.type === 'content').map((d) => d.name);
+  return { ok: true, status: body.status, recipients: statuses, documents, tabs, customFields, workflow };
 }
 
 /** What an answer means for the example: pass, or fail with the sandbox's error. */

@@ -48,6 +48,13 @@ const holding = (expected) => (_workflow, read) => {
   return undefined;
 };
 const signerSentCcWaiting = envelopeLike({ signers: ['sent'], carbonCopies: ['created'] });
+/** eg002's and eg010's three documents (HTML, DOCX, PDF; eg010 sends them as multipart parts), in order. */
+const threeDocuments = envelopeLike({ signers: ['sent'], carbonCopies: ['created'] }, (_w, read) => {
+  const expected = ['Order acknowledgement', 'Battle Plan', 'Lorem Ipsum'];
+  return JSON.stringify(read.documents) === JSON.stringify(expected)
+    ? undefined
+    : `its documents are ${JSON.stringify(read.documents)}, expected ${JSON.stringify(expected)}`;
+});
 const signerSent = envelopeLike({ signers: ['sent'] });
 /** eg032's pause before routing order 2: nobody has signed, so it has not paused yet. */
 const pauseBeforeTwo = envelopeLike({ signers: ['sent', 'created'] }, (w) => {
@@ -90,7 +97,7 @@ export const examples = [
     expect: 'done',
     sets: ['envelopeId'],
     envelope: 'envelopeId',
-    check: signerSentCcWaiting,
+    check: threeDocuments,
   },
   { eg: 'eg003', controller: 'eg003ListEnvelopes', expect: 'done' },
   { eg: 'eg004', controller: 'eg004EnvelopeInfo', expect: 'done' },
@@ -120,7 +127,7 @@ export const examples = [
     expect: 'done',
     sets: ['envelopeId'],
     envelope: 'envelopeId',
-    check: signerSentCcWaiting,
+    check: threeDocuments,
   },
   {
     eg: 'eg011',
