@@ -184,6 +184,9 @@ function createEnvelopeWorkflows(db: SandboxDatabase) {
   const dueRows = db.prepare<[number], { envelope_id: string }>(
     'SELECT envelope_id FROM envelope_workflows WHERE resume_at IS NOT NULL AND resume_at <= ? ORDER BY resume_at',
   );
+  const settle = db.prepare(
+    'UPDATE envelope_workflows SET resume_at = NULL WHERE envelope_id = ? AND resume_at IS NOT NULL AND resume_at <= ?',
+  );
   const save = (envelopeId: string, state: WorkflowState) =>
     upsert.run(envelopeId, JSON.stringify(state), nextResume(state));
   const get = (envelopeId: string): WorkflowState | undefined => {
@@ -244,6 +247,13 @@ function createEnvelopeWorkflows(db: SandboxDatabase) {
     /** Envelopes whose hold ends at or before `now`. */
     due(now: number): string[] {
       return dueRows.all(now).map((r) => r.envelope_id);
+    },
+    /**
+     * After a resume: a hold still due (the envelope was voided, or is no
+     * longer under way, so the lifecycle did not reach it) is not asked for again.
+     */
+    settle(envelopeId: string, now: number): void {
+      settle.run(envelopeId, now);
     },
   };
 }

@@ -198,7 +198,12 @@ export async function createServices(
         envelopeWorkflows(db).gate(envelope.id, routingOrder, firstSend, clock.now()),
     });
     const resumeDueWorkflows = () => {
-      for (const envelopeId of envelopeWorkflows(db).due(clock.now())) lifecycle.resume(envelopeId);
+      const workflows = envelopeWorkflows(db);
+      const now = clock.now();
+      for (const envelopeId of workflows.due(now)) {
+        lifecycle.resume(envelopeId);
+        workflows.settle(envelopeId, now);
+      }
     };
     // Held envelopes go out on time even when nobody calls (a real clock); unref'd: it keeps nothing alive.
     const workflowTick = setInterval(() => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import type { Clock } from '../../src/sandbox/clock.js';
+import { envelopeWorkflows } from '../../src/sandbox/envelope-workflow.js';
 import { authHeader, call, login } from './helpers/api.js';
 
 // DocuSign's Advanced Recipient Routing as its Node examples use it
@@ -143,6 +144,30 @@ describe('scheduled sending (eg035)', () => {
     expect(await signerStatuses(envelopeId)).toEqual(['sent']);
     expect(await mailTo('scheduled@example.com')).toBe(1);
     expect((await workflow(envelopeId)).scheduledSending.status).toBe('completed');
+  });
+});
+
+describe('a held envelope voided before its time', () => {
+  it('sends nobody when the time comes, and stops asking for it', async () => {
+    const envelopeId = await create({
+      emailSubject: 'Scheduled, then voided',
+      documents: [welcome('Please sign')],
+      workflow: { scheduledSending: { rules: [{ delay: '0.01:00:00' }] } },
+      recipients: { signers: [signer(1, 'voided-later@example.com', 1, {})] },
+      status: 'sent',
+    });
+    const voided = await call(`${baseUrl}/envelopes/${envelopeId}`, {
+      method: 'PUT',
+      headers: authHeader(),
+      body: { status: 'voided', voidedReason: 'changed our minds' },
+    });
+    expect(voided.status, JSON.stringify(voided.json)).toBe(200);
+    const workflows = envelopeWorkflows(sandbox.app.sandbox.db);
+    now += 2 * 3600_000;
+    expect(workflows.due(now)).toContain(envelopeId);
+    expect(await signerStatuses(envelopeId)).toEqual(['created']);
+    expect(await mailTo('voided-later@example.com')).toBe(0);
+    expect(workflows.due(now)).not.toContain(envelopeId);
   });
 });
 
