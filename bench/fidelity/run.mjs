@@ -67,6 +67,7 @@ function parseArgs(argv) {
 function runToEnd(command, args, options) {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    options.started?.(child);
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => {
@@ -238,6 +239,7 @@ async function main() {
   let sandbox;
   let proxy;
   let wroteSettings = false;
+  let driver;
   /** Puts the examples' own settings back (or removes the run's) and stops what the run started. */
   const cleanUpNow = () => {
     if (wroteSettings) {
@@ -250,6 +252,7 @@ async function main() {
   // Interrupted: the same, then exit 130 (the sandbox is this process's child and gets the signal too).
   const onSignal = () => {
     cleanUpNow();
+    if (driver && driver.exitCode === null) driver.kill('SIGTERM');
     if (sandbox && sandbox.child.exitCode === null) sandbox.child.kill('SIGTERM');
     rmSync(work, { recursive: true, force: true });
     process.exit(130);
@@ -283,6 +286,7 @@ async function main() {
     const driven = await runToEnd(process.execPath, [join(here, 'drive.mjs')], {
       cwd: examplesDir,
       echo: true,
+      started: (child) => (driver = child),
       env: {
         ...process.env,
         NODE_EXTRA_CA_CERTS: caFile,
