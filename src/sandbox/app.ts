@@ -56,6 +56,8 @@ export async function buildSandboxApp(
   app.decorate('sandbox', services);
   // First of all hooks: a Host the sandbox does not own gets 421 before any route, fault or limit (DNS rebinding).
   app.addHook('onRequest', hostAllowListHook(services.config));
+  // A workflow's schedule or delay whose time has come is sent on before the request reads the envelope.
+  app.addHook('onRequest', async () => services.resumeDueWorkflows());
   app.decorateRequest('principal', null);
   app.decorateRequest('apiErrorCode', null);
   app.addHook('onClose', async () => services.close());

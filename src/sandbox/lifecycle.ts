@@ -54,6 +54,12 @@ export interface LifecycleDeps {
     recipient: RecipientRecord,
     recipients: readonly RecipientRecord[],
   ) => void;
+  /**
+   * May this routing order be sent now (envelope-workflow.ts: scheduled
+   * sending, delayed routing, pauses)? `firstSend`: nobody has been sent yet.
+   * Default: always.
+   */
+  workflowGate?: (envelope: EnvelopeRecord, routingOrder: number, firstSend: boolean) => boolean;
 }
 
 /**
@@ -218,6 +224,9 @@ export function createLifecycle(deps: LifecycleDeps) {
     for (;;) {
       const batch = nextToSend(recipients);
       if (batch.length === 0) break;
+      // The envelope's workflow may hold this order (a schedule, a delay, a pause): resume() sends it later.
+      const firstSend = recipients.every((r) => r.status === 'created');
+      if (deps.workflowGate && !deps.workflowGate(envelope, batch[0]!.routingOrder, firstSend)) return;
       for (const recipient of batch) {
         deps.resolvePlaceholder?.(envelope, recipient, recipients);
         recipient.status = 'sent';
@@ -325,6 +334,19 @@ export function createLifecycle(deps: LifecycleDeps) {
   }
 
   return {
+    /**
+     * Sends on an envelope its workflow held (a schedule or delay whose time
+     * has come, a pause lifted): the routing goes on from where it stopped.
+     * Nothing for an envelope that is not under way.
+     */
+    resume(envelopeId: string): void {
+      step((record) => {
+        const envelope = envelopes.getById(envelopeId);
+        if (!envelope || (envelope.status !== 'sent' && envelope.status !== 'delivered')) return;
+        advance(envelope, envelopes.recipients(envelopeId), record, serviceActor);
+      });
+    },
+
     /**
      * Stores a new envelope (bytes already in the blob store) and, when its
      * status is `sent`, sends it: one transaction, so a crash leaves either

@@ -21,6 +21,7 @@ import { viewTokensRepository, type ViewTokensRepository, type ViewTokenResult }
 import { createOutbox, type Outbox } from './outbox.js';
 import { brandedMessage } from './brands/branded-message.js';
 import { conditionalRouting } from './conditional-routing.js';
+import { envelopeWorkflows } from './envelope-workflow.js';
 import { SandboxEvents } from './events.js';
 import { createLifecycle, type Lifecycle } from './lifecycle.js';
 import { createAuthenticator, type Authenticator } from './auth/authenticate.js';
@@ -104,6 +105,12 @@ export interface SandboxServices {
   /** In-process emitter of envelope/recipient events, after commit: `events.on('event', (e) => …)`. */
   events: SandboxEvents;
   lifecycle: Lifecycle;
+  /**
+   * Sends on the envelopes whose workflow waited for a time that has come
+   * (envelope-workflow.ts). Called before every request and on a one-second
+   * tick, so a moved clock is heard at the next request.
+   */
+  resumeDueWorkflows(): void;
   auth: Authenticator;
   /** The hourly API call limit (a no-op when `hourlyLimit` is not set). */
   hourlyLimit: HourlyLimit;
@@ -187,7 +194,27 @@ export async function createServices(
       notificationLinks: () => services.notificationLinks,
       resolvePlaceholder: (envelope, recipient, recipients) =>
         conditionalRouting(db).resolve(envelope, recipient, recipients),
+      workflowGate: (envelope, routingOrder, firstSend) =>
+        envelopeWorkflows(db).gate(envelope.id, routingOrder, firstSend, clock.now()),
     });
+    const resumeDueWorkflows = () => {
+      const workflows = envelopeWorkflows(db);
+      const now = clock.now();
+      for (const envelopeId of workflows.due(now)) {
+        lifecycle.resume(envelopeId);
+        workflows.settle(envelopeId, now);
+      }
+    };
+    // Held envelopes go out on time even when nobody calls (a real clock); unref'd: it keeps nothing alive.
+    const workflowTick = setInterval(() => {
+      try {
+        resumeDueWorkflows();
+      } catch (error) {
+        // A tick has nobody to answer: reported, and the next tick (or request) tries again.
+        process.emitWarning(error instanceof Error ? error : String(error), { code: 'SIGNRUN_SANDBOX_WORKFLOW_TICK' });
+      }
+    }, 1000);
+    workflowTick.unref();
     const bulkSendWorker = createBulkSendWorker({ db, lifecycle, bulkSend, envelopes, templates, blobs, clock });
     const accountIsLive = (accountId: string) => {
       const account = accounts.account(accountId);
@@ -223,6 +250,7 @@ export async function createServices(
       outbox,
       events,
       lifecycle,
+      resumeDueWorkflows,
       auth: createAuthenticator(db, accounts, clock),
       hourlyLimit,
       limiters: [hourlyLimiter(hourlyLimit)],
@@ -235,6 +263,7 @@ export async function createServices(
       notificationLinks: () => [],
       seed: seedState,
       close: () => {
+        clearInterval(workflowTick);
         bulkSendWorker.close();
         db.close();
         blobs.close();

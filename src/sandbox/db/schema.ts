@@ -8,13 +8,15 @@ import { oauthSchemaSql } from '../oauth/oauth-schema.js';
  * Send — lists, batches and the copies of each batch; 7: brands and their
  * logos, the brand an envelope was sent with, Connect configurations, shared
  * access (authorizations), envelopes in the recycle bin, sender and console
- * views, conditional routing's placeholders — 6 and 7 whole tables only, so
+ * views, conditional routing's placeholders; 8: envelopes' workflows —
+ * scheduled sending, delayed routing, pauses — and document visibility —
+ * 6 to 8 whole tables only, so
  * older files gain them through `CREATE TABLE IF NOT EXISTS`). Applied by `openDatabase` when the
  * file is new (the account server's tables: oauth/oauth-schema.ts). Ids are strings (GUIDs) as on DocuSign's wire; times are epoch
  * milliseconds; document bytes live in the blob store, referenced by sha256.
  * A file of an older version is brought up to date by `schemaMigrations`.
  */
-export const schemaVersion = 7;
+export const schemaVersion = 8;
 
 export const schemaSql = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -346,6 +348,19 @@ CREATE TABLE IF NOT EXISTS envelope_conditional_recipients (
   recipient_id TEXT NOT NULL,
   rule_json TEXT NOT NULL,
   PRIMARY KEY (envelope_id, recipient_id)
+);
+-- An envelope's workflow (envelope-workflow.ts): scheduled sending, delayed routing, pauses; resume_at is
+-- when a started hold ends (null when nothing waits for a time).
+CREATE TABLE IF NOT EXISTS envelope_workflows (
+  envelope_id TEXT PRIMARY KEY,
+  workflow_json TEXT NOT NULL,
+  resume_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS envelope_workflows_by_resume ON envelope_workflows(resume_at);
+-- Envelopes sent with enforceSignerVisibility (document-visibility.ts); the recipients' excludedDocuments are in their details_json.
+CREATE TABLE IF NOT EXISTS envelope_visibility (
+  envelope_id TEXT PRIMARY KEY,
+  enforce_signer_visibility INTEGER NOT NULL
 );
 -- Sender and console views (console/management-views.ts): a single-use token, then a session held by
 -- a cookie. Token and session secret are kept as sha256 only.

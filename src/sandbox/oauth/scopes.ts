@@ -11,9 +11,10 @@ import { OAuthError } from './oauth-error.js';
  * - https://developers.docusign.com/docs/web-forms-api/ (webforms_*; its Swagger's securityDefinitions);
  * - https://developers.docusign.com/docs/navigator-api/auth/ (adm_store_*, document_uploader_*, …);
  * - aow_manage (Maestro), and OpenID Connect's email and profile, which the account server answers in userinfo.
- * DocuSign's own Node examples (code-examples-node, lib/common/DSJwtAuth.js)
- * ask for sixteen of them in one JWT grant; a scope outside this list is
- * `invalid_scope`, as DocuSign answers it.
+ * DocuSign's own Node examples ask for many of them in one JWT grant
+ * (code-examples-node: sixteen in lib/common/DSJwtAuth.js, thirty-one in
+ * lib/DSJwtAuth.js, the sub-account ones among them); a scope outside this
+ * list is `invalid_scope`, as DocuSign answers it.
  *
  * Only `signature` opens the eSignature API, which is all the sandbox
  * serves: the others are granted (after consent) and carried by the token,
@@ -37,6 +38,8 @@ export const documentedScopes = {
     'asset_group_account_clone_write',
     'asset_group_account_clone_read',
     'connect_org_config_read_api',
+    'organization_sub_account_read',
+    'organization_sub_account_write',
   ],
   rooms: [
     'dtr.rooms.read',

@@ -12,6 +12,8 @@ import { readMultipartEnvelope } from '../wire/multipart-envelope.js';
 import { LifecycleError } from '../lifecycle.js';
 import { brandsStore } from '../brands/brands-store.js';
 import { conditionalRouting } from '../conditional-routing.js';
+import { envelopeWorkflows, workflowJson } from '../envelope-workflow.js';
+import { documentVisibility } from '../document-visibility.js';
 import { brandNotFound } from './brands.js';
 
 /** Query of the status-changes listing (Envelopes_GetEnvelopes). */
@@ -77,6 +79,8 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
       if (brand !== undefined) brands.brandEnvelope(built.envelope.id, brand.id);
       if (incoming.conditionalRecipients.length > 0)
         conditionalRouting(sandbox.db).record(built.envelope.id, incoming.conditionalRecipients);
+      if (incoming.workflow) envelopeWorkflows(sandbox.db).record(built.envelope.id, incoming.workflow);
+      if (incoming.enforceSignerVisibility) documentVisibility(sandbox.db).enforce(built.envelope.id);
       const stored = await sandbox.lifecycle.createSoon(
         built.envelope,
         built.recipients,
@@ -225,6 +229,16 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
+  // GET …/envelopes/{envelopeId}/workflow (EnvelopeWorkflowDefinition_GetEnvelopeWorkflowDefinition → #/definitions/workflow).
+  app.get<{ Params: EnvelopeParams }>(
+    '/accounts/:accountId/envelopes/:envelopeId/workflow',
+    { schema: envelopeParams },
+    async (request) => {
+      const envelope = envelopeOf(request, request.params.envelopeId);
+      return workflowJson(envelopeWorkflows(request.server.sandbox.db).get(envelope.id));
+    },
+  );
+
   // PUT …/envelopes/{envelopeId} (Envelopes_PutEnvelope → #/definitions/envelopeUpdateSummary): void, or send a draft.
   app.put<{ Params: EnvelopeParams }>(
     '/accounts/:accountId/envelopes/:envelopeId',
@@ -233,7 +247,16 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
       const envelope = envelopeOf(request, request.params.envelopeId);
       const body = lenientObject(request.body, 'envelope') ?? {};
       const status = lenientString(body['status'], 'status')?.toLowerCase();
-      const { lifecycle } = request.server.sandbox;
+      const { lifecycle, db, clock } = request.server.sandbox;
+      // eg033: `workflow.workflowStatus: in_progress` lifts a pause (with ?resend_envelope=true, as the example sends it).
+      const workflowStatus = lenientString(
+        lenientObject(body['workflow'], 'workflow')?.['workflowStatus'],
+        'workflow.workflowStatus',
+      )?.toLowerCase();
+      if (workflowStatus !== undefined && workflowStatus !== 'in_progress' && workflowStatus !== 'paused')
+        throw apiErrors.invalidParameter("Value for 'workflow.workflowStatus' must be 'in_progress' or 'paused'.");
+      if (workflowStatus === 'in_progress' && envelopeWorkflows(db).unpause(envelope.id, clock.now()))
+        lifecycle.resume(envelope.id);
       try {
         if (status === 'voided') {
           const reason = lenientString(body['voidedReason'], 'voidedReason');

@@ -20,6 +20,7 @@ import { hashToken } from '../repositories/view-tokens.js';
 import { clearedSessionCookie, readCookie, sessionCookie, sessionCookieName } from './session-cookie.js';
 import { parsePlacements, signaturePlaces } from './signature-places.js';
 import { signRecipient } from './sign-recipient.js';
+import { documentVisibility } from '../document-visibility.js';
 import { sameText, SigningSessions, type SigningSession } from './signing-sessions.js';
 import { signingAssets, standardFontAsset } from './static-assets.js';
 import { publicOrigin } from '../public-origin.js';
@@ -165,9 +166,7 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
       if (session === undefined) return reply;
       // No document before the access code.
       if (!documentsMayShow(session)) return reply.code(403).type('text/plain').send('enter the access code first');
-      const doc = services.envelopes
-        .documents(session.envelopeId)
-        .find((d) => d.documentId === request.params.documentId);
+      const doc = visibleDocumentsOf(session).find((d) => d.documentId === request.params.documentId);
       if (doc === undefined) return reply.code(404).type('text/plain').send('no such document');
       return reply
         .type('application/pdf')
@@ -200,7 +199,7 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
     const tabs = signaturePlaces(recipient?.tabs ?? {});
     let places = tabs;
     if (tabs.length === 0) {
-      const ids = new Set(services.envelopes.documents(session.envelopeId).map((d) => d.documentId));
+      const ids = new Set(visibleDocumentsOf(session).map((d) => d.documentId));
       const chosen = parsePlacements(form['placements'], ids);
       if (chosen === undefined || chosen.length === 0)
         return renderSigningPage(reply, session, 400, text.errorNoPlacement, signatureName);
@@ -308,6 +307,15 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
     return services.envelopes.recipients(session.envelopeId).find((r) => r.recipientId === session.recipientId);
   }
 
+  /** The envelope's documents the session's recipient may see (document-visibility.ts: eg040's excludedDocuments). */
+  function visibleDocumentsOf(session: { envelopeId: string; recipientId: string }) {
+    const documents = services.envelopes.documents(session.envelopeId);
+    const recipients = services.envelopes.recipients(session.envelopeId);
+    const recipient = recipients.find((r) => r.recipientId === session.recipientId);
+    if (recipient === undefined) return [];
+    return documentVisibility(services.db).visibleDocuments(session.envelopeId, recipient, recipients, documents);
+  }
+
   /** True when the session may see the documents: the recipient has no access code, or entered it here. */
   function documentsMayShow(session: SigningSession): boolean {
     const recipient = recipientOf(session);
@@ -407,9 +415,7 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
     }
     const senderName = services.accounts.account(envelope.accountId)?.name ?? 'signrun sandbox';
     const brand = envelopePageBrand(services.db, services.blobs, envelope.id);
-    const documents = services.envelopes
-      .documents(session.envelopeId)
-      .map((d) => ({ documentId: d.documentId, name: d.name }));
+    const documents = visibleDocumentsOf(session).map((d) => ({ documentId: d.documentId, name: d.name }));
     const kind = recipientKind(recipient.kind);
     if (!kind.signs) {
       return html(

@@ -14,6 +14,7 @@ import {
   lenientString,
   stringifyScalars,
 } from './lenient.js';
+import { responsiveHtml, type ResponsiveField } from './responsive-html.js';
 import { unroutedRecipientsMessage } from './routed-kinds.js';
 
 // The parts every definition shares (envelopes, templates, composite
@@ -29,6 +30,8 @@ export interface IncomingDocument {
   /** As sent: a PDF, or a document DocuSign converts (converted by buildEnvelope). */
   bytes: Buffer;
   order: number | undefined;
+  /** A document given as responsive HTML (`htmlDefinition.source`): its field elements, as tabs to give (wire/responsive-html.ts). */
+  responsiveFields?: ResponsiveField[];
 }
 
 /**
@@ -42,6 +45,8 @@ export interface RecipientDetails {
   signerName?: string;
   signerEmail?: string;
   witnessFor?: string;
+  /** The documents hidden from this recipient when the envelope enforces signer visibility (document-visibility.ts). */
+  excludedDocuments?: string[];
 }
 
 /** A recipient of a creation request (from `recipients`, filed by kind, or `templateRoles`). */
@@ -91,17 +96,32 @@ export function parseDocument(raw: unknown, index: number, fileParts: Map<string
     // base64, and the PDF check that follows refuses what that leaves.
     bytes = base64 !== undefined ? Buffer.from(base64, 'base64') : fileParts.get(String(documentId));
   }
+  let fileExtension = lenientString(doc['fileExtension'], `${field}.fileExtension`) || undefined;
+  let responsiveFields: ResponsiveField[] | undefined;
+  // Responsive signing: the HTML itself in htmlDefinition.source (`document`
+  // there means "made from the document's own bytes", which documentBase64 brings).
+  const source = lenientString(
+    lenientObject(doc['htmlDefinition'], `${field}.htmlDefinition`)?.['source'],
+    `${field}.htmlDefinition.source`,
+  );
+  if ((!bytes || bytes.length === 0) && source !== undefined && source.trim() !== '' && source !== 'document') {
+    const responsive = responsiveHtml(source, String(documentId));
+    bytes = Buffer.from(responsive.html, 'utf8');
+    fileExtension = 'html';
+    responsiveFields = responsive.fields;
+  }
   if (!bytes || bytes.length === 0) {
     throw apiErrors.invalidBody(
-      `${field} has no content: send documentBase64, or a multipart file part for documentId ${documentId}.`,
+      `${field} has no content: send documentBase64, a multipart file part for documentId ${documentId}, or the HTML in htmlDefinition.source.`,
     );
   }
   return {
     documentId: String(documentId),
     name,
-    fileExtension: lenientString(doc['fileExtension'], `${field}.fileExtension`) || undefined,
+    fileExtension,
     bytes,
     order: lenientPositiveInt(doc['order'], `${field}.order`),
+    ...(responsiveFields ? { responsiveFields } : {}),
   };
 }
 
@@ -201,7 +221,7 @@ function parseDetails(
 ): RecipientDetails {
   const traits = recipientKind(kind);
   const details: RecipientDetails = {};
-  const text = (key: keyof RecipientDetails) => {
+  const text = (key: Exclude<keyof RecipientDetails, 'excludedDocuments'>) => {
     const value = lenientString(s[key], `${field}.${key}`);
     if (value) details[key] = value;
   };
@@ -212,6 +232,13 @@ function parseDetails(
       if (!details[key] && reading !== 'template')
         throw apiErrors.invalidBody(`${field}.${key} is required for an in-person signer.`);
   }
+  const excluded = lenientArray(s['excludedDocuments'], `${field}.excludedDocuments`);
+  if (excluded && excluded.length > 0)
+    details.excludedDocuments = excluded.map((d, i) => {
+      const id = lenientPositiveInt(d, `${field}.excludedDocuments[${i}]`);
+      if (id === undefined) throw apiErrors.invalidBody(`${field}.excludedDocuments[${i}] must be a documentId.`);
+      return String(id);
+    });
   if (traits.signsFor) {
     const witnessFor = lenientPositiveInt(s['witnessFor'], `${field}.witnessFor`);
     if (witnessFor === undefined) throw apiErrors.invalidBody(`${field}.witnessFor is required for a witness.`);

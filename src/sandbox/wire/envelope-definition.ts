@@ -4,6 +4,8 @@ import { parseConditionalRecipients, type ConditionalRecipient } from './conditi
 import { lenientArray, lenientObject, lenientString } from './lenient.js';
 import { camelCaseKeys } from './camel-case-keys.js';
 import { parseDocument, parseRecipient, parseRecipients } from './definition-parts.js';
+import { assignResponsiveFields } from './responsive-html.js';
+import { parseWorkflow, type WorkflowState } from '../envelope-workflow.js';
 import { parseCompositeTemplates, type IncomingCompositeTemplate } from './composite-definition.js';
 
 // The parts shared with templates and composite templates live in definition-parts.ts.
@@ -40,6 +42,10 @@ export interface IncomingEnvelope {
   brandId: string | undefined;
   /** Placeholder recipients of conditional routing and their rules (`workflow`). */
   conditionalRecipients: ConditionalRecipient[];
+  /** `enforceSignerVisibility`: the recipients' excludedDocuments are hidden from them (document-visibility.ts). */
+  enforceSignerVisibility: boolean;
+  /** Scheduled sending, delayed routing and pauses (`workflow`; envelope-workflow.ts); undefined when none. */
+  workflow: WorkflowState | undefined;
 }
 
 /**
@@ -68,6 +74,11 @@ export function parseEnvelopeDefinition(body: unknown, fileParts: Map<string, Bu
     'recipient',
     new Set(conditionalRecipients.map((c) => c.recipientId)),
   );
+  for (const d of documents) {
+    if (!d.responsiveFields) continue;
+    const unknown = assignResponsiveFields(d.responsiveFields, recipients);
+    if (unknown) throw apiErrors.invalidBody(`documents (documentId ${d.documentId}): ${unknown}`);
+  }
   const templateId = lenientString(def['templateId'], 'templateId');
   const rolesRaw = lenientArray(def['templateRoles'], 'templateRoles');
   const templateRoles = rolesRaw?.map((raw, i) =>
@@ -112,6 +123,9 @@ export function parseEnvelopeDefinition(body: unknown, fileParts: Map<string, Bu
     compositeTemplates,
     brandId: lenientString(def['brandId'], 'brandId') || undefined,
     conditionalRecipients,
+    workflow: parseWorkflow(def['workflow']),
+    enforceSignerVisibility:
+      lenientString(def['enforceSignerVisibility'], 'enforceSignerVisibility')?.toLowerCase() === 'true',
   };
 }
 
