@@ -52,13 +52,15 @@ let sandbox: RunningSandbox;
 let listener: ChildProcess;
 let listenUrl: string;
 let dir: string;
+let listenerErr = '';
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, pollingRule: 'docusign' });
   dir = await tempDir('signrun-listen-');
   listener = spawn(process.execPath, [binPath, 'listen', '--port', '0', '--out', path.join(dir, 'out')], {
     env: { ...process.env, DOCUSIGN_CONNECT_HMAC_KEYS: 'sandbox-connect-hmac-key' },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  listener.stderr!.setEncoding('utf8').on('data', (d: string) => (listenerErr += d));
   listenUrl = await new Promise<string>((resolve) => {
     let out = '';
     listener.stdout!.setEncoding('utf8').on('data', (d: string) => {
@@ -74,6 +76,23 @@ afterAll(async () => {
 });
 
 describe('signrun listen', () => {
+  it('refuses a message carrying documents (over 8 MiB) with 413 and says which setting to turn off', async () => {
+    const body = JSON.stringify({
+      event: 'envelope-completed',
+      data: { envelopeId: 'big', envelopeSummary: { envelopeDocuments: [{ PDFBytes: 'A'.repeat(9 * 1024 * 1024) }] } },
+    });
+    const answer = await fetch(`${listenUrl}/hooks`, {
+      method: 'POST',
+      headers: { 'x-docusign-signature-1': sign(body, 'sandbox-connect-hmac-key') },
+      body,
+    });
+    expect(answer.status).toBe(413);
+    // Written before the answer, but it crosses a pipe of its own.
+    await expect.poll(() => listenerErr).toMatch(/refused a Connect message of 9\.0 MiB .*includeDocuments/);
+    const events = await readFile(path.join(dir, 'out', '.signrun', 'connect-events.jsonl'), 'utf8').catch(() => '');
+    expect(events).not.toContain('"envelopeId":"big"');
+  });
+
   it('records signed events only, and sync uses them within the polling interval', async () => {
     const forged = await fetch(`${listenUrl}/hooks`, {
       method: 'POST',

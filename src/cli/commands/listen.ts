@@ -8,8 +8,16 @@ import { SignrunError } from '../../errors/signrun-error.js';
 import { appendConnectEvent, connectEventOf, verifyConnectSignatures } from '../../sync/connect-events.js';
 import { connectFormDataOf, writeConnectFormData } from '../../sync/connect-form-data.js';
 
-/** Largest Connect message accepted (DocuSign's JSON messages without documents are a few KB). */
-const maxBodyBytes = 1024 * 1024;
+/**
+ * Largest Connect message accepted. A message without documents is a few KB,
+ * with every recipient's tabs a few hundred KB at most; one that carries the
+ * documents themselves (the configuration's includeDocuments) is far larger,
+ * and signrun needs none of it: it is refused with 413 and a line saying so,
+ * instead of a dropped connection Connect would only retry.
+ */
+const maxBodyBytes = 8 * 1024 * 1024;
+/** Past this, a sender still writing is cut off rather than drained. */
+const drainLimitBytes = 4 * maxBodyBytes;
 
 /**
  * `signrun listen [--host 127.0.0.1] [--port 8081] [--out DIR] [--state DIR]`:
@@ -42,10 +50,17 @@ const listenCommand: CommandHandler = async ({ options, io, signal }) => {
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > maxBodyBytes) req.destroy();
+      if (size > drainLimitBytes) req.destroy();
+      else if (size > maxBodyBytes) chunks.length = 0;
       else chunks.push(c);
     });
     req.on('end', () => {
+      if (size > maxBodyBytes) {
+        io.stderr.write(
+          `listen: refused a Connect message of ${(size / 1024 / 1024).toFixed(1)} MiB (over ${maxBodyBytes / 1024 / 1024} MiB) with 413: signrun reads no documents from Connect; in the Connect configuration, turn off "Include documents" (includeDocuments) and keep includeData to recipients and tabs.\n`,
+        );
+        return res.writeHead(413).end();
+      }
       const raw = Buffer.concat(chunks);
       if (!verifyConnectSignatures(raw, req.headers, keys)) return res.writeHead(401).end();
       const receivedAt = new Date();
