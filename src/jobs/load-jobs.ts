@@ -142,9 +142,10 @@ export async function loadJobs(patterns: string[], options: LoadJobsOptions): Pr
       }
       if (!checkReferences(raw, ctx)) continue;
       const folderReal = await realpath(folder);
-      const accounts = resolveAccounts(raw, ctx);
-      checkTemplateUses(raw, ctx);
       const templates = await resolveTemplates(raw, ctx, folderReal);
+      // After the templates: an account entry may install some of them (`accounts[].templates`).
+      const accounts = resolveAccounts(raw, ctx, templates);
+      checkTemplateUses(raw, ctx);
       const envelopes = await resolveEnvelopes(raw, ctx, folderReal);
       stats.envelopes += envelopes.length;
       if (templates.length > 0) stats.templates = (stats.templates ?? 0) + templates.length;

@@ -254,6 +254,11 @@ export interface ResolvedAccount {
   brands?: ResolvedBrand[];
   /** Connect configurations kept as code (`connect:`), names unique (ignoring case). */
   connect?: ResolvedConnect[];
+  /**
+   * Templates of the job file (`templates: [<key>, …]`) installed in the account: the very
+   * definitions of the job's `templates:` (one definition, kept in each account that lists it).
+   */
+  templates?: ResolvedTemplate[];
 }
 
 /** A logo of a brand entry: the file's bytes, read and checked (PNG, JPEG or GIF) at load. */

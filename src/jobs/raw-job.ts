@@ -230,6 +230,8 @@ export interface RawAccount {
   }>;
   brands?: RawBrand[];
   connect?: RawConnect[];
+  /** Keys of this job file's `templates:` installed in the account. */
+  templates?: string[];
 }
 
 /** A brand of an account entry (DocuSign's #/definitions/brand, logos as files). */

@@ -187,8 +187,8 @@ export const jobCodes = defineCodes({
   SR_TEMPLATE_KEY_UNKNOWN: {
     exitCode: 2,
     summary:
-      'An envelope names by `template:` a key that no template of its job file has (or one declared `state: absent`).',
-    hint: 'Name the key of a template of the same file’s `templates:` that is present, or give a stored template by `templateId`.',
+      'An envelope names by `template:` a key that no template of its job file has (or one declared `state: absent`), or an account entry’s `templates:` names a key that no template of its job file has.',
+    hint: 'Name the key of a template of the same file’s `templates:` (present, for an envelope), or give a stored template by `templateId`.',
   },
   SR_DUPLICATE_DOCUMENT_ID: {
     exitCode: 2,
