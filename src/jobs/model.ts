@@ -162,8 +162,14 @@ export interface ResolvedEnvelope {
   bulkSend?: true;
   emailSubject: string;
   emailBlurb?: string;
-  /** DocuSign's brandId (a GUID of a brand of the account), sent as it is. */
+  /** DocuSign's brandId (a GUID of a brand of the account), sent as it is; set by the run for `brandName`. */
   brandId?: string;
+  /**
+   * `brand:` in the job file: a brand kept as code, by brandName. The run
+   * looks it up in the sending account before anything is sent and sets
+   * `brandId` (runner/account-brand-names.ts). Content: in the digest by name.
+   */
+  brandName?: string;
   /** Requested initial status; `voided`: void it if it was sent (issue 12), never send it. */
   status: 'sent' | 'created' | 'voided';
   /** Why, with `status: voided`. */

@@ -509,4 +509,112 @@ envelopes:
     };
     expect(envelope.brandId).toBe(brandId);
   });
+
+  it("an envelope's brand by name: the sending account's entry creates it first, the envelope goes with its brandId; one the account lacks stops plan and run before anything is sent", async () => {
+    const env = { ...sandboxEnv(sandbox), MAIN_PASSWORD: 'sandbox-password' };
+    const headers = {
+      'X-DocuSign-Authentication': JSON.stringify({
+        Username: 'sandbox@signrun.test',
+        Password: 'sandbox-password',
+        IntegratorKey: 'sandbox-integrator-key',
+      }),
+    };
+    const login = (await (await fetch(`${sandbox.origin}/restapi/v2.1/login_information`, { headers })).json()) as {
+      loginAccounts: Array<{ accountId: string; userId: string; baseUrl: string }>;
+    };
+    const main = login.loginAccounts[0]!;
+    const brandNamed = async (name: string) =>
+      (
+        (await (await fetch(`${main.baseUrl}/brands`, { headers })).json()) as { brands: Array<Record<string, string>> }
+      ).brands.filter((b) => b.brandName === name);
+    const envelopes = () =>
+      (sandbox.app.sandbox.db.prepare('SELECT COUNT(*) AS n FROM envelopes').get() as { n: number }).n;
+    const job = (brand: string, mainBrand = 'Welcome Pack') => `version: 1
+job: branded-by-name
+accounts:
+  - key: main
+    accountId: ${main.accountId}
+    userId: ${main.userId}
+    accountName: Sandbox Corp
+    initialUser: { email: sandbox@signrun.test, password: "\${env.MAIN_PASSWORD}" }
+    planInformation: { planId: sandbox-plan }
+    brands:
+      - { brandName: ${mainBrand}, brandCompany: Sandbox Corp }
+  - key: elsewhere
+    accountName: Elsewhere
+    state: absent
+    brands:
+      - { brandName: Elsewhere only }
+envelopes:
+  - key: ann
+    emailSubject: Your offer
+    brand: ${brand}
+    templateId: 3c9f4bb2-6d1e-4a5e-9a57-5d1a1c0f7e01
+    templateRoles:
+      - { roleName: employee, name: Ann, email: ann@example.test }
+      - { roleName: employer, name: Bob, email: bob@example.test }
+`;
+    const dir = await tempDir('signrun-brand-name-');
+    const cli = (...args: string[]) => runCli(args, { cwd: dir, env });
+
+    // Offline: the name must be a brand an account entry of the file keeps; not with brandId beside it.
+    await writeFile(path.join(dir, 'offers.yaml'), job('Welcome Pak'));
+    const unknown = await cli('validate', 'offers.yaml', '--format', 'json');
+    expect(unknown.code, unknown.stdout + unknown.stderr).toBe(2);
+    const diagnostics = (text: string) =>
+      (JSON.parse(text) as { diagnostics: Array<{ code: string; line: number; field?: string }> }).diagnostics.map(
+        (d) => [d.code, d.line, d.field],
+      );
+    const lineOf = (text: string, needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
+    expect(diagnostics(unknown.stdout)).toEqual([
+      ['SR_BRAND_NAME_UNKNOWN', lineOf(job('Welcome Pak'), 'brand: Welcome Pak'), 'envelopes[0].brand'],
+    ]);
+    expect(unknown.stdout).toContain('did you mean \\"Welcome Pack\\"?');
+    const both = job('welcome pack').replace(
+      '    brand: welcome pack\n',
+      '    brand: welcome pack\n    brandId: b1b2c3d4-0000-4000-8000-000000000001\n',
+    );
+    await writeFile(path.join(dir, 'offers.yaml'), both);
+    const twice = await cli('validate', 'offers.yaml', '--format', 'json');
+    expect(diagnostics(twice.stdout)).toEqual([
+      ['SR_BRAND_AND_BRAND_ID', lineOf(both, 'brand: welcome pack'), 'envelopes[0].brand'],
+    ]);
+
+    // A brand of the file that the sending account lacks and no entry for it keeps: plan and run stop, nothing sent.
+    const before = envelopes();
+    await writeFile(path.join(dir, 'offers.yaml'), job('elsewhere ONLY'));
+    const planned = await cli('plan', 'offers.yaml');
+    expect(planned.code, planned.stdout + planned.stderr).toBe(2);
+    expect(planned.stdout + planned.stderr).toContain('SR_BRAND_NOT_IN_ACCOUNT');
+    const refused = await cli('run', 'offers.yaml', '--out', 'out');
+    expect(refused.code, refused.stdout + refused.stderr).toBe(2);
+    expect(refused.stdout + refused.stderr).toMatch(/offers\.yaml:\d+:\d+ SR_BRAND_NOT_IN_ACCOUNT/);
+    expect(envelopes()).toBe(before);
+    expect(await brandNamed('Welcome Pack')).toEqual([]);
+
+    // The sending account's own entry keeps it: plan has nothing against it; run makes the brand first, then sends.
+    await writeFile(path.join(dir, 'offers.yaml'), job('welcome pack'));
+    const fine = await cli('plan', 'offers.yaml');
+    expect(fine.code, fine.stdout + fine.stderr).toBe(0);
+    expect(fine.stdout).toMatch(/create +brand Welcome Pack/);
+    const run = await cli('run', 'offers.yaml', '--out', 'out');
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const report = await readReport(path.join(dir, 'out'));
+    const [made] = await brandNamed('Welcome Pack');
+    expect(report.accounts[0]!.contents).toEqual([
+      expect.objectContaining({ kind: 'brand', outcome: 'created', id: made!.brandId }),
+    ]);
+    const envelopeId = report.envelopes[0]!.envelopeId!;
+    const sent = (await (await fetch(`${main.baseUrl}/envelopes/${envelopeId}`, { headers })).json()) as {
+      brandId?: string;
+    };
+    expect(sent.brandId).toBe(made!.brandId);
+    // Run again: nothing written — the envelope is the one sent (its content names the brand, not its id), the brand too.
+    const again = await cli('run', 'offers.yaml', '--out', 'out');
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    const second = await readReport(path.join(dir, 'out'));
+    expect(second.envelopes[0]).toMatchObject({ envelopeId, outcome: 'succeeded' });
+    expect(Object.keys(second.api.byOperation).filter((op) => writeOperations.test(op))).toEqual([]);
+    expect(second.accounts[0]!.contents?.[0]).toMatchObject({ outcome: 'up-to-date', id: made!.brandId });
+  });
 });
