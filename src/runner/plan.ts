@@ -115,9 +115,12 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
     ...(inputs.journal ? { journal: inputs.journal } : {}),
     ...(inputs.keepItems ? { keepItems: true } : {}),
   });
+  // `brand: <brandName>`: one listing of the sending account's brands, before anything is sent.
+  const brandListing = inputs.jobs.some((j) => j.envelopes.some((e) => e.brandName !== undefined)) ? 1 : 0;
   const runCalls =
     1 +
     templates.size +
+    brandListing +
     listingsMade +
     accountReads +
     contentReads +
