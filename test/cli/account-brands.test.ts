@@ -211,6 +211,9 @@ describe('brands and Connect configurations kept as code', () => {
     expect(calmPlan.items[0]!.contents?.items.map((i) => i.action)).toEqual(Array(10).fill('up-to-date'));
     const again = await cli('run', 'acme.yaml', '--out', 'out');
     expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(again.stdout + again.stderr).toContain(
+      'profiles, groups and users, brands, Connect configurations and templates: 10 no change',
+    );
     report = await readReport(out);
     expect(report.accounts[0]!.contents?.every((c) => c.outcome === 'up-to-date')).toBe(true);
     expect(Object.keys(report.api.byOperation).filter((op) => writeOperations.test(op))).toEqual([]);
