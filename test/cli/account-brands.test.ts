@@ -405,6 +405,70 @@ accounts:
     }
   });
 
+  it("two runs racing from fresh checkouts leave one copy of an account's template, and report the same one", async () => {
+    const sub = await createActiveSubsidiary(sandbox.rootUrl, sandbox.origin, 'tplrace', 'admin@tplrace.test');
+    const text = `version: 1
+job: template-race
+templates:
+  - key: offer
+    name: Offer letter
+    documents: [{ name: offer.pdf, file: offer.pdf }]
+    recipients:
+      signers: [{ roleName: Candidate }]
+accounts:
+  - key: tplrace
+    accountId: ${sub.accountId}
+    userId: ${sub.userId}
+    accountName: Template race
+    initialUser: { email: admin@tplrace.test, firstName: Ada, lastName: Admin, password: "\${env.RACE_PASSWORD}" }
+    planInformation: { planId: sandbox-plan }
+    templates: [offer]
+`;
+    const [a, b] = [await tempDir('signrun-tpl-a-'), await tempDir('signrun-tpl-b-')];
+    for (const dir of [a, b]) {
+      await writeFile(path.join(dir, 'race.yaml'), text);
+      await copyFile(path.join(repoRoot, 'examples/docs/offer-letter.pdf'), path.join(dir, 'offer.pdf'));
+    }
+    // A barrier, not a sleep: each create of a template waits until the other run's has arrived too
+    // (first in the configured account, then in the subsidiary).
+    const proxy = await startHostileProxy(new URL(sandbox.rootUrl).origin);
+    const held: Array<() => void> = [];
+    let creates = 0;
+    proxy.beforeRequest = (method, url) => {
+      if (method !== 'POST' || !/\/templates$/.test(url)) return;
+      creates += 1;
+      return new Promise<void>((release) => {
+        held.push(release);
+        if (held.length === 2) for (const go of held.splice(0)) go();
+      });
+    };
+    try {
+      const env = { ...sandboxEnv(sandbox), DOCUSIGN_ROOT_URL: proxy.rootUrl, RACE_PASSWORD: 'tplrace-password' };
+      const [ra, rb] = await Promise.all(
+        [a, b].map((dir) => runCli(['run', 'race.yaml', '--out', 'out'], { cwd: dir, env })),
+      );
+      expect(ra!.code, ra!.stdout + ra!.stderr).toBe(0);
+      expect(rb!.code, rb!.stdout + rb!.stderr).toBe(0);
+      expect(creates).toBe(4); // in each account, by both runs
+      const [repA, repB] = [await readReport(path.join(a, 'out')), await readReport(path.join(b, 'out'))];
+      const ids = (r: typeof repA) => r.accounts[0]!.contents?.map((c) => [c.kind, c.id]);
+      expect(ids(repA)).toEqual(ids(repB));
+      const headers = {
+        'X-DocuSign-Authentication': JSON.stringify({
+          Username: sub.userId,
+          Password: 'tplrace-password',
+          IntegratorKey: 'sandbox-integrator-key',
+        }),
+      };
+      const listed = (await (
+        await fetch(`${sandbox.origin}/restapi/v2.1/accounts/${sub.accountId}/templates`, { headers })
+      ).json()) as { envelopeTemplates?: Array<{ templateId: string }> };
+      expect(listed.envelopeTemplates?.map((x) => x.templateId)).toEqual([repA.accounts[0]!.contents![0]!.id]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('a create whose answer was lost (the service made it) leaves one brand and one configuration, reported created', async () => {
     const sub = await createActiveSubsidiary(sandbox.rootUrl, sandbox.origin, 'brandlost', 'admin@brandlost.test');
     const dir = await tempDir('signrun-brands-lost-');
