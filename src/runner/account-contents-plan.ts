@@ -40,11 +40,18 @@ export function hasContents(account: ResolvedAccount): boolean {
 }
 
 /**
- * Three listings (each paged): profiles, groups, users with their groups;
+ * Three listings (each paged): profiles, groups, users with their groups
+ * (none when `account` keeps no people: nothing to compare them with);
  * then, when `account` keeps them, its brands (with their logos' digests)
  * and Connect configurations (account-brands-plan.ts).
  */
 export async function readPeople(people: AccountPeople, tag: string, account?: ResolvedAccount): Promise<FoundPeople> {
+  // An entry that keeps no people (only brands, Connect or templates) has nothing to compare them with.
+  if (account && !keepsPeople(account)) {
+    const found: FoundPeople = { profiles: [], groups: [], users: [] };
+    await readBrandsAndConnect(account, new AccountBrands(people.account), found, tag);
+    return found;
+  }
   const profiles = await people.listPermissionProfiles({ tag });
   const groups = await people.listGroups({ tag });
   const users = (await people.listUsers({ tag })).filter((u) => u.userStatus?.toLowerCase() !== 'closed');
@@ -53,10 +60,15 @@ export async function readPeople(people: AccountPeople, tag: string, account?: R
   return found;
 }
 
+/** Whether an account entry keeps permission profiles, groups or users (then the account's are listed). */
+export function keepsPeople(account: ResolvedAccount): boolean {
+  return (account.permissionProfiles?.length ?? 0) + (account.groups?.length ?? 0) + (account.users?.length ?? 0) > 0;
+}
+
 /** The calls `readPeople` made for what it found. */
-export function peopleReads(found: FoundPeople): number {
+export function peopleReads(found: FoundPeople, account?: ResolvedAccount): number {
   const logos = (found.brands ?? []).reduce((n, b) => n + Object.keys(b.logoDigests).length, 0);
-  return 3 + (found.brands ? 1 + logos : 0) + (found.connect ? 1 : 0);
+  return (account && !keepsPeople(account) ? 0 : 3) + (found.brands ? 1 + logos : 0) + (found.connect ? 1 : 0);
 }
 
 const lower = (s: string | undefined) => (s ?? '').toLowerCase();
@@ -323,7 +335,7 @@ export async function planAccountContents(
     const people = await peopleOf(sources.main.client, account, decision.accountId, userId, sources.integratorKey, tag);
     reads += 1;
     const found = await readPeople(people, tag, account);
-    reads += peopleReads(found);
+    reads += peopleReads(found, account);
     // Its templates: the account's listing of them, then one read of each found (the same code as the main account's).
     const templates = await planAccountTemplates(account, people.account, journalled, tag);
     reads += templates.reads;

@@ -453,6 +453,10 @@ accounts:
       const [repA, repB] = [await readReport(path.join(a, 'out')), await readReport(path.join(b, 'out'))];
       const ids = (r: typeof repA) => r.accounts[0]!.contents?.map((c) => [c.kind, c.id]);
       expect(ids(repA)).toEqual(ids(repB));
+      // The entry keeps no people: the account's people are not listed.
+      expect(
+        Object.keys(repA.api.byOperation).filter((op) => /^list(Users|Groups|PermissionProfiles)$/.test(op)),
+      ).toEqual([]);
       const headers = {
         'X-DocuSign-Authentication': JSON.stringify({
           Username: sub.userId,
