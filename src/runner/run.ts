@@ -249,7 +249,6 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
         collector.accountDone(item.index, result);
         emit({ type: 'account:done', result });
       };
-      const items: Array<WorkItem | undefined> = workItems(plan);
       // Envelopes naming a brand that an entry for this very account keeps (`brand:`) but the account lacks:
       // that entry converges first (it creates the brand), then the names are looked up again, before any
       // envelope is sent. A brand still missing fails the envelopes that name it (SR_BRAND_NOT_IN_ACCOUNT), unsent.
@@ -257,10 +256,11 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
         (i): i is EnvelopePlan & { envelope: ResolvedEnvelope } =>
           i.kind === 'envelope' && i.envelope !== undefined && lacksBrand(i.envelope),
       );
+      const ranFirst = new Set<string>();
       if (awaitingBrand.length > 0 && !interrupted()) {
-        for (const [i, item] of items.entries())
-          if (item?.kind === 'account' && describesSendingAccount(item.plan.account, account)) {
-            items[i] = undefined;
+        for (const item of workItems(plan))
+          if (item.kind === 'account' && describesSendingAccount(item.plan.account, account)) {
+            ranFirst.add(item.plan.identity);
             await runAccountItem(item);
           }
         await resolveBrandNames(
@@ -291,6 +291,10 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
           listSize: Math.max(1, Math.min(options.bulkListSize ?? maxCopiesPerList, maxCopiesPerList)),
         });
       }
+      // After the bulk phase (it decides again for the envelopes it sent); the accounts run first are done.
+      const items: Array<WorkItem | undefined> = workItems(plan).map((item) =>
+        item.kind === 'account' && ranFirst.has(item.plan.identity) ? undefined : item,
+      );
 
       // Calls the items in flight may still make, so the budget keeps room for them to finish.
       let reserved = 0;
