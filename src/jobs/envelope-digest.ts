@@ -50,6 +50,8 @@ export function envelopeDigest(envelope: Omit<ResolvedEnvelope, 'digest'>): stri
     ...(envelope.notification ? [['notification', envelope.notification]] : []),
     // The brand is content (what the signer sees); appended only when set, as `notification` is.
     ...(envelope.brandId !== undefined ? [['brandId', envelope.brandId.toLowerCase()]] : []),
+    // A brand kept as code, by name (its id differs from account to account: not part of the content).
+    ...(envelope.brandName !== undefined ? [['brand', envelope.brandName.toLowerCase()]] : []),
     // A template of the job file, by key (its id differs from account to account: not part of the content).
     ...(envelope.templateKey !== undefined ? [['template', envelope.templateKey]] : []),
     ...(envelope.templateRefs !== undefined

@@ -79,7 +79,10 @@ export function expandEnvelope(
   const customFields = raw.customFields ?? defaults.customFields;
   const returnUrl = opt(raw.returnUrl ?? defaults.returnUrl);
   const emailBlurb = opt(raw.emailBlurb ?? defaults.emailBlurb);
-  const brandId = opt(raw.brandId ?? defaults.brandId);
+  // The envelope's own brand (by id or by name) replaces the defaults' (by id or by name).
+  const ownBrand = raw.brandId !== undefined || raw.brand !== undefined;
+  const brandId = opt(ownBrand ? raw.brandId : defaults.brandId);
+  const brandName = opt(ownBrand ? raw.brand : defaults.brand);
   const voidedReason = opt(raw.voidedReason ?? defaults.voidedReason);
   const notification = notificationOf(raw.notification ?? defaults.notification);
 
@@ -92,6 +95,7 @@ export function expandEnvelope(
     emailSubject: sub(raw.emailSubject ?? defaults.emailSubject ?? ''),
     ...(emailBlurb !== undefined ? { emailBlurb } : {}),
     ...(brandId !== undefined ? { brandId } : {}),
+    ...(brandName !== undefined ? { brandName } : {}),
     // A `${row.*}` status is the row's cell (checked by resolve-envelopes.ts); an empty cell is the default.
     status: (sub(raw.status ?? defaults.status ?? 'sent') || 'sent') as ResolvedEnvelope['status'],
     ...(voidedReason !== undefined ? { voidedReason: sub(voidedReason) } : {}),

@@ -15,6 +15,7 @@ import type { RawJobFile } from './raw-job.js';
 import { resolveAccounts } from './resolve-accounts.js';
 import { resolveEnvelopes } from './resolve-envelopes.js';
 import { resolveTemplates } from './resolve-templates.js';
+import { checkBrandUses } from './brand-uses.js';
 import { checkTemplateUses } from './template-uses.js';
 import { checkJobSchema } from './schema-check.js';
 import { readSourceText } from './source-text.js';
@@ -142,9 +143,11 @@ export async function loadJobs(patterns: string[], options: LoadJobsOptions): Pr
       }
       if (!checkReferences(raw, ctx)) continue;
       const folderReal = await realpath(folder);
-      const accounts = resolveAccounts(raw, ctx);
-      checkTemplateUses(raw, ctx);
       const templates = await resolveTemplates(raw, ctx, folderReal);
+      // After the templates: an account entry may install some of them (`accounts[].templates`).
+      const accounts = resolveAccounts(raw, ctx, templates);
+      checkTemplateUses(raw, ctx);
+      checkBrandUses(raw, ctx);
       const envelopes = await resolveEnvelopes(raw, ctx, folderReal);
       stats.envelopes += envelopes.length;
       if (templates.length > 0) stats.templates = (stats.templates ?? 0) + templates.length;

@@ -162,8 +162,14 @@ export interface ResolvedEnvelope {
   bulkSend?: true;
   emailSubject: string;
   emailBlurb?: string;
-  /** DocuSign's brandId (a GUID of a brand of the account), sent as it is. */
+  /** DocuSign's brandId (a GUID of a brand of the account), sent as it is; set by the run for `brandName`. */
   brandId?: string;
+  /**
+   * `brand:` in the job file: a brand kept as code, by brandName. The run
+   * looks it up in the sending account before anything is sent and sets
+   * `brandId` (runner/account-brand-names.ts). Content: in the digest by name.
+   */
+  brandName?: string;
   /** Requested initial status; `voided`: void it if it was sent (issue 12), never send it. */
   status: 'sent' | 'created' | 'voided';
   /** Why, with `status: voided`. */
@@ -254,6 +260,11 @@ export interface ResolvedAccount {
   brands?: ResolvedBrand[];
   /** Connect configurations kept as code (`connect:`), names unique (ignoring case). */
   connect?: ResolvedConnect[];
+  /**
+   * Templates of the job file (`templates: [<key>, …]`) installed in the account: the very
+   * definitions of the job's `templates:` (one definition, kept in each account that lists it).
+   */
+  templates?: ResolvedTemplate[];
 }
 
 /** A logo of a brand entry: the file's bytes, read and checked (PNG, JPEG or GIF) at load. */

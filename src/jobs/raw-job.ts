@@ -37,6 +37,8 @@ export interface RawEnvelopeDefaults {
   emailBlurb?: string;
   /** DocuSign's brandId: the account's brand the envelope is sent with (its signing page and messages). */
   brandId?: string;
+  /** A brand kept as code, by brandName: resolved to its brandId in the sending account by the run. */
+  brand?: string;
   /** `sent`, `created`, `voided`, or in a forEach envelope a `${row.*}` reference to a cell holding one. */
   status?: 'sent' | 'created' | 'voided' | (string & {});
   voidedReason?: string;
@@ -230,6 +232,8 @@ export interface RawAccount {
   }>;
   brands?: RawBrand[];
   connect?: RawConnect[];
+  /** Keys of this job file's `templates:` installed in the account. */
+  templates?: string[];
 }
 
 /** A brand of an account entry (DocuSign's #/definitions/brand, logos as files). */

@@ -1,18 +1,25 @@
 import { makeSecret } from '../secret.js';
 import { placeOf, type JobContext } from './job-context.js';
-import type { ResolvedAccount } from './model.js';
+import type { ResolvedAccount, ResolvedTemplate } from './model.js';
 import type { RawJobFile } from './raw-job.js';
 import { substituteReferences } from './references.js';
 import { fieldName } from './schema-check.js';
 import { emailProblem, identityLengthProblem, KEY } from './value-rules.js';
 import { resolveAccountContents } from './resolve-account-contents.js';
+import { didYouMean } from '../errors/did-you-mean.js';
 
 /**
  * The accounts of a job file: keys unique, what creation needs present
  * (service-api.md 4.3), `${env.*}` substituted; the password becomes a
- * Secret the moment it is read.
+ * Secret the moment it is read. An entry's `templates:` must name templates
+ * of the same file (SR_TEMPLATE_KEY_UNKNOWN).
  */
-export function resolveAccounts(job: RawJobFile, ctx: JobContext): ResolvedAccount[] {
+export function resolveAccounts(
+  job: RawJobFile,
+  ctx: JobContext,
+  /** The job file's templates, resolved: an entry's `templates:` names them by key. */
+  templates: readonly ResolvedTemplate[] = [],
+): ResolvedAccount[] {
   const sub = (value: string): string => substituteReferences(value, (_kind, name) => ctx.env(name) ?? '');
   const keys = new Set<string>();
   const accounts: ResolvedAccount[] = [];
@@ -60,6 +67,17 @@ export function resolveAccounts(job: RawJobFile, ctx: JobContext): ResolvedAccou
     }
     // Users, groups and permission profiles kept inside the account (checked here, offline).
     const contents = resolveAccountContents(raw, base, ctx, sub);
+    // Its templates: keys of this file's `templates:` (a template declared `state: absent` is deleted from it).
+    const templateKeys = (job.templates ?? []).map((t) => t.key);
+    raw.templates?.forEach((templateKey, t) => {
+      if (templateKeys.includes(templateKey)) return;
+      const near = didYouMean(templateKey, templateKeys);
+      say(
+        'SR_TEMPLATE_KEY_UNKNOWN',
+        `account ${key} installs template ${JSON.stringify(templateKey)}, which no template of this job file has as its key${near ? ` (did you mean "${near}"?)` : ''}; the templates here are: ${templateKeys.join(', ') || '(none)'}`,
+        ['templates', t],
+      );
+    });
     if (ctx.sink.errorCount > before) continue;
 
     const account: ResolvedAccount = {
@@ -89,6 +107,9 @@ export function resolveAccounts(job: RawJobFile, ctx: JobContext): ResolvedAccou
         Object.entries(raw.addressInformation).map(([k, v]) => [k, sub(v)]),
       );
     }
+    // The job's own definitions (resolved first), in the order the entry lists them.
+    if (raw.templates && raw.templates.length > 0)
+      account.templates = raw.templates.flatMap((k) => templates.filter((t) => t.key === k));
     accounts.push({ ...account, ...contents });
   }
   return accounts;

@@ -205,5 +205,6 @@ function contentsWords(contents: ReadonlyArray<{ kind: string }>): string {
   const words = ['profiles, groups and users'];
   if (kinds.has('brand')) words.push('brands');
   if (kinds.has('connect')) words.push('Connect configurations');
+  if (kinds.has('template')) words.push('templates');
   return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} and ${words.at(-1)!}`;
 }

@@ -2,6 +2,7 @@ import type { ResolvedAccount } from '../jobs/model.js';
 import type { AccountPeople, UserWire } from '../client/account-people.js';
 import { AccountBrands } from '../client/account-brands.js';
 import { convergeBrandsAndConnect } from './account-brands-pipeline.js';
+import { convergeAccountTemplates } from './account-templates-pipeline.js';
 import type { Journal } from '../state/journal.js';
 import type { AccountItemProgress } from '../state/journal-progress.js';
 import { SignrunError } from '../errors/signrun-error.js';
@@ -350,6 +351,17 @@ export async function convergeContents(
       refused,
     });
 
-  // In the plan's order (profiles, groups, users, brands, Connect), as the report lists them.
+  // --- Templates of the job file installed in the account (account-templates-pipeline.ts), after Connect ----------
+  if (plans.some((p) => p.kind === 'template'))
+    await convergeAccountTemplates(account, plans, {
+      account: ctx.people.account,
+      tag: ctx.tag,
+      done,
+      failed: (plan, error) => {
+        failed(plan, error);
+      },
+    });
+
+  // In the plan's order (profiles, groups, users, brands, Connect, templates), as the report lists them.
   return plans.map((p) => results.get(p.identity) ?? { kind: p.kind, name: p.name, outcome: 'not-started' as const });
 }

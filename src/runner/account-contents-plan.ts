@@ -24,6 +24,7 @@ import type {
 
 export type { AccountItemAction, AccountItemKind, AccountItemPlan, FoundPeople } from './plan-types.js';
 import { identityOf } from './identity.js';
+import { accountTemplateCalls, planAccountTemplates } from './account-templates-plan.js';
 
 /** Whether an account entry keeps anything inside the account. */
 export function hasContents(account: ResolvedAccount): boolean {
@@ -32,17 +33,25 @@ export function hasContents(account: ResolvedAccount): boolean {
       (account.groups?.length ?? 0) +
       (account.users?.length ?? 0) +
       (account.brands?.length ?? 0) +
-      (account.connect?.length ?? 0) >
+      (account.connect?.length ?? 0) +
+      (account.templates?.length ?? 0) >
     0
   );
 }
 
 /**
- * Three listings (each paged): profiles, groups, users with their groups;
+ * Three listings (each paged): profiles, groups, users with their groups
+ * (none when `account` keeps no people: nothing to compare them with);
  * then, when `account` keeps them, its brands (with their logos' digests)
  * and Connect configurations (account-brands-plan.ts).
  */
 export async function readPeople(people: AccountPeople, tag: string, account?: ResolvedAccount): Promise<FoundPeople> {
+  // An entry that keeps no people (only brands, Connect or templates) has nothing to compare them with.
+  if (account && !keepsPeople(account)) {
+    const found: FoundPeople = { profiles: [], groups: [], users: [] };
+    await readBrandsAndConnect(account, new AccountBrands(people.account), found, tag);
+    return found;
+  }
   const profiles = await people.listPermissionProfiles({ tag });
   const groups = await people.listGroups({ tag });
   const users = (await people.listUsers({ tag })).filter((u) => u.userStatus?.toLowerCase() !== 'closed');
@@ -51,10 +60,15 @@ export async function readPeople(people: AccountPeople, tag: string, account?: R
   return found;
 }
 
+/** Whether an account entry keeps permission profiles, groups or users (then the account's are listed). */
+export function keepsPeople(account: ResolvedAccount): boolean {
+  return (account.permissionProfiles?.length ?? 0) + (account.groups?.length ?? 0) + (account.users?.length ?? 0) > 0;
+}
+
 /** The calls `readPeople` made for what it found. */
-export function peopleReads(found: FoundPeople): number {
+export function peopleReads(found: FoundPeople, account?: ResolvedAccount): number {
   const logos = (found.brands ?? []).reduce((n, b) => n + Object.keys(b.logoDigests).length, 0);
-  return 3 + (found.brands ? 1 + logos : 0) + (found.connect ? 1 : 0);
+  return (account && !keepsPeople(account) ? 0 : 3) + (found.brands ? 1 + logos : 0) + (found.connect ? 1 : 0);
 }
 
 const lower = (s: string | undefined) => (s ?? '').toLowerCase();
@@ -236,7 +250,9 @@ export function contentsCalls(plans: readonly AccountItemPlan[]): number {
   let calls = 0;
   const creates = new Set<AccountItemKind>();
   for (const p of plans) {
-    if (p.action === 'create') {
+    // A template: its create confirmed by a listing of its own (account-templates-plan.ts).
+    if (p.kind === 'template') calls += accountTemplateCalls(p);
+    else if (p.action === 'create') {
       // Profiles, brands and Connect configurations are made one by one; groups and users in one call each.
       if (p.kind !== 'group' && p.kind !== 'user') calls += 1;
       else if (!creates.has(p.kind)) calls += 1;
@@ -295,8 +311,17 @@ export async function planAccountContents(
   sources: ContentsPlanSources,
 ): Promise<{ contents: AccountContentsPlan; reads: number }> {
   const empty: FoundPeople = { profiles: [], groups: [], users: [] };
-  const offline = (unread?: string) => ({
-    contents: { items: decideContents(account, empty, sources.journal?.accountItems), ...(unread ? { unread } : {}) },
+  const tag = identityOf(account);
+  const journalled = sources.journal?.accountItems;
+  // Unread: every item as if the account had none (its templates too: each present one `create`).
+  const offline = async (unread?: string) => ({
+    contents: {
+      items: [
+        ...decideContents(account, empty, journalled),
+        ...(await planAccountTemplates(account, undefined, journalled, tag)).items,
+      ],
+      ...(unread ? { unread } : {}),
+    },
     reads: 0,
   });
   if (account.state === 'absent') return { contents: { items: [] }, reads: 0 };
@@ -305,16 +330,21 @@ export async function planAccountContents(
   if (!sources.main || !('accountId' in decision)) return offline();
   const userId = accountUserId(account, sources.journal);
   if (!userId) return offline("the account's userId is not known (give userId in the job file): not read");
-  const tag = identityOf(account);
   let reads = 0;
   try {
     const people = await peopleOf(sources.main.client, account, decision.accountId, userId, sources.integratorKey, tag);
     reads += 1;
     const found = await readPeople(people, tag, account);
-    reads += peopleReads(found);
-    return { contents: { items: decideContents(account, found, sources.journal?.accountItems), found }, reads };
+    reads += peopleReads(found, account);
+    // Its templates: the account's listing of them, then one read of each found (the same code as the main account's).
+    const templates = await planAccountTemplates(account, people.account, journalled, tag);
+    reads += templates.reads;
+    return {
+      contents: { items: [...decideContents(account, found, journalled), ...templates.items], found },
+      reads,
+    };
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    return { ...offline(`the account's people could not be read: ${why}`), reads };
+    return { ...(await offline(`the account's people could not be read: ${why}`)), reads };
   }
 }

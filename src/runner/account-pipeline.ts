@@ -267,7 +267,7 @@ export async function runAccount(
 }
 
 /**
- * Converges the account's users, groups, permission profiles, brands and Connect configurations (the plan's
+ * Converges the account's users, groups, permission profiles, brands, Connect configurations and templates (the plan's
  * `contents`), logged in as the account's own user; a failed item fails
  * the account (SR_ACCOUNT_FAILED) with the others' outcomes kept.
  */
@@ -285,7 +285,7 @@ async function convergeAccountContents(
   if (!userId)
     throw new SignrunError(
       'SR_ACCOUNT_IDS_UNKNOWN',
-      `${tag}: to keep its users, groups, permission profiles, brands and Connect configurations signrun logs in as the account's user, but the userId is not known`,
+      `${tag}: to keep its users, groups, permission profiles, brands, Connect configurations and templates signrun logs in as the account's user, but the userId is not known`,
       { location: account.source },
     );
   let people;
@@ -311,7 +311,7 @@ async function convergeAccountContents(
   if (failed.length > 0)
     throw new SignrunError(
       'SR_ACCOUNT_FAILED',
-      `${tag}: ${failed.length} of its permission profiles, groups, users, brands and Connect configurations could not be converged (${failed
+      `${tag}: ${failed.length} of its permission profiles, groups, users, brands, Connect configurations and templates could not be converged (${failed
         .map((f) => `${f.kind} ${f.name}: ${f.error?.message ?? 'failed'}`)
         .join('; ')})`,
       { location: account.source },

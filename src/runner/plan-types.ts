@@ -101,8 +101,11 @@ export interface AccountPlan {
   contents?: AccountContentsPlan;
 }
 
-/** What is kept as code inside an account, in the order a run converges it (docs/job-files.md, "Accounts"). */
-export type AccountItemKind = 'permissionProfile' | 'group' | 'user' | 'brand' | 'connect';
+/**
+ * What is kept as code inside an account, in the order a run converges it (docs/job-files.md, "Accounts"):
+ * a `template` is one of the job file's templates installed in the account (`accounts[].templates`).
+ */
+export type AccountItemKind = 'permissionProfile' | 'group' | 'user' | 'brand' | 'connect' | 'template';
 
 /**
  * What the plan decided for one profile, group or user. `update.outside`:
@@ -114,7 +117,7 @@ export type AccountItemAction = 'create' | 'update' | 'up-to-date' | 'delete' | 
 
 export interface AccountItemPlan {
   kind: AccountItemKind;
-  /** The profile's, group's, brand's or Connect configuration's name, the user's email. */
+  /** The profile's, group's, brand's or Connect configuration's name, the user's email, the template's key. */
   name: string;
   /** `<job>/<key>#<kind>:<name, lower case>`: the journal's id of it. */
   identity: string;
@@ -126,6 +129,8 @@ export interface AccountItemPlan {
   id?: string;
   /** Digest of the file's declaration of it. */
   digest: string;
+  /** A template's copies of its identity beyond the one that counts (a race's, a lost answer's): deleted by the run. */
+  duplicates?: string[];
 }
 
 /** The people of an account as the service lists them. */

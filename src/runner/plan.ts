@@ -14,6 +14,7 @@ import { ServiceLedger } from './service-ledger.js';
 import { checkTemplates, definedRoles, PreflightError } from './template-check.js';
 import { TemplateLedger } from './template-ledger.js';
 import { planTemplates } from './template-plan.js';
+import { brandsKeptFor, resolveBrandNames } from './account-brand-names.js';
 import { contentsCalls, hasContents, planAccountContents } from './account-contents-plan.js';
 import type { RunTarget } from './run-summary.js';
 import type { SigningUrls } from '../config/types.js';
@@ -114,9 +115,12 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
     ...(inputs.journal ? { journal: inputs.journal } : {}),
     ...(inputs.keepItems ? { keepItems: true } : {}),
   });
+  // `brand: <brandName>`: one listing of the sending account's brands, before anything is sent.
+  const brandListing = inputs.jobs.some((j) => j.envelopes.some((e) => e.brandName !== undefined)) ? 1 : 0;
   const runCalls =
     1 +
     templates.size +
+    brandListing +
     listingsMade +
     accountReads +
     contentReads +
@@ -213,6 +217,13 @@ export async function planJobs(options: PlanJobsOptions): Promise<Plan> {
       account,
       definedRoles(options.jobs),
     );
+    // A brand named by `brand:` that the account lacks stops `run` before sending: `plan` says so too.
+    // (One that an entry for this very account keeps is created by the run first: not a problem.)
+    const pending = brandsKeptFor(
+      options.jobs.flatMap((j) => j.accounts),
+      account,
+    );
+    problems.push(...(await resolveBrandNames(envelopes, account, pending)).problems);
     if (problems.length > 0) throw new PreflightError(problems);
     const plan = await makePlan({
       jobs: options.jobs,

@@ -117,10 +117,10 @@ export interface TemplateResult {
   error?: ItemError;
 }
 
-/** What a run did with one permission profile, group, user, brand or Connect configuration of an account. */
+/** What a run did with one permission profile, group, user, brand, Connect configuration or template of an account. */
 export interface AccountItemResult {
-  kind: 'permissionProfile' | 'group' | 'user' | 'brand' | 'connect';
-  /** Its name (a user: the email). */
+  kind: 'permissionProfile' | 'group' | 'user' | 'brand' | 'connect' | 'template';
+  /** Its name (a user: the email; a template: its key in the job file). */
   name: string;
   /** `deleted`: a user closed (DocuSign keeps closed users). */
   outcome: 'created' | 'updated' | 'up-to-date' | 'deleted' | 'already-absent' | 'failed' | 'not-started';

@@ -12,12 +12,20 @@ import { scheduleLazily } from './schedule.js';
 import { CallBudget } from './call-budget.js';
 import { checkTemplates, definedRoles, PreflightError } from './template-check.js';
 import { runTemplate } from './template-pipeline.js';
+import {
+  brandMissingMessage,
+  brandsKeptFor,
+  describesSendingAccount,
+  lacksBrand,
+  resolveBrandNames,
+} from './account-brand-names.js';
 export { PreflightError } from './template-check.js';
 import { commandRun, type CommandRunOptions } from './command-run.js';
 import { bulkSendGroups, bulkSendProblems, goesInBulk } from './bulk-send-fit.js';
 import { runBulkSendPhase } from './bulk-send-phase.js';
 import { maxCopiesPerList } from './bulk-send-batches.js';
 import { realTiming } from '../client/timing.js';
+import type { AccountClient } from '../client/esignature-client.js';
 
 /**
  * Options of {@link run}: those every command on the service takes
@@ -134,6 +142,13 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
       // The role names of the job files' templates: where a composite envelope's roles go.
       const roles = definedRoles(options.jobs);
       const { problems } = await checkTemplates(present(envelopes), account, roles);
+      // `brand: <brandName>`: its brandId in this account, before anything is sent (account-brand-names.ts);
+      // a brand that an entry for this very account keeps may be created by this run (looked up again below).
+      const pendingBrands = brandsKeptFor(
+        options.jobs.flatMap((j) => j.accounts),
+        account,
+      );
+      problems.push(...(await resolveBrandNames(present(envelopes), account, pendingBrands)).problems);
       if (problems.length > 0) throw new PreflightError(problems);
 
       // Plan: the one place that decides. The service is asked in batches
@@ -205,6 +220,54 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
           ref.roleNames = roles.get(`${item.job}/${ref.key}`) ?? [];
         }
       }
+      const usageOf = (tag: string) => collector.usageOf(tag);
+      // The output folder or the state folder refused a write (disk full, a
+      // file size limit): nothing new is started, since its outputs could not
+      // be kept either; the reports are still written where the disk allows.
+      let outputFailure: SignrunError | undefined;
+      const noteOutput = (error: { code: string; message: string } | undefined): void => {
+        if (error?.code === 'SR_OUTPUT_WRITE') outputFailure ??= new SignrunError('SR_OUTPUT_WRITE', error.message);
+      };
+      const runAccountItem = async (item: Extract<WorkItem, { kind: 'account' }>): Promise<void> => {
+        const { account: resolved } = item.plan;
+        emit({ type: 'account:start', job: resolved.job, key: resolved.key });
+        const result = await runAccount(item.plan, {
+          ...(progress
+            ? { progressOf: (id: string) => progress?.accounts.get(id), accountItems: progress.accountItems }
+            : {}),
+          client,
+          out,
+          rootUrl: shownUrl(options.target.rootUrl), // stored in envelope.json / account.json
+          now,
+          usageOf,
+          journal: journal ?? noJournal,
+          ...(ledger ? { ledger, account } : {}),
+          ...(options.distributor ? { distributor: options.distributor } : {}),
+          ...(options.integratorKey ? { integratorKey: options.integratorKey } : {}),
+        });
+        noteOutput(result.error);
+        collector.accountDone(item.index, result);
+        emit({ type: 'account:done', result });
+      };
+      // Envelopes naming a brand that an entry for this very account keeps (`brand:`) but the account lacks:
+      // that entry converges first (it creates the brand), then the names are looked up again, before any
+      // envelope is sent. A brand still missing fails the envelopes that name it (SR_BRAND_NOT_IN_ACCOUNT), unsent.
+      const awaitingBrand = plan.items.filter(
+        (i): i is EnvelopePlan & { envelope: ResolvedEnvelope } =>
+          i.kind === 'envelope' && i.envelope !== undefined && lacksBrand(i.envelope),
+      );
+      const ranFirst = new Set<string>();
+      if (awaitingBrand.length > 0 && !interrupted()) {
+        for (const item of workItems(plan))
+          if (item.kind === 'account' && describesSendingAccount(item.plan.account, account)) {
+            ranFirst.add(item.plan.identity);
+            await runAccountItem(item);
+          }
+        await resolveBrandNames(
+          awaitingBrand.map((i) => i.envelope),
+          account,
+        );
+      }
       if (bulkLedger && bulkInPlay && !interrupted()) {
         await runBulkSendPhase(plan, {
           all: options.bulkSend === true,
@@ -221,28 +284,23 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
             ledger: bulkLedger,
           },
           emit,
-          sendable: (envelope) => !lacksTemplate(envelope),
+          sendable: (envelope) => !lacksTemplate(envelope) && !lacksBrand(envelope),
           delay: options.timing?.delay ?? realTiming.delay,
           ...(options.signal ? { signal: options.signal } : {}),
           runId,
           listSize: Math.max(1, Math.min(options.bulkListSize ?? maxCopiesPerList, maxCopiesPerList)),
         });
       }
-      const items: Array<WorkItem | undefined> = workItems(plan);
+      // After the bulk phase (it decides again for the envelopes it sent); the accounts run first are done.
+      const items: Array<WorkItem | undefined> = workItems(plan).map((item) =>
+        item.kind === 'account' && ranFirst.has(item.plan.identity) ? undefined : item,
+      );
 
-      const usageOf = (tag: string) => collector.usageOf(tag);
       // Calls the items in flight may still make, so the budget keeps room for them to finish.
       let reserved = 0;
       // A draft's confirmation shares a listing with others; the budget keeps room for one of its own.
       const callsOf = (item: WorkItem) =>
         item.plan.apiCalls + (item.kind === 'envelope' && item.plan.steps.includes('confirm') ? 1 : 0);
-      // The output folder or the state folder refused a write (disk full, a
-      // file size limit): nothing new is started, since its outputs could not
-      // be kept either; the reports are still written where the disk allows.
-      let outputFailure: SignrunError | undefined;
-      const noteOutput = (error: { code: string; message: string } | undefined): void => {
-        if (error?.code === 'SR_OUTPUT_WRITE') outputFailure ??= new SignrunError('SR_OUTPUT_WRITE', error.message);
-      };
       const outputFailed = () => outputFailure ?? spool.failure;
       const stopped = () => interrupted() || callBudget.exhausted || outputFailed() !== undefined;
       /** `done` records being written to the journal. */
@@ -259,22 +317,24 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
           emit({ type: 'envelope:start', job: envelope.job, key: envelope.key });
           const result = lacksTemplate(envelope)
             ? withoutTemplate(envelope)
-            : await runEnvelope(item.plan, {
-                account,
-                out,
-                rootUrl: shownUrl(options.target.rootUrl), // stored in envelope.json
-                ...(options.target.sandbox ? { inProcessSandbox: true } : {}),
-                emit,
-                now,
-                viewTtlSeconds: options.viewTtlSeconds ?? 300,
-                ...(options.signingUrls ? { signingUrls: options.signingUrls } : {}),
-                usageOf,
-                journal: journal ?? noJournal,
-                documents: plan.documents,
-                lastStretch: item.index >= envelopeCount - inProgress,
-                ...(ledger ? { ledger } : {}),
-                ...(progress ? { progressOf: (id: string) => progress?.envelopes.get(id) } : {}),
-              });
+            : lacksBrand(envelope)
+              ? withoutBrand(envelope, account)
+              : await runEnvelope(item.plan, {
+                  account,
+                  out,
+                  rootUrl: shownUrl(options.target.rootUrl), // stored in envelope.json
+                  ...(options.target.sandbox ? { inProcessSandbox: true } : {}),
+                  emit,
+                  now,
+                  viewTtlSeconds: options.viewTtlSeconds ?? 300,
+                  ...(options.signingUrls ? { signingUrls: options.signingUrls } : {}),
+                  usageOf,
+                  journal: journal ?? noJournal,
+                  documents: plan.documents,
+                  lastStretch: item.index >= envelopeCount - inProgress,
+                  ...(ledger ? { ledger } : {}),
+                  ...(progress ? { progressOf: (id: string) => progress?.envelopes.get(id) } : {}),
+                });
           if (journal && result.outcome === 'succeeded' && item.plan.steps.length > 0) {
             // Recorded behind: the slot goes to the next envelope while the
             // fsync runs. A `done` lost to a crash costs nothing: the plan
@@ -289,27 +349,7 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
           noteOutput(result.error);
           collector.envelopeDone(item.index, result);
           emit({ type: 'envelope:done', result });
-        } else {
-          const { account: resolved } = item.plan;
-          emit({ type: 'account:start', job: resolved.job, key: resolved.key });
-          const result = await runAccount(item.plan, {
-            ...(progress
-              ? { progressOf: (id: string) => progress?.accounts.get(id), accountItems: progress.accountItems }
-              : {}),
-            client,
-            out,
-            rootUrl: shownUrl(options.target.rootUrl), // stored in envelope.json / account.json
-            now,
-            usageOf,
-            journal: journal ?? noJournal,
-            ...(ledger ? { ledger, account } : {}),
-            ...(options.distributor ? { distributor: options.distributor } : {}),
-            ...(options.integratorKey ? { integratorKey: options.integratorKey } : {}),
-          });
-          noteOutput(result.error);
-          collector.accountDone(item.index, result);
-          emit({ type: 'account:done', result });
-        }
+        } else await runAccountItem(item);
       };
       // Calls of the items not started yet, for saying how long a spread run still needs.
       let callsLeft = 0;
@@ -459,6 +499,19 @@ function withoutTemplate(e: ResolvedEnvelope): EnvelopeResult {
     error: {
       code: 'SR_TEMPLATE_FAILED',
       message: `template ${e.templateKey ?? (e.templateRefs ?? []).find((r) => r.templateId === undefined)?.key ?? ''} of job ${e.job} is not in the account (its creation or update failed, see the templates of the report): the envelope was not sent`,
+      step: 'create',
+    },
+  };
+}
+
+/** An envelope whose brand (`brand: <brandName>`) the sending account does not have, even after its entry converged: not sent. */
+function withoutBrand(e: ResolvedEnvelope, account: AccountClient): EnvelopeResult {
+  return {
+    ...notStartedEnvelope(e),
+    outcome: 'failed',
+    error: {
+      code: 'SR_BRAND_NOT_IN_ACCOUNT',
+      message: `${brandMissingMessage(e, account)} (its account entry did not create it, see the accounts of the report): the envelope was not sent`,
       step: 'create',
     },
   };

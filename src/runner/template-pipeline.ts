@@ -8,7 +8,7 @@ import type { TemplateJson } from '../output/records.js';
 import type { Journal } from '../state/journal.js';
 import { itemErrorOf } from './envelope-pipeline.js';
 import { templateIdentityOf } from './identity.js';
-import type { TemplatePlan } from './plan-types.js';
+import type { TemplateDecision, TemplatePlan } from './plan-types.js';
 import type { TemplateResult } from './run-results.js';
 import { templateDefinitionOf } from './template-definition.js';
 import { TemplateLedger } from './template-ledger.js';
@@ -18,7 +18,11 @@ import { TemplateLedger } from './template-ledger.js';
  * gone (deleted by the run that made it, racing this one) is what was
  * wanted, not a failure.
  */
-async function deleteDuplicates(account: AccountClient, templateIds: string[], tag: string): Promise<void> {
+export async function deleteDuplicates(
+  account: AccountClient,
+  templateIds: readonly string[],
+  tag: string,
+): Promise<void> {
   for (const templateId of templateIds) {
     try {
       await account.deleteTemplates([templateId], { tag });
@@ -90,24 +94,20 @@ export async function runTemplate(
       await deleteDuplicates(ctx.account, plan.duplicates, tag);
       result.duplicatesDeleted = plan.duplicates;
     }
+    const done = await convergeTemplate(template, decision, ctx.account, { tag, arbitrate: ctx.arbitrate });
+    if (done.templateId) result.templateId = done.templateId;
+    result.outcome = done.outcome;
     switch (decision.action) {
       case 'already-absent':
-        result.outcome = 'already-absent';
         return result;
       case 'up-to-date':
-        result.templateId = decision.templateId;
         await record(decision.templateId, 'up-to-date');
-        result.outcome = 'up-to-date';
         return result;
       case 'delete':
-        await ctx.account.deleteTemplates([decision.templateId], { tag });
         await ctx.journal.append({ kind: 'template', id: tag, step: 'deleted', templateId: decision.templateId });
-        result.templateId = decision.templateId;
         await record(decision.templateId, 'deleted', 'deleted');
-        result.outcome = 'deleted';
         return result;
-      case 'update': {
-        await ctx.account.updateTemplate(decision.templateId, await templateDefinitionOf(template), { tag });
+      case 'update':
         await ctx.journal.append({
           kind: 'template',
           id: tag,
@@ -116,39 +116,20 @@ export async function runTemplate(
           digest: template.digest,
           ...(decision.outside ? { outside: true } : {}),
         });
-        result.templateId = decision.templateId;
         if (decision.outside) result.outside = true;
         await record(decision.templateId, decision.outside ? 'put back (changed outside signrun)' : 'updated');
-        result.outcome = 'updated';
         return result;
-      }
       case 'create': {
-        // A duplicate is harmless (the earliest counts, the others are deleted): the call may be repeated.
-        const { templateId: created } = await ctx.account.createTemplate(await templateDefinitionOf(template), {
-          tag,
-          repeatable: true,
-        });
-        let templateId = created;
-        if (ctx.arbitrate) {
-          const ledger = new TemplateLedger(ctx.account);
-          await ledger.load(tag);
-          const identity = templateIdentityOf(template.job, template.key);
-          templateId = ledger.winnerOf(identity)?.templateId ?? created;
-          // Another run's came first: this run's own is the duplicate, and this run deletes it (a racing
-          // run's duplicates are theirs to delete, or the next plan's).
-          if (templateId !== created) await deleteDuplicates(ctx.account, [created], tag);
-        }
+        const templateId = done.templateId!;
         await ctx.journal.append({
           kind: 'template',
           id: tag,
           step: 'created',
           templateId,
           digest: template.digest,
-          ...(templateId !== created ? { adopted: true } : {}),
+          ...(done.adopted ? { adopted: true } : {}),
         });
-        result.templateId = templateId;
-        await record(templateId, templateId === created ? 'created' : 'created by a run alongside');
-        result.outcome = templateId === created ? 'created' : 'up-to-date';
+        await record(templateId, done.adopted ? 'created by a run alongside' : 'created');
         return result;
       }
     }
@@ -160,5 +141,63 @@ export async function runTemplate(
     const usage = ctx.usageOf(tag);
     result.apiCalls = usage.calls;
     result.retries = usage.retries;
+  }
+}
+
+/** What converging one template did in its account. */
+export interface TemplateConvergence {
+  outcome: 'created' | 'updated' | 'up-to-date' | 'deleted' | 'already-absent';
+  /** The template that counts in that account (absent: already absent). */
+  templateId?: string;
+  /** Created by a run alongside: this run's own copy lost to an earlier one and was deleted. */
+  adopted?: boolean;
+}
+
+/**
+ * The service's part of a template's decision, in one account (the
+ * configured one, or a subsidiary's: account-contents-pipeline.ts converges an
+ * account entry's `templates:` with it): creates it (then, when runners may
+ * race, lists the account's templates again: the earliest of its identity
+ * counts, and this run's own, if it lost, is deleted), writes the file's
+ * version over the account's, or deletes it. Throws what the service
+ * refused; the caller journals and records.
+ */
+export async function convergeTemplate(
+  template: ResolvedTemplate,
+  decision: TemplateDecision,
+  account: AccountClient,
+  opts: { tag: string; arbitrate: boolean },
+): Promise<TemplateConvergence> {
+  const { tag } = opts;
+  switch (decision.action) {
+    case 'already-absent':
+      return { outcome: 'already-absent' };
+    case 'up-to-date':
+      return { outcome: 'up-to-date', templateId: decision.templateId };
+    case 'delete':
+      await account.deleteTemplates([decision.templateId], { tag });
+      return { outcome: 'deleted', templateId: decision.templateId };
+    case 'update':
+      await account.updateTemplate(decision.templateId, await templateDefinitionOf(template), { tag });
+      return { outcome: 'updated', templateId: decision.templateId };
+    case 'create': {
+      // A duplicate is harmless (the earliest counts, the others are deleted): the call may be repeated.
+      const { templateId: created } = await account.createTemplate(await templateDefinitionOf(template), {
+        tag,
+        repeatable: true,
+      });
+      let templateId = created;
+      if (opts.arbitrate) {
+        const ledger = new TemplateLedger(account);
+        await ledger.load(tag);
+        templateId = ledger.winnerOf(templateIdentityOf(template.job, template.key))?.templateId ?? created;
+        // Another run's came first: this run's own is the duplicate, and this run deletes it (a racing
+        // run's duplicates are theirs to delete, or the next plan's).
+        if (templateId !== created) await deleteDuplicates(account, [created], tag);
+      }
+      return templateId === created
+        ? { outcome: 'created', templateId }
+        : { outcome: 'up-to-date', templateId, adopted: true };
+    }
   }
 }

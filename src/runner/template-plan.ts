@@ -39,31 +39,54 @@ export async function planTemplates(
   let reads = 0;
   for (const job of jobs)
     for (const template of job.templates ?? []) {
-      const marked = templateIdentityOf(template.job, template.key);
-      const winner = sources.ledger?.winnerOf(marked);
-      const duplicates = sources.ledger?.duplicatesOf(marked).map((d) => d.templateId) ?? [];
       const journalled = sources.journal?.templates.get(identityOf(template));
-      const candidate =
-        winner?.templateId ?? template.templateId ?? (journalled?.present ? journalled.templateId : undefined);
-      let found: EnvelopeTemplate | undefined;
-      if (sources.account && candidate) {
-        reads += 1;
-        found = await readTemplate(sources.account, candidate, identityOf(template));
-      }
-      const { decision, differences } = decideTemplate(template, found && candidate, found);
-      const item: TemplatePlan = {
-        kind: 'template',
-        job: template.job,
-        key: template.key,
-        identity: identityOf(template),
-        decision,
-        differences,
-        duplicates,
-        apiCalls: callsOf(decision, sources.arbitrate) + (duplicates.length > 0 ? 1 : 0),
-      };
-      plans.push(sources.keepItems ? { ...item, template } : item);
+      const planned = await planTemplate(template, {
+        ...sources,
+        ...(journalled?.present ? { journalledId: journalled.templateId } : {}),
+      });
+      reads += planned.reads;
+      plans.push(planned.plan);
     }
   return { plans, reads };
+}
+
+/**
+ * The decision for one template in one account (the configured account's,
+ * or a subsidiary's: account-contents-plan.ts plans an account entry's
+ * `templates:` with it): found by the identity it carries in that account's
+ * listing, else by the id the job file gives, else by `journalledId` (what
+ * this state recorded for it there); read once and compared.
+ */
+export async function planTemplate(
+  template: ResolvedTemplate,
+  sources: Omit<TemplatePlanSources, 'journal'> & {
+    journalledId?: string;
+    /** What its calls are counted under (default: `<job>/<key>`, the template's own). */
+    tag?: string;
+  },
+): Promise<{ plan: TemplatePlan; reads: number }> {
+  const marked = templateIdentityOf(template.job, template.key);
+  const winner = sources.ledger?.winnerOf(marked);
+  const duplicates = sources.ledger?.duplicatesOf(marked).map((d) => d.templateId) ?? [];
+  const candidate = winner?.templateId ?? template.templateId ?? sources.journalledId;
+  let found: EnvelopeTemplate | undefined;
+  let reads = 0;
+  if (sources.account && candidate) {
+    reads += 1;
+    found = await readTemplate(sources.account, candidate, sources.tag ?? identityOf(template));
+  }
+  const { decision, differences } = decideTemplate(template, found && candidate, found);
+  const item: TemplatePlan = {
+    kind: 'template',
+    job: template.job,
+    key: template.key,
+    identity: identityOf(template),
+    decision,
+    differences,
+    duplicates,
+    apiCalls: templateCalls(decision, sources.arbitrate) + (duplicates.length > 0 ? 1 : 0),
+  };
+  return { plan: sources.keepItems ? { ...item, template } : item, reads };
 }
 
 function decideTemplate(
@@ -92,7 +115,8 @@ function decideTemplate(
   };
 }
 
-function callsOf(decision: TemplateDecision, arbitrate: boolean): number {
+/** The calls a run makes for a template's decision (the confirming listing after a create, when runners may race). */
+export function templateCalls(decision: TemplateDecision, arbitrate: boolean): number {
   switch (decision.action) {
     case 'create':
       // Create, then the listing that confirms it is the earliest of its identity.

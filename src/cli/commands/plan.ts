@@ -17,6 +17,7 @@ const itemWords: Record<AccountItemPlan['kind'], string> = {
   user: 'user',
   brand: 'brand',
   connect: 'Connect configuration',
+  template: 'template',
 };
 
 /** An account's profiles, groups and users under its line: what each becomes, and what differs. */

@@ -94,9 +94,9 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
         code,
         message:
           error instanceof PreflightError
-            ? `${error.problems.length} problem(s) with templates: ${error.problems.map((p) => p.message).join('; ')}`
+            ? `${error.problems.length} problem(s) with templates or brands: ${error.problems.map((p) => p.message).join('; ')}`
             : message,
-        step: error instanceof PreflightError ? 'check templates' : step,
+        step: error instanceof PreflightError ? 'check templates and brands' : step,
       },
     });
     try {

@@ -187,8 +187,8 @@ export const jobCodes = defineCodes({
   SR_TEMPLATE_KEY_UNKNOWN: {
     exitCode: 2,
     summary:
-      'An envelope names by `template:` a key that no template of its job file has (or one declared `state: absent`).',
-    hint: 'Name the key of a template of the same file’s `templates:` that is present, or give a stored template by `templateId`.',
+      'An envelope names by `template:` a key that no template of its job file has (or one declared `state: absent`), or an account entry’s `templates:` names a key that no template of its job file has.',
+    hint: 'Name the key of a template of the same file’s `templates:` (present, for an envelope), or give a stored template by `templateId`.',
   },
   SR_DUPLICATE_DOCUMENT_ID: {
     exitCode: 2,
@@ -360,6 +360,17 @@ export const jobCodes = defineCodes({
     summary:
       'A group or user of an account entry names a permission profile or group that the entry does not define and DocuSign does not give every account (Account Administrator, DocuSign Sender, DocuSign Viewer; Administrators, Everyone).',
     hint: "Define it under the account's permissionProfiles or groups, or use one of the names the message lists.",
+  },
+  SR_BRAND_NAME_UNKNOWN: {
+    exitCode: 2,
+    summary:
+      'An envelope (or `defaults`) names by `brand:` a brand that no account entry of its job file keeps (present) in its `brands:`.',
+    hint: 'Name a brand of the file’s account entries by its brandName (case does not matter), or give DocuSign’s `brandId` instead.',
+  },
+  SR_BRAND_AND_BRAND_ID: {
+    exitCode: 2,
+    summary: 'An envelope (or `defaults`) gives both `brand` (a brand kept as code, by name) and `brandId`.',
+    hint: 'Keep one of the two: `brand` for a brand of the repository, `brandId` for any brand of the sending account.',
   },
   SR_LOGO_NOT_FOUND: {
     exitCode: 2,

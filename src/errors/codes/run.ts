@@ -40,6 +40,12 @@ export const runCodes = defineCodes({
       "A template role's tab fills a tab by its tabLabel, and the stored template's role has no tab of that label (DocuSign would ignore the value).",
     hint: 'Use one of the labels the message lists (read from the template: its `templates:` entry, or the service for a templateId), or give the tab a place (anchorString, or pageNumber/xPosition/yPosition) to add it; nothing was sent.',
   },
+  SR_BRAND_NOT_IN_ACCOUNT: {
+    exitCode: 2,
+    summary:
+      'An envelope names by `brand:` a brand that the account it is sent from (the configured account signrun logs in to) does not have: found by `plan` and `run` before anything is sent.',
+    hint: 'Envelopes are sent from the configured account: keep the brand there (an account entry for that account with its accountId and userId, converged by a run first), or give the `brandId` of a brand it has. Nothing was sent.',
+  },
   SR_TEMPLATE_UNREADABLE: {
     exitCode: 2,
     summary: 'A template named by templateId could not be read from the service.',
