@@ -209,6 +209,24 @@ export interface Notification {
 }
 
 /** `#/definitions/envelopeDefinition` (POST /v2/accounts/{accountId}/envelopes). */
+/** DocuSign's `#/definitions/connectEventData`: what a Connect message carries. */
+export interface ConnectEventData {
+  version?: 'restv2.1';
+  format?: 'json';
+  /** e.g. `recipients`, `tabs`, `custom_fields` (the Swagger's list). */
+  includeData?: string[];
+}
+
+/** DocuSign's `#/definitions/eventNotification`: the envelope's own webhook (booleans as DocuSign's strings). */
+export interface EventNotification {
+  url: string;
+  envelopeEvents?: Array<{ envelopeEventStatusCode: string }>;
+  recipientEvents?: Array<{ recipientEventStatusCode: string }>;
+  eventData?: ConnectEventData;
+  requireAcknowledgment?: 'true' | 'false';
+  includeHMAC?: 'true' | 'false';
+}
+
 export interface EnvelopeDefinition {
   emailSubject: string;
   emailBlurb?: string;
@@ -221,7 +239,7 @@ export interface EnvelopeDefinition {
   templateRoles?: TemplateRole[];
   /** Several templates, stored and inline, in one envelope (`#/definitions/compositeTemplate`). */
   compositeTemplates?: CompositeTemplate[];
-  eventNotification?: { url: string };
+  eventNotification?: EventNotification;
   notification?: Notification;
   customFields?: CustomFields;
   /** Lets a client find an envelope whose creation answer was lost. */

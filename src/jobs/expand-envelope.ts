@@ -101,7 +101,7 @@ export function expandEnvelope(
     ...(voidedReason !== undefined ? { voidedReason: sub(voidedReason) } : {}),
     ...(notification ? { notification } : {}),
     ...(returnUrl !== undefined ? { returnUrl } : {}),
-    ...(eventNotification ? { eventNotification: { url: sub(eventNotification.url) } } : {}),
+    ...(eventNotification ? { eventNotification: { ...eventNotification, url: sub(eventNotification.url) } } : {}),
     ...(customFields ? { customFields: customFields.map((f) => ({ name: sub(f.name), value: sub(f.value) })) } : {}),
     kind: definition
       ? 'documents'

@@ -8,7 +8,7 @@
  * on the wire. Values resolved from `${env.*}` that are secrets (passwords)
  * are marked with `Secret` so that reporters can tell them apart.
  */
-import type { RecipientKindName, TabAnchor, TabKindName, TabPosition } from '../envelope/index.js';
+import type { ConnectEventData, RecipientKindName, TabAnchor, TabKindName, TabPosition } from '../envelope/index.js';
 
 export type { TabAnchor, TabPosition };
 import type { ErrorCode } from '../errors/catalogue.js';
@@ -138,6 +138,16 @@ export function recipientRefOf(r: ResolvedRecipient): string {
   return r.recipientId ?? r.roleName ?? '';
 }
 
+/** An envelope's own webhook, in DocuSign's names (its `eventNotification`); `url` with its references resolved. */
+export interface ResolvedEventNotification {
+  url: string;
+  envelopeEvents?: Array<{ envelopeEventStatusCode: string }>;
+  recipientEvents?: Array<{ recipientEventStatusCode: string }>;
+  eventData?: ConnectEventData;
+  requireAcknowledgment?: boolean;
+  includeHMAC?: boolean;
+}
+
 export interface ResolvedEnvelope {
   /** The job name; (job, key) identifies the envelope forever. */
   job: string;
@@ -178,7 +188,7 @@ export interface ResolvedEnvelope {
   notification?: ResolvedNotification;
   /** Where embedded signers are sent after signing. Required when any recipient has a clientUserId. */
   returnUrl?: string;
-  eventNotification?: { url: string };
+  eventNotification?: ResolvedEventNotification;
   /** The user's own text custom fields (signrun adds its identity field on top). */
   customFields?: Array<{ name: string; value: string }>;
   /**

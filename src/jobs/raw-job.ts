@@ -1,4 +1,5 @@
 import type { RecipientCollection, TabCollection } from '../envelope/index.js';
+import type { ResolvedEventNotification } from './model.js';
 
 /**
  * The shape of a job file once it has passed schemas/job.schema.json: what
@@ -43,7 +44,7 @@ export interface RawEnvelopeDefaults {
   status?: 'sent' | 'created' | 'voided' | (string & {});
   voidedReason?: string;
   returnUrl?: string;
-  eventNotification?: { url: string };
+  eventNotification?: ResolvedEventNotification;
   notification?: RawNotification;
   customFields?: Array<{ name: string; value: string }>;
 }

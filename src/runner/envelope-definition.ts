@@ -4,6 +4,7 @@ import { SignrunError } from '../errors/signrun-error.js';
 import type {
   ResolvedDocument,
   ResolvedEnvelope,
+  ResolvedEventNotification,
   ResolvedNotification,
   ResolvedRecipient,
   ResolvedTab,
@@ -15,6 +16,7 @@ import {
   type CompositeTemplate,
   type DocumentDefinition,
   type EnvelopeDefinition,
+  type EventNotification,
   type Notification,
   type TemplateRole,
   type TextCustomField,
@@ -49,7 +51,7 @@ export async function envelopeDefinitionOf(envelope: ResolvedEnvelope): Promise<
   };
   if (envelope.emailBlurb !== undefined) definition.emailBlurb = envelope.emailBlurb;
   if (envelope.brandId !== undefined) definition.brandId = envelope.brandId;
-  if (envelope.eventNotification) definition.eventNotification = { url: envelope.eventNotification.url };
+  if (envelope.eventNotification) definition.eventNotification = eventNotificationWire(envelope.eventNotification);
   if (envelope.notification) definition.notification = notificationWire(envelope.notification);
 
   if (envelope.kind === 'template') {
@@ -248,4 +250,16 @@ function notificationWire(n: ResolvedNotification): Notification {
     };
   }
   return wire;
+}
+
+/** The job's webhook as DocuSign's eventNotification: its flags as the strings DocuSign's definition has. */
+function eventNotificationWire(given: ResolvedEventNotification): EventNotification {
+  const { requireAcknowledgment, includeHMAC, ...rest } = given;
+  return {
+    ...rest,
+    ...(requireAcknowledgment !== undefined
+      ? { requireAcknowledgment: String(requireAcknowledgment) as 'true' | 'false' }
+      : {}),
+    ...(includeHMAC !== undefined ? { includeHMAC: String(includeHMAC) as 'true' | 'false' } : {}),
+  };
 }

@@ -187,4 +187,84 @@ describe('form data through Connect', () => {
     for (const folder of [out, polled])
       await expect(stat(path.join(folder, 'offers', 'ben', 'form-data.json'))).rejects.toThrow(/ENOENT/);
   });
+
+  it("an envelope's own eventNotification in the job file asks for the tabs: the same, with no account configuration", async () => {
+    // Only the envelope's own webhook delivers here: the account's configurations of the test above are gone.
+    const api = sandboxApi(sandbox.rootUrl);
+    const configurations = await api.call<{ configurations?: { connectId: string }[] }>('GET', '/connect');
+    for (const { connectId } of configurations.json.configurations ?? [])
+      expect((await api.call('DELETE', `/connect/${connectId}`)).status).toBe(200);
+    const folder = await tempDir('signrun-envelope-event-data-');
+    await mkdir(path.join(folder, 'docs'));
+    await copyFile(path.join(repoRoot, 'examples/docs/offer-letter.pdf'), path.join(folder, 'docs/offer-letter.pdf'));
+    await writeFile(
+      path.join(folder, 'offers.yaml'),
+      [
+        'version: 1',
+        'job: hooked',
+        'defaults:',
+        '  emailSubject: Please sign',
+        '  returnUrl: "https://example.com/done"',
+        '  eventNotification:',
+        `    url: ${listenUrl}/hooks`,
+        '    envelopeEvents: [{ envelopeEventStatusCode: completed }]',
+        '    eventData: { version: restv2.1, format: json, includeData: [recipients, tabs] }',
+        '    includeHMAC: true',
+        'envelopes:',
+        '  - key: cleo',
+        '    documents: [{ name: offer-letter.pdf, file: docs/offer-letter.pdf }]',
+        '    recipients:',
+        '      - name: Cleo Hook',
+        '        email: cleo@example.com',
+        '        clientUserId: c-cleo',
+        '        tabs:',
+        `          signHereTabs: [{ ${tab(100)} }]`,
+        `          textTabs: [{ tabLabel: Preferred name, required: false, ${tab(200)} }]`,
+        '',
+      ].join('\n'),
+    );
+    // The out folder of listen (its state keeps what Connect brings), another job.
+    const out = path.join(dir, 'out');
+    const env = sandboxEnv(sandbox);
+    const sent = await runCli(['run', folder, '--out', out], { env });
+    expect(sent.code, sent.stdout + sent.stderr).toBe(0);
+    const delivered = new Promise<void>((resolve) => {
+      const onAttempt = (attempt: { event: string; ok: boolean }) => {
+        if (attempt.event !== 'envelope-completed' || !attempt.ok) return;
+        sandbox.app.sandbox.events.off('connect-attempt', onAttempt);
+        resolve();
+      };
+      sandbox.app.sandbox.events.on('connect-attempt', onAttempt);
+    });
+    const signing = JSON.parse(
+      await readFile(path.join(out, 'hooked', 'cleo', 'signing.json'), 'utf8'),
+    ) as SigningRecord;
+    const { envelopeId } = JSON.parse(
+      await readFile(path.join(out, 'hooked', 'cleo', 'envelope.json'), 'utf8'),
+    ) as EnvelopeRecord;
+    const tabs = await api.call<{ textTabs: { tabId: string; tabLabel: string }[] }>(
+      'GET',
+      `/envelopes/${envelopeId}/recipients/1/tabs`,
+    );
+    const link = await openSigningLink(signing.recipients[0]!.url!);
+    const signed = await postForm(`${link.sessionUrl}/sign`, link.cookie, {
+      signatureName: 'Signed',
+      csrfToken: link.csrf,
+      fieldsShown: '1',
+      [`tab.${tabs.json.textTabs[0]!.tabId}`]: 'Cleo',
+    });
+    expect(signed.status).toBe(303);
+    await delivered;
+    requests.length = 0;
+    const synced = await runCli(['sync', folder, '--out', out], { env });
+    expect(synced.code, synced.stdout + synced.stderr).toBe(0);
+    expect(recipientReads()).toEqual([]);
+    expect(synced.stdout).toContain(
+      'Form data of 1 completed envelope(s) from Connect (signrun listen): 1 call(s) saved.',
+    );
+    const formData = JSON.parse(
+      await readFile(path.join(out, 'hooked', 'cleo', 'form-data.json'), 'utf8'),
+    ) as FormDataJson;
+    expect(formData.recipients[0]!.tabs).toContainEqual({ label: 'Preferred name', kind: 'text', value: 'Cleo' });
+  });
 });
