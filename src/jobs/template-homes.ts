@@ -1,5 +1,7 @@
-import type { ResolvedAccount } from './model.js';
+import type { ResolvedAccount, ResolvedJob, TemplateLister } from './model.js';
 import type { RawAccount } from './raw-job.js';
+
+export type { TemplateLister } from './model.js';
 
 // Where a job file's top-level templates are kept (docs/job-files.md,
 // "Templates of the job file in an account"). The one place that decides it:
@@ -11,18 +13,6 @@ import type { RawAccount } from './raw-job.js';
 //   accounts, and only there; the configured account is among them when an
 //   entry that describes it (present, its accountId that account's) lists it.
 
-/** An account entry, as far as where templates are kept goes (read from a raw entry or a resolved one). */
-export interface TemplateLister {
-  /** The entry's key, for messages. */
-  key: string;
-  /** `state: present` (the default): an absent entry's account goes, nothing is kept in it. */
-  present: boolean;
-  /** The entry's accountId; absent: an account signrun creates, never the configured one. */
-  accountId: string | undefined;
-  /** The template keys it lists (`accounts[].templates`). */
-  templates: readonly string[];
-}
-
 /** A resolved account entry as a {@link TemplateLister}. */
 export function listerOf(entry: ResolvedAccount): TemplateLister {
   return {
@@ -31,6 +21,11 @@ export function listerOf(entry: ResolvedAccount): TemplateLister {
     accountId: entry.accountId,
     templates: (entry.templates ?? []).map((t) => t.key),
   };
+}
+
+/** The entries of a job file that decide where its templates are kept: all of the file's, even in a shard's job. */
+export function templateListersOf(job: ResolvedJob): readonly TemplateLister[] {
+  return job.templateListers ?? job.accounts.map(listerOf);
 }
 
 /** A raw account entry (before `${env.*}` is substituted) as a {@link TemplateLister}: what validation can tell offline. */

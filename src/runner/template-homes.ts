@@ -4,6 +4,7 @@ import {
   keptInConfiguredAccount,
   listerOf,
   notInSendingAccountMessage,
+  templateListersOf,
   type TemplateLister,
 } from '../jobs/template-homes.js';
 import type { PreflightProblem } from './template-check.js';
@@ -24,10 +25,15 @@ import type { PreflightProblem } from './template-check.js';
  */
 export function withTemplateHomes(job: ResolvedJob, configuredAccountId: string | undefined): ResolvedJob {
   if ((job.templates ?? []).length === 0) return job;
-  const listers = job.accounts.map(listerOf);
+  // Every entry of the file decides, not only those of this shard (`run --shard`).
+  const listers = templateListersOf(job);
   const templates = (job.templates ?? []).filter((t) => keptInConfiguredAccount(t.key, listers, configuredAccountId));
-  const accounts = job.accounts.map((entry, i): ResolvedAccount => {
-    if (configuredAccountId === undefined || !entry.templates || !describesAccountId(listers[i]!, configuredAccountId))
+  const accounts = job.accounts.map((entry): ResolvedAccount => {
+    if (
+      configuredAccountId === undefined ||
+      !entry.templates ||
+      !describesAccountId(listerOf(entry), configuredAccountId)
+    )
       return entry;
     const { templates: _kept, ...rest } = entry;
     return rest;
@@ -49,7 +55,7 @@ export function templateHomeProblems(
   jobs: readonly ResolvedJob[],
   configuredAccountId: string,
 ): PreflightProblem[] {
-  const listersByJob = new Map<string, TemplateLister[]>(jobs.map((j) => [j.job, j.accounts.map(listerOf)]));
+  const listersByJob = new Map<string, readonly TemplateLister[]>(jobs.map((j) => [j.job, templateListersOf(j)]));
   const problems: PreflightProblem[] = [];
   const reported = new Set<string>();
   for (const envelope of envelopes) {

@@ -9,6 +9,9 @@ import {
   type TemplateLister,
 } from '../../src/jobs/template-homes.js';
 import { templateHomeProblems, withTemplateHomes } from '../../src/runner/template-homes.js';
+import { prepare } from '../../src/runner/prepare.js';
+import { identityOf } from '../../src/runner/identity.js';
+import { shardOf } from '../../src/state/shard.js';
 import { repoRoot } from '../helpers/run-cli.js';
 
 // Where a job file's templates are kept (docs/job-files.md, "Templates of the
@@ -158,5 +161,28 @@ describe('the jobs as plan and run converge their templates', () => {
     // Without a service (no entry describes the configured account): only the unlisted one.
     expect(withTemplateHomes(job!, undefined).templates?.map((t) => t.key)).toEqual(['form']);
     expect(withTemplateHomes(job!, undefined).accounts).toEqual(job!.accounts);
+  });
+});
+
+describe('a shard of the job files (run --shard)', () => {
+  it("decides where a template is kept from every entry of the file, not only the shard's", async () => {
+    const text = file(entry('acme-sub', `    accountId: ${SUB}\n`, '[offer]'));
+    const loaded = await load('shard', text);
+    const [whole] = jobs(loaded);
+    // The shard that does not hold the subsidiary's entry.
+    const index = shardOf(identityOf(whole!.accounts[0]!), 2) === 1 ? 2 : 1;
+    const prepared = await prepare(['job.yaml'], {
+      cwd: join(work, 'shard'),
+      env: { ADMIN_PASSWORD: 'secret-admin' },
+      shard: { index, count: 2 },
+    });
+    if (!prepared.ok) throw new Error(JSON.stringify(prepared.errors));
+    const [job] = prepared.jobs;
+    expect(job!.accounts).toEqual([]);
+    // Still the subsidiary's only: not planned in the configured account, and an envelope naming it is refused.
+    expect(withTemplateHomes(job!, MAIN).templates?.map((t) => t.key)).toEqual(['nda']);
+    expect(templateHomeProblems(whole!.envelopes, [job!], MAIN).map((p) => p.code)).toEqual([
+      'SR_TEMPLATE_NOT_IN_SENDING_ACCOUNT',
+    ]);
   });
 });
