@@ -15,6 +15,7 @@ import type { RawJobFile } from './raw-job.js';
 import { resolveAccounts } from './resolve-accounts.js';
 import { resolveEnvelopes } from './resolve-envelopes.js';
 import { resolveTemplates } from './resolve-templates.js';
+import { listerOf } from './template-homes.js';
 import { checkBrandUses } from './brand-uses.js';
 import { checkTemplateUses } from './template-uses.js';
 import { checkJobSchema } from './schema-check.js';
@@ -153,7 +154,14 @@ export async function loadJobs(patterns: string[], options: LoadJobsOptions): Pr
       if (templates.length > 0) stats.templates = (stats.templates ?? 0) + templates.length;
       stats.accounts += accounts.length;
       if (sink.errorCount === before)
-        jobs.push({ file, job: raw.job, envelopes, ...(templates.length > 0 ? { templates } : {}), accounts });
+        jobs.push({
+          file,
+          job: raw.job,
+          envelopes,
+          // Where the templates are kept depends on every entry of the file, whatever shard runs it.
+          ...(templates.length > 0 ? { templates, templateListers: accounts.map(listerOf) } : {}),
+          accounts,
+        });
     }
 
     const byPlace = (

@@ -374,6 +374,25 @@ export interface ResolvedJob {
   /** Templates kept as code (absent: none). */
   templates?: ResolvedTemplate[];
   accounts: ResolvedAccount[];
+  /**
+   * Every account entry of the file as far as where its templates are kept
+   * goes (jobs/template-homes.ts), read at load when the file has templates:
+   * a shard's job (`run --shard`) keeps them all though its `accounts` are
+   * only the shard's. Absent (a job built in code): read from `accounts`.
+   */
+  templateListers?: TemplateLister[];
+}
+
+/** An account entry, as far as where the job file's templates are kept goes (jobs/template-homes.ts). */
+export interface TemplateLister {
+  /** The entry's key, for messages. */
+  key: string;
+  /** `state: present` (the default): an absent entry's account goes, nothing is kept in it. */
+  present: boolean;
+  /** The entry's accountId; absent: an account signrun creates, never the configured one. */
+  accountId: string | undefined;
+  /** The template keys it lists (`accounts[].templates`). */
+  templates: readonly string[];
 }
 
 /** One finding of validation, pointing at the line in the user's file. */

@@ -5,6 +5,7 @@ import { fieldName } from './schema-check.js';
 import { writtenRecipients } from './written-recipients.js';
 import { writtenTabs } from './written-tabs.js';
 import { isTemplateId } from './expand-envelope.js';
+import { mayBeKeptInConfiguredAccount, notInSendingAccountMessage, rawListerOf } from './template-homes.js';
 
 /**
  * Envelopes that use a template of their own job file (`template: <key>`):
@@ -13,10 +14,15 @@ import { isTemplateId } from './expand-envelope.js';
  * its own) has a tab of that label in the role — checked offline, at the
  * line of the role or the tab, where for a stored template the run must
  * read it first (runner/template-check.ts). Values holding a `${row.*}` are
- * left to that check.
+ * left to that check. A template that only account entries which can never
+ * be the sending account list (without accountId, or absent) is refused
+ * (SR_TEMPLATE_NOT_IN_SENDING_ACCOUNT): envelopes are sent from the
+ * configured account, which will not have it (template-homes.ts; the run
+ * decides the other cases once it knows that account).
  */
 export function checkTemplateUses(job: RawJobFile, ctx: JobContext): void {
   const templates = new Map((job.templates ?? []).map((t) => [t.key, t]));
+  const listers = (job.accounts ?? []).map(rawListerOf);
   job.envelopes?.forEach((envelope, e) => {
     // `template: <key>`, or `templates: [<key or id>, …]` (a stored template's id is read by the run).
     const refs: Array<{ key: string; path: Array<string | number> }> =
@@ -47,6 +53,10 @@ export function checkTemplateUses(job: RawJobFile, ctx: JobContext): void {
           `envelope ${envelope.key} uses template ${ref.key}, which ${template ? 'is declared state: absent' : 'no template of this job file has as its key'}; the templates here are: ${present.join(', ') || '(none)'}`,
           ref.path,
         );
+        return;
+      }
+      if (!mayBeKeptInConfiguredAccount(ref.key, listers)) {
+        say('SR_TEMPLATE_NOT_IN_SENDING_ACCOUNT', notInSendingAccountMessage(envelope.key, ref.key, listers), ref.path);
         return;
       }
       for (const { recipient } of writtenRecipients(template.recipients))

@@ -2,6 +2,7 @@ import { AccountBrands } from '../client/account-brands.js';
 import type { AccountClient } from '../client/esignature-client.js';
 import type { ResolvedAccount, ResolvedEnvelope } from '../jobs/model.js';
 import { findBrand } from './account-brands-plan.js';
+import { describesAccountId } from '../jobs/template-homes.js';
 import type { PreflightProblem } from './template-check.js';
 
 const lower = (s: string | undefined) => (s ?? '').toLowerCase();
@@ -11,9 +12,7 @@ const lower = (s: string | undefined) => (s ?? '').toLowerCase();
  * (the configured one, logged in to): its `accountId` is that account's.
  */
 export function describesSendingAccount(entry: ResolvedAccount, sending: AccountClient): boolean {
-  return (
-    entry.state === 'present' && entry.accountId !== undefined && lower(entry.accountId) === lower(sending.accountId)
-  );
+  return describesAccountId({ present: entry.state === 'present', accountId: entry.accountId }, sending.accountId);
 }
 
 /** The brand names (lower case) that entries for the sending account keep present: a run may create them first. */

@@ -14,6 +14,7 @@ import { ServiceLedger } from './service-ledger.js';
 import { checkTemplates, definedRoles, PreflightError } from './template-check.js';
 import { TemplateLedger } from './template-ledger.js';
 import { planTemplates } from './template-plan.js';
+import { templateHomeProblems, withTemplateHomes } from './template-homes.js';
 import { brandsKeptFor, resolveBrandNames } from './account-brand-names.js';
 import { contentsCalls, hasContents, planAccountContents } from './account-contents-plan.js';
 import type { RunTarget } from './run-summary.js';
@@ -51,13 +52,16 @@ export interface PlanInputs {
  * plan` prints it. Read-only.
  */
 export async function makePlan(inputs: PlanInputs): Promise<Plan> {
+  // Each template where it is kept (template-homes.ts): the configured account's among the top-level
+  // templates, the other accounts' among their entries' items — never both.
+  const jobs = inputs.jobs.map((job) => withTemplateHomes(job, inputs.account?.accountId));
   const ledger = inputs.ledger ?? (inputs.account && inputs.arbitrate ? new ServiceLedger(inputs.account) : undefined);
   const listingsBefore = ledger?.calls ?? 0;
-  if (ledger) for (const job of new Set(inputs.jobs.map((j) => j.job))) await ledger.load(job);
+  if (ledger) for (const job of new Set(jobs.map((j) => j.job))) await ledger.load(job);
   const accountPresent = new Map<string, boolean>();
   let accountReads = 0;
   if (inputs.account) {
-    for (const job of inputs.jobs)
+    for (const job of jobs)
       for (const account of job.accounts) {
         const plan = decideAccount(account, { ...sourcesOf(inputs, ledger), accountPresent: new Map() });
         if (plan.decision.action !== 'up-to-date') continue;
@@ -73,7 +77,7 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
   const templates = new Set<string>();
   let drafts = 0;
   let contentReads = 0;
-  for (const job of inputs.jobs) {
+  for (const job of jobs) {
     for (const account of job.accounts) {
       let item = decideAccount(account, sources);
       // Its users, groups and permission profiles: read as the account's own user, decided one by one.
@@ -105,10 +109,10 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
   // Drafts are confirmed in batches: about one listing per batch of drafts in flight at once (estimate: 8).
   const listingCalls = Math.ceil(drafts / 8);
   // Templates kept as code: one listing of the account's (by the identity each carries), one read of each found.
-  const asCode = inputs.jobs.some((j) => (j.templates?.length ?? 0) > 0);
+  const asCode = jobs.some((j) => (j.templates?.length ?? 0) > 0);
   const templateLedger = inputs.account && asCode ? new TemplateLedger(inputs.account) : undefined;
   await templateLedger?.load();
-  const templatePlans = await planTemplates(inputs.jobs, {
+  const templatePlans = await planTemplates(jobs, {
     arbitrate: inputs.arbitrate,
     ...(inputs.account ? { account: inputs.account } : {}),
     ...(templateLedger ? { ledger: templateLedger } : {}),
@@ -116,7 +120,7 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
     ...(inputs.keepItems ? { keepItems: true } : {}),
   });
   // `brand: <brandName>`: one listing of the sending account's brands, before anything is sent.
-  const brandListing = inputs.jobs.some((j) => j.envelopes.some((e) => e.brandName !== undefined)) ? 1 : 0;
+  const brandListing = jobs.some((j) => j.envelopes.some((e) => e.brandName !== undefined)) ? 1 : 0;
   const runCalls =
     1 +
     templates.size +
@@ -224,6 +228,8 @@ export async function planJobs(options: PlanJobsOptions): Promise<Plan> {
       account,
     );
     problems.push(...(await resolveBrandNames(envelopes, account, pending)).problems);
+    // A template of the file the configured account will not have (only other accounts' entries list it): run refuses it.
+    problems.push(...templateHomeProblems(envelopes, options.jobs, account.accountId));
     if (problems.length > 0) throw new PreflightError(problems);
     const plan = await makePlan({
       jobs: options.jobs,

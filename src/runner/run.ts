@@ -12,6 +12,7 @@ import { scheduleLazily } from './schedule.js';
 import { CallBudget } from './call-budget.js';
 import { checkTemplates, definedRoles, PreflightError } from './template-check.js';
 import { runTemplate } from './template-pipeline.js';
+import { templateHomeProblems } from './template-homes.js';
 import {
   brandMissingMessage,
   brandsKeptFor,
@@ -149,6 +150,8 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
         account,
       );
       problems.push(...(await resolveBrandNames(present(envelopes), account, pendingBrands)).problems);
+      // A template of the file that only other accounts' entries list is not in this account: refused before sending.
+      problems.push(...templateHomeProblems(present(envelopes), options.jobs, account.accountId));
       if (problems.length > 0) throw new PreflightError(problems);
 
       // Plan: the one place that decides. The service is asked in batches

@@ -9,6 +9,7 @@ import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { readReport, sandboxEnv, tempDir } from './run-helpers.js';
 import { createActiveSubsidiary } from '../sandbox/helpers/accounts.js';
 import { seedUserHeaders } from '../sandbox/helpers/jwt.js';
+import { authHeader, call } from '../sandbox/helpers/api.js';
 
 // `signrun import account` (issue 23): what an account holds — permission
 // profiles, groups, users, a brand with its logo, a Connect configuration,
@@ -191,9 +192,9 @@ describe('signrun import account', () => {
     const account = plan.items.find((i) => i.kind === 'account')!;
     expect(account.decision.action).toBe('up-to-date');
     expect(account.contents?.unread).toBeUndefined();
-    // (Where the account's own items include its templates, as accounts[].templates may make them, those too.)
     expect(account.contents?.items.every((i) => i.action === 'up-to-date')).toBe(true);
-    expect(account.contents?.items.filter((i) => i.kind !== 'template').map((i) => [i.kind, i.name])).toEqual([
+    // The entry is the configured account's: the templates it lists are planned once, among the file's templates.
+    expect(account.contents?.items.map((i) => [i.kind, i.name])).toEqual([
       ['permissionProfile', 'Legal'],
       ['group', 'Legal team'],
       ['group', 'Auditors'],
@@ -246,6 +247,28 @@ describe('signrun import account', () => {
 
     // A subsidiary the seed user is no user of: not reached (its id is not listed); its own user reaches it.
     const sub = await createActiveSubsidiary(sandbox.rootUrl, sandbox.origin, 'import-sub', 'admin@import-sub.test');
+    // It has a template of its own, made by hand (through the API): not kept as code by any job.
+    const pdf = await readFile(path.join(repoRoot, 'examples/docs/offer-letter.pdf'));
+    const made = await call(`${sandbox.origin}/restapi/v2.1/accounts/${sub.accountId}/templates`, {
+      headers: authHeader(sub.credentials),
+      body: {
+        name: 'Sub offer',
+        emailSubject: 'Your offer',
+        documents: [{ documentId: '1', name: 'offer.pdf', documentBase64: pdf.toString('base64') }],
+        recipients: {
+          signers: [
+            {
+              recipientId: '1',
+              roleName: 'Candidate',
+              routingOrder: '1',
+              tabs: { signHereTabs: [{ documentId: '1', pageNumber: '1', xPosition: '100', yPosition: '600' }] },
+            },
+          ],
+        },
+      },
+    });
+    expect(made.status, JSON.stringify(made.json)).toBe(201);
+    const subTemplateId = (made.json as { templateId: string }).templateId;
     const unreached = await runCli(['import', 'account', sub.accountId, '--out', 'sub/sub.yaml'], { cwd: dir, env });
     expect(unreached.code).toBe(2);
     expect(unreached.stderr).toContain('SR_IMPORT_ACCOUNT_NOT_FOUND');
@@ -257,27 +280,56 @@ describe('signrun import account', () => {
       env: subEnv,
     });
     expect(reached.code, reached.stderr).toBe(0);
-    const job = parse(await readFile(path.join(dir, 'sub/sub.yaml'), 'utf8')) as { accounts: Entry[] };
+    const job = parse(await readFile(path.join(dir, 'sub/sub.yaml'), 'utf8')) as {
+      templates: Array<{ key: string; templateId: string }>;
+      accounts: Entry[];
+    };
     expect(job.accounts[0]).toMatchObject({ accountId: sub.accountId, accountName: 'import-sub', userId: sub.userId });
+    expect(job.templates.map((t) => [t.key, t.templateId])).toEqual([['sub-offer', subTemplateId]]);
+    expect(job.accounts[0]!.templates).toEqual(['sub-offer']);
+    // Logged in as the subsidiary's user: the entry is the configured account's, its template planned once, there.
     const planned = await runCli(['plan', 'sub/sub.yaml', '--format', 'json'], {
       cwd: dir,
       env: { ...subEnv, SIGNRUN_ACCOUNT_PASSWORD_IMPORT_SUB: sub.credentials.password },
     });
     expect(planned.code, planned.stderr).toBe(0);
     const plan = JSON.parse(planned.stdout) as {
-      items: Array<{ decision: { action: string }; contents?: { items: Array<{ action: string }> } }>;
+      items: Array<{
+        decision: { action: string };
+        contents?: { items: Array<{ kind: string; action: string }> };
+      }>;
+      templates: Array<{ key: string; decision: { action: string } }>;
     };
     expect(plan.items[0]!.decision.action).toBe('up-to-date');
-    expect(plan.items[0]!.contents?.items.map((i) => i.action)).toEqual(['up-to-date']);
-    // As the account pipeline acts in a subsidiary: logged in as the main account's user, reading it as its own user.
-    const fromMain = await runCli(['plan', 'sub/sub.yaml', '--format', 'json'], {
-      cwd: dir,
-      env: { ...env, SIGNRUN_ACCOUNT_PASSWORD_IMPORT_SUB: sub.credentials.password },
-    });
+    expect(plan.items[0]!.contents?.items.map((i) => [i.kind, i.action])).toEqual([['user', 'up-to-date']]);
+    expect(plan.templates.map((t) => [t.key, t.decision.action])).toEqual([['sub-offer', 'up-to-date']]);
+    // As the account pipeline acts in a subsidiary: logged in as the main account's user, reading it as its own
+    // user. The template is the subsidiary's only (its entry lists it): nothing to make in the main account.
+    const mainEnv = { ...env, SIGNRUN_ACCOUNT_PASSWORD_IMPORT_SUB: sub.credentials.password };
+    const fromMain = await runCli(['plan', 'sub/sub.yaml', '--format', 'json'], { cwd: dir, env: mainEnv });
     expect(fromMain.code, fromMain.stderr).toBe(0);
     const mainPlan = JSON.parse(fromMain.stdout) as typeof plan;
     expect(mainPlan.items[0]!.decision.action).toBe('up-to-date');
-    expect(mainPlan.items[0]!.contents?.items.map((i) => i.action)).toEqual(['up-to-date']);
+    expect(mainPlan.items[0]!.contents?.items.map((i) => [i.kind, i.action])).toEqual([
+      ['user', 'up-to-date'],
+      ['template', 'up-to-date'],
+    ]);
+    expect(mainPlan.templates).toEqual([]);
+    // A run of it from the main account writes nothing, in either account.
+    const ranFromMain = await runCli(['run', 'sub/sub.yaml', '--out', 'out-sub'], { cwd: dir, env: mainEnv });
+    expect(ranFromMain.code, ranFromMain.stdout + ranFromMain.stderr).toBe(0);
+    const subReport = await readReport(path.join(dir, 'out-sub'));
+    expect(
+      Object.keys(subReport.api.byOperation).filter((op) => /^(create|update|delete|close|add|remove|put)/.test(op)),
+    ).toEqual([]);
+    const mainTemplates = await call(`${sandbox.origin}/restapi/v2.1/accounts/${defaultSeedIds.accountId}/templates`, {
+      headers: authHeader(),
+    });
+    expect(
+      ((mainTemplates.json as { envelopeTemplates?: Array<{ name: string }> }).envelopeTemplates ?? []).map(
+        (t) => t.name,
+      ),
+    ).not.toContain('Sub offer');
 
     // No service configured: nothing to import from.
     const offline = await runCli(['import', 'account'], { cwd: await tempDir('signrun-import-account-off-') });

@@ -190,6 +190,12 @@ export const jobCodes = defineCodes({
       'An envelope names by `template:` a key that no template of its job file has (or one declared `state: absent`), or an account entry’s `templates:` names a key that no template of its job file has.',
     hint: 'Name the key of a template of the same file’s `templates:` (present, for an envelope), or give a stored template by `templateId`.',
   },
+  SR_TEMPLATE_NOT_IN_SENDING_ACCOUNT: {
+    exitCode: 2,
+    summary:
+      'An envelope names (`template:` or `templates:`) a template of its job file that account entries list (`accounts[].templates`) but the entry of the account envelopes are sent from (the configured account signrun logs in to) does not: such a template is kept only in the accounts that list it. Found by `validate` when no listing entry can be the sending account (none has an accountId), else by `plan` and `run` before anything is sent. Nothing was sent.',
+    hint: 'List the template on the sending account’s entry too (an entry with that account’s `accountId` and `userId`, `templates: [<key>]`), or remove it from the accounts’ `templates` lists to keep it in the configured account; then `npx signrun plan <paths>`.',
+  },
   SR_DUPLICATE_DOCUMENT_ID: {
     exitCode: 2,
     summary: 'Two documents of an envelope have the same documentId.',
