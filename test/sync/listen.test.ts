@@ -53,6 +53,17 @@ let listener: ChildProcess;
 let listenUrl: string;
 let dir: string;
 let listenerErr = '';
+/** Resolves once the listener's stderr holds the pattern (a barrier on its output, not a poll). */
+const stderrSays = (pattern: RegExp) =>
+  new Promise<void>((resolve) => {
+    const check = () => {
+      if (!pattern.test(listenerErr)) return;
+      listener.stderr!.off('data', check);
+      resolve();
+    };
+    listener.stderr!.on('data', check);
+    check();
+  });
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, pollingRule: 'docusign' });
   dir = await tempDir('signrun-listen-');
@@ -87,8 +98,8 @@ describe('signrun listen', () => {
       body,
     });
     expect(answer.status).toBe(413);
-    // Written before the answer, but it crosses a pipe of its own.
-    await expect.poll(() => listenerErr).toMatch(/refused a Connect message of 9\.0 MiB .*includeDocuments/);
+    // Written before the answer, but it crosses a pipe of its own: wait for the line itself.
+    await stderrSays(/refused a Connect message of 9\.0 MiB .*includeDocuments/);
     const events = await readFile(path.join(dir, 'out', '.signrun', 'connect-events.jsonl'), 'utf8').catch(() => '');
     expect(events).not.toContain('"envelopeId":"big"');
   });
@@ -127,13 +138,19 @@ describe('signrun listen', () => {
     const signing = JSON.parse(
       await readFile(path.join(out, 'hooked', 'emma', 'signing.json'), 'utf8'),
     ) as SigningRecord;
+    // The barrier: the sandbox says listen answered 200 to envelope-completed (so the event is on disk).
+    const delivered = new Promise<void>((resolve) => {
+      const onAttempt = (attempt: { event: string; ok: boolean }) => {
+        if (attempt.event !== 'envelope-completed' || !attempt.ok) return;
+        sandbox.app.sandbox.events.off('connect-attempt', onAttempt);
+        resolve();
+      };
+      sandbox.app.sandbox.events.on('connect-attempt', onAttempt);
+    });
     expect(await signOverHttp(signing.recipients[0]!.url!, 'Emma Hook')).toBe('signing_complete');
+    await delivered;
     const events = path.join(out, '.signrun', 'connect-events.jsonl');
-    await expect
-      .poll(async () => (await readFile(events, 'utf8').catch(() => '')).includes('"status":"completed"'), {
-        timeout: 15_000,
-      })
-      .toBe(true);
+    expect(await readFile(events, 'utf8')).toContain('"status":"completed"');
     expect(await readFile(events, 'utf8')).not.toContain('"envelopeId":"x"');
 
     const synced = await runCli(['sync', dir, '--out', out], { env });

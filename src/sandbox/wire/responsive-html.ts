@@ -1,5 +1,4 @@
-import type { TabCollection, WireTab } from '../../envelope/index.js';
-import type { IncomingRecipient } from './definition-parts.js';
+import type { RecipientKindName, TabCollection, WireTab } from '../../envelope/index.js';
 
 // Responsive signing (Swagger `#/definitions/documentHtmlDefinition`): a
 // document may come as HTML in `htmlDefinition.source` instead of
@@ -76,6 +75,14 @@ export function responsiveHtml(source: string, documentId: string): { html: stri
   return { html, fields };
 }
 
+/** What a field needs of a recipient (definition-parts.ts's IncomingRecipient has it; named here so the two modules do not import each other). */
+export interface FieldRecipient {
+  kind: RecipientKindName;
+  recipientId: string | undefined;
+  roleName: string | undefined;
+  tabs: Partial<Record<TabCollection, WireTab[]>> | undefined;
+}
+
 /**
  * Gives each field to its recipient: the one whose roleName is its
  * `data-ds-role`, or whose recipientId is its `data-ds-recipient-id`; a field
@@ -85,7 +92,7 @@ export function responsiveHtml(source: string, documentId: string): { html: stri
  */
 export function assignResponsiveFields(
   fields: readonly ResponsiveField[],
-  recipients: IncomingRecipient[],
+  recipients: FieldRecipient[],
 ): string | undefined {
   for (const field of fields) {
     const recipient =
