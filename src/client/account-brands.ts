@@ -100,25 +100,9 @@ export class AccountBrands {
 
   /** GET …/brands/{brandId}/logos/{logoType}, read only for its sha256 (hex): logos are compared by digest. */
   async logoDigest(brandId: string, type: BrandLogoType, options: CallOptions = {}): Promise<string> {
-    const url = `${this.account.baseUrl}/brands/${enc(brandId)}/logos/${type}`;
-    const response = await this.account.client.request(
-      { method: 'GET', url, operation: 'getBrandLogo', responseType: 'stream' },
-      options,
-    );
-    const hash = createHash('sha256');
-    let size = 0;
-    for await (const chunk of (response.stream ?? []) as Readable) {
-      size += (chunk as Buffer).length;
-      if (size > logoCapBytes) {
-        response.stream?.destroy();
-        throw new ClientBadResponseError(
-          { method: 'GET', path: pathOf(url), operation: 'getBrandLogo' },
-          `the logo is larger than ${logoCapBytes} bytes`,
-        );
-      }
-      hash.update(chunk as Buffer);
-    }
-    return hash.digest('hex');
+    return createHash('sha256')
+      .update(await this.downloadLogo(brandId, type, options))
+      .digest('hex');
   }
 
   /**

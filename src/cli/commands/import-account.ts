@@ -1,11 +1,7 @@
 import path from 'node:path';
 import type { CommandHandler } from '../command.js';
-import { formatDiagnostics } from '../format-diagnostics.js';
-import { useColour } from '../io.js';
+import { importTarget } from '../import-target.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
-import { SignrunError } from '../../errors/signrun-error.js';
-import { loadConfig } from '../../config/index.js';
-import { jwtSettingsOf, resolveTarget } from '../../runner/target.js';
 import { importAccount } from '../../runner/import-account.js';
 
 /**
@@ -20,23 +16,8 @@ import { importAccount } from '../../runner/import-account.js';
  */
 const importAccountCommand: CommandHandler = async ({ args, options, io }) => {
   const reference = typeof args[0] === 'string' && args[0] !== '' ? args[0] : undefined;
-  const loaded = await loadConfig({ cwd: io.cwd, env: io.env });
-  if (!loaded.ok) {
-    io.stderr.write(formatDiagnostics(loaded.errors, 'text', { colour: useColour(io, 'stderr') }));
-    return ExitCode.invalid;
-  }
-  if (loaded.warnings.length > 0)
-    io.stderr.write(formatDiagnostics(loaded.warnings, 'text', { colour: useColour(io, 'stderr') }));
-  const config = loaded.config;
-  if (!config.rootUrl && !jwtSettingsOf(config))
-    throw new SignrunError(
-      'SR_IMPORT_NO_SERVICE',
-      `no service is configured (DOCUSIGN_ROOT_URL or the JWT grant): there is no account${reference !== undefined ? ` ${JSON.stringify(reference)}` : ''} to import`,
-    );
-  const target = await resolveTarget(config, () => {
-    throw new SignrunError('SR_USAGE', 'import never starts a sandbox');
-  });
-  for (const warning of target.warnings) io.stderr.write(`warning: ${warning}\n`);
+  const target = await importTarget(io, `account${reference !== undefined ? ` ${JSON.stringify(reference)}` : ''}`);
+  if (!target) return ExitCode.invalid;
   try {
     const out = options['out'] as string | undefined;
     const imported = await importAccount({
