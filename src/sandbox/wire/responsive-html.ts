@@ -1,4 +1,5 @@
 import type { RecipientKindName, TabCollection, WireTab } from '../../envelope/index.js';
+import { tabKind } from '../../envelope/tab-kinds.js';
 
 // Responsive signing (Swagger `#/definitions/documentHtmlDefinition`): a
 // document may come as HTML in `htmlDefinition.source` instead of
@@ -27,18 +28,18 @@ export interface ResponsiveField {
 }
 
 const elementTabs: Readonly<Record<string, TabCollection>> = {
-  'ds-signature': 'signHereTabs',
-  'ds-initials': 'initialHereTabs',
-  'ds-date-signed': 'dateSignedTabs',
+  'ds-signature': tabKind('signHere').collection,
+  'ds-initials': tabKind('initialHere').collection,
+  'ds-date-signed': tabKind('dateSigned').collection,
 };
 
 /** `<input data-ds-type="…">`: the input types DocuSign lists, by the tab each becomes. */
 const inputTabs: Readonly<Record<string, TabCollection>> = {
-  text: 'textTabs',
-  number: 'numberTabs',
-  email: 'emailTabs',
-  date: 'dateTabs',
-  checkbox: 'checkboxTabs',
+  text: tabKind('text').collection,
+  number: tabKind('number').collection,
+  email: tabKind('email').collection,
+  date: tabKind('date').collection,
+  checkbox: tabKind('checkbox').collection,
 };
 
 const attribute = (tag: string, name: string): string | undefined => {
