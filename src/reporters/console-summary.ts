@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { placeOfEnvelope, verdictOf, type AccountResult, type EnvelopeResult } from '../runner/run-summary.js';
 import { reportFiles } from '../output/output-paths.js';
+import { errorCatalogue } from '../errors/catalogue.js';
 import type { ReportSource } from './report-json.js';
 import { countStatuses, oldestFirst, statusLine, stillToSignOf, type StillToSign } from './still-to-sign.js';
 
@@ -187,6 +188,11 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
     );
   }
   if (failedCount > max) lines.push(`  …and ${failedCount - max} more in report.json`);
+  // What to do about each code shown, once per code however many items failed with it.
+  for (const code of new Set(failed.slice(0, max).map((item) => item.error?.code ?? ''))) {
+    const hint = (errorCatalogue as Record<string, { hint?: string }>)[code]?.hint;
+    if (hint) lines.push(c.dim(`  ${code}: ${hint}`));
+  }
   if (failedCount > 0 && !report.target.sandbox) {
     lines.push(
       '  Fix what the codes say (docs/errors.md), then run the same command again: envelopes already sent are adopted, never sent twice, and finished steps are skipped.',

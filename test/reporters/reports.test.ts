@@ -1,3 +1,4 @@
+import { errorCatalogue } from '../../src/errors/catalogue.js';
 import { describe, expect, it } from 'vitest';
 import {
   reportJson,
@@ -301,6 +302,10 @@ describe('reporters', () => {
     );
     expect(text).toContain('jobs/offers.yaml:12:5 offers/bad <&> SR_HTTP_STATUS (create)');
     expect(text).toContain('1 item(s) not started');
+    // What to do about the code, from the catalogue, once.
+    const hint = errorCatalogue.SR_HTTP_STATUS.hint;
+    expect(text).toContain(`  SR_HTTP_STATUS: ${hint}`);
+    expect(text.split(hint).length).toBe(2);
     expect(text).toContain('run the same command again');
     expect(text).toContain('Outputs in out');
     const sandbox = await consoleSummary(
