@@ -106,7 +106,12 @@ export function choose(accounts: readonly ReachableAccount[], reference: string)
     'SR_IMPORT_ACCOUNT_NOT_FOUND',
     `the configured credentials reach no account with accountId or name "${reference}"; they reach ${
       accounts.length > 0 ? shown(accounts) : 'no account'
-    }. To import a subsidiary whose users you are not one of, log in as its user (DOCUSIGN_USERNAME=<its userId> and DOCUSIGN_PASSWORD, or DOCUSIGN_USER_ID with the JWT grant), then: npx signrun import account ${reference}`,
+    }. To import a subsidiary whose users you are not one of, log in as its user (DOCUSIGN_USERNAME=<its userId> and DOCUSIGN_PASSWORD, or DOCUSIGN_USER_ID with the JWT grant), then: npx signrun import account ${shellWord(reference)}`,
     { details: { reference, reachable: accounts } },
   );
+}
+
+/** A name as one word of a POSIX shell command line, so the command given can be pasted as it is. */
+function shellWord(text: string): string {
+  return /^[A-Za-z0-9._@:/+=-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

@@ -176,5 +176,9 @@ describe('choose (the account to import)', () => {
     const [code, message] = codeOf('acme');
     expect(code).toBe('SR_IMPORT_ACCOUNT_NOT_FOUND');
     expect(message).toContain('"Acme" (a1, default)');
+    // The command it gives can be pasted into a shell as it is.
+    expect(codeOf('Acme GmbH')[1]).toContain("then: npx signrun import account 'Acme GmbH'");
+    expect(codeOf("O'Brien Ltd")[1]).toContain(`then: npx signrun import account 'O'\\''Brien Ltd'`);
+    expect(codeOf('a-9')[1]).toContain('then: npx signrun import account a-9');
   });
 });
