@@ -135,7 +135,16 @@ export async function runAccount(
         // The journal's `created` promises account.json (issue 25): written again when it is gone
         // (the plan has just read the account on the service: it is there).
         const path = itemFile(folder, 'account');
-        if (journalled?.present && userId && !(await readRecord(ctx.out.root, path).catch(() => undefined))) {
+        const written = await readRecord<AccountRecord>(ctx.out.root, path).catch(() => undefined);
+        // account.json says what the account is now: once activated, it no longer says it awaits activation
+        // (its user logged in to keep its contents, or its distributor reads it so).
+        if (written?.state === 'awaiting-activation' && !result.awaitingActivation) {
+          const activated =
+            result.contents !== undefined || (await activationOf(ctx, decision.accountId, tag)) === 'done';
+          if (activated)
+            files.push(await ctx.out.writeJson(path, { ...written, state: 'present' } satisfies AccountRecord));
+        }
+        if (journalled?.present && userId && !written) {
           files.push(
             await ctx.out.writeJson(path, {
               job: account.job,
@@ -319,13 +328,24 @@ async function convergeAccountContents(
 }
 
 /** Whether the distributor reads the account as awaiting its activation (DocuSign's suspensionStatus). */
-async function awaitsActivation(ctx: AccountContext, accountId: string, tag: string): Promise<boolean> {
+/** Whether the account still awaits its activation, as its distributor reads it; undefined when it cannot be read. */
+async function activationOf(
+  ctx: AccountContext,
+  accountId: string,
+  tag: string,
+): Promise<'awaiting' | 'done' | undefined> {
   try {
     const info = await ctx.client.getAccount(accountId, { tag });
-    return typeof info['suspensionStatus'] === 'string' && /activation/i.test(info['suspensionStatus']);
+    return typeof info['suspensionStatus'] === 'string' && /activation/i.test(info['suspensionStatus'])
+      ? 'awaiting'
+      : 'done';
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+async function awaitsActivation(ctx: AccountContext, accountId: string, tag: string): Promise<boolean> {
+  return (await activationOf(ctx, accountId, tag)) === 'awaiting';
 }
 
 async function createAccount(account: ResolvedAccount, ctx: AccountContext, tag: string) {

@@ -77,6 +77,7 @@ describe('users, groups and permission profiles kept as code', () => {
     const record = JSON.parse(
       await readFile(path.join(out, 'subsidiaries/acme-de/account.json'), 'utf8'),
     ) as AccountRecord;
+    expect(record.state).toBe('awaiting-activation');
     const outbox = (await (
       await fetch(`${sandbox.origin}/sandbox/outbox?format=json&to=admin@acme-de.test`)
     ).json()) as {
@@ -88,6 +89,11 @@ describe('users, groups and permission profiles kept as code', () => {
     const provisioned = await cli('run', 'acme.yaml', '--out', 'out');
     expect(provisioned.code, provisioned.stdout + provisioned.stderr).toBe(0);
     expect(provisioned.stdout + provisioned.stderr).toContain('profiles, groups and users: 7 created');
+    // account.json says what the account is now: activated, it no longer awaits its activation.
+    const activated = JSON.parse(
+      await readFile(path.join(out, 'subsidiaries/acme-de/account.json'), 'utf8'),
+    ) as AccountRecord;
+    expect(activated).toEqual({ ...record, state: 'present' });
     report = await readReport(out);
     expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
     expect(report.accounts[0]!.contents?.map((c) => [c.kind, c.name, c.outcome])).toEqual([

@@ -255,6 +255,12 @@ describe('run (library) against the sandbox', () => {
       integratorKey: s.integratorKey,
     });
     expect(again.accounts[0]?.outcome).toBe('up-to-date');
+    // Activated (its distributor reads it so; it keeps no contents to log in for): account.json says so now.
+    expect(record.state).toBe('awaiting-activation');
+    const activated = JSON.parse(
+      await readFile(path.join(outDir, 'runner-test/sub1/account.json'), 'utf8'),
+    ) as AccountRecord;
+    expect(activated).toEqual({ ...record, state: 'present' });
 
     const absent = accountFixture('sub1', { state: 'absent' });
     const deleted = await runCollected({
