@@ -27,6 +27,13 @@ export const errorCatalogue = {
 
 export type ErrorCode = keyof typeof errorCatalogue;
 
+/** What to do about a code a report carries (a string: reports are read back too); undefined for a code not in the catalogue. */
+export function hintOf(code: string | undefined): string | undefined {
+  return code !== undefined && code in errorCatalogue
+    ? (errorCatalogue[code as ErrorCode] as CatalogueEntry).hint
+    : undefined;
+}
+
 /** The areas, in the order docs/errors.md lists them. */
 export const catalogueSections: ReadonlyArray<{ title: string; codes: Record<string, CatalogueEntry> }> = [
   { title: 'Command line', codes: cliCodes },

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { placeOfEnvelope, verdictOf, type AccountResult, type EnvelopeResult } from '../runner/run-summary.js';
 import { reportFiles } from '../output/output-paths.js';
-import { errorCatalogue } from '../errors/catalogue.js';
+import { hintOf } from '../errors/catalogue.js';
 import type { ReportSource } from './report-json.js';
 import { countStatuses, oldestFirst, statusLine, stillToSignOf, type StillToSign } from './still-to-sign.js';
 
@@ -189,8 +189,8 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
   }
   if (failedCount > max) lines.push(`  …and ${failedCount - max} more in report.json`);
   // What to do about each code shown, once per code however many items failed with it.
-  for (const code of new Set(failed.slice(0, max).map((item) => item.error?.code ?? ''))) {
-    const hint = (errorCatalogue as Record<string, { hint?: string }>)[code]?.hint;
+  for (const code of new Set(failed.slice(0, max).map((item) => item.error?.code))) {
+    const hint = hintOf(code);
     if (hint) lines.push(c.dim(`  ${code}: ${hint}`));
   }
   if (failedCount > 0 && !report.target.sandbox) {

@@ -1,4 +1,4 @@
-import { errorCatalogue, type ErrorCode } from '../errors/catalogue.js';
+import { hintOf } from '../errors/catalogue.js';
 import {
   placeOfEnvelope,
   type AccountResult,
@@ -29,8 +29,7 @@ export function seconds(ms: number | undefined): string {
 
 /** A failure's text: the step it failed at, when one had begun, and what to do next (the code's hint). */
 function failureText(code: string | undefined, step: string | undefined, stepName: string): string {
-  const hint = code !== undefined && code in errorCatalogue ? errorCatalogue[code as ErrorCode].hint : undefined;
-  return [step !== undefined ? `${stepName}: ${step}` : undefined, hint].filter(Boolean).join('\n');
+  return [step !== undefined ? `${stepName}: ${step}` : undefined, hintOf(code)].filter(Boolean).join('\n');
 }
 
 function envelopeCase(e: EnvelopeResult): string {
