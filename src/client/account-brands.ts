@@ -3,14 +3,13 @@ import type { Readable } from 'node:stream';
 import type { AccountClient, CallOptions } from './esignature-client.js';
 import { ClientBadResponseError } from './client-errors.js';
 import { pathOf } from './redact.js';
+import type { BrandLogoType } from '../envelope/brand-logo.js';
 
 // The brands and Connect configurations of one account (DocuSign's Brands_*,
 // Brand_*, Brand_*LogoByType and ConnectConfigurations_*), on the account
 // client's base address. Knows nothing of job files: it speaks the wire.
 
 /** DocuSign's three logos of a brand (Brand_PutBrandLogoByType's logoType). */
-export const brandLogoTypes = ['primary', 'secondary', 'email'] as const;
-export type BrandLogoType = (typeof brandLogoTypes)[number];
 
 /** #/definitions/brand, as signrun reads and writes it. */
 export interface BrandWire {

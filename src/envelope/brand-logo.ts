@@ -1,7 +1,12 @@
+/** A brand's logo slots, DocuSign's `logoType` (`…/brands/{brandId}/logos/{logoType}`). */
+export const brandLogoTypes = ['primary', 'secondary', 'email'] as const;
+export type BrandLogoType = (typeof brandLogoTypes)[number];
+
 /**
  * The image kinds DocuSign takes as a brand's logo (PNG, JPEG, GIF), told by
  * their first bytes, never by a file's name: `validate` checks a job file's
- * logos with it and the sandbox refuses anything else with it, so both agree.
+ * logos with it, the sandbox refuses anything else with it and `import
+ * account` names the logos it reads by it, so all three agree.
  */
 export type LogoContentType = 'image/png' | 'image/jpeg' | 'image/gif';
 
@@ -13,6 +18,13 @@ export function logoContentType(bytes: Uint8Array): LogoContentType | undefined 
   if (bytes.length >= 6 && /^GIF8[79]a$/.test(Buffer.from(bytes.subarray(0, 6)).toString('latin1'))) return 'image/gif';
   return undefined;
 }
+
+/** The file extension of a logo of each type (`import account` names the logo files it writes by it). */
+export const logoExtensions: Readonly<Record<LogoContentType, string>> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+};
 
 /** Largest logo accepted, bytes (DocuSign's brand editor takes small images; the sandbox keeps them in its blob store). */
 export const logoLimitBytes = 5 * 1024 * 1024;

@@ -9,6 +9,7 @@
  * are marked with `Secret` so that reporters can tell them apart.
  */
 import type { ConnectEventData, RecipientKindName, TabAnchor, TabKindName, TabPosition } from '../envelope/index.js';
+import type { LogoContentType } from '../envelope/brand-logo.js';
 
 export type { TabAnchor, TabPosition };
 import type { ErrorCode } from '../errors/catalogue.js';
@@ -281,7 +282,7 @@ export interface ResolvedAccount {
 export interface ResolvedLogo {
   /** As written, relative to the job file. */
   file: string;
-  contentType: 'image/png' | 'image/jpeg' | 'image/gif';
+  contentType: LogoContentType;
   sha256: string;
   bytes: Buffer;
 }

@@ -6,12 +6,10 @@ import { placeOf, type JobContext } from './job-context.js';
 import type { ResolvedBrand, ResolvedConnect, ResolvedLogo } from './model.js';
 import type { RawAccount } from './raw-job.js';
 import { fieldName } from './schema-check.js';
-import { logoContentType, logoLimitBytes } from '../envelope/brand-logo.js';
+import { brandLogoTypes, logoContentType, logoLimitBytes } from '../envelope/brand-logo.js';
 import { makeSecret } from '../secret.js';
 
 type Say = (code: Parameters<JobContext['sink']['add']>[0], message: string, path: Array<string | number>) => void;
-
-const logoTypes = ['primary', 'secondary', 'email'] as const;
 
 /** A YAML boolean or DocuSign's string (the schema allows only these), as a boolean. */
 const asBoolean = (value: unknown) => value === true || (typeof value === 'string' && value.toLowerCase() === 'true');
@@ -83,7 +81,7 @@ export function resolveBrands(
       );
     if (b.isSendingDefault !== undefined) brand.isSendingDefault = asBoolean(b.isSendingDefault);
     if (b.isSigningDefault !== undefined) brand.isSigningDefault = asBoolean(b.isSigningDefault);
-    for (const type of logoTypes) {
+    for (const type of brandLogoTypes) {
       const file = b.logos?.[type];
       if (file === undefined) continue;
       const logo = logoOf(sub(file), ['brands', i, 'logos', type]);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { placeOfEnvelope, verdictOf, type AccountResult, type EnvelopeResult } from '../runner/run-summary.js';
 import { reportFiles } from '../output/output-paths.js';
+import { summaryWords } from '../runner/resources/resource-words.js';
 import { hintOf } from '../errors/catalogue.js';
 import type { ReportSource } from './report-json.js';
 import { countStatuses, oldestFirst, statusLine, stillToSignOf, type StillToSign } from './still-to-sign.js';
@@ -118,7 +119,7 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
         n('not-started') ? `${n('not-started')} waiting for the account's activation` : '',
         n('failed') ? c.red(`${n('failed')} failed`) : '',
       ].filter(Boolean);
-      if (words.length > 0) parts.push(`${contentsWords(contents)}: ${words.join(', ')}`);
+      if (words.length > 0) parts.push(`${summaryWords(contents)}: ${words.join(', ')}`);
     }
   }
   lines.push(`${head} in ${seconds} s: ${parts.join('; ') || 'nothing to do'}.`);
@@ -203,14 +204,4 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
     `Outputs in ${options.outShown}${path.sep}: ${reports.length > 0 ? `${reports.join(', ')}, and ` : 'no report (see the error below), '}one folder per envelope and account (<job>/<key>/).`,
   );
   return `${lines.join('\n')}\n`;
-}
-
-/** What an account's contents are called in the summary: the kinds it holds (profiles, groups and users first, as before). */
-function contentsWords(contents: ReadonlyArray<{ kind: string }>): string {
-  const kinds = new Set(contents.map((i) => i.kind));
-  const words = ['profiles, groups and users'];
-  if (kinds.has('brand')) words.push('brands');
-  if (kinds.has('connect')) words.push('Connect configurations');
-  if (kinds.has('template')) words.push('templates');
-  return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} and ${words.at(-1)!}`;
 }

@@ -1,7 +1,7 @@
 import { AccountBrands } from '../client/account-brands.js';
 import type { AccountClient } from '../client/esignature-client.js';
 import type { ResolvedAccount, ResolvedEnvelope } from '../jobs/model.js';
-import { findBrand } from './account-brands-plan.js';
+import { findBrand } from './resources/brands.js';
 import { describesAccountId } from '../jobs/template-homes.js';
 import type { PreflightProblem } from './template-check.js';
 

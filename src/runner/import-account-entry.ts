@@ -1,9 +1,5 @@
-import {
-  brandLogoTypes,
-  type BrandLogoType,
-  type BrandWire,
-  type ConnectConfigurationWire,
-} from '../client/account-brands.js';
+import type { BrandWire, ConnectConfigurationWire } from '../client/account-brands.js';
+import { brandLogoTypes, type BrandLogoType } from '../envelope/brand-logo.js';
 import type { GroupWire, PermissionProfileWire, UserWire } from '../client/account-people.js';
 import {
   accountRoleSettingNames,
@@ -13,13 +9,16 @@ import {
 } from '../envelope/account-role-settings.js';
 import type { RawAccount, RawBrand, RawConnect } from '../jobs/raw-job.js';
 import { slugOf } from '../jobs/template-job-file.js';
-import { findBrand, findConnect } from './account-brands-plan.js';
-import { findGroup, findProfile, findUser, userGroupNames } from './account-contents-plan.js';
+import { findBrand } from './resources/brands.js';
+import { findConnect } from './resources/connect-configurations.js';
+import { findGroup } from './resources/groups.js';
+import { findProfile } from './resources/permission-profiles.js';
+import { findUser, userGroupNames } from './resources/users.js';
 
 // What `signrun import account` writes of an account's people, brands and
 // Connect configurations: the `accounts:` entry that `signrun plan` compares
-// with that very account and finds equal (account-contents-plan.ts and
-// account-brands-plan.ts decide; every field written here is one they compare
+// with that very account and finds equal (each kind's module
+// under resources/ decides; every field written here is one they compare
 // as the account answers it). Pure: no call, no file.
 
 /** An account entry as the import writes it: the job schema's account, with the templates it lists. */

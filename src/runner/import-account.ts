@@ -2,11 +2,11 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { Document, isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { Auth } from '../client/auth.js';
-import { AccountBrands, brandLogoTypes, type BrandLogoType } from '../client/account-brands.js';
+import { AccountBrands } from '../client/account-brands.js';
 import { AccountPeople } from '../client/account-people.js';
 import { EsignatureClient, type AccountClient } from '../client/esignature-client.js';
 import type { EnvelopeTemplate } from '../envelope/wire.js';
-import { logoContentType } from '../envelope/brand-logo.js';
+import { brandLogoTypes, logoContentType, logoExtensions, type BrandLogoType } from '../envelope/brand-logo.js';
 import { SignrunError } from '../errors/signrun-error.js';
 import type { RawJobFile, RawTemplate } from '../jobs/raw-job.js';
 import { slugOf, templateJobFile, type ImportedDocument } from '../jobs/template-job-file.js';
@@ -103,8 +103,7 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
         if (!brand.logos?.[type]) continue;
         const bytes = await brandsApi.downloadLogo(brand.brandId, type, { tag });
         const kind = logoContentType(bytes);
-        types[type] =
-          kind === 'image/png' ? 'png' : kind === 'image/jpeg' ? 'jpg' : kind === 'image/gif' ? 'gif' : undefined;
+        types[type] = kind === undefined ? undefined : logoExtensions[kind];
         logoBytes.set(`${brand.brandId}/${type}`, bytes);
       }
       logoTypes.set(brand.brandId, types);

@@ -1,7 +1,8 @@
 import type { ResolvedAccount, ResolvedEnvelope, ResolvedTemplate } from '../jobs/model.js';
 import type { RateLimitInfo } from '../client/rate-limit.js';
 import type { GroupWire, PermissionProfileWire, UserWire } from '../client/account-people.js';
-import type { BrandLogoType, BrandWire, ConnectConfigurationWire } from '../client/account-brands.js';
+import type { BrandWire, ConnectConfigurationWire } from '../client/account-brands.js';
+import type { BrandLogoType } from '../envelope/brand-logo.js';
 
 /**
  * The steps a run can take for one envelope, in order. `draft`: create it as
@@ -102,10 +103,13 @@ export interface AccountPlan {
 }
 
 /**
- * What is kept as code inside an account, in the order a run converges it (docs/job-files.md, "Accounts"):
- * a `template` is one of the job file's templates installed in the account (`accounts[].templates`).
+ * What is kept as code inside an account: the name of a kind of the
+ * catalogue (`permissionProfile`, `group`, `user`, `brand`, `connect`,
+ * `template`: resources/resource-kinds.ts, which lists them once, in the
+ * order a run converges them). A `template` is one of the job file's
+ * templates installed in the account (`accounts[].templates`).
  */
-export type AccountItemKind = 'permissionProfile' | 'group' | 'user' | 'brand' | 'connect' | 'template';
+export type AccountItemKind = string;
 
 /**
  * What the plan decided for one profile, group or user. `update.outside`:

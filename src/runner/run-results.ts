@@ -119,7 +119,8 @@ export interface TemplateResult {
 
 /** What a run did with one permission profile, group, user, brand, Connect configuration or template of an account. */
 export interface AccountItemResult {
-  kind: 'permissionProfile' | 'group' | 'user' | 'brand' | 'connect' | 'template';
+  /** Its kind: a name of the catalogue of resource kinds (resources/resource-kinds.ts). */
+  kind: string;
   /** Its name (a user: the email; a template: its key in the job file). */
   name: string;
   /** `deleted`: a user closed (DocuSign keeps closed users). */

@@ -6,19 +6,10 @@ import { ExitCode } from '../../errors/catalogue-entry.js';
 import { jwtSettingsOf, resolveTarget } from '../../runner/target.js';
 import { planJobs, planItemName, PreflightError, type DocumentsWhen, type PlanItem } from '../../runner/index.js';
 import { callHours, type AccountContentsPlan } from '../../runner/plan-types.js';
-import type { AccountItemPlan } from '../../runner/account-contents-plan.js';
+import { itemWords } from '../../runner/resources/resource-words.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import { appendStepSummary } from '../github-actions.js';
 import { invalidInputMarkdown } from '../../reporters/invalid-input-report.js';
-
-const itemWords: Record<AccountItemPlan['kind'], string> = {
-  permissionProfile: 'permission profile',
-  group: 'group',
-  user: 'user',
-  brand: 'brand',
-  connect: 'Connect configuration',
-  template: 'template',
-};
 
 /** An account's profiles, groups and users under its line: what each becomes, and what differs. */
 function contentsLines(contents: AccountContentsPlan): string[] {
@@ -35,7 +26,7 @@ function contentsLines(contents: AccountContentsPlan): string[] {
             delete: 'delete',
             'already-absent': 'already absent',
           }[item.action];
-    lines.push(`      ${what.padEnd(16)} ${itemWords[item.kind]} ${item.name}${item.id ? `  ${item.id}` : ''}`);
+    lines.push(`      ${what.padEnd(16)} ${itemWords(item.kind)} ${item.name}${item.id ? `  ${item.id}` : ''}`);
     if (item.outside)
       lines.push('          changed outside signrun since signrun wrote it; `run` puts the job file’s version back:');
     for (const difference of item.differences) lines.push(`          ${difference}`);

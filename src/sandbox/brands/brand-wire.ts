@@ -110,6 +110,3 @@ export function accountBrandsJson(brands: BrandRecord[], base: string): Record<s
     ...(signing ? { recipientBrandIdDefault: signing.id } : {}),
   };
 }
-
-/** The image type of logo bytes (one rule, shared with validate: src/envelope/brand-logo.ts). */
-export { logoContentType } from '../../envelope/brand-logo.js';

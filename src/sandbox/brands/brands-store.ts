@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { SandboxDatabase } from '../db/open-database.js';
 
-/** A logo slot of a brand (`…/brands/{brandId}/logos/{logoType}`). */
-export const logoTypes = ['primary', 'secondary', 'email'] as const;
-export type LogoType = (typeof logoTypes)[number];
+import { brandLogoTypes, type BrandLogoType } from '../../envelope/brand-logo.js';
+
+/** A logo slot of a brand (`…/brands/{brandId}/logos/{logoType}`): DocuSign's, shared with validate and the client. */
+export const logoTypes = brandLogoTypes;
+export type LogoType = BrandLogoType;
 
 /** One brand of an account, as stored (tables `brands`, `brand_logos` in db/schema.ts). */
 export interface BrandRecord {

@@ -4,8 +4,8 @@ import { apiBaseOf, principalOf, type AccountParams } from './request-helpers.js
 import { ApiError, apiErrors } from '../api-error.js';
 import { lenientArray, lenientObject, lenientString } from '../wire/lenient.js';
 import { brandsStore, logoTypes, type BrandRecord, type LogoType } from '../brands/brands-store.js';
-import { accountBrandsJson, brandJson, logoContentType, readBrand } from '../brands/brand-wire.js';
-import { logoLimitBytes } from '../../envelope/brand-logo.js';
+import { accountBrandsJson, brandJson, readBrand } from '../brands/brand-wire.js';
+import { logoContentType, logoLimitBytes } from '../../envelope/brand-logo.js';
 
 interface BrandParams extends AccountParams {
   brandId: string;

@@ -1,14 +1,18 @@
-import type { AccountClient } from '../client/esignature-client.js';
-import type { ResolvedAccount, ResolvedTemplate } from '../jobs/model.js';
-import type { AccountItemProgress } from '../state/journal-progress.js';
-import type { AccountItemPlan, TemplateDecision, TemplatePlan } from './plan-types.js';
-import { TemplateLedger } from './template-ledger.js';
-import { planTemplate, templateCalls } from './template-plan.js';
+import type { AccountClient } from '../../client/esignature-client.js';
+import type { ResolvedAccount, ResolvedTemplate } from '../../jobs/model.js';
+import type { AccountItemProgress } from '../../state/journal-progress.js';
+import type { AccountItemPlan, TemplateDecision, TemplatePlan } from '../plan-types.js';
+import { TemplateLedger } from '../template-ledger.js';
+import { planTemplate, templateCalls } from '../template-plan.js';
+import { convergeTemplate, deleteDuplicates } from '../template-pipeline.js';
+import type { AccountResourceKind } from './resource-kind.js';
 
 // An account entry's `templates:` (keys of the job file's templates) decided
 // in that account with the very code that decides the configured account's
 // templates (template-plan.ts), and turned into the account's items, which
-// the account's pipeline, journal and reports already carry.
+// the account's pipeline, journal and reports already carry. Converged last,
+// after Connect. A template reads itself: its own listing, then one read of
+// each found.
 
 /** The journal's id of a template in an account: `<job>/<key>#template:<template key>`. */
 export function accountTemplateIdentity(account: ResolvedAccount, template: ResolvedTemplate): string {
@@ -90,3 +94,40 @@ export async function planAccountTemplates(
   }
   return { items, reads };
 }
+
+export const accountTemplates = {
+  kind: 'template' as const,
+  words: { one: 'template', summary: 'templates' },
+  count: (account) => account.templates?.length ?? 0,
+
+  plan: (account, ctx) => planAccountTemplates(account, ctx.subsidiary, ctx.journal, ctx.tag),
+
+  calls: (plans) => plans.reduce((n, p) => n + accountTemplateCalls(p), 0),
+
+  /**
+   * One after the other, with the code that converges the configured
+   * account's templates (template-pipeline.ts): duplicates of an identity
+   * deleted, then create (confirmed by listing the account's templates
+   * again: the earliest of the identity counts, this run's copy is deleted
+   * if it lost), update (putting back a change made outside signrun) or
+   * delete.
+   */
+  async converge(account, plans, ctx) {
+    const templates = new Map((account.templates ?? []).map((t) => [t.key, t]));
+    for (const plan of plans) {
+      const template = templates.get(plan.name)!;
+      try {
+        if (plan.duplicates && plan.duplicates.length > 0)
+          await deleteDuplicates(ctx.people.account, plan.duplicates, ctx.tag);
+        const converged = await convergeTemplate(template, templateDecisionOf(plan), ctx.people.account, {
+          tag: ctx.tag,
+          // Always confirmed, as the account's other creations are: the account is the record.
+          arbitrate: true,
+        });
+        await ctx.done(plan, converged.outcome, converged.templateId);
+      } catch (error) {
+        ctx.failed(plan, error);
+      }
+    }
+  },
+} satisfies AccountResourceKind;

@@ -1,0 +1,94 @@
+import type { ResolvedAccount } from '../../jobs/model.js';
+import type { AccountClient } from '../../client/esignature-client.js';
+import type { AccountPeople } from '../../client/account-people.js';
+import type { SignrunError } from '../../errors/signrun-error.js';
+import type { AccountItemProgress } from '../../state/journal-progress.js';
+import type { AccountItemPlan, FoundPeople } from '../plan-types.js';
+import type { AccountItemResult } from '../run-results.js';
+
+// What a kind of thing an account holds is to signrun, the way a Terraform
+// provider's `resource.Resource` is to Terraform's core: its identity, how it
+// is read from the service, how the file's and the account's are compared,
+// how it is created, updated and deleted, and its words for people. The
+// planner (account-contents-plan.ts), the pipeline (account-contents-pipeline.ts),
+// `signrun plan`, the console and the report schema know no kind by name:
+// they walk the catalogue (resource-kinds.ts).
+
+/** A kind's words for people. */
+export interface ResourceWords {
+  /** One of it, as `plan` prints it before its name: `permission profile`. */
+  one: string;
+  /** The kind in the console's summary line (`brands`); kinds summarised together give the same words. */
+  summary: string;
+  /** The summary names it even when the entry keeps none (the people, which today's line always begins with). */
+  alwaysSummarised?: true;
+}
+
+/** What reading an account's holdings needs: logged in as the account's own user. */
+export interface ReadContext {
+  people: AccountPeople;
+  /** The request log's tag: the account's `<job>/<key>`. */
+  tag: string;
+}
+
+/** What a kind that reads itself (templates: its own listing and reads) plans with. */
+export interface PlanContext {
+  /** Logged in as the account's user; absent: not read (offline, or the account cannot be read yet). */
+  subsidiary?: AccountClient;
+  /** What this state's journal says of the account's items (digests signrun wrote). */
+  journal?: ReadonlyMap<string, AccountItemProgress>;
+  tag: string;
+}
+
+/** What the account's pipeline lends each kind's `converge`: the account, what was read, and the bookkeeping. */
+export interface ConvergeContext {
+  /** Logged in as a user of the account who may manage it. */
+  people: AccountPeople;
+  tag: string;
+  /** What the plan's listings found; a kind that creates lists again and keeps it current for the kinds after it. */
+  found: FoundPeople;
+  /** Records an item's outcome and journals it (the item's id, the file's digest). */
+  done: (plan: AccountItemPlan, outcome: AccountItemResult['outcome'], id: string | undefined) => Promise<void>;
+  /** Records an item's failure (a kind never throws: each item has its outcome). */
+  failed: (plan: AccountItemPlan, error: unknown) => void;
+  /** Whether an item has its outcome already (a user found missing after a failure of its own). */
+  hasOutcome: (plan: AccountItemPlan) => boolean;
+  /** The error of something the service refused or did not do. */
+  refused: (what: string, message: string | undefined) => SignrunError;
+}
+
+/**
+ * One kind of thing an account holds. A kind either is read with the
+ * account's other holdings (`read`, then `decide`, pure) or reads itself as
+ * it plans (`plan`: templates, with their own listing and reads).
+ */
+export interface AccountResourceKind {
+  /**
+   * Its name in signrun's own records, never changed: the journal's ids
+   * (`<job>/<key>#<kind>:<name>`), report.json's `kind`, plan --format json.
+   */
+  readonly kind: string;
+  readonly words: ResourceWords;
+  /** How many entries of this kind an account entry keeps (0: the kind takes no part). */
+  count(account: ResolvedAccount): number;
+  /** Reads the account's holdings of this kind into `found` (as far as the entry needs them). */
+  read?(account: ResolvedAccount, found: FoundPeople, ctx: ReadContext): Promise<void>;
+  /** The calls `read` made for what it found. */
+  readCalls?(account: ResolvedAccount, found: FoundPeople): number;
+  /** The one decision for each entry of this kind, from what was read and the journal. Pure. */
+  decide?(
+    account: ResolvedAccount,
+    found: FoundPeople,
+    journal: ReadonlyMap<string, AccountItemProgress> | undefined,
+  ): AccountItemPlan[];
+  /** The decisions of a kind that reads itself; every present entry `create` when the account is not read. */
+  plan?(account: ResolvedAccount, ctx: PlanContext): Promise<{ items: AccountItemPlan[]; reads: number }>;
+  /** The calls a run makes for this kind's decisions (writes, and the listings that confirm creations). */
+  calls(plans: readonly AccountItemPlan[]): number;
+  /**
+   * Executes this kind's decisions (create, update, delete), exactly once:
+   * the account is the record, a creation is confirmed by listing again.
+   * Never throws.
+   */
+  converge(account: ResolvedAccount, plans: readonly AccountItemPlan[], ctx: ConvergeContext): Promise<void>;
+}

@@ -1,0 +1,35 @@
+import { accountTemplates } from './account-templates.js';
+import { brands } from './brands.js';
+import { connectConfigurations } from './connect-configurations.js';
+import { groups } from './groups.js';
+import { permissionProfiles } from './permission-profiles.js';
+import type { AccountResourceKind } from './resource-kind.js';
+import { users } from './users.js';
+
+/**
+ * The catalogue of what an account entry keeps inside the account, in
+ * dependency order: the order a plan lists them and a run converges them
+ * (groups name profiles; users name both; templates last). The planner, the
+ * pipeline, `signrun plan`, the console and report.json's schema (a test
+ * keeps its `kind` list equal to this one) walk it; a new kind is one module
+ * and one line here.
+ */
+export const resourceKinds = [
+  permissionProfiles,
+  groups,
+  users,
+  brands,
+  connectConfigurations,
+  accountTemplates,
+] as const satisfies readonly AccountResourceKind[];
+
+/** A kind's name as signrun's records write it (`permissionProfile`, `group`, …). */
+export type ResourceKindName = (typeof resourceKinds)[number]['kind'];
+
+/** The kinds' names, in the catalogue's order. */
+export const resourceKindNames: readonly ResourceKindName[] = resourceKinds.map((k) => k.kind);
+
+/** The catalogue's entry of a kind (undefined for a name it does not have). */
+export function resourceKindOf(kind: string): AccountResourceKind | undefined {
+  return resourceKinds.find((k) => k.kind === kind);
+}
