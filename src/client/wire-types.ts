@@ -1,3 +1,4 @@
+import type { BulkSendingCopy } from '../envelope/bulk-send-copy.js';
 /**
  * Wire shapes of the eSignature REST API, v2.1 and v2, that are the client's
  * alone (errors, logins, accounts, views); the envelope's own shapes,
@@ -95,28 +96,6 @@ export interface AccountInformation {
   accountName?: string;
   accountSettings?: unknown;
   [field: string]: unknown;
-}
-
-/** `#/definitions/bulkSendingCopyRecipient` (the fields signrun sends). */
-export interface BulkSendingCopyRecipient {
-  recipientId?: string;
-  roleName?: string;
-  name?: string;
-  email?: string;
-  clientUserId?: string;
-  accessCode?: string;
-  hostName?: string;
-  hostEmail?: string;
-  signerName?: string;
-  tabs?: Array<{ tabLabel: string; initialValue: string }>;
-}
-
-/** `#/definitions/bulkSendingCopy`: one envelope of a bulk send list. */
-export interface BulkSendingCopy {
-  recipients: BulkSendingCopyRecipient[];
-  customFields: Array<{ name: string; value: string }>;
-  emailSubject?: string;
-  emailBlurb?: string;
 }
 
 /** `#/definitions/bulkSendingList` (POST …/bulk_send_lists). */

@@ -1,4 +1,4 @@
-import type { BulkSendingCopy, BulkSendingCopyRecipient } from '../client/wire-types.js';
+import type { BulkSendingCopy, BulkSendingCopyRecipient } from '../envelope/bulk-send-copy.js';
 import type { EnvelopeDefinition } from '../envelope/wire.js';
 import type { ResolvedEnvelope, ResolvedRecipient } from '../jobs/model.js';
 import { envelopeDefinitionOf } from './envelope-definition.js';

@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -14,32 +13,6 @@ export interface ConnectEventRecord {
   /** The envelope's status in the message's summary (or from the event's name). */
   status?: string;
   generatedDateTime?: string;
-}
-
-/**
- * DocuSign Connect's HMAC check: each `X-DocuSign-Signature-1…N` header is
- * the base64 HMAC-SHA256 of the raw body under one of the account's keys
- * (several while keys are rotated). True when any header matches any key;
- * every comparison is constant-time (timingSafeEqual on equal lengths).
- */
-export function verifyConnectSignatures(
-  rawBody: Uint8Array,
-  headers: Record<string, string | string[] | undefined>,
-  keys: string[],
-): boolean {
-  const given: Buffer[] = [];
-  for (let n = 1; n <= 100; n += 1) {
-    const value = headers[`x-docusign-signature-${n}`];
-    if (value === undefined) break;
-    for (const v of Array.isArray(value) ? value : [value]) given.push(Buffer.from(v));
-  }
-  let ok = false;
-  for (const key of keys) {
-    const expected = Buffer.from(createHmac('sha256', key).update(rawBody).digest('base64'));
-    // Every pair is compared (no early return), so timing says nothing of which one matched.
-    for (const g of given) if (g.length === expected.length && timingSafeEqual(g, expected)) ok = true;
-  }
-  return ok;
 }
 
 /** The record of a Connect JSON message; undefined when it is not one. */

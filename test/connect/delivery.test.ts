@@ -7,7 +7,7 @@ import { connectMessage } from '../../src/sandbox/connect/connect-message.js';
 import { ConnectQueue } from '../../src/sandbox/connect/delivery-queue.js';
 import { ConnectWorker } from '../../src/sandbox/connect/connect-worker.js';
 import { checkDestination } from '../../src/sandbox/connect/destination-policy.js';
-import { connectSignature, verifyConnectSignature } from '../../src/sandbox/connect/hmac-signature.js';
+import { connectSignature, verifyConnectSignature } from '../../src/envelope/connect-signature.js';
 import { defaultConnectRetryPolicy, retryTiming } from '../../src/sandbox/connect/retry-timing.js';
 import { startReceiver } from './receiver.js';
 import { Changes } from '../helpers/barrier.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
-import { verifyConnectSignatures } from '../../src/sync/connect-events.js';
+import { verifyConnectSignatures } from '../../src/envelope/connect-signature.js';
 import type { EnvelopeRecord, SigningRecord } from '../../src/output/records.js';
 import { binPath, runCli } from '../helpers/run-cli.js';
 import { repoRoot } from '../helpers/run-cli.js';

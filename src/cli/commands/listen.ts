@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { CommandHandler } from '../command.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
 import { SignrunError } from '../../errors/signrun-error.js';
-import { appendConnectEvent, connectEventOf, verifyConnectSignatures } from '../../sync/connect-events.js';
+import { appendConnectEvent, connectEventOf } from '../../sync/connect-events.js';
+import { verifyConnectSignatures } from '../../envelope/connect-signature.js';
 import { connectFormDataOf, writeConnectFormData } from '../../sync/connect-form-data.js';
 
 /**

@@ -1,6 +1,6 @@
 import { checkDestination } from './destination-policy.js';
 import type { ConnectDelivery, ConnectQueue } from './delivery-queue.js';
-import { connectSignatureHeader } from './hmac-signature.js';
+import { connectSignatureHeader } from '../../envelope/connect-signature.js';
 import { retryTiming, type ConnectRetryPolicy } from './retry-timing.js';
 
 /** Options of {@link ConnectWorker}. */

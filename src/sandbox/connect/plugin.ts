@@ -9,7 +9,7 @@ import { EventCursor } from './event-cursor.js';
 import { wantsEvent } from './event-filter.js';
 import { configurationWants, connectConfigurations, type ConnectConfiguration } from './connect-configurations.js';
 import { ConnectHmacKeys } from './hmac-keys.js';
-import { connectSignature } from './hmac-signature.js';
+import { connectSignature } from '../../envelope/connect-signature.js';
 import { defaultConnectRetryPolicy } from './retry-timing.js';
 import { publicOrigin } from '../public-origin.js';
 import { connectEnvelopeSummary, recipientDataOf, type RecipientData } from './envelope-summary.js';

@@ -1,27 +1,14 @@
 import type { SandboxDatabase } from '../db/open-database.js';
+import type { BulkSendingCopy, BulkSendingCopyRecipient } from '../../envelope/bulk-send-copy.js';
 
-/** A recipient of one copy (`#/definitions/bulkSendingCopyRecipient`, the fields the sandbox reads). */
-export interface BulkCopyRecipient {
-  recipientId?: string;
-  roleName?: string;
-  name?: string;
-  email?: string;
-  clientUserId?: string;
-  hostName?: string;
-  hostEmail?: string;
-  signerName?: string;
+/** A recipient of one copy as stored: the wire's (src/envelope/bulk-send-copy.ts) with its access code hashed. */
+export type BulkCopyRecipient = Omit<BulkSendingCopyRecipient, 'accessCode'> & {
   /** scrypt hash of the copy's access code (auth/password-hash.ts), made when the list is stored: the code itself is never kept. */
   accessCodeHash?: string;
-  tabs?: Array<{ tabLabel: string; initialValue: string }>;
-}
+};
 
-/** One copy of a list (`#/definitions/bulkSendingCopy`). */
-export interface BulkCopy {
-  recipients: BulkCopyRecipient[];
-  customFields: Array<{ name: string; value: string }>;
-  emailSubject?: string;
-  emailBlurb?: string;
-}
+/** One copy of a list (`#/definitions/bulkSendingCopy`) as stored. */
+export type BulkCopy = Omit<BulkSendingCopy, 'recipients'> & { recipients: BulkCopyRecipient[] };
 
 /** A bulk send list (`#/definitions/bulkSendingList`). */
 export interface BulkSendListRecord {

@@ -1,6 +1,7 @@
 import { apiErrors } from '../api-error.js';
 import { hashPassword } from '../auth/password-hash.js';
 import type { BulkCopy, BulkCopyRecipient } from '../repositories/bulk-send.js';
+import { bulkCopyRecipientFields } from '../../envelope/bulk-send-copy.js';
 import { camelCaseKeys } from './camel-case-keys.js';
 import { lenientArray, lenientObject, lenientString } from './lenient.js';
 
@@ -57,17 +58,7 @@ function copyOf(value: unknown, where: string): BulkCopy {
 function recipientOf(value: unknown, where: string): BulkCopyRecipient & { accessCode?: string } {
   const r = lenientObject(value, where) ?? {};
   const out: BulkCopyRecipient & { accessCode?: string } = {};
-  for (const field of [
-    'recipientId',
-    'roleName',
-    'name',
-    'email',
-    'clientUserId',
-    'accessCode',
-    'hostName',
-    'hostEmail',
-    'signerName',
-  ] as const) {
+  for (const field of bulkCopyRecipientFields) {
     const text = lenientString(r[field], field);
     if (text !== undefined) out[field] = text;
   }
