@@ -12,7 +12,9 @@
  * extrapolated to N at the same concurrency.
  *
  * `--form-data`: each envelope also has two text tabs (one prefilled and
- * locked, one the signer types into), so form-data.json holds values.
+ * locked, one the signer types into), so form-data.json holds values; sync
+ * takes them from the status listing (`include=recipients,tabs`, issue 37),
+ * and report.json's `formData` says where each came from.
  * `--connect`: `signrun listen` runs beside the sandbox, and the account has
  * a Connect configuration (envelope-completed, HMAC, `includeData:
  * [recipients, tabs]`) publishing to it; once listen has kept the form data
@@ -240,6 +242,7 @@ try {
       `  first sync${withConnect ? ' (form data from Connect)' : ''}:  ${(first.ms / 1000).toFixed(2)} s, ${r1.api.calls} calls (${ops(r1)})`,
       `  second sync: ${(second.ms / 1000).toFixed(2)} s, ${r2.api.calls} calls (${ops(r2)})`,
       `  calls per completed envelope: ${perCompleted(r1)}`,
+      `  form data (report.json formData): ${JSON.stringify(r1.formData ?? {})}`,
       ...(polled
         ? [
             `  first sync of a copy made before signing (form data read by a call, as without Connect): ${(polled.ms / 1000).toFixed(2)} s, ${polled.report.api.calls} calls (${ops(polled.report)})`,

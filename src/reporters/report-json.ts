@@ -2,7 +2,13 @@ import path from 'node:path';
 import { shownUrl } from '../secret.js';
 import type { RunSummary, SummaryCommand, SummaryTotals } from '../runner/run-summary.js';
 import type { RateLimitInfo } from '../client/rate-limit.js';
-import type { AccountResult, EnvelopeResult, RunTarget, TemplateResult } from '../runner/run-summary.js';
+import type {
+  AccountResult,
+  EnvelopeResult,
+  FormDataSources,
+  RunTarget,
+  TemplateResult,
+} from '../runner/run-summary.js';
 import type { CallBudgetReport } from '../runner/call-budget.js';
 
 /** report.json, as schemas/report.schema.json describes it. */
@@ -29,6 +35,8 @@ export interface RunReport {
   };
   /** The hourly call budget; `exhausted` with `resumeAt` when the run stopped starting work for lack of calls. */
   callBudget?: CallBudgetReport;
+  /** sync: where the form data of the envelopes it collected came from (what cost a call each). */
+  formData?: FormDataSources;
   /** Templates kept as code (absent: the jobs have none). */
   templates?: TemplateResult[];
   envelopes: EnvelopeResult[];
@@ -84,6 +92,7 @@ export function reportOf(summary: RunSummary, baseDir?: string): ReportSource {
       ...(summary.api.rateLimit ? { rateLimit: summary.api.rateLimit } : {}),
     },
     ...(summary.callBudget ? { callBudget: summary.callBudget } : {}),
+    ...(summary.formData ? { formData: summary.formData } : {}),
     ...(summary.templates
       ? { templates: summary.templates.map((t) => ({ ...t, source: { ...t.source, file: show(t.source.file) } })) }
       : {}),

@@ -47,7 +47,9 @@ export type RunEvent =
  * and `earlier-envelope-set-aside` (a key's folder held another envelope's
  * outputs, moved under replaced/ before the new one was made)
  * and `bulk-send-refused` (the service refused a Bulk Send: its rows are sent
- * one by one instead, still once each).
+ * one by one instead, still once each)
+ * and `form-data-read-per-envelope` (sync: the service's status listing left
+ * out the recipients' tabs, so each completed envelope's form data cost a call).
  */
 export type WarningKind =
   | HoldStateWarning['kind']
@@ -56,6 +58,7 @@ export type WarningKind =
   | 'output-not-written'
   | 'status-regression'
   | 'earlier-envelope-set-aside'
-  | 'bulk-send-refused';
+  | 'bulk-send-refused'
+  | 'form-data-read-per-envelope';
 
 export type RunEventListener = (event: RunEvent) => void;

@@ -64,6 +64,8 @@ export interface RunSummary {
   api: ApiUsage;
   /** The hourly call budget (`--max-calls-per-hour`, or the service's limit when it ran out). Absent when neither applied. */
   callBudget?: CallBudgetReport;
+  /** sync: where the form data of the envelopes it collected came from. Absent in a run's summary. */
+  formData?: FormDataSources;
   /** Releases the results spool (its file is already gone from the folder). Call once the reports are written. */
   close: () => Promise<void>;
   /**
@@ -72,6 +74,21 @@ export interface RunSummary {
    * it still can, then ends with this error.
    */
   outputFailure?: SignrunError;
+}
+
+/**
+ * Where a sync took the form data (form-data.json) of the completed envelopes
+ * it collected, so that report.json counts what cost a call and what did not.
+ */
+export interface FormDataSources {
+  /** From the status listing's recipients with their tabs (`include=recipients,tabs`): no call. */
+  fromListing: number;
+  /** From what `signrun listen` kept of Connect messages: no call. */
+  fromConnect: number;
+  /** One read of the recipients with their tabs each (listRecipients). */
+  readPerEnvelope: number;
+  /** Whether the status listing carried the recipients' tabs; absent when no listing was made. */
+  listingCarriedTabs?: boolean;
 }
 
 /** Counts per outcome, for the console and report.md. */

@@ -3,7 +3,7 @@ import type { FileRecord, OutputFolder } from '../output/output-folder.js';
 import { documentFile, itemFile } from '../output/output-paths.js';
 import { formDataOf } from './form-data.js';
 import type { FormDataJson } from '../output/records.js';
-import { announcedBytesOf, type EnvelopeDocument } from '../envelope/wire.js';
+import { announcedBytesOf, type EnvelopeDocument, type EnvelopeRecipients } from '../envelope/wire.js';
 import { matchArchive } from './archive-files.js';
 
 /** What to collect of a completed envelope. */
@@ -30,6 +30,12 @@ export interface CollectOptions {
    * recipients with their tabs.
    */
   formData?: FormDataJson;
+  /**
+   * The envelope's recipients with their tabs as the status listing gave them
+   * (`include=recipients,tabs`): with them, form-data.json is written from
+   * them and the recipients are not asked for. Default: one read.
+   */
+  recipients?: EnvelopeRecipients;
 }
 
 /**
@@ -40,9 +46,9 @@ export interface CollectOptions {
  * the envelope's archive (`documents/archive`, a ZIP), matched to the
  * documents' ids by their names (archive-files.ts), which the status
  * listing gave (else one listing of the envelope's documents); and what its recipients
- * entered into `<folder>/form-data.json` (one more call: recipients with
- * their tabs, which no listing carries — none when Connect brought them,
- * `options.formData`). Each file is written whole with its
+ * entered into `<folder>/form-data.json` (from the listing's recipients with
+ * their tabs, `options.recipients`, or what Connect brought,
+ * `options.formData`; else one more call: the recipients with their tabs). Each file is written whole with its
  * sha256 (OutputFolder: temp file, then rename), so a crash leaves the
  * earlier file or the new one, never half of one; the archive is checked
  * whole before any file is written (client/archive-entries.ts). An archive
@@ -88,14 +94,15 @@ export async function collectCompleted(
       ])
     : await downloadEach(account, out, folder, envelopeId, documents, call);
   const readAt = (options.now ?? (() => new Date()))().toISOString();
-  // What Connect brought is what the read would give (the same formDataOf over the same recipients), so no read.
+  // What Connect brought, or the listing's recipients with their tabs, is what the read would give
+  // (the same formDataOf over the same recipients), so no read.
   const formData = options.formData
     ? { ...options.formData, readAt }
     : formDataOf(
         envelopeId,
         'completed',
         readAt,
-        await account.listRecipients(envelopeId, { ...call, includeTabs: true }),
+        options.recipients ?? (await account.listRecipients(envelopeId, { ...call, includeTabs: true })),
       );
   files.push(await out.writeJson(itemFile(folder, 'formData'), formData));
   if (options.combined) {

@@ -1,16 +1,17 @@
 import type { AccountClient, CallOptions } from '../client/esignature-client.js';
-import type { Envelope, EnvelopesInformation } from '../envelope/wire.js';
+import { recipientsByKind, type Envelope, type EnvelopesInformation } from '../envelope/wire.js';
 import { listingPages, type ListingLimits } from '../client/listing-pages.js';
 
 /**
  * What each envelope of the listing comes with: its recipients and their
- * statuses, and its documents' ids, names and sizes — what the archive of a
- * completed one lacks to name its files (collect.ts) — so neither costs a
- * call per envelope. (Recipients' tabs are not among the listing's
- * `include` values in DocuSign's Swagger, only the single envelope's: form
- * data stays one call per completed envelope.)
+ * statuses, their tabs (form data: DocuSign's Swagger gives `tabs,recipients`
+ * as its example of this listing's `include`), and its documents' ids, names
+ * and sizes — what the archive of a completed one lacks to name its files
+ * (collect.ts) — so none of them costs a call per envelope. A service whose
+ * listing leaves the tabs out costs one read of the recipients per completed
+ * envelope instead (sync.ts says so in the report).
  */
-export const listingIncludes = ['recipients', 'documents'];
+export const listingIncludes = ['recipients', 'tabs', 'documents'];
 
 /** DocuSign's largest page of the status-changes listing. */
 export const listingPageSize = 1000;
@@ -25,12 +26,18 @@ export interface ListingResult {
   calls: number;
   /** The service's `lastQueriedDateTime` of the first page: where the next listing may start. */
   listedAt: string | undefined;
+  /**
+   * True when some recipient of the listing came with its tabs: the service
+   * honours `include=tabs`, so a completed envelope's recipients as listed
+   * are its form data (a recipient listed without tabs has none).
+   */
+  carriesTabs: boolean;
 }
 
 /**
  * The account-level status-changes listing (GET …/envelopes, Swagger
- * Envelopes_GetEnvelopes) with `include=recipients,documents`: every envelope whose
- * status changed since `fromDate`, each with its signers and their statuses and its documents,
+ * Envelopes_GetEnvelopes) with `include=recipients,tabs,documents`: every envelope whose
+ * status changed since `fromDate`, each with its recipients, their statuses and tabs, and its documents,
  * paged by `start_position` — never a request per envelope (DocuSign forbids
  * polling one envelope more often than every 15 minutes and recommends this
  * listing: https://www.docusign.com/blog/dsdev-has-my-envelope-been-signed).
@@ -47,12 +54,16 @@ export async function listStatusChanges(
 ): Promise<ListingResult> {
   // The signal stops the listing between pages (listing-pages.ts), not a page in flight.
   const { limits, signal, ...call } = options;
-  const result: ListingResult = { envelopes: new Map(), calls: 0, listedAt: undefined };
+  const result: ListingResult = { envelopes: new Map(), calls: 0, listedAt: undefined, carriesTabs: false };
   const what = `the status listing of account ${account.accountId}`;
   const take = (page: EnvelopesInformation) => {
     result.calls += 1;
     result.listedAt ??= page.lastQueriedDateTime;
-    for (const e of page.envelopes ?? []) if (e.envelopeId) result.envelopes.set(e.envelopeId.toLowerCase(), e);
+    for (const e of page.envelopes ?? []) {
+      if (!e.envelopeId) continue;
+      result.envelopes.set(e.envelopeId.toLowerCase(), e);
+      result.carriesTabs ||= recipientsByKind(e.recipients).some(({ recipient }) => recipient.tabs !== undefined);
+    }
   };
   const fromDate = query.fromDate;
   if (fromDate !== undefined) {

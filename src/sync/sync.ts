@@ -7,7 +7,7 @@ import type { FormDataJson } from '../output/records.js';
 import { formDataCsv, type FormDataRow } from './form-data-csv.js';
 import { copyFacts, shownFactFields } from '../output/status-fields.js';
 import { identityOf, transactionIdOf } from '../runner/identity.js';
-import type { EnvelopeResult, RunSummary } from '../runner/run-summary.js';
+import type { EnvelopeResult, FormDataSources, RunSummary } from '../runner/run-summary.js';
 import { itemErrorOf } from '../runner/envelopes/envelope-pipeline.js';
 import { commandRun, type CommandRunOptions } from '../runner/command-run.js';
 import type { Journal } from '../state/journal.js';
@@ -26,7 +26,7 @@ import { recipientOutcomes } from './record-facts.js';
 import { withFacts } from '../state/status-facts.js';
 import { isSignrunError } from '../errors/signrun-error.js';
 import { isStatusRegression } from '../envelope/statuses.js';
-import type { EnvelopeDocument } from '../envelope/wire.js';
+import type { EnvelopeDocument, EnvelopeRecipients } from '../envelope/wire.js';
 
 /**
  * Options of {@link sync}: those every command on the service takes
@@ -69,6 +69,19 @@ export interface SyncInfo {
    * (connect-form-data.ts): one read of the recipients saved for each.
    */
   formDataFromConnect: number;
+  /**
+   * Completed envelopes whose form-data.json came from the status listing's
+   * recipients with their tabs (`include=recipients,tabs`): no call each.
+   */
+  formDataFromListing: number;
+  /** Completed envelopes whose form data cost one read of their recipients (listRecipients). */
+  formDataReads: number;
+  /**
+   * Whether the status listing carried the recipients' tabs (undefined: no
+   * listing was made). False: this service leaves them out, so each completed
+   * envelope's form data costs a read (reported as a warning).
+   */
+  listingCarriedTabs?: boolean;
   /** The form-data.csv files written, with the number of envelopes in each (form-data-csv.ts). */
   formData: Array<{ path: string; envelopes: number }>;
 }
@@ -95,8 +108,9 @@ interface Known {
  * account, paged, never a request per envelope — records each status change
  * in the journal and in envelope.json, and collects each newly completed
  * envelope's signed documents and certificate, once, in one download (its
- * archive), with its form data (one read of its recipients' tabs, none
- * when `signrun listen` kept them from Connect). An envelope whose state
+ * archive), with its form data (from the listing's recipients and their
+ * tabs; from Connect when `signrun listen` kept them; else one read of the
+ * recipients each, which the report counts). An envelope whose state
  * did not change costs no call. The summary feeds the
  * same reporters as a run.
  */
@@ -106,7 +120,15 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
     options,
     { report: 'sync', command: 'signrun sync', envelopes: envelopes.length, accounts: 0 },
     async ({ now, concurrency, out, client, collector, state, emit, interrupted, finish }) => {
-      const info: SyncInfo = { listed: false, listingCalls: 0, downloads: 0, formDataFromConnect: 0, formData: [] };
+      const info: SyncInfo = {
+        listed: false,
+        listingCalls: 0,
+        downloads: 0,
+        formDataFromConnect: 0,
+        formDataFromListing: 0,
+        formDataReads: 0,
+        formData: [],
+      };
       const { journal, progress } = state;
       const recollect = new Set(state.brokenPromises.filter((b) => b.step === 'collected').map((b) => b.id));
       const known = await knownEnvelopes(envelopes, out, progress);
@@ -116,6 +138,8 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
       const account = sent.length > 0 ? await client.login({ tag: 'login' }) : undefined;
       const listed = new Map<string, EnvelopeStatusFacts>();
       const listedDocuments = new Map<string, EnvelopeDocument[]>();
+      // The recipients with their tabs of each completed envelope, when the listing carries tabs: its form data.
+      const listedRecipients = new Map<string, EnvelopeRecipients>();
       // Events `signrun listen` recorded (Connect): used for what no listing of this sync shows.
       const events = await latestConnectStatuses(options.stateDir);
       // Form data `signrun listen` kept of completed envelopes (Connect with tabs): used instead of a read.
@@ -173,12 +197,15 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
           if (result) {
             info.listed = true;
             info.listingCalls = result.calls;
+            info.listingCarriedTabs = result.carriesTabs;
             for (const [id, envelope] of result.envelopes) {
               listed.set(id, statusFactsOf(envelope));
               // Kept for the completed ones only: what names the files of their archives (collect.ts).
               const documents = envelope.envelopeDocuments ?? [];
               if (envelope.status === 'completed' && contentDocuments(documents).length > 0)
                 listedDocuments.set(id, documents);
+              if (envelope.status === 'completed' && result.carriesTabs && envelope.recipients)
+                listedRecipients.set(id, envelope.recipients);
             }
             await journal.append({
               kind: 'listing',
@@ -199,6 +226,7 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
           journal,
           listed,
           listedDocuments,
+          listedRecipients,
           events,
           connectFormData,
           stateDir: options.stateDir,
@@ -216,9 +244,21 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
       // An abort stops the downloads (collectCompleted takes the signal), not
       // the recording: what the listing said is still written for every envelope.
       await scheduleLazily(known, concurrency, syncEach, () => false);
+      if (info.formDataReads > 0 && info.listingCarriedTabs === false)
+        emit({
+          type: 'warning',
+          kind: 'form-data-read-per-envelope',
+          message: `the service's status listing left out the recipients' tabs (include=recipients,tabs), so the form data of ${info.formDataReads} completed envelope(s) was read with one call each`,
+        });
       info.formData = await writeFormDataTables(known, out, (warning) => emit({ type: 'warning', ...warning }));
       const summary = await finish();
-      return { ...summary, sync: info };
+      const formData: FormDataSources = {
+        fromListing: info.formDataFromListing,
+        fromConnect: info.formDataFromConnect,
+        readPerEnvelope: info.formDataReads,
+        ...(info.listingCarriedTabs !== undefined ? { listingCarriedTabs: info.listingCarriedTabs } : {}),
+      };
+      return { ...summary, formData, sync: info };
     },
   );
 }
@@ -248,6 +288,8 @@ interface SyncOneContext {
   listed: Map<string, EnvelopeStatusFacts>;
   /** The documents the listing gave of each completed envelope (include=documents). */
   listedDocuments: Map<string, EnvelopeDocument[]>;
+  /** The recipients with their tabs the listing gave of each completed envelope (include=recipients,tabs). */
+  listedRecipients: Map<string, EnvelopeRecipients>;
   /** Latest status per envelopeId from Connect events (signrun listen). */
   events: Map<string, { status: string; at: string }>;
   /** Envelope ids whose form data listen kept (connect-form-data.ts). */
@@ -315,10 +357,12 @@ async function syncOne(k: Known, ctx: SyncOneContext): Promise<EnvelopeResult> {
       const formData = ctx.connectFormData.has(envelopeId)
         ? await readConnectFormData(ctx.stateDir, envelopeId)
         : undefined;
+      const recipients = formData ? undefined : ctx.listedRecipients.get(envelopeId);
       files = await collectCompleted(ctx.account, ctx.out, k.folder, envelopeId, {
         combined: ctx.combined,
         ...(documents ? { documents } : {}),
         ...(formData ? { formData } : {}),
+        ...(recipients ? { recipients } : {}),
         now: ctx.now,
         tag: k.id,
         ...(ctx.signal ? { signal: ctx.signal } : {}),
@@ -332,6 +376,8 @@ async function syncOne(k: Known, ctx: SyncOneContext): Promise<EnvelopeResult> {
         files: files.map((f) => ({ path: f.path, sha256: f.sha256, size: f.size })),
       });
       changed = true;
+      if (recipients) ctx.info.formDataFromListing += 1;
+      else if (!formData) ctx.info.formDataReads += 1;
       if (formData) {
         ctx.info.formDataFromConnect += 1;
         // Collected: form-data.json holds the values now, the state need not keep a second copy.

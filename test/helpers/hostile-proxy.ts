@@ -16,7 +16,9 @@ import { unzipSync, zipSync } from 'fflate';
  *   a client that does not stop ends a test, not a disk);
  * - `renamed-archive`: an envelope's archive (documents/archive) holds the same
  *   files under names that are not DocuSign's (`file-1.pdf`, `file-2.pdf`…),
- *   which the sandbox itself never writes.
+ *   which the sandbox itself never writes;
+ * - `listing-without-tabs`: an envelope listing's recipients come without
+ *   their tabs, as from a service that ignores `include=tabs`.
  */
 export type HostileMode =
   | 'pass'
@@ -26,7 +28,8 @@ export type HostileMode =
   | 'sent-after-completed'
   | 'html-documents'
   | 'endless-documents'
-  | 'renamed-archive';
+  | 'renamed-archive'
+  | 'listing-without-tabs';
 
 /** A loopback proxy in front of a real sandbox that misbehaves on demand. */
 export interface HostileProxy {
@@ -218,7 +221,29 @@ function hostileListing(page: Listing, mode: HostileMode, nextId: () => number):
           status: e.status === 'completed' ? 'sent' : e.status,
         })),
       };
+    case 'listing-without-tabs':
+      return {
+        ...page,
+        envelopes: (page.envelopes ?? []).map((e) => ({ ...e, recipients: withoutTabs(e.recipients) })),
+      };
     default:
       return page;
   }
+}
+
+/** A listed envelope's recipients, each collection's recipients without their `tabs`. */
+function withoutTabs(recipients: unknown): unknown {
+  if (recipients === null || typeof recipients !== 'object') return recipients;
+  return Object.fromEntries(
+    Object.entries(recipients).map(([collection, list]) => [
+      collection,
+      Array.isArray(list)
+        ? list.map((r: unknown) => {
+            if (r === null || typeof r !== 'object') return r;
+            const { tabs: _tabs, ...rest } = r as Record<string, unknown>;
+            return rest;
+          })
+        : list,
+    ]),
+  );
 }

@@ -119,8 +119,8 @@ describe('sync writes what the signers entered', () => {
     expect(synced.code, synced.stderr + synced.stdout).toBe(0);
     expect(synced.stdout).toContain('What the signers entered: ');
     expect(synced.stdout).toContain(`form-data.csv (2 completed envelope(s))`);
-    // One read of the tabs per completed envelope, none for the one still out.
-    expect(requests.filter((l) => /\/recipients\S* 200/.test(l))).toHaveLength(2);
+    // No read of the tabs: the status listing carried them (issue 37).
+    expect(requests.filter((l) => /\/recipients\S* 200/.test(l))).toEqual([]);
 
     const formData = async (key: string) =>
       JSON.parse(await readFile(path.join(out, 'offer-letters-2027', key, 'form-data.json'), 'utf8')) as FormDataJson;

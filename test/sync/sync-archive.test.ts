@@ -11,8 +11,8 @@ import { sandboxApi } from '../signing/sandbox-api.js';
 import { startHostileProxy, type HostileProxy } from '../helpers/hostile-proxy.js';
 
 // Issue 24 item 2, through the CLI against a real sandbox: sync collects a
-// completed envelope with one download (its archive) and one read of its
-// recipients' tabs (form data, which no listing carries), writes the same
+// completed envelope with one download (its archive) and its form data from
+// the status listing's recipients and tabs (issue 37: no read), writes the same
 // files at the same paths with the same sha256 as the service's own
 // documents, and spends no call at all on an envelope whose state did not
 // change. An archive whose files go by other names (a proxy renames them:
@@ -114,18 +114,18 @@ async function lastSyncCalls(): Promise<{ byOperation: Record<string, number>; p
 }
 
 describe('sync collects a completed envelope in one download', () => {
-  it('one archive per completed envelope (+ one read of its tabs for form data), the same files and sha256, none for the unchanged', async () => {
+  it('one archive per completed envelope (form data from the listing), the same files and sha256, none for the unchanged', async () => {
     await sign('alice');
     await sign('bruno');
     const first = await runCli(['sync', dir, '--out', out, '--force'], { env });
     expect(first.code, first.stdout + first.stderr).toBe(0);
     const calls = await lastSyncCalls();
-    // Two completed envelopes: one archive each for documents and certificate, one recipients read
-    // each for form data; no list of documents, no download per document, no certificate download.
-    expect(calls.byOperation).toMatchObject({ downloadArchive: 2, listRecipients: 2 });
-    for (const op of ['listDocuments', 'downloadDocument', 'downloadCertificate', 'getEnvelope'])
+    // Two completed envelopes: one archive each for documents and certificate, form data from the
+    // listing; no list of documents, no download per document, no certificate download, no read of recipients.
+    expect(calls.byOperation).toMatchObject({ downloadArchive: 2 });
+    for (const op of ['listDocuments', 'downloadDocument', 'downloadCertificate', 'getEnvelope', 'listRecipients'])
       expect(calls.byOperation[op], op).toBeUndefined();
-    expect(calls.perEnvelope).toBe(4);
+    expect(calls.perEnvelope).toBe(2);
     expect(calls.byOperation['listEnvelopes']).toBe(1);
     await expectCollected('alice');
     await expectCollected('bruno');
@@ -160,7 +160,6 @@ describe('sync collects a completed envelope in one download', () => {
       listDocuments: 1,
       downloadDocument: 2,
       downloadCertificate: 1,
-      listRecipients: 1,
     });
     await expectCollected('chloe');
   }, 120_000);

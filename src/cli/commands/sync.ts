@@ -73,6 +73,12 @@ const syncCommand: CommandHandler = async ({ args, options, io, signal }) => {
           ? `Listed status changes in ${info.listingCalls} call(s); downloaded ${info.downloads} file(s) of completed envelopes.\n`
           : `No listing made (polling rule); next listing from ${info.nextListingAt ?? 'now'}.\n`,
       );
+      if (info.formDataFromListing > 0)
+        io.stdout.write(
+          `Form data of ${info.formDataFromListing} completed envelope(s) from the status listing (recipients with their tabs): ${info.formDataFromListing} call(s) saved.\n`,
+        );
+      if (info.formDataReads > 0)
+        io.stdout.write(`Form data of ${info.formDataReads} completed envelope(s) read with one call each.\n`);
       if (info.formDataFromConnect > 0)
         io.stdout.write(
           `Form data of ${info.formDataFromConnect} completed envelope(s) from Connect (signrun listen): ${info.formDataFromConnect} call(s) saved.\n`,

@@ -29,6 +29,11 @@ export type EnforcedSetting = 'allowEnvelopeSending' | 'allowAccountManagement';
 /** Refuses the request when the caller's permission profile sets `setting` to false. */
 export function requirePermission(request: FastifyRequest, setting: EnforcedSetting): void {
   const { user } = principalOf(request);
-  const profile = profileOfUser(request.server.sandbox, user);
-  if (profile.settings[setting]?.toLowerCase() === 'false') throw apiErrors.userLacksPermissions();
+  // The one setting, as profileOfUser chooses the profile (without reading the whole profile).
+  const value = request.server.sandbox.permissionProfiles.settingOfUser(
+    user.accountId,
+    user.permissionProfileId,
+    setting,
+  );
+  if (typeof value === 'string' && value.toLowerCase() === 'false') throw apiErrors.userLacksPermissions();
 }

@@ -102,6 +102,15 @@ export function permissionProfilesRepository(db: SandboxDatabase) {
     ),
     remove: db.prepare('DELETE FROM permission_profiles WHERE id = ?'),
     hasAny: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM permission_profiles WHERE account_id = ?'),
+    // One setting of a profile, read by SQLite: the permission check of every envelope creation
+    // parsed the whole settings JSON of the profile (issue 37). A row with a null value: the
+    // profile leaves the setting out; no row: no such profile.
+    settingById: db.prepare<[string, string, string], { value: unknown }>(
+      'SELECT json_extract(settings_json, ?) AS value FROM permission_profiles WHERE account_id = ? AND id = ?',
+    ),
+    settingByName: db.prepare<[string, string, string], { value: unknown }>(
+      'SELECT json_extract(settings_json, ?) AS value FROM permission_profiles WHERE account_id = ? AND name = ? COLLATE NOCASE',
+    ),
   };
   // Accounts whose built-in profiles this process has made sure of.
   const ensured = new Set<string>();
@@ -123,6 +132,20 @@ export function permissionProfilesRepository(db: SandboxDatabase) {
       ensure(accountId);
       const row = q.get.get(accountId, id);
       return row && toRecord(row);
+    },
+    /**
+     * One setting of the profile `profileId` of the account, else (no id, or
+     * an id the account does not have) of its "Account Administrator" profile,
+     * as profileOfUser (people/permissions.ts) chooses: undefined when the
+     * profile leaves it out.
+     */
+    settingOfUser(accountId: string, profileId: string | null | undefined, name: keyof AccountRoleSettings): unknown {
+      ensure(accountId);
+      const path = `$.${name}`;
+      const row =
+        (profileId ? q.settingById.get(path, accountId, profileId) : undefined) ??
+        q.settingByName.get(path, accountId, 'Account Administrator');
+      return row?.value ?? undefined;
     },
     byName(accountId: string, name: string): PermissionProfileRecord | undefined {
       ensure(accountId);

@@ -141,8 +141,9 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
         startPosition,
         count: Math.min(count, 1000),
       });
-      // `include` (Swagger: custom_fields, documents, recipients…; `tabs` is a value of the single
-      // envelope's GET only, not of this listing's, so recipients come here without their tabs).
+      // `include` (Swagger: custom_fields, documents, recipients…, and `tabs`, its own example
+      // `tabs,recipients`): the recipients come with their tabs only when `tabs` is named too, as
+      // DocuSign's do; sync reads the form data of completed envelopes from them (no call each).
       const include = splitList(q.include) ?? [];
       // One query for the page's custom fields (the runner's listings carry its identity fields), not one per envelope.
       const fields = sandbox.envelopes.customFieldsOfMany(envelopes.map((e) => e.id));
@@ -150,7 +151,9 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
         envelopes: envelopes.map((e) =>
           envelopeJson(e, {
             customFields: fields.get(e.id) ?? [],
-            ...(include.includes('recipients') ? { recipients: sandbox.envelopes.recipients(e.id) } : {}),
+            ...(include.includes('recipients')
+              ? { recipients: sandbox.envelopes.recipients(e.id), recipientTabs: include.includes('tabs') }
+              : {}),
             ...(include.includes('documents') ? { documents: sandbox.envelopes.documents(e.id) } : {}),
           }),
         ),
@@ -182,7 +185,9 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
       return {
         ...envelopeJson(envelope, {
           customFields: sandbox.envelopes.customFields(envelope.id),
-          ...(include.includes('recipients') ? { recipients: sandbox.envelopes.recipients(envelope.id) } : {}),
+          ...(include.includes('recipients')
+            ? { recipients: sandbox.envelopes.recipients(envelope.id), recipientTabs: include.includes('tabs') }
+            : {}),
           ...(include.includes('documents') ? { documents: sandbox.envelopes.documents(envelope.id) } : {}),
         }),
         // The brand it shows (its own brandId, or the sending default it was created with).

@@ -58,10 +58,19 @@ export function envelopeDocumentJson(envelopeId: string, d: DocumentRecord, orde
   };
 }
 
-/** `#/definitions/envelope` (GET one envelope, and each item of the status-changes listing). */
+/**
+ * `#/definitions/envelope` (GET one envelope, and each item of the status-changes listing).
+ * `recipientTabs: false` leaves the recipients' tabs out, as DocuSign does unless `include`
+ * names `tabs` (default true: the recipients as GET …/recipients gives them).
+ */
 export function envelopeJson(
   e: EnvelopeRecord,
-  extra: { customFields?: CustomFieldRecord[]; recipients?: RecipientRecord[]; documents?: DocumentRecord[] } = {},
+  extra: {
+    customFields?: CustomFieldRecord[];
+    recipients?: RecipientRecord[];
+    recipientTabs?: boolean;
+    documents?: DocumentRecord[];
+  } = {},
 ) {
   const uri = `/envelopes/${e.id}`;
   return {
@@ -92,7 +101,9 @@ export function envelopeJson(
     // Not in #/definitions/envelope, but stored and returned as the issue asks (Swagger objects allow more members).
     eventNotification: e.eventNotification ?? undefined,
     ...(extra.customFields ? { customFields: customFieldsJson(extra.customFields) } : {}),
-    ...(extra.recipients ? { recipients: recipientsJson(extra.recipients) } : {}),
+    ...(extra.recipients
+      ? { recipients: recipientsJson(extra.recipients, { tabs: extra.recipientTabs !== false }) }
+      : {}),
     // `include=documents` (Envelopes_GetEnvelopes, Envelopes_GetEnvelope): #/definitions/envelope's envelopeDocuments.
     ...(extra.documents
       ? { envelopeDocuments: extra.documents.map((d, i) => envelopeDocumentJson(e.id, d, i + 1)) }
@@ -123,8 +134,8 @@ export type AnsweredRecipient = WireRecipient & {
   witnessFor?: string;
 };
 
-/** `#/definitions/signer`, `carbonCopy`, … : one recipient in its kind's shape. */
-export function recipientJson(r: RecipientRecord): AnsweredRecipient {
+/** `#/definitions/signer`, `carbonCopy`, … : one recipient in its kind's shape (without its tabs: `tabs: false`). */
+export function recipientJson(r: RecipientRecord, options: { tabs?: boolean } = {}): AnsweredRecipient {
   const kind = recipientKind(r.kind);
   return {
     recipientId: r.recipientId,
@@ -142,7 +153,7 @@ export function recipientJson(r: RecipientRecord): AnsweredRecipient {
     // Swagger gives creationReason to the kinds that sign only.
     creationReason: kind.signs ? 'sender' : undefined,
     deliveryMethod: 'email',
-    tabs: kind.hasTabs && Object.keys(r.tabs).length > 0 ? r.tabs : undefined,
+    tabs: options.tabs !== false && kind.hasTabs && Object.keys(r.tabs).length > 0 ? r.tabs : undefined,
     emailNotification:
       r.emailSubject || r.emailBody || r.supportedLanguage
         ? {
@@ -164,10 +175,10 @@ export function recipientJson(r: RecipientRecord): AnsweredRecipient {
  * collection, in submission order, every other collection DocuSign has
  * empty, and where the routing stands (routing.ts).
  */
-export function recipientsJson(recipients: RecipientRecord[]): EnvelopeRecipients {
+export function recipientsJson(recipients: RecipientRecord[], options: { tabs?: boolean } = {}): EnvelopeRecipients {
   return {
     ...emptyCollections(),
-    ...recipientsObject(recipients.map((r) => ({ kind: r.kind, recipient: recipientJson(r) }))),
+    ...recipientsObject(recipients.map((r) => ({ kind: r.kind, recipient: recipientJson(r, options) }))),
     recipientCount: String(recipients.length),
     currentRoutingOrder: String(currentRoutingOrder(recipients)),
   };

@@ -1,0 +1,34 @@
+import type { ResolvedDocument } from './model.js';
+
+/**
+ * One object for each distinct document of a load, and one list for each
+ * distinct list of them: the rows of a forEach pattern that send the same
+ * files under the same ids and names share them, instead of each row holding
+ * its own copies (issue 37: the job model is what grows with the rows).
+ * Documents are complete (size, pages, sha256) when they are shared, and
+ * nothing changes a resolved envelope's documents afterwards.
+ */
+export class SharedDocuments {
+  readonly #documents = new Map<string, ResolvedDocument>();
+  readonly #lists = new Map<string, ResolvedDocument[]>();
+
+  /** The shared list equal to `documents` (`documents` itself the first time). */
+  share(documents: ResolvedDocument[]): ResolvedDocument[] {
+    const keys = documents.map(keyOf);
+    const listKey = keys.join('\u0001');
+    const list = this.#lists.get(listKey);
+    if (list) return list;
+    const shared = documents.map((d, i) => {
+      const seen = this.#documents.get(keys[i]!);
+      if (seen) return seen;
+      this.#documents.set(keys[i]!, d);
+      return d;
+    });
+    this.#lists.set(listKey, shared);
+    return shared;
+  }
+}
+
+function keyOf(d: ResolvedDocument): string {
+  return `${d.documentId}\0${d.name}\0${d.path}\0${d.fileExtension}\0${d.size}\0${d.pageCount}\0${d.sha256}`;
+}

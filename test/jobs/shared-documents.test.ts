@@ -1,0 +1,53 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadJobs } from '../../src/jobs/index.js';
+import { repoRoot } from '../helpers/run-cli.js';
+
+// Issue 37, flat memory: the rows of a forEach pattern that send the same files share one
+// list of document objects (the job model is what grows with the rows); a row whose file
+// differs has its own, and every row's documents are complete and right.
+
+const work = join(repoRoot, `test/.tmp/shared-documents-${process.pid}`);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('documents of a forEach pattern', () => {
+  it('are one list of objects for the rows that send the same files, their own for a row that does not', async () => {
+    rmSync(work, { recursive: true, force: true });
+    mkdirSync(join(work, 'docs'), { recursive: true });
+    writeFileSync(join(work, 'docs/a.pdf'), readFileSync(join(repoRoot, 'examples/docs/offer-letter.pdf')));
+    writeFileSync(join(work, 'docs/b.pdf'), readFileSync(join(repoRoot, 'examples/docs/company-handbook.pdf')));
+    writeFileSync(join(work, 'people.csv'), 'id,letter\n1,a.pdf\n2,a.pdf\n3,b.pdf\n');
+    writeFileSync(
+      join(work, 'job.yaml'),
+      [
+        'version: 1',
+        'job: shared',
+        'defaults: { emailSubject: Sign }',
+        'envelopes:',
+        '  - key: e-${row.id}',
+        '    forEach: { csv: people.csv }',
+        '    documents:',
+        '      - { name: letter.pdf, file: "docs/${row.letter}" }',
+        '      - { name: handbook.pdf, file: docs/b.pdf }',
+        '    recipients: [{ name: "P ${row.id}", email: "p${row.id}@example.com" }]',
+        '',
+      ].join('\n'),
+    );
+    const result = await loadJobs([work], { cwd: work, env: {} });
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    const [one, two, three] = result.jobs[0]!.envelopes;
+    expect(two!.documents).toBe(one!.documents);
+    expect(three!.documents).not.toBe(one!.documents);
+    // The handbook is the same document in every row: one object.
+    expect(three!.documents[1]).toBe(one!.documents[1]);
+    expect(three!.documents[0]).not.toBe(one!.documents[0]);
+    expect(three!.documents.map((d) => [d.documentId, d.name, d.pageCount])).toEqual([
+      ['1', 'letter.pdf', 1],
+      ['2', 'handbook.pdf', 1],
+    ]);
+    expect(one!.documents[0]!.sha256).not.toBe(three!.documents[0]!.sha256);
+    // Each row's digest still says what it sends.
+    expect(one!.digest).not.toBe(three!.digest);
+  });
+});
