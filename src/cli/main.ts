@@ -6,6 +6,7 @@ import { ExitCode } from '../errors/catalogue-entry.js';
 import { formatErrorForConsole } from './format-error.js';
 import type { CommandHandler } from './command.js';
 import { annotateError } from './github-actions.js';
+import { removeLiveTempFiles } from '../output/atomic-write.js';
 
 /**
  * The one exit point: every command returns an exit code or throws; this maps
@@ -22,6 +23,8 @@ export async function main(argv: string[], io: CommandIO = processIO()): Promise
       );
       controller.abort();
     } else {
+      // Writes in flight will not finish: their temp files go now, so that none is left behind.
+      removeLiveTempFiles();
       io.stderr.write('Stopped at once.\n');
       process.exit(ExitCode.interrupted);
     }
