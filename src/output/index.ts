@@ -26,3 +26,4 @@ export {
   type FormDataTab,
 } from './records.js';
 export { fileDigest } from './file-digest.js';
+export { terminalSafe } from './terminal-text.js';

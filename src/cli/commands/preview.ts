@@ -5,7 +5,7 @@ import { useColour } from '../io.js';
 import { loadJobs } from '../../jobs/index.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
 import { SignrunError } from '../../errors/index.js';
-import { OutputFolder, previewFiles } from '../../output/index.js';
+import { OutputFolder, previewFiles, terminalSafe } from '../../output/index.js';
 import { createProgressCounter } from '../../reporters/index.js';
 import { readStoredTemplates } from '../stored-templates.js';
 
@@ -62,7 +62,8 @@ const preview: CommandHandler = async ({ args, options, io, signal }) => {
   const diagnostics = [...loaded.warnings, ...summary.diagnostics];
   if (format !== 'text' || diagnostics.length > 0) io.stdout.write(formatDiagnostics(diagnostics, format, { colour }));
   // Not warnings: a skipped template is said, on stderr, and does not change the exit code.
-  for (const note of summary.notes) io.stderr.write(`note: ${note.file}:${note.line} ${note.message}\n`);
+  for (const note of summary.notes)
+    io.stderr.write(`note: ${terminalSafe(`${note.file}:${note.line} ${note.message}`)}\n`);
   const warnings = summary.diagnostics.filter((d) => d.severity === 'warning').length;
   const errors = summary.diagnostics.length - warnings;
   io.stderr.write(
