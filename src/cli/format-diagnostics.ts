@@ -1,5 +1,6 @@
 import pc from 'picocolors';
 import type { Diagnostic, LoadStats } from '../jobs/model.js';
+import { terminalSafe } from '../output/terminal-text.js';
 
 /** Output formats of `validate` (and of invalid input in `plan` and `run`). */
 export type DiagnosticFormat = 'text' | 'json' | 'github';
@@ -48,11 +49,11 @@ export function formatDiagnostics(
   const blocks = diagnostics.slice(0, max).map((d) => {
     const label = d.severity === 'error' ? c.red(c.bold(d.code)) : c.yellow(c.bold(d.code));
     const lines = [
-      `${c.bold(`${d.file}:${d.line}:${d.column}`)} ${label} ${d.severity === 'warning' ? `${c.yellow('warning:')} ` : ''}${d.message}`,
+      `${c.bold(terminalSafe(`${d.file}:${d.line}:${d.column}`))} ${label} ${d.severity === 'warning' ? `${c.yellow('warning:')} ` : ''}${terminalSafe(d.message)}`,
     ];
     if (d.excerpt !== undefined) {
       const gutter = String(d.line);
-      const excerpt = d.excerpt.replace(/\t/g, ' ');
+      const excerpt = terminalSafe(d.excerpt.replace(/\t/g, ' '));
       lines.push(`${c.dim(`${gutter} |`)} ${excerpt}`);
       lines.push(`${' '.repeat(gutter.length)} ${c.dim('|')} ${' '.repeat(Math.max(0, d.column - 1))}${c.red('^')}`);
     }

@@ -4,14 +4,19 @@ import { processIO, type CommandIO } from './io.js';
 import { isSignrunError } from '../errors/signrun-error.js';
 import { ExitCode } from '../errors/catalogue-entry.js';
 import { formatErrorForConsole } from './format-error.js';
+import { debugWanted, reportInternalError } from './internal-error.js';
 import type { CommandHandler } from './command.js';
 import { annotateError } from './github-actions.js';
+import { removeLiveTempFiles } from '../output/atomic-write.js';
 
 /**
  * The one exit point: every command returns an exit code or throws; this maps
  * what it threw to a message and an exit code. Nothing else calls process.exit.
  */
-export async function main(argv: string[], io: CommandIO = processIO()): Promise<number> {
+export async function main(given: string[], io: CommandIO = processIO()): Promise<number> {
+  // --debug is signrun's, before or after the command's name: taken out before the commands parse theirs.
+  const debug = debugWanted(given, io.env);
+  const argv = given.filter((arg) => arg !== '--debug');
   const controller = new AbortController();
   let interrupts = 0;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -22,6 +27,8 @@ export async function main(argv: string[], io: CommandIO = processIO()): Promise
       );
       controller.abort();
     } else {
+      // Writes in flight will not finish: their temp files go now, so that none is left behind.
+      removeLiveTempFiles();
       io.stderr.write('Stopped at once.\n');
       process.exit(ExitCode.interrupted);
     }
@@ -53,12 +60,7 @@ export async function main(argv: string[], io: CommandIO = processIO()): Promise
       annotateError(io, error.code, error.message);
       return error.exitCode;
     }
-    io.stderr.write(
-      `signrun: internal error (SR_INTERNAL): ${error instanceof Error ? error.message : String(error)}\n` +
-        (io.env['SIGNRUN_DEBUG']
-          ? `${error instanceof Error ? error.stack : ''}\n`
-          : 'Run again with SIGNRUN_DEBUG=1 for a stack trace, and report it.\n'),
-    );
+    reportInternalError(error, io, debug);
     return ExitCode.failed;
   } finally {
     process.off('SIGINT', onSignal);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { unlinkSync } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -14,6 +15,41 @@ function tempPathFor(target: string): string {
   return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${counter}.tmp`);
 }
 
+/**
+ * Temp files of this process that exist now (created, not yet renamed or
+ * removed): what removeLiveTempFiles removes when the process must end at
+ * once.
+ */
+const liveTemps = new Set<string>();
+
+/**
+ * Removes, synchronously, every temp file this process has open and not yet
+ * renamed into place, and returns how many: for an exit that cannot wait for
+ * the writes in flight (a second Ctrl-C or SIGTERM), so that nothing of a
+ * file that was never whole stays behind (issue 36: a killed preview left
+ * `.preview-….png.<pid>.tmp` files). What a temp file would have become was
+ * not written, and nothing records it as written until its rename.
+ */
+export function removeLiveTempFiles(): number {
+  let removed = 0;
+  for (const temp of liveTemps) {
+    try {
+      unlinkSync(temp);
+      removed += 1;
+    } catch {
+      // Already renamed or removed by a write finishing meanwhile.
+    }
+  }
+  liveTemps.clear();
+  return removed;
+}
+
+/** Removes a temp file that will not be renamed. */
+async function dropTemp(temp: string): Promise<void> {
+  await rm(temp, { force: true });
+  liveTemps.delete(temp);
+}
+
 /** Folders known to exist, so that thousands of files do not each pay a mkdir. */
 const knownFolders = new Set<string>();
 
@@ -25,14 +61,17 @@ async function ensureFolder(folder: string): Promise<void> {
 
 /** Creates the temp file; when a folder known to exist was removed meanwhile, makes it again once. */
 async function openTemp(temp: string, mode: number) {
+  let handle;
   try {
-    return await open(temp, 'wx', mode);
+    handle = await open(temp, 'wx', mode);
   } catch (error) {
     if ((error as { code?: string }).code !== 'ENOENT') throw error;
     knownFolders.delete(path.dirname(temp));
     await ensureFolder(path.dirname(temp));
-    return open(temp, 'wx', mode);
+    handle = await open(temp, 'wx', mode);
   }
+  liveTemps.add(temp);
+  return handle;
 }
 
 /**
@@ -59,8 +98,9 @@ function staged(target: string, temp: string, handle: TempHandle, digest: Conten
           await handle.close();
         }
         await rename(temp, target);
+        liveTemps.delete(temp);
       } catch (error) {
-        await rm(temp, { force: true });
+        await dropTemp(temp);
         throw error;
       }
     },
@@ -91,7 +131,7 @@ export async function stageFile(
     await handle.writeFile(bytes);
   } catch (error) {
     await handle.close();
-    await rm(temp, { force: true });
+    await dropTemp(temp);
     throw error;
   }
   return staged(target, temp, handle, digest ?? digestOf(bytes));
@@ -150,7 +190,7 @@ export async function stageStream(target: string, body: AsyncIterable<unknown>, 
   } catch (error) {
     await release(body, chunks);
     await handle.close();
-    await rm(temp, { force: true });
+    await dropTemp(temp);
     throw error;
   }
   return staged(target, temp, handle, { size, sha256: hash.digest('hex') });

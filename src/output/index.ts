@@ -1,6 +1,6 @@
 // The output folder's disk writer: atomic files, records, the result spool. Below the runner. Only re-exports.
 export { OutputFolder, type FileRecord, type WriteOptions } from './output-folder.js';
-export { writeFileAtomic, writeStreamAtomic, type ContentDigest } from './atomic-write.js';
+export { writeFileAtomic, writeStreamAtomic, removeLiveTempFiles, type ContentDigest } from './atomic-write.js';
 export { ResultSpool } from './result-spool.js';
 export {
   reportFiles,
@@ -26,3 +26,4 @@ export {
   type FormDataTab,
 } from './records.js';
 export { fileDigest } from './file-digest.js';
+export { terminalSafe } from './terminal-text.js';

@@ -1,5 +1,6 @@
 import mammoth from 'mammoth';
 import { RenditionError } from './rendition-error.js';
+import { paragraphCount } from './docx-paragraphs.js';
 import { zipBudgetProblem, type ZipBudget } from './zip-budget.js';
 
 /**
@@ -8,10 +9,11 @@ import { zipBudgetProblem, type ZipBudget } from './zip-budget.js';
  * out (the rendition is of the text: mammoth would otherwise inline every
  * image as a data: URI), and so are files the document links to
  * (`externalFileAccess: false`: a DOCX must not make the sandbox read its
- * disk). The zip is checked against `budget` before mammoth unpacks it.
+ * disk). The zip is checked against `budget`, and its paragraphs counted
+ * against `paragraphs`, before mammoth unpacks it.
  */
-export async function docxHtml(bytes: Uint8Array, budget: ZipBudget): Promise<string> {
-  const problem = zipBudgetProblem(bytes, budget);
+export async function docxHtml(bytes: Uint8Array, budget: ZipBudget & { paragraphs: number }): Promise<string> {
+  const problem = zipBudgetProblem(bytes, budget, paragraphCount(budget.paragraphs));
   if (problem) {
     const limit = problem.kind === 'unreadable' ? undefined : problem.kind;
     throw new RenditionError(`The DOCX cannot be read: ${problem.message}.`, limit);

@@ -7,6 +7,8 @@ import type { PDFFont } from 'pdf-lib';
  * silently and never an exception that would stop a signature.
  */
 export function encodable(font: PDFFont, text: string): string {
+  // Printable ASCII is all in WinAnsi (Helvetica's encoding): most text is, and a 5 MB one is not walked a character at a time.
+  if (/^[\x20-\x7e]*$/.test(text)) return text;
   let out = '';
   for (const ch of text) {
     if (canEncode(font, ch)) out += ch;
@@ -18,11 +20,21 @@ export function encodable(font: PDFFont, text: string): string {
   return out;
 }
 
+/** What each font was found to encode, by character: asked once each (a 5 MB text is 5 million characters). */
+const encodes = new WeakMap<PDFFont, Map<string, boolean>>();
+
 function canEncode(font: PDFFont, ch: string): boolean {
-  try {
-    font.encodeText(ch);
-    return true;
-  } catch {
-    return false;
+  let known = encodes.get(font);
+  if (!known) encodes.set(font, (known = new Map<string, boolean>()));
+  let can = known.get(ch);
+  if (can === undefined) {
+    try {
+      font.encodeText(ch);
+      can = true;
+    } catch {
+      can = false;
+    }
+    known.set(ch, can);
   }
+  return can;
 }

@@ -1,5 +1,9 @@
 import { SignrunError } from '../errors/signrun-error.js';
 
+/** The limits of a conversion (RenditionLimits in document-rendition.ts, which documents each). */
+export type RenditionLimitName =
+  'pages' | 'unpackedBytes' | 'zipEntries' | 'paragraphs' | 'characters' | 'wordCharacters' | 'milliseconds';
+
 /**
  * Thrown by renditionOf when a document cannot become a PDF: it is not a
  * readable file of its kind (a DOCX that is not a zip, say), or it goes past
@@ -8,7 +12,7 @@ import { SignrunError } from '../errors/signrun-error.js';
 export class RenditionError extends SignrunError {
   constructor(
     message: string,
-    readonly limit?: 'pages' | 'unpackedBytes' | 'zipEntries' | 'milliseconds',
+    readonly limit?: RenditionLimitName,
     cause?: unknown,
   ) {
     super('SR_DOC_NOT_CONVERTIBLE', message, cause === undefined ? {} : { cause });

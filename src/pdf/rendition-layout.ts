@@ -1,5 +1,5 @@
-import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
-import { encodable } from './encodable.js';
+import { PDFDocument, StandardFonts, type PDFPage } from 'pdf-lib';
+import { wrapLines } from './line-wrap.js';
 import { RenditionError } from './rendition-error.js';
 import type { TextBlock } from './text-blocks.js';
 
@@ -23,9 +23,11 @@ const FIXED_DATE = new Date(Date.UTC(2000, 0, 1));
 /** What the layout stops at. */
 export interface LayoutLimits {
   readonly pages: number;
-  /** Checked between blocks, from `started` (a Date.now() value). */
+  /** Checked at every line, from `started` (a value of `now`). */
   readonly milliseconds: number;
   readonly started: number;
+  /** The clock (Date.now). */
+  readonly now: () => number;
 }
 
 /**
@@ -54,12 +56,17 @@ export async function layoutBlocks(blocks: readonly TextBlock[], limits: LayoutL
     y = MARGIN;
   };
 
-  for (const block of blocks) {
-    if (Date.now() - limits.started > limits.milliseconds)
+  // Checked at every line, not between blocks: one block (a 5 MB word) may be the whole document.
+  const inTime = () => {
+    if (limits.now() - limits.started > limits.milliseconds)
       throw new RenditionError(
         `Converting the document took more than ${limits.milliseconds / 1000} s.`,
         'milliseconds',
       );
+  };
+
+  for (const block of blocks) {
+    inTime();
     const heading = block.kind === 'heading';
     const size = heading ? HEADING_SIZES[block.level - 1]! : BODY_SIZE;
     const font = heading ? bold : regular;
@@ -68,7 +75,8 @@ export async function layoutBlocks(blocks: readonly TextBlock[], limits: LayoutL
     // A heading keeps some space above it, except at the top of a page.
     if (heading && y > MARGIN) y += size * 0.6;
     let first = true;
-    for (const line of wrap(block.text, font, size, PAGE[0] - 2 * MARGIN - indent)) {
+    for (const line of wrapLines(block.text, font, size, PAGE[0] - 2 * MARGIN - indent)) {
+      inTime();
       if (y + lineHeight > bottom) newPage();
       const baseline = PAGE[1] - (y + size);
       if (first && block.kind === 'item') page.drawText('\u2022', { x: MARGIN + 4, y: baseline, size, font });
@@ -79,52 +87,4 @@ export async function layoutBlocks(blocks: readonly TextBlock[], limits: LayoutL
     y += heading ? size * 0.4 : size * 0.6;
   }
   return doc.save({ useObjectStreams: false });
-}
-
-/**
- * The lines of a block's text at `width` points: its own line breaks kept,
- * words moved to the next line when they do not fit, and a word longer than
- * a line cut where it reaches the margin.
- */
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
-  const lines: string[] = [];
-  const measure = (s: string) => font.widthOfTextAtSize(s, size);
-  const spaceWidth = measure(' ');
-  for (const given of text.split('\n')) {
-    let line = '';
-    let lineWidth = 0;
-    for (const raw of encodable(font, given).split(' ')) {
-      if (raw === '') continue;
-      let word = raw;
-      let wordWidth = measure(word);
-      if (line !== '' && lineWidth + spaceWidth + wordWidth <= width) {
-        line += ` ${word}`;
-        lineWidth += spaceWidth + wordWidth;
-        continue;
-      }
-      if (line !== '') lines.push(line);
-      while (wordWidth > width) {
-        const cut = fittingLength(word, measure, width);
-        lines.push(word.slice(0, cut));
-        word = word.slice(cut);
-        wordWidth = measure(word);
-      }
-      line = word;
-      lineWidth = wordWidth;
-    }
-    if (line !== '') lines.push(line);
-  }
-  return lines;
-}
-
-/** How many characters of `word` fit in `width` (at least one, so that cutting always moves on). */
-function fittingLength(word: string, measure: (s: string) => number, width: number): number {
-  let low = 1;
-  let high = word.length;
-  while (low < high) {
-    const mid = Math.ceil((low + high) / 2);
-    if (measure(word.slice(0, mid)) <= width) low = mid;
-    else high = mid - 1;
-  }
-  return low;
 }

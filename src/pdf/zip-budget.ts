@@ -9,7 +9,10 @@ export interface ZipBudget {
 }
 
 /** Why a zip is refused: it is not one signrun reads, or it is over budget. */
-export type ZipProblem = { kind: 'unreadable' | 'unpackedBytes' | 'zipEntries'; message: string };
+export type ZipProblem = { kind: 'unreadable' | 'unpackedBytes' | 'zipEntries' | 'paragraphs'; message: string };
+
+/** Looks at one part as it is unpacked (its name in the zip, its bytes); returns a problem to stop there. */
+export type ZipPartCheck = (name: string, data: Buffer) => ZipProblem | undefined;
 
 const EOCD = 0x06054b50;
 const CENTRAL = 0x02014b50;
@@ -22,10 +25,12 @@ const LOCAL = 0x04034b50;
  * as long as its central directory entry says. mammoth's unzipper (JSZip)
  * would inflate a part whole, whatever it inflates to: a 100 KB DOCX can
  * hold gigabytes of XML. Only what the ZIP format (APPNOTE 4.3) needs for a
- * DOCX is read: stored and deflated parts, no zip64, no encryption. Returns
- * the problem, or undefined when the zip is within budget.
+ * DOCX is read: stored and deflated parts, no zip64, no encryption. Each
+ * part, once unpacked, is shown to `check` (if given), so that what is in it
+ * can be measured without unpacking it twice. Returns the problem, or
+ * undefined when the zip is within budget.
  */
-export function zipBudgetProblem(bytes: Uint8Array, budget: ZipBudget): ZipProblem | undefined {
+export function zipBudgetProblem(bytes: Uint8Array, budget: ZipBudget, check?: ZipPartCheck): ZipProblem | undefined {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const unreadable = (why: string): ZipProblem => ({
     kind: 'unreadable',
@@ -59,26 +64,29 @@ export function zipBudgetProblem(bytes: Uint8Array, budget: ZipBudget): ZipProbl
     const size = buf.readUInt32LE(at + 24);
     const nameLength = buf.readUInt16LE(at + 28);
     const local = buf.readUInt32LE(at + 42);
+    const name = buf.toString('utf8', at + 46, at + 46 + nameLength);
     at += 46 + nameLength + buf.readUInt16LE(at + 30) + buf.readUInt16LE(at + 32);
     if (flags & 0x1) return unreadable('an encrypted part');
     if (size > left) return over();
     if (local + 30 > buf.length || buf.readUInt32LE(local) !== LOCAL) return unreadable('a broken local header');
     const dataStart = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
     const data = buf.subarray(dataStart, dataStart + compressedSize);
-    let unpacked: number;
-    if (method === 0) unpacked = data.length;
+    let unpacked: Buffer;
+    if (method === 0) unpacked = data;
     else if (method === 8) {
       try {
         // One byte more than it claims: a part that lies about its size is caught, and still bounded.
-        unpacked = inflateRawSync(data, { maxOutputLength: Math.min(left, size) + 1 }).length;
+        unpacked = inflateRawSync(data, { maxOutputLength: Math.min(left, size) + 1 });
       } catch (error) {
         if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
           return unreadable('a part that unpacks to more than its entry says');
         return unreadable('a part that does not inflate');
       }
     } else return unreadable(`a part compressed with method ${method}`);
-    if (unpacked !== size) return unreadable('a part longer or shorter than its entry says');
-    left -= unpacked;
+    if (unpacked.length !== size) return unreadable('a part longer or shorter than its entry says');
+    left -= unpacked.length;
+    const problem = check?.(name, unpacked);
+    if (problem) return problem;
   }
   return undefined;
 }

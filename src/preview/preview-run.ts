@@ -25,6 +25,12 @@ export interface PreviewOptions {
   /** Called with the number of envelopes to preview, then once per envelope done. */
   readonly onStart?: (total: number) => void;
   readonly onEnvelope?: (done: { job: string; key: string; findings: number; failed: boolean }) => void;
+  /**
+   * Aborting it starts no new envelope: the one in hand is finished (its
+   * PDF and PNGs written whole), the contact sheet is written for what was
+   * drawn, and the summary says `interrupted`.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -47,6 +53,8 @@ export interface PreviewSummary {
   readonly notes: Diagnostic[];
   /** Files written, the contact sheet included. */
   readonly files: number;
+  /** The signal stopped it before every envelope was drawn. */
+  readonly interrupted: boolean;
 }
 
 /** Pages rendered per overlay: its fonts load once for this many pages; memory holds at most these. */
@@ -124,7 +132,12 @@ export async function previewJobs(jobs: readonly ResolvedJob[], options: Preview
   // Templates kept as code: an envelope that uses one is previewed as DocuSign will make it.
   const templates = new Map(jobs.flatMap((job) => (job.templates ?? []).map((t) => [`${t.job}/${t.key}`, t] as const)));
   options.onStart?.(envelopes.length);
+  let interrupted = false;
   for (const written of envelopes) {
+    if (options.signal?.aborted) {
+      interrupted = true;
+      break;
+    }
     const template =
       written.kind === 'template' && written.templateKey !== undefined
         ? templates.get(`${written.job}/${written.templateKey}`)
@@ -229,5 +242,5 @@ export async function previewJobs(jobs: readonly ResolvedJob[], options: Preview
   await render();
   await out.writeFile(previewFiles.sheet, contactSheet(entries, { scale: options.scale ?? previewScale }));
   files += 1;
-  return { envelopes: previewed, matched: envelopes.length, diagnostics, notes, files };
+  return { envelopes: previewed, matched: envelopes.length, diagnostics, notes, files, interrupted };
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { placeOfEnvelope, verdictOf, type AccountResult, type EnvelopeResult } from '../runner/run-summary.js';
 import { reportFiles } from '../output/output-paths.js';
 import { summaryWords } from '../runner/resources/resource-words.js';
+import { terminalSafe as safe } from '../output/terminal-text.js';
 import { hintOf } from '../errors/catalogue.js';
 import type { ReportSource } from './report-json.js';
 import { countStatuses, oldestFirst, statusLine, stillToSignOf, type StillToSign } from './still-to-sign.js';
@@ -145,14 +146,14 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
     );
   }
   for (const m of report.templates ?? []) {
-    const name = `${m.job}/${m.key}`;
+    const name = safe(`${m.job}/${m.key}`);
     if (m.outcome === 'failed')
-      lines.push(`  ${c.red(`template ${name} failed`)}: ${m.error?.code ?? ''} ${m.error?.message ?? ''}`);
+      lines.push(`  ${c.red(`template ${name} failed`)}: ${m.error?.code ?? ''} ${safe(m.error?.message ?? '')}`);
     else if (m.outcome === 'updated')
       lines.push(
-        `  template ${name} ${m.outside ? 'had been changed outside signrun: put back to the job file’s version' : 'updated from the job file'} (${(m.differences ?? []).slice(0, 3).join('; ')}${(m.differences?.length ?? 0) > 3 ? '; …' : ''})`,
+        `  template ${name} ${m.outside ? 'had been changed outside signrun: put back to the job file’s version' : 'updated from the job file'} (${safe((m.differences ?? []).slice(0, 3).join('; '))}${(m.differences?.length ?? 0) > 3 ? '; …' : ''})`,
       );
-    else if (m.outcome === 'created') lines.push(`  template ${name} created: ${m.templateId ?? ''}`);
+    else if (m.outcome === 'created') lines.push(`  template ${name} created: ${safe(m.templateId ?? '')}`);
     else if (m.outcome === 'deleted') lines.push(`  template ${name} deleted`);
   }
   if (onDemand > 0)
@@ -165,7 +166,7 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
     lines.push(`  Still to sign (${stillToSignCount}, oldest first):`);
     for (const r of stillToSign.sort(oldestFirst).slice(0, maxStillToSign))
       lines.push(
-        `    ${r.job}/${r.key}: ${r.name ?? r.recipientId}${r.email ? ` <${r.email}>` : ''}${r.part ? ` (${r.part})` : ''} ${r.status}${r.since ? ` since ${r.since}` : ''}`,
+        `    ${safe(`${r.job}/${r.key}`)}: ${safe(r.name ?? r.recipientId)}${r.email ? ` <${safe(r.email)}>` : ''}${r.part ? ` (${safe(r.part)})` : ''} ${safe(r.status)}${r.since ? ` since ${safe(r.since)}` : ''}`,
       );
     if (stillToSignCount > maxStillToSign)
       lines.push(`    …and ${stillToSignCount - maxStillToSign} more in report.md`);
@@ -185,7 +186,7 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
   for (const item of failed.slice(0, max)) {
     const at = 'rowSource' in item ? placeOfEnvelope(item) : item.source;
     lines.push(
-      `  ${c.red('✗')} ${at.file}:${at.line}:${at.column} ${item.job}/${item.key} ${c.bold(item.error?.code ?? '')} ${item.error?.step ? `(${item.error.step}) ` : ''}${item.error?.message ?? ''}`,
+      `  ${c.red('✗')} ${safe(`${at.file}:${at.line}:${at.column} ${item.job}/${item.key}`)} ${c.bold(item.error?.code ?? '')} ${item.error?.step ? `(${item.error.step}) ` : ''}${safe(item.error?.message ?? '')}`,
     );
   }
   if (failedCount > max) lines.push(`  …and ${failedCount - max} more in report.json`);

@@ -5,7 +5,7 @@ import { useColour } from '../io.js';
 import { loadJobs } from '../../jobs/index.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
 import { SignrunError } from '../../errors/index.js';
-import { OutputFolder, previewFiles } from '../../output/index.js';
+import { OutputFolder, previewFiles, terminalSafe } from '../../output/index.js';
 import { createProgressCounter } from '../../reporters/index.js';
 import { readStoredTemplates } from '../stored-templates.js';
 
@@ -13,9 +13,10 @@ import { readStoredTemplates } from '../stored-templates.js';
  * `signrun preview <paths...> [--out DIR] [--key KEY...] [--format text|json|github] [--warnings-ok]`:
  * loads the jobs as `validate` does, then draws every envelope (docs/preview.md).
  * Exit 2 on invalid input (nothing drawn), 1 when a warning was found (unless
- * --warnings-ok) or an envelope could not be drawn, else 0. Offline.
+ * --warnings-ok) or an envelope could not be drawn, 130 when a first Ctrl-C
+ * or SIGTERM stopped it (the envelope in hand finished), else 0. Offline.
  */
-const preview: CommandHandler = async ({ args, options, io }) => {
+const preview: CommandHandler = async ({ args, options, io, signal }) => {
   const patterns = (args[0] as string[] | undefined) ?? [];
   const format = (options['format'] as DiagnosticFormat | undefined) ?? 'text';
   const keys = options['key'] as string[] | undefined;
@@ -49,6 +50,7 @@ const preview: CommandHandler = async ({ args, options, io }) => {
       ...(stored.templates.size > 0 ? { storedTemplates: stored.templates } : {}),
       onStart: (total) => progress.start(total),
       onEnvelope: ({ failed }) => progress.tick(failed),
+      signal,
     });
   } finally {
     progress.finish();
@@ -60,12 +62,19 @@ const preview: CommandHandler = async ({ args, options, io }) => {
   const diagnostics = [...loaded.warnings, ...summary.diagnostics];
   if (format !== 'text' || diagnostics.length > 0) io.stdout.write(formatDiagnostics(diagnostics, format, { colour }));
   // Not warnings: a skipped template is said, on stderr, and does not change the exit code.
-  for (const note of summary.notes) io.stderr.write(`note: ${note.file}:${note.line} ${note.message}\n`);
+  for (const note of summary.notes)
+    io.stderr.write(`note: ${terminalSafe(`${note.file}:${note.line} ${note.message}`)}\n`);
   const warnings = summary.diagnostics.filter((d) => d.severity === 'warning').length;
   const errors = summary.diagnostics.length - warnings;
   io.stderr.write(
     `previewed ${summary.envelopes} envelope${summary.envelopes === 1 ? '' : 's'}: ${warnings} warning${warnings === 1 ? '' : 's'}${errors > 0 ? `, ${errors} not drawn` : ''} → ${resolve(outDir, previewFiles.sheet)}\n`,
   );
+  if (summary.interrupted) {
+    io.stderr.write(
+      `interrupted after ${summary.envelopes} of ${summary.matched} envelope(s): each one drawn is whole, and preview.html shows them\n`,
+    );
+    return ExitCode.interrupted;
+  }
   if (errors > 0) return ExitCode.failed;
   return warnings > 0 && options['warningsOk'] !== true ? ExitCode.failed : ExitCode.ok;
 };

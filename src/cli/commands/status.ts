@@ -4,6 +4,7 @@ import { preparedOrDiagnostics } from '../prepared-or-diagnostics.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
 import { statusFromState, type StatusRecipient } from '../../sync/status-report.js';
 import { shownPath } from '../shown-path.js';
+import { terminalSafe as safe } from '../../output/terminal-text.js';
 import { isSettledEnvelope, isStillToAct } from '../../envelope/statuses.js';
 import { recipientKindNamed, shorthandRecipientKind } from '../../envelope/recipient-kinds.js';
 
@@ -28,13 +29,13 @@ const statusCommand: CommandHandler = async ({ args, options, io }) => {
   for (const line of lines) {
     const why = line.voidedReason ?? line.declinedReason;
     io.stdout.write(
-      `${line.job}/${line.key}  ${line.status}${line.statusAt ? ` since ${line.statusAt}` : ''}${why ? ` (${why})` : ''}\n`,
+      `${safe(`${line.job}/${line.key}  ${line.status}${line.statusAt ? ` since ${line.statusAt}` : ''}${why ? ` (${why})` : ''}`)}\n`,
     );
     if (isSettledEnvelope(line.status)) continue;
     for (const r of line.recipients) {
       if (!isStillToAct(r.status, r.kind)) continue;
       io.stdout.write(
-        `    ${stillTo(r.kind)}: ${r.name ?? r.recipientId}${r.email ? ` <${r.email}>` : ''} ${r.status ?? 'sent'}${r.statusAt ? ` since ${r.statusAt}` : ''}${addressNote(r, `${line.job}/${line.key}`, shownOut, now)}\n`,
+        `    ${stillTo(r.kind)}: ${safe(`${r.name ?? r.recipientId}${r.email ? ` <${r.email}>` : ''} ${r.status ?? 'sent'}${r.statusAt ? ` since ${r.statusAt}` : ''}`)}${addressNote(r, `${line.job}/${line.key}`, shownOut, now)}\n`,
       );
     }
   }

@@ -9,8 +9,9 @@ export const cliCodes = defineCodes({
   },
   SR_INTERNAL: {
     exitCode: 1,
-    summary: 'An unexpected internal error; this is a bug in signrun.',
-    hint: 'Run again with SIGNRUN_DEBUG=1 for a stack trace and report it.',
+    summary:
+      'An unexpected internal error: a bug in signrun, or the machine ran out of memory. Its details (the stack trace) are written to a log file in the system temp folder, whose place the message gives.',
+    hint: 'Run again with --debug (or SIGNRUN_DEBUG=1) to see the stack trace, and report it with the log file the message names.',
   },
   SR_INTERRUPTED: {
     exitCode: 130,

@@ -302,7 +302,7 @@ export const jobCodes = defineCodes({
   SR_DOC_NOT_CONVERTIBLE: {
     exitCode: 2,
     summary:
-      "A DOCX, HTML or TXT document cannot be turned into the PDF rendition of its text that the service makes of it: it is not a readable file of its kind (a .docx that is not a Word document), or it goes past the converter's limits (2,000 pages, 64 MiB unpacked, 10,000 parts in a .docx, 20 s).",
+      "A DOCX, HTML or TXT document cannot be turned into the PDF rendition of its text that the service makes of it: it is not a readable file of its kind (a .docx that is not a Word document), or it goes past the converter's limits (2,000 pages, 2 million characters of text, a word of 10,000 characters, 20,000 paragraphs, 64 MiB unpacked or 10,000 parts in a .docx, 20 s).",
     hint: 'Open the file in the program that made it and save it again (or save it as a PDF and use that); split a very long document.',
   },
   SR_DOC_TOO_LARGE: {
