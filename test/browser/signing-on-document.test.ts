@@ -20,7 +20,7 @@ import {
 import { repoRoot, runCli } from '../helpers/run-cli.js';
 import { sandboxEnv } from '../cli/run-helpers.js';
 import { popplerWords, type PopplerWord } from '../pdf/poppler.js';
-import { tempPdf } from '../signing/pdf-tools.js';
+import { samplePdf, tempPdf } from '../signing/pdf-tools.js';
 import { sandboxApi } from '../signing/sandbox-api.js';
 
 // Issue 35: the signing page draws every tab on the document, where the
@@ -64,9 +64,15 @@ interface Box {
  * controls, values), as boxes in the page's points: read from the browser's
  * layout, relative to the page it is inside, scaled by the PDF page's width.
  */
-async function boxesOnPages(page: Page, pageWidthPt: number): Promise<Array<Box & { label: string }>> {
+async function boxesOnPages(
+  page: Page,
+  pageWidthPt: number,
+  documentId?: string,
+): Promise<Array<Box & { label: string }>> {
   const out: Array<Box & { label: string }> = [];
-  const pages = page.locator('.document .page');
+  const pages = page.locator(
+    documentId === undefined ? '.document .page' : `.document[data-document-id="${documentId}"] .page`,
+  );
   for (let i = 0; i < (await pages.count()); i++) {
     const wrap = pages.nth(i);
     const number = Number(await wrap.getAttribute('data-page-number'));
@@ -186,5 +192,142 @@ describe('the signing page draws every tab on the document', () => {
     expect(wordsIn(stamped, boxOf('Preferred first name'))).toEqual(['Bru']);
     expect(wordsIn(stamped, boxOf('Relocation support'))).toEqual(['X']);
     expect(wordsIn(stamped, boxOf('Salary'))).toEqual(['56000']);
+  });
+
+  it('an in-person signer and a witness: their fields on the page of the document each belongs to, filled there and stamped there', async () => {
+    const pdf = async (title: string) => Buffer.from(await samplePdf(title, 1)).toString('base64');
+    const at = (documentId: string, x: number, y: number, extra: Record<string, unknown> = {}) => ({
+      documentId,
+      pageNumber: '1',
+      xPosition: String(x),
+      yPosition: String(y),
+      ...extra,
+    });
+    const envelopeId = await api.createEnvelope({
+      emailSubject: 'Loan agreement',
+      status: 'sent',
+      documents: [
+        { documentId: '1', name: 'Agreement.pdf', fileExtension: 'pdf', documentBase64: await pdf('the agreement') },
+        { documentId: '2', name: 'Annex.pdf', fileExtension: 'pdf', documentBase64: await pdf('the annex') },
+      ],
+      recipients: {
+        inPersonSigners: [
+          {
+            recipientId: '1',
+            hostName: 'Hilda Host',
+            hostEmail: 'hilda@example.com',
+            signerName: 'Ivan Inperson',
+            clientUserId: 'c-1',
+            routingOrder: '1',
+            tabs: {
+              signHereTabs: [at('2', 72, 600)],
+              textTabs: [at('1', 72, 200, { tabLabel: 'Employee number', width: '120' })],
+              checkboxTabs: [at('2', 72, 300, { tabLabel: 'Terms read' })],
+              radioGroupTabs: [
+                {
+                  documentId: '1',
+                  groupName: 'Plan',
+                  radios: [
+                    { pageNumber: '1', xPosition: '72', yPosition: '260', value: 'basic' },
+                    { pageNumber: '1', xPosition: '172', yPosition: '260', value: 'premium' },
+                  ],
+                },
+              ],
+            },
+          },
+        ],
+        witnesses: [
+          {
+            recipientId: '2',
+            name: 'Wendy Witness',
+            email: 'wendy@example.com',
+            witnessFor: '1',
+            clientUserId: 'c-2',
+            routingOrder: '2',
+            tabs: {
+              signHereTabs: [at('1', 300, 600)],
+              fullNameTabs: [at('1', 300, 660)],
+              textTabs: [at('2', 300, 200, { tabLabel: 'Witness address', required: 'true', width: '200' })],
+            },
+          },
+        ],
+      },
+    });
+    const view = async (body: Record<string, string>) => {
+      const r = await api.call<{ url: string }>('POST', `/envelopes/${envelopeId}/views/recipient`, {
+        ...body,
+        authenticationMethod: 'none',
+        returnUrl: back.url,
+      });
+      expect(r.status).toBe(201);
+      return r.json.url;
+    };
+    const inView = (boxes: Box[], expected: Box) =>
+      boxes.some(
+        (b) =>
+          b.page === expected.page &&
+          Math.abs(b.left - expected.left) < 1 &&
+          Math.abs(b.top - expected.top) < 1 &&
+          Math.abs(b.width - expected.width) < 1 &&
+          Math.abs(b.height - expected.height) < 1,
+      );
+
+    // The host hands the device to the in-person signer: every field on its document, at its place.
+    const host = await newPage(browser, viewports.desktop);
+    await host.page.goto(
+      await view({ userName: 'Hilda Host', email: 'hilda@example.com', clientUserId: 'c-1', recipientId: '1' }),
+    );
+    await waitForDocuments(host.page);
+    const agreement = await boxesOnPages(host.page, 612, '1');
+    const annex = await boxesOnPages(host.page, 612, '2');
+    expect(agreement).toHaveLength(3);
+    expect(annex).toHaveLength(2);
+    expect(inView(agreement, { page: 1, left: 72, top: 200, width: 120, height: 18 })).toBe(true);
+    expect(inView(agreement, { page: 1, left: 72, top: 260, width: 12, height: 12 })).toBe(true);
+    expect(inView(agreement, { page: 1, left: 172, top: 260, width: 12, height: 12 })).toBe(true);
+    expect(inView(annex, { page: 1, left: 72, top: 300, width: 12, height: 12 })).toBe(true);
+    expect(inView(annex, { page: 1, left: 72, top: 600, width: 180, height: 48 })).toBe(true);
+    const agreementPage = host.page.locator('.document[data-document-id="1"] .page');
+    await agreementPage.getByLabel('Employee number').fill('E-4711');
+    await agreementPage.getByLabel('premium').check();
+    await host.page.locator('.document[data-document-id="2"] .page').getByLabel('Terms read').check();
+    await host.page.getByRole('button', { name: 'Sign here', exact: true }).click();
+    await host.page.getByRole('button', { name: 'Finish', exact: true }).click();
+    expect(await returnedEvent(host.page, back.url)).toBe('signing_complete');
+    expect(host.errors).toEqual([]);
+    await host.context.close();
+
+    // The witness: its own fields only, the required address marked and asked for by Finish.
+    const witness = await newPage(browser, viewports.phone);
+    await witness.page.goto(
+      await view({ userName: 'Wendy Witness', email: 'wendy@example.com', clientUserId: 'c-2', recipientId: '2' }),
+    );
+    await waitForDocuments(witness.page);
+    const first = await boxesOnPages(witness.page, 612, '1');
+    expect(inView(first, { page: 1, left: 300, top: 600, width: 180, height: 48 })).toBe(true);
+    expect(inView(first, { page: 1, left: 300, top: 660, width: 160, height: 18 })).toBe(true);
+    expect(await witness.page.getByLabel('Full name', { exact: true }).inputValue()).toBe('Wendy Witness');
+    await witness.page.getByRole('button', { name: 'Sign here', exact: true }).click();
+    const address = witness.page.locator('.document[data-document-id="2"] .page').getByLabel('Witness address');
+    expect(await address.getAttribute('class')).toContain('is-required');
+    await witness.page.getByRole('button', { name: 'Finish', exact: true }).click();
+    await witness.page.getByRole('alert').filter({ hasText: 'Witness address' }).waitFor();
+    expect(await witness.page.locator('.document[data-document-id="2"] .page :focus').count()).toBe(1);
+    await witness.page.screenshot({ path: `${screenshots}signing-on-document-phone.png` });
+    await address.fill('1 Quay Street');
+    await witness.page.getByRole('button', { name: 'Finish', exact: true }).click();
+    expect(await returnedEvent(witness.page, back.url)).toBe('signing_complete');
+    expect(witness.errors).toEqual([]);
+    await witness.context.close();
+
+    expect(await api.envelopeStatus(envelopeId)).toBe('completed');
+    const one = await popplerWords(tempPdf(await api.document(envelopeId, '1')));
+    const two = await popplerWords(tempPdf(await api.document(envelopeId, '2')));
+    expect(wordsIn(one, { page: 1, left: 72, top: 200, width: 120, height: 18 })).toEqual(['E-4711']);
+    expect(wordsIn(one, { page: 1, left: 172, top: 260, width: 12, height: 12 })).toEqual(['X']);
+    expect(wordsIn(one, { page: 1, left: 72, top: 260, width: 12, height: 12 })).toEqual([]);
+    expect(wordsIn(one, { page: 1, left: 300, top: 660, width: 160, height: 18 })).toEqual(['Wendy', 'Witness']);
+    expect(wordsIn(two, { page: 1, left: 72, top: 300, width: 12, height: 12 })).toEqual(['X']);
+    expect(wordsIn(two, { page: 1, left: 300, top: 200, width: 200, height: 18 })).toEqual(['1', 'Quay', 'Street']);
   });
 });
