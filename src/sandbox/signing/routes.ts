@@ -28,6 +28,7 @@ import { signingAssets, standardFontAsset } from './static-assets.js';
 import { publicOrigin } from '../public-origin.js';
 import type { Tabs } from '../../envelope/index.js';
 import { applyEntered, signingFields } from '../tabs/entered-values.js';
+import { contentDisposition } from '../wire/content-disposition.js';
 
 /**
  * Lifetime of the signing links put in a remote signer's notification (the
@@ -173,7 +174,7 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
       if (doc === undefined) return reply.code(404).type('text/plain').send('no such document');
       return reply
         .type('application/pdf')
-        .header('content-disposition', `inline; filename="${doc.name.replace(/[^\w.-]/g, '_')}"`)
+        .header('content-disposition', contentDisposition('inline', doc.name))
         .send(services.blobs.get(doc.sha256));
     },
   );
