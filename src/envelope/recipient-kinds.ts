@@ -35,6 +35,15 @@ export interface RecipientKind {
   readonly completesOn: RecipientCompletesOn;
   /** The kind's role in words, as a certificate of completion names it: "Signer", "Carbon copy", … */
   readonly role: string;
+  /** The kind in words for a sentence: one, many, and the article ("an in-person signer", "carbon copies"). */
+  readonly words: RecipientKindWords;
+}
+
+/** A recipient kind in words, lower case as in a sentence. */
+export interface RecipientKindWords {
+  readonly one: string;
+  readonly many: string;
+  readonly article: 'a' | 'an';
 }
 
 /** What a kind is unless its entry says otherwise: it neither signs nor may be embedded, has no host, no tabs. */
@@ -42,10 +51,12 @@ const kind = <const N extends string, const C extends string>(
   name: N,
   collection: C,
   role: string,
+  words: RecipientKindWords,
   completesOn: RecipientCompletesOn,
   traits: Partial<Pick<RecipientKind, 'signs' | 'mayBeEmbedded' | 'needsHost' | 'signsFor' | 'hasTabs'>> = {},
 ) => ({
   role,
+  words,
   name,
   collection,
   // Swagger names each kind's definition as signrun names the kind.
@@ -61,24 +72,54 @@ const kind = <const N extends string, const C extends string>(
 
 /** The catalogue, in the order of the design's contract. */
 const entries = [
-  kind('signer', 'signers', 'Signer', 'signing', { signs: true, mayBeEmbedded: true, hasTabs: true }),
-  kind('carbonCopy', 'carbonCopies', 'Carbon copy', 'nothing'),
-  kind('certifiedDelivery', 'certifiedDeliveries', 'Certified delivery', 'viewing', { mayBeEmbedded: true }),
-  kind('inPersonSigner', 'inPersonSigners', 'In person signer', 'signing', {
+  kind('signer', 'signers', 'Signer', { one: 'signer', many: 'signers', article: 'a' }, 'signing', {
     signs: true,
     mayBeEmbedded: true,
-    needsHost: true,
     hasTabs: true,
   }),
-  kind('witness', 'witnesses', 'Witness', 'signing', {
+  kind(
+    'carbonCopy',
+    'carbonCopies',
+    'Carbon copy',
+    { one: 'carbon copy', many: 'carbon copies', article: 'a' },
+    'nothing',
+  ),
+  kind(
+    'certifiedDelivery',
+    'certifiedDeliveries',
+    'Certified delivery',
+    { one: 'certified delivery', many: 'certified deliveries', article: 'a' },
+    'viewing',
+    { mayBeEmbedded: true },
+  ),
+  kind(
+    'inPersonSigner',
+    'inPersonSigners',
+    'In person signer',
+    { one: 'in-person signer', many: 'in-person signers', article: 'an' },
+    'signing',
+    {
+      signs: true,
+      mayBeEmbedded: true,
+      needsHost: true,
+      hasTabs: true,
+    },
+  ),
+  kind('witness', 'witnesses', 'Witness', { one: 'witness', many: 'witnesses', article: 'a' }, 'signing', {
     signs: true,
     mayBeEmbedded: true,
     signsFor: true,
     hasTabs: true,
   }),
-  kind('editor', 'editors', 'Editor', 'routing'),
-  kind('agent', 'agents', 'Agent', 'routing'),
-  kind('intermediary', 'intermediaries', 'Intermediary', 'routing'),
+  kind('editor', 'editors', 'Editor', { one: 'editor', many: 'editors', article: 'an' }, 'routing'),
+  kind('agent', 'agents', 'Agent', { one: 'agent', many: 'agents', article: 'an' }, 'routing'),
+  kind(
+    'intermediary',
+    'intermediaries',
+    'Intermediary',
+    { one: 'intermediary', many: 'intermediaries', article: 'an' },
+    'routing',
+  ),
 ] as const;
 
 /** `signer`, `carbonCopy`, …: every kind of recipient signrun knows. */

@@ -59,6 +59,14 @@ export interface TabKind {
   readonly drawing: TabDrawing;
   /** Every field of this kind besides its place (the common ones it has, and its own), with their type. */
   readonly fields: Readonly<Record<string, TabFieldType>>;
+  /** The kind in words for people ("date signed"), and its article: the signing page's label, the schema's descriptions. */
+  readonly words: TabKindWords;
+}
+
+/** A tab kind in words: lower case as in a sentence ("date signed", "SSN"), with the article it takes ("an SSN"). */
+export interface TabKindWords {
+  readonly one: string;
+  readonly article: 'a' | 'an';
 }
 
 /** Where a tab goes: by position on a page (points from the top-left corner, y down) … */
@@ -228,14 +236,45 @@ const entries = [
 /** `signHere`, `text`, `checkbox`, …: every kind of tab signrun knows. */
 export type TabKindName = (typeof entries)[number]['name'];
 
+/** Each kind in words (a Record: a new kind without its words does not compile). */
+const words: Readonly<Record<TabKindName, TabKindWords>> = {
+  signHere: { one: 'sign here', article: 'a' },
+  initialHere: { one: 'initial here', article: 'an' },
+  dateSigned: { one: 'date signed', article: 'a' },
+  fullName: { one: 'full name', article: 'a' },
+  emailAddress: { one: 'email address', article: 'an' },
+  company: { one: 'company', article: 'a' },
+  title: { one: 'title', article: 'a' },
+  text: { one: 'text', article: 'a' },
+  number: { one: 'number', article: 'a' },
+  date: { one: 'date', article: 'a' },
+  checkbox: { one: 'checkbox', article: 'a' },
+  list: { one: 'list', article: 'a' },
+  radioGroup: { one: 'radio group', article: 'a' },
+  note: { one: 'note', article: 'a' },
+  formula: { one: 'formula', article: 'a' },
+  approve: { one: 'approve', article: 'an' },
+  decline: { one: 'decline', article: 'a' },
+  email: { one: 'email', article: 'an' },
+  ssn: { one: 'SSN', article: 'an' },
+  zip: { one: 'ZIP code', article: 'a' },
+  currency: { one: 'currency', article: 'a' },
+  phoneNumber: { one: 'phone number', article: 'a' },
+  firstName: { one: 'first name', article: 'a' },
+  lastName: { one: 'last name', article: 'a' },
+  envelopeId: { one: 'envelope ID', article: 'an' },
+  view: { one: 'view', article: 'a' },
+  signerAttachment: { one: 'signer attachment', article: 'a' },
+};
+
 /** `signHereTabs`, `textTabs`, …: the members of a recipient's `tabs` that signrun models. */
 export type TabCollection = (typeof entries)[number]['collection'];
 
 /** Every tab kind, in catalogue order. */
-export const tabKinds: readonly TabKind[] = entries;
+export const tabKinds: readonly TabKind[] = entries.map((k) => ({ ...k, words: words[k.name] }));
 
-const byName = new Map<string, TabKind>(entries.map((k) => [k.name, k]));
-const byCollection = new Map<string, TabKind>(entries.map((k) => [k.collection, k]));
+const byName = new Map<string, TabKind>(tabKinds.map((k) => [k.name, k]));
+const byCollection = new Map<string, TabKind>(tabKinds.map((k) => [k.collection, k]));
 
 /** The entry of a kind. */
 export function tabKind(name: TabKindName): TabKind {

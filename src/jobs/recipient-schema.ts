@@ -31,7 +31,7 @@ export function recipientSchemaDefs(): Record<string, object> {
           {
             type: 'array',
             minItems: 1,
-            description: `${title(kind)}s (DocuSign's \`#/definitions/${kind.definition}\`). ${role[kind.name]}`,
+            description: `${capitalised(kind.words.many)} (DocuSign's \`#/definitions/${kind.definition}\`). ${role[kind.name]}`,
             items: { $ref: `#/$defs/${kind.definition}` },
           },
         ]),
@@ -50,7 +50,7 @@ export function recipientSchemaDefs(): Record<string, object> {
         {
           type: 'array',
           minItems: 1,
-          description: `${title(kind)} roles (DocuSign's \`#/definitions/${kind.definition}\`). ${role[kind.name]}`,
+          description: `${capitalised(kind.words.one)} roles (DocuSign's \`#/definitions/${kind.definition}\`). ${role[kind.name]}`,
           items: { $ref: `#/$defs/${roleDefinitionOf(kind)}` },
         },
       ]),
@@ -82,9 +82,14 @@ function roleDefinitionOf(kind: RecipientKind): string {
   return `${kind.definition}Role`;
 }
 
-function title(kind: RecipientKind): string {
-  const words = kind.name.replace(/([A-Z])/g, ' $1').toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
+/** The kind with its article, as a sentence says it: "an in-person signer", "a witness". */
+function aKind(kind: RecipientKind): string {
+  return `${kind.words.article} ${kind.words.one}`;
+}
+
+/** A sentence's first word with its capital. */
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 const text = (description: string, maxLength?: number, minLength = 1) => ({
@@ -126,7 +131,7 @@ function recipientDef(kind: RecipientKind, templateRole = false): object {
   // Every kind has the field, so that validate can say why a kind that cannot be embedded must not have it.
   properties['clientUserId'] = text(
     !kind.mayBeEmbedded
-      ? `Not for a ${title(kind).toLowerCase()}: DocuSign gives it no signing address (validate refuses it, SR_RECIPIENT_NOT_EMBEDDABLE).`
+      ? `Not for ${aKind(kind)}: DocuSign gives it no signing address (validate refuses it, SR_RECIPIENT_NOT_EMBEDDABLE).`
       : kind.needsHost
         ? 'Marks an embedded in-person signing: signrun asks for the host’s signing address; unique in the envelope. Requires returnUrl.'
         : 'Marks an embedded recipient (acting through an address signrun asks for); unique in the envelope. Requires returnUrl.',
@@ -164,8 +169,8 @@ function recipientDef(kind: RecipientKind, templateRole = false): object {
           ...(kind.signsFor ? ['witnessFor'] : []),
         ],
     description: templateRole
-      ? `A ${title(kind).toLowerCase()} role of a template (DocuSign's \`#/definitions/${kind.definition}\` with a \`roleName\`): its person is given by each envelope, unless the role fixes one. ${role[kind.name]}`
-      : `${title(kind) === 'Signer' ? 'A signer' : `A ${title(kind).toLowerCase()}`} of an envelope built from documents (DocuSign's \`#/definitions/${kind.definition}\`). ${role[kind.name]}`,
+      ? `${capitalised(aKind(kind))} role of a template (DocuSign's \`#/definitions/${kind.definition}\` with a \`roleName\`): its person is given by each envelope, unless the role fixes one. ${role[kind.name]}`
+      : `${capitalised(aKind(kind))} of an envelope built from documents (DocuSign's \`#/definitions/${kind.definition}\`). ${role[kind.name]}`,
     properties,
   };
 }

@@ -37,7 +37,7 @@ export function tabSchemaDefs(): Record<string, object> {
           kind.collection,
           {
             type: 'array',
-            description: `${article(kindTitle(kind))} tabs (DocuSign's \`#/definitions/${kind.definition}\`). ${valueNote[kind.valueType]}`,
+            description: `${capitalised(kind.words.one)} tabs (DocuSign's \`#/definitions/${kind.definition}\`). ${valueNote[kind.valueType]}`,
             items: { $ref: `#/$defs/tab_${kind.name}` },
           },
         ]),
@@ -86,7 +86,7 @@ export function tabSchemaDefs(): Record<string, object> {
       type: 'object',
       additionalProperties: false,
       ...(radio ? { required: ['groupName', 'radios'] } : {}),
-      description: `${article(kindTitle(kind))} tab (\`#/definitions/${kind.definition}\`): ${fillerNote[kind.filledBy]} ${valueNote[kind.valueType]} Default size ${kind.defaultSize.width} × ${kind.defaultSize.height} points.`,
+      description: `${capitalised(`${kind.words.article} ${kind.words.one}`)} tab (\`#/definitions/${kind.definition}\`): ${fillerNote[kind.filledBy]} ${valueNote[kind.valueType]} Default size ${kind.defaultSize.width} × ${kind.defaultSize.height} points.`,
       properties: {
         // A radio group names its document; each radio has the rest of the place.
         ...(radio ? { documentId: placeProperties(true)['documentId'] } : placeProperties(true)),
@@ -184,10 +184,7 @@ const fillerNote: Record<TabKind['filledBy'], string> = {
   nobody: 'written by the sender.',
 };
 
-function kindTitle(kind: TabKind): string {
-  return kind.name.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
-}
-
-function article(text: string): string {
-  return `${/^[aeiou]/i.test(text) ? 'An' : 'A'} ${text}`;
+/** A sentence's first word with its capital ("an SSN" → "An SSN"). */
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -319,10 +319,13 @@ describe('what the signer enters', () => {
     const { html, sessionUrl, cookie, csrf } = await openFor(envelopeId);
     // Controls: a read-only prefilled salary, text boxes, a checkbox, a list.
     expect(html).toMatch(new RegExp(`name="${field(tabs.textTabs[0])}" value="85000" readonly`));
-    expect(html).toMatch(new RegExp(`type="text" name="${field(tabs.textTabs[1])}" value="" required`));
-    expect(html).toContain(`type="checkbox" name="${field(tabs.checkboxTabs[0])}"`);
+    // Each control names the sign form: the page script moves it onto its place on the document.
+    expect(html).toMatch(
+      new RegExp(`type="text" form="sign-form" name="${field(tabs.textTabs[1])}" value="" required`),
+    );
+    expect(html).toContain(`type="checkbox" form="sign-form" name="${field(tabs.checkboxTabs[0])}"`);
     expect(html).toContain('name="fieldsShown" value="1"');
-    expect(html).toMatch(new RegExp(`<select id="field-\\d+" name="${field(tabs.listTabs[0])}"`));
+    expect(html).toMatch(new RegExp(`<select id="field-\\d+" form="sign-form" name="${field(tabs.listTabs[0])}"`));
 
     // Required text, number and list left empty: refused, page shown again with the error.
     const refused = await postForm(`${sessionUrl}/sign`, cookie, { signatureName: 'Grace Hopper', csrfToken: csrf });

@@ -13,6 +13,7 @@ import { envelopeFolders, systemFolders, type FolderType } from '../repositories
 import { managementViews, sameToken, type ManagementSession, type ManagementViewKind } from './management-views.js';
 import { senderPageHtml } from './sender-page-html.js';
 import { consolePageHtml } from './console-page-html.js';
+import { contentDisposition } from '../wire/content-disposition.js';
 
 type Form = Record<string, string | undefined>;
 
@@ -108,7 +109,7 @@ export const managementViewRoutes: FastifyPluginAsync = async (app) => {
     if (doc === undefined) return reply.code(404).type('text/plain').send('no such document');
     return reply
       .type('application/pdf')
-      .header('content-disposition', `inline; filename="${doc.name.replace(/[^\w.-]/g, '_')}"`)
+      .header('content-disposition', contentDisposition('inline', doc.name))
       .send(services.blobs.get(doc.sha256));
   };
 

@@ -8,6 +8,7 @@ import { combinePdfs } from '../pdf/combine.js';
 import { envelopeArchive } from '../pdf/envelope-archive.js';
 import { pdfPortfolio } from '../pdf/portfolio.js';
 import { envelopeDocumentJson } from '../wire/envelope-json.js';
+import { contentDisposition } from '../wire/content-disposition.js';
 
 /**
  * Documents with their page counts: the count stored at creation, else the
@@ -130,7 +131,7 @@ export const documentRoutes: FastifyPluginAsync = async (app) => {
       }
       void reply
         .header('content-type', contentType)
-        .header('content-disposition', `file; filename="${filename}"`)
+        .header('content-disposition', contentDisposition('file', filename))
         .header('content-length', bytes.length);
       return bytes;
     },

@@ -14,6 +14,7 @@ import {
   templateListItemJson,
   templateRecipientsJson,
 } from '../wire/template-json.js';
+import { contentDisposition } from '../wire/content-disposition.js';
 
 interface TemplateParams {
   accountId: string;
@@ -222,7 +223,7 @@ export const templateRoutes: FastifyPluginAsync = async (app) => {
       const bytes = sandbox.blobs.get(document.sha256);
       void reply
         .header('content-type', 'application/pdf')
-        .header('content-disposition', `file; filename="${pdfName(document.name)}"`)
+        .header('content-disposition', contentDisposition('file', pdfName(document.name)))
         .header('content-length', bytes.length);
       return bytes;
     },

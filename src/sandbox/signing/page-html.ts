@@ -1,6 +1,6 @@
 import { tabSize } from '../../pdf/index.js';
 import type { PageText } from './page-text.js';
-import type { SignaturePlace } from './signature-places.js';
+import type { MarkOnPage, SignaturePlace } from './signature-places.js';
 import { fieldsShownField, type SigningField } from '../tabs/entered-values.js';
 import type { PageBrand } from '../brands/brand-look.js';
 
@@ -21,6 +21,8 @@ export interface SigningPageModel {
   documents: { documentId: string; name: string }[];
   /** The signer's sign-here tabs; empty: the signer places the signature. */
   tabs: SignaturePlace[];
+  /** The sign-here and initial-here boxes where the document shows them. */
+  marks?: MarkOnPage[];
   /** The fields the signer fills or sees (every tab holding a value). */
   fields?: SigningField[];
   /** Shown at the top (role=alert) after a refused POST. */
@@ -79,11 +81,26 @@ export function signingPageHtml(m: SigningPageModel): string {
     freePlacement: free,
     // The box the stamp draws (the PDF layer's size of a sign-here tab), so the page shows the same box.
     stamp: tabSize('signHere'),
-    tabs: m.tabs,
+    marks: m.marks ?? [],
+    // The controls the script moves from the list onto their page (by element id), at their box.
+    fields: (m.fields ?? []).flatMap((f, i) =>
+      f.control === 'radio'
+        ? f.options.flatMap((o, j) =>
+            o.onPage === undefined ? [] : [{ control: `field-${i}-${j}`, onPage: o.onPage, drawing: f.drawing }],
+          )
+        : f.onPage === undefined
+          ? []
+          : [{ control: `field-${i}`, onPage: f.onPage, drawing: f.drawing }],
+    ),
     documents: m.documents.map((d) => ({ ...d, url: `${base}/documents/${encodeURIComponent(d.documentId)}` })),
     text: {
       signHere: t.signHere,
       signedTab: t.signedTab,
+      initialHere: t.initialHere,
+      initialledTab: t.initialledTab,
+      errorUninitialledTabs: t.errorUninitialledTabs,
+      errorRequiredField: t.errorRequiredFields('{label}'),
+      errorInvalidField: t.errorInvalidFields('{label}'),
       pageLabel: t.documentsHeading,
       errorNoName: t.errorNoName,
       errorUnsignedTabs: t.errorUnsignedTabs,
@@ -251,6 +268,8 @@ function inputMode(kind: string): string {
  */
 function fieldsHtml(t: PageText, fields: readonly SigningField[]): string {
   if (fields.length === 0) return '';
+  // Each control names its form: the page script moves it out of the form, onto its place on the document.
+  const owner = ' form="sign-form"';
   const controls = fields.map((f, i) => {
     const id = `field-${i}`;
     const required = f.required && !f.locked ? ' required aria-required="true"' : '';
@@ -259,11 +278,11 @@ function fieldsHtml(t: PageText, fields: readonly SigningField[]): string {
     const locked = f.locked ? ' data-locked="true"' : '';
     switch (f.control) {
       case 'shown':
-        return `<div class="field"${locked}>${label}<input id="${id}" type="text" readonly value="${escapeHtml(f.value === '' ? t.filledOnSigning : f.value)}"></div>`;
+        return `<div class="field"${locked}>${label}<input id="${id}" type="text" readonly${owner} value="${escapeHtml(f.value === '' ? t.filledOnSigning : f.value)}"></div>`;
       case 'checkbox':
-        return `<div class="field checkbox"${locked}><input id="${id}" type="checkbox" name="${escapeHtml(f.name)}" value="true"${f.selected ? ' checked' : ''}${f.locked ? ' disabled' : ''}${required}> ${label}</div>`;
+        return `<div class="field checkbox"${locked}><input id="${id}" type="checkbox"${owner} name="${escapeHtml(f.name)}" value="true"${f.selected ? ' checked' : ''}${f.locked ? ' disabled' : ''}${required}> ${label}</div>`;
       case 'select':
-        return `<div class="field"${locked}>${label}<select id="${id}" name="${escapeHtml(f.name)}"${f.locked ? ' disabled' : ''}${required}><option value=""></option>${f.options
+        return `<div class="field"${locked}>${label}<select id="${id}"${owner} name="${escapeHtml(f.name)}"${f.locked ? ' disabled' : ''}${required}><option value=""></option>${f.options
           .map(
             (o) =>
               `<option value="${escapeHtml(o.value)}"${o.selected ? ' selected' : ''}>${escapeHtml(o.text)}</option>`,
@@ -273,11 +292,11 @@ function fieldsHtml(t: PageText, fields: readonly SigningField[]): string {
         return `<fieldset class="field radios"${locked}><legend>${escapeHtml(f.label)}${mark}</legend>${f.options
           .map(
             (o, j) =>
-              `<label for="${id}-${j}"><input id="${id}-${j}" type="radio" name="${escapeHtml(f.name)}" value="${escapeHtml(o.value)}"${o.selected ? ' checked' : ''}${f.locked ? ' disabled' : ''}${required}> ${escapeHtml(o.text)}</label>`,
+              `<label for="${id}-${j}"><input id="${id}-${j}" type="radio"${owner} name="${escapeHtml(f.name)}" value="${escapeHtml(o.value)}"${o.selected ? ' checked' : ''}${f.locked ? ' disabled' : ''}${required}> ${escapeHtml(o.text)}</label>`,
           )
           .join('')}</fieldset>`;
       default:
-        return `<div class="field"${locked}>${label}<input id="${id}" type="text" name="${escapeHtml(f.name)}" value="${escapeHtml(f.value)}"${f.locked ? ' readonly' : ''}${required}${f.maxLength === undefined ? '' : ` maxlength="${f.maxLength}"`}${inputMode(f.kind)}></div>`;
+        return `<div class="field"${locked}>${label}<input id="${id}" type="text"${owner} name="${escapeHtml(f.name)}" value="${escapeHtml(f.value)}"${f.locked ? ' readonly' : ''}${required}${f.maxLength === undefined ? '' : ` maxlength="${f.maxLength}"`}${inputMode(f.kind)}></div>`;
     }
   });
   return `<input type="hidden" name="${fieldsShownField}" value="1">

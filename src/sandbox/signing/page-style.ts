@@ -39,6 +39,17 @@ button.danger { background: #a4161a; color: #fff; margin-top: .5rem; }
 .pages { display: flex; flex-direction: column; gap: 1rem; }
 .page { position: relative; background: #fff; box-shadow: 0 1px 4px rgba(0,0,0,.25); width: 100%; max-width: 900px; }
 .page canvas { display: block; width: 100%; height: auto; }
+/* A size container: fields on the page set their text in cqw, so it scales with the page (phone or desktop). */
+.page { container-type: inline-size; }
+.page .on-page { position: absolute; margin: 0; padding: 0 .15em; border: 1px solid #0b5cad; border-radius: 2px; background: rgba(230, 238, 255, .92); color: #1d2433; font: inherit; line-height: 1; box-sizing: border-box; }
+.page input.on-page[type=checkbox], .page input.on-page[type=radio] { padding: 0; accent-color: #0b5cad; background: none; }
+.page select.on-page { padding: 0; }
+.page .on-page[readonly], .page .on-page:disabled { border-color: #8a94a6; background: rgba(238, 241, 245, .92); color: #3d4759; }
+.page .on-page.is-required { border: 2px solid #a4161a; }
+.page .on-page.is-next, .page .tab.is-next { outline: 3px solid #f59f00; outline-offset: 1px; }
+.page .tab.initials { font-size: clamp(.55rem, 1.3vw, .8rem); }
+.page .error.at-field { position: absolute; z-index: 2; min-width: 12rem; max-width: 90%; margin-top: 2px; font-size: .85rem; padding: .25rem .5rem; }
+.field.is-placed { font-size: .9rem; }
 .page.placing { cursor: crosshair; }
 .page-number { position: absolute; right: .5rem; bottom: .25rem; font-size: .75rem; color: #3d4759; }
 .tab, .placed { position: absolute; display: flex; align-items: center; justify-content: center; padding: 0 .25rem; border: 2px dashed #b35c00; background: rgba(255, 214, 102, .85); color: #4a2600; font-weight: 700; font-size: clamp(.6rem, 1.6vw, .95rem); overflow: hidden; white-space: nowrap; }

@@ -13,6 +13,10 @@ export interface PageText {
   page: (n: number | string, total: number | string) => string;
   signHere: string;
   signedTab: string;
+  /** An initial-here box on the document, before and after the signer initials it. */
+  initialHere: string;
+  initialledTab: string;
+  errorUninitialledTabs: string;
   adoptHeading: string;
   adoptLabel: string;
   adoptHelp: string;
@@ -88,6 +92,9 @@ const en: PageText = {
   page: (n, total) => `Page ${n} of ${total}`,
   signHere: 'Sign here',
   signedTab: 'Signed',
+  initialHere: 'Initial here',
+  initialledTab: 'Initialled',
+  errorUninitialledTabs: 'Select every "Initial here" field before finishing.',
   adoptHeading: 'Adopt your signature',
   adoptLabel: 'Your signature (type your full name)',
   adoptHelp: 'Typing your name here and finishing has the same effect as signing by hand.',
@@ -165,6 +172,9 @@ const fr: PageText = {
   page: (n, total) => `Page ${n} sur ${total}`,
   signHere: 'Signer ici',
   signedTab: 'Signé',
+  initialHere: 'Parapher ici',
+  initialledTab: 'Paraphé',
+  errorUninitialledTabs: 'Sélectionnez tous les champs « Parapher ici » avant de terminer.',
   adoptHeading: 'Adopter votre signature',
   adoptLabel: 'Votre signature (saisissez vos nom et prénom)',
   adoptHelp: 'Saisir votre nom ici puis terminer a la même valeur qu’une signature manuscrite.',

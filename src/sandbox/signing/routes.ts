@@ -18,7 +18,9 @@ import { setSecurityHeaders } from './security-headers.js';
 import { frameAncestorsStore } from './frame-ancestors.js';
 import { hashToken } from '../repositories/view-tokens.js';
 import { clearedSessionCookie, readCookie, sessionCookie, sessionCookieName } from './session-cookie.js';
-import { parsePlacements, signaturePlaces } from './signature-places.js';
+import { marksOnPage, parsePlacements, signaturePlaces } from './signature-places.js';
+import { PageSizeCache, placeOnPages } from './page-places.js';
+import { fillServiceTabs } from '../tabs/tab-values.js';
 import { signRecipient } from './sign-recipient.js';
 import { documentVisibility } from '../document-visibility.js';
 import { sameText, SigningSessions, type SigningSession } from './signing-sessions.js';
@@ -26,6 +28,7 @@ import { signingAssets, standardFontAsset } from './static-assets.js';
 import { publicOrigin } from '../public-origin.js';
 import type { Tabs } from '../../envelope/index.js';
 import { applyEntered, signingFields } from '../tabs/entered-values.js';
+import { contentDisposition } from '../wire/content-disposition.js';
 
 /**
  * Lifetime of the signing links put in a remote signer's notification (the
@@ -58,6 +61,7 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
   let sealer = dataDir === undefined ? undefined : createPdfSealer(loadOrCreateSandboxCa(dataDir));
   const seal: PdfSealer = (pdf, options) => (sealer ??= createPdfSealer(loadOrCreateSandboxCa(dataDir)))(pdf, options);
   const lock = new EnvelopeLock();
+  const pageSizes = new PageSizeCache();
 
   // Remote signers (no clientUserId) get their own link in the outbox message.
   services.notificationLinks = (envelope, recipient) => {
@@ -170,7 +174,7 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
       if (doc === undefined) return reply.code(404).type('text/plain').send('no such document');
       return reply
         .type('application/pdf')
-        .header('content-disposition', `inline; filename="${doc.name.replace(/[^\w.-]/g, '_')}"`)
+        .header('content-disposition', contentDisposition('inline', doc.name))
         .send(services.blobs.get(doc.sha256));
     },
   );
@@ -374,7 +378,7 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
     return result.session;
   }
 
-  function renderSigningPage(
+  async function renderSigningPage(
     reply: FastifyReply,
     session: SigningSession,
     status: number,
@@ -434,6 +438,18 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
       );
     }
     const notice = signingNotice(text, recipient);
+    // Every tab on its document, where the preview draws it and the stamp will write it (page-places.ts).
+    const pagesOf = new Map<string, readonly { width: number; height: number }[]>();
+    for (const d of visibleDocumentsOf(session))
+      pagesOf.set(d.documentId, await pageSizes.of(d.sha256, () => services.blobs.get(d.sha256)));
+    const placeOf = placeOnPages(pagesOf);
+    // What the service will fill when the signer finishes (today's date, the name), shown as it will be stamped.
+    const shown = fillServiceTabs(entered ?? recipient.tabs, {
+      name: recipient.details.signerName ?? recipient.name,
+      email: recipient.details.signerEmail ?? recipient.email,
+      envelopeId: envelope.id,
+      signedAt: new Date(services.clock.now()),
+    });
     return html(
       reply,
       status,
@@ -447,7 +463,8 @@ export const signingRoutes: FastifyPluginAsync = async (app) => {
         recipientName: recipient.details.signerName ?? recipient.name,
         documents,
         tabs: signaturePlaces(recipient.tabs),
-        fields: signingFields(entered ?? recipient.tabs),
+        marks: marksOnPage(recipient.tabs, placeOf),
+        fields: signingFields(shown, placeOf),
         ...(error === undefined ? {} : { error }),
         ...(signatureName === undefined ? {} : { signatureName }),
         ...(notice === undefined ? {} : { notice }),

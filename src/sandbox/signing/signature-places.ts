@@ -1,4 +1,5 @@
-import { tabsByKind, type Tabs } from '../../envelope/index.js';
+import { tabsByKind, wireTrue, type Tabs } from '../../envelope/index.js';
+import type { PlaceOf, PlaceOnPage } from './page-places.js';
 
 /** A signature position, in DocuSign's units: points from the page's top-left, 1-based page. */
 export interface SignaturePlace {
@@ -29,6 +30,29 @@ export function signaturePlaces(tabs: Tabs): SignaturePlace[] {
     places.push({ documentId: String(documentId), pageNumber, xPosition, yPosition });
   }
   return places;
+}
+
+/** A signature or initials box on the page: the signer selects it to sign (or initial) there. */
+export interface MarkOnPage {
+  readonly drawing: 'signature' | 'initials';
+  readonly onPage: PlaceOnPage;
+  /** DocuSign's `optional`: Finish does not wait for it. */
+  readonly optional: boolean;
+}
+
+/**
+ * The signer's sign-here and initial-here boxes (the kinds drawn as a
+ * signature or as initials) where the page shows them; those on no document
+ * of the page are left out, as the stamp leaves them.
+ */
+export function marksOnPage(tabs: Tabs, placeOf: PlaceOf): MarkOnPage[] {
+  const out: MarkOnPage[] = [];
+  for (const { kind, tab } of tabsByKind(tabs)) {
+    if (kind.drawing !== 'signature' && kind.drawing !== 'initials') continue;
+    const onPage = placeOf(kind.name, tab);
+    if (onPage !== undefined) out.push({ drawing: kind.drawing, onPage, optional: wireTrue(tab['optional']) });
+  }
+  return out;
 }
 
 /**

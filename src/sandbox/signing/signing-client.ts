@@ -47,7 +47,7 @@ function adoptedName() { return nameInput.value.trim(); }
 
 nameInput.addEventListener('input', function () {
   preview.textContent = adoptedName();
-  for (const b of tabButtons) if (b.classList.contains('is-signed')) b.textContent = adoptedName();
+  for (const b of tabButtons) if (b.classList.contains('is-signed')) b.textContent = markText(b, true);
   for (const p of placements) p.el.textContent = adoptedName();
 });
 
@@ -58,27 +58,73 @@ function place(box, el, x, y, size) {
   el.style.height = pct(data.stamp.height, size.height);
 }
 
-function addTab(wrap, tab, size) {
+// A box the server placed (page-places.ts: the preview's and the stamp's
+// placement), in percent of its page, so it follows the page at any width.
+function placeBox(el, p) {
+  el.style.left = pct(p.left, p.pageWidth);
+  el.style.top = pct(p.top, p.pageHeight);
+  el.style.width = pct(p.width, p.pageWidth);
+  el.style.height = pct(p.height, p.pageHeight);
+}
+// Text at the size the stamp writes it in a box of this height (textLineFit),
+// scaled with the page: 100cqw is the page's width (.page is a size container).
+function fitText(el, p) {
+  const points = Math.min(10, Math.max(6, p.height - 6));
+  el.style.fontSize = 'calc(' + points + ' * 100cqw / ' + p.pageWidth + ')';
+}
+
+function initialsOf(name) {
+  return name.trim().split(/\s+/).map(function (w) { return Array.from(w)[0] || ''; }).join('').toUpperCase();
+}
+function markText(b, signed) {
+  if (b.dataset.drawing === 'initials') return signed ? initialsOf(adoptedName()) : t.initialHere;
+  return signed ? adoptedName() : t.signHere;
+}
+
+function addMark(wrap, mark) {
   const b = document.createElement('button');
   b.type = 'button';
-  b.className = 'tab';
-  b.textContent = t.signHere;
+  b.className = 'tab' + (mark.drawing === 'initials' ? ' initials' : '');
+  b.dataset.drawing = mark.drawing;
+  b.dataset.optional = String(mark.optional);
+  b.textContent = markText(b, false);
   b.setAttribute('aria-pressed', 'false');
-  b.dataset.documentId = tab.documentId;
-  b.dataset.pageNumber = String(tab.pageNumber);
-  place(wrap, b, tab.xPosition, tab.yPosition, size);
+  b.dataset.documentId = mark.onPage.documentId;
+  b.dataset.pageNumber = String(mark.onPage.pageNumber);
+  placeBox(b, mark.onPage);
   b.addEventListener('click', function (event) {
     event.stopPropagation();
     if (!adoptedName()) { showError(t.errorNoName, nameInput); return; }
     const signed = !b.classList.contains('is-signed');
     b.classList.toggle('is-signed', signed);
     b.setAttribute('aria-pressed', String(signed));
-    b.textContent = signed ? adoptedName() : t.signHere;
-    b.setAttribute('aria-label', signed ? t.signedTab + ': ' + adoptedName() : t.signHere);
+    b.textContent = markText(b, signed);
+    const done = mark.drawing === 'initials' ? t.initialledTab : t.signedTab;
+    b.setAttribute('aria-label', signed ? done + ': ' + b.textContent : markText(b, false));
   });
-  wrap.append(b);
   tabButtons.push(b);
+  return b;
 }
+
+// A control of the list beside the document, moved onto its place on the
+// page (its <label for> stays in the list: keyboards and screen readers use
+// the list, a click on a label brings the field into view).
+function moveField(field) {
+  const el = document.getElementById(field.control);
+  if (!el) return undefined;
+  el.classList.add('on-page');
+  if (el.required) el.classList.add('is-required');
+  placeBox(el, field.onPage);
+  if (el.type !== 'checkbox' && el.type !== 'radio') fitText(el, field.onPage);
+  const entry = el.closest('.field');
+  if (entry) entry.classList.add('is-placed');
+  // A click in a field fills it; it never places a signature on the page beneath.
+  el.addEventListener('click', function (event) { event.stopPropagation(); });
+  return el;
+}
+
+// Everything on the pages, in reading order (document, page, top, left): Finish leads to the first one still to do.
+const onPages = [];
 
 function syncPlacements() {
   placementsInput.value = JSON.stringify(placements.map(function (p) {
@@ -138,7 +184,7 @@ function enablePlacement(wrap, doc, pageNumber, size) {
   });
 }
 
-async function renderDocument(doc) {
+async function renderDocument(doc, docIndex) {
   const section = document.querySelector('[data-document-id="' + CSS.escape(doc.documentId) + '"] .pages');
   const loading = section.querySelector('.loading');
   const pdf = await pdfjs.getDocument({ url: doc.url, isEvalSupported: false, standardFontDataUrl: '/signing/assets/standard_fonts/' }).promise;
@@ -163,11 +209,79 @@ async function renderDocument(doc) {
     label.textContent = fill(t.page, { n: n, total: pdf.numPages });
     wrap.append(label);
     await page.render({ canvas: canvas, canvasContext: canvas.getContext('2d'), viewport: viewport }).promise;
-    for (const tab of data.tabs) if (tab.documentId === doc.documentId && tab.pageNumber === n) addTab(wrap, tab, size);
+    wrap.style.setProperty('--page-width', String(size.width));
+    const here = function (p) { return p.onPage.documentId === doc.documentId && p.onPage.pageNumber === n; };
+    const items = [];
+    for (const mark of data.marks.filter(here)) items.push({ at: mark.onPage, el: addMark(wrap, mark) });
+    for (const field of data.fields.filter(here)) {
+      const el = moveField(field);
+      if (el) items.push({ at: field.onPage, el: el });
+    }
+    // Appended in reading order, so Tab moves through the page as a reader would.
+    items.sort(function (a, b) { return a.at.top - b.at.top || a.at.left - b.at.left; });
+    for (const item of items) {
+      wrap.append(item.el);
+      onPages.push({ order: [docIndex, n, item.at.top, item.at.left], el: item.el, wrap: wrap, at: item.at });
+    }
     if (data.freePlacement) enablePlacement(wrap, doc, n, size);
     section.append(wrap);
   }
   loading.remove();
+}
+
+// What still needs the signer: an unsigned (not optional) mark, a required
+// field left empty, a value its field refuses. Readonly and disabled (locked)
+// controls are never to do: the browser leaves them out of validation.
+function stillToDo(el) {
+  if (el.dataset.drawing) return el.dataset.optional !== 'true' && !el.classList.contains('is-signed');
+  return typeof el.checkValidity === 'function' && !el.checkValidity();
+}
+function labelOfField(el) {
+  const label = el.labels && el.labels[0];
+  const group = el.type === 'radio' ? el.closest('fieldset') : null;
+  const legend = group ? group.querySelector('legend') : null;
+  return ((legend || label || el).textContent || '').replace(/\*$/, '').trim();
+}
+function messageFor(el) {
+  if (el.dataset.drawing === 'initials') return t.errorUninitialledTabs;
+  if (el.dataset.drawing) return t.errorUnsignedTabs;
+  const empty = el.validity && el.validity.valueMissing;
+  return fill(empty ? t.errorRequiredField : t.errorInvalidField, { label: labelOfField(el) });
+}
+// As DocuSign's Next: bring the next field to do into view, focus it, and
+// say beside it what it needs (the alert moves under the field on its page).
+function leadTo(item) {
+  const el = item.el;
+  errorBox.textContent = messageFor(el);
+  errorBox.hidden = false;
+  if (item.wrap) {
+    item.wrap.append(errorBox);
+    errorBox.classList.add('at-field');
+    errorBox.style.left = pct(item.at.left, item.at.pageWidth);
+    errorBox.style.top = pct(item.at.top + item.at.height, item.at.pageHeight);
+  } else {
+    errorBox.classList.remove('at-field');
+    errorBox.style.left = '';
+    errorBox.style.top = '';
+    el.parentNode.insertBefore(errorBox, el);
+  }
+  document.querySelectorAll('.is-next').forEach(function (x) { x.classList.remove('is-next'); });
+  el.classList.add('is-next');
+  el.scrollIntoView({ block: 'center' });
+  el.focus({ preventScroll: true });
+  errorBox.scrollIntoView({ block: 'nearest' });
+}
+function nextToDo() {
+  const placed = onPages.slice().sort(function (a, b) {
+    for (let i = 0; i < 4; i++) if (a.order[i] !== b.order[i]) return a.order[i] - b.order[i];
+    return 0;
+  });
+  const first = placed.find(function (item) { return stillToDo(item.el); });
+  if (first) return first;
+  // Fields with no place on a page stay in the list beside the documents.
+  const listed = Array.from(document.querySelectorAll('#fields input, #fields select'));
+  const el = listed.find(function (x) { return !x.classList.contains('on-page') && stillToDo(x); });
+  return el ? { el: el } : undefined;
 }
 
 form.addEventListener('submit', function (event) {
@@ -175,10 +289,9 @@ form.addEventListener('submit', function (event) {
   if (data.freePlacement) {
     if (placements.length === 0) { event.preventDefault(); showError(t.errorNoPlacement, document.querySelector('.page.placing'), finishButton); return; }
     syncPlacements();
-  } else {
-    const unsigned = tabButtons.filter(function (b) { return !b.classList.contains('is-signed'); });
-    if (unsigned.length > 0) { event.preventDefault(); showError(t.errorUnsignedTabs, unsigned[0], finishButton); return; }
   }
+  const next = nextToDo();
+  if (next) { event.preventDefault(); leadTo(next); }
 });
 
 declineForm.addEventListener('submit', function (event) {

@@ -5,10 +5,12 @@ import {
   tabMembers,
   tabValueProblems,
   wireTrue,
+  type TabDrawing,
   type TabKind,
   type Tabs,
   type WireTab,
 } from '../../envelope/index.js';
+import type { PlaceOf, PlaceOnPage } from '../signing/page-places.js';
 
 /** A hidden field of a signing form that showed the fields (so an absent checkbox is an unticked one). */
 export const fieldsShownField = 'fieldsShown';
@@ -44,10 +46,18 @@ export function isEditable(kind: TabKind, tab: WireTab): boolean {
   return !wireTrue(tab['locked']);
 }
 
-/** The tab's label as the page names it: its tabLabel, a radio group's groupName, else its kind. */
+/**
+ * The tab's label as the page names it: its tabLabel, a radio group's
+ * groupName, else its kind in words ("Date signed"; never a wire name).
+ */
 export function labelOf(kind: TabKind, tab: WireTab): string {
   const label = kind.valueType === 'radio' ? tab['groupName'] : tab.tabLabel;
-  return typeof label === 'string' && label.trim() !== '' ? label : kind.name;
+  return typeof label === 'string' && label.trim() !== '' ? label : kindInWords(kind);
+}
+
+/** A kind's words as a label: "Date signed", "SSN". */
+export function kindInWords(kind: TabKind): string {
+  return kind.words.one.charAt(0).toUpperCase() + kind.words.one.slice(1);
 }
 
 /** Whether a tab holds what its recipient must give. */
@@ -140,24 +150,30 @@ export interface SigningField {
   kind: string;
   value: string;
   selected: boolean;
-  options: { value: string; text: string; selected: boolean }[];
+  options: { value: string; text: string; selected: boolean; onPage?: PlaceOnPage }[];
   required: boolean;
   /** Read-only: locked by the sender, or filled by the service. */
   locked: boolean;
   /** Filled by the service when the recipient finishes (date signed, name …). */
   byService: boolean;
   maxLength: number | undefined;
+  /** Where the control sits on the document (radios: each option's `onPage`); absent: it stays in the list. */
+  onPage?: PlaceOnPage;
+  /** Drawn on the document as text (a note, a formula, a value the service fills), not as an input. */
+  drawing: TabDrawing;
 }
 
 /**
  * The fields a recipient's signing page shows, in catalogue order: every tab
  * that holds a value — those they fill (as a text box, a checkbox, a list, a
- * radio group), locked ones read-only, and those the service fills.
+ * radio group), locked ones read-only, and those the service fills — each
+ * with its place on the document when `placeOf` finds one.
  */
-export function signingFields(tabs: Tabs): SigningField[] {
+export function signingFields(tabs: Tabs, placeOf: PlaceOf = () => undefined): SigningField[] {
   const out: SigningField[] = [];
   for (const { kind, tab } of tabsByKind(tabs)) {
     if (kind.valueType === 'none') continue;
+    const onPage = kind.valueType === 'radio' ? undefined : placeOf(kind.name, tab);
     const byService = kind.filledBy !== 'recipient';
     const max = Number(tab['maxLength']);
     const base = {
@@ -171,6 +187,8 @@ export function signingFields(tabs: Tabs): SigningField[] {
       locked: byService || !isEditable(kind, tab),
       byService,
       maxLength: Number.isInteger(max) && max > 0 ? max : undefined,
+      drawing: kind.drawing,
+      ...(onPage === undefined ? {} : { onPage }),
     };
     if (byService) out.push({ ...base, control: 'shown' });
     else if (kind.valueType === 'boolean') out.push({ ...base, control: 'checkbox' });
@@ -179,10 +197,13 @@ export function signingFields(tabs: Tabs): SigningField[] {
       const options = tabMembers(tab, member).map((o) => {
         const value = typeof o['value'] === 'string' ? o['value'] : '';
         const text = typeof o['text'] === 'string' ? o['text'] : value;
+        // A radio sits on its group's document unless it names its own (as the stamp and the preview read it).
+        const at = member === 'radios' ? placeOf(kind.name, { documentId: tab.documentId, ...o }) : undefined;
         return {
           value,
           text,
           selected: wireTrue(o['selected']) || (member === 'listItems' && value === base.value && value !== ''),
+          ...(at === undefined ? {} : { onPage: at }),
         };
       });
       out.push({ ...base, control: kind.valueType === 'list' ? 'select' : 'radio', options });

@@ -116,7 +116,8 @@ export function valueTabsToDraw(
     if (drawing === 'radio') {
       const radios = tabMembers(tab, 'radios');
       for (const radio of radios) {
-        const at = stampedPlace(kind.name, radio, documentId);
+        // A radio sits on its group's document unless it names its own (as the preview and the signing page read it).
+        const at = stampedPlace(kind.name, { documentId: tab.documentId, ...radio }, documentId);
         if (at === undefined) continue;
         const value = typeof radio['value'] === 'string' ? radio['value'] : '';
         out.push({ kind: kind.name, ...at, value, selected: wireTrue(radio['selected']) });
