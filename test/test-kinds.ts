@@ -12,6 +12,11 @@ import fg from 'fast-glob';
  * a boundary and stay unit). vitest.config.ts splits its two projects with
  * it. A new test helper that spawns, listens or opens a browser adds its
  * name here.
+ *
+ * `runCli` runs the CLI in the test's own process, but a command that talks
+ * to a service (`run`, `plan`, `sync` …) listens: with no root URL it starts
+ * the sandbox on a loopback port. So `runCli` is e2e except where its first
+ * argument is written out as one of {@link offlineCommands}.
  */
 export const endToEndCalls = [
   // sockets
@@ -27,6 +32,7 @@ export const endToEndCalls = [
   'spawnSync',
   'fork',
   'runCli',
+  'spawnCli',
   'spawnServe',
   'spawnStateScript',
   'writeStaleLock',
@@ -35,6 +41,11 @@ export const endToEndCalls = [
   'launchBrowser',
 ] as const;
 
+/** Commands that never open a socket: `runCli([<one of these>, …])` is a unit test's call. */
+export const offlineCommands = ['validate', 'preview', 'status', 'report', '--help', '--version'] as const;
+
+const offlineCli = new RegExp(`runCli\\(\\s*\\[\\s*(['"])(?:${offlineCommands.join('|')})\\1`, 'g');
+
 const calls = new RegExp(`(?:^|[^\\w$])(?:${endToEndCalls.join('|')})\\(`, 'm');
 
 /** Whether a test file's source calls anything of endToEndCalls. */
@@ -42,9 +53,11 @@ export function isEndToEndSource(source: string): boolean {
   // Comments say what a test avoids as often as what it does, and quoted
   // strings may hold code as data: both are left out (one left-to-right
   // pass, so a `//` inside a string is not taken for a comment).
-  const code = source.replace(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, (token) =>
-    token.startsWith('/') ? '' : "''",
-  );
+  const code = source
+    .replace(offlineCli, 'offlineCli([$1$1')
+    .replace(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, (token) =>
+      token.startsWith('/') ? '' : "''",
+    );
   return calls.test(code);
 }
 

@@ -3,7 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, runCli, type CliResult } from '../helpers/run-cli.js';
+import { repoRoot, runCli, spawnCli, type CliResult } from '../helpers/run-cli.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import type { Clock } from '../../src/sandbox/clock.js';
@@ -287,7 +287,8 @@ describe('over HTTPS (serve --tls)', () => {
       });
       const key = path.join(dataDir, 'tls.key');
       await writeFile(key, pem, { mode: 0o600 });
-      const result = await runCli(['auth', 'check'], {
+      // Spawned: Node reads NODE_EXTRA_CA_CERTS when its process starts.
+      const result = await spawnCli(['auth', 'check'], {
         env: jwtEnv({ DOCUSIGN_OAUTH_BASE: tls.origin, DOCUSIGN_PRIVATE_KEY_FILE: key, NODE_EXTRA_CA_CERTS: caFile }),
       });
       expect(result.code, result.stderr).toBe(0);

@@ -23,22 +23,25 @@ function pngSize(path: string): { width: number; height: number } {
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
-const rows = readFileSync(join(repoRoot, 'examples/data/offers.csv'), 'utf8')
-  .trim()
-  .split('\n')
-  .slice(1)
-  .map((line) => {
-    const [candidateId, name, , position, salary] = line.split(',');
-    return { candidateId: candidateId!, name: name!, position: position!, salary: salary! };
-  });
+/**
+ * The example's CSV cut to its first rows: each row is drawn (a PDF and two
+ * PNGs), and what holds for 5 rows holds for the example's 20 (issue 38; the
+ * drawing's speed at scale is bench/preview's).
+ */
+const offersCsv = readFileSync(join(repoRoot, 'examples/data/offers.csv'), 'utf8').trim().split('\n').slice(0, 6);
+const rows = offersCsv.slice(1).map((line) => {
+  const [candidateId, name, , position, salary] = line.split(',');
+  return { candidateId: candidateId!, name: name!, position: position!, salary: salary! };
+});
 
 describe('signrun preview (the offer-letter example)', () => {
   let dir = '';
   let result: Awaited<ReturnType<typeof runCli>>;
   beforeAll(async () => {
     dir = examples();
-    result = await runCli(['preview', 'offer-letters.yaml', '--out', 'pv'], { cwd: dir, timeoutMs: 120_000 });
-  }, 150_000);
+    writeFileSync(join(dir, 'data/offers.csv'), `${offersCsv.join('\n')}\n`);
+    result = await runCli(['preview', 'offer-letters.yaml', '--out', 'pv'], { cwd: dir });
+  });
 
   it('exits 0 without warnings and writes a PDF and a PNG per page for every row, and the contact sheet', () => {
     expect(result.code, result.stderr).toBe(0);
@@ -62,7 +65,7 @@ describe('signrun preview (the offer-letter example)', () => {
   });
 
   it("shows each row's salary at its anchor in preview.pdf (read by poppler)", async () => {
-    for (const row of rows.slice(0, 5)) {
+    for (const row of rows) {
       const pages = await popplerWords(join(dir, 'pv/offer-letters-2027', `offer-${row.candidateId}`, 'preview.pdf'));
       const words = pages[0]!.words;
       const anchor = words.find((w) => w.word === 'Annual')!;
@@ -123,7 +126,7 @@ envelopes:
 describe('signrun preview warnings', () => {
   it('a value too long for its box and two overlapping tabs: at the row and the tab’s line, exit 1', async () => {
     const dir = warnedJob();
-    const result = await runCli(['preview', 'warned.yaml', '--out', 'pv'], { cwd: dir, timeoutMs: 120_000 });
+    const result = await runCli(['preview', 'warned.yaml', '--out', 'pv'], { cwd: dir });
     expect(result.code, result.stderr).toBe(1);
     const lines = result.stdout.split('\n');
     const overflow = lines.filter((l) => l.includes('SR_PREVIEW_VALUE_OVERFLOW'));
@@ -136,34 +139,32 @@ describe('signrun preview warnings', () => {
     expect(overlap[0]).toMatch(/^warned\.yaml:18:\d+ SR_PREVIEW_TABS_OVERLAP warning: row 1 \(p-1\)/);
     expect(overlap[1]).toMatch(/row 2 \(p-2\)/);
     expect(readFileSync(join(dir, 'pv/preview.html'), 'utf8')).toContain('SR_PREVIEW_VALUE_OVERFLOW');
-  }, 150_000);
+  });
 
   it('--warnings-ok exits 0 with the same warnings; --format github annotates the lines', async () => {
     const dir = warnedJob();
     const ok = await runCli(['preview', 'warned.yaml', '--out', 'pv', '--warnings-ok'], {
       cwd: dir,
-      timeoutMs: 120_000,
     });
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toContain('SR_PREVIEW_VALUE_OVERFLOW');
     const github = await runCli(['preview', 'warned.yaml', '--out', 'pv', '--format', 'github'], {
       cwd: dir,
-      timeoutMs: 120_000,
     });
     expect(github.code).toBe(1);
     expect(github.stdout).toMatch(
       /^::warning file=warned\.yaml,line=15,col=\d+,title=SR_PREVIEW_VALUE_OVERFLOW::row 2/m,
     );
     expect(github.stdout).toMatch(/^::warning file=warned\.yaml,line=18,col=\d+,title=SR_PREVIEW_TABS_OVERLAP::/m);
-  }, 150_000);
+  });
 
   it('skips a stored-template envelope with a note, and exits 0', async () => {
     const dir = examples();
-    const result = await runCli(['preview', 'template-contract.yaml', '--out', 'pv'], { cwd: dir, timeoutMs: 120_000 });
+    const result = await runCli(['preview', 'template-contract.yaml', '--out', 'pv'], { cwd: dir });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('built from the stored template 3c9f4bb2-6d1e-4a5e-9a57-5d1a1c0f7e01');
     expect(readFileSync(join(dir, 'pv/preview.html'), 'utf8')).toContain('the preview reads it once');
-  }, 150_000);
+  });
 
   it('previews an envelope from a template of its file as DocuSign makes it: the role filler’s value in the template’s tab, a warning at the template’s line', async () => {
     const dir = examples();
@@ -194,7 +195,7 @@ envelopes:
         tabs: { textTabs: [{ tabLabel: Name, value: "\${row.name}" }] }
 `,
     );
-    const result = await runCli(['preview', 'nda.yaml', '--out', 'pv'], { cwd: dir, timeoutMs: 120_000 });
+    const result = await runCli(['preview', 'nda.yaml', '--out', 'pv'], { cwd: dir });
     // Row 2's name is too long for the template's 60-point box: warned at the template tab's line (12).
     expect(result.code, result.stderr).toBe(1);
     const overflow = result.stdout.split('\n').filter((l) => l.includes('SR_PREVIEW_VALUE_OVERFLOW'));
@@ -206,15 +207,14 @@ envelopes:
     const words = pages[0]!.words.map((w) => w.word);
     expect(words).toContain('Lee');
     expect(existsSync(join(dir, 'pv/nda/nda-1/preview-1-2.png'))).toBe(true);
-  }, 150_000);
+  });
 
   it('report.html links each envelope to its preview when one exists (preview/ beside the output folder)', async () => {
     const dir = examples();
-    const previewed = await runCli(['preview', 'hr-renewals.yaml'], { cwd: dir, timeoutMs: 120_000 });
+    const previewed = await runCli(['preview', 'hr-renewals.yaml'], { cwd: dir });
     expect(previewed.code, previewed.stderr).toBe(0);
     const run = await runCli(['run', 'hr-renewals.yaml', 'embedded-signing.yaml', '--out', 'out'], {
       cwd: dir,
-      timeoutMs: 120_000,
     });
     expect(run.code, run.stderr).toBe(0);
     const html = readFileSync(join(dir, 'out/report.html'), 'utf8');
@@ -223,7 +223,7 @@ envelopes:
     expect(links).toHaveLength(20);
     for (const href of links) expect(existsSync(join(dir, 'out', decodeURIComponent(href)))).toBe(true);
     expect(links[0]).toBe('../preview/contract-renewals-2026-q4/renewal-E1001/preview.pdf');
-  }, 150_000);
+  });
 
   it('draws a stored-template envelope after one read of the template, when a service is configured (said so)', async () => {
     const dir = examples();
@@ -232,7 +232,6 @@ envelopes:
       const result = await runCli(['preview', 'template-contract.yaml', '--out', 'pv'], {
         cwd: dir,
         env: sandboxEnv(sandbox),
-        timeoutMs: 120_000,
       });
       expect(result.code, result.stderr).toBe(0);
       expect(result.stderr).toMatch(/read 1 stored template\(s\) from the account .*\(\d+ API call\(s\)\)/);
@@ -246,7 +245,7 @@ envelopes:
     } finally {
       await sandbox.close();
     }
-  }, 150_000);
+  });
 
   it('draws an envelope of several templates (one of the file, one stored) and an added PDF, numbered as the service numbers them', async () => {
     const dir = examples();
@@ -283,7 +282,6 @@ envelopes:
       const result = await runCli(['preview', 'combo.yaml', '--out', 'pv'], {
         cwd: dir,
         env: sandboxEnv(sandbox),
-        timeoutMs: 120_000,
       });
       expect(result.code, result.stderr).toBe(0);
       const folder = join(dir, 'pv/combo/onboarding');
@@ -298,5 +296,5 @@ envelopes:
     } finally {
       await sandbox.close();
     }
-  }, 150_000);
+  });
 });

@@ -5,20 +5,28 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
-import { runCli } from '../helpers/run-cli.js';
+import { spawnCli } from '../helpers/run-cli.js';
 import { fanOutJob, readReport, sandboxEnv } from './run-helpers.js';
 
 /**
  * Issue 10: two (and three) CI pipelines start at the same moment from fresh
- * checkouts — separate output folders, no shared disk — on one job of 200
- * envelopes and one account. Each contract must exist once on the service,
- * and every run must exit 0 and account for every envelope.
+ * checkouts — separate output folders, no shared disk — on one job of
+ * {@link ENVELOPES} envelopes and one account. Each contract must exist once
+ * on the service, and every run must exit 0 and account for every envelope.
  *
  * The runs are started together by a barrier, not sleeps: a loopback proxy
  * in front of the sandbox holds each run's login until all N have asked,
  * then lets them go at once (the rest of their calls go to the sandbox
  * directly, at the address its login answer gives).
  */
+/**
+ * Envelopes per race. The barrier starts the runs at one moment and each
+ * sends 8 at a time, so 20 envelopes already put every run on the same
+ * envelopes at once (a duplicate shows at the first rows as well as at the
+ * 200th; issue 38 took this from 200 to 20).
+ */
+const ENVELOPES = 20;
+
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
@@ -79,7 +87,7 @@ function accountsNamed(name: string): number {
 
 async function raceOf(runs: number): Promise<void> {
   const job = `race-${runs}`;
-  const dir = await fanOutJob(200, job);
+  const dir = await fanOutJob(ENVELOPES, job);
   const accountName = `Race ${runs} subsidiary`;
   await appendFile(
     path.join(dir, 'fan-out.yaml'),
@@ -98,7 +106,7 @@ async function raceOf(runs: number): Promise<void> {
     const env = { ...sandboxEnv(sandbox), DOCUSIGN_ROOT_URL: barrier.rootUrl, RACE_PW: 'pw-race-secret' };
     const results = await Promise.all(
       Array.from({ length: runs }, (_, i) =>
-        runCli(['run', '.', '--out', `out${i}`, '--concurrency', '8'], { cwd: dir, env, timeoutMs: 170_000 }),
+        spawnCli(['run', '.', '--out', `out${i}`, '--concurrency', '8'], { cwd: dir, env }),
       ),
     );
     for (const result of results) expect(result.code, result.stderr).toBe(0);
@@ -106,14 +114,14 @@ async function raceOf(runs: number): Promise<void> {
     // Exactly once, counted on the service: one envelope per identity, sent.
     const per = envelopesPerIdentity(job);
     const envelopes = [...per].filter(([identity]) => !identity.endsWith('#account'));
-    expect(envelopes).toHaveLength(200);
+    expect(envelopes).toHaveLength(ENVELOPES);
     expect(envelopes.filter(([, ids]) => ids.length !== 1)).toEqual([]);
     expect(accountsNamed(accountName)).toBe(1);
 
     // Every run accounts for every envelope, and names the one the service holds.
     for (let i = 0; i < runs; i += 1) {
       const report = await readReport(path.join(dir, `out${i}`));
-      expect(report.totals.envelopes).toMatchObject({ total: 200, succeeded: 200, failed: 0 });
+      expect(report.totals.envelopes).toMatchObject({ total: ENVELOPES, succeeded: ENVELOPES, failed: 0 });
       for (const e of report.envelopes) expect(per.get(`${job}/${e.key}`)).toEqual([e.envelopeId]);
       expect(report.accounts.map((a) => a.outcome)).not.toContain('failed');
     }
@@ -125,9 +133,9 @@ async function raceOf(runs: number): Promise<void> {
 describe('runs racing on one job with separate output folders', () => {
   it('two runs started at the same moment: every envelope and the account exist once, both exit 0', async () => {
     await raceOf(2);
-  }, 180_000);
+  });
 
   it('three runs started at the same moment: the same', async () => {
     await raceOf(3);
-  }, 180_000);
+  });
 });

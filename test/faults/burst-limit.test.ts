@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { burstLimiter, createBurstLimit } from '../../src/sandbox/limits/burst-limit.js';
 import { authHeader, call, expectApiError } from '../sandbox/helpers/api.js';
+import { injectedSandbox } from '../sandbox/helpers/injected-sandbox.js';
 
 /** A clock the test moves by hand. */
 function manualClock(start = Date.parse('2026-11-20T10:00:00.000Z')) {
@@ -51,7 +52,7 @@ describe('burst limit in the real sandbox (serve --burst-limit)', () => {
 
   it('sends x-burstlimit-* headers, refuses the call over the limit with 400, and forgives after the window', async () => {
     const clock = manualClock();
-    sandbox = await startSandbox({ port: 0, burstLimit: 4 }, { clock });
+    sandbox = await injectedSandbox({ burstLimit: 4 }, { clock });
     const url = `${sandbox.rootUrl}/login_information`;
     const remaining: string[] = [];
     for (let i = 0; i < 4; i++) {
@@ -74,7 +75,7 @@ describe('burst limit in the real sandbox (serve --burst-limit)', () => {
 
   it('sits beside the hourly limit: both sets of headers, each limit refusing its own way', async () => {
     const clock = manualClock();
-    sandbox = await startSandbox({ port: 0, burstLimit: 2, hourlyLimit: 3 }, { clock });
+    sandbox = await injectedSandbox({ burstLimit: 2, hourlyLimit: 3 }, { clock });
     const url = `${sandbox.rootUrl}/login_information`;
     const first = await call(url, { headers: authHeader() });
     expect(first.headers.get('x-ratelimit-remaining')).toBe('2');

@@ -2,9 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { authHeader, call, expectApiError, login } from './helpers/api.js';
 import { createActiveSubsidiary } from './helpers/accounts.js';
+import { injectedSandbox } from './helpers/injected-sandbox.js';
 
 // Authentication keeps the verified caller between calls (auth/authenticate.ts);
 // a change to accounts or users, made by this process or by another one on the
@@ -19,9 +20,9 @@ afterEach(async () => {
 async function twoOnOneFolder(): Promise<[RunningSandbox, RunningSandbox]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'signrun-auth-cache-'));
   dirs.push(dataDir);
-  const a = await startSandbox({ port: 0, dataDir });
+  const a = await injectedSandbox({ dataDir });
   sandboxes.push(a);
-  const b = await startSandbox({ port: 0, dataDir });
+  const b = await injectedSandbox({ dataDir });
   sandboxes.push(b);
   return [a, b];
 }

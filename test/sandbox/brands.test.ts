@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { minimalDocx } from '../helpers/minimal-docx.js';
 import { authHeader, call, expectApiError, login, makePdf, templateId } from './helpers/api.js';
+import { injectedSandbox, sandboxFetch } from './helpers/injected-sandbox.js';
 
-// Brands (Accounts: Brands in the v2.1 Swagger) over real HTTP, every JSON
+// Brands (Accounts: Brands in the v2.1 Swagger) over HTTP through inject(), every JSON
 // answer checked against the Swagger by `call`; and DocuSign's brand
 // examples (code-examples-node, lib/eSignature/examples: createBrand.js =
 // eg028, applyBrandToEnvelope.js = eg029, applyBrandToTemplate.js = eg030),
@@ -19,7 +20,7 @@ const png = Buffer.from(
 );
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await injectedSandbox();
   const { accountId } = await login(sandbox.rootUrl);
   base = `${sandbox.origin}/restapi/v2.1/accounts/${accountId}`;
 });
@@ -28,7 +29,7 @@ afterAll(async () => sandbox.close());
 const outboxTo = async (to: string, envelopeId: string) =>
   (
     (await (
-      await fetch(`${sandbox.origin}/sandbox/outbox?to=${encodeURIComponent(to)}&envelopeId=${envelopeId}`)
+      await sandboxFetch(`${sandbox.origin}/sandbox/outbox?to=${encodeURIComponent(to)}&envelopeId=${envelopeId}`)
     ).json()) as {
       messages: { body: string; subject: string }[];
     }
@@ -144,13 +145,13 @@ describe('brands', () => {
   });
 
   it('keeps a logo (PUT the image, GET it back, listed in logos), refuses what is not an image, deletes it', async () => {
-    const put = await fetch(`${base}/brands/${brandId}/logos/primary`, {
+    const put = await sandboxFetch(`${base}/brands/${brandId}/logos/primary`, {
       method: 'PUT',
       headers: { ...auth, 'content-type': 'image/png' },
       body: png,
     });
     expect(put.status).toBe(200);
-    const got = await fetch(`${base}/brands/${brandId}/logos/primary`, { headers: auth });
+    const got = await sandboxFetch(`${base}/brands/${brandId}/logos/primary`, { headers: auth });
     expect(got.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await got.arrayBuffer()).equals(png)).toBe(true);
     expect((await call(`${base}/brands/${brandId}`, { headers: auth })).json.logos.primary).toMatch(
@@ -162,7 +163,7 @@ describe('brands', () => {
       raw: Buffer.from('<svg onload=alert(1)>'),
     });
     expectApiError(notImage, 400, 'INVALID_REQUEST_BODY');
-    expect((await fetch(`${base}/brands/${brandId}/logos/secondary`, { headers: auth })).status).toBe(404);
+    expect((await sandboxFetch(`${base}/brands/${brandId}/logos/secondary`, { headers: auth })).status).toBe(404);
     const resources = await call(`${base}/brands/${brandId}/resources`, { headers: auth });
     expect(resources.status).toBe(200);
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import {
   authHeader,
   call,
@@ -10,8 +10,9 @@ import {
   makePdf,
   templateId as seedTemplateId,
 } from './helpers/api.js';
+import { injectedSandbox, sandboxFetch } from './helpers/injected-sandbox.js';
 
-// The sandbox's Bulk Send (issue 24, item 3) over real HTTP on v2.1: every
+// The sandbox's Bulk Send (issue 24, item 3) over HTTP through inject() on v2.1: every
 // JSON answer is checked by `call` against the Swagger of its operation
 // (BulkSendV2CRUD, BulkSendV2Send, BulkSendV2Test, BulkSendV2Batch).
 
@@ -20,7 +21,7 @@ let base: string;
 let pdf: Buffer;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await injectedSandbox();
   const { accountId } = await login(sandbox.rootUrl);
   base = `${sandbox.origin}/restapi/v2.1/accounts/${accountId}`;
   pdf = await makePdf(1, 'Offer');
@@ -77,7 +78,7 @@ function copies(n: number, from = 0): unknown[] {
  * here, so `call` cannot find it; its answer is DocuSign's envelopesInformation.
  */
 async function batchEnvelopes(uri: string): Promise<Record<string, any>> {
-  const response = await fetch(`${base}${uri}?include=recipients`, { headers: authHeader() });
+  const response = await sandboxFetch(`${base}${uri}?include=recipients`, { headers: authHeader() });
   expect(response.status).toBe(200);
   const json = (await response.json()) as Record<string, any>;
   expectShape('envelopesInformation', json, 'v2.1');

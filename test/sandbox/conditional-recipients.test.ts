@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { openSigningLink, postForm } from '../signing/sign-over-http.js';
 import { authHeader, call, expectApiError, login } from './helpers/api.js';
+import { injectedSandbox, sandboxFetch } from './helpers/injected-sandbox.js';
 
 // Conditional routing with a placeholder recipient, as DocuSign's eg034
 // (code-examples-node, lib/eSignature/examples/useConditionalRecipients.js)
@@ -13,7 +14,7 @@ let sandbox: RunningSandbox;
 let base: string;
 const auth = authHeader();
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await injectedSandbox();
   const { accountId } = await login(sandbox.rootUrl);
   base = `${sandbox.origin}/restapi/v2.1/accounts/${accountId}`;
 });
@@ -133,7 +134,7 @@ function eg034Envelope(tag: string) {
 
 const outbox = async (to: string) =>
   (
-    (await (await fetch(`${sandbox.origin}/sandbox/outbox?to=${encodeURIComponent(to)}`)).json()) as {
+    (await (await sandboxFetch(`${sandbox.origin}/sandbox/outbox?to=${encodeURIComponent(to)}`)).json()) as {
       messages: { links: string[]; envelopeId: string }[];
     }
   ).messages;

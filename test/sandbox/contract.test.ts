@@ -15,7 +15,7 @@ function pdfText(bytes: Buffer): Promise<string> {
     ),
   );
 }
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import {
   authHeader,
   call,
@@ -28,15 +28,16 @@ import {
   seedCredentials,
   templateId,
 } from './helpers/api.js';
+import { injectedSandbox, sandboxFetch } from './helpers/injected-sandbox.js';
 
-// Every endpoint over real HTTP, each JSON answer validated against the
+// Every endpoint over HTTP through inject(), each JSON answer validated against the
 // Swagger definition its operation names, plus DocuSign's leniencies (issue item 2).
 let sandbox: RunningSandbox;
 let baseUrl: string;
 let accountId: string;
 let pdf: Buffer;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, hourlyLimit: 100_000 });
+  sandbox = await injectedSandbox({ hourlyLimit: 100_000 });
   ({ baseUrl, accountId } = await login(sandbox.rootUrl));
   pdf = await makePdf(3);
 });
@@ -312,7 +313,7 @@ describe('multipart from a standard form-data client', () => {
     );
     form.append('document2', new Blob([annex], { type: 'application/pdf' }), 'b.pdf');
     form.append('document1', new Blob([pdf], { type: 'application/pdf' }), 'a.pdf');
-    const response = await fetch(`${baseUrl}/envelopes`, { method: 'POST', headers: authHeader(), body: form });
+    const response = await sandboxFetch(`${baseUrl}/envelopes`, { method: 'POST', headers: authHeader(), body: form });
     expect(response.status).toBe(201);
     const { envelopeId } = (await response.json()) as { envelopeId: string };
     expect(
@@ -428,7 +429,7 @@ describe('limits and sandbox endpoints', () => {
     expect((await call(`${sandbox.origin}/sandbox/health`)).json).toEqual({ status: 'ok', pollingRule: 'none' });
     const json = await call(`${sandbox.origin}/sandbox/outbox`);
     expect(Array.isArray(json.json.messages)).toBe(true);
-    const html = await fetch(`${sandbox.origin}/sandbox/outbox`, { headers: { accept: 'text/html' } });
+    const html = await sandboxFetch(`${sandbox.origin}/sandbox/outbox`, { headers: { accept: 'text/html' } });
     expect(html.headers.get('content-type')).toContain('text/html');
     expect(await html.text()).toContain('<h1>Sandbox outbox</h1>');
   });

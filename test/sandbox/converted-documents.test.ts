@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { authHeader, call, expectApiError, login, makePdf } from './helpers/api.js';
 import { popplerWords } from '../pdf/poppler.js';
 import { minimalDocx } from '../helpers/minimal-docx.js';
 import { tempPdf, tool } from '../signing/pdf-tools.js';
 import { signOverHttp } from '../signing/sign-over-http.js';
+import { injectedSandbox } from './helpers/injected-sandbox.js';
 
 // Documents that are not PDFs (issue 20, part 3): the sandbox keeps the PDF
 // rendition of an HTML or DOCX document, as DocuSign converts them; anchors
@@ -14,7 +15,7 @@ let sandbox: RunningSandbox;
 let accountId: string;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await injectedSandbox();
   ({ accountId } = await login(sandbox.rootUrl));
 });
 afterAll(async () => sandbox.close());

@@ -14,19 +14,20 @@ import {
   PDFRawStream,
   PDFString,
 } from 'pdf-lib';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { authHeader, call, documentEnvelope, expectApiError, expectShape, login, makePdf } from './helpers/api.js';
+import { injectedSandbox } from './helpers/injected-sandbox.js';
 
 // Issue 24 item 2: `documents/archive` (Swagger Documents_GetDocument's
 // `archive` keyword: a ZIP of every PDF document and the certificate) over
-// real HTTP, its entries named as src/envelope/archive-names.ts decides;
+// HTTP through inject(), its entries named as src/envelope/archive-names.ts decides;
 // `portfolio`; and `include=documents` on the status listing, which gives
 // sync the documentIds the ZIP does not carry.
 
 let sandbox: RunningSandbox;
 let baseUrl: string;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, hourlyLimit: 100_000 });
+  sandbox = await injectedSandbox({ hourlyLimit: 100_000 });
   ({ baseUrl } = await login(sandbox.rootUrl));
 });
 afterAll(async () => {

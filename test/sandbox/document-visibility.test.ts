@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { authHeader, call, login } from './helpers/api.js';
+import { injectedSandbox, sandboxFetch } from './helpers/injected-sandbox.js';
 
 // DocuSign's eg040 (code-examples-node, lib/eSignature/examples/setDocumentVisibility.js):
 // enforceSignerVisibility, signer 1 with excludedDocuments [2, 3], signer 2
@@ -57,7 +58,7 @@ const eg040Envelope = (enforce: boolean) => ({
 let sandbox: RunningSandbox;
 let baseUrl: string;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, quiet: true });
+  sandbox = await injectedSandbox({ quiet: true });
   baseUrl = (await login(`${sandbox.origin}/restapi/v2.1`)).baseUrl;
 });
 afterAll(async () => sandbox.close());
@@ -76,10 +77,10 @@ async function visibility(envelopeId: string, recipientId: string): Promise<Reco
 async function openSigningLink(email: string): Promise<{ page: string; sessionPath: string; cookie: string }> {
   const outbox = await call(`${sandbox.origin}/sandbox/outbox?format=json`);
   const message = (outbox.json.messages as { to: string; links: string[] }[]).find((m) => m.to === email)!;
-  const opened = await fetch(message.links[0]!, { redirect: 'manual' });
+  const opened = await sandboxFetch(message.links[0]!, { redirect: 'manual' });
   const sessionPath = opened.headers.get('location')!;
   const cookie = opened.headers.get('set-cookie')!.split(';')[0]!;
-  const page = await fetch(new URL(sessionPath, sandbox.origin), { headers: { cookie } });
+  const page = await sandboxFetch(new URL(sessionPath, sandbox.origin), { headers: { cookie } });
   return { page: await page.text(), sessionPath, cookie };
 }
 
@@ -98,11 +99,11 @@ describe("eg040's document visibility", () => {
     expect(first.page).toContain('Order acknowledgement');
     expect(first.page).not.toContain('Battle Plan');
     expect(first.page).not.toContain('Lorem Ipsum');
-    const hidden = await fetch(new URL(`${first.sessionPath}/documents/2`, sandbox.origin), {
+    const hidden = await sandboxFetch(new URL(`${first.sessionPath}/documents/2`, sandbox.origin), {
       headers: { cookie: first.cookie },
     });
     expect(hidden.status).toBe(404);
-    const shown = await fetch(new URL(`${first.sessionPath}/documents/1`, sandbox.origin), {
+    const shown = await sandboxFetch(new URL(`${first.sessionPath}/documents/1`, sandbox.origin), {
       headers: { cookie: first.cookie },
     });
     expect(shown.status).toBe(200);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { authHeader, call, login, makePdf } from './helpers/api.js';
+import { injectedSandbox, sandboxFetch } from './helpers/injected-sandbox.js';
 
 // DocuSign's eg031 (code-examples-node, lib/eSignature/examples/bulkSendEnvelope.js),
 // its request bodies as the example sends them, accepted unchanged: a bulk
@@ -11,7 +12,7 @@ import { authHeader, call, login, makePdf } from './helpers/api.js';
 let sandbox: RunningSandbox;
 let base: string;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await injectedSandbox();
   const { accountId } = await login(sandbox.rootUrl);
   base = `${sandbox.origin}/restapi/v2.1/accounts/${accountId}`;
 });
@@ -101,7 +102,7 @@ describe("DocuSign's eg031 (bulk sending), unchanged", () => {
     expect(status.json).toMatchObject({ batchSize: '2', sent: '2', failed: '0' });
 
     // Where the batch's envelopesUri points (not in the kept Swagger: read as plain JSON).
-    const made = await fetch(`${base}/bulk_send_batch/${batchId}/envelopes?include=recipients`, {
+    const made = await sandboxFetch(`${base}/bulk_send_batch/${batchId}/envelopes?include=recipients`, {
       headers: authHeader(),
     });
     expect(made.status).toBe(200);

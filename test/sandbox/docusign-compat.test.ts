@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { authHeader, call, documentEnvelope, expectApiError, login, makePdf, templateId } from './helpers/api.js';
+import { injectedSandbox } from './helpers/injected-sandbox.js';
 
 // What DocuSign accepts from its existing clients, the sandbox accepts too (issue 11, item 9).
 let sandbox: RunningSandbox;
 let baseUrl: string;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await injectedSandbox();
   baseUrl = (await login(`${sandbox.origin}/restapi/v2.1`)).baseUrl;
 });
 afterAll(async () => sandbox.close());

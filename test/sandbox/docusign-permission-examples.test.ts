@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { authHeader, call } from './helpers/api.js';
 import { createActiveSubsidiary } from './helpers/accounts.js';
+import { injectedSandbox } from './helpers/injected-sandbox.js';
 
 // DocuSign's own permission-profile examples (github.com/docusign/code-examples-node,
 // lib/eSignature/examples: createPermission.js = eg024, permissionSetUserGroup.js
@@ -18,7 +19,7 @@ let base: string;
 let headers: Record<string, string>;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, quiet: true });
+  sandbox = await injectedSandbox({ quiet: true });
   const sub = await createActiveSubsidiary(sandbox.rootUrl, sandbox.origin, 'examples', 'admin@examples.test');
   base = `${sandbox.origin}/restapi/v2.1/accounts/${sub.accountId}`;
   headers = authHeader(sub.credentials);

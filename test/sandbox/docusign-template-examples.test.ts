@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { authHeader, call, login, makePdf } from './helpers/api.js';
+import { injectedSandbox } from './helpers/injected-sandbox.js';
 
 // DocuSign's own template examples (github.com/docusign/code-examples-node,
 // lib/eSignature/examples: createTemplate.js = eg008, useTemplate.js = eg009,
@@ -16,7 +17,7 @@ const signer = { signerEmail: 'signer@example.com', signerName: 'Sam Signer', si
 const cc = { ccEmail: 'cc@example.com', ccName: 'Cee Cee' };
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await injectedSandbox();
   const { accountId } = await login(sandbox.rootUrl);
   base = `${sandbox.origin}/restapi/v2.1/accounts/${accountId}`;
 });

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import type { Clock } from '../../src/sandbox/clock.js';
 import { envelopeWorkflows } from '../../src/sandbox/envelope-workflow.js';
 import { authHeader, call, login } from './helpers/api.js';
+import { injectedSandbox } from './helpers/injected-sandbox.js';
 
 // DocuSign's Advanced Recipient Routing as its Node examples use it
 // (code-examples-node, lib/eSignature/examples): eg032 pauses before routing
@@ -18,7 +19,7 @@ let sandbox: RunningSandbox;
 let baseUrl: string;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, quiet: true }, { clock });
+  sandbox = await injectedSandbox({ quiet: true }, { clock });
   baseUrl = (await login(`${sandbox.origin}/restapi/v2.1`)).baseUrl;
 });
 afterAll(async () => sandbox.close());

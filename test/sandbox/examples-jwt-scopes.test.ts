@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { jwtBearer, newKeyPair, signAssertion, tokenRequest } from './helpers/jwt.js';
+import { injectedSandbox, sandboxFetch } from './helpers/injected-sandbox.js';
 
 // code-examples-node's JWT login as it stands (lib/DSJwtAuth.js, commit
 // 8b0ee71): its scope list grew organization_sub_account_read and
@@ -22,8 +23,7 @@ const dsJwtAuthScopes =
 let sandbox: RunningSandbox;
 let privateKey: string;
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    port: 0,
+  sandbox = await injectedSandbox({
     quiet: true,
     seedFile: fileURLToPath(new URL('./fixtures/admin-seed.yaml', import.meta.url)),
   });
@@ -50,7 +50,7 @@ describe("code-examples-node's JWT login (DsJwtAuth's scopes)", () => {
   it("opens the consent page for DsJwtAuth's consent URL, listing the sub-account scopes", async () => {
     // DsJwtAuth builds it by hand: its scopes and impersonation, unencoded.
     const url = `${sandbox.origin}/oauth/auth?response_type=code&scope=${dsJwtAuthScopes} impersonation&client_id=examples-key&redirect_uri=http://localhost:3000/ds/callback`;
-    const page = await fetch(url, { redirect: 'manual' });
+    const page = await sandboxFetch(url, { redirect: 'manual' });
     expect(page.status).toBe(200);
     const html = await page.text();
     for (const scope of ['organization_sub_account_read', 'organization_sub_account_write'])

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { authHeader, call, documentEnvelope, expectApiError, login, makePdf } from './helpers/api.js';
+import { injectedSandbox } from './helpers/injected-sandbox.js';
 
 // Issue 26: the sandbox enforces DocuSign's length limits
 // (src/envelope/field-limits.ts) as DocuSign does: a subject, blurb,
@@ -11,7 +12,7 @@ let sandbox: RunningSandbox;
 let baseUrl: string;
 let pdf: Buffer;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, quiet: true });
+  sandbox = await injectedSandbox({ quiet: true });
   baseUrl = (await login(sandbox.rootUrl)).baseUrl;
   pdf = await makePdf(1);
 });

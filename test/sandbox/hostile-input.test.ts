@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { JsonTooDeepError, maxJsonDepth, parseJsonBody } from '../../src/sandbox/wire/json-body.js';
 import { openSigningLink, postForm } from '../signing/sign-over-http.js';
 import { createActiveSubsidiary } from './helpers/accounts.js';
 import { authHeader, call, documentEnvelope, expectApiError, login, makePdf, seedCredentials } from './helpers/api.js';
+import { injectedSandbox, sandboxFetch } from './helpers/injected-sandbox.js';
 
 // Issue 14, item 10 (the sandbox's part): answers that were 500s or limits
 // that did not hold, each found by trying as an attacker would.
@@ -11,7 +12,7 @@ import { authHeader, call, documentEnvelope, expectApiError, login, makePdf, see
 let sandbox: RunningSandbox;
 let pdf: Buffer;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await injectedSandbox();
   pdf = await makePdf(1);
 });
 afterAll(() => sandbox.close());
@@ -37,10 +38,10 @@ async function viewUrl(baseUrl: string, credentials = seedCredentials): Promise<
 describe('signing page assets', () => {
   it('answers 404 to names of Object.prototype members (was 500)', async () => {
     for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__']) {
-      const r = await fetch(`${sandbox.origin}/signing/assets/${name}`);
+      const r = await sandboxFetch(`${sandbox.origin}/signing/assets/${name}`);
       expect(r.status, name).toBe(404);
     }
-    expect((await fetch(`${sandbox.origin}/signing/assets/signing.js`)).status).toBe(200);
+    expect((await sandboxFetch(`${sandbox.origin}/signing/assets/signing.js`)).status).toBe(200);
   });
 });
 
@@ -118,14 +119,14 @@ describe('signing links of a deleted account', () => {
     expect(remote.status).toBe(201);
     const outbox = await call(`${sandbox.origin}/sandbox/outbox?format=json&envelopeId=${remote.json.envelopeId}`);
     const outboxLink = (outbox.json.messages as Array<{ links: string[] }>)[0]!.links[0]!;
-    expect((await fetch(session.sessionUrl, { headers: { cookie: session.cookie } })).status).toBe(200);
+    expect((await sandboxFetch(session.sessionUrl, { headers: { cookie: session.cookie } })).status).toBe(200);
 
     const deleted = await call(baseUrl, { method: 'DELETE', headers: authHeader(sub.credentials) });
     expect(deleted.status, JSON.stringify(deleted.json)).toBe(200);
 
-    expect((await fetch(unused, { redirect: 'manual' })).status).toBe(404);
-    expect((await fetch(outboxLink, { redirect: 'manual' })).status).toBe(404);
-    expect((await fetch(session.sessionUrl, { headers: { cookie: session.cookie } })).status).toBe(404);
+    expect((await sandboxFetch(unused, { redirect: 'manual' })).status).toBe(404);
+    expect((await sandboxFetch(outboxLink, { redirect: 'manual' })).status).toBe(404);
+    expect((await sandboxFetch(session.sessionUrl, { headers: { cookie: session.cookie } })).status).toBe(404);
     const sign = await postForm(`${session.sessionUrl}/sign`, session.cookie, {
       signatureName: 'Too Late',
       csrfToken: session.csrf,

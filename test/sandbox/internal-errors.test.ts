@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { authHeader, call, documentEnvelope, expectApiError, login, makePdf, rawRequest } from './helpers/api.js';
 import { createActiveSubsidiary } from './helpers/accounts.js';
+import { injectedSandbox } from './helpers/injected-sandbox.js';
 
 // A real fault (a document file removed behind the service's back) must give
 // a 500 in DocuSign's shape that reveals nothing of the machine.
@@ -13,7 +14,7 @@ let dataDir: string;
 const logged: string[] = [];
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'signrun-sandbox-'));
-  sandbox = await startSandbox({ port: 0, dataDir, log: (line) => logged.push(line) });
+  sandbox = await injectedSandbox({ dataDir, log: (line) => logged.push(line) });
 });
 afterAll(async () => {
   await sandbox.close();

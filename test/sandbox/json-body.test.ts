@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { parseJsonBody, decodeCleanBase64 } from '../../src/sandbox/wire/json-body.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { authHeader, call, documentEnvelope, expectApiError, login, makePdf } from './helpers/api.js';
+import { injectedSandbox } from './helpers/injected-sandbox.js';
 
 /** documentBase64 as hex whether a string (decoded here, as node does) or a Buffer (lifted), for comparing results. */
 function comparable(value: unknown, key = ''): unknown {
@@ -115,7 +116,7 @@ describe('envelope creation over HTTP with document-sized bodies', () => {
   let baseUrl: string;
   let pdf: Buffer;
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0 });
+    sandbox = await injectedSandbox();
     baseUrl = (await login(sandbox.rootUrl)).baseUrl;
     pdf = await makePdf(2, 'Lifted', 40_000);
   });

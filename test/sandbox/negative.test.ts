@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import type { Clock } from '../../src/sandbox/index.js';
 import { authHeader, call, documentEnvelope, expectApiError, login, makePdf, seedCredentials } from './helpers/api.js';
 import { createActiveSubsidiary } from './helpers/accounts.js';
+import { injectedSandbox, sandboxFetch } from './helpers/injected-sandbox.js';
 
 // A clock the test moves, so token expiry needs no sleeping.
 let now = Date.parse('2026-11-20T10:00:00Z');
@@ -13,7 +14,7 @@ let sandbox: RunningSandbox;
 let baseUrl: string;
 let pdf: Buffer;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, bodyLimitBytes: 256 * 1024, viewTokenTtlSeconds: 300 }, { clock });
+  sandbox = await injectedSandbox({ bodyLimitBytes: 256 * 1024, viewTokenTtlSeconds: 300 }, { clock });
   baseUrl = (await login(sandbox.rootUrl)).baseUrl;
   pdf = await makePdf(1);
 });
@@ -159,9 +160,9 @@ describe('accounts', () => {
     });
     const outbox = await call(`${sandbox.origin}/sandbox/outbox?format=json&accountId=${created.json.accountId}`);
     const link = outbox.json.messages[0].links[0] as string;
-    expect((await fetch(link)).status).toBe(200);
-    expect((await fetch(link)).status).toBe(410);
-    expect((await fetch(`${sandbox.origin}/sandbox/activate/forged`)).status).toBe(404);
+    expect((await sandboxFetch(link)).status).toBe(200);
+    expect((await sandboxFetch(link)).status).toBe(410);
+    expect((await sandboxFetch(`${sandbox.origin}/sandbox/activate/forged`)).status).toBe(404);
   });
 });
 

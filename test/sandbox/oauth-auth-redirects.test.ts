@@ -1,8 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { tempDir } from '../cli/run-helpers.js';
+import { injectedSandbox, sandboxFetch } from './helpers/injected-sandbox.js';
 
 /**
  * /oauth/auth redirects only to an address the client owns (issue 25; RFC
@@ -33,7 +34,7 @@ beforeAll(async () => {
       '',
     ].join('\n'),
   );
-  sandbox = await startSandbox({ port: 0, quiet: true, seedFile: seed });
+  sandbox = await injectedSandbox({ quiet: true, seedFile: seed });
 });
 afterAll(async () => sandbox?.close());
 
@@ -45,8 +46,8 @@ const ask = (params: Record<string, string>, method: 'GET' | 'POST' = 'GET') => 
     ...params,
   }).toString();
   return method === 'GET'
-    ? fetch(`${sandbox.origin}/oauth/auth?${query}`, { redirect: 'manual' })
-    : fetch(`${sandbox.origin}/oauth/auth`, {
+    ? sandboxFetch(`${sandbox.origin}/oauth/auth?${query}`, { redirect: 'manual' })
+    : sandboxFetch(`${sandbox.origin}/oauth/auth`, {
         method: 'POST',
         redirect: 'manual',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { documentedScopes, knownScopes } from '../../src/sandbox/oauth/scopes.js';
 import { call } from './helpers/api.js';
 import { jwtBearer, newKeyPair, signAssertion, tokenRequest } from './helpers/jwt.js';
+import { injectedSandbox, sandboxFetch } from './helpers/injected-sandbox.js';
 
 // DocuSign's documented OAuth scopes (src/sandbox/oauth/scopes.ts) on the
 // JWT grant and the consent page, with the scopes DocuSign's Node examples
@@ -23,8 +24,7 @@ let sandbox: RunningSandbox;
 let privateKey: string;
 let aud: string;
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    port: 0,
+  sandbox = await injectedSandbox({
     quiet: true,
     seedFile: fileURLToPath(new URL('./fixtures/admin-seed.yaml', import.meta.url)),
   });
@@ -71,7 +71,7 @@ describe('documented OAuth scopes', () => {
   it("opens the consent page for the examples' consent URL (their scopes plus impersonation)", async () => {
     // DsJwtAuth builds it by hand, scopes separated by spaces, unencoded.
     const url = `${sandbox.origin}/oauth/auth?response_type=code&scope=${exampleScopes} impersonation&client_id=examples-key&redirect_uri=http://127.0.0.1:3000/ds/logoutCallback`;
-    const page = await fetch(url);
+    const page = await sandboxFetch(url);
     expect(page.status).toBe(200);
     const html = await page.text();
     for (const scope of ['dtr.rooms.read', 'aow_manage', 'impersonation']) expect(html).toContain(scope);

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { authHeader, call, documentEnvelope, expectApiError, makePdf, type Credentials } from './helpers/api.js';
 import { createActiveSubsidiary } from './helpers/accounts.js';
+import { injectedSandbox, sandboxFetch } from './helpers/injected-sandbox.js';
 
-// Users, groups and permission profiles (issue 23) over real HTTP on
+// Users, groups and permission profiles (issue 23) over HTTP through inject() on
 // /restapi/v2.1: every JSON answer is checked against DocuSign's v2.1
 // Swagger by `call`. Each test works in a fresh subsidiary, so none sees
 // another's users.
@@ -11,7 +12,7 @@ import { createActiveSubsidiary } from './helpers/accounts.js';
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, quiet: true });
+  sandbox = await injectedSandbox({ quiet: true });
 });
 afterAll(async () => {
   await sandbox.close();
@@ -34,7 +35,7 @@ async function activate(email: string): Promise<void> {
     (m) => m.kind === 'user-activation',
   );
   expect(invitation, `an invitation to ${email}`).toBeDefined();
-  expect((await fetch(invitation!.links[0]!)).status).toBe(200);
+  expect((await sandboxFetch(invitation!.links[0]!)).status).toBe(200);
 }
 
 describe('permission profiles', () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { authHeader, call, login } from './helpers/api.js';
+import { injectedSandbox } from './helpers/injected-sandbox.js';
 
 // DocuSign's eg038 (code-examples-node, lib/eSignature/examples/responsiveSigning.js):
 // a "signable HTML document" — no documentBase64, the HTML itself in
@@ -93,7 +94,7 @@ const eg038Envelope = {
 let sandbox: RunningSandbox;
 let baseUrl: string;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, quiet: true });
+  sandbox = await injectedSandbox({ quiet: true });
   baseUrl = (await login(`${sandbox.origin}/restapi/v2.1`)).baseUrl;
 });
 afterAll(async () => sandbox.close());

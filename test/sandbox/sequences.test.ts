@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/index.js';
+
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import {
   authHeader,
@@ -11,11 +11,12 @@ import {
   seedCredentials,
   templateId,
 } from './helpers/api.js';
+import { injectedSandbox, sandboxFetch } from './helpers/injected-sandbox.js';
 
-// The three typical sequences of the API description (4.12), end to end over real HTTP.
+// The three typical sequences of the API description (4.12), end to end over HTTP through inject().
 let sandbox: RunningSandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await injectedSandbox();
 });
 afterAll(async () => {
   await sandbox.close();
@@ -206,7 +207,7 @@ describe.each(['v2', 'v2.1'] as const)('4.12 sequences on /restapi/%s', (version
       (m) => m.kind === 'account-activation' && m.to === `ada-${version}@acme.fr`,
     );
     expect(message?.links).toHaveLength(1);
-    const activation = await fetch(message!.links[0]!);
+    const activation = await sandboxFetch(message!.links[0]!);
     expect(activation.status).toBe(200);
 
     // The distributor reads its subsidiary; the new user logs in with its userId and reads it too.

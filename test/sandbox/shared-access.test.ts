@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { authHeader, call, documentEnvelope, expectApiError, makePdf, type ApiResponse } from './helpers/api.js';
+import { injectedSandbox, sandboxFetch } from './helpers/injected-sandbox.js';
 
 // Shared access as DocuSign's eg043 (code-examples-node,
 // lib/eSignature/examples/sharedAccess.js) drives it: the principal looks
@@ -26,8 +27,7 @@ const agent = {
 let sandbox: RunningSandbox;
 let base: string;
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    port: 0,
+  sandbox = await injectedSandbox({
     quiet: true,
     seedFile: fileURLToPath(new URL('./fixtures/admin-seed.yaml', import.meta.url)),
   });
@@ -44,7 +44,7 @@ async function shared(
   url: string,
   init: { method?: string; headers: Record<string, string>; body?: unknown },
 ): Promise<ApiResponse> {
-  const response = await fetch(url, {
+  const response = await sandboxFetch(url, {
     method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
     headers: { ...init.headers, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),

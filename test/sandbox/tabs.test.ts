@@ -3,14 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { maxAnchorPlacements } from '../../src/sandbox/tabs/place-tabs.js';
 import { authHeader, call, expectApiError, login } from './helpers/api.js';
 import { popplerWords, type PopplerWord } from '../pdf/poppler.js';
 import { tempPdf, tool } from '../signing/pdf-tools.js';
 import { openSigningLink, postForm, signOverHttp } from '../signing/sign-over-http.js';
+import { injectedSandbox, sandboxFetch } from './helpers/injected-sandbox.js';
 
-// Tabs of every kind through the real sandbox over HTTP (issue 19, the
+// Tabs of every kind through the real sandbox over HTTP (inject()) (issue 19, the
 // sandbox's side): anchors placed where poppler reads their text, values read
 // back through recipients?include_tabs=true, recipients/{id}/tabs and
 // form_data (each answer checked against the Swagger by `call`), the
@@ -105,7 +106,7 @@ const offerTabs = {
 };
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await injectedSandbox();
   const { accountId } = await login(sandbox.rootUrl);
   accountBase = `${sandbox.origin}/restapi/v2.1/accounts/${accountId}`;
   offerPdf = await offerLetter();
@@ -251,7 +252,7 @@ describe('values', () => {
     );
 
     // The completed document shows every value where its tab is.
-    const res = await fetch(`${accountBase}/envelopes/${envelopeId}/documents/1`, { headers: authHeader() });
+    const res = await sandboxFetch(`${accountBase}/envelopes/${envelopeId}/documents/1`, { headers: authHeader() });
     expect(res.status).toBe(200);
     const file = tempPdf(Buffer.from(await res.arrayBuffer()));
     const { out } = await tool('pdftotext', ['-layout', file, '-']);
@@ -365,7 +366,7 @@ describe('what the signer enters', () => {
       { name: 'relocation', value: 'X' },
       { name: 'office', value: 'BOS', listSelectedValue: 'Boston office' },
     ]);
-    const res = await fetch(`${accountBase}/envelopes/${envelopeId}/documents/1`, { headers: authHeader() });
+    const res = await sandboxFetch(`${accountBase}/envelopes/${envelopeId}/documents/1`, { headers: authHeader() });
     const { out } = await tool('pdftotext', ['-layout', tempPdf(Buffer.from(await res.arrayBuffer())), '-']);
     for (const text of ['85000', 'Amazing Grace', '12', 'Boston office']) expect(out).toContain(text);
     expect(out).not.toContain('999999');
@@ -396,7 +397,7 @@ describe('formula tabs', () => {
     expect(done.status).toBe(303);
     const after = await get(`/envelopes/${envelopeId}/recipients/1/tabs`);
     expect(after.formulaTabs[0].value).toBe('6250.50');
-    const res = await fetch(`${accountBase}/envelopes/${envelopeId}/documents/1`, { headers: authHeader() });
+    const res = await sandboxFetch(`${accountBase}/envelopes/${envelopeId}/documents/1`, { headers: authHeader() });
     const { out } = await tool('pdftotext', ['-layout', tempPdf(Buffer.from(await res.arrayBuffer())), '-']);
     expect(out).toContain('6250.50');
   });
@@ -429,7 +430,7 @@ describe('template roles', () => {
         '',
       ].join('\n'),
     );
-    const seeded = await startSandbox({ port: 0, seedFile: join(dir, 'seed.yaml') });
+    const seeded = await injectedSandbox({ seedFile: join(dir, 'seed.yaml') });
     try {
       const credentials = { username: 'tabs@example.com', password: 'pw', integratorKey: 'tabs-key' };
       const { baseUrl } = await login(seeded.rootUrl, credentials);
@@ -480,7 +481,7 @@ describe('template roles', () => {
         },
       });
       expect(await signOverHttp(view.json.url as string, 'Ada Lovelace')).toBe('signing_complete');
-      const doc = await fetch(`${baseUrl}/envelopes/${envelopeId}/documents/1`, { headers });
+      const doc = await sandboxFetch(`${baseUrl}/envelopes/${envelopeId}/documents/1`, { headers });
       const { out } = await tool('pdftotext', ['-layout', tempPdf(Buffer.from(await doc.arrayBuffer())), '-']);
       expect(out).toContain('91000');
     } finally {

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { authHeader, call, expectApiError, login, makePdf, templateId as seedTemplateId } from './helpers/api.js';
 import { signOverHttp } from '../signing/sign-over-http.js';
+import { injectedSandbox } from './helpers/injected-sandbox.js';
 
 // Envelopes from templates made through the API (issue 21, part 4): one
 // template with templateRoles, tabs filled by label, signed over HTTP; and
@@ -15,7 +16,7 @@ let leasePdf: Buffer;
 let annexPdf: Buffer;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await injectedSandbox();
   const { accountId } = await login(sandbox.rootUrl);
   base = `${sandbox.origin}/restapi/v2.1/accounts/${accountId}`;
   leasePdf = await makePdf(1, 'Lease');

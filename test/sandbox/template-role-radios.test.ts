@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { authHeader, call, login, makePdf } from './helpers/api.js';
+import { injectedSandbox } from './helpers/injected-sandbox.js';
 
 // DocuSign's eg017 (code-examples-node, lib/eSignature/examples/setTemplateTabValues.js)
 // selects a radio of eg008's template group by its groupName, giving only
@@ -25,7 +26,7 @@ const radio = (value: string, x: string) => ({
 });
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, quiet: true });
+  sandbox = await injectedSandbox({ quiet: true });
   const { accountId } = await login(sandbox.rootUrl);
   base = `${sandbox.origin}/restapi/v2.1/accounts/${accountId}`;
   // eg008's template, its radio group as the example makes it.

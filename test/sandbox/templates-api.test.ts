@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import {
   authHeader,
   call,
@@ -13,6 +13,7 @@ import {
   templateId as seedTemplateId,
 } from './helpers/api.js';
 import { swaggerErrors } from './helpers/swagger.js';
+import { injectedSandbox, sandboxFetch } from './helpers/injected-sandbox.js';
 
 // The sandbox's templates API as DocuSign's (issue 21, part 4), over real
 // HTTP on v2 and v2.1: every JSON answer is checked by `call` against the
@@ -25,7 +26,7 @@ let pdf: Buffer;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'signrun-templates-'));
-  sandbox = await startSandbox({ port: 0, dataDir });
+  sandbox = await injectedSandbox({ dataDir });
   const { accountId } = await login(sandbox.rootUrl);
   base = {
     v2: `${sandbox.origin}/restapi/v2/accounts/${accountId}`,
@@ -280,7 +281,7 @@ describe('templates API', () => {
   it('deletes a template by DELETE too, as the sandbox contract of signrun offers (the same deletion)', async () => {
     // Not a Swagger operation: asked with fetch, not with the Swagger-checking helper.
     const remove = (id: string) =>
-      fetch(`${base['v2.1']}/templates/${id}`, { method: 'DELETE', headers: authHeader() });
+      sandboxFetch(`${base['v2.1']}/templates/${id}`, { method: 'DELETE', headers: authHeader() });
     const id = await create('v2.1', leaseTemplate('Lease deleted by DELETE'));
     const deleted = await remove(id);
     expect(deleted.status).toBe(200);
@@ -309,7 +310,7 @@ describe('templates API', () => {
   it('keeps templates across a restart of the data folder, and the seed template as it was', async () => {
     const id = await create('v2', leaseTemplate('Lease kept'));
     await sandbox.close();
-    sandbox = await startSandbox({ port: 0, dataDir });
+    sandbox = await injectedSandbox({ dataDir });
     const { accountId } = await login(sandbox.rootUrl);
     base = {
       v2: `${sandbox.origin}/restapi/v2/accounts/${accountId}`,

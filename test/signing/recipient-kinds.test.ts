@@ -1,24 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { startSandbox } from '../../src/sandbox/index.js';
+
 import { accessCodeAttempts } from '../../src/sandbox/signing/access-code.js';
 import { swaggerErrors, type ApiVersion } from '../sandbox/helpers/swagger.js';
 import { tempPdf, tool } from './pdf-tools.js';
 import { sandboxApi } from './sandbox-api.js';
 import { openSigningLink, postForm, signOverHttp } from './sign-over-http.js';
+import { injectedSandbox, sandboxFetch } from '../sandbox/helpers/injected-sandbox.js';
+import type { RunningSandbox } from '../../src/sandbox/contract.js';
 
 // Issue 20, part 2: the sandbox routes every recipient kind as DocuSign does —
 // routing orders across kinds, carbon copies and certified deliveries told at
 // their turn, in-person signing through the host, witnesses after their
-// signer, access codes before the documents — over real HTTP.
+// signer, access codes before the documents — over HTTP through inject().
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let sandbox: RunningSandbox;
 let api: ReturnType<typeof sandboxApi>;
 let pdfBase64: string;
 const returnUrl = 'https://app.example/return';
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await injectedSandbox();
   api = sandboxApi(sandbox.rootUrl);
   // The anchors of DocuSign's published examples (eg002, eg039) are in the document's text.
   const doc = await PDFDocument.create();
@@ -44,7 +46,7 @@ interface Message {
 }
 
 async function outboxFor(envelopeId: string): Promise<Message[]> {
-  const res = await fetch(`${sandbox.origin}/sandbox/outbox?format=json&envelopeId=${envelopeId}`);
+  const res = await sandboxFetch(`${sandbox.origin}/sandbox/outbox?format=json&envelopeId=${envelopeId}`);
   return ((await res.json()) as { messages: Message[] }).messages;
 }
 
@@ -241,7 +243,9 @@ describe('every recipient kind, routed as DocuSign does', () => {
     const copy = await openSigningLink(messages[2]!.links[0]!);
     expect(copy.html).toContain('nothing for you to do');
     expect(copy.html).not.toContain('id="act-form"');
-    expect((await fetch(`${copy.sessionUrl}/documents/1`, { headers: { cookie: copy.cookie } })).status).toBe(200);
+    expect((await sandboxFetch(`${copy.sessionUrl}/documents/1`, { headers: { cookie: copy.cookie } })).status).toBe(
+      200,
+    );
 
     const certificate = await certificateText(envelopeId);
     for (const line of [
@@ -380,7 +384,7 @@ describe('access codes', () => {
       JSON.stringify((await api.call('GET', `/envelopes/${envelopeId}?include=recipients`)).json),
       JSON.stringify((await api.call('GET', `/envelopes?from_date=2000-01-01&include=recipients`)).json),
       JSON.stringify(await outboxFor(envelopeId)),
-      await (await fetch(`${sandbox.origin}/sandbox/outbox`)).text(),
+      await (await sandboxFetch(`${sandbox.origin}/sandbox/outbox`)).text(),
     ];
     return parts.join('\n');
   }
@@ -392,7 +396,9 @@ describe('access codes', () => {
     const page = await openSigningLink(link);
     expect(page.html).toContain('id="access-code"');
     expect(page.html).not.toContain('agreement.pdf');
-    expect((await fetch(`${page.sessionUrl}/documents/1`, { headers: { cookie: page.cookie } })).status).toBe(403);
+    expect((await sandboxFetch(`${page.sessionUrl}/documents/1`, { headers: { cookie: page.cookie } })).status).toBe(
+      403,
+    );
     // Not delivered: the documents have not shown.
     expect(statuses(await recipients(envelopeId))).toEqual({ '1': 'sent' });
     const signed = await postForm(`${page.sessionUrl}/sign`, page.cookie, { signatureName: 'X', csrfToken: page.csrf });
@@ -418,7 +424,9 @@ describe('access codes', () => {
       csrfToken: page.csrf,
     });
     expect(late.status).toBe(403);
-    expect((await fetch(`${page.sessionUrl}/documents/1`, { headers: { cookie: page.cookie } })).status).toBe(403);
+    expect((await sandboxFetch(`${page.sessionUrl}/documents/1`, { headers: { cookie: page.cookie } })).status).toBe(
+      403,
+    );
     expect(await api.envelopeStatus(envelopeId)).toBe('sent');
     expect(await answersOf(envelopeId)).not.toContain(code);
   });
@@ -437,10 +445,12 @@ describe('access codes', () => {
       csrfToken: page.csrf,
     });
     expect(right.status).toBe(303);
-    const shown = await fetch(page.sessionUrl, { headers: { cookie: page.cookie } });
+    const shown = await sandboxFetch(page.sessionUrl, { headers: { cookie: page.cookie } });
     expect(await shown.text()).toContain('id="sign-form"');
     expect(statuses(await recipients(envelopeId))).toEqual({ '1': 'delivered' });
-    expect((await fetch(`${page.sessionUrl}/documents/1`, { headers: { cookie: page.cookie } })).status).toBe(200);
+    expect((await sandboxFetch(`${page.sessionUrl}/documents/1`, { headers: { cookie: page.cookie } })).status).toBe(
+      200,
+    );
     const signed = await postForm(`${page.sessionUrl}/sign`, page.cookie, {
       signatureName: 'Coded Signer',
       csrfToken: page.csrf,

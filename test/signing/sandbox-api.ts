@@ -1,3 +1,4 @@
+import { sandboxFetch } from '../sandbox/helpers/injected-sandbox.js';
 import { defaultSeedIds } from '../../src/sandbox/seed/default-seed.js';
 
 /** The default seed's credentials (DESIGN "Sandbox default seed"). */
@@ -13,7 +14,7 @@ export const templateId = defaultSeedIds.templateId;
 export function sandboxApi(rootUrl: string) {
   const base = `${rootUrl}/accounts/${accountId}`;
   async function call<T>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> {
-    const res = await fetch(`${base}${path}`, {
+    const res = await sandboxFetch(`${base}${path}`, {
       method,
       headers: {
         'x-docusign-authentication': seedAuth,
@@ -55,7 +56,7 @@ export function sandboxApi(rootUrl: string) {
       return Object.fromEntries(r.json.signers.map((s) => [s.recipientId, s.status]));
     },
     async document(envelopeId: string, documentId: string): Promise<Buffer> {
-      const res = await fetch(`${base}/envelopes/${envelopeId}/documents/${documentId}`, {
+      const res = await sandboxFetch(`${base}/envelopes/${envelopeId}/documents/${documentId}`, {
         headers: { 'x-docusign-authentication': seedAuth },
       });
       if (res.status !== 200) throw new Error(`document ${documentId}: ${res.status}`);

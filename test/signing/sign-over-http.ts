@@ -1,3 +1,4 @@
+import { sandboxFetch } from '../sandbox/helpers/injected-sandbox.js';
 /**
  * Drives the signing page with plain HTTP (no browser), as its forms would:
  * open the one-time link (cookie + CSRF token), then POST sign/decline.
@@ -5,11 +6,11 @@
 export async function openSigningLink(
   url: string,
 ): Promise<{ sessionUrl: string; cookie: string; html: string; csrf: string }> {
-  const first = await fetch(url, { redirect: 'manual' });
+  const first = await sandboxFetch(url, { redirect: 'manual' });
   if (first.status !== 303) throw new Error(`opening the signing link answered ${first.status}`);
   const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   const sessionUrl = new URL(first.headers.get('location') ?? '', url).toString();
-  const page = await fetch(sessionUrl, { headers: { cookie } });
+  const page = await sandboxFetch(sessionUrl, { headers: { cookie } });
   const html = await page.text();
   const csrf = /name="csrfToken" value="([^"]+)"/.exec(html)?.[1] ?? '';
   return { sessionUrl, cookie, html, csrf };
@@ -22,7 +23,7 @@ export function postForm(
   form: Record<string, string>,
   headers: Record<string, string> = {},
 ) {
-  return fetch(url, {
+  return sandboxFetch(url, {
     method: 'POST',
     redirect: 'manual',
     headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers },

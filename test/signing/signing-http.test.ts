@@ -2,13 +2,13 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { samplePdf, tempPdf, tool } from './pdf-tools.js';
 import { sandboxApi, signer } from './sandbox-api.js';
 import { openSigningLink, postForm } from './sign-over-http.js';
+import { injectedSandbox, sandboxFetch } from '../sandbox/helpers/injected-sandbox.js';
 
-// The signing page over real HTTP without a browser: the security rules
+// The signing page over HTTP through inject() without a browser: the security rules
 // (single-use token, session cookie, CSRF token, headers) and the redirects.
 
 let sandbox: RunningSandbox;
@@ -16,7 +16,7 @@ let api: ReturnType<typeof sandboxApi>;
 const returnUrl = 'http://127.0.0.1:9/return?state=abc';
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await injectedSandbox();
   api = sandboxApi(sandbox.rootUrl);
 });
 afterAll(async () => sandbox.close());
@@ -61,7 +61,7 @@ describe('signing page over HTTP', () => {
     expect(html).toContain('Alice Martin');
     expect(await api.envelopeStatus(envelopeId)).toBe('delivered');
 
-    const again = await fetch(url, { redirect: 'manual' });
+    const again = await sandboxFetch(url, { redirect: 'manual' });
     expect(again.status).toBe(410);
     const page = await again.text();
     const refresh = /http-equiv="refresh" content="3;url=([^"]+)"/.exec(page)?.[1]?.replace(/&#38;/g, '&');
@@ -71,7 +71,7 @@ describe('signing page over HTTP', () => {
     expect(target.searchParams.get('state')).toBe('abc');
 
     // The session page without the cookie: refused.
-    expect((await fetch(sessionUrl)).status).toBe(403);
+    expect((await sandboxFetch(sessionUrl)).status).toBe(403);
   });
 
   it('sends security headers: frame-ancestors self, no referrer, no inline script', async () => {
@@ -81,9 +81,9 @@ describe('signing page over HTTP', () => {
       { email: 'alice.martin@example.com', userName: 'Alice Martin', clientUserId: 'client-1' },
       returnUrl,
     );
-    const first = await fetch(url, { redirect: 'manual' });
+    const first = await sandboxFetch(url, { redirect: 'manual' });
     expect(first.headers.get('set-cookie')).toMatch(/HttpOnly/);
-    const page = await fetch(new URL(first.headers.get('location')!, url), {
+    const page = await sandboxFetch(new URL(first.headers.get('location')!, url), {
       headers: { cookie: (first.headers.get('set-cookie') ?? '').split(';')[0]! },
     });
     const csp = page.headers.get('content-security-policy') ?? '';
@@ -217,7 +217,7 @@ describe('signing page over HTTP', () => {
   });
 
   it('answers an unknown token with 404 and no redirect', async () => {
-    const res = await fetch(`${sandbox.origin}/signing/not-a-real-token`);
+    const res = await sandboxFetch(`${sandbox.origin}/signing/not-a-real-token`);
     expect(res.status).toBe(404);
     expect(await res.text()).not.toContain('http-equiv="refresh"');
   });
@@ -225,21 +225,21 @@ describe('signing page over HTTP', () => {
   it('creates the sealing CA at the first start with a data folder and keeps it across restarts', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'signrun-ca-start-'));
     const root = join(dataDir, 'ca', 'sandbox-root-ca.pem');
-    const first = await startSandbox({ port: 0, dataDir });
+    const first = await injectedSandbox({ dataDir });
     expect(existsSync(root)).toBe(true);
     const pem = readFileSync(root, 'utf8');
     await first.close();
-    const second = await startSandbox({ port: 0, dataDir });
+    const second = await injectedSandbox({ dataDir });
     await second.close();
     expect(readFileSync(root, 'utf8')).toBe(pem);
   });
 
   it('serves pdf.js and the page assets', async () => {
     for (const name of ['pdf.min.mjs', 'pdf.worker.min.mjs', 'signing.js', 'signing.css']) {
-      const res = await fetch(`${sandbox.origin}/signing/assets/${name}`);
+      const res = await sandboxFetch(`${sandbox.origin}/signing/assets/${name}`);
       expect(res.status, name).toBe(200);
     }
-    expect((await fetch(`${sandbox.origin}/signing/assets/..%2F..%2Fpackage.json`)).status).toBe(404);
-    expect((await fetch(`${sandbox.origin}/signing/assets/standard_fonts/..%2Fpackage.json`)).status).toBe(404);
+    expect((await sandboxFetch(`${sandbox.origin}/signing/assets/..%2F..%2Fpackage.json`)).status).toBe(404);
+    expect((await sandboxFetch(`${sandbox.origin}/signing/assets/standard_fonts/..%2Fpackage.json`)).status).toBe(404);
   });
 });

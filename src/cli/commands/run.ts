@@ -19,7 +19,6 @@ import { stoppedReport, type PlannedItem } from '../../reporters/stopped-report.
 import { consoleSummary } from '../../reporters/console-summary.js';
 import { createProgress } from '../../reporters/progress.js';
 import { parseShard } from '../../state/shard.js';
-import { leanHeap } from '../lean-heap.js';
 import { annotateFailures, appendReportToStepSummary } from '../github-actions.js';
 import { sync } from '../../sync/sync.js';
 import { shownPath } from '../shown-path.js';
@@ -31,8 +30,6 @@ import { shownPath } from '../shown-path.js';
  * the reports, print the summary. Exit 0 / 1 / 2 / 130 (DESIGN.md).
  */
 const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
-  // Before validation: its full collections set the heap's first limits.
-  leanHeap();
   const patterns = (args[0] as string[] | undefined) ?? [];
   const shard = typeof options['shard'] === 'string' ? parseShard(options['shard']) : undefined;
   const prepared = await preparedOrDiagnostics(io, patterns, {

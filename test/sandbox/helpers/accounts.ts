@@ -1,3 +1,4 @@
+import { sandboxFetch } from './injected-sandbox.js';
 import { expect } from 'vitest';
 import { authHeader, call, seedCredentials, type Credentials } from './api.js';
 
@@ -23,7 +24,7 @@ export async function createActiveSubsidiary(
   const link = (outbox.json.messages as Array<{ kind: string; links: string[] }>).find(
     (m) => m.kind === 'account-activation',
   )!.links[0]!;
-  expect((await fetch(link)).status).toBe(200);
+  expect((await sandboxFetch(link)).status).toBe(200);
   return {
     accountId: created.json.accountId,
     userId: created.json.userId,

@@ -1,3 +1,4 @@
+import { injectedAppOf, sandboxFetch } from './injected-sandbox.js';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { expect } from 'vitest';
 import { swaggerDefinitionFor, swaggerErrors, type ApiVersion } from './swagger.js';
@@ -48,7 +49,11 @@ export async function call(
     body = JSON.stringify(init.body);
     headers['content-type'] ??= 'application/json';
   }
-  const response = await fetch(url, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body });
+  const response = await sandboxFetch(url, {
+    method: init.method ?? (body === undefined ? 'GET' : 'POST'),
+    headers,
+    body,
+  });
   const bytes = Buffer.from(await response.arrayBuffer());
   let json: unknown;
   if ((response.headers.get('content-type') ?? '').includes('json') && bytes.length > 0)
@@ -133,6 +138,18 @@ export function rawRequest(
   headers: Record<string, string>,
   body: string,
 ): Promise<{ status: number; body: string }> {
+  const app = injectedAppOf(url);
+  if (app) {
+    const target = new URL(url);
+    return app
+      .inject({
+        method: method as 'GET',
+        url: `${target.pathname}${target.search}`,
+        headers: { host: target.host, ...headers },
+        payload: body,
+      })
+      .then((res) => ({ status: res.statusCode, body: res.body }));
+  }
   return import('node:http').then(
     ({ request }) =>
       new Promise((resolve, reject) => {

@@ -1,3 +1,4 @@
+import { sandboxFetch } from './injected-sandbox.js';
 import { createPrivateKey } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { defaultSeedIds } from '../../../src/sandbox/seed/default-seed.js';
@@ -39,7 +40,7 @@ export async function tokenRequest(
   origin: string,
   fields: Record<string, string>,
 ): Promise<{ status: number; json: any }> {
-  const response = await fetch(`${origin}/oauth/token`, {
+  const response = await sandboxFetch(`${origin}/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(fields).toString(),
@@ -70,7 +71,7 @@ export async function newKeyPair(
   integrationKey = 'sandbox-integrator-key',
   user?: { username: string; password: string },
 ): Promise<{ keypairId: string; publicKey: string; privateKey: string }> {
-  const response = await fetch(`${origin}/sandbox/integrations/${encodeURIComponent(integrationKey)}/rsa-keys`, {
+  const response = await sandboxFetch(`${origin}/sandbox/integrations/${encodeURIComponent(integrationKey)}/rsa-keys`, {
     method: 'POST',
     headers: seedUserHeaders(integrationKey, user),
   });
