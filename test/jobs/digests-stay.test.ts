@@ -89,7 +89,7 @@ describe('envelope digests stay as they were', () => {
     const examples = digests(await loadJobs(['examples'], { cwd: repoRoot, env: {} }));
     const every = digests(await loadJobs([work], { cwd: work, env: {} }));
     const now = { ...examples, ...every };
-    expect(Object.keys(now).length).toBe(47);
+    expect(Object.keys(now).length).toBe(67);
     expect(now).toEqual(pinned);
   });
 });
