@@ -12,3 +12,5 @@ export * from './template-roles.js';
 export * from './account-role-settings.js';
 export * from './archive-names.js';
 export * from './brand-logo.js';
+export * from './docgen-fields.js';
+export * from './docgen-format.js';

@@ -193,12 +193,18 @@ export interface TemplateRole {
   tabs?: Tabs;
 }
 
+import type { DocGenFormField } from './docgen-fields.js';
+
 /** `#/definitions/document` (request side; the PDF travels base64-encoded). */
 export interface DocumentDefinition {
   documentId: string;
   name: string;
   fileExtension?: string;
   documentBase64: string;
+  /** "true": a DOCX with merge fields, which DocuSign generates when the envelope is sent (Document Generation). */
+  isDocGenDocument?: string;
+  /** The merge fields' values, given at creation (docusign-esign 10's `Document.docGenFormFields`). */
+  docGenFormFields?: DocGenFormField[];
 }
 
 /** `#/definitions/notification`: reminders and expiration, every value a string. */

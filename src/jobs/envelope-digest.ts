@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { shorthandRecipientKind, shorthandTabKind } from '../envelope/index.js';
+import { wireDocGenFields } from './docgen-form-fields.js';
 import { isPositioned, type ResolvedEnvelope, type ResolvedRecipient, type ResolvedTab } from './model.js';
 
 /**
@@ -19,7 +20,13 @@ export function envelopeDigest(envelope: Omit<ResolvedEnvelope, 'digest'>): stri
     envelope.returnUrl ?? null,
     envelope.eventNotification?.url ?? null,
     (envelope.customFields ?? []).map((f) => [f.name, f.value]),
-    envelope.documents.map((d) => [d.documentId, d.name, d.sha256]),
+    // A Word template's merge values are content (what the letter says); appended only when given, so other digests stay.
+    envelope.documents.map((d) => [
+      d.documentId,
+      d.name,
+      d.sha256,
+      ...(d.docGenFormFields !== undefined ? [['docGenFormFields', wireDocGenFields(d.docGenFormFields)]] : []),
+    ]),
     envelope.recipients.map((r) => [
       r.recipientId ?? null,
       r.name,

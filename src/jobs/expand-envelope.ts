@@ -21,6 +21,7 @@ import { writtenTabs } from './written-tabs.js';
 import { writtenRecipients } from './written-recipients.js';
 import { makeSecret } from '../secret.js';
 import { findReferences, substituteReferences } from './references.js';
+import { docGenFieldsOf } from './docgen-form-fields.js';
 
 /** An envelope after substitution, before its documents are read. */
 export interface ExpandedEnvelope {
@@ -72,6 +73,7 @@ export function expandEnvelope(
       size: 0,
       pageCount: 0,
       sha256: '',
+      ...(d.docGenFormFields !== undefined ? { docGenFormFields: docGenFieldsOf(d.docGenFormFields, text) } : {}),
     };
   });
   const firstDocumentId = documents[0]?.documentId ?? '1';

@@ -38,6 +38,8 @@ const sections: Array<[string, string]> = [
   ['Envelope (`envelopes[]`)', '#/$defs/envelope'],
   ['`forEach`', '#/$defs/forEach'],
   ['Document (`documents[]`)', '#/$defs/document'],
+  ['Merge field (`docGenFormFields.<name>` of a document)', '#/$defs/docGenFormField'],
+  ['`format` of a merge field', '#/$defs/docGenFormat'],
   [`Signer (\`recipients[]\`; \`${recipientKind('signer').collection}[]\`)`, '#/$defs/signer'],
   [
     `Recipients by collection (\`recipients: {${recipientKind('signer').collection}, ${recipientKind('carbonCopy').collection}, …}\`)`,

@@ -49,6 +49,29 @@ export interface ResolvedDocument {
   pageCount: number;
   /** sha256 (hex) of the file (as sent, not its rendition) at validation time; part of the envelope digest. */
   sha256: string;
+  /**
+   * A DOCX with DocuSign's merge fields (Document Generation): the value of
+   * each, `${...}` substituted, checked against the fields the DOCX has. The
+   * document is then sent with `isDocGenDocument`.
+   */
+  docGenFormFields?: ResolvedDocGenField[];
+}
+
+/**
+ * A merge field's value (DocuSign's `DocGenFormField`), as DocuSign's
+ * strings, with where the job file writes it.
+ */
+export interface ResolvedDocGenField {
+  name: string;
+  /** Absent for a table row. */
+  value?: string;
+  /** `TextBox`, `Date`, `Number` or `TableRow` when the job file says. */
+  type?: string;
+  format?: { expression?: string; locale?: string };
+  /** A table row's rows: each the row's fields by name. */
+  rowValues?: Array<Record<string, string>>;
+  /** From the document: `['docGenFormFields', name]` (a plain value) or `['docGenFormFields', name, 'value']`. */
+  written: ReadonlyArray<string | number>;
 }
 
 /**

@@ -74,6 +74,19 @@ export interface RawDocument {
   name?: string;
   documentId?: number;
   file: string;
+  /** A DOCX with DocuSign's merge fields: the value of each (Document Generation). */
+  docGenFormFields?: RawDocGenFields;
+}
+
+/** `docGenFormFields` of a document: a merge field's name to its value, or to the field with its type, format or table rows. */
+export type RawDocGenFields = Record<string, string | number | RawDocGenField>;
+
+/** A merge field written out: DocuSign's `DocGenFormField` with its `rowValues` as a list of rows (column name to value). */
+export interface RawDocGenField {
+  value?: string | number;
+  type?: 'TextBox' | 'Date' | 'Number' | 'TableRow';
+  format?: { expression?: string; locale?: string };
+  rowValues?: Array<Record<string, string | number>>;
 }
 
 /**

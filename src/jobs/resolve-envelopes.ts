@@ -34,6 +34,8 @@ import {
 import { RowErrorGroups } from './row-error-groups.js';
 import { SharedDocuments } from './shared-documents.js';
 import { fieldsWithLimits } from './field-limit-checks.js';
+import { documentDocGenProblems, type MergeFieldCache } from './docgen-form-fields.js';
+import { readGeneratedText, textKeyOf } from './generated-text.js';
 import { fieldLengthProblem } from '../envelope/field-limits.js';
 
 type DocumentCheck = { confined: ConfinedPath; facts?: PdfFactsResult };
@@ -93,16 +95,23 @@ export async function resolveEnvelopes(
     if (!hasAnchors(envelope)) continue;
     for (const document of envelope.documents) {
       const check = results.get(document.path);
-      if (texts.has(document.path) || !check?.facts?.ok || !check.confined.ok) continue;
-      texts.set(document.path, await textReader(check.confined.real));
+      const key = textKeyOf(document);
+      if (texts.has(key) || !check?.facts?.ok || !check.confined.ok) continue;
+      // A Word template's anchors are looked for in the letter generated from this envelope's values, as DocuSign does.
+      const generated = document.docGenFormFields !== undefined && document.fileExtension === 'docx';
+      texts.set(
+        key,
+        await (generated ? readGeneratedText(document, check.confined.real) : textReader(check.confined.real)),
+      );
     }
   }
   const anchors: AnchorCache = new Map();
   const sharedDocuments = new SharedDocuments();
+  const mergeFields: MergeFieldCache = new Map();
 
   const resolved: ResolvedEnvelope[] = [];
   for (const item of expanded) {
-    checkDocuments(item, results, texts, anchors, ctx);
+    checkDocuments(item, results, texts, anchors, ctx, mergeFields);
     item.envelope.documents = sharedDocuments.share(item.envelope.documents);
     // Added in place, not `{ ...envelope, digest }`: V8 gives every such copy a hidden class of its own
     // (~380 bytes per envelope, a quarter of the model at 10,000 rows).
@@ -235,6 +244,7 @@ function checkDocuments(
   texts: Map<string, DocumentText>,
   anchors: AnchorCache,
   ctx: JobContext,
+  mergeFields: MergeFieldCache,
 ): void {
   const { envelope } = item;
   const say = (code: Parameters<JobContext['sink']['add']>[0], message: string, path: NodePath) =>
@@ -253,6 +263,15 @@ function checkDocuments(
     document.sha256 = facts.facts.sha256;
     document.pageCount = facts.facts.pages.length;
     pagesById.set(document.documentId, facts.facts.pages);
+    // A Word template's merge fields against the values given (DocuSign's Document Generation).
+    if (result.confined.ok)
+      for (const problem of documentDocGenProblems(
+        document,
+        result.confined.real,
+        ctx.show(document.path),
+        mergeFields,
+      ))
+        say(problem.code, problem.message, ['documents', d, 'docGenFormFields', ...problem.at]);
     // Shown only in an error message: path.relative for each of 10,000 rows is not free.
     pathById.set(document.documentId, document.path);
   });
@@ -323,7 +342,7 @@ function checkDocuments(
       say('SR_TAB_OFF_PAGE', problem, [...path, problem.includes('its right edge') ? 'xPosition' : 'yPosition']);
   };
   const checkAnchor = (tab: ResolvedTab, anchor: TabAnchor, path: NodePath) => {
-    const documents = envelope.documents.filter((d) => texts.get(d.path)?.ok);
+    const documents = envelope.documents.filter((d) => texts.get(textKeyOf(d))?.ok);
     if (documents.length === 0) return; // unreadable text: reported once per document as SR_DOC_TEXT_LIMIT, or not a PDF
     const units = anchor.anchorUnits ?? 'pixels';
     if (!isAnchorUnits(units)) {
@@ -341,10 +360,11 @@ function checkDocuments(
     };
     const found: Array<{ document: ResolvedDocument; matches: AnchorMatch[] }> = [];
     for (const document of documents) {
-      const key = `${document.path}\0${query.anchorString}\0${query.anchorCaseSensitive}\0${query.anchorMatchWholeWord}`;
+      const textKey = textKeyOf(document);
+      const key = `${textKey}\0${query.anchorString}\0${query.anchorCaseSensitive}\0${query.anchorMatchWholeWord}`;
       let matches = anchors.get(key);
       if (!matches) {
-        matches = findAnchors((texts.get(document.path) as { pages: PageText[] }).pages, query);
+        matches = findAnchors((texts.get(textKey) as { pages: PageText[] }).pages, query);
         anchors.set(key, matches);
       }
       if (matches.length > 0) found.push({ document, matches });
@@ -395,7 +415,7 @@ function checkDocuments(
   });
   // Unreadable text is said once per document and envelope pattern, as a warning: DocuSign still places the tabs.
   envelope.documents.forEach((document, d) => {
-    const text = texts.get(document.path);
+    const text = texts.get(textKeyOf(document));
     if (text && !text.ok)
       ctx.sink.add(
         'SR_DOC_TEXT_LIMIT',

@@ -14,6 +14,10 @@ export class SharedDocuments {
 
   /** The shared list equal to `documents` (`documents` itself the first time). */
   share(documents: ResolvedDocument[]): ResolvedDocument[] {
+    // A Word letter's merge-field values are the row's own (Document
+    // Generation): such a list is never shared, or every row would send the
+    // first row's salary.
+    if (documents.some((d) => d.docGenFormFields !== undefined)) return documents;
     const keys = documents.map(keyOf);
     const listKey = keys.join('\u0001');
     const list = this.#lists.get(listKey);

@@ -337,10 +337,22 @@ export const jobCodes = defineCodes({
       "A tab's anchorString (after ${row.*} substitution) is in no document of its envelope: DocuSign would refuse the envelope, or with anchorIgnoreIfNotPresent leave the tab out.",
     hint: 'Fix the anchor text (case and spacing as in the PDF; check with pdftotext), or set `anchorIgnoreIfNotPresent: true` if the tab is optional.',
   },
+  SR_DOCGEN_FIELD_MISSING: {
+    exitCode: 2,
+    summary:
+      "A merge field of a Word document (DocuSign's Document Generation, `{{FieldName}}` in the DOCX) has no value in the document's `docGenFormFields`, or its value is empty (with forEach, the CSV cell): DocuSign would refuse to send the envelope.",
+    hint: 'Give the field a value under the document\'s `docGenFormFields` (or fill the CSV cell shown); the message names the fields the DOCX has.',
+  },
+  SR_DOCGEN_FIELD_UNKNOWN: {
+    exitCode: 2,
+    summary:
+      "A document's `docGenFormFields` gives a value for a merge field the DOCX does not have (a typo, or a field removed from the Word template), or gives `docGenFormFields` to a document that is not a DOCX.",
+    hint: 'Fix the field name (merge fields are `{{FieldName}}` in the DOCX; the message names those it has, and the closest), or remove the value.',
+  },
   SR_TAB_VALUE_INVALID: {
     exitCode: 2,
     summary:
-      "A tab's value is one its kind cannot hold: not a number for a number tab, not a date for a date tab, not an option of the list, more than one radio or list item selected, longer than maxLength, or not matching validationPattern (or the pattern is not a regular expression).",
+      "A tab's value is one its kind cannot hold: not a number for a number tab, not a date for a date tab, not an option of the list, more than one radio or list item selected, longer than maxLength, or not matching validationPattern (or the pattern is not a regular expression); or a Date or Number merge field of `docGenFormFields` given a value that is no date or number.",
     hint: 'Fix the value (or the CSV cell it comes from) as the message says.',
   },
   SR_DOC_TEXT_LIMIT: {

@@ -26,6 +26,7 @@ import {
   type WireTab,
 } from '../../envelope/wire.js';
 import { digestFieldName, identityFieldName, identityOf, jobFieldName, transactionIdOf } from '../identity.js';
+import { wireDocGenFields } from '../../jobs/docgen-form-fields.js';
 
 /**
  * Builds the wire envelopeDefinition (service-api.md 4.5, Swagger
@@ -154,6 +155,11 @@ export async function documentDefinitionsOf(documents: readonly ResolvedDocument
       name: doc.name,
       fileExtension: doc.fileExtension,
       documentBase64: (await validatedBytes(doc)).toString('base64'),
+      // A Word template (Document Generation): marked, with its values, in the one creation request, so that
+      // exactly-once stays that of any envelope (no draft left waiting for its values) and no call is added.
+      ...(doc.docGenFormFields !== undefined
+        ? { isDocGenDocument: 'true', docGenFormFields: wireDocGenFields(doc.docGenFormFields) }
+        : {}),
     })),
   );
 }

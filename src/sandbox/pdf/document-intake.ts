@@ -1,5 +1,7 @@
 import { extensionOf, RenditionError, renditionKindOf, renditionOf } from '../../pdf/index.js';
-import { ApiError } from '../api-error.js';
+import { mergeDocx } from '../../pdf/docx-merge.js';
+import { mergeFieldsOf } from '../../pdf/docx-merge-fields.js';
+import { ApiError, apiErrors } from '../api-error.js';
 import type { IncomingDocument } from '../wire/envelope-definition.js';
 import { looksLikePdf } from './page-count.js';
 
@@ -29,12 +31,41 @@ export async function documentPdf(document: IncomingDocument): Promise<Buffer> {
     throw conversionError(document, 'is not a PDF');
   }
   try {
-    const pdf = await renditionOf(bytes, kind);
+    const pdf = await renditionOf(kind === 'docx' ? generatedLetter(document) : bytes, kind);
     return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
   } catch (error) {
     if (error instanceof RenditionError) throw conversionError(document, `cannot be converted: ${error.message}`);
     throw error;
   }
+}
+
+/**
+ * A DocGen DOCX given its values at creation: the letter generated from
+ * them (DocuSign generates it when the envelope is sent; the sandbox keeps
+ * one PDF per document, made here, which every later step reads). A field
+ * of the DOCX without a value, or a value for a field it lacks, is refused
+ * as the envelope would be when sent. Without values (a draft whose fields
+ * are set later), the DOCX is kept as it is.
+ */
+function generatedLetter(document: IncomingDocument): Uint8Array {
+  const fields = document.docGen?.fields;
+  if (fields === undefined) return document.bytes;
+  const merge = mergeFieldsOf(document.bytes);
+  const given = new Set(fields.map((f) => f.name));
+  const missing = merge.filter(
+    (f) => !given.has(f.name) || (f.kind === 'text' && fields.find((g) => g.name === f.name)?.value?.trim() === ''),
+  );
+  const known = new Set(merge.map((f) => f.name));
+  const unknown = fields.filter((f) => !known.has(f.name));
+  if (missing.length > 0)
+    throw apiErrors.invalidBody(
+      `document ${document.documentId} (${document.name}): docGenFormFields has no value for ${missing.map((f) => f.name).join(', ')}.`,
+    );
+  if (unknown.length > 0)
+    throw apiErrors.invalidBody(
+      `document ${document.documentId} (${document.name}): the document has no merge field ${unknown.map((f) => f.name).join(', ')}.`,
+    );
+  return mergeDocx(document.bytes, fields);
 }
 
 function conversionError(document: IncomingDocument, why: string): ApiError {

@@ -2,6 +2,7 @@ import {
   recipientKind,
   recipientKinds,
   unmodelledRecipientCollections,
+  type DocGenFormField,
   type RecipientKindName,
   type Tabs,
 } from '../../envelope/index.js';
@@ -32,6 +33,11 @@ export interface IncomingDocument {
   order: number | undefined;
   /** A document given as responsive HTML (`htmlDefinition.source`): its field elements, as tabs to give (wire/responsive-html.ts). */
   responsiveFields?: ResponsiveField[];
+  /**
+   * A DOCX sent with `isDocGenDocument: "true"` (DocuSign's Document Generation), with the values of its
+   * merge fields when the request gives them (`docGenFormFields`): the letter is generated from them at intake.
+   */
+  docGen?: { fields: DocGenFormField[] | undefined };
 }
 
 /**
@@ -122,7 +128,48 @@ export function parseDocument(raw: unknown, index: number, fileParts: Map<string
     bytes,
     order: lenientPositiveInt(doc['order'], `${field}.order`),
     ...(responsiveFields ? { responsiveFields } : {}),
+    ...docGenOf(doc, field),
   };
+}
+
+/** A document's Document Generation: `isDocGenDocument` ("true", lenient as DocuSign's booleans) and its `docGenFormFields`. */
+function docGenOf(doc: Record<string, unknown>, field: string): Pick<IncomingDocument, 'docGen'> {
+  const given = doc['isDocGenDocument'];
+  const flag = given === true || (typeof given === 'string' && given.trim().toLowerCase() === 'true');
+  const list = lenientArray(doc['docGenFormFields'], `${field}.docGenFormFields`);
+  if (!flag && list === undefined) return {};
+  if (list === undefined) return { docGen: { fields: undefined } };
+  const fields = list.map((raw, i) => docGenFieldOf(raw, `${field}.docGenFormFields[${i}]`));
+  return { docGen: { fields } };
+}
+
+/** One `DocGenFormField` of a request: name, value, type, format, rowValues (each row's list of fields). */
+function docGenFieldOf(raw: unknown, field: string): DocGenFormField {
+  const f = lenientObject(raw, field) ?? {};
+  const name = lenientString(f['name'], `${field}.name`);
+  if (!name) throw apiErrors.invalidBody(`${field}.name is required.`);
+  const out: DocGenFormField = { name };
+  const value = lenientString(f['value'], `${field}.value`);
+  if (value !== undefined) out.value = value;
+  const type = lenientString(f['type'], `${field}.type`);
+  if (type !== undefined) out.type = type;
+  const format = lenientObject(f['format'], `${field}.format`);
+  if (format) {
+    const expression = lenientString(format['expression'], `${field}.format.expression`);
+    const locale = lenientString(format['locale'], `${field}.format.locale`);
+    out.format = { ...(expression !== undefined ? { expression } : {}), ...(locale !== undefined ? { locale } : {}) };
+  }
+  const rows = lenientArray(f['rowValues'], `${field}.rowValues`);
+  if (rows)
+    out.rowValues = rows.map((row, r) => ({
+      docGenFormFieldList: (
+        lenientArray(
+          lenientObject(row, `${field}.rowValues[${r}]`)?.['docGenFormFieldList'],
+          `${field}.rowValues[${r}]`,
+        ) ?? []
+      ).map((cell, c) => docGenFieldOf(cell, `${field}.rowValues[${r}].docGenFormFieldList[${c}]`)),
+    }));
+  return out;
 }
 
 /**
