@@ -50,4 +50,15 @@ describe('documents of a forEach pattern', () => {
     // Each row's digest still says what it sends.
     expect(one!.digest).not.toBe(three!.digest);
   });
+
+  it("are never shared when they are Word letters: each row's merge-field values stay its own", async () => {
+    const result = await loadJobs([join(repoRoot, 'examples/word-offer-letters.yaml')], { cwd: repoRoot, env: {} });
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    const [one, two] = result.jobs[0]!.envelopes;
+    expect(two!.documents).not.toBe(one!.documents);
+    const salaryOf = (e: typeof one) =>
+      e!.documents.flatMap((d) => d.docGenFormFields ?? []).find((f) => f.name === 'Salary')?.value;
+    expect(salaryOf(one)).toBeDefined();
+    expect(salaryOf(two)).not.toBe(salaryOf(one));
+  });
 });
