@@ -358,6 +358,9 @@ async function syncOne(k: Known, ctx: SyncOneContext): Promise<EnvelopeResult> {
         ? await readConnectFormData(ctx.stateDir, envelopeId)
         : undefined;
       const recipients = formData ? undefined : ctx.listedRecipients.get(envelopeId);
+      // Let go as each envelope is collected: a listing of many completed envelopes is not held to the end.
+      ctx.listedRecipients.delete(envelopeId);
+      ctx.listedDocuments.delete(envelopeId);
       files = await collectCompleted(ctx.account, ctx.out, k.folder, envelopeId, {
         combined: ctx.combined,
         ...(documents ? { documents } : {}),

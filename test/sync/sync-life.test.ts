@@ -110,10 +110,10 @@ describe('signrun sync after sending', () => {
     // list of its documents (the listing gave their ids and names: include=documents).
     expect(downloads().length).toBe(1);
     expect(requests.filter((l) => /\/documents 200/.test(l))).toEqual([]);
-    // No request per envelope to learn its status: one read of the tabs of the
-    // completed envelope (form data), none of the others.
+    // No request per envelope to learn its status, nor to read the completed one's form data:
+    // the listing carried its recipients' tabs (include=recipients,tabs, issue 37).
     expect(requests.filter((l) => /envelopes\/:envelopeId /.test(l))).toEqual([]);
-    expect(requests.filter((l) => /envelopes\/:envelopeId\/recipients /.test(l))).toHaveLength(1);
+    expect(requests.filter((l) => /envelopes\/:envelopeId\/recipients /.test(l))).toEqual([]);
 
     const record = async (key: string) =>
       JSON.parse(await readFile(path.join(out, 'offers', key, 'envelope.json'), 'utf8')) as EnvelopeRecord;
