@@ -341,7 +341,7 @@ export const jobCodes = defineCodes({
     exitCode: 2,
     summary:
       "A merge field of a Word document (DocuSign's Document Generation, `{{FieldName}}` in the DOCX) has no value in the document's `docGenFormFields`, or its value is empty (with forEach, the CSV cell): DocuSign would refuse to send the envelope.",
-    hint: 'Give the field a value under the document\'s `docGenFormFields` (or fill the CSV cell shown); the message names the fields the DOCX has.',
+    hint: "Give the field a value under the document's `docGenFormFields` (or fill the CSV cell shown); the message names the fields the DOCX has.",
   },
   SR_DOCGEN_FIELD_UNKNOWN: {
     exitCode: 2,
