@@ -186,7 +186,7 @@ module.exports = {
         'drawn by the PDF layer the sandbox stamps with, written by the disk writer. It never calls a service, so ' +
         'it knows neither the client nor the state, nor the sandbox itself (only the layer they share).',
       'src/preview/',
-      ['^src/errors/', '^src/envelope/', '^src/pdf/', '^src/jobs/', '^src/output/', '^src/runner/envelope-definition\\.ts$'],
+      ['^src/errors/', '^src/envelope/', '^src/pdf/', '^src/jobs/', '^src/output/', '^src/runner/envelopes/envelope-definition\\.ts$'],
     ),
     {
       name: 'cli-on-top',

@@ -1,6 +1,6 @@
 import { shownPath } from './shown-path.js';
 import type { Diagnostic } from '../jobs/model.js';
-import type { PreflightProblem } from '../runner/template-check.js';
+import type { PreflightProblem } from '../runner/templates/template-check.js';
 import { prepare, type Prepared } from '../runner/prepare.js';
 import type { Shard } from '../state/shard.js';
 import { formatDiagnostics } from './format-diagnostics.js';

@@ -5,7 +5,7 @@ import { loadConfig } from '../config/index.js';
 import { isSignrunError } from '../errors/index.js';
 import { loadJobs } from '../jobs/index.js';
 import type { ResolvedJob, ResolvedTemplate } from '../jobs/model.js';
-import { importTemplate } from '../runner/import-template.js';
+import { importTemplate } from '../runner/import/import-template.js';
 import { jwtSettingsOf, resolveTarget } from '../runner/target.js';
 import type { CommandIO } from './io.js';
 

@@ -3,7 +3,7 @@ import { readRecord, type EnvelopeRecord, type SigningRecord } from '../output/r
 import { itemFile } from '../output/output-paths.js';
 import { ClientHttpError } from '../client/client-errors.js';
 import { SignrunError } from '../errors/signrun-error.js';
-import { freshRecipientView } from '../runner/recipient-view.js';
+import { freshRecipientView } from '../runner/envelopes/recipient-view.js';
 import { isSettledEnvelope } from '../envelope/statuses.js';
 import type { LinkTarget } from './link-store.js';
 import type { Opening } from './openings-log.js';

@@ -3,7 +3,7 @@ import type { NodePath } from '../jobs/job-yaml.js';
 import type { ResolvedEnvelope } from '../jobs/model.js';
 import { hasAnchor, placeAtAnchors, stampedPlace, type EnvelopeText, type StampedPlace } from '../pdf/index.js';
 import type { TabContent } from '../pdf/index.js';
-import { wireTabOf } from '../runner/envelope-definition.js';
+import { wireTabOf } from '../runner/envelopes/envelope-definition.js';
 
 /** A tab of an envelope where it will be: one per occurrence of its anchor, one per radio of a group. */
 export interface PreviewTab {

@@ -9,7 +9,7 @@ import type {
   EnvelopePlan,
   EnvelopeStep,
 } from './plan-types.js';
-import type { ServiceLedger } from './service-ledger.js';
+import type { ServiceLedger } from './envelopes/service-ledger.js';
 import type { SigningUrls } from '../config/types.js';
 import { isSettledEnvelope } from '../envelope/statuses.js';
 import { recipientKind, recipientMustAct } from '../envelope/recipient-kinds.js';

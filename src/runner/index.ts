@@ -1,9 +1,9 @@
 export { runJobs, run, PreflightError, type RunOptions } from './run.js';
 export type { CommandRunOptions } from './command-run.js';
-export { runEnvelope, type EnvelopeContext } from './envelope-pipeline.js';
-export { runAccount, type AccountContext } from './account-pipeline.js';
-export { checkTemplates, type PreflightProblem, type TemplateFacts } from './template-check.js';
-export { envelopeDefinitionOf, expectedApiCalls } from './envelope-definition.js';
+export { runEnvelope, type EnvelopeContext } from './envelopes/envelope-pipeline.js';
+export { runAccount, type AccountContext } from './resources/account-pipeline.js';
+export { checkTemplates, type PreflightProblem, type TemplateFacts } from './templates/template-check.js';
+export { envelopeDefinitionOf, expectedApiCalls } from './envelopes/envelope-definition.js';
 export { scheduleLazily } from './schedule.js';
 export type { RunEvent, RunEventListener } from './run-events.js';
 export {
@@ -24,10 +24,10 @@ export {
 } from './run-summary.js';
 export { resolveTarget, sandboxSeedCredentials, type ResolvedTarget } from './target.js';
 export { prepare, type Prepared } from './prepare.js';
-export { importTemplate, type ImportTemplateOptions, type ImportedTemplate } from './import-template.js';
-export { importAccount, type ImportAccountOptions, type ImportedAccount } from './import-account.js';
+export { importTemplate, type ImportTemplateOptions, type ImportedTemplate } from './import/import-template.js';
+export { importAccount, type ImportAccountOptions, type ImportedAccount } from './import/import-account.js';
 export { planJobs, makePlan, planItemName, accountExists, type PlanJobsOptions, type PlanInputs } from './plan.js';
 export * from './plan-types.js';
 export { decideEnvelope, decideAccount, type DecisionSources } from './decide.js';
-export { ServiceLedger, type LedgerEntry, type ServiceLedgerOptions } from './service-ledger.js';
+export { ServiceLedger, type LedgerEntry, type ServiceLedgerOptions } from './envelopes/service-ledger.js';
 export { CallBudget, type CallBudgetReport } from './call-budget.js';

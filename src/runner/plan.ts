@@ -1,4 +1,4 @@
-import { withBulkSend } from './bulk-send-estimate.js';
+import { withBulkSend } from './bulk-send/bulk-send-estimate.js';
 import type { ResolvedJob } from '../jobs/model.js';
 import { ClientHttpError } from '../client/client-errors.js';
 import { serviceErrorMeans } from '../client/service-error-classes.js';
@@ -10,13 +10,13 @@ import { journalProgress, type JournalProgress } from '../state/journal-progress
 import { decideAccount, decideEnvelope, type DecisionSources } from './decide.js';
 import { identityOf } from './identity.js';
 import type { DocumentsWhen, Plan, PlanItem } from './plan-types.js';
-import { ServiceLedger } from './service-ledger.js';
-import { checkTemplates, definedRoles, PreflightError } from './template-check.js';
-import { TemplateLedger } from './template-ledger.js';
-import { planTemplates } from './template-plan.js';
-import { templateHomeProblems, withTemplateHomes } from './template-homes.js';
-import { brandsKeptFor, resolveBrandNames } from './account-brand-names.js';
-import { contentsCalls, hasContents, planAccountContents } from './account-contents-plan.js';
+import { ServiceLedger } from './envelopes/service-ledger.js';
+import { checkTemplates, definedRoles, PreflightError } from './templates/template-check.js';
+import { TemplateLedger } from './templates/template-ledger.js';
+import { planTemplates } from './templates/template-plan.js';
+import { templateHomeProblems, withTemplateHomes } from './templates/template-homes.js';
+import { brandsKeptFor, resolveBrandNames } from './resources/account-brand-names.js';
+import { contentsCalls, hasContents, planAccountContents } from './resources/account-contents-plan.js';
 import type { RunTarget } from './run-summary.js';
 import type { SigningUrls } from '../config/types.js';
 

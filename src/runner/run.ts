@@ -2,29 +2,29 @@ import { shownUrl } from '../secret.js';
 import type { ResolvedAccount, ResolvedEnvelope, Secret } from '../jobs/model.js';
 import type { SigningUrls } from '../config/types.js';
 import { SignrunError } from '../errors/signrun-error.js';
-import { runAccount } from './account-pipeline.js';
-import { noJournal, runEnvelope } from './envelope-pipeline.js';
+import { runAccount } from './resources/account-pipeline.js';
+import { noJournal, runEnvelope } from './envelopes/envelope-pipeline.js';
 import { makePlan } from './plan.js';
-import { ServiceLedger } from './service-ledger.js';
+import { ServiceLedger } from './envelopes/service-ledger.js';
 import type { AccountPlan, DocumentsWhen, EnvelopePlan, Plan } from './plan-types.js';
 import type { AccountResult, EnvelopeResult, RunSummary } from './run-summary.js';
 import { scheduleLazily } from './schedule.js';
 import { CallBudget } from './call-budget.js';
-import { checkTemplates, definedRoles, PreflightError } from './template-check.js';
-import { runTemplate } from './template-pipeline.js';
-import { templateHomeProblems } from './template-homes.js';
+import { checkTemplates, definedRoles, PreflightError } from './templates/template-check.js';
+import { runTemplate } from './templates/template-pipeline.js';
+import { templateHomeProblems } from './templates/template-homes.js';
 import {
   brandMissingMessage,
   brandsKeptFor,
   describesSendingAccount,
   lacksBrand,
   resolveBrandNames,
-} from './account-brand-names.js';
-export { PreflightError } from './template-check.js';
+} from './resources/account-brand-names.js';
+export { PreflightError } from './templates/template-check.js';
 import { commandRun, type CommandRunOptions } from './command-run.js';
-import { bulkSendGroups, bulkSendProblems, goesInBulk } from './bulk-send-fit.js';
-import { runBulkSendPhase } from './bulk-send-phase.js';
-import { maxCopiesPerList } from './bulk-send-batches.js';
+import { bulkSendGroups, bulkSendProblems, goesInBulk } from './bulk-send/bulk-send-fit.js';
+import { runBulkSendPhase } from './bulk-send/bulk-send-phase.js';
+import { maxCopiesPerList } from './bulk-send/bulk-send-batches.js';
 import { realTiming } from '../client/timing.js';
 import type { AccountClient } from '../client/esignature-client.js';
 

@@ -8,7 +8,7 @@ import { formDataCsv, type FormDataRow } from './form-data-csv.js';
 import { copyFacts, shownFactFields } from '../output/status-fields.js';
 import { identityOf, transactionIdOf } from '../runner/identity.js';
 import type { EnvelopeResult, RunSummary } from '../runner/run-summary.js';
-import { itemErrorOf } from '../runner/envelope-pipeline.js';
+import { itemErrorOf } from '../runner/envelopes/envelope-pipeline.js';
 import { commandRun, type CommandRunOptions } from '../runner/command-run.js';
 import type { Journal } from '../state/journal.js';
 import { scheduleLazily } from '../runner/schedule.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { accountEntryOf, type AccountReading } from '../../src/runner/import-account-entry.js';
-import { choose } from '../../src/runner/import-account-login.js';
+import { accountEntryOf, type AccountReading } from '../../src/runner/import/import-account-entry.js';
+import { choose } from '../../src/runner/import/import-account-login.js';
 import { SignrunError } from '../../src/errors/signrun-error.js';
 
 // What `signrun import account` writes of what an account answers (pure):

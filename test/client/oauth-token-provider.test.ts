@@ -9,7 +9,7 @@ import { parseOAuthBase, type OAuthBase } from '../../src/client/oauth/oauth-bas
 import { consentUrl } from '../../src/client/oauth/consent-url.js';
 import { grantError } from '../../src/client/oauth/grant-errors.js';
 import { EsignatureClient } from '../../src/client/esignature-client.js';
-import { envelopeDefinitionOf } from '../../src/runner/envelope-definition.js';
+import { envelopeDefinitionOf } from '../../src/runner/envelopes/envelope-definition.js';
 import { envelopeFixture } from '../runner/fixtures.js';
 import { newKeyPair } from '../sandbox/helpers/jwt.js';
 

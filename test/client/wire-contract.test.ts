@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { swaggerErrors, type ApiVersion } from '../sandbox/helpers/swagger.js';
 import { docusignSpecUrl } from '../sandbox/helpers/docusign-spec.js';
-import { envelopeDefinitionOf } from '../../src/runner/envelope-definition.js';
+import { envelopeDefinitionOf } from '../../src/runner/envelopes/envelope-definition.js';
 import type { NewAccountDefinition, RecipientViewRequest } from '../../src/client/wire-types.js';
 import { EsignatureClient, newAccountDefinitionV21, pageCountOf } from '../../src/client/esignature-client.js';
 import { sandboxSeedAuth } from '../../src/runner/target.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadJobs } from '../../src/jobs/index.js';
 import type { Diagnostic, LoadResult, ResolvedJob } from '../../src/jobs/model.js';
-import { envelopeDefinitionOf } from '../../src/runner/envelope-definition.js';
+import { envelopeDefinitionOf } from '../../src/runner/envelopes/envelope-definition.js';
 import { repoRoot } from '../helpers/run-cli.js';
 
 // Issue 20, the job side: recipients by DocuSign's collections, and what

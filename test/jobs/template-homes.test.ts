@@ -8,7 +8,7 @@ import {
   mayBeKeptInConfiguredAccount,
   type TemplateLister,
 } from '../../src/jobs/template-homes.js';
-import { templateHomeProblems, withTemplateHomes } from '../../src/runner/template-homes.js';
+import { templateHomeProblems, withTemplateHomes } from '../../src/runner/templates/template-homes.js';
 import { prepare } from '../../src/runner/prepare.js';
 import { identityOf } from '../../src/runner/identity.js';
 import { shardOf } from '../../src/state/shard.js';

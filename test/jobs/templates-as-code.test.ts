@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadJobs } from '../../src/jobs/index.js';
 import type { Diagnostic, LoadResult, ResolvedJob } from '../../src/jobs/model.js';
-import { templateDefinitionOf } from '../../src/runner/template-definition.js';
+import { templateDefinitionOf } from '../../src/runner/templates/template-definition.js';
 import { repoRoot } from '../helpers/run-cli.js';
 
 // Issue 21, the job side: `templates:` entries resolved by the envelopes'

@@ -7,7 +7,7 @@ import { loadJobs, type ResolvedEnvelope } from '../../src/jobs/index.js';
 import { EnvelopeText } from '../../src/pdf/index.js';
 import { DocumentSources } from '../../src/preview/document-sources.js';
 import { previewEnvelope } from '../../src/preview/preview-envelope.js';
-import { wireTabOf } from '../../src/runner/envelope-definition.js';
+import { wireTabOf } from '../../src/runner/envelopes/envelope-definition.js';
 import { signaturePlaces } from '../../src/sandbox/signing/signature-places.js';
 import { stampSignatures } from '../../src/sandbox/stamp/stamp-signatures.js';
 import { placeTabs } from '../../src/sandbox/tabs/place-tabs.js';

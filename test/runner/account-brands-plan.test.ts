@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { decideContents, type FoundPeople } from '../../src/runner/account-contents-plan.js';
+import { decideContents, type FoundPeople } from '../../src/runner/resources/account-contents-plan.js';
 import { itemIdentity } from '../../src/runner/resources/item-decision.js';
 import { brandDigest, findBrand } from '../../src/runner/resources/brands.js';
 import { connectDigest, findConnect } from '../../src/runner/resources/connect-configurations.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideContents, type FoundPeople } from '../../src/runner/account-contents-plan.js';
+import { decideContents, type FoundPeople } from '../../src/runner/resources/account-contents-plan.js';
 import { itemIdentity } from '../../src/runner/resources/item-decision.js';
 import { findUser, userDigest } from '../../src/runner/resources/users.js';
 import type { ResolvedAccount } from '../../src/jobs/model.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ResolvedEnvelope, ResolvedTab } from '../../src/jobs/model.js';
-import { bulkSendGroups, bulkSendProblems, goesInBulk } from '../../src/runner/bulk-send-fit.js';
-import { bulkCopyOf } from '../../src/runner/bulk-send-list.js';
+import { bulkSendGroups, bulkSendProblems, goesInBulk } from '../../src/runner/bulk-send/bulk-send-fit.js';
+import { bulkCopyOf } from '../../src/runner/bulk-send/bulk-send-list.js';
 import { documentFixture, envelopeFixture, signerFixture } from './fixtures.js';
 
 // Which rows Bulk Send can copy from one model (src/runner/bulk-send-fit.ts),

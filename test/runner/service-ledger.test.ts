@@ -4,7 +4,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { EsignatureClient, type AccountClient } from '../../src/client/esignature-client.js';
 import { sandboxSeedAuth } from '../../src/runner/target.js';
-import { ServiceLedger } from '../../src/runner/service-ledger.js';
+import { ServiceLedger } from '../../src/runner/envelopes/service-ledger.js';
 
 /**
  * The service's listing as the plan and the confirm step read it, against the

@@ -7,7 +7,7 @@ import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { runCollected } from '../helpers/collected-run.js';
 import { sandboxSeedAuth } from '../../src/runner/target.js';
 import { EsignatureClient } from '../../src/client/esignature-client.js';
-import { envelopeDefinitionOf } from '../../src/runner/envelope-definition.js';
+import { envelopeDefinitionOf } from '../../src/runner/envelopes/envelope-definition.js';
 import { envelopeFixture } from './fixtures.js';
 
 /**

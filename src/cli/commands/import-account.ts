@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { CommandHandler } from '../command.js';
 import { importTarget } from '../import-target.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
-import { importAccount } from '../../runner/import-account.js';
+import { importAccount } from '../../runner/import/import-account.js';
 
 /**
  * `signrun import account [<accountId or name>] [--out FILE] [--force]`:

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { CommandHandler } from '../command.js';
 import { importTarget } from '../import-target.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
-import { importTemplate } from '../../runner/import-template.js';
+import { importTemplate } from '../../runner/import/import-template.js';
 
 /**
  * `signrun import template <templateId or name> [--out FILE] [--force]`:

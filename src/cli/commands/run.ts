@@ -9,7 +9,7 @@ import { ExitCode } from '../../errors/catalogue-entry.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import { resolveTarget } from '../../runner/target.js';
 import { runJobs, PreflightError, type DocumentsWhen } from '../../runner/index.js';
-import { bulkSendGroups, bulkSendProblems } from '../../runner/bulk-send-fit.js';
+import { bulkSendGroups, bulkSendProblems } from '../../runner/bulk-send/bulk-send-fit.js';
 import { exitCodeOf } from '../../runner/run-summary.js';
 import { OutputFolder } from '../../output/output-folder.js';
 import { reportFiles } from '../../output/output-paths.js';

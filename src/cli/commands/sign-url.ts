@@ -11,7 +11,7 @@ import { EsignatureClient } from '../../client/esignature-client.js';
 import { OutputFolder } from '../../output/output-folder.js';
 import { readRecord, type EnvelopeRecord, type SigningEntry, type SigningRecord } from '../../output/records.js';
 import { itemFile, itemFolder } from '../../output/output-paths.js';
-import { freshRecipientView } from '../../runner/recipient-view.js';
+import { freshRecipientView } from '../../runner/envelopes/recipient-view.js';
 import { jwtSettingsOf, resolveTarget } from '../../runner/target.js';
 
 /** Finds `<job>/<key>` in the output folder from `key` or `job/key`. */

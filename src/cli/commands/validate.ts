@@ -5,7 +5,7 @@ import { loadJobs } from '../../jobs/index.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
 import { annotate, appendStepSummary } from '../github-actions.js';
 import { invalidInputMarkdown } from '../../reporters/invalid-input-report.js';
-import { bulkSendGroups, bulkSendProblems } from '../../runner/bulk-send-fit.js';
+import { bulkSendGroups, bulkSendProblems } from '../../runner/bulk-send/bulk-send-fit.js';
 import { preflightDiagnostics } from '../prepared-or-diagnostics.js';
 
 /**

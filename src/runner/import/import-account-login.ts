@@ -1,10 +1,10 @@
-import type { Auth } from '../client/auth.js';
-import { inVersion } from '../client/api-version.js';
-import { checkServerAddress } from '../client/credential-destinations.js';
-import { AccountClient, type EsignatureClient } from '../client/esignature-client.js';
-import { fetchUserInfo } from '../client/oauth/userinfo.js';
-import type { LoginAccount } from '../client/wire-types.js';
-import { SignrunError } from '../errors/signrun-error.js';
+import type { Auth } from '../../client/auth.js';
+import { inVersion } from '../../client/api-version.js';
+import { checkServerAddress } from '../../client/credential-destinations.js';
+import { AccountClient, type EsignatureClient } from '../../client/esignature-client.js';
+import { fetchUserInfo } from '../../client/oauth/userinfo.js';
+import type { LoginAccount } from '../../client/wire-types.js';
+import { SignrunError } from '../../errors/signrun-error.js';
 
 /** An account the configured credentials reach, as their login lists it. */
 export interface ReachableAccount {

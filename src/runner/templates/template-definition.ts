@@ -1,7 +1,7 @@
-import type { ResolvedTemplate } from '../jobs/model.js';
-import { recipientsObject, type TemplateDefinition } from '../envelope/wire.js';
-import { documentDefinitionsOf, wireRecipientOf } from './envelope-definition.js';
-import { digestFieldName, identityFieldName, jobFieldName, templateIdentityOf } from './identity.js';
+import type { ResolvedTemplate } from '../../jobs/model.js';
+import { recipientsObject, type TemplateDefinition } from '../../envelope/wire.js';
+import { documentDefinitionsOf, wireRecipientOf } from '../envelopes/envelope-definition.js';
+import { digestFieldName, identityFieldName, jobFieldName, templateIdentityOf } from '../identity.js';
 
 /**
  * A template's definition without its documents' bytes: what the plan

@@ -1,6 +1,6 @@
-import type { ResolvedEnvelope } from '../jobs/model.js';
+import type { ResolvedEnvelope } from '../../jobs/model.js';
 import { bulkSendGroups, goesInBulk } from './bulk-send-fit.js';
-import type { Plan } from './plan-types.js';
+import type { Plan } from '../plan-types.js';
 
 /** DocuSign's most copies in one bulk send list. */
 export const bulkListRows = 1_000;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { SignrunError } from '../errors/signrun-error.js';
+import { SignrunError } from '../../errors/signrun-error.js';
 import type {
   ResolvedDocument,
   ResolvedEnvelope,
@@ -8,8 +8,8 @@ import type {
   ResolvedNotification,
   ResolvedRecipient,
   ResolvedTab,
-} from '../jobs/model.js';
-import { tabKind } from '../envelope/tab-kinds.js';
+} from '../../jobs/model.js';
+import { tabKind } from '../../envelope/tab-kinds.js';
 import {
   recipientsObject,
   tabsObject,
@@ -24,8 +24,8 @@ import {
   type TabAnchor,
   type TabPosition,
   type WireTab,
-} from '../envelope/wire.js';
-import { digestFieldName, identityFieldName, identityOf, jobFieldName, transactionIdOf } from './identity.js';
+} from '../../envelope/wire.js';
+import { digestFieldName, identityFieldName, identityOf, jobFieldName, transactionIdOf } from '../identity.js';
 
 /**
  * Builds the wire envelopeDefinition (service-api.md 4.5, Swagger

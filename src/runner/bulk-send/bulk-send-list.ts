@@ -1,8 +1,8 @@
-import type { BulkSendingCopy, BulkSendingCopyRecipient } from '../envelope/bulk-send-copy.js';
-import type { EnvelopeDefinition } from '../envelope/wire.js';
-import type { ResolvedEnvelope, ResolvedRecipient } from '../jobs/model.js';
-import { envelopeDefinitionOf } from './envelope-definition.js';
-import { bulkModelIdentityOf, digestFieldName, identityFieldName, identityOf } from './identity.js';
+import type { BulkSendingCopy, BulkSendingCopyRecipient } from '../../envelope/bulk-send-copy.js';
+import type { EnvelopeDefinition } from '../../envelope/wire.js';
+import type { ResolvedEnvelope, ResolvedRecipient } from '../../jobs/model.js';
+import { envelopeDefinitionOf } from '../envelopes/envelope-definition.js';
+import { bulkModelIdentityOf, digestFieldName, identityFieldName, identityOf } from '../identity.js';
 
 /**
  * The model of a Bulk Send batch: the first row's envelope as a draft

@@ -1,12 +1,12 @@
-import type { ResolvedAccount } from '../jobs/model.js';
-import { AccountPeople } from '../client/account-people.js';
-import type { AccountClient, EsignatureClient } from '../client/esignature-client.js';
-import type { AccountItemProgress, JournalProgress } from '../state/journal-progress.js';
-import type { AccountContentsPlan, AccountDecision, AccountItemPlan, FoundPeople } from './plan-types.js';
-import { identityOf } from './identity.js';
-import { resourceKinds } from './resources/resource-kinds.js';
+import type { ResolvedAccount } from '../../jobs/model.js';
+import { AccountPeople } from '../../client/account-people.js';
+import type { AccountClient, EsignatureClient } from '../../client/esignature-client.js';
+import type { AccountItemProgress, JournalProgress } from '../../state/journal-progress.js';
+import type { AccountContentsPlan, AccountDecision, AccountItemPlan, FoundPeople } from '../plan-types.js';
+import { identityOf } from '../identity.js';
+import { resourceKinds } from './resource-kinds.js';
 
-export type { AccountItemAction, AccountItemKind, AccountItemPlan, FoundPeople } from './plan-types.js';
+export type { AccountItemAction, AccountItemKind, AccountItemPlan, FoundPeople } from '../plan-types.js';
 
 // The plan of what an account entry keeps inside the account: the catalogue
 // of resource kinds (resources/resource-kinds.ts) walked in its order; each

@@ -2,16 +2,16 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Document } from 'yaml';
-import type { Auth } from '../client/auth.js';
-import { EsignatureClient, type AccountClient } from '../client/esignature-client.js';
-import type { EnvelopeTemplate } from '../envelope/wire.js';
-import { SignrunError } from '../errors/signrun-error.js';
-import { slugOf, templateJobFile } from '../jobs/template-job-file.js';
-import { isTemplateId } from '../jobs/expand-envelope.js';
-import { KEY } from '../jobs/value-rules.js';
-import { writeFileAtomic, writeStreamAtomic } from '../output/atomic-write.js';
-import { identityFieldName, jobFieldName, templateIdentityOf } from './identity.js';
-import { readTemplate } from './template-plan.js';
+import type { Auth } from '../../client/auth.js';
+import { EsignatureClient, type AccountClient } from '../../client/esignature-client.js';
+import type { EnvelopeTemplate } from '../../envelope/wire.js';
+import { SignrunError } from '../../errors/signrun-error.js';
+import { slugOf, templateJobFile } from '../../jobs/template-job-file.js';
+import { isTemplateId } from '../../jobs/expand-envelope.js';
+import { KEY } from '../../jobs/value-rules.js';
+import { writeFileAtomic, writeStreamAtomic } from '../../output/atomic-write.js';
+import { identityFieldName, jobFieldName, templateIdentityOf } from '../identity.js';
+import { readTemplate } from '../templates/template-plan.js';
 
 /** Options of {@link importTemplate}. */
 export interface ImportTemplateOptions {
@@ -196,7 +196,7 @@ export function schemaReference(folder: string): string {
     if (existsSync(installed)) return posix(path.relative(folder, installed));
     if (path.dirname(dir) === dir) break;
   }
-  return posix(path.relative(folder, fileURLToPath(new URL('../../schemas/job.schema.json', import.meta.url))));
+  return posix(path.relative(folder, fileURLToPath(new URL('../../../schemas/job.schema.json', import.meta.url))));
 }
 
 function posix(relative: string): string {

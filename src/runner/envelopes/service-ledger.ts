@@ -1,9 +1,9 @@
-import type { AccountClient } from '../client/esignature-client.js';
-import type { Envelope } from '../envelope/wire.js';
-import { requestPriority } from './request-priority.js';
-import { listingPages, type ListingLimits } from '../client/listing-pages.js';
-import { isSignrunError } from '../errors/signrun-error.js';
-import { accountFieldName, digestFieldName, identityFieldName, jobFieldName } from './identity.js';
+import type { AccountClient } from '../../client/esignature-client.js';
+import type { Envelope } from '../../envelope/wire.js';
+import { requestPriority } from '../request-priority.js';
+import { listingPages, type ListingLimits } from '../../client/listing-pages.js';
+import { isSignrunError } from '../../errors/signrun-error.js';
+import { accountFieldName, digestFieldName, identityFieldName, jobFieldName } from '../identity.js';
 
 /** One envelope of the service as the listing shows it. */
 export interface LedgerEntry {

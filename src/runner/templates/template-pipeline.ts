@@ -1,15 +1,15 @@
-import type { AccountClient } from '../client/esignature-client.js';
-import { ClientHttpError } from '../client/client-errors.js';
-import { serviceErrorMeans } from '../client/service-error-classes.js';
-import type { ResolvedTemplate } from '../jobs/model.js';
-import type { FileRecord, OutputFolder } from '../output/output-folder.js';
-import { templateFile } from '../output/output-paths.js';
-import type { TemplateJson } from '../output/records.js';
-import type { Journal } from '../state/journal.js';
-import { itemErrorOf } from './envelope-pipeline.js';
-import { templateIdentityOf } from './identity.js';
-import type { TemplateDecision, TemplatePlan } from './plan-types.js';
-import type { TemplateResult } from './run-results.js';
+import type { AccountClient } from '../../client/esignature-client.js';
+import { ClientHttpError } from '../../client/client-errors.js';
+import { serviceErrorMeans } from '../../client/service-error-classes.js';
+import type { ResolvedTemplate } from '../../jobs/model.js';
+import type { FileRecord, OutputFolder } from '../../output/output-folder.js';
+import { templateFile } from '../../output/output-paths.js';
+import type { TemplateJson } from '../../output/records.js';
+import type { Journal } from '../../state/journal.js';
+import { itemErrorOf } from '../envelopes/envelope-pipeline.js';
+import { templateIdentityOf } from '../identity.js';
+import type { TemplateDecision, TemplatePlan } from '../plan-types.js';
+import type { TemplateResult } from '../run-results.js';
 import { templateDefinitionOf } from './template-definition.js';
 import { TemplateLedger } from './template-ledger.js';
 

@@ -1,19 +1,19 @@
-import type { BrandWire, ConnectConfigurationWire } from '../client/account-brands.js';
-import { brandLogoTypes, type BrandLogoType } from '../envelope/brand-logo.js';
-import type { GroupWire, PermissionProfileWire, UserWire } from '../client/account-people.js';
+import type { BrandWire, ConnectConfigurationWire } from '../../client/account-brands.js';
+import { brandLogoTypes, type BrandLogoType } from '../../envelope/brand-logo.js';
+import type { GroupWire, PermissionProfileWire, UserWire } from '../../client/account-people.js';
 import {
   accountRoleSettingNames,
   builtInGroups,
   builtInPermissionProfiles,
   sameName,
-} from '../envelope/account-role-settings.js';
-import type { RawAccount, RawBrand, RawConnect } from '../jobs/raw-job.js';
-import { slugOf } from '../jobs/template-job-file.js';
-import { findBrand } from './resources/brands.js';
-import { findConnect } from './resources/connect-configurations.js';
-import { findGroup } from './resources/groups.js';
-import { findProfile } from './resources/permission-profiles.js';
-import { findUser, userGroupNames } from './resources/users.js';
+} from '../../envelope/account-role-settings.js';
+import type { RawAccount, RawBrand, RawConnect } from '../../jobs/raw-job.js';
+import { slugOf } from '../../jobs/template-job-file.js';
+import { findBrand } from '../resources/brands.js';
+import { findConnect } from '../resources/connect-configurations.js';
+import { findGroup } from '../resources/groups.js';
+import { findProfile } from '../resources/permission-profiles.js';
+import { findUser, userGroupNames } from '../resources/users.js';
 
 // What `signrun import account` writes of an account's people, brands and
 // Connect configurations: the `accounts:` entry that `signrun plan` compares

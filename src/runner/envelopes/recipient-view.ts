@@ -1,6 +1,6 @@
-import type { AccountClient } from '../client/esignature-client.js';
-import type { ViewUrl } from '../client/wire-types.js';
-import type { SigningEntry } from '../output/records.js';
+import type { AccountClient } from '../../client/esignature-client.js';
+import type { ViewUrl } from '../../client/wire-types.js';
+import type { SigningEntry } from '../../output/records.js';
 
 /**
  * Asks the service for a fresh signing address for one recipient of an

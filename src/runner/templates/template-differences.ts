@@ -4,7 +4,7 @@ import {
   type EnvelopeTemplate,
   type WireRecipient,
   type WireTab,
-} from '../envelope/wire.js';
+} from '../../envelope/wire.js';
 import type { TemplateShape } from './template-definition.js';
 
 /**

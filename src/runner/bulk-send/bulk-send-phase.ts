@@ -1,12 +1,12 @@
-import type { ResolvedEnvelope } from '../jobs/model.js';
-import type { JournalProgress } from '../state/journal-progress.js';
+import type { ResolvedEnvelope } from '../../jobs/model.js';
+import type { JournalProgress } from '../../state/journal-progress.js';
 import { bulkSendGroups, goesInBulk } from './bulk-send-fit.js';
 import { followUnfinished, sendInBulk, type BulkSendContext } from './bulk-send-batches.js';
-import { decideEnvelope, type DecisionSources } from './decide.js';
-import type { EnvelopePlan, Plan } from './plan-types.js';
-import type { RunEvent } from './run-events.js';
-import type { ServiceLedger } from './service-ledger.js';
-import { identityOf } from './identity.js';
+import { decideEnvelope, type DecisionSources } from '../decide.js';
+import type { EnvelopePlan, Plan } from '../plan-types.js';
+import type { RunEvent } from '../run-events.js';
+import type { ServiceLedger } from '../envelopes/service-ledger.js';
+import { identityOf } from '../identity.js';
 
 /** What the Bulk Send phase of a run needs. */
 export interface BulkSendPhaseInputs extends BulkSendContext {

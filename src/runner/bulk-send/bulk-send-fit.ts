@@ -1,5 +1,5 @@
-import type { ResolvedEnvelope, ResolvedRecipient, ResolvedTab } from '../jobs/model.js';
-import type { PreflightProblem } from './template-check.js';
+import type { ResolvedEnvelope, ResolvedRecipient, ResolvedTab } from '../../jobs/model.js';
+import type { PreflightProblem } from '../templates/template-check.js';
 
 /**
  * Which envelopes go through Bulk Send, and whether they can.

@@ -1,11 +1,11 @@
-import { recipientsByKind, tabsByKind } from '../envelope/wire.js';
-import { labelMissingMessage, roleMissingMessage } from '../envelope/template-roles.js';
-import type { ResolvedEnvelope, ResolvedJob } from '../jobs/model.js';
-import type { AccountClient } from '../client/esignature-client.js';
-import { ClientHttpError } from '../client/client-errors.js';
-import type { ErrorCode } from '../errors/catalogue.js';
-import type { SourcePosition } from '../jobs/model.js';
-import { SignrunError } from '../errors/signrun-error.js';
+import { recipientsByKind, tabsByKind } from '../../envelope/wire.js';
+import { labelMissingMessage, roleMissingMessage } from '../../envelope/template-roles.js';
+import type { ResolvedEnvelope, ResolvedJob } from '../../jobs/model.js';
+import type { AccountClient } from '../../client/esignature-client.js';
+import { ClientHttpError } from '../../client/client-errors.js';
+import type { ErrorCode } from '../../errors/catalogue.js';
+import type { SourcePosition } from '../../jobs/model.js';
+import { SignrunError } from '../../errors/signrun-error.js';
 
 /** A plan-time finding: nothing is sent when there is one. */
 export interface PreflightProblem {

@@ -1,4 +1,4 @@
-import type { ResolvedAccount, ResolvedEnvelope, ResolvedJob } from '../jobs/model.js';
+import type { ResolvedAccount, ResolvedEnvelope, ResolvedJob } from '../../jobs/model.js';
 import {
   describesAccountId,
   keptInConfiguredAccount,
@@ -6,7 +6,7 @@ import {
   notInSendingAccountMessage,
   templateListersOf,
   type TemplateLister,
-} from '../jobs/template-homes.js';
+} from '../../jobs/template-homes.js';
 import type { PreflightProblem } from './template-check.js';
 
 // The job files' templates in the accounts plan and run work in, as

@@ -1,21 +1,21 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { Document, isMap, isScalar, isSeq, type Node } from 'yaml';
-import type { Auth } from '../client/auth.js';
-import { AccountBrands } from '../client/account-brands.js';
-import { AccountPeople } from '../client/account-people.js';
-import { EsignatureClient, type AccountClient } from '../client/esignature-client.js';
-import type { EnvelopeTemplate } from '../envelope/wire.js';
-import { brandLogoTypes, logoContentType, logoExtensions, type BrandLogoType } from '../envelope/brand-logo.js';
-import { SignrunError } from '../errors/signrun-error.js';
-import type { RawJobFile, RawTemplate } from '../jobs/raw-job.js';
-import { slugOf, templateJobFile, type ImportedDocument } from '../jobs/template-job-file.js';
-import { identityLengthProblem } from '../jobs/value-rules.js';
-import { writeFileAtomic, writeStreamAtomic } from '../output/atomic-write.js';
+import type { Auth } from '../../client/auth.js';
+import { AccountBrands } from '../../client/account-brands.js';
+import { AccountPeople } from '../../client/account-people.js';
+import { EsignatureClient, type AccountClient } from '../../client/esignature-client.js';
+import type { EnvelopeTemplate } from '../../envelope/wire.js';
+import { brandLogoTypes, logoContentType, logoExtensions, type BrandLogoType } from '../../envelope/brand-logo.js';
+import { SignrunError } from '../../errors/signrun-error.js';
+import type { RawJobFile, RawTemplate } from '../../jobs/raw-job.js';
+import { slugOf, templateJobFile, type ImportedDocument } from '../../jobs/template-job-file.js';
+import { identityLengthProblem } from '../../jobs/value-rules.js';
+import { writeFileAtomic, writeStreamAtomic } from '../../output/atomic-write.js';
 import { accountEntryOf, variableTail, type NeededVariable } from './import-account-entry.js';
 import { reachAccount } from './import-account-login.js';
 import { schemaReference, signrunIdentityOf } from './import-template.js';
-import { readTemplate } from './template-plan.js';
+import { readTemplate } from '../templates/template-plan.js';
 
 /** Options of {@link importAccount}. */
 export interface ImportAccountOptions {
@@ -342,7 +342,7 @@ type SchemaNode = { properties?: Record<string, SchemaNode>; items?: SchemaNode;
 let schema: { $defs?: Record<string, SchemaNode> } & SchemaNode;
 function jobSchema() {
   schema ??= JSON.parse(
-    readFileSync(new URL('../../schemas/job.schema.json', import.meta.url), 'utf8'),
+    readFileSync(new URL('../../../schemas/job.schema.json', import.meta.url), 'utf8'),
   ) as typeof schema;
   return schema;
 }

@@ -1,7 +1,7 @@
-import type { AccountClient } from '../client/esignature-client.js';
-import type { EnvelopeTemplate } from '../envelope/wire.js';
-import { SignrunError } from '../errors/signrun-error.js';
-import { digestFieldName, identityFieldName } from './identity.js';
+import type { AccountClient } from '../../client/esignature-client.js';
+import type { EnvelopeTemplate } from '../../envelope/wire.js';
+import { SignrunError } from '../../errors/signrun-error.js';
+import { digestFieldName, identityFieldName } from '../identity.js';
 
 /** A template of the account that carries a signrun identity. */
 export interface MarkedTemplate {

@@ -1,9 +1,9 @@
-import type { AccountClient } from '../client/esignature-client.js';
-import { mayHaveActed } from '../client/client-errors.js';
-import type { BulkSendBatchStatus } from '../client/wire-types.js';
-import type { BulkProgress } from '../state/journal-progress.js';
-import type { Journal } from '../state/journal.js';
-import type { ResolvedEnvelope } from '../jobs/model.js';
+import type { AccountClient } from '../../client/esignature-client.js';
+import { mayHaveActed } from '../../client/client-errors.js';
+import type { BulkSendBatchStatus } from '../../client/wire-types.js';
+import type { BulkProgress } from '../../state/journal-progress.js';
+import type { Journal } from '../../state/journal.js';
+import type { ResolvedEnvelope } from '../../jobs/model.js';
 import { bulkCopyOf, bulkModelDefinitionOf } from './bulk-send-list.js';
 
 /** DocuSign's limit of copies in one bulk send list (accountSettingsInformation.bulkSendMaxCopiesInBatch). */
