@@ -167,7 +167,7 @@ export interface ResolvedEnvelope {
   rowSource?: SourcePosition;
   /**
    * `bulkSend: true` in the job file: the rows go through DocuSign's Bulk
-   * Send (src/runner/bulk-send-*.ts). A way of sending, not content: not in
+   * Send (src/runner/bulk-send/). A way of sending, not content: not in
    * the digest.
    */
   bulkSend?: true;
@@ -178,7 +178,7 @@ export interface ResolvedEnvelope {
   /**
    * `brand:` in the job file: a brand kept as code, by brandName. The run
    * looks it up in the sending account before anything is sent and sets
-   * `brandId` (runner/account-brand-names.ts). Content: in the digest by name.
+   * `brandId` (runner/resources/account-brand-names.ts). Content: in the digest by name.
    */
   brandName?: string;
   /** Requested initial status; `voided`: void it if it was sent (issue 12), never send it. */

@@ -58,7 +58,7 @@ export interface RawNotification {
 export interface RawEnvelope extends RawEnvelopeDefaults {
   key: string;
   forEach?: { csv?: string; items?: Array<Record<string, string | number | boolean>> };
-  /** Send the rows through Bulk Send (src/runner/bulk-send-*.ts). */
+  /** Send the rows through Bulk Send (src/runner/bulk-send/). */
   bulkSend?: boolean;
   documents?: RawDocument[];
   recipients?: RawRecipients;

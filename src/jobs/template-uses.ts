@@ -13,7 +13,7 @@ import { mayBeKeptInConfiguredAccount, notInSendingAccountMessage, rawListerOf }
  * its roles, and every tab a role fills by label (a tab without a place of
  * its own) has a tab of that label in the role — checked offline, at the
  * line of the role or the tab, where for a stored template the run must
- * read it first (runner/template-check.ts). Values holding a `${row.*}` are
+ * read it first (runner/templates/template-check.ts). Values holding a `${row.*}` are
  * left to that check. A template that only account entries which can never
  * be the sending account list (without accountId, or absent) is refused
  * (SR_TEMPLATE_NOT_IN_SENDING_ACCOUNT): envelopes are sent from the
@@ -67,7 +67,7 @@ export function checkTemplateUses(job: RawJobFile, ctx: JobContext): void {
           labels.set(recipient.roleName, set);
         }
     }
-    // A stored template's roles are known only to the service: the run checks them (runner/template-check.ts).
+    // A stored template's roles are known only to the service: the run checks them (runner/templates/template-check.ts).
     if (stored) return;
     const key = refs.map((r) => r.key).join(' + ');
     envelope.templateRoles?.forEach((role, r) => {

@@ -4,7 +4,7 @@ import { bulkSendGroups, bulkSendProblems, goesInBulk } from '../../src/runner/b
 import { bulkCopyOf } from '../../src/runner/bulk-send/bulk-send-list.js';
 import { documentFixture, envelopeFixture, signerFixture } from './fixtures.js';
 
-// Which rows Bulk Send can copy from one model (src/runner/bulk-send-fit.ts),
+// Which rows Bulk Send can copy from one model (src/runner/bulk-send/bulk-send-fit.ts),
 // and what each copy carries (bulk-send-list.ts): pure functions, no service.
 
 const textTab = (value: string, label?: string): ResolvedTab => ({
