@@ -7,11 +7,12 @@ import { noJournal, runEnvelope } from './envelopes/envelope-pipeline.js';
 import { makePlan } from './plan.js';
 import { ServiceLedger } from './envelopes/service-ledger.js';
 import type { AccountPlan, DocumentsWhen, EnvelopePlan, Plan } from './plan-types.js';
-import type { AccountResult, EnvelopeResult, RunSummary } from './run-summary.js';
+import type { AccountResult, EnvelopeResult, RunSummary, SummaryCollector } from './run-summary.js';
+import type { RunEvent } from './run-events.js';
 import { scheduleLazily } from './schedule.js';
 import { CallBudget } from './call-budget.js';
 import { checkTemplates, definedRoles, PreflightError } from './templates/template-check.js';
-import { runTemplate } from './templates/template-pipeline.js';
+import { runTemplate, type TemplateContext } from './templates/template-pipeline.js';
 import { templateHomeProblems } from './templates/template-homes.js';
 import {
   brandMissingMessage,
@@ -188,41 +189,19 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
       if (release) envelopes.fill(undefined);
 
       // Templates kept as code first, one after the other (they are few): envelopes may use them.
-      const templateIds = new Map<string, string>();
-      for (const templatePlan of plan.templates) {
-        if (!templatePlan.template || interrupted()) continue;
-        const result = await runTemplate(
-          { ...templatePlan, template: templatePlan.template },
-          {
-            account,
-            out,
-            rootUrl: shownUrl(options.target.rootUrl), // stored in template.json
-            now,
-            journal: journal ?? noJournal,
-            arbitrate,
-            usageOf: (tag) => collector.usageOf(tag),
-          },
-        );
-        collector.templateDone(result);
-        emit({ type: 'template:done', result });
-        if (result.templateId && result.outcome !== 'deleted' && result.outcome !== 'failed')
-          templateIds.set(templatePlan.identity, result.templateId);
-      }
-      // `template: <key>` (and a key among `templates:`) is the template's id in this account.
-      for (const item of plan.items) {
-        if (item.kind !== 'envelope' || !item.envelope) continue;
-        const { envelope } = item;
-        if (envelope.templateKey !== undefined) {
-          const templateId = templateIds.get(`${item.job}/${envelope.templateKey}`);
-          if (templateId) envelope.templateId = templateId;
-        }
-        for (const ref of envelope.templateRefs ?? []) {
-          if (ref.key === undefined) continue;
-          const templateId = templateIds.get(`${item.job}/${ref.key}`);
-          if (templateId) ref.templateId = templateId;
-          ref.roleNames = roles.get(`${item.job}/${ref.key}`) ?? [];
-        }
-      }
+      const templateIds = await convergeTemplatesAsCode(plan, {
+        account,
+        out,
+        rootUrl: shownUrl(options.target.rootUrl), // stored in template.json
+        now,
+        journal: journal ?? noJournal,
+        arbitrate,
+        usageOf: (tag) => collector.usageOf(tag),
+        collector,
+        emit,
+        interrupted,
+      });
+      pointAtTemplates(plan, templateIds, roles);
       const usageOf = (tag: string) => collector.usageOf(tag);
       // The output folder or the state folder refused a write (disk full, a
       // file size limit): nothing new is started, since its outputs could not
@@ -401,17 +380,7 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
       if (stopped()) {
         if (interrupted()) emit({ type: 'interrupt' });
         else if (callBudget.exhausted) emit({ type: 'budget', callBudget: callBudget.report() });
-        for (const item of present(items)) {
-          if (item.kind === 'account' && !collector.hasAccount(item.index)) {
-            const result = notStartedAccount(item.plan.account);
-            collector.accountDone(item.index, result);
-            emit({ type: 'account:done', result });
-          } else if (item.kind === 'envelope' && !collector.hasEnvelope(item.index)) {
-            const result = notStartedEnvelope(item.plan.envelope);
-            collector.envelopeDone(item.index, result);
-            emit({ type: 'envelope:done', result });
-          }
-        }
+        reportNotStarted(present(items), collector, emit);
       }
       if (!callBudget.exhausted && (options.maxCallsPerHour !== undefined || options.spreadOverHours === true))
         emit({ type: 'budget', callBudget: callBudget.report() });
@@ -421,6 +390,73 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
       return summary;
     },
   );
+}
+
+/** What converging the templates kept as code needs: a template's context, and the run's bookkeeping. */
+interface TemplatesPhaseContext extends TemplateContext {
+  collector: SummaryCollector;
+  emit: (event: RunEvent) => void;
+  interrupted: () => boolean;
+}
+
+/**
+ * Converges the templates kept as code, one after the other, before any
+ * envelope (envelopes may use them). Returns each converged template's id in
+ * this account by its `<job>/<key>`.
+ */
+async function convergeTemplatesAsCode(plan: Plan, ctx: TemplatesPhaseContext): Promise<Map<string, string>> {
+  const { collector, emit, interrupted, ...context } = ctx;
+  const templateIds = new Map<string, string>();
+  for (const templatePlan of plan.templates) {
+    if (!templatePlan.template || interrupted()) continue;
+    const result = await runTemplate({ ...templatePlan, template: templatePlan.template }, context);
+    collector.templateDone(result);
+    emit({ type: 'template:done', result });
+    if (result.templateId && result.outcome !== 'deleted' && result.outcome !== 'failed')
+      templateIds.set(templatePlan.identity, result.templateId);
+  }
+  return templateIds;
+}
+
+/**
+ * `template: <key>` (and a key among `templates:`) is the template's id in
+ * this account: the plan's envelopes are pointed at the converged templates,
+ * and a composite's reference gets the role names the job files define.
+ */
+function pointAtTemplates(plan: Plan, templateIds: ReadonlyMap<string, string>, roles: Map<string, string[]>): void {
+  for (const item of plan.items) {
+    if (item.kind !== 'envelope' || !item.envelope) continue;
+    const { envelope } = item;
+    if (envelope.templateKey !== undefined) {
+      const templateId = templateIds.get(`${item.job}/${envelope.templateKey}`);
+      if (templateId) envelope.templateId = templateId;
+    }
+    for (const ref of envelope.templateRefs ?? []) {
+      if (ref.key === undefined) continue;
+      const templateId = templateIds.get(`${item.job}/${ref.key}`);
+      if (templateId) ref.templateId = templateId;
+      ref.roleNames = roles.get(`${item.job}/${ref.key}`) ?? [];
+    }
+  }
+}
+
+/** A run that stopped (interrupted, budget spent, a write refused): every item it did not start is reported not started. */
+function reportNotStarted(
+  items: Iterable<WorkItem>,
+  collector: SummaryCollector,
+  emit: (event: RunEvent) => void,
+): void {
+  for (const item of items) {
+    if (item.kind === 'account' && !collector.hasAccount(item.index)) {
+      const result = notStartedAccount(item.plan.account);
+      collector.accountDone(item.index, result);
+      emit({ type: 'account:done', result });
+    } else if (item.kind === 'envelope' && !collector.hasEnvelope(item.index)) {
+      const result = notStartedEnvelope(item.plan.envelope);
+      collector.envelopeDone(item.index, result);
+      emit({ type: 'envelope:done', result });
+    }
+  }
 }
 
 /** The items, until `allowed` says no for one: that one and the rest are never started. */

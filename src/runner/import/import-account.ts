@@ -342,7 +342,7 @@ type SchemaNode = { properties?: Record<string, SchemaNode>; items?: SchemaNode;
 let schema: { $defs?: Record<string, SchemaNode> } & SchemaNode;
 function jobSchema() {
   schema ??= JSON.parse(
-    readFileSync(new URL('../../schemas/job.schema.json', import.meta.url), 'utf8'),
+    readFileSync(new URL('../../../schemas/job.schema.json', import.meta.url), 'utf8'),
   ) as typeof schema;
   return schema;
 }

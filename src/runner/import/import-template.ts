@@ -196,7 +196,7 @@ export function schemaReference(folder: string): string {
     if (existsSync(installed)) return posix(path.relative(folder, installed));
     if (path.dirname(dir) === dir) break;
   }
-  return posix(path.relative(folder, fileURLToPath(new URL('../../schemas/job.schema.json', import.meta.url))));
+  return posix(path.relative(folder, fileURLToPath(new URL('../../../schemas/job.schema.json', import.meta.url))));
 }
 
 function posix(relative: string): string {
