@@ -337,6 +337,12 @@ export const jobCodes = defineCodes({
       "A tab's anchorString (after ${row.*} substitution) is in no document of its envelope: DocuSign would refuse the envelope, or with anchorIgnoreIfNotPresent leave the tab out.",
     hint: 'Fix the anchor text (case and spacing as in the PDF; check with pdftotext), or set `anchorIgnoreIfNotPresent: true` if the tab is optional.',
   },
+  SR_ANCHOR_TOO_MANY: {
+    exitCode: 2,
+    summary:
+      "A tab's anchorString is found more than 1,000 times in its envelope's documents: each occurrence would become a tab, and the sandbox refuses an anchor that makes more than 1,000 tabs; validate refuses it first, at the anchor's line.",
+    hint: 'Use a longer, more distinctive anchor (e.g. `/sig1/` written in the document for the purpose), or `anchorMatchWholeWord: true`.',
+  },
   SR_TAB_VALUE_INVALID: {
     exitCode: 2,
     summary:
