@@ -16,6 +16,7 @@ import {
   type TabAnchor,
 } from './model.js';
 import { anchorOffsetPoints, findAnchors, isAnchorUnits, type AnchorMatch } from '../pdf/find-anchors.js';
+import { anchorPlacementProblem } from '../pdf/anchor-places.js';
 import type { PageText } from '../pdf/page-text.js';
 import { tabSize } from '../pdf/tab-box.js';
 import { tabProblems } from './tab-checks.js';
@@ -376,6 +377,15 @@ function checkDocuments(
         `anchorString ${JSON.stringify(anchor.anchorString)} is in no document of envelope ${envelope.key} (${documents.map((d) => ctx.show(d.path)).join(', ')})`,
         [...path, 'anchorString'],
       );
+      return;
+    }
+    // The sandbox's rule (src/pdf/anchor-places.ts): refused here, at the anchor's line, rather than at `run`.
+    const tooMany = anchorPlacementProblem(
+      anchor.anchorString,
+      found.reduce((sum, f) => sum + f.matches.length, 0),
+    );
+    if (tooMany) {
+      say('SR_ANCHOR_TOO_MANY', tooMany, [...path, 'anchorString']);
       return;
     }
     const dx = anchorOffsetPoints(Number(anchor.anchorXOffset ?? 0), units);

@@ -2,6 +2,23 @@ import { wireTrue } from '../envelope/index.js';
 import type { EnvelopeText } from './envelope-text.js';
 import { findAnchors, isAnchorUnits, type AnchorQuery } from './find-anchors.js';
 
+/**
+ * Tabs one anchored tab may become, over all the envelope's documents: an
+ * anchor of one letter in a long document would otherwise make tens of
+ * thousands of tabs, each stored, drawn and answered. One rule for the
+ * sandbox (which refuses the envelope) and `validate` (which refuses the job
+ * at the anchor's line, SR_ANCHOR_TOO_MANY), so that a job `validate` passes
+ * is not refused at `run` (issue 36: 57,000 occurrences passed validate).
+ */
+export const maxAnchorPlacements = 1000;
+
+/** Why an anchor found `count` times cannot be placed, or undefined when it can. */
+export function anchorPlacementProblem(anchorString: string, count: number): string | undefined {
+  return count > maxAnchorPlacements
+    ? `anchorString ${JSON.stringify(anchorString)} is found ${count > 100_000 ? 'more than 100,000' : count.toLocaleString('en-US')} times in the envelope's documents, more than the ${maxAnchorPlacements.toLocaleString('en-US')} tabs one anchor may become (use a longer anchor, or anchorMatchWholeWord)`
+    : undefined;
+}
+
 /** A tab (or a radio) whose place is an anchor: its wire fields with a non-blank `anchorString`. */
 export type AnchoredItem = Record<string, unknown> & { anchorString: string };
 

@@ -349,6 +349,12 @@ export const jobCodes = defineCodes({
       "A document's `docGenFormFields` gives a value for a merge field the DOCX does not have (a typo, or a field removed from the Word template), or gives `docGenFormFields` to a document that is not a DOCX.",
     hint: 'Fix the field name (merge fields are `{{FieldName}}` in the DOCX; the message names those it has, and the closest), or remove the value.',
   },
+  SR_ANCHOR_TOO_MANY: {
+    exitCode: 2,
+    summary:
+      "A tab's anchorString is found more than 1,000 times in its envelope's documents: each occurrence would become a tab, and the sandbox refuses an anchor that makes more than 1,000 tabs; validate refuses it first, at the anchor's line.",
+    hint: 'Use a longer, more distinctive anchor (e.g. `/sig1/` written in the document for the purpose), or `anchorMatchWholeWord: true`.',
+  },
   SR_TAB_VALUE_INVALID: {
     exitCode: 2,
     summary:

@@ -8,7 +8,14 @@ import {
   type Tabs,
   type WireTab,
 } from '../../envelope/index.js';
-import { hasAnchor, placeAtAnchors, type AnchoredItem, type EnvelopeText } from '../../pdf/index.js';
+import {
+  anchorPlacementProblem,
+  hasAnchor,
+  maxAnchorPlacements,
+  placeAtAnchors,
+  type AnchoredItem,
+  type EnvelopeText,
+} from '../../pdf/index.js';
 import { ApiError, apiErrors } from '../api-error.js';
 
 // The text of an envelope's documents and anchor placement live in the PDF layer, shared with the preview.
@@ -23,12 +30,8 @@ export function anchorNotFound(anchorString: string): ApiError {
   );
 }
 
-/**
- * Tabs one anchored tab may become: an anchor of one letter in a long
- * document would otherwise make tens of thousands of tabs, each stored,
- * drawn and answered.
- */
-export const maxAnchorPlacements = 1000;
+// The rule is the PDF layer's, shared with `validate` (anchorPlacementProblem).
+export { maxAnchorPlacements };
 
 /**
  * Every place an anchored item goes (placeAtAnchors, the PDF layer's, which
@@ -37,9 +40,10 @@ export const maxAnchorPlacements = 1000;
  */
 async function anchored<T extends AnchoredItem>(item: T, text: EnvelopeText): Promise<T[]> {
   const out = await placeAtAnchors(item, text);
-  if (out.length > maxAnchorPlacements)
+  const tooMany = anchorPlacementProblem(item.anchorString, out.length);
+  if (tooMany)
     throw apiErrors.invalidParameter(
-      `anchorString ${JSON.stringify(item.anchorString)} is found more than ${maxAnchorPlacements} times in the envelope's documents; the sandbox places at most ${maxAnchorPlacements} tabs for one anchor (use a longer anchor, or anchorMatchWholeWord).`,
+      `${tooMany}; the sandbox places at most ${maxAnchorPlacements} tabs for one anchor.`,
     );
   if (out.length === 0 && !wireTrue(item['anchorIgnoreIfNotPresent'])) throw anchorNotFound(item.anchorString);
   return out;

@@ -1,0 +1,155 @@
+/**
+ * Benchmark (issue 36): hostile documents refused in time and memory.
+ *
+ * - `validate` of a job whose one document is a 5 MB one-word TXT, a 100 KB
+ *   one-word HTML, or a DOCX of 100,000 short paragraphs: wall time, peak
+ *   RSS (/usr/bin/time -v), exit code and the code printed. Target: refused
+ *   with a code within 10 s and 400 MB.
+ * - `signrun serve` (its own process, in memory) sent each as an envelope's
+ *   document, while GET /sandbox/health is asked every 20 ms from this
+ *   process: the answer's time and status, and the slowest health answer
+ *   during it. Target: refused within 10 s, health within 100 ms throughout.
+ *
+ *   npm run build && node bench/hostile-documents/run.mjs
+ *
+ * Plain JavaScript on the built dist/. Inputs in bench/.tmp/hostile.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { crc32, deflateRawSync } from 'node:zlib';
+
+const bin = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+const work = fileURLToPath(new URL('../.tmp/hostile/', import.meta.url));
+mkdirSync(work, { recursive: true });
+
+/** A zip of deflated parts (APPNOTE 4.3), as test/helpers/minimal-docx.ts makes one. */
+function zip(parts) {
+  const locals = [];
+  const central = [];
+  let offset = 0;
+  for (const [name, content] of parts) {
+    const data = Buffer.from(content, 'utf8');
+    const packed = deflateRawSync(data);
+    const fileName = Buffer.from(name, 'utf8');
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(crc32(data), 14);
+    local.writeUInt32LE(packed.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(fileName.length, 26);
+    const entry = Buffer.alloc(46);
+    entry.writeUInt32LE(0x02014b50, 0);
+    entry.writeUInt16LE(20, 4);
+    entry.writeUInt16LE(20, 6);
+    entry.writeUInt16LE(8, 10);
+    entry.writeUInt32LE(crc32(data), 16);
+    entry.writeUInt32LE(packed.length, 20);
+    entry.writeUInt32LE(data.length, 24);
+    entry.writeUInt16LE(fileName.length, 28);
+    entry.writeUInt32LE(offset, 42);
+    locals.push(local, fileName, packed);
+    central.push(entry, fileName);
+    offset += 30 + fileName.length + packed.length;
+  }
+  const dir = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(parts.length, 8);
+  end.writeUInt16LE(parts.length, 10);
+  end.writeUInt32LE(dir.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, dir, end]);
+}
+
+function docxOfParagraphs(count) {
+  const w = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+  const body = Array.from({ length: count }, (_, i) => `<w:p><w:r><w:t>p${i}</w:t></w:r></w:p>`).join('');
+  return zip([
+    ['[Content_Types].xml', '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>'],
+    ['_rels/.rels', '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>'],
+    ['word/document.xml', `<?xml version="1.0" encoding="UTF-8"?><w:document ${w}><w:body>${body}</w:body></w:document>`],
+  ]);
+}
+
+const cases = [
+  // The baseline: what a command costs on this machine at this load (start-up, pdf.js), a document of one line.
+  { name: 'baseline: a one-line TXT', file: 'small.txt', bytes: Buffer.from('Please sign: /sig/\n') },
+  { name: '5 MB one-word TXT', file: 'word.txt', bytes: Buffer.alloc(5 * 1024 * 1024, 'x') },
+  { name: '100 KB one-word HTML', file: 'word.html', bytes: Buffer.from(`<p>${'x'.repeat(100 * 1024)}</p>`) },
+  { name: 'DOCX of 100,000 paragraphs', file: 'paragraphs.docx', bytes: docxOfParagraphs(100_000) },
+];
+
+const load = () => loadavg()[0].toFixed(2);
+console.log(`${cpus().length} × ${cpus()[0].model}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
+
+console.log('\nvalidate (a job of one envelope, the document with a tab anchored in it):');
+for (const c of cases) {
+  const dir = join(work, c.file.replace('.', '-'));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, c.file), c.bytes);
+  writeFileSync(
+    join(dir, 'job.yaml'),
+    `version: 1\njob: hostile\ndefaults: { emailSubject: Sign }\nenvelopes:\n  - key: e1\n    documents: [{ name: ${c.file}, file: ${c.file} }]\n    recipients:\n      - name: Jean\n        email: jean@example.com\n        tabs:\n          signHereTabs: [{ anchorString: "/sig/" }]\n`,
+  );
+  const before = load();
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', process.execPath, bin, 'validate', dir], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const [wall, kb] = r.stderr.trim().split('\n').pop().split(' ');
+  const code = /SR_[A-Z_]+/.exec(r.stdout)?.[0] ?? '(none)';
+  console.log(`  ${c.name}: exit ${r.status} ${code}, ${wall} s, peak RSS ${Math.round(kb / 1024)} MiB, load ${before} → ${load()}`);
+}
+
+console.log('\nsignrun serve (in memory), POST …/envelopes with the document, health asked every 20 ms:');
+const serve = spawn(process.execPath, [bin, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const rootUrl = await new Promise((resolve, reject) => {
+  let out = '';
+  serve.stdout.on('data', (d) => {
+    if (out === null) return;
+    out += d;
+    const m = /listening on (\S+)/.exec(out);
+    if (m) {
+      out = null;
+      resolve(m[1]);
+    }
+  });
+  serve.on('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+});
+const origin = new URL(rootUrl).origin;
+const auth = JSON.stringify({ Username: 'sandbox@signrun.test', Password: 'sandbox-password', IntegratorKey: 'sandbox-integrator-key' });
+const url = `${rootUrl}/accounts/5a3f0c4e-2b7d-4f1a-9e6c-8d2b1a0f3c11/envelopes`;
+const headers = { 'x-docusign-authentication': auth, 'content-type': 'application/json' };
+for (const c of cases) {
+  const ext = c.file.split('.').pop();
+  const body = JSON.stringify({
+    emailSubject: 'Hostile',
+    status: 'sent',
+    documents: [{ documentId: '1', name: c.file, fileExtension: ext, documentBase64: c.bytes.toString('base64') }],
+    recipients: { signers: [{ name: 'A', email: 'a@example.com', recipientId: '1', tabs: { signHereTabs: [{ documentId: '1', pageNumber: '1', xPosition: '100', yPosition: '100' }] } }] },
+  });
+  let slowest = 0;
+  let asked = 0;
+  let stop = false;
+  const healthLoop = (async () => {
+    while (!stop) {
+      const t = performance.now();
+      const h = await fetch(`${origin}/sandbox/health`);
+      await h.arrayBuffer();
+      slowest = Math.max(slowest, performance.now() - t);
+      asked++;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  const before = load();
+  const t = performance.now();
+  const r = await fetch(url, { method: 'POST', headers, body });
+  const answer = await r.json();
+  const took = performance.now() - t;
+  stop = true;
+  await healthLoop;
+  console.log(`  ${c.name}: ${r.status} ${answer.errorCode ?? ''} in ${(took / 1000).toFixed(2)} s; health asked ${asked} times, slowest ${slowest.toFixed(0)} ms; load ${before} → ${load()}`);
+}
+serve.kill('SIGTERM');
