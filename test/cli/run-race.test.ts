@@ -109,7 +109,7 @@ async function raceOf(runs: number): Promise<void> {
         spawnCli(['run', '.', '--out', `out${i}`, '--concurrency', '8'], { cwd: dir, env }),
       ),
     );
-    for (const result of results) expect(result.code, result.stderr).toBe(0);
+    for (const result of results) expect(result.code, result.stdout + result.stderr).toBe(0);
 
     // Exactly once, counted on the service: one envelope per identity, sent.
     const per = envelopesPerIdentity(job);
