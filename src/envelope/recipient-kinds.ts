@@ -153,6 +153,16 @@ export function recipientMustAct(kind: RecipientKind): boolean {
   return kind.completesOn !== 'nothing';
 }
 
+/**
+ * Whether a witness may sign for a recipient of this kind: one who signs in
+ * their own name (a signer, an in-person signer), never another witness — so
+ * no two witnesses can wait for each other for ever (W2 for W3, W3 for W2).
+ * `validate` (SR_WITNESS_FOR_UNKNOWN) and the sandbox (400 at creation) ask it.
+ */
+export function mayBeWitnessed(kind: RecipientKind): boolean {
+  return kind.signs && !kind.signsFor;
+}
+
 /** The kind listed under `collection` in a recipients object, if signrun knows it. */
 export function recipientKindOfCollection(collection: string): RecipientKind | undefined {
   return byCollection.get(collection);

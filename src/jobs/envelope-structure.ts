@@ -3,7 +3,7 @@ import type { RawEnvelope, RawEnvelopeDefaults, RawPlace, RawTabs } from './raw-
 import { writtenTabs } from './written-tabs.js';
 import { writtenRecipients } from './written-recipients.js';
 import { fieldName } from './schema-check.js';
-import { recipientKinds } from '../envelope/index.js';
+import { mayBeWitnessed, recipientKinds } from '../envelope/index.js';
 import type { ItemCollection } from './model.js';
 
 /**
@@ -165,7 +165,7 @@ export function checkEnvelopeStructure(
     const problem =
       witnessed < 0
         ? `no recipient of the envelope has recipientId ${target} (it has ${recipientIds.join(', ')})`
-        : !recipients[witnessed]!.kind.signs || recipients[witnessed]!.kind.signsFor
+        : !mayBeWitnessed(recipients[witnessed]!.kind)
           ? `recipientId ${target} is in ${recipients[witnessed]!.kind.collection}: a witness signs for a signer or an in-person signer`
           : undefined;
     if (problem)

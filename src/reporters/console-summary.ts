@@ -6,6 +6,7 @@ import { terminalSafe as safe } from '../output/terminal-text.js';
 import { hintOf } from '../errors/catalogue.js';
 import type { ReportSource } from './report-json.js';
 import { countStatuses, oldestFirst, statusLine, stillToSignOf, type StillToSign } from './still-to-sign.js';
+import { countEnvelopeResult, emptyEnvelopeCounts, envelopeCountsText } from './envelope-counts.js';
 
 /** Recipients still to sign listed on the console, oldest first. */
 const maxStillToSign = 10;
@@ -39,14 +40,15 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
   let failedCount = failed.length;
   let ready = 0;
   let succeeded = 0;
-  let adopted = 0;
   let onDemand = 0;
   let succeededCalls = 0;
   const statuses = new Map<string, number>();
   let stillToSign: StillToSign[] = [];
   let stillToSignCount = 0;
+  const done = emptyEnvelopeCounts();
   for await (const e of source.envelopes()) {
     countStatuses(statuses, e);
+    countEnvelopeResult(done, e);
     const waiting = stillToSignOf(e);
     stillToSignCount += waiting.length;
     stillToSign.push(...waiting);
@@ -56,7 +58,6 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
     for (const r of e.recipients) if (r.signing === 'on-demand') onDemand += 1;
     if (e.outcome === 'succeeded') {
       succeeded += 1;
-      if (e.adopted) adopted += 1;
       succeededCalls += e.apiCalls;
     } else if (e.outcome === 'failed') {
       failedCount += 1;
@@ -82,9 +83,8 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
       `${t.envelopes.succeeded} of ${t.envelopes.total} envelope(s) brought up to date${t.envelopes.failed ? `, ${c.red(`${t.envelopes.failed} failed`)}` : ''}`,
     );
   else if (t.envelopes.total > 0)
-    parts.push(
-      `${t.envelopes.succeeded} of ${t.envelopes.total} envelope(s) sent${adopted ? ` (${adopted} of them by an earlier run or one running alongside: adopted, not sent again)` : ''}${t.envelopes.failed ? `, ${c.red(`${t.envelopes.failed} failed`)}` : ''}`,
-    );
+    // What the run did with them: sent (or adopted), voided, found settled, failed.
+    parts.push(envelopeCountsText(done, (s) => c.red(s)));
   if (t.templates && t.templates.total > 0) {
     const m = t.templates;
     const words = [

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { fieldLengthProblem, fieldLimits, recipientKind, type FieldLimitName } from '../envelope/index.js';
+import {
+  fieldLengthProblem,
+  fieldLimits,
+  mayBeWitnessed,
+  recipientKind,
+  type FieldLimitName,
+} from '../envelope/index.js';
 import { hashPassword } from './auth/password-hash.js';
 import type { BlobStore } from './db/blob-store.js';
 import type { TemplatesRepository } from './repositories/templates.js';
@@ -192,8 +198,9 @@ export async function buildEnvelope(
 }
 
 /**
- * A witness must witness a recipient of the envelope who signs (DocuSign's
- * `witnessFor`); one for nobody is refused at creation, never left to wait
+ * A witness must witness a recipient of the envelope who signs in their own
+ * name (DocuSign's `witnessFor`); one for nobody, or for another witness (a
+ * cycle: W2 for W3, W3 for W2), is refused at creation, never left to wait
  * for ever. DocuSign publishes no code for it; INVALID_RECIPIENT_ID is its
  * code for a recipient id that names no recipient.
  */
@@ -202,7 +209,8 @@ function checkWitnesses(recipients: readonly RecipientRecord[]): void {
     const witnessFor = r.details.witnessFor;
     if (witnessFor === undefined) continue;
     const witnessed = recipients.find((x) => x.recipientId === witnessFor);
-    if (witnessed === undefined || witnessed === r || !recipientKind(witnessed.kind).signs) {
+    // The rule validate applies (mayBeWitnessed): a signer or an in-person signer, never a witness, so no cycle can wait for ever.
+    if (witnessed === undefined || witnessed === r || !mayBeWitnessed(recipientKind(witnessed.kind))) {
       throw new ApiError(
         400,
         'INVALID_RECIPIENT_ID',

@@ -91,7 +91,7 @@ describe('signrun plan against the target', () => {
     expect(report.envelopes.map((e) => e.adopted === true)).toEqual([false, true, true, true, false]);
     // The summary says which were not sent by this run.
     expect(ran.stdout).toContain(
-      '4 of 5 envelope(s) sent (3 of them by an earlier run or one running alongside: adopted, not sent again), 1 failed',
+      '4 envelopes sent or adopted (3 of them by an earlier run or one running alongside: adopted, not sent again), 1 failed',
     );
     expect(report.api.byOperation['createEnvelope']).toBe(1);
     // As planned, give or take a listing confirming the one draft (the estimate counts one).

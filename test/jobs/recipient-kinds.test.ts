@@ -137,6 +137,20 @@ describe('validate refuses, at the line', () => {
 `,
       ),
     ).toEqual([{ code: 'SR_WITNESS_FOR_UNKNOWN', line: 9, field: 'envelopes[0].recipients.witnesses[0].witnessFor' }]);
+    // Witnesses of each other (the rule the sandbox applies at creation: mayBeWitnessed).
+    expect(
+      await refused(
+        'witness-cycle',
+        `      signers: [{ name: Sam, email: sam@example.com }]
+      witnesses:
+        - { name: Wanda, email: w2@example.com, witnessFor: 3 }
+        - { name: Wim, email: w3@example.com, witnessFor: 2 }
+`,
+      ),
+    ).toEqual([
+      { code: 'SR_WITNESS_FOR_UNKNOWN', line: 10, field: 'envelopes[0].recipients.witnesses[0].witnessFor' },
+      { code: 'SR_WITNESS_FOR_UNKNOWN', line: 11, field: 'envelopes[0].recipients.witnesses[1].witnessFor' },
+    ]);
   });
 
   it('an in-person signer without a host', async () => {

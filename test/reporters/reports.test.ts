@@ -298,7 +298,7 @@ describe('reporters', () => {
     };
     const text = await consoleSummary(reportOf(summary(), '/repo'), { outShown: 'out', colour: plain });
     expect(text).toMatch(
-      /^Finished with failures in 5\.0 s: 1 of 3 envelope\(s\) sent, 1 failed; account\(s\): 1 created \(awaiting activation\)\./,
+      /^Finished with failures in 5\.0 s: 1 envelope sent, 1 failed; account\(s\): 1 created \(awaiting activation\)\./,
     );
     expect(text).toContain('jobs/offers.yaml:12:5 offers/bad <&> SR_HTTP_STATUS (create)');
     expect(text).toContain('1 item(s) not started');

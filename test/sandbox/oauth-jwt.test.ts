@@ -115,6 +115,22 @@ describe('POST /oauth/token, JWT bearer grant', () => {
     expectOAuthError(await grant({ sub: '00000000-0000-4000-8000-000000000000' }), 'invalid_grant', 'user_not_found');
   });
 
+  it('a user created through the API exists for the grant (eg043): consent is what it lacks, not the user; a closed one is not found', async () => {
+    const users = `${sandbox.rootUrl}/accounts/${defaultSeedIds.accountId}/users`;
+    const created = await call(users, {
+      method: 'POST',
+      headers: seedUserHeaders(),
+      body: { newUsers: [{ userName: 'Agent Smith', email: 'agent.smith@example.com' }] },
+    });
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const userId = (created.json as { newUsers: Array<{ userId: string }> }).newUsers[0]!.userId;
+    // Its activation pending, as DocuSign's would be: the grant finds it, and asks for its consent.
+    expectOAuthError(await grant({ sub: userId }), 'consent_required');
+    const closed = await call(users, { method: 'DELETE', headers: seedUserHeaders(), body: { users: [{ userId }] } });
+    expect(closed.status, JSON.stringify(closed.json)).toBe(200);
+    expectOAuthError(await grant({ sub: userId }), 'invalid_grant', 'user_not_found');
+  });
+
   it("refuses an expired assertion, one from a clock ahead of the server's, and one that lives more than an hour", async () => {
     const nowSeconds = Math.floor(now / 1000);
     expectOAuthError(await grant({ iat: nowSeconds - 7200, exp: nowSeconds - 3600 }), 'invalid_grant', 'expired');

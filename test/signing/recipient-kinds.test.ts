@@ -310,6 +310,24 @@ describe('every recipient kind, routed as DocuSign does', () => {
     expect(r.json.message).toContain('witnessFor 9');
   });
 
+  it('refuses witnesses who witness each other (a cycle that would wait for ever): 400 INVALID_RECIPIENT_ID, as validate refuses it', async () => {
+    const r = await api.call<{ errorCode: string; message: string }>('POST', '/envelopes', {
+      emailSubject: 'Circle',
+      status: 'sent',
+      documents: documents(),
+      recipients: {
+        signers: [{ recipientId: '1', name: 'Sole Signer', email: 'sole@example.com' }],
+        witnesses: [
+          { recipientId: '2', name: 'Wanda Two', email: 'w2@example.com', witnessFor: '3', routingOrder: '2' },
+          { recipientId: '3', name: 'Wim Three', email: 'w3@example.com', witnessFor: '2', routingOrder: '2' },
+        ],
+      },
+    });
+    expect(r.status).toBe(400);
+    expect(r.json.errorCode).toBe('INVALID_RECIPIENT_ID');
+    expect(r.json.message).toContain('witnessFor 3');
+  });
+
   it('editors, agents and intermediaries finish their part with a button, and the routing goes on', async () => {
     const envelopeId = await api.createEnvelope({
       emailSubject: 'Chain',

@@ -53,7 +53,9 @@ describe('void and replace, declared in the job file', () => {
       JSON.parse(await readFile(path.join(out, 'lifecycle', key, 'envelope.json'), 'utf8')) as EnvelopeRecord;
 
     await writeFile(job, jobText([], []));
-    expect((await runCli(['run', dir, '--out', out], { env })).code).toBe(0);
+    const sent = await runCli(['run', dir, '--out', out], { env });
+    expect(sent.code).toBe(0);
+    expect(sent.stdout).toMatch(/Done in [\d.]+ s: 2 envelopes sent\./);
     const a = await record('a');
 
     // A reason is required with status voided: refused before any call.
@@ -72,6 +74,10 @@ describe('void and replace, declared in the job file', () => {
     const first = await runCli(['run', dir, '--out', out], { env });
     expect(first.code, first.stdout + first.stderr).toBe(0);
     expect(voids()).toHaveLength(1);
+    // The final line says what the run did: not "2 of 2 envelope(s) sent".
+    expect(first.stdout).toContain(
+      ': 1 envelope adopted (sent by an earlier run or one running alongside, not sent again), 1 voided.',
+    );
     expect(await api.envelopeStatus(a.envelopeId)).toBe('voided');
     expect(await record('a')).toMatchObject({ status: 'voided', voidedReason: 'Sent to the wrong person.' });
     expect((await readReport(out)).envelopes.find((e) => e.key === 'a')).toMatchObject({

@@ -40,7 +40,7 @@ export interface JwtGrantDeps {
  *    token sent to the wrong environment);
  * 2. the RS256 signature verifies with one of the key's registered public
  *    keys (jose) → else `no_valid_keys_or_signatures`;
- * 3. `sub` is a user id (GUID) of an active user → else `user_not_found`
+ * 3. `sub` is a user id (GUID) of an open user of an active account (activated or not) → else `user_not_found`
  *    (also when `sub` is an email: DocuSign wants the GUID);
  * 4. times, by the sandbox's clock: `exp` not passed (`expired`), `iat` not
  *    in the future (`iat_in_future`: the caller's clock is ahead), at most
@@ -77,7 +77,11 @@ export async function verifyJwtAssertion(assertion: string, deps: JwtGrantDeps):
 
   const user = typeof claims.sub === 'string' ? deps.accounts.user(claims.sub.toLowerCase()) : undefined;
   const account = user && deps.accounts.account(user.accountId);
-  if (!user || !user.activated || !account || account.status !== 'active') throw invalidGrant('user_not_found');
+  // A user added through the API exists for the grant before it activates its membership, as at DocuSign
+  // (eg043 asks a token for the agent user it has just created): consent is then what it lacks. A closed user
+  // and one of an account not activated yet (its initial user) are not found.
+  if (!user || (user.closedAt ?? null) !== null || !account || account.status !== 'active')
+    throw invalidGrant('user_not_found');
 
   const nowSeconds = Math.floor(deps.now / 1000);
   if (typeof claims.exp !== 'number' || typeof claims.iat !== 'number')
