@@ -92,19 +92,31 @@ export async function waitForDocuments(page: Page): Promise<void> {
 }
 
 /** Selects every "Sign here" field by keyboard (Tab focus + Enter), then Finish. */
-export async function signAllTabs(page: Page, buttonName = 'Sign here', finish = 'Finish'): Promise<void> {
+export async function signAllTabs(
+  page: Page,
+  buttonName = 'Sign here',
+  finish = 'Finish',
+  initialName = 'Initial here',
+): Promise<void> {
   const tabs = page.getByRole('button', { name: buttonName });
   // The page may still be drawing its documents: wait for the first field before counting.
   await tabs.first().waitFor();
   const count = await tabs.count();
   expect(count).toBeGreaterThan(0);
+  await pressEach(page, buttonName, count);
+  // Initial boxes are selected like signatures (issue 35); a page may have none.
+  await pressEach(page, initialName, await page.getByRole('button', { name: initialName }).count());
+  await page.getByRole('button', { name: finish, exact: true }).click();
+}
+
+/** Selects `count` fields named `name`, each the first still unselected, and waits until none is left. */
+async function pressEach(page: Page, name: string, count: number): Promise<void> {
   for (let i = 0; i < count; i++) {
-    // The first remaining unsigned one: signed tabs are renamed to the signature.
-    const tab = page.getByRole('button', { name: buttonName }).first();
+    // The first remaining unsigned one: selected fields are renamed to the signature or the initials.
+    const tab = page.getByRole('button', { name }).first();
     await tab.focus();
     await page.keyboard.press('Enter');
   }
   // Playwright waits on the page itself (no polling interval of ours, no 1 s cut-off).
-  await page.getByRole('button', { name: buttonName }).first().waitFor({ state: 'detached' });
-  await page.getByRole('button', { name: finish, exact: true }).click();
+  if (count > 0) await page.getByRole('button', { name }).first().waitFor({ state: 'detached' });
 }
