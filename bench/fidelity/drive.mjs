@@ -179,33 +179,37 @@ async function signAsPerson(email, name) {
     throw new Error(`signing answered ${signed.status}: ${(await signed.text()).slice(0, 200)}`);
 }
 
-/** The app's "Log in with JWT": DsJwtAuth.login, redirecting to the consent page when consent is missing. */
-async function login(session) {
-  const attempt = () =>
-    new Promise((resolve, reject) => {
-      // DsJwtAuth.login logs an API error other than consent_required (on
-      // stdout) and answers nothing: a guard, not a wait.
-      const guard = setTimeout(
-        () => reject(new Error('the JWT login answered nothing (see its DsJwtAuth lines)')),
-        30_000,
-      );
-      const req = makeRequest(session, undefined, {});
-      const res = {
-        redirect: (url) => {
-          clearTimeout(guard);
-          resolve({ url, user: req.user });
-        },
-      };
-      try {
-        req.dsAuth.login(req, res, (error) => {
-          clearTimeout(guard);
-          reject(error);
-        });
-      } catch (error) {
+/** One "Log in with JWT" (DsJwtAuth.login) for the config's impersonated user: where it leads, and the user. */
+function loginOnce(session) {
+  return new Promise((resolve, reject) => {
+    // DsJwtAuth.login logs an API error other than consent_required (on
+    // stdout) and answers nothing: a guard, not a wait.
+    const guard = setTimeout(
+      () => reject(new Error('the JWT login answered nothing (see its DsJwtAuth lines)')),
+      30_000,
+    );
+    const req = makeRequest(session, undefined, {});
+    const res = {
+      redirect: (url) => {
+        clearTimeout(guard);
+        resolve({ url, user: req.user });
+      },
+    };
+    try {
+      req.dsAuth.login(req, res, (error) => {
         clearTimeout(guard);
         reject(error);
-      }
-    });
+      });
+    } catch (error) {
+      clearTimeout(guard);
+      reject(error);
+    }
+  });
+}
+
+/** The app's "Log in with JWT": DsJwtAuth.login, redirecting to the consent page when consent is missing. */
+async function login(session) {
+  const attempt = () => loginOnce(session);
   let first = await attempt();
   const consented = first.url.startsWith(`${origin}/oauth/auth`);
   if (consented) {
@@ -216,9 +220,12 @@ async function login(session) {
   return { user: first.user, consented };
 }
 
-/** GET on the eSignature API with the session's token; the cheap read-back after an example. */
+/**
+ * GET on the eSignature API with the session's token; the cheap read-back after an example.
+ * The recipients' tabs come only with `include=tabs` (as at DocuSign: the Swagger's `include` lists them apart).
+ */
 async function readEnvelope(session, user, envelopeId) {
-  const url = `${session.basePath}/v2.1/accounts/${session.accountId}/envelopes/${envelopeId}?include=recipients,documents`;
+  const url = `${session.basePath}/v2.1/accounts/${session.accountId}/envelopes/${envelopeId}?include=recipients,tabs,documents`;
   const answer = await fetch(url, { headers: { authorization: `Bearer ${user.accessToken}` } });
   const body = await answer.json().catch(() => ({}));
   if (!answer.ok) return { ok: false, status: answer.status, errorCode: body.errorCode, message: body.message };
@@ -229,7 +236,7 @@ async function readEnvelope(session, user, envelopeId) {
       .filter(([, list]) => Array.isArray(list) && list.length > 0)
       .map(([kind, list]) => [kind, list.map((r) => r.status)]),
   );
-  const workflowAnswer = await fetch(url.replace('?include=recipients,documents', '/workflow'), {
+  const workflowAnswer = await fetch(url.replace('?include=recipients,tabs,documents', '/workflow'), {
     headers: { authorization: `Bearer ${user.accessToken}` },
   });
   const workflow = workflowAnswer.ok ? await workflowAnswer.json() : { status: workflowAnswer.status };
@@ -297,7 +304,9 @@ function judge(example, { events, thrown }) {
       };
     }
   } else if (example.expect === 'redirect') {
-    if (first.kind === 'redirect' && first.url.startsWith(origin))
+    if (first.kind === 'redirect' && example.url !== undefined && first.url === example.url)
+      return { ok: true, url: first.url };
+    if (first.kind === 'redirect' && example.url === undefined && first.url.startsWith(origin))
       return { ok: true, url: new URL(first.url).pathname.split('/').slice(0, 2).join('/') };
   } else if (example.expect === 'embed') {
     const url = first.locals?.url;
@@ -360,10 +369,32 @@ async function main() {
           controller[step.name],
           makeRequest(session, user, makeBody({ form, session })),
         );
-        verdict = judge(example, answer);
+        // A step may expect its own answer (eg043's third page redirects to its fourth).
+        verdict = judge({ ...example, expect: step.expect ?? example.expect, url: step.url }, answer);
         if (!verdict.ok) {
           verdict.step = step.name;
           break;
+        }
+      }
+      if (verdict.ok && example.agentLogin) {
+        // What the person does before eg043's fourth page: log in with JWT as the agent user the example
+        // created (the config's impersonated user set to it, as the app's settings would be). The agent
+        // has not consented to the integration key yet: the login must lead to the consent page.
+        const impersonated = dsConfig.impersonatedUserGuid;
+        dsConfig.impersonatedUserGuid = localStorage.get(example.agentLogin);
+        try {
+          const agent = await loginOnce({});
+          verdict.agentLogin = agent.url.split('?')[0];
+          if (!agent.url.startsWith(`${origin}/oauth/auth`))
+            Object.assign(verdict, {
+              ok: false,
+              step: 'agent login',
+              reason: `the agent's JWT login ended at ${agent.url}, expected the consent page`,
+            });
+        } catch (error) {
+          Object.assign(verdict, { ok: false, step: 'agent login', reason: String(error?.message ?? error) });
+        } finally {
+          dsConfig.impersonatedUserGuid = impersonated;
         }
       }
       const { ok, ...detail } = verdict;

@@ -349,10 +349,19 @@ export const examples = [
     eg: 'eg043',
     controller: 'eg043SharedAccess',
     body: () => ({ email: 'agent@example.com', user_name: 'Agent Smith', activation: 'activation-1' }),
-    // The app's first two pages: the agent user, then the authorization.
-    // Its third and fourth (log in again as the agent, list the principal's
-    // envelopes on their behalf) need the agent's own sign-in in a browser.
-    steps: [{ name: 'createController' }, { name: 'createAuthorizationController' }],
+    // The app's first three pages: the agent user, the authorization, the
+    // principal's logout (to the envelopes page). Then the person logs in with
+    // JWT as the agent (the user the example created): the grant must answer
+    // consent_required, so the login leads to the consent page. The fourth
+    // page (the principal's envelopes, listed by the agent on their behalf)
+    // needs the agent to sign in there with a password it sets when it
+    // activates its membership, which the sandbox's activation link does not ask for.
+    steps: [
+      { name: 'createController' },
+      { name: 'createAuthorizationController' },
+      { name: 'reauthenticate', expect: 'redirect', url: 'eg043envelopes' },
+    ],
+    agentLogin: 'agentUserId',
     expect: 'done',
   },
   {
