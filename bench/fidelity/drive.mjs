@@ -121,7 +121,7 @@ async function callController(fn, req) {
 }
 
 /** The sign-in and Allow a person does on the account server's consent page. */
-async function consent(url) {
+async function consent(url, email = process.env.SEED_EMAIL, password = process.env.SEED_PASSWORD) {
   const page = await fetch(url);
   const html = await page.text();
   const form = new URLSearchParams();
@@ -135,8 +135,8 @@ async function consent(url) {
         .replace(/&gt;/g, '>')
         .replace(/&amp;/g, '&'),
     );
-  form.set('email', process.env.SEED_EMAIL);
-  form.set('password', process.env.SEED_PASSWORD);
+  form.set('email', email);
+  form.set('password', password);
   form.set('decision', 'allow');
   const answer = await fetch(new URL('/oauth/auth', origin), {
     method: 'POST',
@@ -205,6 +205,26 @@ function loginOnce(session) {
       reject(error);
     }
   });
+}
+
+/**
+ * What a user added through the API does with the invitation in their mailbox
+ * (the sandbox's outbox): opens the activation link and, having no password
+ * yet, chooses one on the page it opens.
+ */
+async function activateMembership(email, password) {
+  const outbox = await (await fetch(`${origin}/sandbox/outbox?format=json&to=${encodeURIComponent(email)}`)).json();
+  const message = outbox.messages.filter((m) => m.kind === 'user-activation').at(-1);
+  if (!message) throw new Error(`no invitation to ${email} in the sandbox's outbox`);
+  const page = await (await fetch(message.links[0])).text();
+  if (!page.includes('name="password"'))
+    throw new Error(`the activation page asks for no password: ${page.slice(0, 200)}`);
+  const sent = await fetch(message.links[0], {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ password }),
+  });
+  if (!sent.ok) throw new Error(`activating answered ${sent.status}: ${(await sent.text()).slice(0, 200)}`);
 }
 
 /** The app's "Log in with JWT": DsJwtAuth.login, redirecting to the consent page when consent is missing. */
@@ -383,7 +403,8 @@ async function main() {
         const impersonated = dsConfig.impersonatedUserGuid;
         dsConfig.impersonatedUserGuid = localStorage.get(example.agentLogin);
         try {
-          const agent = await loginOnce({});
+          const agentSession = {};
+          const agent = await loginOnce(agentSession);
           verdict.agentLogin = agent.url.split('?')[0];
           if (!agent.url.startsWith(`${origin}/oauth/auth`))
             Object.assign(verdict, {
@@ -391,6 +412,30 @@ async function main() {
               step: 'agent login',
               reason: `the agent's JWT login ended at ${agent.url}, expected the consent page`,
             });
+          else {
+            // The agent activates its membership (choosing its password), allows on the consent page, logs in.
+            const { email } = example.body({});
+            const password = 'agent-password-1';
+            await activateMembership(email, password);
+            await consent(agent.url, email, password);
+            const again = await loginOnce(agentSession);
+            if (again.url !== '/') throw new Error(`the agent's JWT login ended at ${again.url} after consent`);
+            // The fourth page, as the agent: the principal's envelopes, on their behalf.
+            const answer = await callController(
+              controller[example.agentStep],
+              makeRequest(agentSession, again.user, {}),
+            );
+            const listed = judge(example, answer);
+            const title = answer.events.find((e) => e.kind === 'render')?.locals?.title;
+            Object.assign(verdict, { agentPage: title });
+            if (!listed.ok) Object.assign(verdict, listed, { step: example.agentStep });
+            else if (!example.agentShows.test(String(title)))
+              Object.assign(verdict, {
+                ok: false,
+                step: example.agentStep,
+                reason: `its page says "${title}", expected ${example.agentShows}`,
+              });
+          }
         } catch (error) {
           Object.assign(verdict, { ok: false, step: 'agent login', reason: String(error?.message ?? error) });
         } finally {

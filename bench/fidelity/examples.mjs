@@ -349,19 +349,22 @@ export const examples = [
     eg: 'eg043',
     controller: 'eg043SharedAccess',
     body: () => ({ email: 'agent@example.com', user_name: 'Agent Smith', activation: 'activation-1' }),
-    // The app's first three pages: the agent user, the authorization, the
-    // principal's logout (to the envelopes page). Then the person logs in with
-    // JWT as the agent (the user the example created): the grant must answer
-    // consent_required, so the login leads to the consent page. The fourth
-    // page (the principal's envelopes, listed by the agent on their behalf)
-    // needs the agent to sign in there with a password it sets when it
-    // activates its membership, which the sandbox's activation link does not ask for.
+    // The app's four pages: the agent user, the authorization, the
+    // principal's logout (to the envelopes page), then — logged in with JWT
+    // as the agent (the user the example created) — the principal's envelopes,
+    // listed on their behalf (X-DocuSign-Act-On-Behalf). Before the fourth,
+    // the agent's first JWT login must lead to the consent page
+    // (consent_required); the agent activates its membership from the
+    // invitation in the outbox, choosing its password, allows there, logs in.
     steps: [
       { name: 'createController' },
       { name: 'createAuthorizationController' },
       { name: 'reauthenticate', expect: 'redirect', url: 'eg043envelopes' },
     ],
     agentLogin: 'agentUserId',
+    agentStep: 'listEnvelopes',
+    // The principal has sent envelopes in the examples before: the list is not empty.
+    agentShows: /^Principal's envelopes visible/,
     expect: 'done',
   },
   {
