@@ -209,20 +209,21 @@ function loginOnce(session) {
 
 /**
  * What a user added through the API does with the invitation in their mailbox
- * (the sandbox's outbox): opens the activation link and, having no password
- * yet, chooses one on the page it opens.
+ * (the sandbox's outbox): opens the activation link and, on the page it
+ * opens, gives the activation code they were told and, having no password
+ * yet, chooses one.
  */
-async function activateMembership(email, password) {
+async function activateMembership(email, activationAccessCode, password) {
   const outbox = await (await fetch(`${origin}/sandbox/outbox?format=json&to=${encodeURIComponent(email)}`)).json();
   const message = outbox.messages.filter((m) => m.kind === 'user-activation').at(-1);
   if (!message) throw new Error(`no invitation to ${email} in the sandbox's outbox`);
   const page = await (await fetch(message.links[0])).text();
-  if (!page.includes('name="password"'))
-    throw new Error(`the activation page asks for no password: ${page.slice(0, 200)}`);
+  if (!page.includes('name="password"') || !page.includes('name="activationAccessCode"'))
+    throw new Error(`the activation page asks for no password or no code: ${page.slice(0, 200)}`);
   const sent = await fetch(message.links[0], {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ password }),
+    body: new URLSearchParams({ activationAccessCode, password }),
   });
   if (!sent.ok) throw new Error(`activating answered ${sent.status}: ${(await sent.text()).slice(0, 200)}`);
 }
@@ -414,9 +415,9 @@ async function main() {
             });
           else {
             // The agent activates its membership (choosing its password), allows on the consent page, logs in.
-            const { email } = example.body({});
+            const { email, activation } = example.body({});
             const password = 'agent-password-1';
-            await activateMembership(email, password);
+            await activateMembership(email, activation, password);
             await consent(agent.url, email, password);
             const again = await loginOnce(agentSession);
             if (again.url !== '/') throw new Error(`the agent's JWT login ended at ${again.url} after consent`);

@@ -355,7 +355,8 @@ export const examples = [
     // listed on their behalf (X-DocuSign-Act-On-Behalf). Before the fourth,
     // the agent's first JWT login must lead to the consent page
     // (consent_required); the agent activates its membership from the
-    // invitation in the outbox, choosing its password, allows there, logs in.
+    // invitation in the outbox (the activation code the form gave, a password
+    // it chooses), allows there, logs in.
     steps: [
       { name: 'createController' },
       { name: 'createAuthorizationController' },

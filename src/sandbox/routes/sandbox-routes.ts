@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { hashPassword } from '../auth/password-hash.js';
+import { activationAccessCodeDetail } from '../people/people-json.js';
 import { hashToken } from '../repositories/view-tokens.js';
 import type { OutboxMessage } from '../outbox.js';
 import { outboxHtml } from './outbox-html.js';
@@ -46,25 +47,41 @@ export const sandboxRoutes: FastifyPluginAsync = async (app) => {
       `<p>${reason === 'used' ? 'This link was already used: the account is active.' : 'This link is not known.'}</p>`,
     );
   // A user added through the API without a password (DocuSign's eg043 adds its agent so) chooses one on the
-  // activation page, as at DocuSign: without it they could never sign in (the consent page asks for it).
-  const passwordForm = (token: string, error?: string) =>
+  // activation page, as at DocuSign: without it they could never sign in (the consent page asks for it). A user
+  // added with an activationAccessCode gives it there too.
+  /** What the link's page must ask for; undefined: nothing (opening the link activates), or no usable link. */
+  const asks = (token: string): { password: boolean; accessCode: string | undefined } | undefined => {
+    const link = app.sandbox.accounts.activationOf(hashToken(token));
+    const user = link === undefined || link.used ? undefined : app.sandbox.accounts.user(link.userId);
+    if (user === undefined) return undefined;
+    const wanted = { password: user.passwordHash === '', accessCode: user.details?.[activationAccessCodeDetail] };
+    return wanted.password || wanted.accessCode !== undefined ? wanted : undefined;
+  };
+  const activationForm = (
+    token: string,
+    wanted: { password: boolean; accessCode: string | undefined },
+    error?: string,
+  ) =>
     page(
       'Activate your membership',
       `${error ? `<p role="alert">${error}</p>` : ''}<form method="post" action="/sandbox/activate/${encodeURIComponent(token)}">` +
-        `<label for="password">Choose a password (at least ${minPasswordLength} characters)</label> ` +
-        `<input id="password" type="password" name="password" autocomplete="new-password" required minlength="${minPasswordLength}"> ` +
+        (wanted.accessCode !== undefined
+          ? '<label for="activationAccessCode">Activation code (from the person who added you)</label> ' +
+            '<input id="activationAccessCode" name="activationAccessCode" autocomplete="off" required> '
+          : '') +
+        (wanted.password
+          ? `<label for="password">Choose a password (at least ${minPasswordLength} characters)</label> ` +
+            `<input id="password" type="password" name="password" autocomplete="new-password" required minlength="${minPasswordLength}"> `
+          : '') +
         '<button type="submit">Activate</button></form>',
     );
-  const needsPassword = (token: string) => {
-    const link = app.sandbox.accounts.activationOf(hashToken(token));
-    return link !== undefined && !link.used && app.sandbox.accounts.user(link.userId)?.passwordHash === '';
-  };
 
-  // Opening the link (GET, as from an email) activates the account: single use. A user without a password
-  // gets the form to choose one first; the link is used when they send it.
+  // Opening the link (GET, as from an email) activates the account: single use. A user without a password, or
+  // added with an activation code, gets the form first; the link is used when they send it.
   app.get<{ Params: { token: string } }>('/sandbox/activate/:token', async (request, reply) => {
     const { token } = request.params;
-    if (needsPassword(token)) return reply.type('text/html; charset=utf-8').send(passwordForm(token));
+    const wanted = asks(token);
+    if (wanted !== undefined) return reply.type('text/html; charset=utf-8').send(activationForm(token, wanted));
     const result = app.sandbox.accounts.activate(hashToken(token), app.sandbox.clock.now());
     app.sandbox.auth.clearCache();
     if (result.ok) return reply.type('text/html; charset=utf-8').send(activated);
@@ -84,21 +101,27 @@ export const sandboxRoutes: FastifyPluginAsync = async (app) => {
           .status(link === undefined ? 404 : 410)
           .type('text/html; charset=utf-8')
           .send(notValid(link === undefined ? 'unknown' : 'used'));
-      if (!needsPassword(token))
+      const wanted = asks(token);
+      if (wanted === undefined)
         return reply
           .status(400)
           .type('text/html; charset=utf-8')
-          .send(page('Nothing to choose', '<p>This user has a password: open the link to activate.</p>'));
-      const password = typeof request.body?.['password'] === 'string' ? request.body['password'] : '';
-      if (password.length < minPasswordLength)
-        return reply
+          .send(page('Nothing to fill in', '<p>Open the link to activate.</p>'));
+      const field = (name: string) => (typeof request.body?.[name] === 'string' ? request.body[name] : '');
+      const refuse = (error: string) =>
+        reply
           .status(400)
           .type('text/html; charset=utf-8')
-          .send(passwordForm(token, `The password must have at least ${minPasswordLength} characters.`));
+          .send(activationForm(token, wanted, error));
+      if (wanted.accessCode !== undefined && field('activationAccessCode').trim() !== wanted.accessCode)
+        return refuse('The activation code is not right.');
+      const password = field('password');
+      if (wanted.password && password.length < minPasswordLength)
+        return refuse(`The password must have at least ${minPasswordLength} characters.`);
       const result = app.sandbox.accounts.activate(
         hashToken(token),
         app.sandbox.clock.now(),
-        await hashPassword(password),
+        wanted.password ? await hashPassword(password) : undefined,
       );
       app.sandbox.auth.clearCache();
       if (!result.ok)
