@@ -121,7 +121,7 @@ async function callController(fn, req) {
 }
 
 /** The sign-in and Allow a person does on the account server's consent page. */
-async function consent(url) {
+async function consent(url, email = process.env.SEED_EMAIL, password = process.env.SEED_PASSWORD) {
   const page = await fetch(url);
   const html = await page.text();
   const form = new URLSearchParams();
@@ -135,8 +135,8 @@ async function consent(url) {
         .replace(/&gt;/g, '>')
         .replace(/&amp;/g, '&'),
     );
-  form.set('email', process.env.SEED_EMAIL);
-  form.set('password', process.env.SEED_PASSWORD);
+  form.set('email', email);
+  form.set('password', password);
   form.set('decision', 'allow');
   const answer = await fetch(new URL('/oauth/auth', origin), {
     method: 'POST',
@@ -179,33 +179,58 @@ async function signAsPerson(email, name) {
     throw new Error(`signing answered ${signed.status}: ${(await signed.text()).slice(0, 200)}`);
 }
 
-/** The app's "Log in with JWT": DsJwtAuth.login, redirecting to the consent page when consent is missing. */
-async function login(session) {
-  const attempt = () =>
-    new Promise((resolve, reject) => {
-      // DsJwtAuth.login logs an API error other than consent_required (on
-      // stdout) and answers nothing: a guard, not a wait.
-      const guard = setTimeout(
-        () => reject(new Error('the JWT login answered nothing (see its DsJwtAuth lines)')),
-        30_000,
-      );
-      const req = makeRequest(session, undefined, {});
-      const res = {
-        redirect: (url) => {
-          clearTimeout(guard);
-          resolve({ url, user: req.user });
-        },
-      };
-      try {
-        req.dsAuth.login(req, res, (error) => {
-          clearTimeout(guard);
-          reject(error);
-        });
-      } catch (error) {
+/** One "Log in with JWT" (DsJwtAuth.login) for the config's impersonated user: where it leads, and the user. */
+function loginOnce(session) {
+  return new Promise((resolve, reject) => {
+    // DsJwtAuth.login logs an API error other than consent_required (on
+    // stdout) and answers nothing: a guard, not a wait.
+    const guard = setTimeout(
+      () => reject(new Error('the JWT login answered nothing (see its DsJwtAuth lines)')),
+      30_000,
+    );
+    const req = makeRequest(session, undefined, {});
+    const res = {
+      redirect: (url) => {
+        clearTimeout(guard);
+        resolve({ url, user: req.user });
+      },
+    };
+    try {
+      req.dsAuth.login(req, res, (error) => {
         clearTimeout(guard);
         reject(error);
-      }
-    });
+      });
+    } catch (error) {
+      clearTimeout(guard);
+      reject(error);
+    }
+  });
+}
+
+/**
+ * What a user added through the API does with the invitation in their mailbox
+ * (the sandbox's outbox): opens the activation link and, on the page it
+ * opens, gives the activation code they were told and, having no password
+ * yet, chooses one.
+ */
+async function activateMembership(email, activationAccessCode, password) {
+  const outbox = await (await fetch(`${origin}/sandbox/outbox?format=json&to=${encodeURIComponent(email)}`)).json();
+  const message = outbox.messages.filter((m) => m.kind === 'user-activation').at(-1);
+  if (!message) throw new Error(`no invitation to ${email} in the sandbox's outbox`);
+  const page = await (await fetch(message.links[0])).text();
+  if (!page.includes('name="password"') || !page.includes('name="activationAccessCode"'))
+    throw new Error(`the activation page asks for no password or no code: ${page.slice(0, 200)}`);
+  const sent = await fetch(message.links[0], {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ activationAccessCode, password }),
+  });
+  if (!sent.ok) throw new Error(`activating answered ${sent.status}: ${(await sent.text()).slice(0, 200)}`);
+}
+
+/** The app's "Log in with JWT": DsJwtAuth.login, redirecting to the consent page when consent is missing. */
+async function login(session) {
+  const attempt = () => loginOnce(session);
   let first = await attempt();
   const consented = first.url.startsWith(`${origin}/oauth/auth`);
   if (consented) {
@@ -216,9 +241,12 @@ async function login(session) {
   return { user: first.user, consented };
 }
 
-/** GET on the eSignature API with the session's token; the cheap read-back after an example. */
+/**
+ * GET on the eSignature API with the session's token; the cheap read-back after an example.
+ * The recipients' tabs come only with `include=tabs` (as at DocuSign: the Swagger's `include` lists them apart).
+ */
 async function readEnvelope(session, user, envelopeId) {
-  const url = `${session.basePath}/v2.1/accounts/${session.accountId}/envelopes/${envelopeId}?include=recipients,documents`;
+  const url = `${session.basePath}/v2.1/accounts/${session.accountId}/envelopes/${envelopeId}?include=recipients,tabs,documents`;
   const answer = await fetch(url, { headers: { authorization: `Bearer ${user.accessToken}` } });
   const body = await answer.json().catch(() => ({}));
   if (!answer.ok) return { ok: false, status: answer.status, errorCode: body.errorCode, message: body.message };
@@ -229,7 +257,7 @@ async function readEnvelope(session, user, envelopeId) {
       .filter(([, list]) => Array.isArray(list) && list.length > 0)
       .map(([kind, list]) => [kind, list.map((r) => r.status)]),
   );
-  const workflowAnswer = await fetch(url.replace('?include=recipients,documents', '/workflow'), {
+  const workflowAnswer = await fetch(url.replace('?include=recipients,tabs,documents', '/workflow'), {
     headers: { authorization: `Bearer ${user.accessToken}` },
   });
   const workflow = workflowAnswer.ok ? await workflowAnswer.json() : { status: workflowAnswer.status };
@@ -297,7 +325,9 @@ function judge(example, { events, thrown }) {
       };
     }
   } else if (example.expect === 'redirect') {
-    if (first.kind === 'redirect' && first.url.startsWith(origin))
+    if (first.kind === 'redirect' && example.url !== undefined && first.url === example.url)
+      return { ok: true, url: first.url };
+    if (first.kind === 'redirect' && example.url === undefined && first.url.startsWith(origin))
       return { ok: true, url: new URL(first.url).pathname.split('/').slice(0, 2).join('/') };
   } else if (example.expect === 'embed') {
     const url = first.locals?.url;
@@ -360,10 +390,57 @@ async function main() {
           controller[step.name],
           makeRequest(session, user, makeBody({ form, session })),
         );
-        verdict = judge(example, answer);
+        // A step may expect its own answer (eg043's third page redirects to its fourth).
+        verdict = judge({ ...example, expect: step.expect ?? example.expect, url: step.url }, answer);
         if (!verdict.ok) {
           verdict.step = step.name;
           break;
+        }
+      }
+      if (verdict.ok && example.agentLogin) {
+        // What the person does before eg043's fourth page: log in with JWT as the agent user the example
+        // created (the config's impersonated user set to it, as the app's settings would be). The agent
+        // has not consented to the integration key yet: the login must lead to the consent page.
+        const impersonated = dsConfig.impersonatedUserGuid;
+        dsConfig.impersonatedUserGuid = localStorage.get(example.agentLogin);
+        try {
+          const agentSession = {};
+          const agent = await loginOnce(agentSession);
+          verdict.agentLogin = agent.url.split('?')[0];
+          if (!agent.url.startsWith(`${origin}/oauth/auth`))
+            Object.assign(verdict, {
+              ok: false,
+              step: 'agent login',
+              reason: `the agent's JWT login ended at ${agent.url}, expected the consent page`,
+            });
+          else {
+            // The agent activates its membership (choosing its password), allows on the consent page, logs in.
+            const { email, activation } = example.body({});
+            const password = 'agent-password-1';
+            await activateMembership(email, activation, password);
+            await consent(agent.url, email, password);
+            const again = await loginOnce(agentSession);
+            if (again.url !== '/') throw new Error(`the agent's JWT login ended at ${again.url} after consent`);
+            // The fourth page, as the agent: the principal's envelopes, on their behalf.
+            const answer = await callController(
+              controller[example.agentStep],
+              makeRequest(agentSession, again.user, {}),
+            );
+            const listed = judge(example, answer);
+            const title = answer.events.find((e) => e.kind === 'render')?.locals?.title;
+            Object.assign(verdict, { agentPage: title });
+            if (!listed.ok) Object.assign(verdict, listed, { step: example.agentStep });
+            else if (!example.agentShows.test(String(title)))
+              Object.assign(verdict, {
+                ok: false,
+                step: example.agentStep,
+                reason: `its page says "${title}", expected ${example.agentShows}`,
+              });
+          }
+        } catch (error) {
+          Object.assign(verdict, { ok: false, step: 'agent login', reason: String(error?.message ?? error) });
+        } finally {
+          dsConfig.impersonatedUserGuid = impersonated;
         }
       }
       const { ok, ...detail } = verdict;

@@ -349,10 +349,23 @@ export const examples = [
     eg: 'eg043',
     controller: 'eg043SharedAccess',
     body: () => ({ email: 'agent@example.com', user_name: 'Agent Smith', activation: 'activation-1' }),
-    // The app's first two pages: the agent user, then the authorization.
-    // Its third and fourth (log in again as the agent, list the principal's
-    // envelopes on their behalf) need the agent's own sign-in in a browser.
-    steps: [{ name: 'createController' }, { name: 'createAuthorizationController' }],
+    // The app's four pages: the agent user, the authorization, the
+    // principal's logout (to the envelopes page), then — logged in with JWT
+    // as the agent (the user the example created) — the principal's envelopes,
+    // listed on their behalf (X-DocuSign-Act-On-Behalf). Before the fourth,
+    // the agent's first JWT login must lead to the consent page
+    // (consent_required); the agent activates its membership from the
+    // invitation in the outbox (the activation code the form gave, a password
+    // it chooses), allows there, logs in.
+    steps: [
+      { name: 'createController' },
+      { name: 'createAuthorizationController' },
+      { name: 'reauthenticate', expect: 'redirect', url: 'eg043envelopes' },
+    ],
+    agentLogin: 'agentUserId',
+    agentStep: 'listEnvelopes',
+    // The principal has sent envelopes in the examples before: the list is not empty.
+    agentShows: /^Principal's envelopes visible/,
     expect: 'done',
   },
   {

@@ -50,10 +50,13 @@ export function userInfoJson(sandbox: SandboxServices, user: UserRecord, apiBase
   };
 }
 
+/** The detail under which a user added with an `activationAccessCode` keeps it, for its activation page only. */
+export const activationAccessCodeDetail = 'activationAccessCode';
+
 /** #/definitions/userInformation: a user as the users API shows one; `additional` adds its groups. */
 export function userInformationJson(sandbox: SandboxServices, user: UserRecord, apiBase: string, additional = false) {
   const profile = profileOfUser(sandbox, user);
-  const details = user.details ?? {};
+  const { [activationAccessCodeDetail]: _accessCode, ...details } = user.details ?? {};
   return {
     userId: user.id,
     userName: user.userName,

@@ -108,6 +108,7 @@ export function accountsRepository(db: SandboxDatabase) {
     closeUser: db.prepare('UPDATE users SET closed_at = ? WHERE id = ? AND closed_at IS NULL'),
     reopenUser: db.prepare('UPDATE users SET closed_at = NULL, activated = 0 WHERE id = ?'),
     activateUser: db.prepare('UPDATE users SET activated = 1 WHERE id = ?'),
+    setPassword: db.prepare('UPDATE users SET password_hash = ? WHERE id = ?'),
     insertKey: db.prepare('INSERT OR IGNORE INTO integrator_keys (key) VALUES (?)'),
     setStatus: db.prepare('UPDATE accounts SET status = ? WHERE id = ?'),
     insertActivation: db.prepare(
@@ -209,13 +210,20 @@ export function accountsRepository(db: SandboxDatabase) {
     insertActivation(tokenHash: string, accountId: string, userId: string, at: number): void {
       q.insertActivation.run(tokenHash, accountId, userId, at);
     },
+    /** The user an activation link is for, and whether it was used; undefined: no such link. */
+    activationOf(tokenHash: string): { accountId: string; userId: string; used: boolean } | undefined {
+      const row = q.activation.get(tokenHash);
+      return row && { accountId: row.account_id, userId: row.user_id, used: row.used_at !== null };
+    },
     /**
-     * Activates the account of an activation link (single use). Returns the
-     * account id, or why it could not.
+     * Activates the account of an activation link (single use), setting the
+     * user's password when one is given (a user added without one chooses it
+     * on the activation page). Returns the account id, or why it could not.
      */
     activate(
       tokenHash: string,
       at: number,
+      passwordHash?: string,
     ): { ok: true; accountId: string } | { ok: false; reason: 'unknown' | 'used' } {
       writes++;
       return db.transaction(() => {
@@ -223,6 +231,7 @@ export function accountsRepository(db: SandboxDatabase) {
         if (!row) return { ok: false as const, reason: 'unknown' as const };
         if (row.used_at !== null) return { ok: false as const, reason: 'used' as const };
         q.useActivation.run(at, tokenHash);
+        if (passwordHash !== undefined) q.setPassword.run(passwordHash, row.user_id);
         const account = q.account.get(row.account_id);
         if (account?.status === 'pending') q.setStatus.run('active', row.account_id);
         // Only the link's user: an account's activation link is its initial user's; a user's invitation is theirs.

@@ -5,7 +5,14 @@ import { apiBaseOf, originOf, principalOf, type AccountParams } from './request-
 import { apiErrors } from '../api-error.js';
 import { isoTime } from '../clock.js';
 import { lenientArray, lenientObject, lenientString } from '../wire/lenient.js';
-import { groupsOfUser, pageOf, userInfoJson, userInformationJson, userStatusOf } from '../people/people-json.js';
+import {
+  activationAccessCodeDetail,
+  groupsOfUser,
+  pageOf,
+  userInfoJson,
+  userInformationJson,
+  userStatusOf,
+} from '../people/people-json.js';
 import { requirePermission } from '../people/permissions.js';
 import { hashPassword } from '../auth/password-hash.js';
 import { hashToken, newToken } from '../repositories/view-tokens.js';
@@ -151,6 +158,9 @@ export const userRoutes: FastifyPluginAsync = async (app) => {
           continue;
         }
         const password = lenientString(item['password'], `newUsers[${i}].password`);
+        // Asked for on the activation page (kept with the user's details, never shown: people-json omits it).
+        const accessCode = lenientString(item['activationAccessCode'], `newUsers[${i}].activationAccessCode`)?.trim();
+        const details = { ...detailsOf(item), ...(accessCode ? { [activationAccessCodeDetail]: accessCode } : {}) };
         const passwordHash = password ? await hashPassword(password) : '';
         const groupIds = (lenientArray(item['groupList'], `newUsers[${i}].groupList`) ?? [])
           .map((g, j) => lenientString(lenientObject(g, `groupList[${j}]`)?.['groupId'], 'groupId'))
@@ -168,7 +178,7 @@ export const userRoutes: FastifyPluginAsync = async (app) => {
               userName,
               email,
               permissionProfileId: profileId,
-              details: detailsOf(item),
+              details,
             });
           } else
             sandbox.accounts.insertUser({
@@ -180,7 +190,7 @@ export const userRoutes: FastifyPluginAsync = async (app) => {
               activated: false,
               createdAt: now,
               permissionProfileId: profileId,
-              details: detailsOf(item),
+              details,
             });
           for (const groupId of groupIds) sandbox.groups.addMember(groupId, userId);
           sandbox.accounts.insertActivation(hashToken(token), account.id, userId, now);
