@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { startHostileProxy } from '../helpers/hostile-proxy.js';
 import { repoRoot, runCli } from '../helpers/run-cli.js';
 import { startSandbox, defaultSeedIds } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
@@ -301,6 +302,32 @@ describe('signrun import template', () => {
     expect(offline.code).toBe(2);
     expect(offline.stderr).toContain('SR_IMPORT_NO_SERVICE');
     expect(existsSync(path.join(dir, 'employment-contract.yaml'))).toBe(false);
+  });
+
+  it('a document refused (SR_DOWNLOAD_TOO_LARGE) after another was downloaded leaves nothing behind, as it says', async () => {
+    // Issue 36: the refusal said "nothing was written" and left templates/<key>/one.pdf.
+    const templateId = await createTemplate('Two documents, the second endless');
+    const proxy = await startHostileProxy(new URL(sandbox.rootUrl).origin);
+    proxy.mode = 'oversized-template-documents';
+    try {
+      const viaProxy = { ...env, DOCUSIGN_ROOT_URL: proxy.rootUrl };
+      const dir = await tempDir('signrun-import-refused-');
+      const refused = await runCli(['import', 'template', templateId], { cwd: dir, env: viaProxy });
+      expect(refused.code, refused.stderr).toBe(1);
+      expect(refused.stderr).toContain('SR_DOWNLOAD_TOO_LARGE');
+      expect(refused.stderr).toMatch(/the 1 file\(s\) downloaded before it were discarded, nothing was written/);
+      // Nothing: no job file, no document, no templates/ folder, no temp file.
+      expect(await readdir(dir, { recursive: true })).toEqual([]);
+
+      // With --force over an earlier import: the files there stay as they were, nothing is added.
+      await writeFile(path.join(dir, 'two-documents-the-second-endless.yaml'), 'earlier\n');
+      const forced = await runCli(['import', 'template', templateId, '--force'], { cwd: dir, env: viaProxy });
+      expect(forced.stderr).toContain('SR_DOWNLOAD_TOO_LARGE');
+      expect(await readdir(dir, { recursive: true })).toEqual(['two-documents-the-second-endless.yaml']);
+      expect(await readFile(path.join(dir, 'two-documents-the-second-endless.yaml'), 'utf8')).toBe('earlier\n');
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('refuses to overwrite the job file (SR_IMPORT_FILE_EXISTS, exit 2) unless --force', async () => {

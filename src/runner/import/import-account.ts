@@ -11,10 +11,10 @@ import { SignrunError } from '../../errors/signrun-error.js';
 import type { RawJobFile, RawTemplate } from '../../jobs/raw-job.js';
 import { slugOf, templateJobFile, type ImportedDocument } from '../../jobs/template-job-file.js';
 import { identityLengthProblem } from '../../jobs/value-rules.js';
-import { writeFileAtomic, writeStreamAtomic } from '../../output/atomic-write.js';
+import { StagedFiles } from '../../output/staged-files.js';
 import { accountEntryOf, variableTail, type NeededVariable } from './import-account-entry.js';
 import { reachAccount } from './import-account-login.js';
-import { schemaReference, signrunIdentityOf } from './import-template.js';
+import { nothingWritten, schemaReference, signrunIdentityOf } from './import-template.js';
 import { readTemplate } from '../templates/template-plan.js';
 
 /** Options of {@link importAccount}. */
@@ -64,9 +64,10 @@ const shortSlug = (name: string, fallback: string) => slugOf(name).slice(0, 45).
  * lists their keys) — so that `signrun plan` of the file against that
  * account says no change for every item. Secrets are never written: the
  * passwords the file needs are `${env.*}` references, returned in
- * `variables`. Every file is written whole (temp and rename), only inside
- * the job file's folder, the job file last; nothing is overwritten without
- * `force`. Nothing is changed in the account.
+ * `variables`. Every file is written only inside the job file's folder,
+ * all or nothing: each is staged whole (a temp file) and all are renamed
+ * into place once every one is, the job file last; a refused download
+ * leaves nothing behind. Nothing is overwritten without `force`. Nothing is changed in the account.
  */
 export async function importAccount(options: ImportAccountOptions): Promise<ImportedAccount> {
   let apiCalls = 0;
@@ -161,42 +162,50 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
         { details: { files: existing } },
       );
 
+    // Every file is staged whole before any is put in place: a refused download leaves nothing (issue 36).
+    const staged = new StagedFiles();
     const files: ImportedAccount['files'] = [];
-    for (const template of templates)
-      for (const doc of template.documents) {
-        const target = confined(folder, doc.file);
-        const written = await account.downloadTemplateDocument(
-          template.templateId,
-          doc.documentId,
-          (body) => writeStreamAtomic(target, body),
-          { tag },
-        );
-        files.push({ path: target, size: written.size, sha256: written.sha256 });
+    try {
+      for (const template of templates)
+        for (const doc of template.documents) {
+          const target = confined(folder, doc.file);
+          const written = await account.downloadTemplateDocument(
+            template.templateId,
+            doc.documentId,
+            (body) => staged.stream(target, body),
+            { tag },
+          );
+          files.push({ path: target, size: written.size, sha256: written.sha256 });
+        }
+      for (const logo of imported.logos) {
+        const target = confined(folder, logo.file);
+        const written = await staged.file(target, logoBytes.get(`${logo.brandId}/${logo.type}`)!);
+        files.push({ path: target, ...written });
       }
-    for (const logo of imported.logos) {
-      const target = confined(folder, logo.file);
-      const written = await writeFileAtomic(target, logoBytes.get(`${logo.brandId}/${logo.type}`)!);
-      files.push({ path: target, ...written });
-    }
 
-    const file: RawJobFile = {
-      version: 1,
-      job,
-      ...(templates.length > 0 ? { templates: templates.map((t) => t.entry) } : {}),
-      accounts: [imported.entry],
-    };
-    await writeFileAtomic(
-      jobFile,
-      yamlOf(file, {
+      const file: RawJobFile = {
+        version: 1,
+        job,
+        ...(templates.length > 0 ? { templates: templates.map((t) => t.entry) } : {}),
+        accounts: [imported.entry],
+      };
+      await staged.file(
         jobFile,
-        accountName,
-        accountId: account.accountId,
-        rootUrl: options.target.rootUrl,
-        variables: imported.variables,
-        leftOut: imported.leftOut,
-        comments: imported.comments,
-      }),
-    );
+        yamlOf(file, {
+          jobFile,
+          accountName,
+          accountId: account.accountId,
+          rootUrl: options.target.rootUrl,
+          variables: imported.variables,
+          leftOut: imported.leftOut,
+          comments: imported.comments,
+        }),
+      );
+    } catch (error) {
+      await staged.discard();
+      throw nothingWritten(error, files.length);
+    }
+    await staged.commit();
     const entry = imported.entry;
     return {
       accountId: account.accountId,

@@ -9,7 +9,7 @@ import { SignrunError } from '../../errors/signrun-error.js';
 import { slugOf, templateJobFile } from '../../jobs/template-job-file.js';
 import { isTemplateId } from '../../jobs/expand-envelope.js';
 import { KEY } from '../../jobs/value-rules.js';
-import { writeFileAtomic, writeStreamAtomic } from '../../output/atomic-write.js';
+import { StagedFiles } from '../../output/staged-files.js';
 import { identityFieldName, jobFieldName, templateIdentityOf } from '../identity.js';
 import { readTemplate } from '../templates/template-plan.js';
 
@@ -47,9 +47,12 @@ export interface ImportedTemplate {
  * (DESIGN.md, "Templates as code"), so that an existing template comes
  * under version control; `signrun plan` of the file then says no change.
  * The template is read by id (GET …/templates/{templateId}) or found by its
- * exact name (the listing with search_text); each document is downloaded
- * whole or not at all beside the job file, under `templates/<key>/`, and the
- * job file is written last. Nothing is changed in the account.
+ * exact name (the listing with search_text); the documents are downloaded
+ * beside the job file, under `templates/<key>/`, and the job file written
+ * after them, all or nothing: every file is staged whole first, and when one
+ * is refused (SR_DOWNLOAD_TOO_LARGE, a broken download, a full disk) the
+ * staged ones are removed with the folders they needed, and the error says
+ * nothing was written. Nothing is changed in the account.
  */
 export async function importTemplate(options: ImportTemplateOptions): Promise<ImportedTemplate> {
   let apiCalls = 0;
@@ -98,18 +101,27 @@ export async function importTemplate(options: ImportTemplateOptions): Promise<Im
         { details: { files: existing } },
       );
 
+    // Every file is staged whole before any is put in place: a refused document leaves nothing (issue 36).
+    const staged = new StagedFiles();
     const documents: ImportedTemplate['documents'] = [];
-    for (const doc of written.documents) {
-      const target = path.join(folder, doc.file);
-      const file = await account.downloadTemplateDocument(
-        templateId,
-        doc.documentId,
-        (body) => writeStreamAtomic(target, body),
-        { tag: 'import' },
-      );
-      documents.push({ documentId: doc.documentId, path: target, size: file.size, sha256: file.sha256 });
+    try {
+      for (const doc of written.documents) {
+        const target = path.join(folder, doc.file);
+        const file = await account.downloadTemplateDocument(
+          templateId,
+          doc.documentId,
+          (body) => staged.stream(target, body),
+          { tag: 'import' },
+        );
+        documents.push({ documentId: doc.documentId, path: target, size: file.size, sha256: file.sha256 });
+      }
+      // The job file last: it is put in place after the documents it names.
+      await staged.file(jobFile, yamlOf(written.job, jobFile, templateId));
+    } catch (error) {
+      await staged.discard();
+      throw nothingWritten(error, documents.length);
     }
-    await writeFileAtomic(jobFile, yamlOf(written.job, jobFile, templateId));
+    await staged.commit();
     return {
       templateId,
       name,
@@ -122,6 +134,26 @@ export async function importTemplate(options: ImportTemplateOptions): Promise<Im
   } finally {
     client.close();
   }
+}
+
+/**
+ * `error` saying that the import wrote nothing: a coded error keeps its code
+ * and details, its message saying what was discarded; anything else passes
+ * as it is (SR_INTERNAL: the temp files are gone all the same).
+ */
+export function nothingWritten(error: unknown, discarded: number): unknown {
+  if (!(error instanceof SignrunError)) return error;
+  const said = discarded > 0 ? `; the ${discarded} file(s) downloaded before it were discarded` : '';
+  return new SignrunError(
+    error.code,
+    `${error.message.replace(/: (stopped, )?nothing was written$/, '')}: import stopped${said}, nothing was written`,
+    {
+      cause: error,
+      ...(error.hint !== undefined ? { hint: error.hint } : {}),
+      ...(error.location !== undefined ? { location: error.location } : {}),
+      details: { ...error.details, written: [] },
+    },
+  );
 }
 
 /**
