@@ -9,6 +9,8 @@ import { startSandbox, defaultSeedIds } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { EsignatureClient } from '../../src/client/esignature-client.js';
 import { sandboxSeedAuth } from '../../src/runner/target.js';
+import { importTemplate } from '../../src/runner/import/import-template.js';
+import { SignrunError } from '../../src/errors/signrun-error.js';
 import { sandboxEnv, sha256, tempDir } from './run-helpers.js';
 
 // `signrun import template` (issue 21, item 3): a template of the service
@@ -325,6 +327,41 @@ describe('signrun import template', () => {
       expect(forced.stderr).toContain('SR_DOWNLOAD_TOO_LARGE');
       expect(await readdir(dir, { recursive: true })).toEqual(['two-documents-the-second-endless.yaml']);
       expect(await readFile(path.join(dir, 'two-documents-the-second-endless.yaml'), 'utf8')).toBe('earlier\n');
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('stops on the first SIGTERM (its abort signal): the document in hand finished, nothing kept, SR_INTERRUPTED (exit 130)', async () => {
+    const templateId = await createTemplate('Two documents, interrupted');
+    const proxy = await startHostileProxy(new URL(sandbox.rootUrl).origin);
+    const controller = new AbortController();
+    const downloads: string[] = [];
+    proxy.beforeRequest = (method, url) => {
+      const document = /\/templates\/[^/]+\/documents\/([^/?]+)/.exec(url)?.[1];
+      if (method !== 'GET' || document === undefined) return;
+      downloads.push(document);
+      // The signal comes while the first document is in hand.
+      controller.abort();
+    };
+    try {
+      const dir = await tempDir('signrun-import-interrupted-');
+      const stopped = await importTemplate({
+        target: { rootUrl: proxy.rootUrl, auth: sandboxSeedAuth() },
+        template: templateId,
+        cwd: dir,
+        signal: controller.signal,
+      }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(stopped).toBeInstanceOf(SignrunError);
+      expect((stopped as SignrunError).code).toBe('SR_INTERRUPTED');
+      expect((stopped as SignrunError).exitCode).toBe(130);
+      expect((stopped as SignrunError).message).toMatch(/before document 2 of 2.*nothing was written/);
+      // The first document was downloaded whole, the second never asked for; nothing stays.
+      expect(downloads).toEqual(['1']);
+      expect(await readdir(dir, { recursive: true })).toEqual([]);
     } finally {
       await proxy.close();
     }

@@ -25,6 +25,12 @@ export interface ImportTemplateOptions {
   jobFile?: string;
   /** Overwrite the job file and documents when they exist (default: refuse, SR_IMPORT_FILE_EXISTS). */
   force?: boolean;
+  /**
+   * Stops the import once the call or download in hand is finished (the
+   * CLI's first Ctrl-C or SIGTERM): nothing is written, and the import
+   * ends with SR_INTERRUPTED (exit 130). Default: never stopped.
+   */
+  signal?: AbortSignal;
 }
 
 /** What {@link importTemplate} wrote. */
@@ -65,10 +71,12 @@ export async function importTemplate(options: ImportTemplateOptions): Promise<Im
   });
   try {
     const account = await client.login({ tag: 'login' });
+    stopIfInterrupted(options.signal, 'after logging in');
     const templateId = isTemplateId(options.template)
       ? options.template
       : await templateIdByName(account, options.template);
     const found = await readTemplate(account, templateId, 'import');
+    stopIfInterrupted(options.signal, 'after reading the template');
     if (!found)
       throw new SignrunError('SR_TEMPLATE_NOT_FOUND', `the account has no template with id ${templateId}`, {
         details: { templateId, accountId: account.accountId },
@@ -105,7 +113,9 @@ export async function importTemplate(options: ImportTemplateOptions): Promise<Im
     const staged = new StagedFiles();
     const documents: ImportedTemplate['documents'] = [];
     try {
-      for (const doc of written.documents) {
+      for (const [i, doc] of written.documents.entries()) {
+        // Between documents: the one in hand is finished first, then nothing is kept (a half import is not whole).
+        stopIfInterrupted(options.signal, `before document ${i + 1} of ${written.documents.length}`);
         const target = path.join(folder, doc.file);
         const file = await account.downloadTemplateDocument(
           templateId,
@@ -134,6 +144,19 @@ export async function importTemplate(options: ImportTemplateOptions): Promise<Im
   } finally {
     client.close();
   }
+}
+
+/**
+ * SR_INTERRUPTED (exit 130) when `signal` has fired: the import stops at
+ * this point, `when` saying where. Nothing is written by an import that
+ * stops; running it again starts over.
+ */
+export function stopIfInterrupted(signal: AbortSignal | undefined, when: string): void {
+  if (signal?.aborted !== true) return;
+  throw new SignrunError('SR_INTERRUPTED', `import interrupted (Ctrl-C or SIGTERM) ${when}: nothing was written`, {
+    hint: 'Run the same import again: it starts over.',
+    details: { written: [] },
+  });
 }
 
 /**
