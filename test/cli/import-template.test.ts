@@ -1,10 +1,12 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startHostileProxy } from '../helpers/hostile-proxy.js';
-import { repoRoot, runCli } from '../helpers/run-cli.js';
+import { binPath, repoRoot, runCli } from '../helpers/run-cli.js';
+import { Changes } from '../helpers/barrier.js';
 import { startSandbox, defaultSeedIds } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { EsignatureClient } from '../../src/client/esignature-client.js';
@@ -360,6 +362,43 @@ describe('signrun import template', () => {
       expect((stopped as SignrunError).exitCode).toBe(130);
       expect((stopped as SignrunError).message).toMatch(/before document 2 of 2.*nothing was written/);
       // The first document was downloaded whole, the second never asked for; nothing stays.
+      expect(downloads).toEqual(['1']);
+      expect(await readdir(dir, { recursive: true })).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('the CLI, sent SIGTERM while the first document downloads: exit 130, SR_INTERRUPTED, the folder empty', async () => {
+    const templateId = await createTemplate('Two documents, SIGTERM');
+    const proxy = await startHostileProxy(new URL(sandbox.rootUrl).origin);
+    try {
+      const dir = await tempDir('signrun-import-sigterm-');
+      const child = spawn(process.execPath, [binPath, 'import', 'template', templateId], {
+        cwd: dir,
+        env: { ...(process.env as Record<string, string>), ...env, DOCUSIGN_ROOT_URL: proxy.rootUrl, NO_COLOR: '1' },
+        stdio: 'pipe',
+      });
+      let stderr = '';
+      const changes = new Changes();
+      child.stderr.setEncoding('utf8').on('data', (d: string) => {
+        stderr += d;
+        changes.changed();
+      });
+      child.stdout.resume();
+      const downloads: string[] = [];
+      // SIGTERM while document 1 is asked; it is answered once the import has taken the signal.
+      proxy.beforeRequest = async (method, url) => {
+        const document = /\/templates\/[^/]+\/documents\/([^/?]+)/.exec(url)?.[1];
+        if (method !== 'GET' || document === undefined) return;
+        downloads.push(document);
+        if (document !== '1') return;
+        child.kill('SIGTERM');
+        await changes.until(() => stderr.includes('SIGTERM'));
+      };
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(code, stderr).toBe(130);
+      expect(stderr).toContain('SR_INTERRUPTED');
       expect(downloads).toEqual(['1']);
       expect(await readdir(dir, { recursive: true })).toEqual([]);
     } finally {
