@@ -19,6 +19,8 @@ export interface JobContext {
   pdfFacts: PdfFactsReader;
   /** Documents' text for anchors, read once per file for the whole load. */
   documentText: DocumentTextReader;
+  /** Stops the load between rows and documents (SR_INTERRUPTED): see {@link LoadJobsOptions.signal}. */
+  signal?: AbortSignal;
 }
 
 /** The place of a path of the job file. */

@@ -21,6 +21,7 @@ import { checkTemplateUses } from './template-uses.js';
 import { checkJobSchema } from './schema-check.js';
 import { readSourceText } from './source-text.js';
 import { jobFolderProblem } from '../output/output-names.js';
+import { interruptionPoint } from './load-interrupted.js';
 
 /** Where to look for job files and references. */
 export interface LoadJobsOptions {
@@ -28,6 +29,12 @@ export interface LoadJobsOptions {
   cwd: string;
   /** Process environment: `${env.NAME}` is looked up here first, then in the job folder's .env file. */
   env: NodeJS.ProcessEnv;
+  /**
+   * Stops the load once the job file, row or document in hand is checked
+   * (the CLI's first Ctrl-C or SIGTERM): loadJobs then throws SR_INTERRUPTED
+   * (exit 130). Default: never stopped.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -35,6 +42,7 @@ export interface LoadJobsOptions {
  * the schema and the semantic rules, expands forEach, numbers ids,
  * substitutes references, reads PDF facts and computes digests. User errors
  * come back as data (`ok: false` with diagnostics); it never throws for them.
+ * It throws SR_INTERRUPTED when `options.signal` fires.
  */
 export async function loadJobs(patterns: string[], options: LoadJobsOptions): Promise<LoadResult> {
   const sink = new DiagnosticSink();
@@ -68,8 +76,9 @@ export async function loadJobs(patterns: string[], options: LoadJobsOptions): Pr
     const dotenvs = new Map<string, Map<string, string>>();
     const jobs: ResolvedJob[] = [];
     const jobNames = new Map<string, string>();
-    for (const file of files) {
+    for (const [i, file] of files.entries()) {
       const shown = show(file);
+      await interruptionPoint(options.signal, () => `before job file ${i + 1} of ${files.length} (${shown})`, i, 1);
       const folder = dirname(file);
       const read = await readSourceText(file, limits.jobFileBytes, `job file ${shown}`);
       if (!read.ok) {
@@ -103,6 +112,7 @@ export async function loadJobs(patterns: string[], options: LoadJobsOptions): Pr
         env: (name) => options.env[name] ?? dotenvFor(folder, dotenvs).get(name),
         pdfFacts,
         documentText,
+        ...(options.signal ? { signal: options.signal } : {}),
       };
       const problems = await checkJobSchema(parsed.value);
       for (const problem of problems)

@@ -38,6 +38,7 @@ import { fieldsWithLimits } from './field-limit-checks.js';
 import { documentDocGenProblems, type MergeFieldCache } from './docgen-form-fields.js';
 import { readGeneratedText, textKeyOf } from './generated-text.js';
 import { fieldLengthProblem } from '../envelope/field-limits.js';
+import { interruptionPoint } from './load-interrupted.js';
 
 type DocumentCheck = { confined: ConfinedPath; facts?: PdfFactsResult };
 
@@ -66,7 +67,9 @@ export async function resolveEnvelopes(
     const rows = await envelopeRows(raw, index, ctx, folderReal);
     if (!rows) continue;
     groups.setRows(index, rows.length);
-    for (const row of rows) {
+    for (const [r, row] of rows.entries()) {
+      const at = () => `in ${ctx.shown} at ${collection}[${index}]${row ? `, before row ${row.number}` : ''}`;
+      await interruptionPoint(ctx.signal, at, r);
       const item = expandEnvelope(raw, index, defaults, row, job.job, ctx, collection);
       checkValues(item, ctx, keys, row?.number);
       expanded.push(item);
@@ -86,8 +89,13 @@ export async function resolveEnvelopes(
   const readable = [...results.values()].flatMap((r) =>
     r.confined.ok && r.confined.size <= limits.documentBytes ? [r] : [],
   );
+  const reading = (i: number) => () => `in ${ctx.shown}, reading document ${i + 1} of ${readable.length}`;
+  await interruptionPoint(ctx.signal, reading(0), 0);
   await ctx.pdfFacts.prefetch(readable.map((r) => (r.confined as { real: string }).real));
-  for (const check of readable) check.facts = await ctx.pdfFacts((check.confined as { real: string }).real);
+  for (const [i, check] of readable.entries()) {
+    await interruptionPoint(ctx.signal, reading(i), i, 1);
+    check.facts = await ctx.pdfFacts((check.confined as { real: string }).real);
+  }
 
   // Documents' text, for anchors: read once per file, and only for envelopes with an anchored tab.
   const textReader = ctx.documentText;
@@ -98,6 +106,11 @@ export async function resolveEnvelopes(
       const check = results.get(document.path);
       const key = textKeyOf(document);
       if (texts.has(key) || !check?.facts?.ok || !check.confined.ok) continue;
+      await interruptionPoint(
+        ctx.signal,
+        () => `in ${ctx.shown}, reading the text of ${document.path} for its anchors`,
+        0,
+      );
       // A Word template's anchors are looked for in the letter generated from this envelope's values, as DocuSign does.
       const generated = document.docGenFormFields !== undefined && document.fileExtension === 'docx';
       texts.set(
@@ -111,7 +124,8 @@ export async function resolveEnvelopes(
   const mergeFields: MergeFieldCache = new Map();
 
   const resolved: ResolvedEnvelope[] = [];
-  for (const item of expanded) {
+  for (const [i, item] of expanded.entries()) {
+    await interruptionPoint(ctx.signal, () => `in ${ctx.shown}, checking envelope ${i + 1} of ${expanded.length}`, i);
     checkDocuments(item, results, texts, anchors, ctx, mergeFields);
     item.envelope.documents = sharedDocuments.share(item.envelope.documents);
     // Added in place, not `{ ...envelope, digest }`: V8 gives every such copy a hidden class of its own

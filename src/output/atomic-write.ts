@@ -83,26 +83,55 @@ async function openTemp(temp: string, mode: number) {
  */
 export interface StagedFile extends ContentDigest {
   commit(): Promise<void>;
+  /**
+   * Flushes the temp file to disk and closes its handle now; `commit` then
+   * only renames. For callers that stage many files before committing any
+   * (output/staged-files.ts), so that no handle stays open per file.
+   */
+  seal(): Promise<void>;
+  /** Removes the temp file (closing its handle): the target stays as it was. */
+  discard(): Promise<void>;
 }
 
 type TempHandle = Awaited<ReturnType<typeof openTemp>>;
 
 function staged(target: string, temp: string, handle: TempHandle, digest: ContentDigest): StagedFile {
+  let open = true;
+  const seal = async () => {
+    if (!open) return;
+    open = false;
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  };
   return {
     ...digest,
     async commit() {
       try {
-        try {
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
+        await seal();
         await rename(temp, target);
         liveTemps.delete(temp);
       } catch (error) {
         await dropTemp(temp);
         throw error;
       }
+    },
+    async seal() {
+      try {
+        await seal();
+      } catch (error) {
+        await dropTemp(temp);
+        throw error;
+      }
+    },
+    async discard() {
+      if (open) {
+        open = false;
+        await handle.close().catch(() => undefined);
+      }
+      await dropTemp(temp);
     },
   };
 }

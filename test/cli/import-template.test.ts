@@ -1,13 +1,18 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { repoRoot, runCli } from '../helpers/run-cli.js';
+import { startHostileProxy } from '../helpers/hostile-proxy.js';
+import { binPath, repoRoot, runCli } from '../helpers/run-cli.js';
+import { Changes } from '../helpers/barrier.js';
 import { startSandbox, defaultSeedIds } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { EsignatureClient } from '../../src/client/esignature-client.js';
 import { sandboxSeedAuth } from '../../src/runner/target.js';
+import { importTemplate } from '../../src/runner/import/import-template.js';
+import { SignrunError } from '../../src/errors/signrun-error.js';
 import { sandboxEnv, sha256, tempDir } from './run-helpers.js';
 
 // `signrun import template` (issue 21, item 3): a template of the service
@@ -301,6 +306,104 @@ describe('signrun import template', () => {
     expect(offline.code).toBe(2);
     expect(offline.stderr).toContain('SR_IMPORT_NO_SERVICE');
     expect(existsSync(path.join(dir, 'employment-contract.yaml'))).toBe(false);
+  });
+
+  it('a document refused (SR_DOWNLOAD_TOO_LARGE) after another was downloaded leaves nothing behind, as it says', async () => {
+    // Issue 36: the refusal said "nothing was written" and left templates/<key>/one.pdf.
+    const templateId = await createTemplate('Two documents, the second endless');
+    const proxy = await startHostileProxy(new URL(sandbox.rootUrl).origin);
+    proxy.mode = 'oversized-template-documents';
+    try {
+      const viaProxy = { ...env, DOCUSIGN_ROOT_URL: proxy.rootUrl };
+      const dir = await tempDir('signrun-import-refused-');
+      const refused = await runCli(['import', 'template', templateId], { cwd: dir, env: viaProxy });
+      expect(refused.code, refused.stderr).toBe(1);
+      expect(refused.stderr).toContain('SR_DOWNLOAD_TOO_LARGE');
+      expect(refused.stderr).toMatch(/the 1 file\(s\) downloaded before it were discarded, nothing was written/);
+      // Nothing: no job file, no document, no templates/ folder, no temp file.
+      expect(await readdir(dir, { recursive: true })).toEqual([]);
+
+      // With --force over an earlier import: the files there stay as they were, nothing is added.
+      await writeFile(path.join(dir, 'two-documents-the-second-endless.yaml'), 'earlier\n');
+      const forced = await runCli(['import', 'template', templateId, '--force'], { cwd: dir, env: viaProxy });
+      expect(forced.stderr).toContain('SR_DOWNLOAD_TOO_LARGE');
+      expect(await readdir(dir, { recursive: true })).toEqual(['two-documents-the-second-endless.yaml']);
+      expect(await readFile(path.join(dir, 'two-documents-the-second-endless.yaml'), 'utf8')).toBe('earlier\n');
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('stops on the first SIGTERM (its abort signal): the document in hand finished, nothing kept, SR_INTERRUPTED (exit 130)', async () => {
+    const templateId = await createTemplate('Two documents, interrupted');
+    const proxy = await startHostileProxy(new URL(sandbox.rootUrl).origin);
+    const controller = new AbortController();
+    const downloads: string[] = [];
+    proxy.beforeRequest = (method, url) => {
+      const document = /\/templates\/[^/]+\/documents\/([^/?]+)/.exec(url)?.[1];
+      if (method !== 'GET' || document === undefined) return;
+      downloads.push(document);
+      // The signal comes while the first document is in hand.
+      controller.abort();
+    };
+    try {
+      const dir = await tempDir('signrun-import-interrupted-');
+      const stopped = await importTemplate({
+        target: { rootUrl: proxy.rootUrl, auth: sandboxSeedAuth() },
+        template: templateId,
+        cwd: dir,
+        signal: controller.signal,
+      }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(stopped).toBeInstanceOf(SignrunError);
+      expect((stopped as SignrunError).code).toBe('SR_INTERRUPTED');
+      expect((stopped as SignrunError).exitCode).toBe(130);
+      expect((stopped as SignrunError).message).toMatch(/before document 2 of 2.*nothing was written/);
+      // The first document was downloaded whole, the second never asked for; nothing stays.
+      expect(downloads).toEqual(['1']);
+      expect(await readdir(dir, { recursive: true })).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('the CLI, sent SIGTERM while the first document downloads: exit 130, SR_INTERRUPTED, the folder empty', async () => {
+    const templateId = await createTemplate('Two documents, SIGTERM');
+    const proxy = await startHostileProxy(new URL(sandbox.rootUrl).origin);
+    try {
+      const dir = await tempDir('signrun-import-sigterm-');
+      const child = spawn(process.execPath, [binPath, 'import', 'template', templateId], {
+        cwd: dir,
+        env: { ...(process.env as Record<string, string>), ...env, DOCUSIGN_ROOT_URL: proxy.rootUrl, NO_COLOR: '1' },
+        stdio: 'pipe',
+      });
+      let stderr = '';
+      const changes = new Changes();
+      child.stderr.setEncoding('utf8').on('data', (d: string) => {
+        stderr += d;
+        changes.changed();
+      });
+      child.stdout.resume();
+      const downloads: string[] = [];
+      // SIGTERM while document 1 is asked; it is answered once the import has taken the signal.
+      proxy.beforeRequest = async (method, url) => {
+        const document = /\/templates\/[^/]+\/documents\/([^/?]+)/.exec(url)?.[1];
+        if (method !== 'GET' || document === undefined) return;
+        downloads.push(document);
+        if (document !== '1') return;
+        child.kill('SIGTERM');
+        await changes.until(() => stderr.includes('SIGTERM'));
+      };
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(code, stderr).toBe(130);
+      expect(stderr).toContain('SR_INTERRUPTED');
+      expect(downloads).toEqual(['1']);
+      expect(await readdir(dir, { recursive: true })).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('refuses to overwrite the job file (SR_IMPORT_FILE_EXISTS, exit 2) unless --force', async () => {

@@ -18,7 +18,11 @@ import { unzipSync, zipSync } from 'fflate';
  *   files under names that are not DocuSign's (`file-1.pdf`, `file-2.pdf`…),
  *   which the sandbox itself never writes;
  * - `listing-without-tabs`: an envelope listing's recipients come without
- *   their tabs, as from a service that ignores `include=tabs`.
+ *   their tabs, as from a service that ignores `include=tabs`;
+ * - `oversized-template-documents`: a template's documents other than
+ *   documentId 1 answer 200 with a `Content-Length` of 256 MiB (over any
+ *   download cap) and `%PDF-`, then bytes until the client lets go (issue 36:
+ *   a refused import left the first document behind).
  */
 export type HostileMode =
   | 'pass'
@@ -29,7 +33,8 @@ export type HostileMode =
   | 'html-documents'
   | 'endless-documents'
   | 'renamed-archive'
-  | 'listing-without-tabs';
+  | 'listing-without-tabs'
+  | 'oversized-template-documents';
 
 /** A loopback proxy in front of a real sandbox that misbehaves on demand. */
 export interface HostileProxy {
@@ -65,6 +70,7 @@ export interface HostileProxy {
 
 const listing = /^\/restapi\/v2(?:\.1)?\/accounts\/[^/]+\/envelopes(?:\?|$)/;
 const download = /^\/restapi\/v2(?:\.1)?\/accounts\/[^/]+\/envelopes\/[^/]+\/documents\/[^/?]+/;
+const templateDownload = /^\/restapi\/v2(?:\.1)?\/accounts\/[^/]+\/templates\/[^/]+\/documents\/([^/?]+)/;
 
 /**
  * Starts the proxy in front of `sandboxOrigin` (`http://127.0.0.1:PORT`). It
@@ -110,10 +116,17 @@ export async function startHostileProxy(sandboxOrigin: string): Promise<HostileP
       res.end('<!doctype html><html><body><h1>Please sign in</h1></body></html>\n');
       return;
     }
-    if (isDownload && state.mode === 'endless-documents') {
+    const oversized =
+      state.mode === 'oversized-template-documents' &&
+      req.method === 'GET' &&
+      (templateDownload.exec(url)?.[1] ?? '1') !== '1';
+    if ((isDownload && state.mode === 'endless-documents') || oversized) {
       req.resume();
       const archive = /\/documents\/archive(?:\?|$)/.test(url);
-      res.writeHead(200, { 'content-type': archive ? 'application/zip' : 'application/pdf' });
+      res.writeHead(200, {
+        'content-type': archive ? 'application/zip' : 'application/pdf',
+        ...(oversized ? { 'content-length': String(256 * 1024 * 1024) } : {}),
+      });
       const chunk = Buffer.alloc(64 * 1024, 0x20);
       res.write(archive ? 'PK\x03\x04' : '%PDF-1.7\n');
       const pump = () => {

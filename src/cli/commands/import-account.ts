@@ -14,7 +14,7 @@ import { importAccount } from '../../runner/import/import-account.js';
  * configured there is nothing to import from (SR_IMPORT_NO_SERVICE). Says
  * which `${env.*}` the file needs set, never their values.
  */
-const importAccountCommand: CommandHandler = async ({ args, options, io }) => {
+const importAccountCommand: CommandHandler = async ({ args, options, io, signal }) => {
   const reference = typeof args[0] === 'string' && args[0] !== '' ? args[0] : undefined;
   const target = await importTarget(io, `account${reference !== undefined ? ` ${JSON.stringify(reference)}` : ''}`);
   if (!target) return ExitCode.invalid;
@@ -26,6 +26,7 @@ const importAccountCommand: CommandHandler = async ({ args, options, io }) => {
       cwd: io.cwd,
       ...(out !== undefined ? { jobFile: out } : {}),
       ...(options['force'] === true ? { force: true } : {}),
+      signal,
     });
     const shown = (file: string) => path.relative(io.cwd, file) || file;
     const c = imported.counts;

@@ -13,7 +13,7 @@ import { importTemplate } from '../../runner/import/import-template.js';
  * --force. With no service configured there is nothing to import from
  * (SR_IMPORT_NO_SERVICE).
  */
-const importTemplateCommand: CommandHandler = async ({ args, options, io }) => {
+const importTemplateCommand: CommandHandler = async ({ args, options, io, signal }) => {
   const reference = typeof args[0] === 'string' ? args[0] : '';
   const target = await importTarget(io, `template ${JSON.stringify(reference)}`);
   if (!target) return ExitCode.invalid;
@@ -25,6 +25,7 @@ const importTemplateCommand: CommandHandler = async ({ args, options, io }) => {
       cwd: io.cwd,
       ...(out !== undefined ? { jobFile: out } : {}),
       ...(options['force'] === true ? { force: true } : {}),
+      signal,
     });
     const shown = (file: string) => path.relative(io.cwd, file) || file;
     const lines = [

@@ -10,12 +10,14 @@ import { preflightDiagnostics } from '../prepared-or-diagnostics.js';
 
 /**
  * `signrun validate <paths|globs...> [--format text|json|github]`: offline
- * checks of job files; exit 0 when valid, 2 when not (DESIGN.md).
+ * checks of job files; exit 0 when valid, 2 when not (DESIGN.md); 130
+ * (SR_INTERRUPTED) when a first Ctrl-C or SIGTERM stops it, once the row or
+ * document in hand is checked.
  */
-const validate: CommandHandler = async ({ args, options, io }) => {
+const validate: CommandHandler = async ({ args, options, io, signal }) => {
   const patterns = (args[0] as string[] | undefined) ?? [];
   const format = (options['format'] as DiagnosticFormat | undefined) ?? 'text';
-  const loaded = await loadJobs(patterns, { cwd: io.cwd, env: io.env });
+  const loaded = await loadJobs(patterns, { cwd: io.cwd, env: io.env, signal });
   // Envelopes marked `bulkSend: true` whose rows cannot be copies of one model are refused here too,
   // as `run` refuses them (`run --bulk-send` also checks the forEach envelopes without the mark).
   const unfit = loaded.ok

@@ -11,10 +11,10 @@ import { SignrunError } from '../../errors/signrun-error.js';
 import type { RawJobFile, RawTemplate } from '../../jobs/raw-job.js';
 import { slugOf, templateJobFile, type ImportedDocument } from '../../jobs/template-job-file.js';
 import { identityLengthProblem } from '../../jobs/value-rules.js';
-import { writeFileAtomic, writeStreamAtomic } from '../../output/atomic-write.js';
+import { StagedFiles } from '../../output/staged-files.js';
 import { accountEntryOf, variableTail, type NeededVariable } from './import-account-entry.js';
 import { reachAccount } from './import-account-login.js';
-import { schemaReference, signrunIdentityOf } from './import-template.js';
+import { nothingWritten, schemaReference, signrunIdentityOf, stopIfInterrupted } from './import-template.js';
 import { readTemplate } from '../templates/template-plan.js';
 
 /** Options of {@link importAccount}. */
@@ -29,6 +29,12 @@ export interface ImportAccountOptions {
   jobFile?: string;
   /** Overwrite the job file, documents and logos when they exist (default: refuse, SR_IMPORT_FILE_EXISTS). */
   force?: boolean;
+  /**
+   * Stops the import once the call or download in hand is finished (the
+   * CLI's first Ctrl-C or SIGTERM): nothing is written, and the import
+   * ends with SR_INTERRUPTED (exit 130). Default: never stopped.
+   */
+  signal?: AbortSignal;
 }
 
 /** What {@link importAccount} wrote. */
@@ -64,9 +70,10 @@ const shortSlug = (name: string, fallback: string) => slugOf(name).slice(0, 45).
  * lists their keys) — so that `signrun plan` of the file against that
  * account says no change for every item. Secrets are never written: the
  * passwords the file needs are `${env.*}` references, returned in
- * `variables`. Every file is written whole (temp and rename), only inside
- * the job file's folder, the job file last; nothing is overwritten without
- * `force`. Nothing is changed in the account.
+ * `variables`. Every file is written only inside the job file's folder,
+ * all or nothing: each is staged whole (a temp file) and all are renamed
+ * into place once every one is, the job file last; a refused download
+ * leaves nothing behind. Nothing is overwritten without `force`. Nothing is changed in the account.
  */
 export async function importAccount(options: ImportAccountOptions): Promise<ImportedAccount> {
   let apiCalls = 0;
@@ -78,7 +85,9 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
     },
   });
   try {
+    const signal = options.signal;
     const reached = await reachAccount(client, options.target.auth, options.account);
+    stopIfInterrupted(signal, 'after logging in');
     const account = reached.account;
     const info = await account.client.getAccount(account.accountId, { tag });
     const accountName = (typeof info.accountName === 'string' && info.accountName) || reached.name || account.accountId;
@@ -92,6 +101,7 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
     const brandsApi = new AccountBrands(account);
     const brands = await brandsApi.listBrands({ tag });
     const connect = await brandsApi.listConnect({ tag });
+    stopIfInterrupted(signal, 'after reading the account’s people, brands and Connect');
 
     // Logos are small (DocuSign's editor takes small images): read before anything is written, to name their files.
     const logoBytes = new Map<string, Buffer>();
@@ -101,6 +111,7 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
       const types: Partial<Record<BrandLogoType, string | undefined>> = {};
       for (const type of brandLogoTypes) {
         if (!brand.logos?.[type]) continue;
+        stopIfInterrupted(signal, `while reading brand logos`);
         const bytes = await brandsApi.downloadLogo(brand.brandId, type, { tag });
         const kind = logoContentType(bytes);
         types[type] = kind === undefined ? undefined : logoExtensions[kind];
@@ -111,7 +122,7 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
 
     // The account's templates, read whole. Templates signrun keeps as code carry their job: the file takes that
     // job when they all carry one (so each is imported under its own identity, and plan finds it unchanged).
-    const read = await readTemplates(account);
+    const read = await readTemplates(account, signal);
     const carriedJobs = [
       ...new Set(read.map((r) => signrunIdentityOf(r.template)?.job).filter((j) => j !== undefined)),
     ];
@@ -161,42 +172,53 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
         { details: { files: existing } },
       );
 
+    // Every file is staged whole before any is put in place: a refused download leaves nothing (issue 36).
+    const staged = new StagedFiles();
     const files: ImportedAccount['files'] = [];
-    for (const template of templates)
-      for (const doc of template.documents) {
-        const target = confined(folder, doc.file);
-        const written = await account.downloadTemplateDocument(
-          template.templateId,
-          doc.documentId,
-          (body) => writeStreamAtomic(target, body),
-          { tag },
-        );
-        files.push({ path: target, size: written.size, sha256: written.sha256 });
+    try {
+      const total = templates.reduce((n, t) => n + t.documents.length, 0);
+      for (const template of templates)
+        for (const doc of template.documents) {
+          // Between documents: the one in hand is finished first, then nothing is kept (a half import is not whole).
+          stopIfInterrupted(signal, `before document ${files.length + 1} of ${total}`);
+          const target = confined(folder, doc.file);
+          const written = await account.downloadTemplateDocument(
+            template.templateId,
+            doc.documentId,
+            (body) => staged.stream(target, body),
+            { tag },
+          );
+          files.push({ path: target, size: written.size, sha256: written.sha256 });
+        }
+      for (const logo of imported.logos) {
+        const target = confined(folder, logo.file);
+        const written = await staged.file(target, logoBytes.get(`${logo.brandId}/${logo.type}`)!);
+        files.push({ path: target, ...written });
       }
-    for (const logo of imported.logos) {
-      const target = confined(folder, logo.file);
-      const written = await writeFileAtomic(target, logoBytes.get(`${logo.brandId}/${logo.type}`)!);
-      files.push({ path: target, ...written });
-    }
 
-    const file: RawJobFile = {
-      version: 1,
-      job,
-      ...(templates.length > 0 ? { templates: templates.map((t) => t.entry) } : {}),
-      accounts: [imported.entry],
-    };
-    await writeFileAtomic(
-      jobFile,
-      yamlOf(file, {
+      const file: RawJobFile = {
+        version: 1,
+        job,
+        ...(templates.length > 0 ? { templates: templates.map((t) => t.entry) } : {}),
+        accounts: [imported.entry],
+      };
+      await staged.file(
         jobFile,
-        accountName,
-        accountId: account.accountId,
-        rootUrl: options.target.rootUrl,
-        variables: imported.variables,
-        leftOut: imported.leftOut,
-        comments: imported.comments,
-      }),
-    );
+        yamlOf(file, {
+          jobFile,
+          accountName,
+          accountId: account.accountId,
+          rootUrl: options.target.rootUrl,
+          variables: imported.variables,
+          leftOut: imported.leftOut,
+          comments: imported.comments,
+        }),
+      );
+    } catch (error) {
+      await staged.discard();
+      throw nothingWritten(error, files.length);
+    }
+    await staged.commit();
     const entry = imported.entry;
     return {
       accountId: account.accountId,
@@ -260,10 +282,11 @@ interface ReadTemplate {
 }
 
 /** Every template of the account: its listing (every page), then each read whole. */
-async function readTemplates(account: AccountClient): Promise<ReadTemplate[]> {
+async function readTemplates(account: AccountClient, signal: AbortSignal | undefined): Promise<ReadTemplate[]> {
   const ids: string[] = [];
   const count = 100;
   for (let start = 0; ;) {
+    stopIfInterrupted(signal, `while listing the account’s templates (${ids.length} so far)`);
     const page = await account.listTemplates({ startPosition: start, count }, { tag });
     const items = page.envelopeTemplates ?? [];
     for (const t of items) {
@@ -276,7 +299,8 @@ async function readTemplates(account: AccountClient): Promise<ReadTemplate[]> {
     if (items.length === 0 || start >= total || ids.length >= 10_000) break;
   }
   const read: ReadTemplate[] = [];
-  for (const templateId of ids) {
+  for (const [i, templateId] of ids.entries()) {
+    stopIfInterrupted(signal, `before reading template ${i + 1} of ${ids.length}`);
     const template = await readTemplate(account, templateId, tag);
     if (!template) continue; // deleted between the listing and the read
     read.push({ templateId, template, name: template.name ?? template.envelopeTemplateDefinition?.name ?? '' });

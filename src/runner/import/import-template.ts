@@ -9,7 +9,7 @@ import { SignrunError } from '../../errors/signrun-error.js';
 import { slugOf, templateJobFile } from '../../jobs/template-job-file.js';
 import { isTemplateId } from '../../jobs/expand-envelope.js';
 import { KEY } from '../../jobs/value-rules.js';
-import { writeFileAtomic, writeStreamAtomic } from '../../output/atomic-write.js';
+import { StagedFiles } from '../../output/staged-files.js';
 import { identityFieldName, jobFieldName, templateIdentityOf } from '../identity.js';
 import { readTemplate } from '../templates/template-plan.js';
 
@@ -25,6 +25,12 @@ export interface ImportTemplateOptions {
   jobFile?: string;
   /** Overwrite the job file and documents when they exist (default: refuse, SR_IMPORT_FILE_EXISTS). */
   force?: boolean;
+  /**
+   * Stops the import once the call or download in hand is finished (the
+   * CLI's first Ctrl-C or SIGTERM): nothing is written, and the import
+   * ends with SR_INTERRUPTED (exit 130). Default: never stopped.
+   */
+  signal?: AbortSignal;
 }
 
 /** What {@link importTemplate} wrote. */
@@ -47,9 +53,12 @@ export interface ImportedTemplate {
  * (DESIGN.md, "Templates as code"), so that an existing template comes
  * under version control; `signrun plan` of the file then says no change.
  * The template is read by id (GET …/templates/{templateId}) or found by its
- * exact name (the listing with search_text); each document is downloaded
- * whole or not at all beside the job file, under `templates/<key>/`, and the
- * job file is written last. Nothing is changed in the account.
+ * exact name (the listing with search_text); the documents are downloaded
+ * beside the job file, under `templates/<key>/`, and the job file written
+ * after them, all or nothing: every file is staged whole first, and when one
+ * is refused (SR_DOWNLOAD_TOO_LARGE, a broken download, a full disk) the
+ * staged ones are removed with the folders they needed, and the error says
+ * nothing was written. Nothing is changed in the account.
  */
 export async function importTemplate(options: ImportTemplateOptions): Promise<ImportedTemplate> {
   let apiCalls = 0;
@@ -62,10 +71,12 @@ export async function importTemplate(options: ImportTemplateOptions): Promise<Im
   });
   try {
     const account = await client.login({ tag: 'login' });
+    stopIfInterrupted(options.signal, 'after logging in');
     const templateId = isTemplateId(options.template)
       ? options.template
       : await templateIdByName(account, options.template);
     const found = await readTemplate(account, templateId, 'import');
+    stopIfInterrupted(options.signal, 'after reading the template');
     if (!found)
       throw new SignrunError('SR_TEMPLATE_NOT_FOUND', `the account has no template with id ${templateId}`, {
         details: { templateId, accountId: account.accountId },
@@ -98,18 +109,29 @@ export async function importTemplate(options: ImportTemplateOptions): Promise<Im
         { details: { files: existing } },
       );
 
+    // Every file is staged whole before any is put in place: a refused document leaves nothing (issue 36).
+    const staged = new StagedFiles();
     const documents: ImportedTemplate['documents'] = [];
-    for (const doc of written.documents) {
-      const target = path.join(folder, doc.file);
-      const file = await account.downloadTemplateDocument(
-        templateId,
-        doc.documentId,
-        (body) => writeStreamAtomic(target, body),
-        { tag: 'import' },
-      );
-      documents.push({ documentId: doc.documentId, path: target, size: file.size, sha256: file.sha256 });
+    try {
+      for (const [i, doc] of written.documents.entries()) {
+        // Between documents: the one in hand is finished first, then nothing is kept (a half import is not whole).
+        stopIfInterrupted(options.signal, `before document ${i + 1} of ${written.documents.length}`);
+        const target = path.join(folder, doc.file);
+        const file = await account.downloadTemplateDocument(
+          templateId,
+          doc.documentId,
+          (body) => staged.stream(target, body),
+          { tag: 'import' },
+        );
+        documents.push({ documentId: doc.documentId, path: target, size: file.size, sha256: file.sha256 });
+      }
+      // The job file last: it is put in place after the documents it names.
+      await staged.file(jobFile, yamlOf(written.job, jobFile, templateId));
+    } catch (error) {
+      await staged.discard();
+      throw nothingWritten(error, documents.length);
     }
-    await writeFileAtomic(jobFile, yamlOf(written.job, jobFile, templateId));
+    await staged.commit();
     return {
       templateId,
       name,
@@ -122,6 +144,39 @@ export async function importTemplate(options: ImportTemplateOptions): Promise<Im
   } finally {
     client.close();
   }
+}
+
+/**
+ * SR_INTERRUPTED (exit 130) when `signal` has fired: the import stops at
+ * this point, `when` saying where. Nothing is written by an import that
+ * stops; running it again starts over.
+ */
+export function stopIfInterrupted(signal: AbortSignal | undefined, when: string): void {
+  if (signal?.aborted !== true) return;
+  throw new SignrunError('SR_INTERRUPTED', `import interrupted (Ctrl-C or SIGTERM) ${when}: nothing was written`, {
+    hint: 'Run the same import again: it starts over.',
+    details: { written: [] },
+  });
+}
+
+/**
+ * `error` saying that the import wrote nothing: a coded error keeps its code
+ * and details, its message saying what was discarded; anything else passes
+ * as it is (SR_INTERNAL: the temp files are gone all the same).
+ */
+export function nothingWritten(error: unknown, discarded: number): unknown {
+  if (!(error instanceof SignrunError)) return error;
+  const said = discarded > 0 ? `; the ${discarded} file(s) downloaded before it were discarded` : '';
+  return new SignrunError(
+    error.code,
+    `${error.message.replace(/: (stopped, )?nothing was written$/, '')}: import stopped${said}, nothing was written`,
+    {
+      cause: error,
+      ...(error.hint !== undefined ? { hint: error.hint } : {}),
+      ...(error.location !== undefined ? { location: error.location } : {}),
+      details: { ...error.details, written: [] },
+    },
+  );
 }
 
 /**
