@@ -49,6 +49,8 @@ export interface PreparedOrDiagnosticsOptions {
    * sync) ask for it, so that CI has something to show on every exit.
    */
   reports?: { out: string | undefined };
+  /** The command's signal (main's first Ctrl-C or SIGTERM): validation stops with SR_INTERRUPTED. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -65,6 +67,7 @@ export async function preparedOrDiagnostics(
     cwd: io.cwd,
     env: io.env,
     ...(options.shard ? { shard: options.shard } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
   });
   if (!prepared.ok) {
     printDiagnostics(io, [...prepared.errors, ...prepared.warnings]);

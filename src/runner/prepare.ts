@@ -24,11 +24,16 @@ export type Prepared =
  */
 export async function prepare(
   patterns: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; shard?: Shard },
+  options: { cwd: string; env: NodeJS.ProcessEnv; shard?: Shard; signal?: AbortSignal },
 ): Promise<Prepared> {
   const config = await loadConfig({ cwd: options.cwd, env: options.env });
   if (!config.ok) return { ok: false, errors: config.errors, warnings: [] };
-  const loaded = await loadJobs(patterns, { cwd: options.cwd, env: options.env });
+  // The command's first Ctrl-C or SIGTERM stops a big campaign's validation too (SR_INTERRUPTED, exit 130).
+  const loaded = await loadJobs(patterns, {
+    cwd: options.cwd,
+    env: options.env,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   if (!loaded.ok)
     return {
       ok: false,

@@ -48,11 +48,11 @@ function planSummary(lines: readonly string[]): string {
  * URL configured the run would start an empty in-process sandbox, so
  * nothing is asked. Read-only; validation first (exit 2 on invalid input).
  */
-const plan: CommandHandler = async ({ args, options, io }) => {
+const plan: CommandHandler = async ({ args, options, io, signal }) => {
   const patterns = (args[0] as string[] | undefined) ?? [];
   // On GitHub Actions, refused input is annotated and summarised; plan writes no
   // files (the output folder's reports are the last run's, not the plan's).
-  const prepared = await preparedOrDiagnostics(io, patterns, { summaryTitle: 'signrun plan' });
+  const prepared = await preparedOrDiagnostics(io, patterns, { summaryTitle: 'signrun plan', signal });
   if (!prepared) return ExitCode.invalid;
   const outDir = path.resolve(io.cwd, (options['out'] as string | undefined) ?? prepared.config.outDir);
   const documents = options['documents'] as DocumentsWhen | undefined;

@@ -23,7 +23,7 @@ const preview: CommandHandler = async ({ args, options, io, signal }) => {
   const outDir = resolve(io.cwd, (options['out'] as string | undefined) ?? 'preview');
   const colour = useColour(io, 'stdout');
 
-  const loaded = await loadJobs(patterns, { cwd: io.cwd, env: io.env });
+  const loaded = await loadJobs(patterns, { cwd: io.cwd, env: io.env, signal });
   if (!loaded.ok) {
     io.stdout.write(
       formatDiagnostics([...loaded.errors, ...loaded.warnings], format, { colour, summary: loaded.stats }),

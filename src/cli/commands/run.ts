@@ -39,6 +39,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
     printWarnings: true,
     summaryTitle: 'signrun run',
     reports: { out: options['out'] as string | undefined },
+    signal,
   });
   if (!prepared) return ExitCode.invalid;
   const { config, jobs } = prepared;

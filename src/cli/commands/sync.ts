@@ -29,6 +29,7 @@ const syncCommand: CommandHandler = async ({ args, options, io, signal }) => {
     printWarnings: true,
     summaryTitle: 'signrun sync',
     reports: { out: options['out'] as string | undefined },
+    signal,
   });
   if (!prepared) return ExitCode.invalid;
   const { config, jobs } = prepared;
