@@ -86,13 +86,21 @@ function startTextWorker(): TextWorker | undefined {
   };
 }
 
-/** Reads one document's text on this thread: a PDF's, or the PDF rendition's of a DOCX, HTML or TXT. */
-export async function readDocumentText(path: string): Promise<DocumentText> {
+/**
+ * Reads one document's text on this thread: a PDF's, or the PDF rendition's
+ * of a DOCX, HTML or TXT. `bytesOf` gives the document's bytes (the file's,
+ * or a Word letter generated from it: src/jobs/generated-text.ts); a failure
+ * to give them is a reason, as any other.
+ */
+export async function readDocumentText(
+  path: string,
+  bytesOf: () => Buffer = () => readFileSync(path),
+): Promise<DocumentText> {
   // Loaded on demand: pdf.js and pdf-lib are large, and only anchors need them.
   const { PageTextLimitError, readPageText } = await import('../pdf/page-text.js');
   try {
     // A converted document's text is its rendition's, as the service reads it for anchors.
-    const pdf = await documentPdfBytes(path, readFileSync(path));
+    const pdf = await documentPdfBytes(path, bytesOf());
     if (!pdf.ok) return { ok: false, reason: pdf.reason, limit: false };
     const pages = await readPageText(pdf.pdf, {
       pages: limits.anchorTextPages,

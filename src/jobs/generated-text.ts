@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { limits } from './limits.js';
-import type { DocumentText } from './document-text.js';
+import { readDocumentText, type DocumentText } from './document-text.js';
 import { wireDocGenFields } from './docgen-form-fields.js';
 import type { ResolvedDocument } from './model.js';
 
@@ -25,25 +24,10 @@ export async function readGeneratedText(
   document: Pick<ResolvedDocument, 'path' | 'docGenFormFields'>,
   real: string,
 ): Promise<DocumentText> {
-  // Loaded on demand: the converter and pdf.js are for anchors only.
+  // Loaded on demand: the merge is for Word letters only.
   const { mergeDocx } = await import('../pdf/docx-merge.js');
-  const { renditionOf } = await import('../pdf/document-rendition.js');
-  const { PageTextLimitError, readPageText } = await import('../pdf/page-text.js');
-  try {
+  return readDocumentText(real, () => {
     const merged = mergeDocx(readFileSync(real), wireDocGenFields(document.docGenFormFields ?? []));
-    const pdf = await renditionOf(merged, 'docx');
-    const pages = await readPageText(pdf, {
-      pages: limits.anchorTextPages,
-      runs: limits.anchorTextRuns,
-      milliseconds: limits.anchorTextMilliseconds,
-    });
-    return { ok: true, pages };
-  } catch (error) {
-    if (error instanceof PageTextLimitError) return { ok: false, reason: error.message, limit: true };
-    return {
-      ok: false,
-      reason: (error instanceof Error ? error.message : String(error)).split('\n')[0]!,
-      limit: false,
-    };
-  }
+    return Buffer.from(merged.buffer, merged.byteOffset, merged.byteLength);
+  });
 }
