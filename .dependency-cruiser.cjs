@@ -90,6 +90,34 @@ module.exports = {
       'src/sandbox/',
       ['^src/errors/', '^src/envelope/', '^src/pdf/'],
     ),
+    {
+      name: 'sandbox-platform-at-the-bottom',
+      comment:
+        "The sandbox's platform (database, clock, HTTP plumbing and DocuSign's error shape, limits, faults, TLS, " +
+        "seal, PDF helpers, the outbox) serves every API group and page: it may not import any of them, or a group " +
+        "could not be read, moved or tested alone. One exception: the database's schema creates the account " +
+        "server's tables from their own definition (oauth/oauth-schema.ts).",
+      severity: 'error',
+      from: { path: '^src/sandbox/platform/' },
+      to: {
+        path: '^src/sandbox/',
+        pathNot: ['^src/sandbox/platform/', '^src/sandbox/oauth/oauth-schema\\.ts$'],
+      },
+    },
+    {
+      name: 'sandbox-api-below-its-pages',
+      comment:
+        "DocuSign's eSignature REST API (src/sandbox/esignature, one folder per API group) holds the accounts, " +
+        'envelopes and templates; the pages and servers around it (the signing page, the console, the account ' +
+        'server, the /sandbox control routes, the seed) read and move them through it, never the other way, so ' +
+        'an API group never depends on how a page is drawn.',
+      severity: 'error',
+      from: { path: '^src/sandbox/esignature/' },
+      to: {
+        path: '^src/sandbox/',
+        pathNot: ['^src/sandbox/esignature/', '^src/sandbox/platform/', '^src/sandbox/services\\.ts$'],
+      },
+    },
     layer(
       'client-knows-no-yaml-no-state',
       'The HTTP client speaks the eSignature API and nothing else: no job files (src/jobs), no journal ' +

@@ -9,8 +9,8 @@ export type { SandboxOptions, RunningSandbox } from './sandbox/contract.js';
 export { startSandbox, buildSandboxApp, defaultSeedIds } from './sandbox/index.js';
 export type { SandboxServices, SandboxEvent, Seed } from './sandbox/index.js';
 export { verifyConnectSignature, connectSignature, connectSignatureHeader } from './envelope/connect-signature.js';
-export { defaultConnectHmacKey } from './sandbox/connect/hmac-keys.js';
-export type { ConnectMessage, ConnectEventType } from './sandbox/connect/connect-message.js';
+export { defaultConnectHmacKey } from './sandbox/esignature/connect/hmac-keys.js';
+export type { ConnectMessage, ConnectEventType } from './sandbox/esignature/connect/connect-message.js';
 export {
   EsignatureClient,
   AccountClient,

@@ -61,7 +61,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import ts from 'typescript';
-import { seededRandom } from '../../dist/sandbox/faults/seeded-random.js';
+import { seededRandom } from '../../dist/sandbox/platform/faults/seeded-random.js';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);

@@ -112,8 +112,8 @@ try {
 
 // The identity lookup against 1,000 and 10,000 stored envelopes, in process (the repository, no HTTP).
 const { createServices } = await import(pathToFileURL(`${dist}/sandbox/services.js`).href);
-const { buildEnvelope } = await import(pathToFileURL(`${dist}/sandbox/envelope-factory.js`).href);
-const { parseEnvelopeDefinition } = await import(pathToFileURL(`${dist}/sandbox/wire/envelope-definition.js`).href);
+const { buildEnvelope } = await import(pathToFileURL(`${dist}/sandbox/esignature/envelopes/envelope-factory.js`).href);
+const { parseEnvelopeDefinition } = await import(pathToFileURL(`${dist}/sandbox/esignature/envelopes/wire/envelope-definition.js`).href);
 const { defaultSeedIds } = await import(pathToFileURL(`${dist}/sandbox/index.js`).href);
 const lookups = {};
 for (const stored of [1000, 10000]) {

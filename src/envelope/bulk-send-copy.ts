@@ -1,7 +1,7 @@
 // One copy of a Bulk Send list (DocuSign's `#/definitions/bulkSendingCopy`),
 // defined once for both sides: the runner writes copies
 // (src/runner/bulk-send/bulk-send-list.ts) and the sandbox reads and stores them
-// (src/sandbox/wire/bulk-send-list.ts). A field added here is one both know.
+// (src/sandbox/esignature/bulk-send/bulk-send-list.ts). A field added here is one both know.
 
 /** The text fields of a copy's recipient (`#/definitions/bulkSendingCopyRecipient`) that signrun models. */
 export const bulkCopyRecipientFields = [

@@ -2,7 +2,7 @@
  * DocuSign's documented length limits of an envelope's text fields: the one
  * table that `validate` checks offline (src/jobs, SR_FIELD_TOO_LONG, at the
  * line or CSV cell) and the sandbox enforces when an envelope is created, as
- * DocuSign does (400 INVALID_REQUEST_PARAMETER, src/sandbox/envelope-factory.ts).
+ * DocuSign does (400 INVALID_REQUEST_PARAMETER, src/sandbox/esignature/envelopes/envelope-factory.ts).
  *
  * Lengths are counted as DocuSign's .NET service counts a string: in UTF-16
  * code units (`String.prototype.length`).

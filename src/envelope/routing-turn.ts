@@ -4,7 +4,7 @@ import { isStillToAct } from './statuses.js';
  * Whose turn it is, as signrun knows it from what it recorded: each
  * recipient's status when a sync (or Connect) told it, else what DocuSign's
  * routing implies. The service decides the turns (the sandbox in
- * src/sandbox/routing.ts); this reads them back, for `remind` (only those
+ * src/sandbox/esignature/envelopes/routing.ts); this reads them back, for `remind` (only those
  * whose turn has come are reminded: DocuSign sends nothing to the others)
  * and for the reports' list of who is still to sign.
  */

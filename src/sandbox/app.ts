@@ -1,25 +1,25 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import './fastify-augment.js';
 import { createServices, type ServicesOverrides } from './services.js';
-import { sandboxErrorHandler } from './error-handler.js';
-import { apiErrors } from './api-error.js';
-import { apiRoutes } from './api-routes.js';
-import { restApiV21 } from './wire/v21-shapes.js';
-import { JsonTooDeepError, parseJsonBody } from './wire/json-body.js';
-import { withBodyBytes } from './wire/body-bytes.js';
-import { formBodyLimitBytes, formContentType, parseFormBody } from './wire/form-body.js';
-import { sandboxRoutes } from './routes/sandbox-routes.js';
+import { sandboxErrorHandler } from './platform/http/error-handler.js';
+import { apiErrors } from './platform/http/api-error.js';
+import { apiRoutes } from './esignature/api-routes.js';
+import { restApiV21 } from './esignature/v21-shapes.js';
+import { JsonTooDeepError, parseJsonBody } from './platform/http/json-body.js';
+import { withBodyBytes } from './platform/http/body-bytes.js';
+import { formBodyLimitBytes, formContentType, parseFormBody } from './platform/http/form-body.js';
+import { sandboxRoutes } from './control/routes.js';
 import { signingRoutes } from './signing/routes.js';
 import { managementViewRoutes } from './console/routes.js';
-import { connectPlugin } from './connect/plugin.js';
+import { connectPlugin } from './esignature/connect/plugin.js';
 import { accountServerPlugin } from './oauth/plugin.js';
-import { issueServerCertificate, loadOrCreateTlsCa, serverNames } from './tls/tls-ca.js';
-import { caRoute } from './tls/ca-route.js';
-import { notificationsPlugin } from './notifications/plugin.js';
+import { issueServerCertificate, loadOrCreateTlsCa, serverNames } from './platform/tls/tls-ca.js';
+import { caRoute } from './platform/tls/ca-route.js';
+import { notificationsPlugin } from './esignature/envelopes/notifications/plugin.js';
 import type { SandboxOptions } from './contract.js';
-import { faultInjectionPlugin, parseFaultSpec } from './faults/index.js';
-import { burstLimiter, createBurstLimit } from './limits/burst-limit.js';
-import { hostAllowListHook } from './limits/host-allow-list.js';
+import { faultInjectionPlugin, parseFaultSpec } from './platform/faults/index.js';
+import { burstLimiter, createBurstLimit } from './platform/limits/burst-limit.js';
+import { hostAllowListHook } from './platform/limits/host-allow-list.js';
 
 /**
  * Builds the sandbox as a fastify app (not listening): storage opened, seed
@@ -77,7 +77,7 @@ export async function buildSandboxApp(
   // JSON bodies: DocuSign accepts an empty body (or {}) on GET and DELETE, so
   // an empty body is "no body", not an error.
   app.removeContentTypeParser(['application/json']);
-  // Read as bytes (into a reused buffer, wire/body-bytes.ts): documentBase64
+  // Read as bytes (into a reused buffer, platform/http/body-bytes.ts): documentBase64
   // values are decoded straight from them (parseJsonBody), never made into
   // strings (the envelope-creation hot path).
   app.addContentTypeParser(/^application\/(.+\+)?json/i, (request, payload, done) => {
@@ -127,7 +127,7 @@ export async function buildSandboxApp(
     });
   }
 
-  // Before the API routes: its hooks must wrap them (issue 6, src/sandbox/faults).
+  // Before the API routes: its hooks must wrap them (issue 6, src/sandbox/platform/faults).
   if (faultSpec !== undefined) {
     await app.register(faultInjectionPlugin, {
       spec: faultSpec,

@@ -1,5 +1,5 @@
 import type { SandboxServices } from './services.js';
-import type { Principal } from './auth/authenticate.js';
+import type { Principal } from './esignature/authentication/authenticate.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

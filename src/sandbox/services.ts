@@ -1,41 +1,48 @@
-import type { SandboxDatabase } from './db/open-database.js';
+import type { SandboxDatabase } from './platform/db/open-database.js';
 import { SignrunError } from '../errors/signrun-error.js';
-import { openDatabase, isEmptyDatabase } from './db/open-database.js';
-import { createBlobStore, type BlobStore } from './db/blob-store.js';
-import { createPageCounts, type PageCounts } from './pdf/page-counts.js';
-import { systemClock, type Clock } from './clock.js';
-import { accountsRepository, type AccountsRepository } from './repositories/accounts.js';
+import { openDatabase, isEmptyDatabase } from './platform/db/open-database.js';
+import { createBlobStore, type BlobStore } from './platform/db/blob-store.js';
+import { createPageCounts, type PageCounts } from './platform/pdf/page-counts.js';
+import { systemClock, type Clock } from './platform/clock.js';
+import { accountsRepository, type AccountsRepository } from './esignature/accounts/repository.js';
 import {
   envelopesRepository,
   type EnvelopesRepository,
   type EnvelopeRecord,
   type RecipientRecord,
-} from './repositories/envelopes.js';
-import { templatesRepository, type TemplatesRepository } from './repositories/templates.js';
-import { permissionProfilesRepository, type PermissionProfilesRepository } from './repositories/permission-profiles.js';
-import { groupsRepository, type GroupsRepository } from './repositories/groups.js';
-import { bulkSendRepository, type BulkSendRepository } from './repositories/bulk-send.js';
-import { createBulkSendWorker, type BulkSendWorker } from './bulk-send/bulk-send-worker.js';
-import { eventsRepository, type EventsRepository } from './repositories/events.js';
-import { viewTokensRepository, type ViewTokensRepository, type ViewTokenResult } from './repositories/view-tokens.js';
-import { createOutbox, type Outbox } from './outbox.js';
-import { brandedMessage } from './brands/branded-message.js';
-import { conditionalRouting } from './conditional-routing.js';
-import { envelopeWorkflows } from './envelope-workflow.js';
-import { SandboxEvents } from './events.js';
-import { createLifecycle, type Lifecycle } from './lifecycle.js';
-import { createAuthenticator, type Authenticator } from './auth/authenticate.js';
+} from './esignature/envelopes/repository.js';
+import { templatesRepository, type TemplatesRepository } from './esignature/templates/repository.js';
+import {
+  permissionProfilesRepository,
+  type PermissionProfilesRepository,
+} from './esignature/permission-profiles/repository.js';
+import { groupsRepository, type GroupsRepository } from './esignature/groups/repository.js';
+import { bulkSendRepository, type BulkSendRepository } from './esignature/bulk-send/repository.js';
+import { createBulkSendWorker, type BulkSendWorker } from './esignature/bulk-send/bulk-send-worker.js';
+import { eventsRepository, type EventsRepository } from './esignature/envelopes/events-repository.js';
+import {
+  viewTokensRepository,
+  type ViewTokensRepository,
+  type ViewTokenResult,
+} from './esignature/authentication/view-tokens.js';
+import { createOutbox, type Outbox } from './platform/outbox.js';
+import { brandedMessage } from './esignature/brands/branded-message.js';
+import { conditionalRouting } from './esignature/envelopes/conditional-routing.js';
+import { envelopeWorkflows } from './esignature/envelopes/workflow/envelope-workflow.js';
+import { SandboxEvents } from './esignature/envelopes/events.js';
+import { createLifecycle, type Lifecycle } from './esignature/envelopes/lifecycle.js';
+import { createAuthenticator, type Authenticator } from './esignature/authentication/authenticate.js';
 import { applySeed, seedBaseDir } from './seed/apply-seed.js';
 import { oauthConsents } from './oauth/oauth-consents.js';
 import { oauthRedirectUris } from './oauth/redirect-uris.js';
 import { defaultSeed } from './seed/default-seed.js';
 import { loadSeedFile } from './seed/load-seed.js';
-import { createHourlyLimit, type HourlyLimit } from './limits/hourly-limit.js';
-import { hourlyLimiter } from './limits/hourly-limiter.js';
-import type { ApiLimiter } from './limits/api-limiter.js';
+import { createHourlyLimit, type HourlyLimit } from './platform/limits/hourly-limit.js';
+import { hourlyLimiter } from './platform/limits/hourly-limiter.js';
+import type { ApiLimiter } from './platform/limits/api-limiter.js';
 import type { PollingRule, SandboxOptions } from './contract.js';
-import { HostAllowList } from './limits/host-allow-list.js';
-import { parsePublicUrl } from './public-origin.js';
+import { HostAllowList } from './platform/limits/host-allow-list.js';
+import { parsePublicUrl } from './platform/http/public-origin.js';
 
 /** Settings the routes and plugins read. */
 export interface SandboxConfig {

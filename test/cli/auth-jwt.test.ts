@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, runCli, spawnCli, type CliResult } from '../helpers/run-cli.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
-import type { Clock } from '../../src/sandbox/clock.js';
+import type { Clock } from '../../src/sandbox/platform/clock.js';
 import { defaultSeedIds } from '../../src/sandbox/seed/default-seed.js';
 import { knownSecrets, tempDir } from './run-helpers.js';
 import { seedUserHeaders } from '../sandbox/helpers/jwt.js';

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectMessage } from '../../src/sandbox/connect/connect-message.js';
-import { ConnectQueue } from '../../src/sandbox/connect/delivery-queue.js';
-import { ConnectWorker } from '../../src/sandbox/connect/connect-worker.js';
-import { checkDestination } from '../../src/sandbox/connect/destination-policy.js';
+import { connectMessage } from '../../src/sandbox/esignature/connect/connect-message.js';
+import { ConnectQueue } from '../../src/sandbox/esignature/connect/delivery-queue.js';
+import { ConnectWorker } from '../../src/sandbox/esignature/connect/connect-worker.js';
+import { checkDestination } from '../../src/sandbox/esignature/connect/destination-policy.js';
 import { connectSignature, verifyConnectSignature } from '../../src/envelope/connect-signature.js';
-import { defaultConnectRetryPolicy, retryTiming } from '../../src/sandbox/connect/retry-timing.js';
+import { defaultConnectRetryPolicy, retryTiming } from '../../src/sandbox/esignature/connect/retry-timing.js';
 import { startReceiver } from './receiver.js';
 import { Changes } from '../helpers/barrier.js';
 

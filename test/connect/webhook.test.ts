@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { defaultConnectHmacKey } from '../../src/sandbox/connect/hmac-keys.js';
+import { defaultConnectHmacKey } from '../../src/sandbox/esignature/connect/hmac-keys.js';
 import { verifyConnectSignature } from '../../src/envelope/connect-signature.js';
 import { samplePdf } from '../signing/pdf-tools.js';
 import { accountId, sandboxApi, signer } from '../signing/sandbox-api.js';

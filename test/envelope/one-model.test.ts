@@ -62,7 +62,7 @@ describe('one envelope model', () => {
     const importsWire = (file: string) =>
       /from '(?:\.\.\/)+envelope\/(?:wire|index)\.js'/.test(readFileSync(join(repoRoot, file), 'utf8'));
     expect(importsWire('src/client/esignature-client.ts')).toBe(true);
-    expect(importsWire('src/sandbox/wire/envelope-definition.ts')).toBe(true);
-    expect(importsWire('src/sandbox/wire/envelope-json.ts')).toBe(true);
+    expect(importsWire('src/sandbox/esignature/envelopes/wire/envelope-definition.ts')).toBe(true);
+    expect(importsWire('src/sandbox/esignature/envelopes/wire/envelope-json.ts')).toBe(true);
   });
 });

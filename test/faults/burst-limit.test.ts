@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { burstLimiter, createBurstLimit } from '../../src/sandbox/limits/burst-limit.js';
+import { burstLimiter, createBurstLimit } from '../../src/sandbox/platform/limits/burst-limit.js';
 import { authHeader, call, expectApiError } from '../sandbox/helpers/api.js';
 import { injectedSandbox } from '../sandbox/helpers/injected-sandbox.js';
 

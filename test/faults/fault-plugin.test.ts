@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { call, documentBytes, startTinyApp, type Outcome } from './tiny-app.js';
-import type { FaultInjectionOptions, FaultReport } from '../../src/sandbox/faults/index.js';
+import type { FaultInjectionOptions, FaultReport } from '../../src/sandbox/platform/faults/index.js';
 
 let app: FastifyInstance | undefined;
 afterEach(async () => {

@@ -5,7 +5,7 @@ import {
   formatFaultSpec,
   parseFaultSpec,
   seededRandom,
-} from '../../src/sandbox/faults/index.js';
+} from '../../src/sandbox/platform/faults/index.js';
 import { SignrunError } from '../../src/errors/signrun-error.js';
 
 describe('parseFaultSpec', () => {

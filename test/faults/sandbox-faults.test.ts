@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { authHeader, documentEnvelope, makePdf } from '../sandbox/helpers/api.js';
 import { call, type Outcome } from './tiny-app.js';
-import type { FaultReport } from '../../src/sandbox/faults/index.js';
+import type { FaultReport } from '../../src/sandbox/platform/faults/index.js';
 
 // Each fault kind, observed over real HTTP against the real sandbox; what was
 // committed is read from the sandbox's database (custom field `signrun`).

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { faultInjectionPlugin, type FaultInjectionOptions } from '../../src/sandbox/faults/index.js';
+import { faultInjectionPlugin, type FaultInjectionOptions } from '../../src/sandbox/platform/faults/index.js';
 
 /** A document of known bytes, for truncation checks. */
 export const documentBytes = Buffer.from(Array.from({ length: 64 * 1024 }, (_, i) => i % 251));

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { stampSignatures } from '../../src/sandbox/stamp/stamp-signatures.js';
+import { stampSignatures } from '../../src/sandbox/platform/pdf/stamp-signatures.js';
 
 // The sandbox's stamped PDFs as they were before the drawing moved to the PDF
 // layer (issue 18: behaviour unchanged, outputs byte-identical). The digests
-// were computed with src/sandbox/stamp/stamp-signatures.ts at 3138492.
+// were computed with src/sandbox/platform/pdf/stamp-signatures.ts at 3138492.
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 describe('the stamp stays byte-identical', () => {

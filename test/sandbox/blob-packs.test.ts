@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createBlobStore, sha256Hex, type BlobStore } from '../../src/sandbox/db/blob-store.js';
+import { createBlobStore, sha256Hex, type BlobStore } from '../../src/sandbox/platform/db/blob-store.js';
 
 const folders: string[] = [];
 const stores: BlobStore[] = [];

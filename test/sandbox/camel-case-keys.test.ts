@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { camelCaseKeys, requestNames } from '../../src/sandbox/wire/camel-case-keys.js';
+import { camelCaseKeys, requestNames } from '../../src/sandbox/esignature/envelopes/wire/camel-case-keys.js';
 import { docusignSpecUrl } from './helpers/docusign-spec.js';
 
 describe('camelCaseKeys', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
-import { certificatePdf, type CertificateInput } from '../../src/sandbox/pdf/certificate.js';
-import { textWidth, winAnsi } from '../../src/sandbox/pdf/text-pdf.js';
-import type { RecipientRecord } from '../../src/sandbox/repositories/envelopes.js';
-import type { EventRecord } from '../../src/sandbox/repositories/events.js';
+import { certificatePdf, type CertificateInput } from '../../src/sandbox/esignature/envelopes/documents/certificate.js';
+import { textWidth, winAnsi } from '../../src/sandbox/platform/pdf/text-pdf.js';
+import type { RecipientRecord } from '../../src/sandbox/esignature/envelopes/repository.js';
+import type { EventRecord } from '../../src/sandbox/esignature/envelopes/events-repository.js';
 import { tempPdf, tool, wordsOnPage } from '../signing/pdf-tools.js';
 
 const at = Date.UTC(2026, 10, 21, 9, 30);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { defaultConnectHmacKey } from '../../src/sandbox/connect/hmac-keys.js';
+import { defaultConnectHmacKey } from '../../src/sandbox/esignature/connect/hmac-keys.js';
 import { verifyConnectSignature } from '../../src/envelope/connect-signature.js';
 import type { EnvelopeRecipients } from '../../src/envelope/index.js';
 import { samplePdf } from '../signing/pdf-tools.js';

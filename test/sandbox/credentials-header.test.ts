@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseCredentialsHeader } from '../../src/sandbox/auth/credentials-header.js';
-import { hashPassword, verifyPassword } from '../../src/sandbox/auth/password-hash.js';
+import { parseCredentialsHeader } from '../../src/sandbox/esignature/authentication/credentials-header.js';
+import { hashPassword, verifyPassword } from '../../src/sandbox/platform/password-hash.js';
 
 describe('parseCredentialsHeader', () => {
   it.each([

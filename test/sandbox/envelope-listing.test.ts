@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type SandboxDatabase } from '../../src/sandbox/db/open-database.js';
+import { openDatabase, type SandboxDatabase } from '../../src/sandbox/platform/db/open-database.js';
 import {
   envelopesRepository,
   type CustomFieldRecord,
   type EnvelopeRecord,
   type EnvelopeQuery,
-} from '../../src/sandbox/repositories/envelopes.js';
-import { envelopeListingSql } from '../../src/sandbox/repositories/envelope-listing-sql.js';
+} from '../../src/sandbox/esignature/envelopes/repository.js';
+import { envelopeListingSql } from '../../src/sandbox/esignature/envelopes/envelope-listing-sql.js';
 
 // The runner looks every envelope up by its identity custom field before
 // creating it (GET …/envelopes?from_date=2000-…&custom_field=signrun=<id>):

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import type { Clock } from '../../src/sandbox/clock.js';
-import { envelopeWorkflows } from '../../src/sandbox/envelope-workflow.js';
+import type { Clock } from '../../src/sandbox/platform/clock.js';
+import { envelopeWorkflows } from '../../src/sandbox/esignature/envelopes/workflow/envelope-workflow.js';
 import { authHeader, call, login } from './helpers/api.js';
 import { injectedSandbox } from './helpers/injected-sandbox.js';
 

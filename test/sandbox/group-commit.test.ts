@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildSandboxApp, startSandbox, type RunningSandbox, type SandboxEvent } from '../../src/sandbox/index.js';
-import { buildEnvelope } from '../../src/sandbox/envelope-factory.js';
-import { parseEnvelopeDefinition } from '../../src/sandbox/wire/envelope-definition.js';
+import { buildEnvelope } from '../../src/sandbox/esignature/envelopes/envelope-factory.js';
+import { parseEnvelopeDefinition } from '../../src/sandbox/esignature/envelopes/wire/envelope-definition.js';
 import { defaultSeedIds } from '../../src/sandbox/index.js';
 import { authHeader, call, documentEnvelope, login, makePdf } from './helpers/api.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildSandboxApp, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { HostAllowList, hostnameOf } from '../../src/sandbox/limits/host-allow-list.js';
+import { HostAllowList, hostnameOf } from '../../src/sandbox/platform/limits/host-allow-list.js';
 import { SignrunError } from '../../src/errors/signrun-error.js';
 import { authHeader, documentEnvelope, login, makePdf, rawRequest, seedCredentials } from './helpers/api.js';
 

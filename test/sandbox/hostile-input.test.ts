@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { JsonTooDeepError, maxJsonDepth, parseJsonBody } from '../../src/sandbox/wire/json-body.js';
+import { JsonTooDeepError, maxJsonDepth, parseJsonBody } from '../../src/sandbox/platform/http/json-body.js';
 import { openSigningLink, postForm } from '../signing/sign-over-http.js';
 import { createActiveSubsidiary } from './helpers/accounts.js';
 import { authHeader, call, documentEnvelope, expectApiError, login, makePdf, seedCredentials } from './helpers/api.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { parseJsonBody, decodeCleanBase64 } from '../../src/sandbox/wire/json-body.js';
+import { parseJsonBody, decodeCleanBase64 } from '../../src/sandbox/platform/http/json-body.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { authHeader, call, documentEnvelope, expectApiError, login, makePdf } from './helpers/api.js';
 import { injectedSandbox } from './helpers/injected-sandbox.js';

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import type { Clock } from '../../src/sandbox/clock.js';
+import type { Clock } from '../../src/sandbox/platform/clock.js';
 import { defaultSeedIds } from '../../src/sandbox/seed/default-seed.js';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { call, expectApiError } from './helpers/api.js';

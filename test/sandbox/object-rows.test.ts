@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type SandboxDatabase } from '../../src/sandbox/db/open-database.js';
-import { objectRows } from '../../src/sandbox/db/object-rows.js';
+import { openDatabase, type SandboxDatabase } from '../../src/sandbox/platform/db/open-database.js';
+import { objectRows } from '../../src/sandbox/platform/db/object-rows.js';
 
 const dbs: SandboxDatabase[] = [];
 afterEach(() => {

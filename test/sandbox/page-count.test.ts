@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
-import { quickPageCount, looksLikePdf } from '../../src/sandbox/pdf/page-count.js';
+import { quickPageCount, looksLikePdf } from '../../src/sandbox/platform/pdf/page-count.js';
 
 describe('quickPageCount', () => {
   it('counts /Type /Page objects, not /Pages, in real PDFs', async () => {

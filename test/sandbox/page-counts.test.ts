@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
-import { createPageCounts } from '../../src/sandbox/pdf/page-counts.js';
-import { quickPageCount } from '../../src/sandbox/pdf/page-count.js';
+import { createPageCounts } from '../../src/sandbox/platform/pdf/page-counts.js';
+import { quickPageCount } from '../../src/sandbox/platform/pdf/page-count.js';
 
 async function objectStreamPdf(pages: number): Promise<Buffer> {
   const pdf = await PDFDocument.create();

@@ -3,13 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/sandbox/db/open-database.js';
-import { schemaVersion } from '../../src/sandbox/db/schema.js';
-import { envelopesRepository } from '../../src/sandbox/repositories/envelopes.js';
-import { templatesRepository } from '../../src/sandbox/repositories/templates.js';
-import { accountsRepository } from '../../src/sandbox/repositories/accounts.js';
-import { permissionProfilesRepository } from '../../src/sandbox/repositories/permission-profiles.js';
-import { groupsRepository } from '../../src/sandbox/repositories/groups.js';
+import { openDatabase } from '../../src/sandbox/platform/db/open-database.js';
+import { schemaVersion } from '../../src/sandbox/platform/db/schema.js';
+import { envelopesRepository } from '../../src/sandbox/esignature/envelopes/repository.js';
+import { templatesRepository } from '../../src/sandbox/esignature/templates/repository.js';
+import { accountsRepository } from '../../src/sandbox/esignature/accounts/repository.js';
+import { permissionProfilesRepository } from '../../src/sandbox/esignature/permission-profiles/repository.js';
+import { groupsRepository } from '../../src/sandbox/esignature/groups/repository.js';
 
 // A data folder written before the sandbox routed every recipient kind
 // (schema version 1) stays readable: its recipients are signers without an

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { maxAnchorPlacements } from '../../src/sandbox/tabs/place-tabs.js';
+import { maxAnchorPlacements } from '../../src/sandbox/esignature/envelopes/tabs/place-tabs.js';
 import { authHeader, call, expectApiError, login } from './helpers/api.js';
 import { popplerWords, type PopplerWord } from '../pdf/poppler.js';
 import { tempPdf, tool } from '../signing/pdf-tools.js';

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createPdfSealer } from '../../src/sandbox/seal/seal-pdf.js';
-import { loadOrCreateSandboxCa } from '../../src/sandbox/seal/sandbox-ca.js';
-import { stampSignatures } from '../../src/sandbox/stamp/stamp-signatures.js';
+import { createPdfSealer } from '../../src/sandbox/platform/seal/seal-pdf.js';
+import { loadOrCreateSandboxCa } from '../../src/sandbox/platform/seal/sandbox-ca.js';
+import { stampSignatures } from '../../src/sandbox/platform/pdf/stamp-signatures.js';
 import { samplePdf, tempPdf, tool } from './pdf-tools.js';
 
 // pdfsig prints, per signature, "Signature Validation: Signature is Valid." when

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stampSignatures, StampPageError } from '../../src/sandbox/stamp/stamp-signatures.js';
+import { stampSignatures, StampPageError } from '../../src/sandbox/platform/pdf/stamp-signatures.js';
 import { samplePdf, tempPdf, tool, wordsOnPage } from './pdf-tools.js';
 
 describe('stampSignatures', () => {

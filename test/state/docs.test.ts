@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { serviceErrorCodeRules } from '../../src/client/index.js';
-import { faultKinds } from '../../src/sandbox/faults/index.js';
+import { faultKinds } from '../../src/sandbox/platform/faults/index.js';
 
 const doc = readFileSync(new URL('../../docs/exactly-once.md', import.meta.url), 'utf8');
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
-import { movableClock } from '../../src/sandbox/notifications/movable-clock.js';
+import { movableClock } from '../../src/sandbox/esignature/envelopes/notifications/movable-clock.js';
 import { sandboxSeedAuth } from '../../src/runner/target.js';
 import { realTiming, type Timing } from '../../src/client/timing.js';
 import { readJournal } from '../../src/state/journal.js';

@@ -4,7 +4,7 @@ import type { CommandHandler } from '../command.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import { startSandbox } from '../../sandbox/server.js';
 import type { PollingRule } from '../../sandbox/contract.js';
-import { tlsCaCertPath } from '../../sandbox/tls/tls-ca.js';
+import { tlsCaCertPath } from '../../sandbox/platform/tls/tls-ca.js';
 import { lineBatch } from '../line-batch.js';
 
 /**

@@ -1,6 +1,6 @@
 import { escapeHtml, shell } from '../signing/page-html.js';
 import { pageText } from '../signing/page-text.js';
-import type { FolderType } from '../repositories/envelope-folders.js';
+import type { FolderType } from '../esignature/folders/repository.js';
 
 /** One envelope row of the console. */
 export interface ConsoleEnvelope {

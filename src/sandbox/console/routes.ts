@@ -5,15 +5,20 @@ import { messagePageHtml } from '../signing/page-html.js';
 import { pageText } from '../signing/page-text.js';
 import { readCookie } from '../signing/session-cookie.js';
 import { setSecurityHeaders } from '../signing/security-headers.js';
-import { publicOrigin } from '../public-origin.js';
-import { isoTime } from '../clock.js';
-import { LifecycleError } from '../lifecycle.js';
-import type { EnvelopeRecord } from '../repositories/envelopes.js';
-import { envelopeFolders, systemFolders, type FolderType } from '../repositories/envelope-folders.js';
-import { managementViews, sameToken, type ManagementSession, type ManagementViewKind } from './management-views.js';
+import { publicOrigin } from '../platform/http/public-origin.js';
+import { isoTime } from '../platform/clock.js';
+import { LifecycleError } from '../esignature/envelopes/lifecycle.js';
+import type { EnvelopeRecord } from '../esignature/envelopes/repository.js';
+import { envelopeFolders, systemFolders, type FolderType } from '../esignature/folders/repository.js';
+import {
+  managementViews,
+  sameToken,
+  type ManagementSession,
+  type ManagementViewKind,
+} from '../esignature/envelopes/views/management-views.js';
 import { senderPageHtml } from './sender-page-html.js';
 import { consolePageHtml } from './console-page-html.js';
-import { contentDisposition } from '../wire/content-disposition.js';
+import { contentDisposition } from '../platform/http/content-disposition.js';
 
 type Form = Record<string, string | undefined>;
 

@@ -6,7 +6,7 @@ import { OAuthError } from './oauth-error.js';
 import { parseScopes } from './scopes.js';
 import { consentErrorHtml, consentPageHtml, type ConsentRequest } from './consent-page.js';
 import { readCookie } from '../signing/session-cookie.js';
-import { ApiError } from '../api-error.js';
+import { ApiError } from '../platform/http/api-error.js';
 
 /** An authorization code lives five minutes, as DocuSign's do (they are single use). */
 export const codeLifetimeSeconds = 300;

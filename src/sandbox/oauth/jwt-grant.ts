@@ -1,6 +1,6 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { compactVerify, decodeJwt, decodeProtectedHeader, type JWTPayload } from 'jose';
-import type { AccountsRepository, UserRecord } from '../repositories/accounts.js';
+import type { AccountsRepository, UserRecord } from '../esignature/accounts/repository.js';
 import type { OAuthStore } from './oauth-store.js';
 import { OAuthError, invalidGrant } from './oauth-error.js';
 import { parseScopes } from './scopes.js';

@@ -1,4 +1,4 @@
-import type { SandboxDatabase } from '../db/open-database.js';
+import type { SandboxDatabase } from '../platform/db/open-database.js';
 
 /** The account server's record of consent, as its other users (the seed) may use it. */
 export type OAuthConsents = ReturnType<typeof oauthConsents>;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { SandboxDatabase } from '../db/open-database.js';
-import { hashToken, newToken } from '../repositories/view-tokens.js';
+import type { SandboxDatabase } from '../platform/db/open-database.js';
+import { hashToken, newToken } from '../esignature/authentication/view-tokens.js';
 import { oauthConsents } from './oauth-consents.js';
 
 /** An RSA public key registered on an integration key (DocuSign's "Apps and Keys" page). */

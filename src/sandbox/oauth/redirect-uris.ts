@@ -1,4 +1,4 @@
-import type { SandboxDatabase } from '../db/open-database.js';
+import type { SandboxDatabase } from '../platform/db/open-database.js';
 
 /** The account server's registered redirect URIs, as its other users (the seed) may use them. */
 export type OAuthRedirectUris = ReturnType<typeof oauthRedirectUris>;

@@ -1,7 +1,7 @@
 import { createPublicKey, generateKeyPair } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { ApiError, apiErrors } from '../api-error.js';
+import { ApiError, apiErrors } from '../platform/http/api-error.js';
 import type { OAuthStore } from './oauth-store.js';
 
 const generateRsaKeyPair = promisify(generateKeyPair);

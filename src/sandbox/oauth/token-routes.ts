@@ -3,7 +3,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { OAuthError, invalidGrant, invalidRequest } from './oauth-error.js';
 import { verifyJwtAssertion } from './jwt-grant.js';
 import { audienceOf } from './account-origin.js';
-import { publicOrigin } from '../public-origin.js';
+import { publicOrigin } from '../platform/http/public-origin.js';
 import type { GrantRecord, OAuthStore } from './oauth-store.js';
 import type { SandboxServices } from '../services.js';
 

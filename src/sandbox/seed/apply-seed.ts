@@ -1,15 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve, dirname } from 'node:path';
-import type { SandboxDatabase } from '../db/open-database.js';
-import type { BlobStore } from '../db/blob-store.js';
-import type { AccountsRepository } from '../repositories/accounts.js';
-import type { TemplatesRepository, TemplateDocumentRecord, TemplateRoleRecord } from '../repositories/templates.js';
-import type { Clock } from '../clock.js';
+import type { SandboxDatabase } from '../platform/db/open-database.js';
+import type { BlobStore } from '../platform/db/blob-store.js';
+import type { AccountsRepository } from '../esignature/accounts/repository.js';
+import type {
+  TemplatesRepository,
+  TemplateDocumentRecord,
+  TemplateRoleRecord,
+} from '../esignature/templates/repository.js';
+import type { Clock } from '../platform/clock.js';
 import type { Seed } from './seed-types.js';
-import { hashPassword } from '../auth/password-hash.js';
-import { generatedDocument } from '../pdf/generated-document.js';
-import { quickPageCount } from '../pdf/page-count.js';
+import { hashPassword } from '../platform/password-hash.js';
+import { generatedDocument } from '../platform/pdf/generated-document.js';
+import { quickPageCount } from '../platform/pdf/page-count.js';
 import type { OAuthConsents } from '../oauth/oauth-consents.js';
 import type { OAuthRedirectUris } from '../oauth/redirect-uris.js';
 

@@ -1,5 +1,5 @@
-import { verifyPassword } from '../auth/password-hash.js';
-import type { EnvelopesRepository, RecipientRecord } from '../repositories/envelopes.js';
+import { verifyPassword } from '../platform/password-hash.js';
+import type { EnvelopesRepository, RecipientRecord } from '../esignature/envelopes/repository.js';
 
 /**
  * Wrong access codes a recipient may enter before it is locked out. DocuSign

@@ -1,8 +1,8 @@
 import { tabSize } from '../../pdf/index.js';
 import type { PageText } from './page-text.js';
 import type { MarkOnPage, SignaturePlace } from './signature-places.js';
-import { fieldsShownField, type SigningField } from '../tabs/entered-values.js';
-import type { PageBrand } from '../brands/brand-look.js';
+import { fieldsShownField, type SigningField } from '../esignature/envelopes/tabs/entered-values.js';
+import type { PageBrand } from '../esignature/brands/brand-look.js';
 
 /** Escapes text for HTML element content and double-quoted attributes. */
 export function escapeHtml(text: string): string {

@@ -1,11 +1,11 @@
 import type { SandboxServices } from '../services.js';
-import type { Actor } from '../lifecycle.js';
-import type { PdfSealer } from '../seal/seal-pdf.js';
-import { stampSignatures } from '../stamp/stamp-signatures.js';
+import type { Actor } from '../esignature/envelopes/lifecycle.js';
+import type { PdfSealer } from '../platform/seal/seal-pdf.js';
+import { stampSignatures } from '../platform/pdf/stamp-signatures.js';
 import type { SignaturePlace } from './signature-places.js';
 import type { Tabs } from '../../envelope/index.js';
-import { fillServiceTabs, valueTabsToDraw } from '../tabs/tab-values.js';
-import { everyoneActed } from '../routing.js';
+import { fillServiceTabs, valueTabsToDraw } from '../esignature/envelopes/tabs/tab-values.js';
+import { everyoneActed } from '../esignature/envelopes/routing.js';
 
 /** What signing needs. */
 export interface SignRequest {

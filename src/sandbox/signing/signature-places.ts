@@ -1,5 +1,5 @@
 import { tabsByKind, wireTrue, type Tabs } from '../../envelope/index.js';
-import type { PlaceOf, PlaceOnPage } from './page-places.js';
+import type { PlaceOf, PlaceOnPage } from '../esignature/envelopes/tabs/page-places.js';
 
 /** A signature position, in DocuSign's units: points from the page's top-left, 1-based page. */
 export interface SignaturePlace {

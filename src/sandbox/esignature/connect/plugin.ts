@@ -1,0 +1,227 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { apiErrors } from '../../platform/http/api-error.js';
+import type { SandboxEvent } from '../envelopes/events.js';
+import type { EnvelopeRecord } from '../envelopes/repository.js';
+import { connectMessage, type ConnectMessage } from './connect-message.js';
+import { ConnectWorker } from './connect-worker.js';
+import { ConnectQueue, type ConnectFailureRow } from './delivery-queue.js';
+import { EventCursor } from './event-cursor.js';
+import { wantsEvent } from './event-filter.js';
+import { configurationWants, connectConfigurations, type ConnectConfiguration } from './connect-configurations.js';
+import { ConnectHmacKeys } from './hmac-keys.js';
+import { connectSignature } from '../../../envelope/connect-signature.js';
+import { defaultConnectRetryPolicy } from './retry-timing.js';
+import { publicOrigin } from '../../platform/http/public-origin.js';
+import { connectEnvelopeSummary, recipientDataOf, type RecipientData } from './envelope-summary.js';
+
+/**
+ * Event notifications (DocuSign Connect-style webhooks) and the
+ * `…/connect/failures` endpoint. app.ts registers it once the services are
+ * decorated on the app.
+ *
+ * Each envelope/recipient event of an envelope that carries
+ * `eventNotification.url`, and of an account whose Connect configurations
+ * (connect-configurations.ts, `…/connect`) publish it, is queued (table connect_deliveries) as a signed
+ * JSON message; a worker POSTs it to the address (loopback and
+ * `connectAllowedHosts` only), retrying with exponential backoff; the queue
+ * survives restarts. The worker stops when the app closes.
+ */
+/** Events read per transaction of a catch-up. */
+const drainBatch = 500;
+
+export const connectPlugin: FastifyPluginAsync = async (app) => {
+  const services = app.sandbox;
+  const queue = new ConnectQueue(services.db);
+  const keys = new ConnectHmacKeys(services.db);
+  const worker = new ConnectWorker({
+    queue,
+    policy: { ...defaultConnectRetryPolicy, baseDelayMs: services.config.connectRetryBaseMs },
+    allowedHosts: services.config.connectAllowedHosts,
+    // retryCount says which attempt this is (Connect's field); the signature
+    // is made over exactly the bytes sent.
+    prepare: (d) => {
+      const message = JSON.parse(d.body) as ConnectMessage;
+      const body = JSON.stringify({ ...message, retryCount: d.attempts });
+      // A delivery queued unsigned (a configuration without includeHMAC) stays unsigned.
+      return {
+        body,
+        signature: d.signature === undefined ? undefined : connectSignature(body, keys.keyFor(d.accountId)),
+      };
+    },
+    // Heard by whoever waits for a delivery to settle (tests), instead of polling the queue.
+    onAttempt: (attempt) => services.events.emit('connect-attempt', attempt),
+  });
+
+  const cursor = new EventCursor(services.db);
+  const configurations = connectConfigurations(services.db);
+
+  // One catch-up reads each envelope once, however many of its events it handles (a creation has three).
+  let seen = new Map<string, EnvelopeRecord | undefined>();
+  let enqueued = 0;
+  const envelopeOf = (id: string): EnvelopeRecord | undefined => {
+    if (!seen.has(id)) seen.set(id, services.envelopes.getById(id));
+    return seen.get(id);
+  };
+
+  // One catch-up reads each account's Connect configurations once.
+  let configsSeen = new Map<string, ConnectConfiguration[]>();
+  const configsOf = (accountId: string): ConnectConfiguration[] => {
+    let configs = configsSeen.get(accountId);
+    if (configs === undefined) {
+      configs = configurations.list(accountId);
+      configsSeen.set(accountId, configs);
+    }
+    return configs;
+  };
+
+  const queueEvent = (event: SandboxEvent): void => {
+    const envelope = envelopeOf(event.envelopeId);
+    if (envelope === undefined) return;
+    const type = event.type;
+    // Where it goes: the envelope's own eventNotification (always signed, as
+    // before), and every configuration of the account that publishes it
+    // (signed when it says includeHMAC).
+    const destinations: { url: string; configurationId: number; sign: boolean; data: RecipientData }[] = [];
+    const notification = envelope.eventNotification;
+    const url = notification?.['url'];
+    if (notification && typeof url === 'string' && url !== '' && wantsEvent(notification, type))
+      destinations.push({ url, configurationId: 0, sign: true, data: recipientDataOf(notification['eventData']) });
+    for (const config of configsOf(envelope.accountId)) {
+      if (!configurationWants(config, envelope.senderUserId, type)) continue;
+      destinations.push({
+        url: String(config['urlToPublishTo']),
+        configurationId: Number(config.connectId),
+        sign: config['includeHMAC'] === 'true',
+        // What each destination's eventData.includeData asks for (recipients, their tabs): envelope-summary.ts.
+        data: recipientDataOf(config['eventData']),
+      });
+    }
+    if (destinations.length === 0) return;
+    const recipients = services.envelopes.recipients(envelope.id);
+    const summaries = new Map<RecipientData, Record<string, unknown>>();
+    const summaryFor = (data: RecipientData) => {
+      let summary = summaries.get(data);
+      if (summary === undefined) {
+        summary = connectEnvelopeSummary(envelope, recipients, data);
+        summaries.set(data, summary);
+      }
+      return summary;
+    };
+    const facts = {
+      type,
+      accountId: envelope.accountId,
+      envelopeId: envelope.id,
+      ...(event.recipientId === undefined ? {} : { recipientId: event.recipientId }),
+      at: new Date(event.at),
+      userId: envelope.senderUserId,
+    };
+    for (const destination of destinations) {
+      const body = JSON.stringify(
+        connectMessage({
+          ...facts,
+          envelopeSummary: summaryFor(destination.data),
+          configurationId: destination.configurationId,
+        }),
+      );
+      queue.enqueue(
+        {
+          accountId: envelope.accountId,
+          envelopeId: envelope.id,
+          event: type,
+          url: destination.url,
+          body,
+          ...(destination.sign ? { signature: connectSignature(body, keys.keyFor(envelope.accountId)) } : {}),
+          envelopeStatus: envelope.status,
+        },
+        Date.now(),
+      );
+      enqueued++;
+    }
+  };
+
+  // The emitter only wakes us: the events come from the table (see EventCursor).
+  const catchUp = (): void => {
+    seen = new Map();
+    configsSeen = new Map();
+    enqueued = 0;
+    // A drain that returns less than a full batch has read up to the last event.
+    while (cursor.drain(queueEvent, drainBatch) === drainBatch);
+    seen = new Map();
+    // The worker looks at the queue only when something was put in it.
+    if (enqueued > 0) worker.wake();
+  };
+  // Events come in bursts (three per creation, a group commit's creations at
+  // once): one catch-up after the burst, not a read transaction per event.
+  let catchUpScheduled = false;
+  const onEvent = (): void => {
+    if (catchUpScheduled) return;
+    catchUpScheduled = true;
+    queueMicrotask(() => {
+      catchUpScheduled = false;
+      try {
+        catchUp();
+      } catch {
+        // Nothing moved (the drain's transaction rolled back): the next event, or the next start, catches up.
+      }
+    });
+  };
+  services.events.on('event', onEvent);
+  app.addHook('onReady', async () => {
+    catchUp();
+    worker.start();
+  });
+  app.addHook('onClose', async () => {
+    services.events.off('event', onEvent);
+    await worker.stop();
+  });
+
+  // GET …/connect/failures (ConnectFailures_GetConnectLogs → #/definitions/connectLogs).
+  for (const prefix of ['/restapi/v2', '/restapi/v2.1']) {
+    app.get<{ Params: { accountId: string }; Querystring: { from_date?: string; to_date?: string } }>(
+      `${prefix}/accounts/:accountId/connect/failures`,
+      async (request) => {
+        const accountId = await authorisedAccount(request);
+        const from = request.query.from_date ? Date.parse(request.query.from_date) : undefined;
+        const to = request.query.to_date ? Date.parse(request.query.to_date) : undefined;
+        if ((from !== undefined && Number.isNaN(from)) || (to !== undefined && Number.isNaN(to))) {
+          throw apiErrors.invalidParameter("'from_date' and 'to_date' must be dates.");
+        }
+        const failures = queue.failures(accountId, {
+          ...(from === undefined ? {} : { from }),
+          ...(to === undefined ? {} : { to }),
+        });
+        const base = `${publicOrigin(app)}${prefix}/accounts/${accountId}/connect`;
+        return {
+          type: 'type_owner',
+          totalRecords: String(failures.length),
+          failures: failures.map((f) => connectLogOf(f, base)),
+        };
+      },
+    );
+  }
+
+  async function authorisedAccount(request: FastifyRequest<{ Params: { accountId: string } }>): Promise<string> {
+    const principal = await services.auth.authenticate(request.headers);
+    const accountId = request.params.accountId.toLowerCase();
+    if (accountId !== principal.account.id) throw apiErrors.userLacksMembership();
+    return accountId;
+  }
+};
+
+/** One failure as `#/definitions/connectLog` (all strings on the wire, as DocuSign sends them). */
+function connectLogOf(f: ConnectFailureRow, base: string): Record<string, string> {
+  return {
+    failureId: f.failureId,
+    accountId: f.accountId,
+    envelopeId: f.envelopeId,
+    configUrl: f.url,
+    connectId: '0',
+    created: new Date(f.createdAt).toISOString(),
+    lastTry: new Date(f.lastTryAt).toISOString(),
+    retryCount: String(f.attempts),
+    error: f.lastError,
+    status: f.envelopeStatus ?? '',
+    failureUri: `${base}/failures/${f.failureId}`,
+    retryUri: `${base}/envelopes/${f.envelopeId}/retry_queue`,
+  };
+}
