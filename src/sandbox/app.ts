@@ -1,5 +1,4 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import './fastify-augment.js';
 import { createServices, type ServicesOverrides } from './services.js';
 import { sandboxErrorHandler } from './platform/http/error-handler.js';
 import { apiErrors } from './platform/http/api-error.js';

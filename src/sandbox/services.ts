@@ -284,3 +284,10 @@ export async function createServices(
     throw error;
   }
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The sandbox's shared services: `createServices`'s result, decorated by app.ts. */
+    sandbox: SandboxServices;
+  }
+}

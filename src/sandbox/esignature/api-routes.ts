@@ -16,6 +16,7 @@ import { bulkSendRoutes } from './bulk-send/routes.js';
 import { brandRoutes } from './brands/routes.js';
 import { userAuthorizationRoutes } from './user-authorizations/routes.js';
 import { actingPrincipal, actOnBehalfHeader } from './authentication/act-on-behalf.js';
+import type { Principal } from './authentication/authenticate.js';
 import { connectConfigurationRoutes } from './connect/routes.js';
 
 declare module 'fastify' {
@@ -24,6 +25,10 @@ declare module 'fastify' {
     public?: boolean;
     /** 'route': the route checks access to :accountId itself (accounts: a distributor reads its subsidiaries). */
     accountAccess?: 'route';
+  }
+  interface FastifyRequest {
+    /** The authenticated caller of an API route (set by the hook below); null on public routes. */
+    principal: Principal | null;
   }
 }
 

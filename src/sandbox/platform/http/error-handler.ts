@@ -2,6 +2,13 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error.js';
 import { formBodyLimitBytes, isFormContentType } from './form-body.js';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The DocuSign errorCode answered, for the request log; null on success. */
+    apiErrorCode: string | null;
+  }
+}
+
 /**
  * Answers every error in DocuSign's shape `{ errorCode, message }`
  * (#/definitions/errorDetails). 5xx answers never reveal internals: the
