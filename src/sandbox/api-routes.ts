@@ -7,6 +7,8 @@ import { recipientRoutes } from './routes/recipients.js';
 import { managementViewApiRoutes, viewRoutes } from './routes/views.js';
 import { documentRoutes } from './routes/documents.js';
 import { templateRoutes } from './routes/templates.js';
+import { docGenRoutes } from './routes/docgen.js';
+import { templatePartRoutes } from './routes/template-parts.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { folderRoutes } from './routes/folders.js';
 import { permissionProfileRoutes } from './routes/permission-profiles.js';
@@ -71,6 +73,8 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(managementViewApiRoutes);
   await app.register(documentRoutes);
   await app.register(templateRoutes);
+  await app.register(templatePartRoutes);
+  await app.register(docGenRoutes);
   await app.register(oauthRoutes);
   await app.register(folderRoutes);
   await app.register(permissionProfileRoutes);

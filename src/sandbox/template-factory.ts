@@ -3,23 +3,26 @@ import { hashPassword } from './auth/password-hash.js';
 import { apiErrors } from './api-error.js';
 import type { BlobStore } from './db/blob-store.js';
 import { checkTabs } from './envelope-factory.js';
-import { documentPdf } from './pdf/document-intake.js';
+import { documentPdf, type DocGenIntake } from './pdf/document-intake.js';
 import { quickPageCount } from './pdf/page-count.js';
 import type { TemplateDocumentRecord, TemplateRecipientFixed, TemplateRoleRecord } from './repositories/templates.js';
 import type { IncomingDocument, IncomingRecipient } from './wire/envelope-definition.js';
 
 /**
  * A template's documents as the sandbox keeps them: PDFs (DOCX, HTML and TXT
- * converted at intake, as for envelopes), bytes in the blob store.
+ * converted at intake, as for envelopes), bytes in the blob store. With
+ * `docGen`, a DOCX with merge fields is a DocGen document (its DOCX kept):
+ * each envelope made from the template gets its fields to set.
  */
 export async function templateDocuments(
   documents: IncomingDocument[],
   blobs: BlobStore,
+  docGen?: DocGenIntake,
 ): Promise<TemplateDocumentRecord[]> {
   const out: TemplateDocumentRecord[] = [];
   // One at a time: a conversion is CPU work (as envelope-factory.ts).
   for (const [index, d] of documents.entries()) {
-    const bytes = await documentPdf(d);
+    const bytes = await documentPdf(d, docGen);
     out.push({
       documentId: d.documentId,
       position: d.order ?? index + 1,
