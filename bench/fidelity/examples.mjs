@@ -344,7 +344,32 @@ export const examples = [
     controller: 'eg041CFREmbeddedSigning',
     outOfScope: 'CFR Part 11 (SMS authentication of a CFR account)',
   },
-  { eg: 'eg042', controller: 'eg042DocumentGeneration', outOfScope: 'DocGen (document generation)' },
+  {
+    eg: 'eg042',
+    controller: 'eg042DocumentGeneration',
+    body: () => ({
+      candidate_email: 'candidate@example.com',
+      candidate_name: 'Cara Candidate',
+      manager_name: 'Max Manager',
+      job_title: 'Software Engineer',
+      salary: '120000',
+      rsus: '5000',
+      start_date: tomorrow(),
+    }),
+    expect: 'done',
+    sets: ['envelopeId'],
+    envelope: 'envelopeId',
+    // A template with the DOCX, a draft from it, its docGenFormFields read and set, then sent: the
+    // signer's two anchored tabs are on the generated letter, the one document the template gave.
+    check: envelopeLike({ signers: ['sent'] }, (_w, read) => {
+      if (JSON.stringify(read.documents) !== JSON.stringify(['OfferLetterDemo.docx']))
+        return `its documents are ${JSON.stringify(read.documents)}, expected ["OfferLetterDemo.docx"]`;
+      const kinds = Object.keys(read.tabs ?? {}).sort();
+      return JSON.stringify(kinds) === JSON.stringify(['dateSignedTabs', 'signHereTabs'])
+        ? undefined
+        : `its signer's tabs are ${JSON.stringify(kinds)}, expected dateSignedTabs and signHereTabs`;
+    }),
+  },
   {
     eg: 'eg043',
     controller: 'eg043SharedAccess',

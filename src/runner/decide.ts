@@ -90,10 +90,20 @@ export function decideEnvelope(envelope: ResolvedEnvelope, sources: DecisionSour
     steps,
     apiCalls: otherCalls + callsOf(steps),
   });
-  /** The steps of an envelope the service does not have yet: a draft confirmed and sent when runners may race. */
+  /**
+   * The steps of an envelope the service does not have yet: a draft confirmed and sent when runners may
+   * race. Word letters (DocuSign's Document Generation) always go as DocuSign's API takes them: a draft,
+   * its form fields set, then sent.
+   */
+  const docGen = hasDocGenDocuments(envelope);
   const creation = (): EnvelopeStep[] => [
-    ...(sources.arbitrate
-      ? (['draft', 'confirm', ...(envelope.status === 'sent' ? (['send'] as const) : [])] as const)
+    ...(sources.arbitrate || docGen
+      ? ([
+          'draft',
+          ...(sources.arbitrate ? (['confirm'] as const) : []),
+          ...(docGen ? (['docgen'] as const) : []),
+          ...(envelope.status === 'sent' ? (['send'] as const) : []),
+        ] as const)
       : (['draft'] as const)),
     ...laterSteps(envelope, undefined, sources, false),
   ];
@@ -124,10 +134,13 @@ export function decideEnvelope(envelope: ResolvedEnvelope, sources: DecisionSour
       return finish({ action: 'settled', envelopeId: known.envelopeId, status: status! }, []);
     if (known.digest !== envelope.digest)
       return finish({ action: 'drift', envelopeId: known.envelopeId, sentDigest: known.digest }, []);
+    // A draft killed before its Word letters were generated (or sent): its form fields are set first.
+    const letters = docGen && !journalled.sent && journalled.docGen?.envelopeId !== known.envelopeId.toLowerCase();
     const steps: EnvelopeStep[] = [
       // Drafts of this identity besides the one the journal knows: a create that committed after the
       // listing that confirmed it (DocuSign gives no bound on that). Deleted, never sent.
       ...(hasStrayDrafts(envelope, known.envelopeId, sources) ? (['confirm'] as const) : []),
+      ...(letters ? (['docgen'] as const) : []),
       ...laterSteps(envelope, journalled, sources, !journalled.sent && envelope.status === 'sent'),
     ];
     return finish(
@@ -145,6 +158,8 @@ export function decideEnvelope(envelope: ResolvedEnvelope, sources: DecisionSour
     const losers = sources.ledger?.losersOf(identity, winner) ?? [];
     const steps: EnvelopeStep[] = [
       ...(losers.length > 0 ? (['confirm'] as const) : []),
+      // A draft found on the service (a run killed before it was sent): its Word letters set, then sent.
+      ...(draft && docGen ? (['docgen'] as const) : []),
       ...laterSteps(envelope, undefined, sources, draft && envelope.status === 'sent'),
     ];
     return finish({ action: 'adopt', envelopeId: winner.envelopeId, draft }, steps);
@@ -189,6 +204,9 @@ function callsOfStep(
     case 'send':
     case 'certificate':
       return 1;
+    case 'docgen':
+      // GET …/docGenFormFields (the documents' GUIDs), then PUT the values.
+      return 2;
     case 'confirm':
       return sources.ledger && identityHasLosers(envelope, sources.ledger) ? 1 : 0;
     case 'views':
@@ -199,6 +217,11 @@ function callsOfStep(
         ? 2
         : envelope.documents.length - Math.min(journalled?.documents.size ?? 0, envelope.documents.length);
   }
+}
+
+/** Whether the envelope carries Word letters to generate (a document with `docGenFormFields`). */
+export function hasDocGenDocuments(envelope: ResolvedEnvelope): boolean {
+  return envelope.kind === 'documents' && envelope.documents.some((d) => d.docGenFormFields !== undefined);
 }
 
 /** The service's listing shows drafts of this identity that lost to `envelopeId`, the one that counts. */

@@ -8,11 +8,12 @@ import type { BrandLogoType } from '../envelope/brand-logo.js';
  * The steps a run can take for one envelope, in order. `draft`: create it as
  * a draft carrying its identity; `confirm`: ask the batched listing which
  * envelope of that identity is the earliest (the one that counts) and delete
- * the later drafts; `send`: send the winning draft; `views`: one signing
+ * the later drafts; `docgen`: set the draft's DocGen form fields (GET then
+ * PUT …/docGenFormFields: DocuSign generates its Word letters); `send`: send the winning draft; `views`: one signing
  * address per embedded signer whose turn has come; `documents`,
  * `certificate`: download them (only with `documents: 'at-send'`).
  */
-export const envelopeSteps = ['draft', 'confirm', 'send', 'views', 'documents', 'certificate'] as const;
+export const envelopeSteps = ['draft', 'confirm', 'docgen', 'send', 'views', 'documents', 'certificate'] as const;
 export type EnvelopeStep = (typeof envelopeSteps)[number];
 
 /**

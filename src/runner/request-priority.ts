@@ -21,6 +21,8 @@ export const requestPriority: Readonly<Record<EnvelopeStep | 'listing' | 'lastDr
   documents: 5,
   views: 4,
   send: 3,
+  // A draft's Word letters' values: the send waits for them.
+  docgen: 3,
   listing: 2,
   // Deleting the drafts that lost: before the winner's send, which waits for the deletion.
   confirm: 2,

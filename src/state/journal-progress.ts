@@ -13,6 +13,8 @@ export interface EnvelopeProgress {
   created?: { envelopeId: string; digest: string; adopted: boolean; at: string };
   /** The envelope was sent. */
   sent: boolean;
+  /** The draft whose Word letters were generated (PUT …/docGenFormFields), by envelopeId. */
+  docGen?: { envelopeId: string };
   /** Latest view per recipientId, with its expiry (ISO 8601). */
   views: Map<string, { expiresAt: string; onDemand?: true }>;
   /** Latest download per documentId. */
@@ -161,6 +163,9 @@ export function journalProgress(records: readonly JournalRecord[]): JournalProgr
           break;
         case 'sent':
           p.sent = true;
+          break;
+        case 'docgen':
+          p.docGen = { envelopeId: r.envelopeId };
           break;
         case 'view':
           p.views.set(r.recipientId, { expiresAt: r.expiresAt, ...(r.onDemand ? { onDemand: true as const } : {}) });

@@ -92,6 +92,12 @@ export type EnvelopeRecord =
     })
   | (RecordBase & {
       kind: 'envelope';
+      /** The draft's Word letters were generated from its values (PUT …/docGenFormFields, DocuSign's Document Generation). */
+      step: 'docgen';
+      envelopeId: string;
+    })
+  | (RecordBase & {
+      kind: 'envelope';
       /**
        * A signing view was made for one embedded recipient; the address
        * itself is in signing.json (0600), never here. With `onDemand`, none
@@ -281,6 +287,7 @@ export function isJournalRecord(value: unknown): value is JournalRecord {
           return str('envelopeId') && str('digest');
         case 'discarded':
         case 'sent':
+        case 'docgen':
           return str('envelopeId');
         case 'view':
           return str('recipientId') && str('expiresAt');

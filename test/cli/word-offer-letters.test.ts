@@ -110,15 +110,24 @@ describe('the Word offer-letter example', () => {
     const env = sandboxEnv(sandbox);
     const plan = await runCli(['plan', '.', '--format', 'json'], { cwd: dir, env });
     expect(plan.code, plan.stderr).toBe(0);
-    const planned = JSON.parse(plan.stdout) as { items: Array<{ apiCalls: number }> };
+    const planned = JSON.parse(plan.stdout) as { items: Array<{ apiCalls: number; steps?: string[] }> };
     const sent = await runCli(['run', '.', '--out', out], { cwd: dir, env, timeoutMs: 120_000 });
     expect(sent.code, sent.stderr + sent.stdout).toBe(0);
     const report = await readReport(out);
     expect(report.totals.envelopes).toMatchObject({ total: 20, succeeded: 20, failed: 0 });
-    // Values go with the creation request: a DocGen envelope costs what any embedded envelope costs.
-    expect(planned.items.filter((i) => 'apiCalls' in i).map((i) => i.apiCalls)).toEqual(
-      report.envelopes.map((e) => e.apiCalls),
+    // DocuSign's reference path: a draft, its form fields read and set (GET and PUT docGenFormFields), then sent.
+    expect(planned.items.map((i) => i.steps)).toEqual(
+      Array.from({ length: 20 }, () => ['draft', 'confirm', 'docgen', 'send', 'views']),
     );
+    // The plan counts each envelope's calls as the run made them: draft, GET + PUT docGenFormFields, send, view.
+    expect(planned.items.map((i) => i.apiCalls)).toEqual(report.envelopes.map((e) => e.apiCalls));
+    expect(report.envelopes.map((e) => e.apiCalls)).toEqual(Array.from({ length: 20 }, () => 5));
+    expect(report.api.byOperation).toMatchObject({
+      createEnvelope: 20,
+      getDocGenFormFields: 20,
+      updateDocGenFormFields: 20,
+      sendDraft: 20,
+    });
 
     const key = 'word-offer-W3005';
     const signing = JSON.parse(

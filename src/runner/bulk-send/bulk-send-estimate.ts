@@ -35,6 +35,8 @@ export function withBulkSend(plan: Plan, envelopes: Iterable<ResolvedEnvelope>, 
   let confirmed = 0;
   const items = plan.items.map((item) => {
     if (item.kind !== 'envelope' || !item.steps.includes('draft') || !item.steps.includes('send')) return item;
+    // Word letters are generated on each envelope's own draft (PUT …/docGenFormFields): not a Bulk Send copy.
+    if (item.steps.includes('docgen')) return item;
     const envelope = byIdentity.get(item.identity);
     if (!envelope || envelope.status !== 'sent') return item;
     if (!goesInBulk(envelope, all)) return item;

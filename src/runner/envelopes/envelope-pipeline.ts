@@ -26,6 +26,7 @@ import type { ServiceLedger } from './service-ledger.js';
 import { requestPriority } from '../request-priority.js';
 import { routedStatus } from '../../envelope/routing-turn.js';
 import { retireEarlierEnvelope } from '../../output/earlier-envelope.js';
+import { setDocGenFormFields } from './docgen-fields.js';
 import type { EnvelopeResult, ItemError, RecipientOutcome } from '../run-summary.js';
 
 /** What executing an envelope's plan needs from the run. */
@@ -277,6 +278,7 @@ type Step = (
 const steps: Record<EnvelopeStep, Step> = {
   draft: stepDraft,
   confirm: stepConfirm,
+  docgen: stepDocGen,
   send: stepSend,
   views: stepViews,
   documents: stepDocuments,
@@ -298,8 +300,12 @@ async function stepDraft(
   plan: EnvelopePlan,
 ): Promise<void> {
   const arbitrate = plan.steps.includes('confirm');
+  // Word letters go as DocuSign's API takes them (its example 42): a draft marked isDocGenDocument,
+  // whose values the docgen step sets (PUT …/docGenFormFields) before it is sent.
+  const docGen = plan.steps.includes('docgen');
   const definition = await envelopeDefinitionOf(envelope);
-  if (arbitrate) definition.status = 'created';
+  if (arbitrate || docGen) definition.status = 'created';
+  if (docGen) definition.documents = definition.documents?.map(({ docGenFormFields: _values, ...d }) => d);
   journalBehind(state, ctx, {
     kind: 'envelope',
     id: tag,
@@ -334,6 +340,7 @@ async function stepDraft(
       digest: envelope.digest,
     });
   } else {
+    // Not arbitrated (the run's own in-process sandbox): the envelope this identity is, draft or sent.
     journalBehind(state, ctx, {
       kind: 'envelope',
       id: tag,
@@ -417,6 +424,15 @@ export async function deleteLosingDrafts(account: AccountClient, envelopeIds: st
       }
     }
   }
+}
+
+/** Sets the draft's Word letters' values (DocuSign generates them), once its envelope is the identity's. */
+async function stepDocGen(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: EnvelopeContext, tag: string) {
+  const envelopeId = need(state.envelopeId);
+  // Sent already (another runner took it on): its letters were generated before it went.
+  if (state.status !== undefined && state.status !== 'created') return;
+  await setDocGenFormFields(envelope, envelopeId, ctx.account, tag);
+  journalBehind(state, ctx, { kind: 'envelope', id: tag, step: 'docgen', envelopeId });
 }
 
 /** Sends the draft that counts. Another runner may have sent it first: the service refuses a second send (ENVELOPE_INVALID_STATUS). */

@@ -7,6 +7,8 @@ import { recipientRoutes } from './envelopes/recipients/routes.js';
 import { managementViewApiRoutes, viewRoutes } from './envelopes/views/routes.js';
 import { documentRoutes } from './envelopes/documents/routes.js';
 import { templateRoutes } from './templates/routes.js';
+import { docGenRoutes } from './envelopes/docgen/routes.js';
+import { templatePartRoutes } from './templates/parts-routes.js';
 import { oauthRoutes } from './authentication/token-routes.js';
 import { folderRoutes } from './folders/routes.js';
 import { permissionProfileRoutes } from './permission-profiles/routes.js';
@@ -76,6 +78,8 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(managementViewApiRoutes);
   await app.register(documentRoutes);
   await app.register(templateRoutes);
+  await app.register(templatePartRoutes);
+  await app.register(docGenRoutes);
   await app.register(oauthRoutes);
   await app.register(folderRoutes);
   await app.register(permissionProfileRoutes);

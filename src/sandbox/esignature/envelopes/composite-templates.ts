@@ -1,7 +1,7 @@
 import { tabsByKind, tabsObject, type Tabs } from '../../../envelope/index.js';
 import { ApiError, apiErrors } from '../../platform/http/api-error.js';
 import type { BlobStore } from '../../platform/db/blob-store.js';
-import { documentPdf } from './documents/document-intake.js';
+import { documentPdf, type DocGenIntake } from './documents/document-intake.js';
 import { quickPageCount } from '../../platform/pdf/page-count.js';
 import type { TemplateRoleRecord, TemplatesRepository } from '../templates/repository.js';
 import { fillRoleTabs } from './tabs/role-tabs.js';
@@ -41,6 +41,7 @@ export interface CompositeContext {
   accountId: string;
   blobs: BlobStore;
   templates: TemplatesRepository;
+  docGen?: DocGenIntake;
 }
 
 /**
@@ -90,7 +91,7 @@ export async function resolveComposites(
 
     // Documents: the composite's own, else the first template (by sequence) that has some.
     let local: SourceDocument[] = [];
-    if (composite.document) local = [await intake(composite.document, context.blobs)];
+    if (composite.document) local = [await intake(composite.document, context)];
     else {
       for (const layer of layers) {
         if (layer.kind === 'server' && layer.stored.length > 0) {
@@ -105,7 +106,7 @@ export async function resolveComposites(
         }
         if (layer.kind === 'inline' && layer.documents.length > 0) {
           const ordered = [...layer.documents].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
-          for (const d of ordered) local.push(await intake(d, context.blobs));
+          for (const d of ordered) local.push(await intake(d, context));
           break;
         }
       }
@@ -161,8 +162,11 @@ export async function resolveComposites(
 }
 
 /** A document of the request as the sandbox keeps it: converted to PDF, its bytes in the blob store. */
-async function intake(document: IncomingDocument, blobs: BlobStore): Promise<SourceDocument> {
-  const bytes = await documentPdf(document);
+async function intake(
+  document: IncomingDocument,
+  { blobs, docGen }: Pick<CompositeContext, 'blobs' | 'docGen'>,
+): Promise<SourceDocument> {
+  const bytes = await documentPdf(document, docGen);
   return {
     documentId: document.documentId,
     name: document.name,

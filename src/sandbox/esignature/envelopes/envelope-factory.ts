@@ -12,7 +12,7 @@ import type { TemplatesRepository } from '../templates/repository.js';
 import type { EnvelopeRecord, RecipientRecord, DocumentRecord, CustomFieldRecord } from './repository.js';
 import type { IncomingEnvelope } from './wire/envelope-definition.js';
 import { ApiError, apiErrors } from '../../platform/http/api-error.js';
-import { documentPdf } from './documents/document-intake.js';
+import { documentPdf, type DocGenIntake } from './documents/document-intake.js';
 import { quickPageCount } from '../../platform/pdf/page-count.js';
 import { EnvelopeText, placeTabs } from './tabs/place-tabs.js';
 import { resolveComposites, type SourcePerson } from './composite-templates.js';
@@ -34,7 +34,15 @@ export interface NewEnvelope {
  */
 export async function buildEnvelope(
   incoming: IncomingEnvelope,
-  context: { accountId: string; userId: string; now: number; blobs: BlobStore; templates: TemplatesRepository },
+  context: {
+    accountId: string;
+    userId: string;
+    now: number;
+    blobs: BlobStore;
+    templates: TemplatesRepository;
+    /** Keeps a DocGen draft's DOCX (absent: a DocGen document needs its values at creation). */
+    docGen?: DocGenIntake;
+  },
 ): Promise<NewEnvelope> {
   const id = randomUUID();
   const { now } = context;
@@ -76,7 +84,7 @@ export async function buildEnvelope(
   } else {
     // A PDF as sent, or the rendition of a DOCX, HTML or TXT document (converted one at a time: a
     // conversion is CPU work, and several at once would only take turns).
-    for (const d of incoming.documents) d.bytes = await documentPdf(d);
+    for (const d of incoming.documents) d.bytes = await documentPdf(d, context.docGen);
     // Synchronous: one append per document (db/blob-packs.ts), cheaper than a thread-pool trip.
     const hashes = incoming.documents.map((d) => context.blobs.put(d.bytes));
     documents = incoming.documents.map((d, position) => {

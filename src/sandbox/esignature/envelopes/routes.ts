@@ -15,6 +15,7 @@ import { conditionalRouting } from './conditional-routing.js';
 import { envelopeWorkflows, workflowJson } from './workflow/envelope-workflow.js';
 import { documentVisibility } from './documents/document-visibility.js';
 import { brandNotFound } from '../brands/routes.js';
+import { docGenIntake, generateBeforeSend, refuseUngeneratedSend } from './docgen/docgen-form-fields.js';
 
 /** Query of the status-changes listing (Envelopes_GetEnvelopes). */
 interface ListQuery {
@@ -75,7 +76,9 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
         now: sandbox.clock.now(),
         blobs: sandbox.blobs,
         templates: sandbox.templates,
+        docGen: docGenIntake(sandbox),
       });
+      if (incoming.status === 'sent') refuseUngeneratedSend(sandbox, built.documents);
       if (brand !== undefined) brands.brandEnvelope(built.envelope.id, brand.id);
       if (incoming.conditionalRecipients.length > 0)
         conditionalRouting(sandbox.db).record(built.envelope.id, incoming.conditionalRecipients);
@@ -270,6 +273,8 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
           lifecycle.void(envelope.id, reason, actorOf(request));
         } else if (status === 'sent') {
           requirePermission(request, 'allowEnvelopeSending');
+          // A DocGen letter whose values were kept only (update_docgen_formfields_only) is generated now.
+          if (envelope.status === 'created') await generateBeforeSend(request.server.sandbox, envelope.id);
           lifecycle.send(envelope.id, actorOf(request));
         } else if (status !== undefined) {
           throw apiErrors.invalidParameter("Value for 'status' must be 'created', 'sent' or 'voided'.");

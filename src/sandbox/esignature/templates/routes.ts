@@ -15,6 +15,7 @@ import {
   templateRecipientsJson,
 } from './template-json.js';
 import { contentDisposition } from '../../platform/http/content-disposition.js';
+import { docGenIntake } from '../envelopes/docgen/docgen-form-fields.js';
 
 interface TemplateParams {
   accountId: string;
@@ -30,7 +31,7 @@ interface ListQuery {
 }
 
 /** A live template of the caller's account; TEMPLATE_ID_INVALID for a missing, deleted or foreign one alike. */
-function templateOf(request: FastifyRequest, templateId: string): TemplateRecord {
+export function templateOf(request: FastifyRequest, templateId: string): TemplateRecord {
   const { account } = principalOf(request);
   const template = request.server.sandbox.templates.get(account.id, templateId);
   if (!template) throw apiErrors.templateNotFound();
@@ -59,7 +60,7 @@ export const templateRoutes: FastifyPluginAsync = async (app) => {
       const { account, user } = principalOf(request);
       const { sandbox } = request.server;
       const incoming = parseTemplateDefinition(request.body);
-      const documents = await templateDocuments(incoming.documents ?? [], sandbox.blobs);
+      const documents = await templateDocuments(incoming.documents ?? [], sandbox.blobs, docGenIntake(sandbox, true));
       const roles = await templateRoles(incoming.recipients ?? [], documents);
       const now = sandbox.clock.now();
       const template: TemplateRecord = {
@@ -153,7 +154,9 @@ export const templateRoutes: FastifyPluginAsync = async (app) => {
       const { sandbox } = request.server;
       const incoming = parseTemplateDefinition(request.body);
       const documents =
-        incoming.documents === undefined ? undefined : await templateDocuments(incoming.documents, sandbox.blobs);
+        incoming.documents === undefined
+          ? undefined
+          : await templateDocuments(incoming.documents, sandbox.blobs, docGenIntake(sandbox, true));
       const current = documents ?? sandbox.templates.documents(template.id);
       // Recipients kept are checked too: their tabs must still land on a document.
       const roles =

@@ -3,23 +3,26 @@ import { hashPassword } from '../../platform/password-hash.js';
 import { apiErrors } from '../../platform/http/api-error.js';
 import type { BlobStore } from '../../platform/db/blob-store.js';
 import { checkTabs } from '../envelopes/envelope-factory.js';
-import { documentPdf } from '../envelopes/documents/document-intake.js';
+import { documentPdf, type DocGenIntake } from '../envelopes/documents/document-intake.js';
 import { quickPageCount } from '../../platform/pdf/page-count.js';
 import type { TemplateDocumentRecord, TemplateRecipientFixed, TemplateRoleRecord } from './repository.js';
 import type { IncomingDocument, IncomingRecipient } from '../envelopes/wire/envelope-definition.js';
 
 /**
  * A template's documents as the sandbox keeps them: PDFs (DOCX, HTML and TXT
- * converted at intake, as for envelopes), bytes in the blob store.
+ * converted at intake, as for envelopes), bytes in the blob store. With
+ * `docGen`, a DOCX with merge fields is a DocGen document (its DOCX kept):
+ * each envelope made from the template gets its fields to set.
  */
 export async function templateDocuments(
   documents: IncomingDocument[],
   blobs: BlobStore,
+  docGen?: DocGenIntake,
 ): Promise<TemplateDocumentRecord[]> {
   const out: TemplateDocumentRecord[] = [];
   // One at a time: a conversion is CPU work (as envelope-factory.ts).
   for (const [index, d] of documents.entries()) {
-    const bytes = await documentPdf(d);
+    const bytes = await documentPdf(d, docGen);
     out.push({
       documentId: d.documentId,
       position: d.order ?? index + 1,

@@ -362,6 +362,23 @@ CREATE TABLE IF NOT EXISTS envelope_visibility (
   envelope_id TEXT PRIMARY KEY,
   enforce_signer_visibility INTEGER NOT NULL
 );
+-- DocuSign's Document Generation (docgen/docgen-store.ts): the DOCX behind the PDF the sandbox keeps of a DocGen
+-- document not generated yet (by that PDF's sha256, so a template's document carries it into its envelopes), and
+-- each envelope's DocGen documents: the GUID DocuSign gives them, the values set (null until PUT docGenFormFields)
+-- and whether the letter was generated from them.
+CREATE TABLE IF NOT EXISTS docgen_sources (
+  pdf_sha256 TEXT PRIMARY KEY,
+  docx_sha256 TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS envelope_docgen_documents (
+  envelope_id TEXT NOT NULL,
+  document_id TEXT NOT NULL,
+  document_id_guid TEXT NOT NULL,
+  docx_sha256 TEXT NOT NULL,
+  fields_json TEXT,
+  generated INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (envelope_id, document_id)
+);
 -- Sender and console views (console/management-views.ts): a single-use token, then a session held by
 -- a cookie. Token and session secret are kept as sha256 only.
 CREATE TABLE IF NOT EXISTS management_views (

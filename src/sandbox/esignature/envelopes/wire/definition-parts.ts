@@ -144,7 +144,7 @@ function docGenOf(doc: Record<string, unknown>, field: string): Pick<IncomingDoc
 }
 
 /** One `DocGenFormField` of a request: name, value, type, format, rowValues (each row's list of fields). */
-function docGenFieldOf(raw: unknown, field: string): DocGenFormField {
+export function docGenFieldOf(raw: unknown, field: string): DocGenFormField {
   const f = lenientObject(raw, field) ?? {};
   const name = lenientString(f['name'], `${field}.name`);
   if (!name) throw apiErrors.invalidBody(`${field}.name is required.`);

@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { docxOfBody, paragraphOfRuns } from '../helpers/docx-of-body.js';
+import { tempPdf, tool } from '../signing/pdf-tools.js';
+import { authHeader, call, expectApiError, login } from './helpers/api.js';
+import { injectedSandbox } from './helpers/injected-sandbox.js';
+
+// Issue 39, the sandbox: a DocGen DOCX on a draft, its fields read and set
+// through …/docGenFormFields as DocuSign takes them, and the faults DocuSign
+// refuses: a field without a value, a value for no field, another envelope's
+// document, a draft sent before its fields are set.
+
+let sandbox: RunningSandbox;
+let base: string;
+const headers = authHeader();
+
+beforeAll(async () => {
+  sandbox = await injectedSandbox();
+  const { accountId } = await login(sandbox.rootUrl);
+  base = `${sandbox.origin}/restapi/v2.1/accounts/${accountId}`;
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+const letter = docxOfBody(
+  paragraphOfRuns('Dear {{Candidate_Name}},') +
+    paragraphOfRuns('Your salary is {{Sal', 'ary}}.') +
+    paragraphOfRuns('Sign here:'),
+);
+
+async function draft(isDocGenDocument = true): Promise<string> {
+  const created = await call(`${base}/envelopes`, {
+    headers,
+    body: {
+      emailSubject: 'Your offer',
+      status: 'created',
+      documents: [
+        {
+          documentId: '1',
+          name: 'offer.docx',
+          fileExtension: 'docx',
+          documentBase64: letter.toString('base64'),
+          ...(isDocGenDocument ? { isDocGenDocument: 'true' } : {}),
+        },
+      ],
+      recipients: {
+        signers: [
+          {
+            recipientId: '1',
+            name: 'Ada Lovelace',
+            email: 'ada@example.com',
+            tabs: { signHereTabs: [{ anchorString: 'Sign here:', anchorXOffset: '80' }] },
+          },
+        ],
+      },
+    },
+  });
+  expect(created.status, JSON.stringify(created.json)).toBe(201);
+  return created.json.envelopeId as string;
+}
+
+const fieldsOf = (envelopeId: string) => call(`${base}/envelopes/${envelopeId}/docGenFormFields`, { headers });
+const put = (envelopeId: string, documentId: string, list: unknown[], query = '') =>
+  call(`${base}/envelopes/${envelopeId}/docGenFormFields${query}`, {
+    method: 'PUT',
+    headers,
+    body: { docGenFormFields: [{ documentId, docGenFormFieldList: list }] },
+  });
+const send = (envelopeId: string) =>
+  call(`${base}/envelopes/${envelopeId}`, { method: 'PUT', headers, body: { status: 'sent' } });
+const letterText = async (envelopeId: string) =>
+  (
+    await tool('pdftotext', [
+      tempPdf((await call(`${base}/envelopes/${envelopeId}/documents/1`, { headers })).bytes),
+      '-',
+    ])
+  ).out;
+const values = [
+  { name: 'Candidate_Name', value: 'Ada Lovelace' },
+  { name: 'Salary', value: '62000', type: 'Number', format: { expression: '#,##0' } },
+];
+
+describe('docGenFormFields of a draft', () => {
+  it('lists the fields of a draft marked isDocGenDocument, and nothing for a DOCX sent plain', async () => {
+    const read = await fieldsOf(await draft());
+    expect(read.status).toBe(200);
+    expect(read.json.docGenFormFields).toEqual([
+      {
+        documentId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        docGenDocumentStatus: 'created',
+        docGenFormFieldList: [
+          { name: 'Candidate_Name', label: 'Candidate_Name', required: 'true', type: 'TextBox' },
+          { name: 'Salary', label: 'Salary', required: 'true', type: 'TextBox' },
+        ],
+      },
+    ]);
+    // The same DOCX without the flag is an ordinary document: no fields, as DocuSign answers {} then.
+    expect((await fieldsOf(await draft(false))).json).toEqual({});
+  });
+
+  it('refuses a field without a value, a value for no field and a document that is not a DocGen one of the envelope', async () => {
+    const envelopeId = await draft();
+    const guid = (await fieldsOf(envelopeId)).json.docGenFormFields[0].documentId as string;
+    const missing = await put(envelopeId, guid, [values[0]]);
+    expectApiError(missing, 400, 'INVALID_REQUEST_PARAMETER');
+    expect(missing.json.message).toContain('Salary');
+    const unknown = await put(envelopeId, guid, [...values, { name: 'Bonus', value: '10%' }]);
+    expectApiError(unknown, 400, 'INVALID_REQUEST_PARAMETER');
+    expect(unknown.json.message).toContain('Bonus');
+    expectApiError(
+      await put(envelopeId, 'bf3202e1-0000-0000-0000-af4f41366879', values),
+      400,
+      'DOCUMENT_DOES_NOT_EXIST',
+    );
+    // Nothing was set: the draft still cannot be sent.
+    const refused = await send(envelopeId);
+    expectApiError(refused, 400, 'INVALID_REQUEST_PARAMETER');
+    expect(refused.json.message).toContain('Candidate_Name, Salary');
+  });
+
+  it('generates the letter at PUT (a new GUID), places the tabs on it, and refuses a second PUT once sent', async () => {
+    const envelopeId = await draft();
+    const before = (await fieldsOf(envelopeId)).json.docGenFormFields[0].documentId as string;
+    const set = await put(envelopeId, before, values);
+    expect(set.status, JSON.stringify(set.json)).toBe(200);
+    const after = set.json.docGenFormFields[0];
+    expect(after.documentId).not.toBe(before);
+    expect(after.docGenDocumentStatus).toBe('generated');
+    expect(after.docGenFormFieldList[1]).toMatchObject({ name: 'Salary', value: '62000', type: 'Number' });
+    const text = await letterText(envelopeId);
+    expect(text).toContain('Dear Ada Lovelace,');
+    expect(text).toContain('Your salary is 62,000.');
+    expect((await send(envelopeId)).status).toBe(200);
+    expectApiError(await put(envelopeId, after.documentId as string, values), 400, 'ENVELOPE_INVALID_STATUS');
+  });
+
+  it('with update_docgen_formfields_only=true keeps the GUID and the draft, and generates the letter when sent', async () => {
+    const envelopeId = await draft();
+    const guid = (await fieldsOf(envelopeId)).json.docGenFormFields[0].documentId as string;
+    const set = await put(envelopeId, guid, values, '?update_docgen_formfields_only=true');
+    expect(set.status, JSON.stringify(set.json)).toBe(200);
+    expect(set.json.docGenFormFields[0]).toMatchObject({ documentId: guid, docGenDocumentStatus: 'created' });
+    expect(await letterText(envelopeId)).toContain('{{Candidate_Name}}');
+    expect((await send(envelopeId)).status).toBe(200);
+    const text = await letterText(envelopeId);
+    expect(text).toContain('Dear Ada Lovelace,');
+    expect(text).not.toContain('{{');
+  });
+});
