@@ -6,6 +6,10 @@ import { createAdminContext } from './admin-context.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { assetGroupRoutes } from './asset-groups/routes.js';
 import { accountSettingsRoutes } from './account-settings/routes.js';
+import { userRoutes } from './users/routes.js';
+import { productRoutes } from './products/routes.js';
+import { dsGroupRoutes } from './ds-groups/routes.js';
+import { bulkUserRoutes } from './bulk/user-routes.js';
 
 export interface AdminApiOptions {
   /** The request log's line for an internal error. */
@@ -86,4 +90,8 @@ export const adminApiPlugin: FastifyPluginAsync<AdminApiOptions> = async (app, o
   await app.register(organizationRoutes, { context });
   await app.register(assetGroupRoutes, { context });
   await app.register(accountSettingsRoutes, { context });
+  await app.register(userRoutes, { context });
+  await app.register(productRoutes, { context });
+  await app.register(dsGroupRoutes, { context });
+  await app.register(bulkUserRoutes, { context });
 };
