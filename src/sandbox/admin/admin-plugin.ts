@@ -10,6 +10,7 @@ import { userRoutes } from './users/routes.js';
 import { productRoutes } from './products/routes.js';
 import { dsGroupRoutes } from './ds-groups/routes.js';
 import { bulkUserRoutes } from './bulk/user-routes.js';
+import { dataRedactionRoutes } from './data-redaction/routes.js';
 
 export interface AdminApiOptions {
   /** The request log's line for an internal error. */
@@ -94,4 +95,5 @@ export const adminApiPlugin: FastifyPluginAsync<AdminApiOptions> = async (app, o
   await app.register(productRoutes, { context });
   await app.register(dsGroupRoutes, { context });
   await app.register(bulkUserRoutes, { context });
+  await app.register(dataRedactionRoutes, { context });
 };

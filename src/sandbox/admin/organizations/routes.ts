@@ -49,4 +49,22 @@ export const organizationRoutes: FastifyPluginAsync<{ context: AdminContext }> =
       }));
     },
   );
+
+  // The sandbox has no single sign-on and no reserved domains: both lists are empty, as for an organisation that set none up.
+  app.get<{ Params: { organizationId: string } }>(
+    '/v2/organizations/:organizationId/identity_providers',
+    { config: { adminScope: 'identity_provider_read' } },
+    async (request) => {
+      organizationOf(request);
+      return { identity_providers: [] };
+    },
+  );
+  app.get<{ Params: { organizationId: string } }>(
+    '/v2/organizations/:organizationId/reserved_domains',
+    { config: { adminScope: 'domain_read' } },
+    async (request) => {
+      organizationOf(request);
+      return { reserved_domains: [] };
+    },
+  );
 };

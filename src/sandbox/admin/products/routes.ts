@@ -5,12 +5,9 @@ import { adminErrors } from '../admin-error.js';
 import { bodyObject, memberString } from '../admin-wire.js';
 import { accountProfile, permissionProfileOf, personByEmail, personById } from '../users/organization-users.js';
 
-/**
- * The one product the sandbox emulates: eSignature, whose permission
- * profiles are the account's own. Its id is the sandbox's (a fixed GUID);
- * CLM and DocuSign's other products are not emulated.
- */
-export const esignProduct = { id: '5c2f8e1a-7d4b-4e39-b6a0-3f1d9c8e2a10', name: 'ESign' } as const;
+import { esignProduct } from './esign-product.js';
+
+export { esignProduct } from './esign-product.js';
 
 type AccountParams = { organizationId: string; accountId: string };
 

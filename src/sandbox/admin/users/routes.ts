@@ -1,12 +1,14 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { accountOfOrganization, organizationOf, type AdminContext } from '../admin-context.js';
 import { adminErrors } from '../admin-error.js';
-import { bodyObject, memberObject, memberString, requiredEmail, requiredString } from '../admin-wire.js';
+import { bodyObject, memberObject, memberString, requiredEmail, requiredString, sandboxSite } from '../admin-wire.js';
+import { esignProduct } from '../products/esign-product.js';
 import {
   accountProfile,
   addMembership,
   organizationPeople,
   personByEmail,
+  permissionProfileOf,
   personById,
   type OrganizationPerson,
 } from './organization-users.js';
@@ -147,6 +149,59 @@ export const userRoutes: FastifyPluginAsync<{ context: AdminContext }> = async (
         },
       ]);
       return newUserWire(context, person, users);
+    },
+  );
+
+  app.post<{ Params: OrgParams & { accountId: string } }>(
+    '/v2.1/organizations/:organizationId/accounts/:accountId/users',
+    { config: { adminScope: 'user_write' } },
+    async (request) => {
+      const organization = organizationOf(request);
+      const accountId = accountOfOrganization(context, organization, request.params.accountId).account.id;
+      const body = bodyObject(request.body, 'a NewMultiProductUserAddRequest');
+      const products = Array.isArray(body['product_permission_profiles']) ? body['product_permission_profiles'] : [];
+      const esign = products
+        .map((p, i) => bodyObject(p, `product_permission_profiles[${i}]`))
+        .find((p) => memberString(p, 'product_id', 'product_id')?.toLowerCase() === esignProduct.id);
+      const groups = Array.isArray(body['ds_groups']) ? body['ds_groups'] : [];
+      const { person, users } = addUser(organization.id, body, [
+        {
+          accountId,
+          profile: { id: esign ? memberString(esign, 'permission_profile_id', 'permission_profile_id') : undefined },
+          groupIds: groups.map((g, i) =>
+            requiredString(bodyObject(g, `ds_groups[${i}]`), 'ds_group_id', `ds_groups[${i}].ds_group_id`),
+          ),
+        },
+      ]);
+      const wire = newUserWire(context, person, users);
+      const account = accountOfOrganization(context, organization, accountId);
+      return {
+        ...wire,
+        accounts: users.map((u) => {
+          const profile = permissionProfileOf(context, u);
+          return {
+            id: u.accountId,
+            site_id: sandboxSite.siteId,
+            product_permission_profiles: [
+              {
+                product_id: esignProduct.id,
+                product_name: esignProduct.name,
+                permission_profiles: [{ permission_profile_id: profile.id, permission_profile_name: profile.name }],
+              },
+            ],
+            ds_groups: sandbox.groups
+              .list(u.accountId)
+              .filter((g) => sandbox.groups.members(g.id).includes(u.id))
+              .map((g) => ({
+                ds_group_id: g.id,
+                account_id: u.accountId,
+                group_id: g.id,
+                group_name: g.name,
+                account_name: account.account.name,
+              })),
+          };
+        }),
+      };
     },
   );
 
