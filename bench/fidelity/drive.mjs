@@ -15,11 +15,16 @@ import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { examples } from './examples.mjs';
+import { examples as esignatureExamples } from './examples.mjs';
+import { adminExamples } from './admin-examples.mjs';
 
 const dir = process.env.EXAMPLES_DIR;
 const origin = process.env.SANDBOX_ORIGIN;
 const resultsFile = process.env.RESULTS_FILE;
+// FIDELITY_API=admin: the Admin API examples (lib/admin), against the sandbox's /management.
+const admin = process.env.FIDELITY_API === 'admin';
+const examples = admin ? adminExamples : esignatureExamples;
+const controllersDir = admin ? 'admin' : 'eSignature';
 const fromExamples = createRequire(join(dir, 'package.json'));
 
 // The examples' config has no setting for the account server: config/index.js
@@ -51,7 +56,10 @@ function manifest() {
     ].map((Name) => ({ Name, ResultsPageText: `${Name} {0} {1} {2}` })),
   });
   return {
-    APIs: [{ Name: 'eSignature', Groups: [{ Examples: Array.from({ length: 50 }, (_, i) => example(i + 1)) }] }],
+    APIs: ['eSignature', 'Admin'].map((Name) => ({
+      Name,
+      Groups: [{ Examples: Array.from({ length: 50 }, (_, i) => example(i + 1)) }],
+    })),
     SupportingTexts: { HelpingTexts: { SubmitButtonDeleteText: 'Delete', SubmitButtonRestoreText: 'Restore' } },
   };
 }
@@ -298,7 +306,8 @@ function judge(example, { events, thrown }) {
     // A ReferenceError raised in the examples' own controller is a fault of
     // the example, not of the service: it fails the same against DocuSign.
     const own =
-      thrown instanceof ReferenceError && stack.split('\n')[1]?.includes(join(dir, 'lib', 'eSignature', 'controllers'));
+      thrown instanceof ReferenceError &&
+      stack.split('\n')[1]?.includes(join(dir, 'lib', controllersDir, 'controllers'));
     return {
       ok: false,
       reason: own
@@ -329,6 +338,9 @@ function judge(example, { events, thrown }) {
       return { ok: true, url: first.url };
     if (first.kind === 'redirect' && example.url === undefined && first.url.startsWith(origin))
       return { ok: true, url: new URL(first.url).pathname.split('/').slice(0, 2).join('/') };
+  } else if (example.expect === 'page') {
+    // A page of the example's own (eg004's status page).
+    if (first.kind === 'render' && first.view === example.view) return { ok: true, page: first.view };
   } else if (example.expect === 'embed') {
     const url = first.locals?.url;
     if (first.kind === 'render' && typeof url === 'string' && url.startsWith(origin))
@@ -350,6 +362,8 @@ function judge(example, { events, thrown }) {
 async function main() {
   const session = {};
   const results = [];
+  // What a results page showed that a person types into a later example's form (admin-examples.mjs).
+  const memory = {};
   const { user, consented } = await login(session);
   const loginResult = { accountId: Boolean(session.accountId), basePath: session.basePath, consentPage: consented };
   process.stderr.write(
@@ -361,7 +375,8 @@ async function main() {
       results.push({ eg: example.eg, controller: example.controller, result: 'out of scope', why: example.outOfScope });
       continue;
     }
-    const controller = fromExamples(`./lib/eSignature/controllers/${example.controller}.js`);
+    const controller = fromExamples(`./lib/${controllersDir}/controllers/${example.controller}.js`);
+    if (example.session) Object.assign(session, example.session({ memory }));
     const before = { ...session };
     const record = { eg: example.eg, controller: example.controller };
     try {
@@ -386,12 +401,24 @@ async function main() {
       let verdict;
       for (const step of steps) {
         const makeBody = step.body ?? example.body ?? (() => ({}));
-        const answer = await callController(
+        let answer = await callController(
           controller[step.name],
-          makeRequest(session, user, makeBody({ form, session })),
+          makeRequest(session, user, makeBody({ form, session, memory })),
         );
+        // A page a person reloads until it says what they wait for (eg004's import status), ten times at most.
+        for (let tries = 1; step.until && tries < 10; tries++) {
+          const locals = answer.events.find((e) => e.kind === 'render')?.locals ?? {};
+          if (step.until(locals)) break;
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+          answer = await callController(
+            controller[step.name],
+            makeRequest(session, user, makeBody({ form, session, memory })),
+          );
+        }
         // A step may expect its own answer (eg043's third page redirects to its fourth).
-        verdict = judge({ ...example, expect: step.expect ?? example.expect, url: step.url }, answer);
+        verdict = judge({ ...example, expect: step.expect ?? example.expect, url: step.url, view: step.view }, answer);
+        if (verdict.ok && step.until && !step.until(answer.events.find((e) => e.kind === 'render')?.locals ?? {}))
+          Object.assign(verdict, { ok: false, reason: 'its page never said what the person waits for' });
         if (!verdict.ok) {
           verdict.step = step.name;
           break;
@@ -445,6 +472,16 @@ async function main() {
       }
       const { ok, ...detail } = verdict;
       Object.assign(record, { result: ok ? 'pass' : 'fail' }, detail);
+      if (ok && example.remember && detail.shown) {
+        try {
+          example.remember(JSON.parse(detail.shown), memory);
+        } catch {
+          Object.assign(record, {
+            result: 'fail',
+            reason: 'its results page shows no JSON the next examples can read',
+          });
+        }
+      }
       if (ok) {
         const missing = (example.sets ?? []).filter(
           (key) => session[key] === undefined || session[key] === before[key],

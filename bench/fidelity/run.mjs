@@ -5,7 +5,10 @@
 //
 //   git clone https://github.com/docusign/code-examples-node /path/to/code-examples-node
 //   npm run build
-//   node bench/fidelity/run.mjs --examples /path/to/code-examples-node [--out fidelity.json] [--no-install] [--verbose]
+//   node bench/fidelity/run.mjs --examples /path/to/code-examples-node [--api admin] [--out fidelity.json] [--no-install] [--verbose]
+//
+// --api admin runs the Admin API examples (lib/admin) instead, against the
+// sandbox's /management (their config's adminAPIUrl).
 //
 // It installs the examples' own dependencies in their folder (`npm ci`, from
 // the npm registry: the reason it is not part of `npm test`), writes their
@@ -38,7 +41,7 @@ const seed = {
 function usage(message) {
   if (message) process.stderr.write(`${message}\n\n`);
   process.stderr.write(
-    'usage: node bench/fidelity/run.mjs --examples DIR [--out FILE] [--no-install] [--verbose]\n' +
+    'usage: node bench/fidelity/run.mjs --examples DIR [--api esignature|admin] [--out FILE] [--no-install] [--verbose]\n' +
       '  DIR   a clone of https://github.com/docusign/code-examples-node\n' +
       '  FILE  where the results go as JSON (default: fidelity.json in the current folder)\n',
   );
@@ -46,17 +49,20 @@ function usage(message) {
 }
 
 function parseArgs(argv) {
-  const options = { out: resolve('fidelity.json'), install: true, verbose: false };
+  const options = { out: resolve('fidelity.json'), install: true, verbose: false, api: 'esignature' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--examples') options.examples = resolve(argv[++i] ?? usage('--examples needs a folder'));
     else if (arg === '--out') options.out = resolve(argv[++i] ?? usage('--out needs a file'));
     else if (arg === '--no-install') options.install = false;
+    else if (arg === '--api') options.api = argv[++i] ?? usage('--api needs esignature or admin');
     else if (arg === '--verbose') options.verbose = true;
     else if (arg === '--help' || arg === '-h') usage();
     else usage(`unknown argument ${arg}`);
   }
   if (!options.examples) usage('--examples is required');
+  if (options.api !== 'esignature' && options.api !== 'admin')
+    usage(`--api takes esignature or admin, not ${options.api}`);
   if (!existsSync(join(options.examples, 'lib', 'eSignature', 'controllers')))
     usage(`${options.examples} does not look like code-examples-node (no lib/eSignature/controllers)`);
   if (!existsSync(bin)) usage(`${bin} is missing: run \`npm run build\` in ${repoRoot} first`);
@@ -277,6 +283,8 @@ async function main() {
       signerEmail: 'signer@example.com',
       signerName: 'Sam Signer',
       production: false,
+      // The Admin API examples' base (DocuSign's https://api-d.docusign.net/management): the sandbox's.
+      adminAPIUrl: `${sandbox.origin}/management`,
     });
     if (existsSync(settingsFile)) renameSync(settingsFile, backup);
     wroteSettings = true;
@@ -295,6 +303,7 @@ async function main() {
         RESULTS_FILE: resultsFile,
         SEED_EMAIL: seed.email,
         SEED_PASSWORD: seed.password,
+        FIDELITY_API: options.api,
         HTTPS_PROXY: proxy.url,
         https_proxy: proxy.url,
         NO_PROXY: '127.0.0.1,localhost',
@@ -311,16 +320,16 @@ async function main() {
     const inScope = examples.filter((e) => e.result !== 'out of scope');
     const passing = inScope.filter((e) => e.result === 'pass');
     const examplesCommit = await runToEnd('git', ['rev-parse', 'HEAD'], { cwd: examplesDir, env: process.env });
-    const docusignEsign = JSON.parse(
-      readFileSync(join(examplesDir, 'node_modules', 'docusign-esign', 'package.json'), 'utf8'),
-    ).version;
+    const sdk = options.api === 'admin' ? 'docusign-admin' : 'docusign-esign';
+    const sdkVersion = JSON.parse(readFileSync(join(examplesDir, 'node_modules', sdk, 'package.json'), 'utf8')).version;
     const summary = {
       figure: `${passing.length} of ${inScope.length} in scope pass`,
       passing: passing.length,
       inScope: inScope.length,
       outOfScope: examples.length - inScope.length,
       examplesCommit: examplesCommit.code === 0 ? examplesCommit.output.trim() : undefined,
-      docusignEsign,
+      api: options.api,
+      [options.api === 'admin' ? 'docusignAdmin' : 'docusignEsign']: sdkVersion,
       login,
       examples,
     };
