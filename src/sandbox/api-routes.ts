@@ -17,6 +17,7 @@ import { brandRoutes } from './routes/brands.js';
 import { userAuthorizationRoutes } from './routes/user-authorizations.js';
 import { actingPrincipal, actOnBehalfHeader } from './auth/act-on-behalf.js';
 import { connectConfigurationRoutes } from './routes/connect-configurations.js';
+import { esignatureSettingsRoutes } from './admin/account-settings/esignature-settings-routes.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -80,4 +81,5 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(brandRoutes);
   await app.register(connectConfigurationRoutes);
   await app.register(userAuthorizationRoutes);
+  await app.register(esignatureSettingsRoutes);
 };
