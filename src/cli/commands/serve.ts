@@ -77,6 +77,8 @@ const handler: CommandHandler = async ({ options, io, signal }) => {
         : 'off with --public-url (--allow-key-generation turns them on)'
     }\n`,
   );
+  // DocuSign's Admin API (organisations, accounts created and cloned, users across accounts): DOCUSIGN_ADMIN_BASE.
+  io.stdout.write(`  Admin API (organizations, asset groups, users): ${sandbox.origin}/management\n`);
   if (options['tls'] === true) {
     io.stdout.write(
       dataDir

@@ -7,7 +7,7 @@ import {
   type OrganizationsStore,
 } from './organizations/organizations-store.js';
 import { assetGroupWorks, type AssetGroupWorks } from './asset-groups/asset-group-works.js';
-import { accountSettingsStore, type AccountSettingsStore } from './account-settings/account-settings-store.js';
+import { accountSettingsStore, type AccountSettingsStore } from '../esignature/accounts/settings-store.js';
 import { adminErrors } from './admin-error.js';
 import { bulkJobs, type BulkJobs } from './bulk/bulk-jobs.js';
 

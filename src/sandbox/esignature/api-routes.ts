@@ -20,6 +20,7 @@ import { userAuthorizationRoutes } from './user-authorizations/routes.js';
 import { actingPrincipal, actOnBehalfHeader } from './authentication/act-on-behalf.js';
 import type { Principal } from './authentication/authenticate.js';
 import { connectConfigurationRoutes } from './connect/routes.js';
+import { esignatureSettingsRoutes } from './accounts/settings-routes.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -89,4 +90,5 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(brandRoutes);
   await app.register(connectConfigurationRoutes);
   await app.register(userAuthorizationRoutes);
+  await app.register(esignatureSettingsRoutes);
 };

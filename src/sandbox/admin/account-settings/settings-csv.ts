@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { adminErrors } from '../admin-error.js';
-import { settingNamePattern } from './account-settings-store.js';
+import { settingNamePattern } from '../../esignature/accounts/settings-store.js';
 
 /**
  * The account settings CSV of the sandbox's export and import: a `setting`

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SandboxServices } from '../../services.js';
 import type { OrganizationsStore } from '../organizations/organizations-store.js';
-import type { AccountSettingsStore } from '../account-settings/account-settings-store.js';
+import type { AccountSettingsStore } from '../../esignature/accounts/settings-store.js';
 import { provisionAccount, type TargetAccountRequest } from './provision-account.js';
 
 export type { TargetAccountRequest } from './provision-account.js';

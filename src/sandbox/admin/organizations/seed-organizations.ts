@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { SignrunError } from '../../../errors/signrun-error.js';
 import type { SandboxDatabase } from '../../platform/db/open-database.js';
 import type { SeedOrganization } from '../../seed/seed-types.js';
 import { organizationsStore } from './organizations-store.js';
@@ -28,13 +29,15 @@ export function seedOrganizations(
     const organizationId = (seed.organizationId ?? randomUUID()).toLowerCase();
     const held = seed.accounts.map((ref) => {
       const account = accounts.find((a) => a.id === ref.toLowerCase() || a.name === ref);
-      if (!account) throw new Error(`organization ${seed.name}: no account of the seed is named ${ref}`);
+      if (!account)
+        throw new SignrunError('SR_SANDBOX_SEED', `organization ${seed.name}: no account of the seed is named ${ref}`);
       return account;
     });
     const users = held.flatMap((a) => a.users);
     const admins = seed.administrators.map((ref) => {
       const user = users.find((u) => u.id === ref.toLowerCase() || u.userName === ref);
-      if (!user) throw new Error(`organization ${seed.name}: no user of its accounts is named ${ref}`);
+      if (!user)
+        throw new SignrunError('SR_SANDBOX_SEED', `organization ${seed.name}: no user of its accounts is named ${ref}`);
       return user;
     });
     store.insert({
