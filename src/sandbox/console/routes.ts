@@ -8,6 +8,8 @@ import { setSecurityHeaders } from '../signing/security-headers.js';
 import { publicOrigin } from '../public-origin.js';
 import { isoTime } from '../clock.js';
 import { LifecycleError } from '../lifecycle.js';
+import { ApiError } from '../api-error.js';
+import { generateBeforeSend } from '../docgen/docgen-form-fields.js';
 import type { EnvelopeRecord } from '../repositories/envelopes.js';
 import { envelopeFolders, systemFolders, type FolderType } from '../repositories/envelope-folders.js';
 import { managementViews, sameToken, type ManagementSession, type ManagementViewKind } from './management-views.js';
@@ -176,13 +178,15 @@ export const managementViewRoutes: FastifyPluginAsync = async (app) => {
     const session = sessionOf(request, reply, 'sender', true);
     if (session === undefined) return reply;
     try {
+      // A DocGen draft's letter is generated (or its missing values refused) as when the API sends it.
+      await generateBeforeSend(services, session.envelopeId!);
       services.lifecycle.send(session.envelopeId!, {
         ip: request.ip,
         userAgent: request.headers['user-agent'] ?? null,
       });
     } catch (error) {
-      if (!(error instanceof LifecycleError)) throw error;
-      return renderSender(reply, session, 409, `The envelope could not be sent: ${error.message}.`);
+      if (!(error instanceof LifecycleError) && !(error instanceof ApiError)) throw error;
+      return renderSender(reply, session, 409, `The envelope could not be sent: ${error.message.replace(/\.$/, '')}.`);
     }
     views.finish(session.id, services.clock.now());
     return reply.redirect(returnAddress(session.returnUrl, 'Send'), 303);
