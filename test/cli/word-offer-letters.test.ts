@@ -144,7 +144,10 @@ describe('the Word offer-letter example', () => {
     const text = (await tool('pdftotext', ['-layout', path.join(out, pdf.path), '-'])).out;
     expect(text).toContain('Dear Elena Rossi,');
     expect(text).toContain('Your annual salary is EUR 79,000.');
-    expect(text).toContain('Elena Rossi');
+    // The candidate's signature, stamped on the generated letter: the sandbox's caption and the adopted name,
+    // a second time beside the letter's own "Dear Elena Rossi,".
+    expect(text).toContain('Signed by signrun sandbox');
+    expect(text.split('Elena Rossi').length - 1).toBe(2);
     expect(text).not.toContain('{{');
   }, 200_000);
 });

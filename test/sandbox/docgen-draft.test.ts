@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { docxOfBody, paragraphOfRuns } from '../helpers/docx-of-body.js';
 import { tempPdf, tool } from '../signing/pdf-tools.js';
+import { openSigningLink, postForm } from '../signing/sign-over-http.js';
 import { authHeader, call, expectApiError, login } from './helpers/api.js';
 import { injectedSandbox } from './helpers/injected-sandbox.js';
 
@@ -146,5 +147,29 @@ describe('docGenFormFields of a draft', () => {
     const text = await letterText(envelopeId);
     expect(text).toContain('Dear Ada Lovelace,');
     expect(text).not.toContain('{{');
+  });
+
+  it('is sent from the sender view as through the API: the letter generated, or refused without its values', async () => {
+    const sendFromPage = async (envelopeId: string) => {
+      const view = await call(`${base}/envelopes/${envelopeId}/views/sender`, {
+        headers,
+        body: { returnUrl: 'https://app.example.com/sent' },
+      });
+      expect(view.status, JSON.stringify(view.json)).toBe(201);
+      // The sender page's link and form, as the signing page's (a cookie, a CSRF token, a POST).
+      const page = await openSigningLink(view.json.url as string);
+      return postForm(`${page.sessionUrl}/send`, page.cookie, { csrfToken: page.csrf });
+    };
+    const unset = await draft();
+    const refused = await sendFromPage(unset);
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain('Candidate_Name, Salary');
+
+    const kept = await draft();
+    const guid = (await fieldsOf(kept)).json.docGenFormFields[0].documentId as string;
+    await put(kept, guid, values, '?update_docgen_formfields_only=true');
+    expect((await sendFromPage(kept)).status).toBe(303);
+    expect((await call(`${base}/envelopes/${kept}`, { headers })).json.status).toBe('sent');
+    expect(await letterText(kept)).toContain('Your salary is 62,000.');
   });
 });

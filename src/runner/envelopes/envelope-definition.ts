@@ -155,8 +155,9 @@ export async function documentDefinitionsOf(documents: readonly ResolvedDocument
       name: doc.name,
       fileExtension: doc.fileExtension,
       documentBase64: (await validatedBytes(doc)).toString('base64'),
-      // A Word template (Document Generation): marked, with its values, in the one creation request, so that
-      // exactly-once stays that of any envelope (no draft left waiting for its values) and no call is added.
+      // A Word template (Document Generation): marked, with its values. An envelope's draft goes without them
+      // (the pipeline's draft step takes them off and its docgen step sets them through PUT …/docGenFormFields,
+      // as DocuSign's example 42); a template kept as code keeps them in its definition.
       ...(doc.docGenFormFields !== undefined
         ? { isDocGenDocument: 'true', docGenFormFields: wireDocGenFields(doc.docGenFormFields) }
         : {}),

@@ -16,6 +16,8 @@ import {
   type ManagementSession,
   type ManagementViewKind,
 } from '../esignature/envelopes/views/management-views.js';
+import { ApiError } from '../platform/http/api-error.js';
+import { generateBeforeSend } from '../esignature/envelopes/docgen/docgen-form-fields.js';
 import { senderPageHtml } from './sender-page-html.js';
 import { consolePageHtml } from './console-page-html.js';
 import { contentDisposition } from '../platform/http/content-disposition.js';
@@ -181,13 +183,15 @@ export const managementViewRoutes: FastifyPluginAsync = async (app) => {
     const session = sessionOf(request, reply, 'sender', true);
     if (session === undefined) return reply;
     try {
+      // A DocGen draft's letter is generated (or its missing values refused) as when the API sends it.
+      await generateBeforeSend(services, session.envelopeId!);
       services.lifecycle.send(session.envelopeId!, {
         ip: request.ip,
         userAgent: request.headers['user-agent'] ?? null,
       });
     } catch (error) {
-      if (!(error instanceof LifecycleError)) throw error;
-      return renderSender(reply, session, 409, `The envelope could not be sent: ${error.message}.`);
+      if (!(error instanceof LifecycleError) && !(error instanceof ApiError)) throw error;
+      return renderSender(reply, session, 409, `The envelope could not be sent: ${error.message.replace(/\.$/, '')}.`);
     }
     views.finish(session.id, services.clock.now());
     return reply.redirect(returnAddress(session.returnUrl, 'Send'), 303);
