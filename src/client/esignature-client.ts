@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import type { Auth } from './auth.js';
 import type { Secret } from '../secret.js';
 import { SignrunError } from '../errors/signrun-error.js';
@@ -16,30 +14,20 @@ import { withAccessToken } from './with-access-token.js';
 import { withRequestSlots } from './with-request-slots.js';
 import { apiRootOf, inVersion, versionOfRoot, type ApiVersion } from './api-version.js';
 import { pathOf } from './redact.js';
-import { checkedDownload, downloadCap, downloadTooLarge, type DownloadExpectation } from './download-check.js';
-import { readArchive, type ArchiveEntry } from './archive-entries.js';
-import type {
-  EnvelopeDefinition,
-  EnvelopeDocumentsResult,
-  EnvelopeRecipients,
-  EnvelopeSummary,
-  Envelope,
-  EnvelopesInformation,
-  EnvelopeTemplate,
-  EnvelopeTemplateResults,
-  TemplateDefinition,
-} from '../envelope/wire.js';
-import { recipientsObject } from '../envelope/wire.js';
-import type { BulkSendBatchStatus, BulkSendBatchSummaries, BulkSendResponse, BulkSendingList } from './wire-types.js';
-import type {
-  AccountInformation,
-  LoginAccount,
-  LoginInformation,
-  NewAccountDefinition,
-  NewAccountSummary,
-  RecipientViewRequest,
-  ViewUrl,
-} from './wire-types.js';
+import { checkedDownload, downloadCap, downloadTooLarge } from './download-check.js';
+import type { CallOptions, DownloadOptions, DownloadSink, WrittenFile } from './call-options.js';
+import type { LoginAccount } from './wire-types.js';
+import * as accounts from './esignature/accounts.js';
+import * as envelopes from './esignature/envelopes.js';
+import * as documents from './esignature/documents.js';
+import * as templates from './esignature/templates.js';
+import * as bulkSend from './esignature/bulk-send.js';
+import { answerJson, type AccountScope } from './esignature/account-scope.js';
+
+export type { CallOptions, DownloadOptions, DownloadSink, WrittenFile } from './call-options.js';
+export type { EnvelopeListQuery } from './esignature/envelopes.js';
+export { newAccountDefinitionV21 } from './esignature/accounts.js';
+export { pageCountOf } from './esignature/documents.js';
 
 /** Options of {@link EsignatureClient.create}. */
 export interface EsignatureClientOptions {
@@ -62,36 +50,6 @@ export interface EsignatureClientOptions {
   /** Every wire call and every retry. */
   onEvent?: (event: ClientEvent) => void;
 }
-
-/** Per-call options. */
-export interface CallOptions {
-  /** Copied into events (the runner passes `<job>/<key>`). */
-  tag?: string;
-  /** When every connection is busy, higher goes out first (see {@link ApiRequest.priority}). Default 0. */
-  priority?: number;
-  signal?: AbortSignal;
-  /**
-   * One budget for several calls of one operation (see {@link AttemptBudget}):
-   * their requests together stay within its limit. Default: each call has the
-   * retry policy's limit.
-   */
-  attempts?: AttemptBudget;
-}
-
-/** Options of a download: a call's, and what the body must be. */
-export interface DownloadOptions extends CallOptions {
-  /** Default `{ kind: 'pdf' }` with no announced size (the cap is then download-check.ts's maximum). */
-  expect?: DownloadExpectation;
-}
-
-/** Size and sha256 of a file written from a download. */
-export interface WrittenFile {
-  size: number;
-  sha256: string;
-}
-
-/** Receives a download body and writes it somewhere; called again when a download is retried. */
-export type DownloadSink<T extends WrittenFile> = (body: Readable) => Promise<T>;
 
 interface Shared {
   send: Send;
@@ -193,16 +151,9 @@ export class EsignatureClient {
     this.#shared.close();
   }
 
-  /**
-   * GET /v2/login_information (service-api.md 4.1). v2.1 has no such call: a
-   * v2.1 client asks v2's, on the same server.
-   */
-  async loginInformation(options: CallOptions = {}): Promise<LoginInformation> {
-    return this.#json<LoginInformation>(
-      { method: 'GET', url: `${inVersion(this.rootUrl, 'v2')}/login_information`, operation: 'loginInformation' },
-      options,
-    );
-  }
+  /** {@link accounts.loginInformation}: GET /v2/login_information (4.1), on v2 whatever the root's version. */
+  loginInformation = (...a: After<typeof accounts.loginInformation, EsignatureClient>) =>
+    accounts.loginInformation(this, ...a);
 
   /**
    * Logs in and returns the client of the account to work in. With the JWT
@@ -244,46 +195,12 @@ export class EsignatureClient {
     );
   }
 
-  /** GET /v2/accounts/{accountId} (4.2). */
-  async getAccount(accountId: string, options: CallOptions = {}): Promise<AccountInformation> {
-    return this.#json<AccountInformation>(
-      { method: 'GET', url: `${this.rootUrl}/accounts/${enc(accountId)}`, operation: 'getAccount' },
-      options,
-    );
-  }
-
-  /**
-   * POST /v2/accounts (4.3). Not idempotent: never retried after the service
-   * may have acted. In v2.1 the account's and the user's settings are objects
-   * (accountSettingsInformation, userSettingsInformation), not v2's lists of
-   * name/value pairs: the client sends each version its shape.
-   */
-  async createAccount(definition: NewAccountDefinition, options: CallOptions = {}): Promise<NewAccountSummary> {
-    const summary = await this.#json<NewAccountSummary>(
-      {
-        method: 'POST',
-        url: `${this.rootUrl}/accounts`,
-        body: this.apiVersion === 'v2' ? definition : newAccountDefinitionV21(definition),
-        operation: 'createAccount',
-        idempotent: false,
-      },
-      options,
-    );
-    if (!summary?.accountId)
-      throw new ClientBadResponseError(
-        { method: 'POST', path: pathOf(`${this.rootUrl}/accounts`), operation: 'createAccount' },
-        'no accountId in the answer',
-      );
-    return summary;
-  }
-
-  /** DELETE /v2/accounts/{accountId} (4.4): the client must be logged in as a user of that account. */
-  async deleteAccount(accountId: string, options: CallOptions = {}): Promise<void> {
-    await this.request(
-      { method: 'DELETE', url: `${this.rootUrl}/accounts/${enc(accountId)}`, operation: 'deleteAccount' },
-      options,
-    );
-  }
+  /** {@link accounts.getAccount}: GET …/accounts/{accountId} (4.2). */
+  getAccount = (...a: After<typeof accounts.getAccount, EsignatureClient>) => accounts.getAccount(this, ...a);
+  /** {@link accounts.createAccount}: POST …/accounts (4.3). Not idempotent. */
+  createAccount = (...a: After<typeof accounts.createAccount, EsignatureClient>) => accounts.createAccount(this, ...a);
+  /** {@link accounts.deleteAccount}: DELETE …/accounts/{accountId} (4.4), as a user of that account. */
+  deleteAccount = (...a: After<typeof accounts.deleteAccount, EsignatureClient>) => accounts.deleteAccount(this, ...a);
 
   /** One call through the pipeline with this client's credentials. */
   async request(request: Omit<ApiRequest, 'auth'>, options: CallOptions = {}): Promise<ApiResponse> {
@@ -295,11 +212,6 @@ export class EsignatureClient {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.attempts ? { attempts: options.attempts } : {}),
     });
-  }
-
-  async #json<T>(request: Omit<ApiRequest, 'auth'>, options: CallOptions): Promise<T> {
-    const response = await this.request(request, options);
-    return response.json as T;
   }
 
   /**
@@ -369,29 +281,20 @@ function isStreamBreak(error: unknown): boolean {
   );
 }
 
-/** Parameters of {@link AccountClient.listEnvelopeStatusChanges}. */
-export interface EnvelopeListQuery {
-  /** ISO date: envelopes whose status changed since. Required by the API unless envelope or transaction ids are given. */
-  fromDate?: string;
-  /** `name=value` filter on envelope custom fields (Swagger `custom_field`). */
-  customField?: { name: string; value: string };
-  transactionIds?: string[];
-  status?: string;
-  /** Only these envelopes (Swagger `envelope_ids`): cheaper than a date range for a few known envelopes. */
-  envelopeIds?: string[];
-  /** e.g. `['recipients']`: each envelope comes with its recipients and their statuses, no call per envelope. */
-  include?: string[];
-  /** Position of the first envelope of the page (Swagger `start_position`). Default 0. */
-  startPosition?: number;
-  /** Envelopes per page (Swagger `count`; DocuSign: at most 1000). */
-  count?: number;
-}
+/** The parameters of an API group's call after its first one (the account or the client it runs in). */
+type After<F, Scope> = F extends (scope: Scope, ...rest: infer R) => unknown ? R : never;
+/** {@link After} for calls under an account. */
+type Of<F> = After<F, AccountScope>;
 
 /**
  * Calls scoped to one account ({account} of service-api.md, from the login
- * information's baseUrl).
+ * information's baseUrl). Each call is its API group's function
+ * (esignature/envelopes.ts, documents.ts, templates.ts, bulk-send.ts; their
+ * addresses from esignature/endpoints.ts, a table checked against DocuSign's
+ * Swagger), given this account: a method here only names it, so a new call
+ * is one function in its group and one line here.
  */
-export class AccountClient {
+export class AccountClient implements AccountScope {
   readonly accountId: string;
   readonly baseUrl: string;
   /** The logged-in user, when the login information gave it. */
@@ -403,17 +306,6 @@ export class AccountClient {
     this.accountId = account.accountId;
     this.baseUrl = (account.baseUrl ?? `${client.rootUrl}/accounts/${enc(account.accountId)}`).replace(/\/+$/, '');
     this.userId = account.userId;
-  }
-
-  async #json<T>(request: Omit<ApiRequest, 'auth'>, options: CallOptions): Promise<T> {
-    const response = await this.client.request(request, options);
-    if (response.json === undefined || response.json === null || typeof response.json !== 'object') {
-      throw new ClientBadResponseError(
-        { method: request.method, path: pathOf(request.url), operation: request.operation },
-        'the answer has no JSON body',
-      );
-    }
-    return response.json as T;
   }
 
   /**
@@ -430,471 +322,61 @@ export class AccountClient {
     body?: unknown,
     idempotent = method !== 'POST',
   ): Promise<T> {
-    return this.#json<T>(
-      { method, url: `${this.baseUrl}${path}`, operation, idempotent, ...(body !== undefined ? { body } : {}) },
-      options,
-    );
+    const request = { method, url: `${this.baseUrl}${path}`, operation, idempotent };
+    return answerJson<T>(this.client, body !== undefined ? { ...request, body } : request, options);
   }
 
-  #env(envelopeId: string): string {
-    return `${this.baseUrl}/envelopes/${enc(envelopeId)}`;
-  }
+  // Envelopes, their recipients and views (esignature/envelopes.ts)
+  createEnvelope = (...a: Of<typeof envelopes.createEnvelope>) => envelopes.createEnvelope(this, ...a);
+  getEnvelope = (...a: Of<typeof envelopes.getEnvelope>) => envelopes.getEnvelope(this, ...a);
+  listEnvelopeStatusChanges = (...a: Of<typeof envelopes.listEnvelopeStatusChanges>) =>
+    envelopes.listEnvelopeStatusChanges(this, ...a);
+  sendDraft = (...a: Of<typeof envelopes.sendDraft>) => envelopes.sendDraft(this, ...a);
+  deleteDrafts = (...a: Of<typeof envelopes.deleteDrafts>) => envelopes.deleteDrafts(this, ...a);
+  addTextCustomFields = (...a: Of<typeof envelopes.addTextCustomFields>) => envelopes.addTextCustomFields(this, ...a);
+  voidEnvelope = (...a: Of<typeof envelopes.voidEnvelope>) => envelopes.voidEnvelope(this, ...a);
+  resendToRecipients = (...a: Of<typeof envelopes.resendToRecipients>) => envelopes.resendToRecipients(this, ...a);
+  listRecipients = (...a: Of<typeof envelopes.listRecipients>) => envelopes.listRecipients(this, ...a);
+  createRecipientView = (...a: Of<typeof envelopes.createRecipientView>) => envelopes.createRecipientView(this, ...a);
 
-  /**
-   * POST /v2/accounts/{accountId}/envelopes (4.5). Not idempotent on the
-   * wire: the retry layer repeats it only after a 429 (provably refused) or
-   * a refused connection.
-   */
-  async createEnvelope(
-    definition: EnvelopeDefinition,
-    options: CallOptions & {
-      /**
-       * The caller makes a duplicate harmless (a draft whose duplicates it
-       * finds and deletes before sending): the retry layer may then repeat
-       * the call after a failure the service may have acted on. Default false.
-       */
-      repeatable?: boolean;
-    } = {},
-  ): Promise<EnvelopeSummary> {
-    const url = `${this.baseUrl}/envelopes`;
-    const { repeatable, ...callOptions } = options;
-    const summary = await this.#json<EnvelopeSummary>(
-      { method: 'POST', url, body: definition, operation: 'createEnvelope', idempotent: repeatable === true },
-      callOptions,
-    );
-    if (typeof summary.envelopeId !== 'string')
-      throw new ClientBadResponseError(
-        { method: 'POST', path: pathOf(url), operation: 'createEnvelope' },
-        'no envelopeId in the answer',
-      );
-    return summary;
-  }
-
-  /** GET /v2/accounts/{accountId}/envelopes/{envelopeId}. */
-  async getEnvelope(envelopeId: string, options: CallOptions = {}): Promise<Envelope> {
-    return this.#json<Envelope>({ method: 'GET', url: this.#env(envelopeId), operation: 'getEnvelope' }, options);
-  }
-
-  /** GET /v2/accounts/{accountId}/envelopes (status changes), with the custom-field filter. */
-  async listEnvelopeStatusChanges(query: EnvelopeListQuery, options: CallOptions = {}): Promise<EnvelopesInformation> {
-    const params = new URLSearchParams();
-    if (query.fromDate) params.set('from_date', query.fromDate);
-    if (query.customField) params.set('custom_field', `${query.customField.name}=${query.customField.value}`);
-    if (query.transactionIds?.length) params.set('transaction_ids', query.transactionIds.join(','));
-    if (query.status) params.set('status', query.status);
-    if (query.envelopeIds?.length) params.set('envelope_ids', query.envelopeIds.join(','));
-    if (query.include?.length) params.set('include', query.include.join(','));
-    if (query.startPosition !== undefined) params.set('start_position', String(query.startPosition));
-    if (query.count !== undefined) params.set('count', String(query.count));
-    return this.#json<EnvelopesInformation>(
-      { method: 'GET', url: `${this.baseUrl}/envelopes?${params.toString()}`, operation: 'listEnvelopes' },
-      options,
-    );
-  }
-
-  /**
-   * PUT …/envelopes/{envelopeId} with `status: sent` (Envelopes_PutEnvelope):
-   * sends a draft. Safe to repeat: a second send is refused
-   * (ENVELOPE_INVALID_STATUS), never a second envelope.
-   */
-  async sendDraft(envelopeId: string, options: CallOptions = {}): Promise<void> {
-    await this.client.request(
-      {
-        method: 'PUT',
-        url: this.#env(envelopeId),
-        body: { status: 'sent' },
-        operation: 'sendDraft',
-        idempotent: true,
-      },
-      options,
-    );
-  }
-
-  /**
-   * PUT …/folders/recyclebin (Folders_PutFolderById, #/definitions/foldersRequest):
-   * moves drafts to the recycle bin, where DocuSign deletes them. Safe to repeat.
-   */
-  async deleteDrafts(envelopeIds: string[], options: CallOptions = {}): Promise<void> {
-    await this.client.request(
-      {
-        method: 'PUT',
-        url: `${this.baseUrl}/folders/recyclebin`,
-        body: { envelopeIds },
-        operation: 'deleteDrafts',
-        idempotent: true,
-      },
-      options,
-    );
-  }
-
-  /** POST …/envelopes/{envelopeId}/custom_fields (EnvelopeCustomFields_PostCustomFields): adds text custom fields. */
-  async addTextCustomFields(
-    envelopeId: string,
-    fields: Array<{ name: string; value: string }>,
-    options: CallOptions = {},
-  ): Promise<void> {
-    await this.client.request(
-      {
-        method: 'POST',
-        url: `${this.#env(envelopeId)}/custom_fields`,
-        body: { textCustomFields: fields.map((f) => ({ ...f, show: 'false' })) },
-        operation: 'addCustomFields',
-        // Adding the same field twice leaves the first value readable: safe to repeat.
-        idempotent: true,
-      },
-      options,
-    );
-  }
-
-  /**
-   * PUT …/envelopes/{envelopeId} with `status: voided` (Swagger
-   * Envelopes_PutEnvelope). Repeating it is harmless (a voided envelope
-   * stays voided; the service refuses the second one), so it may be retried.
-   */
-  async voidEnvelope(envelopeId: string, voidedReason: string, options: CallOptions = {}): Promise<void> {
-    await this.client.request(
-      {
-        method: 'PUT',
-        url: this.#env(envelopeId),
-        body: { status: 'voided', voidedReason },
-        operation: 'voidEnvelope',
-        idempotent: true,
-      },
-      options,
-    );
-  }
-
-  /**
-   * PUT …/envelopes/{envelopeId}/recipients?resend_envelope=true (Swagger
-   * Recipients_PutRecipients): the service sends its notification again to
-   * the recipients named (by recipientId) whose turn has come.
-   */
-  async resendToRecipients(envelopeId: string, recipientIds: string[], options: CallOptions = {}): Promise<void> {
-    await this.client.request(
-      {
-        method: 'PUT',
-        url: `${this.#env(envelopeId)}/recipients?resend_envelope=true`,
-        // Signers are the only recipients a resend names today; recipientsObject files them under their collection.
-        body: recipientsObject(recipientIds.map((recipientId) => ({ kind: 'signer', recipient: { recipientId } }))),
-        operation: 'resendEnvelope',
-        idempotent: true,
-      },
-      options,
-    );
-  }
-
-  /**
-   * GET …/envelopes/{envelopeId}/recipients (4.6); with `includeTabs`,
-   * `?include_tabs=true`: every recipient's tabs with their values, which is
-   * what the signers entered once the envelope is completed.
-   */
-  async listRecipients(
-    envelopeId: string,
-    options: CallOptions & { includeTabs?: boolean } = {},
-  ): Promise<EnvelopeRecipients> {
-    const { includeTabs, ...call } = options;
-    const query = includeTabs ? '?include_tabs=true' : '';
-    return this.#json<EnvelopeRecipients>(
-      { method: 'GET', url: `${this.#env(envelopeId)}/recipients${query}`, operation: 'listRecipients' },
-      call,
-    );
-  }
-
-  /**
-   * POST …/envelopes/{envelopeId}/views/recipient (4.7; Swagger
-   * `recipientViewRequest` → `EnvelopeViews`). Safe to repeat: it only
-   * issues a new single-use address.
-   */
-  async createRecipientView(
-    envelopeId: string,
-    request: RecipientViewRequest,
-    options: CallOptions = {},
-  ): Promise<ViewUrl> {
-    const url = `${this.#env(envelopeId)}/views/recipient`;
-    const view = await this.#json<ViewUrl>(
-      { method: 'POST', url, body: request, operation: 'createRecipientView', idempotent: true },
-      options,
-    );
-    if (typeof view.url !== 'string')
-      throw new ClientBadResponseError(
-        { method: 'POST', path: pathOf(url), operation: 'createRecipientView' },
-        'no url in the answer',
-      );
-    return view;
-  }
-
-  /** GET …/envelopes/{envelopeId}/documents (4.8). */
-  async listDocuments(envelopeId: string, options: CallOptions = {}): Promise<EnvelopeDocumentsResult> {
-    return this.#json<EnvelopeDocumentsResult>(
-      { method: 'GET', url: `${this.#env(envelopeId)}/documents`, operation: 'listDocuments' },
-      options,
-    );
-  }
-
-  /** GET …/envelopes/{envelopeId}/documents/{documentId} (4.9), streamed into `sink`. */
-  async downloadDocument<T extends WrittenFile>(
+  // Envelope documents (esignature/documents.ts); downloads keep their sink's type
+  listDocuments = (...a: Of<typeof documents.listDocuments>) => documents.listDocuments(this, ...a);
+  downloadDocument<T extends WrittenFile>(
     envelopeId: string,
     documentId: string,
     sink: DownloadSink<T>,
-    options: CallOptions & {
-      /** `sizeBytes` of the documents listing, when known: the download's cap follows from it. */
-      announcedBytes?: number;
-    } = {},
+    options?: CallOptions & { announcedBytes?: number },
   ): Promise<T> {
-    const { announcedBytes, ...call } = options;
-    return this.client.download(`${this.#env(envelopeId)}/documents/${enc(documentId)}`, 'downloadDocument', sink, {
-      ...call,
-      expect: { kind: 'pdf', ...(announcedBytes !== undefined ? { announcedBytes } : {}) },
-    });
+    return documents.downloadDocument(this, envelopeId, documentId, sink, options);
+  }
+  downloadCertificate<T extends WrittenFile>(envelopeId: string, sink: DownloadSink<T>, options?: CallOptions) {
+    return documents.downloadCertificate(this, envelopeId, sink, options);
+  }
+  downloadArchive = (...a: Of<typeof documents.downloadArchive>) => documents.downloadArchive(this, ...a);
+  downloadCombined<T extends WrittenFile>(envelopeId: string, sink: DownloadSink<T>, options?: CallOptions) {
+    return documents.downloadCombined(this, envelopeId, sink, options);
   }
 
-  /**
-   * The certificate of completion (4.10): in v2 it is the pseudo-document
-   * `certificate` of GET …/documents/{documentId} (Swagger Documents_GetDocument).
-   */
-  async downloadCertificate<T extends WrittenFile>(
-    envelopeId: string,
-    sink: DownloadSink<T>,
-    options: CallOptions = {},
-  ): Promise<T> {
-    return this.client.download(`${this.#env(envelopeId)}/documents/certificate`, 'downloadCertificate', sink, options);
-  }
-
-  /**
-   * GET …/documents/archive (Documents_GetDocument's `archive` keyword):
-   * every document and the certificate of completion in one ZIP, one call
-   * instead of a listing, one per document and the certificate. Through the
-   * one download path (a ZIP by its first bytes, capped by `announcedBytes`,
-   * the sum of the documents' `sizeBytes` when known, restarted when the body
-   * breaks off), held in memory (bounded by that cap) and read by
-   * {@link readArchive}: only files that are whole, within the same budget
-   * unpacked, and PDFs come back, named as the archive names them
-   * (src/envelope/archive-names.ts). The ZIP itself is not kept.
-   */
-  async downloadArchive(
-    envelopeId: string,
-    options: CallOptions & { announcedBytes?: number } = {},
-  ): Promise<ArchiveEntry[]> {
-    const { announcedBytes, ...call } = options;
-    const expect: DownloadExpectation = { kind: 'zip', ...(announcedBytes !== undefined ? { announcedBytes } : {}) };
-    const url = `${this.#env(envelopeId)}/documents/archive`;
-    const zip = await this.client.download(url, 'downloadArchive', bufferSink, { ...call, expect });
-    return readArchive(zip.bytes, `downloadArchive GET ${pathOf(url)}`, { unpackedBytes: downloadCap(expect) });
-  }
-
-  /** GET …/documents/combined: every document and the certificate in one PDF, streamed into `sink`. */
-  async downloadCombined<T extends WrittenFile>(
-    envelopeId: string,
-    sink: DownloadSink<T>,
-    options: CallOptions = {},
-  ): Promise<T> {
-    return this.client.download(`${this.#env(envelopeId)}/documents/combined`, 'downloadCombined', sink, options);
-  }
-
-  /**
-   * POST …/templates (Templates_PostTemplates). Not idempotent: templates as
-   * code make a duplicate harmless (the earliest of an identity counts, the
-   * others are deleted), and say so with `repeatable`.
-   */
-  async createTemplate(
-    definition: TemplateDefinition,
-    options: CallOptions & { repeatable?: boolean } = {},
-  ): Promise<{ templateId: string }> {
-    const url = `${this.baseUrl}/templates`;
-    const { repeatable, ...callOptions } = options;
-    const summary = await this.#json<{ templateId?: unknown }>(
-      { method: 'POST', url, body: definition, operation: 'createTemplate', idempotent: repeatable === true },
-      callOptions,
-    );
-    if (typeof summary.templateId !== 'string')
-      throw new ClientBadResponseError(
-        { method: 'POST', path: pathOf(url), operation: 'createTemplate' },
-        'no templateId in the answer',
-      );
-    return { templateId: summary.templateId };
-  }
-
-  /** PUT …/templates/{templateId} (Templates_PutTemplate): the definition replaces the template's. */
-  async updateTemplate(templateId: string, definition: TemplateDefinition, options: CallOptions = {}): Promise<void> {
-    await this.client.request(
-      {
-        method: 'PUT',
-        url: `${this.baseUrl}/templates/${enc(templateId)}`,
-        body: definition,
-        operation: 'updateTemplate',
-        idempotent: true,
-      },
-      options,
-    );
-  }
-
-  /** One page of GET …/templates (Templates_GetTemplates), with `include` (custom_fields, recipients, documents…). */
-  async listTemplates(
-    query: { startPosition: number; count: number; include?: string[]; searchText?: string },
-    options: CallOptions = {},
-  ): Promise<EnvelopeTemplateResults> {
-    const params = new URLSearchParams({ start_position: String(query.startPosition), count: String(query.count) });
-    if (query.include?.length) params.set('include', query.include.join(','));
-    if (query.searchText !== undefined) params.set('search_text', query.searchText);
-    return this.#json<EnvelopeTemplateResults>(
-      { method: 'GET', url: `${this.baseUrl}/templates?${params.toString()}`, operation: 'listTemplates' },
-      options,
-    );
-  }
-
-  /** Deletes templates: DocuSign has no DELETE of a template; it moves them to the recycle bin (Folders_PutFolderById). */
-  async deleteTemplates(templateIds: string[], options: CallOptions = {}): Promise<void> {
-    await this.client.request(
-      {
-        method: 'PUT',
-        url: `${this.baseUrl}/folders/recyclebin`,
-        body: { envelopeIds: templateIds },
-        operation: 'deleteTemplates',
-        idempotent: true,
-      },
-      options,
-    );
-  }
-
-  /** GET …/templates/{templateId}/documents/{documentId}: the document's PDF, streamed into `sink`. */
-  async downloadTemplateDocument<T extends WrittenFile>(
+  // Templates (esignature/templates.ts)
+  createTemplate = (...a: Of<typeof templates.createTemplate>) => templates.createTemplate(this, ...a);
+  updateTemplate = (...a: Of<typeof templates.updateTemplate>) => templates.updateTemplate(this, ...a);
+  listTemplates = (...a: Of<typeof templates.listTemplates>) => templates.listTemplates(this, ...a);
+  deleteTemplates = (...a: Of<typeof templates.deleteTemplates>) => templates.deleteTemplates(this, ...a);
+  downloadTemplateDocument<T extends WrittenFile>(
     templateId: string,
     documentId: string,
     sink: DownloadSink<T>,
-    options: CallOptions = {},
+    options?: CallOptions,
   ): Promise<T> {
-    return this.client.download(
-      `${this.baseUrl}/templates/${enc(templateId)}/documents/${enc(documentId)}`,
-      'downloadTemplateDocument',
-      sink,
-      options,
-    );
+    return templates.downloadTemplateDocument(this, templateId, documentId, sink, options);
   }
+  getTemplate = (...a: Of<typeof templates.getTemplate>) => templates.getTemplate(this, ...a);
 
-  /** GET /v2/accounts/{accountId}/templates/{templateId} (4.11). */
-  async getTemplate(templateId: string, options: CallOptions = {}): Promise<EnvelopeTemplate> {
-    return this.#json<EnvelopeTemplate>(
-      { method: 'GET', url: `${this.baseUrl}/templates/${enc(templateId)}`, operation: 'getTemplate' },
-      options,
-    );
-  }
-
-  /** Bulk Send exists in REST v2.1 only (the Swagger's BulkSendV2*): its calls go there whatever the root's version. */
-  get #bulk(): string {
-    return inVersion(this.baseUrl, 'v2.1');
-  }
-
-  /**
-   * POST …/bulk_send_lists (BulkSendV2CRUD_PostBulkSendList): a list of up
-   * to 1,000 copies. Safe to repeat: a second list sends nothing.
-   */
-  async createBulkSendList(list: BulkSendingList, options: CallOptions = {}): Promise<string> {
-    const url = `${this.#bulk}/bulk_send_lists`;
-    const created = await this.#json<BulkSendingList>(
-      { method: 'POST', url, body: list, operation: 'createBulkSendList', idempotent: true },
-      options,
-    );
-    if (typeof created.listId !== 'string')
-      throw new ClientBadResponseError(
-        { method: 'POST', path: pathOf(url), operation: 'createBulkSendList' },
-        'no listId in the answer',
-      );
-    return created.listId;
-  }
-
-  /**
-   * POST …/bulk_send_lists/{listId}/send (BulkSendV2Send_PostBulkSendRequest):
-   * one batch, one envelope per copy. Not idempotent: a repeat is a second
-   * batch, so the retry layer never repeats it after a failure the service
-   * may have acted on; the caller looks the batch up by its name instead.
-   */
-  async sendBulkSendList(
-    listId: string,
-    request: { envelopeOrTemplateId: string; batchName: string },
-    options: CallOptions = {},
-  ): Promise<BulkSendResponse> {
-    const url = `${this.#bulk}/bulk_send_lists/${enc(listId)}/send`;
-    const answer = await this.#json<BulkSendResponse>(
-      { method: 'POST', url, body: request, operation: 'sendBulkSendList' },
-      options,
-    );
-    if (typeof answer.batchId !== 'string')
-      throw new ClientBadResponseError(
-        { method: 'POST', path: pathOf(url), operation: 'sendBulkSendList' },
-        'no batchId in the answer',
-      );
-    return answer;
-  }
-
-  /** GET …/bulk_send_batch/{batchId} (BulkSendV2Batch_GetBulkSendBatchStatus): queued, sent and failed counts. */
-  async getBulkSendBatch(batchId: string, options: CallOptions = {}): Promise<BulkSendBatchStatus> {
-    return this.#json<BulkSendBatchStatus>(
-      { method: 'GET', url: `${this.#bulk}/bulk_send_batch/${enc(batchId)}`, operation: 'getBulkSendBatch' },
-      options,
-    );
-  }
-
-  /** GET …/bulk_send_batch (BulkSendV2Batch_GetBulkSendBatches), optionally only those with copies queued. */
-  async listBulkSendBatches(
-    query: { status?: 'all' | 'queued' | 'sent' | 'failed'; count?: number } = {},
-    options: CallOptions = {},
-  ): Promise<BulkSendBatchSummaries> {
-    const params = new URLSearchParams();
-    if (query.status) params.set('status', query.status);
-    if (query.count !== undefined) params.set('count', String(query.count));
-    return this.#json<BulkSendBatchSummaries>(
-      { method: 'GET', url: `${this.#bulk}/bulk_send_batch?${params.toString()}`, operation: 'listBulkSendBatches' },
-      options,
-    );
-  }
-}
-
-/** v2's name/value settings as v2.1's settings object. */
-function settingsObject(settings: unknown): unknown {
-  if (!Array.isArray(settings)) return settings;
-  const out: Record<string, unknown> = {};
-  for (const item of settings as Array<{ name?: unknown; value?: unknown }>) {
-    if (item && typeof item.name === 'string') out[item.name] = item.value;
-  }
-  return out;
-}
-
-/**
- * The v2.1 shape of an account definition written in v2's: settings as
- * objects, and the unused objects left out rather than sent as the nulls of
- * service-api.md 4.3 (v2.1's Swagger types them as objects).
- */
-export function newAccountDefinitionV21(definition: NewAccountDefinition): unknown {
-  const kept = Object.fromEntries(Object.entries(definition).filter(([, value]) => value !== null));
-  return {
-    ...kept,
-    accountSettings: settingsObject(definition.accountSettings),
-    initialUser: { ...definition.initialUser, userSettings: settingsObject(definition.initialUser.userSettings) },
-  };
-}
-
-/**
- * The page count of a document of a listing: v2 writes `pages` as a string
- * ("2"), v2.1 as a list of page objects.
- */
-export function pageCountOf(document: { pages?: string | unknown[] }): number | undefined {
-  const pages = document.pages;
-  if (Array.isArray(pages)) return pages.length;
-  if (typeof pages === 'string' && /^\d+$/.test(pages)) return Number(pages);
-  return undefined;
-}
-
-/** A sink that keeps the body in memory (the caller's cap bounds it), with its size and sha256. */
-async function bufferSink(body: Readable): Promise<WrittenFile & { bytes: Buffer }> {
-  const hash = createHash('sha256');
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) {
-    const bytes = chunk as Buffer;
-    hash.update(bytes);
-    chunks.push(bytes);
-  }
-  const bytes = Buffer.concat(chunks);
-  return { bytes, size: bytes.length, sha256: hash.digest('hex') };
+  // Bulk Send, v2.1 only (esignature/bulk-send.ts)
+  createBulkSendList = (...a: Of<typeof bulkSend.createBulkSendList>) => bulkSend.createBulkSendList(this, ...a);
+  sendBulkSendList = (...a: Of<typeof bulkSend.sendBulkSendList>) => bulkSend.sendBulkSendList(this, ...a);
+  getBulkSendBatch = (...a: Of<typeof bulkSend.getBulkSendBatch>) => bulkSend.getBulkSendBatch(this, ...a);
+  listBulkSendBatches = (...a: Of<typeof bulkSend.listBulkSendBatches>) => bulkSend.listBulkSendBatches(this, ...a);
 }
 
 function enc(segment: string): string {
