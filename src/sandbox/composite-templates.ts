@@ -1,7 +1,7 @@
 import { tabsByKind, tabsObject, type Tabs } from '../envelope/index.js';
 import { ApiError, apiErrors } from './api-error.js';
 import type { BlobStore } from './db/blob-store.js';
-import { documentPdf } from './pdf/document-intake.js';
+import type { DocumentWork } from './document-work/document-work.js';
 import { quickPageCount } from './pdf/page-count.js';
 import type { TemplateRoleRecord, TemplatesRepository } from './repositories/templates.js';
 import { fillRoleTabs } from './tabs/role-tabs.js';
@@ -41,6 +41,8 @@ export interface CompositeContext {
   accountId: string;
   blobs: BlobStore;
   templates: TemplatesRepository;
+  /** Where documents are converted (off the event loop in `serve`). */
+  work: DocumentWork;
 }
 
 /**
@@ -90,7 +92,7 @@ export async function resolveComposites(
 
     // Documents: the composite's own, else the first template (by sequence) that has some.
     let local: SourceDocument[] = [];
-    if (composite.document) local = [await intake(composite.document, context.blobs)];
+    if (composite.document) local = [await intake(composite.document, context)];
     else {
       for (const layer of layers) {
         if (layer.kind === 'server' && layer.stored.length > 0) {
@@ -105,7 +107,7 @@ export async function resolveComposites(
         }
         if (layer.kind === 'inline' && layer.documents.length > 0) {
           const ordered = [...layer.documents].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
-          for (const d of ordered) local.push(await intake(d, context.blobs));
+          for (const d of ordered) local.push(await intake(d, context));
           break;
         }
       }
@@ -161,8 +163,8 @@ export async function resolveComposites(
 }
 
 /** A document of the request as the sandbox keeps it: converted to PDF, its bytes in the blob store. */
-async function intake(document: IncomingDocument, blobs: BlobStore): Promise<SourceDocument> {
-  const bytes = await documentPdf(document);
+async function intake(document: IncomingDocument, { blobs, work }: CompositeContext): Promise<SourceDocument> {
+  const bytes = await work.convert(document);
   return {
     documentId: document.documentId,
     name: document.name,

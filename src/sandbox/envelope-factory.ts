@@ -12,7 +12,7 @@ import type { TemplatesRepository } from './repositories/templates.js';
 import type { EnvelopeRecord, RecipientRecord, DocumentRecord, CustomFieldRecord } from './repositories/envelopes.js';
 import type { IncomingEnvelope } from './wire/envelope-definition.js';
 import { ApiError, apiErrors } from './api-error.js';
-import { documentPdf } from './pdf/document-intake.js';
+import type { DocumentWork } from './document-work/document-work.js';
 import { quickPageCount } from './pdf/page-count.js';
 import { EnvelopeText, placeTabs } from './tabs/place-tabs.js';
 import { resolveComposites, type SourcePerson } from './composite-templates.js';
@@ -34,7 +34,15 @@ export interface NewEnvelope {
  */
 export async function buildEnvelope(
   incoming: IncomingEnvelope,
-  context: { accountId: string; userId: string; now: number; blobs: BlobStore; templates: TemplatesRepository },
+  context: {
+    accountId: string;
+    userId: string;
+    now: number;
+    blobs: BlobStore;
+    templates: TemplatesRepository;
+    /** Where documents are converted and read for anchors (off the event loop in `serve`). */
+    work: DocumentWork;
+  },
 ): Promise<NewEnvelope> {
   const id = randomUUID();
   const { now } = context;
@@ -76,7 +84,7 @@ export async function buildEnvelope(
   } else {
     // A PDF as sent, or the rendition of a DOCX, HTML or TXT document (converted one at a time: a
     // conversion is CPU work, and several at once would only take turns).
-    for (const d of incoming.documents) d.bytes = await documentPdf(d);
+    for (const d of incoming.documents) d.bytes = await context.work.convert(d);
     // Synchronous: one append per document (db/blob-packs.ts), cheaper than a thread-pool trip.
     const hashes = incoming.documents.map((d) => context.blobs.put(d.bytes));
     documents = incoming.documents.map((d, position) => {
@@ -165,6 +173,7 @@ export async function buildEnvelope(
       documentId: d.documentId,
       bytes: () => incomingBytes.get(d.documentId) ?? context.blobs.get(d.sha256),
     })),
+    (doc) => context.work.readText(doc),
   );
   for (const recipient of recipients) recipient.tabs = await placeTabs(recipient.tabs, recipient.recipientId, text);
 

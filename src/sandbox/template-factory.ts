@@ -3,7 +3,7 @@ import { hashPassword } from './auth/password-hash.js';
 import { apiErrors } from './api-error.js';
 import type { BlobStore } from './db/blob-store.js';
 import { checkTabs } from './envelope-factory.js';
-import { documentPdf } from './pdf/document-intake.js';
+import type { DocumentWork } from './document-work/document-work.js';
 import { quickPageCount } from './pdf/page-count.js';
 import type { TemplateDocumentRecord, TemplateRecipientFixed, TemplateRoleRecord } from './repositories/templates.js';
 import type { IncomingDocument, IncomingRecipient } from './wire/envelope-definition.js';
@@ -15,11 +15,12 @@ import type { IncomingDocument, IncomingRecipient } from './wire/envelope-defini
 export async function templateDocuments(
   documents: IncomingDocument[],
   blobs: BlobStore,
+  work: DocumentWork,
 ): Promise<TemplateDocumentRecord[]> {
   const out: TemplateDocumentRecord[] = [];
   // One at a time: a conversion is CPU work (as envelope-factory.ts).
   for (const [index, d] of documents.entries()) {
-    const bytes = await documentPdf(d);
+    const bytes = await work.convert(d);
     out.push({
       documentId: d.documentId,
       position: d.order ?? index + 1,

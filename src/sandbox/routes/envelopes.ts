@@ -75,6 +75,7 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
         now: sandbox.clock.now(),
         blobs: sandbox.blobs,
         templates: sandbox.templates,
+        work: sandbox.documentWork,
       });
       if (brand !== undefined) brands.brandEnvelope(built.envelope.id, brand.id);
       if (incoming.conditionalRecipients.length > 0)

@@ -59,7 +59,7 @@ export const templateRoutes: FastifyPluginAsync = async (app) => {
       const { account, user } = principalOf(request);
       const { sandbox } = request.server;
       const incoming = parseTemplateDefinition(request.body);
-      const documents = await templateDocuments(incoming.documents ?? [], sandbox.blobs);
+      const documents = await templateDocuments(incoming.documents ?? [], sandbox.blobs, sandbox.documentWork);
       const roles = await templateRoles(incoming.recipients ?? [], documents);
       const now = sandbox.clock.now();
       const template: TemplateRecord = {
@@ -153,7 +153,9 @@ export const templateRoutes: FastifyPluginAsync = async (app) => {
       const { sandbox } = request.server;
       const incoming = parseTemplateDefinition(request.body);
       const documents =
-        incoming.documents === undefined ? undefined : await templateDocuments(incoming.documents, sandbox.blobs);
+        incoming.documents === undefined
+          ? undefined
+          : await templateDocuments(incoming.documents, sandbox.blobs, sandbox.documentWork);
       const current = documents ?? sandbox.templates.documents(template.id);
       // Recipients kept are checked too: their tabs must still land on a document.
       const roles =

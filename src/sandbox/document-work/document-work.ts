@@ -1,0 +1,95 @@
+import type { AnchorDocument, PageText } from '../../pdf/index.js';
+import { documentPdf, needsConversion } from '../pdf/document-intake.js';
+import type { IncomingDocument } from '../wire/envelope-definition.js';
+import { runDocumentTask, taskValue, type DocumentTask, type DocumentTaskValues } from './document-tasks.js';
+
+/**
+ * Where the sandbox does its work on bytes a client sent (conversion of a
+ * DOCX, HTML or TXT document, reading a PDF's text for anchors, counting its
+ * pages): a warm pool of worker threads (document-work-pool.ts) in `serve`,
+ * this thread where no compiled worker exists (the TypeScript test runner).
+ * Every call ends with its value or an ApiError; a document the pool had to
+ * give up on (deadline, memory) is DocuSign's FORMAT_CONVERSION_ERROR.
+ */
+export interface DocumentWork {
+  /** The PDF the sandbox keeps of a creation request's document (pdf/document-intake.ts). */
+  convert(document: IncomingDocument): Promise<Buffer>;
+  /** A PDF's text for anchors (the PDF layer's readDocumentText: none for one it cannot read). */
+  readText(document: AnchorDocument): Promise<PageText[]>;
+  /** A PDF's exact page count (pdf-lib); rejects when it cannot be parsed. */
+  pageCount(bytes: Buffer): Promise<number>;
+  /** What the pool is doing, for GET /sandbox/health. */
+  stats(): DocumentWorkStats;
+  /** Ends the pool's threads. */
+  close(): Promise<void>;
+}
+
+/** The pool's state, as `GET /sandbox/health` answers it under `documentWork`. */
+export interface DocumentWorkStats {
+  /** `threads` (a worker pool) or `inline` (this thread). */
+  mode: 'threads' | 'inline';
+  /** Threads alive now. */
+  threads: number;
+  /** Tasks a thread is working on. */
+  running: number;
+  /** Tasks waiting for a thread. */
+  queued: number;
+  /** Tasks given up at their deadline (their thread ended and replaced). */
+  timedOut: number;
+  /** Tasks whose thread passed its memory limit (ended and replaced). */
+  outOfMemory: number;
+}
+
+/** Runs a task, given how one is run (on this thread, or in the pool). */
+export type TaskRunner = <K extends DocumentTask['op']>(
+  task: Extract<DocumentTask, { op: K }>,
+  bytesToMove: Uint8Array,
+) => Promise<DocumentTaskValues[K]>;
+
+/** The three operations on top of a task runner: one place turns calls into tasks. */
+export function documentOperations(run: TaskRunner): Pick<DocumentWork, 'convert' | 'readText' | 'pageCount'> {
+  return {
+    async convert(document) {
+      // A PDF is kept as sent: nothing to convert, and no trip to a thread for the hot path of creation.
+      if (!needsConversion(document)) return documentPdf(document);
+      const bytes = movable(document.bytes);
+      const pdf = await run({ op: 'convert', document: { ...document, bytes: bytes as Buffer } }, bytes);
+      return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+    },
+    readText(document) {
+      const bytes = movable(document.bytes());
+      return run({ op: 'text', bytes }, bytes);
+    },
+    pageCount(bytes) {
+      const own = movable(bytes);
+      return run({ op: 'pages', bytes: own }, own);
+    },
+  };
+}
+
+/**
+ * A copy of the bytes in an ArrayBuffer of its own, handed to the thread
+ * without a second copy. Never the caller's own: a Buffer is often a view
+ * into a larger one (Node's pool, a blob pack, the stored document itself),
+ * which would be cloned whole, or detached under its owner if moved.
+ */
+const movable = (bytes: Uint8Array): Uint8Array => new Uint8Array(bytes);
+
+/** The work done on this thread: the same tasks, without a deadline or memory limit. */
+export function inlineDocumentWork(): DocumentWork {
+  let running = 0;
+  const run: TaskRunner = async (task) => {
+    running++;
+    try {
+      // A copy of the bytes, as a thread would get: the caller's buffer is moved to the pool there.
+      return taskValue(await runDocumentTask(task)) as never;
+    } finally {
+      running--;
+    }
+  };
+  return {
+    ...documentOperations(run),
+    stats: () => ({ mode: 'inline', threads: 0, running, queued: 0, timedOut: 0, outOfMemory: 0 }),
+    close: () => Promise.resolve(),
+  };
+}
