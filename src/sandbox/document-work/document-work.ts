@@ -73,7 +73,12 @@ export function documentOperations(run: TaskRunner): Pick<DocumentWork, 'convert
  * into a larger one (Node's pool, a blob pack, the stored document itself),
  * which would be cloned whole, or detached under its owner if moved.
  */
-const movable = (bytes: Uint8Array): Uint8Array => new Uint8Array(bytes);
+function movable(bytes: Uint8Array): Uint8Array {
+  // set() is a memory copy; `new Uint8Array(buffer)` copied element by element (~80 ms for 5 MB).
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return copy;
+}
 
 /** The work done on this thread: the same tasks, without a deadline or memory limit. */
 export function inlineDocumentWork(): DocumentWork {
