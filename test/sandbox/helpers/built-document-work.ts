@@ -1,6 +1,14 @@
 import { createDocumentWork, type DocumentWorkOptions } from '../../../src/sandbox/document-work/document-work-pool.js';
 import type { DocumentWork } from '../../../src/sandbox/document-work/document-work.js';
 
+/** Atomics.waitAsync (Node 20 has it; TypeScript's ES2023 lib does not name it). */
+const waitAsync = (array: Int32Array, index: number, value: number): { value: Promise<string> | string } =>
+  (
+    Atomics as unknown as {
+      waitAsync(array: Int32Array, index: number, value: number): { value: Promise<string> | string };
+    }
+  ).waitAsync(array, index, value);
+
 /** A gate on the built worker's threads (gated-document-worker.mjs). */
 export interface WorkerGate {
   /** Resolves once a thread holds a document named `held…` (the held count reached `count`). */
@@ -31,7 +39,7 @@ export function builtDocumentWork(options: Omit<DocumentWorkOptions, 'script' | 
     async held(count = 1) {
       // Waits off this thread (waitAsync): the event loop goes on answering while a thread is busy.
       for (let seen = Atomics.load(cells, 1); seen < count; seen = Atomics.load(cells, 1))
-        await Atomics.waitAsync(cells, 1, seen).value;
+        await waitAsync(cells, 1, seen).value;
     },
     open() {
       Atomics.store(cells, 0, 1);
