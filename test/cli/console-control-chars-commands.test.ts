@@ -67,7 +67,7 @@ describe('values holding control characters, in every command’s output (issue 
 
   it('preview and sync print a folder whose name holds control characters escaped', async () => {
     const made = await fanOutJob(1, 'hostile-folder');
-    const dir = path.join(path.dirname(made), `job ${hostile}`);
+    const dir = path.join(await tempDir('signrun-hostile-folder-'), `job ${hostile}`);
     await rename(made, dir);
     const preview = await runCli(['preview', '.'], { cwd: dir });
     expect(preview.code, preview.stderr).toBe(0);
