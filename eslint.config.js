@@ -15,6 +15,8 @@ export default tseslint.config(
       'examples/**/*.mjs',
       'bench/**/*.mjs',
       'schemas/**/*.mjs',
+      // Plain scripts run by worker threads on the built dist/ (test/sandbox/helpers/gated-document-worker.mjs).
+      'test/**/*.mjs',
     ],
   },
   js.configs.recommended,

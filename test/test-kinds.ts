@@ -37,6 +37,8 @@ export const endToEndCalls = [
   'spawnStateScript',
   'writeStaleLock',
   'runChaos',
+  // worker threads running the built dist/ (the sandbox's document pool)
+  'builtDocumentWork',
   // a browser
   'launchBrowser',
 ] as const;

@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { buildProgram } from './program.js';
 import { processIO, type CommandIO } from './io.js';
+import { terminalIO } from './terminal-io.js';
 import { isSignrunError } from '../errors/signrun-error.js';
 import { ExitCode } from '../errors/catalogue-entry.js';
 import { formatErrorForConsole } from './format-error.js';
@@ -13,7 +14,9 @@ import { removeLiveTempFiles } from '../output/atomic-write.js';
  * The one exit point: every command returns an exit code or throws; this maps
  * what it threw to a message and an exit code. Nothing else calls process.exit.
  */
-export async function main(given: string[], io: CommandIO = processIO()): Promise<number> {
+export async function main(given: string[], consoleIO: CommandIO = processIO()): Promise<number> {
+  // Every line any command prints passes the terminal guard (control characters from data escaped).
+  const io = terminalIO(consoleIO);
   // --debug is signrun's, before or after the command's name: taken out before the commands parse theirs.
   const debug = debugWanted(given, io.env);
   const argv = given.filter((arg) => arg !== '--debug');

@@ -25,3 +25,41 @@ export function terminalSafe(value: string): string {
     return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
   });
 }
+
+/**
+ * signrun's own terminal sequences: colours and styles (SGR, `ESC [ … m`,
+ * from picocolors) and the progress bar's return-and-erase (`CR ESC [ 2 K`).
+ */
+// eslint-disable-next-line no-control-regex -- these are the control sequences signrun itself writes
+const OWN_SEQUENCE = /\r?\x1b\[2K|\x1b\[[0-9;]*m/y;
+
+/**
+ * A whole chunk of console output, made safe at the last moment: every
+ * control character escaped as {@link terminalSafe} does, except the line
+ * break, and — when the stream is a terminal signrun draws on — its own
+ * colour and erase sequences. A value that reached the console without
+ * passing terminalSafe can then no longer clear the screen, retitle the
+ * window, move the cursor, make a link or forge a line (`\r`): on a colour
+ * terminal, at most an SGR sequence of its own changes a colour.
+ */
+export function terminalOutput(text: string, ownSequences: boolean): string {
+  // A regular expression of its own: terminalSafe's replace() resets the shared one's lastIndex.
+  const unsafe = new RegExp(UNSAFE.source, 'gu');
+  let out = '';
+  let from = 0;
+  for (let m = unsafe.exec(text); m !== null; m = unsafe.exec(text)) {
+    const at = m.index;
+    if (m[0] === '\n') continue;
+    if (ownSequences) {
+      OWN_SEQUENCE.lastIndex = at;
+      const own = OWN_SEQUENCE.exec(text);
+      if (own) {
+        unsafe.lastIndex = at + own[0].length;
+        continue;
+      }
+    }
+    out += text.slice(from, at) + terminalSafe(m[0]);
+    from = at + m[0].length;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}

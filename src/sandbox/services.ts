@@ -3,6 +3,8 @@ import { SignrunError } from '../errors/signrun-error.js';
 import { openDatabase, isEmptyDatabase } from './platform/db/open-database.js';
 import { createBlobStore, type BlobStore } from './platform/db/blob-store.js';
 import { createPageCounts, type PageCounts } from './platform/pdf/page-counts.js';
+import { createDocumentWork } from './esignature/document-work/document-work-pool.js';
+import type { DocumentWork } from './esignature/document-work/document-work.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { accountsRepository, type AccountsRepository } from './esignature/accounts/repository.js';
 import {
@@ -90,6 +92,12 @@ export interface SandboxServices {
   blobs: BlobStore;
   /** Exact page counts by sha256, remembered for documents whose count creation left unknown. */
   pageCounts: PageCounts;
+  /**
+   * Work on bytes a client sent — conversion, a PDF's text for anchors, page
+   * counts — on a pool of worker threads with a deadline and a memory limit
+   * (document-work/document-work-pool.ts), never on the event loop.
+   */
+  documentWork: DocumentWork;
   clock: Clock;
   /** Waits `ms` (the `--latency` of every API answer); injectable through ServicesOverrides. */
   delay: (ms: number) => Promise<void>;
@@ -148,6 +156,8 @@ export interface ServicesOverrides {
   clock?: Clock;
   /** How `--latency` waits; default a timer. A test holds it to see an answer wait, without waiting itself. */
   delay?: (ms: number) => Promise<void>;
+  /** Where document work is done; default the pool of `serve` (on this thread where no compiled worker exists). */
+  documentWork?: DocumentWork;
 }
 
 /** Opens the storage, applies the seed to a new database, and wires the services. */
@@ -170,6 +180,7 @@ export async function createServices(
   }
   try {
     const blobs = createBlobStore(options.dataDir);
+    const documentWork = overrides.documentWork ?? createDocumentWork();
     const accounts = accountsRepository(db);
     const envelopes = envelopesRepository(db);
     const templates = templatesRepository(db);
@@ -222,7 +233,16 @@ export async function createServices(
       }
     }, 1000);
     workflowTick.unref();
-    const bulkSendWorker = createBulkSendWorker({ db, lifecycle, bulkSend, envelopes, templates, blobs, clock });
+    const bulkSendWorker = createBulkSendWorker({
+      db,
+      lifecycle,
+      bulkSend,
+      envelopes,
+      templates,
+      blobs,
+      clock,
+      documentWork,
+    });
     const accountIsLive = (accountId: string) => {
       const account = accounts.account(accountId);
       return account !== undefined && account.status !== 'deleted';
@@ -230,7 +250,8 @@ export async function createServices(
     const services: SandboxServices = {
       db,
       blobs,
-      pageCounts: createPageCounts(),
+      pageCounts: createPageCounts(undefined, (bytes) => documentWork.pageCount(bytes)),
+      documentWork,
       clock,
       delay: overrides.delay ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
       config: {
@@ -274,6 +295,7 @@ export async function createServices(
         bulkSendWorker.close();
         db.close();
         blobs.close();
+        void documentWork.close();
       },
     };
     // Copies of batches a stopped sandbox left queued are made now (the data folder kept them).

@@ -23,6 +23,7 @@ async function rowsFor(a: FastifyInstance, pdf: Buffer, overrides: Record<string
     now: sandbox.clock.now(),
     blobs: sandbox.blobs,
     templates: sandbox.templates,
+    work: sandbox.documentWork,
   });
 }
 

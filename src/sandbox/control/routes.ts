@@ -19,7 +19,9 @@ export const sandboxRoutes: FastifyPluginAsync = async (app) => {
   app.get('/sandbox/health', async () => {
     const { db, config } = app.sandbox;
     db.prepare('SELECT 1').get();
-    return { status: 'ok', pollingRule: config.pollingRule };
+    // documentWork: what the document pool is doing (document-work/document-work.ts), so that an operator — or a
+    // test — sees a conversion in flight while this answers.
+    return { status: 'ok', pollingRule: config.pollingRule, documentWork: app.sandbox.documentWork.stats() };
   });
 
   app.get<{ Querystring: { format?: string; to?: string; envelopeId?: string; accountId?: string } }>(

@@ -8,6 +8,7 @@ import type { EnvelopesRepository } from '../envelopes/repository.js';
 import type { TemplatesRepository } from '../templates/repository.js';
 import type { BlobStore } from '../../platform/db/blob-store.js';
 import type { Clock } from '../../platform/clock.js';
+import type { DocumentWork } from '../document-work/document-work.js';
 import { parseEnvelopeDefinition } from '../envelopes/wire/envelope-definition.js';
 import type { BulkCopy, BulkCopyRecipient, BulkSendBatchRecord } from './repository.js';
 
@@ -17,6 +18,7 @@ export interface CopyServices {
   templates: TemplatesRepository;
   blobs: BlobStore;
   clock: Clock;
+  documentWork: DocumentWork;
 }
 
 /**
@@ -174,7 +176,7 @@ async function copyOfDraft(
 }
 
 async function copyOfTemplate(
-  services: Pick<CopyServices, 'templates' | 'blobs' | 'clock'>,
+  services: Pick<CopyServices, 'templates' | 'blobs' | 'clock' | 'documentWork'>,
   batch: BulkSendBatchRecord,
   copy: BulkCopy,
 ): Promise<NewEnvelope> {
@@ -228,6 +230,7 @@ async function copyOfTemplate(
     now: services.clock.now(),
     blobs: services.blobs,
     templates: services.templates,
+    work: services.documentWork,
   });
   // A copy's access code was hashed when its list was stored; the role gets that hash.
   for (const wanted of copy.recipients) {

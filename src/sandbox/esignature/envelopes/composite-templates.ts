@@ -1,7 +1,8 @@
 import { tabsByKind, tabsObject, type Tabs } from '../../../envelope/index.js';
 import { ApiError, apiErrors } from '../../platform/http/api-error.js';
 import type { BlobStore } from '../../platform/db/blob-store.js';
-import { documentPdf, type DocGenIntake } from './documents/document-intake.js';
+import type { DocGenIntake } from './documents/document-intake.js';
+import type { DocumentWork } from '../document-work/document-work.js';
 import { quickPageCount } from '../../platform/pdf/page-count.js';
 import type { TemplateRoleRecord, TemplatesRepository } from '../templates/repository.js';
 import { fillRoleTabs } from './tabs/role-tabs.js';
@@ -42,6 +43,8 @@ export interface CompositeContext {
   blobs: BlobStore;
   templates: TemplatesRepository;
   docGen?: DocGenIntake;
+  /** Where documents are converted (off the event loop in `serve`). */
+  work: DocumentWork;
 }
 
 /**
@@ -164,9 +167,9 @@ export async function resolveComposites(
 /** A document of the request as the sandbox keeps it: converted to PDF, its bytes in the blob store. */
 async function intake(
   document: IncomingDocument,
-  { blobs, docGen }: Pick<CompositeContext, 'blobs' | 'docGen'>,
+  { blobs, docGen, work }: Pick<CompositeContext, 'blobs' | 'docGen' | 'work'>,
 ): Promise<SourceDocument> {
-  const bytes = await documentPdf(document, docGen);
+  const bytes = await work.convert(document, docGen);
   return {
     documentId: document.documentId,
     name: document.name,

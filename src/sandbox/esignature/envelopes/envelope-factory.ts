@@ -12,7 +12,8 @@ import type { TemplatesRepository } from '../templates/repository.js';
 import type { EnvelopeRecord, RecipientRecord, DocumentRecord, CustomFieldRecord } from './repository.js';
 import type { IncomingEnvelope } from './wire/envelope-definition.js';
 import { ApiError, apiErrors } from '../../platform/http/api-error.js';
-import { documentPdf, type DocGenIntake } from './documents/document-intake.js';
+import type { DocGenIntake } from './documents/document-intake.js';
+import type { DocumentWork } from '../document-work/document-work.js';
 import { quickPageCount } from '../../platform/pdf/page-count.js';
 import { EnvelopeText, placeTabs } from './tabs/place-tabs.js';
 import { resolveComposites, type SourcePerson } from './composite-templates.js';
@@ -42,6 +43,8 @@ export async function buildEnvelope(
     templates: TemplatesRepository;
     /** Keeps a DocGen draft's DOCX (absent: a DocGen document needs its values at creation). */
     docGen?: DocGenIntake;
+    /** Where documents are converted and read for anchors (off the event loop in `serve`). */
+    work: DocumentWork;
   },
 ): Promise<NewEnvelope> {
   const id = randomUUID();
@@ -84,7 +87,7 @@ export async function buildEnvelope(
   } else {
     // A PDF as sent, or the rendition of a DOCX, HTML or TXT document (converted one at a time: a
     // conversion is CPU work, and several at once would only take turns).
-    for (const d of incoming.documents) d.bytes = await documentPdf(d, context.docGen);
+    for (const d of incoming.documents) d.bytes = await context.work.convert(d, context.docGen);
     // Synchronous: one append per document (db/blob-packs.ts), cheaper than a thread-pool trip.
     const hashes = incoming.documents.map((d) => context.blobs.put(d.bytes));
     documents = incoming.documents.map((d, position) => {
@@ -173,6 +176,7 @@ export async function buildEnvelope(
       documentId: d.documentId,
       bytes: () => incomingBytes.get(d.documentId) ?? context.blobs.get(d.sha256),
     })),
+    (doc) => context.work.readText(doc),
   );
   for (const recipient of recipients) recipient.tabs = await placeTabs(recipient.tabs, recipient.recipientId, text);
 

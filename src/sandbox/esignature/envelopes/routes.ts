@@ -77,6 +77,7 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
         blobs: sandbox.blobs,
         templates: sandbox.templates,
         docGen: docGenIntake(sandbox),
+        work: sandbox.documentWork,
       });
       if (incoming.status === 'sent') refuseUngeneratedSend(sandbox, built.documents);
       if (brand !== undefined) brands.brandEnvelope(built.envelope.id, brand.id);

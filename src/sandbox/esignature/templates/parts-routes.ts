@@ -35,6 +35,7 @@ export const templatePartRoutes: FastifyPluginAsync = async (app) => {
       const [stored] = await templateDocuments(
         [{ ...document, documentId, order: document.order ?? position }],
         sandbox.blobs,
+        sandbox.documentWork,
         docGenIntake(sandbox, true),
       );
       const documents = [...current.filter((d) => d.documentId !== documentId), stored!].sort(

@@ -3,7 +3,8 @@ import { hashPassword } from '../../platform/password-hash.js';
 import { apiErrors } from '../../platform/http/api-error.js';
 import type { BlobStore } from '../../platform/db/blob-store.js';
 import { checkTabs } from '../envelopes/envelope-factory.js';
-import { documentPdf, type DocGenIntake } from '../envelopes/documents/document-intake.js';
+import type { DocGenIntake } from '../envelopes/documents/document-intake.js';
+import type { DocumentWork } from '../document-work/document-work.js';
 import { quickPageCount } from '../../platform/pdf/page-count.js';
 import type { TemplateDocumentRecord, TemplateRecipientFixed, TemplateRoleRecord } from './repository.js';
 import type { IncomingDocument, IncomingRecipient } from '../envelopes/wire/envelope-definition.js';
@@ -17,12 +18,13 @@ import type { IncomingDocument, IncomingRecipient } from '../envelopes/wire/enve
 export async function templateDocuments(
   documents: IncomingDocument[],
   blobs: BlobStore,
+  work: DocumentWork,
   docGen?: DocGenIntake,
 ): Promise<TemplateDocumentRecord[]> {
   const out: TemplateDocumentRecord[] = [];
   // One at a time: a conversion is CPU work (as envelope-factory.ts).
   for (const [index, d] of documents.entries()) {
-    const bytes = await documentPdf(d, docGen);
+    const bytes = await work.convert(d, docGen);
     out.push({
       documentId: d.documentId,
       position: d.order ?? index + 1,

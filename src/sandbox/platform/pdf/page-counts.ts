@@ -16,9 +16,12 @@ export interface PageCounts {
  * streams (pdf/page-count.ts), and every envelope made from the same file
  * then had it parsed by pdf-lib again at its first document listing (~1 ms
  * for a one-page PDF), while a run sends the same files to thousands of
- * envelopes.
+ * envelopes. `countPages` parses (the sandbox's: on its document pool).
  */
-export function createPageCounts(capacity = 4096): PageCounts {
+export function createPageCounts(
+  capacity = 4096,
+  countPages: (bytes: Buffer) => Promise<number> = exactPageCount,
+): PageCounts {
   const counts = new Map<string, number | Promise<number>>();
   return {
     known(sha256) {
@@ -28,7 +31,7 @@ export function createPageCounts(capacity = 4096): PageCounts {
     count(sha256, bytes) {
       const value = counts.get(sha256);
       if (value !== undefined) return Promise.resolve(value);
-      const counted = exactPageCount(bytes())
+      const counted = countPages(bytes())
         .catch(() => 0)
         .then((pages) => {
           if (counts.get(sha256) === counted) counts.set(sha256, pages);

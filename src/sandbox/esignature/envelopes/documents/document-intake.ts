@@ -21,13 +21,8 @@ import { looksLikePdf } from '../../../platform/pdf/page-count.js';
  * document it cannot convert, with FORMAT_CONVERSION_ERROR.
  */
 export async function documentPdf(document: IncomingDocument, options: DocGenIntake = {}): Promise<Buffer> {
-  const { bytes, fileExtension } = document;
-  const kind =
-    fileExtension !== undefined
-      ? renditionKindOf(fileExtension)
-      : looksLikePdf(bytes)
-        ? undefined
-        : renditionKindOf(extensionOf(document.name));
+  const { bytes } = document;
+  const kind = conversionKind(document);
   if (kind === undefined) {
     if (looksLikePdf(bytes)) return bytes;
     throw conversionError(document, 'is not a PDF');
@@ -46,6 +41,22 @@ export async function documentPdf(document: IncomingDocument, options: DocGenInt
     if (error instanceof RenditionError) throw conversionError(document, `cannot be converted: ${error.message}`);
     throw error;
   }
+}
+
+/** The kind a document is converted from; undefined for one kept as sent (a PDF) or refused. */
+function conversionKind(document: IncomingDocument) {
+  const { bytes, fileExtension } = document;
+  if (fileExtension !== undefined) return renditionKindOf(fileExtension);
+  return looksLikePdf(bytes) ? undefined : renditionKindOf(extensionOf(document.name));
+}
+
+/**
+ * Whether {@link documentPdf} converts the document (work on its bytes that
+ * may be long: DOCX, HTML, TXT) rather than keeping it as sent or refusing
+ * it at once (a PDF, or bytes of a kind the sandbox does not convert).
+ */
+export function needsConversion(document: IncomingDocument): boolean {
+  return conversionKind(document) !== undefined;
 }
 
 /**

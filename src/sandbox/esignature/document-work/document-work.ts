@@ -1,0 +1,111 @@
+import type { AnchorDocument, PageText } from '../../../pdf/index.js';
+import { documentPdf, needsConversion, type DocGenIntake } from '../envelopes/documents/document-intake.js';
+import type { IncomingDocument } from '../envelopes/wire/envelope-definition.js';
+import { runDocumentTask, taskValue, type DocumentTask, type DocumentTaskValues } from './document-tasks.js';
+
+/**
+ * Where the sandbox does its work on bytes a client sent (conversion of a
+ * DOCX, HTML or TXT document, reading a PDF's text for anchors, counting its
+ * pages): a warm pool of worker threads (document-work-pool.ts) in `serve`,
+ * this thread where no compiled worker exists (the TypeScript test runner).
+ * Every call ends with its value or an ApiError; a document the pool had to
+ * give up on (deadline, memory) is DocuSign's FORMAT_CONVERSION_ERROR.
+ */
+export interface DocumentWork {
+  /**
+   * The PDF the sandbox keeps of a creation request's document
+   * (documents/document-intake.ts); a DocGen draft's DOCX is handed to
+   * `docGen.keepSource` here, on the sandbox's thread, with the PDF made of it.
+   */
+  convert(document: IncomingDocument, docGen?: DocGenIntake): Promise<Buffer>;
+  /** A PDF's text for anchors (the PDF layer's readDocumentText: none for one it cannot read). */
+  readText(document: AnchorDocument): Promise<PageText[]>;
+  /** A PDF's exact page count (pdf-lib); rejects when it cannot be parsed. */
+  pageCount(bytes: Buffer): Promise<number>;
+  /** What the pool is doing, for GET /sandbox/health. */
+  stats(): DocumentWorkStats;
+  /** Ends the pool's threads. */
+  close(): Promise<void>;
+}
+
+/** The pool's state, as `GET /sandbox/health` answers it under `documentWork`. */
+export interface DocumentWorkStats {
+  /** `threads` (a worker pool) or `inline` (this thread). */
+  mode: 'threads' | 'inline';
+  /** Threads alive now. */
+  threads: number;
+  /** Tasks a thread is working on. */
+  running: number;
+  /** Tasks waiting for a thread. */
+  queued: number;
+  /** Tasks given up at their deadline (their thread ended and replaced). */
+  timedOut: number;
+  /** Tasks whose thread passed its memory limit (ended and replaced). */
+  outOfMemory: number;
+}
+
+/** Runs a task, given how one is run (on this thread, or in the pool). */
+export type TaskRunner = <K extends DocumentTask['op']>(
+  task: Extract<DocumentTask, { op: K }>,
+  bytesToMove: Uint8Array,
+) => Promise<DocumentTaskValues[K]>;
+
+/** The three operations on top of a task runner: one place turns calls into tasks. */
+export function documentOperations(run: TaskRunner): Pick<DocumentWork, 'convert' | 'readText' | 'pageCount'> {
+  return {
+    async convert(document, docGen = {}) {
+      // A PDF is kept as sent: nothing to convert, and no trip to a thread for the hot path of creation.
+      if (!needsConversion(document)) return documentPdf(document, docGen);
+      const bytes = movable(document.bytes);
+      const task = { keepSource: docGen.keepSource !== undefined, detectMergeFields: docGen.detectMergeFields };
+      const { pdf, keptSource } = await run(
+        { op: 'convert', document: { ...document, bytes: bytes as Buffer }, docGen: task },
+        bytes,
+      );
+      const kept = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+      // The caller's bytes are the DOCX as sent: the thread had a copy of them.
+      if (keptSource) docGen.keepSource?.(kept, document.bytes);
+      return kept;
+    },
+    readText(document) {
+      const bytes = movable(document.bytes());
+      return run({ op: 'text', bytes }, bytes);
+    },
+    pageCount(bytes) {
+      const own = movable(bytes);
+      return run({ op: 'pages', bytes: own }, own);
+    },
+  };
+}
+
+/**
+ * A copy of the bytes in an ArrayBuffer of its own, handed to the thread
+ * without a second copy. Never the caller's own: a Buffer is often a view
+ * into a larger one (Node's pool, a blob pack, the stored document itself),
+ * which would be cloned whole, or detached under its owner if moved.
+ */
+function movable(bytes: Uint8Array): Uint8Array {
+  // set() is a memory copy; `new Uint8Array(buffer)` copied element by element (~80 ms for 5 MB).
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return copy;
+}
+
+/** The work done on this thread: the same tasks, without a deadline or memory limit. */
+export function inlineDocumentWork(): DocumentWork {
+  let running = 0;
+  const run: TaskRunner = async (task) => {
+    running++;
+    try {
+      // A copy of the bytes, as a thread would get: the caller's buffer is moved to the pool there.
+      return taskValue(await runDocumentTask(task)) as never;
+    } finally {
+      running--;
+    }
+  };
+  return {
+    ...documentOperations(run),
+    stats: () => ({ mode: 'inline', threads: 0, running, queued: 0, timedOut: 0, outOfMemory: 0 }),
+    close: () => Promise.resolve(),
+  };
+}

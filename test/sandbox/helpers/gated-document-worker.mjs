@@ -1,0 +1,26 @@
+// The sandbox's built document worker (dist/), with a gate for tests of the
+// pool (test/sandbox/document-work-pool.test.ts): a document named `held…`
+// keeps its thread busy, as a long conversion does, until the test opens the
+// gate (workerData: an Int32Array on shared memory, set to 1); one named
+// `grow…` allocates until the thread passes its memory limit. Everything
+// else is the real worker's work.
+import { workerData } from 'node:worker_threads';
+import documentWorker from '../../../dist/sandbox/esignature/document-work/document-worker.js';
+
+const gate = new Int32Array(workerData.gate);
+
+export default function gatedDocumentWorker(task) {
+  const name = task.op === 'convert' ? task.document.name : '';
+  if (name.startsWith('held')) {
+    Atomics.add(gate, 1, 1); // a thread holds a document (the test may wait for it)
+    Atomics.notify(gate, 1);
+    // Busy as a conversion is: this thread answers nothing until the gate opens (woken at once by notify;
+    // the wait is cut in slices so that the pool can end the thread at a deadline).
+    while (Atomics.load(gate, 0) === 0) Atomics.wait(gate, 0, 0, 50);
+  }
+  if (name.startsWith('grow')) {
+    const kept = [];
+    for (;;) kept.push(new Array(1_000_000).fill(kept.length));
+  }
+  return documentWorker(task);
+}
