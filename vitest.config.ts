@@ -7,10 +7,16 @@ import { endToEndTestFiles } from './test/test-kinds.js';
 // drives a browser. test/test-kinds.ts decides which is which from what a
 // test calls, so a new test lands in the right project without a list.
 const e2e = endToEndTestFiles(import.meta.dirname);
-// Unit test files share their worker's module graph (isolate: false): each
-// file no longer imports src/ afresh, which was half of the unit project's
-// CPU (side by side, one run each: 64 s of CPU with isolation, 34 s without;
-// every unit test passes either way, and none keeps state across files).
+// Test files share their worker's module graph (isolate: false): each file
+// no longer imports src/, fastify, pdf.js and playwright afresh, which was
+// half of the unit project's CPU (side by side, one run each: 64 s of CPU
+// with isolation, 34 s without) and 172 s of the whole suite's 527 s
+// ("import" in vitest's summary, 63da93f). No test file keeps state across
+// files: no vi.mock/spyOn/stubEnv, no process.env writes, sandboxes and
+// browsers closed in afterAll. (The e2e files once failed shared: auth-jwt's
+// sandbox clock was read once at load, and fell over a minute behind the
+// clock its assertions were issued by on a busy machine; it now follows the
+// real clock with an offset.)
 
 export default defineConfig({
   test: {
@@ -19,8 +25,9 @@ export default defineConfig({
     pool: 'forks',
     // Two cores: keep parallel test files to two so timings stay sane.
     maxWorkers: 2,
+    isolate: false,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: e2e, isolate: false } },
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: e2e } },
       { extends: true, test: { name: 'e2e', include: e2e.length > 0 ? e2e : ['no-e2e-tests'] } },
     ],
   },

@@ -15,8 +15,11 @@ import { seedUserHeaders } from '../sandbox/helpers/jwt.js';
 // account server on the same host and port): the real CLI, over real HTTP.
 // The sandbox's clock is the test's, so expiry and skew need no sleeping.
 
-let now = Date.now();
-const clock: Clock = { now: () => now };
+// The offset, not a time read once at load: a frozen clock falls behind the
+// real one the assertions are issued by, and a file that runs for over a
+// minute on a busy machine was refused as issued in the future.
+let offsetMs = 0;
+const clock: Clock = { now: () => Date.now() + offsetMs };
 /** One line per request the sandbox served: `METHOD /route/pattern STATUS …` (never a token). */
 const requests: string[] = [];
 /** Called after each logged request (the mid-run expiry test moves the clock from here). */
@@ -169,7 +172,7 @@ describe('signrun run with the JWT grant against signrun serve', () => {
     let seen = 0;
     onRequest = (line) => {
       // After the third API call, jump the service's clock past the token's hour (assertions stay valid).
-      if (/^\w+ \/restapi\//.test(line) && ++seen === 3) now += 3600_000 + 30_000;
+      if (/^\w+ \/restapi\//.test(line) && ++seen === 3) offsetMs += 3600_000 + 30_000;
     };
     try {
       const { result, lines } = await logged(() =>
@@ -182,7 +185,7 @@ describe('signrun run with the JWT grant against signrun serve', () => {
       await expectNoSecret(`${result.stdout}\n${result.stderr}\n${await reportsOf(outDir)}`);
     } finally {
       onRequest = undefined;
-      now = Date.now();
+      offsetMs = 0;
     }
   });
 });
@@ -440,20 +443,20 @@ describe('errors a person can hit, each with its code and next step', () => {
   });
 
   it('expired assertion: this machine is behind the service’s clock', async () => {
-    now = Date.now() + 2 * 3600_000;
+    offsetMs = 2 * 3600_000;
     try {
       await refused(jwtEnv(), 'SR_AUTH_CLOCK_SKEW', 'expired', /clock of this machine right/);
     } finally {
-      now = Date.now();
+      offsetMs = 0;
     }
   });
 
   it('clock skew: an assertion issued in the future (this machine is ahead)', async () => {
-    now = Date.now() - 2 * 3600_000;
+    offsetMs = -2 * 3600_000;
     try {
       await refused(jwtEnv(), 'SR_AUTH_CLOCK_SKEW', 'iat_in_future', /clock of this machine right/);
     } finally {
-      now = Date.now();
+      offsetMs = 0;
     }
   });
 

@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { binPath, repoRoot } from '../helpers/run-cli.js';
 
@@ -8,16 +10,26 @@ import { binPath, repoRoot } from '../helpers/run-cli.js';
 // program — which the build must leave executable (tsc writes it 0644; a
 // fresh clone then answered "sh: 1: signrun: Permission denied").
 describe('the README’s first command', () => {
-  it('the built bin is executable, and `npx signrun` runs it from the clone', () => {
+  // npx links the clone into its cache (~/.npm/_npx/<hash of the clone's
+  // path>) and reads the whole local tree: 20 s on a quiet machine, over 2
+  // minutes on a busy one. An npx killed half-way leaves that folder without
+  // its package.json, and every later npx from the clone then fails with
+  // ENOENT: so a cache of its own, made and removed here, and time enough.
+  it('the built bin is executable, and `npx signrun` runs it from the clone', { timeout: 240_000 }, () => {
     expect(statSync(binPath).mode & 0o111).not.toBe(0);
-    const npx = spawnSync('npx', ['--no-install', 'signrun', '--version'], {
-      cwd: repoRoot,
-      encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1' },
-      timeout: 60_000,
-    });
-    expect(npx.stderr).not.toContain('Permission denied');
-    expect(npx.status, npx.stderr).toBe(0);
-    expect(npx.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const cache = mkdtempSync(path.join(os.tmpdir(), 'signrun-npx-cache-'));
+    try {
+      const npx = spawnSync('npx', ['--no-install', 'signrun', '--version'], {
+        cwd: repoRoot,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1', npm_config_cache: cache },
+        timeout: 230_000,
+      });
+      expect(npx.stderr).not.toContain('Permission denied');
+      expect(npx.status, npx.stderr).toBe(0);
+      expect(npx.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
   });
 });

@@ -22,7 +22,11 @@ export function spawnServe(args: string[]): Promise<ServeProcess> {
     child.on('exit', (code, signal) => resolve({ code, signal })),
   );
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 30_000);
+    // Under the hook's 60 s, and the child killed: one that never said it listens was left running after the run.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`serve did not start: ${out}`));
+    }, 50_000);
     const onData = (d: Buffer) => {
       out += d.toString();
       const match = /sandbox listening on (https?:\/\/[^\s/]+)(\/restapi\/v2)\n/.exec(out);
