@@ -1,4 +1,7 @@
-import { createDocumentWork, type DocumentWorkOptions } from '../../../src/sandbox/esignature/document-work/document-work-pool.js';
+import {
+  createDocumentWork,
+  type DocumentWorkOptions,
+} from '../../../src/sandbox/esignature/document-work/document-work-pool.js';
 import type { DocumentWork } from '../../../src/sandbox/esignature/document-work/document-work.js';
 
 /** Atomics.waitAsync (Node 20 has it; TypeScript's ES2023 lib does not name it). */

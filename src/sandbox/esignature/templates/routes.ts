@@ -60,7 +60,12 @@ export const templateRoutes: FastifyPluginAsync = async (app) => {
       const { account, user } = principalOf(request);
       const { sandbox } = request.server;
       const incoming = parseTemplateDefinition(request.body);
-      const documents = await templateDocuments(incoming.documents ?? [], sandbox.blobs, sandbox.documentWork, docGenIntake(sandbox, true));
+      const documents = await templateDocuments(
+        incoming.documents ?? [],
+        sandbox.blobs,
+        sandbox.documentWork,
+        docGenIntake(sandbox, true),
+      );
       const roles = await templateRoles(incoming.recipients ?? [], documents);
       const now = sandbox.clock.now();
       const template: TemplateRecord = {
@@ -156,7 +161,12 @@ export const templateRoutes: FastifyPluginAsync = async (app) => {
       const documents =
         incoming.documents === undefined
           ? undefined
-          : await templateDocuments(incoming.documents, sandbox.blobs, sandbox.documentWork, docGenIntake(sandbox, true));
+          : await templateDocuments(
+              incoming.documents,
+              sandbox.blobs,
+              sandbox.documentWork,
+              docGenIntake(sandbox, true),
+            );
       const current = documents ?? sandbox.templates.documents(template.id);
       // Recipients kept are checked too: their tabs must still land on a document.
       const roles =

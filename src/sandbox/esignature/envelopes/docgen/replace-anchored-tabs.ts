@@ -1,4 +1,11 @@
-import { tabKinds, tabsByKind, tabsObject, type KindedTab, type Tabs, type WireTab } from '../../../../envelope/index.js';
+import {
+  tabKinds,
+  tabsByKind,
+  tabsObject,
+  type KindedTab,
+  type Tabs,
+  type WireTab,
+} from '../../../../envelope/index.js';
 import { hasAnchor } from '../../../../pdf/index.js';
 import { placeTabs, type EnvelopeText } from '../tabs/place-tabs.js';
 
