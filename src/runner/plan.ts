@@ -19,6 +19,9 @@ import { brandsKeptFor, resolveBrandNames } from './resources/account-brand-name
 import { contentsCalls, hasContents, planAccountContents } from './resources/account-contents-plan.js';
 import type { RunTarget } from './run-summary.js';
 import type { SigningUrls } from '../config/types.js';
+import type { OrganizationAccess } from './organization/admin-access.js';
+import { OrganizationRecords } from './organization/organization-record.js';
+import { planOrganizationAccount } from './organization/organization-run.js';
 
 /** What {@link makePlan} reads. */
 export interface PlanInputs {
@@ -41,6 +44,10 @@ export interface PlanInputs {
   signingUrls?: SigningUrls;
   /** The main account's integrator key: a subsidiary's user logs in with it to read the account's people. */
   integratorKey?: string;
+  /** The organisations' Admin API (absent: offline; an entry with organizationId is decided from the journal). */
+  organizations?: OrganizationAccess;
+  /** What the organisations list, read once per command (the run keeps it to provision from). */
+  organizationRecords?: OrganizationRecords;
 }
 
 /**
@@ -63,6 +70,7 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
   if (inputs.account) {
     for (const job of jobs)
       for (const account of job.accounts) {
+        if (account.organization) continue; // its organisation's record decides it (organization-accounts.ts)
         const plan = decideAccount(account, { ...sourcesOf(inputs, ledger), accountPresent: new Map() });
         if (plan.decision.action !== 'up-to-date') continue;
         accountReads += 1;
@@ -77,9 +85,12 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
   const templates = new Set<string>();
   let drafts = 0;
   let contentReads = 0;
+  const records = inputs.organizationRecords ?? new OrganizationRecords();
   for (const job of jobs) {
     for (const account of job.accounts) {
-      let item = decideAccount(account, sources);
+      let item = account.organization
+        ? await planOrganizationAccount(account, inputs.organizations, records, inputs.journal)
+        : decideAccount(account, sources);
       // Its users, groups and permission profiles: read as the account's own user, decided one by one.
       if (hasContents(account)) {
         const { contents, reads } = await planAccountContents(account, item.decision, {
@@ -128,6 +139,7 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
     listingsMade +
     accountReads +
     contentReads +
+    records.reads +
     (templateLedger?.calls ?? 0) +
     templatePlans.reads;
   return {

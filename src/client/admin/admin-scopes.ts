@@ -10,6 +10,7 @@ export const adminJwtScopes = [
   'user_read',
   'user_write',
   'account_read',
+  'account_write',
   'group_read',
   'permission_read',
   'asset_group_account_read',

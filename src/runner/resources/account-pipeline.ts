@@ -8,7 +8,9 @@ import { readRecord, type AccountRecord } from '../../output/records.js';
 import { itemFile, itemFolder } from '../../output/output-paths.js';
 import type { Journal } from '../../state/journal.js';
 import type { AccountProgress } from '../../state/journal-progress.js';
-import type { AccountPlan } from '../plan-types.js';
+import type { AccountPlan, OrganizationProvision } from '../plan-types.js';
+import type { OrganizationRun } from '../organization/organization-run.js';
+import { provisionThroughOrganization } from '../organization/organization-accounts.js';
 import type { AccountClient } from '../../client/esignature-client.js';
 import type { ServiceLedger } from '../envelopes/service-ledger.js';
 import { deleteLosingDrafts } from '../envelopes/envelope-pipeline.js';
@@ -41,6 +43,8 @@ export interface AccountContext {
   account?: AccountClient;
   /** What the journal of earlier runs says of the accounts' profiles, groups and users (changed outside signrun). */
   accountItems?: ReadonlyMap<string, AccountItemProgress>;
+  /** The organisations' Admin API, for entries with organizationId (organization/organization-run.ts). */
+  organizations?: OrganizationRun;
 }
 
 /**
@@ -163,7 +167,7 @@ export async function runAccount(
         result.outcome = 'already-absent';
         return result;
       case 'adopt':
-        // Created by another run (its claim names it): journalled here as found.
+        // Created by another run (its claim, or its organisation, names it): journalled here as found.
         await ctx.journal.append({
           kind: 'account',
           id: tag,
@@ -176,6 +180,10 @@ export async function runAccount(
         return result;
       case 'create':
       case 'recreate': {
+        if (decision.action === 'create' && decision.organization) {
+          await createThroughOrganization(plan, decision.organization, ctx, result);
+          return result;
+        }
         let claimId: string | undefined;
         if (ctx.ledger && decision.action === 'create') {
           const claim = await claimAccount(account, ctx, tag);
@@ -263,7 +271,8 @@ export async function runAccount(
       }
     }
   } catch (error) {
-    result.outcome = 'failed';
+    if (result.outcome !== 'created') ctx.organizations?.failed(tag, error);
+    result.outcome = result.outcome === 'created' ? 'created' : 'failed';
     result.error = itemErrorOf(error, action);
     return result;
   } finally {
@@ -401,4 +410,59 @@ async function createAccount(account: ResolvedAccount, ctx: AccountContext, tag:
     socialAccountInformation: null,
   };
   return ctx.client.createAccount(definition, { tag });
+}
+
+/**
+ * An entry of an organisation created or cloned through its Admin API
+ * (organization/organization-accounts.ts), exactly once: journalled before
+ * the request; the organisation lists the account (or the work still
+ * running) to a later plan. Its account.json says `present` (DocuSign's Admin
+ * API makes an active account; its administrator is invited), and what it
+ * keeps through the organisation (settings) is converged at once.
+ */
+async function createThroughOrganization(
+  plan: AccountPlan & { account: ResolvedAccount },
+  provision: OrganizationProvision,
+  ctx: AccountContext,
+  result: AccountResult,
+): Promise<void> {
+  const { account } = plan;
+  const tag = plan.identity;
+  if (!ctx.organizations)
+    throw new SignrunError(
+      'SR_ACCOUNT_FAILED',
+      `${tag}: organisation ${account.organization?.id} cannot be reached (no Admin API)`,
+      {
+        location: account.source,
+      },
+    );
+  await ctx.journal.append({ kind: 'account', id: tag, step: 'create-intent' });
+  const created = await provisionThroughOrganization(
+    account,
+    provision,
+    await ctx.organizations.contextOf(account, tag),
+  );
+  ctx.organizations.learned(tag, created.accountId);
+  await ctx.journal.append({
+    kind: 'account',
+    id: tag,
+    step: 'created',
+    accountId: created.accountId,
+    ...(created.userId ? { userId: created.userId } : {}),
+  });
+  result.accountId = created.accountId;
+  if (created.userId) result.userId = created.userId;
+  const record: AccountRecord = {
+    job: account.job,
+    key: account.key,
+    accountName: account.accountName,
+    accountId: created.accountId,
+    userId: created.userId ?? '',
+    rootUrl: ctx.rootUrl,
+    state: 'present',
+    createdAt: ctx.now().toISOString(),
+  };
+  result.files.push(await ctx.out.writeJson(itemFile(itemFolder(account.job, account.key), 'account'), record));
+  result.outcome = 'created';
+  await convergeAccountContents(plan, created.accountId, ctx, result);
 }
