@@ -20,6 +20,7 @@ import type { SandboxOptions } from './contract.js';
 import { faultInjectionPlugin, parseFaultSpec } from './faults/index.js';
 import { burstLimiter, createBurstLimit } from './limits/burst-limit.js';
 import { hostAllowListHook } from './limits/host-allow-list.js';
+import { adminApiPlugin } from './admin/admin-plugin.js';
 
 /**
  * Builds the sandbox as a fastify app (not listening): storage opened, seed
@@ -142,6 +143,7 @@ export async function buildSandboxApp(
   await app.register(managementViewRoutes);
   await app.register(connectPlugin);
   await app.register(accountServerPlugin);
+  await app.register(adminApiPlugin, { prefix: '/management', log: options.log });
   if (tls) await app.register(caRoute(tls.caCertPem));
   await app.register(notificationsPlugin);
   return app;

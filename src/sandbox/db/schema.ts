@@ -1,4 +1,5 @@
 import { oauthSchemaSql } from '../oauth/oauth-schema.js';
+import { adminSchemaSql } from '../admin/admin-schema.js';
 
 /**
  * The sandbox's SQLite schema, version 7 (3: templates made through the API —
@@ -10,13 +11,14 @@ import { oauthSchemaSql } from '../oauth/oauth-schema.js';
  * access (authorizations), envelopes in the recycle bin, sender and console
  * views, conditional routing's placeholders; 8: envelopes' workflows —
  * scheduled sending, delayed routing, pauses — and document visibility —
- * 6 to 8 whole tables only, so
+ * 9: the scopes of access tokens, DocuSign's Admin API (admin/admin-schema.ts) —
+ * 6 to 9 whole tables only, so
  * older files gain them through `CREATE TABLE IF NOT EXISTS`). Applied by `openDatabase` when the
  * file is new (the account server's tables: oauth/oauth-schema.ts). Ids are strings (GUIDs) as on DocuSign's wire; times are epoch
  * milliseconds; document bytes live in the blob store, referenced by sha256.
  * A file of an older version is brought up to date by `schemaMigrations`.
  */
-export const schemaVersion = 8;
+export const schemaVersion = 9;
 
 export const schemaSql = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -83,7 +85,8 @@ CREATE TABLE IF NOT EXISTS access_tokens (
   user_id TEXT NOT NULL,
   integrator_key TEXT NOT NULL,
   created_at INTEGER NOT NULL,
-  expires_at INTEGER NOT NULL
+  expires_at INTEGER NOT NULL,
+  scope TEXT                               -- the OAuth scopes granted (space-separated); null: a legacy token
 );
 CREATE TABLE IF NOT EXISTS templates (
   id TEXT PRIMARY KEY,
@@ -379,7 +382,8 @@ CREATE TABLE IF NOT EXISTS management_views (
   expires_at INTEGER,
   finished_at INTEGER
 );
-${oauthSchemaSql}`;
+${oauthSchemaSql}
+${adminSchemaSql}`;
 
 /**
  * What brings a file of an older schema version up to `schemaVersion`: the
@@ -407,4 +411,6 @@ export const schemaMigrations: ReadonlyArray<{ table: string; column: string; de
   { table: 'users', column: 'permission_profile_id', definition: 'TEXT' },
   { table: 'users', column: 'closed_at', definition: 'INTEGER' },
   { table: 'users', column: 'details_json', definition: "TEXT NOT NULL DEFAULT '{}'" },
+  // Version 9: the scopes of an access token (the Admin API checks them); the Admin API's tables come whole.
+  { table: 'access_tokens', column: 'scope', definition: 'TEXT' },
 ];

@@ -52,7 +52,7 @@ export function oauthStore(db: SandboxDatabase) {
       'SELECT 1 AS n FROM oauth_secrets WHERE integrator_key = ? AND secret_hash = ?',
     ),
     insertAccessToken: db.prepare(
-      'INSERT INTO access_tokens (token_hash, user_id, integrator_key, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+      'INSERT INTO access_tokens (token_hash, user_id, integrator_key, created_at, expires_at, scope) VALUES (?, ?, ?, ?, ?, ?)',
     ),
     accessToken: db.prepare<[string], { user_id: string; integrator_key: string; expires_at: number }>(
       'SELECT user_id, integrator_key, expires_at FROM access_tokens WHERE token_hash = ?',
@@ -127,7 +127,14 @@ export function oauthStore(db: SandboxDatabase) {
     /** A new access token for the API (`Authorization: Bearer`); returns the token itself, shown once. */
     issueAccessToken(grant: GrantRecord, now: number, lifetimeSeconds: number): string {
       const token = newToken();
-      q.insertAccessToken.run(hashToken(token), grant.userId, grant.integratorKey, now, now + lifetimeSeconds * 1000);
+      q.insertAccessToken.run(
+        hashToken(token),
+        grant.userId,
+        grant.integratorKey,
+        now,
+        now + lifetimeSeconds * 1000,
+        grant.scope,
+      );
       return token;
     },
 

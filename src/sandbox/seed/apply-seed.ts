@@ -12,6 +12,7 @@ import { generatedDocument } from '../pdf/generated-document.js';
 import { quickPageCount } from '../pdf/page-count.js';
 import type { OAuthConsents } from '../oauth/oauth-consents.js';
 import type { OAuthRedirectUris } from '../oauth/redirect-uris.js';
+import { seedOrganizations } from '../admin/organizations/seed-organizations.js';
 
 /** Where a seed's relative file paths start (the folder of the seed file); absent for the built-in seed. */
 export interface ApplySeedOptions {
@@ -131,6 +132,12 @@ export async function applySeed(
         );
       }
     }
+    seedOrganizations(
+      deps.db,
+      seed.organizations ?? [],
+      prepared.map((p) => ({ id: p.account.id, name: p.account.name, users: p.users })),
+      now,
+    );
   })();
 }
 

@@ -14,6 +14,30 @@ export interface Seed {
    */
   oauthRedirectUris?: Record<string, string[]>;
   accounts: SeedAccount[];
+  /** Organisations of DocuSign's Admin API (src/sandbox/admin): which accounts they hold, who administers them, their plan items. */
+  organizations?: SeedOrganization[];
+}
+
+export interface SeedOrganization {
+  /** Default: a random GUID. */
+  organizationId?: string;
+  name: string;
+  /** The accounts it holds, by accountName or accountId (of this seed). The first is its default account. */
+  accounts: string[];
+  /** Its administrators, by userName or userId (users of its accounts). */
+  administrators: string[];
+  /** Its plan items (asset groups): the plans accounts are created from. */
+  planItems: SeedPlanItem[];
+}
+
+export interface SeedPlanItem {
+  planId: string;
+  /** Default: the planId. */
+  planName?: string;
+  /** Default: a random GUID. */
+  subscriptionId?: string;
+  /** Default: a random GUID. The seed's accounts are in the first plan item's asset group. */
+  assetGroupId?: string;
 }
 
 export interface SeedAccount {
