@@ -159,6 +159,8 @@ export interface FoundPeople {
   brands?: FoundBrand[];
   /** The account's Connect configurations, read only when the entry keeps some. */
   connect?: ConnectConfigurationWire[];
+  /** The account's settings as its organisation exports them (accountSettingsInformation names), read only when the entry keeps some. */
+  settings?: Record<string, string>;
 }
 
 /** A brand as the account lists it, with the sha256 (hex) of each of its logos that the entry compares. */

@@ -97,6 +97,7 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
           ...(inputs.account ? { main: inputs.account } : {}),
           ...(inputs.journal ? { journal: inputs.journal } : {}),
           ...(inputs.integratorKey ? { integratorKey: inputs.integratorKey } : {}),
+          ...(inputs.organizations ? { organizations: inputs.organizations } : {}),
         });
         contentReads += reads;
         // What the listings found is the run's to converge from; `signrun plan` prints decisions, not the account's people.

@@ -1,5 +1,6 @@
 import type { Auth } from '../auth.js';
 import { adminJwtScopes } from './admin-scopes.js';
+import { randomUUID } from 'node:crypto';
 import type { EsignatureClient, CallOptions } from '../esignature-client.js';
 import { ClientBadResponseError } from '../client-errors.js';
 import { pathOf } from '../redact.js';
@@ -11,6 +12,8 @@ import type {
   AssetGroupWorkResult,
   NewUserRequest,
   NewUserResponse,
+  OrganizationAccountSettingsImportResponse,
+  OrganizationExportResponse,
   OrganizationImportResponse,
   OrganizationSubscriptionResponse,
   OrganizationUserResponse,
@@ -171,22 +174,7 @@ export class AdminClient {
    * columns), sent as `file.csv` of a multipart form. Never repeated.
    */
   async importUsers(csv: string, options: CallOptions = {}): Promise<OrganizationImportResponse> {
-    const boundary = `signrun-${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
-    const data = Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file.csv"; filename="users.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n--${boundary}--\r\n`,
-      'utf8',
-    );
-    const response = await this.#http.request(
-      {
-        method: 'POST',
-        url: `${this.#org}/imports/bulk_users/add`,
-        bytes: { data, contentType: `multipart/form-data; boundary=${boundary}` },
-        operation: 'importUsers',
-        idempotent: false,
-      },
-      options,
-    );
-    return response.json as OrganizationImportResponse;
+    return this.#upload<OrganizationImportResponse>(`${this.#org}/imports/bulk_users/add`, 'importUsers', csv, options);
   }
 
   /** GET …/imports/bulk_users/{importId}: a bulk import's status. */
@@ -201,23 +189,99 @@ export class AdminClient {
 
   /** GET …/imports/bulk_users/{importId}/results_csv: the import's per-row results (text/csv). */
   async userImportResults(importId: string, options: CallOptions = {}): Promise<string> {
-    const response = await this.#http.request(
-      {
-        method: 'GET',
-        url: `${this.#org}/imports/bulk_users/${enc(importId)}/results_csv`,
-        operation: 'userImportResults',
-        responseType: 'stream',
-      },
+    return this.#text(`${this.#org}/imports/bulk_users/${enc(importId)}/results_csv`, 'userImportResults', options);
+  }
+
+  /** POST …/exports/account_settings: an export of these accounts' settings (asynchronous; followed with {@link settingsExport}). */
+  async exportSettings(accountIds: readonly string[], options: CallOptions = {}): Promise<OrganizationExportResponse> {
+    return this.#json<OrganizationExportResponse>(
+      'POST',
+      `${this.#org}/exports/account_settings`,
+      'exportAccountSettings',
+      options,
+      { accounts: accountIds.map((account_id) => ({ account_id })) },
+      true,
+    );
+  }
+
+  /** GET …/exports/account_settings/{exportId}: an export's status, and its CSV's address once done. */
+  async settingsExport(exportId: string, options: CallOptions = {}): Promise<OrganizationExportResponse> {
+    return this.#json<OrganizationExportResponse>(
+      'GET',
+      `${this.#org}/exports/account_settings/${enc(exportId)}`,
+      'accountSettingsExport',
       options,
     );
-    const chunks: Buffer[] = [];
-    for await (const chunk of response.stream ?? []) chunks.push(Buffer.from(chunk as Buffer));
-    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  /** POST …/imports/account_settings: a settings CSV (`file.csv`). Never repeated. */
+  async importSettings(csv: string, options: CallOptions = {}): Promise<OrganizationAccountSettingsImportResponse> {
+    return this.#upload<OrganizationAccountSettingsImportResponse>(
+      `${this.#org}/imports/account_settings`,
+      'importAccountSettings',
+      csv,
+      options,
+    );
+  }
+
+  /** GET …/imports/account_settings/{importId}: a settings import's status. */
+  async settingsImport(
+    importId: string,
+    options: CallOptions = {},
+  ): Promise<OrganizationAccountSettingsImportResponse> {
+    return this.#json<OrganizationAccountSettingsImportResponse>(
+      'GET',
+      `${this.#org}/imports/account_settings/${enc(importId)}`,
+      'accountSettingsImport',
+      options,
+    );
+  }
+
+  /**
+   * A CSV the Admin API names (an export's `results[].url`): read with the
+   * organisation's credentials only when it is under this organisation's
+   * address, never elsewhere.
+   */
+  async csvAt(url: string, options: CallOptions = {}): Promise<string> {
+    if (!url.startsWith(`${this.#org}/`))
+      throw new ClientBadResponseError(
+        { method: 'GET', path: pathOf(url), operation: 'exportCsv' },
+        "the export's address is not under the organisation's: not followed with its credentials",
+      );
+    return this.#text(url, 'exportCsv', options);
   }
 
   /** The v2.1 base of the organisation (DS groups, product permission profiles). */
   get v21(): string {
     return this.#org21;
+  }
+
+  /** A CSV sent as the `file.csv` part of a multipart form, as DocuSign's imports take it. Never repeated. */
+  async #upload<T>(url: string, operation: string, csv: string, options: CallOptions): Promise<T> {
+    const boundary = `signrun-${randomUUID()}`;
+    const data = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file.csv"; filename="file.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n--${boundary}--\r\n`,
+      'utf8',
+    );
+    const response = await this.#http.request(
+      {
+        method: 'POST',
+        url,
+        bytes: { data, contentType: `multipart/form-data; boundary=${boundary}` },
+        operation,
+        idempotent: false,
+      },
+      options,
+    );
+    return response.json as T;
+  }
+
+  /** A text answer (CSV). */
+  async #text(url: string, operation: string, options: CallOptions): Promise<string> {
+    const response = await this.#http.request({ method: 'GET', url, operation, responseType: 'stream' }, options);
+    const chunks: Buffer[] = [];
+    for await (const chunk of response.stream ?? []) chunks.push(Buffer.from(chunk as Buffer));
+    return Buffer.concat(chunks).toString('utf8');
   }
 
   async #json<T>(

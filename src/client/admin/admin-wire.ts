@@ -212,6 +212,23 @@ export interface OrganizationImportResponse {
   results_uri?: string;
 }
 
+/** `#/definitions/OrganizationExportResponse`: an export (account settings, users) and its CSV once done. */
+export interface OrganizationExportResponse {
+  id?: string;
+  type?: string;
+  status?: string;
+  /** `OrganizationExportTaskResponse`: where the CSV is read. */
+  results?: Array<{ id?: string; url?: string }>;
+}
+
+/** `#/definitions/OrganizationAccountSettingsImportResponse`: a settings import and its outcome per account. */
+export interface OrganizationAccountSettingsImportResponse {
+  id?: string;
+  status?: string;
+  /** `OrganizationAccountSettingsImportResult`. */
+  results?: Array<{ processing_issues_by_account?: Array<Record<string, string>> }>;
+}
+
 /** The definitions above with the properties signrun reads of each: what the wire test checks against the Swagger. */
 export const adminWireDefinitions = {
   AssetGroupAccountResponse: [
@@ -297,6 +314,9 @@ export const adminWireDefinitions = {
     'next',
   ],
   OrganizationUsersResponse: ['users', 'paging'],
+  OrganizationExportResponse: ['id', 'type', 'status', 'results'],
+  OrganizationExportTaskResponse: ['id', 'url'],
+  OrganizationAccountSettingsImportResponse: ['id', 'status', 'results'],
   OrganizationImportResponse: [
     'id',
     'type',

@@ -91,6 +91,11 @@ export class OrganizationRun {
     };
   }
 
+  /** Waits between two looks at the organisation's asynchronous work (the run's clock). */
+  get delay(): ProvisionContext['delay'] {
+    return this.#delay;
+  }
+
   admin(organizationId: string) {
     return this.#access.admin(organizationId);
   }

@@ -19,7 +19,11 @@ import { itemErrorOf } from '../envelopes/envelope-pipeline.js';
 import type { AccountResult } from '../run-summary.js';
 import type { AccountItemProgress } from '../../state/journal-progress.js';
 import { convergeContents } from './account-contents-pipeline.js';
-import { accountUserId, peopleOf, readPeople } from './account-contents-plan.js';
+import { accountUserId, peopleOf, readPeople, unusedPeople } from './account-contents-plan.js';
+import { resourceKindOf } from './resource-kinds.js';
+import type { OrganizationContext } from './resource-kind.js';
+import type { AccountItemResult } from '../run-results.js';
+import { identityOf } from '../identity.js';
 
 /** What the account pipeline needs from the run. */
 export interface AccountContext {
@@ -292,13 +296,39 @@ export async function runAccount(
 async function convergeAccountContents(
   plan: AccountPlan & { account: ResolvedAccount },
   accountId: string,
-  ctx: AccountContext,
+  ctx: AccountContext | (Omit<AccountContext, 'organizations'> & { organizations: undefined }),
   result: AccountResult,
+  before: AccountItemResult[] = [],
 ): Promise<void> {
   const contents = plan.contents;
   if (!contents || contents.items.length === 0) return;
   const tag = plan.identity;
   const account = plan.account;
+  // What the organisation keeps (settings) first, without logging in to the account: then the account's own.
+  if (account.organization) {
+    const organization = await organizationContextOf(account, accountId, ctx);
+    const own = contents.items.filter((i) => resourceKindOf(i.kind)?.through === 'organization');
+    const converged = await convergeContents(
+      account,
+      own,
+      contents.found ?? (await readPeople(unusedPeople(ctx.client, accountId), tag, account, organization)),
+      {
+        people: unusedPeople(ctx.client, accountId),
+        journal: ctx.journal,
+        ...(ctx.accountItems ? { journalled: ctx.accountItems } : {}),
+        tag,
+        organization,
+      },
+    );
+    const rest = contents.items.filter((i) => !own.includes(i));
+    result.contents = converged;
+    if (rest.length > 0) {
+      const others = { ...plan, contents: { ...contents, items: rest } };
+      await convergeAccountContents(others, accountId, { ...ctx, organizations: undefined }, result, converged);
+    }
+    failIfAnyFailed(result, account, tag);
+    return;
+  }
   const userId = account.userId ?? ctx.progressOf?.(tag)?.userId ?? accountUserId(account);
   if (!userId)
     throw new SignrunError(
@@ -312,20 +342,52 @@ async function convergeAccountContents(
   } catch (error) {
     // Its user cannot log in: if the account still awaits activation (as its distributor reads it),
     // its people wait for it, as a new account does; otherwise the login failure is the account's.
-    if (!(error instanceof ClientHttpError && error.status === 401) || !(await awaitsActivation(ctx, accountId, tag)))
+    // An organisation's new account: its administrator has not chosen a password yet (invited), as a distributor's awaits activation.
+    if (
+      !(error instanceof ClientHttpError && error.status === 401) ||
+      !(plan.account.organization !== undefined || (await awaitsActivation(ctx, accountId, tag)))
+    )
       throw error;
     result.awaitingActivation = true;
-    result.contents = contents.items.map((i) => ({ kind: i.kind, name: i.name, outcome: 'not-started' }));
+    result.contents = [
+      ...before,
+      ...contents.items.map((i) => ({ kind: i.kind, name: i.name, outcome: 'not-started' as const })),
+    ];
     return;
   }
   const found = contents.found ?? (await readPeople(people, tag, account));
-  result.contents = await convergeContents(account, contents.items, found, {
-    people,
-    journal: ctx.journal,
-    ...(ctx.accountItems ? { journalled: ctx.accountItems } : {}),
-    tag,
-  });
-  const failed = result.contents.filter((c) => c.outcome === 'failed');
+  result.contents = [
+    ...before,
+    ...(await convergeContents(account, contents.items, found, {
+      people,
+      journal: ctx.journal,
+      ...(ctx.accountItems ? { journalled: ctx.accountItems } : {}),
+      tag,
+    })),
+  ];
+  failIfAnyFailed(result, account, tag);
+}
+
+/** The account's organisation as what it keeps through it reads and writes it. */
+async function organizationContextOf(
+  account: ResolvedAccount,
+  accountId: string,
+  ctx: AccountContext,
+): Promise<OrganizationContext> {
+  if (!ctx.organizations)
+    throw new SignrunError(
+      'SR_ACCOUNT_FAILED',
+      `${identityOf(account)}: organisation ${account.organization?.id} cannot be reached (no Admin API)`,
+      {
+        location: account.source,
+      },
+    );
+  return { admin: await ctx.organizations.admin(account.organization!.id), accountId, delay: ctx.organizations.delay };
+}
+
+/** A failed item fails the account (SR_ACCOUNT_FAILED), the others' outcomes kept. */
+function failIfAnyFailed(result: AccountResult, account: ResolvedAccount, tag: string): void {
+  const failed = (result.contents ?? []).filter((c) => c.outcome === 'failed');
   if (failed.length > 0)
     throw new SignrunError(
       'SR_ACCOUNT_FAILED',

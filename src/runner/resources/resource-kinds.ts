@@ -1,3 +1,4 @@
+import { accountSettings } from './account-settings.js';
 import { accountTemplates } from './account-templates.js';
 import { brands } from './brands.js';
 import { connectConfigurations } from './connect-configurations.js';
@@ -9,12 +10,14 @@ import { users } from './users.js';
 /**
  * The catalogue of what an account entry keeps inside the account, in
  * dependency order: the order a plan lists them and a run converges them
- * (groups name profiles; users name both; templates last). The planner, the
+ * (settings first, through the account's organisation; groups name
+ * profiles; users name both; templates last). The planner, the
  * pipeline, `signrun plan`, the console and report.json's schema (a test
  * keeps its `kind` list equal to this one) walk it; a new kind is one module
  * and one line here.
  */
 export const resourceKinds = [
+  accountSettings,
   permissionProfiles,
   groups,
   users,
