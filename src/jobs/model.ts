@@ -273,6 +273,10 @@ export interface ResolvedAccount {
   organization?: ResolvedAccountOrganization;
   /** DocuSign's account settings kept as code (accountSettingsInformation names), values as DocuSign's strings. */
   settings?: Record<string, string>;
+  /** The users of the job's `organization:` who belong to this account, each with its profile and groups here. */
+  organizationUsers?: ResolvedMembership[];
+  /** Users to add beyond which they go as one bulk import (`organization.bulkImportAbove`). */
+  bulkImportAbove?: number;
   initialUser?: {
     email: string;
     userName?: string;
@@ -413,6 +417,19 @@ export interface ResolvedOrganizationUser {
   accounts: Array<{ account: { key: string } | { accountId: string }; permissionProfile?: string; groups: string[] }>;
   source: SourcePosition;
   /** The CSV line, for a user read from `usersCsv`. */
+  csvLine?: number;
+}
+
+/** A user of the organisation in one account entry. */
+export interface ResolvedMembership {
+  email: string;
+  userName: string;
+  firstName?: string;
+  lastName?: string;
+  permissionProfile?: string;
+  groups: string[];
+  source: SourcePosition;
+  /** The line of `organization.usersCsv` it was read from. */
   csvLine?: number;
 }
 

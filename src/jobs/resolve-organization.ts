@@ -194,6 +194,38 @@ export async function resolveOrganization(
   };
 }
 
+/**
+ * Each account entry of the organisation with the users that belong to it
+ * (a membership naming an accountId rather than an entry is the
+ * organisation's own account: not kept by an entry).
+ */
+export function withMemberships(
+  accounts: ResolvedAccount[],
+  organization: ResolvedOrganization | undefined,
+): ResolvedAccount[] {
+  if (!organization) return accounts;
+  return accounts.map((account) => {
+    if (account.organization?.id !== organization.id) return account;
+    const members = organization.users.flatMap((user) =>
+      user.accounts
+        .filter((m) => 'key' in m.account && m.account.key === account.key)
+        .map((m) => ({
+          email: user.email,
+          userName: user.userName,
+          ...(user.firstName ? { firstName: user.firstName } : {}),
+          ...(user.lastName ? { lastName: user.lastName } : {}),
+          ...(m.permissionProfile ? { permissionProfile: m.permissionProfile } : {}),
+          groups: m.groups,
+          source: user.source,
+          ...(user.csvLine ? { csvLine: user.csvLine } : {}),
+        })),
+    );
+    return members.length > 0
+      ? { ...account, organizationUsers: members, bulkImportAbove: organization.bulkImportAbove }
+      : account;
+  });
+}
+
 /** The users of `usersCsv`: one per row, with its line. */
 async function csvUsers(file: string, ctx: JobContext, folderReal: string): Promise<WrittenUser[]> {
   const path = ['organization', 'usersCsv'];

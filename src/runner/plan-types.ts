@@ -161,6 +161,8 @@ export interface FoundPeople {
   connect?: ConnectConfigurationWire[];
   /** The account's settings as its organisation exports them (accountSettingsInformation names), read only when the entry keeps some. */
   settings?: Record<string, string>;
+  /** The account's users as its organisation lists them (email, membership id), read only when the entry keeps some. */
+  organizationUsers?: Array<{ email: string; id: string }>;
 }
 
 /** A brand as the account lists it, with the sha256 (hex) of each of its logos that the entry compares. */

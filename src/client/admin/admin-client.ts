@@ -10,6 +10,7 @@ import type {
   AssetGroupAccountResponse,
   AssetGroupAccountsResponse,
   AssetGroupWorkResult,
+  NewAccountUserRequest,
   NewUserRequest,
   NewUserResponse,
   OrganizationAccountSettingsImportResponse,
@@ -162,6 +163,33 @@ export class AdminClient {
       const total = page?.paging?.total_set_size;
       if (found.length < take || (total !== undefined && users.length >= total)) return users;
     }
+  }
+
+  /** GET …/accounts/{accountId}/groups: an account's groups, by name (Account_Accounts_GetGroupsV2). */
+  async accountGroups(accountId: string, options: CallOptions = {}): Promise<Array<{ id?: number; name?: string }>> {
+    const answer = await this.#json<{ groups?: Array<{ id?: number; name?: string }> }>(
+      'GET',
+      `${this.#org}/accounts/${enc(accountId)}/groups?take=1000`,
+      'accountGroups',
+      options,
+    );
+    return answer?.groups ?? [];
+  }
+
+  /** POST …/accounts/{accountId}/users: a user of the organisation in one account (OrganizationUser_OrganizationUsers_PostAccountUsersV2). Never repeated. */
+  async addAccountUser(
+    accountId: string,
+    request: NewAccountUserRequest,
+    options: CallOptions = {},
+  ): Promise<NewUserResponse> {
+    return this.#json<NewUserResponse>(
+      'POST',
+      `${this.#org}/accounts/${enc(accountId)}/users`,
+      'addAccountUser',
+      options,
+      request,
+      false,
+    );
   }
 
   /** POST …/users: a user of the organisation with its memberships (OrganizationUser_Users_AddV2). Never repeated. */

@@ -162,6 +162,17 @@ export interface NewUserRequest {
   auto_activate_memberships?: boolean;
 }
 
+/** `#/definitions/NewAccountUserRequest`: the body of `POST …/accounts/{accountId}/users`. */
+export interface NewAccountUserRequest {
+  email: string;
+  user_name: string;
+  first_name?: string;
+  last_name?: string;
+  permission_profile?: PermissionProfileRequest;
+  groups?: GroupRequest[];
+  auto_activate_memberships?: boolean;
+}
+
 /** `#/definitions/NewUserResponse`. */
 export interface NewUserResponse {
   id?: string;
@@ -296,6 +307,15 @@ export const adminWireDefinitions = {
     'auto_activate_memberships',
   ],
   NewUserResponse: ['id', 'email', 'user_name'],
+  NewAccountUserRequest: [
+    'email',
+    'user_name',
+    'first_name',
+    'last_name',
+    'permission_profile',
+    'groups',
+    'auto_activate_memberships',
+  ],
   OrganizationUserResponse: [
     'id',
     'user_name',

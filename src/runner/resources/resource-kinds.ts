@@ -6,6 +6,7 @@ import { groups } from './groups.js';
 import { permissionProfiles } from './permission-profiles.js';
 import type { AccountResourceKind } from './resource-kind.js';
 import { users } from './users.js';
+import { organizationUsers } from './organization-users.js';
 
 /**
  * The catalogue of what an account entry keeps inside the account, in
@@ -23,6 +24,7 @@ export const resourceKinds = [
   users,
   brands,
   connectConfigurations,
+  organizationUsers,
   accountTemplates,
 ] as const satisfies readonly AccountResourceKind[];
 
