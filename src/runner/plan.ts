@@ -21,6 +21,8 @@ import type { RunTarget } from './run-summary.js';
 import type { SigningUrls } from '../config/types.js';
 import type { OrganizationAccess } from './organization/admin-access.js';
 import { OrganizationRecords } from './organization/organization-record.js';
+import { organizationAccess } from './organization/admin-access.js';
+import { adminBaseOf } from '../client/admin/admin-base.js';
 import { planOrganizationAccount } from './organization/organization-run.js';
 
 /** What {@link makePlan} reads. */
@@ -200,6 +202,10 @@ export interface PlanJobsOptions {
   signingUrls?: SigningUrls;
   /** As `run --bulk-send`: every forEach envelope goes through Bulk Send (those with `bulkSend: true` always do). */
   bulkSend?: boolean;
+  /** DocuSign's Admin API base, for organisations (as `run`'s). */
+  adminBase?: string;
+  /** The integrator key (a sandbox's Admin API is reached through it with the legacy header). */
+  integratorKey?: string;
 }
 
 /**
@@ -244,7 +250,22 @@ export async function planJobs(options: PlanJobsOptions): Promise<Plan> {
     // A template of the file the configured account will not have (only other accounts' entries list it): run refuses it.
     problems.push(...templateHomeProblems(envelopes, options.jobs, account.accountId));
     if (problems.length > 0) throw new PreflightError(problems);
+    const keepsOrganization = options.jobs.some(
+      (j) => j.organization !== undefined || j.accounts.some((a) => a.organization !== undefined),
+    );
+    const organizations = keepsOrganization
+      ? organizationAccess({
+          client,
+          auth: options.target.auth,
+          base: options.adminBase ?? adminBaseOf({ rootUrl: options.target.rootUrl }),
+          userId: account.userId,
+          integratorKey:
+            options.integratorKey ??
+            (options.target.auth.kind === 'legacy' ? options.target.auth.integratorKey : undefined),
+        })
+      : undefined;
     const plan = await makePlan({
+      ...(organizations ? { organizations } : {}),
       jobs: options.jobs,
       account,
       arbitrate: true,

@@ -275,8 +275,9 @@ export async function runAccount(
       }
     }
   } catch (error) {
-    if (result.outcome !== 'created') ctx.organizations?.failed(tag, error);
-    result.outcome = result.outcome === 'created' ? 'created' : 'failed';
+    // An account made before the failure (its contents failed) is known all the same: a clone of it may go on.
+    if (!result.accountId) ctx.organizations?.failed(tag, error);
+    result.outcome = 'failed';
     result.error = itemErrorOf(error, action);
     return result;
   } finally {
