@@ -11,17 +11,17 @@ import { organizationUsers } from './organization-users.js';
 /**
  * The catalogue of what an account entry keeps inside the account, in
  * dependency order: the order a plan lists them and a run converges them
- * (settings first, through the account's organisation; groups name
- * profiles; users name both; templates last). The planner, the
+ * (groups name profiles; users name both; an organisation's settings and
+ * users are kept through its Admin API; templates last). The planner, the
  * pipeline, `signrun plan`, the console and report.json's schema (a test
  * keeps its `kind` list equal to this one) walk it; a new kind is one module
  * and one line here.
  */
 export const resourceKinds = [
-  accountSettings,
   permissionProfiles,
   groups,
   users,
+  accountSettings,
   brands,
   connectConfigurations,
   organizationUsers,
