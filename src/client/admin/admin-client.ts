@@ -154,7 +154,7 @@ export class AdminClient {
       const query = new URLSearchParams({ account_id: accountId, start: String(start), take: String(take) });
       const page = await this.#json<OrganizationUsersResponse>(
         'GET',
-        `${this.#org}/users?${query}`,
+        `${this.#org}/users?${query.toString()}`,
         'organizationUsers',
         options,
       );

@@ -80,7 +80,7 @@ export interface ProvisionContext {
   /** The accountId of another entry of the run (a clone's source), once it exists. */
   accountIdOf(key: string): Promise<string>;
   /** Waits between two looks at the work's status (the run's clock). */
-  delay(ms: number, signal?: AbortSignal): Promise<void>;
+  delay: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
 }
 

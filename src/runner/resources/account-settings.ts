@@ -28,7 +28,7 @@ async function exportedSettings(organization: OrganizationContext, tag: string):
 
 /** One account's column of a settings CSV (`setting,<accountId>,…`): the settings that are set. */
 export function settingsOfCsv(csv: string, accountId: string): Record<string, string> {
-  const rows = parse(csv, { bom: true, skip_empty_lines: true, relax_column_count: true }) as string[][];
+  const rows: string[][] = parse(csv, { bom: true, skip_empty_lines: true, relax_column_count: true });
   const [header, ...body] = rows;
   const column = header?.findIndex((h) => h.trim().toLowerCase() === accountId.toLowerCase()) ?? -1;
   if (column < 1) return {};

@@ -93,11 +93,11 @@ async function addInBulk(
       () => admin.userImport(started.id!, { tag: ctx.tag }),
       organization.delay,
     );
-    const rows = parse(await admin.userImportResults(done.id ?? started.id!, { tag: ctx.tag }), {
+    const rows: string[][] = parse(await admin.userImportResults(done.id ?? started.id!, { tag: ctx.tag }), {
       bom: true,
       skip_empty_lines: true,
       relax_column_count: true,
-    }) as string[][];
+    });
     const header = rows[0] ?? [];
     const result = header.findIndex((h) => h.trim().toLowerCase() === 'processingresults');
     const email = header.findIndex((h) => h.trim().toLowerCase() === 'useremail');

@@ -33,7 +33,7 @@ export interface OrganizationContext {
   admin: AdminClient;
   accountId: string;
   /** Waits between two looks at the organisation's asynchronous work (the run's clock). */
-  delay(ms: number, signal?: AbortSignal): Promise<void>;
+  delay: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** What reading an account's holdings needs: logged in as the account's own user. */
