@@ -26,7 +26,8 @@ describe("the Admin API's wire", () => {
         `/v2/organizations/{organizationId}${m[1]!.replace(/\$\{enc\((\w+)\)\}/g, (_s, name: string) => `{${name === 'workId' ? 'assetGroupWorkId' : name}}`)}`,
     );
     expect(called.length).toBeGreaterThan(10);
-    for (const path of called) expect(Object.keys(swagger.paths)).toContain(path);
+    // `${this.#org}/` alone is the prefix an export's address must have, not a call.
+    for (const path of called.filter((p) => !p.endsWith('/'))) expect(Object.keys(swagger.paths)).toContain(path);
   });
 
   it('the base: DocuSign’s for its account servers, the origin’s /management otherwise, DOCUSIGN_ADMIN_BASE first', () => {
