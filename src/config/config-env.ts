@@ -17,6 +17,8 @@ export const configEnvironment = {
   DOCUSIGN_PRIVATE_KEY: 'credentials.privateKey',
   DOCUSIGN_OAUTH_BASE: 'credentials.oauthBase',
   DOCUSIGN_ACCOUNT_ID: 'credentials.accountId',
+  // DocuSign's Admin API (DESIGN.md, "Organisations as code"): its base, when not DocuSign's or the sandbox's.
+  DOCUSIGN_ADMIN_BASE: 'credentials.adminBase',
   DOCUSIGN_API_VERSION: 'apiVersion',
 } as const;
 

@@ -53,7 +53,8 @@ interface ConfigFile {
       | 'privateKey'
       | 'privateKeyFile'
       | 'oauthBase'
-      | 'accountId',
+      | 'accountId'
+      | 'adminBase',
       string
     >
   >;
@@ -217,7 +218,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
   }
 
   const plain = (
-    field: 'username' | 'integratorKey' | 'distributorCode' | 'userId' | 'oauthBase' | 'accountId',
+    field: 'username' | 'integratorKey' | 'distributorCode' | 'userId' | 'oauthBase' | 'accountId' | 'adminBase',
     env: keyof typeof configEnvironment,
   ) => value(env) ?? file.credentials?.[field];
   const secret = (field: 'password' | 'accessToken' | 'distributorPassword', env: keyof typeof configEnvironment) => {
@@ -237,6 +238,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
   set('userId', plain('userId', 'DOCUSIGN_USER_ID'));
   set('oauthBase', plain('oauthBase', 'DOCUSIGN_OAUTH_BASE'));
   set('accountId', plain('accountId', 'DOCUSIGN_ACCOUNT_ID'));
+  set('adminBase', plain('adminBase', 'DOCUSIGN_ADMIN_BASE'));
 
   // Where a value came from, for errors: the variable, or the file and the field's line.
   const origin = (env: keyof typeof configEnvironment, path: string[]) => {
@@ -387,6 +389,7 @@ function describe(error: ErrorObject): { path: Array<string | number>; message: 
             'privateKey',
             'oauthBase',
             'accountId',
+            'adminBase',
           ];
     const suggestion = didYouMean(extra, known);
     return {

@@ -46,4 +46,6 @@ export interface Credentials {
   oauthBase?: string;
   /** The account to work in; absent: the user's default account. */
   accountId?: string;
+  /** DocuSign's Admin API base (DOCUSIGN_ADMIN_BASE); absent: from the OAuth base (client/admin/admin-base.ts). */
+  adminBase?: string;
 }

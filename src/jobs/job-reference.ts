@@ -84,6 +84,10 @@ const sections: Array<[string, string]> = [
   ['`initialUser`', '#/$defs/account/properties/initialUser'],
   ['`planInformation`', '#/$defs/account/properties/planInformation'],
   ['`addressInformation`', '#/$defs/account/properties/addressInformation'],
+  ['`admin` of an account of an organisation', '#/$defs/account/properties/admin'],
+  ['Organisation (`organization`)', '#/properties/organization'],
+  ['User of the organisation (`organization.users[]`)', '#/$defs/organizationUser'],
+  ['Membership (`accounts[]` of an organisation user)', '#/$defs/organizationUser/properties/accounts/items'],
   ['Permission profile (`permissionProfiles[]` of an account)', '#/$defs/account/properties/permissionProfiles/items'],
   [
     "`settings` of a permission profile (DocuSign's accountRoleSettings)",

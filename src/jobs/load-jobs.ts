@@ -13,6 +13,7 @@ import { pdfFactsReader } from './pdf-facts.js';
 import { documentTextReader } from './document-text.js';
 import type { RawJobFile } from './raw-job.js';
 import { resolveAccounts } from './resolve-accounts.js';
+import { resolveOrganization, withMemberships } from './resolve-organization.js';
 import { resolveEnvelopes } from './resolve-envelopes.js';
 import { resolveTemplates } from './resolve-templates.js';
 import { listerOf } from './template-homes.js';
@@ -141,7 +142,7 @@ export async function loadJobs(patterns: string[], options: LoadJobsOptions): Pr
             field: 'job',
           },
         );
-      if (!raw.envelopes?.length && !raw.accounts?.length && !raw.templates?.length) {
+      if (!raw.envelopes?.length && !raw.accounts?.length && !raw.templates?.length && !raw.organization) {
         sink.add(
           'SR_JOB_EMPTY',
           `job ${raw.job} has no envelopes, templates or accounts`,
@@ -156,7 +157,8 @@ export async function loadJobs(patterns: string[], options: LoadJobsOptions): Pr
       const folderReal = await realpath(folder);
       const templates = await resolveTemplates(raw, ctx, folderReal);
       // After the templates: an account entry may install some of them (`accounts[].templates`).
-      const accounts = resolveAccounts(raw, ctx, templates);
+      const organization = await resolveOrganization(raw, ctx, folderReal);
+      const accounts = withMemberships(resolveAccounts(raw, ctx, templates), organization);
       checkTemplateUses(raw, ctx);
       checkBrandUses(raw, ctx);
       const envelopes = await resolveEnvelopes(raw, ctx, folderReal);
@@ -171,6 +173,7 @@ export async function loadJobs(patterns: string[], options: LoadJobsOptions): Pr
           // Where the templates are kept depends on every entry of the file, whatever shard runs it.
           ...(templates.length > 0 ? { templates, templateListers: accounts.map(listerOf) } : {}),
           accounts,
+          ...(organization ? { organization } : {}),
         });
     }
 

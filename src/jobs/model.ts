@@ -269,6 +269,14 @@ export interface ResolvedAccount {
   /** Known ids of an existing account (given in the job or found in earlier outputs). */
   accountId?: string;
   userId?: string;
+  /** Provisioned through DocuSign's Admin API in this organisation (created from a plan item, or cloned). */
+  organization?: ResolvedAccountOrganization;
+  /** DocuSign's account settings kept as code (accountSettingsInformation names), values as DocuSign's strings. */
+  settings?: Record<string, string>;
+  /** The users of the job's `organization:` who belong to this account, each with its profile and groups here. */
+  organizationUsers?: ResolvedMembership[];
+  /** Users to add beyond which they go as one bulk import (`organization.bulkImportAbove`). */
+  bulkImportAbove?: number;
   initialUser?: {
     email: string;
     userName?: string;
@@ -390,6 +398,50 @@ export interface ResolvedTemplate {
   digest: string;
 }
 
+/** How an account entry is provisioned through its organisation (DocuSign's Admin API). */
+export interface ResolvedAccountOrganization {
+  id: string;
+  /** The account cloned: an entry of the same job (`key`) or an account of the organisation (`accountId`). */
+  cloneOf?: { key: string } | { accountId: string };
+  countryCode?: string;
+  admin?: { email: string; firstName?: string; lastName?: string; locale?: string };
+}
+
+/** A user of the organisation (`organization.users`, `usersCsv`), with its memberships. */
+export interface ResolvedOrganizationUser {
+  email: string;
+  userName: string;
+  firstName?: string;
+  lastName?: string;
+  /** Each membership: an account entry's key of the job, or an accountId of the organisation. */
+  accounts: Array<{ account: { key: string } | { accountId: string }; permissionProfile?: string; groups: string[] }>;
+  source: SourcePosition;
+  /** The CSV line, for a user read from `usersCsv`. */
+  csvLine?: number;
+}
+
+/** A user of the organisation in one account entry. */
+export interface ResolvedMembership {
+  email: string;
+  userName: string;
+  firstName?: string;
+  lastName?: string;
+  permissionProfile?: string;
+  groups: string[];
+  source: SourcePosition;
+  /** The line of `organization.usersCsv` it was read from. */
+  csvLine?: number;
+}
+
+/** `organization:` of a job file. */
+export interface ResolvedOrganization {
+  id: string;
+  users: ResolvedOrganizationUser[];
+  /** Users to add beyond which one bulk import is sent. */
+  bulkImportAbove: number;
+  source: SourcePosition;
+}
+
 export interface ResolvedJob {
   /** Absolute path of the job file. */
   file: string;
@@ -398,6 +450,8 @@ export interface ResolvedJob {
   /** Templates kept as code (absent: none). */
   templates?: ResolvedTemplate[];
   accounts: ResolvedAccount[];
+  /** The organisation's users kept as code (`organization:`); absent: none. */
+  organization?: ResolvedOrganization;
   /**
    * Every account entry of the file as far as where its templates are kept
    * goes (jobs/template-homes.ts), read at load when the file has templates:

@@ -14,6 +14,26 @@ export interface RawJobFile {
   envelopes?: RawEnvelope[];
   templates?: RawTemplate[];
   accounts?: RawAccount[];
+  /** A DocuSign organisation's users, kept once for its accounts. */
+  organization?: RawOrganization;
+}
+
+/** `organization:` of a job file. */
+export interface RawOrganization {
+  id: string;
+  users?: RawOrganizationUser[];
+  /** A CSV file of more users, relative to the job file. */
+  usersCsv?: string;
+  bulkImportAbove?: number;
+}
+
+/** A user of the organisation, with the accounts it belongs to. */
+export interface RawOrganizationUser {
+  email: string;
+  userName?: string;
+  firstName?: string;
+  lastName?: string;
+  accounts: Array<{ account: string; permissionProfile?: string; groups?: string[] }>;
 }
 
 /**
@@ -221,6 +241,14 @@ export interface RawAccount {
   accountName: string;
   accountId?: string;
   userId?: string;
+  /** Provisioned through DocuSign's Admin API, in this organisation. */
+  organizationId?: string;
+  /** An account entry's key, or an accountId of the organisation, to clone. */
+  cloneOf?: string;
+  countryCode?: string;
+  admin?: { email: string; firstName?: string; lastName?: string; locale?: string };
+  /** DocuSign's accountSettingsInformation names. */
+  settings?: Record<string, string | boolean>;
   initialUser?: {
     email: string;
     userName?: string;

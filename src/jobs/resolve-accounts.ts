@@ -6,6 +6,7 @@ import { substituteReferences } from './references.js';
 import { fieldName } from './schema-check.js';
 import { emailProblem, identityLengthProblem, KEY } from './value-rules.js';
 import { resolveAccountContents } from './resolve-account-contents.js';
+import { resolveAccountOrganization } from './resolve-organization.js';
 import { didYouMean } from '../errors/did-you-mean.js';
 
 /**
@@ -48,7 +49,8 @@ export function resolveAccounts(
     }
     keys.add(key);
     const state = raw.state ?? 'present';
-    if (state === 'present') {
+    // Provisioned through the organisation: its administrator instead of an initial user (resolve-organization.ts).
+    if (state === 'present' && raw.organizationId === undefined) {
       const missing = [
         raw.initialUser ? undefined : 'initialUser',
         raw.planInformation ? undefined : 'planInformation',
@@ -67,6 +69,7 @@ export function resolveAccounts(
     }
     // Users, groups and permission profiles kept inside the account (checked here, offline).
     const contents = resolveAccountContents(raw, base, ctx, sub);
+    const organization = resolveAccountOrganization(raw, base, ctx, sub, job.accounts ?? []);
     // Its templates: keys of this file's `templates:` (a template declared `state: absent` is deleted from it).
     const templateKeys = (job.templates ?? []).map((t) => t.key);
     raw.templates?.forEach((templateKey, t) => {
@@ -110,7 +113,7 @@ export function resolveAccounts(
     // The job's own definitions (resolved first), in the order the entry lists them.
     if (raw.templates && raw.templates.length > 0)
       account.templates = raw.templates.flatMap((k) => templates.filter((t) => t.key === k));
-    accounts.push({ ...account, ...contents });
+    accounts.push({ ...account, ...contents, ...organization });
   }
   return accounts;
 }

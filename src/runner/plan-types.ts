@@ -58,8 +58,12 @@ export type EnvelopeAction = EnvelopeDecision['action'];
 
 /** What the plan decided for one subsidiary account. */
 export type AccountDecision =
-  /** No id known: claim it (when runners may race), then create it. */
-  | { action: 'create' }
+  /**
+   * No id known: claim it (when runners may race), then create it; with
+   * `organization`, through the organisation's Admin API instead
+   * (organization/organization-accounts.ts).
+   */
+  | { action: 'create'; organization?: OrganizationProvision }
   /** Not in the journal, but a claim on the service names the account a run created: take it. */
   | { action: 'adopt'; accountId: string }
   /** Known (journal or job file) and present on the service. */
@@ -71,6 +75,14 @@ export type AccountDecision =
   | { action: 'already-absent' };
 
 export type AccountAction = AccountDecision['action'];
+
+/** How an account entry with organizationId is provisioned by its organisation. */
+export interface OrganizationProvision {
+  /** Cloned from (an account entry's key, or an accountId); absent: created from the organisation's plan item. */
+  cloneOf?: string;
+  /** The organisation's creation or clone of it, still running (a run stopped while it ran): followed, never asked again. */
+  follow?: { kind: 'create' | 'clone'; assetGroupId: string; workId: string };
+}
 
 /** One envelope of a plan: its decision, the steps a run takes for it and the API calls they cost. */
 export interface EnvelopePlan {
@@ -148,6 +160,10 @@ export interface FoundPeople {
   brands?: FoundBrand[];
   /** The account's Connect configurations, read only when the entry keeps some. */
   connect?: ConnectConfigurationWire[];
+  /** The account's settings as its organisation exports them (accountSettingsInformation names), read only when the entry keeps some. */
+  settings?: Record<string, string>;
+  /** The account's users as its organisation lists them (email, membership id), read only when the entry keeps some. */
+  organizationUsers?: Array<{ email: string; id: string }>;
 }
 
 /** A brand as the account lists it, with the sha256 (hex) of each of its logos that the entry compares. */

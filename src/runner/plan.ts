@@ -19,6 +19,11 @@ import { brandsKeptFor, resolveBrandNames } from './resources/account-brand-name
 import { contentsCalls, hasContents, planAccountContents } from './resources/account-contents-plan.js';
 import type { RunTarget } from './run-summary.js';
 import type { SigningUrls } from '../config/types.js';
+import type { OrganizationAccess } from './organization/admin-access.js';
+import { OrganizationRecords } from './organization/organization-record.js';
+import { organizationAccess } from './organization/admin-access.js';
+import { adminBaseOf } from '../client/admin/admin-base.js';
+import { planOrganizationAccount } from './organization/organization-run.js';
 
 /** What {@link makePlan} reads. */
 export interface PlanInputs {
@@ -41,6 +46,10 @@ export interface PlanInputs {
   signingUrls?: SigningUrls;
   /** The main account's integrator key: a subsidiary's user logs in with it to read the account's people. */
   integratorKey?: string;
+  /** The organisations' Admin API (absent: offline; an entry with organizationId is decided from the journal). */
+  organizations?: OrganizationAccess;
+  /** What the organisations list, read once per command (the run keeps it to provision from). */
+  organizationRecords?: OrganizationRecords;
 }
 
 /**
@@ -63,6 +72,7 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
   if (inputs.account) {
     for (const job of jobs)
       for (const account of job.accounts) {
+        if (account.organization) continue; // its organisation's record decides it (organization-accounts.ts)
         const plan = decideAccount(account, { ...sourcesOf(inputs, ledger), accountPresent: new Map() });
         if (plan.decision.action !== 'up-to-date') continue;
         accountReads += 1;
@@ -77,15 +87,19 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
   const templates = new Set<string>();
   let drafts = 0;
   let contentReads = 0;
+  const records = inputs.organizationRecords ?? new OrganizationRecords();
   for (const job of jobs) {
     for (const account of job.accounts) {
-      let item = decideAccount(account, sources);
+      let item = account.organization
+        ? await planOrganizationAccount(account, inputs.organizations, records, inputs.journal)
+        : decideAccount(account, sources);
       // Its users, groups and permission profiles: read as the account's own user, decided one by one.
       if (hasContents(account)) {
         const { contents, reads } = await planAccountContents(account, item.decision, {
           ...(inputs.account ? { main: inputs.account } : {}),
           ...(inputs.journal ? { journal: inputs.journal } : {}),
           ...(inputs.integratorKey ? { integratorKey: inputs.integratorKey } : {}),
+          ...(inputs.organizations ? { organizations: inputs.organizations } : {}),
         });
         contentReads += reads;
         // What the listings found is the run's to converge from; `signrun plan` prints decisions, not the account's people.
@@ -128,6 +142,7 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
     listingsMade +
     accountReads +
     contentReads +
+    records.reads +
     (templateLedger?.calls ?? 0) +
     templatePlans.reads;
   return {
@@ -187,6 +202,10 @@ export interface PlanJobsOptions {
   signingUrls?: SigningUrls;
   /** As `run --bulk-send`: every forEach envelope goes through Bulk Send (those with `bulkSend: true` always do). */
   bulkSend?: boolean;
+  /** DocuSign's Admin API base, for organisations (as `run`'s). */
+  adminBase?: string;
+  /** The integrator key (a sandbox's Admin API is reached through it with the legacy header). */
+  integratorKey?: string;
 }
 
 /**
@@ -231,7 +250,22 @@ export async function planJobs(options: PlanJobsOptions): Promise<Plan> {
     // A template of the file the configured account will not have (only other accounts' entries list it): run refuses it.
     problems.push(...templateHomeProblems(envelopes, options.jobs, account.accountId));
     if (problems.length > 0) throw new PreflightError(problems);
+    const keepsOrganization = options.jobs.some(
+      (j) => j.organization !== undefined || j.accounts.some((a) => a.organization !== undefined),
+    );
+    const organizations = keepsOrganization
+      ? organizationAccess({
+          client,
+          auth: options.target.auth,
+          base: options.adminBase ?? adminBaseOf({ rootUrl: options.target.rootUrl }),
+          userId: account.userId,
+          integratorKey:
+            options.integratorKey ??
+            (options.target.auth.kind === 'legacy' ? options.target.auth.integratorKey : undefined),
+        })
+      : undefined;
     const plan = await makePlan({
+      ...(organizations ? { organizations } : {}),
       jobs: options.jobs,
       account,
       arbitrate: true,

@@ -27,6 +27,10 @@ import { bulkSendGroups, bulkSendProblems, goesInBulk } from './bulk-send/bulk-s
 import { runBulkSendPhase } from './bulk-send/bulk-send-phase.js';
 import { maxCopiesPerList } from './bulk-send/bulk-send-batches.js';
 import { realTiming } from '../client/timing.js';
+import { adminBaseOf } from '../client/admin/admin-base.js';
+import { organizationAccess } from './organization/admin-access.js';
+import { OrganizationRecords } from './organization/organization-record.js';
+import { OrganizationRun } from './organization/organization-run.js';
 import type { AccountClient } from '../client/esignature-client.js';
 
 /**
@@ -39,6 +43,8 @@ export interface RunOptions extends CommandRunOptions {
   distributor?: { code: string; password: Secret };
   /** The main integrator key, for logging in as a subsidiary's user to delete it. */
   integratorKey?: string;
+  /** DocuSign's Admin API base, for organisations (client/admin/admin-base.ts); default the root URL's origin's /management. */
+  adminBase?: string;
   /** Lifetime the service gives signing addresses, seconds. Default 300 (DocuSign's). */
   viewTtlSeconds?: number;
   /**
@@ -172,7 +178,19 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
         ledger ??
         (bulkInPlay ? new ServiceLedger(account, options.signal ? { signal: options.signal } : {}) : undefined);
       if (ledger && progress) for (const p of progress.envelopes.values()) ledger.retire(p.replaced);
+      // Organisations kept as code: their Admin API, and what they list (read once, by the plan).
+      const organizations = keepsOrganizations(options.jobs)
+        ? organizationAccess({
+            client,
+            auth: options.target.auth,
+            base: options.adminBase ?? adminBaseOf({ rootUrl: options.target.rootUrl }),
+            userId: account.userId,
+            integratorKey: options.integratorKey,
+          })
+        : undefined;
+      const organizationRecords = new OrganizationRecords();
       const plan = await makePlan({
+        ...(organizations ? { organizations, organizationRecords } : {}),
         jobs: options.jobs.map((job, j) => ({ ...job, envelopes: [...present(envelopes.slice(...rangeOf(j)))] })),
         account,
         ...(bulkLedger ? { ledger: bulkLedger } : {}),
@@ -185,6 +203,15 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
         ...(options.integratorKey ? { integratorKey: options.integratorKey } : {}),
       });
       options.onPlan?.(plan);
+      const organizationRun = organizations
+        ? new OrganizationRun(
+            organizations,
+            organizationRecords,
+            plan.items.filter((i) => i.kind === 'account'),
+            options.timing?.delay ?? realTiming.delay,
+            options.signal,
+          )
+        : undefined;
       // The plan now holds the envelopes: the run's own list lets them go.
       if (release) envelopes.fill(undefined);
 
@@ -226,6 +253,7 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
           ...(ledger ? { ledger, account } : {}),
           ...(options.distributor ? { distributor: options.distributor } : {}),
           ...(options.integratorKey ? { integratorKey: options.integratorKey } : {}),
+          ...(organizationRun ? { organizations: organizationRun } : {}),
         });
         noteOutput(result.error);
         collector.accountDone(item.index, result);
@@ -496,6 +524,11 @@ function* present<T>(items: Iterable<T | undefined>): Generator<T> {
  * reads best that way), then envelopes, in file order, each numbered in its
  * kind: the summary keeps results in that order.
  */
+/** Whether a job keeps an organisation's accounts or users (DocuSign's Admin API). */
+function keepsOrganizations(jobs: RunOptions['jobs']): boolean {
+  return jobs.some((j) => j.organization !== undefined || j.accounts.some((a) => a.organization !== undefined));
+}
+
 function workItems(plan: Plan): WorkItem[] {
   const accounts: WorkItem[] = [];
   const envelopes: WorkItem[] = [];

@@ -4,6 +4,7 @@ import type { RunningSandbox, SandboxOptions } from '../sandbox/contract.js';
 import { legacyAuthWarning, type Auth } from '../client/auth.js';
 import { apiRootOf, inVersion, versionOfRoot, type ApiVersion } from '../client/api-version.js';
 import { parseOAuthBase } from '../client/oauth/oauth-base.js';
+import { adminBaseOf } from '../client/admin/admin-base.js';
 import { isLoopbackHost } from '../client/credential-destinations.js';
 import { OAuthSession, type JwtGrantSettings } from '../client/oauth/oauth-session.js';
 import type { DiscoveredAccount } from '../client/oauth/userinfo.js';
@@ -22,6 +23,8 @@ export interface ResolvedTarget {
   account?: DiscoveredAccount;
   /** One line each, for stderr (the legacy header's end at DocuSign). Never a secret. */
   warnings: string[];
+  /** DocuSign's Admin API base, for organisations (client/admin/admin-base.ts). */
+  adminBase?: string;
   /** Stops the in-process sandbox, if one was started. */
   close(): Promise<void>;
 }
@@ -81,6 +84,21 @@ export async function resolveTarget(
   config: SignrunConfig,
   startSandbox: (options: SandboxOptions) => Promise<RunningSandbox>,
   sessionOptions: ConstructorParameters<typeof OAuthSession>[1] = {},
+): Promise<ResolvedTarget> {
+  const target = await resolveService(config, startSandbox, sessionOptions);
+  const c = config.credentials;
+  const adminBase = adminBaseOf({
+    ...(c.adminBase ? { adminBase: c.adminBase } : {}),
+    ...(c.oauthBase ? { oauthBase: c.oauthBase } : {}),
+    rootUrl: target.rootUrl,
+  });
+  return { ...target, adminBase };
+}
+
+async function resolveService(
+  config: SignrunConfig,
+  startSandbox: (options: SandboxOptions) => Promise<RunningSandbox>,
+  sessionOptions: ConstructorParameters<typeof OAuthSession>[1],
 ): Promise<ResolvedTarget> {
   const c = config.credentials;
   const version = apiVersionOf(config);

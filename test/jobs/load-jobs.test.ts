@@ -33,7 +33,7 @@ describe('loadJobs on the examples', () => {
   it('expands, numbers and resolves every example', async () => {
     const result = await loadJobs(['examples'], { cwd: repoRoot, env: {} });
     const all = jobs(result);
-    expect(result.stats).toEqual({ files: 7, jobs: 7, envelopes: 64, templates: 1, accounts: 1 });
+    expect(result.stats).toEqual({ files: 8, jobs: 8, envelopes: 64, templates: 1, accounts: 3 });
     const embedded = all.find((j) => j.job === 'offer-jean-francais-2026')!;
     const envelope = embedded.envelopes[0]!;
     expect(envelope.documents.map((d) => [d.documentId, d.name, d.pageCount])).toEqual([

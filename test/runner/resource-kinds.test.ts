@@ -44,7 +44,7 @@ describe('the catalogue of resource kinds', () => {
       'profiles, groups and users, brands and templates',
     );
     expect(summaryWords(resourceKindNames.map((kind) => ({ kind })))).toBe(
-      'profiles, groups and users, brands, Connect configurations and templates',
+      'profiles, groups and users, settings, brands, Connect configurations, organisation users and templates',
     );
   });
 });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { organizationActionWords } from '../../runner/organization/organization-accounts.js';
 import { shownUrl } from '../../secret.js';
 import type { CommandHandler } from '../command.js';
 import { preflightDiagnostics, preparedOrDiagnostics, printDiagnostics } from '../prepared-or-diagnostics.js';
@@ -75,6 +76,7 @@ const plan: CommandHandler = async ({ args, options, io, signal }) => {
       stateDir: path.resolve(io.cwd, (options['state'] as string | undefined) ?? path.join(outDir, '.signrun')),
       ...(documents ? { documents } : {}),
       ...(options['bulkSend'] === true ? { bulkSend: true } : {}),
+      ...(target?.adminBase ? { adminBase: target.adminBase } : {}),
     });
   } catch (error) {
     // What run would refuse before sending anything: said at the job file's line, exit 2.
@@ -125,7 +127,10 @@ const plan: CommandHandler = async ({ args, options, io, signal }) => {
       );
   }
   for (const item of result.items) {
-    const what = item.kind === 'account' ? `${item.decision.action} account` : item.decision.action;
+    const what =
+      item.kind === 'account'
+        ? (organizationActionWords(item.account, item.decision) ?? `${item.decision.action} account`)
+        : item.decision.action;
     const id =
       'envelopeId' in item.decision && item.decision.envelopeId
         ? `  ${item.decision.envelopeId}`

@@ -202,6 +202,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
         ].join(' '),
         ...(target.distributor ? { distributor: target.distributor } : {}),
         ...(target.integratorKey ? { integratorKey: target.integratorKey } : {}),
+        ...(target.adminBase ? { adminBase: target.adminBase } : {}),
       });
     } catch (error) {
       progress.finish();

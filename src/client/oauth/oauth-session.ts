@@ -1,6 +1,6 @@
 import type { Secret } from '../../secret.js';
 import type { OAuthBase } from './oauth-base.js';
-import { readPrivateKey } from './jwt-assertion.js';
+import { jwtScopes, readPrivateKey } from './jwt-assertion.js';
 import { JwtTokenProvider } from './token-provider.js';
 import { chooseAccount, fetchUserInfo, UserInfoUnauthorized, type DiscoveredAccount } from './userinfo.js';
 import { SignrunError } from '../../errors/signrun-error.js';
@@ -14,6 +14,8 @@ export interface JwtGrantSettings {
   base: OAuthBase;
   /** The account to work in; absent: the user's default account. */
   accountId?: string;
+  /** The scopes asked for; absent: the eSignature API's (jwt-assertion.ts). */
+  scope?: string;
 }
 
 export interface OAuthSessionOptions {
@@ -55,6 +57,7 @@ export class OAuthSession {
       ...(options.now ? { now: options.now } : {}),
       ...(options.marginMs === undefined ? {} : { marginMs: options.marginMs }),
       ...(options.onMint ? { onMint: options.onMint } : {}),
+      ...(settings.scope ? { scope: settings.scope } : {}),
     });
   }
 
@@ -101,5 +104,15 @@ export class OAuthSession {
    */
   forUser(userId: string, accountId: string): OAuthSession {
     return new OAuthSession({ ...this.settings, userId, accountId }, this.#options);
+  }
+
+  /**
+   * The same user with more scopes (the Admin API's, beside the eSignature
+   * ones): a token of its own, so that the run's other calls keep the
+   * token they were given.
+   */
+  withScopes(extra: readonly string[]): OAuthSession {
+    const scope = [...new Set([...(this.settings.scope ?? jwtScopes).split(' '), ...extra])].join(' ');
+    return new OAuthSession({ ...this.settings, scope }, this.#options);
   }
 }

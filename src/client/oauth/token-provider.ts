@@ -26,6 +26,8 @@ export interface TokenProviderOptions extends GrantContext {
   marginMs?: number;
   /** Called after each token request, with no token in it (for counting and logs). */
   onMint?: (info: { expiresAt: number }) => void;
+  /** The scopes asked for; default {@link jwtScopes} (the eSignature API). */
+  scope?: string;
 }
 
 /**
@@ -93,7 +95,7 @@ export class JwtTokenProvider {
         integrationKey: o.integrationKey,
         userId: o.userId,
         audience: o.base.audience,
-        scope: jwtScopes,
+        scope: o.scope ?? jwtScopes,
         issuedAt: Math.floor(Date.now() / 1000),
         lifetimeSeconds: 3600,
       },

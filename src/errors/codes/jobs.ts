@@ -373,6 +373,24 @@ export const jobCodes = defineCodes({
     summary: 'An account with `state: present` lacks initialUser or planInformation, needed to create it.',
     hint: 'Add initialUser (with a `${env.*}` password) and planInformation.planId.',
   },
+  SR_ACCOUNT_CLONE_UNKNOWN: {
+    exitCode: 2,
+    summary:
+      "An account entry's `cloneOf` names no account: neither an account entry's key of the same job file with the same organizationId, nor an account of the organisation.",
+    hint: "Give the key of another account entry of this organisation, or an accountId the organisation's asset-group accounts list.",
+  },
+  SR_ACCOUNT_SETTING_UNKNOWN: {
+    exitCode: 2,
+    summary:
+      "An account entry's `settings` names a setting DocuSign's accountSettingsInformation does not have (the eSignature v2.1 Swagger's names).",
+    hint: 'Use the name DocuSign gives it (the message suggests the nearest one), e.g. enableSequentialSigningAPI.',
+  },
+  SR_ORG_USER_ACCOUNT_UNKNOWN: {
+    exitCode: 2,
+    summary:
+      'A user of `organization.users` (or of its CSV) is assigned to an account that is not in the organisation: no account entry of the job with this organizationId has that key.',
+    hint: "Give the key of an account entry whose organizationId is the organization's id, or an accountId of the organisation.",
+  },
   SR_ACCOUNT_NAME_DUPLICATE: {
     exitCode: 2,
     summary:

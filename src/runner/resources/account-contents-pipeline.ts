@@ -6,7 +6,7 @@ import { SignrunError } from '../../errors/signrun-error.js';
 import type { AccountItemPlan, FoundPeople } from '../plan-types.js';
 import { itemErrorOf } from '../envelopes/envelope-pipeline.js';
 import type { AccountItemResult } from '../run-results.js';
-import type { ConvergeContext } from './resource-kind.js';
+import type { ConvergeContext, OrganizationContext } from './resource-kind.js';
 import { resourceKinds } from './resource-kinds.js';
 
 /** What converging an account's contents needs. */
@@ -17,6 +17,8 @@ export interface ContentsContext {
   /** What this state's journal says of the items (an up-to-date item not recorded yet is recorded). */
   journalled?: ReadonlyMap<string, AccountItemProgress>;
   tag: string;
+  /** The account's organisation (an entry with organizationId): what is kept through it. */
+  organization?: OrganizationContext;
 }
 
 /**
@@ -76,6 +78,7 @@ export async function convergeContents(
     hasOutcome: (plan) => results.has(plan.identity),
     refused: (what, message) =>
       new SignrunError('SR_ACCOUNT_FAILED', `${ctx.tag}: ${what}: ${message ?? 'refused by the service'}`),
+    ...(ctx.organization ? { organization: ctx.organization } : {}),
   };
   for (const kind of resourceKinds) {
     const own = plans.filter((p) => p.kind === kind.kind);

@@ -1,6 +1,9 @@
 import type { ResolvedAccount } from '../../jobs/model.js';
 import { AccountPeople } from '../../client/account-people.js';
-import type { AccountClient, EsignatureClient } from '../../client/esignature-client.js';
+import { AccountClient, type EsignatureClient } from '../../client/esignature-client.js';
+import { realTiming } from '../../client/timing.js';
+import type { OrganizationAccess } from '../organization/admin-access.js';
+import type { OrganizationContext } from './resource-kind.js';
 import type { AccountItemProgress, JournalProgress } from '../../state/journal-progress.js';
 import type { AccountContentsPlan, AccountDecision, AccountItemPlan, FoundPeople } from '../plan-types.js';
 import { identityOf } from '../identity.js';
@@ -24,10 +27,26 @@ export function hasContents(account: ResolvedAccount): boolean {
  * digests, Connect configurations). Kinds that read themselves (templates)
  * are read as they are planned.
  */
-export async function readPeople(people: AccountPeople, tag: string, account: ResolvedAccount): Promise<FoundPeople> {
+export async function readPeople(
+  people: AccountPeople,
+  tag: string,
+  account: ResolvedAccount,
+  organization?: OrganizationContext,
+): Promise<FoundPeople> {
   const found: FoundPeople = { profiles: [], groups: [], users: [] };
-  for (const kind of resourceKinds) if ('read' in kind) await kind.read(account, found, { people, tag });
+  for (const kind of resourceKinds)
+    if ('read' in kind) await kind.read(account, found, { people, tag, ...(organization ? { organization } : {}) });
   return found;
+}
+
+/** Whether the entry keeps anything its account's own user must read and write (not only what its organisation keeps). */
+export function needsAccountLogin(account: ResolvedAccount): boolean {
+  return resourceKinds.some((kind) => !('through' in kind) && kind.count(account) > 0);
+}
+
+/** The account's people, addressed with the main login's credentials without logging in: for kinds kept through the organisation, which never call it. */
+export function unusedPeople(client: EsignatureClient, accountId: string): AccountPeople {
+  return new AccountPeople(new AccountClient(client, { accountId }));
 }
 
 /** The calls `readPeople` made for what it found. */
@@ -65,6 +84,8 @@ export interface ContentsPlanSources {
   journal?: JournalProgress;
   /** The main account's integrator key (a subsidiary's user logs in with it, legacy header). */
   integratorKey?: string;
+  /** The organisations' Admin API (entries with organizationId: their settings). */
+  organizations?: OrganizationAccess;
 }
 
 /** The id of the user signrun logs in as to manage an account: the job file's, else the one this state created it with. */
@@ -143,13 +164,24 @@ export async function planAccountContents(
   if (decision.action === 'create' || decision.action === 'recreate')
     return offline('the account is created by this run and awaits its activation: a run after it converges these');
   if (!sources.main || !('accountId' in decision)) return offline();
+  const organization =
+    account.organization && sources.organizations
+      ? {
+          admin: await sources.organizations.admin(account.organization.id),
+          accountId: decision.accountId,
+          delay: realTiming.delay,
+        }
+      : undefined;
+  const login = needsAccountLogin(account);
   const userId = accountUserId(account, sources.journal);
-  if (!userId) return offline("the account's userId is not known (give userId in the job file): not read");
+  if (login && !userId) return offline("the account's userId is not known (give userId in the job file): not read");
   let reads = 0;
   try {
-    const people = await peopleOf(sources.main.client, account, decision.accountId, userId, sources.integratorKey, tag);
-    reads += 1;
-    const found = await readPeople(people, tag, account);
+    const people = login
+      ? await peopleOf(sources.main.client, account, decision.accountId, userId!, sources.integratorKey, tag)
+      : unusedPeople(sources.main.client, decision.accountId);
+    if (login) reads += 1;
+    const found = await readPeople(people, tag, account, organization);
     reads += peopleReads(found, account);
     const decided = await decideEveryKind(account, found, journalled, people.account, tag);
     reads += decided.reads;

@@ -8,7 +8,9 @@ import { readRecord, type AccountRecord } from '../../output/records.js';
 import { itemFile, itemFolder } from '../../output/output-paths.js';
 import type { Journal } from '../../state/journal.js';
 import type { AccountProgress } from '../../state/journal-progress.js';
-import type { AccountPlan } from '../plan-types.js';
+import type { AccountPlan, OrganizationProvision } from '../plan-types.js';
+import type { OrganizationRun } from '../organization/organization-run.js';
+import { provisionThroughOrganization } from '../organization/organization-accounts.js';
 import type { AccountClient } from '../../client/esignature-client.js';
 import type { ServiceLedger } from '../envelopes/service-ledger.js';
 import { deleteLosingDrafts } from '../envelopes/envelope-pipeline.js';
@@ -17,7 +19,11 @@ import { itemErrorOf } from '../envelopes/envelope-pipeline.js';
 import type { AccountResult } from '../run-summary.js';
 import type { AccountItemProgress } from '../../state/journal-progress.js';
 import { convergeContents } from './account-contents-pipeline.js';
-import { accountUserId, peopleOf, readPeople } from './account-contents-plan.js';
+import { accountUserId, peopleOf, readPeople, unusedPeople } from './account-contents-plan.js';
+import { resourceKindOf } from './resource-kinds.js';
+import type { OrganizationContext } from './resource-kind.js';
+import type { AccountItemResult } from '../run-results.js';
+import { identityOf } from '../identity.js';
 
 /** What the account pipeline needs from the run. */
 export interface AccountContext {
@@ -41,6 +47,8 @@ export interface AccountContext {
   account?: AccountClient;
   /** What the journal of earlier runs says of the accounts' profiles, groups and users (changed outside signrun). */
   accountItems?: ReadonlyMap<string, AccountItemProgress>;
+  /** The organisations' Admin API, for entries with organizationId (organization/organization-run.ts). */
+  organizations?: OrganizationRun;
 }
 
 /**
@@ -163,7 +171,7 @@ export async function runAccount(
         result.outcome = 'already-absent';
         return result;
       case 'adopt':
-        // Created by another run (its claim names it): journalled here as found.
+        // Created by another run (its claim, or its organisation, names it): journalled here as found.
         await ctx.journal.append({
           kind: 'account',
           id: tag,
@@ -176,6 +184,10 @@ export async function runAccount(
         return result;
       case 'create':
       case 'recreate': {
+        if (decision.action === 'create' && decision.organization) {
+          await createThroughOrganization(plan, decision.organization, ctx, result);
+          return result;
+        }
         let claimId: string | undefined;
         if (ctx.ledger && decision.action === 'create') {
           const claim = await claimAccount(account, ctx, tag);
@@ -263,6 +275,8 @@ export async function runAccount(
       }
     }
   } catch (error) {
+    // An account made before the failure (its contents failed) is known all the same: a clone of it may go on.
+    if (!result.accountId) ctx.organizations?.failed(tag, error);
     result.outcome = 'failed';
     result.error = itemErrorOf(error, action);
     return result;
@@ -283,13 +297,39 @@ export async function runAccount(
 async function convergeAccountContents(
   plan: AccountPlan & { account: ResolvedAccount },
   accountId: string,
-  ctx: AccountContext,
+  ctx: AccountContext | (Omit<AccountContext, 'organizations'> & { organizations: undefined }),
   result: AccountResult,
+  before: AccountItemResult[] = [],
 ): Promise<void> {
   const contents = plan.contents;
   if (!contents || contents.items.length === 0) return;
   const tag = plan.identity;
   const account = plan.account;
+  // What the organisation keeps (settings) first, without logging in to the account: then the account's own.
+  if (account.organization) {
+    const organization = await organizationContextOf(account, accountId, ctx);
+    const own = contents.items.filter((i) => resourceKindOf(i.kind)?.through === 'organization');
+    const converged = await convergeContents(
+      account,
+      own,
+      contents.found ?? (await readPeople(unusedPeople(ctx.client, accountId), tag, account, organization)),
+      {
+        people: unusedPeople(ctx.client, accountId),
+        journal: ctx.journal,
+        ...(ctx.accountItems ? { journalled: ctx.accountItems } : {}),
+        tag,
+        organization,
+      },
+    );
+    const rest = contents.items.filter((i) => !own.includes(i));
+    result.contents = converged;
+    if (rest.length > 0) {
+      const others = { ...plan, contents: { ...contents, items: rest } };
+      await convergeAccountContents(others, accountId, { ...ctx, organizations: undefined }, result, converged);
+    }
+    failIfAnyFailed(result, account, tag);
+    return;
+  }
   const userId = account.userId ?? ctx.progressOf?.(tag)?.userId ?? accountUserId(account);
   if (!userId)
     throw new SignrunError(
@@ -303,20 +343,52 @@ async function convergeAccountContents(
   } catch (error) {
     // Its user cannot log in: if the account still awaits activation (as its distributor reads it),
     // its people wait for it, as a new account does; otherwise the login failure is the account's.
-    if (!(error instanceof ClientHttpError && error.status === 401) || !(await awaitsActivation(ctx, accountId, tag)))
+    // An organisation's new account: its administrator has not chosen a password yet (invited), as a distributor's awaits activation.
+    if (
+      !(error instanceof ClientHttpError && error.status === 401) ||
+      !(plan.account.organization !== undefined || (await awaitsActivation(ctx, accountId, tag)))
+    )
       throw error;
     result.awaitingActivation = true;
-    result.contents = contents.items.map((i) => ({ kind: i.kind, name: i.name, outcome: 'not-started' }));
+    result.contents = [
+      ...before,
+      ...contents.items.map((i) => ({ kind: i.kind, name: i.name, outcome: 'not-started' as const })),
+    ];
     return;
   }
   const found = contents.found ?? (await readPeople(people, tag, account));
-  result.contents = await convergeContents(account, contents.items, found, {
-    people,
-    journal: ctx.journal,
-    ...(ctx.accountItems ? { journalled: ctx.accountItems } : {}),
-    tag,
-  });
-  const failed = result.contents.filter((c) => c.outcome === 'failed');
+  result.contents = [
+    ...before,
+    ...(await convergeContents(account, contents.items, found, {
+      people,
+      journal: ctx.journal,
+      ...(ctx.accountItems ? { journalled: ctx.accountItems } : {}),
+      tag,
+    })),
+  ];
+  failIfAnyFailed(result, account, tag);
+}
+
+/** The account's organisation as what it keeps through it reads and writes it. */
+async function organizationContextOf(
+  account: ResolvedAccount,
+  accountId: string,
+  ctx: AccountContext,
+): Promise<OrganizationContext> {
+  if (!ctx.organizations)
+    throw new SignrunError(
+      'SR_ACCOUNT_FAILED',
+      `${identityOf(account)}: organisation ${account.organization?.id} cannot be reached (no Admin API)`,
+      {
+        location: account.source,
+      },
+    );
+  return { admin: await ctx.organizations.admin(account.organization!.id), accountId, delay: ctx.organizations.delay };
+}
+
+/** A failed item fails the account (SR_ACCOUNT_FAILED), the others' outcomes kept. */
+function failIfAnyFailed(result: AccountResult, account: ResolvedAccount, tag: string): void {
+  const failed = (result.contents ?? []).filter((c) => c.outcome === 'failed');
   if (failed.length > 0)
     throw new SignrunError(
       'SR_ACCOUNT_FAILED',
@@ -401,4 +473,59 @@ async function createAccount(account: ResolvedAccount, ctx: AccountContext, tag:
     socialAccountInformation: null,
   };
   return ctx.client.createAccount(definition, { tag });
+}
+
+/**
+ * An entry of an organisation created or cloned through its Admin API
+ * (organization/organization-accounts.ts), exactly once: journalled before
+ * the request; the organisation lists the account (or the work still
+ * running) to a later plan. Its account.json says `present` (DocuSign's Admin
+ * API makes an active account; its administrator is invited), and what it
+ * keeps through the organisation (settings) is converged at once.
+ */
+async function createThroughOrganization(
+  plan: AccountPlan & { account: ResolvedAccount },
+  provision: OrganizationProvision,
+  ctx: AccountContext,
+  result: AccountResult,
+): Promise<void> {
+  const { account } = plan;
+  const tag = plan.identity;
+  if (!ctx.organizations)
+    throw new SignrunError(
+      'SR_ACCOUNT_FAILED',
+      `${tag}: organisation ${account.organization?.id} cannot be reached (no Admin API)`,
+      {
+        location: account.source,
+      },
+    );
+  await ctx.journal.append({ kind: 'account', id: tag, step: 'create-intent' });
+  const created = await provisionThroughOrganization(
+    account,
+    provision,
+    await ctx.organizations.contextOf(account, tag),
+  );
+  ctx.organizations.learned(tag, created.accountId);
+  await ctx.journal.append({
+    kind: 'account',
+    id: tag,
+    step: 'created',
+    accountId: created.accountId,
+    ...(created.userId ? { userId: created.userId } : {}),
+  });
+  result.accountId = created.accountId;
+  if (created.userId) result.userId = created.userId;
+  const record: AccountRecord = {
+    job: account.job,
+    key: account.key,
+    accountName: account.accountName,
+    accountId: created.accountId,
+    userId: created.userId ?? '',
+    rootUrl: ctx.rootUrl,
+    state: 'present',
+    createdAt: ctx.now().toISOString(),
+  };
+  result.files.push(await ctx.out.writeJson(itemFile(itemFolder(account.job, account.key), 'account'), record));
+  result.outcome = 'created';
+  await convergeAccountContents(plan, created.accountId, ctx, result);
 }

@@ -1,6 +1,7 @@
 import type { ResolvedAccount } from '../../jobs/model.js';
 import type { AccountClient } from '../../client/esignature-client.js';
 import type { AccountPeople } from '../../client/account-people.js';
+import type { AdminClient } from '../../client/admin/admin-client.js';
 import type { SignrunError } from '../../errors/signrun-error.js';
 import type { AccountItemProgress } from '../../state/journal-progress.js';
 import type { AccountItemPlan, FoundPeople } from '../plan-types.js';
@@ -24,11 +25,24 @@ export interface ResourceWords {
   alwaysSummarised?: true;
 }
 
+/**
+ * An account of an organisation, as a kind kept through its Admin API
+ * (`through: 'organization'`: settings) reads and writes it.
+ */
+export interface OrganizationContext {
+  admin: AdminClient;
+  accountId: string;
+  /** Waits between two looks at the organisation's asynchronous work (the run's clock). */
+  delay: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
 /** What reading an account's holdings needs: logged in as the account's own user. */
 export interface ReadContext {
   people: AccountPeople;
   /** The request log's tag: the account's `<job>/<key>`. */
   tag: string;
+  /** The account's organisation (an entry with organizationId, its account known). */
+  organization?: OrganizationContext;
 }
 
 /** What a kind that reads itself (templates: its own listing and reads) plans with. */
@@ -55,6 +69,8 @@ export interface ConvergeContext {
   hasOutcome: (plan: AccountItemPlan) => boolean;
   /** The error of something the service refused or did not do. */
   refused: (what: string, message: string | undefined) => SignrunError;
+  /** The account's organisation (an entry with organizationId). */
+  organization?: OrganizationContext;
 }
 
 /**
@@ -69,6 +85,12 @@ export interface AccountResourceKind {
    */
   readonly kind: string;
   readonly words: ResourceWords;
+  /**
+   * `organization`: kept through the account's organisation (DocuSign's
+   * Admin API), not as the account's own user — read and converged without
+   * logging in to the account, so a new account's are kept at once.
+   */
+  readonly through?: 'organization';
   /** How many entries of this kind an account entry keeps (0: the kind takes no part). */
   count(account: ResolvedAccount): number;
   /** Reads the account's holdings of this kind into `found` (as far as the entry needs them). */

@@ -1,3 +1,4 @@
+import { accountSettings } from './account-settings.js';
 import { accountTemplates } from './account-templates.js';
 import { brands } from './brands.js';
 import { connectConfigurations } from './connect-configurations.js';
@@ -5,11 +6,13 @@ import { groups } from './groups.js';
 import { permissionProfiles } from './permission-profiles.js';
 import type { AccountResourceKind } from './resource-kind.js';
 import { users } from './users.js';
+import { organizationUsers } from './organization-users.js';
 
 /**
  * The catalogue of what an account entry keeps inside the account, in
  * dependency order: the order a plan lists them and a run converges them
- * (groups name profiles; users name both; templates last). The planner, the
+ * (groups name profiles; users name both; an organisation's settings and
+ * users are kept through its Admin API; templates last). The planner, the
  * pipeline, `signrun plan`, the console and report.json's schema (a test
  * keeps its `kind` list equal to this one) walk it; a new kind is one module
  * and one line here.
@@ -18,8 +21,10 @@ export const resourceKinds = [
   permissionProfiles,
   groups,
   users,
+  accountSettings,
   brands,
   connectConfigurations,
+  organizationUsers,
   accountTemplates,
 ] as const satisfies readonly AccountResourceKind[];
 

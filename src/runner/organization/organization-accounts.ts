@@ -1,0 +1,205 @@
+import type { ResolvedAccount } from '../../jobs/model.js';
+import type { AdminClient } from '../../client/admin/admin-client.js';
+import type { AssetGroupAccountClone, SubAccountCreateWorker } from '../../client/admin/admin-wire.js';
+import type { AccountProgress } from '../../state/journal-progress.js';
+import { SignrunError } from '../../errors/signrun-error.js';
+import type { AccountDecision, OrganizationProvision } from '../plan-types.js';
+import { workState, type OrganizationRecord, type WorkInFlight } from './organization-record.js';
+
+// An account entry with `organizationId`: provisioned through DocuSign's
+// Admin API (DESIGN.md, "Organisations as code") — created from the
+// organisation's plan item, or cloned (`cloneOf`) — exactly once: the
+// organisation's asset-group accounts are the record (by the account's
+// name), and its creations and clones still running are followed, never
+// asked again. The one place that decides and provisions such an account;
+// the account's pipeline (resources/account-pipeline.ts) calls it instead of
+// the distributor path.
+
+/** Whether an entry is provisioned through its organisation. */
+export function provisionedByOrganization(account: ResolvedAccount): boolean {
+  return account.organization !== undefined;
+}
+
+/** How the entry's clone source is written: an entry's key, or an accountId. */
+function cloneSourceOf(account: ResolvedAccount): string | undefined {
+  const from = account.organization?.cloneOf;
+  return from === undefined ? undefined : 'key' in from ? from.key : from.accountId;
+}
+
+/**
+ * The decision for an entry of the organisation, from what the organisation
+ * lists (`record`; absent: offline, from the journal alone) and the journal.
+ * The calls a create or clone costs: the request, about two looks at its
+ * status, and one listing of the new account's users (its administrator's id).
+ */
+export function decideOrganizationAccount(
+  account: ResolvedAccount,
+  record: OrganizationRecord | undefined,
+  journalled: AccountProgress | undefined,
+): { decision: AccountDecision; apiCalls: number } {
+  const known = account.accountId ?? (journalled?.present ? journalled.accountId : undefined);
+  const named = record?.accountNamed(account.accountName);
+  const provision = (follow?: WorkInFlight): { decision: AccountDecision; apiCalls: number } => {
+    const cloneOf = cloneSourceOf(account);
+    const organization: OrganizationProvision = { ...(cloneOf ? { cloneOf } : {}), ...(follow ? { follow } : {}) };
+    return { decision: { action: 'create', organization }, apiCalls: follow ? 3 : 4 };
+  };
+  if (account.state === 'absent') {
+    const id = known ?? named?.accountId;
+    return id
+      ? { decision: { action: 'delete', accountId: id }, apiCalls: 2 }
+      : { decision: { action: 'already-absent' }, apiCalls: 0 };
+  }
+  if (!record) return known ? { decision: { action: 'up-to-date', accountId: known }, apiCalls: 0 } : provision();
+  if (known && record.accountById(known)) return { decision: { action: 'up-to-date', accountId: known }, apiCalls: 0 };
+  if (named?.accountId)
+    return journalled?.present && journalled.accountId === named.accountId
+      ? { decision: { action: 'up-to-date', accountId: named.accountId }, apiCalls: 0 }
+      : { decision: { action: 'adopt', accountId: named.accountId }, apiCalls: 0 };
+  return provision(record.workFor(account.accountName));
+}
+
+/** What `plan` says of an organisation's entry it creates: `create account (through organisation …)`, `clone account (of …)`. */
+export function organizationActionWords(
+  account: ResolvedAccount | undefined,
+  decision: AccountDecision,
+): string | undefined {
+  if (decision.action !== 'create' || !decision.organization) return undefined;
+  const { cloneOf, follow } = decision.organization;
+  const what = cloneOf
+    ? `clone account (of ${cloneOf})`
+    : `create account (through organisation ${account?.organization?.id ?? ''})`.replace(' )', ')');
+  return follow ? `${what}, following the ${follow.kind} the organisation is working on` : what;
+}
+
+/** What provisioning an account through its organisation needs from the run. */
+export interface ProvisionContext {
+  admin: AdminClient;
+  record: OrganizationRecord;
+  tag: string;
+  /** The accountId of another entry of the run (a clone's source), once it exists. */
+  accountIdOf(key: string): Promise<string>;
+  /** Waits between two looks at the work's status (the run's clock). */
+  delay: (ms: number, signal?: AbortSignal) => Promise<void>;
+  signal?: AbortSignal;
+}
+
+/** The first wait before looking at a work again, ms; it doubles up to {@link maxPollMs}. */
+const firstPollMs = 250;
+const maxPollMs = 5_000;
+
+/**
+ * Creates or clones the account (or follows the work a stopped run left
+ * running) and follows the work to its end: the new account's id, and its
+ * administrator's user id when the organisation lists them. Throws
+ * SR_ACCOUNT_FAILED when the organisation says the work failed, and
+ * SR_ACCOUNT_CLONE_UNKNOWN, before asking anything, for a source the
+ * organisation does not hold.
+ */
+export async function provisionThroughOrganization(
+  account: ResolvedAccount,
+  provision: OrganizationProvision,
+  ctx: ProvisionContext,
+): Promise<{ accountId: string; userId?: string }> {
+  const work = provision.follow ?? (await askForWork(account, provision, ctx));
+  const accountId = await followWork(account, work, ctx);
+  const admin = account.organization?.admin?.email.toLowerCase();
+  const users = admin ? await ctx.admin.users(accountId, { tag: ctx.tag }) : [];
+  const userId = users.find((u) => u.email?.toLowerCase() === admin)?.id;
+  return { accountId, ...(userId ? { userId } : {}) };
+}
+
+async function askForWork(
+  account: ResolvedAccount,
+  provision: OrganizationProvision,
+  ctx: ProvisionContext,
+): Promise<WorkInFlight> {
+  const organization = account.organization!;
+  const admin = organization.admin ?? { email: '' };
+  const target = {
+    name: account.accountName,
+    ...(organization.countryCode ? { countryCode: organization.countryCode } : {}),
+    admin,
+  };
+  const from = organization.cloneOf;
+  if (from) {
+    const sourceId = 'key' in from ? await ctx.accountIdOf(from.key) : from.accountId;
+    // A source outside the organisation is refused here, before the clone is asked for.
+    if ('accountId' in from && !ctx.record.accountById(sourceId))
+      throw new SignrunError(
+        'SR_ACCOUNT_CLONE_UNKNOWN',
+        `${ctx.tag}: cloneOf ${sourceId} is not an account of organisation ${organization.id} (its asset-group accounts do not list it)`,
+        { location: account.source },
+      );
+    const asked: AssetGroupAccountClone = await ctx.admin.cloneAccount(
+      { sourceAccount: { id: sourceId }, targetAccount: target },
+      { tag: ctx.tag },
+    );
+    return { kind: 'clone', assetGroupId: asked.assetGroupId!, workId: asked.assetGroupWorkId! };
+  }
+  const items = await ctx.admin.planItems({ tag: ctx.tag });
+  const wanted = account.planInformation?.planId;
+  const item = wanted ? items.find((i) => i.plan_id === wanted) : items.length === 1 ? items[0] : undefined;
+  if (!item?.plan_id)
+    throw new SignrunError(
+      'SR_ACCOUNT_FAILED',
+      `${ctx.tag}: organisation ${organization.id} has ${wanted ? `no plan item of plan ${wanted}` : `${items.length} plan items`}: give planInformation.planId (one of ${items.map((i) => i.plan_id).join(', ') || 'none'})`,
+      { location: account.source },
+    );
+  const created = await ctx.admin.createAccount(
+    {
+      subscriptionDetails: {
+        planId: item.plan_id,
+        ...(item.subscription_id ? { id: item.subscription_id } : {}),
+        modules: [],
+      },
+      targetAccount: target,
+    },
+    { tag: ctx.tag },
+  );
+  const w = created.AssetGroupWork!;
+  return { kind: 'create', assetGroupId: w.AssetGroupId!, workId: w.AssetGroupWorkId! };
+}
+
+/** Looks at the work until it is over, waiting longer each time: the new account's id. */
+async function followWork(account: ResolvedAccount, work: WorkInFlight, ctx: ProvisionContext): Promise<string> {
+  let wait = firstPollMs;
+  for (;;) {
+    const status: SubAccountCreateWorker | AssetGroupAccountClone =
+      work.kind === 'create'
+        ? await ctx.admin.accountCreation(work.assetGroupId, work.workId, { tag: ctx.tag })
+        : await ctx.admin.accountClone(work.assetGroupId, work.workId, { tag: ctx.tag });
+    const state = workState(status.status);
+    if (state === 'done') {
+      const id =
+        status.targetAccount?.id ??
+        (await ctx.admin.assetGroupAccounts({ tag: ctx.tag })).find(
+          (a) => a.accountName?.toLowerCase() === account.accountName.toLowerCase(),
+        )?.accountId;
+      if (!id)
+        throw new SignrunError(
+          'SR_ACCOUNT_FAILED',
+          `${ctx.tag}: the organisation's ${work.kind} ${work.workId} completed without naming the account`,
+          {
+            location: account.source,
+          },
+        );
+      return id;
+    }
+    if (state === 'failed') {
+      const failure =
+        'createAccountProcessingFailureDetails' in status
+          ? status.createAccountProcessingFailureDetails
+          : 'cloneProcessingFailureDetails' in status
+            ? status.cloneProcessingFailureDetails
+            : undefined;
+      throw new SignrunError(
+        'SR_ACCOUNT_FAILED',
+        `${ctx.tag}: the organisation's ${work.kind} of account "${account.accountName}" failed (${status.status}${failure?.errorDescription ? `: ${failure.errorDescription}` : status.message ? `: ${status.message}` : ''})`,
+        { location: account.source },
+      );
+    }
+    await ctx.delay(wait, ctx.signal);
+    wait = Math.min(wait * 2, maxPollMs);
+  }
+}
