@@ -151,12 +151,14 @@ async function giveConsent(url: string, email: string, password: string): Promis
 }
 
 describe('signrun run with the JWT grant against signrun serve', () => {
-  it('runs the examples: one token request, userinfo once, every API call on /restapi/v2.1, no secret printed', async () => {
+  it('runs the examples: one token request per scope set, userinfo once, every eSignature call on /restapi/v2.1, no secret printed', async () => {
     const outDir = await tempDir('signrun-jwt-out-');
     const { result, lines } = await logged(() => runCli(['run', 'examples', '--out', outDir], { env: jwtEnv() }));
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(`Target: ${sandbox.origin}/restapi/v2.1`);
-    expect(count(lines, 'POST /oauth/token ')).toBe(1);
+    // One token for the eSignature API, one with the admin scopes for the organisation example's Admin API calls.
+    expect(lines.some((l) => /^\w+ \/management\//.test(l))).toBe(true);
+    expect(count(lines, 'POST /oauth/token ')).toBe(2);
     expect(count(lines, 'GET /oauth/userinfo ')).toBe(1);
     const api = lines.filter((l) => /^\w+ \/restapi\//.test(l));
     expect(api.length).toBeGreaterThan(10);
@@ -180,7 +182,8 @@ describe('signrun run with the JWT grant against signrun serve', () => {
       );
       expect(result.code, result.stderr).toBe(0);
       expect(lines.filter((l) => /^\w+ \/restapi\/\S+ 401/.test(l)).length).toBeGreaterThan(0);
-      expect(count(lines, 'POST /oauth/token ')).toBe(2);
+      // The eSignature token, its one renewal, and the admin-scoped token of the organisation example.
+      expect(count(lines, 'POST /oauth/token ')).toBe(3);
       expect(count(lines, 'GET /oauth/userinfo ')).toBe(1);
       await expectNoSecret(`${result.stdout}\n${result.stderr}\n${await reportsOf(outDir)}`);
     } finally {
