@@ -13,7 +13,7 @@ describe('signrun validate', () => {
     const result = await runCli(['validate', 'examples']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout.trim()).toBe('7 files, 7 jobs, 64 envelopes, 1 template, 1 account: 0 errors, 0 warnings');
+    expect(result.stdout.trim()).toBe('8 files, 8 jobs, 64 envelopes, 1 template, 3 accounts: 0 errors, 0 warnings');
   });
 
   it('json summary counts envelopes after expansion; a glob works too', async () => {

@@ -61,7 +61,7 @@ describe('one envelope model', () => {
   it('the client and the sandbox import the same envelope wire types', () => {
     const importsWire = (file: string) =>
       /from '(?:\.\.\/)+envelope\/(?:wire|index)\.js'/.test(readFileSync(join(repoRoot, file), 'utf8'));
-    expect(importsWire('src/client/esignature-client.ts')).toBe(true);
+    expect(importsWire('src/client/esignature/envelopes.ts')).toBe(true);
     expect(importsWire('src/sandbox/esignature/envelopes/wire/envelope-definition.ts')).toBe(true);
     expect(importsWire('src/sandbox/esignature/envelopes/wire/envelope-json.ts')).toBe(true);
   });
