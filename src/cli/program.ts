@@ -330,6 +330,10 @@ export function buildProgram(
       'the accountId, or the exact name, of an account the credentials reach (default: the configured account)',
     )
     .option('--out <file>', 'job file to write (default: <key>.yaml in the current folder)')
+    .option(
+      '--organization <id>',
+      "the account is one of this DocuSign organisation's (Admin API): the entry gets organizationId and its settings",
+    )
     .option('--force', 'overwrite the job file, documents and logos when they exist')
     .action(on('import-account'));
   const links = program

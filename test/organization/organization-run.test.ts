@@ -9,8 +9,8 @@ import { readReport, sandboxEnv, tempDir } from '../cli/run-helpers.js';
 /**
  * Issue 34, "Done when": from an empty sandbox the worked example
  * (examples/organization.yaml) creates Acme France from the organisation's
- * plan item and clones Acme Deutschland from it, with settings and 51 users
- * (50 from a CSV, in groups) in one `run`; a second `run` makes no write
+ * plan item and clones Acme Deutschland from it, with settings, a Finance
+ * group and 52 users (50 from a CSV, in groups) in one `run`; a second `run` makes no write
  * call; a setting changed behind signrun's back shows as "changed outside"
  * in `plan` and is put back by `run`; 1,000 users go in through one bulk
  * import in at most 10 calls, each rejected row named at its CSV line. The
@@ -38,6 +38,15 @@ interface Db {
   };
 }
 const db = () => (sandbox.app as unknown as { sandbox: { db: Db } }).sandbox.db;
+/** The emails of the members of an account's group, sorted. */
+const membersOf = (accountId: string, group: string) =>
+  (
+    db()
+      .prepare(
+        'SELECT u.email AS email FROM group_members gm JOIN user_groups g ON g.id = gm.group_id JOIN users u ON u.id = gm.user_id WHERE g.account_id = ? AND g.name = ? ORDER BY u.email',
+      )
+      .all(accountId, group) as Array<{ email: string }>
+  ).map((r) => r.email);
 const settingOf = (accountId: string, name: string) =>
   (
     db().prepare('SELECT value FROM account_settings WHERE account_id = ? AND name = ?').get(accountId, name) as
@@ -69,7 +78,12 @@ describe('an organisation kept as code (examples/organization.yaml)', () => {
     for (const account of [fr!, de!]) {
       const contents = account.contents ?? [];
       expect(contents.filter((c) => c.kind === 'setting').map((c) => c.outcome)).toEqual(['created', 'created']);
-      expect(contents.filter((c) => c.kind === 'organizationUser' && c.outcome === 'created')).toHaveLength(26);
+      expect(contents.filter((c) => c.kind === 'organizationUser' && c.outcome === 'created')).toHaveLength(27);
+      // Its Finance group, kept through the organisation (the clone may have brought its source's already).
+      const finance = contents.filter((c) => c.kind === 'group');
+      expect(finance.map((c) => c.name)).toEqual(['Finance']);
+      expect(account === fr ? ['created'] : ['created', 'up-to-date']).toContain(finance[0]!.outcome);
+      expect(membersOf(account.accountId!, 'Finance')).toEqual(['controller@acme.example', 'treasurer@acme.example']);
     }
     // The organisation has them: the clone's settings are the file's, not its source's; users in their groups.
     expect(settingOf(fr!.accountId!, 'allowBulkSend')).toBe('true');
@@ -95,6 +109,7 @@ describe('an organisation kept as code (examples/organization.yaml)', () => {
     expect(report.accounts.map((a) => a.outcome)).toEqual(['up-to-date', 'up-to-date']);
     expect(report.accounts.flatMap((a) => a.contents ?? []).every((c) => c.outcome === 'up-to-date')).toBe(true);
     expect(Object.keys(report.api.byOperation).filter((op) => writes.test(op))).toEqual([]);
+    expect(report.accounts.flatMap((a) => a.contents ?? []).filter((c) => c.kind === 'group')).toHaveLength(2);
 
     // Behind signrun's back: a setting of Acme France changed in the organisation.
     db()

@@ -5,7 +5,7 @@ import { ExitCode } from '../../errors/catalogue-entry.js';
 import { importAccount } from '../../runner/import/import-account.js';
 
 /**
- * `signrun import account [<accountId or name>] [--out FILE] [--force]`:
+ * `signrun import account [<accountId or name>] [--organization ID] [--out FILE] [--force]`:
  * the library's `importAccount` against the configured service, logged in
  * as `signrun plan` logs in (a root URL, or the JWT grant). Writes the job
  * file (default `<key>.yaml` here), the templates' documents under
@@ -20,9 +20,15 @@ const importAccountCommand: CommandHandler = async ({ args, options, io, signal 
   if (!target) return ExitCode.invalid;
   try {
     const out = options['out'] as string | undefined;
+    const organization = options['organization'] as string | undefined;
     const imported = await importAccount({
-      target: { rootUrl: target.rootUrl, auth: target.auth },
+      target: {
+        rootUrl: target.rootUrl,
+        auth: target.auth,
+        ...(target.adminBase ? { adminBase: target.adminBase } : {}),
+      },
       ...(reference !== undefined ? { account: reference } : {}),
+      ...(organization !== undefined && organization !== '' ? { organization } : {}),
       cwd: io.cwd,
       ...(out !== undefined ? { jobFile: out } : {}),
       ...(options['force'] === true ? { force: true } : {}),

@@ -176,6 +176,22 @@ export class AdminClient {
     return answer?.groups ?? [];
   }
 
+  /** POST (v2.1) …/accounts/{accountId}/dsgroups: a group of the account (DSGroups_AddDSGroup). Never repeated: a later listing confirms it. */
+  async createDsGroup(
+    accountId: string,
+    groupName: string,
+    options: CallOptions = {},
+  ): Promise<{ ds_group_id?: string; group_id?: string; group_name?: string }> {
+    return this.#json(
+      'POST',
+      `${this.#org21}/accounts/${enc(accountId)}/dsgroups`,
+      'createDsGroup',
+      options,
+      { group_name: groupName },
+      false,
+    );
+  }
+
   /** POST …/accounts/{accountId}/users: a user of the organisation in one account (OrganizationUser_OrganizationUsers_PostAccountUsersV2). Never repeated. */
   async addAccountUser(
     accountId: string,

@@ -12,17 +12,29 @@ import type { RawJobFile, RawTemplate } from '../../jobs/raw-job.js';
 import { slugOf, templateJobFile, type ImportedDocument } from '../../jobs/template-job-file.js';
 import { identityLengthProblem } from '../../jobs/value-rules.js';
 import { StagedFiles } from '../../output/staged-files.js';
-import { accountEntryOf, variableTail, type NeededVariable } from './import-account-entry.js';
-import { reachAccount } from './import-account-login.js';
+import {
+  accountEntryOf,
+  variableTail,
+  type ImportedAccountEntry,
+  type NeededVariable,
+} from './import-account-entry.js';
+import { reachAccount, type ReachedAccount } from './import-account-login.js';
+import { readOrganizationAccount, type OrganizationAccountReading } from './import-organization-account.js';
 import { nothingWritten, schemaReference, signrunIdentityOf, stopIfInterrupted } from './import-template.js';
 import { readTemplate } from '../templates/template-plan.js';
 
 /** Options of {@link importAccount}. */
 export interface ImportAccountOptions {
   /** The configured service and how to log in (as `signrun plan` resolves them). */
-  target: { rootUrl: string; auth: Auth };
+  target: { rootUrl: string; auth: Auth; adminBase?: string };
   /** An accountId or the exact name of an account the credentials reach; default: the configured account. */
   account?: string;
+  /**
+   * The organisation (DocuSign's Admin API) whose account `account` is: the
+   * entry gets its `organizationId` and `settings` (the organisation's
+   * settings export), and the contents the credentials can read.
+   */
+  organization?: string;
   /** Folder that a relative `jobFile`, and the default one, are in. */
   cwd: string;
   /** The job file to write; default `<key>.yaml` in `cwd`. */
@@ -86,11 +98,28 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
   });
   try {
     const signal = options.signal;
-    const reached = await reachAccount(client, options.target.auth, options.account);
+    const organization =
+      options.organization === undefined
+        ? undefined
+        : await readOrganizationAccount(client, options.target, options.organization, options.account);
+    let reached: ReachedAccount;
+    try {
+      reached = await reachAccount(client, options.target.auth, organization?.accountId ?? options.account);
+    } catch (error) {
+      // An organisation's account the credentials have no user in: what its organisation says of it.
+      if (!organization || !(error instanceof SignrunError && error.code === 'SR_IMPORT_ACCOUNT_NOT_FOUND'))
+        throw error;
+      stopIfInterrupted(signal, 'after reading the organisation');
+      return await importOrganizationOnly(options, organization, () => apiCalls);
+    }
     stopIfInterrupted(signal, 'after logging in');
     const account = reached.account;
     const info = await account.client.getAccount(account.accountId, { tag });
-    const accountName = (typeof info.accountName === 'string' && info.accountName) || reached.name || account.accountId;
+    const accountName =
+      organization?.accountName ||
+      (typeof info.accountName === 'string' && info.accountName) ||
+      reached.name ||
+      account.accountId;
     const planId =
       typeof info['currentPlanId'] === 'string' && info['currentPlanId'] ? info['currentPlanId'] : undefined;
 
@@ -126,11 +155,7 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
     const carriedJobs = [
       ...new Set(read.map((r) => signrunIdentityOf(r.template)?.job).filter((j) => j !== undefined)),
     ];
-    const slug = shortSlug(accountName, 'account');
-    const job = carriedJobs.length === 1 ? carriedJobs[0]! : slug;
-    // The account's identity (`<job>/<key>#account`) must fit the custom field signrun may write it in.
-    let key = slug;
-    while (identityLengthProblem(job, key, '#account') && key.length > 1) key = key.slice(0, -1).replace(/-+$/, '');
+    const { job, key } = jobAndKeyOf(accountName, carriedJobs.length === 1 ? carriedJobs[0] : undefined);
     const legacy = options.target.auth.kind === 'legacy';
     // Job files never read signrun's own credentials (DOCUSIGN_*PASSWORD): the user's password has its own variable.
     const imported = accountEntryOf(
@@ -156,6 +181,11 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
       },
     );
 
+    if (organization) {
+      Object.assign(imported.entry, organizationFieldsOf(organization));
+      imported.leftOut.push(...unknownSettingsLeftOut(organization));
+    }
+
     // The account's templates, as `signrun import template` writes each.
     const templates = templateEntries(read, job, imported.leftOut);
     if (templates.length > 0) imported.entry.templates = templates.map((t) => t.entry.key);
@@ -164,13 +194,7 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
     const folder = path.dirname(jobFile);
     // Every file's place is checked before anything is written.
     const targets = [...templates.flatMap((t) => t.documents), ...imported.logos].map((t) => confined(folder, t.file));
-    const existing = [jobFile, ...targets].filter((file) => existsSync(file));
-    if (existing.length > 0 && options.force !== true)
-      throw new SignrunError(
-        'SR_IMPORT_FILE_EXISTS',
-        `not overwritten: ${existing.map((f) => path.relative(options.cwd, f) || f).join(', ')}; import into a new folder (--out <folder>/${path.basename(jobFile)}) or add --force`,
-        { details: { files: existing } },
-      );
+    refuseExisting(options, jobFile, targets);
 
     // Every file is staged whole before any is put in place: a refused download leaves nothing (issue 36).
     const staged = new StagedFiles();
@@ -242,6 +266,105 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
   } finally {
     client.close();
   }
+}
+
+/** The job (`carried`, the one the account's templates carry, else the account's name as a slug) and the entry's key. */
+function jobAndKeyOf(accountName: string, carried: string | undefined): { job: string; key: string } {
+  const slug = shortSlug(accountName, 'account');
+  const job = carried ?? slug;
+  // The account's identity (`<job>/<key>#account`) must fit the custom field signrun may write it in.
+  let key = slug;
+  while (identityLengthProblem(job, key, '#account') && key.length > 1) key = key.slice(0, -1).replace(/-+$/, '');
+  return { job, key };
+}
+
+/** SR_IMPORT_FILE_EXISTS when the job file or one of `targets` exists, unless `force`. */
+function refuseExisting(options: ImportAccountOptions, jobFile: string, targets: readonly string[]): void {
+  const existing = [jobFile, ...targets].filter((file) => existsSync(file));
+  if (existing.length > 0 && options.force !== true)
+    throw new SignrunError(
+      'SR_IMPORT_FILE_EXISTS',
+      `not overwritten: ${existing.map((f) => path.relative(options.cwd, f) || f).join(', ')}; import into a new folder (--out <folder>/${path.basename(jobFile)}) or add --force`,
+      { details: { files: existing } },
+    );
+}
+
+/** What an entry of an organisation's account says of it beyond an account's own contents. */
+function organizationFieldsOf(organization: OrganizationAccountReading): Partial<ImportedAccountEntry> {
+  return {
+    organizationId: organization.organizationId,
+    ...(Object.keys(organization.settings).length > 0 ? { settings: organization.settings } : {}),
+  };
+}
+
+const unknownSettingsLeftOut = (organization: OrganizationAccountReading) =>
+  organization.unknownSettings.length > 0
+    ? [
+        `settings ${organization.unknownSettings.join(', ')}: not DocuSign's accountSettingsInformation names (a job file cannot hold them)`,
+      ]
+    : [];
+
+/**
+ * An organisation's account whose users the credentials are not among (a
+ * new account's only user is its invited administrator): the entry its
+ * organisation gives — its name, id, organisation and settings —, written
+ * as the whole import is (staged, then renamed; nothing overwritten without
+ * `force`). Its own contents are said to be left out.
+ */
+async function importOrganizationOnly(
+  options: ImportAccountOptions,
+  organization: OrganizationAccountReading,
+  apiCalls: () => number,
+): Promise<ImportedAccount> {
+  const { job, key } = jobAndKeyOf(organization.accountName, undefined);
+  const entry: ImportedAccountEntry = {
+    key,
+    accountName: organization.accountName,
+    accountId: organization.accountId,
+    ...organizationFieldsOf(organization),
+    // Kept through the organisation for its accounts (resources/groups.ts), as its settings are.
+    ...(organization.groups.length > 0 ? { groups: organization.groups.map((groupName) => ({ groupName })) } : {}),
+  };
+  const leftOut = [
+    ...unknownSettingsLeftOut(organization),
+    `its permission profiles, users, brands, Connect configurations and templates: the credentials are no user of the account (log in as one of its users, then import it again with --organization ${organization.organizationId} --force)`,
+  ];
+  const jobFile = path.resolve(options.cwd, options.jobFile ?? `${key}.yaml`);
+  refuseExisting(options, jobFile, []);
+  const staged = new StagedFiles();
+  try {
+    await staged.file(
+      jobFile,
+      yamlOf(
+        { version: 1, job, accounts: [entry] },
+        {
+          jobFile,
+          accountName: organization.accountName,
+          accountId: organization.accountId,
+          rootUrl: options.target.rootUrl,
+          variables: [],
+          leftOut,
+          comments: [],
+        },
+      ),
+    );
+  } catch (error) {
+    await staged.discard();
+    throw nothingWritten(error, 0);
+  }
+  await staged.commit();
+  return {
+    accountId: organization.accountId,
+    accountName: organization.accountName,
+    job,
+    key,
+    jobFile,
+    counts: { permissionProfiles: 0, groups: entry.groups?.length ?? 0, users: 0, brands: 0, connect: 0, templates: 0 },
+    files: [],
+    variables: [],
+    leftOut,
+    apiCalls: apiCalls(),
+  };
 }
 
 /**

@@ -3,7 +3,7 @@ import { AccountPeople } from '../../client/account-people.js';
 import { AccountClient, type EsignatureClient } from '../../client/esignature-client.js';
 import { realTiming } from '../../client/timing.js';
 import type { OrganizationAccess } from '../organization/admin-access.js';
-import type { OrganizationContext } from './resource-kind.js';
+import { keptThroughOrganization, type OrganizationContext } from './resource-kind.js';
 import type { AccountItemProgress, JournalProgress } from '../../state/journal-progress.js';
 import type { AccountContentsPlan, AccountDecision, AccountItemPlan, FoundPeople } from '../plan-types.js';
 import { identityOf } from '../identity.js';
@@ -41,7 +41,7 @@ export async function readPeople(
 
 /** Whether the entry keeps anything its account's own user must read and write (not only what its organisation keeps). */
 export function needsAccountLogin(account: ResolvedAccount): boolean {
-  return resourceKinds.some((kind) => !('through' in kind) && kind.count(account) > 0);
+  return resourceKinds.some((kind) => !keptThroughOrganization(kind, account) && kind.count(account) > 0);
 }
 
 /** The account's people, addressed with the main login's credentials without logging in: for kinds kept through the organisation, which never call it. */

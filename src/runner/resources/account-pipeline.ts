@@ -21,7 +21,7 @@ import type { AccountItemProgress } from '../../state/journal-progress.js';
 import { convergeContents } from './account-contents-pipeline.js';
 import { accountUserId, peopleOf, readPeople, unusedPeople } from './account-contents-plan.js';
 import { resourceKindOf } from './resource-kinds.js';
-import type { OrganizationContext } from './resource-kind.js';
+import { keptThroughOrganization, type OrganizationContext } from './resource-kind.js';
 import type { AccountItemResult } from '../run-results.js';
 import { identityOf } from '../identity.js';
 
@@ -308,7 +308,7 @@ async function convergeAccountContents(
   // What the organisation keeps (settings) first, without logging in to the account: then the account's own.
   if (account.organization) {
     const organization = await organizationContextOf(account, accountId, ctx);
-    const own = contents.items.filter((i) => resourceKindOf(i.kind)?.through === 'organization');
+    const own = contents.items.filter((i) => keptThroughOrganization(resourceKindOf(i.kind), account));
     const converged = await convergeContents(
       account,
       own,

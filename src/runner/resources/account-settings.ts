@@ -13,7 +13,10 @@ import type { AccountResourceKind, OrganizationContext } from './resource-kind.j
 // it was changed outside signrun (the journal's digest is the file's).
 
 /** The settings of one account, as its organisation exports them. */
-async function exportedSettings(organization: OrganizationContext, tag: string): Promise<Record<string, string>> {
+export async function exportedSettings(
+  organization: OrganizationContext,
+  tag: string,
+): Promise<Record<string, string>> {
   const { admin, accountId } = organization;
   const started = await admin.exportSettings([accountId], { tag });
   const done = await followWork(

@@ -1,8 +1,9 @@
 import type { ResolvedGroup } from '../../jobs/model.js';
-import type { FoundPeople } from '../plan-types.js';
-import { digestOf, earliest, itemDecision, lower, same, shown, writeCalls } from './item-decision.js';
+import type { GroupWire } from '../../client/account-people.js';
+import type { AccountItemPlan, FoundPeople } from '../plan-types.js';
+import { digestOf, earliest, itemDecision, lower, same, settledOutcome, shown, writeCalls } from './item-decision.js';
 import { keepsPeople, missingProfile, profileIdOf } from './permission-profiles.js';
-import type { AccountResourceKind } from './resource-kind.js';
+import type { AccountResourceKind, ConvergeContext, OrganizationContext } from './resource-kind.js';
 
 // An account's groups (DocuSign's #/definitions/group): found by name,
 // compared by their permission profile. Converged after the profiles they
@@ -19,15 +20,67 @@ export const groupIdOf = (found: FoundPeople, name: string) => findGroup(found, 
 
 export const groupDigest = (g: ResolvedGroup) => digestOf({ n: lower(g.groupName), p: lower(g.permissionProfileName) });
 
+/** An organisation's account's groups, as its Admin API lists them (DocuSign's DS groups: a name, no permission profile). */
+async function organizationGroups(organization: OrganizationContext, tag: string): Promise<GroupWire[]> {
+  const listed = await organization.admin.accountGroups(organization.accountId, { tag });
+  return listed.flatMap((g) => (g.name && g.id !== undefined ? [{ groupId: String(g.id), groupName: g.name }] : []));
+}
+
+/**
+ * An organisation's account's groups to create, through its Admin API (its
+ * new account's only user is an invited administrator: nobody signrun can
+ * log in as): listed first — a clone brings its source's groups, and a run
+ * stopped after a creation left it — then each missing one created, and the
+ * listing read again to confirm them.
+ */
+async function convergeThroughOrganization(
+  plans: readonly AccountItemPlan[],
+  organization: OrganizationContext,
+  ctx: ConvergeContext,
+): Promise<void> {
+  const creates = plans.filter((p) => p.action === 'create');
+  for (const plan of plans.filter((p) => !creates.includes(p)))
+    if (plan.action === 'up-to-date' || plan.action === 'already-absent')
+      await ctx.done(plan, settledOutcome(plan.action), plan.id);
+    // DocuSign's DS groups have a name only: a permission profile, or a deletion, is not signrun's to make through them yet.
+    else
+      ctx.failed(
+        plan,
+        ctx.refused(
+          `group "${plan.name}"`,
+          `an organisation's account's groups are kept by name through its Admin API; ${plan.action === 'update' ? 'their permission profile' : 'their deletion'} is not`,
+        ),
+      );
+  if (creates.length === 0) return;
+  try {
+    const before = await organizationGroups(organization, ctx.tag);
+    const missing = creates.filter((p) => !before.some((g) => same(g.groupName, p.name)));
+    for (const plan of missing)
+      await organization.admin.createDsGroup(organization.accountId, plan.name, { tag: ctx.tag });
+    ctx.found.groups = missing.length > 0 ? await organizationGroups(organization, ctx.tag) : before;
+    for (const plan of creates) {
+      const there = findGroup(ctx.found, plan.name);
+      if (!there?.groupId) ctx.failed(plan, ctx.refused(`group "${plan.name}"`, 'not listed after its creation'));
+      else await ctx.done(plan, missing.includes(plan) ? 'created' : 'up-to-date', there.groupId);
+    }
+  } catch (error) {
+    for (const plan of creates) if (!ctx.hasOutcome(plan)) ctx.failed(plan, error);
+  }
+}
+
 export const groups = {
   kind: 'group' as const,
   words: { one: 'group', summary: 'profiles, groups and users', alwaysSummarised: true },
+  // An organisation's account's groups are kept through its Admin API (DS groups), as its settings and users are.
+  through: (account) => (account.organization ? 'organization' : undefined),
   count: (account) => account.groups?.length ?? 0,
 
-  async read(account, found, { people, tag }) {
-    if (keepsPeople(account)) found.groups = await people.listGroups({ tag });
+  async read(account, found, { people, tag, organization }) {
+    if (account.organization) {
+      if (organization && (account.groups?.length ?? 0) > 0) found.groups = await organizationGroups(organization, tag);
+    } else if (keepsPeople(account)) found.groups = await people.listGroups({ tag });
   },
-  readCalls: (account) => (keepsPeople(account) ? 1 : 0),
+  readCalls: (account) => (keepsPeople(account) || (account.organization && account.groups?.length) ? 1 : 0),
 
   decide(account, found, journal) {
     const profileName = (id: string | undefined) =>
@@ -50,6 +103,13 @@ export const groups = {
 
   /** One batch of creates, then one listing: the earliest of a name stays, the others are deleted in one call. */
   async converge(account, plans, ctx) {
+    if (account.organization) {
+      if (ctx.organization) await convergeThroughOrganization(plans, ctx.organization, ctx);
+      else
+        for (const p of plans)
+          ctx.failed(p, ctx.refused(`group ${p.name}`, 'the account has no organisation to keep it through'));
+      return;
+    }
     const opts = { tag: ctx.tag };
     const entries = new Map((account.groups ?? []).map((g) => [lower(g.groupName), g]));
     const profileOf = (name: string) => entries.get(lower(name))!.permissionProfileName;

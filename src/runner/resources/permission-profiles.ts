@@ -23,7 +23,8 @@ export const profileDigest = (p: ResolvedPermissionProfile) =>
 
 /** Whether an entry keeps permission profiles, groups or users: then the account's three are listed, to compare. */
 export function keepsPeople(account: ResolvedAccount): boolean {
-  return (account.permissionProfiles?.length ?? 0) + (account.groups?.length ?? 0) + (account.users?.length ?? 0) > 0;
+  const groups = account.organization ? 0 : (account.groups?.length ?? 0);
+  return (account.permissionProfiles?.length ?? 0) + groups + (account.users?.length ?? 0) > 0;
 }
 
 /**

@@ -73,6 +73,12 @@ export interface ConvergeContext {
   organization?: OrganizationContext;
 }
 
+/** Whether `kind` keeps `account`'s entries through its organisation (not as the account's own user). */
+export function keptThroughOrganization(kind: AccountResourceKind | undefined, account: ResolvedAccount): boolean {
+  const through = kind?.through;
+  return (typeof through === 'function' ? through(account) : through) === 'organization';
+}
+
 /**
  * One kind of thing an account holds. A kind either is read with the
  * account's other holdings (`read`, then `decide`, pure) or reads itself as
@@ -90,7 +96,7 @@ export interface AccountResourceKind {
    * Admin API), not as the account's own user — read and converged without
    * logging in to the account, so a new account's are kept at once.
    */
-  readonly through?: 'organization';
+  readonly through?: 'organization' | ((account: ResolvedAccount) => 'organization' | undefined);
   /** How many entries of this kind an account entry keeps (0: the kind takes no part). */
   count(account: ResolvedAccount): number;
   /** Reads the account's holdings of this kind into `found` (as far as the entry needs them). */
