@@ -31,6 +31,20 @@ function targetAccount(work: WorkRecord) {
   };
 }
 
+/** What a clone and a creation both say of their work: its ids, kind, status and who asked for it. */
+function workStatus(sandbox: SandboxServices, work: WorkRecord) {
+  return {
+    assetGroupWorkId: work.id,
+    assetGroupId: work.assetGroupId,
+    assetGroupWorkType: work.workType,
+    status: work.status,
+    attempts: work.status === 'Pending' ? 0 : 1,
+    createdDate: adminTime(work.createdAt),
+    ...requester(sandbox, work),
+    message: messageOf(work),
+  };
+}
+
 /** `#/definitions/AssetGroupAccountClone`: a clone and its status. */
 export function cloneWire(sandbox: SandboxServices, work: WorkRecord) {
   const source = work.request.sourceAccount;
@@ -41,14 +55,7 @@ export function cloneWire(sandbox: SandboxServices, work: WorkRecord) {
       site: 'DEMO',
     },
     targetAccount: targetAccount(work),
-    assetGroupWorkId: work.id,
-    assetGroupId: work.assetGroupId,
-    assetGroupWorkType: work.workType,
-    status: work.status,
-    attempts: work.status === 'Pending' ? 0 : 1,
-    createdDate: adminTime(work.createdAt),
-    ...requester(sandbox, work),
-    message: messageOf(work),
+    ...workStatus(sandbox, work),
     ...(work.failure ? { cloneProcessingFailureDetails: failureOf(work) } : {}),
   };
 }
@@ -61,14 +68,7 @@ export function createWorkerWire(sandbox: SandboxServices, work: WorkRecord) {
     subscriptionDetails: subscription
       ? { id: subscription.id, planId: subscription.planId, planName: subscription.planName, modules: [] }
       : undefined,
-    assetGroupWorkId: work.id,
-    assetGroupId: work.assetGroupId,
-    assetGroupWorkType: work.workType,
-    status: work.status,
-    attempts: work.status === 'Pending' ? 0 : 1,
-    createdDate: adminTime(work.createdAt),
-    ...requester(sandbox, work),
-    message: messageOf(work),
+    ...workStatus(sandbox, work),
     ...(work.failure ? { createAccountProcessingFailureDetails: failureOf(work) } : {}),
   };
 }
