@@ -84,7 +84,8 @@ export interface SandboxConfig {
  * Everything the sandbox's routes and plugins share, decorated on the fastify
  * app as `app.sandbox`. The signing page and Connect use: `envelopes`,
  * `consumeViewToken`, `lifecycle`, `events`, `outbox`, `blobs`, `clock`,
- * `config`, and may set `notificationLinks`.
+ * `config`, and may set `notificationLinks`; the Admin API sets
+ * `closableByOrganizationAdmin`.
  */
 export interface SandboxServices {
   db: SandboxDatabase;
@@ -145,6 +146,13 @@ export interface SandboxServices {
    * signing link.
    */
   notificationLinks: (envelope: EnvelopeRecord, recipient: RecipientRecord) => string[];
+  /**
+   * Whether the person with this email may close the account as an
+   * administrator of the organisation that made it (DocuSign's Admin API:
+   * an account created or cloned through the organisation is administered
+   * by its administrators). Default: never. The Admin API replaces it.
+   */
+  closableByOrganizationAdmin: (accountId: string, email: string) => boolean;
   /** What start-up did about the seed: applied the built-in one, the --seed file, or nothing (the data folder already had accounts). */
   seed: 'built-in' | 'file' | 'kept-existing-data';
   /** Closes the database. */
@@ -289,6 +297,7 @@ export async function createServices(
       },
       accountIsLive: (accountId) => accountIsLive(accountId),
       notificationLinks: () => [],
+      closableByOrganizationAdmin: () => false,
       seed: seedState,
       close: () => {
         clearInterval(workflowTick);

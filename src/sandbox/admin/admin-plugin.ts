@@ -34,6 +34,16 @@ export const adminApiPlugin: FastifyPluginAsync<AdminApiOptions> = async (app, o
   const tokenScope = sandbox.db.prepare<[string], { scope: string | null }>(
     'SELECT scope FROM access_tokens WHERE token_hash = ?',
   );
+  // Closing an account (eSignature's DELETE /accounts/{accountId}) is open to the administrators of the
+  // organisation that made it; the sandbox's seeded accounts, which no work made, stay protected.
+  sandbox.closableByOrganizationAdmin = (accountId, email) => {
+    const work = context.works.madeAccount(accountId);
+    return (
+      work !== undefined &&
+      context.organizations.organizationOfAccount(accountId)?.organizationId === work.organizationId &&
+      context.organizations.administeredBy(email).some((o) => o.id === work.organizationId)
+    );
+  };
   app.decorateRequest('adminCaller', null);
   app.decorateRequest('adminOrganization', null);
   app.setErrorHandler((error: Error, request, reply) => adminErrorHandler(error, request, reply, options.log));

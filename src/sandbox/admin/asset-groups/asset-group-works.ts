@@ -89,6 +89,9 @@ export function assetGroupWorks(
        VALUES (?, ?, ?, ?, 'Pending', ?, ?, ?, ?, ?, ?)`,
     ),
     byId: db.prepare<[string], WorkRow>('SELECT * FROM asset_group_works WHERE id = ?'),
+    madeAccount: db.prepare<[string], WorkRow>(
+      "SELECT * FROM asset_group_works WHERE target_account_id = ? AND status = 'Completed'",
+    ),
     ofOrg: db.prepare<[string, string, number], WorkRow>(
       'SELECT * FROM asset_group_works WHERE organization_id = ? AND work_type = ? AND updated_at >= ? ORDER BY created_at, id',
     ),
@@ -150,6 +153,11 @@ export function assetGroupWorks(
     },
     work(id: string): WorkRecord | undefined {
       const row = q.byId.get(id.toLowerCase());
+      return row && toWork(row);
+    },
+    /** The work that made this account (a creation or a clone); undefined for an account no work made (a seeded one). */
+    madeAccount(accountId: string): WorkRecord | undefined {
+      const row = q.madeAccount.get(accountId.toLowerCase());
       return row && toWork(row);
     },
     /** The organisation's works of a kind, changed since `since` (ms). */

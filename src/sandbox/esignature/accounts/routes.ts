@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { accountParams } from '../route-schemas.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { principalOf, apiBaseOf, originOf, type AccountParams } from '../request-helpers.js';
-import { apiErrors } from '../../platform/http/api-error.js';
+import { ApiError, apiErrors } from '../../platform/http/api-error.js';
+import { requirePermission } from '../permission-profiles/permissions.js';
 import { isoTime } from '../../platform/clock.js';
 import { lenientObject, lenientString } from '../../platform/http/lenient.js';
 import { hashPassword, verifyPassword } from '../../platform/password-hash.js';
@@ -149,22 +150,40 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
     '/accounts/:accountId',
     { schema: accountParams, config: { accountAccess: 'route' } },
     async (request, reply) => {
-      const { account } = principalOf(request);
-      const target = visibleAccount(request, request.params.accountId);
-      // 4.4: deleted only by a user of that same account.
-      if (target.id !== account.id) {
-        throw apiErrors.accountLacksPermissions(
-          'An account is deleted by a user of that same account: log in with the userId returned at its creation.',
-        );
+      const { account, user } = principalOf(request);
+      const { sandbox } = request.server;
+      const target = sandbox.accounts.account(request.params.accountId.toLowerCase());
+      // DocuSign: "You must be an account admin to close your account." An admin is a user of that
+      // account whose profile may manage it, or an administrator of the organisation that made it.
+      const own = target?.id === account.id;
+      const throughOrganization = target !== undefined && sandbox.closableByOrganizationAdmin(target.id, user.email);
+      if (!target || (!own && !throughOrganization)) {
+        if (target && target.status !== 'deleted' && target.parentAccountId === account.id)
+          throw apiErrors.accountLacksPermissions(
+            'An account is deleted by a user of that same account: log in with the userId returned at its creation.',
+          );
+        throw apiErrors.userLacksMembership();
       }
-      if (target.parentAccountId === null) {
-        throw apiErrors.accountLacksPermissions(
-          'A seeded main account cannot be deleted; only subsidiary accounts can.',
-        );
+      // A closed account's memberships are closed with it: closing it again is refused, never done twice.
+      if (target.status === 'deleted') throw accountClosed();
+      if (own) {
+        requirePermission(request, 'allowAccountManagement');
+        if (target.parentAccountId === null && !throughOrganization)
+          throw apiErrors.accountLacksPermissions(
+            'A seeded main account cannot be deleted; only subsidiary accounts can.',
+          );
       }
-      request.server.sandbox.accounts.setStatus(target.id, 'deleted');
+      sandbox.accounts.setStatus(target.id, 'deleted');
       void reply.status(200);
       return '';
     },
   );
 };
+
+/** DocuSign's answer for an account already closed: its memberships went with it. */
+const accountClosed = () =>
+  new ApiError(
+    400,
+    'USER_LACKS_MEMBERSHIP',
+    'The UserID does not have a valid membership in this Account. The account has been closed; only DocuSign can reopen it.',
+  );
