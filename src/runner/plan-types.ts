@@ -70,7 +70,8 @@ export type AccountDecision =
   | { action: 'up-to-date'; accountId: string }
   /** Known, and the service answers that it is gone: created again. */
   | { action: 'recreate'; accountId: string }
-  | { action: 'delete'; accountId: string }
+  /** `organizationId`: an organisation's account, closed as its administrator (organization/organization-accounts.ts). */
+  | { action: 'delete'; accountId: string; organizationId?: string }
   /** Declared absent and no id known. */
   | { action: 'already-absent' };
 

@@ -56,11 +56,26 @@ export async function createAccount(
   return summary as NewAccountSummary;
 }
 
-/** DELETE /v2/accounts/{accountId} (4.4): the client must be logged in as a user of that account. */
-export async function deleteAccount(client: Transport, accountId: string, options: CallOptions = {}): Promise<void> {
+/**
+ * DELETE /v2/accounts/{accountId} (4.4): the client must be logged in as an
+ * admin of that account. `once`: never sent again after a failure the
+ * service may have acted on (closing is final: a second close is refused;
+ * the caller reads its record instead).
+ */
+export async function deleteAccount(
+  client: Transport,
+  accountId: string,
+  options: CallOptions & { once?: boolean } = {},
+): Promise<void> {
+  const { once, ...call } = options;
   await client.request(
-    { method: 'DELETE', url: rootUrlOf(client, 'deleteAccount', accountId), operation: 'deleteAccount' },
-    options,
+    {
+      method: 'DELETE',
+      url: rootUrlOf(client, 'deleteAccount', accountId),
+      operation: 'deleteAccount',
+      ...(once ? { idempotent: false } : {}),
+    },
+    call,
   );
 }
 

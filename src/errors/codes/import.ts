@@ -35,6 +35,12 @@ export const importCodes = defineCodes({
       'The configured credentials reach no account of that accountId or name (the accounts of their login: login_information, or userinfo with the JWT grant).',
     hint: 'The message lists the accounts these credentials reach, with their ids: import one of them, or log in as a user of the account to import (its userId as DOCUSIGN_USERNAME with its password, or as DOCUSIGN_USER_ID with the JWT grant), then run `npx signrun import account <accountId>` again.',
   },
+  SR_IMPORT_ACCOUNT_CLOSED: {
+    exitCode: 2,
+    summary:
+      'The organisation made that account (its creations and clones name it) but closed it: its asset-group accounts no longer list it.',
+    hint: "A closed account cannot be imported; only DocuSign can reopen it. Keep its entry with `state: absent`, or import another of the organisation's accounts (the message lists them). Nothing was written.",
+  },
   SR_IMPORT_ACCOUNT_AMBIGUOUS: {
     exitCode: 2,
     summary: 'Several accounts the credentials reach have that name.',

@@ -1,6 +1,7 @@
 import type { Auth } from '../../client/auth.js';
 import type { EsignatureClient } from '../../client/esignature-client.js';
 import { adminBaseOf } from '../../client/admin/admin-base.js';
+import type { AdminClient } from '../../client/admin/admin-client.js';
 import { realTiming } from '../../client/timing.js';
 import { accountSettingNames } from '../../envelope/account-setting-names.js';
 import { builtInGroups, sameName } from '../../envelope/account-role-settings.js';
@@ -29,6 +30,29 @@ export interface OrganizationAccountReading {
 }
 
 const tag = 'import-account';
+
+/**
+ * An account the organisation made (its creations and clones name it, by id
+ * or name) that its asset-group accounts no longer list was closed
+ * (organization/organization-accounts.ts): SR_IMPORT_ACCOUNT_CLOSED.
+ */
+async function refuseClosed(
+  admin: AdminClient,
+  organizationId: string,
+  reference: string,
+  shown: string,
+): Promise<void> {
+  const [creations, clones] = await Promise.all([admin.accountCreations({ tag }), admin.accountClones({ tag })]);
+  const made = [...creations, ...clones]
+    .map((w) => w.targetAccount)
+    .find((t) => t?.id && (t.id.toLowerCase() === reference.toLowerCase() || t.name === reference));
+  if (made?.id)
+    throw new SignrunError(
+      'SR_IMPORT_ACCOUNT_CLOSED',
+      `account "${made.name ?? reference}" (${made.id}) of organisation ${organizationId} is closed: the organisation made it, but its asset-group accounts no longer list it; its accounts: ${shown}`,
+      { details: { reference, organizationId, accountId: made.id } },
+    );
+}
 
 /**
  * Reads the account of `organizationId` whose accountId, or exact name, is
@@ -68,6 +92,7 @@ export async function readOrganizationAccount(
       { details: { reference, accountIds: chosen.map((a) => a.accountId) } },
     );
   const account = chosen[0];
+  if (!account?.accountId) await refuseClosed(admin, organizationId, reference, shown);
   if (!account?.accountId)
     throw new SignrunError(
       'SR_IMPORT_ACCOUNT_NOT_FOUND',

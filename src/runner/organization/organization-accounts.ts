@@ -1,5 +1,6 @@
 import type { ResolvedAccount } from '../../jobs/model.js';
 import type { AdminClient } from '../../client/admin/admin-client.js';
+import type { EsignatureClient } from '../../client/esignature-client.js';
 import type { AssetGroupAccountClone, SubAccountCreateWorker } from '../../client/admin/admin-wire.js';
 import type { AccountProgress } from '../../state/journal-progress.js';
 import { SignrunError } from '../../errors/signrun-error.js';
@@ -45,9 +46,19 @@ export function decideOrganizationAccount(
     return { decision: { action: 'create', organization }, apiCalls: follow ? 3 : 4 };
   };
   if (account.state === 'absent') {
-    const id = known ?? named?.accountId;
+    // `state: absent` closes the account as DocuSign does: its Admin API has no close, so eSignature's
+    // DELETE /v2.1/accounts/{accountId} with the run's own token — the organisation's administrator,
+    // whom DocuSign lets close the accounts the organisation made ("you must be an account admin").
+    // One call. The organisation's asset-group accounts are the record: an account they no longer
+    // list is closed (or never was) — already absent, no call — so a run killed after the close
+    // finds it so and never closes twice. The journal's (or the entry's) accountId names the account;
+    // else its name. Offline (no record): the journal alone.
+    const id = record ? (known ? record.accountById(known) : named)?.accountId : known;
     return id
-      ? { decision: { action: 'delete', accountId: id }, apiCalls: 2 }
+      ? {
+          decision: { action: 'delete', accountId: id, organizationId: account.organization!.id },
+          apiCalls: closeCalls,
+        }
       : { decision: { action: 'already-absent' }, apiCalls: 0 };
   }
   if (!record) return known ? { decision: { action: 'up-to-date', accountId: known }, apiCalls: 0 } : provision();
@@ -59,11 +70,19 @@ export function decideOrganizationAccount(
   return provision(record.workFor(account.accountName));
 }
 
-/** What `plan` says of an organisation's entry it creates: `create account (through organisation …)`, `clone account (of …)`. */
+/** The calls closing an organisation's account costs: the DELETE alone. */
+const closeCalls = 1;
+
+/**
+ * What `plan` says of an organisation's entry it creates or closes: `create account (through organisation …)`,
+ * `clone account (of …)`, `close account (DELETE /v2.1/accounts/…, as the organisation's administrator)`.
+ */
 export function organizationActionWords(
   account: ResolvedAccount | undefined,
   decision: AccountDecision,
 ): string | undefined {
+  if (decision.action === 'delete' && decision.organizationId)
+    return `close account (DELETE /v2.1/accounts/${decision.accountId}, as organisation ${decision.organizationId}'s administrator)`;
   if (decision.action !== 'create' || !decision.organization) return undefined;
   const { cloneOf, follow } = decision.organization;
   const what = cloneOf
@@ -82,6 +101,28 @@ export interface ProvisionContext {
   /** Waits between two looks at the work's status (the run's clock). */
   delay: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
+}
+
+/**
+ * Closes an organisation's account (the decision above): one DELETE, never
+ * sent again (`once`). When it fails, the organisation's asset-group accounts
+ * say what happened: an account they no longer list is closed (the close went
+ * through and its answer was lost, or someone closed it meanwhile); else the
+ * failure is the account's.
+ */
+export async function closeThroughOrganization(
+  accountId: string,
+  client: Pick<EsignatureClient, 'deleteAccount'>,
+  admin: AdminClient,
+  tag: string,
+): Promise<void> {
+  try {
+    await client.deleteAccount(accountId, { tag, once: true });
+  } catch (error) {
+    const listed = await admin.assetGroupAccounts({ tag }).catch(() => undefined);
+    if (listed && !listed.some((a) => a.accountId?.toLowerCase() === accountId.toLowerCase())) return;
+    throw error;
+  }
 }
 
 /** The first wait before looking at a work again, ms; it doubles up to {@link maxPollMs}. */

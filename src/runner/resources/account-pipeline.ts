@@ -10,7 +10,7 @@ import type { Journal } from '../../state/journal.js';
 import type { AccountProgress } from '../../state/journal-progress.js';
 import type { AccountPlan, OrganizationProvision } from '../plan-types.js';
 import type { OrganizationRun } from '../organization/organization-run.js';
-import { provisionThroughOrganization } from '../organization/organization-accounts.js';
+import { closeThroughOrganization, provisionThroughOrganization } from '../organization/organization-accounts.js';
 import type { AccountClient } from '../../client/esignature-client.js';
 import type { ServiceLedger } from '../envelopes/service-ledger.js';
 import { deleteLosingDrafts } from '../envelopes/envelope-pipeline.js';
@@ -243,6 +243,20 @@ export async function runAccount(
       }
       case 'delete': {
         const accountId = decision.accountId;
+        if (account.organization) {
+          await closeThroughOrganization(
+            accountId,
+            ctx.client,
+            await organizationsOf(ctx, account).admin(account.organization.id),
+            tag,
+          );
+          await ctx.journal.append({ kind: 'account', id: tag, step: 'deleted', accountId });
+          files.push(
+            await ctx.out.writeJson(itemFile(folder, 'account'), deletedRecord(account, accountId, userId, ctx)),
+          );
+          result.outcome = 'deleted';
+          return result;
+        }
         if (!userId) {
           throw new SignrunError(
             'SR_ACCOUNT_IDS_UNKNOWN',
@@ -259,16 +273,7 @@ export async function runAccount(
         await asUser.deleteAccount(session.accountId === accountId ? session.accountId : accountId, { tag });
         await ctx.journal.append({ kind: 'account', id: tag, step: 'deleted', accountId });
         files.push(
-          await ctx.out.writeJson(itemFile(folder, 'account'), {
-            job: account.job,
-            key: account.key,
-            accountName: account.accountName,
-            accountId,
-            userId,
-            rootUrl: ctx.rootUrl,
-            state: 'deleted',
-            deletedAt: ctx.now().toISOString(),
-          } satisfies AccountRecord),
+          await ctx.out.writeJson(itemFile(folder, 'account'), deletedRecord(account, accountId, userId, ctx)),
         );
         result.outcome = 'deleted';
         return result;
@@ -367,6 +372,36 @@ async function convergeAccountContents(
     })),
   ];
   failIfAnyFailed(result, account, tag);
+}
+
+/** account.json of a deleted (closed) account. */
+function deletedRecord(
+  account: ResolvedAccount,
+  accountId: string,
+  userId: string | undefined,
+  ctx: AccountContext,
+): AccountRecord {
+  return {
+    job: account.job,
+    key: account.key,
+    accountName: account.accountName,
+    accountId,
+    userId: userId ?? '',
+    rootUrl: ctx.rootUrl,
+    state: 'deleted',
+    deletedAt: ctx.now().toISOString(),
+  };
+}
+
+/** The run's organisations, for an entry of one; SR_ACCOUNT_FAILED when the run has no Admin API. */
+function organizationsOf(ctx: AccountContext, account: ResolvedAccount): OrganizationRun {
+  if (!ctx.organizations)
+    throw new SignrunError(
+      'SR_ACCOUNT_FAILED',
+      `${identityOf(account)}: organisation ${account.organization?.id} cannot be reached (no Admin API)`,
+      { location: account.source },
+    );
+  return ctx.organizations;
 }
 
 /** The account's organisation as what it keeps through it reads and writes it. */
