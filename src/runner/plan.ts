@@ -105,7 +105,7 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
         // What the listings found is the run's to converge from; `signrun plan` prints decisions, not the account's people.
         const { found, ...decided } = contents;
         const kept = inputs.keepItems && found ? { ...decided, found } : decided;
-        item = { ...item, apiCalls: item.apiCalls + contentsCalls(contents.items), contents: kept };
+        item = { ...item, apiCalls: item.apiCalls + contentsCalls(contents.items, account), contents: kept };
       }
       items.push(inputs.keepItems ? { ...item, account } : item);
     }
@@ -143,6 +143,7 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
     accountReads +
     contentReads +
     records.reads +
+    (inputs.organizations?.loginCalls ?? 0) +
     (templateLedger?.calls ?? 0) +
     templatePlans.reads;
   return {

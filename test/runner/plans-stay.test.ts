@@ -194,7 +194,7 @@ beforeAll(async () => {
       examples: await planOf('examples', repoRoot),
       'every-resource': await planOf('job', work),
     },
-    decided: { items: decided, calls: contentsCalls(decided) },
+    decided: { items: decided, calls: contentsCalls(decided, account) },
   };
   if (record) {
     mkdirSync(join(repoRoot, 'test/fixtures/plans'), { recursive: true });

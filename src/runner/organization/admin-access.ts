@@ -13,6 +13,8 @@ import { SignrunError } from '../../errors/signrun-error.js';
 export interface OrganizationAccess {
   /** The Admin API client of this organisation: one per organisation, made on first use. */
   admin(organizationId: string): Promise<AdminClient>;
+  /** API calls made so far to set up the Admin API's credentials (the sandbox's key registration, with the legacy header): counted in `plan`'s estimate. */
+  readonly loginCalls: number;
 }
 
 /** What the Admin API's credentials are made from. */
@@ -40,6 +42,7 @@ export interface AdminAccessSources {
 export function organizationAccess(sources: AdminAccessSources): OrganizationAccess {
   let auth: Promise<Auth> | undefined;
   const clients = new Map<string, Promise<AdminClient>>();
+  let loginCalls = 0;
   const adminAuth = async (): Promise<Auth> => {
     if (sources.auth.kind !== 'legacy') return sources.auth;
     const origin = new URL(sources.base).origin;
@@ -52,6 +55,7 @@ export function organizationAccess(sources: AdminAccessSources): OrganizationAcc
           hint: 'Set up the JWT grant (docs/docusign.md) and consent to the admin scopes (docs/job-files.md, organisations).',
         },
       );
+    loginCalls += 1;
     const privateKey = await registerSandboxKey(sources.client, origin, sources.integratorKey, { tag: 'admin-login' });
     const session = new OAuthSession({
       integrationKey: sources.integratorKey,
@@ -63,6 +67,9 @@ export function organizationAccess(sources: AdminAccessSources): OrganizationAcc
     return { kind: 'oauth', session };
   };
   return {
+    get loginCalls() {
+      return loginCalls;
+    },
     admin(organizationId) {
       let made = clients.get(organizationId);
       if (!made) {

@@ -70,10 +70,10 @@ export function decideContents(
 }
 
 /** The calls a run makes for these decisions: each kind's writes and the listings that confirm its creations. */
-export function contentsCalls(plans: readonly AccountItemPlan[]): number {
+export function contentsCalls(plans: readonly AccountItemPlan[], account: ResolvedAccount): number {
   return resourceKinds.reduce((n, kind) => {
     const own = plans.filter((p) => p.kind === kind.kind);
-    return n + (own.length > 0 ? kind.calls(own) : 0);
+    return n + (own.length > 0 ? kind.calls(own, account) : 0);
   }, 0);
 }
 

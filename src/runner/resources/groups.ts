@@ -29,9 +29,10 @@ async function organizationGroups(organization: OrganizationContext, tag: string
 /**
  * An organisation's account's groups to create, through its Admin API (its
  * new account's only user is an invited administrator: nobody signrun can
- * log in as): listed first — a clone brings its source's groups, and a run
- * stopped after a creation left it — then each missing one created, and the
- * listing read again to confirm them.
+ * log in as): each one its listing (`ctx.found`, read by the plan, or by the
+ * run once the account exists — a clone brings its source's groups, and a run
+ * stopped after a creation left it) lacks is created, one call each, and the
+ * listing read again to confirm them: {@link organizationGroupCalls}.
  */
 async function convergeThroughOrganization(
   plans: readonly AccountItemPlan[],
@@ -53,11 +54,10 @@ async function convergeThroughOrganization(
       );
   if (creates.length === 0) return;
   try {
-    const before = await organizationGroups(organization, ctx.tag);
-    const missing = creates.filter((p) => !before.some((g) => same(g.groupName, p.name)));
+    const missing = creates.filter((p) => !findGroup(ctx.found, p.name));
     for (const plan of missing)
       await organization.admin.createDsGroup(organization.accountId, plan.name, { tag: ctx.tag });
-    ctx.found.groups = missing.length > 0 ? await organizationGroups(organization, ctx.tag) : before;
+    if (missing.length > 0) ctx.found.groups = await organizationGroups(organization, ctx.tag);
     for (const plan of creates) {
       const there = findGroup(ctx.found, plan.name);
       if (!there?.groupId) ctx.failed(plan, ctx.refused(`group "${plan.name}"`, 'not listed after its creation'));
@@ -66,6 +66,12 @@ async function convergeThroughOrganization(
   } catch (error) {
     for (const plan of creates) if (!ctx.hasOutcome(plan)) ctx.failed(plan, error);
   }
+}
+
+/** The calls of an organisation's account's groups: one creation each (DS groups are made one by one), one listing to confirm them; nothing else is written. */
+function organizationGroupCalls(plans: readonly AccountItemPlan[]): number {
+  const creates = plans.filter((p) => p.action === 'create').length;
+  return creates > 0 ? creates + 1 : 0;
 }
 
 export const groups = {
@@ -99,7 +105,8 @@ export const groups = {
     });
   },
 
-  calls: (plans) => writeCalls(plans, { batchedCreates: true }),
+  calls: (plans, account) =>
+    account.organization ? organizationGroupCalls(plans) : writeCalls(plans, { batchedCreates: true }),
 
   /** One batch of creates, then one listing: the earliest of a name stays, the others are deleted in one call. */
   async converge(account, plans, ctx) {

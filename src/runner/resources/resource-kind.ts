@@ -112,7 +112,7 @@ export interface AccountResourceKind {
   /** The decisions of a kind that reads itself; every present entry `create` when the account is not read. */
   plan?(account: ResolvedAccount, ctx: PlanContext): Promise<{ items: AccountItemPlan[]; reads: number }>;
   /** The calls a run makes for this kind's decisions (writes, and the listings that confirm creations). */
-  calls(plans: readonly AccountItemPlan[]): number;
+  calls(plans: readonly AccountItemPlan[], account: ResolvedAccount): number;
   /**
    * Executes this kind's decisions (create, update, delete), exactly once:
    * the account is the record, a creation is confirmed by listing again.
