@@ -87,6 +87,21 @@ export function resolveAccountOrganization(
       );
     }
   }
+  const circle = cloneCircle(raw, entries);
+  if (circle && raw.cloneOf !== raw.key)
+    say(
+      'SR_ACCOUNT_CLONE_CYCLE',
+      `cloneOf "${raw.cloneOf}" goes round in a circle (${[...circle, circle[0]].join(' → ')}): a clone's source is created first, so none of them could be`,
+      ['cloneOf'],
+    );
+  // DocuSign's DS groups have a name only: a permission profile on one could never be kept.
+  for (const [i, group] of (raw.groups ?? []).entries())
+    if (group.permissionProfileName !== undefined)
+      say(
+        'SR_ORG_GROUP_UNSUPPORTED',
+        `group "${group.groupName}" of an account with organizationId has permissionProfileName "${group.permissionProfileName}": the organisation keeps its groups by name (DocuSign's DS groups), with no permission profile`,
+        ['groups', i, 'permissionProfileName'],
+      );
   if (raw.countryCode !== undefined) organization.countryCode = sub(raw.countryCode);
   if (raw.admin) {
     const email = sub(raw.admin.email);
@@ -105,6 +120,18 @@ export function resolveAccountOrganization(
     );
   out.organization = organization;
   return out;
+}
+
+/** The keys of a circle of `cloneOf` (by entry key) that `raw` is in; undefined when its sources end. */
+function cloneCircle(raw: RawAccount, entries: readonly RawAccount[]): string[] | undefined {
+  const path: RawAccount[] = [];
+  for (let at: RawAccount | undefined = raw; at?.cloneOf !== undefined;) {
+    path.push(at);
+    at = entries.find((e) => e.key === at!.cloneOf);
+    if (at === raw) return path.map((e) => e.key);
+    if (at && path.includes(at)) return undefined; // a circle further on: reported at its own entries
+  }
+  return undefined;
 }
 
 /** One user as written (YAML or a CSV row), before its accounts are checked. */

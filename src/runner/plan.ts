@@ -24,6 +24,7 @@ import { OrganizationRecords } from './organization/organization-record.js';
 import { organizationAccess } from './organization/admin-access.js';
 import { adminBaseOf } from '../client/admin/admin-base.js';
 import { planOrganizationAccount } from './organization/organization-run.js';
+import { cloneSourcesFirst } from './organization/clone-order.js';
 
 /** What {@link makePlan} reads. */
 export interface PlanInputs {
@@ -71,7 +72,7 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
   let accountReads = 0;
   if (inputs.account) {
     for (const job of jobs)
-      for (const account of job.accounts) {
+      for (const account of cloneSourcesFirst(job.accounts)) {
         if (account.organization) continue; // its organisation's record decides it (organization-accounts.ts)
         const plan = decideAccount(account, { ...sourcesOf(inputs, ledger), accountPresent: new Map() });
         if (plan.decision.action !== 'up-to-date') continue;
@@ -89,7 +90,7 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
   let contentReads = 0;
   const records = inputs.organizationRecords ?? new OrganizationRecords();
   for (const job of jobs) {
-    for (const account of job.accounts) {
+    for (const account of cloneSourcesFirst(job.accounts)) {
       let item = account.organization
         ? await planOrganizationAccount(account, inputs.organizations, records, inputs.journal)
         : decideAccount(account, sources);

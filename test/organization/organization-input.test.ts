@@ -68,6 +68,43 @@ describe('organisation input', () => {
     expect(result.stderr).toMatch(/acme-it/);
   });
 
+  it('cloneOf in a circle: SR_ACCOUNT_CLONE_CYCLE at each entry, before any call', async () => {
+    const result = await errors(
+      accounts.replace('    settings:', '    cloneOf: acme-de\n    settings:') + '    cloneOf: acme-fr\n',
+    );
+    expect(result.code).toBe(2);
+    const lines = result.stderr.split('\n').filter((l) => /SR_ACCOUNT_CLONE_CYCLE/.test(l));
+    expect(lines).toHaveLength(2);
+    expect(result.stderr).toMatch(/org\.yaml:8/);
+    expect(result.stderr).toMatch(/org\.yaml:14/);
+    expect(result.stderr).toMatch(/acme-fr → acme-de → acme-fr/);
+  });
+
+  it("an organisation's group with a permission profile: SR_ORG_GROUP_UNSUPPORTED at its field; state on a group is refused", async () => {
+    const withGroups = `${accounts}    groups:
+      - groupName: Finance
+      - groupName: Legal
+        permissionProfileName: DocuSign Sender
+`;
+    const folder = jobFolder(withGroups);
+    const validated = await runCli(['validate', folder], { cwd: folder });
+    expect(validated.code).toBe(2);
+    expect(validated.stdout + validated.stderr).toMatch(/SR_ORG_GROUP_UNSUPPORTED/);
+    expect(validated.stdout + validated.stderr).toMatch(/org\.yaml:16/);
+    expect(validated.stdout + validated.stderr).toMatch(/group "Legal" .*permissionProfileName "DocuSign Sender"/);
+    expect(validated.stdout + validated.stderr).not.toMatch(/Finance/);
+
+    const absent = jobFolder(`${accounts}    groups:
+      - groupName: Finance
+        state: absent
+`);
+    const refused = await runCli(['validate', absent], { cwd: absent });
+    expect(refused.code).toBe(2);
+    expect(refused.stdout + refused.stderr).toMatch(/SR_SCHEMA/);
+    expect(refused.stdout + refused.stderr).toMatch(/org\.yaml:15/);
+    expect(refused.stdout + refused.stderr).toMatch(/state/);
+  });
+
   it('an unknown setting name: SR_ACCOUNT_SETTING_UNKNOWN with the nearest name', async () => {
     const result = await errors(accounts.replace('enableSequentialSigningAPI', 'enableSequentialSigningApi'));
     expect(result.code).toBe(2);

@@ -385,6 +385,18 @@ export const jobCodes = defineCodes({
       "An account entry's `settings` names a setting DocuSign's accountSettingsInformation does not have (the eSignature v2.1 Swagger's names).",
     hint: 'Use the name DocuSign gives it (the message suggests the nearest one), e.g. enableSequentialSigningAPI.',
   },
+  SR_ACCOUNT_CLONE_CYCLE: {
+    exitCode: 2,
+    summary:
+      "Account entries clone each other in a circle (`cloneOf`): none of them can be made first, since a clone's source is created before it.",
+    hint: "Let one of them be created from the organisation's plan item (no cloneOf), or clone it from an accountId the organisation already has.",
+  },
+  SR_ORG_GROUP_UNSUPPORTED: {
+    exitCode: 2,
+    summary:
+      "A group of an account with organizationId asks for what the organisation cannot keep: its groups are DocuSign's DS groups, kept by name through the Admin API, with no permission profile.",
+    hint: "Leave permissionProfileName out of the organisation's account's groups (give the users their permission profile in organization.users instead), or keep the account without organizationId.",
+  },
   SR_ORG_USER_ACCOUNT_UNKNOWN: {
     exitCode: 2,
     summary:
