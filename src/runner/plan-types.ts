@@ -166,8 +166,14 @@ export interface FoundPeople {
   organizationUsers?: Array<{ email: string; id: string }>;
 }
 
-/** A brand as the account lists it, with the sha256 (hex) of each of its logos that the entry compares. */
-export type FoundBrand = BrandWire & { logoDigests: Partial<Record<BrandLogoType, string>> };
+/**
+ * A brand as the account lists it, with the sha256 (hex) of each of its logos
+ * that the entry compares; `import account` reads the logos' bytes instead.
+ */
+export type FoundBrand = BrandWire & {
+  logoDigests: Partial<Record<BrandLogoType, string>>;
+  logoBytes?: Partial<Record<BrandLogoType, Buffer>>;
+};
 
 /** What the plan decided for what an account entry keeps inside the account. */
 export interface AccountContentsPlan {
