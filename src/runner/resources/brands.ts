@@ -1,9 +1,8 @@
 import type { ResolvedBrand } from '../../jobs/model.js';
 import { AccountBrands, type BrandWire } from '../../client/account-brands.js';
-import { brandLogoTypes, logoContentType, logoExtensions } from '../../envelope/brand-logo.js';
+import { brandLogoTypes, logoContentType, logoExtensions, type BrandLogoType } from '../../envelope/brand-logo.js';
 import type { RawBrand } from '../../jobs/raw-job.js';
 import { slugOf } from '../../jobs/template-job-file.js';
-import type { FoundBrand } from '../plan-types.js';
 import { dropDuplicates } from './drop-duplicates.js';
 import { digestOf, itemDecision, lower, same, settledOutcome, shown, writeCalls } from './item-decision.js';
 import type { AccountResourceKind, ImportEntryContext, ResourceImport } from './resource-kind.js';
@@ -12,6 +11,22 @@ import type { AccountResourceKind, ImportEntryContext, ResourceImport } from './
 // compared field by field and their logos by sha256 (the journal keeps
 // digests, never the images). Converged after the users: nothing of the
 // people depends on them.
+
+declare module '../plan-types.js' {
+  interface FoundPeople {
+    /** The account's brands, read only when the entry keeps brands; each with the sha256 of the logos the entry gives. */
+    brands?: FoundBrand[];
+  }
+}
+
+/**
+ * A brand as the account lists it, with the sha256 (hex) of each of its logos
+ * that the entry compares; `import account` reads the logos' bytes instead.
+ */
+export type FoundBrand = BrandWire & {
+  logoDigests: Partial<Record<BrandLogoType, string>>;
+  logoBytes?: Partial<Record<BrandLogoType, Buffer>>;
+};
 
 /** DocuSign answers flags as booleans or as the strings "true"/"false". */
 const flagOf = (value: boolean | string | undefined) =>

@@ -12,6 +12,13 @@ import type { RawConnect } from '../../jobs/raw-job.js';
 // field as DocuSign keeps them; the listener's password, which the account
 // never answers, by the journal's digest. Converged after the brands.
 
+declare module '../plan-types.js' {
+  interface FoundPeople {
+    /** The account's Connect configurations, read only when the entry keeps some. */
+    connect?: ConnectConfigurationWire[];
+  }
+}
+
 /** The Connect configuration of a name that counts: the earliest (DocuSign's connectIds grow). */
 export function findConnect(
   configs: readonly ConnectConfigurationWire[] | undefined,
