@@ -65,6 +65,7 @@ export function variableTail(name: string): string {
 export function accountEntryOf(
   reading: AccountReading,
   options: { key: string; passwordVariable: string; passwordPurpose: string },
+  kinds: readonly AccountResourceKind[] = resourceKinds,
 ): AccountEntryImport {
   const imported: AccountEntryImport = {
     key: options.key,
@@ -76,7 +77,7 @@ export function accountEntryOf(
   };
   writeLogin(imported, reading, options);
   const ctx = entryContext(imported);
-  for (const kind of resourceKinds as readonly AccountResourceKind[]) {
+  for (const kind of kinds) {
     if (!kind.import) continue;
     const entries = kind.import.entries(reading.found, ctx);
     if (entries.length > 0) Object.assign(imported.entry, { [kind.import.field]: entries });
