@@ -1,8 +1,6 @@
 import type { ResolvedAccount, ResolvedEnvelope, ResolvedTemplate } from '../jobs/model.js';
 import type { RateLimitInfo } from '../client/rate-limit.js';
 import type { GroupWire, PermissionProfileWire, UserWire } from '../client/account-people.js';
-import type { BrandWire, ConnectConfigurationWire } from '../client/account-brands.js';
-import type { BrandLogoType } from '../envelope/brand-logo.js';
 
 /**
  * The steps a run can take for one envelope, in order. `draft`: create it as
@@ -151,24 +149,19 @@ export interface AccountItemPlan {
   duplicates?: string[];
 }
 
-/** The people of an account as the service lists them. */
+/**
+ * What the account holds, as the service lists it: its people (the three
+ * name each other, so they are read together), and whatever else a kind of
+ * the catalogue reads, each such field declared in its kind's own module
+ * (`declare module '../plan-types.js'`: brands, Connect, settings, the
+ * organisation's users), read only when the entry keeps some.
+ */
 export interface FoundPeople {
   profiles: PermissionProfileWire[];
   groups: GroupWire[];
   /** Open users (closed ones are not listed), each with their groups. */
   users: UserWire[];
-  /** The account's brands, read only when the entry keeps brands; each with the sha256 of the logos the entry gives. */
-  brands?: FoundBrand[];
-  /** The account's Connect configurations, read only when the entry keeps some. */
-  connect?: ConnectConfigurationWire[];
-  /** The account's settings as its organisation exports them (accountSettingsInformation names), read only when the entry keeps some. */
-  settings?: Record<string, string>;
-  /** The account's users as its organisation lists them (email, membership id), read only when the entry keeps some. */
-  organizationUsers?: Array<{ email: string; id: string }>;
 }
-
-/** A brand as the account lists it, with the sha256 (hex) of each of its logos that the entry compares. */
-export type FoundBrand = BrandWire & { logoDigests: Partial<Record<BrandLogoType, string>> };
 
 /** What the plan decided for what an account entry keeps inside the account. */
 export interface AccountContentsPlan {

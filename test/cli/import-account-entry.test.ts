@@ -8,69 +8,83 @@ import { SignrunError } from '../../src/errors/signrun-error.js';
 // name as plan finds it, what a job file cannot hold said instead of written,
 // passwords only as ${env.*}.
 
+const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]);
+const gif = Buffer.from('GIF89a…', 'latin1');
+
 const reading = (over: Partial<AccountReading> = {}): AccountReading => ({
   accountId: 'acc-1',
   accountName: 'Acme',
   planId: 'plan-9',
   userId: 'u-admin',
-  profiles: [
-    { permissionProfileId: '1', permissionProfileName: 'Account Administrator', settings: { allowApiAccess: 'true' } },
-    { permissionProfileId: '2', permissionProfileName: 'DocuSign Sender' },
-    { permissionProfileId: '3', permissionProfileName: 'DocuSign Viewer' },
-    {
-      permissionProfileId: '10',
-      permissionProfileName: 'Legal',
-      settings: { allowBulkSending: 'false', allowedTemplateAccess: 'share', notASetting: 'x', allowVaulting: '' },
-    },
-    { permissionProfileId: '11', permissionProfileName: 'legal' },
-  ],
-  groups: [
-    { groupId: '1', groupName: 'Administrators', groupType: 'adminGroup' },
-    { groupId: '2', groupName: 'Everyone', groupType: 'everyoneGroup' },
-    { groupId: '5', groupName: 'Legal team', groupType: 'customGroup', permissionProfileId: '10' },
-  ],
-  users: [
-    {
-      userId: 'u-admin',
-      userName: 'Ada Admin',
-      email: 'ada@acme.test',
-      permissionProfileName: 'Account Administrator',
-      groupList: [{ groupName: 'Everyone' }, { groupName: 'Administrators' }],
-    },
-    {
-      userId: 'u-2',
-      userName: 'Lea',
-      email: 'lea@acme.test',
-      permissionProfileName: 'Legal',
-      groupList: [{ groupName: 'Everyone' }, { groupName: 'Legal team' }],
-    },
-    { userId: 'u-3', userName: 'Sam', email: 'sam@acme.test', userStatus: 'Closed' },
-    { userId: 'u-4', email: 'noname@acme.test' },
-  ],
-  brands: [
-    {
-      brandId: 'b-2',
-      brandName: 'Acme',
-      colors: [{ name: 'headerBackground', value: 'blue' }],
-      logos: { primary: 'x', email: 'y' },
-    },
-    { brandId: 'b-1', brandName: 'ACME', isSendingDefault: 'true', logos: { primary: 'x' } },
-  ],
-  connect: [
-    {
-      connectId: '7',
-      name: 'Hooks',
-      urlToPublishTo: 'https://h.test',
-      allUsers: 'true',
-      userName: 'u',
-      envelopeEvents: [{ envelopeEventStatusCode: 'sent' }],
-    },
-    { connectId: '8', name: 'Hooks!', urlToPublishTo: 'https://h2.test', userName: 'v', includeHMAC: true },
-  ],
-  logos: new Map([
-    ['b-1', { primary: 'png' }],
-    ['b-2', { primary: undefined, email: 'gif' }],
-  ]),
+  found: {
+    profiles: [
+      {
+        permissionProfileId: '1',
+        permissionProfileName: 'Account Administrator',
+        settings: { allowApiAccess: 'true' },
+      },
+      { permissionProfileId: '2', permissionProfileName: 'DocuSign Sender' },
+      { permissionProfileId: '3', permissionProfileName: 'DocuSign Viewer' },
+      {
+        permissionProfileId: '10',
+        permissionProfileName: 'Legal',
+        settings: { allowBulkSending: 'false', allowedTemplateAccess: 'share', notASetting: 'x', allowVaulting: '' },
+      },
+      { permissionProfileId: '11', permissionProfileName: 'legal' },
+    ],
+    groups: [
+      { groupId: '1', groupName: 'Administrators', groupType: 'adminGroup' },
+      { groupId: '2', groupName: 'Everyone', groupType: 'everyoneGroup' },
+      { groupId: '5', groupName: 'Legal team', groupType: 'customGroup', permissionProfileId: '10' },
+    ],
+    users: [
+      {
+        userId: 'u-admin',
+        userName: 'Ada Admin',
+        email: 'ada@acme.test',
+        permissionProfileName: 'Account Administrator',
+        groupList: [{ groupName: 'Everyone' }, { groupName: 'Administrators' }],
+      },
+      {
+        userId: 'u-2',
+        userName: 'Lea',
+        email: 'lea@acme.test',
+        permissionProfileName: 'Legal',
+        groupList: [{ groupName: 'Everyone' }, { groupName: 'Legal team' }],
+      },
+      { userId: 'u-3', userName: 'Sam', email: 'sam@acme.test', userStatus: 'Closed' },
+      { userId: 'u-4', email: 'noname@acme.test' },
+    ],
+    brands: [
+      {
+        brandId: 'b-2',
+        brandName: 'Acme',
+        colors: [{ name: 'headerBackground', value: 'blue' }],
+        logos: { primary: 'x', email: 'y' },
+        logoDigests: {},
+        logoBytes: { primary: Buffer.from('not an image'), email: gif },
+      },
+      {
+        brandId: 'b-1',
+        brandName: 'ACME',
+        isSendingDefault: 'true',
+        logos: { primary: 'x' },
+        logoDigests: {},
+        logoBytes: { primary: png },
+      },
+    ],
+    connect: [
+      {
+        connectId: '7',
+        name: 'Hooks',
+        urlToPublishTo: 'https://h.test',
+        allUsers: 'true',
+        userName: 'u',
+        envelopeEvents: [{ envelopeEventStatusCode: 'sent' }],
+      },
+      { connectId: '8', name: 'Hooks!', urlToPublishTo: 'https://h2.test', userName: 'v', includeHMAC: true },
+    ],
+  },
   ...over,
 });
 
@@ -107,11 +121,11 @@ describe('accountEntryOf', () => {
   });
 
   it('writes the brand plan finds (smallest brandId) with its image logos; what a file cannot hold is said', () => {
-    const { entry, logos, leftOut } = accountEntryOf(reading(), options);
+    const { entry, files, leftOut } = accountEntryOf(reading(), options);
     expect(entry.brands).toEqual([
       { brandName: 'ACME', logos: { primary: 'brands/acme/logo-primary.png' }, isSendingDefault: true },
     ]);
-    expect(logos).toEqual([{ brandId: 'b-1', type: 'primary', file: 'brands/acme/logo-primary.png' }]);
+    expect(files).toEqual([{ file: 'brands/acme/logo-primary.png', bytes: png }]);
     expect(leftOut.join('\n')).toContain('brand "Acme" (b-2): a second one of that name');
   });
 

@@ -35,9 +35,8 @@ const importAccountCommand: CommandHandler = async ({ args, options, io, signal 
       signal,
     });
     const shown = (file: string) => path.relative(io.cwd, file) || file;
-    const c = imported.counts;
     const lines = [
-      `Imported account "${imported.accountName}" (${imported.accountId}) from ${target.rootUrl}: ${c.permissionProfiles} permission profile(s), ${c.groups} group(s), ${c.users} user(s), ${c.brands} brand(s), ${c.connect} Connect configuration(s), ${c.templates} template(s); ${imported.apiCalls} API call(s).`,
+      `Imported account "${imported.accountName}" (${imported.accountId}) from ${target.rootUrl}: ${imported.countWords.join(', ')}; ${imported.apiCalls} API call(s).`,
       `  ${shown(imported.jobFile)}  (accounts: key ${imported.key})`,
       ...imported.files.map((f) => `  ${shown(f.path)}  (${f.size} bytes)`),
       ...(imported.leftOut.length > 0

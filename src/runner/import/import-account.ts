@@ -2,11 +2,9 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { Document, isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { Auth } from '../../client/auth.js';
-import { AccountBrands } from '../../client/account-brands.js';
 import { AccountPeople } from '../../client/account-people.js';
 import { EsignatureClient, type AccountClient } from '../../client/esignature-client.js';
 import type { EnvelopeTemplate } from '../../envelope/wire.js';
-import { brandLogoTypes, logoContentType, logoExtensions, type BrandLogoType } from '../../envelope/brand-logo.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import type { RawJobFile, RawTemplate } from '../../jobs/raw-job.js';
 import { slugOf, templateJobFile, type ImportedDocument } from '../../jobs/template-job-file.js';
@@ -22,6 +20,9 @@ import { reachAccount, type ReachedAccount } from './import-account-login.js';
 import { readOrganizationAccount, type OrganizationAccountReading } from './import-organization-account.js';
 import { nothingWritten, schemaReference, signrunIdentityOf, stopIfInterrupted } from './import-template.js';
 import { readTemplate } from '../templates/template-plan.js';
+import type { FoundPeople } from '../plan-types.js';
+import type { AccountResourceKind, ResourceImport } from '../resources/resource-kind.js';
+import { resourceKinds } from '../resources/resource-kinds.js';
 
 /** Options of {@link importAccount}. */
 export interface ImportAccountOptions {
@@ -57,8 +58,14 @@ export interface ImportedAccount {
   key: string;
   /** Absolute path of the job file written. */
   jobFile: string;
-  /** How many of each the entry holds. */
-  counts: Record<'permissionProfiles' | 'groups' | 'users' | 'brands' | 'connect' | 'templates', number>;
+  /**
+   * How many of each the entry holds, by the entry's field (`permissionProfiles`,
+   * `groups`, `users`, `brands`, `connect`: each kind of the catalogue that
+   * imports, in its order), then `templates`.
+   */
+  counts: Record<string, number>;
+  /** The same, in words for people: `3 permission profile(s)`, …, `2 template(s)`. */
+  countWords: string[];
   /** The documents and logos written beside the job file: absolute path, size and sha256 of each. */
   files: Array<{ path: string; size: number; sha256: string }>;
   /** The `${env.*}` the file needs set before `plan` and `run` (secrets: never written). */
@@ -123,31 +130,9 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
     const planId =
       typeof info['currentPlanId'] === 'string' && info['currentPlanId'] ? info['currentPlanId'] : undefined;
 
-    const people = new AccountPeople(account);
-    const profiles = await people.listPermissionProfiles({ tag });
-    const groups = await people.listGroups({ tag });
-    const users = (await people.listUsers({ tag })).filter((u) => u.userStatus?.toLowerCase() !== 'closed');
-    const brandsApi = new AccountBrands(account);
-    const brands = await brandsApi.listBrands({ tag });
-    const connect = await brandsApi.listConnect({ tag });
+    // What the account holds, each kind of the catalogue that imports reading it whole, in the catalogue's order.
+    const found = await readHoldings(new AccountPeople(account), signal);
     stopIfInterrupted(signal, 'after reading the account’s people, brands and Connect');
-
-    // Logos are small (DocuSign's editor takes small images): read before anything is written, to name their files.
-    const logoBytes = new Map<string, Buffer>();
-    const logoTypes = new Map<string, Partial<Record<BrandLogoType, string | undefined>>>();
-    for (const brand of brands) {
-      if (!brand.brandId) continue;
-      const types: Partial<Record<BrandLogoType, string | undefined>> = {};
-      for (const type of brandLogoTypes) {
-        if (!brand.logos?.[type]) continue;
-        stopIfInterrupted(signal, `while reading brand logos`);
-        const bytes = await brandsApi.downloadLogo(brand.brandId, type, { tag });
-        const kind = logoContentType(bytes);
-        types[type] = kind === undefined ? undefined : logoExtensions[kind];
-        logoBytes.set(`${brand.brandId}/${type}`, bytes);
-      }
-      logoTypes.set(brand.brandId, types);
-    }
 
     // The account's templates, read whole. Templates signrun keeps as code carry their job: the file takes that
     // job when they all carry one (so each is imported under its own identity, and plan finds it unchanged).
@@ -165,12 +150,7 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
         ...(planId ? { planId } : {}),
         ...(account.userId ? { userId: account.userId } : {}),
         ...(reached.email ? { email: reached.email } : {}),
-        profiles,
-        groups,
-        users,
-        brands,
-        connect,
-        logos: logoTypes,
+        found,
       },
       {
         key,
@@ -193,7 +173,7 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
     const jobFile = path.resolve(options.cwd, options.jobFile ?? `${key}.yaml`);
     const folder = path.dirname(jobFile);
     // Every file's place is checked before anything is written.
-    const targets = [...templates.flatMap((t) => t.documents), ...imported.logos].map((t) => confined(folder, t.file));
+    const targets = [...templates.flatMap((t) => t.documents), ...imported.files].map((t) => confined(folder, t.file));
     refuseExisting(options, jobFile, targets);
 
     // Every file is staged whole before any is put in place: a refused download leaves nothing (issue 36).
@@ -214,9 +194,9 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
           );
           files.push({ path: target, size: written.size, sha256: written.sha256 });
         }
-      for (const logo of imported.logos) {
-        const target = confined(folder, logo.file);
-        const written = await staged.file(target, logoBytes.get(`${logo.brandId}/${logo.type}`)!);
+      for (const file of imported.files) {
+        const target = confined(folder, file.file);
+        const written = await staged.file(target, file.bytes);
         files.push({ path: target, ...written });
       }
 
@@ -250,14 +230,7 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
       job,
       key,
       jobFile,
-      counts: {
-        permissionProfiles: entry.permissionProfiles?.length ?? 0,
-        groups: entry.groups?.length ?? 0,
-        users: entry.users?.length ?? 0,
-        brands: entry.brands?.length ?? 0,
-        connect: entry.connect?.length ?? 0,
-        templates: templates.length,
-      },
+      ...countsOf(entry, templates.length),
       files,
       variables: imported.variables,
       leftOut: imported.leftOut,
@@ -266,6 +239,38 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
   } finally {
     client.close();
   }
+}
+
+/**
+ * Reads all the account holds of each kind that imports, in the catalogue's
+ * order (groups and users after the profiles they name).
+ */
+async function readHoldings(people: AccountPeople, signal: AbortSignal | undefined): Promise<FoundPeople> {
+  const found: FoundPeople = { profiles: [], groups: [], users: [] };
+  const ctx = { people, tag, stopIfInterrupted: (where: string) => stopIfInterrupted(signal, where) };
+  for (const kind of importedKinds()) await kind.import.read(found, ctx);
+  return found;
+}
+
+/** The kinds of the catalogue that `import account` writes into an entry. */
+function importedKinds(): Array<AccountResourceKind & { import: ResourceImport }> {
+  return (resourceKinds as readonly AccountResourceKind[]).filter(
+    (kind): kind is AccountResourceKind & { import: ResourceImport } => kind.import !== undefined,
+  );
+}
+
+/** How many of each kind `entry` holds (by its field), and of templates, with their words. */
+function countsOf(entry: ImportedAccountEntry, templates: number): Pick<ImportedAccount, 'counts' | 'countWords'> {
+  const counts: Record<string, number> = {};
+  const countWords: string[] = [];
+  for (const kind of importedKinds()) {
+    const held = entry[kind.import.field];
+    counts[kind.import.field] = Array.isArray(held) ? held.length : 0;
+    countWords.push(`${counts[kind.import.field]} ${kind.words.one}(s)`);
+  }
+  counts['templates'] = templates;
+  countWords.push(`${templates} template(s)`);
+  return { counts, countWords };
 }
 
 /** The job (`carried`, the one the account's templates carry, else the account's name as a slug) and the entry's key. */
@@ -359,7 +364,7 @@ async function importOrganizationOnly(
     job,
     key,
     jobFile,
-    counts: { permissionProfiles: 0, groups: entry.groups?.length ?? 0, users: 0, brands: 0, connect: 0, templates: 0 },
+    ...countsOf(entry, 0),
     files: [],
     variables: [],
     leftOut,

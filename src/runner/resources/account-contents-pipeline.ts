@@ -6,7 +6,7 @@ import { SignrunError } from '../../errors/signrun-error.js';
 import type { AccountItemPlan, FoundPeople } from '../plan-types.js';
 import { itemErrorOf } from '../envelopes/envelope-pipeline.js';
 import type { AccountItemResult } from '../run-results.js';
-import type { ConvergeContext, OrganizationContext } from './resource-kind.js';
+import type { AccountResourceKind, ConvergeContext, OrganizationContext } from './resource-kind.js';
 import { resourceKinds } from './resource-kinds.js';
 
 /** What converging an account's contents needs. */
@@ -30,13 +30,15 @@ export interface ContentsContext {
  * creations by listing again and keeps the earliest of a name. Each write is
  * journalled here, for every kind alike, with the digest of the file's
  * declaration, which tells a later plan whether a difference was made
- * outside signrun. Never throws: each item has its outcome.
+ * outside signrun. Never throws: each item has its outcome. `kinds`: the
+ * catalogue walked (resource-kinds.ts's, unless a test gives its own).
  */
 export async function convergeContents(
   account: ResolvedAccount,
   plans: readonly AccountItemPlan[],
   found: FoundPeople,
   ctx: ContentsContext,
+  kinds: readonly AccountResourceKind[] = resourceKinds,
 ): Promise<AccountItemResult[]> {
   const results = new Map<string, AccountItemResult>();
   const converge: ConvergeContext = {
@@ -80,7 +82,7 @@ export async function convergeContents(
       new SignrunError('SR_ACCOUNT_FAILED', `${ctx.tag}: ${what}: ${message ?? 'refused by the service'}`),
     ...(ctx.organization ? { organization: ctx.organization } : {}),
   };
-  for (const kind of resourceKinds) {
+  for (const kind of kinds) {
     const own = plans.filter((p) => p.kind === kind.kind);
     if (own.length > 0) await kind.converge(account, own, converge);
   }

@@ -3,7 +3,7 @@ import { AccountPeople } from '../../client/account-people.js';
 import { AccountClient, type EsignatureClient } from '../../client/esignature-client.js';
 import { realTiming } from '../../client/timing.js';
 import type { OrganizationAccess } from '../organization/admin-access.js';
-import { keptThroughOrganization, type OrganizationContext } from './resource-kind.js';
+import { keptThroughOrganization, type AccountResourceKind, type OrganizationContext } from './resource-kind.js';
 import type { AccountItemProgress, JournalProgress } from '../../state/journal-progress.js';
 import type { AccountContentsPlan, AccountDecision, AccountItemPlan, FoundPeople } from '../plan-types.js';
 import { identityOf } from '../identity.js';
@@ -13,7 +13,12 @@ export type { AccountItemAction, AccountItemKind, AccountItemPlan, FoundPeople }
 
 // The plan of what an account entry keeps inside the account: the catalogue
 // of resource kinds (resources/resource-kinds.ts) walked in its order; each
-// kind reads, compares and counts its calls itself.
+// kind reads, compares and counts its calls itself. The walkers take the
+// catalogue they walk (`kinds`, by default the one catalogue), so a test can
+// walk a kind of its own through them.
+
+/** The catalogue a walker walks: resource-kinds.ts's, unless one is given. */
+type Kinds = readonly AccountResourceKind[];
 
 /** Whether an account entry keeps anything inside the account. */
 export function hasContents(account: ResolvedAccount): boolean {
@@ -32,10 +37,11 @@ export async function readPeople(
   tag: string,
   account: ResolvedAccount,
   organization?: OrganizationContext,
+  kinds: Kinds = resourceKinds,
 ): Promise<FoundPeople> {
   const found: FoundPeople = { profiles: [], groups: [], users: [] };
-  for (const kind of resourceKinds)
-    if ('read' in kind) await kind.read(account, found, { people, tag, ...(organization ? { organization } : {}) });
+  for (const kind of kinds)
+    if (kind.read) await kind.read(account, found, { people, tag, ...(organization ? { organization } : {}) });
   return found;
 }
 
@@ -50,8 +56,8 @@ export function unusedPeople(client: EsignatureClient, accountId: string): Accou
 }
 
 /** The calls `readPeople` made for what it found. */
-export function peopleReads(found: FoundPeople, account: ResolvedAccount): number {
-  return resourceKinds.reduce((n, kind) => n + ('readCalls' in kind ? kind.readCalls(account, found) : 0), 0);
+export function peopleReads(found: FoundPeople, account: ResolvedAccount, kinds: Kinds = resourceKinds): number {
+  return kinds.reduce((n, kind) => n + (kind.readCalls ? kind.readCalls(account, found) : 0), 0);
 }
 
 /**
@@ -65,13 +71,18 @@ export function decideContents(
   account: ResolvedAccount,
   found: FoundPeople,
   journal?: ReadonlyMap<string, AccountItemProgress>,
+  kinds: Kinds = resourceKinds,
 ): AccountItemPlan[] {
-  return resourceKinds.flatMap((kind) => ('decide' in kind ? kind.decide(account, found, journal) : []));
+  return kinds.flatMap((kind) => (kind.decide ? kind.decide(account, found, journal) : []));
 }
 
 /** The calls a run makes for these decisions: each kind's writes and the listings that confirm its creations. */
-export function contentsCalls(plans: readonly AccountItemPlan[], account: ResolvedAccount): number {
-  return resourceKinds.reduce((n, kind) => {
+export function contentsCalls(
+  plans: readonly AccountItemPlan[],
+  account: ResolvedAccount,
+  kinds: Kinds = resourceKinds,
+): number {
+  return kinds.reduce((n, kind) => {
     const own = plans.filter((p) => p.kind === kind.kind);
     return n + (own.length > 0 ? kind.calls(own, account) : 0);
   }, 0);

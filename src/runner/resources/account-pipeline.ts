@@ -3,7 +3,7 @@ import type { EsignatureClient } from '../../client/esignature-client.js';
 import type { NewAccountDefinition } from '../../client/wire-types.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import { ClientHttpError } from '../../client/client-errors.js';
-import type { FileRecord, OutputFolder } from '../../output/output-folder.js';
+import type { OutputFolder } from '../../output/output-folder.js';
 import { readRecord, type AccountRecord } from '../../output/records.js';
 import { itemFile, itemFolder } from '../../output/output-paths.js';
 import type { Journal } from '../../state/journal.js';
@@ -102,6 +102,18 @@ async function claimAccount(
   };
 }
 
+/** One account's run as its steps share it: the plan, the result they fill in, where account.json goes. */
+interface AccountStep {
+  plan: AccountPlan & { account: ResolvedAccount };
+  account: ResolvedAccount;
+  ctx: AccountContext;
+  /** `<job>/<key>`: the journal's id and the request log's tag. */
+  tag: string;
+  result: AccountResult;
+  /** The account's folder in the output (account.json). */
+  folder: string;
+}
+
 /**
  * Executes the plan of one subsidiary account (decide.ts decided; service-api.md
  * 4.12 sequence 3): `create`/`recreate` creates it — a new account awaits
@@ -117,59 +129,29 @@ export async function runAccount(
   const { account, decision } = plan;
   const tag = plan.identity;
   const startedAt = ctx.now();
-  const files: FileRecord[] = [];
   const result: AccountResult = {
     job: account.job,
     key: account.key,
     source: account.source,
     state: account.state,
     outcome: 'failed',
-    files,
+    files: [],
     apiCalls: 0,
     retries: 0,
   };
-  const folder = itemFolder(account.job, account.key);
-  const action = decision.action;
+  const step: AccountStep = { plan, account, ctx, tag, result, folder: itemFolder(account.job, account.key) };
   try {
     ctx.out.join(account.job, account.key);
-    const journalled = ctx.progressOf?.(tag);
     if ('accountId' in decision) result.accountId = decision.accountId;
-    const userId = account.userId ?? journalled?.userId;
+    const userId = account.userId ?? ctx.progressOf?.(tag)?.userId;
     if (userId) result.userId = userId;
     switch (decision.action) {
-      case 'up-to-date': {
-        result.outcome = 'up-to-date';
-        await convergeAccountContents(plan, decision.accountId, ctx, result);
-        // The journal's `created` promises account.json (issue 25): written again when it is gone
-        // (the plan has just read the account on the service: it is there).
-        const path = itemFile(folder, 'account');
-        const written = await readRecord<AccountRecord>(ctx.out.root, path).catch(() => undefined);
-        // account.json says what the account is now: once activated, it no longer says it awaits activation
-        // (its user logged in to keep its contents, or its distributor reads it so).
-        if (written?.state === 'awaiting-activation' && !result.awaitingActivation) {
-          const activated =
-            result.contents !== undefined || (await activationOf(ctx, decision.accountId, tag)) === 'done';
-          if (activated)
-            files.push(await ctx.out.writeJson(path, { ...written, state: 'present' } satisfies AccountRecord));
-        }
-        if (journalled?.present && userId && !written) {
-          files.push(
-            await ctx.out.writeJson(path, {
-              job: account.job,
-              key: account.key,
-              accountName: account.accountName,
-              accountId: decision.accountId,
-              userId,
-              rootUrl: ctx.rootUrl,
-              state: 'present',
-            } satisfies AccountRecord),
-          );
-        }
-        return result;
-      }
+      case 'up-to-date':
+        await keepAccount(step, decision.accountId, userId);
+        break;
       case 'already-absent':
         result.outcome = 'already-absent';
-        return result;
+        break;
       case 'adopt':
         // Created by another run (its claim, or its organisation, names it): journalled here as found.
         await ctx.journal.append({
@@ -181,109 +163,23 @@ export async function runAccount(
         });
         result.outcome = 'up-to-date';
         await convergeAccountContents(plan, decision.accountId, ctx, result);
-        return result;
+        break;
       case 'create':
-      case 'recreate': {
-        if (decision.action === 'create' && decision.organization) {
+      case 'recreate':
+        if (decision.action === 'create' && decision.organization)
           await createThroughOrganization(plan, decision.organization, ctx, result);
-          return result;
-        }
-        let claimId: string | undefined;
-        if (ctx.ledger && decision.action === 'create') {
-          const claim = await claimAccount(account, ctx, tag);
-          if (claim.winner !== claim.claimId) {
-            // Another run claimed it first: it creates the account, this one does not.
-            if (claim.accountId) {
-              result.accountId = claim.accountId;
-              await ctx.journal.append({
-                kind: 'account',
-                id: tag,
-                step: 'created',
-                accountId: claim.accountId,
-                adopted: true,
-              });
-            }
-            result.outcome = 'up-to-date';
-            return result;
-          }
-          claimId = claim.claimId;
-        }
-        await ctx.journal.append({ kind: 'account', id: tag, step: 'create-intent', ...(claimId ? { claimId } : {}) });
-        const created = await createAccount(account, ctx, tag);
-        if (claimId)
-          await ctx.account?.addTextCustomFields(claimId, [{ name: accountFieldName, value: created.accountId }], {
-            tag,
-          });
-        await ctx.journal.append({
-          kind: 'account',
-          id: tag,
-          step: 'created',
-          accountId: created.accountId,
-          ...(created.userId ? { userId: created.userId } : {}),
-        });
-        result.accountId = created.accountId;
-        result.userId = created.userId;
-        const record: AccountRecord = {
-          job: account.job,
-          key: account.key,
-          accountName: account.accountName,
-          accountId: created.accountId,
-          userId: created.userId,
-          rootUrl: ctx.rootUrl,
-          state: 'awaiting-activation',
-          createdAt: ctx.now().toISOString(),
-        };
-        files.push(await ctx.out.writeJson(itemFile(folder, 'account'), record));
-        result.outcome = 'created';
-        result.awaitingActivation = true;
-        // Its people wait for the activation: its user cannot log in before (a run after it converges them).
-        if (plan.contents && plan.contents.items.length > 0)
-          result.contents = plan.contents.items.map((i) => ({ kind: i.kind, name: i.name, outcome: 'not-started' }));
-        return result;
-      }
-      case 'delete': {
-        const accountId = decision.accountId;
-        if (account.organization) {
-          await closeThroughOrganization(
-            accountId,
-            ctx.client,
-            await organizationsOf(ctx, account).admin(account.organization.id),
-            tag,
-          );
-          await ctx.journal.append({ kind: 'account', id: tag, step: 'deleted', accountId });
-          files.push(
-            await ctx.out.writeJson(itemFile(folder, 'account'), deletedRecord(account, accountId, userId, ctx)),
-          );
-          result.outcome = 'deleted';
-          return result;
-        }
-        if (!userId) {
-          throw new SignrunError(
-            'SR_ACCOUNT_IDS_UNKNOWN',
-            `${tag}: to delete account ${accountId} signrun logs in as its user, but the userId is not known`,
-            { location: account.source },
-          );
-        }
-        // The configured login (JWT grant, or the legacy header) acting as that account's user.
-        const asUser = ctx.client.asUser(
-          { userId, accountId, ...(account.initialUser?.password ? { password: account.initialUser.password } : {}) },
-          ctx.integratorKey,
-        );
-        const session = await asUser.login({ tag });
-        await asUser.deleteAccount(session.accountId === accountId ? session.accountId : accountId, { tag });
-        await ctx.journal.append({ kind: 'account', id: tag, step: 'deleted', accountId });
-        files.push(
-          await ctx.out.writeJson(itemFile(folder, 'account'), deletedRecord(account, accountId, userId, ctx)),
-        );
-        result.outcome = 'deleted';
-        return result;
-      }
+        else await createSubsidiary(step, decision.action === 'create');
+        break;
+      case 'delete':
+        await deleteSubsidiary(step, decision.accountId, userId);
+        break;
     }
+    return result;
   } catch (error) {
     // An account made before the failure (its contents failed) is known all the same: a clone of it may go on.
     if (!result.accountId) ctx.organizations?.failed(tag, error);
     result.outcome = 'failed';
-    result.error = itemErrorOf(error, action);
+    result.error = itemErrorOf(error, decision.action);
     return result;
   } finally {
     const usage = ctx.usageOf(tag);
@@ -292,6 +188,136 @@ export async function runAccount(
     result.startedAt = startedAt.toISOString();
     result.durationMs = ctx.now().getTime() - startedAt.getTime();
   }
+}
+
+/**
+ * An account that is there: its contents converged, and account.json made
+ * true again — written when the journal's `created` promised it and it is
+ * gone (issue 25: the plan has just read the account, it is there), and no
+ * longer saying it awaits activation once it is active.
+ */
+async function keepAccount(step: AccountStep, accountId: string, userId: string | undefined): Promise<void> {
+  const { plan, account, ctx, tag, result } = step;
+  result.outcome = 'up-to-date';
+  await convergeAccountContents(plan, accountId, ctx, result);
+  const path = itemFile(step.folder, 'account');
+  const written = await readRecord<AccountRecord>(ctx.out.root, path).catch(() => undefined);
+  // Activated: its user logged in to keep its contents, or its distributor reads it so.
+  if (written?.state === 'awaiting-activation' && !result.awaitingActivation) {
+    const activated = result.contents !== undefined || (await activationOf(ctx, accountId, tag)) === 'done';
+    if (activated)
+      result.files.push(await ctx.out.writeJson(path, { ...written, state: 'present' } satisfies AccountRecord));
+  }
+  if (ctx.progressOf?.(tag)?.present && userId && !written) {
+    result.files.push(
+      await ctx.out.writeJson(path, {
+        job: account.job,
+        key: account.key,
+        accountName: account.accountName,
+        accountId,
+        userId,
+        rootUrl: ctx.rootUrl,
+        state: 'present',
+      } satisfies AccountRecord),
+    );
+  }
+}
+
+/**
+ * Creates the account through the distributor path: claimed first when
+ * runners may race (`claim`: a create, not a recreate; another run's
+ * earlier claim makes the account its), its intent and its creation
+ * journalled, account.json written. It then awaits its user's activation:
+ * its contents are `not-started`, kept by a run after it.
+ */
+async function createSubsidiary(step: AccountStep, claim: boolean): Promise<void> {
+  const { plan, account, ctx, tag, result } = step;
+  let claimId: string | undefined;
+  if (ctx.ledger && claim) {
+    const claimed = await claimAccount(account, ctx, tag);
+    if (claimed.winner !== claimed.claimId) {
+      // Another run claimed it first: it creates the account, this one does not.
+      if (claimed.accountId) {
+        result.accountId = claimed.accountId;
+        await ctx.journal.append({
+          kind: 'account',
+          id: tag,
+          step: 'created',
+          accountId: claimed.accountId,
+          adopted: true,
+        });
+      }
+      result.outcome = 'up-to-date';
+      return;
+    }
+    claimId = claimed.claimId;
+  }
+  await ctx.journal.append({ kind: 'account', id: tag, step: 'create-intent', ...(claimId ? { claimId } : {}) });
+  const created = await createAccount(account, ctx, tag);
+  if (claimId)
+    await ctx.account?.addTextCustomFields(claimId, [{ name: accountFieldName, value: created.accountId }], { tag });
+  await ctx.journal.append({
+    kind: 'account',
+    id: tag,
+    step: 'created',
+    accountId: created.accountId,
+    ...(created.userId ? { userId: created.userId } : {}),
+  });
+  result.accountId = created.accountId;
+  result.userId = created.userId;
+  const record: AccountRecord = {
+    job: account.job,
+    key: account.key,
+    accountName: account.accountName,
+    accountId: created.accountId,
+    userId: created.userId,
+    rootUrl: ctx.rootUrl,
+    state: 'awaiting-activation',
+    createdAt: ctx.now().toISOString(),
+  };
+  result.files.push(await ctx.out.writeJson(itemFile(step.folder, 'account'), record));
+  result.outcome = 'created';
+  result.awaitingActivation = true;
+  // Its people wait for the activation: its user cannot log in before (a run after it converges them).
+  if (plan.contents && plan.contents.items.length > 0)
+    result.contents = plan.contents.items.map((i) => ({ kind: i.kind, name: i.name, outcome: 'not-started' }));
+}
+
+/** Deletes the account, logged in as its own user (the configured login acting as that user); account.json says so. */
+async function deleteSubsidiary(step: AccountStep, accountId: string, userId: string | undefined): Promise<void> {
+  const { account, ctx, tag, result } = step;
+  if (account.organization) {
+    await closeThroughOrganization(
+      accountId,
+      ctx.client,
+      await organizationsOf(ctx, account).admin(account.organization.id),
+      tag,
+    );
+    await ctx.journal.append({ kind: 'account', id: tag, step: 'deleted', accountId });
+    result.files.push(
+      await ctx.out.writeJson(itemFile(step.folder, 'account'), deletedRecord(account, accountId, userId, ctx)),
+    );
+    result.outcome = 'deleted';
+    return;
+  }
+  if (!userId) {
+    throw new SignrunError(
+      'SR_ACCOUNT_IDS_UNKNOWN',
+      `${tag}: to delete account ${accountId} signrun logs in as its user, but the userId is not known`,
+      { location: account.source },
+    );
+  }
+  const asUser = ctx.client.asUser(
+    { userId, accountId, ...(account.initialUser?.password ? { password: account.initialUser.password } : {}) },
+    ctx.integratorKey,
+  );
+  const session = await asUser.login({ tag });
+  await asUser.deleteAccount(session.accountId === accountId ? session.accountId : accountId, { tag });
+  await ctx.journal.append({ kind: 'account', id: tag, step: 'deleted', accountId });
+  result.files.push(
+    await ctx.out.writeJson(itemFile(step.folder, 'account'), deletedRecord(account, accountId, userId, ctx)),
+  );
+  result.outcome = 'deleted';
 }
 
 /**

@@ -12,6 +12,13 @@ import type { AccountResourceKind, OrganizationContext } from './resource-kind.j
 // column per account). Each setting is an item: what differs, and whether
 // it was changed outside signrun (the journal's digest is the file's).
 
+declare module '../plan-types.js' {
+  interface FoundPeople {
+    /** The account's settings as its organisation exports them (accountSettingsInformation names), read only when the entry keeps some. */
+    settings?: Record<string, string>;
+  }
+}
+
 /** The settings of one account, as its organisation exports them. */
 export async function exportedSettings(
   organization: OrganizationContext,

@@ -1,15 +1,32 @@
 import type { ResolvedBrand } from '../../jobs/model.js';
 import { AccountBrands, type BrandWire } from '../../client/account-brands.js';
-import { brandLogoTypes } from '../../envelope/brand-logo.js';
-import type { FoundBrand } from '../plan-types.js';
+import { brandLogoTypes, logoContentType, logoExtensions, type BrandLogoType } from '../../envelope/brand-logo.js';
+import type { RawBrand } from '../../jobs/raw-job.js';
+import { slugOf } from '../../jobs/template-job-file.js';
 import { dropDuplicates } from './drop-duplicates.js';
 import { digestOf, itemDecision, lower, same, settledOutcome, shown, writeCalls } from './item-decision.js';
-import type { AccountResourceKind } from './resource-kind.js';
+import type { AccountResourceKind, ImportEntryContext, ResourceImport } from './resource-kind.js';
 
 // An account's brands (DocuSign's #/definitions/brand): found by name,
 // compared field by field and their logos by sha256 (the journal keeps
 // digests, never the images). Converged after the users: nothing of the
 // people depends on them.
+
+declare module '../plan-types.js' {
+  interface FoundPeople {
+    /** The account's brands, read only when the entry keeps brands; each with the sha256 of the logos the entry gives. */
+    brands?: FoundBrand[];
+  }
+}
+
+/**
+ * A brand as the account lists it, with the sha256 (hex) of each of its logos
+ * that the entry compares; `import account` reads the logos' bytes instead.
+ */
+export type FoundBrand = BrandWire & {
+  logoDigests: Partial<Record<BrandLogoType, string>>;
+  logoBytes?: Partial<Record<BrandLogoType, Buffer>>;
+};
 
 /** DocuSign answers flags as booleans or as the strings "true"/"false". */
 const flagOf = (value: boolean | string | undefined) =>
@@ -86,6 +103,97 @@ function brandBody(brand: ResolvedBrand, name: string): BrandWire {
     ...(brand.isSigningDefault !== undefined ? { isSigningDefault: brand.isSigningDefault } : {}),
   };
 }
+
+const flagPattern = /^(true|false)$/i;
+const colourPattern = /^#[0-9a-fA-F]{6}$/;
+const emailContentFields = new Set(['emailContentType', 'content', 'emailToLink', 'linkText']);
+
+/**
+ * A brand as a job file holds it: its fields (what a file has no place for
+ * is said and left as it is) and its logos, written as files under
+ * `brands/<folder>/` (an image's bytes only: another is left as it is).
+ */
+function writtenBrand(brand: FoundBrand, name: string, folder: string, ctx: ImportEntryContext): RawBrand {
+  const written: RawBrand = { brandName: name };
+  if (brand.brandCompany) written.brandCompany = brand.brandCompany;
+  if (brand.colors && brand.colors.length > 0) {
+    const colors = brand.colors.filter(
+      (c): c is { name: string; value: string } => !!c.name && colourPattern.test(c.value ?? ''),
+    );
+    if (colors.length === brand.colors.length) written.colors = colors.map((c) => ({ name: c.name, value: c.value }));
+    else ctx.leaveOut(`brand "${name}": colors (one is not a #rrggbb colour a job file takes; left as they are)`);
+  }
+  const logos: NonNullable<RawBrand['logos']> = {};
+  for (const type of brandLogoTypes) {
+    const bytes = brand.logoBytes?.[type];
+    if (!brand.logos?.[type] || !bytes) continue;
+    const image = logoContentType(bytes);
+    if (!image) {
+      ctx.leaveOut(`brand "${name}": its ${type} logo is not a PNG, JPEG or GIF image (left as it is)`);
+      continue;
+    }
+    logos[type] = `brands/${folder}/logo-${type}.${logoExtensions[image]}`;
+    ctx.file(logos[type], bytes);
+  }
+  if (Object.keys(logos).length > 0) written.logos = logos;
+  if (brand.emailContent && brand.emailContent.length > 0) {
+    const fit = brand.emailContent.every(
+      (e) =>
+        typeof e['emailContentType'] === 'string' &&
+        typeof e['content'] === 'string' &&
+        Object.keys(e).every((k) => emailContentFields.has(k)),
+    );
+    if (fit)
+      written.emailContent = brand.emailContent.map((e) => ({
+        emailContentType: e['emailContentType']!,
+        content: e['content']!,
+        ...(e['emailToLink'] !== undefined ? { emailToLink: e['emailToLink'] } : {}),
+        ...(e['linkText'] !== undefined ? { linkText: e['linkText'] } : {}),
+      }));
+    else ctx.leaveOut(`brand "${name}": emailContent (a field a job file has no place for; left as it is)`);
+  }
+  for (const flag of ['isSendingDefault', 'isSigningDefault'] as const) {
+    const value = brand[flag];
+    if (value !== undefined && flagPattern.test(String(value))) written[flag] = String(value).toLowerCase() === 'true';
+  }
+  return written;
+}
+
+/** `import account`: every brand with its logos (read whole: DocuSign's editor takes small images) as files. */
+const brandsImport: ResourceImport = {
+  field: 'brands',
+  async read(found, { people, tag, stopIfInterrupted }) {
+    const client = new AccountBrands(people.account);
+    found.brands = [];
+    for (const brand of await client.listBrands({ tag })) {
+      const logoBytes: FoundBrand['logoBytes'] = {};
+      for (const type of brandLogoTypes) {
+        if (!brand.brandId || !brand.logos?.[type]) continue;
+        stopIfInterrupted('while reading brand logos');
+        logoBytes[type] = await client.downloadLogo(brand.brandId, type, { tag });
+      }
+      found.brands.push({ ...brand, logoDigests: {}, logoBytes });
+    }
+  },
+  entries(found, ctx) {
+    const written: RawBrand[] = [];
+    // Folder names from the brand's name, made unique (ignoring case, as file systems may).
+    const folders = new Set<string>();
+    for (const brand of found.brands ?? []) {
+      const name = brand.brandName;
+      if (!name || !brand.brandId) continue;
+      if (findBrand(found.brands, name) !== brand) {
+        ctx.leaveOut(`brand "${name}" (${brand.brandId}): a second one of that name`);
+        continue;
+      }
+      let folder = slugOf(name).slice(0, 60).replace(/-+$/, '') || 'brand';
+      for (let n = 2; folders.has(folder); n++) folder = `${slugOf(name).slice(0, 56)}-${n}`;
+      folders.add(folder);
+      written.push(writtenBrand(brand, name, folder, ctx));
+    }
+    return written;
+  },
+};
 
 export const brands = {
   kind: 'brand' as const,
@@ -202,4 +310,6 @@ export const brands = {
       }
     }
   },
+
+  import: brandsImport,
 } satisfies AccountResourceKind;

@@ -4,12 +4,20 @@ import { AccountBrands, type ConnectConfigurationWire } from '../../client/accou
 import type { AccountItemProgress } from '../../state/journal-progress.js';
 import { dropDuplicates } from './drop-duplicates.js';
 import { digestOf, itemDecision, itemIdentity, lower, same, settledOutcome, writeCalls } from './item-decision.js';
-import type { AccountResourceKind } from './resource-kind.js';
+import type { AccountResourceKind, ResourceImport } from './resource-kind.js';
+import type { RawConnect } from '../../jobs/raw-job.js';
 
 // An account's Connect configurations (DocuSign's
 // #/definitions/connectCustomConfiguration): found by name, compared field by
 // field as DocuSign keeps them; the listener's password, which the account
 // never answers, by the journal's digest. Converged after the brands.
+
+declare module '../plan-types.js' {
+  interface FoundPeople {
+    /** The account's Connect configurations, read only when the entry keeps some. */
+    connect?: ConnectConfigurationWire[];
+  }
+}
 
 /** The Connect configuration of a name that counts: the earliest (DocuSign's connectIds grow). */
 export function findConnect(
@@ -88,6 +96,95 @@ function connectBody(config: ResolvedConnect, name: string): Record<string, unkn
     ...(config.password ? { password: config.password.reveal() } : {}),
   };
 }
+
+const flagPattern = /^(true|false)$/i;
+/** Connect fields the job schema has that are flags (boolean or DocuSign's string), in the schema's order. */
+const connectFlags = [
+  'allowEnvelopePublish',
+  'allUsers',
+  'includeHMAC',
+  'requireMutualTls',
+  'requiresAcknowledgement',
+  'enableLog',
+  'includeDocuments',
+  'includeCertificateOfCompletion',
+  'includeDocumentFields',
+  'includeEnvelopeVoidReason',
+  'includeTimeZoneInformation',
+] as const;
+const connectLists = ['userIds', 'events', 'envelopeEvents', 'recipientEvents'] as const;
+const eventDataFields = new Set(['version', 'format', 'includeData']);
+
+/** A configuration's eventData as a job file holds it; `undefined`: it holds what a file has no place for. */
+function writtenEventData(eventData: unknown): Record<string, unknown> | null | undefined {
+  if (eventData === null || typeof eventData !== 'object' || Array.isArray(eventData)) return null;
+  const data = eventData as Record<string, unknown>;
+  const fits =
+    Object.keys(data).every((k) => eventDataFields.has(k)) &&
+    (data['version'] === undefined || typeof data['version'] === 'string') &&
+    (data['format'] === undefined || typeof data['format'] === 'string') &&
+    (data['includeData'] === undefined ||
+      (Array.isArray(data['includeData']) && data['includeData'].every((v) => typeof v === 'string')));
+  if (!fits) return undefined;
+  return Object.keys(data).length > 0 ? data : null;
+}
+
+/**
+ * `import account`: every configuration with a name and a urlToPublishTo,
+ * the fields the job schema has as the account answers them; the listener's
+ * password (never answered) as a `${env.SIGNRUN_CONNECT_PASSWORD_<NAME>}`.
+ */
+const connectImport: ResourceImport = {
+  field: 'connect',
+  async read(found, { people, tag }) {
+    found.connect = await new AccountBrands(people.account).listConnect({ tag });
+  },
+  entries(found, ctx) {
+    const connect: RawConnect[] = [];
+    for (const config of found.connect ?? []) {
+      const name = typeof config.name === 'string' ? config.name : undefined;
+      const url = config['urlToPublishTo'];
+      if (!name || !config.connectId) continue;
+      if (findConnect(found.connect, name) !== config) {
+        ctx.leaveOut(`Connect configuration "${name}" (${config.connectId}): a second one of that name`);
+        continue;
+      }
+      if (typeof url !== 'string' || url === '') {
+        ctx.leaveOut(`Connect configuration "${name}": it has no urlToPublishTo, which an entry needs`);
+        continue;
+      }
+      const written: RawConnect = { name, urlToPublishTo: url };
+      for (const flag of connectFlags) {
+        const value = config[flag];
+        if (typeof value === 'boolean') written[flag] = value;
+        else if (typeof value === 'string' && flagPattern.test(value)) written[flag] = value.toLowerCase() === 'true';
+      }
+      for (const list of connectLists) {
+        const value = config[list];
+        if (Array.isArray(value) && value.length > 0) {
+          if (value.every((v) => typeof v === 'string')) written[list] = value;
+          else ctx.leaveOut(`Connect configuration "${name}": ${list} (not a list of names; left as it is)`);
+        }
+      }
+      const eventData = writtenEventData(config['eventData']);
+      if (eventData) written.eventData = eventData;
+      else if (eventData === undefined)
+        ctx.leaveOut(`Connect configuration "${name}": eventData (a field a job file has no place for; left as it is)`);
+      const userName = config['userName'];
+      if (typeof userName === 'string' && userName !== '') {
+        written.userName = userName;
+        written.password = ctx.variable(
+          'SIGNRUN_CONNECT_PASSWORD',
+          name,
+          `the password of the listener of Connect configuration "${name}" (user ${userName}); DocuSign never shows it`,
+          ['connect', connect.length, 'password'],
+        );
+      }
+      connect.push(written);
+    }
+    return connect;
+  },
+};
 
 export const connectConfigurations = {
   kind: 'connect' as const,
@@ -177,4 +274,6 @@ export const connectConfigurations = {
       }
     }
   },
+
+  import: connectImport,
 } satisfies AccountResourceKind;

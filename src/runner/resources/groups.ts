@@ -3,7 +3,9 @@ import type { GroupWire } from '../../client/account-people.js';
 import type { AccountItemPlan, FoundPeople } from '../plan-types.js';
 import { digestOf, earliest, itemDecision, lower, same, settledOutcome, shown, writeCalls } from './item-decision.js';
 import { keepsPeople, missingProfile, profileIdOf } from './permission-profiles.js';
-import type { AccountResourceKind, ConvergeContext, OrganizationContext } from './resource-kind.js';
+import type { AccountResourceKind, ConvergeContext, OrganizationContext, ResourceImport } from './resource-kind.js';
+import type { RawAccount } from '../../jobs/raw-job.js';
+import { builtInGroups, sameName } from '../../envelope/account-role-settings.js';
 
 // An account's groups (DocuSign's #/definitions/group): found by name,
 // compared by their permission profile. Converged after the profiles they
@@ -73,6 +75,31 @@ function organizationGroupCalls(plans: readonly AccountItemPlan[]): number {
   const creates = plans.filter((p) => p.action === 'create').length;
   return creates > 0 ? creates + 1 : 0;
 }
+
+/** `import account`: every group not DocuSign's own (Administrators, Everyone), with its profile's name. */
+const groupsImport: ResourceImport = {
+  field: 'groups',
+  async read(found, { people, tag }) {
+    found.groups = await people.listGroups({ tag });
+  },
+  entries(found, ctx) {
+    const profileName = (id: string | undefined) =>
+      id === undefined ? undefined : found.profiles.find((p) => p.permissionProfileId === id)?.permissionProfileName;
+    const groups: NonNullable<RawAccount['groups']> = [];
+    for (const group of found.groups) {
+      const name = group.groupName;
+      const builtIn = /^(adminGroup|everyoneGroup)$/i.test(group.groupType ?? '');
+      if (!name || builtIn || builtInGroups.some((b) => sameName(b, name))) continue;
+      if (findGroup(found, name) !== group) {
+        ctx.leaveOut(`group "${name}" (${group.groupId ?? 'no id'}): a second one of that name`);
+        continue;
+      }
+      const profile = profileName(group.permissionProfileId);
+      groups.push({ groupName: name, ...(profile ? { permissionProfileName: profile } : {}) });
+    }
+    return groups;
+  },
+};
 
 export const groups = {
   kind: 'group' as const,
@@ -171,4 +198,6 @@ export const groups = {
     }
     for (const plan of plans.filter((p) => p.action === 'up-to-date')) await ctx.done(plan, 'up-to-date', plan.id);
   },
+
+  import: groupsImport,
 } satisfies AccountResourceKind;

@@ -15,6 +15,13 @@ import type { AccountResourceKind, ConvergeContext, OrganizationContext } from '
 // CSV says what became of each row: a rejected row fails its user, named at
 // its line of the import and of the job's CSV.
 
+declare module '../plan-types.js' {
+  interface FoundPeople {
+    /** The account's users as its organisation lists them (email, membership id), read only when the entry keeps some. */
+    organizationUsers?: Array<{ email: string; id: string }>;
+  }
+}
+
 /** Users to add beyond which one bulk import goes instead (`organization.bulkImportAbove`'s default). */
 const defaultBulkAbove = 20;
 

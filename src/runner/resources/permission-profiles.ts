@@ -1,7 +1,9 @@
 import type { ResolvedAccount, ResolvedPermissionProfile } from '../../jobs/model.js';
 import type { AccountItemPlan, FoundPeople } from '../plan-types.js';
 import { digestOf, earliest, itemDecision, lower, same, settledOutcome, shown, writeCalls } from './item-decision.js';
-import type { AccountResourceKind, ConvergeContext } from './resource-kind.js';
+import type { AccountResourceKind, ConvergeContext, ResourceImport } from './resource-kind.js';
+import type { RawAccount } from '../../jobs/raw-job.js';
+import { accountRoleSettingNames, builtInPermissionProfiles, sameName } from '../../envelope/account-role-settings.js';
 
 // An account's permission profiles (DocuSign's #/definitions/permissionProfile):
 // found by name, compared setting by setting. Converged first: groups and
@@ -39,6 +41,36 @@ export function missingProfile(plan: AccountItemPlan, name: string | undefined, 
   );
   return true;
 }
+
+/** DocuSign's "true"/"false" as YAML booleans (the resolver turns them back into those very strings). */
+export const asWritten = (value: string): string | boolean =>
+  value === 'true' ? true : value === 'false' ? false : value;
+
+/** `import account`: every profile not DocuSign's own, its settings as DocuSign answers them. */
+const profilesImport: ResourceImport = {
+  field: 'permissionProfiles',
+  async read(found, { people, tag }) {
+    found.profiles = await people.listPermissionProfiles({ tag });
+  },
+  entries(found, ctx) {
+    const profiles: NonNullable<RawAccount['permissionProfiles']> = [];
+    for (const profile of found.profiles) {
+      const name = profile.permissionProfileName;
+      if (!name || builtInPermissionProfiles.some((b) => sameName(b, name))) continue;
+      if (findProfile(found, name) !== profile) {
+        ctx.leaveOut(`permission profile "${name}" (${profile.permissionProfileId}): a second one of that name`);
+        continue;
+      }
+      const settings: Record<string, string | boolean> = {};
+      for (const setting of accountRoleSettingNames) {
+        const value = profile.settings?.[setting];
+        if (typeof value === 'string' && value !== '') settings[setting] = asWritten(value);
+      }
+      profiles.push({ permissionProfileName: name, ...(Object.keys(settings).length > 0 ? { settings } : {}) });
+    }
+    return profiles;
+  },
+};
 
 export const permissionProfiles = {
   kind: 'permissionProfile' as const,
@@ -134,4 +166,6 @@ export const permissionProfiles = {
       }
     }
   },
+
+  import: profilesImport,
 } satisfies AccountResourceKind;

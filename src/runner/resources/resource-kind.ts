@@ -4,6 +4,7 @@ import type { AccountPeople } from '../../client/account-people.js';
 import type { AdminClient } from '../../client/admin/admin-client.js';
 import type { SignrunError } from '../../errors/signrun-error.js';
 import type { AccountItemProgress } from '../../state/journal-progress.js';
+import type { RawAccount } from '../../jobs/raw-job.js';
 import type { AccountItemPlan, FoundPeople } from '../plan-types.js';
 import type { AccountItemResult } from '../run-results.js';
 
@@ -73,6 +74,45 @@ export interface ConvergeContext {
   organization?: OrganizationContext;
 }
 
+/** What `import account` lends a kind's `import.read`: logged in as the account's user, reading all it holds. */
+export interface ImportReadContext {
+  people: AccountPeople;
+  tag: string;
+  /** Stops the import between two calls when it was asked to stop (SR_INTERRUPTED); `where` says when. */
+  stopIfInterrupted: (where: string) => void;
+}
+
+/** What `import account` lends a kind's `import.entries`: where it says what the written entry needs or leaves out. */
+export interface ImportEntryContext {
+  /** Says a thing the account holds that the entry leaves out, and why (one line, for people). */
+  leaveOut: (line: string) => void;
+  /**
+   * Asks for a `${env.NAME}` the written file needs (a secret DocuSign never
+   * answers): NAME is `prefix` and `of` in capitals (`SIGNRUN_CONNECT_PASSWORD_ORDERS`;
+   * one already asked for gets `_2`, `_3` …), said after the import with its
+   * `purpose` and in a comment on the field at `at` (its path inside the
+   * account entry). Returns the `${env.NAME}` to write.
+   */
+  variable: (prefix: string, of: string, purpose: string, at: Array<string | number>) => string;
+  /** Writes a file beside the job file (`file`: relative to it, forward slashes), as the import writes its others. */
+  file: (file: string, bytes: Buffer) => void;
+}
+
+/**
+ * How `signrun import account` writes a kind into an account entry: it reads
+ * everything the account holds of the kind (not what an entry names), then
+ * writes the entries `signrun plan` finds equal to the account (each field
+ * one the kind's `decide` compares, as the account answers it).
+ */
+export interface ResourceImport {
+  /** The account entry's field the kind's entries are written in (`permissionProfiles`, `connect`, …). */
+  readonly field: keyof RawAccount;
+  /** Reads all the account holds of the kind into `found`. */
+  read(found: FoundPeople, ctx: ImportReadContext): Promise<void>;
+  /** The entries to write, from `found` (the earlier kinds' too: a group names its profile). Pure. */
+  entries(found: FoundPeople, ctx: ImportEntryContext): unknown[];
+}
+
 /** Whether `kind` keeps `account`'s entries through its organisation (not as the account's own user). */
 export function keptThroughOrganization(kind: AccountResourceKind | undefined, account: ResolvedAccount): boolean {
   const through = kind?.through;
@@ -119,4 +159,6 @@ export interface AccountResourceKind {
    * Never throws.
    */
   converge(account: ResolvedAccount, plans: readonly AccountItemPlan[], ctx: ConvergeContext): Promise<void>;
+  /** How `import account` writes it (absent: the import leaves it out, or writes it its own way, as templates). */
+  readonly import?: ResourceImport;
 }

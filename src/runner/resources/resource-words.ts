@@ -1,12 +1,12 @@
 import type { AccountResourceKind } from './resource-kind.js';
-import { resourceKindOf, resourceKinds } from './resource-kinds.js';
+import { resourceKinds } from './resource-kinds.js';
 
 // The catalogue's words for people, where `signrun plan` and the console
 // summary print kinds (they know no kind by name).
 
 /** One item of a kind, as `plan` prints it before the item's name: `Connect configuration`. */
-export function itemWords(kind: string): string {
-  return resourceKindOf(kind)?.words.one ?? kind;
+export function itemWords(kind: string, kinds: readonly AccountResourceKind[] = resourceKinds): string {
+  return kinds.find((k) => k.kind === kind)?.words.one ?? kind;
 }
 
 /**
@@ -15,11 +15,14 @@ export function itemWords(kind: string): string {
  * brands and templates`. The people are always named (the line is about them
  * first); the other kinds when the contents hold some.
  */
-export function summaryWords(contents: ReadonlyArray<{ kind: string }>): string {
-  const kinds = new Set(contents.map((i) => i.kind));
+export function summaryWords(
+  contents: ReadonlyArray<{ kind: string }>,
+  kinds: readonly AccountResourceKind[] = resourceKinds,
+): string {
+  const held = new Set(contents.map((i) => i.kind));
   const words: string[] = [];
-  for (const kind of resourceKinds as readonly AccountResourceKind[])
-    if ((kind.words.alwaysSummarised || kinds.has(kind.kind)) && !words.includes(kind.words.summary))
+  for (const kind of kinds)
+    if ((kind.words.alwaysSummarised || held.has(kind.kind)) && !words.includes(kind.words.summary))
       words.push(kind.words.summary);
   return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} and ${words.at(-1)!}`;
 }

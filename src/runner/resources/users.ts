@@ -4,7 +4,8 @@ import type { AccountItemPlan, FoundPeople } from '../plan-types.js';
 import { digestOf, earliest, itemDecision, lower, same, shown, writeCalls } from './item-decision.js';
 import { groupIdOf } from './groups.js';
 import { keepsPeople, missingProfile, profileIdOf } from './permission-profiles.js';
-import type { AccountResourceKind, ConvergeContext } from './resource-kind.js';
+import type { AccountResourceKind, ConvergeContext, ResourceImport } from './resource-kind.js';
+import type { RawAccount } from '../../jobs/raw-job.js';
 
 // An account's users (DocuSign's #/definitions/userInformation): found by
 // email among the open ones (DocuSign keeps closed users; `state: absent`
@@ -63,6 +64,35 @@ function missingGroup(plan: AccountItemPlan, names: string[], ctx: ConvergeConte
   ctx.failed(plan, ctx.refused(`user ${plan.name}`, `their group "${missing}" is not in the account`));
   return true;
 }
+
+/** `import account`: every open user with a userName, with their profile and groups. */
+const usersImport: ResourceImport = {
+  field: 'users',
+  async read(found, { people, tag }) {
+    found.users = (await people.listUsers({ tag })).filter((u) => u.userStatus?.toLowerCase() !== 'closed');
+  },
+  entries(found, ctx) {
+    const users: NonNullable<RawAccount['users']> = [];
+    for (const user of found.users) {
+      if (!user.email || user.userStatus?.toLowerCase() === 'closed') continue;
+      if (findUser(found, user.email) !== user) {
+        ctx.leaveOut(`user ${user.email} (${user.userId ?? 'no id'}): a second one of that email`);
+        continue;
+      }
+      if (!user.userName) {
+        ctx.leaveOut(`user ${user.email}: the account gives no userName, which an entry needs`);
+        continue;
+      }
+      users.push({
+        userName: user.userName,
+        email: user.email,
+        ...(user.permissionProfileName ? { permissionProfileName: user.permissionProfileName } : {}),
+        groups: userGroupNames(user),
+      });
+    }
+    return users;
+  },
+};
 
 export const users = {
   kind: 'user' as const,
@@ -228,4 +258,6 @@ export const users = {
     for (const plan of plans.filter((p) => p.action === 'up-to-date' || p.action === 'already-absent'))
       await ctx.done(plan, plan.action === 'up-to-date' ? 'up-to-date' : 'already-absent', plan.id);
   },
+
+  import: usersImport,
 } satisfies AccountResourceKind;
