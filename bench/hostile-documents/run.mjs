@@ -9,7 +9,9 @@
  *   document, while GET /sandbox/health is asked every 20 ms from a third
  *   process (health-prober.mjs: the bench's own work of sending 7 MB never
  *   counts): the answer's time and status, and the slowest and median health
- *   answer during it. First a quiet phase of the same length with no
+ *   answer during it, and from inside serve (loop-monitor.mjs) its event
+ *   loop's longest delay and busy milliseconds. After an unmeasured warm-up
+ *   envelope. Then a quiet phase of the same length with no
  *   document: what health costs at this load anyway. Target: refused within
  *   10 s, health within 100 ms throughout.
  *
@@ -117,7 +119,15 @@ for (const c of serveOnly ? [] : cases) {
 }
 
 console.log('\nsignrun serve (in memory), POST …/envelopes with the document, health asked every 20 ms:');
-const serve = spawn(process.execPath, [bin, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+// loop-monitor.mjs reports, from inside serve, how long its event loop was held and how busy it was.
+const monitor = fileURLToPath(new URL('./loop-monitor.mjs', import.meta.url));
+const serve = spawn(process.execPath, ['--import', monitor, bin, 'serve', '--port', '0'], {
+  stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+});
+const loop = {
+  reset: () => serve.send('loop-reset'),
+  read: () => new Promise((resolve) => { serve.once('message', resolve); serve.send('loop-read'); }),
+};
 const rootUrl = await new Promise((resolve, reject) => {
   let out = '';
   serve.stdout.on('data', (d) => {
@@ -141,6 +151,21 @@ const phase = {
   stop: () => new Promise((resolve) => { prober.once('message', resolve); prober.send({ stop: true }); }),
 };
 const ms = (x) => `${x.toFixed(0)} ms`;
+// One ordinary envelope first, unmeasured: the first request pays the password check (scrypt) and the warm-up.
+await fetch(url, {
+  method: 'POST',
+  headers,
+  body: JSON.stringify({
+    emailSubject: 'Warm-up',
+    status: 'sent',
+    documents: [{ documentId: '1', name: 'w.txt', fileExtension: 'txt', documentBase64: Buffer.from('Warm up').toString('base64') }],
+    recipients: { signers: [{ name: 'A', email: 'a@example.com', recipientId: '1' }] },
+  }),
+}).then((r) => r.arrayBuffer());
+// The prober's first answer pays its own start (undici's first connection): not counted either.
+phase.start();
+await new Promise((resolve) => setTimeout(resolve, 200));
+await phase.stop();
 for (let round = 1; round <= rounds; round++) {
   for (const c of cases) {
     const ext = c.file.split('.').pop();
@@ -152,11 +177,13 @@ for (let round = 1; round <= rounds; round++) {
     });
     const before = load();
     const t = performance.now();
+    loop.reset();
     phase.start();
     const r = await fetch(url, { method: 'POST', headers, body });
     const answer = await r.json();
     const took = performance.now() - t;
     const during = await phase.stop();
+    const held = await loop.read();
     // The same length of time with no document: what health costs at this load anyway.
     phase.start();
     await new Promise((resolve) => setTimeout(resolve, Math.max(took, 1000)));
@@ -164,6 +191,7 @@ for (let round = 1; round <= rounds; round++) {
     console.log(
       `  ${c.name} (${(body.length / 2 ** 20).toFixed(1)} MiB body): ${r.status} ${answer.errorCode ?? ''} in ${(took / 1000).toFixed(2)} s; ` +
         `health during it: ${during.asked} asked, slowest ${ms(during.slowest)}, median ${ms(during.p50)}, ${during.failed} failed; ` +
+        `serve's event loop: longest delay ${ms(held.maxDelayMs)}, busy ${ms(held.busyMs)}; ` +
         `quiet after: slowest ${ms(quiet.slowest)}, median ${ms(quiet.p50)}; load ${before} → ${load()}`,
     );
   }
