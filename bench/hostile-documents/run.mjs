@@ -6,22 +6,36 @@
  *   RSS (/usr/bin/time -v), exit code and the code printed. Target: refused
  *   with a code within 10 s and 400 MB.
  * - `signrun serve` (its own process, in memory) sent each as an envelope's
- *   document, while GET /sandbox/health is asked every 20 ms from this
- *   process: the answer's time and status, and the slowest health answer
- *   during it. Target: refused within 10 s, health within 100 ms throughout.
+ *   document, while GET /sandbox/health is asked every 20 ms from a third
+ *   process (health-prober.mjs: the bench's own work of sending 7 MB never
+ *   counts): the answer's time and status, and the slowest and median health
+ *   answer during it, and from inside serve (loop-monitor.mjs) its event
+ *   loop's longest delay and busy milliseconds. After an unmeasured warm-up
+ *   envelope. Then a quiet phase of the same length with no
+ *   document: what health costs at this load anyway. Target: refused within
+ *   10 s, health within 100 ms throughout.
  *
- *   npm run build && node bench/hostile-documents/run.mjs
+ *   npm run build && node bench/hostile-documents/run.mjs [--serve-only] [--bin <dist/cli/bin.js>] [--rounds N]
+ *
+ * --bin runs another build (before/after: main built in another folder);
+ * --serve-only skips `validate`; --rounds sends each document N times.
  *
  * Plain JavaScript on the built dist/. Inputs in bench/.tmp/hostile.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { fork, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32, deflateRawSync } from 'node:zlib';
 
-const bin = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+const option = (name) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const bin = option('bin') ?? fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+const serveOnly = process.argv.includes('--serve-only');
+const rounds = Number(option('rounds') ?? 1);
 const work = fileURLToPath(new URL('../.tmp/hostile/', import.meta.url));
 mkdirSync(work, { recursive: true });
 
@@ -87,8 +101,9 @@ const cases = [
 const load = () => loadavg()[0].toFixed(2);
 console.log(`${cpus().length} × ${cpus()[0].model}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
 
-console.log('\nvalidate (a job of one envelope, the document with a tab anchored in it):');
-for (const c of cases) {
+console.log(`bin: ${bin}`);
+if (!serveOnly) console.log('\nvalidate (a job of one envelope, the document with a tab anchored in it):');
+for (const c of serveOnly ? [] : cases) {
   const dir = join(work, c.file.replace('.', '-'));
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, c.file), c.bytes);
@@ -104,7 +119,15 @@ for (const c of cases) {
 }
 
 console.log('\nsignrun serve (in memory), POST …/envelopes with the document, health asked every 20 ms:');
-const serve = spawn(process.execPath, [bin, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+// loop-monitor.mjs reports, from inside serve, how long its event loop was held and how busy it was.
+const monitor = fileURLToPath(new URL('./loop-monitor.mjs', import.meta.url));
+const serve = spawn(process.execPath, ['--import', monitor, bin, 'serve', '--port', '0'], {
+  stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+});
+const loop = {
+  reset: () => serve.send('loop-reset'),
+  read: () => new Promise((resolve) => { serve.once('message', resolve); serve.send('loop-read'); }),
+};
 const rootUrl = await new Promise((resolve, reject) => {
   let out = '';
   serve.stdout.on('data', (d) => {
@@ -122,34 +145,56 @@ const origin = new URL(rootUrl).origin;
 const auth = JSON.stringify({ Username: 'sandbox@signrun.test', Password: 'sandbox-password', IntegratorKey: 'sandbox-integrator-key' });
 const url = `${rootUrl}/accounts/5a3f0c4e-2b7d-4f1a-9e6c-8d2b1a0f3c11/envelopes`;
 const headers = { 'x-docusign-authentication': auth, 'content-type': 'application/json' };
-for (const c of cases) {
-  const ext = c.file.split('.').pop();
-  const body = JSON.stringify({
-    emailSubject: 'Hostile',
+const prober = fork(fileURLToPath(new URL('./health-prober.mjs', import.meta.url)));
+const phase = {
+  start: () => prober.send({ start: origin }),
+  stop: () => new Promise((resolve) => { prober.once('message', resolve); prober.send({ stop: true }); }),
+};
+const ms = (x) => `${x.toFixed(0)} ms`;
+// One ordinary envelope first, unmeasured: the first request pays the password check (scrypt) and the warm-up.
+await fetch(url, {
+  method: 'POST',
+  headers,
+  body: JSON.stringify({
+    emailSubject: 'Warm-up',
     status: 'sent',
-    documents: [{ documentId: '1', name: c.file, fileExtension: ext, documentBase64: c.bytes.toString('base64') }],
-    recipients: { signers: [{ name: 'A', email: 'a@example.com', recipientId: '1', tabs: { signHereTabs: [{ documentId: '1', pageNumber: '1', xPosition: '100', yPosition: '100' }] } }] },
-  });
-  let slowest = 0;
-  let asked = 0;
-  let stop = false;
-  const healthLoop = (async () => {
-    while (!stop) {
-      const t = performance.now();
-      const h = await fetch(`${origin}/sandbox/health`);
-      await h.arrayBuffer();
-      slowest = Math.max(slowest, performance.now() - t);
-      asked++;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
-  const before = load();
-  const t = performance.now();
-  const r = await fetch(url, { method: 'POST', headers, body });
-  const answer = await r.json();
-  const took = performance.now() - t;
-  stop = true;
-  await healthLoop;
-  console.log(`  ${c.name}: ${r.status} ${answer.errorCode ?? ''} in ${(took / 1000).toFixed(2)} s; health asked ${asked} times, slowest ${slowest.toFixed(0)} ms; load ${before} → ${load()}`);
+    documents: [{ documentId: '1', name: 'w.txt', fileExtension: 'txt', documentBase64: Buffer.from('Warm up').toString('base64') }],
+    recipients: { signers: [{ name: 'A', email: 'a@example.com', recipientId: '1' }] },
+  }),
+}).then((r) => r.arrayBuffer());
+// The prober's first answer pays its own start (undici's first connection): not counted either.
+phase.start();
+await new Promise((resolve) => setTimeout(resolve, 200));
+await phase.stop();
+for (let round = 1; round <= rounds; round++) {
+  for (const c of cases) {
+    const ext = c.file.split('.').pop();
+    const body = JSON.stringify({
+      emailSubject: 'Hostile',
+      status: 'sent',
+      documents: [{ documentId: '1', name: c.file, fileExtension: ext, documentBase64: c.bytes.toString('base64') }],
+      recipients: { signers: [{ name: 'A', email: 'a@example.com', recipientId: '1', tabs: { signHereTabs: [{ documentId: '1', pageNumber: '1', xPosition: '100', yPosition: '100' }] } }] },
+    });
+    const before = load();
+    const t = performance.now();
+    loop.reset();
+    phase.start();
+    const r = await fetch(url, { method: 'POST', headers, body });
+    const answer = await r.json();
+    const took = performance.now() - t;
+    const during = await phase.stop();
+    const held = await loop.read();
+    // The same length of time with no document: what health costs at this load anyway.
+    phase.start();
+    await new Promise((resolve) => setTimeout(resolve, Math.max(took, 1000)));
+    const quiet = await phase.stop();
+    console.log(
+      `  ${c.name} (${(body.length / 2 ** 20).toFixed(1)} MiB body): ${r.status} ${answer.errorCode ?? ''} in ${(took / 1000).toFixed(2)} s; ` +
+        `health during it: ${during.asked} asked, slowest ${ms(during.slowest)}, median ${ms(during.p50)}, ${during.failed} failed; ` +
+        `serve's event loop: longest delay ${ms(held.maxDelayMs)}, busy ${ms(held.busyMs)}; ` +
+        `quiet after: slowest ${ms(quiet.slowest)}, median ${ms(quiet.p50)}; load ${before} → ${load()}`,
+    );
+  }
 }
+prober.send({ exit: true });
 serve.kill('SIGTERM');

@@ -1,10 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createServices, type ServicesOverrides } from './services.js';
 import { sandboxErrorHandler } from './platform/http/error-handler.js';
-import { apiErrors } from './platform/http/api-error.js';
 import { apiRoutes } from './esignature/api-routes.js';
 import { restApiV21 } from './esignature/v21-shapes.js';
-import { JsonTooDeepError, parseJsonBody } from './platform/http/json-body.js';
+import { offLoopJsonAbove, parseRequestJson } from './platform/http/large-json-body.js';
 import { withBodyBytes } from './platform/http/body-bytes.js';
 import { formBodyLimitBytes, formContentType, parseFormBody } from './platform/http/form-body.js';
 import { sandboxRoutes } from './control/routes.js';
@@ -81,19 +80,15 @@ export async function buildSandboxApp(
   // values are decoded straight from them (parseJsonBody), never made into
   // strings (the envelope-creation hot path).
   app.addContentTypeParser(/^application\/(.+\+)?json/i, (request, payload, done) => {
-    const parse = (bytes: Buffer) => {
-      try {
-        return parseJsonBody(bytes);
-      } catch (error) {
-        throw apiErrors.invalidBody(error instanceof JsonTooDeepError ? error.message : 'The body is not valid JSON.');
-      }
-    };
     withBodyBytes(
       payload,
       request.headers,
       request.routeOptions.bodyLimit ?? services.config.bodyLimitBytes,
-      parse,
+      parseRequestJson,
       (error, body) => done(error, body),
+      // A large body (a document of megabytes) is parsed and decoded on a thread of the document pool: on
+      // the event loop it held every other request up for as long (issue 36).
+      { above: offLoopJsonAbove, use: (bytes) => services.documentWork.parseJson(bytes) },
     );
   });
   app.addContentTypeParser(

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { injectedSandbox } from './helpers/injected-sandbox.js';
 import { authHeader, call, makePdf } from './helpers/api.js';
+import { openSigningLink, postForm } from '../signing/sign-over-http.js';
+import { offLoopJsonAbove } from '../../src/sandbox/platform/http/large-json-body.js';
 import { defaultSeedIds } from '../../src/sandbox/index.js';
 import { builtDocumentWork } from './helpers/built-document-work.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
@@ -125,5 +127,121 @@ describe('document pool', () => {
     expect(await health(sandbox)).toMatchObject({ outOfMemory: 1, running: 0 });
     const next = await call(envelopesUrl(sandbox), { headers: authHeader(), body: textEnvelope('b.txt', 'Hello') });
     expect(next.status).toBe(201);
+  });
+
+  it('answers health and another user’s envelope while a large JSON body is parsed on a thread', async () => {
+    const { work, gate } = builtDocumentWork({ threads: 2 });
+    const sandbox = await injectedSandbox({}, { documentWork: work });
+    sandboxes.push(sandbox);
+    // A body above the threshold: a PDF padded to 600 KB; its subject is the gate's mark for the thread.
+    const pdf = await makePdf(1, 'Large', 600_000);
+    const body = {
+      emailSubject: 'held-body',
+      status: 'sent',
+      documents: [{ documentId: '1', name: 'large.pdf', documentBase64: pdf.toString('base64') }],
+      recipients: { signers: [{ name: 'Ann', email: 'ann@example.com', recipientId: '1' }] },
+    };
+    expect(JSON.stringify(body).length).toBeGreaterThan(offLoopJsonAbove);
+    const large = pending(call(envelopesUrl(sandbox), { headers: authHeader(), body }));
+    await Promise.race([
+      gate.held(),
+      large.promise.then((r) => Promise.reject(new Error(`answered ${r.status} before a thread held its body`))),
+    ]);
+    // A thread holds the body: health answers, and another user's envelope is made meanwhile.
+    expect(await health(sandbox)).toMatchObject({ mode: 'threads', running: 1 });
+    const other = await call(envelopesUrl(sandbox), { headers: authHeader(), body: textEnvelope('b.txt', 'Hello') });
+    expect(other.status).toBe(201);
+    expect(large.settled).toBe(false);
+
+    gate.open();
+    const made = await large.promise;
+    expect(made.status).toBe(201);
+    // The document decoded on the thread is the one sent, byte for byte.
+    const stored = await call(`${envelopesUrl(sandbox)}/${made.json.envelopeId as string}/documents/1`, {
+      headers: authHeader(),
+    });
+    expect(stored.bytes.equals(pdf)).toBe(true);
+  });
+
+  it('reads a large body on a thread as on the event loop: base64 with line breaks, and bad JSON refused alike', async () => {
+    const { work } = builtDocumentWork();
+    const sandbox = await injectedSandbox({}, { documentWork: work });
+    sandboxes.push(sandbox);
+    const pdf = await makePdf(1, 'Wrapped', 600_000);
+    // MIME-style base64 (a line break every 76 characters) is not lifted by the byte scanner: the thread decodes it.
+    const wrapped = pdf.toString('base64').replace(/.{76}/g, '$&\\n');
+    const raw = `{"emailSubject":"Wrapped","status":"sent","documents":[{"documentId":"1","name":"w.pdf","documentBase64":"${wrapped}"}],"recipients":{"signers":[{"name":"Ann","email":"ann@example.com","recipientId":"1"}]}}`;
+    const headers = { ...authHeader(), 'content-type': 'application/json' };
+    const made = await call(envelopesUrl(sandbox), { headers, raw });
+    expect(made.status, JSON.stringify(made.json)).toBe(201);
+    const stored = await call(`${envelopesUrl(sandbox)}/${made.json.envelopeId as string}/documents/1`, {
+      headers: authHeader(),
+    });
+    expect(stored.bytes.equals(pdf)).toBe(true);
+    expect((await health(sandbox)).running).toBe(0);
+
+    // Bad JSON, large and small: DocuSign's answer, the same either way.
+    const large = await call(envelopesUrl(sandbox), { headers, raw: `${raw.slice(0, -1)},}` });
+    const small = await call(envelopesUrl(sandbox), { headers, raw: '{"emailSubject":"x",}' });
+    expect(large.status).toBe(400);
+    expect(large.json).toEqual(small.json);
+    expect(small.json).toMatchObject({ errorCode: 'INVALID_REQUEST_BODY' });
+  });
+
+  it('answers health and another user’s envelope while a signature is stamped on a thread', async () => {
+    const { work, gate } = builtDocumentWork({ threads: 2 });
+    const sandbox = await injectedSandbox({}, { documentWork: work });
+    sandboxes.push(sandbox);
+    const created = await call(envelopesUrl(sandbox), {
+      headers: authHeader(),
+      body: {
+        emailSubject: 'Sign it',
+        status: 'sent',
+        documents: [{ documentId: '1', name: 'a.pdf', documentBase64: (await makePdf(1)).toString('base64') }],
+        recipients: {
+          signers: [
+            {
+              name: 'Ann',
+              email: 'ann@example.com',
+              recipientId: '1',
+              clientUserId: 'ann-1',
+              tabs: { signHereTabs: [{ documentId: '1', pageNumber: '1', xPosition: '100', yPosition: '100' }] },
+            },
+          ],
+        },
+      },
+    });
+    expect(created.status).toBe(201);
+    const envelopeId = created.json.envelopeId as string;
+    const view = await call(`${envelopesUrl(sandbox)}/${envelopeId}/views/recipient`, {
+      headers: authHeader(),
+      body: {
+        email: 'ann@example.com',
+        userName: 'Ann',
+        clientUserId: 'ann-1',
+        authenticationMethod: 'none',
+        returnUrl: 'http://127.0.0.1:9/done',
+      },
+    });
+    const { sessionUrl, cookie, csrf } = await openSigningLink(view.json.url as string);
+    const signing = pending(postForm(`${sessionUrl}/sign`, cookie, { signatureName: 'held Ann', csrfToken: csrf }));
+    await Promise.race([
+      gate.held(),
+      signing.promise.then((r) => Promise.reject(new Error(`answered ${r.status} before a thread held the stamp`))),
+    ]);
+    expect(await health(sandbox)).toMatchObject({ mode: 'threads', running: 1 });
+    const other = await call(envelopesUrl(sandbox), { headers: authHeader(), body: textEnvelope('b.txt', 'Hello') });
+    expect(other.status).toBe(201);
+    expect(signing.settled).toBe(false);
+
+    gate.open();
+    const signed = await signing.promise;
+    expect(signed.status).toBe(303);
+    expect(signed.headers.get('location')).toContain('event=signing_complete');
+    // Stamped and sealed on the pool: the envelope is completed with a sealed document.
+    const envelope = await call(`${envelopesUrl(sandbox)}/${envelopeId}`, { headers: authHeader() });
+    expect(envelope.json.status).toBe('completed');
+    const document = await call(`${envelopesUrl(sandbox)}/${envelopeId}/documents/1`, { headers: authHeader() });
+    expect(document.bytes.includes(Buffer.from('/ByteRange'))).toBe(true);
   });
 });

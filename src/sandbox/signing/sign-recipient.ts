@@ -1,7 +1,6 @@
 import type { SandboxServices } from '../services.js';
 import type { Actor } from '../esignature/envelopes/lifecycle.js';
-import type { PdfSealer } from '../platform/seal/seal-pdf.js';
-import { stampSignatures } from '../platform/pdf/stamp-signatures.js';
+import type { SealingKey } from '../esignature/document-work/document-tasks.js';
 import type { SignaturePlace } from './signature-places.js';
 import type { Tabs } from '../../envelope/index.js';
 import { fillServiceTabs, valueTabsToDraw } from '../esignature/envelopes/tabs/tab-values.js';
@@ -28,13 +27,18 @@ export interface SignRequest {
  * never `completed` with unsealed documents (a Connect receiver or a client
  * downloading on `envelope-completed` gets the sealed files).
  *
+ * The stamping and the sealing run on the document pool (document-work/):
+ * a document that takes long to load or grows large costs a thread, never
+ * the event loop, and is refused at the pool's deadline or memory limit.
+ *
  * Callers serialise calls per envelope (see EnvelopeLock). Throws the
- * lifecycle's LifecycleError (not in sequence, already signed …) and
- * StampPageError (a place on a page the document lacks).
+ * lifecycle's LifecycleError (not in sequence, already signed …),
+ * StampPageError (a place on a page the document lacks) and the pool's
+ * FORMAT_CONVERSION_ERROR.
  */
 export async function signRecipient(
   services: SandboxServices,
-  seal: PdfSealer,
+  sealingKey: () => SealingKey,
   request: SignRequest,
 ): Promise<{ completed: boolean }> {
   const { envelopes, blobs, clock } = services;
@@ -68,13 +72,13 @@ export async function signRecipient(
     if (places.length === 0 && values.length === 0 && !last) continue;
     let bytes: Uint8Array = blobs.get(doc.sha256);
     if (places.length > 0 || values.length > 0) {
-      bytes = await stampSignatures(
+      bytes = await services.documentWork.stamp(
         bytes,
         places.map((p) => ({ ...p, name: request.signatureName, signedAt })),
         values,
       );
     }
-    if (last) bytes = await seal(bytes, { signingTime: signedAt });
+    if (last) bytes = await services.documentWork.seal(bytes, sealingKey(), { signingTime: signedAt });
     versions.set(doc.documentId, Buffer.from(bytes));
   }
   services.lifecycle.markSigned(request.envelopeId, request.recipientId, {

@@ -1,17 +1,28 @@
 // The sandbox's built document worker (dist/), with a gate for tests of the
-// pool (test/sandbox/document-work-pool.test.ts): a document named `held…`
-// keeps its thread busy, as a long conversion does, until the test opens the
-// gate (workerData: an Int32Array on shared memory, set to 1); one named
-// `grow…` allocates until the thread passes its memory limit. Everything
-// else is the real worker's work.
+// pool (test/sandbox/document-work-pool.test.ts): a document named `held…`,
+// a JSON body that holds the text `"held-body"`, or a signature `held…` to
+// stamp keeps its thread busy, as a long conversion does, until the test
+// opens the gate (workerData: an Int32Array on shared memory, set to 1); a
+// document named `grow…` allocates until the thread passes its memory limit.
+// Everything else is the real worker's work.
 import { workerData } from 'node:worker_threads';
 import documentWorker from '../../../dist/sandbox/esignature/document-work/document-worker.js';
 
 const gate = new Int32Array(workerData.gate);
 
+const heldBody = Buffer.from('"held-body"');
+
+function isHeld(task) {
+  if (task.op === 'convert') return task.document.name.startsWith('held');
+  if (task.op === 'json')
+    return Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.length).includes(heldBody);
+  if (task.op === 'stamp') return task.stamps.some((s) => s.name.startsWith('held'));
+  return false;
+}
+
 export default function gatedDocumentWorker(task) {
   const name = task.op === 'convert' ? task.document.name : '';
-  if (name.startsWith('held')) {
+  if (isHeld(task)) {
     Atomics.add(gate, 1, 1); // a thread holds a document (the test may wait for it)
     Atomics.notify(gate, 1);
     // Busy as a conversion is: this thread answers nothing until the gate opens (woken at once by notify;

@@ -1,6 +1,11 @@
-import { readDocumentText, type PageText } from '../../../pdf/index.js';
+import { PDFDocument } from 'pdf-lib';
+import { readDocumentText, TabPageError, type PageText, type TabSize, type TabToDraw } from '../../../pdf/index.js';
 import { ApiError } from '../../platform/http/api-error.js';
-import { exactPageCount } from '../../platform/pdf/combine.js';
+import { parseJsonBodyOnThread, type ParsedJsonBody } from '../../platform/http/large-json-body.js';
+import { combinePdfs, exactPageCount } from '../../platform/pdf/combine.js';
+import { stampSignatures, type SignatureStamp } from '../../platform/pdf/stamp-signatures.js';
+import type { SandboxCa } from '../../platform/seal/sandbox-ca.js';
+import { createPdfSealer, type PdfSealer, type SealOptions } from '../../platform/seal/seal-pdf.js';
 import { documentPdf, type DocGenIntake } from '../envelopes/documents/document-intake.js';
 import type { IncomingDocument } from '../envelopes/wire/envelope-definition.js';
 
@@ -8,12 +13,21 @@ import type { IncomingDocument } from '../envelopes/wire/envelope-definition.js'
  * The sandbox's work on bytes a client sent, as data that can cross to a
  * worker thread (document-worker.ts) and back: a document converted to the
  * PDF the sandbox keeps, the text of a PDF read for anchors, a PDF's exact
- * page count.
+ * page count or its page sizes, a large JSON body parsed with its documents
+ * decoded, signatures stamped into a PDF, a PDF sealed, PDFs combined.
  */
 export type DocumentTask =
   | { op: 'convert'; document: IncomingDocument; docGen?: DocGenTask }
   | { op: 'text'; bytes: Uint8Array }
-  | { op: 'pages'; bytes: Uint8Array };
+  | { op: 'pages'; bytes: Uint8Array }
+  | { op: 'pageSizes'; bytes: Uint8Array }
+  | { op: 'json'; bytes: Uint8Array }
+  | { op: 'stamp'; bytes: Uint8Array; stamps: SignatureStamp[]; others: TabToDraw[] }
+  | { op: 'seal'; bytes: Uint8Array; ca: SealingKey; options: SealOptions }
+  | { op: 'combine'; parts: Uint8Array[] };
+
+/** The sealing key as it crosses to a thread (the CA's PKCS#12 and its passphrase). */
+export type SealingKey = Pick<SandboxCa, 'p12' | 'passphrase'>;
 
 /**
  * A DocGen intake as data (the DocGenIntake of pdf/document-intake.ts holds a
@@ -31,16 +45,25 @@ export interface DocumentTaskValues {
   convert: { pdf: Uint8Array; keptSource: boolean };
   text: PageText[];
   pages: number;
+  /** Each page's size, none for a PDF pdf-lib cannot read (the signing page still shows it with pdf.js). */
+  pageSizes: TabSize[];
+  json: ParsedJsonBody;
+  stamp: Uint8Array;
+  seal: Uint8Array;
+  combine: Uint8Array;
 }
 
 /**
- * A task's outcome as a message: the value, or the API error it ended with
+ * A task's outcome as a message: the value, the API error it ended with
  * (its status, DocuSign's errorCode and message, rebuilt on the other side
- * by {@link taskValue}). Any other error is a fault of the sandbox and is
- * thrown as it is.
+ * by {@link taskValue}), or a stamp on a page the document lacks (the PDF
+ * layer's TabPageError, rebuilt too). Any other error is a fault of the
+ * sandbox and is thrown as it is.
  */
 export type DocumentTaskOutcome<V> =
-  { ok: true; value: V } | { ok: false; status: number; errorCode: string; message: string };
+  | { ok: true; value: V }
+  | { ok: false; status: number; errorCode: string; message: string }
+  | { ok: false; tabPage: { pageNumber: number; pageCount: number } };
 
 /** Runs one task on this thread. */
 export async function runDocumentTask(task: DocumentTask): Promise<DocumentTaskOutcome<unknown>> {
@@ -49,6 +72,8 @@ export async function runDocumentTask(task: DocumentTask): Promise<DocumentTaskO
   } catch (error) {
     if (error instanceof ApiError)
       return { ok: false, status: error.statusCode, errorCode: error.errorCode, message: error.message };
+    if (error instanceof TabPageError)
+      return { ok: false, tabPage: { pageNumber: error.pageNumber, pageCount: error.pageCount } };
     throw error;
   }
 }
@@ -69,13 +94,65 @@ function taskOf(task: DocumentTask): Promise<unknown> {
       return readDocumentText({ documentId: '', bytes: () => task.bytes });
     case 'pages':
       return exactPageCount(asBuffer(task.bytes));
+    case 'pageSizes':
+      return pageSizes(task.bytes);
+    case 'json':
+      return Promise.resolve(parseJsonBodyOnThread(asBuffer(task.bytes)));
+    case 'stamp':
+      return stampSignatures(task.bytes, task.stamps, task.others);
+    case 'seal':
+      return sealerOf(task.ca)(task.bytes, task.options);
+    case 'combine':
+      return combinePdfs(task.parts.map(asBuffer));
   }
 }
 
-/** The value of an outcome, or its API error thrown. */
+async function pageSizes(bytes: Uint8Array): Promise<TabSize[]> {
+  try {
+    const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
+    return doc.getPages().map((p) => p.getSize());
+  } catch {
+    return [];
+  }
+}
+
+// Decrypting the PKCS#12 costs ~200 ms (seal/sandbox-signer.ts): once per thread and key.
+const sealers = new Map<string, PdfSealer>();
+function sealerOf(key: SealingKey): PdfSealer {
+  let sealer = sealers.get(key.passphrase);
+  if (sealer === undefined) {
+    sealer = createPdfSealer({
+      p12: asBuffer(key.p12),
+      passphrase: key.passphrase,
+      rootCertPem: '',
+      sealingCertPem: '',
+    });
+    sealers.set(key.passphrase, sealer);
+  }
+  return sealer;
+}
+
+/** The value of an outcome, or its error thrown. */
 export function taskValue<V>(outcome: DocumentTaskOutcome<V>): V {
   if (outcome.ok) return outcome.value;
+  if ('tabPage' in outcome) throw new TabPageError(outcome.tabPage.pageNumber, outcome.tabPage.pageCount);
   throw new ApiError(outcome.status, outcome.errorCode, outcome.message);
+}
+
+/**
+ * The ArrayBuffers of a value that its typed arrays own whole (a thread's
+ * answer moved back without a copy). A view into a shared one (Node's pool
+ * of small Buffers) is left to be copied: moving it would take the pool away
+ * from the thread.
+ */
+export function ownedBuffers(value: unknown, found = new Set<ArrayBuffer>()): ArrayBuffer[] {
+  if (value instanceof Uint8Array) {
+    if (value.byteOffset === 0 && value.byteLength === value.buffer.byteLength && value.buffer instanceof ArrayBuffer)
+      found.add(value.buffer);
+  } else if (Array.isArray(value)) for (const item of value) ownedBuffers(item, found);
+  else if (value !== null && typeof value === 'object' && !(value instanceof Date))
+    for (const member of Object.values(value)) ownedBuffers(member, found);
+  return [...found];
 }
 
 export const asBuffer = (bytes: Uint8Array): Buffer =>

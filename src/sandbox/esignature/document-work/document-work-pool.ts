@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { ApiError } from '../../platform/http/api-error.js';
-import { taskValue, type DocumentTaskOutcome } from './document-tasks.js';
+import { ApiError, apiErrors } from '../../platform/http/api-error.js';
+import { taskValue, type DocumentTask, type DocumentTaskOutcome } from './document-tasks.js';
 import { documentOperations, inlineDocumentWork, type DocumentWork, type TaskRunner } from './document-work.js';
 
 /** How the pool works (each optional; the defaults are `serve`'s). */
@@ -65,17 +65,17 @@ export function createDocumentWork(options: DocumentWorkOptions = {}): DocumentW
     try {
       const outcome = (await pool.run(task, {
         signal: deadline,
-        transferList: [bytes.buffer as ArrayBuffer],
+        transferList: bytes.map((b) => b.buffer as ArrayBuffer),
       })) as DocumentTaskOutcome<never>;
       return taskValue(outcome);
     } catch (error) {
       if (deadline.aborted) {
         timedOut++;
-        throw refused(`was not converted within ${deadlineMs / 1000} s`);
+        throw refused(task.op, `was not done within ${deadlineMs / 1000} s`);
       }
       if ((error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY') {
         outOfMemory++;
-        throw refused('needs more memory than the sandbox gives one document');
+        throw refused(task.op, 'needs more memory than the sandbox gives one document');
       }
       throw error;
     } finally {
@@ -96,7 +96,12 @@ export function createDocumentWork(options: DocumentWorkOptions = {}): DocumentW
   };
 }
 
-/** DocuSign's answer to a document it cannot convert (as pdf/document-intake.ts gives for a RenditionError). */
-function refused(why: string): ApiError {
+/**
+ * DocuSign's answer to a document it cannot convert (as pdf/document-intake.ts
+ * gives for a RenditionError); for a JSON body, its answer to a body it
+ * cannot read.
+ */
+function refused(op: DocumentTask['op'], why: string): ApiError {
+  if (op === 'json') return apiErrors.invalidBody(`Reading the body ${why.replace('was not done', 'did not end')}.`);
   return new ApiError(400, 'FORMAT_CONVERSION_ERROR', `The data could not be converted: the document ${why}.`);
 }

@@ -1,12 +1,23 @@
-import type { AnchorDocument, PageText } from '../../../pdf/index.js';
+import type { AnchorDocument, PageText, TabSize, TabToDraw } from '../../../pdf/index.js';
+import { revivedJsonBody } from '../../platform/http/large-json-body.js';
+import type { SignatureStamp } from '../../platform/pdf/stamp-signatures.js';
+import type { SealOptions } from '../../platform/seal/seal-pdf.js';
 import { documentPdf, needsConversion, type DocGenIntake } from '../envelopes/documents/document-intake.js';
 import type { IncomingDocument } from '../envelopes/wire/envelope-definition.js';
-import { runDocumentTask, taskValue, type DocumentTask, type DocumentTaskValues } from './document-tasks.js';
+import {
+  asBuffer,
+  runDocumentTask,
+  taskValue,
+  type DocumentTask,
+  type DocumentTaskValues,
+  type SealingKey,
+} from './document-tasks.js';
 
 /**
  * Where the sandbox does its work on bytes a client sent (conversion of a
  * DOCX, HTML or TXT document, reading a PDF's text for anchors, counting its
- * pages): a warm pool of worker threads (document-work-pool.ts) in `serve`,
+ * pages, parsing a large JSON body, stamping, sealing and combining PDFs):
+ * a warm pool of worker threads (document-work-pool.ts) in `serve`,
  * this thread where no compiled worker exists (the TypeScript test runner).
  * Every call ends with its value or an ApiError; a document the pool had to
  * give up on (deadline, memory) is DocuSign's FORMAT_CONVERSION_ERROR.
@@ -22,6 +33,20 @@ export interface DocumentWork {
   readText(document: AnchorDocument): Promise<PageText[]>;
   /** A PDF's exact page count (pdf-lib); rejects when it cannot be parsed. */
   pageCount(bytes: Buffer): Promise<number>;
+  /** Each page's size (pdf-lib), none when it cannot be parsed. */
+  pageSizes(bytes: Uint8Array): Promise<TabSize[]>;
+  /**
+   * A JSON request body (platform/http/large-json-body.ts) with its
+   * documents decoded into Buffers. `bytes` must own its ArrayBuffer, which
+   * is moved to the thread (the caller no longer reads it).
+   */
+  parseJson(bytes: Uint8Array): Promise<unknown>;
+  /** Signatures and the other tabs drawn into a PDF (platform/pdf/stamp-signatures.ts); TabPageError as there. */
+  stamp(pdf: Uint8Array, stamps: SignatureStamp[], others: TabToDraw[]): Promise<Buffer>;
+  /** A PDF sealed with the key (platform/seal/seal-pdf.ts). */
+  seal(pdf: Uint8Array, key: SealingKey, options: SealOptions): Promise<Buffer>;
+  /** PDFs concatenated into one (platform/pdf/combine.ts). */
+  combine(parts: Uint8Array[]): Promise<Buffer>;
   /** What the pool is doing, for GET /sandbox/health. */
   stats(): DocumentWorkStats;
   /** Ends the pool's threads. */
@@ -44,36 +69,55 @@ export interface DocumentWorkStats {
   outOfMemory: number;
 }
 
-/** Runs a task, given how one is run (on this thread, or in the pool). */
+/** Runs a task, given how one is run (on this thread, or in the pool), moving the bytes given to the thread. */
 export type TaskRunner = <K extends DocumentTask['op']>(
   task: Extract<DocumentTask, { op: K }>,
-  bytesToMove: Uint8Array,
+  bytesToMove: Uint8Array[],
 ) => Promise<DocumentTaskValues[K]>;
 
-/** The three operations on top of a task runner: one place turns calls into tasks. */
-export function documentOperations(run: TaskRunner): Pick<DocumentWork, 'convert' | 'readText' | 'pageCount'> {
+/** The operations on top of a task runner: one place turns calls into tasks. */
+export function documentOperations(run: TaskRunner): Omit<DocumentWork, 'stats' | 'close'> {
   return {
     async convert(document, docGen = {}) {
       // A PDF is kept as sent: nothing to convert, and no trip to a thread for the hot path of creation.
       if (!needsConversion(document)) return documentPdf(document, docGen);
-      const bytes = movable(document.bytes);
+      const bytes = await movable(document.bytes);
       const task = { keepSource: docGen.keepSource !== undefined, detectMergeFields: docGen.detectMergeFields };
       const { pdf, keptSource } = await run(
         { op: 'convert', document: { ...document, bytes: bytes as Buffer }, docGen: task },
-        bytes,
+        [bytes],
       );
       const kept = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
       // The caller's bytes are the DOCX as sent: the thread had a copy of them.
       if (keptSource) docGen.keepSource?.(kept, document.bytes);
       return kept;
     },
-    readText(document) {
-      const bytes = movable(document.bytes());
-      return run({ op: 'text', bytes }, bytes);
+    async readText(document) {
+      const bytes = await movable(document.bytes());
+      return run({ op: 'text', bytes }, [bytes]);
     },
-    pageCount(bytes) {
-      const own = movable(bytes);
-      return run({ op: 'pages', bytes: own }, own);
+    async pageCount(bytes) {
+      const own = await movable(bytes);
+      return run({ op: 'pages', bytes: own }, [own]);
+    },
+    async pageSizes(bytes) {
+      const own = await movable(bytes);
+      return run({ op: 'pageSizes', bytes: own }, [own]);
+    },
+    async parseJson(bytes) {
+      return revivedJsonBody(await run({ op: 'json', bytes }, [bytes]));
+    },
+    async stamp(pdf, stamps, others) {
+      const own = await movable(pdf);
+      return asBuffer(await run({ op: 'stamp', bytes: own, stamps, others }, [own]));
+    },
+    async seal(pdf, key, options) {
+      const own = await movable(pdf);
+      return asBuffer(await run({ op: 'seal', bytes: own, ca: key, options }, [own]));
+    },
+    async combine(parts) {
+      const own = await Promise.all(parts.map(movable));
+      return asBuffer(await run({ op: 'combine', parts: own }, own));
     },
   };
 }
@@ -83,13 +127,23 @@ export function documentOperations(run: TaskRunner): Pick<DocumentWork, 'convert
  * without a second copy. Never the caller's own: a Buffer is often a view
  * into a larger one (Node's pool, a blob pack, the stored document itself),
  * which would be cloned whole, or detached under its owner if moved.
+ *
+ * Copied a slice at a time, the event loop turning between slices: the
+ * first write to new memory costs a page fault per 4 KiB, and on a loaded
+ * machine 5 MB took the loop ~65 ms in one go (issue 36, BENCHMARKS.md).
  */
-function movable(bytes: Uint8Array): Uint8Array {
+async function movable(bytes: Uint8Array): Promise<Uint8Array> {
   // set() is a memory copy; `new Uint8Array(buffer)` copied element by element (~80 ms for 5 MB).
   const copy = new Uint8Array(bytes.byteLength);
-  copy.set(bytes);
+  for (let at = 0; at < bytes.byteLength; at += COPY_SLICE) {
+    if (at > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    copy.set(bytes.subarray(at, at + COPY_SLICE), at);
+  }
   return copy;
 }
+
+/** Bytes copied between two turns of the event loop. */
+const COPY_SLICE = 512 * 1024;
 
 /** The work done on this thread: the same tasks, without a deadline or memory limit. */
 export function inlineDocumentWork(): DocumentWork {
@@ -97,7 +151,7 @@ export function inlineDocumentWork(): DocumentWork {
   const run: TaskRunner = async (task) => {
     running++;
     try {
-      // A copy of the bytes, as a thread would get: the caller's buffer is moved to the pool there.
+      // The bytes as the thread would get them (a copy, or bytes the caller gave up).
       return taskValue(await runDocumentTask(task)) as never;
     } finally {
       running--;

@@ -3,7 +3,8 @@ import { mergeFieldsOf, type MergeField } from '../../../../pdf/docx-merge-field
 import { ApiError, apiErrors } from '../../../platform/http/api-error.js';
 import type { BlobStore } from '../../../platform/db/blob-store.js';
 import type { SandboxDatabase } from '../../../platform/db/open-database.js';
-import { docGenFieldsProblem, documentPdf, type DocGenIntake } from '../documents/document-intake.js';
+import { docGenFieldsProblem, type DocGenIntake } from '../documents/document-intake.js';
+import type { DocumentWork } from '../../document-work/document-work.js';
 import { quickPageCount } from '../../../platform/pdf/page-count.js';
 import type { EnvelopeRecord, EnvelopesRepository } from '../repository.js';
 import { EnvelopeText } from '../tabs/place-tabs.js';
@@ -17,6 +18,8 @@ export interface DocGenDeps {
   db: SandboxDatabase;
   blobs: BlobStore;
   envelopes: EnvelopesRepository;
+  /** Where the letter is generated and the documents read for anchors: the pool, off the event loop. */
+  documentWork: Pick<DocumentWork, 'convert' | 'readText'>;
 }
 
 // DocuSign publishes no error code of its own for DocGen's form fields; the
@@ -155,7 +158,7 @@ async function generateLetter(
   fields: DocGenFormField[],
 ): Promise<void> {
   const record = deps.envelopes.documents(envelopeId).find((d) => d.documentId === document.documentId)!;
-  const pdf = await documentPdf({
+  const pdf = await deps.documentWork.convert({
     documentId: document.documentId,
     name: record.name,
     fileExtension: 'docx',
@@ -177,6 +180,7 @@ async function placeTabsAgain(deps: DocGenDeps, envelopeId: string): Promise<voi
     deps.envelopes
       .documents(envelopeId)
       .map((d) => ({ documentId: d.documentId, bytes: () => deps.blobs.get(d.sha256) })),
+    (doc) => deps.documentWork.readText(doc),
   );
   for (const recipient of deps.envelopes.recipients(envelopeId)) {
     const tabs = await replaceAnchoredTabs(recipient.tabs, recipient.recipientId, text);

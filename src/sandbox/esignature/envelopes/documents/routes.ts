@@ -4,7 +4,6 @@ import { envelopeOf, type EnvelopeParams } from '../../request-helpers.js';
 import { apiErrors } from '../../../platform/http/api-error.js';
 import type { EnvelopeRecord, DocumentRecord } from '../repository.js';
 import { certificatePdf } from './certificate.js';
-import { combinePdfs } from '../../../platform/pdf/combine.js';
 import { envelopeArchive } from './envelope-archive.js';
 import { pdfPortfolio } from './portfolio.js';
 import { envelopeDocumentJson } from '../wire/envelope-json.js';
@@ -52,7 +51,8 @@ function pdfName(name: string): string {
  * Documents (4.8–4.10): the list (Documents_GetDocuments →
  * #/definitions/envelopeDocumentsResult, with the certificate entry as
  * DocuSign lists it), and downloads (Documents_GetDocument) of each
- * document's current version, `certificate`, `combined` (one PDF),
+ * document's current version, `certificate`, `combined` (one PDF, made on
+ * the document pool),
  * `archive` (a ZIP of every document and the certificate, application/zip:
  * src/sandbox/esignature/envelopes/documents/envelope-archive.ts) and `portfolio` (a PDF portfolio:
  * src/sandbox/esignature/envelopes/documents/portfolio.ts).
@@ -121,7 +121,8 @@ export const documentRoutes: FastifyPluginAsync = async (app) => {
         const parts = documents.map((d) => sandbox.blobs.get(d.sha256));
         // DocuSign appends the certificate unless certificate=false.
         if (request.query.certificate !== 'false') parts.push(await certificateOf(request, envelope));
-        bytes = await combinePdfs(parts);
+        // Loading every document is work on the client's bytes: on the pool, off the event loop.
+        bytes = await sandbox.documentWork.combine(parts);
         filename = `${envelope.id}.pdf`;
       } else {
         const document = sandbox.envelopes.documents(envelope.id).find((d) => d.documentId === documentId);

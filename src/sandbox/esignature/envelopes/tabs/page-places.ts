@@ -1,4 +1,3 @@
-import { PDFDocument } from 'pdf-lib';
 import type { TabKindName } from '../../../../envelope/index.js';
 import { stampedPlace, tabBox, tabSize, type TabSize } from '../../../../pdf/index.js';
 import { setBounded } from '../../../platform/bounded-map.js';
@@ -54,21 +53,16 @@ export function placeOnPages(pagesOf: ReadonlyMap<string, readonly TabSize[]>): 
 /**
  * Page sizes of documents by content hash, as drawTabs reads them; a few
  * dozen kept (a document's bytes never change under its hash), so that a page
- * shown again does not parse its PDF again.
+ * shown again does not parse its PDF again. `read` parses them (the signing
+ * page's: on the document pool, off the event loop).
  */
 export class PageSizeCache {
   readonly #sizes = new Map<string, readonly TabSize[]>();
 
-  async of(sha256: string, bytes: () => Uint8Array): Promise<readonly TabSize[]> {
+  async of(sha256: string, read: () => Promise<readonly TabSize[]>): Promise<readonly TabSize[]> {
     const known = this.#sizes.get(sha256);
     if (known !== undefined) return known;
-    let sizes: TabSize[] = [];
-    try {
-      const doc = await PDFDocument.load(bytes(), { ignoreEncryption: true, updateMetadata: false });
-      sizes = doc.getPages().map((p) => p.getSize());
-    } catch {
-      // A document pdf-lib cannot read is still shown by pdf.js; its fields stay in the list beside it.
-    }
+    const sizes = await read();
     setBounded(this.#sizes, sha256, sizes, 64);
     return sizes;
   }
