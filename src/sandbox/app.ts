@@ -56,7 +56,11 @@ export async function buildSandboxApp(
   // First of all hooks: a Host the sandbox does not own gets 421 before any route, fault or limit (DNS rebinding).
   app.addHook('onRequest', hostAllowListHook(services.config));
   // A workflow's schedule or delay whose time has come is sent on before the request reads the envelope.
-  app.addHook('onRequest', async () => services.resumeDueWorkflows());
+  // The hooks run on every request: callback style, not async (a promise and a microtask turn each).
+  app.addHook('onRequest', (_request, _reply, done) => {
+    services.resumeDueWorkflows();
+    done();
+  });
   app.decorateRequest('principal', null);
   app.decorateRequest('apiErrorCode', null);
   app.addHook('onClose', async () => services.close());
@@ -66,11 +70,12 @@ export async function buildSandboxApp(
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) void reply.header('connection', 'close');
     // The service's time is the sandbox's clock (moved by tests): a client
     // that reads Date to time the hourly limit's reset sees the same hour.
     void reply.header('date', new Date(services.clock.now()).toUTCString());
+    done(null, payload);
   });
 
   // JSON bodies: DocuSign accepts an empty body (or {}) on GET and DELETE, so
@@ -114,11 +119,12 @@ export async function buildSandboxApp(
   if (options.log) {
     const log = options.log;
     // The route pattern, never the raw URL: signing URLs carry tokens.
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       const code = request.apiErrorCode ? ` ${request.apiErrorCode}` : '';
       log(
         `${request.method} ${request.routeOptions.url ?? '(no route)'} ${reply.statusCode}${code} ${reply.elapsedTime.toFixed(1)}ms`,
       );
+      done();
     });
   }
 

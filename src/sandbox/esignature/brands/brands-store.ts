@@ -66,6 +66,11 @@ interface BrandRow {
 function createBrandsStore(db: SandboxDatabase) {
   const byId = db.prepare<[string], BrandRow>('SELECT * FROM brands WHERE id = ?');
   const byAccount = db.prepare<[string], BrandRow>('SELECT * FROM brands WHERE account_id = ? ORDER BY created_at, id');
+  // The first of the account's list (same order) that is its sending default: asked on every envelope creation,
+  // where reading and parsing every brand of the account (and its logos) to pick one was wasted work.
+  const sendingDefaultOf = db.prepare<[string], BrandRow>(
+    'SELECT * FROM brands WHERE account_id = ? AND is_sending_default = 1 ORDER BY created_at, id LIMIT 1',
+  );
   const logosOf = db.prepare<[string], { logo_type: LogoType; content_type: string; sha256: string }>(
     'SELECT logo_type, content_type, sha256 FROM brand_logos WHERE brand_id = ?',
   );
@@ -179,7 +184,8 @@ function createBrandsStore(db: SandboxDatabase) {
     },
     /** The account's sending default brand (`isSendingDefault`), if it has one. */
     sendingDefault(accountId: string): BrandRecord | undefined {
-      return this.list(accountId).find((b) => b.isSendingDefault);
+      const row = sendingDefaultOf.get(accountId);
+      return row && toRecord(row);
     },
     /** Records the brand an envelope was created with. */
     brandEnvelope(envelopeId: string, brandId: string): void {

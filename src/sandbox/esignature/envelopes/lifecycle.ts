@@ -1,10 +1,5 @@
 import { isSettledEnvelope, recipientHasActed } from '../../../envelope/statuses.js';
 import type { Tabs } from '../../../envelope/index.js';
-import type { SandboxDatabase } from '../../platform/db/open-database.js';
-import type { BlobStore } from '../../platform/db/blob-store.js';
-import type { Clock } from '../../platform/clock.js';
-import type { Outbox } from '../../platform/outbox.js';
-import type { SandboxEvents, SandboxEvent } from './events.js';
 import type {
   EnvelopesRepository,
   EnvelopeRecord,
@@ -12,55 +7,14 @@ import type {
   DocumentRecord,
   CustomFieldRecord,
 } from './repository.js';
-import type { EventsRepository, SandboxEventType } from './events-repository.js';
-import { everyoneActed, mustAct, nextToSend, witnessedStillToSign } from './routing.js';
+import { mustAct, witnessedStillToSign } from './routing.js';
+import { LifecycleError, serviceActor, type Actor, type LifecycleDeps } from './lifecycle-contract.js';
+import { lifecycleTransactions, type LifecycleTransactions } from './lifecycle-transactions.js';
+import { lifecycleRouting, type LifecycleRouting } from './lifecycle-routing.js';
+import { lifecycleCreation } from './lifecycle-creation.js';
 
-/** Who did something, for the certificate's audit trail. */
-export interface Actor {
-  ip?: string | null;
-  userAgent?: string | null;
-}
-
-/** The service itself, acting on its own (sending to the next routing order): no IP, no browser. */
-const serviceActor: Actor = {};
-
-/** Why a lifecycle step was refused. */
-export type LifecycleRefusal = 'envelope-not-found' | 'recipient-not-found' | 'not-in-sequence' | 'invalid-state';
-
-/** Thrown by lifecycle steps that do not apply (e.g. signing for a recipient whose turn has not come). */
-export class LifecycleError extends Error {
-  readonly reason: LifecycleRefusal;
-  constructor(reason: LifecycleRefusal, message: string) {
-    super(message);
-    this.name = 'LifecycleError';
-    this.reason = reason;
-  }
-}
-
-/** What the lifecycle needs. */
-export interface LifecycleDeps {
-  db: SandboxDatabase;
-  envelopes: EnvelopesRepository;
-  eventsTable: EventsRepository;
-  blobs: BlobStore;
-  outbox: Outbox;
-  clock: Clock;
-  emitter: SandboxEvents;
-  /** Links to put in a remote (non-embedded) recipient's notification; the signing plugin may provide them. */
-  notificationLinks: () => (envelope: EnvelopeRecord, recipient: RecipientRecord) => string[];
-  /** Fills a placeholder recipient of conditional routing whose turn has come (conditional-routing.ts). Default: nothing. */
-  resolvePlaceholder?: (
-    envelope: EnvelopeRecord,
-    recipient: RecipientRecord,
-    recipients: readonly RecipientRecord[],
-  ) => void;
-  /**
-   * May this routing order be sent now (envelope-workflow.ts: scheduled
-   * sending, delayed routing, pauses)? `firstSend`: nobody has been sent yet.
-   * Default: always.
-   */
-  workflowGate?: (envelope: EnvelopeRecord, routingOrder: number, firstSend: boolean) => boolean;
-}
+export { LifecycleError } from './lifecycle-contract.js';
+export type { Actor, LifecycleDeps, LifecycleRefusal } from './lifecycle-contract.js';
 
 /**
  * The envelope lifecycle: sent → delivered (first view opened) → completed
@@ -71,282 +25,18 @@ export interface LifecycleDeps {
  *
  * Every step runs in one SQLite transaction, writes its events to the events
  * table (read by the certificate) and emits them on `services.events` after
- * the commit.
+ * the commit (lifecycle-transactions.ts). Its parts: creation with group
+ * commit (lifecycle-creation.ts), the routing every step shares
+ * (lifecycle-routing.ts), the steps on a whole envelope and those of one
+ * recipient (below).
  */
 export type Lifecycle = ReturnType<typeof createLifecycle>;
 
-/** Records one event inside a step: to the events table now, to the emitter after the commit. */
-type RecordEvent = (
-  type: SandboxEventType,
-  envelope: EnvelopeRecord,
-  recipient: RecipientRecord | null,
-  actor: Actor,
-  details?: Record<string, unknown>,
-) => void;
-
 export function createLifecycle(deps: LifecycleDeps) {
-  const { db, envelopes, eventsTable, clock, emitter } = deps;
-
-  /** A recorder that writes each event to the events table now and collects it in `pending` for the emitter. */
-  function recorderInto(pending: SandboxEvent[]): RecordEvent {
-    return (type, envelope, recipient, actor, details) => {
-      const at = clock.now();
-      eventsTable.add({
-        envelopeId: envelope.id,
-        accountId: envelope.accountId,
-        recipientId: recipient?.recipientId ?? null,
-        type,
-        at,
-        ip: actor.ip ?? null,
-        userAgent: actor.userAgent ?? null,
-        details: details ?? null,
-      });
-      pending.push({
-        type,
-        envelopeId: envelope.id,
-        accountId: envelope.accountId,
-        ...(recipient ? { recipientId: recipient.recipientId } : {}),
-        at: new Date(at).toISOString(),
-      });
-    };
-  }
-
-  // Made once: better-sqlite3 builds a wrapper per db.transaction() call. Nested, it is a savepoint.
-  const inTransaction = db.transaction((work: () => unknown) => work());
-
-  /** Runs `work` in a transaction, collecting events; emits them once committed. */
-  function step<T>(work: (record: RecordEvent) => T): T {
-    const pending: SandboxEvent[] = [];
-    const result = inTransaction(() => work(recorderInto(pending))) as T;
-    for (const event of pending) emitter.emit('event', event);
-    return result;
-  }
-
-  /** Creation time of the last envelope committed (see createWork). */
-  let lastCreatedAt = 0;
-
-  /** Creations waiting for the next group commit (createSoon). */
-  let queued: Array<{
-    work: (record: RecordEvent) => EnvelopeRecord;
-    resolve: (stored: EnvelopeRecord) => void;
-    reject: (error: unknown) => void;
-  }> = [];
-
-  /**
-   * Group commit: the creations queued during one turn of the event loop go
-   * in one transaction, each in its own savepoint (one that fails is rolled
-   * back alone and rejects alone). The commit is most of a creation's SQLite
-   * cost, and under load several requests finish parsing in the same turn.
-   * Every promise settles after the commit, so nothing is answered before
-   * it is durable; events are emitted after the commit, as in `step`.
-   */
-  function flushQueued(): void {
-    const batch = queued;
-    queued = [];
-    const pending: SandboxEvent[] = [];
-    const outcomes: Array<{ stored: EnvelopeRecord } | { error: unknown }> = [];
-    try {
-      inTransaction(() => {
-        for (const item of batch) {
-          const own: SandboxEvent[] = [];
-          try {
-            outcomes.push({ stored: inTransaction(() => item.work(recorderInto(own))) as EnvelopeRecord });
-            pending.push(...own);
-          } catch (error) {
-            outcomes.push({ error });
-          }
-        }
-      });
-    } catch (error) {
-      for (const item of batch) item.reject(error);
-      return;
-    }
-    for (const event of pending) {
-      try {
-        emitter.emit('event', event);
-      } catch (error) {
-        // The creations are committed: they must be answered 201 (a client
-        // told otherwise would create them again), and a throw here would
-        // end the process. A listener's fault is reported, not propagated.
-        process.emitWarning(error instanceof Error ? error : String(error), { code: 'SIGNRUN_SANDBOX_EVENT_LISTENER' });
-      }
-    }
-    batch.forEach((item, i) => {
-      const outcome = outcomes[i]!;
-      if ('stored' in outcome) item.resolve(outcome.stored);
-      else item.reject(outcome.error);
-    });
-  }
-
-  function createWork(
-    envelope: EnvelopeRecord,
-    recipients: RecipientRecord[],
-    documents: DocumentRecord[],
-    customFields: CustomFieldRecord[],
-    actor: Actor,
-  ) {
-    return (record: RecordEvent): EnvelopeRecord => {
-      const requested = envelope.status;
-      // The creation time is taken at commit and strictly increases, so the
-      // order of creation times is the order in which creations become
-      // visible: what runners racing for one identity rely on to agree on
-      // the earliest draft (docs/exactly-once.md, "Runners racing").
-      const at = Math.max(clock.now(), lastCreatedAt + 1);
-      lastCreatedAt = at;
-      envelope.createdAt = at;
-      envelope.statusChangedAt = at;
-      envelopes.insert({ ...envelope, status: 'created' }, recipients, documents, customFields);
-      const stored: EnvelopeRecord = { ...envelope, status: 'created' };
-      if (requested === 'sent') sendInTransaction(stored, recipients, record, actor);
-      return stored;
-    };
-  }
-
-  /** The envelope's first view or signature moves it from `sent` to `delivered`; later ones change nothing. */
-  function deliverEnvelope(envelope: EnvelopeRecord, now: number, record: RecordEvent, actor: Actor): void {
-    if (envelope.status !== 'sent') return;
-    envelope.status = 'delivered';
-    envelope.deliveredAt = now;
-    envelope.statusChangedAt = now;
-    envelopes.updateEnvelope(envelope);
-    record('envelope-delivered', envelope, null, actor);
-  }
-
-  /**
-   * Sends the next routing order (routing.ts decides who), passing at once
-   * over orders of carbon copies only, and completes the envelope when
-   * everyone who must act has: carbon copies are then `completed` too and
-   * get the completed documents (an outbox message), as DocuSign sends them.
-   */
-  function advance(envelope: EnvelopeRecord, recipients: RecipientRecord[], record: RecordEvent, actor: Actor): void {
-    const now = clock.now();
-    const links = deps.notificationLinks();
-    for (;;) {
-      const batch = nextToSend(recipients);
-      if (batch.length === 0) break;
-      // The envelope's workflow may hold this order (a schedule, a delay, a pause): resume() sends it later.
-      const firstSend = recipients.every((r) => r.status === 'created');
-      if (deps.workflowGate && !deps.workflowGate(envelope, batch[0]!.routingOrder, firstSend)) return;
-      for (const recipient of batch) {
-        deps.resolvePlaceholder?.(envelope, recipient, recipients);
-        recipient.status = 'sent';
-        recipient.sentAt = now;
-        envelopes.updateRecipient(recipient);
-        // The service sends, not whoever's request set the routing going (the sender's call, or the previous
-        // signer's browser): DocuSign's certificate gives no IP or browser for a recipient's "sent".
-        record('recipient-sent', envelope, recipient, serviceActor);
-        notify(envelope, recipient, 'envelope-notification', links);
-      }
-      if (batch.some(mustAct)) return;
-    }
-    if (recipients.some((r) => r.status === 'created') || !everyoneActed(recipients)) return;
-    envelope.status = 'completed';
-    envelope.completedAt = now;
-    envelope.statusChangedAt = now;
-    envelopes.updateEnvelope(envelope);
-    for (const copy of recipients.filter((r) => !mustAct(r) && r.status !== 'completed')) {
-      copy.status = 'completed';
-      copy.signedAt = now;
-      envelopes.updateRecipient(copy);
-      record('recipient-completed', envelope, copy, serviceActor);
-      notify(envelope, copy, 'envelope-completed', links);
-    }
-    record('envelope-completed', envelope, null, actor);
-  }
-
-  /**
-   * The message a recipient gets: when its turn comes (`envelope-notification`)
-   * or, for a carbon copy, with the completed documents (`envelope-completed`).
-   * DocuSign sends no email to embedded recipients (clientUserId): the
-   * client's own application shows them the view.
-   */
-  function notify(
-    envelope: EnvelopeRecord,
-    recipient: RecipientRecord,
-    kind: 'envelope-notification' | 'envelope-completed',
-    links: (envelope: EnvelopeRecord, recipient: RecipientRecord) => string[],
-  ): void {
-    // Embedded: the client's application shows the view. No address: a placeholder no rule filled.
-    if (recipient.clientUserId !== null || recipient.email === '') return;
-    const subject = recipient.emailSubject ?? envelope.emailSubject;
-    deps.outbox.add({
-      kind,
-      to: recipient.email,
-      toName: recipient.name,
-      subject: kind === 'envelope-completed' ? `Completed: ${subject}` : subject,
-      body:
-        kind === 'envelope-completed'
-          ? `All parties have completed "${envelope.emailSubject}". The completed documents are attached.`
-          : (recipient.emailBody ?? envelope.emailBlurb),
-      links: links(envelope, recipient),
-      accountId: envelope.accountId,
-      envelopeId: envelope.id,
-      recipientId: recipient.recipientId,
-    });
-  }
-
-  function sendInTransaction(
-    envelope: EnvelopeRecord,
-    recipients: RecipientRecord[],
-    record: RecordEvent,
-    actor: Actor,
-  ): void {
-    const now = clock.now();
-    envelope.status = 'sent';
-    envelope.sentAt = now;
-    envelope.statusChangedAt = now;
-    envelopes.updateEnvelope(envelope);
-    record('envelope-sent', envelope, null, actor);
-    advance(envelope, recipients, record, actor);
-  }
-
-  function load(
-    envelopeId: string,
-    recipientId: string,
-  ): { envelope: EnvelopeRecord; recipients: RecipientRecord[]; recipient: RecipientRecord } {
-    const envelope = envelopes.getById(envelopeId);
-    if (!envelope) throw new LifecycleError('envelope-not-found', `envelope ${envelopeId} does not exist`);
-    const recipients = envelopes.recipients(envelopeId);
-    const recipient = recipients.find((r) => r.recipientId === recipientId);
-    if (!recipient)
-      throw new LifecycleError('recipient-not-found', `recipient ${recipientId} is not in envelope ${envelopeId}`);
-    return { envelope, recipients, recipient };
-  }
-
-  function requireTurn(envelope: EnvelopeRecord, recipient: RecipientRecord, recipients: RecipientRecord[]): void {
-    if (envelope.status !== 'sent' && envelope.status !== 'delivered') {
-      throw new LifecycleError('invalid-state', `envelope ${envelope.id} is ${envelope.status}`);
-    }
-    if (recipient.status === 'created')
-      throw new LifecycleError('not-in-sequence', `recipient ${recipient.recipientId}'s routing order has not come`);
-    const witnessed = witnessedStillToSign(recipient, recipients);
-    if (witnessed !== undefined)
-      throw new LifecycleError(
-        'not-in-sequence',
-        `recipient ${recipient.recipientId} witnesses recipient ${witnessed.recipientId}, who has not signed yet`,
-      );
-    if (recipientHasActed(recipient.status)) {
-      throw new LifecycleError(
-        'invalid-state',
-        `recipient ${recipient.recipientId} has already ${recipient.status === 'completed' ? 'signed' : 'declined'}`,
-      );
-    }
-  }
-
+  const transactions = lifecycleTransactions(deps);
+  const routing = lifecycleRouting(deps);
+  const creation = lifecycleCreation(deps, transactions, routing);
   return {
-    /**
-     * Sends on an envelope its workflow held (a schedule or delay whose time
-     * has come, a pause lifted): the routing goes on from where it stopped.
-     * Nothing for an envelope that is not under way.
-     */
-    resume(envelopeId: string): void {
-      step((record) => {
-        const envelope = envelopes.getById(envelopeId);
-        if (!envelope || (envelope.status !== 'sent' && envelope.status !== 'delivered')) return;
-        advance(envelope, envelopes.recipients(envelopeId), record, serviceActor);
-      });
-    },
-
     /**
      * Stores a new envelope (bytes already in the blob store) and, when its
      * status is `sent`, sends it: one transaction, so a crash leaves either
@@ -359,12 +49,12 @@ export function createLifecycle(deps: LifecycleDeps) {
       customFields: CustomFieldRecord[],
       actor: Actor = {},
     ): EnvelopeRecord {
-      return step(createWork(envelope, recipients, documents, customFields, actor));
+      return creation.create({ envelope, recipients, documents, customFields, actor });
     },
 
     /**
      * As `create`, committed with the other creations of this turn of the
-     * event loop (group commit, see flushQueued); resolves once committed.
+     * event loop (group commit, lifecycle-creation.ts); resolves once committed.
      */
     createSoon(
       envelope: EnvelopeRecord,
@@ -373,9 +63,38 @@ export function createLifecycle(deps: LifecycleDeps) {
       customFields: CustomFieldRecord[],
       actor: Actor = {},
     ): Promise<EnvelopeRecord> {
-      return new Promise((resolve, reject) => {
-        queued.push({ work: createWork(envelope, recipients, documents, customFields, actor), resolve, reject });
-        if (queued.length === 1) setImmediate(flushQueued);
+      return creation.createSoon({ envelope, recipients, documents, customFields, actor });
+    },
+    ...envelopeSteps(deps, transactions, routing),
+    ...recipientSteps(deps, transactions, routing),
+  };
+}
+
+/** Steps on a whole envelope: resume a held routing, discard a draft, send a draft, void. */
+function envelopeSteps(deps: LifecycleDeps, { step }: LifecycleTransactions, routing: LifecycleRouting) {
+  const { envelopes, clock } = deps;
+  const existing = (envelopeId: string): EnvelopeRecord => {
+    const envelope = envelopes.getById(envelopeId);
+    if (!envelope) throw new LifecycleError('envelope-not-found', `envelope ${envelopeId} does not exist`);
+    return envelope;
+  };
+  const draft = (envelopeId: string): EnvelopeRecord => {
+    const envelope = existing(envelopeId);
+    if (envelope.status !== 'created')
+      throw new LifecycleError('invalid-state', `envelope ${envelopeId} is ${envelope.status}, not a draft`);
+    return envelope;
+  };
+  return {
+    /**
+     * Sends on an envelope its workflow held (a schedule or delay whose time
+     * has come, a pause lifted): the routing goes on from where it stopped.
+     * Nothing for an envelope that is not under way.
+     */
+    resume(envelopeId: string): void {
+      step((record) => {
+        const envelope = envelopes.getById(envelopeId);
+        if (!envelope || (envelope.status !== 'sent' && envelope.status !== 'delivered')) return;
+        routing.advance(envelope, envelopes.recipients(envelopeId), record, serviceActor);
       });
     },
 
@@ -385,10 +104,7 @@ export function createLifecycle(deps: LifecycleDeps) {
      */
     discardDraft(envelopeId: string): EnvelopeRecord {
       return step(() => {
-        const envelope = envelopes.getById(envelopeId);
-        if (!envelope) throw new LifecycleError('envelope-not-found', `envelope ${envelopeId} does not exist`);
-        if (envelope.status !== 'created')
-          throw new LifecycleError('invalid-state', `envelope ${envelopeId} is ${envelope.status}, not a draft`);
+        const envelope = draft(envelopeId);
         envelope.status = 'deleted';
         envelope.statusChangedAt = clock.now();
         envelopes.updateEnvelope(envelope);
@@ -399,15 +115,76 @@ export function createLifecycle(deps: LifecycleDeps) {
     /** Sends a draft (`created`) envelope. */
     send(envelopeId: string, actor: Actor = {}): EnvelopeRecord {
       return step((record) => {
-        const envelope = envelopes.getById(envelopeId);
-        if (!envelope) throw new LifecycleError('envelope-not-found', `envelope ${envelopeId} does not exist`);
-        if (envelope.status !== 'created')
-          throw new LifecycleError('invalid-state', `envelope ${envelopeId} is ${envelope.status}, not a draft`);
-        sendInTransaction(envelope, envelopes.recipients(envelopeId), record, actor);
+        const envelope = draft(envelopeId);
+        routing.sendInTransaction(envelope, envelopes.recipients(envelopeId), record, actor);
         return envelope;
       });
     },
 
+    /** Voids an envelope that is not yet completed or declined. */
+    void(envelopeId: string, reason: string, actor: Actor = {}): EnvelopeRecord {
+      return step((record) => {
+        const envelope = existing(envelopeId);
+        if (isSettledEnvelope(envelope.status)) {
+          throw new LifecycleError(
+            'invalid-state',
+            `envelope ${envelopeId} is ${envelope.status} and cannot be voided`,
+          );
+        }
+        const now = clock.now();
+        envelope.status = 'voided';
+        envelope.voidedAt = now;
+        envelope.voidedReason = reason;
+        envelope.statusChangedAt = now;
+        envelopes.updateEnvelope(envelope);
+        record('envelope-voided', envelope, null, actor, { reason });
+        return envelope;
+      });
+    },
+  };
+}
+
+/** The envelope, its recipients and the one named; refused when either does not exist. */
+function loadRecipient(
+  envelopes: EnvelopesRepository,
+  envelopeId: string,
+  recipientId: string,
+): { envelope: EnvelopeRecord; recipients: RecipientRecord[]; recipient: RecipientRecord } {
+  const envelope = envelopes.getById(envelopeId);
+  if (!envelope) throw new LifecycleError('envelope-not-found', `envelope ${envelopeId} does not exist`);
+  const recipients = envelopes.recipients(envelopeId);
+  const recipient = recipients.find((r) => r.recipientId === recipientId);
+  if (!recipient)
+    throw new LifecycleError('recipient-not-found', `recipient ${recipientId} is not in envelope ${envelopeId}`);
+  return { envelope, recipients, recipient };
+}
+
+/** Refuses a recipient's step unless the envelope is under way, its turn has come and it has not acted yet. */
+function requireTurn(envelope: EnvelopeRecord, recipient: RecipientRecord, recipients: RecipientRecord[]): void {
+  if (envelope.status !== 'sent' && envelope.status !== 'delivered') {
+    throw new LifecycleError('invalid-state', `envelope ${envelope.id} is ${envelope.status}`);
+  }
+  if (recipient.status === 'created')
+    throw new LifecycleError('not-in-sequence', `recipient ${recipient.recipientId}'s routing order has not come`);
+  const witnessed = witnessedStillToSign(recipient, recipients);
+  if (witnessed !== undefined)
+    throw new LifecycleError(
+      'not-in-sequence',
+      `recipient ${recipient.recipientId} witnesses recipient ${witnessed.recipientId}, who has not signed yet`,
+    );
+  if (recipientHasActed(recipient.status)) {
+    throw new LifecycleError(
+      'invalid-state',
+      `recipient ${recipient.recipientId} has already ${recipient.status === 'completed' ? 'signed' : 'declined'}`,
+    );
+  }
+}
+
+/** Steps of one recipient whose turn has come: opened the view, signed (or acted), declined. */
+function recipientSteps(deps: LifecycleDeps, { step }: LifecycleTransactions, routing: LifecycleRouting) {
+  const { envelopes, clock } = deps;
+  const load = (envelopeId: string, recipientId: string) => loadRecipient(envelopes, envelopeId, recipientId);
+  return {
     /** The recipient opened the signing view: recipient `delivered`, and the envelope too on its first view. */
     markDelivered(envelopeId: string, recipientId: string, actor: Actor = {}): void {
       step((record) => {
@@ -420,7 +197,7 @@ export function createLifecycle(deps: LifecycleDeps) {
           envelopes.updateRecipient(recipient);
           record('recipient-delivered', envelope, recipient, actor);
         }
-        deliverEnvelope(envelope, now, record, actor);
+        routing.deliverEnvelope(envelope, now, record, actor);
       });
     },
 
@@ -468,8 +245,8 @@ export function createLifecycle(deps: LifecycleDeps) {
           envelopes.replaceDocumentVersion(envelopeId, v.documentId, v.sha256, v.size, null);
         }
         record('recipient-completed', envelope, recipient, options);
-        deliverEnvelope(envelope, now, record, options);
-        advance(envelope, recipients, record, options);
+        routing.deliverEnvelope(envelope, now, record, options);
+        routing.advance(envelope, recipients, record, options);
       });
     },
 
@@ -495,28 +272,6 @@ export function createLifecycle(deps: LifecycleDeps) {
         envelope.statusChangedAt = now;
         envelopes.updateEnvelope(envelope);
         record('envelope-declined', envelope, null, options);
-      });
-    },
-
-    /** Voids an envelope that is not yet completed or declined. */
-    void(envelopeId: string, reason: string, actor: Actor = {}): EnvelopeRecord {
-      return step((record) => {
-        const envelope = envelopes.getById(envelopeId);
-        if (!envelope) throw new LifecycleError('envelope-not-found', `envelope ${envelopeId} does not exist`);
-        if (isSettledEnvelope(envelope.status)) {
-          throw new LifecycleError(
-            'invalid-state',
-            `envelope ${envelopeId} is ${envelope.status} and cannot be voided`,
-          );
-        }
-        const now = clock.now();
-        envelope.status = 'voided';
-        envelope.voidedAt = now;
-        envelope.voidedReason = reason;
-        envelope.statusChangedAt = now;
-        envelopes.updateEnvelope(envelope);
-        record('envelope-voided', envelope, null, actor, { reason });
-        return envelope;
       });
     },
   };

@@ -1,6 +1,6 @@
 import { recipientsByKind } from '../../../../envelope/index.js';
 import { mustAct } from '../routing.js';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { apiErrors } from '../../../platform/http/api-error.js';
 import { lenientObject } from '../../../platform/http/lenient.js';
 import type { EnvelopeRecord, RecipientRecord } from '../repository.js';
@@ -101,18 +101,30 @@ export const notificationsPlugin: FastifyPluginAsync = async (app) => {
     }
   };
 
-  app.addHook('onRequest', async () => processDue());
+  // Every request: callback style, not async (a promise and a microtask turn each).
+  app.addHook('onRequest', (_request, _reply, done) => {
+    processDue();
+    done();
+  });
 
   // A created envelope's notification object, stored once the creation answered 201.
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.method !== 'POST' || reply.statusCode !== 201) return payload;
-    if (!/\/accounts\/:accountId\/envelopes$/.test(request.routeOptions.url ?? '')) return payload;
+  const keepNotification = (request: FastifyRequest, reply: FastifyReply, payload: unknown): void => {
+    if (request.method !== 'POST' || reply.statusCode !== 201) return;
+    if (!/\/accounts\/:accountId\/envelopes$/.test(request.routeOptions.url ?? '')) return;
     const body = lenientObject(request.body, 'envelope');
     const settings = settingsOf(body?.['notification']);
-    if (!settings || typeof payload !== 'string') return payload;
+    if (!settings || typeof payload !== 'string') return;
     const envelopeId = (JSON.parse(payload) as { envelopeId?: string }).envelopeId;
     if (envelopeId) insert.run({ envelopeId, settings: JSON.stringify(settings) });
-    return payload;
+  };
+  app.addHook('onSend', (request, reply, payload, done) => {
+    try {
+      keepNotification(request, reply, payload);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    done(null, payload);
   });
 
   for (const prefix of ['/restapi/v2', '/restapi/v2.1']) {
