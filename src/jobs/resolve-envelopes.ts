@@ -1,7 +1,7 @@
 import { formatBytes } from './source-text.js';
 import { confinedPath, type ConfinedPath } from './confined-path.js';
 import { envelopeDigest } from './envelope-digest.js';
-import { envelopeRows } from './envelope-rows.js';
+import { envelopeRows, type Row } from './envelope-rows.js';
 import { checkEnvelopeStructure } from './envelope-structure.js';
 import { expandEnvelope, type ExpandedEnvelope } from './expand-envelope.js';
 import type { JobContext } from './job-context.js';
@@ -42,9 +42,31 @@ import { interruptionPoint } from './load-interrupted.js';
 
 type DocumentCheck = { confined: ConfinedPath; facts?: PdfFactsResult };
 
+/** Rows expanded, then checked, at a time: what loading holds besides the model does not grow with the rows. */
+export const resolveChunkRows = 2048;
+
+/** What the chunks of one job file share: each document checked and read once, its text and anchors found once. */
+interface ResolveState {
+  ctx: JobContext;
+  folderReal: string;
+  results: Map<string, DocumentCheck>;
+  folders: Map<string, string | null>;
+  texts: Map<string, DocumentText>;
+  anchors: AnchorCache;
+  sharedDocuments: SharedDocuments;
+  mergeFields: MergeFieldCache;
+  /** Envelopes expanded so far, and in all (known once every pattern's rows are read): for interruption messages. */
+  done: number;
+  total: number;
+}
+
 /**
  * Expands and checks every envelope of a job file. Envelopes with errors are
  * reported (in ctx.sink) and left out; the caller decides from the sink.
+ * Rows are expanded and checked {@link resolveChunkRows} at a time, and each
+ * row is let go once expanded (issue 37): the expanded envelopes, their
+ * diagnostics closures and the rows' cells live for one chunk, not the
+ * whole load.
  */
 export async function resolveEnvelopes(
   job: RawJobFile,
@@ -56,10 +78,10 @@ export async function resolveEnvelopes(
   const defaults = collection === 'templates' ? {} : (job.defaults ?? {});
   // A template's documents and roles are an envelope's, read by the same code (its other fields are read by resolve-templates.ts).
   const items: RawEnvelope[] = collection === 'templates' ? (job.templates ?? []) : (job.envelopes ?? []);
-  const expanded: ExpandedEnvelope[] = [];
   const keys = new Set<string>();
   const groups = new RowErrorGroups();
   rowErrors.set(ctx, groups);
+  const patterns: Array<{ index: number; raw: RawEnvelope; rows: Array<Row | undefined> }> = [];
   for (const [index, raw] of items.entries()) {
     // A template to delete needs no content: resolve-templates.ts reads its key and name.
     if (collection === 'templates' && (raw as RawTemplate).state === 'absent') continue;
@@ -67,40 +89,87 @@ export async function resolveEnvelopes(
     const rows = await envelopeRows(raw, index, ctx, folderReal);
     if (!rows) continue;
     groups.setRows(index, rows.length);
+    patterns.push({ index, raw, rows });
+  }
+  const state: ResolveState = {
+    ctx,
+    folderReal,
+    results: new Map(),
+    folders: new Map(),
+    texts: new Map(),
+    anchors: new Map(),
+    sharedDocuments: new SharedDocuments(),
+    mergeFields: new Map(),
+    done: 0,
+    total: patterns.reduce((n, p) => n + p.rows.length, 0),
+  };
+  const resolved: ResolvedEnvelope[] = [];
+  let chunk: ExpandedEnvelope[] = [];
+  for (const { index, raw, rows } of patterns) {
     for (const [r, row] of rows.entries()) {
       const at = () => `in ${ctx.shown} at ${collection}[${index}]${row ? `, before row ${row.number}` : ''}`;
       await interruptionPoint(ctx.signal, at, r);
       const item = expandEnvelope(raw, index, defaults, row, job.job, ctx, collection);
       checkValues(item, ctx, keys, row?.number);
-      expanded.push(item);
+      chunk.push(item);
+      // The row is the chunk's now (its placeOf keeps it for diagnostics): the list lets it go.
+      rows[r] = undefined;
+      if (chunk.length >= resolveChunkRows) {
+        await resolveChunk(chunk, state, resolved);
+        chunk = [];
+      }
     }
   }
+  await resolveChunk(chunk, state, resolved);
+  groups.flush(ctx);
+  rowErrors.delete(ctx);
+  return resolved;
+}
 
+/** Reads the documents a chunk's envelopes use (those not read before), checks the envelopes and keeps those without error. */
+async function resolveChunk(
+  chunk: ExpandedEnvelope[],
+  state: ResolveState,
+  resolved: ResolvedEnvelope[],
+): Promise<void> {
+  const { ctx, results } = state;
   // Documents: each distinct path is checked and read once; many distinct
   // files (one PDF per row) are read on two threads.
-  const results = new Map<string, DocumentCheck>();
-  const folders = new Map<string, string | null>();
-  for (const { envelope } of expanded) {
+  const fresh: DocumentCheck[] = [];
+  for (const { envelope } of chunk) {
     for (const document of envelope.documents) {
-      if (!results.has(document.path))
-        results.set(document.path, { confined: confinedPath(ctx.folder, folderReal, document.path, folders) });
+      if (results.has(document.path)) continue;
+      const check: DocumentCheck = {
+        confined: confinedPath(ctx.folder, state.folderReal, document.path, state.folders),
+      };
+      results.set(document.path, check);
+      fresh.push(check);
     }
   }
-  const readable = [...results.values()].flatMap((r) =>
-    r.confined.ok && r.confined.size <= limits.documentBytes ? [r] : [],
-  );
+  const readable = fresh.flatMap((r) => (r.confined.ok && r.confined.size <= limits.documentBytes ? [r] : []));
   const reading = (i: number) => () => `in ${ctx.shown}, reading document ${i + 1} of ${readable.length}`;
-  await interruptionPoint(ctx.signal, reading(0), 0);
+  if (readable.length > 0) await interruptionPoint(ctx.signal, reading(0), 0);
   await ctx.pdfFacts.prefetch(readable.map((r) => (r.confined as { real: string }).real));
   for (const [i, check] of readable.entries()) {
     await interruptionPoint(ctx.signal, reading(i), i, 1);
     check.facts = await ctx.pdfFacts((check.confined as { real: string }).real);
   }
+  await readAnchorTexts(chunk, state);
+  for (const item of chunk) {
+    const i = state.done++;
+    await interruptionPoint(ctx.signal, () => `in ${ctx.shown}, checking envelope ${i + 1} of ${state.total}`, i);
+    checkDocuments(item, results, state.texts, state.anchors, ctx, state.mergeFields);
+    item.envelope.documents = state.sharedDocuments.share(item.envelope.documents);
+    // Added in place, not `{ ...envelope, digest }`: V8 gives every such copy a hidden class of its own
+    // (~380 bytes per envelope, a quarter of the model at 10,000 rows).
+    if (!failed.has(item)) resolved.push(Object.assign(item.envelope, { digest: envelopeDigest(item.envelope) }));
+  }
+}
 
-  // Documents' text, for anchors: read once per file, and only for envelopes with an anchored tab.
-  const textReader = ctx.documentText;
-  const texts = new Map<string, DocumentText>();
-  for (const { envelope } of expanded) {
+/** Documents' text, for anchors: read once per file, and only for envelopes with an anchored tab. */
+async function readAnchorTexts(chunk: ExpandedEnvelope[], state: ResolveState): Promise<void> {
+  const { ctx, results, texts } = state;
+  for (const { envelope } of chunk) {
     if (!hasAnchors(envelope)) continue;
     for (const document of envelope.documents) {
       const check = results.get(document.path);
@@ -115,26 +184,10 @@ export async function resolveEnvelopes(
       const generated = document.docGenFormFields !== undefined && document.fileExtension === 'docx';
       texts.set(
         key,
-        await (generated ? readGeneratedText(document, check.confined.real) : textReader(check.confined.real)),
+        await (generated ? readGeneratedText(document, check.confined.real) : ctx.documentText(check.confined.real)),
       );
     }
   }
-  const anchors: AnchorCache = new Map();
-  const sharedDocuments = new SharedDocuments();
-  const mergeFields: MergeFieldCache = new Map();
-
-  const resolved: ResolvedEnvelope[] = [];
-  for (const [i, item] of expanded.entries()) {
-    await interruptionPoint(ctx.signal, () => `in ${ctx.shown}, checking envelope ${i + 1} of ${expanded.length}`, i);
-    checkDocuments(item, results, texts, anchors, ctx, mergeFields);
-    item.envelope.documents = sharedDocuments.share(item.envelope.documents);
-    // Added in place, not `{ ...envelope, digest }`: V8 gives every such copy a hidden class of its own
-    // (~380 bytes per envelope, a quarter of the model at 10,000 rows).
-    if (!failed.has(item)) resolved.push(Object.assign(item.envelope, { digest: envelopeDigest(item.envelope) }));
-  }
-  groups.flush(ctx);
-  rowErrors.delete(ctx);
-  return resolved;
 }
 
 /** The row errors of the job file being resolved. */

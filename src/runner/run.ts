@@ -1,21 +1,17 @@
 import { shownUrl } from '../secret.js';
-import type { ResolvedAccount, ResolvedEnvelope, Secret } from '../jobs/model.js';
+import type { ResolvedEnvelope, Secret } from '../jobs/model.js';
 import type { SigningUrls } from '../config/types.js';
-import { SignrunError } from '../errors/signrun-error.js';
-import { runAccount } from './resources/account-pipeline.js';
-import { noJournal, runEnvelope } from './envelopes/envelope-pipeline.js';
+import { noJournal } from './envelopes/envelope-pipeline.js';
 import { makePlan } from './plan.js';
 import { ServiceLedger } from './envelopes/service-ledger.js';
-import type { AccountPlan, DocumentsWhen, EnvelopePlan, Plan } from './plan-types.js';
-import type { AccountResult, EnvelopeResult, RunSummary, SummaryCollector } from './run-summary.js';
+import type { DocumentsWhen, EnvelopePlan, Plan } from './plan-types.js';
+import type { RunSummary, SummaryCollector } from './run-summary.js';
 import type { RunEvent } from './run-events.js';
-import { scheduleLazily } from './schedule.js';
 import { CallBudget } from './call-budget.js';
 import { checkTemplates, definedRoles, PreflightError } from './templates/template-check.js';
 import { runTemplate, type TemplateContext } from './templates/template-pipeline.js';
 import { templateHomeProblems } from './templates/template-homes.js';
 import {
-  brandMissingMessage,
   brandsKeptFor,
   describesSendingAccount,
   lacksBrand,
@@ -32,6 +28,9 @@ import { organizationAccess } from './organization/admin-access.js';
 import { OrganizationRecords } from './organization/organization-record.js';
 import { OrganizationRun } from './organization/organization-run.js';
 import type { AccountClient } from '../client/esignature-client.js';
+import type { Journal } from '../state/journal.js';
+import type { JournalProgress } from '../state/journal-progress.js';
+import { lacksTemplate, present, workItems, WorkItems, type WorkContext } from './run-work-items.js';
 
 /**
  * Options of {@link run}: those every command on the service takes
@@ -96,11 +95,6 @@ export interface RunOptions extends CommandRunOptions {
   onPlan?: (plan: Plan) => void;
 }
 
-/** An item of the plan to execute, with its place in the job files (among envelopes, or among accounts). */
-type WorkItem =
-  | { kind: 'envelope'; plan: EnvelopePlan & { envelope: ResolvedEnvelope }; index: number }
-  | { kind: 'account'; plan: AccountPlan & { account: ResolvedAccount }; index: number };
-
 /**
  * The library's run entry, as `signrun run` calls it: log in, read templates
  * and check roles (a problem stops the run before anything is sent), plan
@@ -149,34 +143,12 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
       const account = await client.login({ tag: 'login' });
       // The role names of the job files' templates: where a composite envelope's roles go.
       const roles = definedRoles(options.jobs);
-      const { problems } = await checkTemplates(present(envelopes), account, roles);
-      // `brand: <brandName>`: its brandId in this account, before anything is sent (account-brand-names.ts);
-      // a brand that an entry for this very account keeps may be created by this run (looked up again below).
-      const pendingBrands = brandsKeptFor(
-        options.jobs.flatMap((j) => j.accounts),
-        account,
-      );
-      problems.push(...(await resolveBrandNames(present(envelopes), account, pendingBrands)).problems);
-      // A template of the file that only other accounts' entries list is not in this account: refused before sending.
-      problems.push(...templateHomeProblems(present(envelopes), options.jobs, account.accountId));
-      if (problems.length > 0) throw new PreflightError(problems);
+      await refuseUnsendable(options.jobs, present(envelopes), account, roles);
 
       // Plan: the one place that decides. The service is asked in batches
       // (one paged listing per job); the same listing confirms drafts later.
       const arbitrate = !options.target.sandbox;
-      // The signal stops its listings between pages (SIGTERM, Ctrl-C: client/listing-pages.ts).
-      const ledger = arbitrate
-        ? new ServiceLedger(account, {
-            ...(options.signal ? { signal: options.signal } : {}),
-            // Drafts are answered a few at a time: a confirmation listing waits (at most 100 ms) until as
-            // many share it as there are connections, which makes one listing do for many (issue 24).
-            gather: { callers: concurrency * 2, ms: 250 },
-          })
-        : undefined;
-      // Bulk Send finds its copies by identity in the listing, even in a run's own in-process sandbox.
-      const bulkLedger =
-        ledger ??
-        (bulkInPlay ? new ServiceLedger(account, options.signal ? { signal: options.signal } : {}) : undefined);
+      const { ledger, bulkLedger } = ledgersOf(account, { arbitrate, bulkInPlay, concurrency, signal: options.signal });
       if (ledger && progress) for (const p of progress.envelopes.values()) ledger.retire(p.replaced);
       // Organisations kept as code: their Admin API, and what they list (read once, by the plan).
       const organizations = keepsOrganizations(options.jobs)
@@ -203,15 +175,6 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
         ...(options.integratorKey ? { integratorKey: options.integratorKey } : {}),
       });
       options.onPlan?.(plan);
-      const organizationRun = organizations
-        ? new OrganizationRun(
-            organizations,
-            organizationRecords,
-            plan.items.filter((i) => i.kind === 'account'),
-            options.timing?.delay ?? realTiming.delay,
-            options.signal,
-          )
-        : undefined;
       // The plan now holds the envelopes: the run's own list lets them go.
       if (release) envelopes.fill(undefined);
 
@@ -229,195 +192,194 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
         interrupted,
       });
       pointAtTemplates(plan, templateIds, roles);
-      const usageOf = (tag: string) => collector.usageOf(tag);
-      // The output folder or the state folder refused a write (disk full, a
-      // file size limit): nothing new is started, since its outputs could not
-      // be kept either; the reports are still written where the disk allows.
-      let outputFailure: SignrunError | undefined;
-      const noteOutput = (error: { code: string; message: string } | undefined): void => {
-        if (error?.code === 'SR_OUTPUT_WRITE') outputFailure ??= new SignrunError('SR_OUTPUT_WRITE', error.message);
-      };
-      const runAccountItem = async (item: Extract<WorkItem, { kind: 'account' }>): Promise<void> => {
-        const { account: resolved } = item.plan;
-        emit({ type: 'account:start', job: resolved.job, key: resolved.key });
-        const result = await runAccount(item.plan, {
-          ...(progress
-            ? { progressOf: (id: string) => progress?.accounts.get(id), accountItems: progress.accountItems }
-            : {}),
-          client,
-          out,
-          rootUrl: shownUrl(options.target.rootUrl), // stored in envelope.json / account.json
-          now,
-          usageOf,
-          journal: journal ?? noJournal,
-          ...(ledger ? { ledger, account } : {}),
-          ...(options.distributor ? { distributor: options.distributor } : {}),
-          ...(options.integratorKey ? { integratorKey: options.integratorKey } : {}),
-          ...(organizationRun ? { organizations: organizationRun } : {}),
-        });
-        noteOutput(result.error);
-        collector.accountDone(item.index, result);
-        emit({ type: 'account:done', result });
-      };
-      // Envelopes naming a brand that an entry for this very account keeps (`brand:`) but the account lacks:
-      // that entry converges first (it creates the brand), then the names are looked up again, before any
-      // envelope is sent. A brand still missing fails the envelopes that name it (SR_BRAND_NOT_IN_ACCOUNT), unsent.
-      const awaitingBrand = plan.items.filter(
-        (i): i is EnvelopePlan & { envelope: ResolvedEnvelope } =>
-          i.kind === 'envelope' && i.envelope !== undefined && lacksBrand(i.envelope),
-      );
-      const ranFirst = new Set<string>();
-      if (awaitingBrand.length > 0 && !interrupted()) {
-        for (const item of workItems(plan))
-          if (item.kind === 'account' && describesSendingAccount(item.plan.account, account)) {
-            ranFirst.add(item.plan.identity);
-            await runAccountItem(item);
-          }
-        await resolveBrandNames(
-          awaitingBrand.map((i) => i.envelope),
-          account,
-        );
-      }
-      if (bulkLedger && bulkInPlay && !interrupted()) {
-        await runBulkSendPhase(plan, {
-          all: options.bulkSend === true,
+      const work = new WorkItems({
+        plan,
+        client,
+        account,
+        out,
+        rootUrl: shownUrl(options.target.rootUrl),
+        inProcessSandbox: options.target.sandbox === true,
+        collector,
+        spool,
+        ...(journal ? { journal } : {}),
+        ...(progress ? { progress } : {}),
+        ...(ledger ? { ledger } : {}),
+        emit,
+        now,
+        interrupted,
+        // --concurrency bounds the requests in flight; drafts waiting for their confirmation hold none (run-work-items.ts).
+        inProgress: arbitrate ? concurrency * 4 : concurrency,
+        callBudget,
+        release,
+        accountCount,
+        envelopeCount,
+        ...workOptionsOf(options),
+        ...(organizations
+          ? {
+              organizations: new OrganizationRun(
+                organizations,
+                organizationRecords,
+                plan.items.filter((i) => i.kind === 'account'),
+                options.timing?.delay ?? realTiming.delay,
+                options.signal,
+              ),
+            }
+          : {}),
+      });
+      const ranFirst = await convergeBrandAccountsFirst(plan, work, account, interrupted);
+      if (bulkLedger && bulkInPlay && !interrupted())
+        await sendInBulk(options, plan, {
           account,
           ledger: bulkLedger,
-          journal: journal ?? noJournal,
-          ...(progress ? { progress } : {}),
-          sources: {
-            arbitrate,
-            documents: plan.documents,
-            now: now(),
-            ...(options.signingUrls ? { signingUrls: options.signingUrls } : {}),
-            ...(progress ? { journal: progress } : {}),
-            ledger: bulkLedger,
-          },
+          journal,
+          progress,
+          arbitrate,
           emit,
-          sendable: (envelope) => !lacksTemplate(envelope) && !lacksBrand(envelope),
-          delay: options.timing?.delay ?? realTiming.delay,
-          ...(options.signal ? { signal: options.signal } : {}),
+          now,
           runId,
-          listSize: Math.max(1, Math.min(options.bulkListSize ?? maxCopiesPerList, maxCopiesPerList)),
         });
-      }
       // After the bulk phase (it decides again for the envelopes it sent); the accounts run first are done.
-      const items: Array<WorkItem | undefined> = workItems(plan).map((item) =>
-        item.kind === 'account' && ranFirst.has(item.plan.identity) ? undefined : item,
+      await work.run(
+        workItems(plan).map((item) => (item.kind === 'account' && ranFirst.has(item.plan.identity) ? undefined : item)),
       );
-
-      // Calls the items in flight may still make, so the budget keeps room for them to finish.
-      let reserved = 0;
-      // A draft's confirmation shares a listing with others; the budget keeps room for one of its own.
-      const callsOf = (item: WorkItem) =>
-        item.plan.apiCalls + (item.kind === 'envelope' && item.plan.steps.includes('confirm') ? 1 : 0);
-      const outputFailed = () => outputFailure ?? spool.failure;
-      const stopped = () => interrupted() || callBudget.exhausted || outputFailed() !== undefined;
-      /** `done` records being written to the journal. */
-      const recording = new Set<Promise<void>>();
-      // --concurrency bounds the requests in flight (the connection pool).
-      // When drafts are confirmed, an envelope spends a while waiting for its
-      // batch's listing without holding a connection: four times as many
-      // envelopes in progress keep the connections busy meanwhile.
-      const inProgress = arbitrate ? concurrency * 4 : concurrency;
-      const runItem = async (item: WorkItem): Promise<void> => {
-        if (release) items[item.index + (item.kind === 'envelope' ? accountCount : 0)] = undefined;
-        if (item.kind === 'envelope') {
-          const { envelope } = item.plan;
-          emit({ type: 'envelope:start', job: envelope.job, key: envelope.key });
-          const result = lacksTemplate(envelope)
-            ? withoutTemplate(envelope)
-            : lacksBrand(envelope)
-              ? withoutBrand(envelope, account)
-              : await runEnvelope(item.plan, {
-                  account,
-                  out,
-                  rootUrl: shownUrl(options.target.rootUrl), // stored in envelope.json
-                  ...(options.target.sandbox ? { inProcessSandbox: true } : {}),
-                  emit,
-                  now,
-                  viewTtlSeconds: options.viewTtlSeconds ?? 300,
-                  ...(options.signingUrls ? { signingUrls: options.signingUrls } : {}),
-                  usageOf,
-                  journal: journal ?? noJournal,
-                  documents: plan.documents,
-                  lastStretch: item.index >= envelopeCount - inProgress,
-                  ...(ledger ? { ledger } : {}),
-                  ...(progress ? { progressOf: (id: string) => progress?.envelopes.get(id) } : {}),
-                });
-          if (journal && result.outcome === 'succeeded' && item.plan.steps.length > 0) {
-            // Recorded behind: the slot goes to the next envelope while the
-            // fsync runs. A `done` lost to a crash costs nothing: the plan
-            // decides from the steps' own records.
-            const done = journal.append({ kind: 'envelope', id: item.plan.identity, step: 'done' });
-            recording.add(done);
-            done.then(
-              () => recording.delete(done),
-              (error: unknown) => noteOutput(error as SignrunError), // a journal that cannot be written stops the run
-            );
-          }
-          noteOutput(result.error);
-          collector.envelopeDone(item.index, result);
-          emit({ type: 'envelope:done', result });
-        } else await runAccountItem(item);
-      };
-      // Calls of the items not started yet, for saying how long a spread run still needs.
-      let callsLeft = 0;
-      for (const item of present(items)) callsLeft += callsOf(item);
-      const waitForNextWindow = async (): Promise<boolean> => {
-        const resumeAt = callBudget.nextWindowAt(now());
-        const perWindow = callBudget.windowCalls();
-        emit({
-          type: 'budget:wait',
-          resumeAt: resumeAt.toISOString(),
-          callsLeft,
-          ...(perWindow !== undefined ? { windowsLeft: Math.ceil(callsLeft / perWindow) } : {}),
-        });
-        await delayUntil(resumeAt, now, options.signal);
-        if (interrupted()) return false;
-        callBudget.openWindow(now());
-        return true;
-      };
-      await scheduleLazily(
-        withinBudget(present(items), async (item) => {
-          // Reserved when the item is taken, not when its task starts: the next item is taken before that.
-          let allowed = callBudget.canStart(callsOf(item), reserved);
-          if (!allowed && callBudget.spreads && (await waitForNextWindow())) {
-            allowed = callBudget.canStart(callsOf(item), reserved);
-            // A fresh window that cannot hold the item: no later one will.
-            if (!allowed) callBudget.giveUp();
-          }
-          if (allowed) {
-            reserved += callsOf(item);
-            callsLeft -= callsOf(item);
-          }
-          return allowed;
-        }),
-        inProgress,
-        async (item) => {
-          try {
-            await runItem(item);
-          } finally {
-            reserved -= callsOf(item);
-          }
-        },
-        stopped,
-      );
-      await Promise.allSettled(recording);
-
-      if (stopped()) {
-        if (interrupted()) emit({ type: 'interrupt' });
-        else if (callBudget.exhausted) emit({ type: 'budget', callBudget: callBudget.report() });
-        reportNotStarted(present(items), collector, emit);
-      }
       if (!callBudget.exhausted && (options.maxCallsPerHour !== undefined || options.spreadOverHours === true))
         emit({ type: 'budget', callBudget: callBudget.report() });
       const summary = await finish();
-      const failure = outputFailed();
+      const failure = work.outputFailure;
       if (failure) summary.outputFailure = failure;
       return summary;
     },
   );
+}
+
+/** What executing the items takes from the run's options. */
+function workOptionsOf(
+  options: RunOptions,
+): Pick<WorkContext, 'viewTtlSeconds' | 'signingUrls' | 'distributor' | 'integratorKey' | 'signal'> {
+  return {
+    viewTtlSeconds: options.viewTtlSeconds ?? 300,
+    ...(options.signingUrls ? { signingUrls: options.signingUrls } : {}),
+    ...(options.distributor ? { distributor: options.distributor } : {}),
+    ...(options.integratorKey ? { integratorKey: options.integratorKey } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+}
+
+/** The envelopes that go through DocuSign's Bulk Send (bulk-send-phase.ts), before the others. */
+async function sendInBulk(
+  options: RunOptions,
+  plan: Plan,
+  run: {
+    account: AccountClient;
+    ledger: ServiceLedger;
+    journal: Journal | undefined;
+    progress: JournalProgress | undefined;
+    arbitrate: boolean;
+    emit: (event: RunEvent) => void;
+    now: () => Date;
+    runId: string;
+  },
+): Promise<void> {
+  const { account, ledger, journal, progress, emit, now, runId } = run;
+  await runBulkSendPhase(plan, {
+    all: options.bulkSend === true,
+    account,
+    ledger,
+    journal: journal ?? noJournal,
+    ...(progress ? { progress } : {}),
+    sources: {
+      arbitrate: run.arbitrate,
+      documents: plan.documents,
+      now: now(),
+      ...(options.signingUrls ? { signingUrls: options.signingUrls } : {}),
+      ...(progress ? { journal: progress } : {}),
+      ledger,
+    },
+    emit,
+    sendable: (envelope) => !lacksTemplate(envelope) && !lacksBrand(envelope),
+    delay: options.timing?.delay ?? realTiming.delay,
+    ...(options.signal ? { signal: options.signal } : {}),
+    runId,
+    listSize: Math.max(1, Math.min(options.bulkListSize ?? maxCopiesPerList, maxCopiesPerList)),
+  });
+}
+
+/**
+ * What the service would refuse, before anything is sent: a role or a tab
+ * label a template lacks, a brand the account lacks (unless an entry for
+ * this very account keeps it, and may create it), a template of the file
+ * that only other accounts' entries list. Throws PreflightError.
+ */
+async function refuseUnsendable(
+  jobs: RunOptions['jobs'],
+  envelopes: Iterable<ResolvedEnvelope>,
+  account: AccountClient,
+  roles: Map<string, string[]>,
+): Promise<void> {
+  const all = [...envelopes];
+  const { problems } = await checkTemplates(all, account, roles);
+  // `brand: <brandName>`: its brandId in this account (account-brand-names.ts).
+  const pendingBrands = brandsKeptFor(
+    jobs.flatMap((j) => j.accounts),
+    account,
+  );
+  problems.push(...(await resolveBrandNames(all, account, pendingBrands)).problems);
+  problems.push(...templateHomeProblems(all, jobs, account.accountId));
+  if (problems.length > 0) throw new PreflightError(problems);
+}
+
+/**
+ * The service's listing the run decides and confirms drafts with (when
+ * runners may race), and the one Bulk Send finds its copies in (even in a
+ * run's own in-process sandbox).
+ */
+function ledgersOf(
+  account: AccountClient,
+  run: { arbitrate: boolean; bulkInPlay: boolean; concurrency: number; signal: AbortSignal | undefined },
+): { ledger?: ServiceLedger; bulkLedger?: ServiceLedger } {
+  const signal = run.signal ? { signal: run.signal } : {};
+  // The signal stops its listings between pages (SIGTERM, Ctrl-C: client/listing-pages.ts).
+  const ledger = run.arbitrate
+    ? new ServiceLedger(account, {
+        ...signal,
+        // Drafts are answered a few at a time: a confirmation listing waits (at most 100 ms) until as
+        // many share it as there are connections, which makes one listing do for many (issue 24).
+        gather: { callers: run.concurrency * 2, ms: 250 },
+      })
+    : undefined;
+  const bulkLedger = ledger ?? (run.bulkInPlay ? new ServiceLedger(account, signal) : undefined);
+  return { ...(ledger ? { ledger } : {}), ...(bulkLedger ? { bulkLedger } : {}) };
+}
+
+/**
+ * Envelopes naming a brand that an entry for this very account keeps
+ * (`brand:`) but the account lacks: that entry converges first (it creates
+ * the brand), then the names are looked up again, before any envelope is
+ * sent. A brand still missing fails the envelopes that name it
+ * (SR_BRAND_NOT_IN_ACCOUNT), unsent. Returns the accounts run.
+ */
+async function convergeBrandAccountsFirst(
+  plan: Plan,
+  work: WorkItems,
+  account: AccountClient,
+  interrupted: () => boolean,
+): Promise<Set<string>> {
+  const awaitingBrand = plan.items.filter(
+    (i): i is EnvelopePlan & { envelope: ResolvedEnvelope } =>
+      i.kind === 'envelope' && i.envelope !== undefined && lacksBrand(i.envelope),
+  );
+  const ranFirst = new Set<string>();
+  if (awaitingBrand.length === 0 || interrupted()) return ranFirst;
+  for (const item of workItems(plan))
+    if (item.kind === 'account' && describesSendingAccount(item.plan.account, account)) {
+      ranFirst.add(item.plan.identity);
+      await work.runAccount(item);
+    }
+  await resolveBrandNames(
+    awaitingBrand.map((i) => i.envelope),
+    account,
+  );
+  return ranFirst;
 }
 
 /** What converging the templates kept as code needs: a template's context, and the run's bookkeeping. */
@@ -468,138 +430,9 @@ function pointAtTemplates(plan: Plan, templateIds: ReadonlyMap<string, string>, 
   }
 }
 
-/** A run that stopped (interrupted, budget spent, a write refused): every item it did not start is reported not started. */
-function reportNotStarted(
-  items: Iterable<WorkItem>,
-  collector: SummaryCollector,
-  emit: (event: RunEvent) => void,
-): void {
-  for (const item of items) {
-    if (item.kind === 'account' && !collector.hasAccount(item.index)) {
-      const result = notStartedAccount(item.plan.account);
-      collector.accountDone(item.index, result);
-      emit({ type: 'account:done', result });
-    } else if (item.kind === 'envelope' && !collector.hasEnvelope(item.index)) {
-      const result = notStartedEnvelope(item.plan.envelope);
-      collector.envelopeDone(item.index, result);
-      emit({ type: 'envelope:done', result });
-    }
-  }
-}
-
-/** The items, until `allowed` says no for one: that one and the rest are never started. */
-async function* withinBudget<T>(items: Iterable<T>, allowed: (item: T) => Promise<boolean>): AsyncGenerator<T> {
-  for (const item of items) {
-    if (!(await allowed(item))) return;
-    yield item;
-  }
-}
-
-/**
- * Waits until `at` by the run's clock, in steps of at most a minute (a
- * suspended laptop or a moved clock is noticed), or until the signal aborts.
- */
-async function delayUntil(at: Date, now: () => Date, signal: AbortSignal | undefined): Promise<void> {
-  while (!signal?.aborted) {
-    const left = at.getTime() - now().getTime();
-    if (left <= 0) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, Math.min(left, 60_000));
-      function done() {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      }
-      signal?.addEventListener('abort', done, { once: true });
-    });
-  }
-}
-
-function* present<T>(items: Iterable<T | undefined>): Generator<T> {
-  for (const item of items) if (item !== undefined) yield item;
-}
-
-/**
- * Accounts first (envelopes never depend on them, but a CI provisioning run
- * reads best that way), then envelopes, in file order, each numbered in its
- * kind: the summary keeps results in that order.
- */
 /** Whether a job keeps an organisation's accounts or users (DocuSign's Admin API). */
 function keepsOrganizations(jobs: RunOptions['jobs']): boolean {
   return jobs.some((j) => j.organization !== undefined || j.accounts.some((a) => a.organization !== undefined));
-}
-
-function workItems(plan: Plan): WorkItem[] {
-  const accounts: WorkItem[] = [];
-  const envelopes: WorkItem[] = [];
-  for (const item of plan.items) {
-    if (item.kind === 'account' && item.account)
-      accounts.push({ kind: 'account', plan: { ...item, account: item.account }, index: accounts.length });
-    else if (item.kind === 'envelope' && item.envelope)
-      envelopes.push({ kind: 'envelope', plan: { ...item, envelope: item.envelope }, index: envelopes.length });
-  }
-  return [...accounts, ...envelopes];
-}
-
-function notStartedEnvelope(e: ResolvedEnvelope): EnvelopeResult {
-  const result: EnvelopeResult = {
-    job: e.job,
-    key: e.key,
-    source: e.source,
-    outcome: 'not-started',
-    recipients: [],
-    files: [],
-    apiCalls: 0,
-    retries: 0,
-  };
-  if (e.row !== undefined) result.row = e.row;
-  if (e.rowSource !== undefined) result.rowSource = e.rowSource;
-  return result;
-}
-
-/** A template of the job file that the envelope uses is not in the account (its creation or update failed). */
-function lacksTemplate(envelope: ResolvedEnvelope): boolean {
-  if (envelope.templateKey !== undefined && envelope.templateId === undefined) return true;
-  return (envelope.templateRefs ?? []).some((ref) => ref.templateId === undefined);
-}
-
-/** An envelope whose template (`template: <key>`) this run could not create or update: not sent. */
-function withoutTemplate(e: ResolvedEnvelope): EnvelopeResult {
-  return {
-    ...notStartedEnvelope(e),
-    outcome: 'failed',
-    error: {
-      code: 'SR_TEMPLATE_FAILED',
-      message: `template ${e.templateKey ?? (e.templateRefs ?? []).find((r) => r.templateId === undefined)?.key ?? ''} of job ${e.job} is not in the account (its creation or update failed, see the templates of the report): the envelope was not sent`,
-      step: 'create',
-    },
-  };
-}
-
-/** An envelope whose brand (`brand: <brandName>`) the sending account does not have, even after its entry converged: not sent. */
-function withoutBrand(e: ResolvedEnvelope, account: AccountClient): EnvelopeResult {
-  return {
-    ...notStartedEnvelope(e),
-    outcome: 'failed',
-    error: {
-      code: 'SR_BRAND_NOT_IN_ACCOUNT',
-      message: `${brandMissingMessage(e, account)} (its account entry did not create it, see the accounts of the report): the envelope was not sent`,
-      step: 'create',
-    },
-  };
-}
-
-function notStartedAccount(a: ResolvedAccount): AccountResult {
-  return {
-    job: a.job,
-    key: a.key,
-    source: a.source,
-    state: a.state,
-    outcome: 'not-started',
-    files: [],
-    apiCalls: 0,
-    retries: 0,
-  };
 }
 
 /** The same function under its earlier name, for library users of 0.1. */

@@ -2,6 +2,7 @@ import { cpSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadJobs } from '../../src/jobs/index.js';
+import { resolveChunkRows } from '../../src/jobs/resolve-envelopes.js';
 import type { LoadResult, ResolvedJob } from '../../src/jobs/model.js';
 import { isSecret } from '../../src/secret.js';
 import { repoRoot } from '../helpers/run-cli.js';
@@ -159,6 +160,40 @@ describe('forEach', () => {
     const tooMany = await loadJobs(['.'], { cwd: dir, env: {} });
     expect(tooMany.ok).toBe(false);
     if (!tooMany.ok) expect(tooMany.errors.map((e) => e.code)).toEqual(['SR_CSV_TOO_MANY_ROWS']);
+  }, 60_000);
+});
+
+describe('rows checked a chunk at a time (issue 37)', () => {
+  it('finds a duplicate key, a per-row document and a mistake every row shares across chunks, as one pass would', async () => {
+    const n = resolveChunkRows * 2 + 3;
+    // Row n repeats row 1's id (a duplicate two chunks apart); every row names a missing folder but the
+    // last, whose letter is in a later chunk than the first row's.
+    const csv = `id,letter\n${Array.from({ length: n }, (_, i) => `${i === n - 1 ? 0 : i},${i === n - 2 ? 'd.pdf' : `missing/${i}.pdf`}`).join('\n')}\n`;
+    const job = `${header}envelopes:\n  - key: r-\${row.id}\n    forEach: { csv: rows.csv }\n    documents: [{ file: "\${row.letter}" }]\n    recipients: [{ name: P, email: p@example.com }]\n`;
+    const dir = folder('chunks', { 'job.yaml': job, 'rows.csv': csv, 'd.pdf': pdf });
+    const result = await loadJobs(['.'], { cwd: dir, env: {} });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    const duplicates = result.errors.filter((e) => e.code === 'SR_DUPLICATE_ENVELOPE_KEY');
+    expect(duplicates.map((e) => [e.file, e.line])).toEqual([['rows.csv', n + 1]]);
+    const missing = result.errors.filter((e) => e.code === 'SR_DOC_NOT_FOUND');
+    // Not every row: reported at each row's cell, the rows of every chunk.
+    expect(missing).toHaveLength(n - 1);
+    expect(missing.map((e) => e.line).slice(0, 2)).toEqual([2, 3]);
+    expect(missing.at(-1)!.line).toBe(n + 1);
+    // Only row n - 1 (its letter found, its key its own) is an envelope.
+    expect(result.stats.envelopes).toBe(1);
+
+    // Every row's letter missing: one error at the job file's line, however many chunks the rows took.
+    writeFileSync(
+      join(dir, 'rows.csv'),
+      `id,letter\n${Array.from({ length: n }, (_, i) => `${i},missing/${i}.pdf`).join('\n')}\n`,
+    );
+    const shared = await loadJobs(['.'], { cwd: dir, env: {} });
+    expect(shared.ok).toBe(false);
+    if (shared.ok) return;
+    expect(shared.errors.map((e) => [e.code, e.file])).toEqual([['SR_DOC_NOT_FOUND', 'job.yaml']]);
+    expect(shared.errors[0]!.message).toContain(`every one of the ${n} rows`);
   }, 60_000);
 });
 

@@ -1,6 +1,3 @@
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { SignrunError } from '../../errors/signrun-error.js';
 import type {
   ResolvedDocument,
   ResolvedEnvelope,
@@ -27,6 +24,7 @@ import {
 } from '../../envelope/wire.js';
 import { digestFieldName, identityFieldName, identityOf, jobFieldName, transactionIdOf } from '../identity.js';
 import { wireDocGenFields } from '../../jobs/docgen-form-fields.js';
+import { validatedBase64, type ValidatedDocuments } from './validated-documents.js';
 
 /**
  * Builds the wire envelopeDefinition (service-api.md 4.5, Swagger
@@ -34,9 +32,12 @@ import { wireDocGenFields } from '../../jobs/docgen-form-fields.js';
  * base64-encoded, each recipient under its kind's collection with its
  * message as `emailNotification` and its tabs under their kinds'
  * collections, plus signrun's identity and digest custom fields and the
- * transactionId.
+ * transactionId. `documents`: the run's documents read once per file (else each is read here).
  */
-export async function envelopeDefinitionOf(envelope: ResolvedEnvelope): Promise<EnvelopeDefinition> {
+export async function envelopeDefinitionOf(
+  envelope: ResolvedEnvelope,
+  documents?: ValidatedDocuments,
+): Promise<EnvelopeDefinition> {
   const textCustomFields: TextCustomField[] = [
     ...(envelope.customFields ?? []).map((f) => ({ name: f.name, value: f.value, show: 'true' })),
     { name: identityFieldName, value: identityOf(envelope), show: 'false' },
@@ -69,11 +70,11 @@ export async function envelopeDefinitionOf(envelope: ResolvedEnvelope): Promise<
   }
 
   if (envelope.kind === 'composite') {
-    definition.compositeTemplates = await compositeTemplatesOf(envelope);
+    definition.compositeTemplates = await compositeTemplatesOf(envelope, documents);
     return definition;
   }
 
-  definition.documents = await documentDefinitionsOf(envelope.documents);
+  definition.documents = await documentDefinitionsOf(envelope.documents, documents);
   definition.recipients = recipientsObject(
     envelope.recipients.map((r) => ({ kind: r.kind, recipient: wireRecipientOf(r, r.recipientId ?? '') })),
   );
@@ -90,7 +91,10 @@ export async function envelopeDefinitionOf(envelope: ResolvedEnvelope): Promise<
  * documents. A person is one recipientId in every composite: the added
  * recipients keep theirs, the role fillers are numbered after them.
  */
-async function compositeTemplatesOf(envelope: ResolvedEnvelope): Promise<CompositeTemplate[]> {
+async function compositeTemplatesOf(
+  envelope: ResolvedEnvelope,
+  validated: ValidatedDocuments | undefined,
+): Promise<CompositeTemplate[]> {
   const taken = envelope.recipients.map((r) => Number(r.recipientId)).filter(Number.isFinite);
   const first = Math.max(0, ...taken) + 1;
   const roleId = (i: number) => String(first + i);
@@ -130,7 +134,7 @@ async function compositeTemplatesOf(envelope: ResolvedEnvelope): Promise<Composi
       inlineTemplates: [
         {
           sequence: '1',
-          documents: await documentDefinitionsOf(envelope.documents),
+          documents: await documentDefinitionsOf(envelope.documents, validated),
           recipients: recipientsObject([
             ...envelope.recipients.map((r) => ({ kind: r.kind, recipient: wireRecipientOf(r, r.recipientId ?? '') })),
             ...placed,
@@ -148,13 +152,16 @@ async function compositeTemplatesOf(envelope: ResolvedEnvelope): Promise<Composi
  * HTML or TXT goes as it is, named by its extension: the service converts
  * it (validate read its rendition).
  */
-export async function documentDefinitionsOf(documents: readonly ResolvedDocument[]): Promise<DocumentDefinition[]> {
+export async function documentDefinitionsOf(
+  documents: readonly ResolvedDocument[],
+  validated?: ValidatedDocuments,
+): Promise<DocumentDefinition[]> {
   return Promise.all(
     documents.map(async (doc) => ({
       documentId: doc.documentId,
       name: doc.name,
       fileExtension: doc.fileExtension,
-      documentBase64: (await validatedBytes(doc)).toString('base64'),
+      documentBase64: await (validated ? validated.base64(doc) : validatedBase64(doc)),
       // A Word template (Document Generation): marked, with its values. An envelope's draft goes without them
       // (the pipeline's draft step takes them off and its docgen step sets them through PUT …/docGenFormFields,
       // as DocuSign's example 42); a template kept as code keeps them in its definition.
@@ -209,24 +216,6 @@ export function wireTabOf(t: ResolvedTab, recipientId?: string): WireTab {
     });
   if (recipientId !== undefined) wire.recipientId = recipientId;
   return wire;
-}
-
-/**
- * The document's bytes, only if they are the ones validated: a file changed,
- * or swapped for a link to a file outside the job folder, since `validate`
- * read it is refused (SR_DOC_CHANGED) instead of sent.
- */
-async function validatedBytes(doc: ResolvedDocument): Promise<Buffer> {
-  const bytes = await readFile(doc.path);
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
-  if (sha256 !== doc.sha256) {
-    throw new SignrunError(
-      'SR_DOC_CHANGED',
-      `the document ${doc.path} (documentId ${doc.documentId}) changed after it was validated: not sent`,
-      { details: { documentId: doc.documentId, validatedSha256: doc.sha256, sha256 } },
-    );
-  }
-  return bytes;
 }
 
 /** API calls a run makes for an envelope, when every embedded signer is in turn: the figure that decides throughput. */

@@ -12,6 +12,7 @@ import type { EnvelopeRecord, RecipientRecord, SigningEntry } from '../../output
 import { documentFile, itemFile, itemFolder } from '../../output/output-paths.js';
 import { copyFacts, shownFactFields } from '../../output/status-fields.js';
 import { envelopeDefinitionOf } from './envelope-definition.js';
+import type { ValidatedDocuments } from './validated-documents.js';
 import { recipientsOf, signersInTurn, viewKeyOf } from '../decide.js';
 import { identityOf, transactionIdOf } from '../identity.js';
 import { isSettledEnvelope, recipientHasActed } from '../../envelope/statuses.js';
@@ -53,6 +54,8 @@ export interface EnvelopeContext {
   lastStretch?: boolean;
   /** The target is a sandbox this run started in-process: its envelopes end with the run (envelope.json says so). */
   inProcessSandbox?: boolean;
+  /** The run's documents, each read and encoded once (absent: each envelope reads its own). */
+  validatedDocuments?: ValidatedDocuments;
 }
 
 /** The state one envelope carries from step to step. */
@@ -201,19 +204,39 @@ export async function runEnvelope(
   } catch (caught) {
     error = itemErrorOf(caught, failedStep);
   }
-  // envelope.json says where the envelope stands now: written by every run that has its id (no call needed).
-  if (state.envelopeId && decision.action !== 'drift') {
+  const outputError = await settleOutputs(envelope, state, ctx, decision.action === 'drift', journalled);
+  error ??= outputError;
+  listEarlierFiles(state, journalled);
+  if (state.outcomes.length === 0) state.outcomes = outcomesOf(envelope, plan.steps.includes('views'));
+  if (facts) state.outcomes = withRecipientFacts(state.outcomes, facts);
+  return resultOf(envelope, state, ctx.usageOf(tag), { startedAt, endedAt: ctx.now(), facts, error });
+}
+
+/**
+ * Waits for what the envelope wrote behind its calls: envelope.json (where
+ * the envelope stands now, written by every run that has its id, no call
+ * needed), the files committed (each journalled once in place: the record
+ * names bytes that exist) and the journal's records. Returns the first
+ * failure among them.
+ */
+async function settleOutputs(
+  envelope: ResolvedEnvelope,
+  state: EnvelopeState,
+  ctx: EnvelopeContext,
+  drifted: boolean,
+  journalled: EnvelopeProgress | undefined,
+): Promise<ItemError | undefined> {
+  let error: ItemError | undefined;
+  if (state.envelopeId && !drifted) {
     try {
       state.commits.push({ committed: keep(state, writeEnvelopeRecordBehind(envelope, state, ctx)).committed });
     } catch (caught) {
       error ??= itemErrorOf(caught, 'outputs');
     }
   }
-  // Files were written behind the API calls; each counts (and is journalled) once in place.
   for (const { committed, records } of state.commits) {
     try {
       await committed;
-      // Files are journalled once committed: the record names bytes that exist.
       for (const record of records ?? []) await ctx.journal.append(record);
     } catch (caught) {
       error ??= itemErrorOf(caught, 'outputs');
@@ -233,17 +256,27 @@ export async function runEnvelope(
     const onDisk = await fileDigest(ctx.out.resolve(signingPath)).catch(() => undefined);
     if (onDisk) state.files.set(signingPath, { path: signingPath, ...onDisk });
   }
-  // Files of earlier runs the journal records, for the report.
-  if (journalled) {
-    for (const d of journalled.documents.values()) if (!state.files.has(d.path)) state.files.set(d.path, d);
-    const c = journalled.certificate;
-    if (c && !state.files.has(c.path)) state.files.set(c.path, c);
-  }
-  if (journalled?.collected && journalled.collected.envelopeId === state.envelopeId?.toLowerCase())
+  return error;
+}
+
+/** Files of earlier runs the journal records, listed in the report beside this run's. */
+function listEarlierFiles(state: EnvelopeState, journalled: EnvelopeProgress | undefined): void {
+  if (!journalled) return;
+  for (const d of journalled.documents.values()) if (!state.files.has(d.path)) state.files.set(d.path, d);
+  const c = journalled.certificate;
+  if (c && !state.files.has(c.path)) state.files.set(c.path, c);
+  if (journalled.collected && journalled.collected.envelopeId === state.envelopeId?.toLowerCase())
     for (const f of journalled.collected.files) state.files.set(f.path, f);
-  if (state.outcomes.length === 0) state.outcomes = outcomesOf(envelope, plan.steps.includes('views'));
-  if (facts) state.outcomes = withRecipientFacts(state.outcomes, facts);
-  const usage = ctx.usageOf(tag);
+}
+
+/** The envelope's result, as the summary and the reports take it. */
+function resultOf(
+  envelope: ResolvedEnvelope,
+  state: EnvelopeState,
+  usage: { calls: number; retries: number },
+  end: { startedAt: Date; endedAt: Date; facts: EnvelopeStatusFacts | undefined; error: ItemError | undefined },
+): EnvelopeResult {
+  const { facts, error } = end;
   const result: EnvelopeResult = {
     job: envelope.job,
     key: envelope.key,
@@ -251,8 +284,8 @@ export async function runEnvelope(
     outcome: error ? 'failed' : 'succeeded',
     recipients: state.outcomes,
     files: [...state.files.values()].sort((a, b) => a.path.localeCompare(b.path)),
-    startedAt: startedAt.toISOString(),
-    durationMs: ctx.now().getTime() - startedAt.getTime(),
+    startedAt: end.startedAt.toISOString(),
+    durationMs: end.endedAt.getTime() - end.startedAt.getTime(),
     apiCalls: usage.calls,
     retries: usage.retries,
   };
@@ -303,7 +336,7 @@ async function stepDraft(
   // Word letters go as DocuSign's API takes them (its example 42): a draft marked isDocGenDocument,
   // whose values the docgen step sets (PUT …/docGenFormFields) before it is sent.
   const docGen = plan.steps.includes('docgen');
-  const definition = await envelopeDefinitionOf(envelope);
+  const definition = await envelopeDefinitionOf(envelope, ctx.validatedDocuments);
   if (arbitrate || docGen) definition.status = 'created';
   if (docGen) definition.documents = definition.documents?.map(({ docGenFormFields: _values, ...d }) => d);
   journalBehind(state, ctx, {
