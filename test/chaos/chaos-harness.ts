@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { expect } from 'vitest';
 import { repoRoot } from '../helpers/run-cli.js';
 
 /**
@@ -66,4 +67,25 @@ export function runChaos(args: string[]): Promise<{ result: ChaosResult; exit: n
       }
     });
   });
+}
+
+/** A scenario's limit: kills, re-runs and checks of up to 100 envelopes on a busy machine. */
+export const scenarioTimeoutMs = 120_000;
+
+/** Exactly once and complete, every count from the sandbox's database or the bytes on disk. */
+export function expectExactlyOnceAndComplete(r: ChaosResult, n: number): void {
+  expect(r.createdInSandbox).toBe(n);
+  expect(r.distinctIdentities).toBe(n);
+  expect(r.duplicatedIdentities).toBe(0);
+  expect(r.missingIdentities).toBe(0);
+  expect(r.reportedEnvelopeIdsMissingInSandbox).toBe(0);
+  expect(r.reportSucceeded).toBe(n);
+  expect(r.reportUnaccounted).toBe(0);
+  // signing.json, envelope.json, the template's document and the certificate, per envelope.
+  expect(r.files).toBeGreaterThanOrEqual(n * 3);
+  expect(r.filesWithWrongSha256).toBe(0);
+  // Issue 25: every output a journal promises is on disk, and every envelope has its signing addresses.
+  expect(r.promisesBroken).toBe(0);
+  expect(r.promisesChecked).toBeGreaterThanOrEqual(n);
+  expect(r.signingFiles).toBe(n);
 }
