@@ -4,7 +4,7 @@ import { reportFiles } from '../output/output-paths.js';
 import { summaryWords } from '../runner/resources/resource-words.js';
 import { terminalSafe as safe } from '../output/terminal-text.js';
 import { hintOf } from '../errors/catalogue.js';
-import type { ReportSource } from './report-json.js';
+import type { ReportHead, ReportSource } from './report-json.js';
 import { countStatuses, oldestFirst, statusLine, stillToSignOf, type StillToSign } from './still-to-sign.js';
 import { countEnvelopeResult, emptyEnvelopeCounts, envelopeCountsText } from './envelope-counts.js';
 
@@ -85,44 +85,8 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
   else if (t.envelopes.total > 0)
     // What the run did with them: sent (or adopted), voided, found settled, failed.
     parts.push(envelopeCountsText(done, (s) => c.red(s)));
-  if (t.templates && t.templates.total > 0) {
-    const m = t.templates;
-    const words = [
-      m.created ? `${m.created} created` : '',
-      m.updated ? `${m.updated} updated` : '',
-      m.upToDate ? `${m.upToDate} up to date` : '',
-      m.deleted ? `${m.deleted} deleted` : '',
-      m.alreadyAbsent ? `${m.alreadyAbsent} already absent` : '',
-      m.failed ? c.red(`${m.failed} failed`) : '',
-    ].filter(Boolean);
-    parts.push(`template(s): ${words.join(', ')}`);
-  }
-  if (t.accounts.total > 0) {
-    const a: string[] = [];
-    if (t.accounts.created) a.push(`${t.accounts.created} created (awaiting activation)`);
-    if (t.accounts.upToDate) a.push(`${t.accounts.upToDate} up to date`);
-    if (t.accounts.deleted) a.push(`${t.accounts.deleted} deleted`);
-    if (t.accounts.alreadyAbsent) a.push(`${t.accounts.alreadyAbsent} already absent`);
-    if (t.accounts.failed) a.push(c.red(`${t.accounts.failed} failed`));
-    parts.push(`account(s): ${a.join(', ')}`);
-    // Their permission profiles, groups, users, brands and Connect configurations kept as code.
-    const contents = accounts.flatMap((x) => x.contents ?? []);
-    if (contents.length > 0) {
-      const n = (outcome: string) => contents.filter((i) => i.outcome === outcome).length;
-      const outside = contents.filter((i) => i.outside).length;
-      const words = [
-        n('created') ? `${n('created')} created` : '',
-        n('updated')
-          ? `${n('updated')} updated${outside ? ` (${outside} changed outside signrun, put back)` : ''}`
-          : '',
-        n('up-to-date') ? `${n('up-to-date')} no change` : '',
-        n('deleted') ? `${n('deleted')} deleted (users closed)` : '',
-        n('not-started') ? `${n('not-started')} waiting for the account's activation` : '',
-        n('failed') ? c.red(`${n('failed')} failed`) : '',
-      ].filter(Boolean);
-      if (words.length > 0) parts.push(`${summaryWords(contents)}: ${words.join(', ')}`);
-    }
-  }
+  if (t.templates && t.templates.total > 0) parts.push(templatesText(t.templates, c));
+  if (t.accounts.total > 0) parts.push(...accountsText(t.accounts, accounts, c));
   lines.push(`${head} in ${seconds} s: ${parts.join('; ') || 'nothing to do'}.`);
   if (budget) {
     lines.push(
@@ -205,4 +169,50 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
     `Outputs in ${options.outShown}${path.sep}: ${reports.length > 0 ? `${reports.join(', ')}, and ` : 'no report (see the error below), '}one folder per envelope and account (<job>/<key>/).`,
   );
   return `${lines.join('\n')}\n`;
+}
+
+/** What the run did with the templates kept as code, in words: `template(s): 1 created, 2 up to date`. */
+function templatesText(m: NonNullable<ReportHead['totals']['templates']>, c: ConsoleSummaryOptions['colour']): string {
+  const words = [
+    m.created ? `${m.created} created` : '',
+    m.updated ? `${m.updated} updated` : '',
+    m.upToDate ? `${m.upToDate} up to date` : '',
+    m.deleted ? `${m.deleted} deleted` : '',
+    m.alreadyAbsent ? `${m.alreadyAbsent} already absent` : '',
+    m.failed ? c.red(`${m.failed} failed`) : '',
+  ].filter(Boolean);
+  return `template(s): ${words.join(', ')}`;
+}
+
+/**
+ * What the run did with the accounts, then with what they hold (each kind
+ * of the catalogue in its words, resource-words.ts): `account(s): 1 up to
+ * date`, `profiles, groups and users, brands: 3 created, 2 no change`.
+ */
+function accountsText(
+  a: ReportHead['totals']['accounts'],
+  accounts: readonly AccountResult[],
+  c: ConsoleSummaryOptions['colour'],
+): string[] {
+  const words: string[] = [];
+  if (a.created) words.push(`${a.created} created (awaiting activation)`);
+  if (a.upToDate) words.push(`${a.upToDate} up to date`);
+  if (a.deleted) words.push(`${a.deleted} deleted`);
+  if (a.alreadyAbsent) words.push(`${a.alreadyAbsent} already absent`);
+  if (a.failed) words.push(c.red(`${a.failed} failed`));
+  const parts = [`account(s): ${words.join(', ')}`];
+  const contents = accounts.flatMap((x) => x.contents ?? []);
+  if (contents.length === 0) return parts;
+  const n = (outcome: string) => contents.filter((i) => i.outcome === outcome).length;
+  const outside = contents.filter((i) => i.outside).length;
+  const held = [
+    n('created') ? `${n('created')} created` : '',
+    n('updated') ? `${n('updated')} updated${outside ? ` (${outside} changed outside signrun, put back)` : ''}` : '',
+    n('up-to-date') ? `${n('up-to-date')} no change` : '',
+    n('deleted') ? `${n('deleted')} deleted (users closed)` : '',
+    n('not-started') ? `${n('not-started')} waiting for the account's activation` : '',
+    n('failed') ? c.red(`${n('failed')} failed`) : '',
+  ].filter(Boolean);
+  if (held.length > 0) parts.push(`${summaryWords(contents)}: ${held.join(', ')}`);
+  return parts;
 }

@@ -110,16 +110,14 @@ export interface AccountPlan {
   decision: AccountDecision;
   apiCalls: number;
   account?: ResolvedAccount;
-  /** Its permission profiles, groups, users, brands and Connect configurations kept as code (absent: the entry keeps none). */
+  /** What it keeps inside the account, each kind of the catalogue (resources/resource-kinds.ts); absent: the entry keeps none. */
   contents?: AccountContentsPlan;
 }
 
 /**
  * What is kept as code inside an account: the name of a kind of the
- * catalogue (`permissionProfile`, `group`, `user`, `brand`, `connect`,
- * `template`: resources/resource-kinds.ts, which lists them once, in the
- * order a run converges them). A `template` is one of the job file's
- * templates installed in the account (`accounts[].templates`).
+ * catalogue (resources/resource-kinds.ts, which lists them once, in the
+ * order a run converges them; `permissionProfile`, `brand`, …).
  */
 export type AccountItemKind = string;
 
@@ -133,7 +131,7 @@ export type AccountItemAction = 'create' | 'update' | 'up-to-date' | 'delete' | 
 
 export interface AccountItemPlan {
   kind: AccountItemKind;
-  /** The profile's, group's, brand's or Connect configuration's name, the user's email, the template's key. */
+  /** What names it in its account, as its kind says (a profile's or brand's name, a user's email, a template's key …). */
   name: string;
   /** `<job>/<key>#<kind>:<name, lower case>`: the journal's id of it. */
   identity: string;

@@ -117,7 +117,7 @@ export interface TemplateResult {
   error?: ItemError;
 }
 
-/** What a run did with one permission profile, group, user, brand, Connect configuration or template of an account. */
+/** What a run did with one item an account holds (of a kind of the catalogue, resources/resource-kinds.ts). */
 export interface AccountItemResult {
   /** Its kind: a name of the catalogue of resource kinds (resources/resource-kinds.ts). */
   kind: string;
@@ -154,6 +154,6 @@ export interface AccountResult {
   apiCalls: number;
   retries: number;
   error?: ItemError;
-  /** Its permission profiles, groups, users, brands and Connect configurations kept as code, in the order converged (absent: none kept). */
+  /** What it keeps inside the account, in the order converged (the catalogue's); absent: none kept. */
   contents?: AccountItemResult[];
 }
