@@ -99,7 +99,15 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
   }
   if (t.accounts.total > 0) {
     const a: string[] = [];
-    if (t.accounts.created) a.push(`${t.accounts.created} created (awaiting activation)`);
+    // A distributor's new account awaits its user's activation; an organisation's is active at once.
+    const awaiting = accounts.filter((x) => x.outcome === 'created' && x.awaitingActivation).length;
+    const waits =
+      awaiting === 0
+        ? ''
+        : awaiting === t.accounts.created
+          ? ' (awaiting activation)'
+          : ` (${awaiting} awaiting activation)`;
+    if (t.accounts.created) a.push(`${t.accounts.created} created${waits}`);
     if (t.accounts.upToDate) a.push(`${t.accounts.upToDate} up to date`);
     if (t.accounts.deleted) a.push(`${t.accounts.deleted} deleted`);
     if (t.accounts.alreadyAbsent) a.push(`${t.accounts.alreadyAbsent} already absent`);
