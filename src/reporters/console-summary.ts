@@ -195,7 +195,11 @@ function accountsText(
   c: ConsoleSummaryOptions['colour'],
 ): string[] {
   const words: string[] = [];
-  if (a.created) words.push(`${a.created} created (awaiting activation)`);
+  // A distributor's new account awaits its user's activation; an organisation's is active at once.
+  const awaiting = accounts.filter((x) => x.outcome === 'created' && x.awaitingActivation).length;
+  const waits =
+    awaiting === 0 ? '' : awaiting === a.created ? ' (awaiting activation)' : ` (${awaiting} awaiting activation)`;
+  if (a.created) words.push(`${a.created} created${waits}`);
   if (a.upToDate) words.push(`${a.upToDate} up to date`);
   if (a.deleted) words.push(`${a.deleted} deleted`);
   if (a.alreadyAbsent) words.push(`${a.alreadyAbsent} already absent`);

@@ -72,7 +72,7 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
   let accountReads = 0;
   if (inputs.account) {
     for (const job of jobs)
-      for (const account of cloneSourcesFirst(job.accounts)) {
+      for (const account of job.accounts) {
         if (account.organization) continue; // its organisation's record decides it (organization-accounts.ts)
         const plan = decideAccount(account, { ...sourcesOf(inputs, ledger), accountPresent: new Map() });
         if (plan.decision.action !== 'up-to-date') continue;

@@ -58,6 +58,9 @@ describe("state: absent on an organisation's account", () => {
     expect(created.code, created.stdout + created.stderr).toBe(0);
     const [nl, be] = (await readReport(path.join(dir, 'out'))).accounts;
     expect([nl!.outcome, be!.outcome]).toEqual(['created', 'created']);
+    // An organisation's accounts are active at once: nothing awaits an activation.
+    expect(created.stdout).toMatch(/account\(s\): 2 created[;.]/);
+    expect(created.stdout).not.toMatch(/awaiting activation/);
 
     await writeFile(path.join(dir, 'org.yaml'), jobFile('absent', ['Acme Nederland', 'Acme Belgie']));
     // A run killed after closing Acme Belgie, before its journal said so: the organisation closed it.
@@ -74,6 +77,7 @@ describe("state: absent on an organisation's account", () => {
     const run = await cli('run', 'org.yaml', '--out', 'out');
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const report = await readReport(path.join(dir, 'out'));
+    expect(run.stdout).toMatch(/account\(s\): 1 deleted, 1 already absent/);
     expect(report.accounts.map((a) => [a.key, a.outcome])).toEqual([
       ['acme-0', 'deleted'],
       ['acme-1', 'already-absent'],

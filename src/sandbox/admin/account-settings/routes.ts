@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { accountOfOrganization, callerOf, organizationOf, type AdminContext } from '../admin-context.js';
+import { callerOf, organizationOf, type AdminContext } from '../admin-context.js';
 import { adminErrors } from '../admin-error.js';
-import { adminTime, bodyObject, sandboxSite } from '../admin-wire.js';
+import { adminTime, sandboxSite } from '../admin-wire.js';
 import type { BulkJobRecord } from '../bulk/bulk-jobs.js';
-import { exportWire } from '../bulk/export-wire.js';
+import { exportWire, startExport } from '../bulk/export-wire.js';
 import { uploadedCsv } from '../bulk/csv-upload.js';
 import { parseSettingsCsv, settingsCsv } from './settings-csv.js';
 
@@ -81,31 +81,12 @@ export const accountSettingsRoutes: FastifyPluginAsync<{ context: AdminContext }
   app.post<{ Params: OrgParams }>(
     '/v2/organizations/:organizationId/exports/account_settings',
     { config: { adminScope: 'account_read' } },
-    async (request) => {
-      const organization = organizationOf(request);
-      const body = bodyObject(request.body, 'an OrganizationAccountsRequest ({ accounts: [{ account_id }] })');
-      const listed = Array.isArray(body['accounts']) ? (body['accounts'] as unknown[]) : [];
-      if (listed.length === 0) throw adminErrors.invalidRequest("'accounts' must list at least one { account_id }.");
-      const accounts = listed.map((entry) => {
-        const id =
-          typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>)['account_id'] : undefined;
-        if (typeof id !== 'string') throw adminErrors.invalidRequest("Each of 'accounts' must have an account_id.");
-        return { account_id: accountOfOrganization(context, organization, id).account.id };
-      });
-      const job = jobs.start(
-        {
-          organizationId: organization.id,
-          kind: 'settings_export',
-          type: 'organization_account_settings_export',
-          request: { accounts },
-          inputCsv: null,
-          requestorUserId: callerOf(request).principal.user.id,
-        },
-        sandbox.clock.now(),
-        context.workDelayMs,
-      );
-      return exportWire(sandbox, context.origin(), job);
-    },
+    async (request) =>
+      startExport(context, request, {
+        kind: 'settings_export',
+        type: 'organization_account_settings_export',
+        accountsRequired: true,
+      }),
   );
 
   app.get<{ Params: OrgParams }>(

@@ -1,6 +1,9 @@
+import type { FastifyRequest } from 'fastify';
 import type { SandboxServices } from '../../services.js';
-import { adminTime, sandboxSite } from '../admin-wire.js';
-import type { BulkJobRecord } from './bulk-jobs.js';
+import { accountOfOrganization, callerOf, organizationOf, type AdminContext } from '../admin-context.js';
+import { adminErrors } from '../admin-error.js';
+import { adminTime, bodyObject, sandboxSite } from '../admin-wire.js';
+import type { BulkJobKind, BulkJobRecord } from './bulk-jobs.js';
 
 /** How long an export's CSV is kept, as DocuSign says in `expires`. */
 const exportLifetimeMs = 7 * 24 * 3600 * 1000;
@@ -43,4 +46,41 @@ export function exportWire(sandbox: SandboxServices, origin: string, job: BulkJo
       : [],
     success: done,
   };
+}
+
+/**
+ * Starts an export (the account settings export, the user list export) the
+ * request asked for: its `accounts` ([{ account_id }], each an account of the
+ * path's organisation; `required`: at least one) read from the body, the job
+ * recorded as the caller's, due after the Admin API's work delay. Its
+ * `#/definitions/OrganizationExportResponse`.
+ */
+export function startExport(
+  context: AdminContext,
+  request: FastifyRequest,
+  what: { kind: Extract<BulkJobKind, 'settings_export' | 'user_export'>; type: string; accountsRequired: boolean },
+) {
+  const organization = organizationOf(request);
+  const body = bodyObject(request.body ?? {}, 'an OrganizationExportRequest ({ accounts: [{ account_id }] })');
+  const listed = Array.isArray(body['accounts']) ? (body['accounts'] as unknown[]) : undefined;
+  if (what.accountsRequired && (listed?.length ?? 0) === 0)
+    throw adminErrors.invalidRequest("'accounts' must list at least one { account_id }.");
+  const accounts = listed?.map((entry, i) => {
+    const id = bodyObject(entry, `accounts[${i}]`)['account_id'];
+    if (typeof id !== 'string') throw adminErrors.invalidRequest(`'accounts[${i}].account_id' is required.`);
+    return { account_id: accountOfOrganization(context, organization, id).account.id };
+  });
+  const job = context.jobs.start(
+    {
+      organizationId: organization.id,
+      kind: what.kind,
+      type: what.type,
+      request: accounts ? { accounts } : {},
+      inputCsv: null,
+      requestorUserId: callerOf(request).principal.user.id,
+    },
+    context.sandbox.clock.now(),
+    context.workDelayMs,
+  );
+  return exportWire(context.sandbox, context.origin(), job);
 }

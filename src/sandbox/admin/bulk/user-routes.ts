@@ -4,7 +4,7 @@ import { adminErrors } from '../admin-error.js';
 import { adminTime, bodyObject } from '../admin-wire.js';
 import type { BulkJobRecord } from './bulk-jobs.js';
 import { uploadedCsv } from './csv-upload.js';
-import { exportWire } from './export-wire.js';
+import { exportWire, startExport } from './export-wire.js';
 import { parseImportCsv } from './user-import-csv.js';
 import { performUserImport } from './user-import.js';
 import { performUserExport } from './user-export.js';
@@ -121,30 +121,10 @@ export const bulkUserRoutes: FastifyPluginAsync<{ context: AdminContext }> = asy
     '/v2/organizations/:organizationId/exports/user_list',
     { config: { adminScope: 'user_read' } },
     async (request) => {
-      const organization = organizationOf(request);
       const body = bodyObject(request.body ?? {}, 'an OrganizationExportRequest');
       const type =
         typeof body['type'] === 'string' && body['type'] !== '' ? body['type'] : 'organization_memberships_export';
-      const accounts = Array.isArray(body['accounts'])
-        ? body['accounts'].map((entry, i) => {
-            const id = bodyObject(entry, `accounts[${i}]`)['account_id'];
-            if (typeof id !== 'string') throw adminErrors.invalidRequest(`'accounts[${i}].account_id' is required.`);
-            return { account_id: accountOfOrganization(context, organization, id).account.id };
-          })
-        : undefined;
-      const job = jobs.start(
-        {
-          organizationId: organization.id,
-          kind: 'user_export',
-          type,
-          request: accounts ? { accounts } : {},
-          inputCsv: null,
-          requestorUserId: callerOf(request).principal.user.id,
-        },
-        sandbox.clock.now(),
-        context.workDelayMs,
-      );
-      return exportWire(sandbox, context.origin(), job);
+      return startExport(context, request, { kind: 'user_export', type, accountsRequired: false });
     },
   );
   app.get<{ Params: OrgParams }>(
