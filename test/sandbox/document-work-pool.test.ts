@@ -1,3 +1,4 @@
+import { PDFDocument } from 'pdf-lib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { injectedSandbox } from './helpers/injected-sandbox.js';
 import { authHeader, call, makePdf } from './helpers/api.js';
@@ -243,5 +244,9 @@ describe('document pool', () => {
     expect(envelope.json.status).toBe('completed');
     const document = await call(`${envelopesUrl(sandbox)}/${envelopeId}/documents/1`, { headers: authHeader() });
     expect(document.bytes.includes(Buffer.from('/ByteRange'))).toBe(true);
+    // The combined download is made on the pool too: the document and the certificate in one PDF.
+    const combined = await call(`${envelopesUrl(sandbox)}/${envelopeId}/documents/combined`, { headers: authHeader() });
+    expect(combined.status).toBe(200);
+    expect((await PDFDocument.load(combined.bytes)).getPageCount()).toBe(2);
   });
 });
