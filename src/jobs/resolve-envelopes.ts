@@ -42,8 +42,13 @@ import { interruptionPoint } from './load-interrupted.js';
 
 type DocumentCheck = { confined: ConfinedPath; facts?: PdfFactsResult };
 
-/** Rows expanded, then checked, at a time: what loading holds besides the model does not grow with the rows. */
-export const resolveChunkRows = 2048;
+/**
+ * Rows expanded, then checked, at a time: what loading holds besides the
+ * model does not grow with the rows. Large, because each chunk's documents
+ * are read on a worker thread of their own (pdf-facts.ts): a 10,000-row
+ * campaign is one chunk, 100,000 rows are seven. Tests make it small.
+ */
+export const chunkOfRows = { rows: 16_384 };
 
 /** What the chunks of one job file share: each document checked and read once, its text and anchors found once. */
 interface ResolveState {
@@ -63,7 +68,7 @@ interface ResolveState {
 /**
  * Expands and checks every envelope of a job file. Envelopes with errors are
  * reported (in ctx.sink) and left out; the caller decides from the sink.
- * Rows are expanded and checked {@link resolveChunkRows} at a time, and each
+ * Rows are expanded and checked {@link chunkOfRows} at a time, and each
  * row is let go once expanded (issue 37): the expanded envelopes, their
  * diagnostics closures and the rows' cells live for one chunk, not the
  * whole load.
@@ -114,7 +119,7 @@ export async function resolveEnvelopes(
       chunk.push(item);
       // The row is the chunk's now (its placeOf keeps it for diagnostics): the list lets it go.
       rows[r] = undefined;
-      if (chunk.length >= resolveChunkRows) {
+      if (chunk.length >= chunkOfRows.rows) {
         await resolveChunk(chunk, state, resolved);
         chunk = [];
       }

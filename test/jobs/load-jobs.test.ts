@@ -2,8 +2,8 @@ import { cpSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadJobs } from '../../src/jobs/index.js';
-import { resolveChunkRows } from '../../src/jobs/resolve-envelopes.js';
 import { readCsvRows } from '../../src/jobs/csv-rows.js';
+import { chunkOfRows } from '../../src/jobs/resolve-envelopes.js';
 import type { LoadResult, ResolvedJob } from '../../src/jobs/model.js';
 import { isSecret } from '../../src/secret.js';
 import { repoRoot } from '../helpers/run-cli.js';
@@ -174,8 +174,15 @@ describe('forEach', () => {
 });
 
 describe('rows checked a chunk at a time (issue 37)', () => {
+  const usual = chunkOfRows.rows;
+  beforeAll(() => {
+    chunkOfRows.rows = 512;
+  });
+  afterAll(() => {
+    chunkOfRows.rows = usual;
+  });
   it('finds a duplicate key, a per-row document and a mistake every row shares across chunks, as one pass would', async () => {
-    const n = resolveChunkRows * 2 + 3;
+    const n = chunkOfRows.rows * 2 + 3;
     // Row n repeats row 1's id (a duplicate two chunks apart); every row names a missing folder but the
     // last, whose letter is in a later chunk than the first row's.
     const csv = `id,letter\n${Array.from({ length: n }, (_, i) => `${i === n - 1 ? 0 : i},${i === n - 2 ? 'd.pdf' : `missing/${i}.pdf`}`).join('\n')}\n`;
