@@ -8,6 +8,7 @@ import { realTiming, type Timing } from '../client/timing.js';
 import { OutputFolder } from '../output/output-folder.js';
 import type { ResultSpool } from '../output/result-spool.js';
 import { holdState, type HeldState } from '../state/hold-state.js';
+import type { AcquiredLock } from '../state/state-lock.js';
 import type { RunEvent, RunEventListener } from './run-events.js';
 import {
   spooledCollector,
@@ -61,6 +62,8 @@ export interface CommandRunOptions {
   stateDir?: string;
   /** Written in the lock for whoever finds it. Default the command's name (`signrun run`, `signrun sync`). */
   command?: string;
+  /** A lock on `stateDir` the caller already holds and gives back itself: `holdState`'s `heldLock`. */
+  stateLock?: AcquiredLock;
 }
 
 /** The state folder as a command's body sees it: held when the command's options require a state folder. */
@@ -160,6 +163,7 @@ export async function commandRun<O extends CommandRunOptions, S extends RunSumma
         now: () => timing.now(),
         // What the journal promises is checked against the output folder: a missing output is made again.
         outDir: out.root,
+        ...(options.stateLock ? { heldLock: options.stateLock } : {}),
       });
     }
     emit({

@@ -1,4 +1,4 @@
-import { acquireStateLock } from './state-lock.js';
+import { acquireStateLock, type AcquiredLock } from './state-lock.js';
 import { openJournal, type Journal } from './journal.js';
 import { bindStateTarget } from './state-target.js';
 import { journalProgress, type JournalProgress } from './journal-progress.js';
@@ -47,6 +47,12 @@ export interface HoldStateOptions {
    * is taken as it is.
    */
   outDir?: string;
+  /**
+   * A lock on this folder the caller already holds (`run` holds one across
+   * its sync and its sending, so that no other command takes the folder in
+   * between): used as it is, and left to the caller to give back.
+   */
+  heldLock?: AcquiredLock;
 }
 
 /**
@@ -58,7 +64,8 @@ export interface HoldStateOptions {
  * `warn`. When a step fails, what was taken is given back.
  */
 export async function holdState(stateDir: string, options: HoldStateOptions): Promise<HeldState> {
-  const { lock, tookOverFrom } = await acquireStateLock(stateDir, { command: options.command });
+  const { lock, tookOverFrom } = options.heldLock ?? (await acquireStateLock(stateDir, { command: options.command }));
+  const release = options.heldLock ? async () => undefined : () => lock.release();
   try {
     if (tookOverFrom) {
       options.warn({
@@ -96,12 +103,12 @@ export async function holdState(stateDir: string, options: HoldStateOptions): Pr
       progress,
       brokenPromises,
       close() {
-        closed ??= opened.journal.close().finally(() => lock.release());
+        closed ??= opened.journal.close().finally(release);
         return closed;
       },
     };
   } catch (error) {
-    await lock.release();
+    await release();
     throw error;
   }
 }

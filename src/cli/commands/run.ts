@@ -19,6 +19,7 @@ import { stoppedReport, type PlannedItem } from '../../reporters/stopped-report.
 import { consoleSummary } from '../../reporters/console-summary.js';
 import { createProgress } from '../../reporters/progress.js';
 import { parseShard } from '../../state/shard.js';
+import { acquireStateLock, type AcquiredLock } from '../../state/state-lock.js';
 import { annotateFailures, appendReportToStepSummary } from '../github-actions.js';
 import { sync } from '../../sync/sync.js';
 import { shownPath } from '../shown-path.js';
@@ -108,6 +109,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
 
   // The sandbox (fastify, SQLite, PDF tooling) is loaded only when it is the target.
   let target;
+  let stateLock: AcquiredLock | undefined;
   try {
     target = await resolveTarget(config, async (sandboxOptions) =>
       (await import('../../sandbox/index.js')).startSandbox(sandboxOptions),
@@ -125,11 +127,6 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
       io.stdout.write(`Target: ${shownUrl(target.rootUrl)}\n`);
     }
     for (const warning of target.warnings) io.stderr.write(`warning: ${warning}\n`);
-    const envelopes = jobs.reduce((n, j) => n + j.envelopes.length, 0);
-    const accounts = jobs.reduce((n, j) => n + j.accounts.length, 0);
-    io.stdout.write(
-      `Running ${envelopes} envelope(s) and ${accounts} account(s) from ${jobs.length} job(s), ${concurrency} at a time${shard ? ` (shard ${shard.index}/${shard.count})` : ''}; outputs in ${shownPath(io.cwd, outDir)}/\n`,
-    );
     // The state folder (lock + journal) belongs to a lasting service; an
     // in-process sandbox dies with the run, and its journal would point at nothing.
     const stateDir = target.sandbox
@@ -141,6 +138,29 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
     // So are links at the jobs' folders and at their envelopes' folders, before
     // anything is sent; deeper ones are refused by the writer as it goes.
     for (const job of new Set(jobs.map((j) => j.job))) await out.refuseLinksIn(path.join(outDir, job));
+    const command = [
+      'signrun',
+      'run',
+      ...patterns,
+      ...(typeof options['out'] === 'string' ? ['--out', options['out']] : []),
+    ].join(' ');
+    if (stateDir) {
+      // One lock from the sync to the last envelope: taken twice (the sync's,
+      // then the sending's), a second run on the same folder could slip in
+      // between and refuse this one after it had said it was running.
+      try {
+        stateLock = await acquireStateLock(stateDir, { command });
+      } catch (error) {
+        await reportStopped(error, target.rootUrl, target.sandbox, 'sync');
+        throw error;
+      }
+    }
+    // Said once the state folder is this run's: a run refused by the lock never says it is running.
+    const envelopes = jobs.reduce((n, j) => n + j.envelopes.length, 0);
+    const accounts = jobs.reduce((n, j) => n + j.accounts.length, 0);
+    io.stdout.write(
+      `Running ${envelopes} envelope(s) and ${accounts} account(s) from ${jobs.length} job(s), ${concurrency} at a time${shard ? ` (shard ${shard.index}/${shard.count})` : ''}; outputs in ${shownPath(io.cwd, outDir)}/\n`,
+    );
     if (stateDir) {
       // run converges (issue 12): what was sent is synced first — one status
       // listing, within DocuSign's polling rule — so settled envelopes ask
@@ -153,7 +173,8 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
           outDir,
           stateDir,
           signal,
-          command: 'signrun run (sync)',
+          command: `${command} (sync)`,
+          stateLock,
           // Declared voids (status: voided) and, when asked, replacement of drifted envelopes.
           act: { replaceDrifted: options['replaceDrifted'] === true },
           onEvent: (event) => {
@@ -193,13 +214,9 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
           if (event.type === 'budget:wait') io.stdout.write(budgetWaitLine(event));
           progress.onEvent(event);
         },
-        ...(stateDir ? { stateDir } : {}),
-        command: [
-          'signrun',
-          'run',
-          ...patterns,
-          ...(typeof options['out'] === 'string' ? ['--out', options['out']] : []),
-        ].join(' '),
+        // The lock is this command's: a killed run's takeover was said by the sync.
+        ...(stateDir && stateLock ? { stateDir, stateLock: { lock: stateLock.lock } } : {}),
+        command,
         ...(target.distributor ? { distributor: target.distributor } : {}),
         ...(target.integratorKey ? { integratorKey: target.integratorKey } : {}),
         ...(target.adminBase ? { adminBase: target.adminBase } : {}),
@@ -254,6 +271,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
       await summary.close();
     }
   } finally {
+    await stateLock?.lock.release();
     await target.close();
   }
 };
