@@ -60,7 +60,7 @@ export interface CommandRunOptions {
    * still apply).
    */
   stateDir?: string;
-  /** Written in the lock for whoever finds it. Default the command's name (`signrun run`, `signrun sync`). */
+  /** Written in the lock it takes (none with `stateLock`) for whoever finds it. Default the command's name (`signrun run`, `signrun sync`). */
   command?: string;
   /** A lock on `stateDir` the caller already holds and gives back itself: `holdState`'s `heldLock`. */
   stateLock?: AcquiredLock;

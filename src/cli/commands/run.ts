@@ -173,7 +173,7 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
           outDir,
           stateDir,
           signal,
-          command: `${command} (sync)`,
+          // The run's lock, held from here to its last envelope.
           stateLock,
           // Declared voids (status: voided) and, when asked, replacement of drifted envelopes.
           act: { replaceDrifted: options['replaceDrifted'] === true },
@@ -216,7 +216,6 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
         },
         // The lock is this command's: a killed run's takeover was said by the sync.
         ...(stateDir && stateLock ? { stateDir, stateLock: { lock: stateLock.lock } } : {}),
-        command,
         ...(target.distributor ? { distributor: target.distributor } : {}),
         ...(target.integratorKey ? { integratorKey: target.integratorKey } : {}),
         ...(target.adminBase ? { adminBase: target.adminBase } : {}),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { accountParams } from '../route-schemas.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { principalOf, apiBaseOf, originOf, type AccountParams } from '../request-helpers.js';
-import { ApiError, apiErrors } from '../../platform/http/api-error.js';
+import { apiErrors } from '../../platform/http/api-error.js';
 import { requirePermission } from '../permission-profiles/permissions.js';
 import { isoTime } from '../../platform/clock.js';
 import { lenientObject, lenientString } from '../../platform/http/lenient.js';
@@ -165,7 +165,8 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
         throw apiErrors.userLacksMembership();
       }
       // A closed account's memberships are closed with it: closing it again is refused, never done twice.
-      if (target.status === 'deleted') throw accountClosed();
+      if (target.status === 'deleted')
+        throw apiErrors.userLacksMembership('The account has been closed; only DocuSign can reopen it.');
       if (own) {
         requirePermission(request, 'allowAccountManagement');
         if (target.parentAccountId === null && !throughOrganization)
@@ -179,11 +180,3 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 };
-
-/** DocuSign's answer for an account already closed: its memberships went with it. */
-const accountClosed = () =>
-  new ApiError(
-    400,
-    'USER_LACKS_MEMBERSHIP',
-    'The UserID does not have a valid membership in this Account. The account has been closed; only DocuSign can reopen it.',
-  );

@@ -30,8 +30,12 @@ export const apiErrors = {
       'ENVELOPE_DOES_NOT_EXIST',
       'The envelope specified either does not exist or you have no rights to it.',
     ),
-  userLacksMembership: () =>
-    new ApiError(400, 'USER_LACKS_MEMBERSHIP', 'The UserID does not have a valid membership in this Account.'),
+  userLacksMembership: (detail?: string) =>
+    new ApiError(
+      400,
+      'USER_LACKS_MEMBERSHIP',
+      `The UserID does not have a valid membership in this Account.${detail ? ` ${detail}` : ''}`,
+    ),
   invalidBody: (detail: string) =>
     new ApiError(400, 'INVALID_REQUEST_BODY', `The request body is missing or improperly formatted. ${detail}`),
   invalidParameter: (detail: string) =>
