@@ -6,6 +6,8 @@ import { substituteReferences } from './references.js';
 import { fieldName } from './schema-check.js';
 import { emailProblem, identityLengthProblem, KEY } from './value-rules.js';
 import { resolveAccountContents } from './resolve-account-contents.js';
+import type { AccountEntryKind } from './account-entries/account-entry-kind.js';
+import { accountEntryKinds } from './account-entries/account-entry-kinds.js';
 import { resolveAccountOrganization } from './resolve-organization.js';
 import { didYouMean } from '../errors/did-you-mean.js';
 
@@ -20,6 +22,8 @@ export function resolveAccounts(
   ctx: JobContext,
   /** The job file's templates, resolved: an entry's `templates:` names them by key. */
   templates: readonly ResolvedTemplate[] = [],
+  /** What an account entry keeps inside the account, in the catalogue's order. */
+  kinds: readonly AccountEntryKind[] = accountEntryKinds,
 ): ResolvedAccount[] {
   const sub = (value: string): string => substituteReferences(value, (_kind, name) => ctx.env(name) ?? '');
   const keys = new Set<string>();
@@ -67,8 +71,8 @@ export function resolveAccounts(
       const problem = emailProblem(sub(raw.initialUser.email));
       if (problem) say('SR_EMAIL_INVALID', problem, ['initialUser', 'email']);
     }
-    // Users, groups and permission profiles kept inside the account (checked here, offline).
-    const contents = resolveAccountContents(raw, base, ctx, sub);
+    // What the entry keeps inside the account (checked here, offline), each kind its own field.
+    const contents = resolveAccountContents(raw, base, ctx, sub, kinds);
     const organization = resolveAccountOrganization(raw, base, ctx, sub, job.accounts ?? []);
     // Its templates: keys of this file's `templates:` (a template declared `state: absent` is deleted from it).
     const templateKeys = (job.templates ?? []).map((t) => t.key);

@@ -10,13 +10,17 @@ import { renderJobReference } from './job-reference.js';
 import { replaceMarkerBlock } from './marker-block.js';
 import { recipientSchemaDefs } from './recipient-schema.js';
 import { tabSchemaDefs } from './tab-schema.js';
+import { accountEntryKinds } from './account-entries/account-entry-kinds.js';
+import { withAccountEntries } from './account-entries/account-entry-schema.js';
 
-// The object forms of recipients and tabs are generated from the catalogues (recipient-schema.ts, tab-schema.ts): written into the schema first.
+// The object forms of recipients and tabs are generated from the catalogues (recipient-schema.ts, tab-schema.ts),
+// and what an account entry keeps from the resource kinds' job side (account-entries/): written into the schema first.
 {
   const schemaPath = fileURLToPath(new URL('../../schemas/job.schema.json', import.meta.url));
   const before = readFileSync(schemaPath, 'utf8');
   const schema = JSON.parse(before) as { $defs: Record<string, unknown> };
   Object.assign(schema.$defs, recipientSchemaDefs(), tabSchemaDefs());
+  withAccountEntries(schema, accountEntryKinds);
   const after = JSON.stringify(schema, null, 2) + '\n';
   if (after !== before) {
     writeFileSync(`${schemaPath}.tmp`, after);

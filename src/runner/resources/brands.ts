@@ -1,3 +1,4 @@
+import { brandsEntry } from '../../jobs/account-entries/brands.js';
 import type { ResolvedBrand } from '../../jobs/model.js';
 import { AccountBrands, type BrandWire } from '../../client/account-brands.js';
 import { brandLogoTypes, logoContentType, logoExtensions, type BrandLogoType } from '../../envelope/brand-logo.js';
@@ -197,6 +198,7 @@ const brandsImport: ResourceImport = {
 
 export const brands = {
   kind: 'brand' as const,
+  entry: brandsEntry,
   words: { one: 'brand', summary: 'brands' },
   count: (account) => account.brands?.length ?? 0,
 

@@ -1,3 +1,4 @@
+import { connectEntry } from '../../jobs/account-entries/connect.js';
 import { createHash } from 'node:crypto';
 import type { ResolvedConnect } from '../../jobs/model.js';
 import { AccountBrands, type ConnectConfigurationWire } from '../../client/account-brands.js';
@@ -188,6 +189,7 @@ const connectImport: ResourceImport = {
 
 export const connectConfigurations = {
   kind: 'connect' as const,
+  entry: connectEntry,
   words: { one: 'Connect configuration', summary: 'Connect configurations' },
   count: (account) => account.connect?.length ?? 0,
 

@@ -1,3 +1,4 @@
+import { groupsEntry } from '../../jobs/account-entries/groups.js';
 import type { ResolvedGroup } from '../../jobs/model.js';
 import type { GroupWire } from '../../client/account-people.js';
 import type { AccountItemPlan, FoundPeople } from '../plan-types.js';
@@ -103,6 +104,7 @@ const groupsImport: ResourceImport = {
 
 export const groups = {
   kind: 'group' as const,
+  entry: groupsEntry,
   words: { one: 'group', summary: 'profiles, groups and users', alwaysSummarised: true },
   // An organisation's account's groups are kept through its Admin API (DS groups), as its settings and users are.
   through: (account) => (account.organization ? 'organization' : undefined),

@@ -1,3 +1,4 @@
+import { permissionProfilesEntry } from '../../jobs/account-entries/permission-profiles.js';
 import type { ResolvedAccount, ResolvedPermissionProfile } from '../../jobs/model.js';
 import type { AccountItemPlan, FoundPeople } from '../plan-types.js';
 import { digestOf, earliest, itemDecision, lower, same, settledOutcome, shown, writeCalls } from './item-decision.js';
@@ -74,6 +75,7 @@ const profilesImport: ResourceImport = {
 
 export const permissionProfiles = {
   kind: 'permissionProfile' as const,
+  entry: permissionProfilesEntry,
   words: { one: 'permission profile', summary: 'profiles, groups and users', alwaysSummarised: true },
   count: (account) => account.permissionProfiles?.length ?? 0,
 

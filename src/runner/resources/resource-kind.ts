@@ -5,6 +5,7 @@ import type { AdminClient } from '../../client/admin/admin-client.js';
 import type { SignrunError } from '../../errors/signrun-error.js';
 import type { AccountItemProgress } from '../../state/journal-progress.js';
 import type { RawAccount } from '../../jobs/raw-job.js';
+import type { AccountEntryKind } from '../../jobs/account-entries/account-entry-kind.js';
 import type { AccountItemPlan, FoundPeople } from '../plan-types.js';
 import type { AccountItemResult } from '../run-results.js';
 
@@ -131,6 +132,14 @@ export interface AccountResourceKind {
    */
   readonly kind: string;
   readonly words: ResourceWords;
+  /**
+   * The job file's side: the account entry's field it is kept in, its JSON
+   * Schema, how an entry is resolved and checked (src/jobs/account-entries/).
+   * `npm run docs:kinds` lists the catalogue's into src/jobs (which cannot
+   * import the runner) and `npm run docs:jobs` writes their schema. Absent:
+   * the job file keeps it elsewhere (an organisation's, templates).
+   */
+  readonly entry?: AccountEntryKind;
   /**
    * `organization`: kept through the account's organisation (DocuSign's
    * Admin API), not as the account's own user — read and converged without

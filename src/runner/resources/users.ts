@@ -1,3 +1,4 @@
+import { usersEntry } from '../../jobs/account-entries/users.js';
 import type { ResolvedAccountUser } from '../../jobs/model.js';
 import type { UserWire } from '../../client/account-people.js';
 import type { AccountItemPlan, FoundPeople } from '../plan-types.js';
@@ -96,6 +97,7 @@ const usersImport: ResourceImport = {
 
 export const users = {
   kind: 'user' as const,
+  entry: usersEntry,
   words: { one: 'user', summary: 'profiles, groups and users', alwaysSummarised: true },
   count: (account) => account.users?.length ?? 0,
 
