@@ -1,10 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EsignatureClient } from '../../src/client/esignature-client.js';
-import type { ResolvedAccount } from '../../src/jobs/model.js';
-import type { RawAccount } from '../../src/jobs/raw-job.js';
+import type { AccountEntryKind } from '../../src/jobs/account-entries/account-entry-kind.js';
+import { loadJobs } from '../../src/jobs/index.js';
+import type { ResolvedAccount, SourcePosition } from '../../src/jobs/model.js';
 import { makeSecret } from '../../src/secret.js';
 import { openJournal, readJournal } from '../../src/state/journal.js';
 import { journalProgress } from '../../src/state/journal-progress.js';
@@ -25,15 +26,53 @@ import { itemWords, summaryWords } from '../../src/runner/resources/resource-wor
 
 // Issue 33, "adding a resource kind touches its own module": a kind this test
 // alone defines — stamps, kept in a service of its own (a Map) — joins the
-// catalogue, and the walkers that plan, run, journal, word and import an
-// account's contents take it without a line of theirs naming it.
+// catalogue with its job file's side (its field, the field's schema, its
+// resolving and checks, its types declared here by augmentation), and the
+// loader, the walkers that plan, run, journal and word an account's
+// contents, and the import take it without a line of theirs naming it.
 
 interface Stamp {
   stampName: string;
   colour: string;
 }
-type AccountWithStamps = ResolvedAccount & { stamps?: Stamp[] };
+
+// The kind's types, declared beside it (a real kind's module does the same).
+declare module '../../src/jobs/raw-job.js' {
+  interface RawAccount {
+    stamps?: Stamp[];
+  }
+}
+declare module '../../src/jobs/model.js' {
+  interface ResolvedAccount {
+    stamps?: Array<Stamp & { source: SourcePosition }>;
+  }
+}
 type FoundStamps = FoundPeople & { stamps?: Array<Stamp & { stampId: string }> };
+
+/** The job file's side: `stamps:` of an account entry, a colour of three, names unique. */
+const stampsEntry = {
+  field: 'stamps',
+  schema: {
+    type: 'array',
+    description: 'Stamps kept as code in this account.',
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['stampName', 'colour'],
+      properties: {
+        stampName: { type: 'string', minLength: 1, description: 'Name of the stamp.' },
+        colour: { enum: ['green', 'red', 'blue'], description: 'Its ink.' },
+      },
+    },
+  },
+  resolve: (raw, ctx) =>
+    (raw.stamps ?? []).map((s, i) => ({
+      stampName: ctx.sub(s.stampName),
+      colour: s.colour,
+      source: ctx.sourceOf(['stamps', i]),
+    })),
+  unique: { what: 'stamp', name: (s) => s.stampName, field: 'stampName', why: ': the toy keeps one per name' },
+} satisfies AccountEntryKind<Stamp & { source: SourcePosition }>;
 
 /** The toy service's stamps, by lower-case name. */
 const service = new Map<string, Stamp & { stampId: string }>();
@@ -41,14 +80,15 @@ let writes = 0;
 
 const stamps = {
   kind: 'stamp',
+  entry: stampsEntry,
   words: { one: 'stamp', summary: 'stamps' },
-  count: (account) => (account as AccountWithStamps).stamps?.length ?? 0,
+  count: (account) => account.stamps?.length ?? 0,
   async read(account, found) {
-    if (((account as AccountWithStamps).stamps?.length ?? 0) > 0) (found as FoundStamps).stamps = [...service.values()];
+    if ((account.stamps?.length ?? 0) > 0) (found as FoundStamps).stamps = [...service.values()];
   },
   readCalls: (_account, found) => ((found as FoundStamps).stamps ? 1 : 0),
   decide: (account, found, journal) =>
-    ((account as AccountWithStamps).stamps ?? []).map((stamp) => {
+    (account.stamps ?? []).map((stamp) => {
       const there = (found as FoundStamps).stamps?.find((s) => same(s.stampName, stamp.stampName));
       return itemDecision(
         account,
@@ -65,7 +105,7 @@ const stamps = {
   calls: (plans) => writeCalls(plans),
   async converge(account, plans, ctx) {
     for (const plan of plans) {
-      const stamp = (account as AccountWithStamps).stamps!.find((s) => same(s.stampName, plan.name))!;
+      const { source: _source, ...stamp } = account.stamps!.find((s) => same(s.stampName, plan.name))!;
       if (plan.action === 'create' || plan.action === 'update') {
         writes += 1;
         const stampId = plan.id ?? `st-${service.size + 1}`;
@@ -75,8 +115,7 @@ const stamps = {
     }
   },
   import: {
-    // A real kind adds its field to the job file's account; the toy's lives in this test only.
-    field: 'stamps' as keyof RawAccount,
+    field: 'stamps',
     async read(found) {
       (found as FoundStamps).stamps = [...service.values()];
     },
@@ -86,16 +125,36 @@ const stamps = {
 
 /** The catalogue with the toy kind in its place, last. */
 const kinds: readonly AccountResourceKind[] = [...resourceKinds, stamps];
+const folders: string[] = [];
 
-const source = { file: 'job.yaml', line: 1, column: 1 };
-const account: AccountWithStamps = {
-  job: 'j',
-  key: 'acme',
-  source,
-  state: 'present',
-  accountName: 'Acme',
-  stamps: [{ stampName: 'Approved', colour: 'green' }],
-};
+/** The job file's side of the catalogue with the toy's, as the loader is given them (the generated list's way). */
+const entries = kinds.flatMap((k) => (k.entry ? [k.entry] : []));
+
+const head = `version: 1
+job: j
+accounts:
+  - key: acme
+    accountName: Acme
+    initialUser: { email: admin@acme.test, password: "\${env.PW}" }
+    planInformation: { planId: p }
+`;
+let account: ResolvedAccount;
+
+/** Loads a job file with `body` under the account entry, the toy's kind among the entry kinds. */
+async function load(body: string) {
+  const dir = await mkdtemp(path.join(tmpdir(), 'signrun-toy-job-'));
+  folders.push(dir);
+  await writeFile(path.join(dir, 'job.yaml'), head + body);
+  return loadJobs(['job.yaml'], { cwd: dir, env: { PW: 'x', INK: 'Approved' }, accountEntries: entries });
+}
+
+beforeAll(async () => {
+  const loaded = await load(`    stamps:
+      - { stampName: "\${env.INK}", colour: green }
+`);
+  expect(loaded.ok, JSON.stringify(!loaded.ok && loaded.errors)).toBe(true);
+  if (loaded.ok) account = loaded.jobs[0]!.accounts[0]!;
+});
 
 // The toy's kind makes no call of DocuSign's, and the real kinds have nothing to do for this entry:
 // the client is never asked anything.
@@ -104,7 +163,6 @@ const client = EsignatureClient.create({
   auth: { kind: 'bearer', accessToken: makeSecret('never-sent') },
 });
 const people = unusedPeople(client, 'acc-1');
-const folders: string[] = [];
 
 afterAll(async () => {
   client.close();
@@ -118,6 +176,44 @@ async function planned(journal?: Parameters<typeof decideContents>[2]) {
 }
 
 describe('a resource kind of a test’s own, through the catalogue', () => {
+  it('is read from the job file by its own job side: resolved, and a bad entry refused at its line', async () => {
+    expect(account.stamps).toEqual([
+      {
+        stampName: 'Approved',
+        colour: 'green',
+        source: { file: expect.stringMatching(/job\.yaml$/), line: 9, column: 9 },
+      },
+    ]);
+    const bad = await load(`    stamps:
+      - { stampName: Approved, colour: green }
+      - { stampName: Urgent, colour: purple }
+      - { stampName: approved, colour: red }
+`);
+    expect(bad.ok).toBe(false);
+    if (bad.ok) return;
+    // The schema fragment refuses the colour; the kind's own checks wait for a schema-valid file.
+    expect(bad.errors.map((e) => [e.code, e.field, e.line])).toEqual([
+      ['SR_SCHEMA_ENUM', 'accounts[0].stamps[1].colour', 10],
+    ]);
+    const twice = await load(`    stamps:
+      - { stampName: Approved, colour: green }
+      - { stampName: approved, colour: red }
+`);
+    expect(twice.ok).toBe(false);
+    if (twice.ok) return;
+    expect(twice.errors.map((e) => [e.code, e.field, e.line, e.message])).toEqual([
+      [
+        'SR_ACCOUNT_NAME_DUPLICATE',
+        'accounts[0].stamps[1].stampName',
+        10,
+        'stamp "approved" is given twice in this account (also stamps[0]): the toy keeps one per name',
+      ],
+    ]);
+    // Without the toy's job side the loader knows no `stamps:` (the catalogue's own list).
+    const without = await loadJobs(['job.yaml'], { cwd: folders.at(-1)!, env: { PW: 'x' } });
+    expect(!without.ok && without.errors.map((e) => e.code)).toEqual(['SR_SCHEMA_UNKNOWN_PROPERTY']);
+  });
+
   it('is planned, converged and journalled exactly once, seen changed outside, worded and imported', async () => {
     // plan: the walkers read it, decide it, count its calls and word it.
     const first = await planned();
