@@ -292,16 +292,8 @@ export interface ResolvedAccount {
   addressInformation?: Partial<
     Record<'address1' | 'address2' | 'city' | 'country' | 'fax' | 'phone' | 'postalCode' | 'state', string>
   >;
-  /** Permission profiles kept as code in the account (`permissionProfiles:`), names unique (ignoring case). */
-  permissionProfiles?: ResolvedPermissionProfile[];
-  /** Groups kept as code (`groups:`), names unique; each profile named is defined or built in. */
-  groups?: ResolvedGroup[];
-  /** Users kept as code (`users:`), emails unique; each profile and group named is defined or built in. */
-  users?: ResolvedAccountUser[];
-  /** Brands kept as code (`brands:`), names unique (ignoring case); logos read and checked. */
-  brands?: ResolvedBrand[];
-  /** Connect configurations kept as code (`connect:`), names unique (ignoring case). */
-  connect?: ResolvedConnect[];
+  // What the entry keeps inside the account (permissionProfiles, groups, users, brands, connect …) is
+  // declared by each kind's job side, beside it (src/jobs/account-entries/), augmenting this interface.
   /**
    * Templates of the job file (`templates: [<key>, …]`) installed in the account: the very
    * definitions of the job's `templates:` (one definition, kept in each account that lists it).

@@ -263,17 +263,8 @@ export interface RawAccount {
   addressInformation?: Partial<
     Record<'address1' | 'address2' | 'city' | 'country' | 'fax' | 'phone' | 'postalCode' | 'state', string>
   >;
-  permissionProfiles?: Array<{ permissionProfileName: string; settings?: Record<string, string | boolean> }>;
-  groups?: Array<{ groupName: string; permissionProfileName?: string }>;
-  users?: Array<{
-    userName?: string;
-    email: string;
-    permissionProfileName?: string;
-    groups?: string[];
-    state?: 'present' | 'absent';
-  }>;
-  brands?: RawBrand[];
-  connect?: RawConnect[];
+  // What the entry keeps inside the account (permissionProfiles, groups, users, brands, connect …) is
+  // declared by each kind's job side, beside it (src/jobs/account-entries/), augmenting this interface.
   /** Keys of this job file's `templates:` installed in the account. */
   templates?: string[];
 }

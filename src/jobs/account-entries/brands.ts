@@ -1,6 +1,19 @@
 import type { ResolvedBrand } from '../model.js';
+import type { RawBrand } from '../raw-job.js';
 import { resolveBrands } from '../resolve-account-brands.js';
 import type { AccountEntryKind } from './account-entry-kind.js';
+
+declare module '../raw-job.js' {
+  interface RawAccount {
+    brands?: RawBrand[];
+  }
+}
+declare module '../model.js' {
+  interface ResolvedAccount {
+    /** Brands kept as code (`brands:`), names unique (ignoring case); logos read and checked. */
+    brands?: ResolvedBrand[];
+  }
+}
 
 /** `brands:` of an account entry: logos read and checked (resolve-account-brands.ts). */
 export const brandsEntry = {

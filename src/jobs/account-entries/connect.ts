@@ -1,6 +1,19 @@
 import type { ResolvedConnect } from '../model.js';
+import type { RawConnect } from '../raw-job.js';
 import { resolveConnect } from '../resolve-account-brands.js';
 import type { AccountEntryKind } from './account-entry-kind.js';
+
+declare module '../raw-job.js' {
+  interface RawAccount {
+    connect?: RawConnect[];
+  }
+}
+declare module '../model.js' {
+  interface ResolvedAccount {
+    /** Connect configurations kept as code (`connect:`), names unique (ignoring case). */
+    connect?: ResolvedConnect[];
+  }
+}
 
 /** `connect:` of an account entry: DocuSign Connect configurations (resolve-account-brands.ts). */
 export const connectEntry = {

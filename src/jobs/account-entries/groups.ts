@@ -4,6 +4,18 @@ import type { AccountEntryKind } from './account-entry-kind.js';
 import { checkKnownName } from './known-names.js';
 import { profileNames } from './permission-profiles.js';
 
+declare module '../raw-job.js' {
+  interface RawAccount {
+    groups?: Array<{ groupName: string; permissionProfileName?: string }>;
+  }
+}
+declare module '../model.js' {
+  interface ResolvedAccount {
+    /** Groups kept as code (`groups:`), names unique; each profile named is defined or built in. */
+    groups?: ResolvedGroup[];
+  }
+}
+
 /** `groups:` of an account entry: each profile named defined in the entry or built in. */
 export const groupsEntry = {
   field: 'groups',

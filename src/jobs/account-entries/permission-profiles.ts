@@ -2,6 +2,18 @@ import { builtInPermissionProfiles } from '../../envelope/account-role-settings.
 import type { ResolvedPermissionProfile } from '../model.js';
 import type { AccountEntryKind } from './account-entry-kind.js';
 
+declare module '../raw-job.js' {
+  interface RawAccount {
+    permissionProfiles?: Array<{ permissionProfileName: string; settings?: Record<string, string | boolean> }>;
+  }
+}
+declare module '../model.js' {
+  interface ResolvedAccount {
+    /** Permission profiles kept as code in the account (`permissionProfiles:`), names unique (ignoring case). */
+    permissionProfiles?: ResolvedPermissionProfile[];
+  }
+}
+
 /** The permission profile names an entry may refer to: DocuSign's own, then the entry's. */
 export function profileNames(resolved: Readonly<{ permissionProfiles?: ResolvedPermissionProfile[] }>): string[] {
   return [...builtInPermissionProfiles, ...(resolved.permissionProfiles ?? []).map((p) => p.permissionProfileName)];

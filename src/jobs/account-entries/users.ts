@@ -5,6 +5,24 @@ import { groupNames } from './groups.js';
 import { checkKnownName } from './known-names.js';
 import { profileNames } from './permission-profiles.js';
 
+declare module '../raw-job.js' {
+  interface RawAccount {
+    users?: Array<{
+      userName?: string;
+      email: string;
+      permissionProfileName?: string;
+      groups?: string[];
+      state?: 'present' | 'absent';
+    }>;
+  }
+}
+declare module '../model.js' {
+  interface ResolvedAccount {
+    /** Users kept as code (`users:`), emails unique; each profile and group named is defined or built in. */
+    users?: ResolvedAccountUser[];
+  }
+}
+
 /** `users:` of an account entry: emails well formed, a present user with a userName, profiles and groups known. */
 export const usersEntry = {
   field: 'users',
