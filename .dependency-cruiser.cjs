@@ -116,6 +116,18 @@ module.exports = {
         pathNot: ['^src/sandbox/esignature/', '^src/sandbox/platform/'],
       },
     },
+    {
+      name: 'sandbox-groups-below-their-assembly',
+      comment:
+        "The API groups (the eSignature API, the account server, the Admin API) keep their routes, storage and " +
+        'wire shapes; services.ts assembles their stores and applies the seed, and the pages (signing, console, ' +
+        '/sandbox control) and app.ts stand on top. A group imports none of those: where it needs a few of the ' +
+        'services it names them (AdminServices, PeopleStores), so no arrow runs back up and no two folders import ' +
+        'each other.',
+      severity: 'error',
+      from: { path: '^src/sandbox/(esignature|oauth|admin)/' },
+      to: { path: '^src/sandbox/(services\\.ts$|seed/|signing/|console/|control/|app\\.ts$|server\\.ts$|index\\.ts$)' },
+    },
     layer(
       'client-knows-no-yaml-no-state',
       'The HTTP client speaks the eSignature API and nothing else: no job files (src/jobs), no journal ' +
