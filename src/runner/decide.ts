@@ -1,4 +1,4 @@
-import { recipientRefOf, type ResolvedAccount, type ResolvedEnvelope, type ResolvedRecipient } from '../jobs/model.js';
+import type { ResolvedAccount, ResolvedEnvelope } from '../jobs/model.js';
 import type { AccountProgress, EnvelopeProgress } from '../state/journal-progress.js';
 import { claimIdentityOf, identityOf } from './identity.js';
 import type {
@@ -10,9 +10,9 @@ import type {
   EnvelopeStep,
 } from './plan-types.js';
 import type { ServiceLedger } from './envelopes/service-ledger.js';
+import { signersInTurn, viewKeyOf } from './envelopes/envelope-recipients.js';
 import type { SigningUrls } from '../config/types.js';
 import { isSettledEnvelope } from '../envelope/statuses.js';
-import { recipientKind, recipientMustAct } from '../envelope/recipient-kinds.js';
 
 /** A signing address with less than this left is asked for again. */
 export const minViewLifeMs = 60_000;
@@ -33,41 +33,6 @@ export interface DecisionSources {
   replaceDrifted?: boolean;
   /** `on-demand`: the views step makes no call (signing.json lists the signers; addresses are made when they arrive). */
   signingUrls?: SigningUrls;
-}
-
-/** The recipients of an envelope, whichever its kind. */
-export function recipientsOf(envelope: ResolvedEnvelope): ResolvedRecipient[] {
-  switch (envelope.kind) {
-    case 'template':
-      return envelope.templateRoles;
-    case 'composite':
-      // The templates' roles filled, then the people added beyond them.
-      return [...envelope.templateRoles, ...envelope.recipients];
-    case 'documents':
-      return envelope.recipients;
-  }
-}
-
-/**
- * The embedded recipients that get a signing address when the envelope is
- * sent: those of the first routing order in which someone must act (a
- * carbon copy's order passes at once; a later one cannot act yet: DocuSign
- * answers RECIPIENT_NOT_IN_SEQUENCE), but not a witness, who acts after the
- * person they witness. None for a draft, or without a return URL.
- */
-export function signersInTurn(envelope: ResolvedEnvelope): ResolvedRecipient[] {
-  if (envelope.status !== 'sent' || !envelope.returnUrl) return [];
-  const acting = recipientsOf(envelope).filter((r) => recipientMustAct(recipientKind(r.kind)));
-  const orders = acting.map((r) => Number(r.routingOrder ?? '1'));
-  const first = Math.min(...orders);
-  return acting.filter(
-    (r, i) => r.clientUserId !== undefined && orders[i] === first && !recipientKind(r.kind).signsFor,
-  );
-}
-
-/** Identity of a signer's view in the journal: its recipientId, or for a template role its role name. */
-export function viewKeyOf(signer: ResolvedRecipient): string {
-  return recipientRefOf(signer);
 }
 
 /**

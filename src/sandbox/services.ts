@@ -37,6 +37,8 @@ import { createAuthenticator, type Authenticator } from './esignature/authentica
 import { applySeed, seedBaseDir } from './seed/apply-seed.js';
 import { oauthConsents } from './oauth/oauth-consents.js';
 import { oauthRedirectUris } from './oauth/redirect-uris.js';
+import { oauthSchemaSql } from './oauth/oauth-schema.js';
+import { adminSchemaSql } from './admin/admin-schema.js';
 import { defaultSeed } from './seed/default-seed.js';
 import { loadSeedFile } from './seed/load-seed.js';
 import { createHourlyLimit, type HourlyLimit } from './platform/limits/hourly-limit.js';
@@ -178,7 +180,7 @@ export async function createServices(
   const publicUrl = options.publicUrl !== undefined ? parsePublicUrl(options.publicUrl) : undefined;
   let db: SandboxDatabase;
   try {
-    db = openDatabase(options.dataDir);
+    db = openDatabase(options.dataDir, [oauthSchemaSql, adminSchemaSql]);
   } catch (cause) {
     throw new SignrunError(
       'SR_SANDBOX_START',

@@ -51,7 +51,7 @@ const field = (name: string, value: string): CustomFieldRecord => ({
 const t0 = Date.UTC(2026, 10, 21);
 
 function filled(count: number) {
-  const db = openDatabase(undefined);
+  const db = openDatabase(undefined, []);
   dbs.push(db);
   const envelopes = envelopesRepository(db);
   db.transaction(() => {

@@ -8,7 +8,7 @@ afterEach(() => {
 });
 
 function database(): SandboxDatabase {
-  const db = openDatabase(undefined);
+  const db = openDatabase(undefined, []);
   dbs.push(db);
   db.exec(`CREATE TABLE t (id TEXT PRIMARY KEY, n INTEGER, x REAL, note TEXT, data BLOB);
     CREATE TABLE u (id TEXT, n INTEGER);

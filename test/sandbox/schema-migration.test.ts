@@ -40,7 +40,7 @@ describe('schema migration', () => {
         created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, finished_at INTEGER);`);
     old.close();
 
-    const db = openDatabase(dir);
+    const db = openDatabase(dir, []);
     try {
       const [recipient] = envelopesRepository(db).recipients('e1');
       expect(recipient).toMatchObject({
@@ -61,7 +61,7 @@ describe('schema migration', () => {
       db.close();
     }
     // Opening again changes nothing (the columns are there).
-    openDatabase(dir).close();
+    openDatabase(dir, []).close();
   });
 
   it('reads a version-2 file’s templates as signer roles, listed and changed as new ones', () => {
@@ -79,7 +79,7 @@ describe('schema migration', () => {
       INSERT INTO template_roles VALUES ('t1', 0, '1', 'employee', '1', '{"signHereTabs":[{"documentId":"1"}]}');`);
     old.close();
 
-    const db = openDatabase(dir);
+    const db = openDatabase(dir, []);
     try {
       const templates = templatesRepository(db);
       const template = templates.get('a1', 'T1');
@@ -117,7 +117,7 @@ describe('schema migration', () => {
       INSERT INTO users VALUES ('u1', 'a1', 'old@example.com', 'old@example.com', 'x', 1, 1000);`);
     old.close();
 
-    const db = openDatabase(dir);
+    const db = openDatabase(dir, []);
     try {
       expect(accountsRepository(db).user('u1')).toMatchObject({
         permissionProfileId: null,

@@ -13,7 +13,7 @@ import { documentFile, itemFile, itemFolder } from '../../output/output-paths.js
 import { copyFacts, shownFactFields } from '../../output/status-fields.js';
 import { envelopeDefinitionOf } from './envelope-definition.js';
 import type { ValidatedDocuments } from './validated-documents.js';
-import { recipientsOf, signersInTurn, viewKeyOf } from '../decide.js';
+import { recipientsOf, signersInTurn, viewKeyOf } from './envelope-recipients.js';
 import { identityOf, transactionIdOf } from '../identity.js';
 import { isSettledEnvelope, recipientHasActed } from '../../envelope/statuses.js';
 import { shorthandRecipientKind } from '../../envelope/recipient-kinds.js';

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { SandboxServices } from '../services.js';
+import type { AdminServices } from './admin-services.js';
 import type { Principal } from '../esignature/authentication/authenticate.js';
 import {
   organizationsStore,
@@ -30,9 +30,9 @@ declare module 'fastify' {
   }
 }
 
-/** What the Admin API's groups share: the sandbox's services and the Admin API's stores. */
+/** What the Admin API's groups share: the part of the sandbox's services they use and the Admin API's stores. */
 export interface AdminContext {
-  sandbox: SandboxServices;
+  sandbox: AdminServices;
   organizations: OrganizationsStore;
   works: AssetGroupWorks;
   settings: AccountSettingsStore;
@@ -44,7 +44,7 @@ export interface AdminContext {
   workDelayMs: number;
 }
 
-export function createAdminContext(sandbox: SandboxServices, workDelayMs: number, origin: () => string): AdminContext {
+export function createAdminContext(sandbox: AdminServices, workDelayMs: number, origin: () => string): AdminContext {
   const organizations = organizationsStore(sandbox.db);
   const settings = accountSettingsStore(sandbox.db);
   return {

@@ -1,4 +1,5 @@
-import { escapeHtml, shell } from '../signing/page-html.js';
+import { shell } from '../signing/page-html.js';
+import { escapeHtml } from '../platform/html-escape.js';
 import { pageText } from '../signing/page-text.js';
 import type { FolderType } from '../esignature/folders/repository.js';
 

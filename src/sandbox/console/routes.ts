@@ -3,7 +3,7 @@ import { returnAddress } from '../signing/return-address.js';
 import { recipientKind, tabsByKind } from '../../envelope/index.js';
 import { messagePageHtml } from '../signing/page-html.js';
 import { pageText } from '../signing/page-text.js';
-import { readCookie } from '../signing/session-cookie.js';
+import { readCookie } from '../platform/http/cookies.js';
 import { setSecurityHeaders } from '../signing/security-headers.js';
 import { publicOrigin } from '../platform/http/public-origin.js';
 import { isoTime } from '../platform/clock.js';

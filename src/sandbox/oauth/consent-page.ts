@@ -1,4 +1,4 @@
-import { escapeHtml } from '../signing/page-html.js';
+import { escapeHtml } from '../platform/html-escape.js';
 
 /** What the consent form carries from GET /oauth/auth to its POST (hidden fields). */
 export interface ConsentRequest {

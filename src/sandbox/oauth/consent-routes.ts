@@ -5,7 +5,7 @@ import { oauthRedirectUris, type OAuthRedirectUris } from './redirect-uris.js';
 import { OAuthError } from './oauth-error.js';
 import { parseScopes } from './scopes.js';
 import { consentErrorHtml, consentPageHtml, type ConsentRequest } from './consent-page.js';
-import { readCookie } from '../signing/session-cookie.js';
+import { readCookie } from '../platform/http/cookies.js';
 import { ApiError } from '../platform/http/api-error.js';
 
 /** An authorization code lives five minutes, as DocuSign's do (they are single use). */

@@ -5,7 +5,7 @@ import { verifyJwtAssertion } from './jwt-grant.js';
 import { audienceOf } from './account-origin.js';
 import { publicOrigin } from '../platform/http/public-origin.js';
 import type { GrantRecord, OAuthStore } from './oauth-store.js';
-import type { SandboxServices } from '../services.js';
+import type { AccountsRepository } from '../esignature/accounts/repository.js';
 
 /** DocuSign's lifetimes: a JWT grant's token lives one hour, a person's (code grant) eight, a refresh token thirty days. */
 export const jwtTokenLifetimeSeconds = 3600;
@@ -191,7 +191,7 @@ function refreshGrant(
   body: Record<string, string | undefined>,
   store: OAuthStore,
   now: number,
-  sandbox: SandboxServices,
+  sandbox: { accounts: AccountsRepository },
 ): GrantRecord {
   if (!body.refresh_token) throw invalidRequest('send the refresh_token');
   const grant = store.takeRefreshToken(body.refresh_token, now);

@@ -16,7 +16,7 @@ import { generatedDocument } from '../platform/pdf/generated-document.js';
 import { quickPageCount } from '../platform/pdf/page-count.js';
 import type { OAuthConsents } from '../oauth/oauth-consents.js';
 import type { OAuthRedirectUris } from '../oauth/redirect-uris.js';
-import { seedOrganizations } from '../admin/organizations/seed-organizations.js';
+import { seedOrganizations } from './seed-organizations.js';
 
 /** Where a seed's relative file paths start (the folder of the seed file); absent for the built-in seed. */
 export interface ApplySeedOptions {

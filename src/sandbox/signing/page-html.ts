@@ -3,11 +3,7 @@ import type { PageText } from './page-text.js';
 import type { MarkOnPage, SignaturePlace } from './signature-places.js';
 import { fieldsShownField, type SigningField } from '../esignature/envelopes/tabs/entered-values.js';
 import type { PageBrand } from '../esignature/brands/brand-look.js';
-
-/** Escapes text for HTML element content and double-quoted attributes. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+import { escapeHtml } from '../platform/html-escape.js';
 
 /** What the signing page shows. */
 export interface SigningPageModel {

@@ -14,7 +14,8 @@ import { EnvelopeLock } from './envelope-lock.js';
 import { messagePageHtml } from './page-html.js';
 import { pageText, pageTextFromAcceptLanguage, type PageText } from './page-text.js';
 import { returnAddress, type SigningEvent } from './return-address.js';
-import { clearedSessionCookie, readCookie, sessionCookieName } from './session-cookie.js';
+import { clearedSessionCookie, sessionCookieName } from './session-cookie.js';
+import { readCookie } from '../platform/http/cookies.js';
 import { sameText, SigningSessions, type SigningSession } from './signing-sessions.js';
 
 /** A form the page posts (urlencoded, parsed by app.ts with its own limit: wire/form-body.ts). */

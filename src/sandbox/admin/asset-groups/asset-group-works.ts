@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SandboxServices } from '../../services.js';
+import type { AdminServices } from '../admin-services.js';
 import type { OrganizationsStore } from '../organizations/organizations-store.js';
 import type { AccountSettingsStore } from '../../esignature/accounts/settings-store.js';
 import { provisionAccount, type TargetAccountRequest } from './provision-account.js';
@@ -76,7 +76,7 @@ export type AssetGroupWorks = ReturnType<typeof assetGroupWorks>;
  * sandbox does it when it starts again.
  */
 export function assetGroupWorks(
-  sandbox: SandboxServices,
+  sandbox: AdminServices,
   organizations: OrganizationsStore,
   settings: AccountSettingsStore,
   origin: () => string,

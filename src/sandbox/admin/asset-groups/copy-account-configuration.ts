@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SandboxServices } from '../../services.js';
+import type { AdminServices } from '../admin-services.js';
 
 /**
  * What DocuSign's account clone copies besides the settings: the source's
@@ -9,7 +9,7 @@ import type { SandboxServices } from '../../services.js';
  * transaction.
  */
 export function copyAccountConfiguration(
-  sandbox: SandboxServices,
+  sandbox: AdminServices,
   sourceAccountId: string,
   targetAccountId: string,
   now: number,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SandboxServices } from '../../services.js';
+import type { AdminServices } from '../admin-services.js';
 import { hashToken, newToken } from '../../esignature/authentication/view-tokens.js';
 
 /** The account the caller asked for (the request's targetAccount). */
@@ -19,7 +19,7 @@ export interface TargetAccountRequest {
  * Runs inside the work's transaction. Returns the account's id.
  */
 export function provisionAccount(
-  sandbox: SandboxServices,
+  sandbox: AdminServices,
   target: TargetAccountRequest,
   how: { planId: string | undefined; now: number; origin: string },
 ): string {

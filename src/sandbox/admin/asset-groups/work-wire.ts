@@ -1,9 +1,9 @@
-import type { SandboxServices } from '../../services.js';
+import type { AdminServices } from '../admin-services.js';
 import type { WorkRecord } from './asset-group-works.js';
 import { adminTime } from '../admin-wire.js';
 
 /** Who asked for the work, as the wire names them. */
-function requester(sandbox: SandboxServices, work: WorkRecord) {
+function requester(sandbox: AdminServices, work: WorkRecord) {
   const user = sandbox.accounts.user(work.createdByUserId);
   return { createdByName: user?.userName, createdByEmail: user?.email };
 }
@@ -32,7 +32,7 @@ function targetAccount(work: WorkRecord) {
 }
 
 /** What a clone and a creation both say of their work: its ids, kind, status and who asked for it. */
-function workStatus(sandbox: SandboxServices, work: WorkRecord) {
+function workStatus(sandbox: AdminServices, work: WorkRecord) {
   return {
     assetGroupWorkId: work.id,
     assetGroupId: work.assetGroupId,
@@ -46,7 +46,7 @@ function workStatus(sandbox: SandboxServices, work: WorkRecord) {
 }
 
 /** `#/definitions/AssetGroupAccountClone`: a clone and its status. */
-export function cloneWire(sandbox: SandboxServices, work: WorkRecord) {
+export function cloneWire(sandbox: AdminServices, work: WorkRecord) {
   const source = work.request.sourceAccount;
   return {
     sourceAccount: {
@@ -61,7 +61,7 @@ export function cloneWire(sandbox: SandboxServices, work: WorkRecord) {
 }
 
 /** `#/definitions/SubAccountCreateWorker`: an account creation and its status. */
-export function createWorkerWire(sandbox: SandboxServices, work: WorkRecord) {
+export function createWorkerWire(sandbox: AdminServices, work: WorkRecord) {
   const subscription = work.request.subscription;
   return {
     targetAccount: targetAccount(work),
@@ -74,7 +74,7 @@ export function createWorkerWire(sandbox: SandboxServices, work: WorkRecord) {
 }
 
 /** `#/definitions/Subscription.Provision.Model.AssetGroupWorkResult`: what accountCreate answers (PascalCase on DocuSign's wire). */
-export function workResultWire(sandbox: SandboxServices, work: WorkRecord) {
+export function workResultWire(sandbox: AdminServices, work: WorkRecord) {
   const t = work.request.targetAccount;
   const user = sandbox.accounts.user(work.createdByUserId);
   const admin = {

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { SandboxServices } from '../../services.js';
+import type { AdminServices } from '../admin-services.js';
 import { accountOfOrganization, callerOf, organizationOf, type AdminContext } from '../admin-context.js';
 import { adminErrors } from '../admin-error.js';
 import { adminTime, bodyObject, sandboxSite } from '../admin-wire.js';
@@ -14,7 +14,7 @@ export function exportCsvUrl(origin: string, job: BulkJobRecord): string {
 }
 
 /** `#/definitions/OrganizationExportResponse`. */
-export function exportWire(sandbox: SandboxServices, origin: string, job: BulkJobRecord) {
+export function exportWire(sandbox: AdminServices, origin: string, job: BulkJobRecord) {
   const user = sandbox.accounts.user(job.requestorUserId);
   const done = job.status === 'completed';
   const rows = typeof job.result?.['number_rows'] === 'number' ? job.result['number_rows'] : 0;

@@ -1,16 +1,24 @@
 import type { FastifyRequest } from 'fastify';
-import type { SandboxServices } from '../../services.js';
 import type { UserRecord } from '../accounts/repository.js';
-import type { PermissionProfileRecord } from './repository.js';
+import type { PermissionProfileRecord, PermissionProfilesRepository } from './repository.js';
 import { apiErrors } from '../../platform/http/api-error.js';
 import { principalOf } from '../request-helpers.js';
+
+/**
+ * What reading a user's profile takes of the sandbox's services: the group
+ * names the part it reads, since services.ts, which assembles them all,
+ * stands above the API groups.
+ */
+export interface ProfileStores {
+  permissionProfiles: PermissionProfilesRepository;
+}
 
 /**
  * A user's permission profile: the one set on the user, else the account's
  * "Account Administrator" (an account's initial user and a seed's user are
  * its administrators, as on DocuSign).
  */
-export function profileOfUser(sandbox: SandboxServices, user: UserRecord): PermissionProfileRecord {
+export function profileOfUser(sandbox: ProfileStores, user: UserRecord): PermissionProfileRecord {
   const own = user.permissionProfileId
     ? sandbox.permissionProfiles.get(user.accountId, user.permissionProfileId)
     : undefined;

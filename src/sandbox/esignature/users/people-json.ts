@@ -1,15 +1,20 @@
-import type { SandboxServices } from '../../services.js';
-import type { UserRecord } from '../accounts/repository.js';
-import type { GroupRecord } from '../groups/repository.js';
+import type { AccountsRepository, UserRecord } from '../accounts/repository.js';
+import type { GroupRecord, GroupsRepository } from '../groups/repository.js';
 import type { PermissionProfileRecord } from '../permission-profiles/repository.js';
 import { isoTime } from '../../platform/clock.js';
-import { profileOfUser } from '../permission-profiles/permissions.js';
+import { profileOfUser, type ProfileStores } from '../permission-profiles/permissions.js';
 import { isAccountRoleSetting, type AccountRoleSettings } from '../../../envelope/account-role-settings.js';
 import { lenientObject, lenientString } from '../../platform/http/lenient.js';
 
 // The answers of the users, groups and permission profiles APIs, in the v2.1
 // Swagger's shapes (#/definitions/userInformation, userInfo, group,
 // permissionProfile): every value a string, as DocuSign sends them.
+
+/** The stores the people's wire shapes read: a part of the sandbox's services (services.ts assembles them above the API groups). */
+export interface PeopleStores extends ProfileStores {
+  accounts: AccountsRepository;
+  groups: GroupsRepository;
+}
 
 /** DocuSign's userStatus of a user. */
 export function userStatusOf(user: UserRecord): 'Active' | 'ActivationSent' | 'Closed' {
@@ -18,7 +23,7 @@ export function userStatusOf(user: UserRecord): 'Active' | 'ActivationSent' | 'C
 }
 
 /** The users of an account that count as members of a group (Everyone: every open user). */
-export function membersOf(sandbox: SandboxServices, group: GroupRecord): UserRecord[] {
+export function membersOf(sandbox: PeopleStores, group: GroupRecord): UserRecord[] {
   if (group.groupType === 'everyoneGroup')
     return sandbox.accounts.usersOf(group.accountId).filter((u) => userStatusOf(u) !== 'Closed');
   return sandbox.groups
@@ -28,7 +33,7 @@ export function membersOf(sandbox: SandboxServices, group: GroupRecord): UserRec
 }
 
 /** The groups a user is in (Everyone always, while open). */
-export function groupsOfUser(sandbox: SandboxServices, user: UserRecord): GroupRecord[] {
+export function groupsOfUser(sandbox: PeopleStores, user: UserRecord): GroupRecord[] {
   const own = new Set(sandbox.groups.groupIdsOf(user.id));
   return sandbox.groups
     .list(user.accountId)
@@ -36,7 +41,7 @@ export function groupsOfUser(sandbox: SandboxServices, user: UserRecord): GroupR
 }
 
 /** #/definitions/userInfo: a user as lists of members show one. */
-export function userInfoJson(sandbox: SandboxServices, user: UserRecord, apiBase: string) {
+export function userInfoJson(sandbox: PeopleStores, user: UserRecord, apiBase: string) {
   const account = sandbox.accounts.account(user.accountId);
   return {
     userId: user.id,
@@ -54,7 +59,7 @@ export function userInfoJson(sandbox: SandboxServices, user: UserRecord, apiBase
 export const activationAccessCodeDetail = 'activationAccessCode';
 
 /** #/definitions/userInformation: a user as the users API shows one; `additional` adds its groups. */
-export function userInformationJson(sandbox: SandboxServices, user: UserRecord, apiBase: string, additional = false) {
+export function userInformationJson(sandbox: PeopleStores, user: UserRecord, apiBase: string, additional = false) {
   const profile = profileOfUser(sandbox, user);
   const { [activationAccessCodeDetail]: _accessCode, ...details } = user.details ?? {};
   return {
@@ -75,7 +80,7 @@ export function userInformationJson(sandbox: SandboxServices, user: UserRecord, 
 }
 
 /** #/definitions/group; `usersCount` when asked (include_usercount). */
-export function groupJson(sandbox: SandboxServices, group: GroupRecord, withCount: boolean) {
+export function groupJson(sandbox: PeopleStores, group: GroupRecord, withCount: boolean) {
   return {
     groupId: group.id,
     groupName: group.name,
@@ -87,7 +92,7 @@ export function groupJson(sandbox: SandboxServices, group: GroupRecord, withCoun
 
 /** #/definitions/permissionProfile; `include` as the query's (user_count, users). */
 export function permissionProfileJson(
-  sandbox: SandboxServices,
+  sandbox: PeopleStores,
   profile: PermissionProfileRecord,
   include: ReadonlySet<string>,
   apiBase: string,

@@ -12,12 +12,12 @@ import {
   userInfoJson,
   userInformationJson,
   userStatusOf,
+  type PeopleStores,
 } from './people-json.js';
 import { requirePermission } from '../permission-profiles/permissions.js';
 import { hashPassword } from '../../platform/password-hash.js';
 import { hashToken, newToken } from '../authentication/view-tokens.js';
 import type { UserRecord } from '../accounts/repository.js';
-import type { SandboxServices } from '../../services.js';
 
 interface UserParams extends AccountParams {
   userId: string;
@@ -60,7 +60,7 @@ function detailsOf(item: Record<string, unknown>, base: Record<string, string> =
 }
 
 /** The profile a body names, by id or by name; undefined: none named; null: named but not in the account. */
-function namedProfile(sandbox: SandboxServices, accountId: string, item: Record<string, unknown>) {
+function namedProfile(sandbox: PeopleStores, accountId: string, item: Record<string, unknown>) {
   const id = lenientString(item['permissionProfileId'], 'permissionProfileId');
   const name = lenientString(item['permissionProfileName'], 'permissionProfileName');
   if (id) return sandbox.permissionProfiles.get(accountId, id) ?? null;
@@ -224,7 +224,7 @@ export const userRoutes: FastifyPluginAsync = async (app) => {
   );
 
   /** Applies one userInformation body to a user; an error message when it cannot. */
-  function update(sandbox: SandboxServices, user: UserRecord, item: Record<string, unknown>): string | undefined {
+  function update(sandbox: PeopleStores, user: UserRecord, item: Record<string, unknown>): string | undefined {
     const email = lenientString(item['email'], 'email')?.trim();
     if (email !== undefined && !emailPattern.test(email)) return "'email' must be an email address.";
     const profile = namedProfile(sandbox, user.accountId, item);

@@ -12,14 +12,20 @@ export type SandboxDatabase = Database.Database;
  * WAL with synchronous=NORMAL: a commit is in the WAL before the answer goes
  * out, so a killed process (SIGKILL) loses nothing; only a power cut could
  * lose the last commits, which a local sandbox accepts for speed.
+ *
+ * `groupTables`: the `CREATE TABLE IF NOT EXISTS` statements of the API
+ * groups that keep tables of their own (the account server's, the Admin
+ * API's), run after the shared schema: each group defines its tables, and
+ * the platform knows none of them.
  */
-export function openDatabase(dataDir: string | undefined): SandboxDatabase {
+export function openDatabase(dataDir: string | undefined, groupTables: readonly string[]): SandboxDatabase {
   const db = new Database(dataDir === undefined ? ':memory:' : join(dataDir, 'sandbox.sqlite'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   db.exec(schemaSql);
+  for (const tables of groupTables) db.exec(tables);
   migrate(db);
   return db;
 }

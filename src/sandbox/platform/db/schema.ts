@@ -1,6 +1,3 @@
-import { oauthSchemaSql } from '../../oauth/oauth-schema.js';
-import { adminSchemaSql } from '../../admin/admin-schema.js';
-
 /**
  * The sandbox's SQLite schema, version 7 (3: templates made through the API —
  * description, owner, last change, deletion; template recipients of every kind;
@@ -14,7 +11,9 @@ import { adminSchemaSql } from '../../admin/admin-schema.js';
  * 9: the scopes of access tokens, DocuSign's Admin API (admin/admin-schema.ts) —
  * 6 to 9 whole tables only, so
  * older files gain them through `CREATE TABLE IF NOT EXISTS`). Applied by `openDatabase` when the
- * file is new (the account server's tables: oauth/oauth-schema.ts). Ids are strings (GUIDs) as on DocuSign's wire; times are epoch
+ * file is new, followed by the tables the API groups keep of their own (the account server's:
+ * oauth/oauth-schema.ts; the Admin API's: admin/admin-schema.ts), which services.ts hands it, so that
+ * the platform imports no API group. Ids are strings (GUIDs) as on DocuSign's wire; times are epoch
  * milliseconds; document bytes live in the blob store, referenced by sha256.
  * A file of an older version is brought up to date by `schemaMigrations`.
  */
@@ -398,9 +397,7 @@ CREATE TABLE IF NOT EXISTS management_views (
   csrf_token TEXT,
   expires_at INTEGER,
   finished_at INTEGER
-);
-${oauthSchemaSql}
-${adminSchemaSql}`;
+);`;
 
 /**
  * What brings a file of an older schema version up to `schemaVersion`: the

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { SignrunError } from '../../../errors/signrun-error.js';
-import type { SandboxDatabase } from '../../platform/db/open-database.js';
-import type { SeedOrganization } from '../../seed/seed-types.js';
-import { organizationsStore } from './organizations-store.js';
+import { SignrunError } from '../../errors/signrun-error.js';
+import type { SandboxDatabase } from '../platform/db/open-database.js';
+import type { SeedOrganization } from './seed-types.js';
+import { organizationsStore } from '../admin/organizations/organizations-store.js';
 
 /** An account of the seed as written: its id, name and users. */
 interface SeededAccount {
