@@ -3,6 +3,7 @@ import {
   type DocumentWorkOptions,
 } from '../../../src/sandbox/esignature/document-work/document-work-pool.js';
 import type { DocumentWork } from '../../../src/sandbox/esignature/document-work/document-work.js';
+import type { DocumentTask } from '../../../src/sandbox/esignature/document-work/document-tasks.js';
 
 /** Atomics.waitAsync (Node 20 has it; TypeScript's ES2023 lib does not name it). */
 const waitAsync = (array: Int32Array, index: number, value: number): { value: Promise<string> | string } =>
@@ -26,16 +27,22 @@ export interface WorkerGate {
  * through a gate the test holds. Fails when no built worker is there rather
  * than doing the work inline.
  */
-export function builtDocumentWork(options: Omit<DocumentWorkOptions, 'script' | 'workerData'> = {}): {
+export function builtDocumentWork(
+  options: Omit<DocumentWorkOptions, 'script' | 'workerData'> & {
+    /** Tasks of these ops are held at the gate whatever their bytes (a DocGen DOCX's merge fields). */
+    holdOps?: DocumentTask['op'][];
+  } = {},
+): {
   work: DocumentWork;
   gate: WorkerGate;
 } {
   const shared = new SharedArrayBuffer(8);
   const cells = new Int32Array(shared);
+  const { holdOps, ...pool } = options;
   const work = createDocumentWork({
-    ...options,
+    ...pool,
     script: new URL('./gated-document-worker.mjs', import.meta.url),
-    workerData: { gate: shared },
+    workerData: { gate: shared, holdOps },
   });
   if (work.stats().mode !== 'threads') throw new Error('no document pool: run `npm run build` first');
   const gate: WorkerGate = {
