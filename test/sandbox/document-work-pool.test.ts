@@ -1,13 +1,17 @@
-import { PDFDocument } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { injectedSandbox } from './helpers/injected-sandbox.js';
 import { authHeader, call, makePdf } from './helpers/api.js';
 import { openSigningLink, postForm } from '../signing/sign-over-http.js';
 import { offLoopJsonAbove } from '../../src/sandbox/platform/http/large-json-body.js';
 import { defaultSeedIds } from '../../src/sandbox/index.js';
-import { builtDocumentWork } from './helpers/built-document-work.js';
+import { builtDocumentWork, type WorkerGate } from './helpers/built-document-work.js';
+import { docxOfBody, paragraphOfRuns } from '../helpers/docx-of-body.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
-import type { DocumentWorkStats } from '../../src/sandbox/esignature/document-work/document-work.js';
+import {
+  multipartOnLoopUpTo,
+  type DocumentWorkStats,
+} from '../../src/sandbox/esignature/document-work/document-work.js';
 
 // Issue 36: the sandbox's work on a client's bytes runs on a pool of worker
 // threads (document-work-pool.ts), never on the event loop. These tests use
@@ -43,6 +47,41 @@ function pending<T>(promise: Promise<T>) {
   const state = { settled: false, promise };
   void promise.finally(() => (state.settled = true));
   return state;
+}
+
+/**
+ * While the gate holds `request`'s work on a thread: health answers (a task
+ * running) and another user's envelope is made. Fails when the request is
+ * answered before a thread holds its work (the work done on the event loop).
+ */
+async function servedWhileHeld(sandbox: RunningSandbox, gate: WorkerGate, request: Promise<unknown>, what: string) {
+  const held = pending(request);
+  await Promise.race([
+    gate.held(),
+    held.promise.then(() => Promise.reject(new Error(`${what} was answered before a thread held its work`))),
+  ]);
+  expect(await health(sandbox)).toMatchObject({ mode: 'threads', running: 1 });
+  const other = await call(envelopesUrl(sandbox), {
+    headers: authHeader(),
+    body: textEnvelope('b.txt', 'Hello'),
+  });
+  expect(other.status).toBe(201);
+  expect(held.settled).toBe(false);
+}
+
+/** An envelope of one PDF, sent, with the subject and document name given. */
+async function pdfEnvelope(sandbox: RunningSandbox, emailSubject: string, name: string): Promise<string> {
+  const made = await call(envelopesUrl(sandbox), {
+    headers: authHeader(),
+    body: {
+      emailSubject,
+      status: 'sent',
+      documents: [{ documentId: '1', name, documentBase64: (await makePdf(1)).toString('base64') }],
+      recipients: { signers: [{ name: 'Ann', email: 'ann@example.com', recipientId: '1' }] },
+    },
+  });
+  expect(made.status, JSON.stringify(made.json)).toBe(201);
+  return made.json.envelopeId as string;
 }
 
 describe('document pool', () => {
@@ -248,5 +287,117 @@ describe('document pool', () => {
     const combined = await call(`${envelopesUrl(sandbox)}/${envelopeId}/documents/combined`, { headers: authHeader() });
     expect(combined.status).toBe(200);
     expect((await PDFDocument.load(combined.bytes)).getPageCount()).toBe(2);
+  });
+
+  it('answers health and another user’s envelope while a DocGen DOCX’s merge fields are listed on a thread', async () => {
+    const { work, gate } = builtDocumentWork({ threads: 2, holdOps: ['mergeFields'] });
+    const sandbox = await injectedSandbox({}, { documentWork: work });
+    sandboxes.push(sandbox);
+    const letter = docxOfBody(paragraphOfRuns('Dear {{Candidate_Name}},') + paragraphOfRuns('Sign here:'));
+    const draft = await call(envelopesUrl(sandbox), {
+      headers: authHeader(),
+      body: {
+        emailSubject: 'Your offer',
+        status: 'created',
+        documents: [
+          {
+            documentId: '1',
+            name: 'offer.docx',
+            fileExtension: 'docx',
+            isDocGenDocument: 'true',
+            documentBase64: letter.toString('base64'),
+          },
+        ],
+        recipients: { signers: [{ recipientId: '1', name: 'Ada', email: 'ada@example.com' }] },
+      },
+    });
+    expect(draft.status, JSON.stringify(draft.json)).toBe(201);
+    const listing = call(`${envelopesUrl(sandbox)}/${draft.json.envelopeId as string}/docGenFormFields`, {
+      headers: authHeader(),
+    });
+    await servedWhileHeld(sandbox, gate, listing, 'the merge-field listing');
+
+    gate.open();
+    const fields = await listing;
+    expect(fields.status).toBe(200);
+    expect(fields.json.docGenFormFields[0].docGenFormFieldList.map((f: { name: string }) => f.name)).toEqual([
+      'Candidate_Name',
+    ]);
+  });
+
+  it('answers health and another user’s envelope while a large multipart body is split on a thread', async () => {
+    const { work, gate } = builtDocumentWork({ threads: 2 });
+    const sandbox = await injectedSandbox({}, { documentWork: work });
+    sandboxes.push(sandbox);
+    // Above the size split on the event loop; the definition's subject is the gate's mark for the thread.
+    const pdf = await makePdf(1, 'Large', 600_000);
+    const definition = {
+      emailSubject: 'held-body',
+      status: 'sent',
+      documents: [{ documentId: '1', name: 'large.pdf' }],
+      recipients: { signers: [{ name: 'Ann', email: 'ann@example.com', recipientId: '1' }] },
+    };
+    const boundary = 'HELD-BOUNDARY';
+    const raw = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Type: application/json\r\nContent-Disposition: form-data\r\n\r\n${JSON.stringify(definition)}\r\n` +
+          `--${boundary}\r\nContent-Type: application/pdf\r\nContent-Disposition: file; filename="large.pdf"; documentid=1\r\n\r\n`,
+      ),
+      pdf,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    expect(raw.length).toBeGreaterThan(multipartOnLoopUpTo);
+    const made = call(envelopesUrl(sandbox), {
+      headers: { ...authHeader(), 'content-type': `multipart/form-data; boundary=${boundary}` },
+      raw,
+    });
+    await servedWhileHeld(sandbox, gate, made, 'the multipart envelope');
+
+    gate.open();
+    const created = await made;
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    // The part split on the thread is the document sent, byte for byte.
+    const stored = await call(`${envelopesUrl(sandbox)}/${created.json.envelopeId as string}/documents/1`, {
+      headers: authHeader(),
+    });
+    expect(stored.bytes.equals(pdf)).toBe(true);
+  });
+
+  it('answers health and another user’s envelope while the certificate of completion is written on a thread', async () => {
+    const { work, gate } = builtDocumentWork({ threads: 2 });
+    const sandbox = await injectedSandbox({}, { documentWork: work });
+    sandboxes.push(sandbox);
+    const envelopeId = await pdfEnvelope(sandbox, 'held certificate', 'a.pdf');
+    const certificate = call(`${envelopesUrl(sandbox)}/${envelopeId}/documents/certificate`, {
+      headers: authHeader(),
+    });
+    await servedWhileHeld(sandbox, gate, certificate, 'the certificate');
+
+    gate.open();
+    const answer = await certificate;
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('application/pdf');
+    expect((await PDFDocument.load(answer.bytes)).getPageCount()).toBeGreaterThan(0);
+    expect(answer.bytes.includes(Buffer.from(envelopeId))).toBe(true);
+  });
+
+  it('answers health and another user’s envelope while a PDF portfolio is made on a thread', async () => {
+    const { work, gate } = builtDocumentWork({ threads: 2 });
+    const sandbox = await injectedSandbox({}, { documentWork: work });
+    sandboxes.push(sandbox);
+    const envelopeId = await pdfEnvelope(sandbox, 'Portfolio', 'held.pdf');
+    const portfolio = call(`${envelopesUrl(sandbox)}/${envelopeId}/documents/portfolio`, { headers: authHeader() });
+    await servedWhileHeld(sandbox, gate, portfolio, 'the portfolio');
+
+    gate.open();
+    const answer = await portfolio;
+    expect(answer.status).toBe(200);
+    // The document and the certificate, attached to the cover page.
+    const doc = await PDFDocument.load(answer.bytes);
+    expect(doc.catalog.get(PDFName.of('Collection'))).toBeInstanceOf(PDFDict);
+    const files = doc.catalog.lookup(PDFName.of('Names'), PDFDict).lookup(PDFName.of('EmbeddedFiles'), PDFDict);
+    const leaf = files.lookup(PDFName.of('Names'), PDFArray).asArray();
+    const listed = leaf.filter((_, i) => i % 2 === 0).map((n) => (n as PDFHexString | PDFString).decodeText());
+    expect([...listed].sort()).toEqual(['Summary.pdf', 'held.pdf']);
   });
 });
