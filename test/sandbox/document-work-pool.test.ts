@@ -1,5 +1,5 @@
 import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { injectedSandbox } from './helpers/injected-sandbox.js';
 import { authHeader, call, makePdf } from './helpers/api.js';
 import { openSigningLink, postForm } from '../signing/sign-over-http.js';
@@ -19,11 +19,6 @@ import {
 // worker.mjs): a document named `held…` keeps its thread busy until the test
 // opens the gate, so "while a conversion is in flight" is a fact the test
 // arranges, not a race against a clock.
-
-const sandboxes: RunningSandbox[] = [];
-afterEach(async () => {
-  for (const s of sandboxes.splice(0)) await s.close();
-});
 
 const envelopesUrl = (s: RunningSandbox) => `${s.rootUrl}/accounts/${defaultSeedIds.accountId}/envelopes`;
 
@@ -85,11 +80,23 @@ async function pdfEnvelope(sandbox: RunningSandbox, emailSubject: string, name: 
 }
 
 describe('document pool', () => {
-  it('answers health and another user’s envelope while a document converts, then converts it', async () => {
-    const { work, gate } = builtDocumentWork({ threads: 2 });
-    const sandbox = await injectedSandbox({}, { documentWork: work });
-    sandboxes.push(sandbox);
+  // One pool and one sandbox for these tests (a pool's first thread loads pdf.js, pdf-lib and mammoth: most of a
+  // test's time when each had its own); the gate is shut again before each.
+  let sandbox: RunningSandbox;
+  let gate: WorkerGate;
+  beforeAll(async () => {
+    const built = builtDocumentWork({ threads: 2 });
+    gate = built.gate;
+    sandbox = await injectedSandbox({}, { documentWork: built.work });
+  });
+  afterAll(async () => {
+    gate.open();
+    await sandbox.close();
+  });
+  beforeEach(() => gate.reset());
+  afterEach(() => gate.open());
 
+  it('answers health and another user’s envelope while a document converts, then converts it', async () => {
     const slow = pending(
       call(envelopesUrl(sandbox), { headers: authHeader(), body: textEnvelope('held.txt', 'Signed: /sn1/') }),
     );
@@ -120,9 +127,6 @@ describe('document pool', () => {
   });
 
   it('answers health while a hostile document (5 MB one word) is refused on a thread', async () => {
-    const { work } = builtDocumentWork();
-    const sandbox = await injectedSandbox({}, { documentWork: work });
-    sandboxes.push(sandbox);
     const hostile = pending(
       call(envelopesUrl(sandbox), {
         headers: authHeader(),
@@ -139,40 +143,7 @@ describe('document pool', () => {
     expect(refused.json.errorCode).toBe('FORMAT_CONVERSION_ERROR');
   });
 
-  it('refuses a document past its deadline with FORMAT_CONVERSION_ERROR and replaces the thread', async () => {
-    const { work, gate } = builtDocumentWork({ threads: 1, deadlineMs: 5000 });
-    const sandbox = await injectedSandbox({}, { documentWork: work });
-    sandboxes.push(sandbox);
-    // Held and never let go: only the deadline ends it.
-    const held = await call(envelopesUrl(sandbox), {
-      headers: authHeader(),
-      body: textEnvelope('held.txt', 'Signed: /sn1/'),
-    });
-    expect(held.status).toBe(400);
-    expect(held.json.errorCode).toBe('FORMAT_CONVERSION_ERROR');
-    expect(await health(sandbox)).toMatchObject({ timedOut: 1, running: 0 });
-    // The one thread was ended; a new one converts the next document.
-    const next = await call(envelopesUrl(sandbox), { headers: authHeader(), body: textEnvelope('b.txt', 'Hello') });
-    expect(next.status).toBe(201);
-    gate.open();
-  });
-
-  it('refuses a document past the memory limit with FORMAT_CONVERSION_ERROR and replaces the thread', async () => {
-    const { work } = builtDocumentWork({ threads: 1, memoryMb: 64 });
-    const sandbox = await injectedSandbox({}, { documentWork: work });
-    sandboxes.push(sandbox);
-    const grown = await call(envelopesUrl(sandbox), { headers: authHeader(), body: textEnvelope('grow.txt', 'x') });
-    expect(grown.status).toBe(400);
-    expect(grown.json.errorCode).toBe('FORMAT_CONVERSION_ERROR');
-    expect(await health(sandbox)).toMatchObject({ outOfMemory: 1, running: 0 });
-    const next = await call(envelopesUrl(sandbox), { headers: authHeader(), body: textEnvelope('b.txt', 'Hello') });
-    expect(next.status).toBe(201);
-  });
-
   it('answers health and another user’s envelope while a large JSON body is parsed on a thread', async () => {
-    const { work, gate } = builtDocumentWork({ threads: 2 });
-    const sandbox = await injectedSandbox({}, { documentWork: work });
-    sandboxes.push(sandbox);
     // A body above the threshold: a PDF padded to 600 KB; its subject is the gate's mark for the thread.
     const pdf = await makePdf(1, 'Large', 600_000);
     const body = {
@@ -204,9 +175,6 @@ describe('document pool', () => {
   });
 
   it('reads a large body on a thread as on the event loop: base64 with line breaks, and bad JSON refused alike', async () => {
-    const { work } = builtDocumentWork();
-    const sandbox = await injectedSandbox({}, { documentWork: work });
-    sandboxes.push(sandbox);
     const pdf = await makePdf(1, 'Wrapped', 600_000);
     // MIME-style base64 (a line break every 76 characters) is not lifted by the byte scanner: the thread decodes it.
     const wrapped = pdf.toString('base64').replace(/.{76}/g, '$&\\n');
@@ -229,9 +197,6 @@ describe('document pool', () => {
   });
 
   it('answers health and another user’s envelope while a signature is stamped on a thread', async () => {
-    const { work, gate } = builtDocumentWork({ threads: 2 });
-    const sandbox = await injectedSandbox({}, { documentWork: work });
-    sandboxes.push(sandbox);
     const created = await call(envelopesUrl(sandbox), {
       headers: authHeader(),
       body: {
@@ -290,9 +255,6 @@ describe('document pool', () => {
   });
 
   it('answers health and another user’s envelope while a DocGen DOCX’s merge fields are listed on a thread', async () => {
-    const { work, gate } = builtDocumentWork({ threads: 2, holdOps: ['mergeFields'] });
-    const sandbox = await injectedSandbox({}, { documentWork: work });
-    sandboxes.push(sandbox);
     const letter = docxOfBody(paragraphOfRuns('Dear {{Candidate_Name}},') + paragraphOfRuns('Sign here:'));
     const draft = await call(envelopesUrl(sandbox), {
       headers: authHeader(),
@@ -312,6 +274,8 @@ describe('document pool', () => {
       },
     });
     expect(draft.status, JSON.stringify(draft.json)).toBe(201);
+    // Held by its op: the DOCX's bytes carry no mark the gate could read (its XML is deflated).
+    gate.hold(['mergeFields']);
     const listing = call(`${envelopesUrl(sandbox)}/${draft.json.envelopeId as string}/docGenFormFields`, {
       headers: authHeader(),
     });
@@ -326,9 +290,6 @@ describe('document pool', () => {
   });
 
   it('answers health and another user’s envelope while a large multipart body is split on a thread', async () => {
-    const { work, gate } = builtDocumentWork({ threads: 2 });
-    const sandbox = await injectedSandbox({}, { documentWork: work });
-    sandboxes.push(sandbox);
     // Above the size split on the event loop; the definition's subject is the gate's mark for the thread.
     const pdf = await makePdf(1, 'Large', 600_000);
     const definition = {
@@ -364,9 +325,6 @@ describe('document pool', () => {
   });
 
   it('answers health and another user’s envelope while the certificate of completion is written on a thread', async () => {
-    const { work, gate } = builtDocumentWork({ threads: 2 });
-    const sandbox = await injectedSandbox({}, { documentWork: work });
-    sandboxes.push(sandbox);
     const envelopeId = await pdfEnvelope(sandbox, 'held certificate', 'a.pdf');
     const certificate = call(`${envelopesUrl(sandbox)}/${envelopeId}/documents/certificate`, {
       headers: authHeader(),
@@ -382,9 +340,6 @@ describe('document pool', () => {
   });
 
   it('answers health and another user’s envelope while a PDF portfolio is made on a thread', async () => {
-    const { work, gate } = builtDocumentWork({ threads: 2 });
-    const sandbox = await injectedSandbox({}, { documentWork: work });
-    sandboxes.push(sandbox);
     const envelopeId = await pdfEnvelope(sandbox, 'Portfolio', 'held.pdf');
     const portfolio = call(`${envelopesUrl(sandbox)}/${envelopeId}/documents/portfolio`, { headers: authHeader() });
     await servedWhileHeld(sandbox, gate, portfolio, 'the portfolio');
@@ -399,5 +354,56 @@ describe('document pool', () => {
     const leaf = files.lookup(PDFName.of('Names'), PDFArray).asArray();
     const listed = leaf.filter((_, i) => i % 2 === 0).map((n) => (n as PDFHexString | PDFString).decodeText());
     expect([...listed].sort()).toEqual(['Summary.pdf', 'held.pdf']);
+  });
+});
+
+describe('document pool: a thread given up', () => {
+  // One pool of one thread for both: each test ends its thread, and checks that the next task gets a new one.
+  // Each task's deadline is a signal the test fires: "past its deadline" is a step here, not seconds waited.
+  const deadlines: AbortController[] = [];
+  let sandbox: RunningSandbox;
+  let gate: WorkerGate;
+  beforeAll(async () => {
+    const built = builtDocumentWork({
+      threads: 1,
+      memoryMb: 64,
+      deadline: () => {
+        const deadline = new AbortController();
+        deadlines.push(deadline);
+        return deadline.signal;
+      },
+    });
+    gate = built.gate;
+    sandbox = await injectedSandbox({}, { documentWork: built.work });
+  });
+  afterAll(async () => {
+    gate.open();
+    await sandbox.close();
+  });
+
+  it('refuses a document past its deadline with FORMAT_CONVERSION_ERROR and replaces the thread', async () => {
+    // Held and never let go: only the deadline ends it.
+    const held = call(envelopesUrl(sandbox), {
+      headers: authHeader(),
+      body: textEnvelope('held.txt', 'Signed: /sn1/'),
+    });
+    await gate.held();
+    deadlines.at(-1)!.abort();
+    const refused = await held;
+    expect(refused.status).toBe(400);
+    expect(refused.json.errorCode).toBe('FORMAT_CONVERSION_ERROR');
+    expect(await health(sandbox)).toMatchObject({ timedOut: 1, running: 0 });
+    // The one thread was ended; a new one converts the next document.
+    const next = await call(envelopesUrl(sandbox), { headers: authHeader(), body: textEnvelope('b.txt', 'Hello') });
+    expect(next.status).toBe(201);
+  });
+
+  it('refuses a document past the memory limit with FORMAT_CONVERSION_ERROR and replaces the thread', async () => {
+    const grown = await call(envelopesUrl(sandbox), { headers: authHeader(), body: textEnvelope('grow.txt', 'x') });
+    expect(grown.status).toBe(400);
+    expect(grown.json.errorCode).toBe('FORMAT_CONVERSION_ERROR');
+    expect(await health(sandbox)).toMatchObject({ outOfMemory: 1, running: 0 });
+    const next = await call(envelopesUrl(sandbox), { headers: authHeader(), body: textEnvelope('b.txt', 'Hello') });
+    expect(next.status).toBe(201);
   });
 });
