@@ -42,7 +42,8 @@ async function letter() {
 
 function csv(count) {
   const lines = ['employeeId,name,email,salary'];
-  for (let i = 0; i < count; i++) lines.push(`E${100000 + i},${person(i)},employee${i}@example.com,${40000 + (i % 50) * 1000}`);
+  for (let i = 0; i < count; i++)
+    lines.push(`E${100000 + i},${person(i)},employee${i}@example.com,${40000 + (i % 50) * 1000}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -134,7 +135,9 @@ async function stopOnSigterm(folder, drawnFirst = 5) {
 }
 
 const node = execFileSync(process.execPath, ['--version'], { encoding: 'utf8' }).trim();
-console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${node}`);
+console.log(
+  `machine: ${cpus().length} cores (${cpus()[0]?.model}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${node}`,
+);
 if (sigterm) {
   const folder = await prepare(rows);
   const r = await stopOnSigterm(folder);
