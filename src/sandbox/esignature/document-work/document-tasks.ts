@@ -1,12 +1,16 @@
 import { PDFDocument } from 'pdf-lib';
 import { readDocumentText, TabPageError, type PageText, type TabSize, type TabToDraw } from '../../../pdf/index.js';
+import { mergeFieldsOf, type MergeField } from '../../../pdf/docx-merge-fields.js';
 import { ApiError } from '../../platform/http/api-error.js';
 import { parseJsonBodyOnThread, type ParsedJsonBody } from '../../platform/http/large-json-body.js';
+import { parseMultipart, type MultipartPart } from '../../platform/http/multipart.js';
 import { combinePdfs, exactPageCount } from '../../platform/pdf/combine.js';
 import { stampSignatures, type SignatureStamp } from '../../platform/pdf/stamp-signatures.js';
 import type { SandboxCa } from '../../platform/seal/sandbox-ca.js';
 import { createPdfSealer, type PdfSealer, type SealOptions } from '../../platform/seal/seal-pdf.js';
+import { certificatePdf, type CertificateInput } from '../envelopes/documents/certificate.js';
 import { documentPdf, type DocGenIntake } from '../envelopes/documents/document-intake.js';
+import { pdfPortfolio } from '../envelopes/documents/portfolio.js';
 import type { IncomingDocument } from '../envelopes/wire/envelope-definition.js';
 
 /**
@@ -14,7 +18,9 @@ import type { IncomingDocument } from '../envelopes/wire/envelope-definition.js'
  * worker thread (document-worker.ts) and back: a document converted to the
  * PDF the sandbox keeps, the text of a PDF read for anchors, a PDF's exact
  * page count or its page sizes, a large JSON body parsed with its documents
- * decoded, signatures stamped into a PDF, a PDF sealed, PDFs combined.
+ * decoded, signatures stamped into a PDF, a PDF sealed, PDFs combined,
+ * a DocGen DOCX's merge fields listed, a multipart body split into its
+ * parts, the certificate of completion written, a PDF portfolio made.
  */
 export type DocumentTask =
   | { op: 'convert'; document: IncomingDocument; docGen?: DocGenTask }
@@ -24,7 +30,11 @@ export type DocumentTask =
   | { op: 'json'; bytes: Uint8Array }
   | { op: 'stamp'; bytes: Uint8Array; stamps: SignatureStamp[]; others: TabToDraw[] }
   | { op: 'seal'; bytes: Uint8Array; ca: SealingKey; options: SealOptions }
-  | { op: 'combine'; parts: Uint8Array[] };
+  | { op: 'combine'; parts: Uint8Array[] }
+  | { op: 'mergeFields'; bytes: Uint8Array }
+  | { op: 'multipart'; bytes: Uint8Array; contentType: string }
+  | { op: 'certificate'; input: CertificateInput }
+  | { op: 'portfolio'; documents: Array<{ name: string; bytes: Uint8Array }>; certificate: CertificateInput };
 
 /** The sealing key as it crosses to a thread (the CA's PKCS#12 and its passphrase). */
 export type SealingKey = Pick<SandboxCa, 'p12' | 'passphrase'>;
@@ -51,6 +61,11 @@ export interface DocumentTaskValues {
   stamp: Uint8Array;
   seal: Uint8Array;
   combine: Uint8Array;
+  mergeFields: MergeField[];
+  /** The parts, each body in an ArrayBuffer of its own (moved back whole); none when the body is malformed. */
+  multipart: MultipartPart[] | undefined;
+  certificate: Uint8Array;
+  portfolio: Uint8Array;
 }
 
 /**
@@ -104,7 +119,31 @@ function taskOf(task: DocumentTask): Promise<unknown> {
       return sealerOf(task.ca)(task.bytes, task.options);
     case 'combine':
       return combinePdfs(task.parts.map(asBuffer));
+    case 'mergeFields':
+      return Promise.resolve(mergeFieldsOf(task.bytes));
+    case 'multipart':
+      return Promise.resolve(ownedParts(parseMultipart(asBuffer(task.bytes), task.contentType)));
+    case 'certificate':
+      return Promise.resolve(certificatePdf(task.input));
+    case 'portfolio':
+      return pdfPortfolio(
+        task.documents.map((d) => ({ name: d.name, bytes: asBuffer(d.bytes) })),
+        certificatePdf(task.certificate),
+      );
   }
+}
+
+/**
+ * Each part's body copied into an ArrayBuffer of its own: views into the
+ * body would be cloned back whole (with the body) on the event loop's side;
+ * their own buffers are moved back without a copy.
+ */
+function ownedParts(parts: MultipartPart[] | undefined): MultipartPart[] | undefined {
+  return parts?.map((part) => {
+    const own = new Uint8Array(part.body.byteLength);
+    own.set(part.body);
+    return { ...part, body: Buffer.from(own.buffer) };
+  });
 }
 
 async function pageSizes(bytes: Uint8Array): Promise<TabSize[]> {

@@ -21,6 +21,13 @@ export interface DocumentWorkOptions {
    */
   deadlineMs?: number;
   /**
+   * The signal that ends a task at its deadline, asked once per task.
+   * Default: `AbortSignal.timeout(deadlineMs)`. A test passes signals it
+   * fires itself, so that "past its deadline" is a step it takes, not a
+   * wait of seconds.
+   */
+  deadline?: () => AbortSignal;
+  /**
    * Heap of one thread, MiB (V8's old generation: `resourceLimits`). A task
    * past it ends its thread (replaced) and its request is refused. Default
    * 384: the largest document DocuSign takes (25 MB) converts well within it.
@@ -60,7 +67,7 @@ export function createDocumentWork(options: DocumentWorkOptions = {}): DocumentW
   let timedOut = 0;
   let outOfMemory = 0;
   const run: TaskRunner = async (task, bytes) => {
-    const deadline = AbortSignal.timeout(deadlineMs);
+    const deadline = options.deadline?.() ?? AbortSignal.timeout(deadlineMs);
     running++;
     try {
       const outcome = (await pool.run(task, {

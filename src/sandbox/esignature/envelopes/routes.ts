@@ -60,7 +60,7 @@ export const envelopeRoutes: FastifyPluginAsync = async (app) => {
       const { account, user } = principalOf(request);
       const { sandbox } = request.server;
       const incoming = (request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/')
-        ? readMultipartEnvelope(request)
+        ? await readMultipartEnvelope(request)
         : parseEnvelopeDefinition(request.body);
       // A permission profile that may not send (allowEnvelopeSending "false") may still make drafts.
       if (incoming.status === 'sent') requirePermission(request, 'allowEnvelopeSending');

@@ -1,5 +1,5 @@
 import type { DocGenFormField, DocGenFormFields } from '../../../../envelope/index.js';
-import { mergeFieldsOf, type MergeField } from '../../../../pdf/docx-merge-fields.js';
+import type { MergeField } from '../../../../pdf/docx-merge-fields.js';
 import { ApiError, apiErrors } from '../../../platform/http/api-error.js';
 import type { BlobStore } from '../../../platform/db/blob-store.js';
 import type { SandboxDatabase } from '../../../platform/db/open-database.js';
@@ -18,8 +18,11 @@ export interface DocGenDeps {
   db: SandboxDatabase;
   blobs: BlobStore;
   envelopes: EnvelopesRepository;
-  /** Where the letter is generated and the documents read for anchors: the pool, off the event loop. */
-  documentWork: Pick<DocumentWork, 'convert' | 'readText'>;
+  /**
+   * Where the letter is generated, the documents read for anchors and a
+   * DOCX's merge fields listed: the pool, off the event loop.
+   */
+  documentWork: Pick<DocumentWork, 'convert' | 'readText' | 'mergeFields'>;
 }
 
 // DocuSign publishes no error code of its own for DocGen's form fields; the
@@ -36,19 +39,26 @@ export interface DocGenDeps {
  * columns as one row of its `rowValues` until rows are set. An envelope
  * without DocGen documents answers `{}`, as DocuSign does.
  */
-export function docGenFormFieldsJson(
+export async function docGenFormFieldsJson(
   deps: DocGenDeps,
   envelope: EnvelopeRecord,
-): { docGenFormFields?: DocGenFormFields[] } {
+): Promise<{ docGenFormFields?: DocGenFormFields[] }> {
   const documents = docGenDocuments(deps, envelope.id);
   if (documents.length === 0) return {};
   return {
-    docGenFormFields: documents.map((d) => ({
-      documentId: d.documentIdGuid,
-      docGenDocumentStatus: d.generated ? 'generated' : 'created',
-      docGenFormFieldList: mergeFieldsOf(deps.blobs.get(d.docxSha256)).map((f) => fieldJson(f, d.fields)),
-    })),
+    docGenFormFields: await Promise.all(
+      documents.map(async (d) => ({
+        documentId: d.documentIdGuid,
+        docGenDocumentStatus: d.generated ? 'generated' : 'created',
+        docGenFormFieldList: (await mergeFieldsOf(deps, d)).map((f) => fieldJson(f, d.fields)),
+      })),
+    ),
   };
+}
+
+/** A DocGen document's merge fields, read from its DOCX (a client's bytes) on the pool. */
+function mergeFieldsOf(deps: DocGenDeps, document: EnvelopeDocGenDocument): Promise<MergeField[]> {
+  return deps.documentWork.mergeFields(deps.blobs.get(document.docxSha256));
 }
 
 function fieldJson(field: MergeField, values: readonly DocGenFormField[] | null): DocGenFormField {
@@ -93,29 +103,31 @@ export async function updateDocGenFormFields(
   if (list === undefined || list.length === 0)
     throw apiErrors.invalidBody("'docGenFormFields' must list the documents whose fields are set.");
   const documents = docGenDocuments(deps, envelope.id);
-  const updates = list.map((raw, i) => {
-    const field = `docGenFormFields[${i}]`;
-    const entry = lenientObject(raw, field) ?? {};
-    const id = lenientString(entry['documentId'], `${field}.documentId`)?.toLowerCase();
-    const document = documents.find((d) => d.documentIdGuid === id || d.documentId === id);
-    if (document === undefined)
-      throw new ApiError(
-        400,
-        'DOCUMENT_DOES_NOT_EXIST',
-        `The document specified was not found. ${field}.documentId ${id ?? '(none)'} is not a DocGen document of the envelope.`,
+  const updates = await Promise.all(
+    list.map(async (raw, i) => {
+      const field = `docGenFormFields[${i}]`;
+      const entry = lenientObject(raw, field) ?? {};
+      const id = lenientString(entry['documentId'], `${field}.documentId`)?.toLowerCase();
+      const document = documents.find((d) => d.documentIdGuid === id || d.documentId === id);
+      if (document === undefined)
+        throw new ApiError(
+          400,
+          'DOCUMENT_DOES_NOT_EXIST',
+          `The document specified was not found. ${field}.documentId ${id ?? '(none)'} is not a DocGen document of the envelope.`,
+        );
+      const fields = (lenientArray(entry['docGenFormFieldList'], `${field}.docGenFormFieldList`) ?? []).map((f, j) =>
+        docGenFieldOf(f, `${field}.docGenFormFieldList[${j}]`),
       );
-    const fields = (lenientArray(entry['docGenFormFieldList'], `${field}.docGenFormFieldList`) ?? []).map((f, j) =>
-      docGenFieldOf(f, `${field}.docGenFormFieldList[${j}]`),
-    );
-    checkFields(deps, document, fields);
-    return { document, fields };
-  });
+      await checkFields(deps, document, fields);
+      return { document, fields };
+    }),
+  );
   for (const { document, fields } of updates) {
     if (fieldsOnly) docGenStore(deps.db, deps.blobs).setFields(envelope.id, document, fields, false);
     else await generateLetter(deps, envelope.id, document, fields);
   }
   if (!fieldsOnly) await placeTabsAgain(deps, envelope.id);
-  return docGenFormFieldsJson(deps, envelope) as { docGenFormFields: DocGenFormFields[] };
+  return (await docGenFormFieldsJson(deps, envelope)) as { docGenFormFields: DocGenFormFields[] };
 }
 
 /**
@@ -129,7 +141,7 @@ export async function generateBeforeSend(deps: DocGenDeps, envelopeId: string): 
   for (const document of docGenDocuments(deps, envelopeId)) {
     if (document.generated) continue;
     if (document.fields === null) {
-      const names = mergeFieldsOf(deps.blobs.get(document.docxSha256)).map((f) => f.name);
+      const names = (await mergeFieldsOf(deps, document)).map((f) => f.name);
       throw apiErrors.invalidParameter(
         `Document ${document.documentId} is a DocGen document whose fields have no values (${names.join(', ')}): set them with PUT docGenFormFields before sending.`,
       );
@@ -144,8 +156,12 @@ function docGenDocuments(deps: DocGenDeps, envelopeId: string): EnvelopeDocGenDo
   return docGenStore(deps.db, deps.blobs).documents(envelopeId, deps.envelopes.documents(envelopeId));
 }
 
-function checkFields(deps: DocGenDeps, document: EnvelopeDocGenDocument, fields: readonly DocGenFormField[]): void {
-  const problem = docGenFieldsProblem(mergeFieldsOf(deps.blobs.get(document.docxSha256)), fields);
+async function checkFields(
+  deps: DocGenDeps,
+  document: EnvelopeDocGenDocument,
+  fields: readonly DocGenFormField[],
+): Promise<void> {
+  const problem = docGenFieldsProblem(await mergeFieldsOf(deps, document), fields);
   if (problem !== undefined)
     throw apiErrors.invalidParameter(`Document ${document.documentIdGuid}: ${problem.message}`);
 }

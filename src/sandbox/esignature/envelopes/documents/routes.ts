@@ -3,9 +3,8 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { envelopeOf, type EnvelopeParams } from '../../request-helpers.js';
 import { apiErrors } from '../../../platform/http/api-error.js';
 import type { EnvelopeRecord, DocumentRecord } from '../repository.js';
-import { certificatePdf } from './certificate.js';
+import type { CertificateInput } from './certificate.js';
 import { envelopeArchive } from './envelope-archive.js';
-import { pdfPortfolio } from './portfolio.js';
 import { envelopeDocumentJson } from '../wire/envelope-json.js';
 import { contentDisposition } from '../../../platform/http/content-disposition.js';
 
@@ -32,14 +31,24 @@ async function documentsWithPages(
   );
 }
 
-async function certificateOf(request: FastifyRequest, envelope: EnvelopeRecord): Promise<Buffer> {
+/** What the certificate of completion states of the envelope now. */
+async function certificateInput(request: FastifyRequest, envelope: EnvelopeRecord): Promise<CertificateInput> {
   const { sandbox } = request.server;
-  return certificatePdf({
+  return {
     envelope,
     documents: await documentsWithPages(request, envelope),
     recipients: sandbox.envelopes.recipients(envelope.id),
     events: sandbox.eventsTable.ofEnvelope(envelope.id),
-  });
+  };
+}
+
+/**
+ * The certificate, written on the pool: it lays out what clients wrote (names,
+ * subjects, every event of thousands of recipients), which must not hold the
+ * event loop (issue 36).
+ */
+async function certificateOf(request: FastifyRequest, envelope: EnvelopeRecord): Promise<Buffer> {
+  return request.server.sandbox.documentWork.certificate(await certificateInput(request, envelope));
 }
 
 function pdfName(name: string): string {
@@ -108,9 +117,10 @@ export const documentRoutes: FastifyPluginAsync = async (app) => {
         contentType = 'application/zip';
       } else if (documentId === 'portfolio') {
         const documents = sandbox.envelopes.documents(envelope.id);
-        bytes = await pdfPortfolio(
+        // Made on the pool, its certificate with it: pdf-lib loads and copies every document.
+        bytes = await sandbox.documentWork.portfolio(
           documents.map((d) => ({ name: d.name, bytes: sandbox.blobs.get(d.sha256) })),
-          await certificateOf(request, envelope),
+          await certificateInput(request, envelope),
         );
         filename = `${envelope.id}.pdf`;
       } else if (documentId === 'certificate') {

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import { apiErrors } from '../../../platform/http/api-error.js';
-import { parseMultipart } from '../../../platform/http/multipart.js';
 import { JsonTooDeepError, parseJsonBody } from '../../../platform/http/json-body.js';
 import { parseEnvelopeDefinition, type IncomingEnvelope } from './envelope-definition.js';
 import { camelCaseKeys } from './camel-case-keys.js';
@@ -10,12 +9,13 @@ import { camelCaseKeys } from './camel-case-keys.js';
  * first part (or the one with a JSON content type) is the envelope
  * definition; each other part is a document's bytes, matched by its
  * `documentid` disposition parameter, else by a number in its name
- * (`document1`, `file2`), else by position.
+ * (`document1`, `file2`), else by position. A large body is split on a
+ * thread of the document pool, off the event loop (issue 36).
  */
-export function readMultipartEnvelope(request: FastifyRequest): IncomingEnvelope {
+export async function readMultipartEnvelope(request: FastifyRequest): Promise<IncomingEnvelope> {
   const body = request.body;
   if (!Buffer.isBuffer(body)) throw apiErrors.invalidBody('The multipart body could not be read.');
-  const parts = parseMultipart(body, request.headers['content-type'] ?? '');
+  const parts = await request.server.sandbox.documentWork.splitMultipart(body, request.headers['content-type'] ?? '');
   if (!parts || parts.length === 0)
     throw apiErrors.invalidBody('The multipart body is malformed (boundary not found).');
   const jsonIndex = Math.max(
