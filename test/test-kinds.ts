@@ -41,6 +41,7 @@ export const endToEndCalls = [
   'builtDocumentWork',
   // a browser
   'launchBrowser',
+  'sharedBrowser',
 ] as const;
 
 /** Commands that never open a socket: `runCli([<one of these>, …])` is a unit test's call. */

@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
-import { launchBrowser, newPage, startReturnServer } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, newPage, startReturnServer } from '../helpers/browser.js';
 import { samplePdf } from '../signing/pdf-tools.js';
 import { accountId, sandboxApi, signer } from '../signing/sandbox-api.js';
 import { authHeader, call, expectApiError } from '../sandbox/helpers/api.js';
@@ -20,12 +20,12 @@ let api: ReturnType<typeof sandboxApi>;
 let base: string;
 
 beforeAll(async () => {
-  [sandbox, browser, back] = await Promise.all([startSandbox({ port: 0 }), launchBrowser(), startReturnServer()]);
+  [sandbox, browser, back] = await Promise.all([startSandbox({ port: 0 }), sharedBrowser(), startReturnServer()]);
   api = sandboxApi(sandbox.rootUrl);
   base = `${sandbox.origin}/restapi/v2.1/accounts/${accountId}`;
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await back?.close();
   await sandbox?.close();
 });

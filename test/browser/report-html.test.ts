@@ -4,8 +4,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, scrollWidth, viewports } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, newPage, scrollWidth, viewports } from '../helpers/browser.js';
 import { runCli } from '../helpers/run-cli.js';
+import { examplesCopy } from '../helpers/examples-copy.js';
 
 // report.html as people see it: written by a real `signrun run` of the
 // examples (in-process sandbox), opened from disk in Debian's chromium at
@@ -21,13 +22,16 @@ let reportUrl: string;
 beforeAll(async () => {
   mkdirSync(screenshots, { recursive: true });
   const outDir = mkdtempSync(path.join(tmpdir(), 'signrun-report-html-'));
-  const [ran, launched] = await Promise.all([runCli(['run', 'examples', '--out', outDir]), launchBrowser()]);
+  // Every job of the examples, three rows of each CSV (issue 38: the report's chart, tables and widths are
+  // the same with 3 rows as with 20); the docs' screenshots keep the whole examples.
+  const examples = examplesCopy(process.env['SIGNRUN_UPDATE_SCREENSHOTS'] ? undefined : 3);
+  const [ran, launched] = await Promise.all([runCli(['run', examples, '--out', outDir]), sharedBrowser()]);
   browser = launched;
   if (ran.code !== 0) throw new Error(`run failed: ${ran.stdout}${ran.stderr}`);
   reportUrl = pathToFileURL(path.join(outDir, 'report.html')).toString();
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
 });
 
 describe('report.html in Chromium', () => {

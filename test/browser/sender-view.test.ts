@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
-import { launchBrowser, newPage, startReturnServer } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, newPage, startReturnServer } from '../helpers/browser.js';
 import { minimalDocx } from '../helpers/minimal-docx.js';
 import { samplePdf } from '../signing/pdf-tools.js';
 import { sandboxApi } from '../signing/sandbox-api.js';
@@ -18,11 +18,11 @@ let back: Awaited<ReturnType<typeof startReturnServer>>;
 let api: ReturnType<typeof sandboxApi>;
 
 beforeAll(async () => {
-  [sandbox, browser, back] = await Promise.all([startSandbox({ port: 0 }), launchBrowser(), startReturnServer()]);
+  [sandbox, browser, back] = await Promise.all([startSandbox({ port: 0 }), sharedBrowser(), startReturnServer()]);
   api = sandboxApi(sandbox.rootUrl);
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await back?.close();
   await sandbox?.close();
 });

@@ -4,7 +4,14 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
-import { launchBrowser, newPage, startReturnServer, viewports, waitForDocuments } from '../helpers/browser.js';
+import {
+  releaseBrowser,
+  sharedBrowser,
+  newPage,
+  startReturnServer,
+  viewports,
+  waitForDocuments,
+} from '../helpers/browser.js';
 import { samplePdf } from '../signing/pdf-tools.js';
 import { sandboxApi, signer } from '../signing/sandbox-api.js';
 import { repoRoot } from '../helpers/run-cli.js';
@@ -20,11 +27,11 @@ let back: Awaited<ReturnType<typeof startReturnServer>>;
 let api: ReturnType<typeof sandboxApi>;
 
 beforeAll(async () => {
-  [sandbox, browser, back] = await Promise.all([startSandbox({ port: 0 }), launchBrowser(), startReturnServer()]);
+  [sandbox, browser, back] = await Promise.all([startSandbox({ port: 0 }), sharedBrowser(), startReturnServer()]);
   api = sandboxApi(sandbox.rootUrl);
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await back?.close();
   await sandbox?.close();
 });

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import {
-  launchBrowser,
+  releaseBrowser,
+  sharedBrowser,
   newPage,
   returnedEvent,
   startReturnServer,
@@ -24,11 +25,11 @@ let browser: Browser;
 let back: Awaited<ReturnType<typeof startReturnServer>>;
 
 beforeAll(async () => {
-  [sandbox, browser, back] = await Promise.all([startSandbox({ port: 0 }), launchBrowser(), startReturnServer()]);
+  [sandbox, browser, back] = await Promise.all([startSandbox({ port: 0 }), sharedBrowser(), startReturnServer()]);
   api = sandboxApi(sandbox.rootUrl);
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await back?.close();
   await sandbox?.close();
 });

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,14 +10,16 @@ import { previewEnvelope, type EnvelopePreview } from '../../src/preview/preview
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import {
-  launchBrowser,
+  releaseBrowser,
+  sharedBrowser,
   newPage,
   returnedEvent,
   startReturnServer,
   viewports,
   waitForDocuments,
 } from '../helpers/browser.js';
-import { repoRoot, runCli } from '../helpers/run-cli.js';
+import { runCli } from '../helpers/run-cli.js';
+import { examplesCopy } from '../helpers/examples-copy.js';
 import { sandboxEnv } from '../cli/run-helpers.js';
 import { popplerWords, type PopplerWord } from '../pdf/poppler.js';
 import { samplePdf, tempPdf } from '../signing/pdf-tools.js';
@@ -41,11 +43,11 @@ let api: ReturnType<typeof sandboxApi>;
 
 beforeAll(async () => {
   mkdirSync(screenshots, { recursive: true });
-  [sandbox, browser, back] = await Promise.all([startSandbox({ port: 0 }), launchBrowser(), startReturnServer()]);
+  [sandbox, browser, back] = await Promise.all([startSandbox({ port: 0 }), sharedBrowser(), startReturnServer()]);
   api = sandboxApi(sandbox.rootUrl);
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await back?.close();
   await sandbox?.close();
 });
@@ -118,8 +120,9 @@ function wordsIn(pages: { words: PopplerWord[] }[], box: Box): string[] {
 
 describe('the signing page draws every tab on the document', () => {
   it('offer letter: each tab where the preview draws it; the candidate fills the text and the checkbox in place; the stamp shows them there', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'signrun-on-document-'));
-    cpSync(join(repoRoot, 'examples'), dir, { recursive: true });
+    // The examples with the first two rows of each CSV (the twenty of offers.csv once): Bruno Costa's
+    // envelope, row 2, is the one compared, and the run sends no envelope it does not need (issue 38).
+    const dir = examplesCopy(2);
     const out = join(dir, 'out');
     const env = { ...sandboxEnv(sandbox), SIGNRUN_RETURN_URL: back.url };
     const run = await runCli(['run', 'offer-letters.yaml', '--out', out], { cwd: dir, env, timeoutMs: 120_000 });

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import {
-  launchBrowser,
+  releaseBrowser,
+  sharedBrowser,
   newPage,
   returnedEvent,
   scrollWidth,
@@ -45,11 +46,11 @@ let back: Awaited<ReturnType<typeof startReturnServer>>;
 
 beforeAll(async () => {
   mkdirSync(screenshots, { recursive: true });
-  [sandbox, browser, back] = await Promise.all([startSandbox({ port: 0 }), launchBrowser(), startReturnServer()]);
+  [sandbox, browser, back] = await Promise.all([startSandbox({ port: 0 }), sharedBrowser(), startReturnServer()]);
   api = sandboxApi(sandbox.rootUrl);
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await back?.close();
   await sandbox?.close();
 });
@@ -339,6 +340,12 @@ describe('signing page in a real browser', () => {
       await page.goto(url);
       // Rendered by the server: there once the page has loaded.
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('expired');
+      // The page sends the signer back by itself after 3 s (meta refresh) and at once by its link: both
+      // point at the same address, and the link is followed rather than the 3 s waited out (issue 38).
+      const link = page.locator('a#continue');
+      const refresh = await page.locator('meta[http-equiv="refresh"]').getAttribute('content');
+      expect(refresh).toBe(`3;url=${await link.getAttribute('href')}`);
+      await link.click();
       expect(await returnedEvent(page, back.url)).toBe('ttl_expired');
       await context.close();
       expect(await shortApi.envelopeStatus(envelopeId)).toBe('sent');

@@ -23,6 +23,53 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+let shared: Promise<Browser> | undefined;
+
+/**
+ * One chromium for the whole vitest worker (issue 38): the e2e project runs
+ * its files without isolation, so this module, and the browser it holds,
+ * lives from one browser file to the next. Launching chromium cost each file
+ * about a second of CPU and more of wall time. Files stay apart through
+ * their own contexts (`newPage`: cookies, storage, viewport), closed by
+ * {@link releaseBrowser}. The browser is closed when the worker is torn
+ * down (see {@link closeAtWorkerTeardown}).
+ */
+export function sharedBrowser(): Promise<Browser> {
+  shared ??= launchBrowser().then(
+    (browser) => {
+      browser.once('disconnected', () => (shared = undefined));
+      closeAtWorkerTeardown(() => browser.close());
+      return browser;
+    },
+    (error: unknown) => {
+      shared = undefined;
+      throw error;
+    },
+  );
+  return shared;
+}
+
+/**
+ * Runs `close` when vitest tears the worker down, after its last file: the
+ * worker state's cleanup listeners, which vitest awaits before it stops the
+ * worker (vitest has no public per-worker hook). Closed that way, chromium
+ * exits and is waited for, so its CPU time is counted with the worker's and
+ * its temporary profile is deleted. Were that state missing (another vitest),
+ * playwright's own SIGTERM and exit handlers still kill chromium and delete
+ * the profile when the worker ends.
+ */
+function closeAtWorkerTeardown(close: () => Promise<void>): void {
+  type WorkerState = { onCleanup?: (listener: () => Promise<void>) => void };
+  const state = (globalThis as { __vitest_worker__?: WorkerState }).__vitest_worker__;
+  state?.onCleanup?.(close);
+}
+
+/** A file's afterAll with {@link sharedBrowser}: closes every context the file left open, keeps the browser. */
+export async function releaseBrowser(browser: Browser | undefined): Promise<void> {
+  if (!browser) return;
+  await Promise.all(browser.contexts().map((context) => context.close()));
+}
+
 /** Desktop and phone viewports the screenshots are taken at. */
 export const viewports = {
   desktop: { width: 1280, height: 900 },

@@ -8,7 +8,14 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import type { EnvelopeRecord, SigningRecord } from '../../src/output/records.js';
 import { binPath, repoRoot, runCli } from '../helpers/run-cli.js';
-import { launchBrowser, newPage, returnedEvent, startReturnServer, waitForDocuments } from '../helpers/browser.js';
+import {
+  releaseBrowser,
+  sharedBrowser,
+  newPage,
+  returnedEvent,
+  startReturnServer,
+  waitForDocuments,
+} from '../helpers/browser.js';
 import { sandboxEnv, tempDir } from '../cli/run-helpers.js';
 
 // End to end: the real sandbox, `signrun run` into an output folder, the real
@@ -89,7 +96,7 @@ async function open(page: Page, link: string): Promise<string | undefined> {
 beforeAll(async () => {
   [sandbox, browser, back] = await Promise.all([
     startSandbox({ port: 0, quiet: true }),
-    launchBrowser(),
+    sharedBrowser(),
     startReturnServer(),
   ]);
   const jobs = await tempDir('signrun-links-jobs-');
@@ -102,7 +109,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   links?.kill('SIGTERM');
-  await browser?.close();
+  await releaseBrowser(browser);
   await back?.close();
   await sandbox?.close();
 });

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { launchBrowser, newPage } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, newPage } from '../helpers/browser.js';
 import { authHeader, call, documentEnvelope, expectApiError, login, makePdf } from './helpers/api.js';
 
 // v2.1's recipient view with frameAncestors (DocuSign's focused view): the
@@ -28,10 +28,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
   appOrigin = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
 });
 afterAll(async () => {
-  await browser.close();
+  await releaseBrowser(browser);
   await new Promise<void>((r) => app.close(() => r()));
   await sandbox.close();
 });

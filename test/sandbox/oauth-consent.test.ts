@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { launchBrowser, newPage, startReturnServer } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, newPage, startReturnServer } from '../helpers/browser.js';
 import { seedCredentials } from './helpers/api.js';
 import { jwtBearer, newKeyPair, seedUserHeaders, signAssertion, tokenRequest } from './helpers/jwt.js';
 
@@ -14,10 +14,10 @@ let back: Awaited<ReturnType<typeof startReturnServer>>;
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
   back = await startReturnServer();
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
 });
 afterAll(async () => {
-  await browser.close();
+  await releaseBrowser(browser);
   await back.close();
   await sandbox.close();
 });

@@ -7,7 +7,8 @@ import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import type { EnvelopeRecord, FormDataJson, SigningRecord } from '../../src/output/records.js';
 import type { Browser } from 'playwright-core';
 import {
-  launchBrowser,
+  releaseBrowser,
+  sharedBrowser,
   newPage,
   returnedEvent,
   signAllTabs,
@@ -34,11 +35,11 @@ beforeAll(async () => {
   [sandbox, back, browser] = await Promise.all([
     startSandbox({ port: 0, log: (line) => requests.push(line) }),
     startReturnServer(),
-    launchBrowser(),
+    sharedBrowser(),
   ]);
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await back?.close();
   await sandbox?.close();
 });

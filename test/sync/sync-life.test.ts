@@ -6,7 +6,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import type { EnvelopeRecord, SigningRecord } from '../../src/output/records.js';
 import { checkReport } from '../../src/reporters/report-schema.js';
-import { launchBrowser, newPage, returnedEvent, startReturnServer } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, newPage, returnedEvent, startReturnServer } from '../helpers/browser.js';
 import { repoRoot, runCli } from '../helpers/run-cli.js';
 import { readReport, sandboxEnv, sha256, tempDir } from '../cli/run-helpers.js';
 import { openSigningLink, postForm } from '../signing/sign-over-http.js';
@@ -26,12 +26,12 @@ const requests: string[] = [];
 beforeAll(async () => {
   [sandbox, browser, back] = await Promise.all([
     startSandbox({ port: 0, pollingRule: 'docusign', log: (line) => requests.push(line) }),
-    launchBrowser(),
+    sharedBrowser(),
     startReturnServer(),
   ]);
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await back?.close();
   await sandbox?.close();
 });
