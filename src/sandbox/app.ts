@@ -156,7 +156,11 @@ export async function buildSandboxApp(
   await app.register(managementViewRoutes);
   await app.register(connectPlugin);
   await app.register(accountServerPlugin);
-  await app.register(adminApiPlugin, { prefix: '/management', log: options.log });
+  await app.register(adminApiPlugin, {
+    prefix: '/management',
+    log: options.log,
+    ...(options.workDelayMs !== undefined ? { workDelayMs: options.workDelayMs } : {}),
+  });
   if (tls) await app.register(caRoute(tls.caCertPem));
   await app.register(notificationsPlugin);
   return app;

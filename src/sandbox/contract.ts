@@ -57,6 +57,14 @@ export interface SandboxOptions {
   /** Delay before the first Connect retry, ms; doubles after each failure, capped at 5 min. Default 1000. */
   connectRetryBaseMs?: number;
   /**
+   * How long the Admin API's asynchronous work takes (account creation and
+   * cloning, settings and user imports, exports), ms of the sandbox's clock.
+   * Default 1000. Tests set it under signrun's first poll (250 ms): the work
+   * is still Pending at the first look and done at the second, without
+   * waiting out a second of real time for each.
+   */
+  workDelayMs?: number;
+  /**
    * DocuSign's polling rule (one status listing per 15 minutes), as the
    * sandbox tells its clients at `GET /sandbox/health` (`serve --polling-rule`):
    * `none` (default) lets `sync` list at every call, so "sign, then sync"

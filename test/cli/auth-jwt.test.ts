@@ -10,6 +10,7 @@ import type { Clock } from '../../src/sandbox/platform/clock.js';
 import { defaultSeedIds } from '../../src/sandbox/seed/default-seed.js';
 import { knownSecrets, tempDir } from './run-helpers.js';
 import { seedUserHeaders } from '../sandbox/helpers/jwt.js';
+import { workDelayMs } from '../organization/work-delay.js';
 
 // signrun with DocuSign's JWT grant against a sandbox started here (the
 // account server on the same host and port): the real CLI, over real HTTP.
@@ -47,6 +48,8 @@ beforeAll(async () => {
   sandbox = await startSandbox(
     {
       port: 0,
+      // The examples' organisation: each Admin work Pending at the first look, done at the second (test/organization/work-delay.ts).
+      workDelayMs,
       log: (line) => {
         requests.push(line);
         onRequest?.(line);

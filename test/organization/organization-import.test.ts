@@ -5,6 +5,7 @@ import { parse } from 'yaml';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { repoRoot, runCli } from '../helpers/run-cli.js';
+import { workDelayMs } from './work-delay.js';
 import { readReport, sandboxEnv, tempDir } from '../cli/run-helpers.js';
 
 /**
@@ -18,7 +19,7 @@ let sandbox: RunningSandbox;
 const organizationId = '0b6f5d2a-8c3e-4e71-9f4a-6a1d2c3b4e55';
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, quiet: true });
+  sandbox = await startSandbox({ port: 0, quiet: true, workDelayMs });
 });
 afterAll(async () => {
   await sandbox?.close();

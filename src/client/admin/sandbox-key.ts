@@ -3,6 +3,16 @@ import type { CallOptions, EsignatureClient } from '../esignature-client.js';
 import { makeSecret, type Secret } from '../../secret.js';
 
 /**
+ * The pair this process registers: made once (a 2,048-bit RSA key costs
+ * 0.1-0.3 s of CPU, blocking), registered by every command that needs one.
+ * A command run from a shell is its own process, so nothing changes there;
+ * a process that runs many commands (the library, the tests' in-process
+ * CLI) makes one key, not one a command. It is still registered each time:
+ * the sandbox may be another, or restarted without its data.
+ */
+let processKeyPair: { publicKey: string; privateKey: string } | undefined;
+
+/**
  * A key pair of the sandbox's integration key, for the JWT grant of its
  * Admin API (which takes only OAuth tokens with the admin scopes) when
  * signrun talks to a sandbox with the legacy header: the public half is
@@ -18,11 +28,11 @@ export async function registerSandboxKey(
   integratorKey: string,
   options: CallOptions = {},
 ): Promise<Secret> {
-  const pair = generateKeyPairSync('rsa', {
+  const pair = (processKeyPair ??= generateKeyPairSync('rsa', {
     modulusLength: 2048,
     publicKeyEncoding: { type: 'spki', format: 'pem' },
     privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
-  });
+  }));
   await client.request(
     {
       method: 'POST',

@@ -61,8 +61,9 @@ export function signingContext(app: FastifyInstance): SigningContext {
   const services = app.sandbox;
   const sessions = new SigningSessions(services.db);
   // The CA is created at the first start with a data folder and kept in
-  // <data>/ca. In memory it is made on the first seal instead: two RSA keys
-  // cost about a second, which every in-memory start (tests, `run`) would pay.
+  // <data>/ca. In memory it is made on the first seal instead, once for the
+  // process (sandbox-ca.ts): two RSA keys cost about a second, which every
+  // in-memory start (tests, `run`) would pay.
   const dataDir = services.config.dataDir;
   let ca: SandboxCa | undefined = dataDir === undefined ? undefined : loadOrCreateSandboxCa(dataDir);
   const pageSizes = new PageSizeCache();

@@ -29,12 +29,20 @@ const p12File = 'sandbox-sealing.p12';
 const passFile = 'sandbox-sealing.pass';
 
 /**
+ * The in-memory sandboxes' CA: made at the first seal in this process, lost
+ * when it exits. Its two RSA keys and PKCS#12 cost 0.3–0.8 s of CPU; a
+ * process that starts many in-memory sandboxes (the test suite, a library
+ * user) would pay that at every one's first seal for a CA nothing keeps.
+ */
+let inMemoryCa: SandboxCa | undefined;
+
+/**
  * Loads the CA kept in `<dataDir>/ca/`, creating it on first start. Without a
- * data folder (in-memory sandbox) the CA is created in memory and lost on close.
- * Files are written whole (temp + rename), keys with mode 0600.
+ * data folder (in-memory sandbox) the process's in-memory CA, made once and
+ * lost on exit. Files are written whole (temp + rename), keys with mode 0600.
  */
 export function loadOrCreateSandboxCa(dataDir?: string): SandboxCa {
-  if (dataDir === undefined) return createSandboxCa();
+  if (dataDir === undefined) return (inMemoryCa ??= createSandboxCa());
   const dir = join(dataDir, caFolderName);
   const paths = [rootFile, sealingFile, p12File, passFile].map((f) => join(dir, f));
   if (paths.every((p) => existsSync(p))) {
