@@ -13,9 +13,11 @@ import { organizationUsers } from './organization-users.js';
  * dependency order: the order a plan lists them and a run converges them
  * (groups name profiles; users name both; an organisation's settings and
  * users are kept through its Admin API; templates last). The planner, the
- * pipeline, `signrun plan`, the console and report.json's schema (a test
- * keeps its `kind` list equal to this one) walk it; a new kind is one module
- * and one line here.
+ * pipeline, `signrun plan`, the console and `import account` walk it; the
+ * loader's list of the kinds' job side (src/jobs/account-entries/account-entry-kinds.ts),
+ * report.json's `kind` enum and the job schema's account fields are generated
+ * from it by `npm run docs:kinds` (test/runner/kind-files.test.ts fails when
+ * one is stale). A new kind is its module, its job side and one line here.
  */
 export const resourceKinds = [
   permissionProfiles,
