@@ -5,7 +5,14 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import type { EnvelopeRecord, SigningRecord } from '../../src/output/records.js';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, newPage, returnedEvent, signAllTabs, startReturnServer } from '../helpers/browser.js';
+import {
+  sharedBrowser,
+  releaseBrowser,
+  newPage,
+  returnedEvent,
+  signAllTabs,
+  startReturnServer,
+} from '../helpers/browser.js';
 import { repoRoot, runCli } from '../helpers/run-cli.js';
 import { readReport, sandboxEnv, tempDir } from './run-helpers.js';
 import { openSigningLink, postForm } from '../signing/sign-over-http.js';
@@ -25,10 +32,10 @@ let browser: Browser;
 const accessCode = 'Lease-4711-Zebra';
 
 beforeAll(async () => {
-  [sandbox, back, browser] = await Promise.all([startSandbox({ port: 0 }), startReturnServer(), launchBrowser()]);
+  [sandbox, back, browser] = await Promise.all([startSandbox({ port: 0 }), startReturnServer(), sharedBrowser()]);
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await back?.close();
   await sandbox?.close();
 });

@@ -5,7 +5,8 @@ import type { Browser } from 'playwright-core';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { EnvelopeRecord, SigningRecord } from '../../src/output/records.js';
 import {
-  launchBrowser,
+  sharedBrowser,
+  releaseBrowser,
   newPage,
   returnedEvent,
   signAllTabs,
@@ -34,11 +35,11 @@ beforeAll(async () => {
   [sandbox, back, browser] = await Promise.all([
     startSandbox({ port: 0, quiet: true }),
     startReturnServer(),
-    launchBrowser(),
+    sharedBrowser(),
   ]);
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await back?.close();
   await sandbox?.close();
 });
