@@ -86,7 +86,10 @@ describe('document pool', () => {
   let sandbox: RunningSandbox;
   let gate: WorkerGate;
   beforeAll(async () => {
-    const built = builtDocumentWork({ threads: 2 });
+    // No deadline here (a signal never fired): a task held at the gate while, on a loaded machine, the other
+    // thread starts for another user's document must not be refused at 8 s; the thread-given-up tests below
+    // fire theirs. The hostile documents are refused by the converter's own limits.
+    const built = builtDocumentWork({ threads: 2, deadline: () => new AbortController().signal });
     gate = built.gate;
     sandbox = await injectedSandbox({}, { documentWork: built.work });
   });
