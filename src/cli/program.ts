@@ -67,6 +67,7 @@ export function portNumber(value: string): number {
  * Builds the commander program. `dispatch` is called with the chosen command;
  * commander only parses, it never exits the process (exitOverride).
  */
+// eslint-disable-next-line max-lines-per-function -- commander's declaration of every command and its options, one after another: the command line as a table, not logic.
 export function buildProgram(
   io: CommandIO,
   dispatch: (

@@ -68,6 +68,7 @@ let validateConfig: ReturnType<Ajv['compile']> | undefined;
  * come back as diagnostics, never thrown; secrets come back wrapped.
  * Defaults: concurrency 8, outDir `out`, no rootUrl (the in-process sandbox).
  */
+// eslint-disable-next-line max-lines-per-function -- each field of the configuration read, checked and overridden from the environment in turn; to be split by field group (issue 33).
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfigResult> {
   const errors: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];

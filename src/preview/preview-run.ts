@@ -69,6 +69,7 @@ const pagesPerOverlay = 32;
  * one from a stored template, or from several, is noted and skipped.
  * Offline: no call to any service.
  */
+// eslint-disable-next-line max-lines-per-function -- one pass over the envelopes that keeps memory flat (each envelope's pages written and let go before the next); to be split into named steps (issue 33).
 export async function previewJobs(jobs: readonly ResolvedJob[], options: PreviewOptions): Promise<PreviewSummary> {
   const { out } = options;
   const show = (path: string): string => {

@@ -43,6 +43,20 @@ const MAX_FAILED = 200;
 const MAX_WAITING = 50;
 const MAX_STILL_TO_SIGN = 200;
 
+/** What report.md lists, gathered in one read of the envelopes: counts, and the capped lists of what it shows. */
+interface Listed {
+  succeededCalls: number;
+  failedCount: number;
+  failedListed: Array<EnvelopeResult | AccountResult>;
+  waitingCount: number;
+  waiting: EnvelopeResult[];
+  notStartedCount: number;
+  statuses: Map<string, number>;
+  stillToSign: StillToSign[];
+  settledCount: number;
+  settledListed: Array<{ name: string; reason: string }>;
+}
+
 /**
  * report.md: a summary a CI job can paste into its step summary
  * (`cat out/report.md >> $GITHUB_STEP_SUMMARY`). Lists totals, API use and
@@ -52,39 +66,67 @@ const MAX_STILL_TO_SIGN = 200;
  */
 export async function reportMarkdown(source: ReportSource): Promise<string> {
   const { head: report, accounts } = source;
-  let succeededCalls = 0;
-  let failedEnvelopes = 0;
-  let waitingCount = 0;
-  let notStartedCount = 0;
-  const failedListed: Array<EnvelopeResult | AccountResult> = [];
-  const waiting: EnvelopeResult[] = [];
-  const statuses = new Map<string, number>();
-  const stillToSign: StillToSign[] = [];
-  const settledListed: Array<{ name: string; reason: string }> = [];
-  let settledCount = 0;
+  const listed = await gatherListed(source);
+  const lines: string[] = [
+    ...summaryLines(report, listed.succeededCalls),
+    ...templatesSection(report),
+    ...(listed.statuses.size > 0
+      ? [`Envelopes: ${statusLine(listed.statuses)} (completed, declined and voided are settled).`, '']
+      : []),
+    ...stillToSignSection(listed.stillToSign),
+    ...settledSection(listed),
+    ...failedSection(listed),
+    ...waitingSection(listed),
+    ...activationSection(accounts),
+    ...notStartedLines(report, listed.notStartedCount),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** Reads the envelopes once, counting them and keeping the first of each list report.md shows. */
+async function gatherListed(source: ReportSource): Promise<Listed> {
+  const { accounts } = source;
+  const listed: Listed = {
+    succeededCalls: 0,
+    failedCount: 0,
+    failedListed: [],
+    waitingCount: 0,
+    waiting: [],
+    notStartedCount: 0,
+    statuses: new Map<string, number>(),
+    stillToSign: [],
+    settledCount: 0,
+    settledListed: [],
+  };
   for await (const e of source.envelopes()) {
     const reason = settledReasonOf(e);
     if (reason) {
-      settledCount += 1;
-      if (settledListed.length < MAX_FAILED) settledListed.push({ name: `${e.job}/${e.key}`, reason });
+      listed.settledCount += 1;
+      if (listed.settledListed.length < MAX_FAILED) listed.settledListed.push({ name: `${e.job}/${e.key}`, reason });
     }
-    countStatuses(statuses, e);
-    stillToSign.push(...stillToSignOf(e));
-    if (e.outcome === 'succeeded') succeededCalls += e.apiCalls;
+    countStatuses(listed.statuses, e);
+    listed.stillToSign.push(...stillToSignOf(e));
+    if (e.outcome === 'succeeded') listed.succeededCalls += e.apiCalls;
     else if (e.outcome === 'failed') {
-      failedEnvelopes += 1;
-      if (failedListed.length < MAX_FAILED) failedListed.push(e);
-    } else notStartedCount += 1;
+      listed.failedCount += 1;
+      if (listed.failedListed.length < MAX_FAILED) listed.failedListed.push(e);
+    } else listed.notStartedCount += 1;
     if (e.recipients.some((r) => r.signing === 'waiting-for-turn')) {
-      waitingCount += 1;
-      if (waiting.length < MAX_WAITING) waiting.push(e);
+      listed.waitingCount += 1;
+      if (listed.waiting.length < MAX_WAITING) listed.waiting.push(e);
     }
   }
   const failedAccounts = accounts.filter((a) => a.outcome === 'failed');
-  for (const a of failedAccounts) if (failedListed.length < MAX_FAILED) failedListed.push(a);
-  const failedCount = failedEnvelopes + failedAccounts.length;
-  notStartedCount += accounts.filter((a) => a.outcome === 'not-started').length;
+  for (const a of failedAccounts) if (listed.failedListed.length < MAX_FAILED) listed.failedListed.push(a);
+  listed.failedCount += failedAccounts.length;
+  listed.notStartedCount += accounts.filter((a) => a.outcome === 'not-started').length;
+  return listed;
+}
 
+type ReportHead = ReportSource['head'];
+
+/** The title, the target, the totals table and the API's use. */
+function summaryLines(report: ReportHead, succeededCalls: number): string[] {
   const t = report.totals;
   const lines: string[] = [];
   lines.push(`# signrun ${report.command ?? 'run'} ${verdictTitles[verdictOf(report)]}`, '');
@@ -112,103 +154,128 @@ export async function reportMarkdown(source: ReportSource): Promise<string> {
         : ''),
     '',
   );
+  return lines;
+}
 
+/** ## Templates: each template's outcome and what differed. */
+function templatesSection(report: ReportHead): string[] {
   const templates = report.templates ?? [];
-  if (templates.length > 0) {
-    lines.push('## Templates', '', '| template | outcome | templateId | what differed |', '|---|---|---|---|');
-    for (const m of templates) {
-      const outcome =
-        m.outcome === 'updated' && m.outside
-          ? 'put back (changed outside signrun)'
-          : m.outcome === 'failed'
-            ? `failed: ${m.error?.code ?? ''} ${m.error?.message ?? ''}`
-            : m.outcome;
-      lines.push(
-        `| ${code(`${m.job}/${m.key}`)} | ${cell(outcome)} | ${cell(m.templateId ?? '')} | ${cell((m.differences ?? []).join('; '))} |`,
-      );
-    }
-    lines.push('');
-  }
-  if (statuses.size > 0)
-    lines.push(`Envelopes: ${statusLine(statuses)} (completed, declined and voided are settled).`, '');
-  if (stillToSign.length > 0) {
-    stillToSign.sort(oldestFirst);
+  if (templates.length === 0) return [];
+  const lines = ['## Templates', '', '| template | outcome | templateId | what differed |', '|---|---|---|---|'];
+  for (const m of templates) {
+    const outcome =
+      m.outcome === 'updated' && m.outside
+        ? 'put back (changed outside signrun)'
+        : m.outcome === 'failed'
+          ? `failed: ${m.error?.code ?? ''} ${m.error?.message ?? ''}`
+          : m.outcome;
     lines.push(
-      '## Still to sign (oldest first)',
-      '',
-      'As of the last `npx signrun sync`. Not failures: `npx signrun remind` sends them the notification again.',
-      '',
-      '| envelope | recipient | status | since |',
-      '|---|---|---|---|',
+      `| ${code(`${m.job}/${m.key}`)} | ${cell(outcome)} | ${cell(m.templateId ?? '')} | ${cell((m.differences ?? []).join('; '))} |`,
     );
-    for (const r of stillToSign.slice(0, MAX_STILL_TO_SIGN)) {
-      lines.push(
-        `| \`${cell(`${r.job}/${r.key}`)}\` | ${cell(r.name ?? r.recipientId)}${r.email ? ` <${cell(r.email)}>` : ''}${r.part ? ` (${cell(r.part)})` : ''} | ${r.status} | ${r.since ?? ''} |`,
-      );
-    }
-    if (stillToSign.length > MAX_STILL_TO_SIGN)
-      lines.push('', `…and ${stillToSign.length - MAX_STILL_TO_SIGN} more (see report.json).`);
-    lines.push('');
   }
-  if (settledCount > 0) {
+  lines.push('');
+  return lines;
+}
+
+/** ## Still to sign: the recipients a sync found not yet done, oldest first. */
+function stillToSignSection(stillToSign: StillToSign[]): string[] {
+  if (stillToSign.length === 0) return [];
+  stillToSign.sort(oldestFirst);
+  const lines = [
+    '## Still to sign (oldest first)',
+    '',
+    'As of the last `npx signrun sync`. Not failures: `npx signrun remind` sends them the notification again.',
+    '',
+    '| envelope | recipient | status | since |',
+    '|---|---|---|---|',
+  ];
+  for (const r of stillToSign.slice(0, MAX_STILL_TO_SIGN)) {
     lines.push(
-      '## Declined and voided',
-      '',
-      'Settled, not failures: why each one ended.',
-      '',
-      '| envelope | why |',
-      '|---|---|',
+      `| \`${cell(`${r.job}/${r.key}`)}\` | ${cell(r.name ?? r.recipientId)}${r.email ? ` <${cell(r.email)}>` : ''}${r.part ? ` (${cell(r.part)})` : ''} | ${r.status} | ${r.since ?? ''} |`,
     );
-    for (const s of settledListed) lines.push(`| ${code(s.name)} | ${cell(s.reason)} |`);
-    if (settledCount > MAX_FAILED) lines.push('', `…and ${settledCount - MAX_FAILED} more (see report.json).`);
-    lines.push('');
   }
-  if (failedCount > 0) {
-    lines.push('## Failed', '', '| item | where | step | code | what happened |', '|---|---|---|---|---|');
-    for (const item of failedListed) {
-      lines.push(
-        `| ${code(`${item.job}/${item.key}`)} | ${cell(`${item.source.file}:${item.source.line}`)} | ${cell(item.error?.step ?? '')} | ${code(item.error?.code ?? '')} | ${cell(item.error?.message ?? '')} |`,
-      );
-    }
-    if (failedCount > MAX_FAILED) lines.push('', `…and ${failedCount - MAX_FAILED} more (see report.json).`);
-    lines.push('');
-  }
-  if (waitingCount > 0) {
+  if (stillToSign.length > MAX_STILL_TO_SIGN)
+    lines.push('', `…and ${stillToSign.length - MAX_STILL_TO_SIGN} more (see report.json).`);
+  lines.push('');
+  return lines;
+}
+
+/** ## Declined and voided: why each settled envelope ended. */
+function settledSection({ settledCount, settledListed }: Listed): string[] {
+  if (settledCount === 0) return [];
+  const lines = [
+    '## Declined and voided',
+    '',
+    'Settled, not failures: why each one ended.',
+    '',
+    '| envelope | why |',
+    '|---|---|',
+  ];
+  for (const s of settledListed) lines.push(`| ${code(s.name)} | ${cell(s.reason)} |`);
+  if (settledCount > MAX_FAILED) lines.push('', `…and ${settledCount - MAX_FAILED} more (see report.json).`);
+  lines.push('');
+  return lines;
+}
+
+/** ## Failed: each failed envelope and account, where it is written and what happened. */
+function failedSection({ failedCount, failedListed }: Listed): string[] {
+  if (failedCount === 0) return [];
+  const lines = ['## Failed', '', '| item | where | step | code | what happened |', '|---|---|---|---|---|'];
+  for (const item of failedListed) {
     lines.push(
-      '## Waiting for their turn',
-      '',
-      'Not failures: these signers get their address later, with `npx signrun sign-url <out> <key> <recipient>`.',
-      '',
+      `| ${code(`${item.job}/${item.key}`)} | ${cell(`${item.source.file}:${item.source.line}`)} | ${cell(item.error?.step ?? '')} | ${code(item.error?.code ?? '')} | ${cell(item.error?.message ?? '')} |`,
     );
-    for (const e of waiting) {
-      const who = e.recipients
-        .filter((r) => r.signing === 'waiting-for-turn')
-        .map((r) => r.clientUserId ?? r.recipientId);
-      lines.push(`- ${code(`${e.job}/${e.key}`)}: ${who.map((w) => code(w)).join(', ')}`);
-    }
-    if (waitingCount > MAX_WAITING) lines.push(`- …and ${waitingCount - MAX_WAITING} more`);
-    lines.push('');
   }
+  if (failedCount > MAX_FAILED) lines.push('', `…and ${failedCount - MAX_FAILED} more (see report.json).`);
+  lines.push('');
+  return lines;
+}
+
+/** ## Waiting for their turn: the signers who get their address later. */
+function waitingSection({ waitingCount, waiting }: Listed): string[] {
+  if (waitingCount === 0) return [];
+  const lines = [
+    '## Waiting for their turn',
+    '',
+    'Not failures: these signers get their address later, with `npx signrun sign-url <out> <key> <recipient>`.',
+    '',
+  ];
+  for (const e of waiting) {
+    const who = e.recipients
+      .filter((r) => r.signing === 'waiting-for-turn')
+      .map((r) => r.clientUserId ?? r.recipientId);
+    lines.push(`- ${code(`${e.job}/${e.key}`)}: ${who.map((w) => code(w)).join(', ')}`);
+  }
+  if (waitingCount > MAX_WAITING) lines.push(`- …and ${waitingCount - MAX_WAITING} more`);
+  lines.push('');
+  return lines;
+}
+
+/** ## Accounts awaiting activation. */
+function activationSection(accounts: readonly AccountResult[]): string[] {
   const activation = accounts.filter((a) => a.awaitingActivation);
-  if (activation.length > 0) {
-    lines.push(
-      '## Accounts awaiting activation',
-      '',
-      'Not failures: the initial user activates the account from the activation message.',
-      '',
-    );
-    for (const a of activation) lines.push(`- ${code(`${a.job}/${a.key}`)}: account ${cell(a.accountId ?? '?')}`);
-    lines.push('');
-  }
-  if (notStartedCount > 0 && report.callBudget?.exhausted) {
-    lines.push(
+  if (activation.length === 0) return [];
+  const lines = [
+    '## Accounts awaiting activation',
+    '',
+    'Not failures: the initial user activates the account from the activation message.',
+    '',
+  ];
+  for (const a of activation) lines.push(`- ${code(`${a.job}/${a.key}`)}: account ${cell(a.accountId ?? '?')}`);
+  lines.push('');
+  return lines;
+}
+
+/** Why items were not started (the call budget spent, or an interruption) and what to do next. */
+function notStartedLines(report: ReportHead, notStartedCount: number): string[] {
+  if (notStartedCount === 0) return [];
+  if (report.callBudget?.exhausted)
+    return [
       `${notStartedCount} item(s) were not started because the hourly call budget was spent (SR_CALL_BUDGET_SPENT, ${report.callBudget.used} calls made); run the same command again after ${report.callBudget.resumeAt ?? 'the hour'} to continue.`,
       '',
-    );
-  } else if (notStartedCount > 0)
-    lines.push(
-      `${notStartedCount} item(s) were not started because the run was interrupted; run the same command again to continue.`,
-      '',
-    );
-  return `${lines.join('\n')}\n`;
+    ];
+  return [
+    `${notStartedCount} item(s) were not started because the run was interrupted; run the same command again to continue.`,
+    '',
+  ];
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { callerOf, organizationOf, type AdminContext } from '../admin-context.js';
+import type { AdminServices } from '../admin-services.js';
 import { adminErrors } from '../admin-error.js';
 import { adminTime, sandboxSite } from '../admin-wire.js';
 import type { BulkJobRecord } from '../bulk/bulk-jobs.js';
@@ -10,6 +11,39 @@ import { parseSettingsCsv, settingsCsv } from './settings-csv.js';
 type OrgParams = { organizationId: string };
 type ExportParams = OrgParams & { exportId: string };
 type ImportParams = OrgParams & { importId: string };
+
+/** `#/definitions/OrganizationAccountSettingsImportResponse`. */
+function importWire(sandbox: AdminServices, job: BulkJobRecord) {
+  const user = sandbox.accounts.user(job.requestorUserId);
+  const done = job.status === 'completed';
+  const processed = Number(job.result?.['processed'] ?? 0);
+  const issues = (job.result?.['issues'] as Array<Record<string, string>> | undefined) ?? [];
+  return {
+    id: job.id,
+    organization_id: job.organizationId,
+    type: job.type,
+    status: job.status,
+    requestor: { id: job.requestorUserId, type: 'user', name: user?.userName, email: user?.email },
+    created: adminTime(job.createdAt),
+    last_modified: adminTime(job.completedAt ?? job.createdAt),
+    ...(done ? { completed: adminTime(job.completedAt) } : {}),
+    percent_completed: done ? 100 : 0,
+    number_processed_accounts: processed,
+    number_unprocessed_accounts: issues.length,
+    results: done
+      ? [
+          {
+            id: job.id,
+            site_id: sandboxSite.siteId,
+            number_processed_accounts: processed,
+            number_unprocessed_accounts: issues.length,
+            processing_issues_by_account: issues,
+          },
+        ]
+      : [],
+    success: done && issues.length === 0,
+  };
+}
 
 /**
  * The Admin API's account settings export and import (OrganizationExport,
@@ -43,39 +77,6 @@ export const accountSettingsRoutes: FastifyPluginAsync<{ context: AdminContext }
     const job = jobs.job(id);
     if (!job || job.organizationId !== organizationId || job.kind !== kind) throw adminErrors.notFound(`Request ${id}`);
     return job;
-  };
-
-  /** `#/definitions/OrganizationAccountSettingsImportResponse`. */
-  const importWire = (job: BulkJobRecord) => {
-    const user = sandbox.accounts.user(job.requestorUserId);
-    const done = job.status === 'completed';
-    const processed = Number(job.result?.['processed'] ?? 0);
-    const issues = (job.result?.['issues'] as Array<Record<string, string>> | undefined) ?? [];
-    return {
-      id: job.id,
-      organization_id: job.organizationId,
-      type: job.type,
-      status: job.status,
-      requestor: { id: job.requestorUserId, type: 'user', name: user?.userName, email: user?.email },
-      created: adminTime(job.createdAt),
-      last_modified: adminTime(job.completedAt ?? job.createdAt),
-      ...(done ? { completed: adminTime(job.completedAt) } : {}),
-      percent_completed: done ? 100 : 0,
-      number_processed_accounts: processed,
-      number_unprocessed_accounts: issues.length,
-      results: done
-        ? [
-            {
-              id: job.id,
-              site_id: sandboxSite.siteId,
-              number_processed_accounts: processed,
-              number_unprocessed_accounts: issues.length,
-              processing_issues_by_account: issues,
-            },
-          ]
-        : [],
-      success: done && issues.length === 0,
-    };
   };
 
   app.post<{ Params: OrgParams }>(
@@ -138,20 +139,22 @@ export const accountSettingsRoutes: FastifyPluginAsync<{ context: AdminContext }
         sandbox.clock.now(),
         context.workDelayMs,
       );
-      return importWire(job);
+      return importWire(sandbox, job);
     },
   );
 
   app.get<{ Params: OrgParams }>(
     '/v2/organizations/:organizationId/imports/account_settings',
     { config: { adminScope: 'account_read' } },
-    async (request) => jobs.ofOrganization(organizationOf(request).id, 'settings_import').map(importWire),
+    async (request) =>
+      jobs.ofOrganization(organizationOf(request).id, 'settings_import').map((job) => importWire(sandbox, job)),
   );
 
   app.get<{ Params: ImportParams }>(
     '/v2/organizations/:organizationId/imports/account_settings/:importId',
     { config: { adminScope: 'account_read' } },
-    async (request) => importWire(jobOf(organizationOf(request).id, request.params.importId, 'settings_import')),
+    async (request) =>
+      importWire(sandbox, jobOf(organizationOf(request).id, request.params.importId, 'settings_import')),
   );
 
   app.delete<{ Params: ImportParams }>(
