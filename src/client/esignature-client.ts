@@ -271,12 +271,13 @@ function isStreamBreak(error: unknown): boolean {
   // A refused body (not a document, too large) is an answer, not a break: never retried.
   if (error instanceof SignrunError) return false;
   const code = (error as { code?: string } | undefined)?.code;
-  const type = (error as { type?: string } | undefined)?.type; // node-fetch FetchError type 'system' / 'aborted'
+  // A system error of the socket (it names its syscall): the connection broke.
+  const syscall = (error as { syscall?: unknown } | undefined)?.syscall;
   return (
     code === 'ECONNRESET' ||
     code === 'ERR_STREAM_PREMATURE_CLOSE' ||
     code === 'EPIPE' ||
-    type === 'system' ||
+    typeof syscall === 'string' ||
     (error instanceof Error && /premature close|aborted/i.test(error.message))
   );
 }

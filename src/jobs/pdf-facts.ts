@@ -102,13 +102,15 @@ export async function readPdfFacts(path: string): Promise<PdfFactsResult> {
   if (!head.includes('%PDF-')) return { ok: false, reason: 'it does not start with %PDF-' };
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   // Before either reader inflates anything: both would inflate the object
-  // streams whole, whatever they inflate to.
-  const inflated = inflateBudgetProblem(bytes, limits.pdfInflatedBytes);
+  // streams whole, whatever they inflate to. What it inflates, the cheap
+  // reader takes from it (issue 37: each object stream was inflated twice).
+  const scan: PdfScan = { text: bytes.toString('latin1'), inflated: new Map() };
+  const inflated = inflateBudgetProblem(bytes, limits.pdfInflatedBytes, scan);
   if (inflated) return { ok: false, reason: inflated, code: 'SR_DOC_INFLATE_LIMIT' };
   // The cheap reader handles what PDF writers usually produce in a few
   // microseconds; anything it is unsure of goes to pdf-lib, which is exact
   // but ~0.5 ms per file (5 s for 10,000 per-row PDFs).
-  const pages = cheapPageSizes(bytes) ?? (await pdfLibPageSizes(bytes));
+  const pages = cheapPageSizes(bytes, scan) ?? (await pdfLibPageSizes(bytes));
   if (typeof pages === 'string') return { ok: false, reason: pages };
   if (pages.length === 0) return { ok: false, reason: 'it has no pages' };
   return { ok: true, facts: { size: bytes.length, sha256, pages } };
@@ -150,6 +152,30 @@ async function pdfLibPageSizes(bytes: Buffer): Promise<Array<{ width: number; he
 const OBJECT = /(\d+)\s+\d+\s+obj\b/g;
 
 /**
+ * What the budget check of one PDF leaves to its cheap reader: the file as
+ * latin1 text, and each single-Flate stream it inflated whole, by the offset
+ * of its data, with the compressed bytes zlib consumed.
+ */
+export interface PdfScan {
+  text: string;
+  inflated: Map<number, { data: Buffer; consumed: number }>;
+}
+
+/**
+ * zlib's inflateSync, with an output chunk sized to the input: the default
+ * 16 KiB, allocated outside Buffer's pool for each call, cost twice the
+ * inflating itself on the ~400-byte object streams of per-row letters.
+ */
+function inflateWithin(data: Buffer, maxOutputLength: number): { buffer: Buffer; consumed: number } {
+  const chunkSize = data.length < 1024 ? 4096 : 16 * 1024;
+  const { buffer, engine } = inflateSync(data, { maxOutputLength, chunkSize, info: true }) as unknown as {
+    buffer: Buffer;
+    engine: { bytesWritten: number };
+  };
+  return { buffer, consumed: engine.bytesWritten };
+}
+
+/**
  * The decompression budget of reading a PDF: the streams a PDF reader must
  * inflate to find the pages (object streams, /Type /ObjStm, and
  * cross-reference streams, /Type /XRef, PDF 32000-1 7.5.7-8) are inflated
@@ -160,8 +186,8 @@ const OBJECT = /(\d+)\s+\d+\s+obj\b/g;
  * RunLength: rare in object streams) is refused too. Returns why, or
  * undefined when the file stays within the budget.
  */
-export function inflateBudgetProblem(bytes: Buffer, budget: number): string | undefined {
-  const text = bytes.toString('latin1');
+export function inflateBudgetProblem(bytes: Buffer, budget: number, scan?: PdfScan): string | undefined {
+  const text = scan?.text ?? bytes.toString('latin1');
   let left = budget;
   const tooMuch = `its compressed object streams inflate to more than ${Math.round(budget / (1024 * 1024))} MiB`;
   for (const match of text.matchAll(/\/Type\s*\/(?:ObjStm|XRef)\b/g)) {
@@ -183,7 +209,9 @@ export function inflateBudgetProblem(bytes: Buffer, budget: number): string | un
     for (let i = 0; i < names.length; i++) {
       if (left <= 0) return tooMuch;
       try {
-        data = inflateSync(data, { maxOutputLength: left });
+        const { buffer, consumed } = inflateWithin(data, left);
+        if (names.length === 1) scan?.inflated.set(dataStart, { data: buffer, consumed });
+        data = buffer;
       } catch (error) {
         if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return tooMuch;
         break; // broken data: the readers decide what it is
@@ -202,8 +230,8 @@ export function inflateBudgetProblem(bytes: Buffer, budget: number): string | un
  * understand (encryption, indirect boxes, a leaf count that disagrees with
  * /Count), so that pdf-lib decides instead.
  */
-export function cheapPageSizes(bytes: Buffer): Array<{ width: number; height: number }> | undefined {
-  const text = bytes.toString('latin1');
+export function cheapPageSizes(bytes: Buffer, scan?: PdfScan): Array<{ width: number; height: number }> | undefined {
+  const text = scan?.text ?? bytes.toString('latin1');
   const tail = text.slice(-2048);
   if (!tail.includes('%%EOF') || !tail.includes('startxref')) return undefined;
   if (/\/Encrypt\s/.test(text.slice(-8192))) return undefined;
@@ -217,7 +245,7 @@ export function cheapPageSizes(bytes: Buffer): Array<{ width: number; height: nu
     const dict = streamAt >= 0 ? body.slice(0, streamAt) : body;
     objects.set(Number(match[1]), dict);
     if (/\/Type\s*\/ObjStm\b/.test(dict)) {
-      if (!unpackObjectStream(bytes, start + streamAt, dict, objects)) return undefined;
+      if (!unpackObjectStream(bytes, start + streamAt, dict, objects, scan)) return undefined;
     }
   }
   const rootRef = [...text.matchAll(/\/Root\s+(\d+)\s+\d+\s+R/g)].pop();
@@ -271,6 +299,7 @@ function unpackObjectStream(
   streamKeywordAt: number,
   dict: string,
   objects: Map<number, string>,
+  scan: PdfScan | undefined,
 ): boolean {
   const length = /\/Length\s+(\d+)(\s+\d+\s+R)?/.exec(dict);
   const n = /\/N\s+(\d+)/.exec(dict);
@@ -281,12 +310,19 @@ function unpackObjectStream(
   if (bytes[dataStart] === 0x0d) dataStart++;
   if (bytes[dataStart] === 0x0a) dataStart++;
   let content: string;
-  try {
-    content = inflateSync(bytes.subarray(dataStart, dataStart + Number(length[1])), {
-      maxOutputLength: limits.pdfInflatedBytes,
-    }).toString('latin1');
-  } catch {
-    return false;
+  // Inflated by the budget check already, from the same offset: the same
+  // output when zlib's stream ended within /Length (what follows it is not read).
+  const done = scan?.inflated.get(dataStart);
+  if (done && done.consumed <= Number(length[1])) content = done.data.toString('latin1');
+  else {
+    try {
+      content = inflateWithin(
+        bytes.subarray(dataStart, dataStart + Number(length[1])),
+        limits.pdfInflatedBytes,
+      ).buffer.toString('latin1');
+    } catch {
+      return false;
+    }
   }
   const header = content.slice(0, Number(first[1])).trim().split(/\s+/).map(Number);
   const count = Number(n[1]);

@@ -53,6 +53,11 @@ async function dropTemp(temp: string): Promise<void> {
 /** Folders known to exist, so that thousands of files do not each pay a mkdir. */
 const knownFolders = new Set<string>();
 
+/** Tells the writer that `folder` exists (its caller made or checked it): no mkdir before its first file. */
+export function noteFolderExists(folder: string): void {
+  knownFolders.add(folder);
+}
+
 async function ensureFolder(folder: string): Promise<void> {
   if (knownFolders.has(folder)) return;
   await mkdir(folder, { recursive: true });

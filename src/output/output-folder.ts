@@ -7,6 +7,7 @@ import { processIsAlive } from './process-alive.js';
 import {
   DiskWriteError,
   digestOf,
+  noteFolderExists,
   stageFile,
   stageStream,
   writeFileAtomic,
@@ -52,8 +53,12 @@ export interface WriteOptions {
  */
 export class OutputFolder {
   readonly root: string;
-  /** Folders under the root checked to be real folders (not links): strings only, as many as folders written. */
-  readonly #checked = new Set<string>();
+  /**
+   * Folders under the root checked to be real folders (not links): strings
+   * only, as many as folders written. `made`: this process made it, so
+   * nothing was in it before (no file there to check for a link).
+   */
+  readonly #checked = new Map<string, 'made' | 'found'>();
   /** Checks under way, so that concurrent writes into one new folder share one. */
   readonly #checking = new Map<string, Promise<void>>();
 
@@ -84,7 +89,10 @@ export class OutputFolder {
 
   /** Makes `target`'s folders (one level at a time, none a link) and checks that `target` is not a link. */
   async #prepare(target: string): Promise<void> {
-    await this.#realFolder(path.dirname(target));
+    const folder = path.dirname(target);
+    await this.#realFolder(folder);
+    // In a folder this process made, a file is one it wrote or none (issue 37: an lstat per file saved).
+    if (this.#checked.get(folder) === 'made') return;
     const stats = await lstat(target).catch(() => undefined);
     if (stats?.isSymbolicLink()) throw linkError(this.root, target);
   }
@@ -93,13 +101,12 @@ export class OutputFolder {
     if (this.#checked.has(folder)) return;
     let checking = this.#checking.get(folder);
     if (!checking) {
-      checking = this.#checkFolder(folder);
-      this.#checking.set(folder, checking);
       // A failure is not remembered: the next write looks again (and fails again while the link is there).
-      checking.then(
-        () => this.#checked.add(folder),
-        () => undefined,
-      );
+      checking = this.#checkFolder(folder).then((how) => {
+        this.#checked.set(folder, how);
+        noteFolderExists(folder);
+      });
+      this.#checking.set(folder, checking);
       checking.then(
         () => this.#checking.delete(folder),
         () => this.#checking.delete(folder),
@@ -108,27 +115,30 @@ export class OutputFolder {
     await checking;
   }
 
-  async #checkFolder(folder: string): Promise<void> {
+  /** Makes or checks one folder; says whether this process made it. */
+  async #checkFolder(folder: string): Promise<'made' | 'found'> {
     if (folder === this.root) {
       await mkdir(folder, { recursive: true });
       await removeStaleTemps(folder);
-      return;
+      return 'found';
     }
     await this.#realFolder(path.dirname(folder));
-    let stats = await lstat(folder).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw error;
-    });
-    const existed = stats !== undefined;
-    if (!stats) {
-      await mkdir(folder).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EEXIST') throw error;
-      });
-      stats = await lstat(folder);
-    }
+    // mkdir first: a folder it makes is new and real (mkdir never follows a
+    // link), so only one that was there already is looked at (issue 37: two
+    // lstats per envelope folder saved).
+    const made = await mkdir(folder).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'EEXIST') return false;
+        throw error;
+      },
+    );
+    if (made) return 'made';
+    const stats = await lstat(folder);
     if (stats.isSymbolicLink()) throw linkError(this.root, folder);
     if (!stats.isDirectory()) throw Object.assign(new Error(`${folder} is not a folder`), { code: 'ENOTDIR' }) as Error;
-    if (existed) await removeStaleTemps(folder);
+    await removeStaleTemps(folder);
+    return 'found';
   }
 
   /** Absolute path of `relative`, refused when it leaves the folder. */

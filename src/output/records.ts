@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileRecord } from './output-folder.js';
 import type { EnvelopeFacts, RecipientFacts } from './status-fields.js';
@@ -157,6 +157,20 @@ export type EnvelopeRecord = EnvelopeJson;
 export type SigningRecord = SigningJson;
 /** @deprecated Use {@link AccountJson}. */
 export type AccountRecord = AccountJson;
+
+/**
+ * The names in a folder of the output (`<job>`): an empty set when it does
+ * not exist, undefined when it cannot be listed. Lets a command that would
+ * read a record of every envelope skip the reads of folders that are not
+ * there (a first run's sync: a failed open per envelope, issue 37).
+ */
+export async function folderEntries(root: string, relative: string): Promise<ReadonlySet<string> | undefined> {
+  try {
+    return new Set(await readdir(path.join(root, relative)));
+  } catch (error) {
+    return (error as { code?: string }).code === 'ENOENT' ? new Set() : undefined;
+  }
+}
 
 /** Reads a JSON record; undefined when the file does not exist. */
 export async function readRecord<T>(root: string, relative: string): Promise<T | undefined> {

@@ -1,7 +1,7 @@
 import type { ResolvedEnvelope } from '../jobs/model.js';
 import type { AccountClient } from '../client/esignature-client.js';
 import type { OutputFolder, FileRecord } from '../output/output-folder.js';
-import { readRecord, type EnvelopeRecord, type SigningRecord } from '../output/records.js';
+import { folderEntries, readRecord, type EnvelopeRecord, type SigningRecord } from '../output/records.js';
 import { itemFile, itemFolder, jobFormDataFile } from '../output/output-paths.js';
 import type { FormDataJson } from '../output/records.js';
 import { formDataCsv, type FormDataRow } from './form-data-csv.js';
@@ -270,10 +270,17 @@ async function knownEnvelopes(
   progress: JournalProgress,
 ): Promise<Known[]> {
   const known: Known[] = [];
+  // One listing per job folder: a key whose folder is not there has no record to read.
+  const jobFolders = new Map<string, ReadonlySet<string> | undefined>();
   for (const [index, envelope] of envelopes.entries()) {
     const id = identityOf(envelope);
     const folder = itemFolder(envelope.job, envelope.key);
-    const record = await readRecord<EnvelopeRecord>(out.root, itemFile(folder, 'envelope'));
+    if (!jobFolders.has(envelope.job)) jobFolders.set(envelope.job, await folderEntries(out.root, envelope.job));
+    const present = jobFolders.get(envelope.job);
+    const record =
+      present === undefined || present.has(envelope.key)
+        ? await readRecord<EnvelopeRecord>(out.root, itemFile(folder, 'envelope'))
+        : undefined;
     const p = progress.envelopes.get(id);
     const envelopeId = p?.created?.envelopeId ?? record?.envelopeId;
     known.push({ envelope, index, id, folder, record, progress: p, envelopeId: envelopeId?.toLowerCase() });
@@ -447,6 +454,8 @@ async function writeFormDataTables(
 ): Promise<SyncInfo['formData']> {
   const byJob = new Map<string, FormDataRow[]>();
   for (const k of known) {
+    // Form data is that of an envelope sent: nothing to read of a key that has none.
+    if (k.envelopeId === undefined) continue;
     const formData = await readRecord<FormDataJson>(out.root, itemFile(k.folder, 'formData')).catch(() => undefined);
     if (formData === undefined || formData.envelopeId !== k.envelopeId) continue;
     const rows = byJob.get(k.envelope.job) ?? [];
