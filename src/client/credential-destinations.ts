@@ -1,8 +1,8 @@
 import type http from 'node:http';
+import fetch, { type Response } from 'node-fetch';
 import { SignrunError } from '../errors/signrun-error.js';
 import type { ErrorCode } from '../errors/catalogue.js';
 import { docusignAccountServers } from './oauth/oauth-base.js';
-import { httpCall, type HttpAnswer } from './http-call.js';
 
 /**
  * The one rule for where signrun's credentials may go (issue 25). A
@@ -110,8 +110,8 @@ export interface CredentialCall {
 }
 
 /**
- * One call with credentials, redirects followed by hand. A fetch would
- * follow them itself (node-fetch, which signrun used before): it re-posts a 307's body (the JWT assertion) to any
+ * One call with credentials, redirects followed by hand. node-fetch would
+ * follow them itself: it re-posts a 307's body (the JWT assertion) to any
  * host, and strips only `Authorization` and cookies on the way to another
  * host — DocuSign's legacy `X-DocuSign-Authentication` header (the password)
  * would go along. Here a redirect is followed only within the origin the
@@ -121,22 +121,23 @@ export interface CredentialCall {
  * call without them can only fail, later and less clearly, and a server that
  * moved is a configuration to fix, not something to chase silently.
  */
-export async function fetchWithinOrigin(call: CredentialCall): Promise<HttpAnswer> {
-  let url = new URL(call.url);
-  const origin = url.origin;
+export async function fetchWithinOrigin(call: CredentialCall): Promise<Response> {
+  const origin = new URL(call.url).origin;
+  let url = call.url;
   let method = call.method;
   let body = call.body;
   for (let redirects = 0; ; redirects += 1) {
-    const response = await httpCall(url, {
+    const response = await fetch(url, {
       method,
       headers: body === undefined ? withoutContentType(call.headers) : call.headers,
-      ...(call.agent ? { agent: call.agent(url) } : {}),
+      redirect: 'manual',
+      ...(call.agent ? { agent: call.agent } : {}),
       ...(body === undefined ? {} : { body }),
       ...(call.signal ? { signal: call.signal } : {}),
     });
     const location = response.headers.get('location');
     if (![301, 302, 303, 307, 308].includes(response.status) || location === null) return response;
-    response.body.resume(); // the answer to a redirect is not read: let its connection go back to the pool
+    response.body?.resume(); // the answer to a redirect is not read: let its connection go back to the pool
     let next: URL;
     try {
       next = new URL(location, url);
@@ -156,7 +157,7 @@ export async function fetchWithinOrigin(call: CredentialCall): Promise<HttpAnswe
       method = 'GET';
       body = undefined;
     }
-    url = next;
+    url = next.href;
   }
 }
 

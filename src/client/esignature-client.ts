@@ -271,13 +271,12 @@ function isStreamBreak(error: unknown): boolean {
   // A refused body (not a document, too large) is an answer, not a break: never retried.
   if (error instanceof SignrunError) return false;
   const code = (error as { code?: string } | undefined)?.code;
-  // A system error of the socket (it names its syscall): the connection broke.
-  const syscall = (error as { syscall?: unknown } | undefined)?.syscall;
+  const type = (error as { type?: string } | undefined)?.type; // node-fetch FetchError type 'system' / 'aborted'
   return (
     code === 'ECONNRESET' ||
     code === 'ERR_STREAM_PREMATURE_CLOSE' ||
     code === 'EPIPE' ||
-    typeof syscall === 'string' ||
+    type === 'system' ||
     (error instanceof Error && /premature close|aborted/i.test(error.message))
   );
 }

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
+import type { Readable } from 'node:stream';
+import { FetchError, type Response } from 'node-fetch';
 import { fetchWithinOrigin } from './credential-destinations.js';
-import type { HttpAnswer } from './http-call.js';
 import { authHeaders } from './auth.js';
 import type { ApiRequest, ApiResponse, ClientEvent, Send } from './api-request.js';
 import { ClientBadResponseError, ClientHttpError, ClientNetworkError } from './client-errors.js';
@@ -31,7 +32,7 @@ export interface FetchOnceOptions {
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /**
- * The only layer that touches the network: one HTTP call (http-call.ts) over
+ * The only layer that touches the network: one HTTP call with node-fetch over
  * one keep-alive connection pool, rate-limit headers read on every answer,
  * non-2xx turned into a redacted ClientHttpError.
  */
@@ -63,7 +64,7 @@ export function createFetchOnce(options: FetchOnceOptions): { send: Send; close(
         ...(rateLimit ? { rateLimit } : {}),
       });
 
-    let response: HttpAnswer;
+    let response: Response;
     try {
       response = await fetchWithinOrigin({
         url: request.url,
@@ -88,7 +89,7 @@ export function createFetchOnce(options: FetchOnceOptions): { send: Send; close(
         throw error;
       }
       emit(undefined);
-      const systemCode = (error as { code?: string }).code;
+      const systemCode = error instanceof FetchError ? (error.code ?? error.errno) : (error as { code?: string }).code;
       throw new ClientNetworkError({
         method: request.method,
         path,
@@ -148,7 +149,7 @@ export function createFetchOnce(options: FetchOnceOptions): { send: Send; close(
       return {
         status: response.status,
         headers: response.headers,
-        stream: response.body,
+        stream: response.body as unknown as Readable,
         ...(rateLimit ? { rateLimit } : {}),
       };
     }
