@@ -47,6 +47,17 @@ describe('signrun run, interrupted', () => {
       changes.changed();
     };
     sandbox.app.sandbox.events.on('event', onEvent);
+    // The first run's calls wait until the second run has been refused: Ctrl-C
+    // then comes while most rows are unstarted, however slow the machine (on a
+    // loaded one, the refusal took as long as sending 25 of the 40).
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    const services = sandbox.app.sandbox;
+    const ownDelay = services.delay;
+    services.delay = async (ms) => {
+      await opened;
+      await ownDelay(ms);
+    };
     let stdout = '';
     let stderr = '';
     let second: ReturnType<typeof runCli> | undefined;
@@ -56,6 +67,7 @@ describe('signrun run, interrupted', () => {
       if (stdout.includes('Running 40 envelope') && !second) {
         second = runCli(['run', '.'], { cwd: dir, env: sandboxEnv(sandbox) });
         void second.then(async () => {
+          open();
           await changes.until(() => sent.size > 2);
           child.kill('SIGINT');
         });
@@ -64,6 +76,7 @@ describe('signrun run, interrupted', () => {
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     sandbox.app.sandbox.events.off('event', onEvent);
+    services.delay = ownDelay;
     expect(code, stderr).toBe(130);
     const refused = await second;
     expect(refused?.code).toBe(2);
