@@ -11,6 +11,7 @@ import { defaultSeedIds } from '../../src/sandbox/seed/default-seed.js';
 import { knownSecrets, tempDir } from './run-helpers.js';
 import { seedUserHeaders } from '../sandbox/helpers/jwt.js';
 import { workDelayMs } from '../organization/work-delay.js';
+import { examplesCopy } from '../helpers/examples-copy.js';
 
 // signrun with DocuSign's JWT grant against a sandbox started here (the
 // account server on the same host and port): the real CLI, over real HTTP.
@@ -156,7 +157,9 @@ async function giveConsent(url: string, email: string, password: string): Promis
 describe('signrun run with the JWT grant against signrun serve', () => {
   it('runs the examples: one token request per scope set, userinfo once, every eSignature call on /restapi/v2.1, no secret printed', async () => {
     const outDir = await tempDir('signrun-jwt-out-');
-    const { result, lines } = await logged(() => runCli(['run', 'examples', '--out', outDir], { env: jwtEnv() }));
+    // Every example job, each CSV cut to its first 2 rows: each job's calls and
+    // both scope sets are there; what the rows add is more of the same calls (issue 38).
+    const { result, lines } = await logged(() => runCli(['run', examplesCopy(2), '--out', outDir], { env: jwtEnv() }));
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(`Target: ${sandbox.origin}/restapi/v2.1`);
     // One token for the eSignature API, one with the admin scopes for the organisation example's Admin API calls.
@@ -181,7 +184,7 @@ describe('signrun run with the JWT grant against signrun serve', () => {
     };
     try {
       const { result, lines } = await logged(() =>
-        runCli(['run', 'examples', '--out', outDir, '--concurrency', '8'], { env: jwtEnv() }),
+        runCli(['run', examplesCopy(2), '--out', outDir, '--concurrency', '8'], { env: jwtEnv() }),
       );
       expect(result.code, result.stderr).toBe(0);
       expect(lines.filter((l) => /^\w+ \/restapi\/\S+ 401/.test(l)).length).toBeGreaterThan(0);
