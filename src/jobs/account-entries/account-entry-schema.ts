@@ -14,3 +14,16 @@ export function withAccountEntries<T extends { $defs: Record<string, unknown> }>
   for (const kind of kinds) account.properties[kind.field] = kind.schema;
   return schema;
 }
+
+/**
+ * The `state` property of an item an account entry keeps: `present` (the
+ * default) does what `present` says, `absent` what `absent` says. One shape
+ * for every kind, its words its own.
+ */
+export function stateProperty(present: string, absent: string): Record<string, unknown> {
+  return {
+    type: 'string',
+    enum: ['present', 'absent'],
+    description: `\`present\` (default) ${present}; \`absent\` ${absent}.`,
+  };
+}

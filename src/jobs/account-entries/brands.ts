@@ -2,6 +2,7 @@ import type { ResolvedBrand } from '../model.js';
 import type { RawBrand } from '../raw-job.js';
 import { resolveBrands } from '../resolve-account-brands.js';
 import type { AccountEntryKind } from './account-entry-kind.js';
+import { stateProperty } from './account-entry-schema.js';
 
 declare module '../raw-job.js' {
   interface RawAccount {
@@ -128,12 +129,7 @@ export const brandsEntry = {
           pattern: '^(true|false)$',
           description: "The account's default brand for signing.",
         },
-        state: {
-          type: 'string',
-          enum: ['present', 'absent'],
-          description:
-            '`present` (default) creates the brand when missing and puts back what differs; `absent` deletes it.',
-        },
+        state: stateProperty('creates the brand when missing and puts back what differs', 'deletes it'),
       },
     },
   },

@@ -2,6 +2,7 @@ import type { ResolvedConnect } from '../model.js';
 import type { RawConnect } from '../raw-job.js';
 import { resolveConnect } from '../resolve-account-brands.js';
 import type { AccountEntryKind } from './account-entry-kind.js';
+import { stateProperty } from './account-entry-schema.js';
 
 declare module '../raw-job.js' {
   interface RawAccount {
@@ -169,12 +170,7 @@ export const connectEntry = {
             "Password of the listener's basic authentication: only ever `${env.NAME}`. Sent on create and update, never written by signrun (the journal keeps a digest).",
           minLength: 1,
         },
-        state: {
-          type: 'string',
-          enum: ['present', 'absent'],
-          description:
-            '`present` (default) creates the configuration when missing and puts back what differs; `absent` deletes it.',
-        },
+        state: stateProperty('creates the configuration when missing and puts back what differs', 'deletes it'),
       },
     },
   },

@@ -1,6 +1,7 @@
 import type { ResolvedAccountUser } from '../model.js';
 import { emailProblem } from '../value-rules.js';
 import type { AccountEntryKind } from './account-entry-kind.js';
+import { stateProperty } from './account-entry-schema.js';
 import { groupNames } from './groups.js';
 import { checkKnownName } from './known-names.js';
 import { profileNames } from './permission-profiles.js';
@@ -62,12 +63,10 @@ export const usersEntry = {
             minLength: 1,
           },
         },
-        state: {
-          type: 'string',
-          enum: ['present', 'absent'],
-          description:
-            '`present` (default) adds the user when missing and puts back what differs; `absent` closes the user (DocuSign keeps closed users).',
-        },
+        state: stateProperty(
+          'adds the user when missing and puts back what differs',
+          'closes the user (DocuSign keeps closed users)',
+        ),
       },
     },
   },
