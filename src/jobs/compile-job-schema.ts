@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import standaloneModule from 'ajv/dist/standalone/index.js';
+import { jobSchema, jobSchemaAjvOptions } from './schema-check.js';
 
 // A CommonJS module whose function is both module.exports and .default.
 const standaloneCode = (standaloneModule as unknown as { default: (ajv: Ajv, validate: unknown) => string }).default;
@@ -15,16 +15,8 @@ const standaloneCode = (standaloneModule as unknown as { default: (ajv: Ajv, val
  * build leave the generated text alone.
  */
 export function compiledJobSchemaSource(): string {
-  const schema = JSON.parse(readFileSync(new URL('../../schemas/job.schema.json', import.meta.url), 'utf8')) as object;
-  // inlineRefs: false: a $ref'd definition (a tab field shared by 27 kinds) is compiled once, not into each kind.
-  const ajv = new Ajv({
-    allErrors: true,
-    verbose: true,
-    strict: false,
-    inlineRefs: false,
-    code: { source: true, esm: true },
-  });
-  const code = standaloneCode(ajv, ajv.compile(schema));
+  const ajv = new Ajv({ ...jobSchemaAjvOptions, code: { source: true, esm: true } });
+  const code = standaloneCode(ajv, ajv.compile(jobSchema()));
   // The only runtime helper used (minLength/maxLength) counts code points; inlined to keep the file self-contained.
   const inlined = code.replace(
     /require\("ajv\/dist\/runtime\/ucs2length"\)\.default/g,

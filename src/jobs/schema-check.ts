@@ -34,6 +34,14 @@ function compiledValidator(): Promise<Validator> {
   return validator;
 }
 
+/**
+ * How ajv compiles the job schema, ahead of time (compile-job-schema.ts) and
+ * at run time alike, so that both validators report the same problems.
+ * inlineRefs: false: a $ref'd definition (a tab field shared by 27 kinds) is
+ * compiled once, not into each kind.
+ */
+export const jobSchemaAjvOptions = { allErrors: true, verbose: true, strict: false, inlineRefs: false } as const;
+
 /** Validators compiled at run time, for lists of account entry kinds the checked-in schema was not generated from. */
 const compiledFor = new WeakMap<readonly AccountEntryKind[], Promise<Validator>>();
 
@@ -49,7 +57,7 @@ function validatorFor(kinds: readonly AccountEntryKind[] | undefined): Promise<V
   if (!compiled) {
     compiled = import('ajv').then(({ Ajv }) => {
       const schema = withAccountEntries(jobSchema() as { $defs: Record<string, unknown> }, kinds);
-      return new Ajv({ allErrors: true, verbose: true, strict: false, inlineRefs: false }).compile(schema);
+      return new Ajv(jobSchemaAjvOptions).compile(schema);
     });
     compiledFor.set(kinds, compiled);
   }
