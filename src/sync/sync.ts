@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { ResolvedEnvelope } from '../jobs/model.js';
 import type { AccountClient } from '../client/esignature-client.js';
 import type { OutputFolder, FileRecord } from '../output/output-folder.js';
@@ -270,15 +271,16 @@ async function knownEnvelopes(
   progress: JournalProgress,
 ): Promise<Known[]> {
   const known: Known[] = [];
-  // One listing per job folder: a key whose folder is not there has no record to read.
+  // One listing per folder of envelope folders (the job's): an envelope whose folder is not there has no record to read.
   const jobFolders = new Map<string, ReadonlySet<string> | undefined>();
   for (const [index, envelope] of envelopes.entries()) {
     const id = identityOf(envelope);
     const folder = itemFolder(envelope.job, envelope.key);
-    if (!jobFolders.has(envelope.job)) jobFolders.set(envelope.job, await folderEntries(out.root, envelope.job));
-    const present = jobFolders.get(envelope.job);
+    const parent = path.posix.dirname(folder);
+    if (!jobFolders.has(parent)) jobFolders.set(parent, await folderEntries(out.root, parent));
+    const present = jobFolders.get(parent);
     const record =
-      present === undefined || present.has(envelope.key)
+      present === undefined || present.has(path.posix.basename(folder))
         ? await readRecord<EnvelopeRecord>(out.root, itemFile(folder, 'envelope'))
         : undefined;
     const p = progress.envelopes.get(id);
