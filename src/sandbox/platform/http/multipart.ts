@@ -17,8 +17,11 @@ export interface MultipartPart {
  * buffering is fine.
  */
 export function parseMultipart(body: Buffer, contentType: string): MultipartPart[] | undefined {
-  return splitParts(body, contentType, Infinity) ?? undefined;
+  return parseFewParts(body, contentType, Infinity) ?? undefined;
 }
+
+/** A part's headers longer than this make a body work for a thread (parseFewParts). */
+const FEW_PARTS_HEADER_BYTES = 16 * 1024;
 
 /**
  * The parts of a body, as parseMultipart splits it, while there are at most
@@ -27,12 +30,6 @@ export function parseMultipart(body: Buffer, contentType: string): MultipartPart
  * of CPU at load 20, BENCHMARKS.md "Hostile documents").
  */
 export function parseFewParts(body: Buffer, contentType: string, maxParts: number): MultipartPart[] | undefined | null {
-  return splitParts(body, contentType, maxParts);
-}
-
-const FEW_PARTS_HEADER_BYTES = 16 * 1024;
-
-function splitParts(body: Buffer, contentType: string, maxParts: number): MultipartPart[] | undefined | null {
   const match = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
   const boundary = match?.[1] ?? match?.[2];
   if (!boundary) return undefined;

@@ -103,25 +103,25 @@ export async function updateDocGenFormFields(
   if (list === undefined || list.length === 0)
     throw apiErrors.invalidBody("'docGenFormFields' must list the documents whose fields are set.");
   const documents = docGenDocuments(deps, envelope.id);
-  const updates = await Promise.all(
-    list.map(async (raw, i) => {
-      const field = `docGenFormFields[${i}]`;
-      const entry = lenientObject(raw, field) ?? {};
-      const id = lenientString(entry['documentId'], `${field}.documentId`)?.toLowerCase();
-      const document = documents.find((d) => d.documentIdGuid === id || d.documentId === id);
-      if (document === undefined)
-        throw new ApiError(
-          400,
-          'DOCUMENT_DOES_NOT_EXIST',
-          `The document specified was not found. ${field}.documentId ${id ?? '(none)'} is not a DocGen document of the envelope.`,
-        );
-      const fields = (lenientArray(entry['docGenFormFieldList'], `${field}.docGenFormFieldList`) ?? []).map((f, j) =>
-        docGenFieldOf(f, `${field}.docGenFormFieldList[${j}]`),
+  // One entry after the other: the first bad entry is the one refused.
+  const updates: Array<{ document: EnvelopeDocGenDocument; fields: DocGenFormField[] }> = [];
+  for (const [i, raw] of list.entries()) {
+    const field = `docGenFormFields[${i}]`;
+    const entry = lenientObject(raw, field) ?? {};
+    const id = lenientString(entry['documentId'], `${field}.documentId`)?.toLowerCase();
+    const document = documents.find((d) => d.documentIdGuid === id || d.documentId === id);
+    if (document === undefined)
+      throw new ApiError(
+        400,
+        'DOCUMENT_DOES_NOT_EXIST',
+        `The document specified was not found. ${field}.documentId ${id ?? '(none)'} is not a DocGen document of the envelope.`,
       );
-      await checkFields(deps, document, fields);
-      return { document, fields };
-    }),
-  );
+    const fields = (lenientArray(entry['docGenFormFieldList'], `${field}.docGenFormFieldList`) ?? []).map((f, j) =>
+      docGenFieldOf(f, `${field}.docGenFormFieldList[${j}]`),
+    );
+    await checkFields(deps, document, fields);
+    updates.push({ document, fields });
+  }
   for (const { document, fields } of updates) {
     if (fieldsOnly) docGenStore(deps.db, deps.blobs).setFields(envelope.id, document, fields, false);
     else await generateLetter(deps, envelope.id, document, fields);
