@@ -9,6 +9,7 @@ import { isLoopbackHost } from '../client/credential-destinations.js';
 import { OAuthSession, type JwtGrantSettings } from '../client/oauth/oauth-session.js';
 import type { DiscoveredAccount } from '../client/oauth/userinfo.js';
 import { SignrunError } from '../errors/signrun-error.js';
+import { privateSandboxWorkDelayMs } from './organization/follow-work.js';
 import { makeSecret, shownUrl } from '../secret.js';
 
 /** The service a command talks to and how it logs in. */
@@ -105,10 +106,14 @@ async function resolveService(
   const jwt = jwtSettingsOf(config);
   if (jwt) return resolveJwtTarget(config, jwt, version, sessionOptions);
   if (!config.rootUrl) {
-    // Its Admin work (account creation, cloning, imports) is due in 100 ms rather than the served
-    // sandbox's second: still Pending at the run's first look, done at its second (250 ms later), so a
-    // command whose sandbox nobody else sees does not wait out 1.75 s for every work.
-    const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, quiet: true, workDelayMs: 100 });
+    // Its Admin work (account creation, cloning, imports) is due under the run's first look, not in
+    // the served sandbox's second: nobody else sees this sandbox.
+    const sandbox = await startSandbox({
+      host: '127.0.0.1',
+      port: 0,
+      quiet: true,
+      workDelayMs: privateSandboxWorkDelayMs,
+    });
     const s = sandboxSeedCredentials;
     return {
       rootUrl: inVersion(sandbox.rootUrl, version),

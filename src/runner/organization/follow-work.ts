@@ -6,6 +6,15 @@ const firstPollMs = 250;
 const maxPollMs = 5_000;
 
 /**
+ * How long a sandbox that only this process sees (run's in-process one, the
+ * tests') takes over its Admin work, ms: under the first wait, so a work is
+ * still Pending at the first look and done at the second, as against
+ * DocuSign, without `signrun serve`'s second that made a command wait
+ * 250 + 500 + 1,000 ms of real time for every work.
+ */
+export const privateSandboxWorkDelayMs = 100;
+
+/**
  * Looks at an organisation's asynchronous work (an export, an import) until
  * it is over, waiting longer each time: its last answer, or
  * SR_ACCOUNT_FAILED when the organisation says it failed.
