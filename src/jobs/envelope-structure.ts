@@ -23,15 +23,53 @@ export function checkEnvelopeStructure(
 ): boolean {
   const before = ctx.sink.errorCount;
   const base = [collection, index];
-  const add = (
+  const template = collection === 'templates';
+  const check: StructureCheck = {
+    envelope,
+    template,
+    name: `${template ? 'template' : 'envelope'} ${envelope.key}`,
+    add: (code, message, path, at = 'value') =>
+      ctx.sink.add(code, message, placeOf(ctx, [...base, ...path], at), { field: fieldName([...base, ...path]) }),
+  };
+  if (!checkContent(check)) return false;
+  if (!template && (envelope.emailSubject ?? defaults.emailSubject) === undefined) {
+    check.add('SR_EMAIL_SUBJECT_MISSING', `${check.name} has no emailSubject, and defaults has none`, ['key'], 'key');
+  }
+  const documentIds = (envelope.documents ?? []).map((d, i) => d.documentId ?? i + 1);
+  const recipients = writtenRecipients(envelope.recipients);
+  const recipientIds = recipients.map(({ recipient }, i) => recipient.recipientId ?? i + 1);
+  checkUniqueIds(check, documentIds, recipients, recipientIds);
+  checkRecipientRoles(check, recipients, recipientIds);
+  checkTabPlaces(check, recipients);
+  checkTabDocuments(check, recipients, documentIds);
+  checkReturnUrl(check, recipients, envelope.returnUrl ?? defaults.returnUrl);
+  return ctx.sink.errorCount === before;
+}
+
+/** One envelope (or template) as written, and how a problem with it is reported at its path. */
+interface StructureCheck {
+  envelope: RawEnvelope;
+  /** Whether it is one of the job's templates (a template names roles, has no subject or returnUrl). */
+  template: boolean;
+  /** `envelope <key>` or `template <key>`, as messages name it. */
+  name: string;
+  add: (
     code: Parameters<JobContext['sink']['add']>[0],
     message: string,
     path: Array<string | number>,
-    at: 'value' | 'key' = 'value',
-  ) => ctx.sink.add(code, message, placeOf(ctx, [...base, ...path], at), { field: fieldName([...base, ...path]) });
-  const template = collection === 'templates';
-  const name = `${template ? 'template' : 'envelope'} ${envelope.key}`;
+    at?: 'value' | 'key',
+  ) => void;
+}
 
+type WrittenRecipients = ReturnType<typeof writtenRecipients>;
+
+/**
+ * What the envelope is made of: documents and recipients, a template and its
+ * roles, or several templates (compositeTemplates). False when it cannot be
+ * expanded at all (both sides, or neither).
+ */
+function checkContent(check: StructureCheck): boolean {
+  const { envelope, template, name, add } = check;
   const documentSide = envelope.documents !== undefined || envelope.recipients !== undefined;
   // A template's own templateId names the template itself, not content.
   const templateSide =
@@ -42,18 +80,7 @@ export function checkEnvelopeStructure(
       add('SR_ENVELOPE_CONTENT_MISSING', `${name} has no documents`, ['key'], 'key');
       return false;
     }
-    const roles = writtenRecipients(envelope.recipients);
-    const seen = new Set<string>();
-    for (const { recipient, written } of roles) {
-      const roleName = recipient.roleName ?? '';
-      if (seen.has(roleName.toLowerCase()))
-        add(
-          'SR_TEMPLATE_ROLE_DUPLICATE',
-          `${name}: role ${roleName} is named twice; envelopes fill a role by its name`,
-          [...written, 'roleName'],
-        );
-      seen.add(roleName.toLowerCase());
-    }
+    checkRoleNames(check);
   } else if (envelope.template !== undefined && envelope.templateId !== undefined) {
     add(
       'SR_DOCUMENTS_AND_TEMPLATE',
@@ -62,31 +89,8 @@ export function checkEnvelopeStructure(
       'key',
     );
     return false;
-  } else if (envelope.templates !== undefined) {
-    // Several templates (compositeTemplates): documents and recipients may be added to them.
-    if (envelope.template !== undefined || envelope.templateId !== undefined) {
-      add(
-        'SR_DOCUMENTS_AND_TEMPLATE',
-        `${name} has templates and ${envelope.template !== undefined ? 'template' : 'templateId'}: list every template under templates`,
-        [envelope.template !== undefined ? 'template' : 'templateId'],
-        'key',
-      );
-      return false;
-    }
-    if (!envelope.templateRoles && !envelope.recipients)
-      add(
-        'SR_RECIPIENTS_MISSING',
-        `${name} has templates but neither templateRoles nor recipients`,
-        ['templates'],
-        'key',
-      );
-    if (envelope.recipients !== undefined && !envelope.documents)
-      add(
-        'SR_ENVELOPE_CONTENT_MISSING',
-        `${name} adds recipients to its templates but no documents for their tabs; give them templateRoles, or add documents`,
-        ['recipients'],
-        'key',
-      );
+  } else if (envelope.templates !== undefined && !checkComposite(check)) {
+    return false;
   }
   const composite = !template && envelope.templates !== undefined;
   if (documentSide && templateSide && !composite) {
@@ -102,34 +106,85 @@ export function checkEnvelopeStructure(
     add('SR_ENVELOPE_CONTENT_MISSING', `${name} has neither documents nor templateId`, ['key'], 'key');
     return false;
   }
-  if (template || composite) {
-    // Checked above: a template's documents (it may have no roles yet), a composite's people.
-  } else if (documentSide) {
-    if (!envelope.documents)
-      add('SR_ENVELOPE_CONTENT_MISSING', `${name} has recipients but no documents`, ['recipients'], 'key');
-    if (!envelope.recipients)
-      add('SR_RECIPIENTS_MISSING', `${name} has documents but no recipients`, ['documents'], 'key');
-  } else {
-    if (envelope.templateId === undefined && envelope.template === undefined)
-      add(
-        'SR_ENVELOPE_CONTENT_MISSING',
-        `${name} has templateRoles but no templateId (or template)`,
-        ['templateRoles'],
-        'key',
-      );
-    if (!envelope.templateRoles)
-      add(
-        'SR_RECIPIENTS_MISSING',
-        `${name} has a template but no templateRoles`,
-        [envelope.template !== undefined ? 'template' : 'templateId'],
-        'key',
-      );
-  }
-  if (!template && (envelope.emailSubject ?? defaults.emailSubject) === undefined) {
-    add('SR_EMAIL_SUBJECT_MISSING', `${name} has no emailSubject, and defaults has none`, ['key'], 'key');
-  }
+  // A template's documents (it may have no roles yet) and a composite's people are checked above.
+  if (template || composite) return true;
+  if (documentSide) checkDocumentSide(check);
+  else checkTemplateSide(check);
+  return true;
+}
 
-  const documentIds = (envelope.documents ?? []).map((d, i) => d.documentId ?? i + 1);
+/** A template's roles: an envelope fills a role by its name, so no name twice. */
+function checkRoleNames({ envelope, name, add }: StructureCheck): void {
+  const seen = new Set<string>();
+  for (const { recipient, written } of writtenRecipients(envelope.recipients)) {
+    const roleName = recipient.roleName ?? '';
+    if (seen.has(roleName.toLowerCase()))
+      add('SR_TEMPLATE_ROLE_DUPLICATE', `${name}: role ${roleName} is named twice; envelopes fill a role by its name`, [
+        ...written,
+        'roleName',
+      ]);
+    seen.add(roleName.toLowerCase());
+  }
+}
+
+/** Several templates (compositeTemplates): documents and recipients may be added to them. False: not expandable. */
+function checkComposite({ envelope, name, add }: StructureCheck): boolean {
+  if (envelope.template !== undefined || envelope.templateId !== undefined) {
+    add(
+      'SR_DOCUMENTS_AND_TEMPLATE',
+      `${name} has templates and ${envelope.template !== undefined ? 'template' : 'templateId'}: list every template under templates`,
+      [envelope.template !== undefined ? 'template' : 'templateId'],
+      'key',
+    );
+    return false;
+  }
+  if (!envelope.templateRoles && !envelope.recipients)
+    add(
+      'SR_RECIPIENTS_MISSING',
+      `${name} has templates but neither templateRoles nor recipients`,
+      ['templates'],
+      'key',
+    );
+  if (envelope.recipients !== undefined && !envelope.documents)
+    add(
+      'SR_ENVELOPE_CONTENT_MISSING',
+      `${name} adds recipients to its templates but no documents for their tabs; give them templateRoles, or add documents`,
+      ['recipients'],
+      'key',
+    );
+  return true;
+}
+
+function checkDocumentSide({ envelope, name, add }: StructureCheck): void {
+  if (!envelope.documents)
+    add('SR_ENVELOPE_CONTENT_MISSING', `${name} has recipients but no documents`, ['recipients'], 'key');
+  if (!envelope.recipients)
+    add('SR_RECIPIENTS_MISSING', `${name} has documents but no recipients`, ['documents'], 'key');
+}
+
+function checkTemplateSide({ envelope, name, add }: StructureCheck): void {
+  if (envelope.templateId === undefined && envelope.template === undefined)
+    add(
+      'SR_ENVELOPE_CONTENT_MISSING',
+      `${name} has templateRoles but no templateId (or template)`,
+      ['templateRoles'],
+      'key',
+    );
+  if (!envelope.templateRoles)
+    add(
+      'SR_RECIPIENTS_MISSING',
+      `${name} has a template but no templateRoles`,
+      [envelope.template !== undefined ? 'template' : 'templateId'],
+      'key',
+    );
+}
+
+function checkUniqueIds(
+  { envelope, name, add }: StructureCheck,
+  documentIds: number[],
+  recipients: WrittenRecipients,
+  recipientIds: number[],
+): void {
   firstDuplicate(documentIds, (i) =>
     add(
       'SR_DUPLICATE_DOCUMENT_ID',
@@ -137,8 +192,6 @@ export function checkEnvelopeStructure(
       envelope.documents?.[i]?.documentId !== undefined ? ['documents', i, 'documentId'] : ['documents', i],
     ),
   );
-  const recipients = writtenRecipients(envelope.recipients);
-  const recipientIds = recipients.map(({ recipient }, i) => recipient.recipientId ?? i + 1);
   firstDuplicate(recipientIds, (i) =>
     add(
       'SR_DUPLICATE_RECIPIENT_ID',
@@ -148,6 +201,14 @@ export function checkEnvelopeStructure(
         : [...recipients[i]!.written],
     ),
   );
+}
+
+/** Only kinds DocuSign gives a signing address are embedded; a witness signs for someone who signs. */
+function checkRecipientRoles(
+  { name, add }: StructureCheck,
+  recipients: WrittenRecipients,
+  recipientIds: number[],
+): void {
   for (const { kind, recipient, written } of recipients) {
     if (recipient.clientUserId !== undefined && !kind.mayBeEmbedded)
       add(
@@ -174,8 +235,11 @@ export function checkEnvelopeStructure(
         'witnessFor',
       ]);
   }
+}
 
-  // A tab goes somewhere: by anchor or by position (a radio group's radios each); a role's tab may instead fill the template's tab of its label.
+/** A tab goes somewhere: by anchor or by position (a radio group's radios each); a role's tab may instead fill the template's tab of its label. */
+function checkTabPlaces(check: StructureCheck, recipients: WrittenRecipients): void {
+  const { envelope, name, add } = check;
   const unplaced = (place: RawPlace) =>
     place.anchorString === undefined &&
     (place.pageNumber === undefined || place.xPosition === undefined || place.yPosition === undefined);
@@ -202,7 +266,10 @@ export function checkEnvelopeStructure(
     });
   for (const { recipient, written } of recipients) needsPlace(written, recipient.tabs, false);
   envelope.templateRoles?.forEach((role, r) => needsPlace(['templateRoles', r], role.tabs, true));
+}
 
+/** A tab placed by position is on a document the envelope has. */
+function checkTabDocuments({ name, add }: StructureCheck, recipients: WrittenRecipients, documentIds: number[]): void {
   recipients.forEach(({ recipient, written: at }) => {
     writtenTabs(recipient.tabs).forEach(({ tab, written }, t) => {
       // An anchored tab is on every document that has its text: it names none.
@@ -217,23 +284,26 @@ export function checkEnvelopeStructure(
       }
     });
   });
+}
 
-  const returnUrl = envelope.returnUrl ?? defaults.returnUrl;
-  // A template has no returnUrl: an embedded role's envelopes give theirs.
-  if (returnUrl === undefined && !template) {
-    const embedded = [
-      ...recipients.map(({ recipient, written }) => [written, recipient.clientUserId] as const),
-      ...(envelope.templateRoles ?? []).map((r, i) => [['templateRoles', i], r.clientUserId] as const),
-    ].find(([, clientUserId]) => clientUserId !== undefined);
-    if (embedded)
-      add(
-        'SR_RETURN_URL_MISSING',
-        `${name} has an embedded recipient (clientUserId) but no returnUrl, and defaults has none`,
-        [...embedded[0], 'clientUserId'],
-        'key',
-      );
-  }
-  return ctx.sink.errorCount === before;
+/** An embedded recipient comes back to a returnUrl. A template has none: an embedded role's envelopes give theirs. */
+function checkReturnUrl(
+  { envelope, template, name, add }: StructureCheck,
+  recipients: WrittenRecipients,
+  returnUrl: string | undefined,
+): void {
+  if (returnUrl !== undefined || template) return;
+  const embedded = [
+    ...recipients.map(({ recipient, written }) => [written, recipient.clientUserId] as const),
+    ...(envelope.templateRoles ?? []).map((r, i) => [['templateRoles', i], r.clientUserId] as const),
+  ].find(([, clientUserId]) => clientUserId !== undefined);
+  if (embedded)
+    add(
+      'SR_RETURN_URL_MISSING',
+      `${name} has an embedded recipient (clientUserId) but no returnUrl, and defaults has none`,
+      [...embedded[0], 'clientUserId'],
+      'key',
+    );
 }
 
 /** A place half given: some of pageNumber, xPosition, yPosition but not all. */

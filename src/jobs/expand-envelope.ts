@@ -54,7 +54,6 @@ export function expandEnvelope(
   // Numbers and booleans (YAML values) hold no reference: only strings are substituted.
   const text = (value: string | number | boolean | null | undefined): string | undefined =>
     value === undefined || value === null ? undefined : typeof value === 'string' ? sub(value) : String(value);
-  const base = [collection, index];
   const definition = collection === 'templates';
 
   const shared = sharedOf(raw, index, ctx, collection);
@@ -76,7 +75,7 @@ export function expandEnvelope(
       ...(d.docGenFormFields !== undefined ? { docGenFormFields: docGenFieldsOf(d.docGenFormFields, text) } : {}),
     };
   });
-  const firstDocumentId = documents[0]?.documentId ?? '1';
+  const values: RowValues = { sub, text, firstDocumentId: documents[0]?.documentId ?? '1' };
   const eventNotification = raw.eventNotification ?? defaults.eventNotification;
   const customFields = raw.customFields ?? defaults.customFields;
   const returnUrl = opt(raw.returnUrl ?? defaults.returnUrl);
@@ -88,6 +87,7 @@ export function expandEnvelope(
   const voidedReason = opt(raw.voidedReason ?? defaults.voidedReason);
   const notification = notificationOf(raw.notification ?? defaults.notification);
 
+  // The fields in this order: the envelope's digest is of this object as written.
   const envelope: Omit<ResolvedEnvelope, 'digest'> = {
     job,
     key: sub(raw.key),
@@ -116,136 +116,175 @@ export function expandEnvelope(
       ? { templateRefs: raw.templates.map((ref) => templateRefOf(sub(ref))) }
       : {}),
     documents,
-    recipients: writtenRecipients(raw.recipients).map(({ kind, recipient: r, written }, i) => {
-      const host = kind.needsHost ? { name: sub(r.hostName ?? ''), email: sub(r.hostEmail ?? '') } : undefined;
-      const recipient: ResolvedRecipient = {
-        kind: kind.name,
-        recipientId: String(r.recipientId ?? i + 1),
-        // An in-person signer is the person who signs; messages go to the host.
-        name: sub((host ? r.signerName : r.name) ?? ''),
-        email: host ? host.email : sub(r.email ?? ''),
-        tabs: writtenTabs(r.tabs).map(({ kind: tabKind, tab, written: at }) => resolvedTab(tabKind.name, tab, at)),
-        written,
-      };
-      if (host) recipient.host = host;
-      if (r.roleName !== undefined) recipient.roleName = sub(r.roleName);
-      if (r.signerEmail !== undefined) recipient.signerEmail = sub(r.signerEmail);
-      if (r.witnessFor !== undefined) recipient.witnessFor = text(r.witnessFor)!;
-      if (r.clientUserId !== undefined) recipient.clientUserId = sub(r.clientUserId);
-      if (r.routingOrder !== undefined) recipient.routingOrder = String(r.routingOrder);
-      if (r.supportedLanguage !== undefined) recipient.supportedLanguage = sub(r.supportedLanguage);
-      if (r.emailSubject !== undefined) recipient.emailSubject = sub(r.emailSubject);
-      if (r.emailBody !== undefined) recipient.emailBody = sub(r.emailBody);
-      if (r.note !== undefined) recipient.note = sub(r.note);
-      if (r.accessCode !== undefined) recipient.accessCode = makeSecret(sub(r.accessCode));
-      return recipient;
-    }),
+    recipients: writtenRecipients(raw.recipients).map((written, i) => expandRecipient(written, i, values)),
     ...(raw.templateId !== undefined && !definition ? { templateId: sub(raw.templateId) } : {}),
     ...(raw.template !== undefined && !definition ? { templateKey: sub(raw.template) } : {}),
-    templateRoles: (raw.templateRoles ?? []).map((r, i) => {
-      const role: ResolvedRecipient = {
-        kind: shorthandRecipientKind,
-        roleName: sub(r.roleName),
-        name: sub(r.name),
-        email: sub(r.email),
-        tabs: writtenTabs(r.tabs).map(({ kind, tab, written }) => resolvedTab(kind.name, tab, written, true)),
-        written: roleWritten(i),
-      };
-      if (r.clientUserId !== undefined) role.clientUserId = sub(r.clientUserId);
-      if (r.routingOrder !== undefined) role.routingOrder = String(r.routingOrder);
-      return role;
-    }),
+    templateRoles: (raw.templateRoles ?? []).map((r, i) => expandRole(r, i, values)),
   };
-
-  /** A place with `${...}` substituted: by anchor, else by position (unless `optional`, a role's tab filled by label). */
-  function tabPlace(tab: RawPlace, documentId: string | undefined, optional: boolean): ResolvedTab['place'] {
-    if (tab.anchorString !== undefined) {
-      const anchor: TabAnchor = { anchorString: sub(tab.anchorString) };
-      for (const field of anchorOptionFields) {
-        const value = text(tab[field]);
-        if (value !== undefined) anchor[field] = value;
-      }
-      return anchor;
-    }
-    if (optional && tab.pageNumber === undefined && tab.xPosition === undefined && tab.yPosition === undefined)
-      return undefined;
-    return {
-      documentId: documentId ?? firstDocumentId,
-      pageNumber: text(tab.pageNumber) ?? '1',
-      xPosition: text(tab.xPosition) ?? '0',
-      yPosition: text(tab.yPosition) ?? '0',
-    };
-  }
-
-  /** A tab with `${...}` substituted, its document defaulting to the envelope's first. */
-  function resolvedTab(
-    kind: TabKindName,
-    tab: RawTab,
-    written: ReadonlyArray<string | number>,
-    role = false,
-  ): ResolvedTab {
-    const entry = tabKind(kind);
-    const documentId = text(tab.documentId);
-    const radio = entry.valueType === 'radio';
-    // A radio group is on its document; each radio has the rest of its place.
-    const place = radio
-      ? { documentId: documentId ?? firstDocumentId, pageNumber: '1', xPosition: '0', yPosition: '0' }
-      : tabPlace(tab, documentId, role);
-    const resolved: ResolvedTab = place ? { kind, place, written } : { kind, written };
-    const value = text(tab.value);
-    if (value !== undefined) resolved.value = value;
-    let fields: Record<string, string> | undefined;
-    // The schema, made from the same catalogue, allows only strings, numbers and booleans in these fields.
-    const given = tab as Record<string, string | number | boolean | undefined>;
-    for (const [field, type] of Object.entries(entry.fields)) {
-      if (field === 'value' || type === 'list-items' || type === 'radios') continue;
-      const v = text(given[field]);
-      if (v !== undefined) (fields ??= {})[field] = v;
-    }
-    if (fields) resolved.fields = fields;
-    if ('listItems' in entry.fields && tab.listItems)
-      resolved.listItems = tab.listItems.map((item) => {
-        const out: ResolvedListItem = { text: sub(item.text) };
-        const itemValue = text(item.value);
-        if (itemValue !== undefined) out.value = itemValue;
-        const selected = text(item.selected);
-        if (selected !== undefined) out.selected = selected;
-        return out;
-      });
-    if (radio && tab.radios)
-      resolved.radios = tab.radios.map((r) => {
-        const out: ResolvedRadio = { place: tabPlace(r, documentId, false)!, value: sub(r.value) };
-        let radioFields: Record<string, string> | undefined;
-        for (const field of radioFieldNames) {
-          const v = text(r[field]);
-          if (v !== undefined) (radioFields ??= {})[field] = v;
-        }
-        if (radioFields) out.fields = radioFields;
-        return out;
-      });
-    return resolved;
-  }
 
   return {
     collection,
     index,
     envelope,
-    placeOf(path) {
-      // Values inherited from defaults are written under `defaults`.
-      let written: unknown = raw;
-      for (const segment of path) written = (written as Record<string | number, unknown> | undefined)?.[segment];
-      const fromDefaults = written === undefined && typeof path[0] === 'string' && path[0] in (defaults as object);
-      if (fromDefaults) {
-        written = defaults;
-        for (const segment of path) written = (written as Record<string | number, unknown> | undefined)?.[segment];
-      }
-      if (row && typeof written === 'string') {
-        const rowRef = findReferences(written).find((r) => r.kind === 'row');
-        if (rowRef && rowRef.kind === 'row') return row.cell(rowRef.name);
-      }
-      return placeOf(ctx, fromDefaults ? ['defaults', ...path] : [...base, ...path]);
-    },
+    placeOf: (path) => writtenPlaceOf(path, raw, defaults, row, ctx, [collection, index]),
   };
+}
+
+/** One row's substitution of `${row.*}` and `${env.*}`, and the document a tab without one goes on. */
+interface RowValues {
+  sub: (value: string) => string;
+  text: (value: string | number | boolean | null | undefined) => string | undefined;
+  /** The envelope's first document: a tab names no other, it is there. */
+  firstDocumentId: string;
+}
+
+type WrittenRecipient = ReturnType<typeof writtenRecipients>[number];
+type RawTemplateRole = NonNullable<RawEnvelope['templateRoles']>[number];
+
+function expandRecipient(
+  { kind, recipient: r, written }: WrittenRecipient,
+  i: number,
+  v: RowValues,
+): ResolvedRecipient {
+  const { sub, text } = v;
+  const host = kind.needsHost ? { name: sub(r.hostName ?? ''), email: sub(r.hostEmail ?? '') } : undefined;
+  const recipient: ResolvedRecipient = {
+    kind: kind.name,
+    recipientId: String(r.recipientId ?? i + 1),
+    // An in-person signer is the person who signs; messages go to the host.
+    name: sub((host ? r.signerName : r.name) ?? ''),
+    email: host ? host.email : sub(r.email ?? ''),
+    tabs: writtenTabs(r.tabs).map(({ kind: tabKind, tab, written: at }) => resolvedTab(tabKind.name, tab, at, v)),
+    written,
+  };
+  if (host) recipient.host = host;
+  if (r.roleName !== undefined) recipient.roleName = sub(r.roleName);
+  if (r.signerEmail !== undefined) recipient.signerEmail = sub(r.signerEmail);
+  if (r.witnessFor !== undefined) recipient.witnessFor = text(r.witnessFor)!;
+  if (r.clientUserId !== undefined) recipient.clientUserId = sub(r.clientUserId);
+  if (r.routingOrder !== undefined) recipient.routingOrder = String(r.routingOrder);
+  if (r.supportedLanguage !== undefined) recipient.supportedLanguage = sub(r.supportedLanguage);
+  if (r.emailSubject !== undefined) recipient.emailSubject = sub(r.emailSubject);
+  if (r.emailBody !== undefined) recipient.emailBody = sub(r.emailBody);
+  if (r.note !== undefined) recipient.note = sub(r.note);
+  if (r.accessCode !== undefined) recipient.accessCode = makeSecret(sub(r.accessCode));
+  return recipient;
+}
+
+function expandRole(r: RawTemplateRole, i: number, v: RowValues): ResolvedRecipient {
+  const { sub } = v;
+  const role: ResolvedRecipient = {
+    kind: shorthandRecipientKind,
+    roleName: sub(r.roleName),
+    name: sub(r.name),
+    email: sub(r.email),
+    tabs: writtenTabs(r.tabs).map(({ kind, tab, written }) => resolvedTab(kind.name, tab, written, v, true)),
+    written: roleWritten(i),
+  };
+  if (r.clientUserId !== undefined) role.clientUserId = sub(r.clientUserId);
+  if (r.routingOrder !== undefined) role.routingOrder = String(r.routingOrder);
+  return role;
+}
+
+/** A place with `${...}` substituted: by anchor, else by position (unless `optional`, a role's tab filled by label). */
+function tabPlace(
+  tab: RawPlace,
+  documentId: string | undefined,
+  optional: boolean,
+  v: RowValues,
+): ResolvedTab['place'] {
+  const { sub, text } = v;
+  if (tab.anchorString !== undefined) {
+    const anchor: TabAnchor = { anchorString: sub(tab.anchorString) };
+    for (const field of anchorOptionFields) {
+      const value = text(tab[field]);
+      if (value !== undefined) anchor[field] = value;
+    }
+    return anchor;
+  }
+  if (optional && tab.pageNumber === undefined && tab.xPosition === undefined && tab.yPosition === undefined)
+    return undefined;
+  return {
+    documentId: documentId ?? v.firstDocumentId,
+    pageNumber: text(tab.pageNumber) ?? '1',
+    xPosition: text(tab.xPosition) ?? '0',
+    yPosition: text(tab.yPosition) ?? '0',
+  };
+}
+
+/** A tab with `${...}` substituted, its document defaulting to the envelope's first. */
+function resolvedTab(
+  kind: TabKindName,
+  tab: RawTab,
+  written: ReadonlyArray<string | number>,
+  v: RowValues,
+  role = false,
+): ResolvedTab {
+  const { sub, text } = v;
+  const entry = tabKind(kind);
+  const documentId = text(tab.documentId);
+  const radio = entry.valueType === 'radio';
+  // A radio group is on its document; each radio has the rest of its place.
+  const place = radio
+    ? { documentId: documentId ?? v.firstDocumentId, pageNumber: '1', xPosition: '0', yPosition: '0' }
+    : tabPlace(tab, documentId, role, v);
+  const resolved: ResolvedTab = place ? { kind, place, written } : { kind, written };
+  const value = text(tab.value);
+  if (value !== undefined) resolved.value = value;
+  let fields: Record<string, string> | undefined;
+  // The schema, made from the same catalogue, allows only strings, numbers and booleans in these fields.
+  const given = tab as Record<string, string | number | boolean | undefined>;
+  for (const [field, type] of Object.entries(entry.fields)) {
+    if (field === 'value' || type === 'list-items' || type === 'radios') continue;
+    const fieldValue = text(given[field]);
+    if (fieldValue !== undefined) (fields ??= {})[field] = fieldValue;
+  }
+  if (fields) resolved.fields = fields;
+  if ('listItems' in entry.fields && tab.listItems)
+    resolved.listItems = tab.listItems.map((item) => {
+      const out: ResolvedListItem = { text: sub(item.text) };
+      const itemValue = text(item.value);
+      if (itemValue !== undefined) out.value = itemValue;
+      const selected = text(item.selected);
+      if (selected !== undefined) out.selected = selected;
+      return out;
+    });
+  if (radio && tab.radios)
+    resolved.radios = tab.radios.map((r) => {
+      const out: ResolvedRadio = { place: tabPlace(r, documentId, false, v)!, value: sub(r.value) };
+      let radioFields: Record<string, string> | undefined;
+      for (const field of radioFieldNames) {
+        const fieldValue = text(r[field]);
+        if (fieldValue !== undefined) (radioFields ??= {})[field] = fieldValue;
+      }
+      if (radioFields) out.fields = radioFields;
+      return out;
+    });
+  return resolved;
+}
+
+/** Where a field of an expanded envelope was written: the CSV cell of its `${row.*}`, the defaults, or the envelope. */
+function writtenPlaceOf(
+  path: NodePath,
+  raw: RawEnvelope,
+  defaults: RawEnvelopeDefaults,
+  row: Row | undefined,
+  ctx: JobContext,
+  base: Array<string | number>,
+): Place {
+  // Values inherited from defaults are written under `defaults`.
+  let written: unknown = raw;
+  for (const segment of path) written = (written as Record<string | number, unknown> | undefined)?.[segment];
+  const fromDefaults = written === undefined && typeof path[0] === 'string' && path[0] in (defaults as object);
+  if (fromDefaults) {
+    written = defaults;
+    for (const segment of path) written = (written as Record<string | number, unknown> | undefined)?.[segment];
+  }
+  if (row && typeof written === 'string') {
+    const rowRef = findReferences(written).find((r) => r.kind === 'row');
+    if (rowRef && rowRef.kind === 'row') return row.cell(rowRef.name);
+  }
+  return placeOf(ctx, fromDefaults ? ['defaults', ...path] : [...base, ...path]);
 }
 
 /** A template of a composite envelope: a stored one by its id (a GUID, as DocuSign's are), else a template of the job file by key. */

@@ -320,9 +320,8 @@ function checkDocuments(
   mergeFields: MergeFieldCache,
 ): void {
   const { envelope } = item;
-  const say = (code: Parameters<JobContext['sink']['add']>[0], message: string, path: NodePath) =>
-    report(ctx, item, envelope.row, code, message, path);
-  const pagesById = new Map<string, Array<{ width: number; height: number }>>();
+  const say: Say = (code, message, path) => report(ctx, item, envelope.row, code, message, path);
+  const pagesById = new Map<string, PageSize[]>();
   const pathById = new Map<string, string>();
   envelope.documents.forEach((document, d) => {
     const result = results.get(document.path)!;
@@ -348,151 +347,20 @@ function checkDocuments(
     // Shown only in an error message: path.relative for each of 10,000 rows is not free.
     pathById.set(document.documentId, document.path);
   });
-  const documentName = (documentId: string) => ctx.show(pathById.get(documentId)!);
-  /** A tab's box, from its top-left corner, on its page: the whole of it, not only its corner (SR_TAB_OFF_PAGE). */
-  const boxProblem = (
-    tab: ResolvedTab,
-    x: number,
-    y: number,
-    page: { width: number; height: number },
-    where: () => string,
-  ): string | undefined => {
-    const number = (field: string) => {
-      const text = tab.fields?.[field];
-      return text === undefined ? undefined : Number(text);
-    };
-    const size = tabSize(tab.kind, { width: number('width'), height: number('height') });
-    const right = x + size.width;
-    const bottom = y + size.height;
-    if (right <= page.width + 0.5 && bottom <= page.height + 0.5) return undefined;
-    const runs = [
-      ...(right > page.width + 0.5 ? [`its right edge at x ${round(right)}`] : []),
-      ...(bottom > page.height + 0.5 ? [`its bottom edge at y ${round(bottom)}`] : []),
-    ];
-    return `the ${tab.kind} tab (${round(size.width)} × ${round(size.height)} points) ${where()} runs off ${runs.join(' and ')}: the page is ${round(page.width)} × ${round(page.height)} points`;
-  };
-  /** Checks one place: a page that exists, a corner and a box on it; an anchor some document has. */
-  const checkPlace = (tab: ResolvedTab, place: ResolvedTab['place'], path: NodePath) => {
-    if (place === undefined) return;
-    if (!isPositioned(place)) {
-      checkAnchor(tab, place, path);
-      return;
-    }
-    const pages = pagesById.get(place.documentId);
-    // A page that is not a number is reported by the value checks (SR_SCHEMA_VALUE).
-    if (!pages || !/^\s*\d+\s*$/.test(place.pageNumber)) return;
-    const page = pages[Number(place.pageNumber) - 1];
-    if (!page) {
-      say(
-        'SR_TAB_PAGE_OUT_OF_RANGE',
-        `tab on page ${place.pageNumber} of documentId ${place.documentId} (${documentName(place.documentId)}), which has ${pages.length} page${pages.length === 1 ? '' : 's'}`,
-        [...path, 'pageNumber'],
-      );
-      return;
-    }
-    const x = Number(place.xPosition);
-    const y = Number(place.yPosition);
-    const size = () =>
-      `page ${place.pageNumber} of ${documentName(place.documentId)} (${Math.round(page.width)} × ${Math.round(page.height)} points)`;
-    let outside = false;
-    if (x >= page.width) {
-      outside = true;
-      say('SR_TAB_POSITION_OUTSIDE_PAGE', `xPosition ${x} is outside ${size()}`, [...path, 'xPosition']);
-    }
-    if (y >= page.height) {
-      outside = true;
-      say('SR_TAB_POSITION_OUTSIDE_PAGE', `yPosition ${y} is outside ${size()}`, [...path, 'yPosition']);
-    }
-    if (outside || !Number.isFinite(x) || !Number.isFinite(y)) return;
-    const problem = boxProblem(
-      tab,
-      x,
-      y,
-      page,
-      () => `at (${x}, ${y}) on page ${place.pageNumber} of ${documentName(place.documentId)}`,
-    );
-    if (problem)
-      say('SR_TAB_OFF_PAGE', problem, [...path, problem.includes('its right edge') ? 'xPosition' : 'yPosition']);
-  };
-  const checkAnchor = (tab: ResolvedTab, anchor: TabAnchor, path: NodePath) => {
-    const documents = envelope.documents.filter((d) => texts.get(textKeyOf(d))?.ok);
-    if (documents.length === 0) return; // unreadable text: reported once per document as SR_DOC_TEXT_LIMIT, or not a PDF
-    const units = anchor.anchorUnits ?? 'pixels';
-    if (!isAnchorUnits(units)) {
-      say('SR_SCHEMA_ENUM', `anchorUnits is ${JSON.stringify(units)}; it must be one of pixels, inches, mms, cms`, [
-        ...path,
-        'anchorUnits',
-      ]);
-      return;
-    }
-    const flag = (text: string | undefined) => text?.trim().toLowerCase() === 'true';
-    const query = {
-      anchorString: anchor.anchorString,
-      anchorCaseSensitive: flag(anchor.anchorCaseSensitive),
-      anchorMatchWholeWord: flag(anchor.anchorMatchWholeWord),
-    };
-    const found: Array<{ document: ResolvedDocument; matches: AnchorMatch[] }> = [];
-    for (const document of documents) {
-      const textKey = textKeyOf(document);
-      const key = `${textKey}\0${query.anchorString}\0${query.anchorCaseSensitive}\0${query.anchorMatchWholeWord}`;
-      let matches = anchors.get(key);
-      if (!matches) {
-        matches = findAnchors((texts.get(textKey) as { pages: PageText[] }).pages, query);
-        anchors.set(key, matches);
-      }
-      if (matches.length > 0) found.push({ document, matches });
-    }
-    if (found.length === 0) {
-      if (flag(anchor.anchorIgnoreIfNotPresent)) return;
-      say(
-        'SR_ANCHOR_NOT_FOUND',
-        `anchorString ${JSON.stringify(anchor.anchorString)} is in no document of envelope ${envelope.key} (${documents.map((d) => ctx.show(d.path)).join(', ')})`,
-        [...path, 'anchorString'],
-      );
-      return;
-    }
-    // The sandbox's rule (src/pdf/anchor-places.ts): refused here, at the anchor's line, rather than at `run`.
-    const tooMany = anchorPlacementProblem(
-      anchor.anchorString,
-      found.reduce((sum, f) => sum + f.matches.length, 0),
-    );
-    if (tooMany) {
-      say('SR_ANCHOR_TOO_MANY', tooMany, [...path, 'anchorString']);
-      return;
-    }
-    const dx = anchorOffsetPoints(Number(anchor.anchorXOffset ?? 0), units);
-    const dy = anchorOffsetPoints(Number(anchor.anchorYOffset ?? 0), units);
-    if (!Number.isFinite(dx) || !Number.isFinite(dy)) return;
-    for (const { document, matches } of found) {
-      const pages = pagesById.get(document.documentId);
-      for (const match of matches) {
-        const page = pages?.[match.pageNumber - 1];
-        if (!page) continue;
-        const x = match.xPosition + dx;
-        const y = match.yPosition + dy;
-        // Built only for a message: path.relative for each of 10,000 rows is not free.
-        const where = () =>
-          `at anchor ${JSON.stringify(anchor.anchorString)} on page ${match.pageNumber} of ${ctx.show(document.path)}, at (${round(x)}, ${round(y)})`;
-        const problem =
-          x < 0 || y < 0 || x >= page.width || y >= page.height
-            ? `the ${tab.kind} tab ${where()} is outside the page (${round(page.width)} × ${round(page.height)} points)`
-            : boxProblem(tab, x, y, page, where);
-        if (problem) {
-          const moved = anchor.anchorXOffset !== undefined || anchor.anchorYOffset !== undefined;
-          say('SR_TAB_OFF_PAGE', problem, [
-            ...path,
-            moved ? (anchor.anchorYOffset !== undefined ? 'anchorYOffset' : 'anchorXOffset') : 'anchorString',
-          ]);
-          return;
-        }
-      }
-    }
+  const places: PlaceCheck = {
+    envelope,
+    say,
+    pagesById,
+    documentName: (documentId) => ctx.show(pathById.get(documentId)!),
+    texts,
+    anchors,
+    ctx,
   };
   envelope.recipients.forEach((recipient) => {
     for (const tab of recipient.tabs) {
       const path = [...recipient.written, ...tab.written];
-      if (tab.radios) tab.radios.forEach((radio, n) => checkPlace(tab, radio.place, [...path, 'radios', n]));
-      else checkPlace(tab, tab.place, path);
+      if (tab.radios) tab.radios.forEach((radio, n) => checkPlace(places, tab, radio.place, [...path, 'radios', n]));
+      else checkPlace(places, tab, tab.place, path);
     }
   });
   // Unreadable text is said once per document and envelope pattern, as a warning: DocuSign still places the tabs.
@@ -506,6 +374,170 @@ function checkDocuments(
         { severity: 'warning', field: fieldName([item.collection, item.index, 'documents', d, 'file']) },
       );
   });
+}
+
+type Say = (code: Parameters<JobContext['sink']['add']>[0], message: string, path: NodePath) => void;
+type PageSize = { width: number; height: number };
+
+/** What checking one envelope's tab places needs: its documents' pages and texts, and where to say a problem. */
+interface PlaceCheck {
+  envelope: ExpandedEnvelope['envelope'];
+  say: Say;
+  /** Each readable document's pages, by documentId. */
+  pagesById: ReadonlyMap<string, PageSize[]>;
+  /** A document's file as messages show it (built only for a message). */
+  documentName: (documentId: string) => string;
+  texts: Map<string, DocumentText>;
+  anchors: AnchorCache;
+  ctx: JobContext;
+}
+
+/** A tab's box, from its top-left corner, on its page: the whole of it, not only its corner (SR_TAB_OFF_PAGE). */
+function boxProblem(tab: ResolvedTab, x: number, y: number, page: PageSize, where: () => string): string | undefined {
+  const number = (field: string) => {
+    const text = tab.fields?.[field];
+    return text === undefined ? undefined : Number(text);
+  };
+  const size = tabSize(tab.kind, { width: number('width'), height: number('height') });
+  const right = x + size.width;
+  const bottom = y + size.height;
+  if (right <= page.width + 0.5 && bottom <= page.height + 0.5) return undefined;
+  const runs = [
+    ...(right > page.width + 0.5 ? [`its right edge at x ${round(right)}`] : []),
+    ...(bottom > page.height + 0.5 ? [`its bottom edge at y ${round(bottom)}`] : []),
+  ];
+  return `the ${tab.kind} tab (${round(size.width)} × ${round(size.height)} points) ${where()} runs off ${runs.join(' and ')}: the page is ${round(page.width)} × ${round(page.height)} points`;
+}
+
+/** Checks one place: a page that exists, a corner and a box on it; an anchor some document has. */
+function checkPlace(c: PlaceCheck, tab: ResolvedTab, place: ResolvedTab['place'], path: NodePath): void {
+  if (place === undefined) return;
+  if (!isPositioned(place)) {
+    checkAnchor(c, tab, place, path);
+    return;
+  }
+  const { say, documentName } = c;
+  const pages = c.pagesById.get(place.documentId);
+  // A page that is not a number is reported by the value checks (SR_SCHEMA_VALUE).
+  if (!pages || !/^\s*\d+\s*$/.test(place.pageNumber)) return;
+  const page = pages[Number(place.pageNumber) - 1];
+  if (!page) {
+    say(
+      'SR_TAB_PAGE_OUT_OF_RANGE',
+      `tab on page ${place.pageNumber} of documentId ${place.documentId} (${documentName(place.documentId)}), which has ${pages.length} page${pages.length === 1 ? '' : 's'}`,
+      [...path, 'pageNumber'],
+    );
+    return;
+  }
+  const x = Number(place.xPosition);
+  const y = Number(place.yPosition);
+  const size = () =>
+    `page ${place.pageNumber} of ${documentName(place.documentId)} (${Math.round(page.width)} × ${Math.round(page.height)} points)`;
+  let outside = false;
+  if (x >= page.width) {
+    outside = true;
+    say('SR_TAB_POSITION_OUTSIDE_PAGE', `xPosition ${x} is outside ${size()}`, [...path, 'xPosition']);
+  }
+  if (y >= page.height) {
+    outside = true;
+    say('SR_TAB_POSITION_OUTSIDE_PAGE', `yPosition ${y} is outside ${size()}`, [...path, 'yPosition']);
+  }
+  if (outside || !Number.isFinite(x) || !Number.isFinite(y)) return;
+  const problem = boxProblem(
+    tab,
+    x,
+    y,
+    page,
+    () => `at (${x}, ${y}) on page ${place.pageNumber} of ${documentName(place.documentId)}`,
+  );
+  if (problem)
+    say('SR_TAB_OFF_PAGE', problem, [...path, problem.includes('its right edge') ? 'xPosition' : 'yPosition']);
+}
+
+/** An anchored tab: its text in some document (once per text and query, cached), not too often, its box on the page. */
+function checkAnchor(c: PlaceCheck, tab: ResolvedTab, anchor: TabAnchor, path: NodePath): void {
+  const { envelope, say, texts, ctx } = c;
+  const documents = envelope.documents.filter((d) => texts.get(textKeyOf(d))?.ok);
+  if (documents.length === 0) return; // unreadable text: reported once per document as SR_DOC_TEXT_LIMIT, or not a PDF
+  const units = anchor.anchorUnits ?? 'pixels';
+  if (!isAnchorUnits(units)) {
+    say('SR_SCHEMA_ENUM', `anchorUnits is ${JSON.stringify(units)}; it must be one of pixels, inches, mms, cms`, [
+      ...path,
+      'anchorUnits',
+    ]);
+    return;
+  }
+  const flag = (text: string | undefined) => text?.trim().toLowerCase() === 'true';
+  const found = anchorMatches(c, documents, {
+    anchorString: anchor.anchorString,
+    anchorCaseSensitive: flag(anchor.anchorCaseSensitive),
+    anchorMatchWholeWord: flag(anchor.anchorMatchWholeWord),
+  });
+  if (found.length === 0) {
+    if (flag(anchor.anchorIgnoreIfNotPresent)) return;
+    say(
+      'SR_ANCHOR_NOT_FOUND',
+      `anchorString ${JSON.stringify(anchor.anchorString)} is in no document of envelope ${envelope.key} (${documents.map((d) => ctx.show(d.path)).join(', ')})`,
+      [...path, 'anchorString'],
+    );
+    return;
+  }
+  // The sandbox's rule (src/pdf/anchor-places.ts): refused here, at the anchor's line, rather than at `run`.
+  const tooMany = anchorPlacementProblem(
+    anchor.anchorString,
+    found.reduce((sum, f) => sum + f.matches.length, 0),
+  );
+  if (tooMany) {
+    say('SR_ANCHOR_TOO_MANY', tooMany, [...path, 'anchorString']);
+    return;
+  }
+  const dx = anchorOffsetPoints(Number(anchor.anchorXOffset ?? 0), units);
+  const dy = anchorOffsetPoints(Number(anchor.anchorYOffset ?? 0), units);
+  if (!Number.isFinite(dx) || !Number.isFinite(dy)) return;
+  for (const { document, matches } of found) {
+    const pages = c.pagesById.get(document.documentId);
+    for (const match of matches) {
+      const page = pages?.[match.pageNumber - 1];
+      if (!page) continue;
+      const x = match.xPosition + dx;
+      const y = match.yPosition + dy;
+      // Built only for a message: path.relative for each of 10,000 rows is not free.
+      const where = () =>
+        `at anchor ${JSON.stringify(anchor.anchorString)} on page ${match.pageNumber} of ${ctx.show(document.path)}, at (${round(x)}, ${round(y)})`;
+      const problem =
+        x < 0 || y < 0 || x >= page.width || y >= page.height
+          ? `the ${tab.kind} tab ${where()} is outside the page (${round(page.width)} × ${round(page.height)} points)`
+          : boxProblem(tab, x, y, page, where);
+      if (problem) {
+        const moved = anchor.anchorXOffset !== undefined || anchor.anchorYOffset !== undefined;
+        say('SR_TAB_OFF_PAGE', problem, [
+          ...path,
+          moved ? (anchor.anchorYOffset !== undefined ? 'anchorYOffset' : 'anchorXOffset') : 'anchorString',
+        ]);
+        return;
+      }
+    }
+  }
+}
+
+/** Where each readable document has an anchor's text: searched once per document text and query for every row. */
+function anchorMatches(
+  { texts, anchors }: PlaceCheck,
+  documents: ResolvedDocument[],
+  query: { anchorString: string; anchorCaseSensitive: boolean; anchorMatchWholeWord: boolean },
+): Array<{ document: ResolvedDocument; matches: AnchorMatch[] }> {
+  const found: Array<{ document: ResolvedDocument; matches: AnchorMatch[] }> = [];
+  for (const document of documents) {
+    const textKey = textKeyOf(document);
+    const key = `${textKey}\0${query.anchorString}\0${query.anchorCaseSensitive}\0${query.anchorMatchWholeWord}`;
+    let matches = anchors.get(key);
+    if (!matches) {
+      matches = findAnchors((texts.get(textKey) as { pages: PageText[] }).pages, query);
+      anchors.set(key, matches);
+    }
+    if (matches.length > 0) found.push({ document, matches });
+  }
+  return found;
 }
 
 function round(n: number): number {
