@@ -5,7 +5,7 @@ import pc from 'picocolors';
 import type { CommandHandler } from '../command.js';
 import { useColour } from '../io.js';
 import { preparedOrDiagnostics, printDiagnostics, preflightDiagnostics } from '../prepared-or-diagnostics.js';
-import { ExitCode } from '../../errors/catalogue-entry.js';
+import { ExitCode, type ExitCodeValue } from '../../errors/catalogue-entry.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import { resolveTarget } from '../../runner/target.js';
 import { runJobs, PreflightError, type DocumentsWhen } from '../../runner/index.js';
@@ -30,7 +30,6 @@ import { shownPath } from '../shown-path.js';
  * in-process when no root URL is configured, and say so first), run, write
  * the reports, print the summary. Exit 0 / 1 / 2 / 130 (DESIGN.md).
  */
-// eslint-disable-next-line max-lines-per-function -- the run command's steps in the order they happen (validate, resolve the target, run, write the reports, print); to be split into named steps (issue 33).
 const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
   const patterns = (args[0] as string[] | undefined) ?? [];
   const shard = typeof options['shard'] === 'string' ? parseShard(options['shard']) : undefined;
@@ -60,14 +59,89 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
   }
   const outDir = path.resolve(io.cwd, (options['out'] as string | undefined) ?? config.outDir);
   const concurrency = (options['concurrency'] as number | undefined) ?? config.concurrency;
-  const signingUrls = (options['signingUrls'] as SigningUrls | undefined) ?? config.signingUrls;
   const out = new OutputFolder(outDir);
-  const colour = pc.createColors(useColour(io, 'stdout'));
-
   // What the run is to do, kept for a report should it stop before sending
   // anything (the run lets go of the jobs' envelopes once it starts).
-  const startedAt = new Date();
-  const planned: PlannedItem[] = jobs.flatMap((j) => [
+  const planned = plannedItems(jobs);
+  const run: RunSession = {
+    io,
+    options,
+    signal,
+    jobs,
+    outDir,
+    out,
+    concurrency,
+    sending: false,
+    reportStopped: stoppedReporter(io, outDir, out, concurrency, planned, () => run.sending),
+  };
+
+  // The sandbox (fastify, SQLite, PDF tooling) is loaded only when it is the target.
+  let target: Target;
+  try {
+    target = await resolveTarget(config, async (sandboxOptions) =>
+      (await import('../../sandbox/index.js')).startSandbox(sandboxOptions),
+    );
+  } catch (error) {
+    await run.reportStopped(error, config.rootUrl ?? '', false, 'configuration');
+    throw error;
+  }
+  let stateLock: AcquiredLock | undefined;
+  try {
+    sayTarget(io, target);
+    // The state folder (lock + journal) belongs to a lasting service; an
+    // in-process sandbox dies with the run, and its journal would point at nothing.
+    const stateDir = target.sandbox
+      ? undefined
+      : path.resolve(io.cwd, (options['state'] as string | undefined) ?? path.join(outDir, '.signrun'));
+    stateLock = await takeStateFolder(run, target, stateDir, patterns);
+    // Said once the state folder is this run's: a run refused by the lock never says it is running.
+    const envelopes = jobs.reduce((n, j) => n + j.envelopes.length, 0);
+    const accounts = jobs.reduce((n, j) => n + j.accounts.length, 0);
+    io.stdout.write(
+      `Running ${envelopes} envelope(s) and ${accounts} account(s) from ${jobs.length} job(s), ${concurrency} at a time${shard ? ` (shard ${shard.index}/${shard.count})` : ''}; outputs in ${shownPath(io.cwd, outDir)}/\n`,
+    );
+    if (stateDir) await syncFirst(run, target, stateDir, stateLock);
+    const summary = await runTheJobs(run, target, {
+      bulkSend,
+      signingUrls: (options['signingUrls'] as SigningUrls | undefined) ?? config.signingUrls,
+      ...(stateDir && stateLock ? { stateDir, stateLock } : {}),
+    });
+    if (typeof summary === 'number') return summary;
+    try {
+      return await reportTheRun(run, summary);
+    } finally {
+      await summary.close();
+    }
+  } finally {
+    await stateLock?.lock.release();
+    await target.close();
+  }
+};
+export default runCommand;
+
+type Target = Awaited<ReturnType<typeof resolveTarget>>;
+type RunSummary = Awaited<ReturnType<typeof runJobs>>;
+type Jobs = NonNullable<Awaited<ReturnType<typeof preparedOrDiagnostics>>>['jobs'];
+type StopReporter = (error: unknown, rootUrl: string, sandbox: boolean, step: string) => Promise<void>;
+
+/** One `signrun run`: what it was asked, where it writes, and whether anything was started yet. */
+interface RunSession {
+  io: Parameters<CommandHandler>[0]['io'];
+  options: Parameters<CommandHandler>[0]['options'];
+  signal: Parameters<CommandHandler>[0]['signal'];
+  jobs: Jobs;
+  outDir: string;
+  out: OutputFolder;
+  concurrency: number;
+  /** An envelope or an account was started: from then on the run's own reports say what happened. */
+  sending: boolean;
+  /** Reports saying why, when the run stopped before any envelope or account was started; then the error goes on. */
+  reportStopped: StopReporter;
+}
+
+/** What the run is to do, for a report should it stop before sending anything. */
+function plannedItems(jobs: Jobs): PlannedItem[] {
+  return jobs.flatMap((j) => [
     ...j.envelopes.map((e) => ({
       kind: 'envelope' as const,
       job: e.job,
@@ -78,11 +152,20 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
     })),
     ...j.accounts.map((a) => ({ kind: 'account' as const, job: a.job, key: a.key, source: a.source, state: a.state })),
   ]);
-  let sending = false;
-  /** Reports saying why, when the run stopped before any envelope or account was started; then the error goes on. */
-  const reportStopped = async (error: unknown, rootUrl: string, sandbox: boolean, step: string): Promise<void> => {
+}
+
+function stoppedReporter(
+  io: RunSession['io'],
+  outDir: string,
+  out: OutputFolder,
+  concurrency: number,
+  planned: PlannedItem[],
+  sending: () => boolean,
+): StopReporter {
+  const startedAt = new Date();
+  return async (error, rootUrl, sandbox, step) => {
     // Another run holds the state: its reports are not ours to overwrite.
-    if (sending || (error instanceof SignrunError && error.code === 'SR_STATE_LOCKED')) return;
+    if (sending() || (error instanceof SignrunError && error.code === 'SR_STATE_LOCKED')) return;
     const code = error instanceof SignrunError ? error.code : 'SR_INTERNAL';
     const message = error instanceof Error ? error.message : String(error);
     const report = stoppedReport({
@@ -107,175 +190,178 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
       // The error that stopped the run is the one to show.
     }
   };
+}
 
-  // The sandbox (fastify, SQLite, PDF tooling) is loaded only when it is the target.
-  let target;
-  let stateLock: AcquiredLock | undefined;
-  try {
-    target = await resolveTarget(config, async (sandboxOptions) =>
-      (await import('../../sandbox/index.js')).startSandbox(sandboxOptions),
+function sayTarget(io: RunSession['io'], target: Target): void {
+  if (target.sandbox) {
+    io.stdout.write(
+      `Started the signrun sandbox in-process at ${shownUrl(target.rootUrl)} (no DOCUSIGN_ROOT_URL configured); it stops when this run ends.\n`,
     );
+  } else {
+    io.stdout.write(`Target: ${shownUrl(target.rootUrl)}\n`);
+  }
+  for (const warning of target.warnings) io.stderr.write(`warning: ${warning}\n`);
+}
+
+/** Refuses links planted where the run writes, then takes the state folder's lock (none for an in-process sandbox). */
+async function takeStateFolder(
+  run: RunSession,
+  target: Target,
+  stateDir: string | undefined,
+  patterns: string[],
+): Promise<AcquiredLock | undefined> {
+  const { out, outDir, options, jobs } = run;
+  // Inside the output folder, its files are written by the state module: a
+  // link planted there is refused here, before anything is sent.
+  if (stateDir) await out.refuseLinksIn(stateDir);
+  // So are links at the jobs' folders and at their envelopes' folders, before
+  // anything is sent; deeper ones are refused by the writer as it goes.
+  for (const job of new Set(jobs.map((j) => j.job))) await out.refuseLinksIn(path.join(outDir, job));
+  if (!stateDir) return undefined;
+  const command = [
+    'signrun',
+    'run',
+    ...patterns,
+    ...(typeof options['out'] === 'string' ? ['--out', options['out']] : []),
+  ].join(' ');
+  // One lock from the sync to the last envelope: taken twice (the sync's,
+  // then the sending's), a second run on the same folder could slip in
+  // between and refuse this one after it had said it was running.
+  try {
+    return await acquireStateLock(stateDir, { command });
   } catch (error) {
-    await reportStopped(error, config.rootUrl ?? '', false, 'configuration');
+    await run.reportStopped(error, target.rootUrl, target.sandbox, 'sync');
     throw error;
   }
+}
+
+/**
+ * run converges (issue 12): what was sent is synced first — one status
+ * listing, within DocuSign's polling rule — so settled envelopes ask for
+ * nothing and completed ones are collected, and cron needs one command.
+ */
+async function syncFirst(
+  run: RunSession,
+  target: Target,
+  stateDir: string,
+  stateLock: AcquiredLock | undefined,
+): Promise<void> {
+  const { io } = run;
+  let synced;
   try {
-    if (target.sandbox) {
-      io.stdout.write(
-        `Started the signrun sandbox in-process at ${shownUrl(target.rootUrl)} (no DOCUSIGN_ROOT_URL configured); it stops when this run ends.\n`,
-      );
-    } else {
-      io.stdout.write(`Target: ${shownUrl(target.rootUrl)}\n`);
-    }
-    for (const warning of target.warnings) io.stderr.write(`warning: ${warning}\n`);
-    // The state folder (lock + journal) belongs to a lasting service; an
-    // in-process sandbox dies with the run, and its journal would point at nothing.
-    const stateDir = target.sandbox
-      ? undefined
-      : path.resolve(io.cwd, (options['state'] as string | undefined) ?? path.join(outDir, '.signrun'));
-    // Inside the output folder, its files are written by the state module: a
-    // link planted there is refused here, before anything is sent.
-    if (stateDir) await out.refuseLinksIn(stateDir);
-    // So are links at the jobs' folders and at their envelopes' folders, before
-    // anything is sent; deeper ones are refused by the writer as it goes.
-    for (const job of new Set(jobs.map((j) => j.job))) await out.refuseLinksIn(path.join(outDir, job));
-    const command = [
-      'signrun',
-      'run',
-      ...patterns,
-      ...(typeof options['out'] === 'string' ? ['--out', options['out']] : []),
-    ].join(' ');
-    if (stateDir) {
-      // One lock from the sync to the last envelope: taken twice (the sync's,
-      // then the sending's), a second run on the same folder could slip in
-      // between and refuse this one after it had said it was running.
-      try {
-        stateLock = await acquireStateLock(stateDir, { command });
-      } catch (error) {
-        await reportStopped(error, target.rootUrl, target.sandbox, 'sync');
-        throw error;
-      }
-    }
-    // Said once the state folder is this run's: a run refused by the lock never says it is running.
-    const envelopes = jobs.reduce((n, j) => n + j.envelopes.length, 0);
-    const accounts = jobs.reduce((n, j) => n + j.accounts.length, 0);
-    io.stdout.write(
-      `Running ${envelopes} envelope(s) and ${accounts} account(s) from ${jobs.length} job(s), ${concurrency} at a time${shard ? ` (shard ${shard.index}/${shard.count})` : ''}; outputs in ${shownPath(io.cwd, outDir)}/\n`,
-    );
-    if (stateDir) {
-      // run converges (issue 12): what was sent is synced first — one status
-      // listing, within DocuSign's polling rule — so settled envelopes ask
-      // for nothing and completed ones are collected, and cron needs one command.
-      let synced;
-      try {
-        synced = await sync({
-          jobs,
-          target: { rootUrl: target.rootUrl, sandbox: target.sandbox, auth: target.auth },
-          outDir,
-          stateDir,
-          signal,
-          // The run's lock, held from here to its last envelope.
-          stateLock,
-          // Declared voids (status: voided) and, when asked, replacement of drifted envelopes.
-          act: { replaceDrifted: options['replaceDrifted'] === true },
-          onEvent: (event) => {
-            if (event.type === 'warning' && event.kind !== 'listing-too-recent')
-              io.stderr.write(`warning: ${event.message}\n`);
-          },
-        });
-      } catch (error) {
-        // A sync that could not finish (the state folder refused a write, the
-        // service refused the listing) stops the run before anything is sent:
-        // the reports still say why.
-        await reportStopped(error, target.rootUrl, target.sandbox, 'sync');
-        throw error;
-      }
-      await synced.close();
-    }
-    const progress = createProgress({ stream: io.stderr });
-    let summary;
-    try {
-      summary = await runJobs({
-        jobs,
-        target: { rootUrl: target.rootUrl, sandbox: target.sandbox, auth: target.auth },
-        outDir,
-        concurrency,
-        signal,
-        // Nothing here reads the jobs again: the run lets each envelope go once started.
-        releaseEnvelopes: true,
-        ...(typeof options['documents'] === 'string' ? { documents: options['documents'] as DocumentsWhen } : {}),
-        ...(typeof options['maxCallsPerHour'] === 'number' ? { maxCallsPerHour: options['maxCallsPerHour'] } : {}),
-        ...(options['spreadOverHours'] === true ? { spreadOverHours: true } : {}),
-        ...(signingUrls ? { signingUrls } : {}),
-        ...(bulkSend ? { bulkSend } : {}),
-        ...(typeof options['bulkListSize'] === 'number' ? { bulkListSize: options['bulkListSize'] } : {}),
-        onEvent: (event) => {
-          if (event.type === 'envelope:start' || event.type === 'account:start') sending = true;
-          if (event.type === 'warning') io.stderr.write(`warning: ${event.message}\n`);
-          if (event.type === 'budget:wait') io.stdout.write(budgetWaitLine(event));
-          progress.onEvent(event);
-        },
-        // The lock is this command's: a killed run's takeover was said by the sync.
-        ...(stateDir && stateLock ? { stateDir, stateLock: { lock: stateLock.lock } } : {}),
-        ...(target.distributor ? { distributor: target.distributor } : {}),
-        ...(target.integratorKey ? { integratorKey: target.integratorKey } : {}),
-        ...(target.adminBase ? { adminBase: target.adminBase } : {}),
-      });
-    } catch (error) {
-      progress.finish();
-      await reportStopped(error, target.rootUrl, target.sandbox, 'login');
-      if (error instanceof PreflightError) {
-        printDiagnostics(io, preflightDiagnostics(error.problems, io.cwd));
-        io.stderr.write('Nothing was sent.\n');
-        return ExitCode.invalid;
-      }
-      throw error;
-    }
-    progress.finish();
-    try {
-      const report = reportOf(summary, io.cwd);
-      // A disk that refused the run's outputs may still take some reports:
-      // every one it takes is written, then the run ends with the error.
-      let reportFailure: SignrunError | undefined;
-      try {
-        await writeReports(out, report, { previewDirs: previewDirsOf(io.cwd, outDir) });
-      } catch (error) {
-        if (!(error instanceof SignrunError) || error.code !== 'SR_OUTPUT_WRITE') throw error;
-        reportFailure = error;
-      }
-      await appendReportToStepSummary(io, path.join(outDir, 'report.md'));
-      await annotateFailures(io, report);
-      const written = reportFailure?.details?.['written'] as string[] | undefined;
-      io.stdout.write(
-        await consoleSummary(report, {
-          outShown: shownPath(io.cwd, outDir),
-          colour,
-          ...(written ? { reportsWritten: written } : {}),
-        }),
-      );
-      const failure = summary.outputFailure;
-      if (failure || reportFailure) {
-        throw new SignrunError(
-          'SR_OUTPUT_WRITE',
-          [failure ? `${failure.message}: the run started nothing new after that` : undefined, reportFailure?.message]
-            .filter((m) => m !== undefined)
-            .join('; '),
-          {
-            hint: 'Free disk space (or raise the file size limit) and run the same command again: envelopes already sent are adopted, never sent twice.',
-            cause: failure ?? reportFailure,
-          },
-        );
-      }
-      return exitCodeOf(summary);
-    } finally {
-      await summary.close();
-    }
-  } finally {
-    await stateLock?.lock.release();
-    await target.close();
+    synced = await sync({
+      jobs: run.jobs,
+      target: { rootUrl: target.rootUrl, sandbox: target.sandbox, auth: target.auth },
+      outDir: run.outDir,
+      stateDir,
+      signal: run.signal,
+      // The run's lock, held from here to its last envelope.
+      stateLock,
+      // Declared voids (status: voided) and, when asked, replacement of drifted envelopes.
+      act: { replaceDrifted: run.options['replaceDrifted'] === true },
+      onEvent: (event) => {
+        if (event.type === 'warning' && event.kind !== 'listing-too-recent')
+          io.stderr.write(`warning: ${event.message}\n`);
+      },
+    });
+  } catch (error) {
+    // A sync that could not finish (the state folder refused a write, the
+    // service refused the listing) stops the run before anything is sent:
+    // the reports still say why.
+    await run.reportStopped(error, target.rootUrl, target.sandbox, 'sync');
+    throw error;
   }
-};
-export default runCommand;
+  await synced.close();
+}
+
+/** Runs the jobs with progress on stderr; a preflight refusal is printed and gives exit 2 (its number). */
+async function runTheJobs(
+  run: RunSession,
+  target: Target,
+  given: { bulkSend: boolean; signingUrls: SigningUrls | undefined; stateDir?: string; stateLock?: AcquiredLock },
+): Promise<RunSummary | ExitCodeValue> {
+  const { io, options } = run;
+  const { bulkSend, signingUrls, stateDir, stateLock } = given;
+  const progress = createProgress({ stream: io.stderr });
+  try {
+    const summary = await runJobs({
+      jobs: run.jobs,
+      target: { rootUrl: target.rootUrl, sandbox: target.sandbox, auth: target.auth },
+      outDir: run.outDir,
+      concurrency: run.concurrency,
+      signal: run.signal,
+      // Nothing here reads the jobs again: the run lets each envelope go once started.
+      releaseEnvelopes: true,
+      ...(typeof options['documents'] === 'string' ? { documents: options['documents'] as DocumentsWhen } : {}),
+      ...(typeof options['maxCallsPerHour'] === 'number' ? { maxCallsPerHour: options['maxCallsPerHour'] } : {}),
+      ...(options['spreadOverHours'] === true ? { spreadOverHours: true } : {}),
+      ...(signingUrls ? { signingUrls } : {}),
+      ...(bulkSend ? { bulkSend } : {}),
+      ...(typeof options['bulkListSize'] === 'number' ? { bulkListSize: options['bulkListSize'] } : {}),
+      onEvent: (event) => {
+        if (event.type === 'envelope:start' || event.type === 'account:start') run.sending = true;
+        if (event.type === 'warning') io.stderr.write(`warning: ${event.message}\n`);
+        if (event.type === 'budget:wait') io.stdout.write(budgetWaitLine(event));
+        progress.onEvent(event);
+      },
+      // The lock is this command's: a killed run's takeover was said by the sync.
+      ...(stateDir && stateLock ? { stateDir, stateLock: { lock: stateLock.lock } } : {}),
+      ...(target.distributor ? { distributor: target.distributor } : {}),
+      ...(target.integratorKey ? { integratorKey: target.integratorKey } : {}),
+      ...(target.adminBase ? { adminBase: target.adminBase } : {}),
+    });
+    progress.finish();
+    return summary;
+  } catch (error) {
+    progress.finish();
+    await run.reportStopped(error, target.rootUrl, target.sandbox, 'login');
+    if (error instanceof PreflightError) {
+      printDiagnostics(io, preflightDiagnostics(error.problems, io.cwd));
+      io.stderr.write('Nothing was sent.\n');
+      return ExitCode.invalid;
+    }
+    throw error;
+  }
+}
+
+/** Writes the reports (every one the disk takes), prints the summary; the exit code, or the output error. */
+async function reportTheRun(run: RunSession, summary: RunSummary): Promise<ExitCodeValue> {
+  const { io, outDir } = run;
+  const report = reportOf(summary, io.cwd);
+  // A disk that refused the run's outputs may still take some reports:
+  // every one it takes is written, then the run ends with the error.
+  let reportFailure: SignrunError | undefined;
+  try {
+    await writeReports(run.out, report, { previewDirs: previewDirsOf(io.cwd, outDir) });
+  } catch (error) {
+    if (!(error instanceof SignrunError) || error.code !== 'SR_OUTPUT_WRITE') throw error;
+    reportFailure = error;
+  }
+  await appendReportToStepSummary(io, path.join(outDir, 'report.md'));
+  await annotateFailures(io, report);
+  const written = reportFailure?.details?.['written'] as string[] | undefined;
+  io.stdout.write(
+    await consoleSummary(report, {
+      outShown: shownPath(io.cwd, outDir),
+      colour: pc.createColors(useColour(io, 'stdout')),
+      ...(written ? { reportsWritten: written } : {}),
+    }),
+  );
+  const failure = summary.outputFailure;
+  if (failure || reportFailure) {
+    throw new SignrunError(
+      'SR_OUTPUT_WRITE',
+      [failure ? `${failure.message}: the run started nothing new after that` : undefined, reportFailure?.message]
+        .filter((m) => m !== undefined)
+        .join('; '),
+      {
+        hint: 'Free disk space (or raise the file size limit) and run the same command again: envelopes already sent are adopted, never sent twice.',
+        cause: failure ?? reportFailure,
+      },
+    );
+  }
+  return exitCodeOf(summary);
+}
 
 /** What a spread run says while it waits for the next hourly window. */
 function budgetWaitLine(event: { resumeAt: string; callsLeft: number; windowsLeft?: number }): string {
