@@ -69,7 +69,6 @@ const pagesPerOverlay = 32;
  * one from a stored template, or from several, is noted and skipped.
  * Offline: no call to any service.
  */
-// eslint-disable-next-line max-lines-per-function -- one pass over the envelopes that keeps memory flat (each envelope's pages written and let go before the next); to be split into named steps (issue 33).
 export async function previewJobs(jobs: readonly ResolvedJob[], options: PreviewOptions): Promise<PreviewSummary> {
   const { out } = options;
   const show = (path: string): string => {
@@ -81,54 +80,16 @@ export async function previewJobs(jobs: readonly ResolvedJob[], options: Preview
       (e) => options.keys === undefined || options.keys.includes(e.key) || options.keys.includes(`${e.job}/${e.key}`),
     ),
   );
-  const places = new WrittenPlaces();
-  const sources = new DocumentSources();
-  const rasterizer = new PageRasterizer(options.scale ?? previewScale);
-  const diagnostics: Diagnostic[] = [];
+  const run: PreviewRun = {
+    show,
+    places: new WrittenPlaces(),
+    sources: new DocumentSources(),
+    pages: await PageBatch.create(out, new PageRasterizer(options.scale ?? previewScale)),
+    diagnostics: [],
+  };
   const notes: Diagnostic[] = [];
   const entries: SheetEntry[] = [];
-  let files = 0;
   let previewed = 0;
-
-  const diagnostic = (
-    code: ErrorCode,
-    severity: Diagnostic['severity'],
-    envelope: ResolvedEnvelope,
-    message: string,
-    at: { line: number; column: number; excerpt?: string } = envelope.source,
-  ): Diagnostic => ({
-    code,
-    severity,
-    message: `${envelope.row === undefined ? '' : `row ${envelope.row} `}(${envelope.key}): ${message}`,
-    file: show(envelope.source.file),
-    line: at.line,
-    column: at.column,
-    ...(at.excerpt === undefined ? {} : { excerpt: at.excerpt }),
-    hint: errorCatalogue[code].hint,
-  });
-
-  // Pages waiting to be rendered, with their overlay; rendered and written a batch at a time.
-  let overlay = await OverlayPages.create();
-  let waiting: Array<{ page: OverlaidPage; file: string }> = [];
-  let writing: Array<Promise<void>> = [];
-  const render = async (): Promise<void> => {
-    if (waiting.length > 0) {
-      const batch = waiting;
-      const bytes = await overlay.save();
-      overlay = await OverlayPages.create();
-      waiting = [];
-      let i = 0;
-      for await (const image of rasterizer.overlaid(
-        bytes,
-        batch.map((b) => b.page),
-      )) {
-        writing.push(out.writeFileBehind(batch[i++]!.file, image.png).committed);
-        files += 1;
-      }
-    }
-    await Promise.all(writing);
-    writing = [];
-  };
 
   // Templates kept as code: an envelope that uses one is previewed as DocuSign will make it.
   const templates = new Map(jobs.flatMap((job) => (job.templates ?? []).map((t) => [`${t.job}/${t.key}`, t] as const)));
@@ -139,51 +100,12 @@ export async function previewJobs(jobs: readonly ResolvedJob[], options: Preview
       interrupted = true;
       break;
     }
-    const template =
-      written.kind === 'template' && written.templateKey !== undefined
-        ? templates.get(`${written.job}/${written.templateKey}`)
-        : undefined;
-    const stored =
-      written.kind === 'template' && written.templateKey === undefined && written.templateId !== undefined
-        ? options.storedTemplates?.get(written.templateId.toLowerCase())
-        : undefined;
-    // Several templates: drawn when each is known (of the file, or read from the account).
-    const parts =
-      written.kind === 'composite'
-        ? (written.templateRefs ?? []).map((ref) => {
-            if (ref.key !== undefined) {
-              const own = templates.get(`${written.job}/${ref.key}`);
-              return own && { template: own, writtenIn: 'file' as const };
-            }
-            const read = ref.templateId ? options.storedTemplates?.get(ref.templateId.toLowerCase()) : undefined;
-            return read && { template: read, writtenIn: 'envelope' as const };
-          })
-        : [];
-    const composite = parts.length > 0 && parts.every((p) => p !== undefined) ? parts : undefined;
-    const envelope = template
-      ? envelopeFromTemplate(written, template)
-      : stored
-        ? envelopeFromTemplate(written, stored, 'envelope')
-        : composite
-          ? envelopeFromComposite(written, composite)
-          : written;
-    const folder = itemFolder(envelope.job, envelope.key);
-    const entry: SheetEntry = {
-      job: envelope.job,
-      key: envelope.key,
-      ...(envelope.row === undefined ? {} : { row: envelope.row }),
-      file: show(envelope.source.file),
-      recipients: [...envelope.templateRoles, ...envelope.recipients].map((r, i) => ({
-        name: r.name,
-        kind: r.kind,
-        colour: recipientColour(i).css,
-        colourName: recipientColour(i).name,
-      })),
-      warnings: [],
-    };
+    const envelope = envelopeToDraw(written, templates, options.storedTemplates);
+    const entry = sheetEntryOf(envelope, show);
     entries.push(entry);
     if (envelope.kind !== 'documents') {
-      const note = diagnostic(
+      const note = diagnosticOf(
+        show,
         'SR_PREVIEW_TEMPLATE_SKIPPED',
         'warning',
         envelope,
@@ -196,52 +118,200 @@ export async function previewJobs(jobs: readonly ResolvedJob[], options: Preview
       options.onEnvelope?.({ job: envelope.job, key: envelope.key, findings: 0, failed: false });
       continue;
     }
-    let failed = false;
-    let found = 0;
-    try {
-      const preview = await previewEnvelope(envelope, sources);
-      writing.push(out.writeFileBehind(`${folder}/${previewFiles.pdf}`, preview.pdf).committed);
-      files += 1;
-      entry.pdf = `${folder}/${previewFiles.pdf}`;
-      for (const page of preview.pages) {
-        overlay.add(page);
-        const file = previewPageFile(folder, page.documentId, page.pageNumber);
-        waiting.push({
-          page: { baseKey: page.source.key, baseBytes: () => page.source.bytes, pageNumber: page.pageNumber },
-          file,
-        });
-        entry.pages ??= [];
-        entry.pages.push(file);
-      }
-      for (const finding of preview.findings) {
-        const d = diagnostic(
-          finding.code,
-          'warning',
-          envelope,
-          finding.message,
-          places.of(envelope, finding.tab.written),
-        );
-        diagnostics.push(d);
-        entry.warnings.push(`${d.code}: ${finding.message} (${d.file}:${d.line})`);
-      }
-      found = preview.findings.length;
-      previewed += 1;
-    } catch (error) {
-      failed = true;
-      const d = diagnostic(
-        'SR_PREVIEW_UNREADABLE',
-        'error',
-        envelope,
-        `could not be previewed: ${(error as Error).message}`,
-      );
-      diagnostics.push(d);
-      entry.warnings.push(`${d.code}: ${d.message}`);
-    }
-    if (overlay.count >= pagesPerOverlay) await render();
-    options.onEnvelope?.({ job: envelope.job, key: envelope.key, findings: found, failed });
+    const drawn = await drawEnvelope(run, envelope, entry);
+    if (!drawn.failed) previewed += 1;
+    if (run.pages.count >= pagesPerOverlay) await run.pages.render();
+    options.onEnvelope?.({ job: envelope.job, key: envelope.key, findings: drawn.findings, failed: drawn.failed });
   }
-  await render();
+  await run.pages.render();
   await out.writeFile(previewFiles.sheet, contactSheet(entries, { scale: options.scale ?? previewScale }));
-  files += 1;
-  return { envelopes: previewed, matched: envelopes.length, diagnostics, notes, files, interrupted };
+  return {
+    envelopes: previewed,
+    matched: envelopes.length,
+    diagnostics: run.diagnostics,
+    notes,
+    files: run.pages.files + 1,
+    interrupted,
+  };
+}
+
+/** What drawing each envelope of one preview shares. */
+interface PreviewRun {
+  show: (path: string) => string;
+  places: WrittenPlaces;
+  sources: DocumentSources;
+  pages: PageBatch;
+  /** Warnings and errors found so far, at their tabs' lines. */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Pages waiting to be rendered, with their overlay, rendered and written a
+ * batch at a time (an overlay's fonts load once for its pages); and the
+ * files being written behind, awaited with each batch.
+ */
+class PageBatch {
+  private waiting: Array<{ page: OverlaidPage; file: string }> = [];
+  private writing: Array<Promise<void>> = [];
+  /** Files written (PDFs and PNGs). */
+  files = 0;
+
+  private constructor(
+    private readonly out: OutputFolder,
+    private readonly rasterizer: PageRasterizer,
+    private overlay: OverlayPages,
+  ) {}
+
+  static async create(out: OutputFolder, rasterizer: PageRasterizer): Promise<PageBatch> {
+    return new PageBatch(out, rasterizer, await OverlayPages.create());
+  }
+
+  /** Pages added since the last render. */
+  get count(): number {
+    return this.overlay.count;
+  }
+
+  writeBehind(file: string, bytes: Uint8Array): void {
+    this.writing.push(this.out.writeFileBehind(file, bytes).committed);
+    this.files += 1;
+  }
+
+  add(page: PreviewPage, file: string): void {
+    this.overlay.add(page);
+    this.waiting.push({
+      page: { baseKey: page.source.key, baseBytes: () => page.source.bytes, pageNumber: page.pageNumber },
+      file,
+    });
+  }
+
+  async render(): Promise<void> {
+    if (this.waiting.length > 0) {
+      const batch = this.waiting;
+      const bytes = await this.overlay.save();
+      this.overlay = await OverlayPages.create();
+      this.waiting = [];
+      let i = 0;
+      for await (const image of this.rasterizer.overlaid(
+        bytes,
+        batch.map((b) => b.page),
+      ))
+        this.writeBehind(batch[i++]!.file, image.png);
+    }
+    await Promise.all(this.writing);
+    this.writing = [];
+  }
+}
+
+type PreviewPage = Awaited<ReturnType<typeof previewEnvelope>>['pages'][number];
+
+/** The envelope as DocuSign will make it: from a template of the file, a stored one read, or several; else as written. */
+function envelopeToDraw(
+  written: ResolvedEnvelope,
+  templates: ReadonlyMap<string, ResolvedTemplate>,
+  storedTemplates: ReadonlyMap<string, ResolvedTemplate> | undefined,
+): ResolvedEnvelope {
+  const template =
+    written.kind === 'template' && written.templateKey !== undefined
+      ? templates.get(`${written.job}/${written.templateKey}`)
+      : undefined;
+  if (template) return envelopeFromTemplate(written, template);
+  const stored =
+    written.kind === 'template' && written.templateKey === undefined && written.templateId !== undefined
+      ? storedTemplates?.get(written.templateId.toLowerCase())
+      : undefined;
+  if (stored) return envelopeFromTemplate(written, stored, 'envelope');
+  // Several templates: drawn when each is known (of the file, or read from the account).
+  const parts =
+    written.kind === 'composite'
+      ? (written.templateRefs ?? []).map((ref) => {
+          if (ref.key !== undefined) {
+            const own = templates.get(`${written.job}/${ref.key}`);
+            return own && { template: own, writtenIn: 'file' as const };
+          }
+          const read = ref.templateId ? storedTemplates?.get(ref.templateId.toLowerCase()) : undefined;
+          return read && { template: read, writtenIn: 'envelope' as const };
+        })
+      : [];
+  const composite = parts.length > 0 && parts.every((p) => p !== undefined) ? parts : undefined;
+  return composite ? envelopeFromComposite(written, composite) : written;
+}
+
+function sheetEntryOf(envelope: ResolvedEnvelope, show: (path: string) => string): SheetEntry {
+  return {
+    job: envelope.job,
+    key: envelope.key,
+    ...(envelope.row === undefined ? {} : { row: envelope.row }),
+    file: show(envelope.source.file),
+    recipients: [...envelope.templateRoles, ...envelope.recipients].map((r, i) => ({
+      name: r.name,
+      kind: r.kind,
+      colour: recipientColour(i).css,
+      colourName: recipientColour(i).name,
+    })),
+    warnings: [],
+  };
+}
+
+/** One envelope's PDF written behind and its pages queued; its findings said at their tabs' lines. */
+async function drawEnvelope(
+  run: PreviewRun,
+  envelope: ResolvedEnvelope,
+  entry: SheetEntry,
+): Promise<{ failed: boolean; findings: number }> {
+  const folder = itemFolder(envelope.job, envelope.key);
+  try {
+    const preview = await previewEnvelope(envelope, run.sources);
+    run.pages.writeBehind(`${folder}/${previewFiles.pdf}`, preview.pdf);
+    entry.pdf = `${folder}/${previewFiles.pdf}`;
+    for (const page of preview.pages) {
+      const file = previewPageFile(folder, page.documentId, page.pageNumber);
+      run.pages.add(page, file);
+      entry.pages ??= [];
+      entry.pages.push(file);
+    }
+    for (const finding of preview.findings) {
+      const d = diagnosticOf(
+        run.show,
+        finding.code,
+        'warning',
+        envelope,
+        finding.message,
+        run.places.of(envelope, finding.tab.written),
+      );
+      run.diagnostics.push(d);
+      entry.warnings.push(`${d.code}: ${finding.message} (${d.file}:${d.line})`);
+    }
+    return { failed: false, findings: preview.findings.length };
+  } catch (error) {
+    const d = diagnosticOf(
+      run.show,
+      'SR_PREVIEW_UNREADABLE',
+      'error',
+      envelope,
+      `could not be previewed: ${(error as Error).message}`,
+    );
+    run.diagnostics.push(d);
+    entry.warnings.push(`${d.code}: ${d.message}`);
+    return { failed: true, findings: 0 };
+  }
+}
+
+function diagnosticOf(
+  show: (path: string) => string,
+  code: ErrorCode,
+  severity: Diagnostic['severity'],
+  envelope: ResolvedEnvelope,
+  message: string,
+  at: { line: number; column: number; excerpt?: string } = envelope.source,
+): Diagnostic {
+  return {
+    code,
+    severity,
+    message: `${envelope.row === undefined ? '' : `row ${envelope.row} `}(${envelope.key}): ${message}`,
+    file: show(envelope.source.file),
+    line: at.line,
+    column: at.column,
+    ...(at.excerpt === undefined ? {} : { excerpt: at.excerpt }),
+    hint: errorCatalogue[code].hint,
+  };
 }
