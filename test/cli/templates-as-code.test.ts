@@ -312,6 +312,9 @@ envelopes:
     await page.goto(addressOf('ann'));
     // Three documents: every one drawn (and its fields on it) before the fields are counted.
     await waitForDocuments(page);
+    // Each of the three is drawn on the page (its pages are images named after it).
+    for (const name of names)
+      expect(await page.getByRole('img', { name: `${name}, `, exact: false }).count(), name).toBeGreaterThan(0);
     await signAllTabs(page);
     expect(await returnedEvent(page, back.url)).toBe('signing_complete');
     await context.close();
