@@ -2,6 +2,7 @@ import { copyFile, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, repoRoot } from '../helpers/run-cli.js';
+import { examplesCopy } from '../helpers/examples-copy.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { EsignatureClient } from '../../src/client/esignature-client.js';
@@ -63,7 +64,9 @@ async function assertOutputsConsistent(outDir: string, console: string): Promise
 describe('signrun run (real CLI, real sandbox over HTTP)', () => {
   it('runs every example with no root URL: starts the sandbox in-process and says so first', async () => {
     const outDir = await tempDir('signrun-cli-out-');
-    const result = await runCli(['run', 'examples', '--out', outDir]);
+    // Every example job, each CSV cut to its first 3 rows (issue 38): every job's
+    // path runs (and renewal-E1001 is row 1); rows 4 to 50 only repeated those calls.
+    const result = await runCli(['run', examplesCopy(3), '--out', outDir]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.split('\n')[0]).toMatch(/sandbox in-process at http:\/\/127\.0\.0\.1:\d+\/restapi\/v2/);
     const report = await readReport(outDir);

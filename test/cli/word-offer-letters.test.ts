@@ -12,11 +12,16 @@ import { readReport, sandboxEnv, tempDir } from './run-helpers.js';
 // Issue 39: the Word offer-letter example (examples/word-offer-letters.yaml),
 // 20 rows over one DOCX with DocuSign's merge fields, through the real CLI:
 // validate offline, preview, run against the sandbox, sign one, sync it.
+// Validation reads all 20 rows; the preview and the run take the first five
+// (issue 38): each row's letter is made, checked, sent and counted by the
+// same path, so rows 6 to 20 only repeated it (5 rows still tell the rows
+// apart, keep the accented names, and hold W3005, the one signed).
+const shortRows = 5;
 
 const rows = (await readFile(path.join(repoRoot, 'examples/data/word-offers.csv'), 'utf8'))
   .trim()
   .split('\n')
-  .slice(1)
+  .slice(1, shortRows + 1)
   .map((line) => {
     const [candidateId, name, , position, salary] = line.split(',');
     return {
@@ -42,6 +47,13 @@ async function example(
   await writeFile(path.join(dir, 'word-offer-letters.yaml'), change.job ? change.job(job) : job);
   return dir;
 }
+
+/** The CSV's header and its first `shortRows` rows. */
+const firstRows = (csv: string): string =>
+  `${csv
+    .split('\n')
+    .slice(0, shortRows + 1)
+    .join('\n')}\n`;
 
 type Diagnostics = { diagnostics: Array<{ code: string; file: string; line: number; column: number }> };
 
@@ -91,10 +103,10 @@ describe('the Word offer-letter example', () => {
   });
 
   it("previews each row's letter with the row's name and salary", async () => {
-    const dir = await example();
+    const dir = await example({ csv: firstRows });
     const result = await runCli(['preview', '.', '--out', 'pv'], { cwd: dir, timeoutMs: 120_000 });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toContain('previewed 20 envelopes: 0 warnings');
+    expect(result.stderr).toContain(`previewed ${shortRows} envelopes: 0 warnings`);
     for (const row of rows) {
       const pdf = path.join(dir, 'pv/word-offer-letters-2027', `word-offer-${row.candidateId}`, 'preview.pdf');
       const text = (await tool('pdftotext', ['-layout', pdf, '-'])).out;
@@ -104,8 +116,8 @@ describe('the Word offer-letter example', () => {
     }
   }, 150_000);
 
-  it('runs 20 envelopes as the plan counts them; a signed one, synced, holds its salary and the signature', async () => {
-    const dir = await example();
+  it('runs its envelopes as the plan counts them; a signed one, synced, holds its salary and the signature', async () => {
+    const dir = await example({ csv: firstRows });
     const out = path.join(dir, 'out');
     const env = sandboxEnv(sandbox);
     const plan = await runCli(['plan', '.', '--format', 'json'], { cwd: dir, env });
@@ -114,19 +126,19 @@ describe('the Word offer-letter example', () => {
     const sent = await runCli(['run', '.', '--out', out], { cwd: dir, env, timeoutMs: 120_000 });
     expect(sent.code, sent.stderr + sent.stdout).toBe(0);
     const report = await readReport(out);
-    expect(report.totals.envelopes).toMatchObject({ total: 20, succeeded: 20, failed: 0 });
+    expect(report.totals.envelopes).toMatchObject({ total: shortRows, succeeded: shortRows, failed: 0 });
     // DocuSign's reference path: a draft, its form fields read and set (GET and PUT docGenFormFields), then sent.
     expect(planned.items.map((i) => i.steps)).toEqual(
-      Array.from({ length: 20 }, () => ['draft', 'confirm', 'docgen', 'send', 'views']),
+      Array.from({ length: shortRows }, () => ['draft', 'confirm', 'docgen', 'send', 'views']),
     );
     // The plan counts each envelope's calls as the run made them: draft, GET + PUT docGenFormFields, send, view.
     expect(planned.items.map((i) => i.apiCalls)).toEqual(report.envelopes.map((e) => e.apiCalls));
-    expect(report.envelopes.map((e) => e.apiCalls)).toEqual(Array.from({ length: 20 }, () => 5));
+    expect(report.envelopes.map((e) => e.apiCalls)).toEqual(Array.from({ length: shortRows }, () => 5));
     expect(report.api.byOperation).toMatchObject({
-      createEnvelope: 20,
-      getDocGenFormFields: 20,
-      updateDocGenFormFields: 20,
-      sendDraft: 20,
+      createEnvelope: shortRows,
+      getDocGenFormFields: shortRows,
+      updateDocGenFormFields: shortRows,
+      sendDraft: shortRows,
     });
 
     const key = 'word-offer-W3005';

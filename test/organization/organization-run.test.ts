@@ -130,12 +130,14 @@ describe('an organisation kept as code (examples/organization.yaml)', () => {
     expect(settingOf(fr!.accountId!, 'enableSequentialSigningAPI')).toBe('true');
   }, 240_000);
 
-  it('1,000 users go in through one bulk import in at most 10 calls, each rejected row named at its CSV line', async () => {
+  // 300 users (issue 38; 1,000 before): 30 times the calls allowed, and the users' calls are the same 8 for
+  // 200, 300 or 1,000 (`node bench/organization/bulk-users.mjs --users 1000`, which keeps the 1,000).
+  it('300 users go in through one bulk import in at most 10 calls, each rejected row named at its CSV line', async () => {
     const dir = await tempDir('signrun-org-bulk-');
     const rows = ['email,firstName,lastName,account,permissionProfile'];
-    for (let i = 0; i < 1000; i++)
+    for (let i = 0; i < 300; i++)
       rows.push(
-        `user${i}@bulk.example,User,N${i},bulk,${i === 400 || i === 777 ? 'No Such Profile' : 'DocuSign Sender'}`,
+        `user${i}@bulk.example,User,N${i},bulk,${i === 120 || i === 233 ? 'No Such Profile' : 'DocuSign Sender'}`,
       );
     await writeFile(path.join(dir, 'users.csv'), `${rows.join('\n')}\n`);
     await writeFile(
@@ -157,13 +159,13 @@ organization:
     expect(result.code).toBe(1);
     const report = await readReport(path.join(dir, 'out'));
     const users = report.accounts[0]!.contents!.filter((c) => c.kind === 'organizationUser');
-    expect(users.filter((c) => c.outcome === 'created')).toHaveLength(998);
+    expect(users.filter((c) => c.outcome === 'created')).toHaveLength(298);
     const rejected = users.filter((c) => c.outcome === 'failed');
-    expect(rejected.map((c) => c.name)).toEqual(['user400@bulk.example', 'user777@bulk.example']);
+    expect(rejected.map((c) => c.name)).toEqual(['user120@bulk.example', 'user233@bulk.example']);
     // Named at the job's CSV line (the header is line 1) and the import's.
-    expect(rejected[0]!.error?.message).toMatch(/users\.csv:402/);
-    expect(rejected[1]!.error?.message).toMatch(/users\.csv:779/);
-    expect(rejected[0]!.error?.message).toMatch(/line 402 of the import CSV/);
+    expect(rejected[0]!.error?.message).toMatch(/users\.csv:122/);
+    expect(rejected[1]!.error?.message).toMatch(/users\.csv:235/);
+    expect(rejected[0]!.error?.message).toMatch(/line 122 of the import CSV/);
     const userCalls = ['importUsers', 'userImport', 'userImportResults', 'organizationUsers', 'addAccountUser'].reduce(
       (n, op) => n + (report.api.byOperation[op] ?? 0),
       0,
