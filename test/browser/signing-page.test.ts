@@ -176,7 +176,7 @@ describe('signing page in a real browser', () => {
     });
     // Two pages of one browser at once (the kept one and a second in its context).
     const employee = { page: await kept.use() };
-    const employer = { page: await kept.context.newPage() };
+    const employer = await kept.another();
     await employee.page.goto(
       await api.signingUrl(
         envelopeId,

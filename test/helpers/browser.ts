@@ -83,13 +83,19 @@ export async function newPage(
   locale = 'en-GB',
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport, locale, deviceScaleFactor: 1 });
+  const { page, errors } = await pageWithErrors(context);
+  return { context, page, errors };
+}
+
+/** A new page in the context, its console errors and uncaught exceptions collected. */
+async function pageWithErrors(context: BrowserContext): Promise<{ page: Page; errors: string[] }> {
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(`${m.text()} ${m.location().url}`);
   });
-  return { context, page, errors };
+  return { page, errors };
 }
 
 /**
@@ -176,6 +182,8 @@ export interface KeptPage {
   errors: string[];
   /** The page at this viewport, its errors cleared: what a test starts from. */
   use(viewport?: { width: number; height: number }): Promise<Page>;
+  /** A second page in the same context (two open at once), errors collected; the test closes it. */
+  another(): Promise<{ page: Page; errors: string[] }>;
 }
 
 /**
@@ -199,5 +207,6 @@ export async function keptPage(browser: Browser, locale = 'en-GB'): Promise<Kept
       errors.length = 0;
       return page;
     },
+    another: () => pageWithErrors(context),
   };
 }
