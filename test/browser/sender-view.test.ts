@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
-import { releaseBrowser, sharedBrowser, newPage, startReturnServer } from '../helpers/browser.js';
+import { keptPage, releaseBrowser, sharedBrowser, startReturnServer, type KeptPage } from '../helpers/browser.js';
 import { minimalDocx } from '../helpers/minimal-docx.js';
 import { samplePdf } from '../signing/pdf-tools.js';
 import { sandboxApi } from '../signing/sandbox-api.js';
@@ -16,10 +16,13 @@ let sandbox: RunningSandbox;
 let browser: Browser;
 let back: Awaited<ReturnType<typeof startReturnServer>>;
 let api: ReturnType<typeof sandboxApi>;
+// One page for the file (issue 38): each test opens its own view's one-time address in it.
+let kept: KeptPage;
 
 beforeAll(async () => {
   [sandbox, browser, back] = await Promise.all([startSandbox({ port: 0 }), sharedBrowser(), startReturnServer()]);
   api = sandboxApi(sandbox.rootUrl);
+  kept = await keptPage(browser);
 });
 afterAll(async () => {
   await releaseBrowser(browser);
@@ -109,30 +112,27 @@ describe('sender view (embedded sending)', () => {
   it('shows the draft for review and sends it: back at the client with event=Send, the signer notified', async () => {
     const envelopeId = await eg011Draft();
     const url = await senderView(envelopeId);
-    const { context, page, errors } = await newPage(browser);
-    try {
-      await page.goto(url);
-      await page.getByRole('heading', { name: 'Review and send: Please sign this document set' }).waitFor();
-      const rows = page.locator('table.list tbody tr');
-      expect(await rows.count()).toBe(2);
-      expect(await rows.nth(0).innerText()).toContain('Ada Lovelace');
-      expect(await rows.nth(1).innerText()).toContain('Carbon copy');
-      expect(await page.getByRole('link', { name: 'Battle Plan' }).count()).toBe(1);
-      const pdf = await context.request.get(
-        await page
-          .getByRole('link', { name: 'Lorem Ipsum' })
-          .getAttribute('href')
-          .then((h) => new URL(h!, page.url()).toString()),
-      );
-      expect(pdf.headers()['content-type']).toBe('application/pdf');
+    const page = await kept.use();
+    const { context, errors } = kept;
+    await page.goto(url);
+    await page.getByRole('heading', { name: 'Review and send: Please sign this document set' }).waitFor();
+    const rows = page.locator('table.list tbody tr');
+    expect(await rows.count()).toBe(2);
+    expect(await rows.nth(0).innerText()).toContain('Ada Lovelace');
+    expect(await rows.nth(1).innerText()).toContain('Carbon copy');
+    expect(await page.getByRole('link', { name: 'Battle Plan' }).count()).toBe(1);
+    const pdf = await context.request.get(
+      await page
+        .getByRole('link', { name: 'Lorem Ipsum' })
+        .getAttribute('href')
+        .then((h) => new URL(h!, page.url()).toString()),
+    );
+    expect(pdf.headers()['content-type']).toBe('application/pdf');
 
-      await page.getByRole('button', { name: 'Send' }).click();
-      await page.waitForURL((u) => u.toString().startsWith(back.url));
-      expect(new URL(page.url()).searchParams.get('event')).toBe('Send');
-      expect(errors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForURL((u) => u.toString().startsWith(back.url));
+    expect(new URL(page.url()).searchParams.get('event')).toBe('Send');
+    expect(errors).toEqual([]);
     expect(await api.envelopeStatus(envelopeId)).toBe('sent');
     const outbox = (await (await fetch(`${sandbox.origin}/sandbox/outbox?envelopeId=${envelopeId}`)).json()) as {
       messages: { to: string }[];
@@ -146,15 +146,11 @@ describe('sender view (embedded sending)', () => {
 
   it('saves and closes without sending (event=Save); refuses a view of an envelope already sent', async () => {
     const envelopeId = await eg011Draft();
-    const { context, page } = await newPage(browser);
-    try {
-      await page.goto(await senderView(envelopeId));
-      await page.getByRole('button', { name: 'Save and close' }).click();
-      await page.waitForURL((u) => u.toString().startsWith(back.url));
-      expect(new URL(page.url()).searchParams.get('event')).toBe('Save');
-    } finally {
-      await context.close();
-    }
+    const page = await kept.use();
+    await page.goto(await senderView(envelopeId));
+    await page.getByRole('button', { name: 'Save and close' }).click();
+    await page.waitForURL((u) => u.toString().startsWith(back.url));
+    expect(new URL(page.url()).searchParams.get('event')).toBe('Save');
     expect(await api.envelopeStatus(envelopeId)).toBe('created');
     await api.call('PUT', `/envelopes/${envelopeId}`, { status: 'sent' });
     const refused = await api.call<{ errorCode: string }>(
@@ -167,18 +163,15 @@ describe('sender view (embedded sending)', () => {
 
   it('refuses a send whose form did not come from the page (no CSRF token)', async () => {
     const envelopeId = await eg011Draft();
-    const { context, page } = await newPage(browser);
-    try {
-      await page.goto(await senderView(envelopeId));
-      const action = await page.locator('form[action$="/send"]').getAttribute('action');
-      const forged = await context.request.post(new URL(action!, page.url()).toString(), {
-        form: { csrfToken: 'forged' },
-        maxRedirects: 0,
-      });
-      expect(forged.status()).toBe(403);
-    } finally {
-      await context.close();
-    }
+    const page = await kept.use();
+    const { context } = kept;
+    await page.goto(await senderView(envelopeId));
+    const action = await page.locator('form[action$="/send"]').getAttribute('action');
+    const forged = await context.request.post(new URL(action!, page.url()).toString(), {
+      form: { csrfToken: 'forged' },
+      maxRedirects: 0,
+    });
+    expect(forged.status()).toBe(403);
     expect(await api.envelopeStatus(envelopeId)).toBe('created');
   });
 });

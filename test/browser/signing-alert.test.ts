@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import {
+  keptPage,
   releaseBrowser,
   sharedBrowser,
-  newPage,
+  type KeptPage,
   startReturnServer,
   viewports,
   waitForDocuments,
@@ -25,10 +26,13 @@ let sandbox: RunningSandbox;
 let browser: Browser;
 let back: Awaited<ReturnType<typeof startReturnServer>>;
 let api: ReturnType<typeof sandboxApi>;
+// One page for the file (issue 38): each test opens its own signer's address; nothing here needs a fresh browser.
+let kept: KeptPage;
 
 beforeAll(async () => {
   [sandbox, browser, back] = await Promise.all([startSandbox({ port: 0 }), sharedBrowser(), startReturnServer()]);
   api = sandboxApi(sandbox.rootUrl);
+  kept = await keptPage(browser);
 });
 afterAll(async () => {
   await releaseBrowser(browser);
@@ -77,43 +81,31 @@ async function inView(page: Page, selector: string): Promise<boolean> {
 
 describe('signing page words and alert', () => {
   it('one field is "the field"; several are "each of the N fields"', async () => {
-    const one = await newPage(browser);
-    const three = await newPage(browser);
-    try {
-      await one.page.goto(await signingPage('Ann One', 1));
-      expect(await one.page.locator('#placement-help').textContent()).toBe(
-        'Select the "Sign here" field, then Finish.',
-      );
-      await three.page.goto(await signingPage('Tom Three', 3));
-      expect(await three.page.locator('#placement-help').textContent()).toBe(
-        'Select each of the 3 "Sign here" fields, then Finish.',
-      );
-    } finally {
-      await one.context.close();
-      await three.context.close();
-    }
+    const page = await kept.use();
+    await page.goto(await signingPage('Ann One', 1));
+    expect(await page.locator('#placement-help').textContent()).toBe('Select the "Sign here" field, then Finish.');
+    await page.goto(await signingPage('Tom Three', 3));
+    expect(await page.locator('#placement-help').textContent()).toBe(
+      'Select each of the 3 "Sign here" fields, then Finish.',
+    );
   });
 
   for (const [name, viewport] of Object.entries(viewports)) {
     it(`Finish pressed too early shows the alert in view (${name}, ${viewport.width} px)`, async () => {
-      const { context, page, errors } = await newPage(browser, viewport);
-      try {
-        await page.goto(await signingPage(`Early ${name === 'phone' ? 'Phone' : 'Desk'}`, 3));
-        await waitForDocuments(page);
-        const finish = page.getByRole('button', { name: 'Finish', exact: true });
-        await finish.scrollIntoViewIfNeeded();
-        await finish.click();
-        // The alert appears when the page handles the click: wait for it, as a person would.
-        const alert = page.getByRole('alert');
-        await alert.filter({ hasText: 'before finishing' }).waitFor();
-        expect(await alert.textContent()).toBe('Select every "Sign here" field before finishing.');
-        expect(await inView(page, '#sign-error')).toBe(true);
-        // Still on the page: nothing was sent.
-        expect(page.url()).toContain('/signing/');
-        expect(errors).toEqual([]);
-      } finally {
-        await context.close();
-      }
+      const page = await kept.use(viewport);
+      await page.goto(await signingPage(`Early ${name === 'phone' ? 'Phone' : 'Desk'}`, 3));
+      await waitForDocuments(page);
+      const finish = page.getByRole('button', { name: 'Finish', exact: true });
+      await finish.scrollIntoViewIfNeeded();
+      await finish.click();
+      // The alert appears when the page handles the click: wait for it, as a person would.
+      const alert = page.getByRole('alert');
+      await alert.filter({ hasText: 'before finishing' }).waitFor();
+      expect(await alert.textContent()).toBe('Select every "Sign here" field before finishing.');
+      expect(await inView(page, '#sign-error')).toBe(true);
+      // Still on the page: nothing was sent.
+      expect(page.url()).toContain('/signing/');
+      expect(kept.errors).toEqual([]);
     });
   }
 
@@ -125,15 +117,11 @@ describe('signing page words and alert', () => {
       const reference = /returnUrl: \$\{env\.(\w+)\}/.exec(text)?.[1] ?? '';
       const returnUrl = new URL(dotenv.get(reference) ?? '');
       expect(returnUrl.origin, file).toBe('http://127.0.0.1:8080'); // `npx signrun serve`'s default
-      const { context, page, errors } = await newPage(browser);
-      try {
-        const answer = await page.goto(`${sandbox.origin}${returnUrl.pathname}?event=signing_complete`);
-        expect(answer?.status()).toBe(200);
-        expect(await page.locator('h1').textContent()).toBe('Thank you');
-        expect(errors).toEqual([]);
-      } finally {
-        await context.close();
-      }
+      const page = await kept.use();
+      const answer = await page.goto(`${sandbox.origin}${returnUrl.pathname}?event=signing_complete`);
+      expect(answer?.status()).toBe(200);
+      expect(await page.locator('h1').textContent()).toBe('Thank you');
+      expect(kept.errors).toEqual([]);
     }
   });
 });

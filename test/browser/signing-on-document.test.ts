@@ -12,7 +12,8 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import {
   releaseBrowser,
   sharedBrowser,
-  newPage,
+  keptPage,
+  type KeptPage,
   returnedEvent,
   startReturnServer,
   viewports,
@@ -40,11 +41,14 @@ let sandbox: RunningSandbox;
 let browser: Browser;
 let back: Awaited<ReturnType<typeof startReturnServer>>;
 let api: ReturnType<typeof sandboxApi>;
+// One page for the file (issue 38): each signer's address is opened in it in turn.
+let kept: KeptPage;
 
 beforeAll(async () => {
   mkdirSync(screenshots, { recursive: true });
   [sandbox, browser, back] = await Promise.all([startSandbox({ port: 0 }), sharedBrowser(), startReturnServer()]);
   api = sandboxApi(sandbox.rootUrl);
+  kept = await keptPage(browser);
 });
 afterAll(async () => {
   await releaseBrowser(browser);
@@ -143,7 +147,8 @@ describe('the signing page draws every tab on the document', () => {
     expect(expected).toHaveLength(11);
     const widthPt = preview.pages[0]!.source.pdf.getPage(0).getSize().width;
 
-    const { page, errors } = await newPage(browser, viewports.desktop);
+    const page = await kept.use(viewports.desktop);
+    const errors = kept.errors;
     await page.goto(signing.recipients[0]!.url!);
     await waitForDocuments(page);
     const drawn = await boxesOnPages(page, widthPt);
@@ -276,7 +281,7 @@ describe('the signing page draws every tab on the document', () => {
       );
 
     // The host hands the device to the in-person signer: every field on its document, at its place.
-    const host = await newPage(browser, viewports.desktop);
+    const host = { page: await kept.use(viewports.desktop), errors: kept.errors };
     await host.page.goto(
       await view({ userName: 'Hilda Host', email: 'hilda@example.com', clientUserId: 'c-1', recipientId: '1' }),
     );
@@ -298,10 +303,9 @@ describe('the signing page draws every tab on the document', () => {
     await host.page.getByRole('button', { name: 'Finish', exact: true }).click();
     expect(await returnedEvent(host.page, back.url)).toBe('signing_complete');
     expect(host.errors).toEqual([]);
-    await host.context.close();
 
     // The witness: its own fields only, the required address marked and asked for by Finish.
-    const witness = await newPage(browser, viewports.phone);
+    const witness = { page: await kept.use(viewports.phone), errors: kept.errors };
     await witness.page.goto(
       await view({ userName: 'Wendy Witness', email: 'wendy@example.com', clientUserId: 'c-2', recipientId: '2' }),
     );
@@ -321,7 +325,6 @@ describe('the signing page draws every tab on the document', () => {
     await witness.page.getByRole('button', { name: 'Finish', exact: true }).click();
     expect(await returnedEvent(witness.page, back.url)).toBe('signing_complete');
     expect(witness.errors).toEqual([]);
-    await witness.context.close();
 
     expect(await api.envelopeStatus(envelopeId)).toBe('completed');
     const one = await popplerWords(tempPdf(await api.document(envelopeId, '1')));

@@ -7,9 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import {
+  keptPage,
   releaseBrowser,
   sharedBrowser,
-  newPage,
+  type KeptPage,
   returnedEvent,
   scrollWidth,
   signAllTabs,
@@ -43,11 +44,15 @@ let sandbox: RunningSandbox;
 let api: ReturnType<typeof sandboxApi>;
 let browser: Browser;
 let back: Awaited<ReturnType<typeof startReturnServer>>;
+// One page for the file (issue 38): each test opens its own signer's address in it; the scenarios do not
+// depend on a fresh browser, and pdf.js is fetched and compiled once, then revalidated (304, asset-routes.ts).
+let kept: KeptPage;
 
 beforeAll(async () => {
   mkdirSync(screenshots, { recursive: true });
   [sandbox, browser, back] = await Promise.all([startSandbox({ port: 0 }), sharedBrowser(), startReturnServer()]);
   api = sandboxApi(sandbox.rootUrl);
+  kept = await keptPage(browser);
 });
 afterAll(async () => {
   await releaseBrowser(browser);
@@ -105,14 +110,16 @@ describe('signing page in a real browser', () => {
     });
     expect(early.status).toBe(400);
 
-    const alice = await newPage(browser, viewports.desktop);
-    await alice.page.goto(
+    const alice = { page: await kept.use(viewports.desktop), errors: kept.errors };
+    // The page's static assets may be kept by the browser and revalidated; the signing page itself never.
+    const answer = await alice.page.goto(
       await api.signingUrl(
         envelopeId,
         { email: 'alice.martin@example.com', userName: 'Alice Martin', clientUserId: 'client-1' },
         back.url,
       ),
     );
+    expect(answer?.headers()['cache-control']).toBe('no-store');
     await waitForDocuments(alice.page);
     expect(await alice.page.locator('.page canvas').count()).toBe(3);
     await alice.page.getByRole('button', { name: 'Sign here' }).first().scrollIntoViewIfNeeded();
@@ -120,11 +127,12 @@ describe('signing page in a real browser', () => {
     await signAllTabs(alice.page);
     expect(await returnedEvent(alice.page, back.url)).toBe('signing_complete');
     expect(alice.errors).toEqual([]);
-    await alice.context.close();
     expect(await api.recipientStatuses(envelopeId)).toEqual({ '1': 'completed', '2': 'sent' });
     expect(await api.envelopeStatus(envelopeId)).toBe('delivered');
 
-    const bruno = await newPage(browser, viewports.phone);
+    const bruno = { page: await kept.use(viewports.phone) };
+    // The second signing page of the file: pdf.js is revalidated (not sent again, its compiled code reused).
+    const pdfjs = bruno.page.waitForResponse((r) => r.url().endsWith('/signing/assets/pdf.min.mjs'));
     await bruno.page.goto(
       await api.signingUrl(
         envelopeId,
@@ -133,6 +141,7 @@ describe('signing page in a real browser', () => {
       ),
     );
     await waitForDocuments(bruno.page);
+    expect((await pdfjs).status()).toBe(304);
     await screenshot(bruno.page, 'signing-phone');
     await bruno.page.getByRole('button', { name: 'Sign here' }).first().scrollIntoViewIfNeeded();
     await screenshot(bruno.page, 'signing-phone-tab');
@@ -140,7 +149,6 @@ describe('signing page in a real browser', () => {
     expect(await scrollWidth(bruno.page)).toBeLessThanOrEqual(viewports.phone.width);
     await signAllTabs(bruno.page);
     expect(await returnedEvent(bruno.page, back.url)).toBe('signing_complete');
-    await bruno.context.close();
 
     expect(await api.envelopeStatus(envelopeId)).toBe('completed');
     expect(await api.recipientStatuses(envelopeId)).toEqual({ '1': 'completed', '2': 'completed' });
@@ -166,7 +174,9 @@ describe('signing page in a real browser', () => {
         { roleName: 'employer', name: 'Maria Garcia', email: 'maria@example.com', clientUserId: 'mgr-1' },
       ],
     });
-    const [employee, employer] = await Promise.all([newPage(browser), newPage(browser)]);
+    // Two pages of one browser at once (the kept one and a second in its context).
+    const employee = { page: await kept.use() };
+    const employer = await kept.another();
     await employee.page.goto(
       await api.signingUrl(
         envelopeId,
@@ -188,7 +198,7 @@ describe('signing page in a real browser', () => {
     await Promise.all([signAllTabs(employee.page, 'Signer ici', 'Terminer'), signAllTabs(employer.page)]);
     expect(await returnedEvent(employee.page, back.url)).toBe('signing_complete');
     expect(await returnedEvent(employer.page, back.url)).toBe('signing_complete');
-    await Promise.all([employee.context.close(), employer.context.close()]);
+    await employer.page.close();
     expect(await api.envelopeStatus(envelopeId)).toBe('completed');
     await checkSealed(await api.document(envelopeId, '1'), ['Jean Français', 'Maria Garcia']);
   });
@@ -206,7 +216,7 @@ describe('signing page in a real browser', () => {
         ],
       },
     });
-    const { page, context } = await newPage(browser);
+    const page = await kept.use();
     await page.goto(
       await api.signingUrl(
         envelopeId,
@@ -222,7 +232,6 @@ describe('signing page in a real browser', () => {
     await page.getByLabel('Reason for declining').fill('The notice period is wrong.');
     await page.getByRole('button', { name: 'Decline', exact: true }).click();
     expect(await returnedEvent(page, back.url)).toBe('decline');
-    await context.close();
     expect(await api.envelopeStatus(envelopeId)).toBe('declined');
     expect(await api.recipientStatuses(envelopeId)).toEqual({ '1': 'declined' });
   });
@@ -236,7 +245,8 @@ describe('signing page in a real browser', () => {
       ],
       recipients: { signers: [signer('1', 'Daniel Blanc', '1', [])] },
     });
-    const { page, context, errors } = await newPage(browser);
+    const page = await kept.use();
+    const errors = kept.errors;
     await page.goto(
       await api.signingUrl(
         envelopeId,
@@ -259,7 +269,6 @@ describe('signing page in a real browser', () => {
     await page.getByRole('button', { name: 'Finish', exact: true }).click();
     expect(await returnedEvent(page, back.url)).toBe('signing_complete');
     expect(errors).toEqual([]);
-    await context.close();
 
     expect(await api.envelopeStatus(envelopeId)).toBe('completed');
     const path = tempPdf(await api.document(envelopeId, '1'));
@@ -282,7 +291,7 @@ describe('signing page in a real browser', () => {
       ],
       recipients: { signers: [signer('1', 'Farid Kaci', '1', [])] },
     });
-    const { page, context } = await newPage(browser);
+    const page = await kept.use();
     await page.goto(
       await api.signingUrl(
         envelopeId,
@@ -304,7 +313,6 @@ describe('signing page in a real browser', () => {
     await page.getByRole('button', { name: 'Finish', exact: true }).focus();
     await page.keyboard.press('Enter');
     expect(await returnedEvent(page, back.url)).toBe('signing_complete');
-    await context.close();
     const word = (await wordsOnPage(tempPdf(await api.document(envelopeId, '1')), 1)).find((w) => w.word === 'Farid');
     // Centred on the page (306, 396) → box top 372, then 80 pt lower: 452.
     expect(word!.xMin).toBeGreaterThan(216 - 2);
@@ -336,7 +344,7 @@ describe('signing page in a real browser', () => {
         back.url,
       );
       skew = 1600;
-      const { page, context } = await newPage(browser);
+      const page = await kept.use();
       await page.goto(url);
       // Rendered by the server: there once the page has loaded.
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('expired');
@@ -347,7 +355,6 @@ describe('signing page in a real browser', () => {
       expect(refresh).toBe(`3;url=${await link.getAttribute('href')}`);
       await link.click();
       expect(await returnedEvent(page, back.url)).toBe('ttl_expired');
-      await context.close();
       expect(await shortApi.envelopeStatus(envelopeId)).toBe('sent');
     } finally {
       await shortLived.close();

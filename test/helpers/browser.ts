@@ -83,13 +83,19 @@ export async function newPage(
   locale = 'en-GB',
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport, locale, deviceScaleFactor: 1 });
+  const { page, errors } = await pageWithErrors(context);
+  return { context, page, errors };
+}
+
+/** A new page in the context, its console errors and uncaught exceptions collected. */
+async function pageWithErrors(context: BrowserContext): Promise<{ page: Page; errors: string[] }> {
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(`${m.text()} ${m.location().url}`);
   });
-  return { context, page, errors };
+  return { page, errors };
 }
 
 /**
@@ -166,4 +172,41 @@ async function pressEach(page: Page, name: string, count: number): Promise<void>
   }
   // Playwright waits on the page itself (no polling interval of ours, no 1 s cut-off).
   if (count > 0) await page.getByRole('button', { name }).first().waitFor({ state: 'detached' });
+}
+
+/** A page a whole test file reuses: see {@link keptPage}. */
+export interface KeptPage {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and uncaught exceptions since the last {@link KeptPage.use}. */
+  errors: string[];
+  /** The page at this viewport, its errors cleared: what a test starts from. */
+  use(viewport?: { width: number; height: number }): Promise<Page>;
+  /** A second page in the same context (two open at once), errors collected; the test closes it. */
+  another(): Promise<{ page: Page; errors: string[] }>;
+}
+
+/**
+ * One context and page for a whole test file (issue 38), where the tests do
+ * not depend on a fresh one: each test navigates it to its own signing
+ * address (session cookies are scoped to their session's path, so one
+ * signer's cookie is never sent for another's page). A fresh context costs a
+ * renderer process and an empty HTTP cache, so pdf.js (1.7 MB, revalidated by
+ * ETag) was fetched and compiled again for every test; a kept page pays that
+ * once per file. Closed by {@link releaseBrowser} in the file's afterAll,
+ * before its servers close (the context's keep-alive connections end with it).
+ */
+export async function keptPage(browser: Browser, locale = 'en-GB'): Promise<KeptPage> {
+  const { context, page, errors } = await newPage(browser, viewports.desktop, locale);
+  return {
+    context,
+    page,
+    errors,
+    async use(viewport = viewports.desktop) {
+      await page.setViewportSize(viewport);
+      errors.length = 0;
+      return page;
+    },
+    another: () => pageWithErrors(context),
+  };
 }

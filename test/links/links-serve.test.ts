@@ -9,9 +9,10 @@ import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import type { EnvelopeRecord, SigningRecord } from '../../src/output/records.js';
 import { binPath, repoRoot, runCli } from '../helpers/run-cli.js';
 import {
+  keptPage,
   releaseBrowser,
   sharedBrowser,
-  newPage,
+  type KeptPage,
   returnedEvent,
   startReturnServer,
   waitForDocuments,
@@ -27,6 +28,8 @@ let back: Awaited<ReturnType<typeof startReturnServer>>;
 let outDir: string;
 let links: ChildProcess;
 let origin: string;
+// One page for the file (issue 38); a second page in its context where two are open at once.
+let kept: KeptPage;
 
 /** Starts `signrun links serve` and waits for its ready line. */
 function serveLinks(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; origin: string }> {
@@ -99,6 +102,7 @@ beforeAll(async () => {
     sharedBrowser(),
     startReturnServer(),
   ]);
+  kept = await keptPage(browser);
   const jobs = await tempDir('signrun-links-jobs-');
   outDir = await tempDir('signrun-links-out-');
   await copyFile(path.join(repoRoot, 'examples/docs/offer-letter.pdf'), path.join(jobs, 'offer.pdf'));
@@ -142,8 +146,8 @@ describe('signrun links serve', () => {
 
   it('opened twice, one link gives two different working signing addresses; signing through the second completes', async () => {
     const link = (await signing('offer-ada')).recipients[0]?.link ?? '';
-    const first = await newPage(browser);
-    const second = await newPage(browser);
+    const first = { page: await kept.use(), errors: kept.errors };
+    const second = await kept.another();
     try {
       const a = await open(first.page, link);
       await waitForDocuments(first.page);
@@ -170,8 +174,7 @@ describe('signrun links serve', () => {
       expect(raw).not.toContain('/signing/');
       expect(raw).not.toContain(link.split('/l/')[1]);
     } finally {
-      await first.context.close();
-      await second.context.close();
+      await second.page.close();
     }
   });
 
@@ -180,15 +183,11 @@ describe('signrun links serve', () => {
     const envelope = JSON.parse(await readFile(file, 'utf8')) as EnvelopeRecord;
     await writeFile(file, JSON.stringify({ ...envelope, status: 'voided' }));
     const link = (await signing('offer-bob')).recipients[0]?.link ?? '';
-    const { page, context, errors } = await newPage(browser);
-    try {
-      const response = await page.goto(link);
-      expect(response?.status()).toBe(200);
-      expect(await page.locator('h1').textContent()).toBe('This envelope was withdrawn');
-      expect(errors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    const page = await kept.use();
+    const response = await page.goto(link);
+    expect(response?.status()).toBe(200);
+    expect(await page.locator('h1').textContent()).toBe('This envelope was withdrawn');
+    expect(kept.errors).toEqual([]);
     expect((await openings('offer-bob')).at(-1)).toMatchObject({ outcome: 'settled', status: 'voided' });
   });
 

@@ -6,7 +6,8 @@ import type { FastifyReply } from 'fastify';
  * (clickjacking), except the origins a recipient view request named in
  * frameAncestors (DocuSign's focused view, frame-ancestors.ts); scripts only from the sandbox itself (pdf.js included, no
  * inline script, no eval); no referrer, so the one-time token in the address
- * never leaks to another site; nothing cached, pages show personal documents.
+ * never leaks to another site; nothing cached, pages show personal documents
+ * (unless the route said otherwise: static assets are revalidated, asset-routes.ts).
  */
 export function setSecurityHeaders(reply: FastifyReply, frameAncestors: readonly string[] = []): void {
   reply.header(
@@ -31,5 +32,6 @@ export function setSecurityHeaders(reply: FastifyReply, frameAncestors: readonly
   if (frameAncestors.length === 0) reply.header('x-frame-options', 'SAMEORIGIN');
   reply.header('x-content-type-options', 'nosniff');
   reply.header('referrer-policy', 'no-referrer');
-  reply.header('cache-control', 'no-store');
+  // A route that decided its own caching keeps it (the page's static assets, a brand's colours).
+  if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
 }
