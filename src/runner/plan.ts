@@ -12,8 +12,8 @@ import { identityOf } from './identity.js';
 import type { DocumentsWhen, Plan, PlanItem } from './plan-types.js';
 import { ServiceLedger } from './envelopes/service-ledger.js';
 import { checkTemplates, definedRoles, PreflightError } from './templates/template-check.js';
-import { TemplateLedger } from './templates/template-ledger.js';
-import { planTemplates } from './templates/template-plan.js';
+import type { JobKindField, JobPlanContext } from './resources/job-resource-kind.js';
+import { jobResourceKinds } from './resources/job-resource-kinds.js';
 import { templateHomeProblems, withTemplateHomes } from './templates/template-homes.js';
 import { brandsKeptFor, resolveBrandNames } from './resources/account-brand-names.js';
 import { contentsCalls, hasContents, planAccountContents } from './resources/account-contents-plan.js';
@@ -123,14 +123,10 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
   const listingsMade = (ledger?.calls ?? 0) - listingsBefore;
   // Drafts are confirmed in batches: about one listing per batch of drafts in flight at once (estimate: 8).
   const listingCalls = Math.ceil(drafts / 8);
-  // Templates kept as code: one listing of the account's (by the identity each carries), one read of each found.
-  const asCode = jobs.some((j) => (j.templates?.length ?? 0) > 0);
-  const templateLedger = inputs.account && asCode ? new TemplateLedger(inputs.account) : undefined;
-  await templateLedger?.load();
-  const templatePlans = await planTemplates(jobs, {
+  // What the job files keep in this account (templates kept as code): each kind of the job catalogue plans its own.
+  const jobKinds = await planJobResources(jobs, {
     arbitrate: inputs.arbitrate,
     ...(inputs.account ? { account: inputs.account } : {}),
-    ...(templateLedger ? { ledger: templateLedger } : {}),
     ...(inputs.journal ? { journal: inputs.journal } : {}),
     ...(inputs.keepItems ? { keepItems: true } : {}),
   });
@@ -145,21 +141,37 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
     contentReads +
     records.reads +
     (inputs.organizations?.loginCalls ?? 0) +
-    (templateLedger?.calls ?? 0) +
-    templatePlans.reads;
+    jobKinds.reads;
   return {
     items,
-    templates: templatePlans.plans,
+    ...jobKinds.fields,
     documents: inputs.documents,
     arbitrate: inputs.arbitrate,
     runCalls,
     listingCalls,
-    totalApiCalls:
-      runCalls +
-      listingCalls +
-      items.reduce((n, i) => n + i.apiCalls, 0) +
-      templatePlans.plans.reduce((n, t) => n + t.apiCalls, 0),
+    totalApiCalls: runCalls + listingCalls + items.reduce((n, i) => n + i.apiCalls, 0) + jobKinds.calls,
   };
+}
+
+/**
+ * Each kind of the job catalogue (job-resource-kinds.ts) decided: its plans
+ * in its own field of the plan, the reads its planning made and the calls
+ * its plans cost.
+ */
+async function planJobResources(
+  jobs: readonly ResolvedJob[],
+  ctx: JobPlanContext,
+): Promise<{ fields: Pick<Plan, JobKindField>; reads: number; calls: number }> {
+  const fields: Partial<Pick<Plan, JobKindField>> = {};
+  let reads = 0;
+  let calls = 0;
+  for (const kind of jobResourceKinds) {
+    const planned = await kind.plan(jobs, ctx);
+    fields[kind.field] = planned.plans;
+    reads += planned.reads;
+    calls += planned.plans.reduce((n, p) => n + p.apiCalls, 0);
+  }
+  return { fields: fields as Pick<Plan, JobKindField>, reads, calls };
 }
 
 function sourcesOf(inputs: PlanInputs, ledger: ServiceLedger | undefined): DecisionSources {
