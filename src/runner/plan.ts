@@ -1,14 +1,12 @@
 import { withBulkSend } from './bulk-send/bulk-send-estimate.js';
 import type { ResolvedJob } from '../jobs/model.js';
-import { ClientHttpError } from '../client/client-errors.js';
-import { serviceErrorMeans } from '../client/service-error-classes.js';
 import { EsignatureClient, type AccountClient } from '../client/esignature-client.js';
 import type { Auth } from '../client/auth.js';
 import { readJournal } from '../state/journal.js';
 import { checkStateTarget } from '../state/state-target.js';
 import { journalProgress, type JournalProgress } from '../state/journal-progress.js';
-import { decideAccount, decideEnvelope, type DecisionSources } from './decide.js';
-import { identityOf } from './identity.js';
+import { decideEnvelope, type DecisionSources } from './decide.js';
+import { accounts } from './resources/accounts.js';
 import type { DocumentsWhen, Plan, PlanItem } from './plan-types.js';
 import { ServiceLedger } from './envelopes/service-ledger.js';
 import { checkTemplates, definedRoles, PreflightError } from './templates/template-check.js';
@@ -16,15 +14,14 @@ import type { JobKindField, JobPlanContext } from './resources/job-resource-kind
 import { jobResourceKinds } from './resources/job-resource-kinds.js';
 import { templateHomeProblems, withTemplateHomes } from './templates/template-homes.js';
 import { brandsKeptFor, resolveBrandNames } from './resources/account-brand-names.js';
-import { contentsCalls, hasContents, planAccountContents } from './resources/account-contents-plan.js';
 import type { RunTarget } from './run-summary.js';
+
+export { accountExists } from './resources/accounts.js';
 import type { SigningUrls } from '../config/types.js';
 import type { OrganizationAccess } from './organization/admin-access.js';
 import { OrganizationRecords } from './organization/organization-record.js';
 import { organizationAccess } from './organization/admin-access.js';
 import { adminBaseOf } from '../client/admin/admin-base.js';
-import { planOrganizationAccount } from './organization/organization-run.js';
-import { cloneSourcesFirst } from './organization/clone-order.js';
 
 /** What {@link makePlan} reads. */
 export interface PlanInputs {
@@ -68,48 +65,23 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
   const ledger = inputs.ledger ?? (inputs.account && inputs.arbitrate ? new ServiceLedger(inputs.account) : undefined);
   const listingsBefore = ledger?.calls ?? 0;
   if (ledger) for (const job of new Set(jobs.map((j) => j.job))) await ledger.load(job);
-  const accountPresent = new Map<string, boolean>();
-  let accountReads = 0;
-  if (inputs.account) {
-    for (const job of jobs)
-      for (const account of job.accounts) {
-        if (account.organization) continue; // its organisation's record decides it (organization-accounts.ts)
-        const plan = decideAccount(account, { ...sourcesOf(inputs, ledger), accountPresent: new Map() });
-        if (plan.decision.action !== 'up-to-date') continue;
-        accountReads += 1;
-        accountPresent.set(
-          plan.decision.accountId,
-          await accountExists(inputs.account, plan.decision.accountId, identityOf(account)),
-        );
-      }
-  }
-  const sources: DecisionSources = { ...sourcesOf(inputs, ledger), accountPresent };
+  const sources: DecisionSources = sourcesOf(inputs, ledger);
+  const records = inputs.organizationRecords ?? new OrganizationRecords();
+  // The account entries, each job's (a clone's source before its clones), with what each keeps inside the account.
+  const accountPlans = await accounts.plan(jobs, {
+    records,
+    sources,
+    ...(inputs.account ? { main: inputs.account } : {}),
+    ...(inputs.journal ? { journal: inputs.journal } : {}),
+    ...(inputs.integratorKey ? { integratorKey: inputs.integratorKey } : {}),
+    ...(inputs.organizations ? { organizations: inputs.organizations } : {}),
+    ...(inputs.keepItems ? { keepItems: true } : {}),
+  });
   const items: PlanItem[] = [];
   const templates = new Set<string>();
   let drafts = 0;
-  let contentReads = 0;
-  const records = inputs.organizationRecords ?? new OrganizationRecords();
-  for (const job of jobs) {
-    for (const account of cloneSourcesFirst(job.accounts)) {
-      let item = account.organization
-        ? await planOrganizationAccount(account, inputs.organizations, records, inputs.journal)
-        : decideAccount(account, sources);
-      // Its users, groups and permission profiles: read as the account's own user, decided one by one.
-      if (hasContents(account)) {
-        const { contents, reads } = await planAccountContents(account, item.decision, {
-          ...(inputs.account ? { main: inputs.account } : {}),
-          ...(inputs.journal ? { journal: inputs.journal } : {}),
-          ...(inputs.integratorKey ? { integratorKey: inputs.integratorKey } : {}),
-          ...(inputs.organizations ? { organizations: inputs.organizations } : {}),
-        });
-        contentReads += reads;
-        // What the listings found is the run's to converge from; `signrun plan` prints decisions, not the account's people.
-        const { found, ...decided } = contents;
-        const kept = inputs.keepItems && found ? { ...decided, found } : decided;
-        item = { ...item, apiCalls: item.apiCalls + contentsCalls(contents.items, account), contents: kept };
-      }
-      items.push(inputs.keepItems ? { ...item, account } : item);
-    }
+  for (const [j, job] of jobs.entries()) {
+    items.push(...(accountPlans.plans[j] ?? []));
     for (const envelope of job.envelopes) {
       if (envelope.kind === 'template' && envelope.templateId && envelope.templateKey === undefined)
         templates.add(envelope.templateId);
@@ -137,8 +109,7 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
     templates.size +
     brandListing +
     listingsMade +
-    accountReads +
-    contentReads +
+    accountPlans.reads +
     records.reads +
     (inputs.organizations?.loginCalls ?? 0) +
     jobKinds.reads;
@@ -184,18 +155,6 @@ function sourcesOf(inputs: PlanInputs, ledger: ServiceLedger | undefined): Decis
     ...(inputs.journal ? { journal: inputs.journal } : {}),
     ...(ledger ? { ledger } : {}),
   };
-}
-
-/** Whether the service still has this account (GET …/accounts/{accountId}; 404 or a missing-account errorCode: no). */
-export async function accountExists(account: AccountClient, accountId: string, tag: string): Promise<boolean> {
-  try {
-    await account.client.getAccount(accountId, { tag });
-    return true;
-  } catch (error) {
-    if (error instanceof ClientHttpError && (error.status === 404 || serviceErrorMeans(error, 'account-missing')))
-      return false;
-    throw error;
-  }
 }
 
 /** Options of {@link planJobs}. */
