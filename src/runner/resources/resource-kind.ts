@@ -21,10 +21,12 @@ import type { AccountItemResult } from '../run-results.js';
  * What holds a kind's things, the scope its plans and runs walk it in (as a
  * Terraform resource lives in a provider's configuration, one level down):
  * `job` — the job file itself, kept in the account signrun runs against
- * (the top-level `templates:`, job-templates.ts); `account` — an account
- * entry's account (everything in the catalogue resource-kinds.ts).
- * `organization` is the scope of an account itself (reserved: the account's
- * own pipeline, account-pipeline.ts, is not on the interface yet).
+ * (the top-level `templates:`: job-resource-kind.ts, job-resource-kinds.ts);
+ * `organization` — an organisation, or the configured account's
+ * distributor, which holds the accounts themselves (accounts.ts,
+ * organization-resource-kind.ts); `account` — an account entry's account
+ * (everything in the catalogue resource-kinds.ts, this file's
+ * `AccountResourceKind`).
  */
 export type ResourceParent = 'job' | 'organization' | 'account';
 
