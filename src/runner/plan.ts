@@ -6,8 +6,9 @@ import { readJournal } from '../state/journal.js';
 import { checkStateTarget } from '../state/state-target.js';
 import { journalProgress, type JournalProgress } from '../state/journal-progress.js';
 import { decideEnvelope, type DecisionSources } from './decide.js';
-import { accounts } from './resources/accounts.js';
-import type { DocumentsWhen, Plan, PlanItem } from './plan-types.js';
+import { organizationResourceKinds } from './resources/organization-resource-kinds.js';
+import type { AccountsPlanContext } from './resources/organization-resource-kind.js';
+import type { AccountPlan, DocumentsWhen, Plan, PlanItem } from './plan-types.js';
 import { ServiceLedger } from './envelopes/service-ledger.js';
 import { checkTemplates, definedRoles, PreflightError } from './templates/template-check.js';
 import type { JobKindField, JobPlanContext } from './resources/job-resource-kind.js';
@@ -67,8 +68,9 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
   if (ledger) for (const job of new Set(jobs.map((j) => j.job))) await ledger.load(job);
   const sources: DecisionSources = sourcesOf(inputs, ledger);
   const records = inputs.organizationRecords ?? new OrganizationRecords();
-  // The account entries, each job's (a clone's source before its clones), with what each keeps inside the account.
-  const accountPlans = await accounts.plan(jobs, {
+  // What the organisations hold (the account entries, each job's: a clone's source before its clones), with what
+  // each account keeps inside: each kind of the organisation catalogue plans its own.
+  const parentCtx: AccountsPlanContext = {
     records,
     sources,
     ...(inputs.account ? { main: inputs.account } : {}),
@@ -76,12 +78,14 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
     ...(inputs.integratorKey ? { integratorKey: inputs.integratorKey } : {}),
     ...(inputs.organizations ? { organizations: inputs.organizations } : {}),
     ...(inputs.keepItems ? { keepItems: true } : {}),
-  });
+  };
+  const parents: Array<{ plans: AccountPlan[][]; reads: number }> = [];
+  for (const kind of organizationResourceKinds) parents.push(await kind.plan(jobs, parentCtx));
   const items: PlanItem[] = [];
   const templates = new Set<string>();
   let drafts = 0;
   for (const [j, job] of jobs.entries()) {
-    items.push(...(accountPlans.plans[j] ?? []));
+    for (const parent of parents) items.push(...(parent.plans[j] ?? []));
     for (const envelope of job.envelopes) {
       if (envelope.kind === 'template' && envelope.templateId && envelope.templateKey === undefined)
         templates.add(envelope.templateId);
@@ -109,7 +113,7 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
     templates.size +
     brandListing +
     listingsMade +
-    accountPlans.reads +
+    parents.reduce((n, p) => n + p.reads, 0) +
     records.reads +
     (inputs.organizations?.loginCalls ?? 0) +
     jobKinds.reads;

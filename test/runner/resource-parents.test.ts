@@ -5,6 +5,10 @@ import type { AccountPlan, TemplatePlan } from '../../src/runner/plan-types.js';
 import { accounts } from '../../src/runner/resources/accounts.js';
 import { jobResourceKinds } from '../../src/runner/resources/job-resource-kinds.js';
 import { jobTemplates } from '../../src/runner/resources/job-templates.js';
+import {
+  organizationKindOf,
+  organizationResourceKinds,
+} from '../../src/runner/resources/organization-resource-kinds.js';
 import { resourceKinds } from '../../src/runner/resources/resource-kinds.js';
 import { repoRoot } from '../helpers/run-cli.js';
 
@@ -26,7 +30,10 @@ describe('what holds a resource kind', () => {
       expect(kind.parent).toBe('job');
       expect(Object.keys(schema.properties)).toContain(kind.field);
     }
-    expect(accounts.parent).toBe('organization');
+    expect(organizationResourceKinds.length).toBeGreaterThan(0);
+    for (const kind of organizationResourceKinds) expect(kind.parent).toBe('organization');
+    expect(organizationKindOf('account')).toBe(accounts);
+    expect(organizationKindOf('envelope')).toBeUndefined();
   });
 
   it('an account’s words for `plan`: its organisation’s when it has one, else the action', () => {

@@ -8,7 +8,7 @@ import { planJobs, planItemName, PreflightError, type DocumentsWhen, type PlanIt
 import { callHours, type AccountContentsPlan } from '../../runner/plan-types.js';
 import { itemWords } from '../../runner/resources/resource-words.js';
 import { jobResourceKinds } from '../../runner/resources/job-resource-kinds.js';
-import { accounts } from '../../runner/resources/accounts.js';
+import { organizationKindOf } from '../../runner/resources/organization-resource-kinds.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import { appendStepSummary } from '../github-actions.js';
 import { invalidInputMarkdown } from '../../reporters/invalid-input-report.js';
@@ -112,7 +112,7 @@ const plan: CommandHandler = async ({ args, options, io, signal }) => {
   for (const kind of jobResourceKinds)
     for (const planned of result[kind.field]) lines.push(...kind.planLines(planned, width));
   for (const item of result.items) {
-    const what = item.kind === 'account' ? accounts.planWords(item) : item.decision.action;
+    const what = item.kind === 'account' ? organizationKindOf(item.kind)!.planWords(item) : item.decision.action;
     const id =
       'envelopeId' in item.decision && item.decision.envelopeId
         ? `  ${item.decision.envelopeId}`
