@@ -2,6 +2,7 @@ import path from 'node:path';
 import { placeOfEnvelope, verdictOf, type AccountResult, type EnvelopeResult } from '../runner/run-summary.js';
 import { reportFiles } from '../output/output-paths.js';
 import { summaryWords } from '../runner/resources/resource-words.js';
+import { jobResourceKinds } from '../runner/resources/job-resource-kinds.js';
 import { terminalSafe as safe } from '../output/terminal-text.js';
 import { hintOf } from '../errors/catalogue.js';
 import type { ReportHead, ReportSource } from './report-json.js';
@@ -85,7 +86,12 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
   else if (t.envelopes.total > 0)
     // What the run did with them: sent (or adopted), voided, found settled, failed.
     parts.push(envelopeCountsText(done, (s) => c.red(s)));
-  if (t.templates && t.templates.total > 0) parts.push(templatesText(t.templates, c));
+  // What the job files keep in the account run against (templates), each kind of the job catalogue in its words.
+  const words = { red: (text: string) => c.red(text), safe };
+  for (const kind of jobResourceKinds) {
+    const totals = t[kind.field];
+    if (totals && totals.total > 0) parts.push(kind.summaryText(totals, words));
+  }
   if (t.accounts.total > 0) parts.push(...accountsText(t.accounts, accounts, c));
   lines.push(`${head} in ${seconds} s: ${parts.join('; ') || 'nothing to do'}.`);
   if (budget) {
@@ -109,17 +115,7 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
       `  ${ready} signing address(es) in <job>/<key>/signing.json (they expire: get a fresh one with \`npx signrun sign-url ${options.outShown} <key> [recipient]\`).`,
     );
   }
-  for (const m of report.templates ?? []) {
-    const name = safe(`${m.job}/${m.key}`);
-    if (m.outcome === 'failed')
-      lines.push(`  ${c.red(`template ${name} failed`)}: ${m.error?.code ?? ''} ${safe(m.error?.message ?? '')}`);
-    else if (m.outcome === 'updated')
-      lines.push(
-        `  template ${name} ${m.outside ? 'had been changed outside signrun: put back to the job file’s version' : 'updated from the job file'} (${safe((m.differences ?? []).slice(0, 3).join('; '))}${(m.differences?.length ?? 0) > 3 ? '; …' : ''})`,
-      );
-    else if (m.outcome === 'created') lines.push(`  template ${name} created: ${safe(m.templateId ?? '')}`);
-    else if (m.outcome === 'deleted') lines.push(`  template ${name} deleted`);
-  }
+  for (const kind of jobResourceKinds) lines.push(...kind.resultLines(report[kind.field] ?? [], words));
   if (onDemand > 0)
     lines.push(
       `  ${onDemand} embedded signer(s) get their signing address on demand (listed in <job>/<key>/signing.json): \`npx signrun links serve <paths> --out ${options.outShown}\` gives each a stable link, or \`npx signrun sign-url ${options.outShown} <key> [recipient]\` makes one now.`,
@@ -172,18 +168,6 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
 }
 
 /** What the run did with the templates kept as code, in words: `template(s): 1 created, 2 up to date`. */
-function templatesText(m: NonNullable<ReportHead['totals']['templates']>, c: ConsoleSummaryOptions['colour']): string {
-  const words = [
-    m.created ? `${m.created} created` : '',
-    m.updated ? `${m.updated} updated` : '',
-    m.upToDate ? `${m.upToDate} up to date` : '',
-    m.deleted ? `${m.deleted} deleted` : '',
-    m.alreadyAbsent ? `${m.alreadyAbsent} already absent` : '',
-    m.failed ? c.red(`${m.failed} failed`) : '',
-  ].filter(Boolean);
-  return `template(s): ${words.join(', ')}`;
-}
-
 /**
  * What the run did with the accounts, then with what they hold (each kind
  * of the catalogue in its words, resource-words.ts): `account(s): 1 up to

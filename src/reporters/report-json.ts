@@ -10,6 +10,8 @@ import type {
   TemplateResult,
 } from '../runner/run-summary.js';
 import type { CallBudgetReport } from '../runner/call-budget.js';
+import type { JobKindField } from '../runner/resources/job-resource-kind.js';
+import { jobResourceKinds } from '../runner/resources/job-resource-kinds.js';
 
 /** report.json, as schemas/report.schema.json describes it. */
 export interface RunReport {
@@ -41,6 +43,21 @@ export interface RunReport {
   templates?: TemplateResult[];
   envelopes: EnvelopeResult[];
   accounts: AccountResult[];
+}
+
+/**
+ * The results of what the job files keep in the account run against, each
+ * kind of the job catalogue (job-resource-kinds.ts) in its own field
+ * (`templates`), absent when the jobs keep none; job-file paths shown.
+ */
+function jobResultsOf(summary: RunSummary, show: (file: string) => string): Partial<Pick<ReportHead, JobKindField>> {
+  const fields: Partial<Pick<ReportHead, JobKindField>> = {};
+  for (const kind of jobResourceKinds) {
+    const results = summary[kind.field];
+    if (results)
+      fields[kind.field] = results.map((r) => ({ ...r, source: { ...r.source, file: show(r.source.file) } }));
+  }
+  return fields;
 }
 
 /** report.json's fields before its item lists, in the schema's order. */
@@ -93,9 +110,7 @@ export function reportOf(summary: RunSummary, baseDir?: string): ReportSource {
     },
     ...(summary.callBudget ? { callBudget: summary.callBudget } : {}),
     ...(summary.formData ? { formData: summary.formData } : {}),
-    ...(summary.templates
-      ? { templates: summary.templates.map((t) => ({ ...t, source: { ...t.source, file: show(t.source.file) } })) }
-      : {}),
+    ...jobResultsOf(summary, show),
   };
   return {
     head,

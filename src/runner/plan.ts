@@ -1,30 +1,28 @@
 import { withBulkSend } from './bulk-send/bulk-send-estimate.js';
 import type { ResolvedJob } from '../jobs/model.js';
-import { ClientHttpError } from '../client/client-errors.js';
-import { serviceErrorMeans } from '../client/service-error-classes.js';
 import { EsignatureClient, type AccountClient } from '../client/esignature-client.js';
 import type { Auth } from '../client/auth.js';
 import { readJournal } from '../state/journal.js';
 import { checkStateTarget } from '../state/state-target.js';
 import { journalProgress, type JournalProgress } from '../state/journal-progress.js';
-import { decideAccount, decideEnvelope, type DecisionSources } from './decide.js';
-import { identityOf } from './identity.js';
-import type { DocumentsWhen, Plan, PlanItem } from './plan-types.js';
+import { decideEnvelope, type DecisionSources } from './decide.js';
+import { organizationResourceKinds } from './resources/organization-resource-kinds.js';
+import type { AccountsPlanContext } from './resources/organization-resource-kind.js';
+import type { AccountPlan, DocumentsWhen, Plan, PlanItem } from './plan-types.js';
 import { ServiceLedger } from './envelopes/service-ledger.js';
 import { checkTemplates, definedRoles, PreflightError } from './templates/template-check.js';
-import { TemplateLedger } from './templates/template-ledger.js';
-import { planTemplates } from './templates/template-plan.js';
+import type { JobKindField, JobPlanContext } from './resources/job-resource-kind.js';
+import { jobResourceKinds } from './resources/job-resource-kinds.js';
 import { templateHomeProblems, withTemplateHomes } from './templates/template-homes.js';
 import { brandsKeptFor, resolveBrandNames } from './resources/account-brand-names.js';
-import { contentsCalls, hasContents, planAccountContents } from './resources/account-contents-plan.js';
 import type { RunTarget } from './run-summary.js';
+
+export { accountExists } from './resources/accounts.js';
 import type { SigningUrls } from '../config/types.js';
 import type { OrganizationAccess } from './organization/admin-access.js';
 import { OrganizationRecords } from './organization/organization-record.js';
 import { organizationAccess } from './organization/admin-access.js';
 import { adminBaseOf } from '../client/admin/admin-base.js';
-import { planOrganizationAccount } from './organization/organization-run.js';
-import { cloneSourcesFirst } from './organization/clone-order.js';
 
 /** What {@link makePlan} reads. */
 export interface PlanInputs {
@@ -68,48 +66,26 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
   const ledger = inputs.ledger ?? (inputs.account && inputs.arbitrate ? new ServiceLedger(inputs.account) : undefined);
   const listingsBefore = ledger?.calls ?? 0;
   if (ledger) for (const job of new Set(jobs.map((j) => j.job))) await ledger.load(job);
-  const accountPresent = new Map<string, boolean>();
-  let accountReads = 0;
-  if (inputs.account) {
-    for (const job of jobs)
-      for (const account of job.accounts) {
-        if (account.organization) continue; // its organisation's record decides it (organization-accounts.ts)
-        const plan = decideAccount(account, { ...sourcesOf(inputs, ledger), accountPresent: new Map() });
-        if (plan.decision.action !== 'up-to-date') continue;
-        accountReads += 1;
-        accountPresent.set(
-          plan.decision.accountId,
-          await accountExists(inputs.account, plan.decision.accountId, identityOf(account)),
-        );
-      }
-  }
-  const sources: DecisionSources = { ...sourcesOf(inputs, ledger), accountPresent };
+  const sources: DecisionSources = sourcesOf(inputs, ledger);
+  const records = inputs.organizationRecords ?? new OrganizationRecords();
+  // What the organisations hold (the account entries, each job's: a clone's source before its clones), with what
+  // each account keeps inside: each kind of the organisation catalogue plans its own.
+  const parentCtx: AccountsPlanContext = {
+    records,
+    sources,
+    ...(inputs.account ? { main: inputs.account } : {}),
+    ...(inputs.journal ? { journal: inputs.journal } : {}),
+    ...(inputs.integratorKey ? { integratorKey: inputs.integratorKey } : {}),
+    ...(inputs.organizations ? { organizations: inputs.organizations } : {}),
+    ...(inputs.keepItems ? { keepItems: true } : {}),
+  };
+  const parents: Array<{ plans: AccountPlan[][]; reads: number }> = [];
+  for (const kind of organizationResourceKinds) parents.push(await kind.plan(jobs, parentCtx));
   const items: PlanItem[] = [];
   const templates = new Set<string>();
   let drafts = 0;
-  let contentReads = 0;
-  const records = inputs.organizationRecords ?? new OrganizationRecords();
-  for (const job of jobs) {
-    for (const account of cloneSourcesFirst(job.accounts)) {
-      let item = account.organization
-        ? await planOrganizationAccount(account, inputs.organizations, records, inputs.journal)
-        : decideAccount(account, sources);
-      // Its users, groups and permission profiles: read as the account's own user, decided one by one.
-      if (hasContents(account)) {
-        const { contents, reads } = await planAccountContents(account, item.decision, {
-          ...(inputs.account ? { main: inputs.account } : {}),
-          ...(inputs.journal ? { journal: inputs.journal } : {}),
-          ...(inputs.integratorKey ? { integratorKey: inputs.integratorKey } : {}),
-          ...(inputs.organizations ? { organizations: inputs.organizations } : {}),
-        });
-        contentReads += reads;
-        // What the listings found is the run's to converge from; `signrun plan` prints decisions, not the account's people.
-        const { found, ...decided } = contents;
-        const kept = inputs.keepItems && found ? { ...decided, found } : decided;
-        item = { ...item, apiCalls: item.apiCalls + contentsCalls(contents.items, account), contents: kept };
-      }
-      items.push(inputs.keepItems ? { ...item, account } : item);
-    }
+  for (const [j, job] of jobs.entries()) {
+    for (const parent of parents) items.push(...(parent.plans[j] ?? []));
     for (const envelope of job.envelopes) {
       if (envelope.kind === 'template' && envelope.templateId && envelope.templateKey === undefined)
         templates.add(envelope.templateId);
@@ -123,14 +99,10 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
   const listingsMade = (ledger?.calls ?? 0) - listingsBefore;
   // Drafts are confirmed in batches: about one listing per batch of drafts in flight at once (estimate: 8).
   const listingCalls = Math.ceil(drafts / 8);
-  // Templates kept as code: one listing of the account's (by the identity each carries), one read of each found.
-  const asCode = jobs.some((j) => (j.templates?.length ?? 0) > 0);
-  const templateLedger = inputs.account && asCode ? new TemplateLedger(inputs.account) : undefined;
-  await templateLedger?.load();
-  const templatePlans = await planTemplates(jobs, {
+  // What the job files keep in this account (templates kept as code): each kind of the job catalogue plans its own.
+  const jobKinds = await planJobResources(jobs, {
     arbitrate: inputs.arbitrate,
     ...(inputs.account ? { account: inputs.account } : {}),
-    ...(templateLedger ? { ledger: templateLedger } : {}),
     ...(inputs.journal ? { journal: inputs.journal } : {}),
     ...(inputs.keepItems ? { keepItems: true } : {}),
   });
@@ -141,25 +113,40 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
     templates.size +
     brandListing +
     listingsMade +
-    accountReads +
-    contentReads +
+    parents.reduce((n, p) => n + p.reads, 0) +
     records.reads +
     (inputs.organizations?.loginCalls ?? 0) +
-    (templateLedger?.calls ?? 0) +
-    templatePlans.reads;
+    jobKinds.reads;
   return {
     items,
-    templates: templatePlans.plans,
+    ...jobKinds.fields,
     documents: inputs.documents,
     arbitrate: inputs.arbitrate,
     runCalls,
     listingCalls,
-    totalApiCalls:
-      runCalls +
-      listingCalls +
-      items.reduce((n, i) => n + i.apiCalls, 0) +
-      templatePlans.plans.reduce((n, t) => n + t.apiCalls, 0),
+    totalApiCalls: runCalls + listingCalls + items.reduce((n, i) => n + i.apiCalls, 0) + jobKinds.calls,
   };
+}
+
+/**
+ * Each kind of the job catalogue (job-resource-kinds.ts) decided: its plans
+ * in its own field of the plan, the reads its planning made and the calls
+ * its plans cost.
+ */
+async function planJobResources(
+  jobs: readonly ResolvedJob[],
+  ctx: JobPlanContext,
+): Promise<{ fields: Pick<Plan, JobKindField>; reads: number; calls: number }> {
+  const fields: Partial<Pick<Plan, JobKindField>> = {};
+  let reads = 0;
+  let calls = 0;
+  for (const kind of jobResourceKinds) {
+    const planned = await kind.plan(jobs, ctx);
+    fields[kind.field] = planned.plans;
+    reads += planned.reads;
+    calls += planned.plans.reduce((n, p) => n + p.apiCalls, 0);
+  }
+  return { fields: fields as Pick<Plan, JobKindField>, reads, calls };
 }
 
 function sourcesOf(inputs: PlanInputs, ledger: ServiceLedger | undefined): DecisionSources {
@@ -172,18 +159,6 @@ function sourcesOf(inputs: PlanInputs, ledger: ServiceLedger | undefined): Decis
     ...(inputs.journal ? { journal: inputs.journal } : {}),
     ...(ledger ? { ledger } : {}),
   };
-}
-
-/** Whether the service still has this account (GET …/accounts/{accountId}; 404 or a missing-account errorCode: no). */
-export async function accountExists(account: AccountClient, accountId: string, tag: string): Promise<boolean> {
-  try {
-    await account.client.getAccount(accountId, { tag });
-    return true;
-  } catch (error) {
-    if (error instanceof ClientHttpError && (error.status === 404 || serviceErrorMeans(error, 'account-missing')))
-      return false;
-    throw error;
-  }
 }
 
 /** Options of {@link planJobs}. */

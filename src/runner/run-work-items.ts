@@ -6,7 +6,7 @@ import type { Journal } from '../state/journal.js';
 import type { JournalProgress } from '../state/journal-progress.js';
 import type { OutputFolder } from '../output/output-folder.js';
 import type { ResultSpool } from '../output/result-spool.js';
-import { runAccount } from './resources/account-pipeline.js';
+import { organizationKindOf } from './resources/organization-resource-kinds.js';
 import { noJournal, runEnvelope, type EnvelopeContext } from './envelopes/envelope-pipeline.js';
 import type { ServiceLedger } from './envelopes/service-ledger.js';
 import { ValidatedDocuments } from './envelopes/validated-documents.js';
@@ -114,7 +114,7 @@ export class WorkItems {
     const ctx = this.#ctx;
     const { account: resolved } = item.plan;
     ctx.emit({ type: 'account:start', job: resolved.job, key: resolved.key });
-    const result = await runAccount(item.plan, {
+    const result = await organizationKindOf(item.plan.kind)!.converge(item.plan, {
       ...(ctx.progress
         ? { progressOf: (id: string) => ctx.progress?.accounts.get(id), accountItems: ctx.progress.accountItems }
         : {}),

@@ -5,11 +5,12 @@ import { noJournal } from './envelopes/envelope-pipeline.js';
 import { makePlan } from './plan.js';
 import { ServiceLedger } from './envelopes/service-ledger.js';
 import type { DocumentsWhen, EnvelopePlan, Plan } from './plan-types.js';
-import type { RunSummary, SummaryCollector } from './run-summary.js';
+import type { RunSummary } from './run-summary.js';
 import type { RunEvent } from './run-events.js';
 import { CallBudget } from './call-budget.js';
 import { checkTemplates, definedRoles, PreflightError } from './templates/template-check.js';
-import { runTemplate, type TemplateContext } from './templates/template-pipeline.js';
+import type { JobConvergeContext } from './resources/job-resource-kind.js';
+import { jobResourceKinds } from './resources/job-resource-kinds.js';
 import { templateHomeProblems } from './templates/template-homes.js';
 import {
   brandsKeptFor,
@@ -178,8 +179,8 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
       // The plan now holds the envelopes: the run's own list lets them go.
       if (release) envelopes.fill(undefined);
 
-      // Templates kept as code first, one after the other (they are few): envelopes may use them.
-      const templateIds = await convergeTemplatesAsCode(plan, {
+      // What the job files keep in this account first (templates kept as code): envelopes may use them.
+      const templateIds = await convergeJobResources(plan, {
         account,
         out,
         rootUrl: shownUrl(options.target.rootUrl), // stored in template.json
@@ -382,30 +383,17 @@ async function convergeBrandAccountsFirst(
   return ranFirst;
 }
 
-/** What converging the templates kept as code needs: a template's context, and the run's bookkeeping. */
-interface TemplatesPhaseContext extends TemplateContext {
-  collector: SummaryCollector;
-  emit: (event: RunEvent) => void;
-  interrupted: () => boolean;
-}
-
 /**
- * Converges the templates kept as code, one after the other, before any
- * envelope (envelopes may use them). Returns each converged template's id in
+ * Converges what the job files keep in the account run against, each kind
+ * of the job catalogue (job-resource-kinds.ts) in its order, before any
+ * envelope (envelopes may use them). Returns each converged item's id in
  * this account by its `<job>/<key>`.
  */
-async function convergeTemplatesAsCode(plan: Plan, ctx: TemplatesPhaseContext): Promise<Map<string, string>> {
-  const { collector, emit, interrupted, ...context } = ctx;
-  const templateIds = new Map<string, string>();
-  for (const templatePlan of plan.templates) {
-    if (!templatePlan.template || interrupted()) continue;
-    const result = await runTemplate({ ...templatePlan, template: templatePlan.template }, context);
-    collector.templateDone(result);
-    emit({ type: 'template:done', result });
-    if (result.templateId && result.outcome !== 'deleted' && result.outcome !== 'failed')
-      templateIds.set(templatePlan.identity, result.templateId);
-  }
-  return templateIds;
+async function convergeJobResources(plan: Plan, ctx: JobConvergeContext): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
+  for (const kind of jobResourceKinds)
+    for (const [identity, id] of await kind.converge(plan[kind.field], ctx)) ids.set(identity, id);
+  return ids;
 }
 
 /**

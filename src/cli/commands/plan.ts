@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { organizationActionWords } from '../../runner/organization/organization-accounts.js';
 import { shownUrl } from '../../secret.js';
 import type { CommandHandler } from '../command.js';
 import { preflightDiagnostics, preparedOrDiagnostics, printDiagnostics } from '../prepared-or-diagnostics.js';
@@ -8,6 +7,8 @@ import { jwtSettingsOf, resolveTarget } from '../../runner/target.js';
 import { planJobs, planItemName, PreflightError, type DocumentsWhen, type PlanItem } from '../../runner/index.js';
 import { callHours, type AccountContentsPlan } from '../../runner/plan-types.js';
 import { itemWords } from '../../runner/resources/resource-words.js';
+import { jobResourceKinds } from '../../runner/resources/job-resource-kinds.js';
+import { organizationKindOf } from '../../runner/resources/organization-resource-kinds.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import { appendStepSummary } from '../github-actions.js';
 import { invalidInputMarkdown } from '../../reporters/invalid-input-report.js';
@@ -101,36 +102,17 @@ const plan: CommandHandler = async ({ args, options, io, signal }) => {
   result.items = [...result.items].sort((a, b) => first(a) - first(b));
   const width = Math.min(
     60,
-    Math.max(...result.items.map((i) => planItemName(i).length), ...result.templates.map((t) => t.identity.length), 10),
+    Math.max(
+      ...result.items.map((i) => planItemName(i).length),
+      ...jobResourceKinds.flatMap((kind) => result[kind.field].map((p) => p.identity.length)),
+      10,
+    ),
   );
-  // Templates first: a run converges them before any envelope (which may use them).
-  for (const template of result.templates) {
-    const d = template.decision;
-    const what =
-      d.action === 'update' && d.outside
-        ? 'changed outside'
-        : {
-            create: 'create template',
-            update: 'update template',
-            'up-to-date': 'no change',
-            delete: 'delete template',
-            'already-absent': 'already absent',
-          }[d.action];
-    const id = 'templateId' in d ? `  ${d.templateId}` : '';
-    lines.push(`  ${what.padEnd(16)} ${template.identity.padEnd(width)} ${template.apiCalls} call(s)${id}`);
-    if (d.action === 'update' && d.outside)
-      lines.push('      changed outside signrun since signrun wrote it; `run` puts the job file’s version back:');
-    for (const difference of template.differences) lines.push(`      ${difference}`);
-    if (template.duplicates.length > 0)
-      lines.push(
-        `      ${template.duplicates.length} duplicate(s) of its identity to delete: ${template.duplicates.join(', ')}`,
-      );
-  }
+  // What the job files keep in the account first (templates): a run converges them before any envelope (which may use them).
+  for (const kind of jobResourceKinds)
+    for (const planned of result[kind.field]) lines.push(...kind.planLines(planned, width));
   for (const item of result.items) {
-    const what =
-      item.kind === 'account'
-        ? (organizationActionWords(item.account, item.decision) ?? `${item.decision.action} account`)
-        : item.decision.action;
+    const what = item.kind === 'account' ? organizationKindOf(item.kind)!.planWords(item) : item.decision.action;
     const id =
       'envelopeId' in item.decision && item.decision.envelopeId
         ? `  ${item.decision.envelopeId}`

@@ -17,6 +17,28 @@ import type { AccountItemResult } from '../run-results.js';
 // `signrun plan`, the console and the report schema know no kind by name:
 // they walk the catalogue (resource-kinds.ts).
 
+/**
+ * What holds a kind's things, the scope its plans and runs walk it in (as a
+ * Terraform resource lives in a provider's configuration, one level down):
+ * `job` — the job file itself, kept in the account signrun runs against
+ * (the top-level `templates:`: job-resource-kind.ts, job-resource-kinds.ts);
+ * `organization` — an organisation, or the configured account's
+ * distributor, which holds the accounts themselves (accounts.ts,
+ * organization-resource-kind.ts); `account` — an account entry's account
+ * (everything in the catalogue resource-kinds.ts, this file's
+ * `AccountResourceKind`).
+ */
+export type ResourceParent = 'job' | 'organization' | 'account';
+
+/** What every resource kind says, whatever holds it. */
+export interface ResourceKindBase {
+  /** Its name in signrun's own records, never changed (the journal, report.json, plan --format json). */
+  readonly kind: string;
+  readonly words: ResourceWords;
+  /** What holds it (absent: `account`, as every kind of the account catalogue). */
+  readonly parent?: ResourceParent;
+}
+
 /** A kind's words for people. */
 export interface ResourceWords {
   /** One of it, as `plan` prints it before its name: `permission profile`. */
@@ -125,7 +147,9 @@ export function keptThroughOrganization(kind: AccountResourceKind | undefined, a
  * account's other holdings (`read`, then `decide`, pure) or reads itself as
  * it plans (`plan`: templates, with their own listing and reads).
  */
-export interface AccountResourceKind {
+export interface AccountResourceKind extends ResourceKindBase {
+  /** An account entry's account holds it. */
+  readonly parent?: 'account';
   /**
    * Its name in signrun's own records, never changed: the journal's ids
    * (`<job>/<key>#<kind>:<name>`), report.json's `kind`, plan --format json.
