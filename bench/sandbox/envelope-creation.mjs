@@ -98,7 +98,7 @@ const cpuMs = () => {
     return NaN;
   }
 };
-// Minor page faults of the server process (Linux /proc): a count the machine's load does not change,
+// Minor page faults of the server process (Linux /proc): a count the machine's load hardly changes,
 // which shows memory taken fresh from the kernel per creation (large buffers allocated and freed).
 const minorFaults = () => {
   try {
