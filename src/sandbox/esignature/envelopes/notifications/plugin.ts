@@ -4,8 +4,9 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { apiErrors } from '../../../platform/http/api-error.js';
 import { lenientObject } from '../../../platform/http/lenient.js';
 import type { EnvelopeRecord, RecipientRecord } from '../repository.js';
-import { dueNotifications, settingsOf, type NotificationSettings } from './schedule.js';
+import { dueNotifications, nextDueAt, settingsOf, type NotificationSettings } from './schedule.js';
 import { isMovable } from './movable-clock.js';
+import { nextDueTracker } from './next-due.js';
 
 /** DocuSign's voidedReason for an envelope that expired. */
 export const expiredReason = 'Envelope has expired.';
@@ -67,13 +68,26 @@ export const notificationsPlugin: FastifyPluginAsync = async (app) => {
     }
   };
 
+  // Looking at every open envelope before every request only when something can be due (next-due.ts).
+  const nextDue = nextDueTracker(db);
+  const onEvent = (event: { type: string; envelopeId: string }) => {
+    if (event.type === 'envelope-sent') nextDue.takeIn(event.envelopeId);
+  };
+  app.sandbox.events.on('event', onEvent);
+  app.addHook('onClose', async () => {
+    app.sandbox.events.off('event', onEvent);
+  });
+
   let running = false;
   /** Sends what is due at the clock's time: reminders, warnings, expiries. */
   const processDue = () => {
     if (running) return;
+    const now = clock.now();
+    const version = nextDue.mustLook(now);
+    if (version === undefined) return;
     running = true;
     try {
-      const now = clock.now();
+      let earliest = Infinity;
       for (const row of open.all() as Array<{
         envelopeId: string;
         settings: string;
@@ -90,12 +104,14 @@ export const notificationsPlugin: FastifyPluginAsync = async (app) => {
         for (let i = 0; i < due.reminders; i += 1) notify(envelope, 'reminder', `Reminder: ${envelope.emailSubject}`);
         if (due.warn) notify(envelope, 'expiration-warning', `Expires soon: ${envelope.emailSubject}`);
         if (due.expire) lifecycle.void(envelope.id, expiredReason);
-        update.run({
-          envelopeId: row.envelopeId,
-          remindersSent: row.remindersSent + due.reminders,
-          warned: row.warned === 1 || due.warn ? 1 : 0,
-        });
+        const done = { remindersSent: row.remindersSent + due.reminders, warned: row.warned === 1 || due.warn };
+        update.run({ envelopeId: row.envelopeId, remindersSent: done.remindersSent, warned: done.warned ? 1 : 0 });
+        if (!due.expire) earliest = Math.min(earliest, nextDueAt(settings, envelope.sentAt, done));
       }
+      nextDue.looked(version, earliest);
+    } catch (error) {
+      nextDue.forget(); // what was left undone is looked at again by the next request
+      throw error;
     } finally {
       running = false;
     }
@@ -115,7 +131,10 @@ export const notificationsPlugin: FastifyPluginAsync = async (app) => {
     const settings = settingsOf(body?.['notification']);
     if (!settings || typeof payload !== 'string') return;
     const envelopeId = (JSON.parse(payload) as { envelopeId?: string }).envelopeId;
-    if (envelopeId) insert.run({ envelopeId, settings: JSON.stringify(settings) });
+    if (envelopeId) {
+      insert.run({ envelopeId, settings: JSON.stringify(settings) });
+      nextDue.takeIn(envelopeId);
+    }
   };
   app.addHook('onSend', (request, reply, payload, done) => {
     try {

@@ -52,6 +52,33 @@ export function dueNotifications(
   return { reminders, warn, expire };
 }
 
+/**
+ * The earliest time at which {@link dueNotifications} has something to do
+ * for this envelope, given what was already done; Infinity when nothing
+ * ever will. Lets the sandbox skip looking at every open envelope on every
+ * request while nothing can be due (notifications/plugin.ts).
+ */
+export function nextDueAt(
+  settings: NotificationSettings,
+  sentAt: number,
+  done: { remindersSent: number; warned: boolean },
+): number {
+  let next = Infinity;
+  if (settings.expireEnabled) {
+    const expiresAt = sentAt + settings.expireAfterDays * day;
+    next = expiresAt;
+    if (settings.expireWarnDays > 0 && !done.warned) next = Math.min(next, expiresAt - settings.expireWarnDays * day);
+  }
+  if (settings.reminderEnabled) {
+    const first = sentAt + settings.reminderDelayDays * day;
+    // The (n+1)th reminder is due at first + n × frequency (dueNotifications counts them so).
+    if (done.remindersSent === 0) next = Math.min(next, first);
+    else if (settings.reminderFrequencyDays > 0)
+      next = Math.min(next, first + done.remindersSent * settings.reminderFrequencyDays * day);
+  }
+  return next;
+}
+
 /** The job file's / wire's notification object (strings, as DocuSign sends them) as settings; undefined when it says nothing. */
 export function settingsOf(notification: unknown): NotificationSettings | undefined {
   if (notification === null || typeof notification !== 'object') return undefined;
