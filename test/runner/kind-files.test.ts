@@ -6,20 +6,61 @@ import { withAccountEntries } from '../../src/jobs/account-entries/account-entry
 import {
   accountEntryKindsSource,
   locateEntries,
+  locateKinds,
+  orderKinds,
   reportSchemaWithKinds,
+  resourceKindsSource,
+  type KindExport,
 } from '../../src/runner/resources/kind-files.js';
 import type { AccountResourceKind } from '../../src/runner/resources/resource-kind.js';
 import { resourceKindNames, resourceKinds as catalogue } from '../../src/runner/resources/resource-kinds.js';
 import { repoRoot } from '../helpers/run-cli.js';
 
-// Issue 33, "the list of resource kinds exists once": every other file that
-// names the kinds is generated from the catalogue (`npm run docs:kinds`,
-// which runs `docs:jobs` after it); these fail when one is stale.
+// Issue 33, "the list of resource kinds exists once", in the kinds' own
+// modules: the catalogue and every other file that names the kinds are
+// generated from them (`npm run docs:kinds`, which runs `docs:jobs` after
+// it); these fail when one is stale.
 
 const resourceKinds: readonly AccountResourceKind[] = catalogue;
 const read = (file: string) => readFileSync(join(repoRoot, file), 'utf8');
 
+/** A kind of a name, after others, as far as ordering it goes. */
+const kindAfter = (kind: string, ...after: string[]): KindExport => ({
+  module: `./${kind}`,
+  name: kind,
+  kind: { ...catalogue[0], kind, after },
+});
+
 describe('the files generated from the catalogue of resource kinds (run `npm run docs:kinds`)', () => {
+  it('the catalogue is the kind modules found in src/runner/resources/, ordered by their `after`', async () => {
+    const kinds = orderKinds(await locateKinds());
+    expect(read('src/runner/resources/resource-kinds.ts')).toBe(resourceKindsSource(kinds));
+    expect(kinds.map((k) => k.kind)).toEqual(resourceKinds);
+    // Today's order, which plans, journals and `import account` output keep.
+    expect(resourceKindNames).toEqual([
+      'permissionProfile',
+      'group',
+      'user',
+      'setting',
+      'brand',
+      'connect',
+      'organizationUser',
+      'template',
+    ]);
+  });
+
+  it('orders kinds by `after`, ties by name, and refuses an unknown name or a cycle', () => {
+    const names = (kinds: KindExport[]) => orderKinds(kinds).map((k) => k.kind.kind);
+    expect(names([kindAfter('c'), kindAfter('a', 'b'), kindAfter('b')])).toEqual(['b', 'a', 'c']);
+    expect(names([kindAfter('z'), kindAfter('y', 'z'), kindAfter('x', 'y')])).toEqual(['z', 'y', 'x']);
+    expect(() => orderKinds([kindAfter('a', 'nope'), kindAfter('b')])).toThrow(
+      'the resource kind "a" (./a.ts) is after "nope", which no kind module declares (the kinds: a, b)',
+    );
+    expect(() => orderKinds([kindAfter('a', 'c'), kindAfter('b', 'a'), kindAfter('c', 'b'), kindAfter('d')])).toThrow(
+      'the resource kinds a → c → b → a are each after the other',
+    );
+  });
+
   it('src/jobs lists the catalogue’s job sides, in its order, as docs:kinds writes them', async () => {
     const entries = await locateEntries(resourceKinds);
     expect(read('src/jobs/account-entries/account-entry-kinds.ts')).toBe(accountEntryKindsSource(entries));

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EsignatureClient } from '../../src/client/esignature-client.js';
-import type { AccountEntryKind } from '../../src/jobs/account-entries/account-entry-kind.js';
 import { loadJobs } from '../../src/jobs/index.js';
-import type { ResolvedAccount, SourcePosition } from '../../src/jobs/model.js';
+import type { AccountEntryKind } from '../../src/jobs/account-entries/account-entry-kind.js';
+import type { ResolvedAccount } from '../../src/jobs/model.js';
 import { makeSecret } from '../../src/secret.js';
 import { openJournal, readJournal } from '../../src/state/journal.js';
 import { journalProgress } from '../../src/state/journal-progress.js';
@@ -19,116 +19,41 @@ import {
   unusedPeople,
   type FoundPeople,
 } from '../../src/runner/resources/account-contents-plan.js';
-import { digestOf, itemDecision, same, settledOutcome, writeCalls } from '../../src/runner/resources/item-decision.js';
+import {
+  accountEntryKindsSource,
+  kindsFolder,
+  locateEntries,
+  locateKinds,
+  orderKinds,
+  resourceKindsSource,
+  type KindExport,
+} from '../../src/runner/resources/kind-files.js';
 import type { AccountResourceKind } from '../../src/runner/resources/resource-kind.js';
 import { resourceKinds } from '../../src/runner/resources/resource-kinds.js';
 import { itemWords, summaryWords } from '../../src/runner/resources/resource-words.js';
+import { service, stamps, writes } from './toy-kind/resources/stamps.js';
 
-// Issue 33, "adding a resource kind touches its own module": a kind this test
-// alone defines — stamps, kept in a service of its own (a Map) — joins the
-// catalogue with its job file's side (its field, the field's schema, its
-// resolving and checks, its types declared here by augmentation), and the
-// loader, the walkers that plan, run, journal and word an account's
-// contents, and the import take it without a line of theirs naming it.
+// Issue 33, "adding a resource kind touches its own module, its own sandbox
+// API group and generated files": a kind this test alone defines — stamps,
+// kept in a service of its own (a Map; a sandbox group is its folder alone,
+// test/sandbox/api-group-files.test.ts) — is two hand-written files, its
+// module (toy-kind/resources/stamps.ts) and its job file's side
+// (toy-kind/account-entries/stamps.ts). The generator `npm run docs:kinds`
+// runs finds them beside the real kinds, places the kind by its `after` and
+// lists its job side; the loader, the walkers that plan, run, journal and
+// word an account's contents, and the import take it without a line of
+// theirs naming it.
 
-interface Stamp {
-  stampName: string;
-  colour: string;
-}
+/** The test's own folders of kind modules and job sides, beside src/runner/resources/ and src/jobs/account-entries/. */
+const toyKinds = new URL('./toy-kind/resources/', import.meta.url);
+const toyEntries = new URL('./toy-kind/account-entries/', import.meta.url);
 
-// The kind's types, declared beside it (a real kind's module does the same).
-declare module '../../src/jobs/raw-job.js' {
-  interface RawAccount {
-    stamps?: Stamp[];
-  }
-}
-declare module '../../src/jobs/model.js' {
-  interface ResolvedAccount {
-    stamps?: Array<Stamp & { source: SourcePosition }>;
-  }
-}
-type FoundStamps = FoundPeople & { stamps?: Array<Stamp & { stampId: string }> };
-
-/** The job file's side: `stamps:` of an account entry, a colour of three, names unique. */
-const stampsEntry = {
-  field: 'stamps',
-  schema: {
-    type: 'array',
-    description: 'Stamps kept as code in this account.',
-    items: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['stampName', 'colour'],
-      properties: {
-        stampName: { type: 'string', minLength: 1, description: 'Name of the stamp.' },
-        colour: { enum: ['green', 'red', 'blue'], description: 'Its ink.' },
-      },
-    },
-  },
-  resolve: (raw, ctx) =>
-    (raw.stamps ?? []).map((s, i) => ({
-      stampName: ctx.sub(s.stampName),
-      colour: s.colour,
-      source: ctx.sourceOf(['stamps', i]),
-    })),
-  unique: { what: 'stamp', name: (s) => s.stampName, field: 'stampName', why: ': the toy keeps one per name' },
-} satisfies AccountEntryKind<Stamp & { source: SourcePosition }>;
-
-/** The toy service's stamps, by lower-case name. */
-const service = new Map<string, Stamp & { stampId: string }>();
-let writes = 0;
-
-const stamps = {
-  kind: 'stamp',
-  entry: stampsEntry,
-  words: { one: 'stamp', summary: 'stamps' },
-  count: (account) => account.stamps?.length ?? 0,
-  async read(account, found) {
-    if ((account.stamps?.length ?? 0) > 0) (found as FoundStamps).stamps = [...service.values()];
-  },
-  readCalls: (_account, found) => ((found as FoundStamps).stamps ? 1 : 0),
-  decide: (account, found, journal) =>
-    (account.stamps ?? []).map((stamp) => {
-      const there = (found as FoundStamps).stamps?.find((s) => same(s.stampName, stamp.stampName));
-      return itemDecision(
-        account,
-        {
-          kind: 'stamp',
-          name: stamp.stampName,
-          digest: digestOf(stamp),
-          id: there?.stampId,
-          differences: there && there.colour !== stamp.colour ? [`colour: ${there.colour} → ${stamp.colour}`] : [],
-        },
-        journal,
-      );
-    }),
-  calls: (plans) => writeCalls(plans),
-  async converge(account, plans, ctx) {
-    for (const plan of plans) {
-      const { source: _source, ...stamp } = account.stamps!.find((s) => same(s.stampName, plan.name))!;
-      if (plan.action === 'create' || plan.action === 'update') {
-        writes += 1;
-        const stampId = plan.id ?? `st-${service.size + 1}`;
-        service.set(stamp.stampName.toLowerCase(), { ...stamp, stampId });
-        await ctx.done(plan, plan.action === 'create' ? 'created' : 'updated', stampId);
-      } else await ctx.done(plan, settledOutcome(plan.action), plan.id);
-    }
-  },
-  import: {
-    field: 'stamps',
-    async read(found) {
-      (found as FoundStamps).stamps = [...service.values()];
-    },
-    entries: (found) => ((found as FoundStamps).stamps ?? []).map(({ stampName, colour }) => ({ stampName, colour })),
-  },
-} satisfies AccountResourceKind;
-
-/** The catalogue with the toy kind in its place, last. */
-const kinds: readonly AccountResourceKind[] = [...resourceKinds, stamps];
+/** The catalogue as the generator finds and orders it with the toy's folder added. */
+let located: KindExport[];
+let kinds: readonly AccountResourceKind[];
+/** The job file's side of the catalogue with the toy's, as the generated list gives them to the loader. */
+let entries: AccountEntryKind[];
 const folders: string[] = [];
-
-/** The job file's side of the catalogue with the toy's, as the loader is given them (the generated list's way). */
-const entries = kinds.flatMap((k) => (k.entry ? [k.entry] : []));
 
 const head = `version: 1
 job: j
@@ -149,6 +74,9 @@ async function load(body: string) {
 }
 
 beforeAll(async () => {
+  located = orderKinds(await locateKinds([kindsFolder, toyKinds]));
+  kinds = located.map((k) => k.kind);
+  entries = (await locateEntries(kinds, [toyEntries])).map((e) => e.entry);
   const loaded = await load(`    stamps:
       - { stampName: "\${env.INK}", colour: green }
 `);
@@ -176,6 +104,32 @@ async function planned(journal?: Parameters<typeof decideContents>[2]) {
 }
 
 describe('a resource kind of a test’s own, through the catalogue', () => {
+  it('is found by the generator in its own folder and placed by its `after`, its job side listed', async () => {
+    // After the users, as it asks; then, of the kinds free, by name: after settings, brands, Connect and the
+    // organisation's users, before templates.
+    expect(kinds.map((k) => k.kind)).toEqual([
+      'permissionProfile',
+      'group',
+      'user',
+      'setting',
+      'brand',
+      'connect',
+      'organizationUser',
+      'stamp',
+      'template',
+    ]);
+    expect(kinds).toContain(stamps);
+    // The catalogue and the loader's list the generator would write hold it.
+    const catalogue = resourceKindsSource(located);
+    expect(catalogue).toContain("import { stamps } from '../../../test/runner/toy-kind/resources/stamps.js';");
+    expect(catalogue).toContain(['  organizationUsers,', '  stamps,', '  accountTemplates,'].join('\n'));
+    const listed = await locateEntries(kinds, [toyEntries]);
+    expect(accountEntryKindsSource(listed)).toContain(
+      "import { stampsEntry } from '../../../test/runner/toy-kind/account-entries/stamps.js';",
+    );
+    expect(entries).toContain(stamps.entry);
+  });
+
   it('is read from the job file by its own job side: resolved, and a bad entry refused at its line', async () => {
     expect(account.stamps).toEqual([
       {
@@ -254,7 +208,7 @@ describe('a resource kind of a test’s own, through the catalogue', () => {
     service.set('approved', { stampName: 'Approved', colour: 'red', stampId: 'st-1' });
     const drifted = (await planned(progress)).items[0]!;
     expect(drifted).toMatchObject({ action: 'update', outside: true, differences: ['colour: red → green'] });
-    expect(writes).toBe(1);
+    expect(writes.count).toBe(1);
 
     // import: the entry holds it, written by its module.
     const found: FoundPeople = { profiles: [], groups: [], users: [] };

@@ -68,6 +68,8 @@ async function importSettings(
 
 export const accountSettings = {
   kind: 'setting' as const,
+  // Kept through the organisation, after the account's people: where plans, journals and imports list it.
+  after: ['user'],
   words: { one: 'setting', summary: 'settings' },
   through: 'organization' as const,
   count: (account) => Object.keys(account.settings ?? {}).length,

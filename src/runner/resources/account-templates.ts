@@ -97,6 +97,8 @@ export async function planAccountTemplates(
 
 export const accountTemplates = {
   kind: 'template' as const,
+  // Last: after Connect and the organisation's users, where plans, journals and imports list them.
+  after: ['connect', 'organizationUser'],
   words: { one: 'template', summary: 'templates' },
   count: (account) => account.templates?.length ?? 0,
 

@@ -198,6 +198,8 @@ const brandsImport: ResourceImport = {
 
 export const brands = {
   kind: 'brand' as const,
+  // After the people (nothing of them depends on brands) and the settings: the order plans, journals and imports keep.
+  after: ['user', 'setting'],
   entry: brandsEntry,
   words: { one: 'brand', summary: 'brands' },
   count: (account) => account.brands?.length ?? 0,

@@ -189,6 +189,7 @@ const connectImport: ResourceImport = {
 
 export const connectConfigurations = {
   kind: 'connect' as const,
+  after: ['brand'],
   entry: connectEntry,
   words: { one: 'Connect configuration', summary: 'Connect configurations' },
   count: (account) => account.connect?.length ?? 0,

@@ -104,6 +104,8 @@ const groupsImport: ResourceImport = {
 
 export const groups = {
   kind: 'group' as const,
+  // A group names its permission profile.
+  after: ['permissionProfile'],
   entry: groupsEntry,
   words: { one: 'group', summary: 'profiles, groups and users', alwaysSummarised: true },
   // An organisation's account's groups are kept through its Admin API (DS groups), as its settings and users are.

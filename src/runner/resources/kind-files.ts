@@ -1,14 +1,168 @@
 import { readdirSync } from 'node:fs';
+import { relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AccountEntryKind } from '../../jobs/account-entries/account-entry-kind.js';
 import type { AccountResourceKind } from './resource-kind.js';
 
-// What `npm run docs:kinds` writes from the catalogue of resource kinds, so
-// that the list exists once (resource-kinds.ts) and each file that must name
-// the kinds is generated from it: src/jobs's list of the kinds' job side
-// (src/jobs sits below the runner and cannot import the catalogue) and the
-// `kind` enum of report.json's schema. test/runner/kind-files.test.ts fails
-// when either is stale.
+// What `npm run docs:kinds` writes, so that nothing names the resource kinds
+// by hand: the catalogue itself (resource-kinds.ts), found in the kinds'
+// modules and ordered by their `after`; src/jobs's list of the kinds' job
+// side (src/jobs sits below the runner and cannot import the catalogue); and
+// the `kind` enum of report.json's schema. test/runner/kind-files.test.ts
+// fails when one is stale.
+//
+// A kind module is a module of src/runner/resources/ that exports its kind,
+// an object that `satisfies AccountResourceKind` (a string `kind`, `words`,
+// and `count`, `calls` and `converge`): every module of the folder is
+// imported to find them, except the generated catalogue and the `write-*`
+// scripts (which write when imported).
+
+/** The runner's kinds' folder, where the catalogue is written, in src/ and dist/ alike. */
+export const kindsFolder = new URL('./', import.meta.url);
+
+/** The generated catalogue's own file name (without its extension). */
+const catalogueModule = 'resource-kinds';
+
+/** A kind found in a module: the module (its path from the catalogue's folder, without extension) and the export's name. */
+export interface KindExport {
+  module: string;
+  name: string;
+  kind: AccountResourceKind;
+}
+
+/** The modules of a folder, in name order: `.ts` or `.js`, no declarations, no scripts, not `skip`. */
+function modulesOf(folder: URL, skip: readonly string[]): string[] {
+  return readdirSync(fileURLToPath(folder))
+    .filter((file) => /\.(ts|js)$/.test(file) && !file.endsWith('.d.ts') && !file.startsWith('write-'))
+    .filter((file) => !skip.includes(file.replace(/\.(ts|js)$/, '')))
+    .sort();
+}
+
+/** Imports a folder's module by its file name. */
+async function exportsOf(folder: URL, file: string): Promise<Record<string, unknown>> {
+  return (await import(pathToFileURL(fileURLToPath(new URL(file, folder))).href)) as Record<string, unknown>;
+}
+
+/** How a generated file in `base` imports `folder`'s module `file`: `./brands`, `../../test/…/stamps` (no extension). */
+function modulePath(base: URL, folder: URL, file: string): string {
+  const path = relative(fileURLToPath(base), fileURLToPath(new URL(file, folder)))
+    .replace(/\.(ts|js)$/, '')
+    .split('\\')
+    .join('/');
+  return path.startsWith('.') ? path : `./${path}`;
+}
+
+/** Whether an export is a resource kind: what `satisfies AccountResourceKind` asks of every kind. */
+function isResourceKind(value: unknown): value is AccountResourceKind {
+  if (value === null || typeof value !== 'object') return false;
+  const k = value as Record<string, unknown>;
+  return (
+    typeof k['kind'] === 'string' &&
+    typeof k['words'] === 'object' &&
+    typeof k['count'] === 'function' &&
+    typeof k['calls'] === 'function' &&
+    typeof k['converge'] === 'function'
+  );
+}
+
+/**
+ * The kinds the modules of `folders` export (src/runner/resources/ by
+ * default; a test adds a folder of its own), each once, in no particular
+ * order ({@link orderKinds} orders them). Two modules declaring one `kind`
+ * name is an error.
+ */
+export async function locateKinds(folders: readonly URL[] = [kindsFolder]): Promise<KindExport[]> {
+  const found: KindExport[] = [];
+  for (const folder of folders)
+    for (const file of modulesOf(folder, [catalogueModule])) {
+      const module = modulePath(kindsFolder, folder, file);
+      for (const [name, value] of Object.entries(await exportsOf(folder, file))) {
+        if (!isResourceKind(value) || found.some((f) => f.kind === value)) continue;
+        const twin = found.find((f) => f.kind.kind === value.kind);
+        if (twin)
+          throw new Error(
+            `two modules declare the resource kind "${value.kind}": ${twin.module} (${twin.name}) and ${module} (${name})`,
+          );
+        found.push({ module, name, kind: value });
+      }
+    }
+  return found;
+}
+
+/**
+ * The catalogue's order: each kind after the kinds its `after` names
+ * (Kahn's topological sort); of the kinds free to come next, the one whose
+ * `kind` name sorts first. An `after` naming no kind, or kinds each after
+ * the other, is an error naming them.
+ */
+export function orderKinds(kinds: readonly KindExport[]): KindExport[] {
+  const names = new Set(kinds.map((k) => k.kind.kind));
+  for (const k of kinds)
+    for (const name of k.kind.after ?? [])
+      if (!names.has(name))
+        throw new Error(
+          `the resource kind "${k.kind.kind}" (${k.module}.ts) is after "${name}", which no kind module declares ` +
+            `(the kinds: ${[...names].sort().join(', ')})`,
+        );
+  const ordered: KindExport[] = [];
+  const placed = new Set<string>();
+  let left = [...kinds];
+  while (left.length > 0) {
+    const free = left.filter((k) => (k.kind.after ?? []).every((name) => placed.has(name)));
+    if (free.length === 0) throw new Error(`the resource kinds ${cycleOf(left).join(' → ')} are each after the other`);
+    const next = free.reduce((a, b) => (b.kind.kind < a.kind.kind ? b : a));
+    ordered.push(next);
+    placed.add(next.kind.kind);
+    left = left.filter((k) => k !== next);
+  }
+  return ordered;
+}
+
+/** A cycle among kinds none of which is free to come next: followed by `after` until a kind comes again. */
+function cycleOf(left: readonly KindExport[]): string[] {
+  const path: string[] = [];
+  let at = left[0]!;
+  while (!path.includes(at.kind.kind)) {
+    path.push(at.kind.kind);
+    at = left.find((k) => at.kind.after?.includes(k.kind.kind))!;
+  }
+  return [...path.slice(path.indexOf(at.kind.kind)), at.kind.kind];
+}
+
+/** The text of src/runner/resources/resource-kinds.ts: the catalogue, in its order. */
+export function resourceKindsSource(kinds: readonly KindExport[]): string {
+  const imports = [...kinds]
+    .sort((a, b) => a.module.localeCompare(b.module))
+    .map((k) => `import { ${k.name} } from '${k.module}.js';`);
+  return [
+    '// Generated from the kind modules of src/runner/resources/ by `npm run docs:kinds`',
+    "// (src/runner/resources/kind-files.ts): each kind's place comes from its `after`. Do not edit by hand.",
+    "import type { AccountResourceKind } from './resource-kind.js';",
+    ...imports,
+    '',
+    '/**',
+    ' * The catalogue of what an account entry keeps inside the account, in',
+    ' * dependency order (each kind after the kinds its `after` names): the order a',
+    ' * plan lists them, a run converges them and `import account` writes them.',
+    ' * The planner, the pipeline, `signrun plan`, the console and the import walk it.',
+    ' */',
+    'export const resourceKinds = [',
+    ...kinds.map((k) => `  ${k.name},`),
+    '] as const satisfies readonly AccountResourceKind[];',
+    '',
+    "/** A kind's name as signrun's records write it (`permissionProfile`, `group`, …). */",
+    "export type ResourceKindName = (typeof resourceKinds)[number]['kind'];",
+    '',
+    "/** The kinds' names, in the catalogue's order. */",
+    'export const resourceKindNames: readonly ResourceKindName[] = resourceKinds.map((k) => k.kind);',
+    '',
+    "/** The catalogue's entry of a kind (undefined for a name it does not have). */",
+    'export function resourceKindOf(kind: string): AccountResourceKind | undefined {',
+    '  return resourceKinds.find((k) => k.kind === kind);',
+    '}',
+    '',
+  ].join('\n');
+}
 
 /** The folder of the kinds' job side, beside this file's own layer in src/ and dist/ alike. */
 const entriesFolder = new URL('../../jobs/account-entries/', import.meta.url);
@@ -23,21 +177,21 @@ export interface EntryExport {
   entry: AccountEntryKind;
 }
 
-/** Finds each catalogue kind's `entry` among the exports of src/jobs/account-entries/, in the catalogue's order. */
-export async function locateEntries(kinds: readonly AccountResourceKind[]): Promise<EntryExport[]> {
+/**
+ * Finds each kind's `entry` among the exports of src/jobs/account-entries/
+ * (and of `more` folders: a test's own), in the kinds' order.
+ */
+export async function locateEntries(
+  kinds: readonly AccountResourceKind[],
+  more: readonly URL[] = [],
+): Promise<EntryExport[]> {
   const exports: EntryExport[] = [];
-  const files = readdirSync(fileURLToPath(entriesFolder))
-    .filter((file) => /\.(ts|js)$/.test(file) && !file.endsWith('.d.ts') && !file.startsWith(`${listModule}.`))
-    .sort();
-  for (const file of files) {
-    const module = file.replace(/\.(ts|js)$/, '');
-    const loaded = (await import(pathToFileURL(fileURLToPath(new URL(file, entriesFolder))).href)) as Record<
-      string,
-      unknown
-    >;
-    for (const [name, value] of Object.entries(loaded))
-      if (kinds.some((k) => k.entry === value)) exports.push({ module, name, entry: value as AccountEntryKind });
-  }
+  for (const folder of [entriesFolder, ...more])
+    for (const file of modulesOf(folder, [listModule])) {
+      const module = modulePath(entriesFolder, folder, file);
+      for (const [name, value] of Object.entries(await exportsOf(folder, file)))
+        if (kinds.some((k) => k.entry === value)) exports.push({ module, name, entry: value as AccountEntryKind });
+    }
   return kinds.flatMap((kind) => {
     if (!kind.entry) return [];
     const found = exports.find((e) => e.entry === kind.entry);
@@ -53,7 +207,7 @@ export function accountEntryKindsSource(entries: readonly EntryExport[]): string
     "import type { AccountEntryKind } from './account-entry-kind.js';",
     ...[...entries]
       .sort((a, b) => a.module.localeCompare(b.module))
-      .map((e) => `import { ${e.name} } from './${e.module}.js';`),
+      .map((e) => `import { ${e.name} } from '${e.module}.js';`),
   ];
   return [
     '// Generated from the catalogue of resource kinds (src/runner/resources/resource-kinds.ts) by',

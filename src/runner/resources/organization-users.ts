@@ -141,6 +141,8 @@ function userOf(account: ResolvedAccount, plan: AccountItemPlan): ResolvedMember
 
 export const organizationUsers = {
   kind: 'organizationUser' as const,
+  // Its users name their profile and groups (by id); after Connect: the order plans, journals and imports keep.
+  after: ['permissionProfile', 'group', 'connect'],
   words: { one: 'organisation user', summary: 'organisation users' },
   through: 'organization' as const,
   count: (account) => membersOf(account).length,

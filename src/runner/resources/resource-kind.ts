@@ -157,6 +157,14 @@ export interface AccountResourceKind extends ResourceKindBase {
   readonly kind: string;
   readonly words: ResourceWords;
   /**
+   * The kinds (their `kind` names) this one is planned, converged and
+   * imported after, as Terraform's `depends_on`: what it names (a group its
+   * profile), or the place plans, journals and `import account` have always
+   * given it. `npm run docs:kinds` orders the catalogue by it (kind-files.ts):
+   * an unknown name or a cycle stops it with an error naming the kinds.
+   */
+  readonly after?: readonly string[];
+  /**
    * The job file's side: the account entry's field it is kept in, its JSON
    * Schema, how an entry is resolved and checked (src/jobs/account-entries/).
    * `npm run docs:kinds` lists the catalogue's into src/jobs (which cannot

@@ -1,23 +1,20 @@
+// Generated from the kind modules of src/runner/resources/ by `npm run docs:kinds`
+// (src/runner/resources/kind-files.ts): each kind's place comes from its `after`. Do not edit by hand.
+import type { AccountResourceKind } from './resource-kind.js';
 import { accountSettings } from './account-settings.js';
 import { accountTemplates } from './account-templates.js';
 import { brands } from './brands.js';
 import { connectConfigurations } from './connect-configurations.js';
 import { groups } from './groups.js';
-import { permissionProfiles } from './permission-profiles.js';
-import type { AccountResourceKind } from './resource-kind.js';
-import { users } from './users.js';
 import { organizationUsers } from './organization-users.js';
+import { permissionProfiles } from './permission-profiles.js';
+import { users } from './users.js';
 
 /**
  * The catalogue of what an account entry keeps inside the account, in
- * dependency order: the order a plan lists them and a run converges them
- * (groups name profiles; users name both; an organisation's settings and
- * users are kept through its Admin API; templates last). The planner, the
- * pipeline, `signrun plan`, the console and `import account` walk it; the
- * loader's list of the kinds' job side (src/jobs/account-entries/account-entry-kinds.ts),
- * report.json's `kind` enum and the job schema's account fields are generated
- * from it by `npm run docs:kinds` (test/runner/kind-files.test.ts fails when
- * one is stale). A new kind is its module, its job side and one line here.
+ * dependency order (each kind after the kinds its `after` names): the order a
+ * plan lists them, a run converges them and `import account` writes them.
+ * The planner, the pipeline, `signrun plan`, the console and the import walk it.
  */
 export const resourceKinds = [
   permissionProfiles,

@@ -97,6 +97,8 @@ const usersImport: ResourceImport = {
 
 export const users = {
   kind: 'user' as const,
+  // A user names a permission profile and groups.
+  after: ['permissionProfile', 'group'],
   entry: usersEntry,
   words: { one: 'user', summary: 'profiles, groups and users', alwaysSummarised: true },
   count: (account) => account.users?.length ?? 0,

@@ -1,11 +1,27 @@
-// `npm run docs:kinds`: writes the files that name the catalogue's resource
-// kinds (kind-files.ts) — src/jobs/account-entries/account-entry-kinds.ts and
-// the `kind` enum of schemas/report.schema.json — then the script builds
-// again and runs `docs:jobs`, which writes their fields into the job schema.
+// `npm run docs:kinds`: writes the files that name the resource kinds
+// (kind-files.ts) — the catalogue src/runner/resources/resource-kinds.ts,
+// found in the kinds' modules and ordered by their `after`;
+// src/jobs/account-entries/account-entry-kinds.ts; the `kind` enum of
+// schemas/report.schema.json — then the script builds again and runs
+// `docs:jobs`, which writes their fields into the job schema. It reads the
+// modules, never the catalogue it writes, so a new kind's module is found.
 import { updateGeneratedFile } from '../../jobs/update-generated-file.js';
-import { accountEntryKindsSource, locateEntries, reportSchemaWithKinds } from './kind-files.js';
-import { resourceKindNames, resourceKinds } from './resource-kinds.js';
+import {
+  accountEntryKindsSource,
+  locateEntries,
+  locateKinds,
+  orderKinds,
+  reportSchemaWithKinds,
+  resourceKindsSource,
+} from './kind-files.js';
 
-const entries = await locateEntries(resourceKinds);
+const kinds = orderKinds(await locateKinds());
+const entries = await locateEntries(kinds.map((k) => k.kind));
+updateGeneratedFile('src/runner/resources/resource-kinds.ts', () => resourceKindsSource(kinds));
 updateGeneratedFile('src/jobs/account-entries/account-entry-kinds.ts', () => accountEntryKindsSource(entries));
-updateGeneratedFile('schemas/report.schema.json', (before) => reportSchemaWithKinds(before, resourceKindNames));
+updateGeneratedFile('schemas/report.schema.json', (before) =>
+  reportSchemaWithKinds(
+    before,
+    kinds.map((k) => k.kind.kind),
+  ),
+);
