@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectExactlyOnceAndComplete, runChaos, scenarioTimeoutMs } from './chaos-harness.js';
 
-// Issue 6, "Done when", sized for the suite (20 to 30 envelopes instead of
+// Issue 6, "Done when", sized for the suite (20 or 30 envelopes instead of
 // 500, 5 runner kills instead of 20); bench/chaos runs the full sizes. A kill
 // lands once the sandbox has answered a seeded number of the run's API
 // requests (--kill-after-requests: a barrier, not a timer), so the killed run
@@ -15,9 +15,9 @@ describe('chaos (issue 6): exactly once and nothing lost, the runner killed', ()
   it(
     'the runner killed with SIGKILL at 5 seeded moments, each followed by a re-run: exactly once and complete',
     async () => {
-      // 30 (100 before issue 38): each kill comes after 1 to 30 answered requests, 150 at most in all, and the
-      // job needs over 180 (six a contract at least), so every one of the five lands on a run mid-work.
-      const n = 30;
+      // 20 (100 before issue 38): each kill comes after 1 to 20 answered requests, 100 at most in all, and the
+      // job needs over 120 (six a contract at least), so every one of the five lands on a run mid-work.
+      const n = 20;
       const { result, exit, stderr } = await runChaos([
         '--envelopes',
         String(n),
@@ -26,7 +26,7 @@ describe('chaos (issue 6): exactly once and nothing lost, the runner killed', ()
         '--runner-kills',
         '5',
         '--kill-after-requests',
-        '30',
+        '20',
         '--seed',
         '5',
       ]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectExactlyOnceAndComplete, runChaos, scenarioTimeoutMs } from './chaos-harness.js';
 
-// Issue 6, "Done when", sized for the suite (20 to 30 envelopes instead of
+// Issue 6, "Done when", sized for the suite (20 or 30 envelopes instead of
 // 500, 5 runner kills instead of 20); bench/chaos runs the full sizes. A kill
 // lands once the sandbox has answered a seeded number of the run's API
 // requests (--kill-after-requests: a barrier, not a timer), so the killed run
