@@ -19,7 +19,14 @@ describe('chaos (issue 6): exactly once and nothing lost, under faults and twin 
       // draw a request), and with seed 13 the six kinds below have all come by the 41st request; 20 contracts
       // make over 120 (node bench/chaos/fault-draws.mjs all=0.1 13 prints the draws).
       const n = 20;
-      const { result, exit, stderr } = await runChaos(['--envelopes', String(n), '--faults', 'all=0.1', '--seed', '13']);
+      const { result, exit, stderr } = await runChaos([
+        '--envelopes',
+        String(n),
+        '--faults',
+        'all=0.1',
+        '--seed',
+        '13',
+      ]);
       expect(exit, stderr).toBe(0);
       expectExactlyOnceAndComplete(result, n);
       // Every kind was met at least once (else the run proved nothing about it); truncate only hits downloads.
