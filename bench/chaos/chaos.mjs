@@ -167,6 +167,19 @@ envelopes:
 `,
 );
 
+/** Every child still running (serve, runs, merge): ended with this process when it is stopped (a test's time-out). */
+const live = new Set();
+function track(child) {
+  live.add(child);
+  child.on('close', () => live.delete(child));
+  return child;
+}
+process.once('SIGTERM', () => {
+  for (const child of live) child.kill('SIGKILL');
+  if (!keep) rmSync(work, { recursive: true, force: true });
+  process.exit(143);
+});
+
 /** The sandbox process; replaced when it is killed and restarted. */
 let serve;
 let rootUrl;
@@ -192,7 +205,7 @@ function countAnswered(line) {
 }
 
 function startServe(port = 0) {
-  const child = spawn(
+  const child = track(spawn(
     process.execPath,
     [
       bin,
@@ -211,7 +224,7 @@ function startServe(port = 0) {
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
-  );
+  ));
   return new Promise((resolve, reject) => {
     let out = '';
     let partial = '';
@@ -265,7 +278,7 @@ function runOnce({ killAfterMs, sandboxKillAfterMs, killAfterAnswers, sandboxKil
   const processes = outDirs.flatMap((out, i) => (twins ? [{ out, i }, { out, i }] : [{ out, i }]));
   const children = processes.map(({ out, i }) => {
     const shardArgs = shards > 1 ? ['--shard', `${i + 1}/${shards}`] : [];
-    const child = spawn(
+    const child = track(spawn(
       process.execPath,
       [bin, 'run', 'jobs/chaos.yaml', '--out', out, '--concurrency', String(concurrency), '--documents', documentsWhen, ...shardArgs],
       {
@@ -273,7 +286,7 @@ function runOnce({ killAfterMs, sandboxKillAfterMs, killAfterAnswers, sandboxKil
         env,
         stdio: ['ignore', 'pipe', 'pipe'],
       },
-    );
+    ));
     const result = { stdout: '', stderr: '' };
     child.stdout.on('data', (d) => (result.stdout += d));
     child.stderr.on('data', (d) => (result.stderr += d));
@@ -326,10 +339,12 @@ function runOnce({ killAfterMs, sandboxKillAfterMs, killAfterAnswers, sandboxKil
 
 /** `signrun report merge` of the shards' reports into out/merged; exit code. */
 function mergeReports() {
-  const child = spawn(process.execPath, [bin, 'report', 'merge', ...outDirs, '--out', join(outDir, 'merged')], {
-    cwd: work,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = track(
+    spawn(process.execPath, [bin, 'report', 'merge', ...outDirs, '--out', join(outDir, 'merged')], {
+      cwd: work,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
   child.stdout.resume();
   return new Promise((resolve) => child.on('close', (code) => resolve(code)));
 }

@@ -56,9 +56,13 @@ export function runChaos(args: string[]): Promise<{ result: ChaosResult; exit: n
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  // Stopped before vitest's limit: chaos.mjs then ends its serve and runs, which would otherwise go on using
+  // the cores after a time-out, slowing every file after it.
+  const timer = setTimeout(() => child.kill('SIGTERM'), scenarioTimeoutMs - 5_000);
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (exit) => {
+      clearTimeout(timer);
       const line = stdout.trim().split('\n').pop() ?? '';
       try {
         resolve({ result: JSON.parse(line) as ChaosResult, exit, stderr });
