@@ -9,6 +9,11 @@
  * restarted on the same port and data (--sandbox-kills K). Then it re-runs
  * until a run exits 0 (a re-run is how a user recovers) or --max-runs.
  *
+ * With --kill-after-requests W, a kill is not timed: it lands once the
+ * sandbox has answered a seeded 1 to W of that run's API requests (counted
+ * from serve's request log), so the killed run is surely mid-work whatever
+ * the machine's load, and a small job is enough (the test suite's way).
+ *
  * Checked at the end, from the sandbox's own database and the outputs:
  * - exactly once: every identity custom field (`signrun`) on exactly one envelope;
  * - complete: every envelope succeeded and is in report.json;
@@ -38,7 +43,7 @@
  * just built it, uses this; see test/chaos/).
  *
  *   npm run build && node bench/chaos/chaos.mjs [--envelopes 500] [--faults all=0.1] [--seed 1]
- *     [--runner-kills 0] [--sandbox-kills 0] [--kill-window 3000] [--shards 1] [--burst-limit N] [--hourly-limit N] [--max-runs 5] [--concurrency 8] [--twins] [--race N] [--documents at-send|on-completion] [--no-snapshot] [--json] [--keep]
+ *     [--runner-kills 0] [--sandbox-kills 0] [--kill-window 3000] [--kill-after-requests W] [--shards 1] [--burst-limit N] [--hourly-limit N] [--max-runs 5] [--concurrency 8] [--twins] [--race N] [--documents at-send|on-completion] [--no-snapshot] [--json] [--keep]
  *
  * Plain JavaScript on the built dist/ (the build compiles src/ only). Exits
  * 1 when a check fails, so it can gate a change.
@@ -60,7 +65,6 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import ts from 'typescript';
 import { seededRandom } from '../../dist/sandbox/platform/faults/seeded-random.js';
 
 const arg = (name, fallback) => {
@@ -77,6 +81,9 @@ const shards = Number(arg('shards', '1'));
 // Kills land 0.5 s + up to this many ms into a run: short, so that each killed
 // run has done some work but not all of it, whatever the size of the job.
 const killWindowMs = Number(arg('kill-window', '3000'));
+// Or, with --kill-after-requests W, once 1 to W of the run's API requests are answered (a barrier, not a timer).
+const killAfterRequests = arg('kill-after-requests', undefined);
+const killWindowRequests = killAfterRequests === undefined ? undefined : Number(killAfterRequests);
 // Passed to serve: DocuSign's limits, to see the run wait for them instead of failing.
 const burstLimit = arg('burst-limit', undefined);
 const hourlyLimit = arg('hourly-limit', undefined);
@@ -100,6 +107,8 @@ const work = mkdtempSync(join(tmpdir(), 'signrun-chaos-'));
 // have nothing to do with faults). node_modules is linked, not copied.
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const snapshot = useSnapshot ? join(work, 'signrun') : repo;
+// Only to check a copied dist/ parses: loading typescript costs about 1.6 s of CPU, which --no-snapshot spares.
+const ts = useSnapshot ? (await import('typescript')).default : undefined;
 for (let attempt = 1; useSnapshot; attempt++) {
   rmSync(snapshot, { recursive: true, force: true });
   for (const part of ['dist', 'schemas', 'package.json'])
@@ -158,6 +167,19 @@ envelopes:
 `,
 );
 
+/** Every child still running (serve, runs, merge): ended with this process when it is stopped (a test's time-out). */
+const live = new Set();
+function track(child) {
+  live.add(child);
+  child.on('close', () => live.delete(child));
+  return child;
+}
+process.once('SIGTERM', () => {
+  for (const child of live) child.kill('SIGKILL');
+  if (!keep) rmSync(work, { recursive: true, force: true });
+  process.exit(143);
+});
+
 /** The sandbox process; replaced when it is killed and restarted. */
 let serve;
 let rootUrl;
@@ -165,9 +187,25 @@ const injected = {};
 let apiRequests = 0;
 /** Sandbox kills that happened (a kill due after its run ended is not made). */
 let sandboxKilled = 0;
+/** API requests the sandbox has answered (its request log's lines), across restarts; and who waits on a count. */
+let answered = 0;
+let answeredWaiters = [];
+/** Resolves once `count` more API requests than now have been answered. */
+function afterAnswered(count) {
+  const target = answered + count;
+  return new Promise((resolve) => answeredWaiters.push({ target, resolve }));
+}
+function countAnswered(line) {
+  // The request log names the route pattern and the status: "POST /restapi/v2/accounts/:accountId/envelopes 201 …".
+  if (!/^[A-Z]+ \/restapi\/\S+ \d{3}\b/.test(line)) return;
+  answered += 1;
+  const due = answeredWaiters.filter((w) => w.target <= answered);
+  answeredWaiters = answeredWaiters.filter((w) => w.target > answered);
+  for (const w of due) w.resolve();
+}
 
 function startServe(port = 0) {
-  const child = spawn(
+  const child = track(spawn(
     process.execPath,
     [
       bin,
@@ -186,11 +224,18 @@ function startServe(port = 0) {
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
-  );
+  ));
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout.on('data', (d) => {
-      if (out === null) return; // request log lines: drained, not kept
+    let partial = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      if (out === null) {
+        // Request log lines: counted (the request-count kills wait on them), not kept.
+        const lines = (partial + d).split('\n');
+        partial = lines.pop();
+        for (const line of lines) countAnswered(line);
+        return;
+      }
       out += d;
       const m = /sandbox listening on (\S+)\n/.exec(out);
       if (m) {
@@ -220,7 +265,7 @@ async function stopServe(signal) {
   await closed;
 }
 
-function runOnce({ killAfterMs, sandboxKillAfterMs } = {}) {
+function runOnce({ killAfterMs, sandboxKillAfterMs, killAfterAnswers, sandboxKillAfterAnswers } = {}) {
   const env = {
     ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('DOCUSIGN_'))),
     NO_COLOR: '1',
@@ -233,7 +278,7 @@ function runOnce({ killAfterMs, sandboxKillAfterMs } = {}) {
   const processes = outDirs.flatMap((out, i) => (twins ? [{ out, i }, { out, i }] : [{ out, i }]));
   const children = processes.map(({ out, i }) => {
     const shardArgs = shards > 1 ? ['--shard', `${i + 1}/${shards}`] : [];
-    const child = spawn(
+    const child = track(spawn(
       process.execPath,
       [bin, 'run', 'jobs/chaos.yaml', '--out', out, '--concurrency', String(concurrency), '--documents', documentsWhen, ...shardArgs],
       {
@@ -241,7 +286,7 @@ function runOnce({ killAfterMs, sandboxKillAfterMs } = {}) {
         env,
         stdio: ['ignore', 'pipe', 'pipe'],
       },
-    );
+    ));
     const result = { stdout: '', stderr: '' };
     child.stdout.on('data', (d) => (result.stdout += d));
     child.stderr.on('data', (d) => (result.stderr += d));
@@ -249,21 +294,30 @@ function runOnce({ killAfterMs, sandboxKillAfterMs } = {}) {
     return { child, result };
   });
   const timers = [];
-  if (killAfterMs !== undefined)
-    timers.push(setTimeout(() => children.forEach(({ child }) => child.kill('SIGKILL')), killAfterMs));
-  if (sandboxKillAfterMs !== undefined) {
-    timers.push(
-      setTimeout(async () => {
-        const port = new URL(rootUrl).port;
-        await collectFaults();
-        await stopServe('SIGKILL');
-        sandboxKilled += 1;
-        say(`  sandbox killed with SIGKILL at ${(sandboxKillAfterMs / 1000).toFixed(1)} s; restarting on port ${port}`);
-        await startServe(Number(port));
-      }, sandboxKillAfterMs),
+  let ended = false;
+  const killRunners = () => {
+    if (!ended) children.forEach(({ child }) => child.kill('SIGKILL'));
+  };
+  const killSandbox = async (when) => {
+    if (ended) return;
+    const port = new URL(rootUrl).port;
+    await collectFaults();
+    await stopServe('SIGKILL');
+    sandboxKilled += 1;
+    say(`  sandbox killed with SIGKILL ${when}; restarting on port ${port}`);
+    await startServe(Number(port));
+  };
+  if (killAfterMs !== undefined) timers.push(setTimeout(killRunners, killAfterMs));
+  if (killAfterAnswers !== undefined) void afterAnswered(killAfterAnswers).then(killRunners);
+  if (sandboxKillAfterMs !== undefined)
+    timers.push(setTimeout(() => killSandbox(`at ${(sandboxKillAfterMs / 1000).toFixed(1)} s`), sandboxKillAfterMs));
+  if (sandboxKillAfterAnswers !== undefined)
+    void afterAnswered(sandboxKillAfterAnswers).then(() =>
+      killSandbox(`after ${sandboxKillAfterAnswers} answered requests`),
     );
-  }
   return Promise.all(children.map(({ result }) => result.closed)).then((allEnds) => {
+    ended = true;
+    answeredWaiters = [];
     timers.forEach(clearTimeout);
     // A twin refused by the lock is the expected outcome, not the run's: counted apart.
     const refusedByLock = (e, i) => e.code === 2 && children[i].result.stderr.includes('SR_STATE_LOCKED');
@@ -285,10 +339,12 @@ function runOnce({ killAfterMs, sandboxKillAfterMs } = {}) {
 
 /** `signrun report merge` of the shards' reports into out/merged; exit code. */
 function mergeReports() {
-  const child = spawn(process.execPath, [bin, 'report', 'merge', ...outDirs, '--out', join(outDir, 'merged')], {
-    cwd: work,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = track(
+    spawn(process.execPath, [bin, 'report', 'merge', ...outDirs, '--out', join(outDir, 'merged')], {
+      cwd: work,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
   child.stdout.resume();
   return new Promise((resolve) => child.on('close', (code) => resolve(code)));
 }
@@ -301,18 +357,23 @@ try {
     const killing = i < runnerKills;
     const killingSandbox = !killing && i < runnerKills + sandboxKills;
     const options = {};
-    if (killing) options.killAfterMs = Math.round(500 + random() * killWindowMs);
-    if (killingSandbox) options.sandboxKillAfterMs = Math.round(500 + random() * killWindowMs);
+    const draw = () =>
+      killWindowRequests === undefined
+        ? Math.round(500 + random() * killWindowMs)
+        : 1 + Math.floor(random() * killWindowRequests);
+    const moment = killWindowRequests === undefined ? 'AfterMs' : 'AfterAnswers';
+    if (killing) options[`kill${moment}`] = draw();
+    if (killingSandbox) options[`sandboxKill${moment}`] = draw();
     const r = await runOnce(options);
     writeFileSync(join(work, `run-${i + 1}.log`), `${r.stdout}\n--- stderr ---\n${r.stderr}`);
     lockRefusals += r.lockRefused;
     runs.push({
       exit: r.code ?? r.signal,
       seconds: Math.round(r.seconds * 10) / 10,
-      ...(killing ? { killedAt: options.killAfterMs } : {}),
+      ...(killing ? { killedAt: options.killAfterMs ?? options.killAfterAnswers } : {}),
     });
     say(
-      `run ${i + 1}: ${r.code ?? r.signal} in ${r.seconds.toFixed(1)} s${killing ? ` (runner SIGKILL at ${(options.killAfterMs / 1000).toFixed(1)} s)` : ''}`,
+      `run ${i + 1}: ${r.code ?? r.signal} in ${r.seconds.toFixed(1)} s${killing ? ` (runner SIGKILL ${options.killAfterMs !== undefined ? `at ${(options.killAfterMs / 1000).toFixed(1)} s` : `after ${options.killAfterAnswers} answered requests`})` : ''}`,
     );
     if (r.code === 2) {
       process.stderr.write(r.stdout + r.stderr);
@@ -443,6 +504,7 @@ const result = {
   concurrency,
   runnerKills,
   sandboxKills,
+  ...(killWindowRequests !== undefined ? { killAfterRequests: killWindowRequests } : {}),
   sandboxKilled,
   shards,
   ...(twins ? { twins, lockRefusals } : {}),

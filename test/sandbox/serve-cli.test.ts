@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../helpers/run-cli.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { authHeader, documentEnvelope, login, makePdf, rawRequest } from './helpers/api.js';
+import { authHeader, documentEnvelope, makePdf, rawRequest } from './helpers/api.js';
 import { spawnServe, type ServeProcess } from './helpers/serve-process.js';
 
 // `signrun serve` as a program: start-up errors with their codes, and a
@@ -57,18 +57,31 @@ describe('signrun serve', () => {
     }
   });
 
-  it('on SIGTERM, finishes the request in flight (201) before exiting 0', async () => {
-    const serve = await spawnServe([]);
+  // One spawned serve for both (issue 38; they were a test and a `serve` each): its public name, then
+  // SIGTERM with a request in flight, sent to it under that name.
+  it('answers its public name and hands out addresses under it (other names get 421); on SIGTERM, finishes the request in flight (201) before exiting 0', async () => {
+    const publicHost = 'sandbox.internal:8080';
+    const serve = await spawnServe(['--public-url', `http://${publicHost}`]);
     processes.push(serve);
-    const { baseUrl } = await login(serve.rootUrl);
+    const loginAs = (host: string) =>
+      rawRequest(`${serve.rootUrl}/login_information`, 'GET', { host, ...authHeader() }, '');
+    const own = await loginAs(publicHost);
+    expect(own.status, own.body).toBe(200);
+    const account = (JSON.parse(own.body) as { loginAccounts: { baseUrl: string; accountId: string }[] })
+      .loginAccounts[0];
+    expect(account?.baseUrl).toMatch(/^http:\/\/sandbox\.internal:8080\/restapi\/v2\/accounts\//);
+    expect((await loginAs('evil.example')).status).toBe(421);
+    expect(serve.output()).toContain('public address http://sandbox.internal:8080');
+
     const body = Buffer.from(JSON.stringify(documentEnvelope(await makePdf(1))));
     // `Expect: 100-continue`: the server answers "continue" once it holds the
     // request's headers, so the request is surely in flight when SIGTERM
     // comes (no fixed wait); its body is sent after the signal.
-    const request = httpRequest(`${baseUrl}/envelopes`, {
+    const request = httpRequest(`${serve.rootUrl}/accounts/${account!.accountId}/envelopes`, {
       method: 'POST',
       headers: {
         ...authHeader(),
+        host: publicHost,
         'content-type': 'application/json',
         'content-length': String(body.length),
         expect: '100-continue',
@@ -89,6 +102,7 @@ describe('signrun serve', () => {
     request.end(body);
     const { status, text } = await answer;
     expect(status, text).toBe(201);
+    expect(JSON.parse(text)).toHaveProperty('envelopeId');
     expect((await serve.exited).code).toBe(0);
     // Request log lines name route patterns, never tokens or ids.
     expect(serve.output()).toContain('POST /restapi/v2/accounts/:accountId/envelopes 201');
@@ -96,22 +110,6 @@ describe('signrun serve', () => {
 });
 
 describe('signrun serve --public-url', () => {
-  it('answers its public name and hands out addresses under it; other names get 421', async () => {
-    const serve = await spawnServe(['--public-url', 'http://sandbox.internal:8080']);
-    processes.push(serve);
-    const loginAs = (host: string) =>
-      rawRequest(`${serve.rootUrl}/login_information`, 'GET', { host, ...authHeader() }, '');
-    const own = await loginAs('sandbox.internal:8080');
-    expect(own.status, own.body).toBe(200);
-    expect((JSON.parse(own.body) as { loginAccounts: { baseUrl: string }[] }).loginAccounts[0]?.baseUrl).toMatch(
-      /^http:\/\/sandbox\.internal:8080\/restapi\/v2\/accounts\//,
-    );
-    expect((await loginAs('evil.example')).status).toBe(421);
-    serve.child.kill('SIGTERM');
-    expect((await serve.exited).code).toBe(0);
-    expect(serve.output()).toContain('public address http://sandbox.internal:8080');
-  });
-
   it('refuses a --public-url that is not an http(s) URL: exit 2, SR_SANDBOX_PUBLIC_URL', async () => {
     const r = await runCli(['serve', '--port', '0', '--public-url', 'sandbox.internal:8080']);
     expect(r.code).toBe(2);
