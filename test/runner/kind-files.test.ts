@@ -7,7 +7,9 @@ import {
   accountEntryKindsSource,
   locateEntries,
   locateKinds,
+  locateParentKinds,
   orderKinds,
+  parentKindsSource,
   reportSchemaWithKinds,
   resourceKindsSource,
   type KindExport,
@@ -47,6 +49,18 @@ describe('the files generated from the catalogue of resource kinds (run `npm run
       'organizationUser',
       'template',
     ]);
+  });
+
+  it("the job's and the organisation's catalogues are their kind modules, by `parent`, and none is an account's", async () => {
+    for (const parent of ['job', 'organization'] as const) {
+      const kinds = orderKinds(await locateParentKinds(parent));
+      expect(read(`src/runner/resources/${parent}-resource-kinds.ts`)).toBe(parentKindsSource(parent, kinds));
+      // The templates of the job file and the accounts of an organisation, each in one module.
+      expect(kinds.map((k) => `${k.module}#${k.name}`)).toEqual(
+        parent === 'job' ? ['./job-templates#jobTemplates'] : ['./accounts#accounts'],
+      );
+      for (const k of kinds) expect(resourceKinds).not.toContain(k.kind);
+    }
   });
 
   it('orders kinds by `after`, ties by name, and refuses an unknown name or a cycle', () => {

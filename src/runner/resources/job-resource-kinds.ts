@@ -1,3 +1,5 @@
+// Generated from the kind modules of src/runner/resources/ by `npm run docs:kinds`
+// (src/runner/resources/kind-files.ts): each kind's place comes from its `after`. Do not edit by hand.
 import type { JobResourceKind } from './job-resource-kind.js';
 import { jobTemplates } from './job-templates.js';
 

@@ -23,6 +23,9 @@ export const kindsFolder = new URL('./', import.meta.url);
 /** The generated catalogue's own file name (without its extension). */
 const catalogueModule = 'resource-kinds';
 
+/** The generated catalogues of the kinds of another parent (without their extension). */
+const parentCatalogueModules = { job: 'job-resource-kinds', organization: 'organization-resource-kinds' } as const;
+
 /** A kind found in a module: the module (its path from the catalogue's folder, without extension) and the export's name. */
 export interface KindExport {
   module: string;
@@ -52,11 +55,17 @@ function modulePath(base: URL, folder: URL, file: string): string {
   return path.startsWith('.') ? path : `./${path}`;
 }
 
-/** Whether an export is a resource kind: what `satisfies AccountResourceKind` asks of every kind. */
+/**
+ * Whether an export is a kind an account holds: what `satisfies AccountResourceKind`
+ * asks of every kind. A kind of another parent (the job's templates, the
+ * organisation's accounts: job-resource-kinds.ts, organization-resource-kinds.ts)
+ * is not one, whatever it shares with them.
+ */
 function isResourceKind(value: unknown): value is AccountResourceKind {
   if (value === null || typeof value !== 'object') return false;
   const k = value as Record<string, unknown>;
   return (
+    (k['parent'] === undefined || k['parent'] === 'account') &&
     typeof k['kind'] === 'string' &&
     typeof k['words'] === 'object' &&
     typeof k['count'] === 'function' &&
@@ -74,7 +83,7 @@ function isResourceKind(value: unknown): value is AccountResourceKind {
 export async function locateKinds(folders: readonly URL[] = [kindsFolder]): Promise<KindExport[]> {
   const found: KindExport[] = [];
   for (const folder of folders)
-    for (const file of modulesOf(folder, [catalogueModule])) {
+    for (const file of modulesOf(folder, [catalogueModule, ...Object.values(parentCatalogueModules)])) {
       const module = modulePath(kindsFolder, folder, file);
       for (const [name, value] of Object.entries(await exportsOf(folder, file))) {
         if (!isResourceKind(value) || found.some((f) => f.kind === value)) continue;
@@ -89,13 +98,19 @@ export async function locateKinds(folders: readonly URL[] = [kindsFolder]): Prom
   return found;
 }
 
+/** What ordering needs of a kind found: its name and its `after`. */
+interface Ordered {
+  module: string;
+  kind: { readonly kind: string; readonly after?: readonly string[] };
+}
+
 /**
  * The catalogue's order: each kind after the kinds its `after` names
  * (Kahn's topological sort); of the kinds free to come next, the one whose
  * `kind` name sorts first. An `after` naming no kind, or kinds each after
  * the other, is an error naming them.
  */
-export function orderKinds(kinds: readonly KindExport[]): KindExport[] {
+export function orderKinds<K extends Ordered>(kinds: readonly K[]): K[] {
   const names = new Set(kinds.map((k) => k.kind.kind));
   for (const k of kinds)
     for (const name of k.kind.after ?? [])
@@ -104,7 +119,7 @@ export function orderKinds(kinds: readonly KindExport[]): KindExport[] {
           `the resource kind "${k.kind.kind}" (${k.module}.ts) is after "${name}", which no kind module declares ` +
             `(the kinds: ${[...names].sort().join(', ')})`,
         );
-  const ordered: KindExport[] = [];
+  const ordered: K[] = [];
   const placed = new Set<string>();
   let left = [...kinds];
   while (left.length > 0) {
@@ -119,7 +134,7 @@ export function orderKinds(kinds: readonly KindExport[]): KindExport[] {
 }
 
 /** A cycle among kinds none of which is free to come next: followed by `after` until a kind comes again. */
-function cycleOf(left: readonly KindExport[]): string[] {
+function cycleOf(left: readonly Ordered[]): string[] {
   const path: string[] = [];
   let at = left[0]!;
   while (!path.includes(at.kind.kind)) {
@@ -232,4 +247,86 @@ export function reportSchemaWithKinds(text: string, names: readonly string[]): s
   if (!match) throw new Error('schemas/report.schema.json has no `kind` enum in an account\'s "contents"');
   const written = `"kind": { "enum": [${names.map((n) => JSON.stringify(n)).join(', ')}]`;
   return text.slice(0, match.index) + written + text.slice(match.index + match[0].length);
+}
+
+/** The parents other than the account, whose catalogues are generated the same way. */
+export type OtherParent = keyof typeof parentCatalogueModules;
+
+/** A kind of another parent found in a module: the module, the export's name, the kind. */
+export interface ParentKindExport {
+  module: string;
+  name: string;
+  kind: { readonly kind: string; readonly parent: OtherParent; readonly after?: readonly string[] };
+}
+
+/** The kinds whose `parent` is `parent` that the modules of `folders` export, each once (ordered by {@link orderKinds}). */
+export async function locateParentKinds(
+  parent: OtherParent,
+  folders: readonly URL[] = [kindsFolder],
+): Promise<ParentKindExport[]> {
+  const found: ParentKindExport[] = [];
+  for (const folder of folders)
+    for (const file of modulesOf(folder, [catalogueModule, ...Object.values(parentCatalogueModules)])) {
+      const module = modulePath(kindsFolder, folder, file);
+      for (const [name, value] of Object.entries(await exportsOf(folder, file))) {
+        if (value === null || typeof value !== 'object') continue;
+        const k = value as Record<string, unknown>;
+        if (k['parent'] !== parent || typeof k['kind'] !== 'string' || found.some((f) => f.kind === value)) continue;
+        const kind = value as ParentKindExport['kind'];
+        const twin = found.find((f) => f.kind.kind === kind.kind);
+        if (twin)
+          throw new Error(
+            `two modules declare the ${parent}'s resource kind "${kind.kind}": ${twin.module} (${twin.name}) and ${module} (${name})`,
+          );
+        found.push({ module, name, kind });
+      }
+    }
+  return found;
+}
+
+/** The text of job-resource-kinds.ts or organization-resource-kinds.ts: that parent's catalogue, in its order. */
+export function parentKindsSource(parent: OtherParent, kinds: readonly ParentKindExport[]): string {
+  const imports = [...kinds]
+    .sort((a, b) => a.module.localeCompare(b.module))
+    .map((k) => `import { ${k.name} } from '${k.module}.js';`);
+  const generated = [
+    '// Generated from the kind modules of src/runner/resources/ by `npm run docs:kinds`',
+    "// (src/runner/resources/kind-files.ts): each kind's place comes from its `after`. Do not edit by hand.",
+  ];
+  if (parent === 'job')
+    return [
+      ...generated,
+      "import type { JobResourceKind } from './job-resource-kind.js';",
+      ...imports,
+      '',
+      '/**',
+      " * The catalogue of the kinds whose parent is the job file (`parent: 'job'`),",
+      ' * in the order a run converges them, all before any envelope: the planner',
+      " * (plan.ts), the run (run.ts), `signrun plan`'s lines, the console summary",
+      ' * and report.json walk it. The account catalogue (resource-kinds.ts) lists',
+      " * the kinds an account entry's account holds.",
+      ' */',
+      `export const jobResourceKinds = [${kinds.map((k) => k.name).join(', ')}] as const satisfies readonly JobResourceKind[];`,
+      '',
+    ].join('\n');
+  return [
+    ...generated,
+    ...imports,
+    "import type { OrganizationResourceKind } from './organization-resource-kind.js';",
+    '',
+    '/**',
+    ' * The catalogue of the kinds whose parent is an organisation (`parent:',
+    " * 'organization'`): the accounts themselves. The planner (plan.ts: each",
+    " * job's items begin with them, before its envelopes), the run's work items",
+    " * (run-work-items.ts) and `signrun plan`'s words walk it; the account",
+    ' * catalogue (resource-kinds.ts) lists what each account then holds.',
+    ' */',
+    `export const organizationResourceKinds = [${kinds.map((k) => k.name).join(', ')}] as const satisfies readonly OrganizationResourceKind[];`,
+    '',
+    "/** The catalogue's kind of a plan item (`account`): undefined for an envelope. */",
+    'export function organizationKindOf(kind: string): OrganizationResourceKind | undefined {',
+    '  return organizationResourceKinds.find((k) => k.kind === kind);',
+    '}',
+    '',
+  ].join('\n');
 }

@@ -37,6 +37,15 @@ export interface ResourceKindBase {
   readonly words: ResourceWords;
   /** What holds it (absent: `account`, as every kind of the account catalogue). */
   readonly parent?: ResourceParent;
+  /**
+   * The kinds (their `kind` names) this one is planned, converged and
+   * imported after, among its parent's kinds, as Terraform's `depends_on`:
+   * what it names (a group its profile), or the place plans, journals and
+   * `import account` have always given it. `npm run docs:kinds` orders each
+   * parent's catalogue by it (kind-files.ts): an unknown name or a cycle
+   * stops it with an error naming the kinds.
+   */
+  readonly after?: readonly string[];
 }
 
 /** A kind's words for people. */
@@ -156,14 +165,6 @@ export interface AccountResourceKind extends ResourceKindBase {
    */
   readonly kind: string;
   readonly words: ResourceWords;
-  /**
-   * The kinds (their `kind` names) this one is planned, converged and
-   * imported after, as Terraform's `depends_on`: what it names (a group its
-   * profile), or the place plans, journals and `import account` have always
-   * given it. `npm run docs:kinds` orders the catalogue by it (kind-files.ts):
-   * an unknown name or a cycle stops it with an error naming the kinds.
-   */
-  readonly after?: readonly string[];
   /**
    * The job file's side: the account entry's field it is kept in, its JSON
    * Schema, how an entry is resolved and checked (src/jobs/account-entries/).

@@ -1,6 +1,7 @@
 // `npm run docs:kinds`: writes the files that name the resource kinds
 // (kind-files.ts) — the catalogue src/runner/resources/resource-kinds.ts,
-// found in the kinds' modules and ordered by their `after`;
+// found in the kinds' modules and ordered by their `after`, and the job's
+// and the organisation's (job-resource-kinds.ts, organization-resource-kinds.ts);
 // src/jobs/account-entries/account-entry-kinds.ts; the `kind` enum of
 // schemas/report.schema.json — then the script builds again and runs
 // `docs:jobs`, which writes their fields into the job schema. It reads the
@@ -10,7 +11,9 @@ import {
   accountEntryKindsSource,
   locateEntries,
   locateKinds,
+  locateParentKinds,
   orderKinds,
+  parentKindsSource,
   reportSchemaWithKinds,
   resourceKindsSource,
 } from './kind-files.js';
@@ -18,6 +21,10 @@ import {
 const kinds = orderKinds(await locateKinds());
 const entries = await locateEntries(kinds.map((k) => k.kind));
 updateGeneratedFile('src/runner/resources/resource-kinds.ts', () => resourceKindsSource(kinds));
+for (const parent of ['job', 'organization'] as const) {
+  const parentKinds = orderKinds(await locateParentKinds(parent));
+  updateGeneratedFile(`src/runner/resources/${parent}-resource-kinds.ts`, () => parentKindsSource(parent, parentKinds));
+}
 updateGeneratedFile('src/jobs/account-entries/account-entry-kinds.ts', () => accountEntryKindsSource(entries));
 updateGeneratedFile('schemas/report.schema.json', (before) =>
   reportSchemaWithKinds(
