@@ -1,5 +1,5 @@
 import { strFromU8, unzipSync } from 'fflate';
-import { renditionLimits } from './document-rendition.js';
+import { renditionLimits } from './rendition-limits.js';
 import { paragraphsOf, tagsOf } from './docx-tags.js';
 import { RenditionError } from './rendition-error.js';
 import { zipBudgetProblem, type ZipBudget } from './zip-budget.js';

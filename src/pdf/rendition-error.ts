@@ -1,6 +1,6 @@
 import { SignrunError } from '../errors/signrun-error.js';
 
-/** The limits of a conversion (RenditionLimits in document-rendition.ts, which documents each). */
+/** The limits of a conversion (RenditionLimits in rendition-limits.ts, which documents each). */
 export type RenditionLimitName =
   'pages' | 'unpackedBytes' | 'zipEntries' | 'paragraphs' | 'characters' | 'wordCharacters' | 'milliseconds';
 

@@ -72,6 +72,15 @@ export interface SandboxOptions {
    * try a cron schedule as it will behave against DocuSign.
    */
   pollingRule?: PollingRule;
+  /**
+   * Starts a thread of the document pool with the sandbox, so that its first
+   * document does not wait for pdf.js, pdf-lib and mammoth to compile
+   * (`serve`, a long-lived server). Default false: a sandbox inside another
+   * process (`run`'s, a test's) starts its first thread with its first
+   * document, and one that never gets a document never pays for it (~1 s of
+   * CPU a start, issue 38).
+   */
+  warmDocumentThread?: boolean;
 }
 
 /** Whether clients of the sandbox keep DocuSign's polling rule (see {@link SandboxOptions.pollingRule}). */

@@ -190,7 +190,7 @@ export async function createServices(
   }
   try {
     const blobs = createBlobStore(options.dataDir);
-    const documentWork = overrides.documentWork ?? createDocumentWork();
+    const documentWork = overrides.documentWork ?? createDocumentWork({ warm: options.warmDocumentThread === true });
     const accounts = accountsRepository(db);
     const envelopes = envelopesRepository(db);
     const templates = templatesRepository(db);

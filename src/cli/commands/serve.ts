@@ -36,6 +36,8 @@ const handler: CommandHandler = async ({ options, io, signal }) => {
   }
   const requestLog = lineBatch((text) => io.stdout.write(text));
   const sandbox = await startSandbox({
+    // A long-lived server: its first document finds a thread with the PDF libraries compiled.
+    warmDocumentThread: true,
     host: options['host'] as string | undefined,
     publicUrl: options['publicUrl'] as string | undefined,
     ...(options['allowKeyGeneration'] === true ? { allowKeyGeneration: true } : {}),

@@ -1,5 +1,4 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
-import { SignJWT } from 'jose';
 import type { Secret } from '../../secret.js';
 
 /** The scopes signrun asks for: the eSignature API, acting for the configured user. */
@@ -38,6 +37,9 @@ export function readPrivateKey(pem: Secret): KeyObject {
 
 /** Signs the grant's assertion with jose (RS256), as DocuSign's JWT grant asks. */
 export async function signAssertion(claims: AssertionClaims, key: KeyObject): Promise<string> {
+  // Loaded on first signing: reading the configuration (readPrivateKey, from
+  // validate, plan and status too) does not need jose's ~50 modules.
+  const { SignJWT } = await import('jose');
   return new SignJWT({ scope: claims.scope })
     .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
     .setIssuer(claims.integrationKey)

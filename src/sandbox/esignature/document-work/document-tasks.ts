@@ -7,7 +7,7 @@ import { parseMultipart, type MultipartPart } from '../../platform/http/multipar
 import { combinePdfs, exactPageCount } from '../../platform/pdf/combine.js';
 import { stampSignatures, type SignatureStamp } from '../../platform/pdf/stamp-signatures.js';
 import type { SandboxCa } from '../../platform/seal/sandbox-ca.js';
-import { createPdfSealer, type PdfSealer, type SealOptions } from '../../platform/seal/seal-pdf.js';
+import type { PdfSealer, SealOptions } from '../../platform/seal/seal-pdf.js';
 import { certificatePdf, type CertificateInput } from '../envelopes/documents/certificate.js';
 import { documentPdf, type DocGenIntake } from '../envelopes/documents/document-intake.js';
 import { pdfPortfolio } from '../envelopes/documents/portfolio.js';
@@ -116,7 +116,7 @@ function taskOf(task: DocumentTask): Promise<unknown> {
     case 'stamp':
       return stampSignatures(task.bytes, task.stamps, task.others);
     case 'seal':
-      return sealerOf(task.ca)(task.bytes, task.options);
+      return sealerOf(task.ca).then((seal) => seal(task.bytes, task.options));
     case 'combine':
       return combinePdfs(task.parts.map(asBuffer));
     case 'mergeFields':
@@ -156,17 +156,23 @@ async function pageSizes(bytes: Uint8Array): Promise<TabSize[]> {
 }
 
 // Decrypting the PKCS#12 costs ~200 ms (seal/sandbox-signer.ts): once per thread and key.
-const sealers = new Map<string, PdfSealer>();
-function sealerOf(key: SealingKey): PdfSealer {
+const sealers = new Map<string, Promise<PdfSealer>>();
+function sealerOf(key: SealingKey): Promise<PdfSealer> {
   let sealer = sealers.get(key.passphrase);
   if (sealer === undefined) {
-    sealer = createPdfSealer({
-      p12: asBuffer(key.p12),
-      passphrase: key.passphrase,
-      rootCertPem: '',
-      sealingCertPem: '',
-    });
+    // Loaded with the first seal: node-forge and @signpdf are for completed
+    // envelopes only, not for every thread's start (issue 38).
+    sealer = import('../../platform/seal/seal-pdf.js').then(({ createPdfSealer }) =>
+      createPdfSealer({
+        p12: asBuffer(key.p12),
+        passphrase: key.passphrase,
+        rootCertPem: '',
+        sealingCertPem: '',
+      }),
+    );
     sealers.set(key.passphrase, sealer);
+    // A key that could not be read is not kept: the next seal tries again, as before.
+    sealer.catch(() => sealers.delete(key.passphrase));
   }
   return sealer;
 }

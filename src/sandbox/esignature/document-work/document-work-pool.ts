@@ -37,15 +37,21 @@ export interface DocumentWorkOptions {
   script?: URL;
   /** Given to the worker script as `workerData` (a test's gate on the built worker). */
   workerData?: unknown;
+  /**
+   * Start one thread now and keep it (`serve`): the first document then finds
+   * pdf.js, pdf-lib and mammoth compiled. Default false: the first thread
+   * starts with the first task, and a pool that gets none costs nothing.
+   */
+  warm?: boolean;
 }
 
 const defaults = { deadlineMs: 8000, memoryMb: 384 };
 
 /**
- * The sandbox's document work on a warm pool of worker threads (piscina):
- * one thread is started with the sandbox and keeps pdf.js, pdf-lib and
- * mammoth compiled, more are started as documents come (up to `threads`)
- * and leave after a minute idle. Each task has a deadline and a memory
+ * The sandbox's document work on a pool of worker threads (piscina):
+ * threads are started as documents come (up to `threads`) and leave after a
+ * minute idle; a warm pool (`serve`) starts one with the sandbox and keeps
+ * it, with pdf.js, pdf-lib and mammoth compiled. Each task has a deadline and a memory
  * limit; a thread that passes either is ended and replaced, and its request
  * answered FORMAT_CONVERSION_ERROR, as DocuSign answers a document it cannot
  * convert. Without a compiled worker (under the TypeScript test runner) the
@@ -57,7 +63,7 @@ export function createDocumentWork(options: DocumentWorkOptions = {}): DocumentW
   const deadlineMs = options.deadlineMs ?? defaults.deadlineMs;
   const pool = new Piscina({
     filename: script.href,
-    minThreads: 1,
+    minThreads: options.warm === true ? 1 : 0,
     maxThreads: options.threads ?? Math.max(2, availableParallelism()),
     idleTimeout: 60_000,
     resourceLimits: { maxOldGenerationSizeMb: options.memoryMb ?? defaults.memoryMb },
