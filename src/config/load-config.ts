@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { Ajv, type ErrorObject } from 'ajv';
+import type { Ajv, ErrorObject } from 'ajv';
 import { cosmiconfig } from 'cosmiconfig';
 import { makeSecret, shownUrl } from '../secret.js';
 import type { Diagnostic } from '../jobs/model.js';
@@ -80,7 +80,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
   const shown = found ? show(found.filepath) : undefined;
   const warnings: Diagnostic[] = [];
   if (found && !found.isEmpty) {
-    const errors = checkConfigFile(file, found.filepath, shown!, warnings);
+    const errors = await checkConfigFile(file, found.filepath, shown!, warnings);
     if (errors) return { ok: false, errors };
   }
   // The environment wins over the file (DESIGN.md, "Credentials").
@@ -216,13 +216,14 @@ async function findConfigFile(
 }
 
 /** The file against schemas/config.schema.json (its errors; undefined: valid), and a warning for each secret written in it. */
-function checkConfigFile(
+async function checkConfigFile(
   file: ConfigFile,
   filepath: string,
   shown: string,
   warnings: Diagnostic[],
-): Diagnostic[] | undefined {
-  validateConfig ??= new Ajv({ allErrors: true, strict: false }).compile(
+): Promise<Diagnostic[] | undefined> {
+  // ajv (60-odd modules) is loaded only when there is a file to check: most runs configure by the environment.
+  validateConfig ??= new (await import('ajv')).Ajv({ allErrors: true, strict: false }).compile(
     JSON.parse(readFileSync(new URL('../../schemas/config.schema.json', import.meta.url), 'utf8')) as object,
   );
   if (!validateConfig(file)) {
