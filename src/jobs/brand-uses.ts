@@ -9,7 +9,7 @@ import { fieldName } from './schema-check.js';
  * (SR_BRAND_AND_BRAND_ID), and the name (ignoring case) must be a present
  * brand of an account entry of the same job file (SR_BRAND_NAME_UNKNOWN) —
  * checked offline, at the line. Whether the sending account has it is the
- * run's to find (runner/resources/account-brand-names.ts), before anything is sent. A
+ * run's to find (runner/resources/account/account-brand-names.ts), before anything is sent. A
  * name holding a `${…}` reference is left to that check.
  */
 export function checkBrandUses(job: RawJobFile, ctx: JobContext): void {

@@ -201,7 +201,7 @@ export interface ResolvedEnvelope {
   /**
    * `brand:` in the job file: a brand kept as code, by brandName. The run
    * looks it up in the sending account before anything is sent and sets
-   * `brandId` (runner/resources/account-brand-names.ts). Content: in the digest by name.
+   * `brandId` (runner/resources/account/account-brand-names.ts). Content: in the digest by name.
    */
   brandName?: string;
   /** Requested initial status; `voided`: void it if it was sent (issue 12), never send it. */

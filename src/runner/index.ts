@@ -1,7 +1,7 @@
 export { runJobs, run, PreflightError, type RunOptions } from './run.js';
 export type { CommandRunOptions } from './command-run.js';
 export { runEnvelope, type EnvelopeContext } from './envelopes/envelope-pipeline.js';
-export { runAccount, type AccountContext } from './resources/account-pipeline.js';
+export { runAccount, type AccountContext } from './resources/account/account-pipeline.js';
 export { checkTemplates, type PreflightProblem, type TemplateFacts } from './templates/template-check.js';
 export { envelopeDefinitionOf, expectedApiCalls } from './envelopes/envelope-definition.js';
 export { scheduleLazily } from './schedule.js';

@@ -14,10 +14,10 @@ import { checkTemplates, definedRoles, PreflightError } from './templates/templa
 import type { JobKindField, JobPlanContext } from './resources/job-resource-kind.js';
 import { jobResourceKinds } from './resources/job-resource-kinds.js';
 import { templateHomeProblems, withTemplateHomes } from './templates/template-homes.js';
-import { brandsKeptFor, resolveBrandNames } from './resources/account-brand-names.js';
+import { brandsKeptFor, resolveBrandNames } from './resources/account/account-brand-names.js';
 import type { RunTarget } from './run-summary.js';
 
-export { accountExists } from './resources/accounts.js';
+export { accountExists } from './resources/kinds/accounts.js';
 import type { SigningUrls } from '../config/types.js';
 import type { OrganizationAccess } from './organization/admin-access.js';
 import { OrganizationRecords } from './organization/organization-record.js';

@@ -15,7 +15,7 @@ import type { AccountResult, EnvelopeResult, SummaryCollector } from './run-summ
 import type { RunEvent } from './run-events.js';
 import { scheduleLazily } from './schedule.js';
 import type { CallBudget } from './call-budget.js';
-import { brandMissingMessage, lacksBrand } from './resources/account-brand-names.js';
+import { brandMissingMessage, lacksBrand } from './resources/account/account-brand-names.js';
 import type { OrganizationRun } from './organization/organization-run.js';
 
 /** An item of the plan to execute, with its place in the job files (among envelopes, or among accounts). */

@@ -17,7 +17,7 @@ import {
   describesSendingAccount,
   lacksBrand,
   resolveBrandNames,
-} from './resources/account-brand-names.js';
+} from './resources/account/account-brand-names.js';
 export { PreflightError } from './templates/template-check.js';
 import { commandRun, type CommandRunOptions } from './command-run.js';
 import { bulkSendGroups, bulkSendProblems, goesInBulk } from './bulk-send/bulk-send-fit.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadJobs } from '../../src/jobs/index.js';
 import type { Diagnostic, LoadResult, ResolvedJob } from '../../src/jobs/model.js';
-import { planAccountTemplates } from '../../src/runner/resources/account-templates.js';
+import { planAccountTemplates } from '../../src/runner/resources/kinds/account-templates.js';
 import { repoRoot } from '../helpers/run-cli.js';
 
 // Issue 23, the job side: an account entry's `templates:` (keys of the file's

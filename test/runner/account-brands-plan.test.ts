@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { decideContents, type FoundPeople } from '../../src/runner/resources/account-contents-plan.js';
+import { decideContents, type FoundPeople } from '../../src/runner/resources/account/account-contents-plan.js';
 import { itemIdentity } from '../../src/runner/resources/item-decision.js';
-import { brandDigest, findBrand } from '../../src/runner/resources/brands.js';
-import { connectDigest, findConnect } from '../../src/runner/resources/connect-configurations.js';
+import { brandDigest, findBrand } from '../../src/runner/resources/kinds/brands.js';
+import { connectDigest, findConnect } from '../../src/runner/resources/kinds/connect-configurations.js';
 import type { ResolvedAccount, ResolvedBrand, ResolvedConnect } from '../../src/jobs/model.js';
 import type { AccountItemProgress } from '../../src/state/journal-progress.js';
 import { makeSecret } from '../../src/secret.js';

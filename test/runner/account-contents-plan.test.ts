@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decideContents, type FoundPeople } from '../../src/runner/resources/account-contents-plan.js';
+import { decideContents, type FoundPeople } from '../../src/runner/resources/account/account-contents-plan.js';
 import { itemIdentity } from '../../src/runner/resources/item-decision.js';
-import { findUser, userDigest } from '../../src/runner/resources/users.js';
+import { findUser, userDigest } from '../../src/runner/resources/kinds/users.js';
 import type { ResolvedAccount } from '../../src/jobs/model.js';
 import type { AccountItemProgress } from '../../src/state/journal-progress.js';
 

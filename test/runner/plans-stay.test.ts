@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadJobs } from '../../src/jobs/index.js';
 import type { LoadResult, ResolvedAccount } from '../../src/jobs/model.js';
-import { contentsCalls, decideContents, type FoundPeople } from '../../src/runner/resources/account-contents-plan.js';
+import {
+  contentsCalls,
+  decideContents,
+  type FoundPeople,
+} from '../../src/runner/resources/account/account-contents-plan.js';
 import type { AccountItemProgress } from '../../src/state/journal-progress.js';
 import { repoRoot, runCli } from '../helpers/run-cli.js';
 

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AccountPlan, TemplatePlan } from '../../src/runner/plan-types.js';
-import { accounts } from '../../src/runner/resources/accounts.js';
+import { accounts } from '../../src/runner/resources/kinds/accounts.js';
 import { jobResourceKinds } from '../../src/runner/resources/job-resource-kinds.js';
-import { jobTemplates } from '../../src/runner/resources/job-templates.js';
+import { jobTemplates } from '../../src/runner/resources/kinds/job-templates.js';
 import {
   organizationKindOf,
   organizationResourceKinds,

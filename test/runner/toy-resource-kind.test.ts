@@ -10,7 +10,7 @@ import { makeSecret } from '../../src/secret.js';
 import { openJournal, readJournal } from '../../src/state/journal.js';
 import { journalProgress } from '../../src/state/journal-progress.js';
 import { accountEntryOf } from '../../src/runner/import/import-account-entry.js';
-import { convergeContents } from '../../src/runner/resources/account-contents-pipeline.js';
+import { convergeContents } from '../../src/runner/resources/account/account-contents-pipeline.js';
 import {
   contentsCalls,
   decideContents,
@@ -18,10 +18,10 @@ import {
   readPeople,
   unusedPeople,
   type FoundPeople,
-} from '../../src/runner/resources/account-contents-plan.js';
+} from '../../src/runner/resources/account/account-contents-plan.js';
 import {
   accountEntryKindsSource,
-  kindsFolder,
+  kindModulesFolder,
   locateEntries,
   locateKinds,
   orderKinds,
@@ -74,7 +74,7 @@ async function load(body: string) {
 }
 
 beforeAll(async () => {
-  located = orderKinds(await locateKinds([kindsFolder, toyKinds]));
+  located = orderKinds(await locateKinds([kindModulesFolder, toyKinds]));
   kinds = located.map((k) => k.kind);
   entries = (await locateEntries(kinds, [toyEntries])).map((e) => e.entry);
   const loaded = await load(`    stamps:

@@ -3,7 +3,7 @@ import { slugOf } from '../../jobs/template-job-file.js';
 import type { FoundPeople } from '../plan-types.js';
 import type { AccountResourceKind, ImportEntryContext } from '../resources/resource-kind.js';
 import { resourceKinds } from '../resources/resource-kinds.js';
-import { findUser } from '../resources/users.js';
+import { findUser } from '../resources/kinds/users.js';
 
 // What `signrun import account` writes of an account: the `accounts:` entry
 // that `signrun plan` compares with that very account and finds equal. The

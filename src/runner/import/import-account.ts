@@ -327,7 +327,7 @@ async function importOrganizationOnly(
     accountName: organization.accountName,
     accountId: organization.accountId,
     ...organizationFieldsOf(organization),
-    // Kept through the organisation for its accounts (resources/groups.ts), as its settings are.
+    // Kept through the organisation for its accounts (resources/kinds/groups.ts), as its settings are.
     ...(organization.groups.length > 0 ? { groups: organization.groups.map((groupName) => ({ groupName })) } : {}),
   };
   const leftOut = [

@@ -7,14 +7,14 @@ import { accountSettingNames } from '../../envelope/account-setting-names.js';
 import { builtInGroups, sameName } from '../../envelope/account-role-settings.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import { organizationAccess } from '../organization/admin-access.js';
-import { exportedSettings } from '../resources/account-settings.js';
+import { exportedSettings } from '../resources/kinds/account-settings.js';
 
 // `signrun import account --organization <id>`: what an account of an
 // organisation is to its organisation (DocuSign's Admin API) — its name
 // among the organisation's asset-group accounts, and its settings as the
-// organisation's settings export gives them (the read resources/account-settings.ts
+// organisation's settings export gives them (the read resources/kinds/account-settings.ts
 // makes for `plan`, so `plan` of the written entry compares like with like),
-// and its groups as the organisation lists them (resources/groups.ts).
+// and its groups as the organisation lists them (resources/kinds/groups.ts).
 
 /** An account of an organisation, as its Admin API reads it. */
 export interface OrganizationAccountReading {

@@ -13,7 +13,7 @@ import { workState, type OrganizationRecord, type WorkInFlight } from './organiz
 // organisation's asset-group accounts are the record (by the account's
 // name), and its creations and clones still running are followed, never
 // asked again. The one place that decides and provisions such an account;
-// the account's pipeline (resources/account-pipeline.ts) calls it instead of
+// the account's pipeline (resources/account/account-pipeline.ts) calls it instead of
 // the distributor path.
 
 /** Whether an entry is provisioned through its organisation. */

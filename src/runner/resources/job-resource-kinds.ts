@@ -1,7 +1,7 @@
 // Generated from the kind modules of src/runner/resources/ by `npm run docs:kinds`
 // (src/runner/resources/kind-files.ts): each kind's place comes from its `after`. Do not edit by hand.
 import type { JobResourceKind } from './job-resource-kind.js';
-import { jobTemplates } from './job-templates.js';
+import { jobTemplates } from './kinds/job-templates.js';
 
 /**
  * The catalogue of the kinds whose parent is the job file (`parent: 'job'`),

@@ -11,14 +11,18 @@ import type { AccountResourceKind } from './resource-kind.js';
 // the `kind` enum of report.json's schema. test/runner/kind-files.test.ts
 // fails when one is stale.
 //
-// A kind module is a module of src/runner/resources/ that exports its kind,
-// an object that `satisfies AccountResourceKind` (a string `kind`, `words`,
-// and `count`, `calls` and `converge`): every module of the folder is
-// imported to find them, except the generated catalogue and the `write-*`
-// scripts (which write when imported).
+// A kind module is a module of src/runner/resources/kinds/ that exports its
+// kind, an object that `satisfies AccountResourceKind` (a string `kind`,
+// `words`, and `count`, `calls` and `converge`) or a kind of another parent
+// (`parent: 'job'` or `'organization'`): every module of the folder is
+// imported to find them, except generated catalogues and `write-*` scripts
+// (which write when imported).
 
-/** The runner's kinds' folder, where the catalogue is written, in src/ and dist/ alike. */
+/** Where the catalogues are written (the modules they import are named from here), in src/ and dist/ alike. */
 export const kindsFolder = new URL('./', import.meta.url);
+
+/** The kinds' own modules, one a kind. */
+export const kindModulesFolder = new URL('./kinds/', import.meta.url);
 
 /** The generated catalogue's own file name (without its extension). */
 const catalogueModule = 'resource-kinds';
@@ -80,7 +84,7 @@ function isResourceKind(value: unknown): value is AccountResourceKind {
  * order ({@link orderKinds} orders them). Two modules declaring one `kind`
  * name is an error.
  */
-export async function locateKinds(folders: readonly URL[] = [kindsFolder]): Promise<KindExport[]> {
+export async function locateKinds(folders: readonly URL[] = [kindModulesFolder]): Promise<KindExport[]> {
   const found: KindExport[] = [];
   for (const folder of folders)
     for (const file of modulesOf(folder, [catalogueModule, ...Object.values(parentCatalogueModules)])) {
@@ -262,7 +266,7 @@ export interface ParentKindExport {
 /** The kinds whose `parent` is `parent` that the modules of `folders` export, each once (ordered by {@link orderKinds}). */
 export async function locateParentKinds(
   parent: OtherParent,
-  folders: readonly URL[] = [kindsFolder],
+  folders: readonly URL[] = [kindModulesFolder],
 ): Promise<ParentKindExport[]> {
   const found: ParentKindExport[] = [];
   for (const folder of folders)

@@ -6,7 +6,7 @@ import type { AccountPlan } from '../plan-types.js';
 import type { AccountResult } from '../run-results.js';
 import type { OrganizationAccess } from '../organization/admin-access.js';
 import type { OrganizationRecords } from '../organization/organization-record.js';
-import type { AccountContext } from './account-pipeline.js';
+import type { AccountContext } from './account/account-pipeline.js';
 import type { ResourceKindBase } from './resource-kind.js';
 
 // A resource kind whose parent is an organisation (`parent: 'organization'`):

@@ -1,6 +1,6 @@
 // Generated from the kind modules of src/runner/resources/ by `npm run docs:kinds`
 // (src/runner/resources/kind-files.ts): each kind's place comes from its `after`. Do not edit by hand.
-import { accounts } from './accounts.js';
+import { accounts } from './kinds/accounts.js';
 import type { OrganizationResourceKind } from './organization-resource-kind.js';
 
 /**

@@ -1,14 +1,14 @@
 // Generated from the kind modules of src/runner/resources/ by `npm run docs:kinds`
 // (src/runner/resources/kind-files.ts): each kind's place comes from its `after`. Do not edit by hand.
 import type { AccountResourceKind } from './resource-kind.js';
-import { accountSettings } from './account-settings.js';
-import { accountTemplates } from './account-templates.js';
-import { brands } from './brands.js';
-import { connectConfigurations } from './connect-configurations.js';
-import { groups } from './groups.js';
-import { organizationUsers } from './organization-users.js';
-import { permissionProfiles } from './permission-profiles.js';
-import { users } from './users.js';
+import { accountSettings } from './kinds/account-settings.js';
+import { accountTemplates } from './kinds/account-templates.js';
+import { brands } from './kinds/brands.js';
+import { connectConfigurations } from './kinds/connect-configurations.js';
+import { groups } from './kinds/groups.js';
+import { organizationUsers } from './kinds/organization-users.js';
+import { permissionProfiles } from './kinds/permission-profiles.js';
+import { users } from './kinds/users.js';
 
 /**
  * The catalogue of what an account entry keeps inside the account, in

@@ -1,8 +1,8 @@
-import type { TemplatePlan } from '../plan-types.js';
-import { TemplateLedger } from '../templates/template-ledger.js';
-import { planTemplates } from '../templates/template-plan.js';
-import { runTemplate } from '../templates/template-pipeline.js';
-import type { JobResourceKind } from './job-resource-kind.js';
+import type { TemplatePlan } from '../../plan-types.js';
+import { TemplateLedger } from '../../templates/template-ledger.js';
+import { planTemplates } from '../../templates/template-plan.js';
+import { runTemplate } from '../../templates/template-pipeline.js';
+import type { JobResourceKind } from '../job-resource-kind.js';
 
 // The job file's top-level `templates:` (templates kept as code) as a
 // resource kind whose parent is the job: kept in the account signrun runs

@@ -1,13 +1,13 @@
-import type { ResolvedAccount } from '../../jobs/model.js';
-import type { AccountPeople } from '../../client/account-people.js';
-import type { Journal } from '../../state/journal.js';
-import type { AccountItemProgress } from '../../state/journal-progress.js';
-import { SignrunError } from '../../errors/signrun-error.js';
-import type { AccountItemPlan, FoundPeople } from '../plan-types.js';
-import { itemErrorOf } from '../envelopes/envelope-pipeline.js';
-import type { AccountItemResult } from '../run-results.js';
-import type { AccountResourceKind, ConvergeContext, OrganizationContext } from './resource-kind.js';
-import { resourceKinds } from './resource-kinds.js';
+import type { ResolvedAccount } from '../../../jobs/model.js';
+import type { AccountPeople } from '../../../client/account-people.js';
+import type { Journal } from '../../../state/journal.js';
+import type { AccountItemProgress } from '../../../state/journal-progress.js';
+import { SignrunError } from '../../../errors/signrun-error.js';
+import type { AccountItemPlan, FoundPeople } from '../../plan-types.js';
+import { itemErrorOf } from '../../envelopes/envelope-pipeline.js';
+import type { AccountItemResult } from '../../run-results.js';
+import type { AccountResourceKind, ConvergeContext, OrganizationContext } from '../resource-kind.js';
+import { resourceKinds } from '../resource-kinds.js';
 
 /** What converging an account's contents needs. */
 export interface ContentsContext {

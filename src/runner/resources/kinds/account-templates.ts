@@ -1,11 +1,11 @@
-import type { AccountClient } from '../../client/esignature-client.js';
-import type { ResolvedAccount, ResolvedTemplate } from '../../jobs/model.js';
-import type { AccountItemProgress } from '../../state/journal-progress.js';
-import type { AccountItemPlan, TemplateDecision, TemplatePlan } from '../plan-types.js';
-import { TemplateLedger } from '../templates/template-ledger.js';
-import { planTemplate, templateCalls } from '../templates/template-plan.js';
-import { convergeTemplate, deleteDuplicates } from '../templates/template-pipeline.js';
-import type { AccountResourceKind } from './resource-kind.js';
+import type { AccountClient } from '../../../client/esignature-client.js';
+import type { ResolvedAccount, ResolvedTemplate } from '../../../jobs/model.js';
+import type { AccountItemProgress } from '../../../state/journal-progress.js';
+import type { AccountItemPlan, TemplateDecision, TemplatePlan } from '../../plan-types.js';
+import { TemplateLedger } from '../../templates/template-ledger.js';
+import { planTemplate, templateCalls } from '../../templates/template-plan.js';
+import { convergeTemplate, deleteDuplicates } from '../../templates/template-pipeline.js';
+import type { AccountResourceKind } from '../resource-kind.js';
 
 // An account entry's `templates:` (keys of the job file's templates) decided
 // in that account with the very code that decides the configured account's

@@ -1,10 +1,10 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import type { ResolvedAccount, ResolvedMembership } from '../../jobs/model.js';
-import type { AccountItemPlan } from '../plan-types.js';
-import { followWork } from '../organization/follow-work.js';
-import { digestOf, itemDecision, lower, settledOutcome } from './item-decision.js';
-import type { AccountResourceKind, ConvergeContext, OrganizationContext } from './resource-kind.js';
+import type { ResolvedAccount, ResolvedMembership } from '../../../jobs/model.js';
+import type { AccountItemPlan } from '../../plan-types.js';
+import { followWork } from '../../organization/follow-work.js';
+import { digestOf, itemDecision, lower, settledOutcome } from '../item-decision.js';
+import type { AccountResourceKind, ConvergeContext, OrganizationContext } from '../resource-kind.js';
 
 // The users of the job's `organization:` who belong to an account entry
 // (DocuSign's Admin API: the organisation's users and their memberships):
@@ -15,7 +15,7 @@ import type { AccountResourceKind, ConvergeContext, OrganizationContext } from '
 // CSV says what became of each row: a rejected row fails its user, named at
 // its line of the import and of the job's CSV.
 
-declare module '../plan-types.js' {
+declare module '../../plan-types.js' {
   interface FoundPeople {
     /** The account's users as its organisation lists them (email, membership id), read only when the entry keeps some. */
     organizationUsers?: Array<{ email: string; id: string }>;

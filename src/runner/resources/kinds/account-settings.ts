@@ -1,9 +1,9 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import type { AdminClient } from '../../client/admin/admin-client.js';
-import { followWork } from '../organization/follow-work.js';
-import { digestOf, itemDecision, settledOutcome, shown } from './item-decision.js';
-import type { AccountResourceKind, OrganizationContext } from './resource-kind.js';
+import type { AdminClient } from '../../../client/admin/admin-client.js';
+import { followWork } from '../../organization/follow-work.js';
+import { digestOf, itemDecision, settledOutcome, shown } from '../item-decision.js';
+import type { AccountResourceKind, OrganizationContext } from '../resource-kind.js';
 
 // DocuSign's account settings kept as code (`settings:` of an entry with
 // organizationId; accountSettingsInformation's names, checked at load):
@@ -12,7 +12,7 @@ import type { AccountResourceKind, OrganizationContext } from './resource-kind.j
 // column per account). Each setting is an item: what differs, and whether
 // it was changed outside signrun (the journal's digest is the file's).
 
-declare module '../plan-types.js' {
+declare module '../../plan-types.js' {
   interface FoundPeople {
     /** The account's settings as its organisation exports them (accountSettingsInformation names), read only when the entry keeps some. */
     settings?: Record<string, string>;

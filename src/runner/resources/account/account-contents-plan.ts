@@ -1,15 +1,15 @@
-import type { ResolvedAccount } from '../../jobs/model.js';
-import { AccountPeople } from '../../client/account-people.js';
-import { AccountClient, type EsignatureClient } from '../../client/esignature-client.js';
-import { realTiming } from '../../client/timing.js';
-import type { OrganizationAccess } from '../organization/admin-access.js';
-import { keptThroughOrganization, type AccountResourceKind, type OrganizationContext } from './resource-kind.js';
-import type { AccountItemProgress, JournalProgress } from '../../state/journal-progress.js';
-import type { AccountContentsPlan, AccountDecision, AccountItemPlan, FoundPeople } from '../plan-types.js';
-import { identityOf } from '../identity.js';
-import { resourceKinds } from './resource-kinds.js';
+import type { ResolvedAccount } from '../../../jobs/model.js';
+import { AccountPeople } from '../../../client/account-people.js';
+import { AccountClient, type EsignatureClient } from '../../../client/esignature-client.js';
+import { realTiming } from '../../../client/timing.js';
+import type { OrganizationAccess } from '../../organization/admin-access.js';
+import { keptThroughOrganization, type AccountResourceKind, type OrganizationContext } from '../resource-kind.js';
+import type { AccountItemProgress, JournalProgress } from '../../../state/journal-progress.js';
+import type { AccountContentsPlan, AccountDecision, AccountItemPlan, FoundPeople } from '../../plan-types.js';
+import { identityOf } from '../../identity.js';
+import { resourceKinds } from '../resource-kinds.js';
 
-export type { AccountItemAction, AccountItemKind, AccountItemPlan, FoundPeople } from '../plan-types.js';
+export type { AccountItemAction, AccountItemKind, AccountItemPlan, FoundPeople } from '../../plan-types.js';
 
 // The plan of what an account entry keeps inside the account: the catalogue
 // of resource kinds (resources/resource-kinds.ts) walked in its order; each

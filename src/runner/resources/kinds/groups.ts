@@ -1,12 +1,12 @@
-import { groupsEntry } from '../../jobs/account-entries/groups.js';
-import type { ResolvedGroup } from '../../jobs/model.js';
-import type { GroupWire } from '../../client/account-people.js';
-import type { AccountItemPlan, FoundPeople } from '../plan-types.js';
-import { digestOf, earliest, itemDecision, lower, same, settledOutcome, shown, writeCalls } from './item-decision.js';
+import { groupsEntry } from '../../../jobs/account-entries/groups.js';
+import type { ResolvedGroup } from '../../../jobs/model.js';
+import type { GroupWire } from '../../../client/account-people.js';
+import type { AccountItemPlan, FoundPeople } from '../../plan-types.js';
+import { digestOf, earliest, itemDecision, lower, same, settledOutcome, shown, writeCalls } from '../item-decision.js';
 import { keepsPeople, missingProfile, profileIdOf } from './permission-profiles.js';
-import type { AccountResourceKind, ConvergeContext, OrganizationContext, ResourceImport } from './resource-kind.js';
-import type { RawAccount } from '../../jobs/raw-job.js';
-import { builtInGroups, sameName } from '../../envelope/account-role-settings.js';
+import type { AccountResourceKind, ConvergeContext, OrganizationContext, ResourceImport } from '../resource-kind.js';
+import type { RawAccount } from '../../../jobs/raw-job.js';
+import { builtInGroups, sameName } from '../../../envelope/account-role-settings.js';
 
 // An account's groups (DocuSign's #/definitions/group): found by name,
 // compared by their permission profile. Converged after the profiles they

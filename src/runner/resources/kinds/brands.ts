@@ -1,19 +1,19 @@
-import { brandsEntry } from '../../jobs/account-entries/brands.js';
-import type { ResolvedBrand } from '../../jobs/model.js';
-import { AccountBrands, type BrandWire } from '../../client/account-brands.js';
-import { brandLogoTypes, logoContentType, logoExtensions, type BrandLogoType } from '../../envelope/brand-logo.js';
-import type { RawBrand } from '../../jobs/raw-job.js';
-import { slugOf } from '../../jobs/template-job-file.js';
+import { brandsEntry } from '../../../jobs/account-entries/brands.js';
+import type { ResolvedBrand } from '../../../jobs/model.js';
+import { AccountBrands, type BrandWire } from '../../../client/account-brands.js';
+import { brandLogoTypes, logoContentType, logoExtensions, type BrandLogoType } from '../../../envelope/brand-logo.js';
+import type { RawBrand } from '../../../jobs/raw-job.js';
+import { slugOf } from '../../../jobs/template-job-file.js';
 import { dropDuplicates } from './drop-duplicates.js';
-import { digestOf, itemDecision, lower, same, settledOutcome, shown, writeCalls } from './item-decision.js';
-import type { AccountResourceKind, ImportEntryContext, ResourceImport } from './resource-kind.js';
+import { digestOf, itemDecision, lower, same, settledOutcome, shown, writeCalls } from '../item-decision.js';
+import type { AccountResourceKind, ImportEntryContext, ResourceImport } from '../resource-kind.js';
 
 // An account's brands (DocuSign's #/definitions/brand): found by name,
 // compared field by field and their logos by sha256 (the journal keeps
 // digests, never the images). Converged after the users: nothing of the
 // people depends on them.
 
-declare module '../plan-types.js' {
+declare module '../../plan-types.js' {
   interface FoundPeople {
     /** The account's brands, read only when the entry keeps brands; each with the sha256 of the logos the entry gives. */
     brands?: FoundBrand[];

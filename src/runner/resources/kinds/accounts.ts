@@ -1,16 +1,16 @@
-import type { AccountClient } from '../../client/esignature-client.js';
-import type { ResolvedAccount, ResolvedJob } from '../../jobs/model.js';
-import { ClientHttpError } from '../../client/client-errors.js';
-import { serviceErrorMeans } from '../../client/service-error-classes.js';
-import { decideAccount, type DecisionSources } from '../decide.js';
-import { identityOf } from '../identity.js';
-import type { AccountPlan } from '../plan-types.js';
-import { cloneSourcesFirst } from '../organization/clone-order.js';
-import { organizationActionWords } from '../organization/organization-accounts.js';
-import { planOrganizationAccount } from '../organization/organization-run.js';
-import { contentsCalls, hasContents, planAccountContents } from './account-contents-plan.js';
-import { runAccount } from './account-pipeline.js';
-import type { AccountsPlanContext, OrganizationResourceKind } from './organization-resource-kind.js';
+import type { AccountClient } from '../../../client/esignature-client.js';
+import type { ResolvedAccount, ResolvedJob } from '../../../jobs/model.js';
+import { ClientHttpError } from '../../../client/client-errors.js';
+import { serviceErrorMeans } from '../../../client/service-error-classes.js';
+import { decideAccount, type DecisionSources } from '../../decide.js';
+import { identityOf } from '../../identity.js';
+import type { AccountPlan } from '../../plan-types.js';
+import { cloneSourcesFirst } from '../../organization/clone-order.js';
+import { organizationActionWords } from '../../organization/organization-accounts.js';
+import { planOrganizationAccount } from '../../organization/organization-run.js';
+import { contentsCalls, hasContents, planAccountContents } from '../account/account-contents-plan.js';
+import { runAccount } from '../account/account-pipeline.js';
+import type { AccountsPlanContext, OrganizationResourceKind } from '../organization-resource-kind.js';
 
 // The account entries (`accounts:`) as a resource kind whose parent is an
 // organisation (organization-resource-kind.ts): decided by decide.ts (a

@@ -1,19 +1,19 @@
-import { connectEntry } from '../../jobs/account-entries/connect.js';
+import { connectEntry } from '../../../jobs/account-entries/connect.js';
 import { createHash } from 'node:crypto';
-import type { ResolvedConnect } from '../../jobs/model.js';
-import { AccountBrands, type ConnectConfigurationWire } from '../../client/account-brands.js';
-import type { AccountItemProgress } from '../../state/journal-progress.js';
+import type { ResolvedConnect } from '../../../jobs/model.js';
+import { AccountBrands, type ConnectConfigurationWire } from '../../../client/account-brands.js';
+import type { AccountItemProgress } from '../../../state/journal-progress.js';
 import { dropDuplicates } from './drop-duplicates.js';
-import { digestOf, itemDecision, itemIdentity, lower, same, settledOutcome, writeCalls } from './item-decision.js';
-import type { AccountResourceKind, ResourceImport } from './resource-kind.js';
-import type { RawConnect } from '../../jobs/raw-job.js';
+import { digestOf, itemDecision, itemIdentity, lower, same, settledOutcome, writeCalls } from '../item-decision.js';
+import type { AccountResourceKind, ResourceImport } from '../resource-kind.js';
+import type { RawConnect } from '../../../jobs/raw-job.js';
 
 // An account's Connect configurations (DocuSign's
 // #/definitions/connectCustomConfiguration): found by name, compared field by
 // field as DocuSign keeps them; the listener's password, which the account
 // never answers, by the journal's digest. Converged after the brands.
 
-declare module '../plan-types.js' {
+declare module '../../plan-types.js' {
   interface FoundPeople {
     /** The account's Connect configurations, read only when the entry keeps some. */
     connect?: ConnectConfigurationWire[];

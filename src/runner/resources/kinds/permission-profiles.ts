@@ -1,10 +1,14 @@
-import { permissionProfilesEntry } from '../../jobs/account-entries/permission-profiles.js';
-import type { ResolvedAccount, ResolvedPermissionProfile } from '../../jobs/model.js';
-import type { AccountItemPlan, FoundPeople } from '../plan-types.js';
-import { digestOf, earliest, itemDecision, lower, same, settledOutcome, shown, writeCalls } from './item-decision.js';
-import type { AccountResourceKind, ConvergeContext, ResourceImport } from './resource-kind.js';
-import type { RawAccount } from '../../jobs/raw-job.js';
-import { accountRoleSettingNames, builtInPermissionProfiles, sameName } from '../../envelope/account-role-settings.js';
+import { permissionProfilesEntry } from '../../../jobs/account-entries/permission-profiles.js';
+import type { ResolvedAccount, ResolvedPermissionProfile } from '../../../jobs/model.js';
+import type { AccountItemPlan, FoundPeople } from '../../plan-types.js';
+import { digestOf, earliest, itemDecision, lower, same, settledOutcome, shown, writeCalls } from '../item-decision.js';
+import type { AccountResourceKind, ConvergeContext, ResourceImport } from '../resource-kind.js';
+import type { RawAccount } from '../../../jobs/raw-job.js';
+import {
+  accountRoleSettingNames,
+  builtInPermissionProfiles,
+  sameName,
+} from '../../../envelope/account-role-settings.js';
 
 // An account's permission profiles (DocuSign's #/definitions/permissionProfile):
 // found by name, compared setting by setting. Converged first: groups and

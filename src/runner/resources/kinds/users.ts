@@ -1,12 +1,12 @@
-import { usersEntry } from '../../jobs/account-entries/users.js';
-import type { ResolvedAccountUser } from '../../jobs/model.js';
-import type { UserWire } from '../../client/account-people.js';
-import type { AccountItemPlan, FoundPeople } from '../plan-types.js';
-import { digestOf, earliest, itemDecision, lower, same, shown, writeCalls } from './item-decision.js';
+import { usersEntry } from '../../../jobs/account-entries/users.js';
+import type { ResolvedAccountUser } from '../../../jobs/model.js';
+import type { UserWire } from '../../../client/account-people.js';
+import type { AccountItemPlan, FoundPeople } from '../../plan-types.js';
+import { digestOf, earliest, itemDecision, lower, same, shown, writeCalls } from '../item-decision.js';
 import { groupIdOf } from './groups.js';
 import { keepsPeople, missingProfile, profileIdOf } from './permission-profiles.js';
-import type { AccountResourceKind, ConvergeContext, ResourceImport } from './resource-kind.js';
-import type { RawAccount } from '../../jobs/raw-job.js';
+import type { AccountResourceKind, ConvergeContext, ResourceImport } from '../resource-kind.js';
+import type { RawAccount } from '../../../jobs/raw-job.js';
 
 // An account's users (DocuSign's #/definitions/userInformation): found by
 // email among the open ones (DocuSign keeps closed users; `state: absent`

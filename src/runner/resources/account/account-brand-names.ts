@@ -1,9 +1,9 @@
-import { AccountBrands } from '../../client/account-brands.js';
-import type { AccountClient } from '../../client/esignature-client.js';
-import type { ResolvedAccount, ResolvedEnvelope } from '../../jobs/model.js';
-import { findBrand } from './brands.js';
-import { describesAccountId } from '../../jobs/template-homes.js';
-import type { PreflightProblem } from '../templates/template-check.js';
+import { AccountBrands } from '../../../client/account-brands.js';
+import type { AccountClient } from '../../../client/esignature-client.js';
+import type { ResolvedAccount, ResolvedEnvelope } from '../../../jobs/model.js';
+import { findBrand } from '../kinds/brands.js';
+import { describesAccountId } from '../../../jobs/template-homes.js';
+import type { PreflightProblem } from '../../templates/template-check.js';
 
 const lower = (s: string | undefined) => (s ?? '').toLowerCase();
 
