@@ -57,7 +57,7 @@ describe('the files generated from the catalogue of resource kinds (run `npm run
       expect(read(`src/runner/resources/${parent}-resource-kinds.ts`)).toBe(parentKindsSource(parent, kinds));
       // The templates of the job file and the accounts of an organisation, each in one module.
       expect(kinds.map((k) => `${k.module}#${k.name}`)).toEqual(
-        parent === 'job' ? ['./job-templates#jobTemplates'] : ['./accounts#accounts'],
+        parent === 'job' ? ['./kinds/job-templates#jobTemplates'] : ['./kinds/accounts#accounts'],
       );
       for (const k of kinds) expect(resourceKinds).not.toContain(k.kind);
     }
