@@ -1,12 +1,11 @@
 import type { AccountClient } from '../../client/esignature-client.js';
 import type { ResolvedJob } from '../../jobs/model.js';
-import type { OutputFolder } from '../../output/output-folder.js';
-import type { Journal } from '../../state/journal.js';
 import type { JournalProgress } from '../../state/journal-progress.js';
 import type { Plan } from '../plan-types.js';
 import type { RunEvent } from '../run-events.js';
 import type { RunSummary, SummaryCollector, SummaryTotals } from '../run-summary.js';
 import type { ResourceKindBase } from './resource-kind.js';
+import type { TemplateContext } from '../templates/template-pipeline.js';
 
 // A resource kind whose parent is the job file itself (`parent: 'job'`): its
 // things are kept in the account signrun runs against, planned once for all
@@ -39,17 +38,13 @@ export interface JobPlanContext {
   keepItems?: boolean;
 }
 
-/** What the run lends a job kind's `converge`: the account, the output folder, the journal, the run's bookkeeping. */
-export interface JobConvergeContext {
-  account: AccountClient;
-  out: OutputFolder;
-  /** The service's root URL as records show it (no user info or query). */
-  rootUrl: string;
-  now: () => Date;
-  journal: Journal;
-  arbitrate: boolean;
-  /** The calls and retries made under a tag so far. */
-  usageOf(tag: string): { calls: number; retries: number };
+/**
+ * What the run lends a job kind's `converge`: what converging a template of
+ * the job file needs (the account, the output folder, the journal, the
+ * clock, racing runners: templates/template-pipeline.ts), and the run's
+ * bookkeeping.
+ */
+export interface JobConvergeContext extends TemplateContext {
   collector: SummaryCollector;
   emit: (event: RunEvent) => void;
   /** The run was asked to stop: nothing more is started. */

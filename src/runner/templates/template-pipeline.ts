@@ -39,11 +39,13 @@ export async function deleteDuplicates(
 export interface TemplateContext {
   account: AccountClient;
   out: OutputFolder;
+  /** The service's root URL as records show it (no user info or query). */
   rootUrl: string;
   now: () => Date;
   journal: Journal;
   /** Other runners may race this one: a created template is confirmed as the earliest of its identity. */
   arbitrate: boolean;
+  /** The calls and retries made under a tag so far. */
   usageOf(tag: string): { calls: number; retries: number };
 }
 
