@@ -85,16 +85,29 @@ function isResourceKind(value: unknown): value is AccountResourceKind {
  * name is an error.
  */
 export async function locateKinds(folders: readonly URL[] = [kindModulesFolder]): Promise<KindExport[]> {
-  const found: KindExport[] = [];
+  return locateExports(folders, isResourceKind, 'the resource kind');
+}
+
+/**
+ * The exports of the modules of `folders` that `accepts`, each once, with
+ * the module and the export's name; two of one `kind` name are an error
+ * naming both (`what`: the kind's words in it).
+ */
+async function locateExports<K extends { readonly kind: string }>(
+  folders: readonly URL[],
+  accepts: (value: unknown) => value is K,
+  what: string,
+): Promise<Array<{ module: string; name: string; kind: K }>> {
+  const found: Array<{ module: string; name: string; kind: K }> = [];
   for (const folder of folders)
     for (const file of modulesOf(folder, [catalogueModule, ...Object.values(parentCatalogueModules)])) {
       const module = modulePath(kindsFolder, folder, file);
       for (const [name, value] of Object.entries(await exportsOf(folder, file))) {
-        if (!isResourceKind(value) || found.some((f) => f.kind === value)) continue;
+        if (!accepts(value) || found.some((f) => f.kind === value)) continue;
         const twin = found.find((f) => f.kind.kind === value.kind);
         if (twin)
           throw new Error(
-            `two modules declare the resource kind "${value.kind}": ${twin.module} (${twin.name}) and ${module} (${name})`,
+            `two modules declare ${what} "${value.kind}": ${twin.module} (${twin.name}) and ${module} (${name})`,
           );
         found.push({ module, name, kind: value });
       }
@@ -268,24 +281,12 @@ export async function locateParentKinds(
   parent: OtherParent,
   folders: readonly URL[] = [kindModulesFolder],
 ): Promise<ParentKindExport[]> {
-  const found: ParentKindExport[] = [];
-  for (const folder of folders)
-    for (const file of modulesOf(folder, [catalogueModule, ...Object.values(parentCatalogueModules)])) {
-      const module = modulePath(kindsFolder, folder, file);
-      for (const [name, value] of Object.entries(await exportsOf(folder, file))) {
-        if (value === null || typeof value !== 'object') continue;
-        const k = value as Record<string, unknown>;
-        if (k['parent'] !== parent || typeof k['kind'] !== 'string' || found.some((f) => f.kind === value)) continue;
-        const kind = value as ParentKindExport['kind'];
-        const twin = found.find((f) => f.kind.kind === kind.kind);
-        if (twin)
-          throw new Error(
-            `two modules declare the ${parent}'s resource kind "${kind.kind}": ${twin.module} (${twin.name}) and ${module} (${name})`,
-          );
-        found.push({ module, name, kind });
-      }
-    }
-  return found;
+  const ofParent = (value: unknown): value is ParentKindExport['kind'] =>
+    value !== null &&
+    typeof value === 'object' &&
+    (value as Record<string, unknown>)['parent'] === parent &&
+    typeof (value as Record<string, unknown>)['kind'] === 'string';
+  return locateExports(folders, ofParent, `the ${parent}'s resource kind`);
 }
 
 /** The text of job-resource-kinds.ts or organization-resource-kinds.ts: that parent's catalogue, in its order. */
