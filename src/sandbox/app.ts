@@ -20,6 +20,7 @@ import { faultInjectionPlugin, parseFaultSpec } from './platform/faults/index.js
 import { burstLimiter, createBurstLimit } from './platform/limits/burst-limit.js';
 import { hostAllowListHook } from './platform/limits/host-allow-list.js';
 import { adminApiPlugin } from './admin/admin-plugin.js';
+import { namedPlugin } from './platform/http/plugin-name.js';
 
 /**
  * Fastify's own validator builder (what it makes for each app), made once
@@ -143,25 +144,25 @@ export async function buildSandboxApp(
 
   // Before the API routes: its hooks must wrap them (issue 6, src/sandbox/platform/faults).
   if (faultSpec !== undefined) {
-    await app.register(faultInjectionPlugin, {
+    await app.register(namedPlugin('faults', faultInjectionPlugin), {
       spec: faultSpec,
       ...(options.faultSeed !== undefined ? { seed: options.faultSeed } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
   }
-  await app.register(apiRoutes, { prefix: '/restapi/v2' });
-  await app.register(restApiV21(apiRoutes), { prefix: '/restapi/v2.1' });
-  await app.register(sandboxRoutes);
-  await app.register(signingRoutes);
-  await app.register(managementViewRoutes);
-  await app.register(connectPlugin);
-  await app.register(accountServerPlugin);
-  await app.register(adminApiPlugin, {
+  await app.register(namedPlugin('esignature', apiRoutes), { prefix: '/restapi/v2' });
+  await app.register(namedPlugin('esignature-v2.1-shapes', restApiV21(apiRoutes)), { prefix: '/restapi/v2.1' });
+  await app.register(namedPlugin('sandbox-control', sandboxRoutes));
+  await app.register(namedPlugin('signing', signingRoutes));
+  await app.register(namedPlugin('management-views', managementViewRoutes));
+  await app.register(namedPlugin('connect', connectPlugin));
+  await app.register(namedPlugin('account-server', accountServerPlugin));
+  await app.register(namedPlugin('admin', adminApiPlugin), {
     prefix: '/management',
     log: options.log,
     ...(options.workDelayMs !== undefined ? { workDelayMs: options.workDelayMs } : {}),
   });
-  if (tls) await app.register(caRoute(tls.caCertPem));
-  await app.register(notificationsPlugin);
+  if (tls) await app.register(namedPlugin('ca', caRoute(tls.caCertPem)));
+  await app.register(namedPlugin('notifications', notificationsPlugin));
   return app;
 }

@@ -4,6 +4,7 @@ import { publicOrigin } from '../platform/http/public-origin.js';
 import { adminErrorHandler, adminErrors } from './admin-error.js';
 import { createAdminContext } from './admin-context.js';
 import { adminGroupRoutes } from './admin-groups.js';
+import { namedPlugin } from '../platform/http/plugin-name.js';
 
 export interface AdminApiOptions {
   /** The request log's line for an internal error. */
@@ -96,5 +97,5 @@ export const adminApiPlugin: FastifyPluginAsync<AdminApiOptions> = async (app, o
   // path's specificity, not by when it was registered; the groups add no hook or decorator another sees);
   // what must come first does: the error and not-found handlers, the settling and authenticating hooks
   // above, which every group's routes inherit because they are set before the groups are registered.
-  for (const routes of adminGroupRoutes) await app.register(routes, { context });
+  for (const routes of adminGroupRoutes) await app.register(namedPlugin(routes.name, routes), { context });
 };

@@ -3,6 +3,7 @@ import { apiErrors } from '../platform/http/api-error.js';
 import { actingPrincipal, actOnBehalfHeader } from './authentication/act-on-behalf.js';
 import type { Principal } from './authentication/authenticate.js';
 import { esignatureGroupRoutes } from './api-groups.js';
+import { namedPlugin } from '../platform/http/plugin-name.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -59,5 +60,5 @@ export const apiRoutes: FastifyPluginAsync = async (app) => {
   // declaring one method and path fail at startup whatever the order; and no group adds a hook, decorator
   // or handler another sees (each plugin is encapsulated). What must come first does: the hook above,
   // added before the groups, runs for every route of theirs.
-  for (const routes of esignatureGroupRoutes) await app.register(routes);
+  for (const routes of esignatureGroupRoutes) await app.register(namedPlugin(routes.name, routes));
 };

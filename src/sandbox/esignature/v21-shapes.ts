@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
+import { namedPlugin } from '../platform/http/plugin-name.js';
 
 /**
  * REST v2.1 under /restapi/v2.1: the same routes as v2, with the answers
@@ -41,7 +42,7 @@ export function restApiV21(api: FastifyPluginAsync): FastifyPluginAsync {
         return templateListV21(payload as { envelopeTemplates?: Array<Record<string, unknown>> });
       return payload;
     });
-    await app.register(api);
+    await app.register(namedPlugin('esignature', api));
   };
 }
 

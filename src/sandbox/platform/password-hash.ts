@@ -1,4 +1,4 @@
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 // scrypt parameters (N=2^14, r=8, p=1): the node default; tens of ms per
 // verification, which is why authenticate.ts caches verified credentials.
@@ -18,8 +18,47 @@ export async function hashPassword(password: string): Promise<string> {
   return ['scrypt', params.N, params.r, params.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
+/**
+ * The hash of a seed's password, made once per process: a process that
+ * starts many sandboxes (a test suite, each file its own) would otherwise
+ * pay scrypt for every seeded user at every start, about half of a start's
+ * CPU. One salt for a password within one process is no weaker for a local
+ * sandbox's seeded users; passwords set through the API get their own salt.
+ */
+export function hashSeedPassword(password: string): Promise<string> {
+  let hash = seedHashes.get(password);
+  if (hash === undefined) {
+    hash = hashPassword(password);
+    seedHashes.set(password, hash);
+    hash.catch(() => seedHashes.delete(password));
+  }
+  return hash;
+}
+const seedHashes = new Map<string, Promise<string>>();
+
+/**
+ * Pairs of a stored hash and a password that matched it, by a digest of the
+ * two (the password itself is not kept): a match is a fact about the two
+ * values alone, so a second sandbox of the process that stores the same
+ * seed hash, or a second check of one access code, needs no scrypt. Only
+ * matches are kept: a wrong password always pays scrypt's cost.
+ */
+const matched = new Set<string>();
+const matchedCapacity = 1024;
+
 /** True when `password` matches a hash made by hashPassword. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const pair = createHash('sha256').update(stored).update('\u0000').update(password).digest('base64');
+  if (matched.has(pair)) return true;
+  const matches = await verifyWithScrypt(password, stored);
+  if (matches) {
+    if (matched.size >= matchedCapacity) matched.delete(matched.values().next().value!);
+    matched.add(pair);
+  }
+  return matches;
+}
+
+async function verifyWithScrypt(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, saltB64, hashB64] = stored.split('$');
   if (scheme !== 'scrypt' || !n || !r || !p || !saltB64 || !hashB64) return false;
   const expected = Buffer.from(hashB64, 'base64');

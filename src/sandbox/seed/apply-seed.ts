@@ -11,7 +11,7 @@ import type {
 } from '../esignature/templates/repository.js';
 import type { Clock } from '../platform/clock.js';
 import type { Seed } from './seed-types.js';
-import { hashPassword } from '../platform/password-hash.js';
+import { hashSeedPassword } from '../platform/password-hash.js';
 import { generatedDocument } from '../platform/pdf/generated-document.js';
 import { quickPageCount } from '../platform/pdf/page-count.js';
 import type { OAuthConsents } from '../oauth/oauth-consents.js';
@@ -49,14 +49,14 @@ export async function applySeed(
       // Ids compare without case on the wire (GUIDs): stored lower-case.
       const accountId = (account.accountId ?? randomUUID()).toLowerCase();
       // scrypt runs on libuv's thread pool: users and the distributor password are hashed together.
-      const distributorHash = account.distributor ? hashPassword(account.distributor.password) : Promise.resolve(null);
+      const distributorHash = account.distributor ? hashSeedPassword(account.distributor.password) : Promise.resolve(null);
       const users = await Promise.all(
         account.users.map(async (u) => ({
           id: (u.userId ?? randomUUID()).toLowerCase(),
           accountId,
           userName: u.userName,
           email: u.email ?? u.userName,
-          passwordHash: await hashPassword(u.password),
+          passwordHash: await hashSeedPassword(u.password),
           activated: true,
           createdAt: now,
           consents: u.oauthConsents ?? [],
