@@ -145,6 +145,19 @@ export const listGroupsQuery = {
   },
 } as const;
 
+/** Query of the templates listing (Templates_GetTemplates). */
+export const listTemplatesQuery = {
+  querystring: {
+    type: 'object',
+    properties: {
+      search_text: { type: 'string' },
+      start_position: { type: 'string', pattern: '^[0-9]+$' },
+      count: { type: 'string', pattern: '^[0-9]+$' },
+      include: { type: 'string' },
+    },
+  },
+} as const;
+
 /** Query of the users listing (Users_GetUsers). */
 export const listUsersQuery = {
   querystring: {

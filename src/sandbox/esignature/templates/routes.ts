@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { accountParams, templateDocumentParams, templateParams, templateRecipientParams } from '../route-schemas.js';
+import {
+  accountParams,
+  listTemplatesQuery,
+  templateDocumentParams,
+  templateParams,
+  templateRecipientParams,
+} from '../route-schemas.js';
 import { principalOf } from '../request-helpers.js';
 import { apiErrors } from '../../platform/http/api-error.js';
 import { checkTabs } from '../envelopes/envelope-factory.js';
@@ -91,18 +97,8 @@ export const templateRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: { accountId: string }; Querystring: ListQuery }>(
     '/accounts/:accountId/templates',
     {
-      schema: {
-        ...accountParams,
-        querystring: {
-          type: 'object',
-          properties: {
-            search_text: { type: 'string' },
-            start_position: { type: 'string', pattern: '^[0-9]+$' },
-            count: { type: 'string', pattern: '^[0-9]+$' },
-            include: { type: 'string' },
-          },
-        },
-      },
+      // Module constants: fastify's validators are compiled once per process, by schema object (app.ts).
+      schema: { ...accountParams, ...listTemplatesQuery },
     },
     async (request) => {
       const { account } = principalOf(request);
