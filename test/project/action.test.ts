@@ -140,5 +140,7 @@ describe('action.yml', () => {
     expect(invalid.code).toBe(2);
     expect(invalid.outputs['exit-code']).toBe('2');
     expect(invalid.stdout).toMatch(/^::error file=.*bad\.yaml,line=\d+/m);
-  });
+    // Three spawned commands: 10 s on a quiet machine, near vitest's 60 s at load 25-35 (seen before and
+    // after the one-row examples), as own-repository's spawns, which have 120 s.
+  }, 120_000);
 });
