@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -124,9 +124,13 @@ function wordsIn(pages: { words: PopplerWord[] }[], box: Box): string[] {
 
 describe('the signing page draws every tab on the document', () => {
   it('offer letter: each tab where the preview draws it; the candidate fills the text and the checkbox in place; the stamp shows them there', async () => {
-    // The examples with the first two rows of each CSV (the twenty of offers.csv once): Bruno Costa's
-    // envelope, row 2, is the one compared, and the run sends no envelope it does not need (issue 38).
+    // The examples with Bruno Costa's row alone in offers.csv (the twenty once, then two; issue 38): his
+    // envelope, row 2 of the examples, is the one compared, and the run sends no envelope it does not need.
     const dir = examplesCopy(2);
+    const offers = join(dir, 'data', 'offers.csv');
+    const [header, , bruno] = readFileSync(offers, 'utf8').split('\n');
+    expect(bruno).toMatch(/^C2002,Bruno Costa,/);
+    writeFileSync(offers, `${header}\n${bruno}\n`);
     const out = join(dir, 'out');
     const env = { ...sandboxEnv(sandbox), SIGNRUN_RETURN_URL: back.url };
     const run = await runCli(['run', 'offer-letters.yaml', '--out', out], { cwd: dir, env, timeoutMs: 120_000 });

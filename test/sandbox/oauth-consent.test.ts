@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { releaseBrowser, sharedBrowser, newPage, startReturnServer } from '../helpers/browser.js';
+import { keptPage, releaseBrowser, sharedBrowser, startReturnServer, type KeptPage } from '../helpers/browser.js';
 import { seedCredentials } from './helpers/api.js';
 import { jwtBearer, newKeyPair, seedUserHeaders, signAssertion, tokenRequest } from './helpers/jwt.js';
 
@@ -11,11 +11,20 @@ import { jwtBearer, newKeyPair, seedUserHeaders, signAssertion, tokenRequest } f
 let sandbox: RunningSandbox;
 let browser: Browser;
 let back: Awaited<ReturnType<typeof startReturnServer>>;
+// One page for the file (issue 38), its cookies cleared before each test: the consent page keeps its
+// state in cookies only (the CSRF cookie), so a test starts as in a fresh browser without a context of its own.
+let kept: KeptPage;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  back = await startReturnServer();
-  browser = await sharedBrowser();
+  [sandbox, back, browser] = await Promise.all([startSandbox({ port: 0 }), startReturnServer(), sharedBrowser()]);
+  kept = await keptPage(browser);
 });
+
+/** The kept page with no cookie of an earlier test. */
+async function freshPage(): Promise<{ page: Page; errors: string[] }> {
+  await kept.context.clearCookies();
+  expect(await kept.context.cookies()).toEqual([]);
+  return { page: await kept.use(), errors: kept.errors };
+}
 afterAll(async () => {
   await releaseBrowser(browser);
   await back.close();
@@ -39,123 +48,115 @@ function consentUrl(params: Record<string, string>): string {
 
 describe('consent page in Chromium', () => {
   it('signs in, allows, and comes back with a code that PKCE exchanges for tokens; the consent then serves the JWT grant', async () => {
-    const { context, page, errors } = await newPage(browser);
-    try {
-      const { verifier, challenge } = pkce();
-      // Before: the seed user has not consented to "extended".
-      const key = await newKeyPair(sandbox.origin);
-      const aud = new URL(sandbox.origin).host;
-      const jwt = async () =>
-        tokenRequest(sandbox.origin, {
-          grant_type: jwtBearer,
-          assertion: await signAssertion(key.privateKey, { aud, scope: 'signature extended' }),
-        });
-      expect((await jwt()).json.error).toBe('consent_required');
-
-      await page.goto(
-        consentUrl({
-          scope: 'signature extended',
-          state: 'st-42',
-          code_challenge: challenge,
-          code_challenge_method: 'S256',
-        }),
-      );
-      await page.getByText('Allow access').first().waitFor();
-      await page.getByLabel('Email or user name').fill(seedCredentials.username);
-      await page.getByLabel('Password').fill(seedCredentials.password);
-      await page.getByRole('button', { name: 'Allow' }).click();
-      await page.waitForURL((u) => u.toString().startsWith(back.url));
-      const returned = new URL(page.url());
-      expect(returned.searchParams.get('state')).toBe('st-42');
-      const code = returned.searchParams.get('code');
-      expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
-      expect(errors).toEqual([]);
-
-      const wrongVerifier = await tokenRequest(sandbox.origin, {
-        grant_type: 'authorization_code',
-        code: code!,
-        code_verifier: pkce().verifier,
+    const { page, errors } = await freshPage();
+    const { verifier, challenge } = pkce();
+    // Before: the seed user has not consented to "extended".
+    const key = await newKeyPair(sandbox.origin);
+    const aud = new URL(sandbox.origin).host;
+    const jwt = async () =>
+      tokenRequest(sandbox.origin, {
+        grant_type: jwtBearer,
+        assertion: await signAssertion(key.privateKey, { aud, scope: 'signature extended' }),
       });
-      expect(wrongVerifier.json).toMatchObject({ error: 'invalid_grant', error_description: 'code_verifier_mismatch' });
-      // A code is burnt by its first exchange, even a failed one: ask again.
-      await page.goto(
-        consentUrl({
-          scope: 'signature extended',
-          state: 'st-43',
-          code_challenge: challenge,
-          code_challenge_method: 'S256',
-        }),
-      );
-      await page.getByLabel('Email or user name').fill(seedCredentials.username);
-      await page.getByLabel('Password').fill(seedCredentials.password);
-      await page.getByRole('button', { name: 'Allow' }).click();
-      await page.waitForURL((u) => u.toString().startsWith(back.url));
-      const code2 = new URL(page.url()).searchParams.get('code')!;
-      const tokens = await tokenRequest(sandbox.origin, {
-        grant_type: 'authorization_code',
-        code: code2,
-        code_verifier: verifier,
-        client_id: 'sandbox-integrator-key',
-      });
-      expect(tokens.status, JSON.stringify(tokens.json)).toBe(200);
-      expect(tokens.json).toEqual({
-        access_token: expect.any(String),
-        token_type: 'Bearer',
-        expires_in: 8 * 3600,
+    expect((await jwt()).json.error).toBe('consent_required');
+
+    await page.goto(
+      consentUrl({
         scope: 'signature extended',
-        refresh_token: expect.any(String),
-      });
-      const again = await tokenRequest(sandbox.origin, {
-        grant_type: 'authorization_code',
-        code: code2,
-        code_verifier: verifier,
-      });
-      expect(again.json).toMatchObject({ error: 'invalid_grant', error_description: 'invalid_code' });
+        state: 'st-42',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }),
+    );
+    await page.getByText('Allow access').first().waitFor();
+    await page.getByLabel('Email or user name').fill(seedCredentials.username);
+    await page.getByLabel('Password').fill(seedCredentials.password);
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.waitForURL((u) => u.toString().startsWith(back.url));
+    const returned = new URL(page.url());
+    expect(returned.searchParams.get('state')).toBe('st-42');
+    const code = returned.searchParams.get('code');
+    expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(errors).toEqual([]);
 
-      const info = await fetch(`${sandbox.origin}/oauth/userinfo`, {
-        headers: { authorization: `Bearer ${tokens.json.access_token}` },
-      });
-      expect(((await info.json()) as { email: string }).email).toBe(seedCredentials.username);
+    const wrongVerifier = await tokenRequest(sandbox.origin, {
+      grant_type: 'authorization_code',
+      code: code!,
+      code_verifier: pkce().verifier,
+    });
+    expect(wrongVerifier.json).toMatchObject({ error: 'invalid_grant', error_description: 'code_verifier_mismatch' });
+    // A code is burnt by its first exchange, even a failed one: ask again.
+    await page.goto(
+      consentUrl({
+        scope: 'signature extended',
+        state: 'st-43',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }),
+    );
+    await page.getByLabel('Email or user name').fill(seedCredentials.username);
+    await page.getByLabel('Password').fill(seedCredentials.password);
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.waitForURL((u) => u.toString().startsWith(back.url));
+    const code2 = new URL(page.url()).searchParams.get('code')!;
+    const tokens = await tokenRequest(sandbox.origin, {
+      grant_type: 'authorization_code',
+      code: code2,
+      code_verifier: verifier,
+      client_id: 'sandbox-integrator-key',
+    });
+    expect(tokens.status, JSON.stringify(tokens.json)).toBe(200);
+    expect(tokens.json).toEqual({
+      access_token: expect.any(String),
+      token_type: 'Bearer',
+      expires_in: 8 * 3600,
+      scope: 'signature extended',
+      refresh_token: expect.any(String),
+    });
+    const again = await tokenRequest(sandbox.origin, {
+      grant_type: 'authorization_code',
+      code: code2,
+      code_verifier: verifier,
+    });
+    expect(again.json).toMatchObject({ error: 'invalid_grant', error_description: 'invalid_code' });
 
-      const refreshed = await tokenRequest(sandbox.origin, {
-        grant_type: 'refresh_token',
-        refresh_token: tokens.json.refresh_token,
-      });
-      expect(refreshed.status).toBe(200);
-      expect(refreshed.json.refresh_token).not.toBe(tokens.json.refresh_token);
-      const replayed = await tokenRequest(sandbox.origin, {
-        grant_type: 'refresh_token',
-        refresh_token: tokens.json.refresh_token,
-      });
-      expect(replayed.json).toMatchObject({ error: 'invalid_grant', error_description: 'invalid_refresh_token' });
+    const info = await fetch(`${sandbox.origin}/oauth/userinfo`, {
+      headers: { authorization: `Bearer ${tokens.json.access_token}` },
+    });
+    expect(((await info.json()) as { email: string }).email).toBe(seedCredentials.username);
 
-      // Consent was recorded for (key, user, scopes): the JWT grant now works for them.
-      expect((await jwt()).status).toBe(200);
-    } finally {
-      await context.close();
-    }
+    const refreshed = await tokenRequest(sandbox.origin, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.json.refresh_token,
+    });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.json.refresh_token).not.toBe(tokens.json.refresh_token);
+    const replayed = await tokenRequest(sandbox.origin, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.json.refresh_token,
+    });
+    expect(replayed.json).toMatchObject({ error: 'invalid_grant', error_description: 'invalid_refresh_token' });
+
+    // Consent was recorded for (key, user, scopes): the JWT grant now works for them.
+    expect((await jwt()).status).toBe(200);
   });
 
   it('Deny goes back with error=access_denied; a wrong password stays on the page with a message', async () => {
-    const { context, page } = await newPage(browser);
-    try {
-      await page.goto(consentUrl({ scope: 'signature', state: 's1' }));
-      await page.getByLabel('Email or user name').fill(seedCredentials.username);
-      await page.getByLabel('Password').fill('wrong');
-      await page.getByRole('button', { name: 'Allow' }).click();
-      await page.getByRole('alert').waitFor();
-      expect(await page.getByRole('alert').textContent()).toContain('not right');
-      expect(page.url().startsWith(back.url)).toBe(false);
+    const { page } = await freshPage();
+    await page.goto(consentUrl({ scope: 'signature', state: 's1' }));
+    await page.getByLabel('Email or user name').fill(seedCredentials.username);
+    await page.getByLabel('Password').fill('wrong');
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').textContent()).toContain('not right');
+    expect(page.url().startsWith(back.url)).toBe(false);
 
-      await page.getByRole('button', { name: 'Deny' }).click();
-      await page.waitForURL((u) => u.toString().startsWith(back.url));
-      const returned = new URL(page.url());
-      expect(returned.searchParams.get('error')).toBe('access_denied');
-      expect(returned.searchParams.get('state')).toBe('s1');
-      expect(returned.searchParams.get('code')).toBeNull();
-    } finally {
-      await context.close();
-    }
+    await page.getByRole('button', { name: 'Deny' }).click();
+    await page.waitForURL((u) => u.toString().startsWith(back.url));
+    const returned = new URL(page.url());
+    expect(returned.searchParams.get('error')).toBe('access_denied');
+    expect(returned.searchParams.get('state')).toBe('s1');
+    expect(returned.searchParams.get('code')).toBeNull();
   });
 });
 

@@ -14,6 +14,10 @@ export const signingPageScript = String.raw`
 import * as pdfjs from '/signing/assets/pdf.min.mjs';
 
 pdfjs.GlobalWorkerOptions.workerSrc = '/signing/assets/pdf.worker.min.mjs';
+// One pdf.js worker for every document of the envelope: getDocument without
+// one starts a worker of its own per document, each loading and compiling
+// pdf.worker (1.2 MB) before its document is even fetched.
+const pdfWorker = new pdfjs.PDFWorker();
 
 const data = JSON.parse(document.getElementById('signing-data').textContent);
 const t = data.text;
@@ -187,7 +191,7 @@ function enablePlacement(wrap, doc, pageNumber, size) {
 async function renderDocument(doc, docIndex) {
   const section = document.querySelector('[data-document-id="' + CSS.escape(doc.documentId) + '"] .pages');
   const loading = section.querySelector('.loading');
-  const pdf = await pdfjs.getDocument({ url: doc.url, isEvalSupported: false, standardFontDataUrl: '/signing/assets/standard_fonts/' }).promise;
+  const pdf = await pdfjs.getDocument({ url: doc.url, worker: pdfWorker, isEvalSupported: false, standardFontDataUrl: '/signing/assets/standard_fonts/' }).promise;
   const width = Math.min(section.clientWidth || 800, 900);
   for (let n = 1; n <= pdf.numPages; n++) {
     const page = await pdf.getPage(n);
