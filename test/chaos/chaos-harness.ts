@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'vitest';
+import { faultKinds, type FaultKind } from '../../src/sandbox/platform/faults/fault-spec.js';
 import { repoRoot } from '../helpers/run-cli.js';
 
 /**
@@ -40,7 +41,8 @@ export interface ChaosResult {
  * Runs the chaos benchmark's chain (bench/chaos/chaos.mjs: a `serve --data`
  * child with --faults, `signrun run` children, kills, re-runs, checks) on the
  * work tree's dist/, which `npm test` has just built. One implementation for
- * the benchmark and the suite: the test only chooses smaller sizes.
+ * the benchmark and the suite: the test only chooses smaller sizes. `stderr` ends
+ * with the result line, so that a failed check shows the whole result.
  */
 export function runChaos(args: string[]): Promise<{ result: ChaosResult; exit: number | null; stderr: string }> {
   const child = spawn(
@@ -65,12 +67,30 @@ export function runChaos(args: string[]): Promise<{ result: ChaosResult; exit: n
       clearTimeout(timer);
       const line = stdout.trim().split('\n').pop() ?? '';
       try {
-        resolve({ result: JSON.parse(line) as ChaosResult, exit, stderr });
+        // The result goes with stderr into a failing assertion's message: which check failed, in which run.
+        resolve({ result: JSON.parse(line) as ChaosResult, exit, stderr: `${stderr}\n${line}` });
       } catch {
         reject(new Error(`chaos.mjs exited ${String(exit)} without a result:\n${stdout}\n${stderr}`));
       }
     });
   });
+}
+
+/**
+ * `all=P` written out kind by kind, with short waits: the same probabilities
+ * (P spread evenly over the seven kinds, as `all=` does), hence the same
+ * seeded draws and the same faults on the same requests, but a `slow` answer
+ * held 200 ms instead of 2 s and a `429` asking to retry after 0 s instead of
+ * 1 s. No client call has a time-out those 2 s would cross, so a slow answer
+ * still arrives late, after its commit, and a 429 is still refused before
+ * processing and retried; the waits themselves tested nothing (Retry-After
+ * and the hourly limits are waited for in test/runner/rate-limits and
+ * test/cli/spread-over-hours), yet stood on each run's critical path.
+ */
+export function allFaults(probability: number): string {
+  const p = probability / faultKinds.length;
+  const param: Partial<Record<FaultKind, string>> = { slow: ':200', '429': ':0' };
+  return faultKinds.map((kind) => `${kind}=${p}${param[kind] ?? ''}`).join(',');
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectExactlyOnceAndComplete, runChaos, scenarioTimeoutMs } from './chaos-harness.js';
+import { allFaults, expectExactlyOnceAndComplete, runChaos, scenarioTimeoutMs } from './chaos-harness.js';
 
 // Issue 6, "Done when", sized for the suite (20 or 30 envelopes instead of
 // 500, 5 runner kills instead of 20); bench/chaos runs the full sizes. A kill
@@ -21,7 +21,7 @@ describe('chaos (issue 6): exactly once and nothing lost, the sandbox killed and
         '--envelopes',
         String(n),
         '--faults',
-        'all=0.05',
+        allFaults(0.05),
         '--sandbox-kills',
         '1',
         '--kill-after-requests',
@@ -45,7 +45,7 @@ describe('chaos (issue 6): exactly once and nothing lost, the sandbox killed and
         '--envelopes',
         String(n),
         '--faults',
-        'all=0.05',
+        allFaults(0.05),
         '--shards',
         '3',
         '--seed',

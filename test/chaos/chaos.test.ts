@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectExactlyOnceAndComplete, runChaos, scenarioTimeoutMs } from './chaos-harness.js';
+import { allFaults, expectExactlyOnceAndComplete, runChaos, scenarioTimeoutMs } from './chaos-harness.js';
 
 // Issue 6, "Done when", sized for the suite (20 or 30 envelopes instead of
 // 500, 5 runner kills instead of 20); bench/chaos runs the full sizes. A kill
@@ -23,7 +23,7 @@ describe('chaos (issue 6): exactly once and nothing lost, under faults and twin 
         '--envelopes',
         String(n),
         '--faults',
-        'all=0.1',
+        allFaults(0.1),
         '--seed',
         '13',
       ]);
@@ -49,7 +49,7 @@ describe('chaos (issue 6): exactly once and nothing lost, under faults and twin 
         '--envelopes',
         String(n),
         '--faults',
-        'all=0.05',
+        allFaults(0.05),
         '--twins',
         '--max-runs',
         '1',

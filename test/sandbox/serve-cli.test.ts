@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -11,11 +11,19 @@ import { spawnServe, type ServeProcess } from './helpers/serve-process.js';
 
 // `signrun serve` as a program: start-up errors with their codes, and a
 // shutdown that lets the request in flight finish.
-const running: RunningSandbox[] = [];
 const processes: ServeProcess[] = [];
-afterEach(async () => {
+afterEach(() => {
   for (const p of processes.splice(0)) if (p.child.exitCode === null) p.child.kill('SIGKILL');
-  for (const s of running.splice(0)) await s.close();
+});
+
+/** A sandbox holding a port, shared by the tests of a port in use: the port is all they need of it (issue 38). */
+let busy: RunningSandbox | undefined;
+async function portInUse(): Promise<string> {
+  busy ??= await startSandbox({ port: 0 });
+  return new URL(busy.origin).port;
+}
+afterAll(async () => {
+  await busy?.close();
 });
 
 describe('signrun serve', () => {
@@ -29,18 +37,14 @@ describe('signrun serve', () => {
   });
 
   it('refuses a port in use: exit 2, SR_SANDBOX_START', async () => {
-    const busy = await startSandbox({ port: 0 });
-    running.push(busy);
-    const port = new URL(busy.origin).port;
+    const port = await portInUse();
     const r = await runCli(['serve', '--port', port]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('SR_SANDBOX_START');
   });
 
   it('leaves no --data folder behind when it cannot start, and keeps one that was there', async () => {
-    const busy = await startSandbox({ port: 0 });
-    running.push(busy);
-    const port = new URL(busy.origin).port;
+    const port = await portInUse();
     const parent = mkdtempSync(join(tmpdir(), 'signrun-serve-'));
     try {
       const fresh = join(parent, 'new', 'data');
