@@ -49,7 +49,9 @@ export async function applySeed(
       // Ids compare without case on the wire (GUIDs): stored lower-case.
       const accountId = (account.accountId ?? randomUUID()).toLowerCase();
       // scrypt runs on libuv's thread pool: users and the distributor password are hashed together.
-      const distributorHash = account.distributor ? hashSeedPassword(account.distributor.password) : Promise.resolve(null);
+      const distributorHash = account.distributor
+        ? hashSeedPassword(account.distributor.password)
+        : Promise.resolve(null);
       const users = await Promise.all(
         account.users.map(async (u) => ({
           id: (u.userId ?? randomUUID()).toLowerCase(),
