@@ -39,8 +39,10 @@ const batchSize = 64;
 const turnEvery = 16;
 
 interface Entry {
-  promise: Promise<PdfFactsResult>;
-  resolve?: (result: PdfFactsResult | Promise<PdfFactsResult>) => void;
+  /** Its facts once read (or being read, pdf-lib deciding); undefined while the worker may still take it. */
+  result?: Promise<PdfFactsResult>;
+  /** Who waits for a file the worker is reading (settle() waits for whole batches instead). */
+  waiting?: (result: Promise<PdfFactsResult>) => void;
   /** Its batch and place there, once sent to the worker. */
   batch?: Batch;
   index?: number;
@@ -70,25 +72,26 @@ export function pdfFactsReader(): PdfFactsReader {
   let workerFailed = false;
   let waiting: (() => void) | undefined;
 
-  const readHere = (path: string): void => {
-    const entry = cache.get(path)!;
-    const resolve = entry.resolve;
-    if (!resolve) return;
-    entry.resolve = undefined;
-    resolve(readPdfFacts(path));
+  const settled = (entry: Entry, result: Promise<PdfFactsResult>): void => {
+    entry.result = result;
+    entry.waiting?.(result);
+    entry.waiting = undefined;
   };
-  /** Takes a file the worker has not: true when this thread is to read it. */
+  /** Takes a file the worker has not taken: true when this thread is to read it. */
   const take = (entry: Entry): boolean =>
-    entry.resolve !== undefined &&
+    entry.result === undefined &&
     (entry.batch === undefined || Atomics.compareExchange(entry.batch.taken, entry.index!, 0, 1) === 0);
 
   const read = ((path: string) => {
     let entry = cache.get(path);
     if (!entry) {
-      entry = { promise: readPdfFacts(path) };
+      entry = {};
       cache.set(path, entry);
-    } else if (take(entry)) readHere(path);
-    return entry.promise;
+    }
+    if (take(entry)) settled(entry, readPdfFacts(path));
+    if (entry.result) return entry.result;
+    // The worker is reading it: its batch's message brings it.
+    return new Promise<PdfFactsResult>((resolve) => (entry.waiting = resolve));
   }) as PdfFactsReader;
 
   const send = (): void => {
@@ -98,7 +101,11 @@ export function pdfFactsReader(): PdfFactsReader {
       paths: pending,
       taken: new Int32Array(new SharedArrayBuffer(4 * pending.length)),
     };
-    pending.forEach((path, index) => Object.assign(cache.get(path)!, { batch, index }));
+    pending.forEach((path, index) => {
+      const entry = cache.get(path)!;
+      entry.batch = batch;
+      entry.index = index;
+    });
     batches.set(batch.id, batch);
     pending = [];
     worker.postMessage({ id: batch.id, paths: batch.paths, taken: batch.taken });
@@ -110,11 +117,7 @@ export function pdfFactsReader(): PdfFactsReader {
     batches.delete(message.id);
     batch.paths.forEach((path, i) => {
       const result = message.results[i];
-      const entry = cache.get(path)!;
-      if (result && entry.resolve) {
-        entry.resolve(result);
-        entry.resolve = undefined;
-      }
+      if (result) settled(cache.get(path)!, Promise.resolve(result));
     });
     if (batches.size === 0) waiting?.();
   };
@@ -126,7 +129,10 @@ export function pdfFactsReader(): PdfFactsReader {
     worker = undefined;
     const undelivered = [...batches.values()].flatMap((b) => b.paths);
     batches.clear();
-    for (const path of undelivered) readHere(path);
+    for (const path of undelivered) {
+      const entry = cache.get(path)!;
+      if (entry.result === undefined) settled(entry, readPdfFacts(path));
+    }
     waiting?.();
   };
 
@@ -146,9 +152,7 @@ export function pdfFactsReader(): PdfFactsReader {
 
   read.prefetch = (path) => {
     if (cache.has(path)) return;
-    let resolve!: Entry['resolve'];
-    const promise = new Promise<PdfFactsResult>((r) => (resolve = r));
-    cache.set(path, { promise, resolve });
+    cache.set(path, {});
     pending.push(path);
     if (!worker && !workerFailed && cache.size >= workerThreshold) start();
     if (pending.length >= batchSize) send();
@@ -162,7 +166,7 @@ export function pdfFactsReader(): PdfFactsReader {
     for (const path of [...pending, ...order]) {
       const entry = cache.get(path)!;
       if (!take(entry)) continue;
-      readHere(path);
+      settled(entry, readPdfFacts(path));
       if (++done % turnEvery === 0) {
         await nextTurn();
         between?.(done);

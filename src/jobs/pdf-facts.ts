@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
 import { extensionOf, renditionKindOf } from '../pdf/rendition-kinds.js';
@@ -37,12 +37,12 @@ export async function readPdfFacts(path: string): Promise<PdfFactsResult> {
     if (typeof pages === 'string') return { ok: false, reason: pages };
     return {
       ok: true,
-      facts: { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), pages },
+      facts: { size: bytes.length, sha256: hash('sha256', bytes, 'hex'), pages },
     };
   }
   const head = bytes.subarray(0, 1024).toString('latin1');
   if (!head.includes('%PDF-')) return { ok: false, reason: 'it does not start with %PDF-' };
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const sha256 = hash('sha256', bytes, 'hex');
   // Before either reader inflates anything: both would inflate the object
   // streams whole, whatever they inflate to. What it inflates, the cheap
   // reader takes from it (issue 37: each object stream was inflated twice).

@@ -34,10 +34,9 @@ import {
 } from './value-rules.js';
 import { RowErrorGroups } from './row-error-groups.js';
 import { SharedDocuments } from './shared-documents.js';
-import { fieldsWithLimits } from './field-limit-checks.js';
+import { fieldLimitProblems } from './field-limit-checks.js';
 import { documentDocGenProblems, type MergeFieldCache } from './docgen-form-fields.js';
 import { readGeneratedText, textKeyOf } from './generated-text.js';
-import { fieldLengthProblem } from '../envelope/field-limits.js';
 import { interruptionPoint, stopLoadingIfInterrupted } from './load-interrupted.js';
 
 type DocumentCheck = { confined: ConfinedPath; facts?: PdfFactsResult };
@@ -251,10 +250,7 @@ function checkValues(item: ExpandedEnvelope, ctx: JobContext, keys: Set<string>,
   // A template's subject is optional: its envelopes have their own.
   if (!template && envelope.emailSubject.trim() === '')
     say('SR_EMAIL_SUBJECT_MISSING', `envelope ${envelope.key} has an empty emailSubject`, ['emailSubject']);
-  for (const [limit, value, at] of fieldsWithLimits(envelope)) {
-    const problem = fieldLengthProblem(limit, value);
-    if (problem) say('SR_FIELD_TOO_LONG', problem, at);
-  }
+  for (const [problem, at] of fieldLimitProblems(envelope)) say('SR_FIELD_TOO_LONG', problem, at);
   if (!envelopeStatuses.includes(envelope.status))
     say(
       'SR_SCHEMA_ENUM',
