@@ -1,30 +1,35 @@
-import type { FieldLimitName } from '../envelope/field-limits.js';
+import { fieldLengthProblem, type FieldLimitName } from '../envelope/field-limits.js';
 import type { NodePath } from './job-yaml.js';
 import type { ResolvedEnvelope } from './model.js';
 
 /**
  * An envelope's text fields that DocuSign limits in length
- * (src/envelope/field-limits.ts), each with where the job file writes it, so
- * that a value too long is reported at its line (or at the CSV cell it came
- * from).
+ * (src/envelope/field-limits.ts) and are too long, each with its message and
+ * where the job file writes it, so that it is reported at its line (or at
+ * the CSV cell it came from). Where a field is written is made only for a
+ * field too long: every row of a campaign is checked, and almost none is
+ * (issue 37: the paths of the fields that were fine were most of the cost).
  */
-export function fieldsWithLimits(
-  envelope: Omit<ResolvedEnvelope, 'digest'>,
-): Array<[limit: FieldLimitName, value: string | undefined, at: NodePath]> {
-  const fields: Array<[FieldLimitName, string | undefined, NodePath]> = [
-    ['emailSubject', envelope.emailSubject, ['emailSubject']],
-    ['emailBlurb', envelope.emailBlurb, ['emailBlurb']],
-  ];
-  for (const person of [...envelope.recipients, ...envelope.templateRoles]) {
-    const at = person.written;
-    // An in-person signer's name is the signer's (signerName) and its email the host's (hostEmail).
-    fields.push(['recipientName', person.name, [...at, person.host ? 'signerName' : 'name']]);
-    fields.push(['recipientEmail', person.email, [...at, person.host ? 'hostEmail' : 'email']]);
-    if (person.host) fields.push(['recipientName', person.host.name, [...at, 'hostName']]);
-    if (person.signerEmail !== undefined) fields.push(['recipientEmail', person.signerEmail, [...at, 'signerEmail']]);
-    fields.push(['recipientNote', person.note, [...at, 'note']]);
+export function fieldLimitProblems(envelope: Omit<ResolvedEnvelope, 'digest'>): Array<[message: string, at: NodePath]> {
+  const problems: Array<[string, NodePath]> = [];
+  const check = (limit: FieldLimitName, value: string | undefined, at: () => NodePath): void => {
+    const problem = fieldLengthProblem(limit, value);
+    if (problem) problems.push([problem, at()]);
+  };
+  check('emailSubject', envelope.emailSubject, () => ['emailSubject']);
+  check('emailBlurb', envelope.emailBlurb, () => ['emailBlurb']);
+  for (const people of [envelope.recipients, envelope.templateRoles]) {
+    for (const person of people) {
+      const at = person.written;
+      // An in-person signer's name is the signer's (signerName) and its email the host's (hostEmail).
+      check('recipientName', person.name, () => [...at, person.host ? 'signerName' : 'name']);
+      check('recipientEmail', person.email, () => [...at, person.host ? 'hostEmail' : 'email']);
+      if (person.host) check('recipientName', person.host.name, () => [...at, 'hostName']);
+      if (person.signerEmail !== undefined) check('recipientEmail', person.signerEmail, () => [...at, 'signerEmail']);
+      check('recipientNote', person.note, () => [...at, 'note']);
+    }
   }
-  envelope.documents.forEach((d, i) => fields.push(['documentName', d.name, ['documents', i, 'name']]));
-  envelope.customFields?.forEach((f, i) => fields.push(['customFieldValue', f.value, ['customFields', i, 'value']]));
-  return fields;
+  envelope.documents.forEach((d, i) => check('documentName', d.name, () => ['documents', i, 'name']));
+  envelope.customFields?.forEach((f, i) => check('customFieldValue', f.value, () => ['customFields', i, 'value']));
+  return problems;
 }

@@ -1,7 +1,7 @@
 import type { DocumentTextReader } from './document-text.js';
 import type { DiagnosticSink, Place } from './diagnostic-sink.js';
 import type { Locator, NodePath } from './job-yaml.js';
-import type { PdfFactsReader } from './pdf-facts.js';
+import type { PdfFactsReader } from './pdf-facts-reader.js';
 
 /** What the resolvers of one job file share. */
 export interface JobContext {

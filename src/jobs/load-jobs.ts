@@ -9,7 +9,7 @@ import { placeOf, type JobContext } from './job-context.js';
 import { parseJobYaml } from './job-yaml.js';
 import { limits } from './limits.js';
 import type { LoadResult, LoadStats, ResolvedJob } from './model.js';
-import { pdfFactsReader } from './pdf-facts.js';
+import { pdfFactsReader } from './pdf-facts-reader.js';
 import { documentTextReader } from './document-text.js';
 import type { RawJobFile } from './raw-job.js';
 import { resolveAccounts } from './resolve-accounts.js';
@@ -84,6 +84,7 @@ export async function loadJobs(patterns: string[], options: LoadJobsOptions): Pr
     return await loadFiles();
   } finally {
     documentText.close();
+    pdfFacts.close();
   }
 
   async function loadFiles(): Promise<LoadResult> {

@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { hash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
 import { extensionOf, renditionKindOf } from '../pdf/rendition-kinds.js';
 import { limits } from './limits.js';
@@ -17,62 +15,6 @@ export interface PdfFacts {
 export type PdfFactsResult =
   | { ok: true; facts: PdfFacts }
   | { ok: false; reason: string; code?: 'SR_DOC_INFLATE_LIMIT' | 'SR_DOC_NOT_CONVERTIBLE' };
-
-/** Reads PDF facts, cached by absolute path. */
-export interface PdfFactsReader {
-  (path: string): Promise<PdfFactsResult>;
-  /**
-   * Reads many PDFs ahead, half of them on a worker thread while this thread
-   * reads the other half (the per-row PDFs of a big forEach; below
-   * `workerThreshold` files, or when the worker cannot start, it does nothing
-   * and files are read on demand).
-   */
-  prefetch(paths: string[]): Promise<void>;
-}
-
-/** Fewer files than this are not worth a worker's start-up (~40 ms). */
-export const workerThreshold = 256;
-
-/**
- * Reads size, sha256 and page sizes of PDFs, caching by absolute path: a
- * forEach of 10,000 envelopes sharing one PDF reads it once. Creating one
- * reader per load keeps the cache from outliving the files it describes.
- */
-export function pdfFactsReader(): PdfFactsReader {
-  const cache = new Map<string, Promise<PdfFactsResult>>();
-  const read = ((path: string) => {
-    let found = cache.get(path);
-    if (!found) {
-      found = readPdfFacts(path);
-      cache.set(path, found);
-    }
-    return found;
-  }) as PdfFactsReader;
-  read.prefetch = async (paths) => {
-    const todo = [...new Set(paths)].filter((p) => !cache.has(p));
-    // The worker runs the compiled file; under a TypeScript test runner there is none, and nothing is lost.
-    const script = new URL('./pdf-facts-worker.js', import.meta.url);
-    if (todo.length < workerThreshold || !existsSync(fileURLToPath(script))) return;
-    const theirs = todo.slice(0, Math.floor(todo.length / 2));
-    const worker = new Worker(script, { workerData: theirs });
-    const fromWorker = new Promise<PdfFactsResult[]>((resolve, reject) => {
-      worker.once('message', resolve);
-      worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`PDF worker exited with ${code}`)));
-    });
-    // Runs synchronously (see readPdfFacts) while the worker reads its half.
-    for (const path of todo.slice(theirs.length)) void read(path);
-    try {
-      const results = await fromWorker;
-      theirs.forEach((path, i) => cache.set(path, Promise.resolve(results[i]!)));
-    } catch {
-      // Whatever the worker did not deliver is read here, on demand.
-    } finally {
-      void worker.terminate();
-    }
-  };
-  return read;
-}
 
 /**
  * Size, sha256 and page sizes of one PDF. Synchronous unless pdf-lib must
@@ -95,12 +37,12 @@ export async function readPdfFacts(path: string): Promise<PdfFactsResult> {
     if (typeof pages === 'string') return { ok: false, reason: pages };
     return {
       ok: true,
-      facts: { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), pages },
+      facts: { size: bytes.length, sha256: hash('sha256', bytes, 'hex'), pages },
     };
   }
   const head = bytes.subarray(0, 1024).toString('latin1');
   if (!head.includes('%PDF-')) return { ok: false, reason: 'it does not start with %PDF-' };
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const sha256 = hash('sha256', bytes, 'hex');
   // Before either reader inflates anything: both would inflate the object
   // streams whole, whatever they inflate to. What it inflates, the cheap
   // reader takes from it (issue 37: each object stream was inflated twice).

@@ -34,11 +34,10 @@ import {
 } from './value-rules.js';
 import { RowErrorGroups } from './row-error-groups.js';
 import { SharedDocuments } from './shared-documents.js';
-import { fieldsWithLimits } from './field-limit-checks.js';
+import { fieldLimitProblems } from './field-limit-checks.js';
 import { documentDocGenProblems, type MergeFieldCache } from './docgen-form-fields.js';
 import { readGeneratedText, textKeyOf } from './generated-text.js';
-import { fieldLengthProblem } from '../envelope/field-limits.js';
-import { interruptionPoint } from './load-interrupted.js';
+import { interruptionPoint, stopLoadingIfInterrupted } from './load-interrupted.js';
 
 type DocumentCheck = { confined: ConfinedPath; facts?: PdfFactsResult };
 
@@ -55,6 +54,8 @@ interface ResolveState {
   ctx: JobContext;
   folderReal: string;
   results: Map<string, DocumentCheck>;
+  /** The documents first named by the chunk being expanded, read ahead as they come. */
+  fresh: DocumentCheck[];
   folders: Map<string, string | null>;
   texts: Map<string, DocumentText>;
   anchors: AnchorCache;
@@ -100,6 +101,7 @@ export async function resolveEnvelopes(
     ctx,
     folderReal,
     results: new Map(),
+    fresh: [],
     folders: new Map(),
     texts: new Map(),
     anchors: new Map(),
@@ -116,6 +118,7 @@ export async function resolveEnvelopes(
       await interruptionPoint(ctx.signal, at, r);
       const item = expandEnvelope(raw, index, defaults, row, job.job, ctx, collection);
       checkValues(item, ctx, keys, row?.number);
+      readAhead(item, state);
       chunk.push(item);
       // The row is the chunk's now (its placeOf keeps it for diagnostics): the list lets it go.
       rows[r] = undefined;
@@ -131,34 +134,35 @@ export async function resolveEnvelopes(
   return resolved;
 }
 
-/** Reads the documents a chunk's envelopes use (those not read before), checks the envelopes and keeps those without error. */
+/**
+ * Checks where an envelope's documents are, the first time each path is
+ * named, and has the readable ones read ahead: many distinct files (one PDF
+ * per row) are read on a worker thread while the next rows expand.
+ */
+function readAhead(item: ExpandedEnvelope, state: ResolveState): void {
+  const { ctx, results } = state;
+  for (const document of item.envelope.documents) {
+    if (results.has(document.path)) continue;
+    const check: DocumentCheck = { confined: confinedPath(ctx.folder, state.folderReal, document.path, state.folders) };
+    results.set(document.path, check);
+    state.fresh.push(check);
+    if (check.confined.ok && check.confined.size <= limits.documentBytes) ctx.pdfFacts.prefetch(check.confined.real);
+  }
+}
+
+/** Waits for the documents a chunk's envelopes use (those not read before), checks the envelopes and keeps those without error. */
 async function resolveChunk(
   chunk: ExpandedEnvelope[],
   state: ResolveState,
   resolved: ResolvedEnvelope[],
 ): Promise<void> {
   const { ctx, results } = state;
-  // Documents: each distinct path is checked and read once; many distinct
-  // files (one PDF per row) are read on two threads.
-  const fresh: DocumentCheck[] = [];
-  for (const { envelope } of chunk) {
-    for (const document of envelope.documents) {
-      if (results.has(document.path)) continue;
-      const check: DocumentCheck = {
-        confined: confinedPath(ctx.folder, state.folderReal, document.path, state.folders),
-      };
-      results.set(document.path, check);
-      fresh.push(check);
-    }
-  }
-  const readable = fresh.flatMap((r) => (r.confined.ok && r.confined.size <= limits.documentBytes ? [r] : []));
-  const reading = (i: number) => () => `in ${ctx.shown}, reading document ${i + 1} of ${readable.length}`;
-  if (readable.length > 0) await interruptionPoint(ctx.signal, reading(0), 0);
-  await ctx.pdfFacts.prefetch(readable.map((r) => (r.confined as { real: string }).real));
-  for (const [i, check] of readable.entries()) {
-    await interruptionPoint(ctx.signal, reading(i), i, 1);
-    check.facts = await ctx.pdfFacts((check.confined as { real: string }).real);
-  }
+  const readable = state.fresh.flatMap((r) => (r.confined.ok && r.confined.size <= limits.documentBytes ? [r] : []));
+  state.fresh = [];
+  const reading = (i: number) => `in ${ctx.shown}, reading document ${i + 1} of ${readable.length}`;
+  if (readable.length > 0) await interruptionPoint(ctx.signal, () => reading(0), 0);
+  await ctx.pdfFacts.settle((done) => stopLoadingIfInterrupted(ctx.signal, reading(done)));
+  for (const check of readable) check.facts = await ctx.pdfFacts((check.confined as { real: string }).real);
   await readAnchorTexts(chunk, state);
   for (const item of chunk) {
     const i = state.done++;
@@ -246,10 +250,7 @@ function checkValues(item: ExpandedEnvelope, ctx: JobContext, keys: Set<string>,
   // A template's subject is optional: its envelopes have their own.
   if (!template && envelope.emailSubject.trim() === '')
     say('SR_EMAIL_SUBJECT_MISSING', `envelope ${envelope.key} has an empty emailSubject`, ['emailSubject']);
-  for (const [limit, value, at] of fieldsWithLimits(envelope)) {
-    const problem = fieldLengthProblem(limit, value);
-    if (problem) say('SR_FIELD_TOO_LONG', problem, at);
-  }
+  for (const [problem, at] of fieldLimitProblems(envelope)) say('SR_FIELD_TOO_LONG', problem, at);
   if (!envelopeStatuses.includes(envelope.status))
     say(
       'SR_SCHEMA_ENUM',
