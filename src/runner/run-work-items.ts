@@ -159,6 +159,8 @@ export class WorkItems {
         (error: unknown) => this.#noteOutput(error as SignrunError), // a journal that cannot be written stops the run
       );
     }
+    // This run decides nothing more of the envelope: the ledger lets its entries go.
+    ctx.ledger?.settle(item.plan.identity);
     this.#noteOutput(result.error);
     ctx.collector.envelopeDone(item.index, result);
     ctx.emit({ type: 'envelope:done', result });

@@ -240,9 +240,12 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
           runId,
         });
       // After the bulk phase (it decides again for the envelopes it sent); the accounts run first are done.
-      await work.run(
-        workItems(plan).map((item) => (item.kind === 'account' && ranFirst.has(item.plan.identity) ? undefined : item)),
+      const items = workItems(plan).map((item) =>
+        item.kind === 'account' && ranFirst.has(item.plan.identity) ? undefined : item,
       );
+      // The work items hold the envelopes now, each let go once started.
+      if (release) releasePlannedEnvelopes(plan);
+      await work.run(items);
       if (!callBudget.exhausted && (options.maxCallsPerHour !== undefined || options.spreadOverHours === true))
         emit({ type: 'budget', callBudget: callBudget.report() });
       const summary = await finish();
@@ -251,6 +254,17 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
       return summary;
     },
   );
+}
+
+/**
+ * Drops the envelope items from the plan: the run's work items hold them
+ * (and each envelope's model), each let go once started. Otherwise the
+ * plan, which lives to the end of the run, kept every envelope of the job
+ * files and its decision, and the run's memory grew with its rows (issue
+ * 37, item 3).
+ */
+function releasePlannedEnvelopes(plan: Plan): void {
+  plan.items = plan.items.filter((item) => item.kind !== 'envelope');
 }
 
 /** What executing the items takes from the run's options. */

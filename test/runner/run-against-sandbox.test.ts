@@ -307,6 +307,7 @@ describe('run (library) against the sandbox', () => {
     const keys = Array.from({ length: 10 }, (_, i) => `rel-${i}`);
     const given = job(keys.map((k) => envelopeFixture(k)));
     let done = 0;
+    let planned: { items: Array<{ kind: string }> } = { items: [] };
     const summary = await runCollected({
       jobs: [given],
       target: target(),
@@ -314,6 +315,7 @@ describe('run (library) against the sandbox', () => {
       // One request at a time: at most four envelopes in progress, so the abort leaves some not started.
       concurrency: 1,
       releaseEnvelopes: true,
+      onPlan: (plan) => (planned = plan),
       signal: controller.signal,
       onEvent: (e) => {
         // Let a few finish (out of order: four in progress), then stop.
@@ -321,6 +323,8 @@ describe('run (library) against the sandbox', () => {
       },
     });
     expect(given.envelopes).toEqual([]);
+    // The plan lives to the end of the run: it let its envelope items (each with its envelope) go too.
+    expect(planned.items.filter((i) => i.kind === 'envelope')).toEqual([]);
     expect(summary.envelopes.map((e) => e.key)).toEqual(keys);
     const outcomes = summary.envelopes.map((e) => e.outcome);
     expect(outcomes).toContain('not-started');

@@ -111,4 +111,19 @@ describe('ServiceLedger', () => {
     await ledger.refresh('ledger-e');
     expect(ledger.winnerOf('ledger-e/1')?.envelopeId).toBe(made);
   });
+  it('settle: an identity the run is done with is let go, and a later listing does not bring it back', async () => {
+    const ledger = new ServiceLedger(account, { pageSize: 2 });
+    const done = await draft('ledger-s', 'ledger-s/done');
+    const other = await draft('ledger-s', 'ledger-s/other');
+    await ledger.load('ledger-s');
+    expect(ledger.winnerOf('ledger-s/done')?.envelopeId).toBe(done);
+    ledger.settle('ledger-s/done');
+    expect(ledger.entries('ledger-s/done')).toEqual([]);
+    // Its send changes its status: the next listing shows it again, and the ledger leaves it out.
+    await account.sendDraft(done);
+    await account.sendDraft(other);
+    await ledger.refresh('ledger-s');
+    expect(ledger.entries('ledger-s/done')).toEqual([]);
+    expect(ledger.winnerOf('ledger-s/other')).toMatchObject({ envelopeId: other, status: 'sent' });
+  });
 });

@@ -60,9 +60,6 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
   const outDir = path.resolve(io.cwd, (options['out'] as string | undefined) ?? config.outDir);
   const concurrency = (options['concurrency'] as number | undefined) ?? config.concurrency;
   const out = new OutputFolder(outDir);
-  // What the run is to do, kept for a report should it stop before sending
-  // anything (the run lets go of the jobs' envelopes once it starts).
-  const planned = plannedItems(jobs);
   const run: RunSession = {
     io,
     options,
@@ -72,7 +69,10 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
     out,
     concurrency,
     sending: false,
-    reportStopped: stoppedReporter(io, outDir, out, concurrency, planned, () => run.sending),
+    // What the run is to do, kept for a report should it stop before sending
+    // anything (the run lets go of the jobs' envelopes once it starts).
+    planned: plannedItems(jobs),
+    reportStopped: stoppedReporter(io, outDir, out, concurrency, () => run),
   };
 
   // The sandbox (fastify, SQLite, PDF tooling) is loaded only when it is the target.
@@ -135,6 +135,8 @@ interface RunSession {
   concurrency: number;
   /** An envelope or an account was started: from then on the run's own reports say what happened. */
   sending: boolean;
+  /** What the run is to do, until it starts sending (then the run's own reports say it, and the list is let go). */
+  planned: PlannedItem[];
   /** Reports saying why, when the run stopped before any envelope or account was started; then the error goes on. */
   reportStopped: StopReporter;
 }
@@ -159,13 +161,13 @@ function stoppedReporter(
   outDir: string,
   out: OutputFolder,
   concurrency: number,
-  planned: PlannedItem[],
-  sending: () => boolean,
+  session: () => Pick<RunSession, 'sending' | 'planned'>,
 ): StopReporter {
   const startedAt = new Date();
   return async (error, rootUrl, sandbox, step) => {
     // Another run holds the state: its reports are not ours to overwrite.
-    if (sending() || (error instanceof SignrunError && error.code === 'SR_STATE_LOCKED')) return;
+    const { sending, planned } = session();
+    if (sending || (error instanceof SignrunError && error.code === 'SR_STATE_LOCKED')) return;
     const code = error instanceof SignrunError ? error.code : 'SR_INTERNAL';
     const message = error instanceof Error ? error.message : String(error);
     const report = stoppedReport({
@@ -299,7 +301,11 @@ async function runTheJobs(
       ...(bulkSend ? { bulkSend } : {}),
       ...(typeof options['bulkListSize'] === 'number' ? { bulkListSize: options['bulkListSize'] } : {}),
       onEvent: (event) => {
-        if (event.type === 'envelope:start' || event.type === 'account:start') run.sending = true;
+        if ((event.type === 'envelope:start' || event.type === 'account:start') && !run.sending) {
+          run.sending = true;
+          // From here on nothing reads it: one item a row, held to the end of the run before.
+          run.planned = [];
+        }
         if (event.type === 'warning') io.stderr.write(`warning: ${event.message}\n`);
         if (event.type === 'budget:wait') io.stdout.write(budgetWaitLine(event));
         progress.onEvent(event);

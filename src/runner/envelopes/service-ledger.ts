@@ -171,6 +171,20 @@ export class ServiceLedger {
     return this.entries(identity).filter((e) => e.status === 'created' && e.envelopeId !== winner.envelopeId);
   }
 
+  /** Identities this run is done with (settled): their entries are let go and later listings skip them. */
+  readonly #settled = new Set<string>();
+
+  /**
+   * This run is done with the identity (its envelope ended): nothing of this
+   * run reads its entries again, so they are let go, and the listings that
+   * still show its envelope (its send, within the overlap) do not bring them
+   * back. Keeps what the ledger holds from growing with a run's rows (issue 37, item 3).
+   */
+  settle(identity: string): void {
+    this.#settled.add(identity);
+    this.#byIdentity.delete(identity);
+  }
+
   /** Records what this run did itself (a send, a deletion), so later decisions see it before the next listing. */
   note(identity: string, envelopeId: string, status: string): void {
     const entry = this.#byIdentity.get(identity)?.get(envelopeId);
@@ -249,7 +263,7 @@ export class ServiceLedger {
   #merge(envelope: Envelope): void {
     const fields = envelope.customFields?.textCustomFields ?? [];
     const identity = fields.find((f) => f.name === identityFieldName)?.value;
-    if (!identity || !envelope.envelopeId) return;
+    if (!identity || !envelope.envelopeId || this.#settled.has(identity)) return;
     const digest = fields.find((f) => f.name === digestFieldName)?.value;
     const accountId = fields.find((f) => f.name === accountFieldName)?.value;
     const createdDateTime = envelope.createdDateTime ?? '';
