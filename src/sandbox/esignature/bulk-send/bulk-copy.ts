@@ -7,6 +7,7 @@ import { buildEnvelope, newEnvelopeTimes } from '../envelopes/envelope-factory.j
 import type { EnvelopesRepository } from '../envelopes/repository.js';
 import type { TemplatesRepository } from '../templates/repository.js';
 import type { BlobStore } from '../../platform/db/blob-store.js';
+import { orderedGuid } from '../../platform/db/ordered-guid.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DocumentWork } from '../document-work/document-work.js';
 import { parseEnvelopeDefinition } from '../envelopes/wire/envelope-definition.js';
@@ -108,7 +109,8 @@ async function copyOfDraft(
     0,
   );
   if (problems.length > 0) throw apiErrors.invalidBody(problems.join(' '));
-  const id = randomUUID();
+  // Time-ordered, as a created envelope's (db/ordered-guid.ts): a batch's copies share leaf pages.
+  const id = orderedGuid();
   const now = services.clock.now();
   const recipients = services.envelopes.recipients(model.id).map((r) => ({
     ...r,

@@ -7,6 +7,7 @@ import {
   type FieldLimitName,
 } from '../../../envelope/index.js';
 import { hashPassword } from '../../platform/password-hash.js';
+import { orderedGuid } from '../../platform/db/ordered-guid.js';
 import type { BlobStore } from '../../platform/db/blob-store.js';
 import type { TemplatesRepository } from '../templates/repository.js';
 import type { EnvelopeRecord, RecipientRecord, DocumentRecord, CustomFieldRecord } from './repository.js';
@@ -48,7 +49,8 @@ export async function buildEnvelope(
     work: DocumentWork;
   },
 ): Promise<NewEnvelope> {
-  const id = randomUUID();
+  // Time-ordered: the new rows of a group commit share leaf pages (db/ordered-guid.ts).
+  const id = orderedGuid();
   const { now } = context;
   let documents: DocumentRecord[];
   let people: SourcePerson[];
