@@ -166,9 +166,19 @@ async function giveConsent(url: string, email: string, password: string): Promis
 describe('signrun run with the JWT grant against signrun serve', () => {
   it('runs the examples: one token request per scope set, userinfo once, every eSignature call on /restapi/v2.1, no secret printed', async () => {
     const outDir = await tempDir('signrun-jwt-out-');
-    // Every example job, each CSV cut to its first 2 rows: each job's calls and
-    // both scope sets are there; what the rows add is more of the same calls (issue 38).
-    const { result, lines } = await logged(() => runCli(['run', examplesCopy(2), '--out', outDir], { env: jwtEnv() }));
+    // Every example job but the Word letters, each CSV cut to its first 2 rows:
+    // each kind of call and both scope sets are there; what the rows add is more
+    // of the same calls (issue 38). The Word letters' calls are offer-letters'
+    // (a createEnvelope with its documents); converting them is the sandbox's
+    // work, not the login's (word-offer-letters.test.ts runs them, and
+    // run.test.ts every example).
+    const jobs = readdirSync(path.join(repoRoot, 'examples'))
+      .filter((n) => n.endsWith('.yaml') && n !== 'word-offer-letters.yaml')
+      .map((n) => path.basename(n, '.yaml'));
+    expect(jobs).toHaveLength(7);
+    const { result, lines } = await logged(() =>
+      runCli(['run', examplesOf(2, jobs), '--out', outDir], { env: jwtEnv() }),
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(`Target: ${sandbox.origin}/restapi/v2.1`);
     // One token for the eSignature API, one with the admin scopes for the organisation example's Admin API calls.
