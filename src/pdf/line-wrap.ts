@@ -12,8 +12,15 @@ import { encodable } from './encodable.js';
  * wrapping a 100 KB word quadratic: issue 36).
  */
 export class TextUnits {
-  /** Own widths by character code (NaN: not asked yet). */
-  private readonly glyphs = new Float64Array(0x10000).fill(Number.NaN);
+  /**
+   * Own widths of codes under 256 (NaN: not asked yet), where nearly all of
+   * a WinAnsi text is; the few above (quotes, dashes, €) in `wideGlyphs`. Not
+   * one array for all 65,536 codes: a font's TextUnits is made per document,
+   * and filling 512 KB for each of a run's generated letters cost more than
+   * measuring their text.
+   */
+  private readonly glyphs = new Float64Array(0x100).fill(Number.NaN);
+  private readonly wideGlyphs = new Map<number, number>();
   /** Kerning by pair (the two codes in one number). */
   private readonly kerns = new Map<number, number>();
 
@@ -21,10 +28,11 @@ export class TextUnits {
 
   /** The units the character of code `next` adds after the one of code `previous` (-1 at the start of a text). */
   step(previous: number, next: number): number {
-    let own = this.glyphs[next]!;
+    let own = next < 0x100 ? this.glyphs[next]! : (this.wideGlyphs.get(next) ?? Number.NaN);
     if (Number.isNaN(own)) {
       own = this.font.widthOfTextAtSize(String.fromCharCode(next), 1000);
-      this.glyphs[next] = own;
+      if (next < 0x100) this.glyphs[next] = own;
+      else this.wideGlyphs.set(next, own);
     }
     if (previous < 0) return own;
     const pair = previous * 0x10000 + next;

@@ -113,19 +113,46 @@ async function allText(dir: string): Promise<string> {
 }
 
 describe('every recipient kind from a job file', () => {
-  it('routes a signer, an in-person signer, a witness, a certified delivery and a carbon copy in order', async () => {
-    const dir = await leaseJob();
-    const out = path.join(dir, 'out');
-    const env = { ...sandboxEnv(sandbox), LEASE_CODE: accessCode };
-    const logs: string[] = [];
-    const cli = async (args: string[]) => {
-      const r = await runCli(args, { env, cwd: dir });
-      logs.push(r.stdout, r.stderr);
-      expect(r.code, r.stderr + r.stdout).toBe(0);
-      return r;
-    };
+  // One job, validated and run once: the status test reads the envelope as
+  // sent, then the routing test signs it in order.
+  let dir: string;
+  let out: string;
+  let env: Record<string, string>;
+  const logs: string[] = [];
+  const cli = async (args: string[]) => {
+    const r = await runCli(args, { env, cwd: dir });
+    logs.push(r.stdout, r.stderr);
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    return r;
+  };
+  beforeAll(async () => {
+    dir = await leaseJob();
+    out = path.join(dir, 'out');
+    env = { ...sandboxEnv(sandbox), LEASE_CODE: accessCode };
     await cli(['validate', '.']);
     await cli(['run', '.', '--out', out]);
+  });
+
+  // Before anyone has signed (the next test signs the same envelope).
+  it('status names what each kind still has to do', async () => {
+    const status = await cli(['status', '.', '--out', out]);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toContain('still to sign: Sam Signer');
+    expect(status.stdout).toContain('still to view the documents (certified delivery): Lena Legal');
+    expect(status.stdout).toContain('still to sign (witness): Wendy Witness');
+    // A carbon copy never has anything to do.
+    expect(status.stdout).not.toContain('Hana Records');
+    // The reports name each one's part too, and leave the copy out.
+    const md = await readFile(path.join(out, 'report.md'), 'utf8');
+    expect(md).toContain('Wendy Witness <wendy@example.com> (witness)');
+    expect(md).toContain('Lena Legal <legal@example.com> (certified delivery)');
+    expect(md).not.toContain('Hana Records');
+    const html = await readFile(path.join(out, 'report.html'), 'utf8');
+    expect(html).toContain('Ivan Inperson (in person signer)');
+    expect(html).not.toContain('Hana Records');
+  });
+
+  it('routes a signer, an in-person signer, a witness, a certified delivery and a carbon copy in order', async () => {
     const signing = JSON.parse(await readFile(path.join(out, 'leases/flat-12/signing.json'), 'utf8')) as SigningRecord;
     const entry = (clientUserId: string) => signing.recipients.find((r) => r.clientUserId === clientUserId)!;
     // Order 1 is in turn (signer, in-person signer, whose session is the host's); the witness waits.
@@ -233,27 +260,5 @@ describe('every recipient kind from a job file', () => {
     // The access code is in no output file, report, log or console line.
     const everything = (await allText(out)) + logs.join('\n');
     expect(everything).not.toContain(accessCode);
-  });
-
-  it('status names what each kind still has to do', async () => {
-    const dir = await leaseJob();
-    const out = path.join(dir, 'out');
-    const env = { ...sandboxEnv(sandbox), LEASE_CODE: accessCode };
-    expect((await runCli(['run', '.', '--out', out], { env, cwd: dir })).code).toBe(0);
-    const status = await runCli(['status', '.', '--out', out], { env, cwd: dir });
-    expect(status.code, status.stderr).toBe(0);
-    expect(status.stdout).toContain('still to sign: Sam Signer');
-    expect(status.stdout).toContain('still to view the documents (certified delivery): Lena Legal');
-    expect(status.stdout).toContain('still to sign (witness): Wendy Witness');
-    // A carbon copy never has anything to do.
-    expect(status.stdout).not.toContain('Hana Records');
-    // The reports name each one's part too, and leave the copy out.
-    const md = await readFile(path.join(out, 'report.md'), 'utf8');
-    expect(md).toContain('Wendy Witness <wendy@example.com> (witness)');
-    expect(md).toContain('Lena Legal <legal@example.com> (certified delivery)');
-    expect(md).not.toContain('Hana Records');
-    const html = await readFile(path.join(out, 'report.html'), 'utf8');
-    expect(html).toContain('Ivan Inperson (in person signer)');
-    expect(html).not.toContain('Hana Records');
   });
 });

@@ -2,8 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { defaultConnectHmacKey } from '../../src/sandbox/esignature/connect/hmac-keys.js';
 import { verifyConnectSignature } from '../../src/envelope/connect-signature.js';
 import { samplePdf } from '../signing/pdf-tools.js';
@@ -62,29 +63,109 @@ function eventsOf(received: { raw: string }[]): string[] {
 }
 
 describe('Connect event notifications', () => {
-  it('posts every event, in order, signed with the account HMAC key', async () => {
-    const receiver = await startReceiver();
-    const sandbox = await startSandbox({ port: 0, connectRetryBaseMs: 50 });
-    cleanups.push(receiver.close, () => sandbox.close());
-    const api = sandboxApi(sandbox.rootUrl);
-    const envelopeId = await envelopeWithCallback(api, receiver.url);
-    expect(await signOverHttp(await api.signingUrl(envelopeId, signingView, returnUrl), 'Alice Martin')).toBe(
-      'signing_complete',
-    );
-    await receiver.waitFor((a) => a.length >= 6);
+  // One sandbox for the tests that need no seed or data folder of their own:
+  // each has its own envelope and receiver. The refused address comes first,
+  // so the attempts it counts are its envelope's only.
+  describe('on one sandbox', () => {
+    let sandbox: RunningSandbox;
+    beforeAll(async () => {
+      sandbox = await startSandbox({ port: 0, connectRetryBaseMs: 50 });
+    });
+    afterAll(async () => {
+      await sandbox.close();
+    });
 
-    expect(eventsOf(receiver.accepted())).toEqual(fullOrder);
-    for (const r of receiver.received) {
-      expect(verifyConnectSignature(r.raw, defaultConnectHmacKey, r.headers['x-docusign-signature-1'] as string)).toBe(
-        true,
+    it('never calls an address outside loopback and the allow list, and lists it as a failure', async () => {
+      const api = sandboxApi(sandbox.rootUrl);
+      const attempts: boolean[] = [];
+      const onAttempt = (attempt: { ok: boolean }) => attempts.push(attempt.ok);
+      sandbox.app.sandbox.events.on('connect-attempt', onAttempt);
+      cleanups.push(async () => void sandbox.app.sandbox.events.off('connect-attempt', onAttempt));
+      const envelopeId = await envelopeWithCallback(api, 'http://169.254.169.254/latest/meta-data');
+      // Two events queued at creation (envelope-sent, recipient-sent), each refused at its first attempt.
+      await whenEmitted(sandbox.app.sandbox.events, 'connect-attempt', () => attempts.length >= 2);
+      expect(attempts).toEqual([false, false]);
+      const failures = (
+        await api.call<{ failures: { envelopeId: string; error: string }[] }>('GET', '/connect/failures')
+      ).json.failures;
+      expect(failures.map((f) => f.envelopeId)).toEqual([envelopeId, envelopeId]);
+      expect(failures[0]?.error).toContain('destination refused');
+    });
+
+    it('posts every event, in order, signed with the account HMAC key', async () => {
+      const receiver = await startReceiver();
+      cleanups.push(receiver.close);
+      const api = sandboxApi(sandbox.rootUrl);
+      const envelopeId = await envelopeWithCallback(api, receiver.url);
+      expect(await signOverHttp(await api.signingUrl(envelopeId, signingView, returnUrl), 'Alice Martin')).toBe(
+        'signing_complete',
       );
-      const message = JSON.parse(r.raw) as { data: { envelopeId: string; accountId: string }; apiVersion: string };
-      expect(message.data.envelopeId).toBe(envelopeId);
-    }
-    const last = JSON.parse(receiver.accepted()[5]!.raw) as { data: { envelopeSummary: { status: string } } };
-    expect(last.data.envelopeSummary.status).toBe('completed');
-  });
+      await receiver.waitFor((a) => a.length >= 6);
 
+      expect(eventsOf(receiver.accepted())).toEqual(fullOrder);
+      for (const r of receiver.received) {
+        expect(
+          verifyConnectSignature(r.raw, defaultConnectHmacKey, r.headers['x-docusign-signature-1'] as string),
+        ).toBe(true);
+        const message = JSON.parse(r.raw) as { data: { envelopeId: string; accountId: string }; apiVersion: string };
+        expect(message.data.envelopeId).toBe(envelopeId);
+      }
+      const last = JSON.parse(receiver.accepted()[5]!.raw) as { data: { envelopeSummary: { status: string } } };
+      expect(last.data.envelopeSummary.status).toBe('completed');
+    });
+
+    it('notifies a voided envelope', async () => {
+      const receiver = await startReceiver();
+      cleanups.push(receiver.close);
+      const api = sandboxApi(sandbox.rootUrl);
+      const envelopeId = await envelopeWithCallback(api, receiver.url);
+      const voided = await api.call('PUT', `/envelopes/${envelopeId}`, {
+        status: 'voided',
+        voidedReason: 'Wrong salary',
+      });
+      expect(voided.status).toBe(200);
+      await receiver.waitFor((a) => a.length >= 3);
+      expect(eventsOf(receiver.accepted())).toEqual(['envelope-sent', 'recipient-sent', 'envelope-voided']);
+    });
+
+    it('sends only the events an envelope asks for (envelopeEvents)', async () => {
+      const receiver = await startReceiver();
+      cleanups.push(receiver.close);
+      const api = sandboxApi(sandbox.rootUrl);
+      const envelopeId = await envelopeWithCallback(api, receiver.url, {
+        envelopeEvents: [{ envelopeEventStatusCode: 'completed' }],
+      });
+      await signOverHttp(await api.signingUrl(envelopeId, signingView, returnUrl), 'Alice Martin');
+      await receiver.waitFor((a) => a.length >= 1);
+      // Every event of the signing was committed (and queued, or not) before
+      // its answer: the queue holds all that will ever be sent, no need to wait
+      // and see whether more arrives.
+      const queued = sandbox.app.sandbox.db
+        .prepare('SELECT event FROM connect_deliveries WHERE envelope_id = ?')
+        .pluck()
+        .all(envelopeId);
+      expect(queued).toEqual(['envelope-completed']);
+      expect(eventsOf(receiver.accepted())).toEqual(['envelope-completed']);
+    });
+
+    it('refuses the failure log to callers of another account', async () => {
+      const res = await fetch(`${sandbox.rootUrl}/accounts/00000000-0000-0000-0000-000000000000/connect/failures`, {
+        headers: {
+          'x-docusign-authentication': JSON.stringify({
+            Username: 'sandbox@signrun.test',
+            Password: 'sandbox-password',
+            IntegratorKey: 'sandbox-integrator-key',
+          }),
+        },
+      });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { errorCode: string }).errorCode).toBe('USER_LACKS_MEMBERSHIP');
+      const anonymous = await fetch(
+        `${sandbox.rootUrl}/accounts/00000000-0000-0000-0000-000000000000/connect/failures`,
+      );
+      expect(anonymous.status).toBe(401);
+    });
+  });
   it("signs with the account's connectHmacKey from the seed", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'signrun-seed-'));
     const seedFile = join(dir, 'seed.yaml');
@@ -111,42 +192,6 @@ describe('Connect event notifications', () => {
       expect(verifyConnectSignature(r.raw, 'seeded-hmac-key-42', header)).toBe(true);
       expect(verifyConnectSignature(r.raw, defaultConnectHmacKey, header)).toBe(false);
     }
-  });
-
-  it('notifies a voided envelope', async () => {
-    const receiver = await startReceiver();
-    const sandbox = await startSandbox({ port: 0, connectRetryBaseMs: 50 });
-    cleanups.push(receiver.close, () => sandbox.close());
-    const api = sandboxApi(sandbox.rootUrl);
-    const envelopeId = await envelopeWithCallback(api, receiver.url);
-    const voided = await api.call('PUT', `/envelopes/${envelopeId}`, {
-      status: 'voided',
-      voidedReason: 'Wrong salary',
-    });
-    expect(voided.status).toBe(200);
-    await receiver.waitFor((a) => a.length >= 3);
-    expect(eventsOf(receiver.accepted())).toEqual(['envelope-sent', 'recipient-sent', 'envelope-voided']);
-  });
-
-  it('sends only the events an envelope asks for (envelopeEvents)', async () => {
-    const receiver = await startReceiver();
-    const sandbox = await startSandbox({ port: 0, connectRetryBaseMs: 50 });
-    cleanups.push(receiver.close, () => sandbox.close());
-    const api = sandboxApi(sandbox.rootUrl);
-    const envelopeId = await envelopeWithCallback(api, receiver.url, {
-      envelopeEvents: [{ envelopeEventStatusCode: 'completed' }],
-    });
-    await signOverHttp(await api.signingUrl(envelopeId, signingView, returnUrl), 'Alice Martin');
-    await receiver.waitFor((a) => a.length >= 1);
-    // Every event of the signing was committed (and queued, or not) before
-    // its answer: the queue holds all that will ever be sent, no need to wait
-    // and see whether more arrives.
-    const queued = sandbox.app.sandbox.db
-      .prepare('SELECT event FROM connect_deliveries WHERE envelope_id = ?')
-      .pluck()
-      .all(envelopeId);
-    expect(queued).toEqual(['envelope-completed']);
-    expect(eventsOf(receiver.accepted())).toEqual(['envelope-completed']);
   });
 
   it('a receiver failing three times, with a sandbox restart in between, still gets every event in order', async () => {
@@ -234,39 +279,5 @@ describe('Connect event notifications', () => {
     cleanups.push(() => sandbox.close());
     await receiver.waitFor((a) => a.length >= 3);
     expect(eventsOf(receiver.accepted())).toEqual(['envelope-sent', 'recipient-sent', 'recipient-delivered']);
-  });
-
-  it('never calls an address outside loopback and the allow list, and lists it as a failure', async () => {
-    const sandbox = await startSandbox({ port: 0, connectRetryBaseMs: 50 });
-    cleanups.push(() => sandbox.close());
-    const api = sandboxApi(sandbox.rootUrl);
-    const attempts: boolean[] = [];
-    sandbox.app.sandbox.events.on('connect-attempt', (attempt) => attempts.push(attempt.ok));
-    const envelopeId = await envelopeWithCallback(api, 'http://169.254.169.254/latest/meta-data');
-    // Two events queued at creation (envelope-sent, recipient-sent), each refused at its first attempt.
-    await whenEmitted(sandbox.app.sandbox.events, 'connect-attempt', () => attempts.length >= 2);
-    expect(attempts).toEqual([false, false]);
-    const failures = (await api.call<{ failures: { envelopeId: string; error: string }[] }>('GET', '/connect/failures'))
-      .json.failures;
-    expect(failures.map((f) => f.envelopeId)).toEqual([envelopeId, envelopeId]);
-    expect(failures[0]?.error).toContain('destination refused');
-  });
-
-  it('refuses the failure log to callers of another account', async () => {
-    const sandbox = await startSandbox({ port: 0 });
-    cleanups.push(() => sandbox.close());
-    const res = await fetch(`${sandbox.rootUrl}/accounts/00000000-0000-0000-0000-000000000000/connect/failures`, {
-      headers: {
-        'x-docusign-authentication': JSON.stringify({
-          Username: 'sandbox@signrun.test',
-          Password: 'sandbox-password',
-          IntegratorKey: 'sandbox-integrator-key',
-        }),
-      },
-    });
-    expect(res.status).toBe(400);
-    expect(((await res.json()) as { errorCode: string }).errorCode).toBe('USER_LACKS_MEMBERSHIP');
-    const anonymous = await fetch(`${sandbox.rootUrl}/accounts/00000000-0000-0000-0000-000000000000/connect/failures`);
-    expect(anonymous.status).toBe(401);
   });
 });

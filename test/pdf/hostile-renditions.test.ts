@@ -1,7 +1,7 @@
 import { PDFDocument, StandardFonts, type PDFFont } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { RenditionError, renditionLimits, renditionOf, type RenditionLimits } from '../../src/pdf/index.js';
-import { wrapLines } from '../../src/pdf/line-wrap.js';
+import { TextUnits, wrapLines } from '../../src/pdf/line-wrap.js';
 import { minimalDocx } from '../helpers/minimal-docx.js';
 
 /** The error a rendition stops with (it must stop with one). */
@@ -77,6 +77,11 @@ describe('renditions of hostile documents (issue 36)', () => {
     const text = Array.from({ length: 120 }, (_, i) => words[(i * 7) % words.length]).join(' ') + '\nsecond line';
     for (const width of [468, 450, 100, 20])
       expect([...wrapLines(text, font, 11, width)], String(width)).toEqual(referenceWrap(text, font, 11, width));
+    // Codes above 255 (WinAnsi's quotes, dashes, euro) are remembered apart from
+    // those under it: each width, and a whole text's, is pdf-lib's own.
+    const units = new TextUnits(font);
+    for (const mixed of ['¬ ¬€ “quoted” – — … ‘a’', '€¬ ¬ ¬a—€ “”'])
+      expect(units.of(mixed), mixed).toBe(font.widthOfTextAtSize(mixed, 1000));
   });
 
   it('measures each character of a long word once, not the rest of the word again at every cut', async () => {
