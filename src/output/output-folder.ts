@@ -4,7 +4,6 @@ import type { Readable } from 'node:stream';
 import { SignrunError } from '../errors/signrun-error.js';
 import { pathSegmentProblem } from './output-names.js';
 import { processIsAlive } from './process-alive.js';
-import { folderEntries } from './records.js';
 import {
   DiskWriteError,
   digestOf,
@@ -101,7 +100,10 @@ export class OutputFolder {
   firstListing(relative: string): Promise<ReadonlySet<string> | undefined> {
     let listing = this.#firstListings.get(relative);
     if (!listing) {
-      listing = folderEntries(this.root, relative);
+      listing = readdir(path.join(this.root, relative)).then(
+        (names): ReadonlySet<string> | undefined => new Set(names),
+        (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? new Set<string>() : undefined),
+      );
       this.#firstListings.set(relative, listing);
     }
     return listing;
