@@ -106,7 +106,7 @@ export function createFetchOnce(options: FetchOnceOptions): { send: Send; close(
     if (response.status < 200 || response.status > 299) {
       let text = '';
       try {
-        text = await bodyText(response);
+        text = await response.text();
       } catch {
         // the body broke off; the status is what matters
       }
@@ -155,7 +155,7 @@ export function createFetchOnce(options: FetchOnceOptions): { send: Send; close(
     }
     let text: string;
     try {
-      text = await bodyText(response);
+      text = await response.text();
     } catch (error) {
       emit(response.status, rateLimit);
       const systemCode = (error as { code?: string }).code;
@@ -190,18 +190,6 @@ export function createFetchOnce(options: FetchOnceOptions): { send: Send; close(
       httpsAgent.destroy();
     },
   };
-}
-
-/**
- * An answer's body as text, read once as bytes and decoded by Buffer:
- * node-fetch's text() makes a TextDecoder for every call (issue 37: its
- * decoding alone was about 1% of the runner's busy time in a profile of
- * bench/run). A byte-order mark is dropped,
- * as TextDecoder drops it; bad UTF-8 becomes U+FFFD in both.
- */
-async function bodyText(response: Response): Promise<string> {
-  const text = Buffer.from(await response.arrayBuffer()).toString('utf8');
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /**
