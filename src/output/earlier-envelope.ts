@@ -29,6 +29,13 @@ export async function retireEarlierEnvelope(
   /** The envelope the key now has, when known (adopted): its own outputs stay. */
   current?: string,
 ): Promise<EarlierEnvelope | undefined> {
+  // A key whose folder was not there when the run began has no earlier
+  // outputs (one made since is this run's, or a racing runner's of the same
+  // envelope: not earlier either). One listing of the job's folder, not a
+  // failed open per envelope.
+  const slash = folder.lastIndexOf('/');
+  const listed = slash > 0 ? await out.firstListing(folder.slice(0, slash)) : undefined;
+  if (listed && !listed.has(folder.slice(slash + 1))) return undefined;
   const recordPath = itemFile(folder, 'envelope');
   let record: EnvelopeRecord;
   try {

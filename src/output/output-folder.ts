@@ -61,6 +61,8 @@ export class OutputFolder {
   readonly #checked = new Map<string, 'made' | 'found'>();
   /** Checks under way, so that concurrent writes into one new folder share one. */
   readonly #checking = new Map<string, Promise<void>>();
+  /** {@link firstListing}'s answers, one per folder asked. */
+  readonly #firstListings = new Map<string, Promise<ReadonlySet<string> | undefined>>();
 
   constructor(root: string) {
     this.root = path.resolve(root);
@@ -85,6 +87,26 @@ export class OutputFolder {
     const entries = await readdir(at, { withFileTypes: true }).catch(() => []);
     const link = entries.find((e) => e.isSymbolicLink());
     if (link) throw linkError(this.root, path.join(at, link.name));
+  }
+
+  /**
+   * The names in the folder `relative` (a job's folder) as this instance
+   * first listed it, before its own writes there, at most once per folder:
+   * an empty set when the folder did not exist, undefined when it could not
+   * be listed. A name missing from it was not there when the run began, so
+   * it holds nothing of an earlier run (issue 37: a failed open per
+   * envelope saved). Names made afterwards may or may not be listed.
+   */
+  firstListing(relative: string): Promise<ReadonlySet<string> | undefined> {
+    let listing = this.#firstListings.get(relative);
+    if (!listing) {
+      listing = readdir(path.join(this.root, relative)).then(
+        (names): ReadonlySet<string> | undefined => new Set(names),
+        (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? new Set<string>() : undefined),
+      );
+      this.#firstListings.set(relative, listing);
+    }
+    return listing;
   }
 
   /** Makes `target`'s folders (one level at a time, none a link) and checks that `target` is not a link. */

@@ -237,7 +237,9 @@ async function settleOutputs(
   for (const { committed, records } of state.commits) {
     try {
       await committed;
-      for (const record of records ?? []) await ctx.journal.append(record);
+      // Appended together, in order: one write and fsync for a file's records
+      // (two views), not one after the other. A refusal fails the rest too.
+      await Promise.all((records ?? []).map((record) => ctx.journal.append(record)));
     } catch (caught) {
       error ??= itemErrorOf(caught, 'outputs');
     }
