@@ -92,6 +92,18 @@ const checks = [
     tests: ['test/client', 'test/cli/sign-url.test.ts'],
   },
   {
+    area: 'exactly-once through a token renewal',
+    rule: 'a 401 for a token already replaced asks for no new token',
+    edits: [
+      {
+        file: 'src/client/oauth/token-provider.ts',
+        find: 'if (this.#current && this.#current.token !== rejected) return this.token();',
+        replace: '',
+      },
+    ],
+    tests: ['test/client/oauth-token-provider.test.ts'],
+  },
+  {
     area: 'the signing page',
     rule: 'a decline returns the signer with event=decline',
     edits: [
