@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { link, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { SignrunError } from '../errors/signrun-error.js';
@@ -176,16 +176,15 @@ async function takeOverStale(path: string, stale: LockHolder): Promise<boolean> 
   }
   const moved = await readHolder(aside);
   if (moved !== undefined && moved.token !== stale.token && moved.pid !== -1) {
-    // Not the stale lock any more: restore it unless a newer one appeared meanwhile.
-    try {
-      const back = await open(path, 'wx', 0o600);
-      await back.writeFile(`${JSON.stringify(moved)}\n`, 'utf8');
-      await back.close();
-    } catch {
+    // Not the stale lock any more: put the same file back, unless a newer one appeared meanwhile. A hard
+    // link, not a copy: a live lock caught between its creation and its first write reads as pid 0, and a
+    // copy of that would have replaced its holder's lock for good (found by lock.test.ts's race); the link
+    // keeps the inode its holder is still writing.
+    await link(aside, path).catch(() => {
       // A third run created a lock in the instant the live one was aside.
       // Residual risk, accepted: it needs a stale lock AND three runs
       // starting within the same few microseconds on one state folder.
-    }
+    });
     await unlink(aside).catch(() => undefined);
     return false;
   }
