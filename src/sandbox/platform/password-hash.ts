@@ -1,4 +1,5 @@
 import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { setBounded } from './bounded-map.js';
 
 // scrypt parameters (N=2^14, r=8, p=1): the node default; tens of ms per
 // verification, which is why authenticate.ts caches verified credentials.
@@ -43,7 +44,7 @@ const seedHashes = new Map<string, Promise<string>>();
  * seed hash, or a second check of one access code, needs no scrypt. Only
  * matches are kept: a wrong password always pays scrypt's cost.
  */
-const matched = new Set<string>();
+const matched = new Map<string, true>();
 const matchedCapacity = 1024;
 
 /** True when `password` matches a hash made by hashPassword. */
@@ -51,10 +52,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const pair = createHash('sha256').update(stored).update('\u0000').update(password).digest('base64');
   if (matched.has(pair)) return true;
   const matches = await verifyWithScrypt(password, stored);
-  if (matches) {
-    if (matched.size >= matchedCapacity) matched.delete(matched.values().next().value!);
-    matched.add(pair);
-  }
+  if (matches) setBounded(matched, pair, true, matchedCapacity);
   return matches;
 }
 
