@@ -256,27 +256,7 @@ async function createSubsidiary(step: AccountStep, claim: boolean): Promise<void
   const created = await createAccount(account, ctx, tag);
   if (claimId)
     await ctx.account?.addTextCustomFields(claimId, [{ name: accountFieldName, value: created.accountId }], { tag });
-  await ctx.journal.append({
-    kind: 'account',
-    id: tag,
-    step: 'created',
-    accountId: created.accountId,
-    ...(created.userId ? { userId: created.userId } : {}),
-  });
-  result.accountId = created.accountId;
-  result.userId = created.userId;
-  const record: AccountRecord = {
-    job: account.job,
-    key: account.key,
-    accountName: account.accountName,
-    accountId: created.accountId,
-    userId: created.userId,
-    rootUrl: ctx.rootUrl,
-    state: 'awaiting-activation',
-    createdAt: ctx.now().toISOString(),
-  };
-  result.files.push(await ctx.out.writeJson(itemFile(step.folder, 'account'), record));
-  result.outcome = 'created';
+  await recordCreated(account, tag, ctx, result, created, 'awaiting-activation');
   result.awaitingActivation = true;
   // Its people wait for the activation: its user cannot log in before (a run after it converges them).
   if (plan.contents && plan.contents.items.length > 0)
@@ -567,6 +547,24 @@ async function createThroughOrganization(
     await ctx.organizations.contextOf(account, tag),
   );
   ctx.organizations.learned(tag, created.accountId);
+  await recordCreated(account, tag, ctx, result, created, 'present');
+  await convergeAccountContents(plan, created.accountId, ctx, result);
+}
+
+/**
+ * What a created account leaves, whichever way it was made: the journal's
+ * `created` (a later run adopts the account, never creates it again), its ids
+ * on the result, and account.json. A user id the service did not give is left
+ * out of the journal and the result, and written empty in account.json.
+ */
+async function recordCreated(
+  account: ResolvedAccount,
+  tag: string,
+  ctx: AccountContext,
+  result: AccountResult,
+  created: { accountId: string; userId?: string },
+  state: AccountRecord['state'],
+): Promise<void> {
   await ctx.journal.append({
     kind: 'account',
     id: tag,
@@ -583,10 +581,9 @@ async function createThroughOrganization(
     accountId: created.accountId,
     userId: created.userId ?? '',
     rootUrl: ctx.rootUrl,
-    state: 'present',
+    state,
     createdAt: ctx.now().toISOString(),
   };
   result.files.push(await ctx.out.writeJson(itemFile(itemFolder(account.job, account.key), 'account'), record));
   result.outcome = 'created';
-  await convergeAccountContents(plan, created.accountId, ctx, result);
 }
