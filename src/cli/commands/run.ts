@@ -8,15 +8,14 @@ import { preparedOrDiagnostics, printDiagnostics, preflightDiagnostics } from '.
 import { ExitCode, type ExitCodeValue } from '../../errors/catalogue-entry.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import { resolveTarget } from '../../runner/target.js';
-import { runJobs, PreflightError, type DocumentsWhen } from '../../runner/index.js';
+// The run's own modules, not the runner's index: that one also brings the importers (import-account, import-template).
+import { runJobs, PreflightError } from '../../runner/run.js';
+import type { DocumentsWhen } from '../../runner/plan-types.js';
 import { bulkSendGroups, bulkSendProblems } from '../../runner/bulk-send/bulk-send-fit.js';
 import { exitCodeOf } from '../../runner/run-summary.js';
 import { OutputFolder } from '../../output/output-folder.js';
 import { reportFiles } from '../../output/output-paths.js';
-import { reportOf } from '../../reporters/report-json.js';
-import { previewDirsOf, writeReports } from '../../reporters/write-reports.js';
-import { stoppedReport, type PlannedItem } from '../../reporters/stopped-report.js';
-import { consoleSummary } from '../../reporters/console-summary.js';
+import type { PlannedItem } from '../../reporters/stopped-report.js';
 import { createProgress } from '../../reporters/progress.js';
 import { parseShard } from '../../state/shard.js';
 import { acquireStateLock, type AcquiredLock } from '../../state/state-lock.js';
@@ -119,6 +118,34 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
 };
 export default runCommand;
 
+/**
+ * The report writers are needed when the run ends, not before its first
+ * request: with the HTML report's chart (d3) they are some forty modules,
+ * loaded once the first envelope has started (while it waits on the
+ * service), or by the first report that needs them. One load per process.
+ */
+let reportWriters: Promise<ReportWriters> | undefined;
+type ReportWriters = Awaited<ReturnType<typeof importReportWriters>>;
+async function importReportWriters() {
+  const [written, json, summary, stopped] = await Promise.all([
+    import('../../reporters/write-reports.js'),
+    import('../../reporters/report-json.js'),
+    import('../../reporters/console-summary.js'),
+    import('../../reporters/stopped-report.js'),
+  ]);
+  return {
+    writeReports: written.writeReports,
+    previewDirsOf: written.previewDirsOf,
+    reportOf: json.reportOf,
+    consoleSummary: summary.consoleSummary,
+    stoppedReport: stopped.stoppedReport,
+  };
+}
+function loadReportWriters(): Promise<ReportWriters> {
+  reportWriters ??= importReportWriters();
+  return reportWriters;
+}
+
 type Target = Awaited<ReturnType<typeof resolveTarget>>;
 type RunSummary = Awaited<ReturnType<typeof runJobs>>;
 type Jobs = NonNullable<Awaited<ReturnType<typeof preparedOrDiagnostics>>>['jobs'];
@@ -170,21 +197,22 @@ function stoppedReporter(
     if (sending || (error instanceof SignrunError && error.code === 'SR_STATE_LOCKED')) return;
     const code = error instanceof SignrunError ? error.code : 'SR_INTERNAL';
     const message = error instanceof Error ? error.message : String(error);
-    const report = stoppedReport({
-      target: { rootUrl, sandbox },
-      startedAt,
-      concurrency,
-      items: planned,
-      error: {
-        code,
-        message:
-          error instanceof PreflightError
-            ? `${error.problems.length} problem(s) with templates or brands: ${error.problems.map((p) => p.message).join('; ')}`
-            : message,
-        step: error instanceof PreflightError ? 'check templates and brands' : step,
-      },
-    });
     try {
+      const { stoppedReport, writeReports, previewDirsOf } = await loadReportWriters();
+      const report = stoppedReport({
+        target: { rootUrl, sandbox },
+        startedAt,
+        concurrency,
+        items: planned,
+        error: {
+          code,
+          message:
+            error instanceof PreflightError
+              ? `${error.problems.length} problem(s) with templates or brands: ${error.problems.map((p) => p.message).join('; ')}`
+              : message,
+          step: error instanceof PreflightError ? 'check templates and brands' : step,
+        },
+      });
       await writeReports(out, report, { previewDirs: previewDirsOf(io.cwd, outDir) });
       io.stderr.write(`Reports saying why are in ${shownPath(io.cwd, outDir)}/ (${reportFiles.join(', ')}).\n`);
       await appendReportToStepSummary(io, path.join(outDir, 'report.md'));
@@ -305,6 +333,8 @@ async function runTheJobs(
           run.sending = true;
           // From here on nothing reads it: one item a row, held to the end of the run before.
           run.planned = [];
+          // Loaded while the first envelopes wait on the service; a failure is thrown where they are used.
+          loadReportWriters().catch(() => undefined);
         }
         if (event.type === 'warning') io.stderr.write(`warning: ${event.message}\n`);
         if (event.type === 'budget:wait') io.stdout.write(budgetWaitLine(event));
@@ -333,6 +363,7 @@ async function runTheJobs(
 /** Writes the reports (every one the disk takes), prints the summary; the exit code, or the output error. */
 async function reportTheRun(run: RunSession, summary: RunSummary): Promise<ExitCodeValue> {
   const { io, outDir } = run;
+  const { reportOf, writeReports, previewDirsOf, consoleSummary } = await loadReportWriters();
   const report = reportOf(summary, io.cwd);
   // A disk that refused the run's outputs may still take some reports:
   // every one it takes is written, then the run ends with the error.
