@@ -84,11 +84,19 @@ export async function buildSandboxApp(
   app.addHook('preClose', async () => {
     closing = true;
   });
+  // The Date header's text, made again only when the clock's second changes (it has a second's precision).
+  let dateSecond = Number.NaN;
+  let dateText = '';
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) void reply.header('connection', 'close');
     // The service's time is the sandbox's clock (moved by tests): a client
     // that reads Date to time the hourly limit's reset sees the same hour.
-    void reply.header('date', new Date(services.clock.now()).toUTCString());
+    const now = services.clock.now();
+    if (Math.floor(now / 1000) !== dateSecond) {
+      dateSecond = Math.floor(now / 1000);
+      dateText = new Date(now).toUTCString();
+    }
+    void reply.header('date', dateText);
     done(null, payload);
   });
 

@@ -27,23 +27,33 @@ import { namedPlugin } from '../platform/http/plugin-name.js';
  */
 export function restApiV21(api: FastifyPluginAsync): FastifyPluginAsync {
   return async (app) => {
-    app.addHook('preSerialization', async (request, _reply, payload) => {
-      const route = request.routeOptions.url ?? '';
-      if (request.method === 'GET' && route.endsWith('/envelopes/:envelopeId/documents'))
-        return documentsV21(payload as DocumentsResult);
-      if (request.method === 'GET' && route.endsWith('/templates/:templateId'))
-        return templateV21(payload as Record<string, unknown>);
-      if (request.method === 'GET' && route.endsWith('/templates/:templateId/documents')) {
-        const result = payload as { templateId?: string; templateDocuments?: Array<Record<string, unknown>> };
-        const pages = documentsV21({ envelopeId: result.templateId, envelopeDocuments: result.templateDocuments });
-        return { ...result, templateDocuments: pages.envelopeDocuments };
+    // Every v2.1 answer passes here: callback style, not async (a promise and a microtask turn each).
+    app.addHook('preSerialization', (request, _reply, payload, done) => {
+      let shaped: unknown;
+      try {
+        shaped = request.method === 'GET' ? v21Shape(request.routeOptions.url ?? '', payload) : payload;
+      } catch (error) {
+        done(error as Error);
+        return;
       }
-      if (request.method === 'GET' && route.endsWith('/templates'))
-        return templateListV21(payload as { envelopeTemplates?: Array<Record<string, unknown>> });
-      return payload;
+      done(null, shaped);
     });
     await app.register(namedPlugin('esignature', api));
   };
+}
+
+/** A GET answer in v2.1's shape where it differs from v2's (the route pattern says which). */
+function v21Shape(route: string, payload: unknown): unknown {
+  if (route.endsWith('/envelopes/:envelopeId/documents')) return documentsV21(payload as DocumentsResult);
+  if (route.endsWith('/templates/:templateId')) return templateV21(payload as Record<string, unknown>);
+  if (route.endsWith('/templates/:templateId/documents')) {
+    const result = payload as { templateId?: string; templateDocuments?: Array<Record<string, unknown>> };
+    const pages = documentsV21({ envelopeId: result.templateId, envelopeDocuments: result.templateDocuments });
+    return { ...result, templateDocuments: pages.envelopeDocuments };
+  }
+  if (route.endsWith('/templates'))
+    return templateListV21(payload as { envelopeTemplates?: Array<Record<string, unknown>> });
+  return payload;
 }
 
 interface DocumentsResult {

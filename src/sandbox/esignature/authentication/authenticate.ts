@@ -85,6 +85,18 @@ export function createAuthenticator(db: SandboxDatabase, accounts: AccountsRepos
     return principal;
   }
 
+  /** The X-DocuSign-Authentication header; throws USER_AUTHENTICATION_FAILED when there is none. */
+  function headerOf(headers: AuthHeaders): string {
+    const raw = headers['x-docusign-authentication'];
+    const header = Array.isArray(raw) ? raw[0] : raw;
+    if (!header) {
+      throw apiErrors.authenticationFailed(
+        'No X-DocuSign-Authentication header or Authorization: Bearer token was sent.',
+      );
+    }
+    return header;
+  }
+
   /** Finds the user a username designates: userId, userName or email. */
   function candidates(username: string): UserRecord[] {
     const byId = accounts.user(username.toLowerCase());
@@ -110,8 +122,14 @@ export function createAuthenticator(db: SandboxDatabase, accounts: AccountsRepos
       throw apiErrors.authenticationFailed();
     },
 
-    /** Authenticates a request from its headers; throws USER_AUTHENTICATION_FAILED (401). */
-    async authenticate(headers: AuthHeaders): Promise<Principal> {
+    /**
+     * As `authenticate`, without a promise, when the answer needs no password
+     * check: a bearer token, a header verified before, or no credentials at
+     * all (each answered or refused at once). Undefined when a password must
+     * be verified (scrypt, asynchronous): then `authenticate`. Every API call
+     * asks; its hook need not be async for the few that verify a password.
+     */
+    authenticateKnown(headers: AuthHeaders): Principal | undefined {
       const authorization = headers.authorization;
       if (authorization && /^bearer\s+/i.test(authorization)) {
         const token = authorization.replace(/^bearer\s+/i, '').trim();
@@ -120,17 +138,18 @@ export function createAuthenticator(db: SandboxDatabase, accounts: AccountsRepos
           throw apiErrors.authenticationFailed('The access token is not valid or has expired.');
         return principalOf(row.user_id, row.integrator_key);
       }
-      const raw = headers['x-docusign-authentication'];
-      const header = Array.isArray(raw) ? raw[0] : raw;
-      if (!header) {
-        throw apiErrors.authenticationFailed(
-          'No X-DocuSign-Authentication header or Authorization: Bearer token was sent.',
-        );
-      }
+      const header = headerOf(headers);
       // The same header again (every call of a client): no parsing. The \u0001 keeps these keys apart from the credentials' keys.
+      const known = verified.get(keyOf(`\u0001${header}`));
+      return known === undefined ? undefined : principalOf(known.userId, known.integratorKey);
+    },
+
+    /** Authenticates a request from its headers; throws USER_AUTHENTICATION_FAILED (401). */
+    async authenticate(headers: AuthHeaders): Promise<Principal> {
+      const known = this.authenticateKnown(headers);
+      if (known !== undefined) return known;
+      const header = headerOf(headers);
       const headerKey = keyOf(`\u0001${header}`);
-      const known = verified.get(headerKey);
-      if (known !== undefined) return principalOf(known.userId, known.integratorKey);
       const credentials = parseCredentialsHeader(header);
       if (!credentials)
         throw apiErrors.authenticationFailed(
