@@ -69,37 +69,50 @@ interface Box {
  * Every tab drawn on the pages of the signing page (sign and initial boxes,
  * controls, values), as boxes in the page's points: read from the browser's
  * layout, relative to the page it is inside, scaled by the PDF page's width.
+ * Read in the page in one call (issue 38): a locator call a page, a tab and
+ * an attribute was some sixty round trips to chromium for the offer letter.
  */
 async function boxesOnPages(
   page: Page,
   pageWidthPt: number,
   documentId?: string,
 ): Promise<Array<Box & { label: string }>> {
-  const out: Array<Box & { label: string }> = [];
   const pages = page.locator(
     documentId === undefined ? '.document .page' : `.document[data-document-id="${documentId}"] .page`,
   );
-  for (let i = 0; i < (await pages.count()); i++) {
-    const wrap = pages.nth(i);
-    const number = Number(await wrap.getAttribute('data-page-number'));
-    const frame = (await wrap.locator('canvas').boundingBox())!;
-    const scale = pageWidthPt / frame.width;
-    const tabs = wrap.locator('.tab, .on-page');
-    for (let j = 0; j < (await tabs.count()); j++) {
-      const tab = tabs.nth(j);
-      const b = (await tab.boundingBox())!;
-      const label = (await tab.getAttribute('aria-label')) ?? (await tab.getAttribute('id')) ?? '';
-      out.push({
-        page: number,
-        left: (b.x - frame.x) * scale,
-        top: (b.y - frame.y) * scale,
-        width: b.width * scale,
-        height: b.height * scale,
-        label,
-      });
-    }
-  }
-  return out;
+  type Rect = { x: number; y: number; width: number; height: number };
+  type Element = {
+    getAttribute(name: string): string | null;
+    getBoundingClientRect(): Rect;
+    querySelector(selector: string): Element | null;
+    querySelectorAll(selector: string): Iterable<Element>;
+  };
+  // A DOMRect's fields are getters: copied into a plain object to cross back from the page.
+  const drawn = await pages.evaluateAll((wraps: Element[]) => {
+    const rect = (e: Element | null): Rect | undefined => {
+      const r = e?.getBoundingClientRect();
+      return r && { x: r.x, y: r.y, width: r.width, height: r.height };
+    };
+    return wraps.map((wrap) => ({
+      number: Number(wrap.getAttribute('data-page-number')),
+      frame: rect(wrap.querySelector('canvas')),
+      tabs: Array.from(wrap.querySelectorAll('.tab, .on-page'), (tab) => ({
+        b: rect(tab)!,
+        label: tab.getAttribute('aria-label') ?? tab.getAttribute('id') ?? '',
+      })),
+    }));
+  });
+  return drawn.flatMap(({ number, frame, tabs }) => {
+    const scale = pageWidthPt / frame!.width;
+    return tabs.map(({ b, label }) => ({
+      page: number,
+      left: (b.x - frame!.x) * scale,
+      top: (b.y - frame!.y) * scale,
+      width: b.width * scale,
+      height: b.height * scale,
+      label,
+    }));
+  });
 }
 
 function previewBoxes(preview: EnvelopePreview): Box[] {

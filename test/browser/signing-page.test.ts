@@ -243,7 +243,8 @@ describe('signing page in a real browser', () => {
         back.url,
       ),
     );
-    await waitForDocuments(page);
+    // The decline's form and its check of the reason are the page's markup and its script, which the
+    // load event waits for; the document's drawing is not waited for (issue 38): the other tests look at it.
     await page.getByText('Decline to sign').click();
     // An empty reason is refused on the page, nothing is sent.
     await page.getByRole('button', { name: 'Decline', exact: true }).click();

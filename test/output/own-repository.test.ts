@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import {
   chmodSync,
   copyFileSync,
@@ -29,7 +29,7 @@ function sh(cmd: string, args: string[], cwd: string): string {
 }
 
 describe('signrun in your own repository (npm pack → install → npx signrun)', () => {
-  it('the packed tarball validates and runs a job in a fresh folder outside the clone', () => {
+  it('the packed tarball validates and runs a job in a fresh folder outside the clone', async () => {
     const work = mkdtempSync(join(tmpdir(), 'signrun-own-repo-'));
     // dist/ is built by `npm test`; --ignore-scripts skips `prepare` (a second build).
     const packed = JSON.parse(
@@ -84,14 +84,22 @@ envelopes:
     );
     const env = { ...process.env, NO_COLOR: '1', npm_config_offline: 'true', npm_config_update_notifier: 'false' };
     const npx = (...args: string[]) =>
-      spawnSync('npx', ['--no-install', 'signrun', ...args], { cwd: project, env, encoding: 'utf8' });
+      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+        execFile('npx', ['--no-install', 'signrun', ...args], { cwd: project, env }, (error, stdout, stderr) =>
+          resolve({ status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+        );
+      });
 
-    const version = npx('--version');
+    // Three processes that share nothing (run alone writes, into out/): started at once, not one after
+    // the other (issue 38); each is still its own `npx signrun` of the installed tarball.
+    const [version, validated, ran] = await Promise.all([
+      npx('--version'),
+      npx('validate', 'jobs'),
+      npx('run', 'jobs'),
+    ]);
     expect(version.stdout.trim(), version.stderr).toBe(pkg.version); // signrun's, not my-repo's 3.2.1
-    const validated = npx('validate', 'jobs');
     expect(validated.status, validated.stderr).toBe(0);
     expect(validated.stdout).toContain('1 envelope');
-    const ran = npx('run', 'jobs');
     expect(ran.status, ran.stderr).toBe(0);
     expect(readdirSync(join(project, 'out'))).toEqual(
       expect.arrayContaining(['report.json', 'report.md', 'junit.xml', 'report.html']),
