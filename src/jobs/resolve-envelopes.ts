@@ -115,7 +115,8 @@ export async function resolveEnvelopes(
   for (const { index, raw, rows } of patterns) {
     for (const [r, row] of rows.entries()) {
       const at = () => `in ${ctx.shown} at ${collection}[${index}]${row ? `, before row ${row.number}` : ''}`;
-      await interruptionPoint(ctx.signal, at, r);
+      const turn = interruptionPoint(ctx.signal, at, r);
+      if (turn) await turn;
       const item = expandEnvelope(raw, index, defaults, row, job.job, ctx, collection);
       checkValues(item, ctx, keys, row?.number);
       readAhead(item, state);
@@ -166,7 +167,12 @@ async function resolveChunk(
   await readAnchorTexts(chunk, state);
   for (const item of chunk) {
     const i = state.done++;
-    await interruptionPoint(ctx.signal, () => `in ${ctx.shown}, checking envelope ${i + 1} of ${state.total}`, i);
+    const turn = interruptionPoint(
+      ctx.signal,
+      () => `in ${ctx.shown}, checking envelope ${i + 1} of ${state.total}`,
+      i,
+    );
+    if (turn) await turn;
     checkDocuments(item, results, state.texts, state.anchors, ctx, state.mergeFields);
     item.envelope.documents = state.sharedDocuments.share(item.envelope.documents);
     // Added in place, not `{ ...envelope, digest }`: V8 gives every such copy a hidden class of its own
