@@ -2,7 +2,6 @@ import { appendFile, readFile } from 'node:fs/promises';
 import type { Diagnostic, SourcePosition } from '../jobs/model.js';
 import type { ErrorCode } from '../errors/index.js';
 import type { ReportSource } from '../reporters/report-json.js';
-import { placeOfEnvelope } from '../runner/run-summary.js';
 import { data, formatDiagnostics, property } from './format-diagnostics.js';
 import type { CommandIO } from './io.js';
 
@@ -34,6 +33,9 @@ const maxFailureAnnotations = 50;
  */
 export async function annotateFailures(io: CommandIO, report: ReportSource): Promise<void> {
   if (!onGitHubActions(io)) return;
+  // Imported here: the run summary's module (and the spool and identities it brings) is a start-up cost of
+  // every command that imports this file, `validate` included, and only a report's annotations need it.
+  const { placeOfEnvelope } = await import('../runner/run-summary.js');
   const failures: Diagnostic[] = [];
   const add = (
     place: SourcePosition,

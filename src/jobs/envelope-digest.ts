@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { shorthandRecipientKind, shorthandTabKind } from '../envelope/index.js';
 import { wireDocGenFields } from './docgen-form-fields.js';
 import { isPositioned, type ResolvedEnvelope, type ResolvedRecipient, type ResolvedTab } from './model.js';
@@ -65,7 +65,8 @@ export function envelopeDigest(envelope: Omit<ResolvedEnvelope, 'digest'>): stri
       ? [['templates', envelope.templateRefs.map((r) => r.key ?? r.templateId ?? null)]]
       : []),
   ];
-  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+  // One-shot (crypto.hash), no Hash object an envelope: 2.5 against 3.7 µs a ~1.7 KB canonical form (issue 37).
+  return hash('sha256', JSON.stringify(canonical), 'hex');
 }
 
 /**

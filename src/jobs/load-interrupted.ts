@@ -21,15 +21,22 @@ export function stopLoadingIfInterrupted(signal: AbortSignal | undefined, when: 
  * the event loop turn once, so that a SIGTERM that came while the load was
  * busy (reading cached or small files resolves without a turn) reaches the
  * signal, then {@link stopLoadingIfInterrupted}. Nothing when there is no
- * signal: a library caller that cannot stop the load pays nothing.
+ * signal: a library caller that cannot stop the load pays nothing. Between
+ * turns it returns nothing to wait for, and `when` is called only to say
+ * where it stopped (issue 37: a promise and a message a row, 10,000 times,
+ * for a signal that had not fired).
  */
-export async function interruptionPoint(
+export function interruptionPoint(
   signal: AbortSignal | undefined,
   when: () => string,
   index: number,
   every = 64,
-): Promise<void> {
-  if (signal === undefined) return;
-  if (index % every === 0) await nextTurn();
-  stopLoadingIfInterrupted(signal, when());
+): Promise<void> | undefined {
+  if (signal === undefined) return undefined;
+  if (index % every === 0)
+    return nextTurn().then(() => {
+      if (signal.aborted) stopLoadingIfInterrupted(signal, when());
+    });
+  if (signal.aborted) stopLoadingIfInterrupted(signal, when());
+  return undefined;
 }

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
 import { extensionOf, renditionKindOf } from '../pdf/rendition-kinds.js';
 import { limits } from './limits.js';
@@ -14,7 +14,9 @@ export interface PdfFacts {
 
 export type PdfFactsResult =
   | { ok: true; facts: PdfFacts }
-  | { ok: false; reason: string; code?: 'SR_DOC_INFLATE_LIMIT' | 'SR_DOC_NOT_CONVERTIBLE' };
+  | { ok: false; reason: string; code?: 'SR_DOC_INFLATE_LIMIT' | 'SR_DOC_NOT_CONVERTIBLE' }
+  /** Over limits.documentBytes: refused by its size, unread. */
+  | { ok: false; reason: string; code: 'SR_DOC_TOO_LARGE'; size: number };
 
 /**
  * Size, sha256 and page sizes of one PDF. Synchronous unless pdf-lib must
@@ -23,13 +25,15 @@ export type PdfFactsResult =
  * service makes (documentPdfBytes).
  */
 export async function readPdfFacts(path: string): Promise<PdfFactsResult> {
-  let bytes: Buffer;
+  let bytes: Buffer | number;
   try {
     // Synchronous: see confined-path.ts (thread-pool hops cost more than the reads).
-    bytes = readFileSync(path);
+    bytes = readWithin(path, limits.documentBytes);
   } catch (error) {
     return { ok: false, reason: `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
   }
+  if (typeof bytes === 'number')
+    return { ok: false, reason: `it is ${bytes} bytes`, code: 'SR_DOC_TOO_LARGE', size: bytes };
   if (renditionKindOf(extensionOf(path))) {
     const rendition = await documentPdfBytes(path, bytes);
     if (!rendition.ok) return rendition;
@@ -56,6 +60,29 @@ export async function readPdfFacts(path: string): Promise<PdfFactsResult> {
   if (typeof pages === 'string') return { ok: false, reason: pages };
   if (pages.length === 0) return { ok: false, reason: 'it has no pages' };
   return { ok: true, facts: { size: bytes.length, sha256, pages } };
+}
+
+/**
+ * The file's bytes, or its size when that is over `limit` (nothing read):
+ * a file found in its folder's listing was not measured before
+ * (confined-path.ts), so the size is checked on the descriptor read.
+ */
+function readWithin(path: string, limit: number): Buffer | number {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (size > limit) return size;
+    const bytes = Buffer.allocUnsafe(size);
+    let read = 0;
+    while (read < size) {
+      const n = readSync(fd, bytes, read, size - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return read < size ? bytes.subarray(0, read) : bytes;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { formatBytes } from './source-text.js';
-import { confinedPath, type ConfinedPath } from './confined-path.js';
+import { confinedListedPath, type FolderListings, type ListedConfinedPath } from './confined-path.js';
 import { envelopeDigest } from './envelope-digest.js';
 import { envelopeRows, type Row } from './envelope-rows.js';
 import { checkEnvelopeStructure } from './envelope-structure.js';
@@ -39,7 +39,12 @@ import { documentDocGenProblems, type MergeFieldCache } from './docgen-form-fiel
 import { readGeneratedText, textKeyOf } from './generated-text.js';
 import { interruptionPoint, stopLoadingIfInterrupted } from './load-interrupted.js';
 
-type DocumentCheck = { confined: ConfinedPath; facts?: PdfFactsResult };
+type DocumentCheck = { confined: ListedConfinedPath; facts?: PdfFactsResult };
+
+/** Confined, and not known to be over the size limit (a listed file's size is the reader's to check). */
+function isReadable(confined: ListedConfinedPath): confined is Extract<ListedConfinedPath, { ok: true }> {
+  return confined.ok && (confined.size === undefined || confined.size <= limits.documentBytes);
+}
 
 /**
  * Rows expanded, then checked, at a time: what loading holds besides the
@@ -57,6 +62,7 @@ interface ResolveState {
   /** The documents first named by the chunk being expanded, read ahead as they come. */
   fresh: DocumentCheck[];
   folders: Map<string, string | null>;
+  listings: FolderListings;
   texts: Map<string, DocumentText>;
   anchors: AnchorCache;
   sharedDocuments: SharedDocuments;
@@ -103,6 +109,7 @@ export async function resolveEnvelopes(
     results: new Map(),
     fresh: [],
     folders: new Map(),
+    listings: { named: new Map(), files: new Map() },
     texts: new Map(),
     anchors: new Map(),
     sharedDocuments: new SharedDocuments(),
@@ -115,7 +122,8 @@ export async function resolveEnvelopes(
   for (const { index, raw, rows } of patterns) {
     for (const [r, row] of rows.entries()) {
       const at = () => `in ${ctx.shown} at ${collection}[${index}]${row ? `, before row ${row.number}` : ''}`;
-      await interruptionPoint(ctx.signal, at, r);
+      const turn = interruptionPoint(ctx.signal, at, r);
+      if (turn) await turn;
       const item = expandEnvelope(raw, index, defaults, row, job.job, ctx, collection);
       checkValues(item, ctx, keys, row?.number);
       readAhead(item, state);
@@ -143,10 +151,12 @@ function readAhead(item: ExpandedEnvelope, state: ResolveState): void {
   const { ctx, results } = state;
   for (const document of item.envelope.documents) {
     if (results.has(document.path)) continue;
-    const check: DocumentCheck = { confined: confinedPath(ctx.folder, state.folderReal, document.path, state.folders) };
+    const check: DocumentCheck = {
+      confined: confinedListedPath(ctx.folder, state.folderReal, document.path, state.folders, state.listings),
+    };
     results.set(document.path, check);
     state.fresh.push(check);
-    if (check.confined.ok && check.confined.size <= limits.documentBytes) ctx.pdfFacts.prefetch(check.confined.real);
+    if (isReadable(check.confined)) ctx.pdfFacts.prefetch(check.confined.real);
   }
 }
 
@@ -157,7 +167,7 @@ async function resolveChunk(
   resolved: ResolvedEnvelope[],
 ): Promise<void> {
   const { ctx, results } = state;
-  const readable = state.fresh.flatMap((r) => (r.confined.ok && r.confined.size <= limits.documentBytes ? [r] : []));
+  const readable = state.fresh.filter((r) => isReadable(r.confined));
   state.fresh = [];
   const reading = (i: number) => `in ${ctx.shown}, reading document ${i + 1} of ${readable.length}`;
   if (readable.length > 0) await interruptionPoint(ctx.signal, () => reading(0), 0);
@@ -166,7 +176,12 @@ async function resolveChunk(
   await readAnchorTexts(chunk, state);
   for (const item of chunk) {
     const i = state.done++;
-    await interruptionPoint(ctx.signal, () => `in ${ctx.shown}, checking envelope ${i + 1} of ${state.total}`, i);
+    const turn = interruptionPoint(
+      ctx.signal,
+      () => `in ${ctx.shown}, checking envelope ${i + 1} of ${state.total}`,
+      i,
+    );
+    if (turn) await turn;
     checkDocuments(item, results, state.texts, state.anchors, ctx, state.mergeFields);
     item.envelope.documents = state.sharedDocuments.share(item.envelope.documents);
     // Added in place, not `{ ...envelope, digest }`: V8 gives every such copy a hidden class of its own
@@ -327,7 +342,7 @@ function checkDocuments(
   envelope.documents.forEach((document, d) => {
     const result = results.get(document.path)!;
     const path = ['documents', d, 'file'];
-    if (!result.confined.ok || result.confined.size > limits.documentBytes || !result.facts?.ok) {
+    if (!isReadable(result.confined) || !result.facts?.ok) {
       reportDocument(result, ctx.show(document.path), path, say);
       return;
     }
@@ -579,16 +594,28 @@ function reportDocument(
         `document ${shown} is a symbolic link leading outside the job file's folder`,
         path,
       );
-  } else if (result.confined.size > limits.documentBytes) {
-    say(
-      'SR_DOC_TOO_LARGE',
-      `document ${shown} is ${formatBytes(result.confined.size)}; the service accepts at most ${formatBytes(limits.documentBytes)}`,
-      path,
-    );
+  } else if (result.facts?.ok === false && result.facts.code === 'SR_DOC_TOO_LARGE') {
+    // A file found in its folder's listing is measured by the reader, which leaves it unread.
+    sayTooLarge(shown, result.facts.size, path, say);
+  } else if (!isReadable(result.confined)) {
+    sayTooLarge(shown, (result.confined as { size: number }).size, path, say);
   } else if (result.facts && !result.facts.ok) {
     if (result.facts.code === 'SR_DOC_INFLATE_LIMIT') say(result.facts.code, `${shown}: ${result.facts.reason}`, path);
     else if (result.facts.code === 'SR_DOC_NOT_CONVERTIBLE')
       say(result.facts.code, `${shown} cannot be converted to PDF: ${result.facts.reason}`, path);
     else say('SR_DOC_NOT_PDF', `${shown} is not a PDF: ${result.facts.reason}`, path);
   }
+}
+
+function sayTooLarge(
+  shown: string,
+  size: number,
+  path: NodePath,
+  say: (code: Parameters<JobContext['sink']['add']>[0], message: string, path: NodePath) => void,
+): void {
+  say(
+    'SR_DOC_TOO_LARGE',
+    `document ${shown} is ${formatBytes(size)}; the service accepts at most ${formatBytes(limits.documentBytes)}`,
+    path,
+  );
 }
