@@ -119,7 +119,7 @@ export function expandEnvelope(
     recipients: writtenRecipients(raw.recipients).map((written, i) => expandRecipient(written, i, values)),
     ...(raw.templateId !== undefined && !definition ? { templateId: sub(raw.templateId) } : {}),
     ...(raw.template !== undefined && !definition ? { templateKey: sub(raw.template) } : {}),
-    templateRoles: (raw.templateRoles ?? []).map((r, i) => expandRole(r, i, values)),
+    templateRoles: raw.templateRoles?.length ? raw.templateRoles.map((r, i) => expandRole(r, i, values)) : none(),
   };
 
   return {
@@ -154,7 +154,7 @@ function expandRecipient(
     // An in-person signer is the person who signs; messages go to the host.
     name: sub((host ? r.signerName : r.name) ?? ''),
     email: host ? host.email : sub(r.email ?? ''),
-    tabs: writtenTabs(r.tabs).map(({ kind: tabKind, tab, written: at }) => resolvedTab(tabKind.name, tab, at, v)),
+    tabs: tabsOf(writtenTabs(r.tabs), v),
     written,
   };
   if (host) recipient.host = host;
@@ -178,12 +178,28 @@ function expandRole(r: RawTemplateRole, i: number, v: RowValues): ResolvedRecipi
     roleName: sub(r.roleName),
     name: sub(r.name),
     email: sub(r.email),
-    tabs: writtenTabs(r.tabs).map(({ kind, tab, written }) => resolvedTab(kind.name, tab, written, v, true)),
+    tabs: tabsOf(writtenTabs(r.tabs), v, true),
     written: roleWritten(i),
   };
   if (r.clientUserId !== undefined) role.clientUserId = sub(r.clientUserId);
   if (r.routingOrder !== undefined) role.routingOrder = String(r.routingOrder);
   return role;
+}
+
+/**
+ * One empty list for every envelope's recipient without tabs (and envelope
+ * without template roles): 100,000 rows held 300,000 empty arrays (issue 37).
+ * Frozen: nothing adds to a resolved envelope's lists, and should anything
+ * try, it fails rather than adds to every envelope's.
+ */
+const emptyList: readonly never[] = Object.freeze([]);
+function none<T>(): T[] {
+  return emptyList as unknown as T[];
+}
+
+function tabsOf(written: ReturnType<typeof writtenTabs>, v: RowValues, role = false): ResolvedTab[] {
+  if (written.length === 0) return none();
+  return written.map(({ kind, tab, written: at }) => resolvedTab(kind.name, tab, at, v, role));
 }
 
 /** A place with `${...}` substituted: by anchor, else by position (unless `optional`, a role's tab filled by label). */
