@@ -57,24 +57,30 @@ export function expandEnvelope(
   const definition = collection === 'templates';
 
   const shared = sharedOf(raw, index, ctx, collection);
-  const documents = (raw.documents ?? []).map((d, i) => {
-    const file = sub(d.file);
-    let path = shared.paths.get(file);
-    if (path === undefined) {
-      path = resolve(ctx.folder, file);
-      shared.paths.set(file, path);
-    }
-    return {
-      documentId: String(d.documentId ?? i + 1),
-      name: d.name !== undefined ? sub(d.name) : basename(file),
-      path,
-      fileExtension: renditionKindOf(extensionOf(path)) ? extensionOf(path) : 'pdf',
-      size: 0,
-      pageCount: 0,
-      sha256: '',
-      ...(d.docGenFormFields !== undefined ? { docGenFormFields: docGenFieldsOf(d.docGenFormFields, text) } : {}),
-    };
-  });
+  // Documents that no row changes are one list for every row of the pattern (issue 37): a list and
+  // two objects a row were made, held through their chunk's checks, and dropped for the shared ones.
+  let documents = shared.documents;
+  if (!documents) {
+    documents = (raw.documents ?? []).map((d, i) => {
+      const file = sub(d.file);
+      let path = shared.paths.get(file);
+      if (path === undefined) {
+        path = resolve(ctx.folder, file);
+        shared.paths.set(file, path);
+      }
+      return {
+        documentId: String(d.documentId ?? i + 1),
+        name: d.name !== undefined ? sub(d.name) : basename(file),
+        path,
+        fileExtension: renditionKindOf(extensionOf(path)) ? extensionOf(path) : 'pdf',
+        size: 0,
+        pageCount: 0,
+        sha256: '',
+        ...(d.docGenFormFields !== undefined ? { docGenFormFields: docGenFieldsOf(d.docGenFormFields, text) } : {}),
+      };
+    });
+    if (shared.documents === undefined) shared.documents = sameForEveryRow(raw) ? documents : null;
+  }
   const values: RowValues = { sub, text, firstDocumentId: documents[0]?.documentId ?? '1' };
   const eventNotification = raw.eventNotification ?? defaults.eventNotification;
   const customFields = raw.customFields ?? defaults.customFields;
@@ -329,14 +335,26 @@ const radioFieldNames = ['selected', 'locked', 'required', 'font', 'fontSize', '
 >;
 
 /** What every row of one pattern shares, computed once (10,000 rows make it count). */
-const sharedByPattern = new WeakMap<RawEnvelope, { source: ResolvedEnvelope['source']; paths: Map<string, string> }>();
+interface PatternShared {
+  source: ResolvedEnvelope['source'];
+  paths: Map<string, string>;
+  /**
+   * The pattern's documents when no row changes them (made by its first row;
+   * checking a row fills in the same facts of the same files), null when a
+   * row does; undefined until the first row.
+   */
+  documents?: ResolvedEnvelope['documents'] | null;
+}
+const sharedByPattern = new WeakMap<RawEnvelope, PatternShared>();
 
-function sharedOf(
-  raw: RawEnvelope,
-  index: number,
-  ctx: JobContext,
-  collection: ItemCollection,
-): { source: ResolvedEnvelope['source']; paths: Map<string, string> } {
+/** No `${row.*}` in any document's file or name, and no Word merge values (the row's own, never shared). */
+function sameForEveryRow(raw: RawEnvelope): boolean {
+  const byRow = (value: string | undefined) =>
+    value !== undefined && findReferences(value).some((ref) => ref.kind === 'row');
+  return (raw.documents ?? []).every((d) => d.docGenFormFields === undefined && !byRow(d.file) && !byRow(d.name));
+}
+
+function sharedOf(raw: RawEnvelope, index: number, ctx: JobContext, collection: ItemCollection): PatternShared {
   let shared = sharedByPattern.get(raw);
   if (!shared) {
     shared = { source: { file: ctx.file, ...ctx.locator.locate([collection, index]) }, paths: new Map() };
