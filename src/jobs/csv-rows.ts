@@ -13,8 +13,19 @@ export interface CsvRow {
   cellColumn(column: string): number;
 }
 
+/**
+ * A CSV's data rows, each made when it is taken (issue 37): a 100,000-row
+ * file holds its parsed cells, not a row object, a values object and a
+ * closure per row. `take` lets the row's cells go: each row is taken once.
+ */
+export interface CsvRows {
+  readonly length: number;
+  /** The row at `index` (0-based); its cells are let go, so a second take of it is an error. */
+  take(index: number): CsvRow;
+}
+
 export type CsvResult =
-  | { ok: true; columns: string[]; rows: CsvRow[]; source: SourceText }
+  | { ok: true; columns: string[]; rows: CsvRows; source: SourceText }
   | { ok: false; code: ErrorCode; message: string; line: number; column: number; source?: SourceText };
 
 /**
@@ -92,19 +103,24 @@ export async function readCsvRows(path: string, shownAs: string): Promise<CsvRes
       source,
     };
   }
-  const rows: CsvRow[] = [];
-  for (let r = 1; r < records.length; r++) {
-    const record = records[r]!;
-    // No prototype: a column named __proto__ or constructor is a column like any other.
-    const values = Object.create(null) as Record<string, string>;
-    for (let c = 0; c < columns.length; c++) values[columns[c]!] = record[c] ?? '';
-    const line = lineOf(r);
-    rows.push({
-      values,
-      line,
-      cellColumn: (column) => cellStart(source.line(line) ?? '', columns.indexOf(column), delimiter),
-    });
-  }
+  const unread: Array<string[] | undefined> = records;
+  const rows: CsvRows = {
+    length: records.length - 1,
+    take(index) {
+      const record = unread[index + 1];
+      if (!record) throw new Error(`CSV row ${index + 1} of ${shownAs} taken twice`);
+      unread[index + 1] = undefined;
+      // No prototype: a column named __proto__ or constructor is a column like any other.
+      const values = Object.create(null) as Record<string, string>;
+      for (let c = 0; c < columns.length; c++) values[columns[c]!] = record[c] ?? '';
+      const line = lineOf(index + 1);
+      return {
+        values,
+        line,
+        cellColumn: (column) => cellStart(source.line(line) ?? '', columns.indexOf(column), delimiter),
+      };
+    },
+  };
   return { ok: true, columns, rows, source };
 }
 

@@ -19,6 +19,17 @@ export interface Row {
   place: Place;
 }
 
+/** An envelope's rows, each made when it is taken and taken once (a CSV's row holds only its cells until then). */
+export interface Rows {
+  readonly length: number;
+  take(index: number): Row | undefined;
+}
+
+/** Rows already made (a plain envelope's one row, inline items). */
+function rowsOf(list: Array<Row | undefined>): Rows {
+  return { length: list.length, take: (index) => list[index] };
+}
+
 /**
  * The rows an envelope expands to: one `undefined` row for a plain envelope,
  * else the CSV rows or inline items, each checked to have every column the
@@ -29,13 +40,13 @@ export async function envelopeRows(
   index: number,
   ctx: JobContext,
   folderReal: string,
-): Promise<Array<Row | undefined> | undefined> {
+): Promise<Rows | undefined> {
   const base = ['envelopes', index];
   const forEach = envelope.forEach;
-  if (!forEach) return [undefined];
+  if (!forEach) return rowsOf([undefined]);
   const used = rowReferences(envelope, base);
   const before = ctx.sink.errorCount;
-  let rows: Row[];
+  let rows: Rows;
   if (forEach.csv !== undefined) {
     const csvPath = [...base, 'forEach', 'csv'];
     const absolute = resolve(ctx.folder, forEach.csv);
@@ -72,15 +83,22 @@ export async function envelopeRows(
         );
       }
     }
-    rows = csv.rows.map((row, i) => ({
-      number: i + 1,
-      values: row.values,
-      cell: (column) => ({ file: shown, line: row.line, column: row.cellColumn(column) }),
-      place: { file: shown, line: row.line, column: 1 },
-    }));
+    const cells = csv.rows;
+    rows = {
+      length: cells.length,
+      take(i) {
+        const row = cells.take(i);
+        return {
+          number: i + 1,
+          values: row.values,
+          cell: (column) => ({ file: shown, line: row.line, column: row.cellColumn(column) }),
+          place: { file: shown, line: row.line, column: 1 },
+        };
+      },
+    };
   } else {
     const items = forEach.items ?? [];
-    rows = items.map((item, i) => {
+    const made = items.map((item, i): Row => {
       const itemPath = [...base, 'forEach', 'items', i];
       // No prototype: `${row.constructor}` is a missing column, not Object's constructor.
       const values = Object.create(null) as Record<string, string>;
@@ -104,6 +122,7 @@ export async function envelopeRows(
         place: placeOf(ctx, itemPath),
       };
     });
+    rows = rowsOf(made);
   }
   if (ctx.sink.errorCount > before) return undefined;
   if (rows.length === 0) {

@@ -1,7 +1,7 @@
 import { formatBytes } from './source-text.js';
 import { confinedListedPath, type FolderListings, type ListedConfinedPath } from './confined-path.js';
 import { envelopeDigest } from './envelope-digest.js';
-import { envelopeRows, type Row } from './envelope-rows.js';
+import { envelopeRows, type Rows } from './envelope-rows.js';
 import { checkEnvelopeStructure } from './envelope-structure.js';
 import { expandEnvelope, type ExpandedEnvelope } from './expand-envelope.js';
 import type { JobContext } from './job-context.js';
@@ -93,7 +93,7 @@ export async function resolveEnvelopes(
   const keys = new Set<string>();
   const groups = new RowErrorGroups();
   rowErrors.set(ctx, groups);
-  const patterns: Array<{ index: number; raw: RawEnvelope; rows: Array<Row | undefined> }> = [];
+  const patterns: Array<{ index: number; raw: RawEnvelope; rows: Rows }> = [];
   for (const [index, raw] of items.entries()) {
     // A template to delete needs no content: resolve-templates.ts reads its key and name.
     if (collection === 'templates' && (raw as RawTemplate).state === 'absent') continue;
@@ -120,7 +120,9 @@ export async function resolveEnvelopes(
   const resolved: ResolvedEnvelope[] = [];
   let chunk: ExpandedEnvelope[] = [];
   for (const { index, raw, rows } of patterns) {
-    for (const [r, row] of rows.entries()) {
+    for (let r = 0; r < rows.length; r++) {
+      // Made now, from the CSV's cells: the row lives as long as its chunk (its placeOf keeps it for diagnostics).
+      const row = rows.take(r);
       const at = () => `in ${ctx.shown} at ${collection}[${index}]${row ? `, before row ${row.number}` : ''}`;
       const turn = interruptionPoint(ctx.signal, at, r);
       if (turn) await turn;
@@ -128,8 +130,6 @@ export async function resolveEnvelopes(
       checkValues(item, ctx, keys, row?.number);
       readAhead(item, state);
       chunk.push(item);
-      // The row is the chunk's now (its placeOf keeps it for diagnostics): the list lets it go.
-      rows[r] = undefined;
       if (chunk.length >= chunkOfRows.rows) {
         await resolveChunk(chunk, state, resolved);
         chunk = [];

@@ -287,7 +287,8 @@ async function csvUsers(file: string, ctx: JobContext, folderReal: string): Prom
       );
       return [];
     }
-  return csv.rows.map((row) => {
+  return Array.from({ length: csv.rows.length }, (_, i) => {
+    const row = csv.rows.take(i);
     const v = row.values;
     const cell = (name: string) => (v[name] ?? '').trim();
     const user: RawOrganizationUser = {

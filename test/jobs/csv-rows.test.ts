@@ -23,13 +23,16 @@ describe('readCsvRows', () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.columns).toEqual(['id', 'name', 'email']);
-    expect(result.rows.map((r) => [r.values['name'], r.line])).toEqual([
+    const taken = Array.from({ length: result.rows.length }, (_, i) => result.rows.take(i));
+    expect(taken.map((r) => [r.values['name'], r.line])).toEqual([
       ['Ann\nMarie', 2],
       ['Bob, Jr', 5],
       ['Carl', 6],
     ]);
-    expect(result.rows[1]!.cellColumn('email')).toBe(13);
-    expect(result.rows[2]!.cellColumn('id')).toBe(1);
+    expect(taken[1]!.cellColumn('email')).toBe(13);
+    expect(taken[2]!.cellColumn('id')).toBe(1);
+    // A row's cells are let go once it is made (issue 37): it is taken once.
+    expect(() => result.rows.take(1)).toThrow(/taken twice/);
   });
 
   it('reports rows of the wrong length, empty files and repeated columns as SR_CSV_INVALID', async () => {
