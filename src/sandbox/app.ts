@@ -21,6 +21,7 @@ import { burstLimiter, createBurstLimit } from './platform/limits/burst-limit.js
 import { hostAllowListHook } from './platform/limits/host-allow-list.js';
 import { adminApiPlugin } from './admin/admin-plugin.js';
 import { namedPlugin } from './platform/http/plugin-name.js';
+import { validatorsOnFirstUse } from './platform/http/validators-on-first-use.js';
 
 /**
  * Fastify's own validator builder (what it makes for each app), made once
@@ -29,9 +30,12 @@ import { namedPlugin } from './platform/http/plugin-name.js';
  * constants, so a second app in the process (the suite builds hundreds)
  * reuses the compiled validators instead of making a new Ajv, compiling
  * its meta-schemas and 88 route schemas again (two thirds of a build's CPU
- * before, issue 38). Validators are pure functions of the request.
+ * before, issue 38). Validators are pure functions of the request. Each is
+ * compiled at its route's first request (validators-on-first-use.ts): the
+ * first app of a process no longer compiles the schemas of routes it never
+ * serves.
  */
-const buildValidator = AjvCompiler();
+const buildValidator = validatorsOnFirstUse(AjvCompiler());
 
 /**
  * Builds the sandbox as a fastify app (not listening): storage opened, seed

@@ -1,7 +1,8 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import forge from 'node-forge';
+import type Forge from 'node-forge';
+import { nodeForge } from '../node-forge.js';
 
 /**
  * The sandbox's own certificate authority: a self-signed root and one
@@ -73,6 +74,7 @@ function writeWhole(path: string, data: string | Buffer, mode: number): void {
 
 /** Creates a fresh root + sealing certificate pair, valid ten years. */
 export function createSandboxCa(now: Date = new Date()): SandboxCa {
+  const forge = nodeForge();
   const rootKeys = rsaKeyPair();
   const sealKeys = rsaKeyPair();
   const notAfter = new Date(now.getTime() + 10 * 365 * 24 * 3600 * 1000);
@@ -129,7 +131,8 @@ export function createSandboxCa(now: Date = new Date()): SandboxCa {
 }
 
 // Node's native generator: forge's pure-JS RSA takes seconds per key.
-function rsaKeyPair(): { publicKey: forge.pki.rsa.PublicKey; privateKey: forge.pki.rsa.PrivateKey } {
+function rsaKeyPair(): { publicKey: Forge.pki.rsa.PublicKey; privateKey: Forge.pki.rsa.PrivateKey } {
+  const forge = nodeForge();
   const { publicKey, privateKey } = generateKeyPairSync('rsa', {
     modulusLength: 2048,
     publicKeyEncoding: { type: 'spki', format: 'pem' },

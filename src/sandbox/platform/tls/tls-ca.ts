@@ -3,7 +3,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSy
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import forge from 'node-forge';
+import type Forge from 'node-forge';
+import { nodeForge } from '../node-forge.js';
 
 /**
  * The CA behind `signrun serve --tls`: a self-signed root whose certificate
@@ -65,6 +66,7 @@ export function loadOrCreateTlsCa(dataDir?: string): TlsCa {
 
 /** A new root, valid ten years. */
 export function createTlsCa(now: Date = new Date()): TlsCa {
+  const forge = nodeForge();
   const keys = rsaKeyPair();
   const cert = forge.pki.createCertificate();
   cert.publicKey = keys.publicKey;
@@ -100,6 +102,7 @@ export function issueServerCertificate(
   names: readonly string[],
   now: Date = new Date(),
 ): TlsServerCredentials {
+  const forge = nodeForge();
   const keys = rsaKeyPair();
   const caCert = forge.pki.certificateFromPem(ca.certPem);
   const caKey = forge.pki.privateKeyFromPem(ca.keyPem);
@@ -137,7 +140,8 @@ function writeWhole(path: string, data: string, mode: number): void {
 }
 
 // Node's native generator: forge's pure-JS RSA takes seconds per key.
-function rsaKeyPair(): { publicKey: forge.pki.rsa.PublicKey; privateKey: forge.pki.rsa.PrivateKey } {
+function rsaKeyPair(): { publicKey: Forge.pki.rsa.PublicKey; privateKey: Forge.pki.rsa.PrivateKey } {
+  const forge = nodeForge();
   const { publicKey, privateKey } = generateKeyPairSync('rsa', {
     modulusLength: 2048,
     publicKeyEncoding: { type: 'spki', format: 'pem' },
