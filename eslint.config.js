@@ -14,6 +14,7 @@ export default tseslint.config(
       '**/.tmp/**',
       'examples/**/*.mjs',
       'bench/**/*.mjs',
+      'build/**/*.mjs',
       'schemas/**/*.mjs',
       // Plain scripts run by worker threads on the built dist/ (test/sandbox/helpers/gated-document-worker.mjs).
       'test/**/*.mjs',
