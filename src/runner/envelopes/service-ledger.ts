@@ -89,7 +89,8 @@ export class ServiceLedger {
   /** Lists every envelope of the job the service holds (paged). Called once per job when a run or plan starts. */
   async load(job: string): Promise<void> {
     const state = this.#state(job);
-    if (state.lastQueriedMs === undefined) await this.refresh(job);
+    // Not gathered: no draft waits on the first listing, so waiting for callers would only delay the run's start.
+    if (state.lastQueriedMs === undefined) await this.#refresh(job, false);
   }
 
   /**
@@ -97,6 +98,10 @@ export class ServiceLedger {
    * merged. Callers arriving while a listing runs share the next one.
    */
   refresh(job: string): Promise<void> {
+    return this.#refresh(job, true);
+  }
+
+  #refresh(job: string, gathered: boolean): Promise<void> {
     const state = this.#state(job);
     if (state.queued) {
       state.waiting = (state.waiting ?? 0) + 1;
@@ -111,7 +116,7 @@ export class ServiceLedger {
         () => undefined,
         () => undefined,
       )
-      .then(() => this.#gather(state))
+      .then(() => (gathered ? this.#gather(state) : undefined))
       .then(() => {
         state.queued = undefined;
         state.gathered = undefined;
