@@ -367,11 +367,17 @@ function ledgersOf(
   return { ...(ledger ? { ledger } : {}), ...(bulkLedger ? { bulkLedger } : {}) };
 }
 
-/** Per job, the envelopes the plan drafts: each asks the ledger once to confirm its draft. */
+/**
+ * Per job, the drafts the plan makes, each confirmed by one listing: its
+ * envelopes' drafts and its new accounts' claims (resources/account/account-pipeline.ts).
+ */
 function draftsByJob(plan: Plan): Map<string, number> {
   const drafts = new Map<string, number>();
-  for (const item of plan.items)
-    if (item.kind === 'envelope' && item.steps.includes('draft')) drafts.set(item.job, (drafts.get(item.job) ?? 0) + 1);
+  for (const item of plan.items) {
+    const claims = item.kind === 'account' && item.decision.action === 'create' && !item.decision.organization;
+    if (claims || (item.kind === 'envelope' && item.steps.includes('draft')))
+      drafts.set(item.job, (drafts.get(item.job) ?? 0) + 1);
+  }
   return drafts;
 }
 
