@@ -176,6 +176,7 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
         ...(options.integratorKey ? { integratorKey: options.integratorKey } : {}),
       });
       options.onPlan?.(plan);
+      if (ledger) for (const [job, drafts] of draftsByJob(plan)) ledger.expectDrafts(job, drafts);
       // The plan now holds the envelopes: the run's own list lets them go.
       if (release) envelopes.fill(undefined);
 
@@ -364,6 +365,20 @@ function ledgersOf(
     : undefined;
   const bulkLedger = ledger ?? (run.bulkInPlay ? new ServiceLedger(account, signal) : undefined);
   return { ...(ledger ? { ledger } : {}), ...(bulkLedger ? { bulkLedger } : {}) };
+}
+
+/**
+ * Per job, the drafts the plan makes, each confirmed by one listing: its
+ * envelopes' drafts and its new accounts' claims (resources/account/account-pipeline.ts).
+ */
+function draftsByJob(plan: Plan): Map<string, number> {
+  const drafts = new Map<string, number>();
+  for (const item of plan.items) {
+    const claims = item.kind === 'account' && item.decision.action === 'create' && !item.decision.organization;
+    if (claims || (item.kind === 'envelope' && item.steps.includes('draft')))
+      drafts.set(item.job, (drafts.get(item.job) ?? 0) + 1);
+  }
+  return drafts;
 }
 
 /**

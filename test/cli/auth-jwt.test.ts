@@ -13,6 +13,7 @@ import { knownSecrets, tempDir } from './run-helpers.js';
 import { seedUserHeaders } from '../sandbox/helpers/jwt.js';
 import { workDelayMs } from '../organization/work-delay.js';
 import { examplesCopy } from '../helpers/examples-copy.js';
+import { createActiveSubsidiary } from '../sandbox/helpers/accounts.js';
 
 // signrun with DocuSign's JWT grant against a sandbox started here (the
 // account server on the same host and port): the real CLI, over real HTTP.
@@ -415,57 +416,31 @@ describe('errors a person can hit, each with its code and next step', () => {
   }
 
   it('no consent: the consent URL to open', async () => {
-    // A sandbox whose user never allowed the integration key app-one.
-    const seedDir = await tempDir('signrun-jwt-seed-');
-    const userId = '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d';
-    await writeFile(
-      path.join(seedDir, 'seed.yaml'),
-      [
-        'integratorKeys: [app-one]',
-        'accounts:',
-        '  - accountName: Seeded',
-        '    users:',
-        `      - { userId: ${userId}, userName: seeded@example.com, password: pw }`,
-        '',
-      ].join('\n'),
+    // A user who never allowed the integration key: the initial user of a new subsidiary account of this
+    // sandbox (the file's key pair is registered on the key; consent is per user, as at DocuSign).
+    const sub = await createActiveSubsidiary(sandbox.rootUrl, sandbox.origin, 'no-consent', 'no-consent@example.com');
+    const env = jwtEnv({ DOCUSIGN_USER_ID: sub.userId });
+    const check = await runCli(['auth', 'check'], { env });
+    expect(check.code, check.stderr).toBe(2);
+    expect(check.stderr).toContain('SR_AUTH_CONSENT_REQUIRED');
+    expect(check.stderr).toContain(
+      `${sandbox.origin}/oauth/auth?response_type=code&scope=signature%20impersonation&client_id=sandbox-integrator-key&redirect_uri=`,
     );
-    const other = await startSandbox({ port: 0, quiet: true, seedFile: path.join(seedDir, 'seed.yaml') });
-    try {
-      const key = path.join(seedDir, 'app-one.key');
-      await writeFile(
-        key,
-        await registeredKey(other.origin, 'app-one', { username: 'seeded@example.com', password: 'pw' }),
-        { mode: 0o600 },
-      );
-      const env = {
-        DOCUSIGN_INTEGRATOR_KEY: 'app-one',
-        DOCUSIGN_USER_ID: userId,
-        DOCUSIGN_PRIVATE_KEY_FILE: key,
-        DOCUSIGN_OAUTH_BASE: other.origin,
-      };
-      const check = await runCli(['auth', 'check'], { env });
-      expect(check.code, check.stderr).toBe(2);
-      expect(check.stderr).toContain('SR_AUTH_CONSENT_REQUIRED');
-      expect(check.stderr).toContain(
-        `${other.origin}/oauth/auth?response_type=code&scope=signature%20impersonation&client_id=app-one&redirect_uri=`,
-      );
-      expect(check.stderr).toContain('npx signrun auth consent-url');
-      // `run` stops at the same place, before sending anything.
-      const run = await runCli(['run', 'examples/template-contract.yaml', '--out', await tempDir('signrun-jwt-out-')], {
-        env,
-      });
-      expect(run.code).toBe(2);
-      expect(run.stderr).toContain('SR_AUTH_CONSENT_REQUIRED');
-      expect(run.stderr).toContain(`${other.origin}/oauth/auth?`);
-      // The next step works: open the printed address, sign in, allow — then the same credentials pass.
-      const printed = /(http:\/\/\S+\/oauth\/auth\?\S+)/.exec(check.stderr)![1]!;
-      await giveConsent(printed, 'seeded@example.com', 'pw');
-      const after = await runCli(['auth', 'check'], { env });
-      expect(after.code, after.stderr).toBe(0);
-      expect(after.stdout).toContain('The credentials work.');
-    } finally {
-      await other.close();
-    }
+    expect(check.stderr).toContain('npx signrun auth consent-url');
+    // `run` stops at the same place, before sending anything.
+    const { result: run, lines } = await logged(() =>
+      runCli(['run', 'examples/template-contract.yaml', '--out', path.join(dir, 'no-consent-out')], { env }),
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('SR_AUTH_CONSENT_REQUIRED');
+    expect(run.stderr).toContain(`${sandbox.origin}/oauth/auth?`);
+    expect(lines.filter((l) => /^\w+ \/restapi\//.test(l))).toEqual([]);
+    // The next step works: open the printed address, sign in, allow — then the same credentials pass.
+    const printed = /(http:\/\/\S+\/oauth\/auth\?\S+)/.exec(check.stderr)![1]!;
+    await giveConsent(printed, 'no-consent@example.com', sub.credentials.password);
+    const after = await runCli(['auth', 'check'], { env });
+    expect(after.code, after.stderr).toBe(0);
+    expect(after.stdout).toContain('The credentials work.');
   });
 
   it('wrong key: a private key that is not one of the integration key’s pairs', async () => {

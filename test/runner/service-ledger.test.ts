@@ -111,6 +111,30 @@ describe('ServiceLedger', () => {
     await ledger.refresh('ledger-e');
     expect(ledger.winnerOf('ledger-e/1')?.envelopeId).toBe(made);
   });
+  it('gather: the first listing (load) is not gathered — a run or plan starts without waiting for callers', async () => {
+    // A minute of patience: load returns in milliseconds only if it does not wait to gather callers.
+    const ledger = new ServiceLedger(account, { gather: { callers: 50, ms: 60_000 } });
+    const made = await draft('ledger-g', 'ledger-g/1');
+    await ledger.load('ledger-g');
+    expect(ledger.calls).toBe(1);
+    expect(ledger.winnerOf('ledger-g/1')?.envelopeId).toBe(made);
+  }, 20_000);
+
+  it('gather: once every draft the run expects has asked, the listing starts without waiting out the time', async () => {
+    // A minute of patience: the test ends in milliseconds only if the second and last draft starts the listing.
+    const ledger = new ServiceLedger(account, { gather: { callers: 50, ms: 60_000 } });
+    await ledger.load('ledger-h');
+    ledger.expectDrafts('ledger-h', 2);
+    const before = ledger.calls;
+    const first = await draft('ledger-h', 'ledger-h/1');
+    const asked = ledger.refresh('ledger-h');
+    const second = await draft('ledger-h', 'ledger-h/2');
+    await Promise.all([asked, ledger.refresh('ledger-h')]);
+    expect(ledger.calls - before).toBe(1);
+    expect(ledger.winnerOf('ledger-h/1')?.envelopeId).toBe(first);
+    expect(ledger.winnerOf('ledger-h/2')?.envelopeId).toBe(second);
+  }, 20_000);
+
   it('settle: an identity the run is done with is let go, and a later listing does not bring it back', async () => {
     const ledger = new ServiceLedger(account, { pageSize: 2 });
     const done = await draft('ledger-s', 'ledger-s/done');

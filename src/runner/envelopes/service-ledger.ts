@@ -57,6 +57,8 @@ interface JobState {
   /** Callers sharing the queued listing, and what starts it early once enough have come (`gather`). */
   waiting?: number;
   gathered?: () => void;
+  /** Gathered refreshes still to come ({@link ServiceLedger.expectDrafts}); undefined when not known. */
+  expected?: number;
   /** A listing of the job the service did not end (SR_LISTING_UNBOUNDED): later ones fail at once. */
   broken?: Error;
 }
@@ -89,7 +91,8 @@ export class ServiceLedger {
   /** Lists every envelope of the job the service holds (paged). Called once per job when a run or plan starts. */
   async load(job: string): Promise<void> {
     const state = this.#state(job);
-    if (state.lastQueriedMs === undefined) await this.refresh(job);
+    // Not gathered: no draft waits on the first listing, so waiting for callers would only delay the run's start.
+    if (state.lastQueriedMs === undefined) await this.#refresh(job, false);
   }
 
   /**
@@ -97,10 +100,15 @@ export class ServiceLedger {
    * merged. Callers arriving while a listing runs share the next one.
    */
   refresh(job: string): Promise<void> {
+    return this.#refresh(job, true);
+  }
+
+  #refresh(job: string, gathered: boolean): Promise<void> {
     const state = this.#state(job);
+    if (gathered && state.expected !== undefined) state.expected = Math.max(0, state.expected - 1);
     if (state.queued) {
       state.waiting = (state.waiting ?? 0) + 1;
-      if (state.waiting >= (this.#options.gather?.callers ?? Infinity)) state.gathered?.();
+      if (state.waiting >= (this.#options.gather?.callers ?? Infinity) || state.expected === 0) state.gathered?.();
       return state.queued;
     }
     state.waiting = 1;
@@ -111,7 +119,7 @@ export class ServiceLedger {
         () => undefined,
         () => undefined,
       )
-      .then(() => this.#gather(state))
+      .then(() => (gathered ? this.#gather(state) : undefined))
       .then(() => {
         state.queued = undefined;
         state.gathered = undefined;
@@ -130,7 +138,8 @@ export class ServiceLedger {
   /** Waits, with `gather`, until enough callers share the queued listing or its time is up. */
   #gather(state: JobState): Promise<void> {
     const gather = this.#options.gather;
-    if (!gather || (state.waiting ?? 0) >= gather.callers || this.#options.signal?.aborted) return Promise.resolve();
+    if (!gather || (state.waiting ?? 0) >= gather.callers || state.expected === 0 || this.#options.signal?.aborted)
+      return Promise.resolve();
     return new Promise<void>((resolve) => {
       const timer = setTimeout(done, gather.ms);
       function done() {
@@ -139,6 +148,16 @@ export class ServiceLedger {
       }
       state.gathered = done;
     });
+  }
+
+  /**
+   * How many drafts of the job the run will confirm (one refresh each): once
+   * the last has asked, the queued listing waits for no one more. A run of
+   * fewer drafts than `gather.callers` no longer waits out `gather.ms` for
+   * callers that cannot come.
+   */
+  expectDrafts(job: string, drafts: number): void {
+    this.#state(job).expected = drafts;
   }
 
   /** Envelopes voided and replaced by `run --replace-drifted` (issue 12): they no longer count for their identity. */
