@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { link, open, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { link, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { SignrunError } from '../errors/signrun-error.js';
+import { readTextIfPresent } from './text-if-present.js';
 
 // The state lock's steps, each one atomic on its own or a single read; state-lock.ts composes them into
 // acquireStateLock. Apart so that a test can replay, step by step, an interleaving of two runs that once
@@ -67,13 +68,8 @@ export async function writeHolder(handle: FileHandle, holder: LockHolder): Promi
 }
 
 export async function readHolder(path: string): Promise<LockHolder | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const text = await readTextIfPresent(path);
+  if (text === undefined) return undefined;
   try {
     const v = JSON.parse(text) as Partial<LockHolder>;
     if (typeof v.pid === 'number' && typeof v.hostname === 'string') {

@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SignrunError } from '../errors/signrun-error.js';
 import { writeFileAtomic } from '../output/atomic-write.js';
 import { shownUrl } from '../secret.js';
+import { readTextIfPresent } from './text-if-present.js';
 
 /** What `<state>/target.json` holds: the service whose envelopes the journal speaks of. */
 export interface StateTarget {
@@ -46,13 +46,8 @@ export async function checkStateTarget(stateDir: string, rootUrl: string): Promi
 }
 
 async function readTarget(file: string): Promise<StateTarget | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const text = await readTextIfPresent(file);
+  if (text === undefined) return undefined;
   let parsed: Partial<StateTarget> | null = null;
   try {
     parsed = JSON.parse(text) as Partial<StateTarget> | null;
