@@ -135,6 +135,17 @@ describe('ServiceLedger', () => {
     expect(ledger.winnerOf('ledger-h/2')?.envelopeId).toBe(second);
   }, 20_000);
 
+  it('gather: a refresh asked not to gather starts at once, and still shows what was made before it', async () => {
+    // A minute of patience: the test ends in milliseconds only if the refresh does not wait to gather callers.
+    const ledger = new ServiceLedger(account, { gather: { callers: 50, ms: 60_000 } });
+    await ledger.load('ledger-i');
+    const before = ledger.calls;
+    const made = await draft('ledger-i', 'ledger-i/1');
+    await ledger.refresh('ledger-i', { gather: false });
+    expect(ledger.calls - before).toBe(1);
+    expect(ledger.winnerOf('ledger-i/1')?.envelopeId).toBe(made);
+  }, 20_000);
+
   it('settle: an identity the run is done with is let go, and a later listing does not bring it back', async () => {
     const ledger = new ServiceLedger(account, { pageSize: 2 });
     const done = await draft('ledger-s', 'ledger-s/done');

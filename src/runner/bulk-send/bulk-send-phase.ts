@@ -51,7 +51,8 @@ export async function runBulkSendPhase(plan: Plan, inputs: BulkSendPhaseInputs):
   if (items.length === 0) return;
   const jobs = new Set(items.map((i) => i.job));
   const decideAgain = async () => {
-    for (const job of jobs) await inputs.ledger.refresh(job);
+    // Alone by design: no draft asks with it, so it does not wait for callers to share the listing.
+    for (const job of jobs) await inputs.ledger.refresh(job, { gather: false });
     for (const item of items) {
       const again = decideEnvelope(item.envelope, inputs.sources);
       item.decision = again.decision;

@@ -97,10 +97,14 @@ export class ServiceLedger {
 
   /**
    * Resolves once a listing of the job that started after this call has been
-   * merged. Callers arriving while a listing runs share the next one.
+   * merged. Callers arriving while a listing runs share the next one. With
+   * `gather` (the default) a draft's confirmation waits, as the ledger's
+   * `gather` option says, for others to share the listing; `gather: false`
+   * is for a caller that is alone by design (Bulk Send's phase, before it
+   * decides again), which would only wait out the time.
    */
-  refresh(job: string): Promise<void> {
-    return this.#refresh(job, true);
+  refresh(job: string, options: { gather?: boolean } = {}): Promise<void> {
+    return this.#refresh(job, options.gather ?? true);
   }
 
   #refresh(job: string, gathered: boolean): Promise<void> {
