@@ -11,6 +11,7 @@ import { CallBudget } from './call-budget.js';
 import { checkTemplates, definedRoles, PreflightError } from './templates/template-check.js';
 import type { JobConvergeContext } from './resources/job-resource-kind.js';
 import { jobResourceKinds } from './resources/job-resource-kinds.js';
+import { claimsFirst } from './resources/account/account-pipeline.js';
 import { templateHomeProblems } from './templates/template-homes.js';
 import {
   brandsKeptFor,
@@ -374,7 +375,7 @@ function ledgersOf(
 function draftsByJob(plan: Plan): Map<string, number> {
   const drafts = new Map<string, number>();
   for (const item of plan.items) {
-    const claims = item.kind === 'account' && item.decision.action === 'create' && !item.decision.organization;
+    const claims = item.kind === 'account' && claimsFirst(item.decision);
     if (claims || (item.kind === 'envelope' && item.steps.includes('draft')))
       drafts.set(item.job, (drafts.get(item.job) ?? 0) + 1);
   }

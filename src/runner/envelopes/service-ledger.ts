@@ -112,7 +112,7 @@ export class ServiceLedger {
     if (gathered && state.expected !== undefined) state.expected = Math.max(0, state.expected - 1);
     if (state.queued) {
       state.waiting = (state.waiting ?? 0) + 1;
-      if (state.waiting >= (this.#options.gather?.callers ?? Infinity) || state.expected === 0) state.gathered?.();
+      if (this.#gatheredEnough(state)) state.gathered?.();
       return state.queued;
     }
     state.waiting = 1;
@@ -139,11 +139,15 @@ export class ServiceLedger {
     return queued;
   }
 
+  /** Whether the queued listing need wait for no one more: enough callers share it, or every draft the run expects has asked. */
+  #gatheredEnough(state: JobState): boolean {
+    return (state.waiting ?? 0) >= (this.#options.gather?.callers ?? Infinity) || state.expected === 0;
+  }
+
   /** Waits, with `gather`, until enough callers share the queued listing or its time is up. */
   #gather(state: JobState): Promise<void> {
     const gather = this.#options.gather;
-    if (!gather || (state.waiting ?? 0) >= gather.callers || state.expected === 0 || this.#options.signal?.aborted)
-      return Promise.resolve();
+    if (!gather || this.#gatheredEnough(state) || this.#options.signal?.aborted) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const timer = setTimeout(done, gather.ms);
       function done() {

@@ -8,7 +8,7 @@ import { readRecord, type AccountRecord } from '../../../output/records.js';
 import { itemFile, itemFolder } from '../../../output/output-paths.js';
 import type { Journal } from '../../../state/journal.js';
 import type { AccountProgress } from '../../../state/journal-progress.js';
-import type { AccountPlan, OrganizationProvision } from '../../plan-types.js';
+import type { AccountDecision, AccountPlan, OrganizationProvision } from '../../plan-types.js';
 import type { OrganizationRun } from '../../organization/organization-run.js';
 import { closeThroughOrganization, provisionThroughOrganization } from '../../organization/organization-accounts.js';
 import type { AccountClient } from '../../../client/esignature-client.js';
@@ -115,6 +115,17 @@ interface AccountStep {
 }
 
 /**
+ * Whether carrying out the decision claims the account first (a draft in the
+ * main account, confirmed by the service's listing, when runners may race):
+ * a new subsidiary does; a recreation, and an organisation's account (its
+ * Admin API is the record), do not. The run counts these among a job's
+ * drafts to confirm (run.ts).
+ */
+export function claimsFirst(decision: AccountDecision): boolean {
+  return decision.action === 'create' && !decision.organization;
+}
+
+/**
  * Executes the plan of one subsidiary account (decide.ts decided; service-api.md
  * 4.12 sequence 3): `create`/`recreate` creates it — a new account awaits
  * activation by its user, which is reported, not failed; `delete` logs in as
@@ -168,7 +179,7 @@ export async function runAccount(
       case 'recreate':
         if (decision.action === 'create' && decision.organization)
           await createThroughOrganization(plan, decision.organization, ctx, result);
-        else await createSubsidiary(step, decision.action === 'create');
+        else await createSubsidiary(step, claimsFirst(decision));
         break;
       case 'delete':
         await deleteSubsidiary(step, decision.accountId, userId);
