@@ -1,5 +1,6 @@
 // `npm run build`'s second step: dist/cli/bin.js, as tsc wrote it (one file
-// a module, ~370 of them for a `run`), becomes a few chunks in dist/cli/.
+// a module, ~370 of them for a `run`), becomes about 85 chunks in dist/cli/
+// (split at the lazy `import()`s, so a command still loads only what it uses).
 // Node 20 spends more than half of a command's start-up finding, reading and
 // compiling modules one by one; a bundled `run` of one envelope costs about
 // 0.8 of the CPU (BENCHMARKS "s46-speed-runner"). Packages stay external
