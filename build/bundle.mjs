@@ -3,8 +3,11 @@
 // (split at the lazy `import()`s, so a command still loads only what it uses).
 // Node 20 spends more than half of a command's start-up finding, reading and
 // compiling modules one by one; a bundled `run` of one envelope costs about
-// 0.8 of the CPU (BENCHMARKS "s46-speed-runner"). Packages stay external
-// (node_modules as installed), and tsc's files stay where they were: worker
+// 0.8 of the CPU (BENCHMARKS "s46-speed-runner"). The plain-JavaScript
+// packages a command loads at start go in too (`inlined` below: ~165 CommonJS
+// files of yaml, fast-glob, commander… for a `run`; BENCHMARKS "s47-startup");
+// every other package stays external (node_modules as installed, found from
+// each chunk with createRequire/import). tsc's files stay where they were: worker
 // scripts, schemas and package.json are found from a module's own
 // `import.meta.url`, which each bundled module keeps (rewritten to its file
 // in dist/), so nothing in src/ knows it was bundled.
@@ -21,7 +24,8 @@ const chunkPrefix = 'bundled-';
 const keepOwnUrl = {
   name: 'keep-own-import-meta-url',
   transform(code, id) {
-    if (!code.includes('import.meta.url')) return null;
+    // rolldown's own runtime (\0…) asks for the chunk's URL as it is; packages inlined do not use theirs.
+    if (id.startsWith('\0') || !code.includes('import.meta.url')) return null;
     const own = relative(outDir, id).split(sep).join('/');
     const spec = own.startsWith('.') ? own : `./${own}`;
     return {
@@ -31,13 +35,35 @@ const keepOwnUrl = {
   },
 };
 
+// Packages a command loads before its first request (a `run`: ~165 CommonJS files of yaml, fast-glob,
+// commander, cosmiconfig…), read and compiled one file at a time otherwise. Plain JavaScript only, with no
+// files of their own read at run time: native addons, worker scripts and packages that read files beside
+// them stay external. Each stays a dependency in package.json (installed with its licence).
+const inlined = new Set([
+  'yaml',
+  'fast-glob', '@nodelib/fs.stat', '@nodelib/fs.scandir', '@nodelib/fs.walk', 'micromatch', 'picomatch', 'braces',
+  'fill-range', 'to-regex-range', 'is-number', 'glob-parent', 'is-glob', 'is-extglob', 'merge2', 'fastq', 'reusify',
+  'run-parallel', 'queue-microtask',
+  'commander', 'cosmiconfig', 'env-paths',
+  'csv-parse', 'csv-stringify',
+  'node-fetch', 'fetch-blob', 'formdata-polyfill', 'data-uri-to-buffer', 'node-domexception',
+  'p-queue', 'eventemitter3', 'p-timeout', 'p-limit', 'yocto-queue', 'picocolors',
+  'd3-scale', 'd3-array', 'd3-format', 'd3-interpolate', 'd3-time', 'd3-time-format', 'd3-color', 'internmap',
+]);
+const packageOf = (id) => id.split('/').slice(0, id.startsWith('@') ? 2 : 1).join('/');
+
 for (const name of readdirSync(outDir)) if (name.startsWith(chunkPrefix)) rmSync(join(outDir, name));
 const bundle = await rolldown({
   input: entry,
   platform: 'node',
-  // Only signrun's own modules (relative imports) go in; packages are loaded as installed.
+  // signrun's own modules go in, and the plain-JavaScript packages a command loads at start (inlined below);
+  // every other package is loaded as installed.
   external: (id, importer) =>
-    importer !== undefined && !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0'),
+    importer !== undefined &&
+    !id.startsWith('.') &&
+    !id.startsWith('/') &&
+    !id.startsWith('\0') &&
+    !inlined.has(packageOf(id)),
   plugins: [keepOwnUrl],
   logLevel: 'warn',
 });
