@@ -34,6 +34,11 @@ function previewLinks(root: string, dirs: readonly string[]): (job: string, key:
   };
 }
 
+/** The reports made whole in memory before they are written; the others are streamed from the spool. */
+const madeWhole: ReadonlySet<ReportFile> = new Set(['report.md', 'report.html']);
+/** The streamed reports, and those made whole: written side by side, each lane in reportFiles' order. */
+const reportLanes = [reportFiles.filter((n) => !madeWhole.has(n)), reportFiles.filter((n) => madeWhole.has(n))];
+
 /**
  * Writes report.json, report.md, junit.xml and report.html at the top of the output
  * folder, each atomically. report.json and junit.xml are streamed as they
@@ -62,15 +67,29 @@ export async function writeReports(
     'report.html': async (name) =>
       out.writeFile(name, await reportHtml(source, { previewHref: previewLinks(out.root, options.previewDirs ?? []) })),
   };
+  // Two lanes at once, each report after the other within its lane: a report's wait on the disk (its
+  // spool reads, its fsync) overlaps the other lane's work, and no two of the reports made whole in
+  // memory (report.md, report.html) are held at the same time.
+  const settled = new Map<ReportFile, PromiseSettledResult<FileRecord>>();
+  await Promise.all(
+    reportLanes.map(async (lane) => {
+      for (const name of lane) {
+        try {
+          settled.set(name, { status: 'fulfilled', value: await writers[name](name) });
+        } catch (reason) {
+          settled.set(name, { status: 'rejected', reason });
+        }
+      }
+    }),
+  );
   const written: FileRecord[] = [];
   const failures: SignrunError[] = [];
   for (const name of reportFiles) {
-    try {
-      written.push(await writers[name](name));
-    } catch (error) {
-      if (!(error instanceof SignrunError) || error.code !== 'SR_OUTPUT_WRITE') throw error;
-      failures.push(error);
-    }
+    const result = settled.get(name);
+    if (result?.status === 'fulfilled') written.push(result.value);
+    else if (result?.reason instanceof SignrunError && result.reason.code === 'SR_OUTPUT_WRITE')
+      failures.push(result.reason);
+    else throw result?.reason;
   }
   const first = failures[0];
   if (first) {
