@@ -4,7 +4,7 @@
 // Node 20 spends more than half of a command's start-up finding, reading and
 // compiling modules one by one; a bundled `run` of one envelope costs about
 // 0.8 of the CPU (BENCHMARKS "s46-speed-runner"). The plain-JavaScript
-// packages a command loads at start go in too (`inlined` below: ~165 CommonJS
+// packages a command loads at start go in too (build/inlined-packages.mjs: ~165 CommonJS
 // files of yaml, fast-glob, commander… for a `run`; BENCHMARKS "s47-startup");
 // every other package stays external (node_modules as installed, found from
 // each chunk with createRequire/import). tsc's files stay where they were: worker
@@ -15,6 +15,7 @@ import { readdirSync, rmSync, chmodSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
+import { inlined, packageOf } from './inlined-packages.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, 'dist', 'cli');
@@ -35,28 +36,12 @@ const keepOwnUrl = {
   },
 };
 
-// Packages a command loads before its first request (a `run`: ~165 CommonJS files of yaml, fast-glob,
-// commander, cosmiconfig…), read and compiled one file at a time otherwise. Plain JavaScript only, with no
-// files of their own read at run time: native addons, worker scripts and packages that read files beside
-// them stay external. Each stays a dependency in package.json (installed with its licence).
-const inlined = new Set([
-  'yaml',
-  'fast-glob', '@nodelib/fs.stat', '@nodelib/fs.scandir', '@nodelib/fs.walk', 'micromatch', 'picomatch', 'braces',
-  'fill-range', 'to-regex-range', 'is-number', 'glob-parent', 'is-glob', 'is-extglob', 'merge2', 'fastq', 'reusify',
-  'run-parallel', 'queue-microtask',
-  'commander', 'cosmiconfig', 'env-paths',
-  'csv-parse', 'csv-stringify',
-  'node-fetch', 'fetch-blob', 'formdata-polyfill', 'data-uri-to-buffer', 'node-domexception',
-  'p-queue', 'eventemitter3', 'p-timeout', 'p-limit', 'yocto-queue', 'picocolors',
-  'd3-scale', 'd3-array', 'd3-format', 'd3-interpolate', 'd3-time', 'd3-time-format', 'd3-color', 'internmap',
-]);
-const packageOf = (id) => id.split('/').slice(0, id.startsWith('@') ? 2 : 1).join('/');
 
 for (const name of readdirSync(outDir)) if (name.startsWith(chunkPrefix)) rmSync(join(outDir, name));
 const bundle = await rolldown({
   input: entry,
   platform: 'node',
-  // signrun's own modules go in, and the plain-JavaScript packages a command loads at start (inlined below);
+  // signrun's own modules go in, and the plain-JavaScript packages a command loads at start (inlined-packages.mjs);
   // every other package is loaded as installed.
   external: (id, importer) =>
     importer !== undefined &&
