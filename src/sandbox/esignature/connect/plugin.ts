@@ -64,6 +64,17 @@ export const connectPlugin: FastifyPluginAsync = async (app) => {
     return seen.get(id);
   };
 
+  // One catch-up asks once per envelope whether it carries an eventNotification.
+  let notificationSeen = new Map<string, boolean>();
+  const hasNotification = (id: string): boolean => {
+    let has = notificationSeen.get(id);
+    if (has === undefined) {
+      has = services.envelopes.hasEventNotification(id);
+      notificationSeen.set(id, has);
+    }
+    return has;
+  };
+
   // One catch-up reads each account's Connect configurations once.
   let configsSeen = new Map<string, ConnectConfiguration[]>();
   const configsOf = (accountId: string): ConnectConfiguration[] => {
@@ -77,7 +88,7 @@ export const connectPlugin: FastifyPluginAsync = async (app) => {
 
   const queueEvent = (event: SandboxEvent): void => {
     // Most envelopes go nowhere (no eventNotification, no configuration of the account): one column says so.
-    if (configsOf(event.accountId).length === 0 && !services.envelopes.hasEventNotification(event.envelopeId)) return;
+    if (configsOf(event.accountId).length === 0 && !hasNotification(event.envelopeId)) return;
     const envelope = envelopeOf(event.envelopeId);
     if (envelope === undefined) return;
     const type = event.type;
@@ -146,10 +157,12 @@ export const connectPlugin: FastifyPluginAsync = async (app) => {
   const drainAll = (): number => {
     seen = new Map();
     configsSeen = new Map();
+    notificationSeen = new Map();
     enqueued = 0;
     // A drain that returns less than a full batch has read up to the last event.
     while (cursor.drain(queueEvent, drainBatch) === drainBatch);
     seen = new Map();
+    notificationSeen = new Map();
     return enqueued;
   };
   // The emitter only wakes us: the events come from the table (see EventCursor).
