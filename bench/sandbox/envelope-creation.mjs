@@ -324,10 +324,15 @@ async function runSocketClient() {
         latencies.push(performance.now() - started);
         send();
       });
-      socket.on('error', () => {
-        counts.errors++;
+      // A connection that fails, or that the server closes before the time is up, ends this worker: one error.
+      let ended = false;
+      const fail = () => {
+        if (!ended) counts.errors++;
+        ended = true;
         resolve();
-      });
+      };
+      socket.on('error', fail);
+      socket.on('close', () => (performance.now() < until ? fail() : resolve()));
       socket.on('connect', send);
     });
   await Promise.all(Array.from({ length: connections }, worker));
