@@ -6,11 +6,23 @@
  * writes; every request carries a different document, so every request
  * writes a new file.
  *
- *   npm run build && node bench/sandbox/envelope-creation.mjs [--seconds 10] [--connections 16] [--memory]
+ *   npm run build && node bench/sandbox/envelope-creation.mjs [--seconds 10] [--connections 16] [--memory] [--client socket|http|autocannon]
+ *
+ * The client (`--client`): `socket` (the default, as wrk and other load
+ * generators do it) writes each connection's whole request, prebuilt in one
+ * Buffer with a 16-character counter rewritten in place, on a keep-alive
+ * socket and reads the answer's status and length; `http` sends the same
+ * body through a keep-alive node:http agent; `autocannon` is the client of
+ * the rounds before s47. On two cores the client's CPU is taken
+ * from the server's: the figure the target is about is the server's CPU a
+ * creation (`serverCpuMsPerCreation`), and `clientCpuMsPerCreation` says
+ * what the client cost.
  *
  * Plain JavaScript on the built dist/ (the build compiles src/ only).
  */
 import autocannon from 'autocannon';
+import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,6 +38,10 @@ const arg = (name, fallback) => {
 const seconds = arg('seconds', 10);
 const connections = arg('connections', 16);
 const inMemory = process.argv.includes('--memory');
+const clientIndex = process.argv.indexOf('--client');
+const clientKind = clientIndex >= 0 ? process.argv[clientIndex + 1] : 'socket';
+if (!['http', 'socket', 'autocannon'].includes(clientKind))
+  throw new Error(`--client must be http or autocannon, not ${clientKind}`);
 const bin = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 
 async function pdfOfAbout(bytes) {
@@ -41,7 +57,14 @@ async function pdfOfAbout(bytes) {
 }
 
 function startServe(dataDir) {
-  const args = [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROFILE] : []), bin, 'serve', '--port', '0', ...(dataDir ? ['--data', dataDir] : [])];
+  const args = [
+    ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROFILE] : []),
+    bin,
+    'serve',
+    '--port',
+    '0',
+    ...(dataDir ? ['--data', dataDir] : []),
+  ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -61,13 +84,17 @@ function startServe(dataDir) {
 const dataDir = inMemory ? undefined : mkdtempSync(join(tmpdir(), 'signrun-bench-'));
 const { child, rootUrl } = await startServe(dataDir);
 const pdf = await pdfOfAbout(100 * 1024);
-const auth = JSON.stringify({ Username: 'sandbox@signrun.test', Password: 'sandbox-password', IntegratorKey: 'sandbox-integrator-key' });
+const auth = JSON.stringify({
+  Username: 'sandbox@signrun.test',
+  Password: 'sandbox-password',
+  IntegratorKey: 'sandbox-integrator-key',
+});
 const url = `${rootUrl}/accounts/5a3f0c4e-2b7d-4f1a-9e6c-8d2b1a0f3c11/envelopes`;
 
 // A distinct document per request, cheaply: 16 base64 characters inside the
 // padding stream are replaced by a counter (still valid base64, still a PDF).
 const b64 = pdf.toString('base64');
-const cut = Math.floor((b64.length / 2) / 4) * 4;
+const cut = Math.floor(b64.length / 2 / 4) * 4;
 const head = `{"emailSubject":"Benchmark","status":"sent","documents":[{"documentId":"1","name":"contract.pdf","documentBase64":"${b64.slice(0, cut)}`;
 const tail = `${b64.slice(cut + 16)}"}],"recipients":{"signers":[{"name":"Bench Signer","email":"bench@example.com","recipientId":"1","clientUserId":"b-1","tabs":{"signHereTabs":[{"documentId":"1","pageNumber":"1","xPosition":"100","yPosition":"100"}]}}]}}`;
 let counter = 0;
@@ -85,7 +112,11 @@ const stamp = (bytes) => {
 const body = () => stamp(newBody());
 
 // Warm-up: the first call verifies the password with scrypt; the cache answers the rest.
-const warm = await fetch(url, { method: 'POST', headers: { 'x-docusign-authentication': auth, 'content-type': 'application/json' }, body: body() });
+const warm = await fetch(url, {
+  method: 'POST',
+  headers: { 'x-docusign-authentication': auth, 'content-type': 'application/json' },
+  body: body(),
+});
 if (warm.status !== 201) throw new Error(`warm-up answered ${warm.status}: ${await warm.text()}`);
 
 // CPU time the server process spends (Linux /proc): with the machine shared,
@@ -133,18 +164,13 @@ const threadsBefore = threadCpuMs();
 const clientCpuBefore = process.cpuUsage();
 const cpuBefore = cpuMs();
 const faultsBefore = minorFaults();
-const result = await autocannon({
-  url,
-  method: 'POST',
-  connections,
-  duration: seconds,
-  headers: { 'x-docusign-authentication': auth, 'content-type': 'application/json' },
-  setupClient: (client) => {
-    const own = newBody();
-    client.setBody(stamp(own));
-    client.on('response', () => client.setBody(stamp(own)));
-  },
-});
+const headers = { 'x-docusign-authentication': auth, 'content-type': 'application/json' };
+const result =
+  clientKind === 'autocannon'
+    ? await runAutocannon()
+    : clientKind === 'socket'
+      ? await runSocketClient()
+      : await runHttpClient();
 const serverCpuMs = cpuMs() - cpuBefore;
 const clientCpu = process.cpuUsage(clientCpuBefore);
 const serverFaults = minorFaults() - faultsBefore;
@@ -167,11 +193,17 @@ console.log(
       serverCpuMsPerCreation: Number((serverCpuMs / Math.max(1, result['2xx'])).toFixed(2)),
       serverCpuMsPerCreationByThread: Object.fromEntries(
         Object.entries(threadsAfter)
-          .map(([name, ms]) => [name, Number(((ms - (threadsBefore[name] ?? 0)) / Math.max(1, result['2xx'])).toFixed(2))])
+          .map(([name, ms]) => [
+            name,
+            Number(((ms - (threadsBefore[name] ?? 0)) / Math.max(1, result['2xx'])).toFixed(2)),
+          ])
           .filter(([, ms]) => ms > 0),
       ),
-      clientCpuMsPerCreation: Number(((clientCpu.user + clientCpu.system) / 1000 / Math.max(1, result['2xx'])).toFixed(2)),
+      clientCpuMsPerCreation: Number(
+        ((clientCpu.user + clientCpu.system) / 1000 / Math.max(1, result['2xx'])).toFixed(2),
+      ),
       serverMinorFaultsPerCreation: Number((serverFaults / Math.max(1, result['2xx'])).toFixed(1)),
+      client: clientKind,
       latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
       machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}, 1-min load average at start ${load.toFixed(1)}`,
     },
@@ -179,3 +211,130 @@ console.log(
     2,
   ),
 );
+
+// The client of the rounds before s47. It copies each body into a new request buffer (137 KB a request).
+function runAutocannon() {
+  return autocannon({
+    url,
+    method: 'POST',
+    connections,
+    duration: seconds,
+    headers,
+    setupClient: (client) => {
+      const own = newBody();
+      client.setBody(stamp(own));
+      client.on('response', () => client.setBody(stamp(own)));
+    },
+  });
+}
+
+// A lean load generator: `connections` workers, each on its own keep-alive socket, each sending its own
+// Buffer with the counter rewritten (the previous request's bytes are all written by then: its answer
+// has come back). Latency is measured per request from the write to the end of the answer.
+async function runHttpClient() {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections, maxFreeSockets: connections });
+  const latencies = [];
+  const counts = { ok: 0, non2xx: 0, errors: 0 };
+  const until = performance.now() + seconds * 1000;
+  const sendOne = (bytes) =>
+    new Promise((resolve) => {
+      const started = performance.now();
+      const req = request(
+        url,
+        { method: 'POST', agent, headers: { ...headers, 'content-length': bytes.length } },
+        (res) => {
+          res.on('data', () => {});
+          res.on('end', () => {
+            if (res.statusCode >= 200 && res.statusCode < 300) counts.ok++;
+            else counts.non2xx++;
+            latencies.push(performance.now() - started);
+            resolve();
+          });
+        },
+      );
+      req.on('error', () => {
+        counts.errors++;
+        resolve();
+      });
+      req.end(bytes);
+    });
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      const own = newBody();
+      while (performance.now() < until) await sendOne(stamp(own));
+    }),
+  );
+  agent.destroy();
+  return summary(latencies, counts);
+}
+
+function summary(latencies, counts) {
+  latencies.sort((a, b) => a - b);
+  const at = (q) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN);
+  return {
+    '2xx': counts.ok,
+    non2xx: counts.non2xx,
+    errors: counts.errors,
+    latency: { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: Math.round(latencies.at(-1) ?? NaN) },
+  };
+}
+
+// The leanest client: one socket per worker, each with its whole request (head and body) prebuilt in one
+// Buffer whose counter is rewritten in place; the answer's head is read for its status and length.
+async function runSocketClient() {
+  const { host, port, pathname } = new URL(url);
+  const latencies = [];
+  const counts = { ok: 0, non2xx: 0, errors: 0 };
+  const until = performance.now() + seconds * 1000;
+  const bodyLength = headBytes.length + 16 + tailBytes.length;
+  const requestHead = Buffer.from(
+    `POST ${pathname} HTTP/1.1\r\nhost: ${host}\r\nx-docusign-authentication: ${auth}\r\ncontent-type: application/json\r\ncontent-length: ${bodyLength}\r\nconnection: keep-alive\r\n\r\n`,
+  );
+  const worker = () =>
+    new Promise((resolve) => {
+      const own = Buffer.concat([requestHead, newBody()]);
+      const counterAt = requestHead.length + headBytes.length;
+      const socket = connect(Number(port), host.split(':')[0]);
+      socket.setNoDelay(true);
+      let pending = Buffer.alloc(0);
+      let started = 0;
+      const send = () => {
+        if (performance.now() >= until) {
+          socket.end();
+          resolve();
+          return;
+        }
+        own.write(Buffer.from(String(counter++).padStart(12, '0')).toString('base64'), counterAt, 'latin1');
+        started = performance.now();
+        socket.write(own);
+      };
+      socket.on('data', (chunk) => {
+        pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+        const headEnd = pending.indexOf('\r\n\r\n');
+        if (headEnd < 0) return;
+        const head = pending.toString('latin1', 0, headEnd);
+        if (/transfer-encoding/i.test(head))
+          throw new Error('the socket client reads answers with a content-length only');
+        const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+        if (pending.length < headEnd + 4 + length) return;
+        pending = pending.subarray(headEnd + 4 + length);
+        const status = Number(head.slice(9, 12));
+        if (status >= 200 && status < 300) counts.ok++;
+        else counts.non2xx++;
+        latencies.push(performance.now() - started);
+        send();
+      });
+      // A connection that fails, or that the server closes before the time is up, ends this worker: one error.
+      let ended = false;
+      const fail = () => {
+        if (!ended) counts.errors++;
+        ended = true;
+        resolve();
+      };
+      socket.on('error', fail);
+      socket.on('close', () => (performance.now() < until ? fail() : resolve()));
+      socket.on('connect', send);
+    });
+  await Promise.all(Array.from({ length: connections }, worker));
+  return summary(latencies, counts);
+}

@@ -58,6 +58,46 @@ describe('group commit of envelope creations', () => {
     expect(committedWhenEmitted).toEqual(events.map(() => true));
   });
 
+  it("commits Connect's deliveries and cursor with the creations' events: one commit, nothing left to catch up", async () => {
+    const a = await buildSandboxApp();
+    apps.push(a);
+    await a.ready();
+    const pdf = await makePdf(1);
+    // A receiver nobody listens on: the deliveries stay queued (failed attempts are retried later), which is what is counted.
+    const notified = await rowsFor(a, pdf, { eventNotification: { url: 'http://127.0.0.1:9/connect' } });
+    const quiet = await rowsFor(a, pdf);
+    const { db } = a.sandbox;
+    const deliveries = db
+      .prepare<[string], number>('SELECT COUNT(*) FROM connect_deliveries WHERE envelope_id = ?')
+      .pluck();
+    const cursor = db.prepare<[], number>('SELECT last_event_id FROM connect_cursor WHERE id = 1').pluck();
+    const lastEvent = db.prepare<[], number>('SELECT MAX(id) FROM events').pluck();
+    const seenAtEmit: Array<{ envelopeId: string; deliveries: number; caughtUp: boolean }> = [];
+    // Events are emitted right after COMMIT, before any later turn: what is in the database then went in with them.
+    a.sandbox.events.on('event', (e) => {
+      seenAtEmit.push({
+        envelopeId: e.envelopeId,
+        deliveries: deliveries.get(e.envelopeId)!,
+        caughtUp: cursor.get() === lastEvent.get(),
+      });
+    });
+    const { lifecycle } = a.sandbox;
+    await Promise.all(
+      [notified, quiet].map((r) => lifecycle.createSoon(r.envelope, r.recipients, r.documents, r.customFields)),
+    );
+    const ofNotified = seenAtEmit.filter((s) => s.envelopeId === notified.envelope.id);
+    expect(ofNotified.length).toBeGreaterThan(0);
+    // Every event of the notified envelope has its delivery queued by the time it is emitted.
+    expect(ofNotified.map((s) => s.deliveries)).toEqual(ofNotified.map(() => ofNotified.length));
+    expect(seenAtEmit.map((s) => s.caughtUp)).toEqual(seenAtEmit.map(() => true));
+    expect(deliveries.get(quiet.envelope.id)).toBe(0);
+
+    // A lone step (no group commit) does the same: a void's event and its delivery in one commit.
+    seenAtEmit.length = 0;
+    lifecycle.void(notified.envelope.id, 'changed our minds');
+    expect(seenAtEmit.map((s) => [s.deliveries, s.caughtUp])).toEqual([[ofNotified.length + 1, true]]);
+  });
+
   it('answers 201 to many concurrent creations over HTTP, each stored with its own document', async () => {
     const sandbox = await startSandbox({ port: 0 });
     sandboxes.push(sandbox);

@@ -64,6 +64,17 @@ export const connectPlugin: FastifyPluginAsync = async (app) => {
     return seen.get(id);
   };
 
+  // One catch-up asks once per envelope whether it carries an eventNotification.
+  let notificationSeen = new Map<string, boolean>();
+  const hasNotification = (id: string): boolean => {
+    let has = notificationSeen.get(id);
+    if (has === undefined) {
+      has = services.envelopes.hasEventNotification(id);
+      notificationSeen.set(id, has);
+    }
+    return has;
+  };
+
   // One catch-up reads each account's Connect configurations once.
   let configsSeen = new Map<string, ConnectConfiguration[]>();
   const configsOf = (accountId: string): ConnectConfiguration[] => {
@@ -76,6 +87,8 @@ export const connectPlugin: FastifyPluginAsync = async (app) => {
   };
 
   const queueEvent = (event: SandboxEvent): void => {
+    // Most envelopes go nowhere (no eventNotification, no configuration of the account): one column says so.
+    if (configsOf(event.accountId).length === 0 && !hasNotification(event.envelopeId)) return;
     const envelope = envelopeOf(event.envelopeId);
     if (envelope === undefined) return;
     const type = event.type;
@@ -140,21 +153,53 @@ export const connectPlugin: FastifyPluginAsync = async (app) => {
     }
   };
 
-  // The emitter only wakes us: the events come from the table (see EventCursor).
-  const catchUp = (): void => {
+  /** Queues every event after the cursor and moves the cursor, in one transaction (a savepoint inside another); returns how many deliveries it queued. */
+  const drainAll = (): number => {
     seen = new Map();
     configsSeen = new Map();
+    notificationSeen = new Map();
     enqueued = 0;
     // A drain that returns less than a full batch has read up to the last event.
     while (cursor.drain(queueEvent, drainBatch) === drainBatch);
     seen = new Map();
-    // The worker looks at the queue only when something was put in it.
-    if (enqueued > 0) worker.wake();
+    notificationSeen = new Map();
+    return enqueued;
   };
+  // The emitter only wakes us: the events come from the table (see EventCursor).
+  const catchUp = (): void => {
+    // The worker looks at the queue only when something was put in it.
+    if (drainAll() > 0) worker.wake();
+  };
+
+  // The lifecycle's own changes are caught up inside their transaction, before COMMIT: the events,
+  // their deliveries and the cursor in one commit (exactly-once as before: the cursor moves with the
+  // deliveries it queued), instead of a second write transaction after every group commit. Those
+  // events, emitted after the commit, need no catch-up of their own; any other (a drain that failed
+  // here, a change made outside the lifecycle) still wakes the catch-up below.
+  const caughtUpInCommit = new WeakSet<SandboxEvent>();
+  let wakeAfterCommit = false;
+  const stopCatchingUpInCommit = services.lifecycle.beforeCommit((events) => {
+    try {
+      if (drainAll() > 0) wakeAfterCommit = true;
+    } catch {
+      // The drain's savepoint rolled back and the cursor did not move: the catch-up after the commit tries again.
+      return;
+    }
+    for (const event of events) caughtUpInCommit.add(event);
+  });
+
   // Events come in bursts (three per creation, a group commit's creations at
   // once): one catch-up after the burst, not a read transaction per event.
   let catchUpScheduled = false;
-  const onEvent = (): void => {
+  const onEvent = (event: SandboxEvent): void => {
+    if (caughtUpInCommit.has(event)) {
+      // Woken only now that the deliveries queued before COMMIT are committed.
+      if (wakeAfterCommit) {
+        wakeAfterCommit = false;
+        worker.wake();
+      }
+      return;
+    }
     if (catchUpScheduled) return;
     catchUpScheduled = true;
     queueMicrotask(() => {
@@ -173,6 +218,7 @@ export const connectPlugin: FastifyPluginAsync = async (app) => {
   });
   app.addHook('onClose', async () => {
     services.events.off('event', onEvent);
+    stopCatchingUpInCommit();
     await worker.stop();
   });
 

@@ -32,7 +32,7 @@ export function lifecycleCreation(
   routing: LifecycleRouting,
 ): LifecycleCreation {
   const { envelopes, clock, emitter } = deps;
-  const { inTransaction, recorderInto, step } = transactions;
+  const { inTransaction, recorderInto, step, runBeforeCommit } = transactions;
 
   /** Creation time of the last envelope committed (see createWork). */
   let lastCreatedAt = 0;
@@ -78,7 +78,8 @@ export function lifecycleCreation(
    * back alone and rejects alone). The commit is most of a creation's SQLite
    * cost, and under load several requests finish parsing in the same turn.
    * Every promise settles after the commit, so nothing is answered before
-   * it is durable; events are emitted after the commit, as in `step`.
+   * it is durable; events are emitted after the commit, as in `step`, and
+   * the before-commit hooks (Connect's queue) run once for the whole batch.
    */
   function flushQueued(): void {
     const batch = queued;
@@ -96,6 +97,7 @@ export function lifecycleCreation(
             outcomes.push({ error });
           }
         }
+        runBeforeCommit(pending);
       });
     } catch (error) {
       for (const item of batch) item.reject(error);

@@ -9,7 +9,21 @@ export interface LifecycleTransactions {
   recorderInto: (pending: SandboxEvent[]) => RecordEvent;
   /** Runs `work` in a transaction, collecting events; emits them once committed. */
   step: <T>(work: (record: RecordEvent) => T) => T;
+  /**
+   * Adds a hook called inside each step's and each group commit's
+   * transaction, after its work and before COMMIT, with the events it
+   * wrote: what must be committed with those events (Connect's queue and
+   * cursor) goes into the same commit instead of a transaction of its own.
+   * A hook that throws fails the step, so a hook catches what it can survive.
+   * Returns what removes the hook.
+   */
+  beforeCommit: (hook: BeforeCommitHook) => () => void;
+  /** Calls the hooks (the group commit calls it at the end of its transaction). */
+  runBeforeCommit: (events: readonly SandboxEvent[]) => void;
 }
+
+/** Called before COMMIT with the events the transaction wrote (see LifecycleTransactions.beforeCommit). */
+export type BeforeCommitHook = (events: readonly SandboxEvent[]) => void;
 
 export function lifecycleTransactions(deps: LifecycleDeps): LifecycleTransactions {
   const { db, eventsTable, clock, emitter } = deps;
@@ -40,12 +54,30 @@ export function lifecycleTransactions(deps: LifecycleDeps): LifecycleTransaction
   // Made once: better-sqlite3 builds a wrapper per db.transaction() call. Nested, it is a savepoint.
   const inTransaction = db.transaction((work: () => unknown) => work());
 
+  const hooks: BeforeCommitHook[] = [];
+  function runBeforeCommit(events: readonly SandboxEvent[]): void {
+    if (events.length === 0) return;
+    for (const hook of hooks) hook(events);
+  }
+
   function step<T>(work: (record: RecordEvent) => T): T {
     const pending: SandboxEvent[] = [];
-    const result = inTransaction(() => work(recorderInto(pending))) as T;
+    const result = inTransaction(() => {
+      const done = work(recorderInto(pending));
+      runBeforeCommit(pending);
+      return done;
+    }) as T;
     for (const event of pending) emitter.emit('event', event);
     return result;
   }
 
-  return { inTransaction, recorderInto, step };
+  function beforeCommit(hook: BeforeCommitHook): () => void {
+    hooks.push(hook);
+    return () => {
+      const at = hooks.indexOf(hook);
+      if (at >= 0) hooks.splice(at, 1);
+    };
+  }
+
+  return { inTransaction, recorderInto, step, beforeCommit, runBeforeCommit };
 }

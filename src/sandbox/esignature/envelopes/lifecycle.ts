@@ -65,6 +65,8 @@ export function createLifecycle(deps: LifecycleDeps) {
     ): Promise<EnvelopeRecord> {
       return creation.createSoon({ envelope, recipients, documents, customFields, actor });
     },
+    /** Adds a hook run inside each change's transaction before COMMIT (lifecycle-transactions.ts). */
+    beforeCommit: transactions.beforeCommit,
     ...envelopeSteps(deps, transactions, routing),
     ...recipientSteps(deps, transactions, routing),
   };

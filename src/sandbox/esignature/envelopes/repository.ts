@@ -174,6 +174,9 @@ export function envelopesRepository(db: SandboxDatabase) {
   const q = {
     envelope: objectRows(db.prepare<[string, string]>('SELECT * FROM envelopes WHERE id = ? AND account_id = ?')),
     envelopeAnyAccount: objectRows(db.prepare<[string]>('SELECT * FROM envelopes WHERE id = ?')),
+    hasEventNotification: db
+      .prepare<[string], number>('SELECT event_notification_json IS NOT NULL FROM envelopes WHERE id = ?')
+      .pluck(),
     recipients: objectRows(db.prepare<[string]>('SELECT * FROM recipients WHERE envelope_id = ? ORDER BY position')),
     documents: objectRows(
       db.prepare<[string]>('SELECT * FROM envelope_documents WHERE envelope_id = ? ORDER BY position'),
@@ -238,6 +241,10 @@ export function envelopesRepository(db: SandboxDatabase) {
     getById(envelopeId: string): EnvelopeRecord | undefined {
       const row = q.envelopeAnyAccount.get(envelopeId);
       return row && toEnvelope(row);
+    },
+    /** Whether the envelope exists and carries an `eventNotification` (Connect: one column, not the whole row). */
+    hasEventNotification(envelopeId: string): boolean {
+      return q.hasEventNotification.get(envelopeId) === 1;
     },
     recipients(envelopeId: string): RecipientRecord[] {
       return q.recipients.all(envelopeId).map(toRecipient);
