@@ -7,7 +7,7 @@
  * made by a plain sequential loop (what the Python client's demo does) on a
  * sample of S envelopes, extrapolated to N, for the speedup.
  *
- *   npm run build && node bench/run/run-bench.mjs [--envelopes 1000] [--concurrency 16] [--latency 50] [--sequential 50] [--documents at-send] [--signing-urls on-demand]
+ *   npm run build && node bench/run/run-bench.mjs [--envelopes 1000] [--concurrency 16] [--latency 50] [--sequential 50] [--documents at-send] [--signing-urls on-demand] [--ceiling]
  *
  * Plain JavaScript on the built dist/ (the build compiles src/ only).
  */
@@ -25,6 +25,8 @@ const sequentialSample = numberArg('sequential', 50);
 const documentsWhen = stringArg('documents');
 // --signing-urls on-demand: no signing address at send (issue 24): two calls an envelope.
 const signingUrls = stringArg('signing-urls');
+// --ceiling: after the floor, the run's own calls made by a client that does nothing else (see ceiling()).
+const withCeiling = process.argv.includes('--ceiling');
 // --profile DIR: write V8 CPU profiles of the runner and the sandbox there (node --cpu-prof).
 const profileDir = stringArg('profile');
 // Each process writes its profile under DIR/<run|serve>/ on exit.
@@ -149,6 +151,58 @@ async function floor(rootUrl, calls) {
   return performance.now() - started;
 }
 
+/**
+ * The ceiling of any client against this sandbox: each envelope's own calls
+ * as the run makes them (a draft with the two documents and two embedded
+ * signers, its send, the two signing addresses at once, or with
+ * --signing-urls on-demand the draft and send only), with the platform's
+ * fetch, no journal, no files, no listing, never more than C in flight
+ * (one slot each, first come first served), 4 × C envelopes in progress as
+ * the run keeps. What it loses against the floor is the service's own work
+ * per call (creation above all), which no client can take back; what the
+ * run loses against it is the runner's.
+ */
+async function ceiling(rootUrl, n) {
+  const headers = { 'X-DocuSign-Authentication': JSON.stringify(sandboxCredentials), Accept: 'application/json', 'Content-Type': 'application/json' };
+  const login = await (await fetch(`${rootUrl}/login_information`, { headers })).json();
+  const base = login.loginAccounts[0].baseUrl;
+  const docs = ['offer-letter.pdf', 'company-handbook.pdf'].map((f, i) => ({ documentId: String(i + 1), name: f, documentBase64: readFileSync(join(root, 'examples/docs', f)).toString('base64') }));
+  let free = concurrency;
+  const waiting = [];
+  const call = async (method, url, body) => {
+    if (free > 0) free -= 1;
+    else await new Promise((resolve) => waiting.push(resolve));
+    try {
+      const res = await fetch(url, { method, headers, body: JSON.stringify(body) });
+      if (!res.ok) throw new Error(`${method} ${url} ${res.status} ${await res.text()}`);
+      return await res.json();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else free += 1;
+    }
+  };
+  let left = n;
+  let calls = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency * 4 }, async () => {
+      while (left > 0) {
+        const i = left;
+        left -= 1;
+        const signers = [1, 2].map((r) => ({ recipientId: String(r), name: `Ceiling ${i} ${r}`, email: `ceiling${i}-${r}@example.com`, clientUserId: `ceiling-${i}-${r}` }));
+        const { envelopeId } = await call('POST', `${base}/envelopes`, { emailSubject: 'Please sign', status: 'created', documents: docs, recipients: { signers } });
+        await call('PUT', `${base}/envelopes/${envelopeId}`, { status: 'sent' });
+        calls += 2;
+        if (signingUrls === 'on-demand') continue;
+        await Promise.all(signers.map((s) => call('POST', `${base}/envelopes/${envelopeId}/views/recipient`, { returnUrl: 'https://hr.example.com/done', authenticationMethod: 'none', clientUserId: s.clientUserId, userName: s.name, email: s.email })));
+        calls += 2;
+      }
+    }),
+  );
+  return { ms: performance.now() - started, calls };
+}
+
 const serve = await startServe(latency, profileFlags('serve'));
 const dir = twoSignerJobFolder({ prefix: 'signrun-bench-run-', job: 'bench-run', file: 'bench.yaml', n: envelopes });
 try {
@@ -173,6 +227,17 @@ try {
   lines.push(
     `machine floor: ${report.api.calls} bare calls, ${concurrency} at a time, in ${(floorMs / 1000).toFixed(1)} s (${((idealMs / floorMs) * 100).toFixed(1)}% of ideal) → signrun run at ${((floorMs / report.durationMs) * 100).toFixed(1)}% of the floor`,
   );
+  if (withCeiling) {
+    // Its own number of calls (no listings): compared per call with the floor, which made the run's.
+    const top = await ceiling(serve.rootUrl, envelopes);
+    // The floor again after it: on a loaded machine the two sides are then measured under the same load.
+    const floorAfterMs = await floor(serve.rootUrl, report.api.calls);
+    const perCallFloor = (floorMs + floorAfterMs) / 2 / report.api.calls;
+    const ceilingShare = (perCallFloor * top.calls) / top.ms;
+    lines.push(
+      `ceiling (the run's own calls, no client work): ${top.calls} calls in ${(top.ms / 1000).toFixed(1)} s, the floor after it ${(floorAfterMs / 1000).toFixed(1)} s → ${(ceilingShare * 100).toFixed(1)}% of the floor (mean of the two), call for call; signrun run at ${(((floorMs / report.durationMs) / ceilingShare) * 100).toFixed(1)}% of the ceiling`,
+    );
+  }
   if (sequentialSample > 0) {
     const seq = await sequential(serve.rootUrl, sequentialSample);
     const perEnvelopeMs = seq.ms / sequentialSample;
