@@ -160,20 +160,22 @@ function readAhead(item: ExpandedEnvelope, state: ResolveState): void {
   }
 }
 
-/** Waits for the documents a chunk's envelopes use (those not read before), checks the envelopes and keeps those without error. */
+/**
+ * Checks a chunk's envelopes in order, each once its documents are read
+ * (those not read before): on the worker, or on this thread when the worker
+ * is behind (pdf-facts-reader.ts), and keeps those without error.
+ */
 async function resolveChunk(
   chunk: ExpandedEnvelope[],
   state: ResolveState,
   resolved: ResolvedEnvelope[],
 ): Promise<void> {
   const { ctx, results } = state;
-  const readable = state.fresh.filter((r) => isReadable(r.confined));
+  const readable = state.fresh.reduce((n, r) => (isReadable(r.confined) ? n + 1 : n), 0);
   state.fresh = [];
-  const reading = (i: number) => `in ${ctx.shown}, reading document ${i + 1} of ${readable.length}`;
-  if (readable.length > 0) await interruptionPoint(ctx.signal, () => reading(0), 0);
-  await ctx.pdfFacts.settle((done) => stopLoadingIfInterrupted(ctx.signal, reading(done)));
-  for (const check of readable) check.facts = await ctx.pdfFacts((check.confined as { real: string }).real);
-  await readAnchorTexts(chunk, state);
+  const reading = (i: number) => `in ${ctx.shown}, reading document ${i + 1} of ${readable}`;
+  if (readable > 0) await interruptionPoint(ctx.signal, () => reading(0), 0);
+  const between = (done: number) => stopLoadingIfInterrupted(ctx.signal, reading(done));
   for (const item of chunk) {
     const i = state.done++;
     const turn = interruptionPoint(
@@ -182,6 +184,12 @@ async function resolveChunk(
       i,
     );
     if (turn) await turn;
+    for (const document of item.envelope.documents) {
+      const check = results.get(document.path)!;
+      if (check.facts === undefined && isReadable(check.confined))
+        check.facts = await ctx.pdfFacts.whenRead(check.confined.real, between);
+    }
+    if (hasAnchors(item.envelope)) await readAnchorTexts(item.envelope, state);
     checkDocuments(item, results, state.texts, state.anchors, ctx, state.mergeFields);
     item.envelope.documents = state.sharedDocuments.share(item.envelope.documents);
     // Added in place, not `{ ...envelope, digest }`: V8 gives every such copy a hidden class of its own
@@ -190,27 +198,24 @@ async function resolveChunk(
   }
 }
 
-/** Documents' text, for anchors: read once per file, and only for envelopes with an anchored tab. */
-async function readAnchorTexts(chunk: ExpandedEnvelope[], state: ResolveState): Promise<void> {
+/** An anchored envelope's documents' text: read once per file. */
+async function readAnchorTexts(envelope: ExpandedEnvelope['envelope'], state: ResolveState): Promise<void> {
   const { ctx, results, texts } = state;
-  for (const { envelope } of chunk) {
-    if (!hasAnchors(envelope)) continue;
-    for (const document of envelope.documents) {
-      const check = results.get(document.path);
-      const key = textKeyOf(document);
-      if (texts.has(key) || !check?.facts?.ok || !check.confined.ok) continue;
-      await interruptionPoint(
-        ctx.signal,
-        () => `in ${ctx.shown}, reading the text of ${document.path} for its anchors`,
-        0,
-      );
-      // A Word template's anchors are looked for in the letter generated from this envelope's values, as DocuSign does.
-      const generated = document.docGenFormFields !== undefined && document.fileExtension === 'docx';
-      texts.set(
-        key,
-        await (generated ? readGeneratedText(document, check.confined.real) : ctx.documentText(check.confined.real)),
-      );
-    }
+  for (const document of envelope.documents) {
+    const check = results.get(document.path);
+    const key = textKeyOf(document);
+    if (texts.has(key) || !check?.facts?.ok || !check.confined.ok) continue;
+    await interruptionPoint(
+      ctx.signal,
+      () => `in ${ctx.shown}, reading the text of ${document.path} for its anchors`,
+      0,
+    );
+    // A Word template's anchors are looked for in the letter generated from this envelope's values, as DocuSign does.
+    const generated = document.docGenFormFields !== undefined && document.fileExtension === 'docx';
+    texts.set(
+      key,
+      await (generated ? readGeneratedText(document, check.confined.real) : ctx.documentText(check.confined.real)),
+    );
   }
 }
 
