@@ -31,6 +31,14 @@ export interface PdfFactsReader {
    * thread checked 10,000 envelopes).
    */
   whenRead(path: string, between?: (done: number) => void): Promise<PdfFactsResult>;
+  /**
+   * Starts the worker thread now, before any file is named: a forEach over
+   * a CSV whose rows name its documents (`file: letters/${row.id}.pdf`) is a
+   * campaign of many files, and the worker's start (a Node isolate of its
+   * own) then runs beside the reading of the CSV and the first rows instead
+   * of after them (issue 37).
+   */
+  warmUp(): void;
   /** Ends the worker thread, if any. */
   close(): void;
 }
@@ -160,6 +168,10 @@ export function pdfFactsReader(): PdfFactsReader {
     worker.on('message', received);
     worker.once('error', failed);
     worker.once('exit', failed);
+  };
+
+  read.warmUp = () => {
+    if (!worker && !workerFailed) start();
   };
 
   read.prefetch = (path) => {

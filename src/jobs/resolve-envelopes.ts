@@ -98,6 +98,11 @@ export async function resolveEnvelopes(
     // A template to delete needs no content: resolve-templates.ts reads its key and name.
     if (collection === 'templates' && (raw as RawTemplate).state === 'absent') continue;
     if (!checkEnvelopeStructure(raw, index, defaults, ctx, collection)) continue;
+    if (
+      raw.forEach?.csv !== undefined &&
+      raw.documents?.some((d) => typeof d.file === 'string' && d.file.includes('${'))
+    )
+      ctx.pdfFacts.warmUp();
     const rows = await envelopeRows(raw, index, ctx, folderReal);
     if (!rows) continue;
     groups.setRows(index, rows.length);
