@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { formatBytes } from './source-text.js';
 import { confinedListedPath, type FolderListings, type ListedConfinedPath } from './confined-path.js';
 import { envelopeDigest } from './envelope-digest.js';
@@ -38,6 +40,7 @@ import { fieldLimitProblems } from './field-limit-checks.js';
 import { documentDocGenProblems, type MergeFieldCache } from './docgen-form-fields.js';
 import { readGeneratedText, textKeyOf } from './generated-text.js';
 import { interruptionPoint, stopLoadingIfInterrupted } from './load-interrupted.js';
+import { workerThreshold } from './pdf-facts-reader.js';
 
 type DocumentCheck = { confined: ListedConfinedPath; facts?: PdfFactsResult };
 
@@ -98,11 +101,7 @@ export async function resolveEnvelopes(
     // A template to delete needs no content: resolve-templates.ts reads its key and name.
     if (collection === 'templates' && (raw as RawTemplate).state === 'absent') continue;
     if (!checkEnvelopeStructure(raw, index, defaults, ctx, collection)) continue;
-    if (
-      raw.forEach?.csv !== undefined &&
-      raw.documents?.some((d) => typeof d.file === 'string' && d.file.includes('${'))
-    )
-      ctx.pdfFacts.warmUp();
+    if (rowsNameManyDocuments(raw, ctx)) ctx.pdfFacts.warmUp();
     const rows = await envelopeRows(raw, index, ctx, folderReal);
     if (!rows) continue;
     groups.setRows(index, rows.length);
@@ -145,6 +144,24 @@ export async function resolveEnvelopes(
   groups.flush(ctx);
   rowErrors.delete(ctx);
   return resolved;
+}
+
+/**
+ * A forEach whose rows name its documents (`file: letters/${row.id}.pdf`),
+ * over a CSV big enough (16 bytes a row at least) to name more files than
+ * the PDF worker's threshold: its worker may start before the CSV is read.
+ * Only when the worker starts depends on it; the CSV is read and confined
+ * as any other (envelope-rows.ts).
+ */
+function rowsNameManyDocuments(raw: RawEnvelope, ctx: JobContext): boolean {
+  const csv = raw.forEach?.csv;
+  if (csv === undefined || !raw.documents?.some((d) => typeof d.file === 'string' && d.file.includes('${')))
+    return false;
+  try {
+    return statSync(resolve(ctx.folder, csv)).size >= workerThreshold * 16;
+  } catch {
+    return false;
+  }
 }
 
 /**
