@@ -21,6 +21,8 @@ export interface JobContext {
   documentText: DocumentTextReader;
   /** Stops the load between rows and documents (SR_INTERRUPTED): see {@link LoadJobsOptions.signal}. */
   signal?: AbortSignal;
+  /** false: envelopes get no digest ('') — see {@link LoadJobsOptions.digests}. */
+  digests?: false;
 }
 
 /** The place of a path of the job file. */

@@ -7,8 +7,8 @@ import { readPdfFacts, type PdfFactsResult } from './pdf-facts.js';
 /**
  * Reads PDF facts, cached by absolute path. Files named ahead
  * ({@link PdfFactsReader.prefetch}) are read on a worker thread while this
- * thread goes on expanding rows; {@link PdfFactsReader.settle} reads here
- * whatever the worker has not reached yet.
+ * thread goes on expanding rows; {@link PdfFactsReader.whenRead} reads here
+ * what the worker has not reached yet.
  */
 export interface PdfFactsReader {
   (path: string): Promise<PdfFactsResult>;
@@ -20,11 +20,25 @@ export interface PdfFactsReader {
    */
   prefetch(path: string): void;
   /**
-   * Reads on this thread, from the end, the prefetched files the worker has
-   * not taken, letting the event loop turn every few files (`between` is
-   * called there: it may throw to stop), then waits for the worker's.
+   * The facts of a prefetched file, once read: by the worker, which reads
+   * each batch from its start, or here when it is next and the worker has
+   * not taken it. While the worker reads it, this thread reads the last
+   * files not taken yet, from the end, letting the event loop turn every few
+   * files (`between` is called there: it may throw to stop). Asked in the
+   * order they were prefetched, both threads read until the last file, and
+   * this one checks the envelopes whose files are in meanwhile (issue 37:
+   * reading every file before checking one left the worker idle while this
+   * thread checked 10,000 envelopes).
    */
-  settle(between?: (done: number) => void): Promise<void>;
+  whenRead(path: string, between?: (done: number) => void): Promise<PdfFactsResult>;
+  /**
+   * Starts the worker thread now, before any file is named: a forEach over
+   * a CSV whose rows name its documents (`file: letters/${row.id}.pdf`) is a
+   * campaign of many files, and the worker's start (a Node isolate of its
+   * own) then runs beside the reading of the CSV and the first rows instead
+   * of after them (issue 37).
+   */
+  warmUp(): void;
   /** Ends the worker thread, if any. */
   close(): void;
 }
@@ -41,7 +55,7 @@ const turnEvery = 16;
 interface Entry {
   /** Its facts once read (or being read, pdf-lib deciding); undefined while the worker may still take it. */
   result?: Promise<PdfFactsResult>;
-  /** Who waits for a file the worker is reading (settle() waits for whole batches instead). */
+  /** Who waits for a file the worker is reading. */
   waiting?: (result: Promise<PdfFactsResult>) => void;
   /** Its batch and place there, once sent to the worker. */
   batch?: Batch;
@@ -70,13 +84,21 @@ export function pdfFactsReader(): PdfFactsReader {
   let nextBatch = 0;
   let worker: Worker | undefined;
   let workerFailed = false;
-  let waiting: (() => void) | undefined;
 
   const settled = (entry: Entry, result: Promise<PdfFactsResult>): void => {
     entry.result = result;
     entry.waiting?.(result);
     entry.waiting = undefined;
   };
+  /** The facts of a file the worker is reading, when its batch's message comes. */
+  const delivered = (entry: Entry): Promise<PdfFactsResult> =>
+    new Promise<PdfFactsResult>((resolve) => {
+      const before = entry.waiting;
+      entry.waiting = (result) => {
+        before?.(result);
+        resolve(result);
+      };
+    });
   /** Takes a file the worker has not taken: true when this thread is to read it. */
   const take = (entry: Entry): boolean =>
     entry.result === undefined &&
@@ -91,7 +113,7 @@ export function pdfFactsReader(): PdfFactsReader {
     if (take(entry)) settled(entry, readPdfFacts(path));
     if (entry.result) return entry.result;
     // The worker is reading it: its batch's message brings it.
-    return new Promise<PdfFactsResult>((resolve) => (entry.waiting = resolve));
+    return delivered(entry);
   }) as PdfFactsReader;
 
   const send = (): void => {
@@ -119,7 +141,6 @@ export function pdfFactsReader(): PdfFactsReader {
       const result = message.results[i];
       if (result) settled(cache.get(path)!, Promise.resolve(result));
     });
-    if (batches.size === 0) waiting?.();
   };
 
   /** Whatever the worker did not deliver is read here. */
@@ -133,7 +154,6 @@ export function pdfFactsReader(): PdfFactsReader {
       const entry = cache.get(path)!;
       if (entry.result === undefined) settled(entry, readPdfFacts(path));
     }
-    waiting?.();
   };
 
   const start = (): void => {
@@ -150,31 +170,56 @@ export function pdfFactsReader(): PdfFactsReader {
     worker.once('exit', failed);
   };
 
+  read.warmUp = () => {
+    if (!worker && !workerFailed) start();
+  };
+
   read.prefetch = (path) => {
     if (cache.has(path)) return;
     cache.set(path, {});
     pending.push(path);
+    prefetched = true;
     if (!worker && !workerFailed && cache.size >= workerThreshold) start();
     if (pending.length >= batchSize) send();
   };
 
-  read.settle = async (between) => {
-    send();
-    // From the end of what was sent: the worker reads each batch from its start.
-    const order = [...batches.values()].flatMap((b) => b.paths).reverse();
-    let done = 0;
-    for (const path of [...pending, ...order]) {
-      const entry = cache.get(path)!;
-      if (!take(entry)) continue;
-      settled(entry, readPdfFacts(path));
-      if (++done % turnEvery === 0) {
+  /** The files this thread reads while the worker reads the one it waits for: the last sent, not yet taken. */
+  let stealing: string[] = [];
+  let stolen = 0;
+  /** Files were prefetched since the last whenRead: what to read from the end is made again. */
+  let prefetched = false;
+
+  read.whenRead = async (path, between) => {
+    if (prefetched) {
+      prefetched = false;
+      send();
+      stealing = [...batches.values()].flatMap((b) => b.paths);
+      // Without a worker, what is not sent is read on demand.
+      pending = [];
+    }
+    const entry = cache.get(path)!;
+    while (entry.result === undefined) {
+      if (take(entry)) {
+        settled(entry, readPdfFacts(path));
+        break;
+      }
+      let other: string | undefined;
+      while (stealing.length > 0 && other === undefined) {
+        const last = stealing.pop()!;
+        if (take(cache.get(last)!)) other = last;
+      }
+      if (other === undefined) {
+        // Nothing left to read here: the worker's message about this file comes in a later turn.
+        await delivered(entry);
+        break;
+      }
+      settled(cache.get(other)!, readPdfFacts(other));
+      if (++stolen % turnEvery === 0) {
         await nextTurn();
-        between?.(done);
+        between?.(stolen);
       }
     }
-    pending = [];
-    if (batches.size > 0) await new Promise<void>((resolve) => (waiting = resolve));
-    waiting = undefined;
+    return entry.result!;
   };
 
   read.close = () => {

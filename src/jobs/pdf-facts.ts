@@ -145,6 +145,46 @@ function inflateWithin(data: Buffer, maxOutputLength: number): { buffer: Buffer;
 }
 
 /**
+ * The most a zlib stream of `n` bytes can inflate to: a deflate symbol of
+ * two bits at least (a 1-bit length code and a 1-bit distance code) makes
+ * at most 258 bytes, so 1,032 bytes for each byte read (RFC 1951 3.2.5);
+ * headers and stored blocks make less.
+ */
+const deflateRatio = 1032;
+
+/** An object or cross-reference stream's dictionary, read for the budget. */
+interface BudgetStream {
+  /** Its filters' names, or why signrun does not read it. */
+  names: string[] | string;
+  dataStart: number;
+  data: Buffer;
+}
+
+function* budgetStreams(bytes: Buffer, text: string): Generator<BudgetStream> {
+  for (const match of text.matchAll(/\/Type\s*\/(?:ObjStm|XRef)\b/g)) {
+    // The dictionary holding it runs from its `N G obj` to the `stream` keyword after it.
+    const objAt = text.lastIndexOf('obj', match.index);
+    const streamAt = text.indexOf('stream', match.index);
+    if (objAt < 0 || streamAt < 0) continue;
+    const dict = text.slice(objAt + 3, streamAt);
+    const filters = /\/Filter\s*(\[[^\]]*\]|\/\w+)/.exec(dict)?.[1] ?? '';
+    const names = filters.match(/\/\w+/g) ?? [];
+    let dataStart = streamAt + 'stream'.length;
+    if (bytes[dataStart] === 0x0d) dataStart++;
+    if (bytes[dataStart] === 0x0a) dataStart++;
+    const dataEnd = text.indexOf('endstream', dataStart);
+    const data = bytes.subarray(dataStart, dataEnd < 0 ? bytes.length : dataEnd);
+    if (names.some((f) => f !== '/FlateDecode' && f !== '/Fl'))
+      yield {
+        names: `it has an object stream compressed with ${names.join(' ')}, which signrun does not read`,
+        dataStart,
+        data,
+      };
+    else yield { names, dataStart, data };
+  }
+}
+
+/**
  * The decompression budget of reading a PDF: the streams a PDF reader must
  * inflate to find the pages (object streams, /Type /ObjStm, and
  * cross-reference streams, /Type /XRef, PDF 32000-1 7.5.7-8) are inflated
@@ -154,27 +194,33 @@ function inflateWithin(data: Buffer, maxOutputLength: number): { buffer: Buffer;
  * count. Such a stream in a compression signrun does not bound (LZW,
  * RunLength: rare in object streams) is refused too. Returns why, or
  * undefined when the file stays within the budget.
+ *
+ * When what the streams could inflate to at most ({@link deflateRatio},
+ * every stage of a chain counted as the exact check counts it) is under the
+ * budget, nothing is inflated here: the answer is the one inflating would
+ * give (issue 37: a letter's cross-reference stream was inflated for a
+ * budget it could not reach, and only its object stream is read).
  */
 export function inflateBudgetProblem(bytes: Buffer, budget: number, scan?: PdfScan): string | undefined {
   const text = scan?.text ?? bytes.toString('latin1');
+  let most = 0;
+  for (const stream of budgetStreams(bytes, text)) {
+    if (typeof stream.names === 'string') return stream.names;
+    for (let stage = 1, out = stream.data.length; stage <= stream.names.length; stage++) {
+      out *= deflateRatio;
+      most += out;
+    }
+    if (most >= budget) return exactInflateBudgetProblem(bytes, text, budget, scan);
+  }
+  return undefined;
+}
+
+function exactInflateBudgetProblem(bytes: Buffer, text: string, budget: number, scan?: PdfScan): string | undefined {
   let left = budget;
   const tooMuch = `its compressed object streams inflate to more than ${Math.round(budget / (1024 * 1024))} MiB`;
-  for (const match of text.matchAll(/\/Type\s*\/(?:ObjStm|XRef)\b/g)) {
-    // The dictionary holding it runs from its `N G obj` to the `stream` keyword after it.
-    const objAt = text.lastIndexOf('obj', match.index);
-    const streamAt = text.indexOf('stream', match.index);
-    if (objAt < 0 || streamAt < 0) continue;
-    const dict = text.slice(objAt + 3, streamAt);
-    const filters = /\/Filter\s*(\[[^\]]*\]|\/\w+)/.exec(dict)?.[1] ?? '';
-    const names = filters.match(/\/\w+/g) ?? [];
-    if (names.some((f) => f !== '/FlateDecode' && f !== '/Fl'))
-      return `it has an object stream compressed with ${names.join(' ')}, which signrun does not read`;
-    if (names.length === 0) continue;
-    let dataStart = streamAt + 'stream'.length;
-    if (bytes[dataStart] === 0x0d) dataStart++;
-    if (bytes[dataStart] === 0x0a) dataStart++;
-    const dataEnd = text.indexOf('endstream', dataStart);
-    let data = bytes.subarray(dataStart, dataEnd < 0 ? bytes.length : dataEnd);
+  for (const { names, dataStart, data: compressed } of budgetStreams(bytes, text)) {
+    if (typeof names === 'string') return names;
+    let data = compressed;
     for (let i = 0; i < names.length; i++) {
       if (left <= 0) return tooMuch;
       try {

@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { formatBytes } from './source-text.js';
 import { confinedListedPath, type FolderListings, type ListedConfinedPath } from './confined-path.js';
 import { envelopeDigest } from './envelope-digest.js';
@@ -38,6 +40,7 @@ import { fieldLimitProblems } from './field-limit-checks.js';
 import { documentDocGenProblems, type MergeFieldCache } from './docgen-form-fields.js';
 import { readGeneratedText, textKeyOf } from './generated-text.js';
 import { interruptionPoint, stopLoadingIfInterrupted } from './load-interrupted.js';
+import { workerThreshold } from './pdf-facts-reader.js';
 
 type DocumentCheck = { confined: ListedConfinedPath; facts?: PdfFactsResult };
 
@@ -98,6 +101,7 @@ export async function resolveEnvelopes(
     // A template to delete needs no content: resolve-templates.ts reads its key and name.
     if (collection === 'templates' && (raw as RawTemplate).state === 'absent') continue;
     if (!checkEnvelopeStructure(raw, index, defaults, ctx, collection)) continue;
+    if (rowsNameManyDocuments(raw, ctx)) ctx.pdfFacts.warmUp();
     const rows = await envelopeRows(raw, index, ctx, folderReal);
     if (!rows) continue;
     groups.setRows(index, rows.length);
@@ -143,6 +147,24 @@ export async function resolveEnvelopes(
 }
 
 /**
+ * A forEach whose rows name its documents (`file: letters/${row.id}.pdf`),
+ * over a CSV big enough (16 bytes a row at least) to name more files than
+ * the PDF worker's threshold: its worker may start before the CSV is read.
+ * Only when the worker starts depends on it; the CSV is read and confined
+ * as any other (envelope-rows.ts).
+ */
+function rowsNameManyDocuments(raw: RawEnvelope, ctx: JobContext): boolean {
+  const csv = raw.forEach?.csv;
+  if (csv === undefined || !raw.documents?.some((d) => typeof d.file === 'string' && d.file.includes('${')))
+    return false;
+  try {
+    return statSync(resolve(ctx.folder, csv)).size >= workerThreshold * 16;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Checks where an envelope's documents are, the first time each path is
  * named, and has the readable ones read ahead: many distinct files (one PDF
  * per row) are read on a worker thread while the next rows expand.
@@ -160,20 +182,22 @@ function readAhead(item: ExpandedEnvelope, state: ResolveState): void {
   }
 }
 
-/** Waits for the documents a chunk's envelopes use (those not read before), checks the envelopes and keeps those without error. */
+/**
+ * Checks a chunk's envelopes in order, each once its documents are read
+ * (those not read before): on the worker, or on this thread when the worker
+ * is behind (pdf-facts-reader.ts), and keeps those without error.
+ */
 async function resolveChunk(
   chunk: ExpandedEnvelope[],
   state: ResolveState,
   resolved: ResolvedEnvelope[],
 ): Promise<void> {
   const { ctx, results } = state;
-  const readable = state.fresh.filter((r) => isReadable(r.confined));
+  const readable = state.fresh.reduce((n, r) => (isReadable(r.confined) ? n + 1 : n), 0);
   state.fresh = [];
-  const reading = (i: number) => `in ${ctx.shown}, reading document ${i + 1} of ${readable.length}`;
-  if (readable.length > 0) await interruptionPoint(ctx.signal, () => reading(0), 0);
-  await ctx.pdfFacts.settle((done) => stopLoadingIfInterrupted(ctx.signal, reading(done)));
-  for (const check of readable) check.facts = await ctx.pdfFacts((check.confined as { real: string }).real);
-  await readAnchorTexts(chunk, state);
+  const reading = (i: number) => `in ${ctx.shown}, reading document ${i + 1} of ${readable}`;
+  if (readable > 0) await interruptionPoint(ctx.signal, () => reading(0), 0);
+  const between = (done: number) => stopLoadingIfInterrupted(ctx.signal, reading(done));
   for (const item of chunk) {
     const i = state.done++;
     const turn = interruptionPoint(
@@ -182,35 +206,41 @@ async function resolveChunk(
       i,
     );
     if (turn) await turn;
+    for (const document of item.envelope.documents) {
+      const check = results.get(document.path)!;
+      if (check.facts === undefined && isReadable(check.confined))
+        check.facts = await ctx.pdfFacts.whenRead(check.confined.real, between);
+    }
+    if (hasAnchors(item.envelope)) await readAnchorTexts(item.envelope, state);
     checkDocuments(item, results, state.texts, state.anchors, ctx, state.mergeFields);
     item.envelope.documents = state.sharedDocuments.share(item.envelope.documents);
     // Added in place, not `{ ...envelope, digest }`: V8 gives every such copy a hidden class of its own
     // (~380 bytes per envelope, a quarter of the model at 10,000 rows).
-    if (!failed.has(item)) resolved.push(Object.assign(item.envelope, { digest: envelopeDigest(item.envelope) }));
+    if (!failed.has(item))
+      resolved.push(
+        Object.assign(item.envelope, { digest: ctx.digests === false ? '' : envelopeDigest(item.envelope) }),
+      );
   }
 }
 
-/** Documents' text, for anchors: read once per file, and only for envelopes with an anchored tab. */
-async function readAnchorTexts(chunk: ExpandedEnvelope[], state: ResolveState): Promise<void> {
+/** An anchored envelope's documents' text: read once per file. */
+async function readAnchorTexts(envelope: ExpandedEnvelope['envelope'], state: ResolveState): Promise<void> {
   const { ctx, results, texts } = state;
-  for (const { envelope } of chunk) {
-    if (!hasAnchors(envelope)) continue;
-    for (const document of envelope.documents) {
-      const check = results.get(document.path);
-      const key = textKeyOf(document);
-      if (texts.has(key) || !check?.facts?.ok || !check.confined.ok) continue;
-      await interruptionPoint(
-        ctx.signal,
-        () => `in ${ctx.shown}, reading the text of ${document.path} for its anchors`,
-        0,
-      );
-      // A Word template's anchors are looked for in the letter generated from this envelope's values, as DocuSign does.
-      const generated = document.docGenFormFields !== undefined && document.fileExtension === 'docx';
-      texts.set(
-        key,
-        await (generated ? readGeneratedText(document, check.confined.real) : ctx.documentText(check.confined.real)),
-      );
-    }
+  for (const document of envelope.documents) {
+    const check = results.get(document.path);
+    const key = textKeyOf(document);
+    if (texts.has(key) || !check?.facts?.ok || !check.confined.ok) continue;
+    await interruptionPoint(
+      ctx.signal,
+      () => `in ${ctx.shown}, reading the text of ${document.path} for its anchors`,
+      0,
+    );
+    // A Word template's anchors are looked for in the letter generated from this envelope's values, as DocuSign does.
+    const generated = document.docGenFormFields !== undefined && document.fileExtension === 'docx';
+    texts.set(
+      key,
+      await (generated ? readGeneratedText(document, check.confined.real) : ctx.documentText(check.confined.real)),
+    );
   }
 }
 

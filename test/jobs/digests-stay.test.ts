@@ -93,3 +93,19 @@ describe('envelope digests stay as they were', () => {
     expect(now).toEqual(pinned);
   });
 });
+
+describe('a load that only checks (validate)', () => {
+  it('digests nothing, and finds the same envelopes and diagnostics', async () => {
+    const checked = await loadJobs([work], { cwd: work, env: {}, digests: false });
+    const digested = await loadJobs([work], { cwd: work, env: {} });
+    expect(checked.ok && digested.ok).toBe(true);
+    if (!checked.ok || !digested.ok) return;
+    const envelopes = (r: typeof checked) => r.jobs.flatMap((j) => j.envelopes);
+    expect(envelopes(checked).map((e) => e.digest)).toEqual(envelopes(digested).map(() => ''));
+    expect(envelopes(checked).map(({ digest: _, ...e }) => e)).toEqual(
+      envelopes(digested).map(({ digest: _, ...e }) => e),
+    );
+    expect(checked.warnings).toEqual(digested.warnings);
+    expect(checked.stats).toEqual(digested.stats);
+  });
+});

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PDFDocument, degrees } from 'pdf-lib';
-import { cheapPageSizes } from '../../src/jobs/pdf-facts.js';
+import { deflateSync } from 'node:zlib';
+import { cheapPageSizes, inflateBudgetProblem } from '../../src/jobs/pdf-facts.js';
 
 async function makePdf(options: {
   objectStreams: boolean;
@@ -60,5 +61,58 @@ describe('cheapPageSizes', () => {
       { width: 100, height: 200 },
       { width: 400, height: 300 },
     ]);
+  });
+});
+
+/** A PDF body holding object streams of the given (already compressed) data, each with its filters. */
+function objectStreams(streams: Array<{ data: Buffer; filters: string }>): Buffer {
+  const parts: Buffer[] = [Buffer.from('%PDF-1.7\n')];
+  streams.forEach(({ data, filters }, i) => {
+    parts.push(
+      Buffer.from(
+        `${i + 1} 0 obj\n<< /Type /ObjStm /N 0 /First 0 /Filter ${filters} /Length ${data.length} >>\nstream\n`,
+      ),
+    );
+    parts.push(data, Buffer.from('\nendstream\nendobj\n'));
+  });
+  parts.push(Buffer.from('startxref\n0\n%%EOF\n'));
+  return Buffer.concat(parts);
+}
+
+describe('inflateBudgetProblem', () => {
+  // Zeros deflate at close to the format's most (about 1,030 to 1): what a stream could inflate to
+  // when nothing is inflated must never be read as less than what it does inflate to.
+  const zeros = Buffer.alloc(8 * 1024 * 1024);
+  const packed = deflateSync(zeros, { level: 9 });
+
+  it('refuses a stream one byte over the budget, at the densest deflate', () => {
+    expect(zeros.length / packed.length).toBeGreaterThan(1000);
+    const pdf = objectStreams([{ data: packed, filters: '/FlateDecode' }]);
+    expect(inflateBudgetProblem(pdf, zeros.length - 1)).toMatch(/inflate to more than/);
+    expect(inflateBudgetProblem(pdf, zeros.length + 1)).toBeUndefined();
+  });
+
+  it('counts every stage of a chain of filters, and every stream of the file', () => {
+    const twice = deflateSync(packed);
+    const chained = objectStreams([{ data: twice, filters: '[/FlateDecode /FlateDecode]' }]);
+    expect(inflateBudgetProblem(chained, zeros.length + packed.length - 1)).toMatch(/inflate to more than/);
+    expect(inflateBudgetProblem(chained, zeros.length + packed.length + 1)).toBeUndefined();
+    const small = deflateSync(Buffer.alloc(1000));
+    const two = objectStreams([
+      { data: small, filters: '/FlateDecode' },
+      { data: packed, filters: '/FlateDecode' },
+    ]);
+    expect(inflateBudgetProblem(two, zeros.length + 999)).toMatch(/inflate to more than/);
+    expect(inflateBudgetProblem(two, zeros.length + 1001)).toBeUndefined();
+  });
+
+  it('names a filter it does not read, before or after streams within the budget', () => {
+    const lzw = { data: Buffer.from('x'), filters: '/LZWDecode' };
+    const flate = { data: deflateSync(Buffer.alloc(100)), filters: '/FlateDecode' };
+    expect(inflateBudgetProblem(objectStreams([flate, lzw]), 1 << 20)).toMatch(/compressed with \/LZWDecode/);
+    expect(inflateBudgetProblem(objectStreams([lzw, flate]), 1 << 20)).toMatch(/compressed with \/LZWDecode/);
+    // A stream over the budget before it is what is said.
+    const big = { data: packed, filters: '/FlateDecode' };
+    expect(inflateBudgetProblem(objectStreams([big, lzw]), 1 << 20)).toMatch(/inflate to more than/);
   });
 });

@@ -20,7 +20,8 @@ import { bulkSendGroups, bulkSendProblems } from '../../runner/bulk-send/bulk-se
 const validate: CommandHandler = async ({ args, options, io, signal }) => {
   const patterns = (args[0] as string[] | undefined) ?? [];
   const format = (options['format'] as DiagnosticFormat | undefined) ?? 'text';
-  const loaded = await loadJobs(patterns, { cwd: io.cwd, env: io.env, signal });
+  // Nothing here compares digests: only `run` does, with what it sent.
+  const loaded = await loadJobs(patterns, { cwd: io.cwd, env: io.env, signal, digests: false });
   // Envelopes marked `bulkSend: true` whose rows cannot be copies of one model are refused here too,
   // as `run` refuses them (`run --bulk-send` also checks the forEach envelopes without the mark).
   const problems = loaded.ok
