@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -8,6 +7,7 @@ import { repoRoot, runCli } from '../helpers/run-cli.js';
 import { defaultSeedIds, startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { readReport, sandboxEnv, tempDir } from './run-helpers.js';
+import { pinnedImport } from '../helpers/pinned-import.js';
 import { createActiveSubsidiary } from '../sandbox/helpers/accounts.js';
 import { seedUserHeaders } from '../sandbox/helpers/jwt.js';
 import { authHeader, call } from '../sandbox/helpers/api.js';
@@ -103,37 +103,6 @@ async function allText(dir: string): Promise<string> {
   return texts.join('\n');
 }
 
-/**
- * An import's console text and every file it wrote (path, size, sha256; the
- * job file whole), with what differs from run to run or checkout to
- * checkout made stable: the sandbox's port, the folders, and the ids the
- * sandbox makes, each numbered by its first appearance.
- */
-async function pinnedImport(dir: string, console: string): Promise<string> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const files = entries
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
-    .sort();
-  const parts = [console];
-  for (const file of files) {
-    const bytes = await readFile(path.join(dir, file));
-    // A job file whole (its schema comment points at this checkout); other files by their bytes' digest.
-    if (file.endsWith('.yaml'))
-      parts.push(`--- ${file}`, bytes.toString('utf8').replace(/\$schema=\S+/, '$schema=<schema>'));
-    else parts.push(`--- ${file} (${bytes.length} bytes, sha256 ${createHash('sha256').update(bytes).digest('hex')})`);
-  }
-  const ids = new Map<string, string>();
-  return parts
-    .join('\n')
-    .replaceAll(sandbox.rootUrl, '<rootUrl>')
-    .replaceAll(dir, '<dir>')
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, (id) => {
-      if (!ids.has(id)) ids.set(id, `<id ${ids.size + 1}>`);
-      return ids.get(id)!;
-    });
-}
-
 describe('signrun import account', () => {
   it('writes what the account holds; the file validates, plan says no change for every item, secrets stay out', async () => {
     // 1. Provision the account as code (another job), closing one user afterwards.
@@ -169,7 +138,7 @@ describe('signrun import account', () => {
     };
     const entry = job.accounts[0]!;
     // What the import says and writes, byte for byte (ids the sandbox makes numbered in order of appearance).
-    await expect(await pinnedImport(dir, imported.stdout + imported.stderr)).toMatchFileSnapshot(
+    await expect(await pinnedImport(dir, imported.stdout + imported.stderr, sandbox.rootUrl)).toMatchFileSnapshot(
       'pinned/import-account.txt',
     );
     expect(entry['accountId']).toBe(defaultSeedIds.accountId);
