@@ -5,6 +5,9 @@ import type { AccountItemPlan } from '../../plan-types.js';
 import { followWork } from '../../organization/follow-work.js';
 import { digestOf, itemDecision, lower, settledOutcome } from '../item-decision.js';
 import type { AccountResourceKind, ConvergeContext, OrganizationContext } from '../resource-kind.js';
+import { connectConfigurations } from './connect-configurations.js';
+import { groups } from './groups.js';
+import { permissionProfiles } from './permission-profiles.js';
 
 // The users of the job's `organization:` who belong to an account entry
 // (DocuSign's Admin API: the organisation's users and their memberships):
@@ -142,7 +145,7 @@ function userOf(account: ResolvedAccount, plan: AccountItemPlan): ResolvedMember
 export const organizationUsers = {
   kind: 'organizationUser' as const,
   // Its users name their profile and groups (by id); after Connect: the order plans, journals and imports keep.
-  after: ['permissionProfile', 'group', 'connect'],
+  after: [permissionProfiles.kind, groups.kind, connectConfigurations.kind],
   words: { one: 'organisation user', summary: 'organisation users' },
   through: 'organization' as const,
   count: (account) => membersOf(account).length,
