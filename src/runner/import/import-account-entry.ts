@@ -84,6 +84,31 @@ export function accountEntryOf(
 }
 
 /**
+ * The entry of an organisation's account the credentials are no user of:
+ * `entry`'s own fields (those its organisation gives), then what `kinds`
+ * (the ones kept through the organisation: its groups) write of what the
+ * organisation lists in `found`.
+ */
+export function organizationEntryOf(
+  entry: ImportedAccountEntry,
+  found: FoundPeople,
+  job: string,
+  kinds: readonly AccountResourceKind[],
+): AccountEntryImport {
+  const imported: AccountEntryImport = {
+    key: entry.key,
+    entry,
+    files: [],
+    templates: [],
+    variables: [],
+    leftOut: [],
+    comments: [],
+  };
+  writeKinds(imported, found, job, kinds, 'account');
+  return imported;
+}
+
+/**
  * What each kind of the catalogue of `scope: 'job'` writes (the account's
  * templates, into the job file's own `templates:`): after the entry's own
  * fields and its organisation's, as the import has always said them.

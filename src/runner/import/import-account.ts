@@ -11,6 +11,7 @@ import { StagedFiles } from '../../output/staged-files.js';
 import {
   accountEntryOf,
   addJobEntries,
+  organizationEntryOf,
   variableTail,
   type ImportedAccountEntry,
   type NeededVariable,
@@ -23,6 +24,7 @@ import type { FoundPeople } from '../plan-types.js';
 import type { AccountResourceKind, ResourceImport } from '../resources/resource-kind.js';
 import { resourceKinds } from '../resources/resource-kinds.js';
 import { accounts } from '../resources/kinds/accounts.js';
+import { groups } from '../resources/kinds/groups.js';
 
 /** Options of {@link importAccount}. */
 export interface ImportAccountOptions {
@@ -325,16 +327,22 @@ async function importOrganizationOnly(
   apiCalls: () => number,
 ): Promise<ImportedAccount> {
   const { job, key } = jobAndKeyOf(organization.accountName, undefined);
-  const entry: ImportedAccountEntry = {
-    key,
-    accountName: organization.accountName,
-    accountId: organization.accountId,
-    ...organizationFieldsOf(organization),
-    // Kept through the organisation for its accounts (resources/kinds/groups.ts), as its settings are.
-    ...(organization.groups.length > 0 ? { groups: organization.groups.map((groupName) => ({ groupName })) } : {}),
-  };
+  // Its groups are kept through the organisation for its accounts, as its settings are: the groups kind writes
+  // what the organisation lists (resources/kinds/groups.ts).
+  const { entry, leftOut: kindsLeftOut } = organizationEntryOf(
+    {
+      key,
+      accountName: organization.accountName,
+      accountId: organization.accountId,
+      ...organizationFieldsOf(organization),
+    },
+    { profiles: [], groups: organization.groups.map((groupName) => ({ groupName })), users: [] },
+    job,
+    [groups],
+  );
   const leftOut = [
     ...unknownSettingsLeftOut(organization),
+    ...kindsLeftOut,
     `its permission profiles, users, brands, Connect configurations and templates: the credentials are no user of the account (log in as one of its users, then import it again with --organization ${organization.organizationId} --force)`,
   ];
   const jobFile = path.resolve(options.cwd, options.jobFile ?? `${key}.yaml`);
