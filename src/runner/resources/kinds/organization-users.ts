@@ -142,8 +142,11 @@ function userOf(account: ResolvedAccount, plan: AccountItemPlan): ResolvedMember
   return membersOf(account).find((u) => lower(u.email) === lower(plan.name));
 }
 
+/** Its name in signrun's records, spelled once: the kind's and each of its items'. */
+const kind = 'organizationUser' as const;
+
 export const organizationUsers = {
-  kind: 'organizationUser' as const,
+  kind,
   // Its users name their profile and groups (by id); after Connect: the order plans, journals and imports keep.
   after: [permissionProfiles.kind, groups.kind, connectConfigurations.kind],
   words: { one: 'organisation user', summary: 'organisation users' },
@@ -162,7 +165,7 @@ export const organizationUsers = {
       itemDecision(
         account,
         {
-          kind: 'organizationUser',
+          kind,
           name: user.email,
           digest: digestOf({ email: lower(user.email), profile: user.permissionProfile ?? null, groups: user.groups }),
           id: found.organizationUsers?.find((u) => lower(u.email) === lower(user.email))?.id,

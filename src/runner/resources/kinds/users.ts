@@ -95,8 +95,11 @@ const usersImport: ResourceImport = {
   },
 };
 
+/** Its name in signrun's records, spelled once: the kind's and each of its items'. */
+const kind = 'user' as const;
+
 export const users = {
-  kind: 'user' as const,
+  kind,
   // A user names a permission profile and groups.
   after: [permissionProfiles.kind, groups.kind],
   entry: usersEntry,
@@ -115,7 +118,7 @@ export const users = {
       return itemDecision(
         account,
         {
-          kind: 'user',
+          kind,
           name: user.email,
           digest: userDigest(user),
           id: there?.userId,
