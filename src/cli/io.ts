@@ -1,9 +1,18 @@
+import type { Timing } from '../client/timing.js';
+
 /** What a command may touch of the outside world; tests and the library pass their own. */
 export interface CommandIO {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /**
+   * The clock `run` reads and waits on (its sync, the client's delays, the
+   * wait for the next hourly window). Absent: the real one, as a real run
+   * always has. Tests give the sandbox's movable clock, so an hour passes
+   * when they move it, not in real time.
+   */
+  timing?: Timing;
 }
 
 export function processIO(): CommandIO {

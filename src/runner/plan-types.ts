@@ -117,7 +117,10 @@ export interface AccountPlan {
 /**
  * What is kept as code inside an account: the name of a kind of the
  * catalogue (resources/resource-kinds.ts, which lists them once, in the
- * order a run converges them; `permissionProfile`, `brand`, …).
+ * order a run converges them; their union is its `ResourceKindName`). A
+ * string here, not that union: the kinds' modules import this file, and a
+ * new kind's items must type-check before `npm run docs:kinds` (which
+ * builds first) has put its name in the catalogue.
  */
 export type AccountItemKind = string;
 

@@ -2,6 +2,7 @@ import type { ResolvedAccount, ResolvedEnvelope, Secret } from '../jobs/model.js
 import type { SigningUrls } from '../config/types.js';
 import { SignrunError } from '../errors/signrun-error.js';
 import type { AccountClient, EsignatureClient } from '../client/esignature-client.js';
+import type { Timing } from '../client/timing.js';
 import type { Journal } from '../state/journal.js';
 import type { JournalProgress } from '../state/journal-progress.js';
 import type { OutputFolder } from '../output/output-folder.js';
@@ -39,6 +40,8 @@ export interface WorkContext {
   ledger?: ServiceLedger;
   emit: (event: RunEvent) => void;
   now: () => Date;
+  /** Waits by the run's clock (its `timing`): the wait for the next hourly window. */
+  delay: Timing['delay'];
   interrupted: () => boolean;
   /**
    * Envelopes in progress at once. --concurrency bounds the requests in
@@ -175,6 +178,9 @@ export class WorkItems {
     const { callBudget } = ctx;
     // Calls the items in flight may still make, so the budget keeps room for them to finish.
     let reserved = 0;
+    // Resolved when an item in flight ends (its reservation given back); a new one for the next.
+    let ended = () => {};
+    let itemEnded = new Promise<void>((resolve) => (ended = resolve));
     // A draft's confirmation shares a listing with others; the budget keeps room for one of its own.
     const callsOf = (item: WorkItem) =>
       item.plan.apiCalls + (item.kind === 'envelope' && item.plan.steps.includes('confirm') ? 1 : 0);
@@ -183,6 +189,9 @@ export class WorkItems {
     let callsLeft = 0;
     for (const item of present(items)) callsLeft += callsOf(item);
     const waitForNextWindow = async (): Promise<boolean> => {
+      // The items in flight end first: their answers' headers say when the service's window resets, and
+      // none is left answering from the old window once the new one is open (nor holding calls of it).
+      while (reserved > 0) await itemEnded;
       const resumeAt = callBudget.nextWindowAt(ctx.now());
       const perWindow = callBudget.windowCalls();
       ctx.emit({
@@ -191,7 +200,7 @@ export class WorkItems {
         callsLeft,
         ...(perWindow !== undefined ? { windowsLeft: Math.ceil(callsLeft / perWindow) } : {}),
       });
-      await delayUntil(resumeAt, ctx.now, ctx.signal);
+      await delayUntil(resumeAt, ctx, ctx.signal);
       if (ctx.interrupted()) return false;
       callBudget.openWindow(ctx.now());
       return true;
@@ -202,7 +211,7 @@ export class WorkItems {
         let allowed = callBudget.canStart(callsOf(item), reserved);
         if (!allowed && callBudget.spreads && (await waitForNextWindow())) {
           allowed = callBudget.canStart(callsOf(item), reserved);
-          // A fresh window that cannot hold the item: no later one will.
+          // A fresh window that cannot hold the item, with nothing in flight: no later one will.
           if (!allowed) callBudget.giveUp();
         }
         if (allowed) {
@@ -219,6 +228,8 @@ export class WorkItems {
           else await this.runAccount(item);
         } finally {
           reserved -= callsOf(item);
+          ended();
+          itemEnded = new Promise<void>((resolve) => (ended = resolve));
         }
       },
       stopped,
@@ -281,19 +292,16 @@ async function* withinBudget<T>(items: Iterable<T>, allowed: (item: T) => Promis
  * Waits until `at` by the run's clock, in steps of at most a minute (a
  * suspended laptop or a moved clock is noticed), or until the signal aborts.
  */
-async function delayUntil(at: Date, now: () => Date, signal: AbortSignal | undefined): Promise<void> {
+async function delayUntil(
+  at: Date,
+  clock: Pick<WorkContext, 'now' | 'delay'>,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   while (!signal?.aborted) {
-    const left = at.getTime() - now().getTime();
+    const left = at.getTime() - clock.now().getTime();
     if (left <= 0) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, Math.min(left, 60_000));
-      function done() {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      }
-      signal?.addEventListener('abort', done, { once: true });
-    });
+    // An abort ends the wait early; the caller sees it through the signal.
+    await clock.delay(Math.min(left, 60_000), signal).catch(() => undefined);
   }
 }
 

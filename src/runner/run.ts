@@ -209,6 +209,7 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
         ...(ledger ? { ledger } : {}),
         emit,
         now,
+        delay: options.timing?.delay ?? realTiming.delay,
         interrupted,
         // --concurrency bounds the requests in flight; drafts waiting for their confirmation hold none (run-work-items.ts).
         inProgress: arbitrate ? concurrency * 4 : concurrency,

@@ -88,7 +88,7 @@ const reading = (over: Partial<AccountReading> = {}): AccountReading => ({
   ...over,
 });
 
-const options = { key: 'acme', passwordVariable: 'SIGNRUN_ACCOUNT_PASSWORD_ACME', passwordPurpose: 'p' };
+const options = { key: 'acme', job: 'acme', passwordVariable: 'SIGNRUN_ACCOUNT_PASSWORD_ACME', passwordPurpose: 'p' };
 
 describe('accountEntryOf', () => {
   it('leaves out what DocuSign gives every account, closed users, and the second of a name', () => {

@@ -7,6 +7,7 @@ import { repoRoot, runCli } from '../helpers/run-cli.js';
 import { defaultSeedIds, startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { readReport, sandboxEnv, tempDir } from './run-helpers.js';
+import { pinnedImport } from '../helpers/pinned-import.js';
 import { createActiveSubsidiary } from '../sandbox/helpers/accounts.js';
 import { seedUserHeaders } from '../sandbox/helpers/jwt.js';
 import { authHeader, call } from '../sandbox/helpers/api.js';
@@ -136,6 +137,10 @@ describe('signrun import account', () => {
       accounts: Entry[];
     };
     const entry = job.accounts[0]!;
+    // What the import says and writes, byte for byte (ids the sandbox makes numbered in order of appearance).
+    await expect(await pinnedImport(dir, imported.stdout + imported.stderr, sandbox.rootUrl)).toMatchFileSnapshot(
+      'pinned/import-account.txt',
+    );
     expect(entry['accountId']).toBe(defaultSeedIds.accountId);
     expect(entry['userId']).toBe(defaultSeedIds.userId);
     // Keys in the order the schema documents them.

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli/main.js';
+import type { Timing } from '../../src/client/timing.js';
 
 /** The built bin, as `npx signrun` runs it. Tests call `npm test`, which builds first. */
 export const binPath = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
@@ -23,6 +24,8 @@ export interface CliOptions {
   timeoutMs?: number;
   /** Spawned CLI only: written to its stdin. */
   input?: string;
+  /** In-process CLI only: the clock `run` reads and waits on (CommandIO's `timing`); default the real one. */
+  timing?: Timing;
 }
 
 /**
@@ -68,6 +71,7 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
     stderr,
     env: cliEnv(options.env),
     cwd: options.cwd ?? repoRoot,
+    ...(options.timing ? { timing: options.timing } : {}),
   });
   return { code, signal: null, stdout: stdout.text, stderr: stderr.text };
 }

@@ -7,6 +7,7 @@ import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { repoRoot, runCli } from '../helpers/run-cli.js';
 import { workDelayMs } from './work-delay.js';
 import { readReport, sandboxEnv, tempDir } from '../cli/run-helpers.js';
+import { pinnedImport } from '../helpers/pinned-import.js';
 
 /**
  * Issue 34: `import account --organization` reads an account of the
@@ -58,6 +59,10 @@ describe('import account --organization', () => {
     expect(imported.code, imported.stdout + imported.stderr).toBe(0);
     expect(imported.stdout).toContain(`Imported account "Acme Deutschland" (${de.accountId})`);
     const text = await readFile(path.join(dir, 'imported/acme-de.yaml'), 'utf8');
+    // What the import says and writes, byte for byte (ids numbered in order of appearance).
+    await expect(
+      await pinnedImport(path.join(dir, 'imported'), imported.stdout + imported.stderr, sandbox.rootUrl),
+    ).toMatchFileSnapshot('pinned/organization-import.txt');
     expect(text).not.toContain('sandbox-password');
     const file = parse(text) as { job: string; accounts: Array<Record<string, unknown>> };
     expect(file.accounts).toHaveLength(1);

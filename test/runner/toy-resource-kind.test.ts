@@ -215,7 +215,7 @@ describe('a resource kind of a test’s own, through the catalogue', () => {
     await stamps.import.read(found);
     const imported = accountEntryOf(
       { accountId: 'acc-1', accountName: 'Acme', planId: 'p', userId: 'u', found },
-      { key: 'acme', passwordVariable: 'P', passwordPurpose: 'p' },
+      { key: 'acme', job: 'acme', passwordVariable: 'P', passwordPurpose: 'p' },
       kinds,
     );
     expect((imported.entry as unknown as Record<string, unknown>)['stamps']).toEqual([

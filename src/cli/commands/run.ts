@@ -289,6 +289,7 @@ async function syncFirst(
       stateLock,
       // Declared voids (status: voided) and, when asked, replacement of drifted envelopes.
       act: { replaceDrifted: run.options['replaceDrifted'] === true },
+      ...(io.timing ? { timing: io.timing } : {}),
       onEvent: (event) => {
         if (event.type === 'warning' && event.kind !== 'listing-too-recent')
           io.stderr.write(`warning: ${event.message}\n`);
@@ -325,6 +326,8 @@ async function runTheJobs(
       ...(typeof options['documents'] === 'string' ? { documents: options['documents'] as DocumentsWhen } : {}),
       ...(typeof options['maxCallsPerHour'] === 'number' ? { maxCallsPerHour: options['maxCallsPerHour'] } : {}),
       ...(options['spreadOverHours'] === true ? { spreadOverHours: true } : {}),
+      // The run's clock: the real one, unless the caller gave its own (a test's, moved with its sandbox's).
+      ...(io.timing ? { timing: io.timing } : {}),
       ...(signingUrls ? { signingUrls } : {}),
       ...(bulkSend ? { bulkSend } : {}),
       ...(typeof options['bulkListSize'] === 'number' ? { bulkListSize: options['bulkListSize'] } : {}),

@@ -1,5 +1,5 @@
-import type { RawAccount } from '../../jobs/raw-job.js';
-import { slugOf } from '../../jobs/template-job-file.js';
+import type { RawAccount, RawTemplate } from '../../jobs/raw-job.js';
+import { slugOf, type ImportedDocument } from '../../jobs/template-job-file.js';
 import type { FoundPeople } from '../plan-types.js';
 import type { AccountResourceKind, ImportEntryContext } from '../resources/resource-kind.js';
 import { resourceKinds } from '../resources/resource-kinds.js';
@@ -40,6 +40,8 @@ export interface AccountEntryImport {
   entry: ImportedAccountEntry;
   /** Files to write beside the job file (brands' logos): the path relative to it (forward slashes), the bytes. */
   files: Array<{ file: string; bytes: Buffer }>;
+  /** The job file's own templates (a kind of `scope: 'job'`), each with the documents to download beside it. */
+  templates: Array<{ entry: RawTemplate; templateId: string; documents: readonly ImportedDocument[] }>;
   variables: NeededVariable[];
   /** What the account holds that the entry leaves out, and why (each one line, for people). */
   leftOut: string[];
@@ -64,25 +66,76 @@ export function variableTail(name: string): string {
  */
 export function accountEntryOf(
   reading: AccountReading,
-  options: { key: string; passwordVariable: string; passwordPurpose: string },
+  options: { key: string; job: string; passwordVariable: string; passwordPurpose: string },
   kinds: readonly AccountResourceKind[] = resourceKinds,
 ): AccountEntryImport {
   const imported: AccountEntryImport = {
     key: options.key,
     entry: { key: options.key, accountName: reading.accountName, accountId: reading.accountId },
     files: [],
+    templates: [],
     variables: [],
     leftOut: [],
     comments: [],
   };
   writeLogin(imported, reading, options);
-  const ctx = entryContext(imported);
+  writeKinds(imported, reading.found, options.job, kinds, 'account');
+  return imported;
+}
+
+/**
+ * The entry of an organisation's account the credentials are no user of:
+ * `entry`'s own fields (those its organisation gives), then what `kinds`
+ * (the ones kept through the organisation: its groups) write of what the
+ * organisation lists in `found`.
+ */
+export function organizationEntryOf(
+  entry: ImportedAccountEntry,
+  found: FoundPeople,
+  job: string,
+  kinds: readonly AccountResourceKind[],
+): AccountEntryImport {
+  const imported: AccountEntryImport = {
+    key: entry.key,
+    entry,
+    files: [],
+    templates: [],
+    variables: [],
+    leftOut: [],
+    comments: [],
+  };
+  writeKinds(imported, found, job, kinds, 'account');
+  return imported;
+}
+
+/**
+ * What each kind of the catalogue of `scope: 'job'` writes (the account's
+ * templates, into the job file's own `templates:`): after the entry's own
+ * fields and its organisation's, as the import has always said them.
+ */
+export function addJobEntries(
+  imported: AccountEntryImport,
+  found: FoundPeople,
+  job: string,
+  kinds: readonly AccountResourceKind[] = resourceKinds,
+): void {
+  writeKinds(imported, found, job, kinds, 'job');
+}
+
+/** Each kind of `scope` that imports, in the catalogue's order: its entries in its field (when it has some). */
+function writeKinds(
+  imported: AccountEntryImport,
+  found: FoundPeople,
+  job: string,
+  kinds: readonly AccountResourceKind[],
+  scope: 'account' | 'job',
+): void {
+  const ctx = entryContext(imported, job);
   for (const kind of kinds) {
-    if (!kind.import) continue;
-    const entries = kind.import.entries(reading.found, ctx);
+    if (!kind.import || (kind.import.scope ?? 'account') !== scope) continue;
+    const entries = kind.import.entries(found, ctx);
     if (entries.length > 0) Object.assign(imported.entry, { [kind.import.field]: entries });
   }
-  return imported;
 }
 
 /**
@@ -120,10 +173,12 @@ function writeLogin(
     variables.push({ name: 'PLAN_ID', purpose: "the account's plan id (the service did not say it)" });
 }
 
-/** What the kinds write through: the import's left-out lines, variables (each name once), comments and files. */
-function entryContext(imported: AccountEntryImport): ImportEntryContext {
+/** What the kinds write through: the import's left-out lines, variables (each name once), comments, files and templates. */
+function entryContext(imported: AccountEntryImport, job: string): ImportEntryContext {
   const names = new Set(imported.variables.map((v) => v.name));
   return {
+    job,
+    jobTemplate: (entry, templateId, documents) => imported.templates.push({ entry, templateId, documents }),
     leaveOut: (line) => imported.leftOut.push(line),
     variable: (prefix, of, purpose, at) => {
       let name = `${prefix}_${variableTail(of)}`;

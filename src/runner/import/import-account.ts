@@ -3,26 +3,28 @@ import path from 'node:path';
 import { Document, isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { Auth } from '../../client/auth.js';
 import { AccountPeople } from '../../client/account-people.js';
-import { EsignatureClient, type AccountClient } from '../../client/esignature-client.js';
-import type { EnvelopeTemplate } from '../../envelope/wire.js';
+import { EsignatureClient } from '../../client/esignature-client.js';
 import { SignrunError } from '../../errors/signrun-error.js';
-import type { RawJobFile, RawTemplate } from '../../jobs/raw-job.js';
-import { slugOf, templateJobFile, type ImportedDocument } from '../../jobs/template-job-file.js';
+import type { RawJobFile } from '../../jobs/raw-job.js';
 import { identityLengthProblem } from '../../jobs/value-rules.js';
 import { StagedFiles } from '../../output/staged-files.js';
 import {
   accountEntryOf,
+  addJobEntries,
+  organizationEntryOf,
   variableTail,
   type ImportedAccountEntry,
   type NeededVariable,
 } from './import-account-entry.js';
 import { reachAccount, type ReachedAccount } from './import-account-login.js';
 import { readOrganizationAccount, type OrganizationAccountReading } from './import-organization-account.js';
-import { nothingWritten, schemaReference, signrunIdentityOf, stopIfInterrupted } from './import-template.js';
-import { readTemplate } from '../templates/template-plan.js';
+import { nothingWritten, schemaReference, stopIfInterrupted } from './import-template.js';
+import { shortSlug } from './import-account-templates.js';
 import type { FoundPeople } from '../plan-types.js';
 import type { AccountResourceKind, ResourceImport } from '../resources/resource-kind.js';
 import { resourceKinds } from '../resources/resource-kinds.js';
+import { accounts } from '../resources/kinds/accounts.js';
+import { groups } from '../resources/kinds/groups.js';
 
 /** Options of {@link importAccount}. */
 export interface ImportAccountOptions {
@@ -77,8 +79,6 @@ export interface ImportedAccount {
 }
 
 const tag = 'import-account';
-/** Job and template keys short enough that `<job>/<key>#template` fits the custom field signrun writes it in (100). */
-const shortSlug = (name: string, fallback: string) => slugOf(name).slice(0, 45).replace(/-+$/, '') || fallback;
 
 /**
  * `signrun import account`: writes a job file whose `accounts:` entry
@@ -130,16 +130,15 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
     const planId =
       typeof info['currentPlanId'] === 'string' && info['currentPlanId'] ? info['currentPlanId'] : undefined;
 
-    // What the account holds, each kind of the catalogue that imports reading it whole, in the catalogue's order.
-    const found = await readHoldings(new AccountPeople(account), signal);
+    // What the account holds, each kind of the catalogue that imports reading it whole, in the catalogue's order:
+    // the entry's own kinds, then the job file's (its templates).
+    const people = new AccountPeople(account);
+    const found = await readHoldings(people, signal, 'account');
     stopIfInterrupted(signal, 'after reading the account’s people, brands and Connect');
-
-    // The account's templates, read whole. Templates signrun keeps as code carry their job: the file takes that
-    // job when they all carry one (so each is imported under its own identity, and plan finds it unchanged).
-    const read = await readTemplates(account, signal);
-    const carriedJobs = [
-      ...new Set(read.map((r) => signrunIdentityOf(r.template)?.job).filter((j) => j !== undefined)),
-    ];
+    await readHoldings(people, signal, 'job', found);
+    // Things signrun keeps as code carry their job: the file takes that job when they all carry one (so each
+    // is imported under its own identity, and plan finds it unchanged).
+    const carriedJobs = [...new Set(importedKinds().flatMap((kind) => kind.import.carriedJobs?.(found) ?? []))];
     const { job, key } = jobAndKeyOf(accountName, carriedJobs.length === 1 ? carriedJobs[0] : undefined);
     const legacy = options.target.auth.kind === 'legacy';
     // Job files never read signrun's own credentials (DOCUSIGN_*PASSWORD): the user's password has its own variable.
@@ -154,6 +153,7 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
       },
       {
         key,
+        job,
         passwordVariable: `SIGNRUN_ACCOUNT_PASSWORD_${variableTail(key)}`,
         passwordPurpose: legacy
           ? 'the password of the user plan and run log in as to read the account (the one this import logged in as)'
@@ -166,9 +166,9 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
       imported.leftOut.push(...unknownSettingsLeftOut(organization));
     }
 
-    // The account's templates, as `signrun import template` writes each.
-    const templates = templateEntries(read, job, imported.leftOut);
-    if (templates.length > 0) imported.entry.templates = templates.map((t) => t.entry.key);
+    // The job file's own (the account's templates, as `signrun import template` writes each), listed by the entry.
+    addJobEntries(imported, found, job);
+    const templates = imported.templates;
 
     const jobFile = path.resolve(options.cwd, options.jobFile ?? `${key}.yaml`);
     const folder = path.dirname(jobFile);
@@ -230,7 +230,7 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
       job,
       key,
       jobFile,
-      ...countsOf(entry, templates.length),
+      ...countsOf(entry),
       files,
       variables: imported.variables,
       leftOut: imported.leftOut,
@@ -242,13 +242,19 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
 }
 
 /**
- * Reads all the account holds of each kind that imports, in the catalogue's
- * order (groups and users after the profiles they name).
+ * Reads all the account holds of each kind of `scope` that imports, in the
+ * catalogue's order (groups and users after the profiles they name), into
+ * `found`.
  */
-async function readHoldings(people: AccountPeople, signal: AbortSignal | undefined): Promise<FoundPeople> {
-  const found: FoundPeople = { profiles: [], groups: [], users: [] };
+async function readHoldings(
+  people: AccountPeople,
+  signal: AbortSignal | undefined,
+  scope: 'account' | 'job',
+  found: FoundPeople = { profiles: [], groups: [], users: [] },
+): Promise<FoundPeople> {
   const ctx = { people, tag, stopIfInterrupted: (where: string) => stopIfInterrupted(signal, where) };
-  for (const kind of importedKinds()) await kind.import.read(found, ctx);
+  for (const kind of importedKinds())
+    if ((kind.import.scope ?? 'account') === scope) await kind.import.read(found, ctx);
   return found;
 }
 
@@ -259,8 +265,8 @@ function importedKinds(): Array<AccountResourceKind & { import: ResourceImport }
   );
 }
 
-/** How many of each kind `entry` holds (by its field), and of templates, with their words. */
-function countsOf(entry: ImportedAccountEntry, templates: number): Pick<ImportedAccount, 'counts' | 'countWords'> {
+/** How many of each kind `entry` holds (by its field), with their words. */
+function countsOf(entry: ImportedAccountEntry): Pick<ImportedAccount, 'counts' | 'countWords'> {
   const counts: Record<string, number> = {};
   const countWords: string[] = [];
   for (const kind of importedKinds()) {
@@ -268,8 +274,6 @@ function countsOf(entry: ImportedAccountEntry, templates: number): Pick<Imported
     counts[kind.import.field] = Array.isArray(held) ? held.length : 0;
     countWords.push(`${counts[kind.import.field]} ${kind.words.one}(s)`);
   }
-  counts['templates'] = templates;
-  countWords.push(`${templates} template(s)`);
   return { counts, countWords };
 }
 
@@ -279,7 +283,8 @@ function jobAndKeyOf(accountName: string, carried: string | undefined): { job: s
   const job = carried ?? slug;
   // The account's identity (`<job>/<key>#account`) must fit the custom field signrun may write it in.
   let key = slug;
-  while (identityLengthProblem(job, key, '#account') && key.length > 1) key = key.slice(0, -1).replace(/-+$/, '');
+  while (identityLengthProblem(job, key, `#${accounts.kind}`) && key.length > 1)
+    key = key.slice(0, -1).replace(/-+$/, '');
   return { job, key };
 }
 
@@ -322,16 +327,22 @@ async function importOrganizationOnly(
   apiCalls: () => number,
 ): Promise<ImportedAccount> {
   const { job, key } = jobAndKeyOf(organization.accountName, undefined);
-  const entry: ImportedAccountEntry = {
-    key,
-    accountName: organization.accountName,
-    accountId: organization.accountId,
-    ...organizationFieldsOf(organization),
-    // Kept through the organisation for its accounts (resources/kinds/groups.ts), as its settings are.
-    ...(organization.groups.length > 0 ? { groups: organization.groups.map((groupName) => ({ groupName })) } : {}),
-  };
+  // Its groups are kept through the organisation for its accounts, as its settings are: the groups kind writes
+  // what the organisation lists (resources/kinds/groups.ts).
+  const { entry, leftOut: kindsLeftOut } = organizationEntryOf(
+    {
+      key,
+      accountName: organization.accountName,
+      accountId: organization.accountId,
+      ...organizationFieldsOf(organization),
+    },
+    { profiles: [], groups: organization.groups.map((groupName) => ({ groupName })), users: [] },
+    job,
+    [groups],
+  );
   const leftOut = [
     ...unknownSettingsLeftOut(organization),
+    ...kindsLeftOut,
     `its permission profiles, users, brands, Connect configurations and templates: the credentials are no user of the account (log in as one of its users, then import it again with --organization ${organization.organizationId} --force)`,
   ];
   const jobFile = path.resolve(options.cwd, options.jobFile ?? `${key}.yaml`);
@@ -364,7 +375,7 @@ async function importOrganizationOnly(
     job,
     key,
     jobFile,
-    ...countsOf(entry, 0),
+    ...countsOf(entry),
     files: [],
     variables: [],
     leftOut,
@@ -395,98 +406,6 @@ function confined(folder: string, relative: string): string {
       details: { folder, file: relative },
     });
   return absolute;
-}
-
-interface ImportedTemplateEntry {
-  templateId: string;
-  entry: RawTemplate;
-  documents: ImportedDocument[];
-}
-
-interface ReadTemplate {
-  templateId: string;
-  template: EnvelopeTemplate;
-  name: string;
-}
-
-/** Every template of the account: its listing (every page), then each read whole. */
-async function readTemplates(account: AccountClient, signal: AbortSignal | undefined): Promise<ReadTemplate[]> {
-  const ids: string[] = [];
-  const count = 100;
-  for (let start = 0; ;) {
-    stopIfInterrupted(signal, `while listing the account’s templates (${ids.length} so far)`);
-    const page = await account.listTemplates({ startPosition: start, count }, { tag });
-    const items = page.envelopeTemplates ?? [];
-    for (const t of items) {
-      const id = t.templateId ?? t.envelopeTemplateDefinition?.templateId;
-      if (id && !ids.includes(id)) ids.push(id);
-    }
-    const total = Number(page.totalSetSize ?? ids.length);
-    start += items.length;
-    // A short page, or all of them: the listing is read (a bound keeps a service that pages forever in check).
-    if (items.length === 0 || start >= total || ids.length >= 10_000) break;
-  }
-  const read: ReadTemplate[] = [];
-  for (const [i, templateId] of ids.entries()) {
-    stopIfInterrupted(signal, `before reading template ${i + 1} of ${ids.length}`);
-    const template = await readTemplate(account, templateId, tag);
-    if (!template) continue; // deleted between the listing and the read
-    read.push({ templateId, template, name: template.name ?? template.envelopeTemplateDefinition?.name ?? '' });
-  }
-  return read;
-}
-
-/**
- * The `templates:` entries of the templates read, made by the code of
- * `signrun import template`. Keys: the one a template kept as code by this
- * job carries (its identity, so plan finds it unchanged), else a slug of its
- * name, made unique. Left out, and said in `leftOut`: a template a job file
- * cannot hold (keeping it as code would lose that part at the next update),
- * and one kept as code by another job (its own job file manages it).
- */
-function templateEntries(read: readonly ReadTemplate[], job: string, leftOut: string[]): ImportedTemplateEntry[] {
-  const keys = new Set<string>();
-  const carried = new Map<string, string>();
-  for (const r of read) {
-    const identity = signrunIdentityOf(r.template);
-    if (identity && identity.job === job && !keys.has(identity.key)) {
-      keys.add(identity.key);
-      carried.set(r.templateId, identity.key);
-    }
-  }
-  const out: ImportedTemplateEntry[] = [];
-  for (const r of read) {
-    const identity = signrunIdentityOf(r.template);
-    if (identity && identity.job !== job) {
-      leftOut.push(
-        `template "${r.name}" (${r.templateId}): kept as code by job ${identity.job} (key ${identity.key}); its job file manages it (npx signrun import template ${r.templateId} writes it under that job)`,
-      );
-      continue;
-    }
-    let key = carried.get(r.templateId);
-    if (!key) {
-      const base = shortSlug(r.name, 'template');
-      key = base;
-      for (let n = 2; keys.has(key); n++) key = `${base.slice(0, 40)}-${n}`;
-      keys.add(key);
-    }
-    const written = templateJobFile(r.template, {
-      key,
-      job,
-      templateId: r.templateId,
-      documentsFolder: `templates/${key}`,
-    });
-    const entry = written.job.templates?.[0];
-    if (written.problems.length > 0 || !entry) {
-      leftOut.push(
-        `template "${r.name}" (${r.templateId}): ${written.problems.join('; ') || 'nothing a job file can hold'}`,
-      );
-      keys.delete(key);
-      continue;
-    }
-    out.push({ templateId: r.templateId, entry, documents: written.documents });
-  }
-  return out;
 }
 
 /** The job schema, for the order of keys (the order it documents them in). */

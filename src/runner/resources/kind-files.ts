@@ -161,6 +161,12 @@ function cycleOf(left: readonly Ordered[]): string[] {
   return [...path.slice(path.indexOf(at.kind.kind)), at.kind.kind];
 }
 
+/** A catalogue's first kinds' names, as its comments give them for examples: `permissionProfile`, `group`, …. */
+function examplesOf(kinds: ReadonlyArray<{ kind: { readonly kind: string } }>): string {
+  const names = kinds.slice(0, 2).map((k) => `\`${k.kind.kind}\``);
+  return kinds.length > 2 ? [...names, '…'].join(', ') : names.join(', ');
+}
+
 /** The text of src/runner/resources/resource-kinds.ts: the catalogue, in its order. */
 export function resourceKindsSource(kinds: readonly KindExport[]): string {
   const imports = [...kinds]
@@ -182,7 +188,7 @@ export function resourceKindsSource(kinds: readonly KindExport[]): string {
     ...kinds.map((k) => `  ${k.name},`),
     '] as const satisfies readonly AccountResourceKind[];',
     '',
-    "/** A kind's name as signrun's records write it (`permissionProfile`, `group`, …). */",
+    `/** A kind's name as signrun's records write it (${examplesOf(kinds)}). */`,
     "export type ResourceKindName = (typeof resourceKinds)[number]['kind'];",
     '',
     "/** The kinds' names, in the catalogue's order. */",
@@ -328,7 +334,7 @@ export function parentKindsSource(parent: OtherParent, kinds: readonly ParentKin
     ' */',
     `export const organizationResourceKinds = [${kinds.map((k) => k.name).join(', ')}] as const satisfies readonly OrganizationResourceKind[];`,
     '',
-    "/** The catalogue's kind of a plan item (`account`): undefined for an envelope. */",
+    `/** The catalogue's kind of a plan item (${examplesOf(kinds)}): undefined for an envelope. */`,
     'export function organizationKindOf(kind: string): OrganizationResourceKind | undefined {',
     '  return organizationResourceKinds.find((k) => k.kind === kind);',
     '}',

@@ -4,7 +4,8 @@ import type { AccountPeople } from '../../client/account-people.js';
 import type { AdminClient } from '../../client/admin/admin-client.js';
 import type { SignrunError } from '../../errors/signrun-error.js';
 import type { AccountItemProgress } from '../../state/journal-progress.js';
-import type { RawAccount } from '../../jobs/raw-job.js';
+import type { RawAccount, RawTemplate } from '../../jobs/raw-job.js';
+import type { ImportedDocument } from '../../jobs/template-job-file.js';
 import type { AccountEntryKind } from '../../jobs/account-entries/account-entry-kind.js';
 import type { AccountItemPlan, FoundPeople } from '../plan-types.js';
 import type { AccountItemResult } from '../run-results.js';
@@ -128,6 +129,14 @@ export interface ImportEntryContext {
   variable: (prefix: string, of: string, purpose: string, at: Array<string | number>) => string;
   /** Writes a file beside the job file (`file`: relative to it, forward slashes), as the import writes its others. */
   file: (file: string, bytes: Buffer) => void;
+  /** The job file's job: the one the account's things carry (`carriedJobs`), else the account's name as a slug. */
+  readonly job: string;
+  /**
+   * Adds a template to the job file's own `templates:` (a kind of `scope:
+   * 'job'`), with its documents, each downloaded from the account's template
+   * `templateId` to its `file` beside the job file.
+   */
+  jobTemplate: (entry: RawTemplate, templateId: string, documents: readonly ImportedDocument[]) => void;
 }
 
 /**
@@ -139,6 +148,14 @@ export interface ImportEntryContext {
 export interface ResourceImport {
   /** The account entry's field the kind's entries are written in (`permissionProfiles`, `connect`, …). */
   readonly field: keyof RawAccount;
+  /**
+   * `job`: what it writes is the job file's own (top-level: templates, with
+   * their documents), the entry listing their keys; written after the
+   * entry's own fields and its organisation's. Absent: inside the entry.
+   */
+  readonly scope?: 'job';
+  /** The jobs the things read are kept as code by (their identity): the file takes the job when there is one. */
+  carriedJobs?(found: FoundPeople): string[];
   /** Reads all the account holds of the kind into `found`. */
   read(found: FoundPeople, ctx: ImportReadContext): Promise<void>;
   /** The entries to write, from `found` (the earlier kinds' too: a group names its profile). Pure. */

@@ -4,6 +4,7 @@ import type { AdminClient } from '../../../client/admin/admin-client.js';
 import { followWork } from '../../organization/follow-work.js';
 import { digestOf, itemDecision, settledOutcome, shown } from '../item-decision.js';
 import type { AccountResourceKind, OrganizationContext } from '../resource-kind.js';
+import { users } from './users.js';
 
 // DocuSign's account settings kept as code (`settings:` of an entry with
 // organizationId; accountSettingsInformation's names, checked at load):
@@ -69,7 +70,7 @@ async function importSettings(
 export const accountSettings = {
   kind: 'setting' as const,
   // Kept through the organisation, after the account's people: where plans, journals and imports list it.
-  after: ['user'],
+  after: [users.kind],
   words: { one: 'setting', summary: 'settings' },
   through: 'organization' as const,
   count: (account) => Object.keys(account.settings ?? {}).length,

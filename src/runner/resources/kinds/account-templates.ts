@@ -6,6 +6,9 @@ import { TemplateLedger } from '../../templates/template-ledger.js';
 import { planTemplate, templateCalls } from '../../templates/template-plan.js';
 import { convergeTemplate, deleteDuplicates } from '../../templates/template-pipeline.js';
 import type { AccountResourceKind } from '../resource-kind.js';
+import { accountTemplatesImport } from '../../import/import-account-templates.js';
+import { connectConfigurations } from './connect-configurations.js';
+import { organizationUsers } from './organization-users.js';
 
 // An account entry's `templates:` (keys of the job file's templates) decided
 // in that account with the very code that decides the configured account's
@@ -98,7 +101,7 @@ export async function planAccountTemplates(
 export const accountTemplates = {
   kind: 'template' as const,
   // Last: after Connect and the organisation's users, where plans, journals and imports list them.
-  after: ['connect', 'organizationUser'],
+  after: [connectConfigurations.kind, organizationUsers.kind],
   words: { one: 'template', summary: 'templates' },
   count: (account) => account.templates?.length ?? 0,
 
@@ -132,4 +135,6 @@ export const accountTemplates = {
       }
     }
   },
+
+  import: accountTemplatesImport,
 } satisfies AccountResourceKind;

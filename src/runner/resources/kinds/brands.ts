@@ -4,7 +4,9 @@ import { AccountBrands, type BrandWire } from '../../../client/account-brands.js
 import { brandLogoTypes, logoContentType, logoExtensions, type BrandLogoType } from '../../../envelope/brand-logo.js';
 import type { RawBrand } from '../../../jobs/raw-job.js';
 import { slugOf } from '../../../jobs/template-job-file.js';
+import { accountSettings } from './account-settings.js';
 import { dropDuplicates } from './drop-duplicates.js';
+import { users } from './users.js';
 import { digestOf, itemDecision, lower, same, settledOutcome, shown, writeCalls } from '../item-decision.js';
 import type { AccountResourceKind, ImportEntryContext, ResourceImport } from '../resource-kind.js';
 
@@ -199,7 +201,7 @@ const brandsImport: ResourceImport = {
 export const brands = {
   kind: 'brand' as const,
   // After the people (nothing of them depends on brands) and the settings: the order plans, journals and imports keep.
-  after: ['user', 'setting'],
+  after: [users.kind, accountSettings.kind],
   entry: brandsEntry,
   words: { one: 'brand', summary: 'brands' },
   count: (account) => account.brands?.length ?? 0,

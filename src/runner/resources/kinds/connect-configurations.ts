@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { ResolvedConnect } from '../../../jobs/model.js';
 import { AccountBrands, type ConnectConfigurationWire } from '../../../client/account-brands.js';
 import type { AccountItemProgress } from '../../../state/journal-progress.js';
+import { brands } from './brands.js';
 import { dropDuplicates } from './drop-duplicates.js';
 import { digestOf, itemDecision, itemIdentity, lower, same, settledOutcome, writeCalls } from '../item-decision.js';
 import type { AccountResourceKind, ResourceImport } from '../resource-kind.js';
@@ -189,7 +190,7 @@ const connectImport: ResourceImport = {
 
 export const connectConfigurations = {
   kind: 'connect' as const,
-  after: ['brand'],
+  after: [brands.kind],
   entry: connectEntry,
   words: { one: 'Connect configuration', summary: 'Connect configurations' },
   count: (account) => account.connect?.length ?? 0,

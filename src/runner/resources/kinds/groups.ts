@@ -3,7 +3,7 @@ import type { ResolvedGroup } from '../../../jobs/model.js';
 import type { GroupWire } from '../../../client/account-people.js';
 import type { AccountItemPlan, FoundPeople } from '../../plan-types.js';
 import { digestOf, earliest, itemDecision, lower, same, settledOutcome, shown, writeCalls } from '../item-decision.js';
-import { keepsPeople, missingProfile, profileIdOf } from './permission-profiles.js';
+import { keepsPeople, missingProfile, permissionProfiles, profileIdOf } from './permission-profiles.js';
 import type { AccountResourceKind, ConvergeContext, OrganizationContext, ResourceImport } from '../resource-kind.js';
 import type { RawAccount } from '../../../jobs/raw-job.js';
 import { builtInGroups, sameName } from '../../../envelope/account-role-settings.js';
@@ -105,7 +105,7 @@ const groupsImport: ResourceImport = {
 export const groups = {
   kind: 'group' as const,
   // A group names its permission profile.
-  after: ['permissionProfile'],
+  after: [permissionProfiles.kind],
   entry: groupsEntry,
   words: { one: 'group', summary: 'profiles, groups and users', alwaysSummarised: true },
   // An organisation's account's groups are kept through its Admin API (DS groups), as its settings and users are.

@@ -5,6 +5,9 @@ import type { AccountItemPlan } from '../../plan-types.js';
 import { followWork } from '../../organization/follow-work.js';
 import { digestOf, itemDecision, lower, settledOutcome } from '../item-decision.js';
 import type { AccountResourceKind, ConvergeContext, OrganizationContext } from '../resource-kind.js';
+import { connectConfigurations } from './connect-configurations.js';
+import { groups } from './groups.js';
+import { permissionProfiles } from './permission-profiles.js';
 
 // The users of the job's `organization:` who belong to an account entry
 // (DocuSign's Admin API: the organisation's users and their memberships):
@@ -139,10 +142,13 @@ function userOf(account: ResolvedAccount, plan: AccountItemPlan): ResolvedMember
   return membersOf(account).find((u) => lower(u.email) === lower(plan.name));
 }
 
+/** Its name in signrun's records, spelled once: the kind's and each of its items'. */
+const kind = 'organizationUser' as const;
+
 export const organizationUsers = {
-  kind: 'organizationUser' as const,
+  kind,
   // Its users name their profile and groups (by id); after Connect: the order plans, journals and imports keep.
-  after: ['permissionProfile', 'group', 'connect'],
+  after: [permissionProfiles.kind, groups.kind, connectConfigurations.kind],
   words: { one: 'organisation user', summary: 'organisation users' },
   through: 'organization' as const,
   count: (account) => membersOf(account).length,
@@ -159,7 +165,7 @@ export const organizationUsers = {
       itemDecision(
         account,
         {
-          kind: 'organizationUser',
+          kind,
           name: user.email,
           digest: digestOf({ email: lower(user.email), profile: user.permissionProfile ?? null, groups: user.groups }),
           id: found.organizationUsers?.find((u) => lower(u.email) === lower(user.email))?.id,

@@ -3,8 +3,8 @@ import type { ResolvedAccountUser } from '../../../jobs/model.js';
 import type { UserWire } from '../../../client/account-people.js';
 import type { AccountItemPlan, FoundPeople } from '../../plan-types.js';
 import { digestOf, earliest, itemDecision, lower, same, shown, writeCalls } from '../item-decision.js';
-import { groupIdOf } from './groups.js';
-import { keepsPeople, missingProfile, profileIdOf } from './permission-profiles.js';
+import { groupIdOf, groups } from './groups.js';
+import { keepsPeople, missingProfile, permissionProfiles, profileIdOf } from './permission-profiles.js';
 import type { AccountResourceKind, ConvergeContext, ResourceImport } from '../resource-kind.js';
 import type { RawAccount } from '../../../jobs/raw-job.js';
 
@@ -95,10 +95,13 @@ const usersImport: ResourceImport = {
   },
 };
 
+/** Its name in signrun's records, spelled once: the kind's and each of its items'. */
+const kind = 'user' as const;
+
 export const users = {
-  kind: 'user' as const,
+  kind,
   // A user names a permission profile and groups.
-  after: ['permissionProfile', 'group'],
+  after: [permissionProfiles.kind, groups.kind],
   entry: usersEntry,
   words: { one: 'user', summary: 'profiles, groups and users', alwaysSummarised: true },
   count: (account) => account.users?.length ?? 0,
@@ -115,7 +118,7 @@ export const users = {
       return itemDecision(
         account,
         {
-          kind: 'user',
+          kind,
           name: user.email,
           digest: userDigest(user),
           id: there?.userId,
