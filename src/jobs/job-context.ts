@@ -21,9 +21,11 @@ export interface JobContext {
   documentText: DocumentTextReader;
   /** Stops the load between rows and documents (SR_INTERRUPTED): see {@link LoadJobsOptions.signal}. */
   signal?: AbortSignal;
+  /** Keep forEach rows' envelopes as their rows (row-envelope.ts): see {@link LoadJobsOptions.streamRows}. */
+  streamRows?: boolean;
 }
 
 /** The place of a path of the job file. */
-export function placeOf(ctx: JobContext, path: NodePath, at: 'value' | 'key' = 'value'): Place {
+export function placeOf(ctx: Pick<JobContext, 'shown' | 'locator'>, path: NodePath, at: 'value' | 'key' = 'value'): Place {
   return { file: ctx.shown, ...ctx.locator.locate(path, at) };
 }

@@ -46,6 +46,14 @@ export interface LoadJobsOptions {
    * schema compiled for the list (a test's own kind).
    */
   accountEntries?: readonly AccountEntryKind[];
+  /**
+   * Keep each forEach row's envelope as its row, expanded again when read
+   * (jobs/row-envelope.ts): `signrun run` does, so that a campaign's memory
+   * does not hold every expanded envelope from loading to its send (issue
+   * 37). Every row is still expanded and checked here, before anything is
+   * sent. Default false: every envelope is a plain object.
+   */
+  streamRows?: boolean;
 }
 
 /**
@@ -128,6 +136,7 @@ export async function loadJobs(patterns: string[], options: LoadJobsOptions): Pr
         pdfFacts,
         documentText,
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.streamRows ? { streamRows: true } : {}),
       };
       const problems = await checkJobSchema(parsed.value, schemaKinds);
       for (const problem of problems)

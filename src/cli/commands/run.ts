@@ -34,6 +34,8 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
   const shard = typeof options['shard'] === 'string' ? parseShard(options['shard']) : undefined;
   const prepared = await preparedOrDiagnostics(io, patterns, {
     ...(shard ? { shard } : {}),
+    // Each forEach row's envelope is kept as its row until it is sent (jobs/row-envelope.ts, issue 37).
+    streamRows: true,
     nothingDone: (errors) =>
       `Nothing was sent: fix the ${errors} error(s) above, then run again (\`npx signrun validate\` checks offline).\n`,
     printWarnings: true,
