@@ -108,12 +108,19 @@ export async function readCsvRows(path: string, shownAs: string): Promise<CsvRes
     };
   }
   const unread: Array<string[] | undefined> = records;
+  // Rows kept (a streamed run's) are kept as exact copies: csv-parse's grow as their cells are
+  // pushed, and such a row of three cells held some 300 bytes of spare room for the whole run.
+  const kept = new Uint8Array(records.length);
   const rows: CsvRows = {
     length: records.length - 1,
     take(index, keep = false) {
-      const record = unread[index + 1];
+      let record = unread[index + 1];
       if (!record) throw new Error(`CSV row ${index + 1} of ${shownAs} taken twice`);
       if (!keep) unread[index + 1] = undefined;
+      else if (kept[index + 1] === 0) {
+        kept[index + 1] = 1;
+        record = unread[index + 1] = record.slice();
+      }
       // No prototype: a column named __proto__ or constructor is a column like any other.
       const values = Object.create(null) as Record<string, string>;
       for (let c = 0; c < columns.length; c++) values[columns[c]!] = record[c] ?? '';
