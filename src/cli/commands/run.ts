@@ -34,8 +34,9 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
   const shard = typeof options['shard'] === 'string' ? parseShard(options['shard']) : undefined;
   const prepared = await preparedOrDiagnostics(io, patterns, {
     ...(shard ? { shard } : {}),
-    // Each forEach row's envelope is kept as its row until it is sent (jobs/row-envelope.ts, issue 37).
-    streamRows: true,
+    // Each forEach row's envelope is kept as its row until it is sent (jobs/row-envelope.ts, issue 37);
+    // not with --bulk-send, whose copies are compared with their model and sent as lists of values.
+    streamRows: options['bulkSend'] !== true,
     nothingDone: (errors) =>
       `Nothing was sent: fix the ${errors} error(s) above, then run again (\`npx signrun validate\` checks offline).\n`,
     printWarnings: true,
