@@ -26,6 +26,10 @@ export interface JobContext {
 }
 
 /** The place of a path of the job file. */
-export function placeOf(ctx: Pick<JobContext, 'shown' | 'locator'>, path: NodePath, at: 'value' | 'key' = 'value'): Place {
+export function placeOf(
+  ctx: Pick<JobContext, 'shown' | 'locator'>,
+  path: NodePath,
+  at: 'value' | 'key' = 'value',
+): Place {
   return { file: ctx.shown, ...ctx.locator.locate(path, at) };
 }
