@@ -51,6 +51,8 @@ export interface PreparedOrDiagnosticsOptions {
   reports?: { out: string | undefined };
   /** The command's signal (main's first Ctrl-C or SIGTERM): validation stops with SR_INTERRUPTED. */
   signal?: AbortSignal;
+  /** Keep forEach rows' envelopes as their rows until sent (`run`: jobs/row-envelope.ts). */
+  streamRows?: boolean;
 }
 
 /**
@@ -68,6 +70,7 @@ export async function preparedOrDiagnostics(
     env: io.env,
     ...(options.shard ? { shard: options.shard } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.streamRows ? { streamRows: true } : {}),
   });
   if (!prepared.ok) {
     printDiagnostics(io, [...prepared.errors, ...prepared.warnings]);

@@ -20,8 +20,12 @@ export interface CsvRow {
  */
 export interface CsvRows {
   readonly length: number;
-  /** The row at `index` (0-based); its cells are let go, so a second take of it is an error. */
-  take(index: number): CsvRow;
+  /**
+   * The row at `index` (0-based); its cells are let go, so a second take of
+   * it is an error, unless `keep` (a streamed run expands the row again when
+   * its envelope is sent: jobs/row-envelope.ts).
+   */
+  take(index: number, keep?: boolean): CsvRow;
 }
 
 export type CsvResult =
@@ -104,12 +108,19 @@ export async function readCsvRows(path: string, shownAs: string): Promise<CsvRes
     };
   }
   const unread: Array<string[] | undefined> = records;
+  // Rows kept (a streamed run's) are kept as exact copies: csv-parse's grow as their cells are
+  // pushed, and such a row of three cells held some 300 bytes of spare room for the whole run.
+  const kept = new Uint8Array(records.length);
   const rows: CsvRows = {
     length: records.length - 1,
-    take(index) {
-      const record = unread[index + 1];
+    take(index, keep = false) {
+      let record = unread[index + 1];
       if (!record) throw new Error(`CSV row ${index + 1} of ${shownAs} taken twice`);
-      unread[index + 1] = undefined;
+      if (!keep) unread[index + 1] = undefined;
+      else if (kept[index + 1] === 0) {
+        kept[index + 1] = 1;
+        record = unread[index + 1] = record.slice();
+      }
       // No prototype: a column named __proto__ or constructor is a column like any other.
       const values = Object.create(null) as Record<string, string>;
       for (let c = 0; c < columns.length; c++) values[columns[c]!] = record[c] ?? '';

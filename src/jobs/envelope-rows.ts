@@ -22,7 +22,8 @@ export interface Row {
 /** An envelope's rows, each made when it is taken and taken once (a CSV's row holds only its cells until then). */
 export interface Rows {
   readonly length: number;
-  take(index: number): Row | undefined;
+  /** `keep`: the row can be taken again (a streamed run expands it again when its envelope is sent). */
+  take(index: number, keep?: boolean): Row | undefined;
 }
 
 /** Rows already made (a plain envelope's one row, inline items). */
@@ -86,8 +87,8 @@ export async function envelopeRows(
     const cells = csv.rows;
     rows = {
       length: cells.length,
-      take(i) {
-        const row = cells.take(i);
+      take(i, keep) {
+        const row = cells.take(i, keep);
         return {
           number: i + 1,
           values: row.values,

@@ -23,6 +23,9 @@ import { makeSecret } from '../secret.js';
 import { findReferences, substituteReferences } from './references.js';
 import { docGenFieldsOf } from './docgen-form-fields.js';
 
+/** What expanding an envelope reads of its job file's context (a streamed row is expanded again with it: row-envelope.ts). */
+export type ExpandContext = Pick<JobContext, 'env' | 'folder' | 'file' | 'shown' | 'locator'>;
+
 /** An envelope after substitution, before its documents are read. */
 export interface ExpandedEnvelope {
   /** `envelopes`, or `templates` for a template's documents and roles (resolved by the same code). */
@@ -45,7 +48,7 @@ export function expandEnvelope(
   defaults: RawEnvelopeDefaults,
   row: Row | undefined,
   job: string,
-  ctx: JobContext,
+  ctx: ExpandContext,
   collection: ItemCollection = 'envelopes',
 ): ExpandedEnvelope {
   const sub = (value: string): string =>
@@ -291,7 +294,7 @@ function writtenPlaceOf(
   raw: RawEnvelope,
   defaults: RawEnvelopeDefaults,
   row: Row | undefined,
-  ctx: JobContext,
+  ctx: ExpandContext,
   base: Array<string | number>,
 ): Place {
   // Values inherited from defaults are written under `defaults`.
@@ -348,13 +351,13 @@ interface PatternShared {
 const sharedByPattern = new WeakMap<RawEnvelope, PatternShared>();
 
 /** No `${row.*}` in any document's file or name, and no Word merge values (the row's own, never shared). */
-function sameForEveryRow(raw: RawEnvelope): boolean {
+export function sameForEveryRow(raw: RawEnvelope): boolean {
   const byRow = (value: string | undefined) =>
     value !== undefined && findReferences(value).some((ref) => ref.kind === 'row');
   return (raw.documents ?? []).every((d) => d.docGenFormFields === undefined && !byRow(d.file) && !byRow(d.name));
 }
 
-function sharedOf(raw: RawEnvelope, index: number, ctx: JobContext, collection: ItemCollection): PatternShared {
+function sharedOf(raw: RawEnvelope, index: number, ctx: ExpandContext, collection: ItemCollection): PatternShared {
   let shared = sharedByPattern.get(raw);
   if (!shared) {
     shared = { source: { file: ctx.file, ...ctx.locator.locate([collection, index]) }, paths: new Map() };

@@ -23,9 +23,15 @@ export interface JobContext {
   signal?: AbortSignal;
   /** false: envelopes get no digest ('') — see {@link LoadJobsOptions.digests}. */
   digests?: false;
+  /** Keep forEach rows' envelopes as their rows (row-envelope.ts): see {@link LoadJobsOptions.streamRows}. */
+  streamRows?: boolean;
 }
 
 /** The place of a path of the job file. */
-export function placeOf(ctx: JobContext, path: NodePath, at: 'value' | 'key' = 'value'): Place {
+export function placeOf(
+  ctx: Pick<JobContext, 'shown' | 'locator'>,
+  path: NodePath,
+  at: 'value' | 'key' = 'value',
+): Place {
   return { file: ctx.shown, ...ctx.locator.locate(path, at) };
 }

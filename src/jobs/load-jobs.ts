@@ -54,6 +54,14 @@ export interface LoadJobsOptions {
    * Default: true.
    */
   digests?: boolean;
+  /**
+   * Keep each forEach row's envelope as its row, expanded again when read
+   * (jobs/row-envelope.ts): `signrun run` does, so that a campaign's memory
+   * does not hold every expanded envelope from loading to its send (issue
+   * 37). Every row is still expanded and checked here, before anything is
+   * sent. Default false: every envelope is a plain object.
+   */
+  streamRows?: boolean;
 }
 
 /**
@@ -137,6 +145,7 @@ export async function loadJobs(patterns: string[], options: LoadJobsOptions): Pr
         documentText,
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.digests === false ? { digests: false } : {}),
+        ...(options.streamRows ? { streamRows: true } : {}),
       };
       const problems = await checkJobSchema(parsed.value, schemaKinds);
       for (const problem of problems)

@@ -5,7 +5,7 @@ import { confinedListedPath, type FolderListings, type ListedConfinedPath } from
 import { envelopeDigest } from './envelope-digest.js';
 import { envelopeRows, type Rows } from './envelope-rows.js';
 import { checkEnvelopeStructure } from './envelope-structure.js';
-import { expandEnvelope, type ExpandedEnvelope } from './expand-envelope.js';
+import { expandEnvelope, sameForEveryRow, type ExpandedEnvelope } from './expand-envelope.js';
 import type { JobContext } from './job-context.js';
 import type { NodePath } from './job-yaml.js';
 import { limits } from './limits.js';
@@ -41,6 +41,7 @@ import { documentDocGenProblems, type MergeFieldCache } from './docgen-form-fiel
 import { readGeneratedText, textKeyOf } from './generated-text.js';
 import { interruptionPoint, stopLoadingIfInterrupted } from './load-interrupted.js';
 import { workerThreshold } from './pdf-facts-reader.js';
+import { isStreamable, RowEnvelope, type RowPattern } from './row-envelope.js';
 
 type DocumentCheck = { confined: ListedConfinedPath; facts?: PdfFactsResult };
 
@@ -54,8 +55,11 @@ function isReadable(confined: ListedConfinedPath): confined is Extract<ListedCon
  * model does not grow with the rows. Large, because each chunk's documents
  * are read on a worker thread of their own (pdf-facts.ts): a 10,000-row
  * campaign is one chunk, 100,000 rows are seven. Tests make it small.
+ * Smaller when rows are streamed (`run`: row-envelope.ts): what a chunk
+ * expands is then let go once checked, and a small chunk's garbage dies
+ * young instead of growing the heap that the run's peak is.
  */
-export const chunkOfRows = { rows: 16_384 };
+export const chunkOfRows = { rows: 16_384, streamed: 256 };
 
 /** What the chunks of one job file share: each document checked and read once, its text and anchors found once. */
 interface ResolveState {
@@ -73,6 +77,8 @@ interface ResolveState {
   /** Envelopes expanded so far, and in all (known once every pattern's rows are read): for interruption messages. */
   done: number;
   total: number;
+  /** With `ctx.streamRows`: each forEach pattern by its index, its checked rows kept as rows (row-envelope.ts). */
+  streamed: Map<number, Omit<RowPattern, 'documents'> & { documents?: ResolvedDocument[] }>;
 }
 
 /**
@@ -120,13 +126,20 @@ export async function resolveEnvelopes(
     mergeFields: new Map(),
     done: 0,
     total: patterns.reduce((n, p) => n + p.rows.length, 0),
+    streamed: new Map(),
   };
+  // Rows whose documents are the pattern's own (the same files for every row): a row of its own PDF is read and checked per row.
+  if (ctx.streamRows && collection === 'envelopes')
+    for (const { index, raw, rows } of patterns)
+      if (raw.forEach && sameForEveryRow(raw)) state.streamed.set(index, streamOf(raw, index, rows, ctx, job));
   const resolved: ResolvedEnvelope[] = [];
   let chunk: ExpandedEnvelope[] = [];
   for (const { index, raw, rows } of patterns) {
+    const chunkRows = state.streamed.has(index) ? Math.min(chunkOfRows.rows, chunkOfRows.streamed) : chunkOfRows.rows;
     for (let r = 0; r < rows.length; r++) {
       // Made now, from the CSV's cells: the row lives as long as its chunk (its placeOf keeps it for diagnostics).
-      const row = rows.take(r);
+      // A streamed pattern keeps its cells, to make the row again when its envelope is read.
+      const row = rows.take(r, state.streamed.has(index));
       const at = () => `in ${ctx.shown} at ${collection}[${index}]${row ? `, before row ${row.number}` : ''}`;
       const turn = interruptionPoint(ctx.signal, at, r);
       if (turn) await turn;
@@ -134,7 +147,7 @@ export async function resolveEnvelopes(
       checkValues(item, ctx, keys, row?.number);
       readAhead(item, state);
       chunk.push(item);
-      if (chunk.length >= chunkOfRows.rows) {
+      if (chunk.length >= chunkRows) {
         await resolveChunk(chunk, state, resolved);
         chunk = [];
       }
@@ -214,13 +227,29 @@ async function resolveChunk(
     if (hasAnchors(item.envelope)) await readAnchorTexts(item.envelope, state);
     checkDocuments(item, results, state.texts, state.anchors, ctx, state.mergeFields);
     item.envelope.documents = state.sharedDocuments.share(item.envelope.documents);
-    // Added in place, not `{ ...envelope, digest }`: V8 gives every such copy a hidden class of its own
-    // (~380 bytes per envelope, a quarter of the model at 10,000 rows).
-    if (!failed.has(item))
+    if (failed.has(item)) continue;
+    const stream = state.streamed.get(item.index);
+    if (stream && isStreamable(item.envelope, stream.documents)) {
+      stream.documents ??= item.envelope.documents;
+      resolved.push(new RowEnvelope(stream as RowPattern, item.envelope));
+    } else
+      // Added in place, not `{ ...envelope, digest }`: V8 gives every such copy a hidden class of its own
+      // (~380 bytes per envelope, a quarter of the model at 10,000 rows).
       resolved.push(
         Object.assign(item.envelope, { digest: ctx.digests === false ? '' : envelopeDigest(item.envelope) }),
       );
   }
+}
+
+/**
+ * A forEach pattern whose rows are kept as rows: what expanding one again
+ * needs, and no more of the load (not its diagnostics or its readers).
+ */
+function streamOf(raw: RawEnvelope, index: number, rows: Rows, ctx: JobContext, job: RawJobFile) {
+  // Not the context itself, whose sink holds the load's diagnostics and sources; its env is a plain function (load-jobs.ts).
+  // eslint-disable-next-line @typescript-eslint/unbound-method
+  const { env, folder, file, shown, locator } = ctx;
+  return { raw, index, defaults: job.defaults ?? {}, job: job.job, rows, ctx: { env, folder, file, shown, locator } };
 }
 
 /** An anchored envelope's documents' text: read once per file. */

@@ -8,7 +8,7 @@ import { journalProgress, type JournalProgress } from '../state/journal-progress
 import { decideEnvelope, type DecisionSources } from './decide.js';
 import { organizationResourceKinds } from './resources/organization-resource-kinds.js';
 import type { AccountsPlanContext } from './resources/organization-resource-kind.js';
-import type { AccountPlan, DocumentsWhen, Plan, PlanItem } from './plan-types.js';
+import type { AccountPlan, DocumentsWhen, EnvelopePlan, EnvelopeStep, Plan, PlanItem } from './plan-types.js';
 import { ServiceLedger } from './envelopes/service-ledger.js';
 import { checkTemplates, definedRoles, PreflightError } from './templates/template-check.js';
 import type { JobKindField, JobPlanContext } from './resources/job-resource-kind.js';
@@ -82,6 +82,7 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
   const parents: Array<{ plans: AccountPlan[][]; reads: number }> = [];
   for (const kind of organizationResourceKinds) parents.push(await kind.plan(jobs, parentCtx));
   const items: PlanItem[] = [];
+  const repeats: Repeats = { steps: new Map() };
   const templates = new Set<string>();
   let drafts = 0;
   for (const [j, job] of jobs.entries()) {
@@ -91,9 +92,10 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
         templates.add(envelope.templateId);
       for (const ref of envelope.templateRefs ?? [])
         if (ref.key === undefined && ref.templateId) templates.add(ref.templateId);
-      const item = decideEnvelope(envelope, sources);
+      const item = shareRepeats(decideEnvelope(envelope, sources), repeats);
       if (item.steps.includes('draft') && inputs.arbitrate) drafts += 1;
-      items.push(inputs.keepItems ? { ...item, envelope } : item);
+      if (inputs.keepItems) item.envelope = envelope;
+      items.push(item);
     }
   }
   const listingsMade = (ledger?.calls ?? 0) - listingsBefore;
@@ -126,6 +128,29 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
     listingCalls,
     totalApiCalls: runCalls + listingCalls + items.reduce((n, i) => n + i.apiCalls, 0) + jobKinds.calls,
   };
+}
+
+/** The decisions and step lists that a campaign's envelopes repeat, one object each. */
+interface Repeats {
+  create?: EnvelopePlan['decision'];
+  steps: Map<string, EnvelopeStep[]>;
+}
+
+/**
+ * The item with its `create` decision and its list of steps the ones of
+ * every other envelope that has them: the plan holds an item per envelope
+ * until its work item starts (issue 37: at 100,000 rows, an object and a
+ * list per envelope). Nothing changes them in place (bulk-send-phase.ts
+ * replaces both, and marks only an adoption bulk-sent).
+ */
+function shareRepeats(item: EnvelopePlan, repeats: Repeats): EnvelopePlan {
+  if (item.decision.action === 'create' && Object.keys(item.decision).length === 1)
+    item.decision = repeats.create ??= item.decision;
+  const key = item.steps.join(',');
+  const steps = repeats.steps.get(key);
+  if (steps) item.steps = steps;
+  else repeats.steps.set(key, item.steps);
+  return item;
 }
 
 /**

@@ -24,7 +24,7 @@ export type Prepared =
  */
 export async function prepare(
   patterns: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; shard?: Shard; signal?: AbortSignal },
+  options: { cwd: string; env: NodeJS.ProcessEnv; shard?: Shard; signal?: AbortSignal; streamRows?: boolean },
 ): Promise<Prepared> {
   const config = await loadConfig({ cwd: options.cwd, env: options.env });
   if (!config.ok) return { ok: false, errors: config.errors, warnings: [] };
@@ -33,6 +33,7 @@ export async function prepare(
     cwd: options.cwd,
     env: options.env,
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.streamRows ? { streamRows: true } : {}),
   });
   if (!loaded.ok)
     return {

@@ -34,6 +34,9 @@ const runCommand: CommandHandler = async ({ args, options, io, signal }) => {
   const shard = typeof options['shard'] === 'string' ? parseShard(options['shard']) : undefined;
   const prepared = await preparedOrDiagnostics(io, patterns, {
     ...(shard ? { shard } : {}),
+    // Each forEach row's envelope is kept as its row until it is sent (jobs/row-envelope.ts, issue 37);
+    // not with --bulk-send, whose copies are compared with their model and sent as lists of values.
+    streamRows: options['bulkSend'] !== true,
     nothingDone: (errors) =>
       `Nothing was sent: fix the ${errors} error(s) above, then run again (\`npx signrun validate\` checks offline).\n`,
     printWarnings: true,
@@ -162,14 +165,23 @@ interface RunSession {
   concurrency: number;
   /** An envelope or an account was started: from then on the run's own reports say what happened. */
   sending: boolean;
-  /** What the run is to do, until it starts sending (then the run's own reports say it, and the list is let go). */
-  planned: PlannedItem[];
+  /**
+   * What the run is to do, until it starts sending (then the run's own
+   * reports say it, and the list is let go): made only for such a report,
+   * not an item and a place per row for every run.
+   */
+  planned: () => PlannedItem[];
   /** Reports saying why, when the run stopped before any envelope or account was started; then the error goes on. */
   reportStopped: StopReporter;
 }
 
-/** What the run is to do, for a report should it stop before sending anything. */
-function plannedItems(jobs: Jobs): PlannedItem[] {
+/** What the run is to do, for a report should it stop before sending anything (the jobs as loaded: the run empties them). */
+function plannedItems(loaded: Jobs): () => PlannedItem[] {
+  const jobs = loaded.map((j) => ({ envelopes: [...j.envelopes], accounts: j.accounts }));
+  return () => plannedItemsOf(jobs);
+}
+
+function plannedItemsOf(jobs: Array<Pick<Jobs[number], 'envelopes' | 'accounts'>>): PlannedItem[] {
   return jobs.flatMap((j) => [
     ...j.envelopes.map((e) => ({
       kind: 'envelope' as const,
@@ -203,7 +215,7 @@ function stoppedReporter(
         target: { rootUrl, sandbox },
         startedAt,
         concurrency,
-        items: planned,
+        items: planned(),
         error: {
           code,
           message:
@@ -335,7 +347,7 @@ async function runTheJobs(
         if ((event.type === 'envelope:start' || event.type === 'account:start') && !run.sending) {
           run.sending = true;
           // From here on nothing reads it: one item a row, held to the end of the run before.
-          run.planned = [];
+          run.planned = () => [];
           // Loaded while the first envelopes wait on the service; a failure is thrown where they are used.
           loadReportWriters().catch(() => undefined);
         }
