@@ -6,7 +6,7 @@
  * writes; every request carries a different document, so every request
  * writes a new file.
  *
- *   npm run build && node bench/sandbox/envelope-creation.mjs [--seconds 10] [--connections 16] [--memory] [--client socket|http|autocannon]
+ *   npm run build && node bench/sandbox/envelope-creation.mjs [--seconds 10] [--connections 16] [--memory] [--client socket|http|autocannon] [--bin PATH]
  *
  * The client (`--client`): `socket` (the default, as wrk and other load
  * generators do it) writes each connection's whole request, prebuilt in one
@@ -41,8 +41,11 @@ const inMemory = process.argv.includes('--memory');
 const clientIndex = process.argv.indexOf('--client');
 const clientKind = clientIndex >= 0 ? process.argv[clientIndex + 1] : 'socket';
 if (!['http', 'socket', 'autocannon'].includes(clientKind))
-  throw new Error(`--client must be http or autocannon, not ${clientKind}`);
-const bin = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+  throw new Error(`--client must be socket, http or autocannon, not ${clientKind}`);
+// --bin PATH: serve another build's CLI with this bench's client (side by side against a baseline).
+const binIndex = process.argv.indexOf('--bin');
+const bin =
+  binIndex >= 0 ? process.argv[binIndex + 1] : fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 
 async function pdfOfAbout(bytes) {
   const pdf = await PDFDocument.create();
