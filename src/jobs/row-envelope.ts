@@ -37,7 +37,7 @@ export interface RowPattern {
  * for good ({@link expandedEnvelope}) when its work item starts, and lets
  * it go when the item ends.
  *
- * Only rows that nothing changes after loading are kept so (rows.ts's
+ * Only rows that nothing changes after loading are kept so (below,
  * {@link isStreamable}): documents only (no template, whose id the run
  * fills in), no brand by name (whose id the run fills in), not Bulk Send's,
  * and the pattern's shared documents. Loaded with `streamRows` (the run's
@@ -60,15 +60,21 @@ export class RowEnvelope implements ResolvedEnvelope {
    * 80 bytes a row, and only a sent or a journalled envelope needs it).
    */
   expand(): ResolvedEnvelope {
+    const envelope = this.#expandedWithoutDigest();
+    return Object.assign(envelope, { digest: envelopeDigest(envelope) });
+  }
+
+  #expandedWithoutDigest(): Omit<ResolvedEnvelope, 'digest'> {
     const p = this.#pattern;
     const row = p.rows.take(this.row - 1, true);
     const { envelope } = expandEnvelope(p.raw, p.index, p.defaults, row, p.job, p.ctx);
     envelope.documents = p.documents;
-    return Object.assign(envelope, { digest: envelopeDigest(envelope) });
+    return envelope;
   }
 
-  #full(): ResolvedEnvelope {
-    if (last?.of !== this) last = { of: this, envelope: this.expand() };
+  /** The row expanded for a read of its fields; its digest is made only if read (the plan reads it only of known envelopes). */
+  #full(): Omit<ResolvedEnvelope, 'digest'> {
+    if (last?.of !== this) last = { of: this, envelope: this.#expandedWithoutDigest() };
     return last.envelope;
   }
 
@@ -76,7 +82,8 @@ export class RowEnvelope implements ResolvedEnvelope {
     return this.#pattern.job;
   }
   get digest(): string {
-    return this.#full().digest;
+    const expanded = this.#full();
+    return (last!.digest ??= envelopeDigest(expanded));
   }
   get source(): SourcePosition {
     return this.#full().source;
@@ -142,7 +149,7 @@ export class RowEnvelope implements ResolvedEnvelope {
 }
 
 /** The last row expanded by a read of one of its fields, and its envelope. */
-let last: { of: RowEnvelope; envelope: ResolvedEnvelope } | undefined;
+let last: { of: RowEnvelope; envelope: Omit<ResolvedEnvelope, 'digest'>; digest?: string } | undefined;
 
 /**
  * Whether a resolved envelope of a forEach row can be kept as its row:
