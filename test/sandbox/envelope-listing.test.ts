@@ -85,7 +85,9 @@ describe('status-changes listing by custom field', () => {
       [sql.page, sql.pageParams],
     ] as const) {
       const detail = plan(db, text, params);
-      expect(detail).toMatch(/SEARCH f USING (COVERING )?INDEX custom_fields_by_value \(name=\? AND value=\?\)/);
+      expect(detail).toMatch(
+        /SEARCH f USING (COVERING )?INDEX custom_fields_by_value_time \(name=\? AND value=\? AND account_id=\? AND status_changed_at>\?\)/,
+      );
       expect(detail).not.toContain('envelopes_by_account_time');
       expect(detail).not.toMatch(/SCAN e\b/);
     }
@@ -133,5 +135,113 @@ describe('status-changes listing by custom field', () => {
     ]);
     const past = envelopes.list({ accountId: 'acc', fromDate: t0 + 20, startPosition: 5, count: 5 });
     expect([past.total, past.envelopes]).toEqual([5, []]);
+  });
+});
+
+// The listings the runner and `signrun sync` send, as the route hands them to
+// the repository (service-ledger.ts, status-listing.ts): each must walk an
+// index bounded by its own filters, so that its work follows its matches, not
+// the envelopes the account holds. The runner's confirmations (a job's
+// envelopes changed in the last seconds) read every envelope of the job at
+// each call while the field's index knew nothing of time (issue 37).
+describe('the listing shapes of the runner and of sync in a filled account', () => {
+  const job = (i: number) => [field('signrunJob', 'job-a'), field('signrun', `job-a/e-${i}`)];
+  const recentFrom = t0 + 10_000;
+
+  function filledJob(old: number, recent: number) {
+    const db = openDatabase(undefined, []);
+    dbs.push(db);
+    const envelopes = envelopesRepository(db);
+    db.transaction(() => {
+      for (let i = 0; i < old; i++) envelopes.insert(envelope(`old-${i}`, 'acc', t0 + i), [], [], job(i));
+      for (let i = 0; i < recent; i++)
+        envelopes.insert(envelope(`new-${i}`, 'acc', recentFrom + 1_000 + i), [], [], job(old + i));
+    })();
+    db.exec('ANALYZE');
+    return { db, envelopes };
+  }
+
+  const shapes: Record<string, EnvelopeQuery> = {
+    // The runner's first listing of a job (from_date 2000, the job's field).
+    'the runner’s lookup': lookup('job-a', { customField: { name: 'signrunJob', value: 'job-a' } }),
+    // The runner's later ones, keyset-paged from a recent time.
+    'the runner’s confirmation': lookup('job-a', {
+      customField: { name: 'signrunJob', value: 'job-a' },
+      fromDate: recentFrom,
+      startPosition: 2,
+    }),
+    'sync’s listing': { accountId: 'acc', fromDate: recentFrom, startPosition: 1000, count: 1000 },
+    'sync’s envelopes by id': {
+      accountId: 'acc',
+      envelopeIds: ['old-1', 'old-2', 'new-0'],
+      startPosition: 0,
+      count: 1000,
+    },
+  };
+
+  it('walks the index of its own filters, never the whole account or the whole job', () => {
+    const { db } = filledJob(3_000, 5);
+    const expected: Record<string, RegExp> = {
+      'the runner’s lookup':
+        /SEARCH f USING COVERING INDEX custom_fields_by_value_time \(name=\? AND value=\? AND account_id=\? AND status_changed_at>\?\)/,
+      'the runner’s confirmation':
+        /SEARCH f USING COVERING INDEX custom_fields_by_value_time \(name=\? AND value=\? AND account_id=\? AND status_changed_at>\?\)/,
+      'sync’s listing':
+        /SEARCH e USING (COVERING )?INDEX envelopes_by_account_time \(account_id=\? AND status_changed_at>\?\)/,
+      'sync’s envelopes by id': /SEARCH e USING INDEX sqlite_autoindex_envelopes_1 \(id=\?\)/,
+    };
+    for (const [name, query] of Object.entries(shapes)) {
+      const sql = envelopeListingSql(query);
+      for (const [text, params] of [
+        [sql.count, sql.params],
+        [sql.page, sql.pageParams],
+        [sql.all, sql.params],
+      ] as const) {
+        const detail = plan(db, text, params);
+        expect(detail, name).toMatch(expected[name]!);
+        expect(detail, name).not.toMatch(/\bSCAN\b/);
+      }
+    }
+  });
+
+  it('answers the confirmation with the job’s recent changes only, an old envelope that just changed included', () => {
+    const { envelopes } = filledJob(2_000, 3);
+    const confirm = (extra: Partial<EnvelopeQuery> = {}) =>
+      envelopes.list({ ...shapes['the runner’s confirmation']!, startPosition: 0, ...extra });
+    expect(confirm().envelopes.map((e) => e.id)).toEqual(['new-0', 'new-1', 'new-2']);
+
+    // An envelope of the job made long ago completes now: its fields follow its status change time.
+    const signed = envelopes.get('acc', 'old-17')!;
+    envelopes.updateEnvelope({
+      ...signed,
+      status: 'completed',
+      completedAt: recentFrom + 5_000,
+      statusChangedAt: recentFrom + 5_000,
+    });
+    const after = confirm();
+    expect([after.total, after.envelopes.map((e) => [e.id, e.status])]).toEqual([
+      4,
+      [
+        ['new-0', 'sent'],
+        ['new-1', 'sent'],
+        ['new-2', 'sent'],
+        ['old-17', 'completed'],
+      ],
+    ]);
+    // Paged as the runner pages it (start_position within one time), and bounded by to_date.
+    expect(confirm({ startPosition: 2, count: 1 }).envelopes.map((e) => e.id)).toEqual(['new-2']);
+    expect(confirm({ toDate: recentFrom + 1_001 }).envelopes.map((e) => e.id)).toEqual(['new-0', 'new-1']);
+    // Fields added later (POST …/custom_fields) carry the envelope's account and time too.
+    envelopes.addCustomFields('old-17', [{ name: 'late', value: 'x', show: 'false' }]);
+    expect(
+      envelopes.list({
+        ...shapes['the runner’s confirmation']!,
+        customField: { name: 'late', value: 'x' },
+        startPosition: 0,
+      }).envelopes,
+    ).toMatchObject([{ id: 'old-17' }]);
+    // The lookup from 2000 still finds every envelope of the job, oldest change first.
+    const all = envelopes.list({ ...shapes['the runner’s lookup']!, count: 3 });
+    expect([all.total, all.envelopes.map((e) => e.id)]).toEqual([2_003, ['old-0', 'old-1', 'old-2']]);
   });
 });

@@ -138,4 +138,103 @@ describe('schema migration', () => {
       db.close();
     }
   });
+
+  it('gives a version-9 file’s custom fields their envelope’s account and time, and lists by field and date from its new index', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'signrun-schema-'));
+    dirs.push(dir);
+    // A version-9 file as that build left it: made by this one, then its custom fields stripped back.
+    const made = openDatabase(dir, []);
+    const envelopes = envelopesRepository(made);
+    const at = Date.UTC(2026, 10, 1);
+    for (const [id, account, time] of [
+      ['e-old', 'a1', at],
+      ['e-new', 'a1', at + 60_000],
+      ['e-other', 'a2', at + 60_000],
+    ] as const) {
+      envelopes.insert(
+        {
+          id,
+          accountId: account,
+          senderUserId: 'u',
+          status: 'sent',
+          emailSubject: 's',
+          emailBlurb: '',
+          templateId: null,
+          transactionId: null,
+          eventNotification: null,
+          createdAt: time,
+          sentAt: time,
+          deliveredAt: null,
+          completedAt: null,
+          declinedAt: null,
+          voidedAt: null,
+          voidedReason: null,
+          statusChangedAt: time,
+        },
+        [],
+        [],
+        [
+          {
+            kind: 'text',
+            fieldId: '1',
+            name: 'signrunJob',
+            value: 'j',
+            show: 'false',
+            required: 'false',
+            listItems: null,
+          },
+        ],
+      );
+    }
+    made.exec(`
+      DROP TRIGGER custom_fields_follow_status_time;
+      DROP INDEX custom_fields_by_value_time;
+      ALTER TABLE envelope_custom_fields DROP COLUMN account_id;
+      ALTER TABLE envelope_custom_fields DROP COLUMN status_changed_at;
+      CREATE INDEX custom_fields_by_value ON envelope_custom_fields(name, value);
+      UPDATE meta SET value = '9' WHERE key = 'schemaVersion';`);
+    made.close();
+
+    const db = openDatabase(dir, []);
+    try {
+      expect(
+        db
+          .prepare('SELECT envelope_id, account_id, status_changed_at FROM envelope_custom_fields ORDER BY envelope_id')
+          .all(),
+      ).toEqual([
+        { envelope_id: 'e-new', account_id: 'a1', status_changed_at: at + 60_000 },
+        { envelope_id: 'e-old', account_id: 'a1', status_changed_at: at },
+        { envelope_id: 'e-other', account_id: 'a2', status_changed_at: at + 60_000 },
+      ]);
+      const indexes = (
+        db
+          .prepare("SELECT name FROM sqlite_master WHERE tbl_name = 'envelope_custom_fields' AND type = 'index'")
+          .all() as Array<{
+          name: string;
+        }>
+      ).map((r) => r.name);
+      expect(indexes).toContain('custom_fields_by_value_time');
+      expect(indexes).not.toContain('custom_fields_by_value');
+      const repository = envelopesRepository(db);
+      const recent = {
+        accountId: 'a1',
+        fromDate: at + 1,
+        customField: { name: 'signrunJob', value: 'j' },
+        startPosition: 0,
+        count: 10,
+      };
+      expect(repository.list(recent).envelopes.map((e) => e.id)).toEqual(['e-new']);
+      // The trigger came with the index: a status change of an old envelope moves its fields too.
+      const old = repository.get('a1', 'e-old')!;
+      repository.updateEnvelope({ ...old, status: 'voided', voidedAt: at + 90_000, statusChangedAt: at + 90_000 });
+      expect(repository.list(recent).envelopes.map((e) => e.id)).toEqual(['e-new', 'e-old']);
+      expect(db.prepare("SELECT value FROM meta WHERE key = 'schemaVersion'").get()).toEqual({
+        value: String(schemaVersion),
+      });
+    } finally {
+      db.close();
+    }
+    // Opening again changes nothing (the columns, the index and the trigger are there).
+    openDatabase(dir, []).close();
+  });
 });

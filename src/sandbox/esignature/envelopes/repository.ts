@@ -207,9 +207,15 @@ export function envelopesRepository(db: SandboxDatabase) {
       `INSERT INTO envelope_documents (envelope_id, document_id, position, name, sha256, original_sha256, size, pages)
        VALUES (@envelopeId, @documentId, @position, @name, @sha256, @originalSha256, @size, @pages)`,
     ),
+    // With the envelope's account and status change time, for the listing's index (schema.ts: schemaIndexes).
     insertCustomField: db.prepare(
-      `INSERT INTO envelope_custom_fields (envelope_id, position, kind, field_id, name, value, show, required, list_items_json)
-       VALUES (@envelopeId, @position, @kind, @fieldId, @name, @value, @show, @required, @listItemsJson)`,
+      `INSERT INTO envelope_custom_fields (envelope_id, position, kind, field_id, name, value, show, required, list_items_json,
+         account_id, status_changed_at)
+       VALUES (@envelopeId, @position, @kind, @fieldId, @name, @value, @show, @required, @listItemsJson,
+         @accountId, @statusChangedAt)`,
+    ),
+    envelopeAccountAndTime: db.prepare<[string], { accountId: string; statusChangedAt: number }>(
+      'SELECT account_id AS accountId, status_changed_at AS statusChangedAt FROM envelopes WHERE id = ?',
     ),
     updateEnvelope: db.prepare(
       `UPDATE envelopes SET status = @status, sent_at = @sentAt, delivered_at = @deliveredAt, completed_at = @completedAt,
@@ -294,12 +300,15 @@ export function envelopesRepository(db: SandboxDatabase) {
           show: f.show,
           required: f.required,
           listItemsJson: f.listItems === null ? null : JSON.stringify(f.listItems),
+          accountId: envelope.accountId,
+          statusChangedAt: envelope.statusChangedAt,
         }),
       );
     },
     /** Adds text custom fields to an envelope (EnvelopeCustomFields_PostCustomFields), after those it has. */
     addCustomFields(envelopeId: string, fields: Array<{ name: string; value: string; show: string }>): void {
       const existing = q.customFields.all(envelopeId).length;
+      const owner = q.envelopeAccountAndTime.get(envelopeId);
       fields.forEach((f, i) =>
         q.insertCustomField.run({
           envelopeId,
@@ -311,6 +320,8 @@ export function envelopesRepository(db: SandboxDatabase) {
           show: f.show,
           required: 'false',
           listItemsJson: null,
+          accountId: owner?.accountId ?? null,
+          statusChangedAt: owner?.statusChangedAt ?? null,
         }),
       );
     },

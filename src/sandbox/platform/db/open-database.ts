@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { schemaMigrations, schemaSql, schemaVersion } from './schema.js';
+import { schemaIndexes, schemaMigrations, schemaSql, schemaVersion } from './schema.js';
 
 /** The sandbox's database handle (better-sqlite3, synchronous). */
 export type SandboxDatabase = Database.Database;
@@ -30,13 +30,20 @@ export function openDatabase(dataDir: string | undefined, groupTables: readonly 
   return db;
 }
 
-/** Adds the columns a file of an older version lacks (schema.ts: schemaMigrations), then records the version. */
+/**
+ * Adds the columns a file of an older version lacks and fills them
+ * (schema.ts: schemaMigrations), makes the indexes and triggers on them
+ * (schemaIndexes), then records the version.
+ */
 function migrate(db: SandboxDatabase): void {
   db.transaction(() => {
-    for (const { table, column, definition } of schemaMigrations) {
+    for (const { table, column, definition, fill } of schemaMigrations) {
       const columns = db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
-      if (!columns.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+      if (columns.some((c) => c.name === column)) continue;
+      db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+      if (fill) db.exec(fill);
     }
+    db.exec(schemaIndexes);
     db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run('schemaVersion', String(schemaVersion));
   })();
 }
