@@ -88,7 +88,6 @@ const shapes = {
     count: 1000,
   },
 };
-const callsOf = { lookup: 5, confirm: 200, sync: 200, 'sync-ids': 200 };
 
 const cpuUs = (fn) => {
   const c0 = process.cpuUsage();
@@ -109,7 +108,7 @@ async function build(dist) {
   });
   for (let i = 0; i < envelopes; i += 1000) batch(i, Math.min(envelopes, i + 1000));
   db.exec('ANALYZE');
-  return { dist, db, repository, samples: {}, totals: {} };
+  return { dist, db, repository, samples: {}, totals: {}, calls: {} };
 }
 
 const builds = [];
@@ -119,7 +118,20 @@ for (let round = 0; round < rounds; round++) {
   for (const b of builds) {
     for (const [name, shape] of Object.entries(shapes)) {
       const query = { accountId: 'acc', startPosition: 0, ...shape };
-      const calls = callsOf[name];
+      // As many calls as make ~50 ms of CPU (at least one, at most 200), from a first call that warms the statement.
+      const calls = (b.calls[name] ??= Math.max(
+        1,
+        Math.min(
+          200,
+          Math.round(
+            50_000 /
+              Math.max(
+                1,
+                cpuUs(() => b.repository.list(query)),
+              ),
+          ),
+        ),
+      ));
       const us = cpuUs(() => {
         for (let k = 0; k < calls; k++) b.totals[name] = b.repository.list(query).total;
       });
