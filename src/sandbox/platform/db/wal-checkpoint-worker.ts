@@ -7,19 +7,54 @@
 // WAL that SQLite replays at the next open, as with the main thread's own
 // checkpoints.
 import Database from 'better-sqlite3';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { endianness } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { checkpointerCounters, type CheckpointerData, type CheckpointerMessage } from './wal-checkpointer-protocol.js';
 
-const { file, intervalMs, walFramesLimit, counters } = workerData as CheckpointerData;
+const { file, intervalMs, framesPerCheckpoint, walFramesLimit, counters } = workerData as CheckpointerData;
 const db = new Database(file, { fileMustExist: true });
 // Per connection: the checkpoint syncs the WAL before it copies and the database after, as the main connection's did.
 db.pragma('synchronous = NORMAL');
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 const shared = new Int32Array(counters);
 let relieving = false;
+let ticks = 0;
+
+/**
+ * Frames committed to the WAL and not yet copied, read from the WAL index
+ * (`<file>-shm`, SQLite's documented format, walformat.html: the header's
+ * `mxFrame` at byte 16, the checkpoint's `nBackfill` at 96, in this machine's
+ * byte order), so that a checkpoint runs per `framesPerCheckpoint` frames, as
+ * SQLite's own autocheckpoint does, and not on every tick: every checkpoint
+ * that copies the whole WAL lets the next commit start the WAL again, and that
+ * commit syncs the new WAL header on the event loop. Undefined when the index
+ * does not read as expected.
+ */
+const walIndex = { fd: -1, bytes: Buffer.alloc(100) };
+function framesNotCopied(): number | undefined {
+  try {
+    if (walIndex.fd < 0) walIndex.fd = openSync(`${file}-shm`, 'r');
+    if (readSync(walIndex.fd, walIndex.bytes, 0, 100, 0) < 100) return undefined;
+  } catch {
+    return undefined;
+  }
+  const b = walIndex.bytes;
+  const u32 = (at: number) => (endianness() === 'LE' ? b.readUInt32LE(at) : b.readUInt32BE(at));
+  if (u32(0) !== 3007000 || b[12] !== 1) return undefined;
+  Atomics.add(shared, checkpointerCounters.indexReads, 1);
+  return Math.max(0, u32(16) - u32(96));
+}
 
 function send(message: CheckpointerMessage): void {
   parentPort?.postMessage(message);
+}
+
+function tick(): void {
+  ticks++;
+  const waiting = framesNotCopied();
+  // Without the index's figures: a checkpoint every tenth tick.
+  if (waiting === undefined ? ticks % 10 === 0 : waiting >= framesPerCheckpoint) checkpointOnce();
 }
 
 function checkpointOnce(): void {
@@ -41,10 +76,11 @@ function checkpointOnce(): void {
   }
 }
 
-const timer = setInterval(checkpointOnce, intervalMs);
+const timer = setInterval(tick, intervalMs);
 parentPort?.on('message', (message: CheckpointerMessage) => {
   if (message.kind !== 'close') return;
   clearInterval(timer);
+  if (walIndex.fd >= 0) closeSync(walIndex.fd);
   db.close();
   parentPort?.close();
 });

@@ -2,8 +2,10 @@
 export interface CheckpointerData {
   /** The database file. */
   file: string;
-  /** Milliseconds between two PASSIVE checkpoints. */
+  /** Milliseconds between two looks at the WAL index. */
   intervalMs: number;
+  /** Frames committed and not yet copied that make a PASSIVE checkpoint. */
+  framesPerCheckpoint: number;
   /** WAL frames past which the main connection's own autocheckpoint is asked back until the WAL starts again. */
   walFramesLimit: number;
   /** A SharedArrayBuffer of `checkpointerCounters.length` Int32s the thread counts in. */
@@ -14,4 +16,4 @@ export interface CheckpointerData {
 export type CheckpointerMessage = { kind: 'ready' } | { kind: 'autocheckpoint'; pages: number } | { kind: 'close' };
 
 /** Index of each count in `CheckpointerData.counters`. */
-export const checkpointerCounters = { checkpoints: 0, walFrames: 1, reliefs: 2, length: 3 } as const;
+export const checkpointerCounters = { checkpoints: 0, walFrames: 1, reliefs: 2, indexReads: 3, length: 4 } as const;

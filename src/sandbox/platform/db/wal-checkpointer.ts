@@ -12,6 +12,8 @@ export interface CheckpointerStats {
   walFrames: number;
   /** Times the WAL passed its limit and the main connection checkpointed itself. */
   reliefs: number;
+  /** Looks at the WAL index that read its figures. */
+  indexReads: number;
 }
 
 export interface WalCheckpointer {
@@ -25,8 +27,10 @@ export interface WalCheckpointer {
 export interface WalCheckpointerOptions {
   /** The compiled thread (wal-checkpoint-worker.js beside this file); tests pass the built one. */
   script?: URL;
-  /** Milliseconds between two checkpoints. Default 100: about as many frames a checkpoint as SQLite's own 1,000 pages at 1,500 creations a second. */
+  /** Milliseconds between two looks at the WAL index. Default 10. */
   intervalMs?: number;
+  /** Frames committed and not yet copied that make a checkpoint. Default 1,000, as SQLite's own autocheckpoint. */
+  framesPerCheckpoint?: number;
   /** WAL frames past which the main connection checkpoints once itself. Default 32,768 (128 MiB of 4 KiB pages). */
   walFramesLimit?: number;
 }
@@ -36,8 +40,8 @@ const ownAutocheckpointPages = 1000;
 
 /**
  * Moves a file database's WAL checkpoints off the event loop: a worker thread
- * with its own connection runs `PRAGMA wal_checkpoint(PASSIVE)` every
- * `intervalMs`, and once it has started the main connection's autocheckpoint
+ * with its own connection runs `PRAGMA wal_checkpoint(PASSIVE)` once
+ * `framesPerCheckpoint` frames wait to be copied, and once it has started the main connection's autocheckpoint
  * is turned off. Until then, if the thread fails, and when the WAL passes
  * `walFramesLimit` (commits that never pause leave the copy always a little
  * behind, and the WAL starts again only from a write that finds every frame
@@ -56,7 +60,8 @@ export function startWalCheckpointer(
   const counters = new SharedArrayBuffer(checkpointerCounters.length * Int32Array.BYTES_PER_ELEMENT);
   const workerData: CheckpointerData = {
     file,
-    intervalMs: options.intervalMs ?? 100,
+    intervalMs: options.intervalMs ?? 10,
+    framesPerCheckpoint: options.framesPerCheckpoint ?? ownAutocheckpointPages,
     walFramesLimit: options.walFramesLimit ?? 32_768,
     counters,
   };
@@ -88,6 +93,7 @@ export function startWalCheckpointer(
       checkpoints: Atomics.load(shared, checkpointerCounters.checkpoints),
       walFrames: Atomics.load(shared, checkpointerCounters.walFrames),
       reliefs: Atomics.load(shared, checkpointerCounters.reliefs),
+      indexReads: Atomics.load(shared, checkpointerCounters.indexReads),
     }),
     close: () => {
       if (closed) return;
