@@ -114,7 +114,9 @@ export function expandEnvelope(
     ...(notification ? { notification } : {}),
     ...(returnUrl !== undefined ? { returnUrl } : {}),
     ...(eventNotification ? { eventNotification: { ...eventNotification, url: sub(eventNotification.url) } } : {}),
-    ...(customFields ? { customFields: packedMap(customFields, (f) => ({ name: sub(f.name), value: sub(f.value) })) } : {}),
+    ...(customFields
+      ? { customFields: packedMap(customFields, (f) => ({ name: sub(f.name), value: sub(f.value) })) }
+      : {}),
     kind: definition
       ? 'documents'
       : raw.templates !== undefined
@@ -129,7 +131,9 @@ export function expandEnvelope(
     recipients: packedMap(writtenRecipients(raw.recipients), (written, i) => expandRecipient(written, i, values)),
     ...(raw.templateId !== undefined && !definition ? { templateId: sub(raw.templateId) } : {}),
     ...(raw.template !== undefined && !definition ? { templateKey: sub(raw.template) } : {}),
-    templateRoles: raw.templateRoles?.length ? packedMap(raw.templateRoles, (r, i) => expandRole(r, i, values)) : none(),
+    templateRoles: raw.templateRoles?.length
+      ? packedMap(raw.templateRoles, (r, i) => expandRole(r, i, values))
+      : none(),
   };
 
   return {
