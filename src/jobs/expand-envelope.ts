@@ -17,6 +17,7 @@ import type {
   TemplateRef,
 } from './model.js';
 import type { RawEnvelope, RawEnvelopeDefaults, RawNotification, RawPlace, RawRadio, RawTab } from './raw-job.js';
+import { packedMap } from './packed-map.js';
 import { writtenTabs } from './written-tabs.js';
 import { writtenRecipients } from './written-recipients.js';
 import { makeSecret } from '../secret.js';
@@ -64,7 +65,7 @@ export function expandEnvelope(
   // two objects a row were made, held through their chunk's checks, and dropped for the shared ones.
   let documents = shared.documents;
   if (!documents) {
-    documents = (raw.documents ?? []).map((d, i) => {
+    documents = packedMap(raw.documents ?? [], (d, i) => {
       const file = sub(d.file);
       let path = shared.paths.get(file);
       if (path === undefined) {
@@ -113,7 +114,9 @@ export function expandEnvelope(
     ...(notification ? { notification } : {}),
     ...(returnUrl !== undefined ? { returnUrl } : {}),
     ...(eventNotification ? { eventNotification: { ...eventNotification, url: sub(eventNotification.url) } } : {}),
-    ...(customFields ? { customFields: customFields.map((f) => ({ name: sub(f.name), value: sub(f.value) })) } : {}),
+    ...(customFields
+      ? { customFields: packedMap(customFields, (f) => ({ name: sub(f.name), value: sub(f.value) })) }
+      : {}),
     kind: definition
       ? 'documents'
       : raw.templates !== undefined
@@ -125,10 +128,12 @@ export function expandEnvelope(
       ? { templateRefs: raw.templates.map((ref) => templateRefOf(sub(ref))) }
       : {}),
     documents,
-    recipients: writtenRecipients(raw.recipients).map((written, i) => expandRecipient(written, i, values)),
+    recipients: packedMap(writtenRecipients(raw.recipients), (written, i) => expandRecipient(written, i, values)),
     ...(raw.templateId !== undefined && !definition ? { templateId: sub(raw.templateId) } : {}),
     ...(raw.template !== undefined && !definition ? { templateKey: sub(raw.template) } : {}),
-    templateRoles: raw.templateRoles?.length ? raw.templateRoles.map((r, i) => expandRole(r, i, values)) : none(),
+    templateRoles: raw.templateRoles?.length
+      ? packedMap(raw.templateRoles, (r, i) => expandRole(r, i, values))
+      : none(),
   };
 
   return {
@@ -208,7 +213,7 @@ function none<T>(): T[] {
 
 function tabsOf(written: ReturnType<typeof writtenTabs>, v: RowValues, role = false): ResolvedTab[] {
   if (written.length === 0) return none();
-  return written.map(({ kind, tab, written: at }) => resolvedTab(kind.name, tab, at, v, role));
+  return packedMap(written, ({ kind, tab, written: at }) => resolvedTab(kind.name, tab, at, v, role));
 }
 
 /** A place with `${...}` substituted: by anchor, else by position (unless `optional`, a role's tab filled by label). */
@@ -266,7 +271,7 @@ function resolvedTab(
   }
   if (fields) resolved.fields = fields;
   if ('listItems' in entry.fields && tab.listItems)
-    resolved.listItems = tab.listItems.map((item) => {
+    resolved.listItems = packedMap(tab.listItems, (item) => {
       const out: ResolvedListItem = { text: sub(item.text) };
       const itemValue = text(item.value);
       if (itemValue !== undefined) out.value = itemValue;
@@ -275,7 +280,7 @@ function resolvedTab(
       return out;
     });
   if (radio && tab.radios)
-    resolved.radios = tab.radios.map((r) => {
+    resolved.radios = packedMap(tab.radios, (r) => {
       const out: ResolvedRadio = { place: tabPlace(r, documentId, false, v)!, value: sub(r.value) };
       let radioFields: Record<string, string> | undefined;
       for (const field of radioFieldNames) {

@@ -54,13 +54,23 @@ const turnEvery = 16;
 
 interface Entry {
   /** Its facts once read (or being read, pdf-lib deciding); undefined while the worker may still take it. */
-  result?: Promise<PdfFactsResult>;
+  result: Promise<PdfFactsResult> | undefined;
   /** Who waits for a file the worker is reading. */
-  waiting?: (result: Promise<PdfFactsResult>) => void;
+  waiting: ((result: Promise<PdfFactsResult>) => void) | undefined;
   /** Its batch and place there, once sent to the worker. */
-  batch?: Batch;
-  index?: number;
+  batch: Batch | undefined;
+  index: number;
 }
+
+/**
+ * Every entry made with all its fields, in one order: entries whose fields
+ * were added as they came (result, then batch, or batch then result) had
+ * hidden classes of their own, and the optimised code of the checking loop
+ * that reads them was thrown away and compiled again for each new one
+ * (issue 37: `--trace-deopt`, "wrong map" in whenRead inlined into the
+ * chunk's checks).
+ */
+const newEntry = (): Entry => ({ result: undefined, waiting: undefined, batch: undefined, index: -1 });
 
 interface Batch {
   id: number;
@@ -102,12 +112,12 @@ export function pdfFactsReader(): PdfFactsReader {
   /** Takes a file the worker has not taken: true when this thread is to read it. */
   const take = (entry: Entry): boolean =>
     entry.result === undefined &&
-    (entry.batch === undefined || Atomics.compareExchange(entry.batch.taken, entry.index!, 0, 1) === 0);
+    (entry.batch === undefined || Atomics.compareExchange(entry.batch.taken, entry.index, 0, 1) === 0);
 
   const read = ((path: string) => {
     let entry = cache.get(path);
     if (!entry) {
-      entry = {};
+      entry = newEntry();
       cache.set(path, entry);
     }
     if (take(entry)) settled(entry, readPdfFacts(path));
@@ -176,7 +186,7 @@ export function pdfFactsReader(): PdfFactsReader {
 
   read.prefetch = (path) => {
     if (cache.has(path)) return;
-    cache.set(path, {});
+    cache.set(path, newEntry());
     pending.push(path);
     prefetched = true;
     if (!worker && !workerFailed && cache.size >= workerThreshold) start();

@@ -274,7 +274,7 @@ export function cheapPageSizes(bytes: Buffer, scan?: PdfScan): Array<{ width: nu
 
   const sizes: Array<{ width: number; height: number }> = [];
   const visited = new Set<number>();
-  const walk = (id: number, box: number[] | undefined, rotate: number, depth: number): boolean => {
+  const walk = (id: number, box: PageSize | undefined, rotate: number, depth: number): boolean => {
     if (depth > 64 || visited.has(id)) return false;
     visited.add(id);
     const dict = objects.get(id);
@@ -292,8 +292,7 @@ export function cheapPageSizes(bytes: Buffer, scan?: PdfScan): Array<{ width: nu
       return true;
     }
     if (!/\/Type\s*\/Page\b/.test(dict) || !useBox) return false;
-    const width = Math.abs(useBox[2]! - useBox[0]!);
-    const height = Math.abs(useBox[3]! - useBox[1]!);
+    const { width, height } = useBox;
     sizes.push(Math.round(useRotate / 90) % 2 !== 0 ? { width: height, height: width } : { width, height });
     return true;
   };
@@ -301,12 +300,27 @@ export function cheapPageSizes(bytes: Buffer, scan?: PdfScan): Array<{ width: nu
   return sizes.length === Number(count[1]) ? sizes : undefined;
 }
 
-/** undefined: no /MediaBox here; null: one we cannot read cheaply (indirect). */
-function readBox(dict: string): number[] | undefined | null {
+interface PageSize {
+  width: number;
+  height: number;
+}
+
+/**
+ * A /MediaBox's width and height. undefined: no /MediaBox here; null: one
+ * we cannot read cheaply (indirect). Not the four numbers as an array: an
+ * array of whole numbers and one with a fraction (595.28) are two kinds of
+ * array to V8, and the page walk's optimised code was thrown away when the
+ * second came (issue 37, `--trace-deopt`).
+ */
+function readBox(dict: string): PageSize | undefined | null {
   const at = dict.indexOf('/MediaBox');
   if (at < 0) return undefined;
   const match = /^\/MediaBox\s*\[\s*(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s*\]/.exec(dict.slice(at));
-  return match ? match.slice(1, 5).map(Number) : null;
+  if (!match) return null;
+  return {
+    width: Math.abs(Number(match[3]) - Number(match[1])),
+    height: Math.abs(Number(match[4]) - Number(match[2])),
+  };
 }
 
 function unpackObjectStream(
@@ -339,7 +353,9 @@ function unpackObjectStream(
       return false;
     }
   }
-  const header = content.slice(0, Number(first[1])).trim().split(/\s+/).map(Number);
+  // By push, not split(…).map(Number): map's array changes hidden class once this function is optimised (packed-map.ts).
+  const header: number[] = [];
+  for (const field of content.slice(0, Number(first[1])).trim().split(/\s+/)) header.push(Number(field));
   const count = Number(n[1]);
   for (let i = 0; i < count; i++) {
     const id = header[2 * i];

@@ -1,4 +1,5 @@
 import type { ResolvedDocument } from './model.js';
+import { packedMap } from './packed-map.js';
 
 /**
  * One object for each distinct document of a load, and one list for each
@@ -18,11 +19,11 @@ export class SharedDocuments {
     // Generation): such a list is never shared, or every row would send the
     // first row's salary.
     if (documents.some((d) => d.docGenFormFields !== undefined)) return documents;
-    const keys = documents.map(keyOf);
+    const keys = packedMap(documents, keyOf);
     const listKey = keys.join('\u0001');
     const list = this.#lists.get(listKey);
     if (list) return list;
-    const shared = documents.map((d, i) => {
+    const shared = packedMap(documents, (d, i) => {
       const seen = this.#documents.get(keys[i]!);
       if (seen) return seen;
       this.#documents.set(keys[i]!, d);

@@ -1,4 +1,5 @@
-import { strFromU8, unzipSync } from 'fflate';
+import { createRequire } from 'node:module';
+import type * as Fflate from 'fflate';
 import { renditionLimits } from './rendition-limits.js';
 import { paragraphsOf, tagsOf } from './docx-tags.js';
 import { RenditionError } from './rendition-error.js';
@@ -16,6 +17,14 @@ export interface MergeField {
   /** A table row's fields, in order of appearance (empty for a text field). */
   columns: string[];
 }
+
+/**
+ * fflate, loaded the first time a DOCX is unpacked: importing it builds its
+ * inflate tables at once (20–60 ms of CPU), and every `validate` and `run`
+ * loads this module, while few jobs have a Word letter (issue 37: start-up).
+ */
+let fflate: typeof Fflate | undefined;
+const zip = (): typeof Fflate => (fflate ??= createRequire(import.meta.url)('fflate') as typeof Fflate);
 
 /** The parts of a DOCX whose text DocuSign merges: the body, headers, footers, footnotes and endnotes. */
 export const MERGED_PART = /^word\/(?:document|header\d*|footer\d*|footnotes|endnotes)\.xml$/;
@@ -40,7 +49,7 @@ export function mergedParts(bytes: Uint8Array, budget: ZipBudget = docxBudget): 
     );
   let files: Record<string, Uint8Array>;
   try {
-    files = unzipSync(bytes, { filter: (file) => MERGED_PART.test(file.name) });
+    files = zip().unzipSync(bytes, { filter: (file) => MERGED_PART.test(file.name) });
   } catch (error) {
     throw new RenditionError(`The DOCX cannot be read: ${(error as Error).message}.`, undefined, error);
   }
@@ -48,7 +57,7 @@ export function mergedParts(bytes: Uint8Array, budget: ZipBudget = docxBudget): 
   return new Map(
     Object.entries(files)
       .sort(([a], [b]) => partOrder(a) - partOrder(b) || a.localeCompare(b))
-      .map(([name, data]) => [name, strFromU8(data)]),
+      .map(([name, data]) => [name, zip().strFromU8(data)]),
   );
 }
 
