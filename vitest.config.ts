@@ -1,4 +1,6 @@
 import { defineConfig } from 'vitest/config';
+import { relative, sep } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { endToEndTestFiles } from './test/test-kinds.js';
 
 // Two projects (issue 10, item 7): `unit` runs in one process, in seconds;
@@ -28,6 +30,27 @@ const e2e = endToEndTestFiles(import.meta.dirname);
 // two projects, 34-40 s as one; every test the same.
 const split = process.argv.some((arg) => arg === '--project' || arg.startsWith('--project='));
 
+/**
+ * End-to-end files first, then vitest's own order. As one project, a clean
+ * clone (no timings cached) runs the largest files first, and the chaos
+ * files, small but long, started in the last minute and kept one worker
+ * busy after the other had finished (s48-suite, BENCHMARKS). Two projects
+ * ran e2e first by the projects' names.
+ */
+class EndToEndFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const isE2e = (file: TestSpecification) =>
+      e2eFiles.has(
+        relative(import.meta.dirname, file.moduleId)
+          .split(sep)
+          .join('/'),
+      );
+    return [...sorted.filter(isE2e), ...sorted.filter((file) => !isE2e(file))];
+  }
+}
+const e2eFiles = new Set(e2e);
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
@@ -36,6 +59,7 @@ export default defineConfig({
     // Two cores: keep parallel test files to two so timings stay sane.
     maxWorkers: 2,
     isolate: false,
+    sequence: { sequencer: EndToEndFirst },
     ...(split
       ? {
           projects: [
