@@ -108,7 +108,7 @@ export async function readCsvRows(path: string, shownAs: string): Promise<CsvRes
     };
   }
   const unread: Array<string[] | undefined> = records;
-  const keptRows = keptRecords(text, delimiter, starts.length === records.length ? offsets : undefined);
+  const keptRows = keptRecords(text, delimiter, records.length, starts.length === records.length ? offsets : undefined);
   const rows: CsvRows = {
     length: records.length - 1,
     take(index, keep = false) {
@@ -151,6 +151,7 @@ const copied = 2;
 function keptRecords(
   text: string,
   delimiter: string,
+  count: number,
   offsets: number[] | undefined,
 ): {
   /** What to hold for record `r` (1-based among data rows, 0 the header) from now on: its cells, or nothing when they are in the text. */
@@ -159,7 +160,7 @@ function keptRecords(
   cells(r: number): string[] | undefined;
   forget(r: number): void;
 } {
-  const how = new Uint8Array(offsets?.length ?? 0);
+  const how = new Uint8Array(count);
   const split = (r: number): string[] | undefined => {
     if (!offsets || r >= offsets.length) return undefined;
     let end = r + 1 < offsets.length ? offsets[r + 1]! : text.length;
@@ -173,12 +174,12 @@ function keptRecords(
       if (how[r] === copied) return cells;
       const again = split(r);
       const same = again !== undefined && again.length === cells.length && again.every((c, i) => c === cells[i]);
-      if (r < how.length) how[r] = same ? fromText : copied;
+      how[r] = same ? fromText : copied;
       return same ? undefined : cells.slice();
     },
     cells: (r) => (how[r] === fromText ? split(r) : undefined),
     forget(r) {
-      if (r < how.length) how[r] = notKept;
+      how[r] = notKept;
     },
   };
 }
