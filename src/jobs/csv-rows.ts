@@ -42,7 +42,7 @@ export async function readCsvRows(path: string, shownAs: string): Promise<CsvRes
   if (!read.ok) return { ...read, line: 1, column: 1 };
   const source = read.source;
   const text = source.text;
-  const starts = recordStarts(text);
+  const { lines: starts, offsets } = recordStarts(text);
   if (starts.length - 1 > limits.forEachRows) {
     // Refused before parsing: a huge file costs one scan, not a full parse.
     return {
@@ -108,18 +108,17 @@ export async function readCsvRows(path: string, shownAs: string): Promise<CsvRes
     };
   }
   const unread: Array<string[] | undefined> = records;
-  // Rows kept (a streamed run's) are kept as exact copies: csv-parse's grow as their cells are
-  // pushed, and such a row of three cells held some 300 bytes of spare room for the whole run.
-  const kept = new Uint8Array(records.length);
+  const keptRows = keptRecords(text, delimiter, records.length, starts.length === records.length ? offsets : undefined);
   const rows: CsvRows = {
     length: records.length - 1,
     take(index, keep = false) {
-      let record = unread[index + 1];
+      const r = index + 1;
+      const record = unread[r] ?? keptRows.cells(r);
       if (!record) throw new Error(`CSV row ${index + 1} of ${shownAs} taken twice`);
-      if (!keep) unread[index + 1] = undefined;
-      else if (kept[index + 1] === 0) {
-        kept[index + 1] = 1;
-        record = unread[index + 1] = record.slice();
+      if (keep) unread[r] = keptRows.keep(r, record);
+      else {
+        unread[r] = undefined;
+        keptRows.forget(r);
       }
       // No prototype: a column named __proto__ or constructor is a column like any other.
       const values = Object.create(null) as Record<string, string>;
@@ -135,12 +134,63 @@ export async function readCsvRows(path: string, shownAs: string): Promise<CsvRes
   return { ok: true, columns, rows, source };
 }
 
+/** How a row kept for taking again is held: by nothing more than where it is in the text, else a copy of its cells. */
+const notKept = 0;
+const fromText = 1;
+const copied = 2;
+
 /**
- * 1-based line on which each record starts, skipping empty lines as
- * csv-parse's skip_empty_lines does and honouring quoted newlines.
+ * The rows kept to be taken again (a streamed run's, issue 37): a row is
+ * its place in the CSV text (held anyway, for diagnostics), split again
+ * when taken, if splitting it gives exactly csv-parse's cells (no quotes:
+ * the cells are the text between delimiters); else an exact copy of its
+ * cells (csv-parse's grow as their cells are pushed, and such a row of
+ * three cells held some 300 bytes of spare room). At 100,000 rows, an
+ * array and its strings a row (~230 bytes) less for the whole run.
  */
-function recordStarts(text: string): number[] {
+function keptRecords(
+  text: string,
+  delimiter: string,
+  count: number,
+  offsets: number[] | undefined,
+): {
+  /** What to hold for record `r` (1-based among data rows, 0 the header) from now on: its cells, or nothing when they are in the text. */
+  keep(r: number, cells: string[]): string[] | undefined;
+  /** The cells of record `r` kept as its place in the text; undefined if it is not. */
+  cells(r: number): string[] | undefined;
+  forget(r: number): void;
+} {
+  const how = new Uint8Array(count);
+  const split = (r: number): string[] | undefined => {
+    if (!offsets || r >= offsets.length) return undefined;
+    let end = r + 1 < offsets.length ? offsets[r + 1]! : text.length;
+    while (end > offsets[r]! && (text.charCodeAt(end - 1) === 10 || text.charCodeAt(end - 1) === 13)) end--;
+    const line = text.slice(offsets[r], end);
+    return line.includes('"') ? undefined : line.split(delimiter);
+  };
+  return {
+    keep(r, cells) {
+      if (how[r] === fromText) return undefined;
+      if (how[r] === copied) return cells;
+      const again = split(r);
+      const same = again !== undefined && again.length === cells.length && again.every((c, i) => c === cells[i]);
+      how[r] = same ? fromText : copied;
+      return same ? undefined : cells.slice();
+    },
+    cells: (r) => (how[r] === fromText ? split(r) : undefined),
+    forget(r) {
+      how[r] = notKept;
+    },
+  };
+}
+
+/**
+ * 1-based line and offset in the text at which each record starts, skipping
+ * empty lines as csv-parse's skip_empty_lines does and honouring quoted newlines.
+ */
+function recordStarts(text: string): { lines: number[]; offsets: number[] } {
   const starts: number[] = [];
+  const offsets: number[] = [];
   let line = 1;
   let quoted = false;
   let atLineStart = true;
@@ -155,6 +205,7 @@ function recordStarts(text: string): number[] {
         continue;
       }
       starts.push(line);
+      offsets.push(i);
     }
     if (ch === 34) quoted = !quoted;
     else if (ch === 10) {
@@ -162,7 +213,7 @@ function recordStarts(text: string): number[] {
       atLineStart = !quoted;
     }
   }
-  return starts;
+  return { lines: starts, offsets };
 }
 
 /** The delimiter of the header line: the most frequent of `,` `;` and tab outside quotes; `,` when none. */

@@ -92,9 +92,8 @@ export async function makePlan(inputs: PlanInputs): Promise<Plan> {
         templates.add(envelope.templateId);
       for (const ref of envelope.templateRefs ?? [])
         if (ref.key === undefined && ref.templateId) templates.add(ref.templateId);
-      const item = shareRepeats(decideEnvelope(envelope, sources), repeats);
+      const item = shareRepeats(decideEnvelope(envelope, sources, inputs.keepItems === true), repeats);
       if (item.steps.includes('draft') && inputs.arbitrate) drafts += 1;
-      if (inputs.keepItems) item.envelope = envelope;
       items.push(item);
     }
   }

@@ -176,7 +176,7 @@ export class WorkItems {
    * Runs `items` (a slot is emptied once its item started, when the run
    * releases them), then reports what a stopped run did not start.
    */
-  async run(items: Array<WorkItem | undefined>): Promise<void> {
+  async run(items: WorkList): Promise<void> {
     const ctx = this.#ctx;
     const { callBudget } = ctx;
     // Calls the items in flight may still make, so the budget keeps room for them to finish.
@@ -190,7 +190,7 @@ export class WorkItems {
     const stopped = () => ctx.interrupted() || callBudget.exhausted || this.outputFailure !== undefined;
     // Calls of the items not started yet, for saying how long a spread run still needs.
     let callsLeft = 0;
-    for (const item of present(items)) callsLeft += callsOf(item);
+    for (const item of items) callsLeft += callsOf(item);
     const waitForNextWindow = async (): Promise<boolean> => {
       // The items in flight end first: their answers' headers say when the service's window resets, and
       // none is left answering from the old window once the new one is open (nor holding calls of it).
@@ -209,7 +209,7 @@ export class WorkItems {
       return true;
     };
     await scheduleLazily(
-      withinBudget(present(items), async (item) => {
+      withinBudget(items, async (item) => {
         // Reserved when the item is taken, not when its task starts: the next item is taken before that.
         let allowed = callBudget.canStart(callsOf(item), reserved);
         if (!allowed && callBudget.spreads && (await waitForNextWindow())) {
@@ -226,7 +226,7 @@ export class WorkItems {
       ctx.inProgress,
       async (item) => {
         try {
-          if (ctx.release) items[item.index + (item.kind === 'envelope' ? ctx.accountCount : 0)] = undefined;
+          if (ctx.release) items.release(item);
           if (item.kind === 'envelope') await this.#runEnvelope(item);
           else await this.runAccount(item);
         } finally {
@@ -242,7 +242,7 @@ export class WorkItems {
     if (stopped()) {
       if (ctx.interrupted()) ctx.emit({ type: 'interrupt' });
       else if (callBudget.exhausted) ctx.emit({ type: 'budget', callBudget: callBudget.report() });
-      reportNotStarted(present(items), ctx.collector, ctx.emit);
+      reportNotStarted(items, ctx.collector, ctx.emit);
     }
   }
 }
@@ -252,21 +252,52 @@ export class WorkItems {
  * reads best that way), then envelopes, in file order, each numbered in its
  * kind: the summary keeps results in that order.
  */
-export function workItems(plan: Plan): WorkItem[] {
-  const accounts: WorkItem[] = [];
-  const envelopes: WorkItem[] = [];
+export function workItems(plan: Plan): WorkList {
+  const accounts: Array<WorkItem | undefined> = [];
+  const envelopes: Array<(EnvelopePlan & { envelope: ResolvedEnvelope }) | undefined> = [];
   for (const item of plan.items) {
     if (item.kind === 'account' && item.account)
       accounts.push({ kind: 'account', plan: { ...item, account: item.account }, index: accounts.length });
     else if (item.kind === 'envelope' && item.envelope)
       // The plan's own item, not a copy (one object less an envelope, at 100,000 rows): it has its envelope.
-      envelopes.push({
-        kind: 'envelope',
-        plan: item as EnvelopePlan & { envelope: ResolvedEnvelope },
-        index: envelopes.length,
-      });
+      envelopes.push(item as EnvelopePlan & { envelope: ResolvedEnvelope });
   }
-  return [...accounts, ...envelopes];
+  return new WorkList(accounts, envelopes);
+}
+
+/**
+ * The work items of a run, in order: accounts, then envelopes. An
+ * envelope's item is made when it is taken (issue 37: at 100,000 rows, not
+ * an object each held from the plan's end to its start), and each item is
+ * let go once started when the run releases its envelopes.
+ */
+export class WorkList implements Iterable<WorkItem> {
+  readonly #accounts: Array<WorkItem | undefined>;
+  readonly #envelopes: Array<(EnvelopePlan & { envelope: ResolvedEnvelope }) | undefined>;
+
+  constructor(
+    accounts: Array<WorkItem | undefined>,
+    envelopes: Array<(EnvelopePlan & { envelope: ResolvedEnvelope }) | undefined>,
+  ) {
+    this.#accounts = accounts;
+    this.#envelopes = envelopes;
+  }
+
+  /** The items not let go, accounts first; an envelope's made as it is reached. */
+  *[Symbol.iterator](): Generator<WorkItem> {
+    for (const item of this.#accounts) if (item) yield item;
+    const envelopes = this.#envelopes;
+    for (let index = 0; index < envelopes.length; index++) {
+      const plan = envelopes[index];
+      if (plan) yield { kind: 'envelope', plan, index };
+    }
+  }
+
+  /** Lets the item go: it is no longer among the list's. */
+  release(item: WorkItem): void {
+    if (item.kind === 'envelope') this.#envelopes[item.index] = undefined;
+    else this.#accounts[item.index] = undefined;
+  }
 }
 
 /** A run that stopped (interrupted, budget spent, a write refused): every item it did not start is reported not started. */

@@ -243,9 +243,9 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
           runId,
         });
       // After the bulk phase (it decides again for the envelopes it sent); the accounts run first are done.
-      const items = workItems(plan).map((item) =>
-        item.kind === 'account' && ranFirst.has(item.plan.identity) ? undefined : item,
-      );
+      const items = workItems(plan);
+      if (ranFirst.size > 0)
+        for (const item of items) if (item.kind === 'account' && ranFirst.has(item.plan.identity)) items.release(item);
       // The work items hold the envelopes now, each let go once started.
       if (release) releasePlannedEnvelopes(plan);
       await work.run(items);

@@ -35,6 +35,39 @@ describe('readCsvRows', () => {
     expect(() => result.rows.take(1)).toThrow(/taken twice/);
   });
 
+  it("gives a row kept to be taken again (a streamed run's) exactly its cells each time, quoted or not", async () => {
+    // Rows without quotes are kept as their place in the text and split again; the others as copies.
+    const lines = [
+      'id;name;note',
+      '1;Ann;plain',
+      '',
+      '2;"Bob; Jr";"said ""hi"""',
+      '3;;trailing space ',
+      '4;"Dee',
+      'Dot";x',
+      '5;Eve;',
+      '6;Fay;last',
+    ];
+    for (const newline of ['\n', '\r\n']) {
+      const text = lines.join(newline);
+      const kept = await rows(text);
+      const once = await rows(text);
+      if (!kept.ok || !once.ok) throw new Error('the CSV did not read');
+      const expected = Array.from({ length: once.rows.length }, (_, i) => once.rows.take(i));
+      expect(expected.map((r) => r.values['note'])).toEqual(['plain', 'said "hi"', 'trailing space ', 'x', '', 'last']);
+      for (let i = 0; i < kept.rows.length; i++) {
+        const first = kept.rows.take(i, true);
+        const again = kept.rows.take(i, true);
+        const last = kept.rows.take(i);
+        for (const row of [first, again, last]) {
+          expect({ ...row.values }).toEqual({ ...expected[i]!.values });
+          expect(row.line).toBe(expected[i]!.line);
+        }
+        expect(() => kept.rows.take(i)).toThrow(/taken twice/);
+      }
+    }
+  });
+
   it('reports rows of the wrong length, empty files and repeated columns as SR_CSV_INVALID', async () => {
     const ragged = await rows('a,b\n1,2\n3\n');
     expect(ragged).toMatchObject({ ok: false, code: 'SR_CSV_INVALID', line: 3 });

@@ -20,15 +20,18 @@ function plain(envelope: ResolvedEnvelope): Record<string, unknown> {
   return JSON.parse(JSON.stringify(full)) as Record<string, unknown>;
 }
 
-function writeJob(rows: number): void {
+function writeJob(rows: number, newline = '\n'): void {
   rmSync(work, { recursive: true, force: true });
   mkdirSync(join(work, 'docs'), { recursive: true });
   writeFileSync(join(work, 'docs/a.pdf'), readFileSync(join(repoRoot, 'examples/docs/offer-letter.pdf')));
   writeFileSync(join(work, 'docs/b.pdf'), readFileSync(join(repoRoot, 'examples/docs/company-handbook.pdf')));
   const lines = ['id,name,status,letter'];
   for (let i = 1; i <= rows; i++)
-    lines.push(`${i},Person ${i},${i % 7 === 0 ? 'created' : ''},${i % 2 ? 'a' : 'b'}.pdf`);
-  writeFileSync(join(work, 'people.csv'), `${lines.join('\n')}\n`);
+    // Some cells quoted: a row with quotes is kept as a copy of its cells, the others as their place in the text.
+    lines.push(
+      `${i},${i % 5 === 3 ? `"Doe, ${i}"` : `Person ${i}`},${i % 7 === 0 ? 'created' : ''},${i % 2 ? 'a' : 'b'}.pdf`,
+    );
+  writeFileSync(join(work, 'people.csv'), `${lines.join(newline)}${newline}`);
   writeFileSync(
     join(work, 'job.yaml'),
     [
@@ -72,7 +75,7 @@ describe('a streamed load (signrun run)', () => {
     // Several chunks, the last one short.
     chunkOfRows.streamed = 8;
     try {
-      writeJob(21);
+      writeJob(21, '\r\n');
       const streamed = await loadJobs([work], { cwd: work, env: {}, streamRows: true });
       const loaded = await loadJobs([work], { cwd: work, env: {} });
       if (!streamed.ok || !loaded.ok) throw new Error('the job did not load');
