@@ -212,7 +212,7 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
         delay: options.timing?.delay ?? realTiming.delay,
         interrupted,
         // --concurrency bounds the requests in flight; drafts waiting for their confirmation hold none (run-work-items.ts).
-        inProgress: arbitrate ? concurrency * 4 : concurrency,
+        inProgress: envelopesInProgress(concurrency, arbitrate, options.signingUrls),
         callBudget,
         release,
         accountCount,
@@ -344,6 +344,19 @@ async function refuseUnsendable(
   problems.push(...(await resolveBrandNames(all, account, pendingBrands)).problems);
   problems.push(...templateHomeProblems(all, jobs, account.accountId));
   if (problems.length > 0) throw new PreflightError(problems);
+}
+
+/**
+ * Envelopes in progress at once. Without confirmations, one per connection.
+ * With them, a draft waits for its gathered listing holding no connection:
+ * at send an envelope holds one for four of its five round trips and 4 × C
+ * keep the C connections busy; on demand it holds one for two of three plus
+ * the wait, and 4 × C left about 2 of 16 connections idle, 8 × C about 1
+ * (BENCHMARKS.md, s47-speed-runner and s48-runner).
+ */
+function envelopesInProgress(concurrency: number, arbitrate: boolean, signingUrls: SigningUrls | undefined): number {
+  if (!arbitrate) return concurrency;
+  return concurrency * (signingUrls === 'on-demand' ? 8 : 4);
 }
 
 /**

@@ -302,6 +302,30 @@ describe('run (library) against the sandbox', () => {
     expect(summary.envelopes).toHaveLength(12);
   });
 
+  it('on demand keeps eight envelopes in progress per connection, at send four', async () => {
+    // Most envelopes in progress at once, from the run's own start and done events.
+    const mostInProgress = async (signingUrls: 'at-send' | 'on-demand') => {
+      let now = 0;
+      let most = 0;
+      const summary = await runCollected({
+        jobs: [job(Array.from({ length: 20 }, (_, i) => envelopeFixture(`${signingUrls}-${i}`)))],
+        target: target(),
+        outDir: await tempOut(),
+        concurrency: 1,
+        signingUrls,
+        onEvent: (e) => {
+          if (e.type === 'envelope:start') most = Math.max(most, ++now);
+          else if (e.type === 'envelope:done') now -= 1;
+        },
+      });
+      expect(summary.totals.envelopes.succeeded).toBe(20);
+      return most;
+    };
+    // On demand an envelope holds the connection for two calls of three round trips and its listing's wait.
+    expect(await mostInProgress('on-demand')).toBe(8);
+    expect(await mostInProgress('at-send')).toBe(4);
+  });
+
   it('with releaseEnvelopes the run takes the envelopes over and still reports every one, in job-file order', async () => {
     const controller = new AbortController();
     const keys = Array.from({ length: 10 }, (_, i) => `rel-${i}`);
