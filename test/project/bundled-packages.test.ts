@@ -46,7 +46,8 @@ describe('the command line’s bundle', () => {
           pathToFileURL(path.join(dir, 'preload.mjs')).href,
           binPath,
           'validate',
-          'examples/embedded-signing.yaml',
+          // Word letters: fflate, which stays installed, is loaded to read them.
+          'examples/word-offer-letters.yaml',
         ],
         { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', LOADED_OUT: out } },
       );
@@ -54,8 +55,8 @@ describe('the command line’s bundle', () => {
       const fromNodeModules = (JSON.parse(readFileSync(out, 'utf8')) as string[])
         .map((file) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1])
         .filter((name): name is string => name !== undefined);
-      // What validate needs beyond the inlined ones is still loaded as installed (ajv's formats, for one).
-      expect(fromNodeModules.length).toBeGreaterThan(0);
+      // What validate needs beyond the inlined ones is still loaded as installed (fflate, for the letters).
+      expect(fromNodeModules).toContain('fflate');
       expect([...new Set(fromNodeModules.filter((name) => inlined.has(packageOf(name))))]).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
