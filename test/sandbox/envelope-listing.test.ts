@@ -1,12 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type SandboxDatabase } from '../../src/sandbox/platform/db/open-database.js';
-import {
-  envelopesRepository,
-  type CustomFieldRecord,
-  type EnvelopeRecord,
-  type EnvelopeQuery,
-} from '../../src/sandbox/esignature/envelopes/repository.js';
+import { envelopesRepository, type EnvelopeQuery } from '../../src/sandbox/esignature/envelopes/repository.js';
 import { envelopeListingSql } from '../../src/sandbox/esignature/envelopes/envelope-listing-sql.js';
+import { sentEnvelopeRecord as envelope, textCustomField as field } from './helpers/envelope-records.js';
 
 // The runner looks every envelope up by its identity custom field before
 // creating it (GET …/envelopes?from_date=2000-…&custom_field=signrun=<id>):
@@ -14,38 +10,6 @@ import { envelopeListingSql } from '../../src/sandbox/esignature/envelopes/envel
 const dbs: SandboxDatabase[] = [];
 afterEach(() => {
   for (const db of dbs.splice(0)) db.close();
-});
-
-function envelope(id: string, accountId: string, at: number): EnvelopeRecord {
-  return {
-    id,
-    accountId,
-    senderUserId: 'u',
-    status: 'sent',
-    emailSubject: 's',
-    emailBlurb: '',
-    templateId: null,
-    transactionId: null,
-    eventNotification: null,
-    createdAt: at,
-    sentAt: at,
-    deliveredAt: null,
-    completedAt: null,
-    declinedAt: null,
-    voidedAt: null,
-    voidedReason: null,
-    statusChangedAt: at,
-  };
-}
-
-const field = (name: string, value: string): CustomFieldRecord => ({
-  kind: 'text',
-  fieldId: '1',
-  name,
-  value,
-  show: 'false',
-  required: 'false',
-  listItems: null,
 });
 
 const t0 = Date.UTC(2026, 10, 21);

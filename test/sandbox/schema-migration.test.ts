@@ -10,6 +10,7 @@ import { templatesRepository } from '../../src/sandbox/esignature/templates/repo
 import { accountsRepository } from '../../src/sandbox/esignature/accounts/repository.js';
 import { permissionProfilesRepository } from '../../src/sandbox/esignature/permission-profiles/repository.js';
 import { groupsRepository } from '../../src/sandbox/esignature/groups/repository.js';
+import { sentEnvelopeRecord, textCustomField } from './helpers/envelope-records.js';
 
 // A data folder written before the sandbox routed every recipient kind
 // (schema version 1) stays readable: its recipients are signers without an
@@ -151,40 +152,7 @@ describe('schema migration', () => {
       ['e-new', 'a1', at + 60_000],
       ['e-other', 'a2', at + 60_000],
     ] as const) {
-      envelopes.insert(
-        {
-          id,
-          accountId: account,
-          senderUserId: 'u',
-          status: 'sent',
-          emailSubject: 's',
-          emailBlurb: '',
-          templateId: null,
-          transactionId: null,
-          eventNotification: null,
-          createdAt: time,
-          sentAt: time,
-          deliveredAt: null,
-          completedAt: null,
-          declinedAt: null,
-          voidedAt: null,
-          voidedReason: null,
-          statusChangedAt: time,
-        },
-        [],
-        [],
-        [
-          {
-            kind: 'text',
-            fieldId: '1',
-            name: 'signrunJob',
-            value: 'j',
-            show: 'false',
-            required: 'false',
-            listItems: null,
-          },
-        ],
-      );
+      envelopes.insert(sentEnvelopeRecord(id, account, time), [], [], [textCustomField('signrunJob', 'j')]);
     }
     made.exec(`
       DROP TRIGGER custom_fields_follow_status_time;
