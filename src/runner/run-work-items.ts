@@ -48,14 +48,13 @@ export interface WorkContext {
    * Envelopes in progress at once. --concurrency bounds the requests in
    * flight (the connection pool). When drafts are confirmed, an envelope
    * spends a while waiting for its batch's listing without holding a
-   * connection: four times as many envelopes in progress keep the
-   * connections busy meanwhile.
+   * connection: more envelopes in progress keep the connections busy
+   * meanwhile (run.ts, envelopesInProgress).
    */
   inProgress: number;
   callBudget: CallBudget;
   /** Each item is let go from the list once started (`releaseEnvelopes`). */
   release: boolean;
-  accountCount: number;
   envelopeCount: number;
   viewTtlSeconds: number;
   signingUrls?: SigningUrls;

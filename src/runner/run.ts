@@ -215,7 +215,6 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
         inProgress: envelopesInProgress(concurrency, arbitrate, options.signingUrls),
         callBudget,
         release,
-        accountCount,
         envelopeCount,
         ...workOptionsOf(options),
         ...(organizations
@@ -244,8 +243,12 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
         });
       // After the bulk phase (it decides again for the envelopes it sent); the accounts run first are done.
       const items = workItems(plan);
+      // Accounts come first in the list: the walk stops at the first envelope rather than make every envelope's item.
       if (ranFirst.size > 0)
-        for (const item of items) if (item.kind === 'account' && ranFirst.has(item.plan.identity)) items.release(item);
+        for (const item of items) {
+          if (item.kind !== 'account') break;
+          if (ranFirst.has(item.plan.identity)) items.release(item);
+        }
       // The work items hold the envelopes now, each let go once started.
       if (release) releasePlannedEnvelopes(plan);
       await work.run(items);

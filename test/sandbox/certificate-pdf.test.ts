@@ -5,6 +5,7 @@ import { textWidth, winAnsi } from '../../src/sandbox/platform/pdf/text-pdf.js';
 import type { RecipientRecord } from '../../src/sandbox/esignature/envelopes/repository.js';
 import type { EventRecord } from '../../src/sandbox/esignature/envelopes/events-repository.js';
 import { tempPdf, tool, wordsOnPage } from '../signing/pdf-tools.js';
+import { sentEnvelopeRecord } from './helpers/envelope-records.js';
 
 const at = Date.UTC(2026, 10, 21, 9, 30);
 const userAgent =
@@ -57,22 +58,11 @@ function input(signers: number, names: (i: number) => string = (i) => `Signer ${
   const recipients = Array.from({ length: signers }, (_, i) => recipient(i + 1, names(i + 1)));
   return {
     envelope: {
-      id: '0b7e5a52-6b0e-4c4e-9d55-7d3f2f0c1a11',
-      accountId: 'a',
-      senderUserId: 'u',
+      ...sentEnvelopeRecord('0b7e5a52-6b0e-4c4e-9d55-7d3f2f0c1a11', 'a', at),
       status: 'completed',
       emailSubject: 'Contrat de travail — signé',
-      emailBlurb: '',
-      templateId: null,
-      transactionId: null,
-      eventNotification: null,
-      createdAt: at,
-      sentAt: at,
       deliveredAt: at,
       completedAt: at + 60_000,
-      declinedAt: null,
-      voidedAt: null,
-      voidedReason: null,
       statusChangedAt: at + 60_000,
     },
     documents: [
