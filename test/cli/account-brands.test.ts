@@ -673,6 +673,10 @@ envelopes:
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const report = await readReport(path.join(dir, 'out'));
     const [made] = await brandNamed('Welcome Pack');
+    // The entry that ran first is not run again with the others: one account counted, one brand made, none deleted.
+    expect(report.totals.accounts).toMatchObject({ total: 2, upToDate: 1, alreadyAbsent: 1 });
+    expect(report.api.byOperation).toMatchObject({ createBrand: 1 });
+    expect(report.api.byOperation).not.toHaveProperty('deleteBrand');
     expect(report.accounts[0]!.contents).toEqual([
       expect.objectContaining({ kind: 'brand', outcome: 'created', id: made!.brandId }),
     ]);
