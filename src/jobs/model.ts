@@ -277,21 +277,10 @@ export interface ResolvedAccount {
   organizationUsers?: ResolvedMembership[];
   /** Users to add beyond which they go as one bulk import (`organization.bulkImportAbove`). */
   bulkImportAbove?: number;
-  initialUser?: {
-    email: string;
-    userName?: string;
-    firstName?: string;
-    lastName?: string;
-    middleName?: string;
-    suffixName?: string;
-    title?: string;
-    /** Always from `${env.*}`: literals are refused by validation. */
-    password: Secret;
-  };
+  /** The password always from `${env.*}`: literals are refused by validation. */
+  initialUser?: AccountInitialUser<Secret>;
   planInformation?: { planId: string };
-  addressInformation?: Partial<
-    Record<'address1' | 'address2' | 'city' | 'country' | 'fax' | 'phone' | 'postalCode' | 'state', string>
-  >;
+  addressInformation?: AccountAddress;
   // What the entry keeps inside the account (permissionProfiles, groups, users, brands, connect …) is
   // declared by each kind's job side, beside it (src/jobs/account-entries/), augmenting this interface.
   /**
@@ -300,6 +289,23 @@ export interface ResolvedAccount {
    */
   templates?: ResolvedTemplate[];
 }
+
+/** An account entry's first user, as written (`password: string`) and as resolved (`password: Secret`). */
+export interface AccountInitialUser<Password> {
+  email: string;
+  userName?: string;
+  firstName?: string;
+  lastName?: string;
+  middleName?: string;
+  suffixName?: string;
+  title?: string;
+  password: Password;
+}
+
+/** An account entry's `addressInformation` (DocuSign's names). */
+export type AccountAddress = Partial<
+  Record<'address1' | 'address2' | 'city' | 'country' | 'fax' | 'phone' | 'postalCode' | 'state', string>
+>;
 
 /** A logo of a brand entry: the file's bytes, read and checked (PNG, JPEG or GIF) at load. */
 export interface ResolvedLogo {

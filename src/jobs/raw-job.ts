@@ -1,5 +1,5 @@
 import type { RecipientCollection, TabCollection } from '../envelope/index.js';
-import type { ResolvedEventNotification } from './model.js';
+import type { AccountAddress, AccountInitialUser, ResolvedEventNotification } from './model.js';
 
 /**
  * The shape of a job file once it has passed schemas/job.schema.json: what
@@ -249,20 +249,9 @@ export interface RawAccount {
   admin?: { email: string; firstName?: string; lastName?: string; locale?: string };
   /** DocuSign's accountSettingsInformation names. */
   settings?: Record<string, string | boolean>;
-  initialUser?: {
-    email: string;
-    userName?: string;
-    firstName?: string;
-    lastName?: string;
-    middleName?: string;
-    suffixName?: string;
-    title?: string;
-    password: string;
-  };
+  initialUser?: AccountInitialUser<string>;
   planInformation?: { planId: string };
-  addressInformation?: Partial<
-    Record<'address1' | 'address2' | 'city' | 'country' | 'fax' | 'phone' | 'postalCode' | 'state', string>
-  >;
+  addressInformation?: AccountAddress;
   // What the entry keeps inside the account (permissionProfiles, groups, users, brands, connect …) is
   // declared by each kind's job side, beside it (src/jobs/account-entries/), augmenting this interface.
   /** Keys of this job file's `templates:` installed in the account. */
