@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Document, isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { Auth } from '../../client/auth.js';
 import { AccountPeople } from '../../client/account-people.js';
-import { EsignatureClient } from '../../client/esignature-client.js';
+import { countingClient } from './import-client.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import type { RawJobFile } from '../../jobs/raw-job.js';
 import { identityLengthProblem } from '../../jobs/value-rules.js';
@@ -95,14 +95,7 @@ const tag = 'import-account';
  * leaves nothing behind. Nothing is overwritten without `force`. Nothing is changed in the account.
  */
 export async function importAccount(options: ImportAccountOptions): Promise<ImportedAccount> {
-  let apiCalls = 0;
-  const client = EsignatureClient.create({
-    rootUrl: options.target.rootUrl,
-    auth: options.target.auth,
-    onEvent: (event) => {
-      if (event.type === 'request') apiCalls += 1;
-    },
-  });
+  const { client, calls: apiCalls } = countingClient(options.target);
   try {
     const signal = options.signal;
     const organization =
@@ -117,7 +110,7 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
       if (!organization || !(error instanceof SignrunError && error.code === 'SR_IMPORT_ACCOUNT_NOT_FOUND'))
         throw error;
       stopIfInterrupted(signal, 'after reading the organisation');
-      return await importOrganizationOnly(options, organization, () => apiCalls);
+      return await importOrganizationOnly(options, organization, apiCalls);
     }
     stopIfInterrupted(signal, 'after logging in');
     const account = reached.account;
@@ -234,7 +227,7 @@ export async function importAccount(options: ImportAccountOptions): Promise<Impo
       files,
       variables: imported.variables,
       leftOut: imported.leftOut,
-      apiCalls,
+      apiCalls: apiCalls(),
     };
   } finally {
     client.close();

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Document } from 'yaml';
 import type { Auth } from '../../client/auth.js';
-import { EsignatureClient, type AccountClient } from '../../client/esignature-client.js';
+import type { AccountClient } from '../../client/esignature-client.js';
+import { countingClient } from './import-client.js';
 import type { EnvelopeTemplate } from '../../envelope/wire.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import { slugOf, templateJobFile } from '../../jobs/template-job-file.js';
@@ -61,14 +62,7 @@ export interface ImportedTemplate {
  * nothing was written. Nothing is changed in the account.
  */
 export async function importTemplate(options: ImportTemplateOptions): Promise<ImportedTemplate> {
-  let apiCalls = 0;
-  const client = EsignatureClient.create({
-    rootUrl: options.target.rootUrl,
-    auth: options.target.auth,
-    onEvent: (event) => {
-      if (event.type === 'request') apiCalls += 1;
-    },
-  });
+  const { client, calls: apiCalls } = countingClient(options.target);
   try {
     const account = await client.login({ tag: 'login' });
     stopIfInterrupted(options.signal, 'after logging in');
@@ -139,7 +133,7 @@ export async function importTemplate(options: ImportTemplateOptions): Promise<Im
       jobFile,
       documents,
       roles: Object.values(written.job.templates?.[0]?.recipients ?? {}).flat().length,
-      apiCalls,
+      apiCalls: apiCalls(),
     };
   } finally {
     client.close();
