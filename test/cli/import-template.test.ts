@@ -334,6 +334,28 @@ describe('signrun import template', () => {
     }
   });
 
+  it('counts the requests it sent, as the service received them', async () => {
+    const templateId = await createTemplate('Two documents, counted');
+    const proxy = await startHostileProxy(new URL(sandbox.rootUrl).origin);
+    let received = 0;
+    proxy.beforeRequest = () => {
+      received += 1;
+    };
+    try {
+      const dir = await tempDir('signrun-import-counted-');
+      const imported = await importTemplate({
+        target: { rootUrl: proxy.rootUrl, auth: sandboxSeedAuth() },
+        template: templateId,
+        cwd: dir,
+      });
+      // Login, the template, its two documents: each one request, and the import says so.
+      expect(received).toBeGreaterThanOrEqual(4);
+      expect(imported.apiCalls).toBe(received);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('stops on the first SIGTERM (its abort signal): the document in hand finished, nothing kept, SR_INTERRUPTED (exit 130)', async () => {
     const templateId = await createTemplate('Two documents, interrupted');
     const proxy = await startHostileProxy(new URL(sandbox.rootUrl).origin);
