@@ -19,6 +19,7 @@ export class SharedDocuments {
     // Generation): such a list is never shared, or every row would send the
     // first row's salary.
     if (documents.some((d) => d.docGenFormFields !== undefined)) return documents;
+    if (documents.length === 1) return this.#shareOne(documents);
     const keys = packedMap(documents, keyOf);
     const listKey = keys.join('\u0001');
     const list = this.#lists.get(listKey);
@@ -30,6 +31,21 @@ export class SharedDocuments {
       return d;
     });
     this.#lists.set(listKey, shared);
+    return shared;
+  }
+
+  /**
+   * A list of one document (a letter a row), keyed as {@link share} keys it (the join of one key is that key),
+   * without the two lists and the join made to find it (issue 37: one a row, for lists that are rarely shared).
+   */
+  #shareOne(documents: ResolvedDocument[]): ResolvedDocument[] {
+    const key = keyOf(documents[0]!);
+    const list = this.#lists.get(key);
+    if (list) return list;
+    const seen = this.#documents.get(key);
+    if (!seen) this.#documents.set(key, documents[0]!);
+    const shared = seen ? [seen] : documents;
+    this.#lists.set(key, shared);
     return shared;
   }
 }

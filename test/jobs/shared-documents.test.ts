@@ -51,6 +51,49 @@ describe('documents of a forEach pattern', () => {
     expect(one!.digest).not.toBe(three!.digest);
   });
 
+  it('of one document a row (a letter a row) are one list for the rows that send the same file, and one object for the same document', async () => {
+    rmSync(work, { recursive: true, force: true });
+    mkdirSync(join(work, 'docs'), { recursive: true });
+    writeFileSync(join(work, 'docs/a.pdf'), readFileSync(join(repoRoot, 'examples/docs/offer-letter.pdf')));
+    writeFileSync(join(work, 'docs/b.pdf'), readFileSync(join(repoRoot, 'examples/docs/company-handbook.pdf')));
+    writeFileSync(join(work, 'people.csv'), 'id,letter\n1,a.pdf\n2,b.pdf\n3,a.pdf\n');
+    writeFileSync(
+      join(work, 'job.yaml'),
+      [
+        'version: 1',
+        'job: shared-one',
+        'defaults: { emailSubject: Sign }',
+        'envelopes:',
+        // The handbook alone, then in a list of two: the same document object in both lists.
+        '  - key: handbook',
+        '    documents: [{ name: letter.pdf, file: docs/b.pdf }]',
+        '    recipients: [{ name: P, email: p@example.com }]',
+        '  - key: e-${row.id}',
+        '    forEach: { csv: people.csv }',
+        '    documents: [{ name: letter.pdf, file: "docs/${row.letter}" }]',
+        '    recipients: [{ name: "P ${row.id}", email: "p${row.id}@example.com" }]',
+        '  - key: pair',
+        '    documents: [{ name: letter.pdf, file: docs/b.pdf }, { name: other.pdf, file: docs/a.pdf }]',
+        '    recipients: [{ name: P, email: p@example.com }]',
+        '',
+      ].join('\n'),
+    );
+    const result = await loadJobs([work], { cwd: work, env: {} });
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    const [handbook, one, two, three, pair] = result.jobs[0]!.envelopes;
+    expect(pair!.documents[0]).toBe(handbook!.documents[0]);
+    expect(three!.documents).toBe(one!.documents);
+    expect(two!.documents).toBe(handbook!.documents);
+    expect(two!.documents).not.toBe(one!.documents);
+    expect([one, two, three].map((e) => e!.documents.map((d) => [d.documentId, d.name, d.pageCount]))).toEqual([
+      [['1', 'letter.pdf', 2]],
+      [['1', 'letter.pdf', 1]],
+      [['1', 'letter.pdf', 2]],
+    ]);
+    expect(one!.documents[0]!.sha256).not.toBe(two!.documents[0]!.sha256);
+    expect(one!.digest).not.toBe(two!.digest);
+  });
+
   it("are never shared when they are Word letters: each row's merge-field values stay its own", async () => {
     const result = await loadJobs([join(repoRoot, 'examples/word-offer-letters.yaml')], { cwd: repoRoot, env: {} });
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
