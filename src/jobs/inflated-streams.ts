@@ -13,7 +13,7 @@
  * holds more than {@link maxEntries} × ({@link maxCompressed} + {@link maxInflated}) bytes.
  */
 const maxCompressed = 4 * 1024;
-const maxInflated = 64 * 1024;
+const maxInflated = 16 * 1024;
 const maxEntries = 256;
 
 const byCompressed = new Map<string, string>();

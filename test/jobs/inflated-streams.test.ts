@@ -45,7 +45,7 @@ describe('inflatedOnce', () => {
     expect(calls).toHaveLength(4);
   });
 
-  it('does not remember a stream too large to keep', () => {
+  it('does not remember a stream too large to keep, compressed or inflated', () => {
     const { calls, inflate } = counted();
     const big = Buffer.from(Array.from({ length: 6000 }, () => Math.floor(Math.random() * 256)));
     const stream = deflateSync(big);
@@ -53,5 +53,12 @@ describe('inflatedOnce', () => {
     inflatedOnce(stream, 1 << 20, inflate);
     inflatedOnce(stream, 1 << 20, inflate);
     expect(calls).toHaveLength(2);
+    // Small compressed, large inflated (20 KB of one letter): not kept either.
+    const text = `${'z'.repeat(20_000)}${Math.random()}`;
+    const dense = deflateSync(text);
+    expect(dense.length).toBeLessThan(4096);
+    expect(inflatedOnce(dense, 1 << 20, inflate)).toBe(text);
+    expect(inflatedOnce(dense, 1 << 20, inflate)).toBe(text);
+    expect(calls).toHaveLength(4);
   });
 });
