@@ -7,8 +7,9 @@
 //            for in the PDF's text, extracted once)
 //   per-row  every envelope has its own PDF, as an HR campaign with
 //            personalised letters does (10,000 PDFs to read and hash)
-// Usage: npm run build && node bench/validate/run.mjs [rows]
-// Inputs are generated once into bench/.tmp/validate (delete it to regenerate).
+// Usage: npm run build && node bench/validate/run.mjs [rows] [--bin <another build's dist/cli/bin.js>]
+// Inputs are generated once into bench/.tmp/validate (delete it to regenerate);
+// --bin measures another build (e.g. main built elsewhere) on the same inputs.
 // Wall time and peak RSS come from /usr/bin/time -v around the real bin.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -18,7 +19,10 @@ import { fileURLToPath } from 'node:url';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const rows = Number(process.argv[2] ?? 10_000);
+const binAt = process.argv.indexOf('--bin');
+const bin = binAt > 0 ? process.argv[binAt + 1] : join(root, 'dist/cli/bin.js');
+const positional = process.argv.slice(2).filter((_, i, all) => all[i] !== '--bin' && all[i - 1] !== '--bin');
+const rows = Number(positional[0] ?? 10_000);
 const base = join(root, 'bench/.tmp/validate', String(rows));
 const firstNames = ['Ann', 'Bruno', 'Chloé', 'Dmitri', 'Emma', 'Farid', 'Greta', 'Hiro', 'Inès', 'Jonas'];
 const lastNames = ['Martin', 'Okafor', 'Nakamura', 'García', 'Schmidt', 'Rossi', 'Dubois', 'Novak', 'Silva', 'Berg'];
@@ -118,7 +122,6 @@ async function prepare() {
 }
 
 function measure(folder) {
-  const bin = join(root, 'dist/cli/bin.js');
   const result = spawnSync('/usr/bin/time', ['-v', process.execPath, bin, 'validate', folder], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
   if (result.status !== 0) throw new Error(`validate failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
   const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(result.stderr);
@@ -131,7 +134,7 @@ function measure(folder) {
 
 const { shared, anchored, perRow } = await prepare();
 const node = execFileSync(process.execPath, ['--version'], { encoding: 'utf8' }).trim();
-console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${node}`);
+console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${node}; bin ${bin}`);
 for (const [name, folder] of [['shared PDF', shared], ['anchored', anchored], ['per-row PDFs', perRow]]) {
   const runs = [measure(folder), measure(folder), measure(folder)];
   const best = runs.reduce((a, b) => (a.seconds <= b.seconds ? a : b));

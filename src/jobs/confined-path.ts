@@ -89,8 +89,10 @@ export function confinedListedPath(
   if (parentReal === null) return { ok: false, problem: 'missing' };
   const files = listingOf(parentReal, listings);
   const name = basename(absolute);
-  const real = join(parentReal, name);
-  if (!files?.has(name) || !inside(folderReal, real)) return confinedPath(folder, folderReal, absolute, folders);
+  if (!files?.has(name)) return confinedPath(folder, folderReal, absolute, folders);
+  // A listed name is one plain name (no separator, not . or ..) and parentReal a realpath: joined without path.join's normalising.
+  const real = parentReal.endsWith(sep) ? parentReal + name : parentReal + sep + name;
+  if (!inside(folderReal, real)) return confinedPath(folder, folderReal, absolute, folders);
   return { ok: true, real, size: undefined };
 }
 
@@ -102,9 +104,8 @@ function listingOf(folderReal: string, listings: FolderListings): Set<string> | 
   if (named < listFrom) return undefined;
   let files: Set<string> | null = null;
   try {
-    files = new Set(
-      readdirSync(folderReal, { withFileTypes: true }).flatMap((entry) => (entry.isFile() ? [entry.name] : [])),
-    );
+    files = new Set();
+    for (const entry of readdirSync(folderReal, { withFileTypes: true })) if (entry.isFile()) files.add(entry.name);
   } catch {
     // Unlistable (permissions): each file is looked up as before.
   }
@@ -112,8 +113,12 @@ function listingOf(folderReal: string, listings: FolderListings): Set<string> | 
   return files;
 }
 
-/** Both paths are absolute and normalised (path.resolve, realpath), so a prefix test is exact and much cheaper than path.relative. */
+/**
+ * Both paths are absolute and normalised (path.resolve, realpath), so a prefix test is exact and much cheaper than
+ * path.relative. The folder and its separator are compared apart: `folder + sep` was a new string for every file.
+ */
 function inside(folder: string, path: string): boolean {
-  const prefix = folder.endsWith(sep) ? folder : folder + sep;
-  return path.length > prefix.length && path.startsWith(prefix);
+  if (folder.endsWith(sep)) return path.length > folder.length && path.startsWith(folder);
+  return path.length > folder.length + 1 && path.charCodeAt(folder.length) === separator && path.startsWith(folder);
 }
+const separator = sep.charCodeAt(0);

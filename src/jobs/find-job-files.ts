@@ -1,3 +1,4 @@
+import { Dirent, readdir } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import fg from 'fast-glob';
@@ -22,6 +23,7 @@ export async function findJobFiles(patterns: string[], cwd: string): Promise<{ f
         absolute: true,
         onlyFiles: true,
         ignore: ['**/node_modules/**'],
+        fs: { readdir: readdirOfJobFolder },
       });
     } else {
       found = await fg(pattern.replace(/\\/g, '/'), {
@@ -35,4 +37,25 @@ export async function findJobFiles(patterns: string[], cwd: string): Promise<{ f
     for (const file of found) files.add(resolve(file));
   }
   return { files: [...files].sort(), unmatched };
+}
+
+/**
+ * fast-glob's `readdir` for a folder's job files: a plain file not named
+ * *.yaml or *.yml is left out of the listing, since the pattern could not
+ * take it. fast-glob made an entry, a path and a task of each before
+ * dropping it (issue 37: a campaign's 10,000 letters in the job's folder were
+ * ~28 ms of `validate`'s start, before the CSV). Folders, links and the rest
+ * go through, for fast-glob to decide as before.
+ */
+function readdirOfJobFolder(path: string, ...rest: unknown[]): void {
+  const callback = rest.pop() as (error: NodeJS.ErrnoException | null, entries: unknown[]) => void;
+  const filtered = (error: NodeJS.ErrnoException | null, entries: unknown[]) =>
+    callback(error, error ? entries : entries.filter(mayBeJobFile));
+  (readdir as (...args: unknown[]) => void)(path, ...rest, filtered);
+}
+
+function mayBeJobFile(entry: unknown): boolean {
+  if (!(entry instanceof Dirent) || !entry.isFile()) return true;
+  const name = entry.name as string;
+  return name.endsWith('.yaml') || name.endsWith('.yml');
 }

@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
 import { extensionOf, renditionKindOf } from '../pdf/rendition-kinds.js';
+import { inflatedOnce } from './inflated-streams.js';
 import { limits } from './limits.js';
 
 /** What validation needs to know of a PDF, read once per file. */
@@ -345,10 +346,10 @@ function unpackObjectStream(
   if (done && done.consumed <= Number(length[1])) content = done.data.toString('latin1');
   else {
     try {
-      content = inflateWithin(
-        bytes.subarray(dataStart, dataStart + Number(length[1])),
-        limits.pdfInflatedBytes,
-      ).buffer.toString('latin1');
+      const limit = limits.pdfInflatedBytes;
+      content = inflatedOnce(bytes.subarray(dataStart, dataStart + Number(length[1])), limit, (data) =>
+        inflateWithin(data, limit).buffer.toString('latin1'),
+      );
     } catch {
       return false;
     }

@@ -411,7 +411,8 @@ function checkDocuments(
     document.pageCount = facts.facts.pages.length;
     pagesById.set(document.documentId, facts.facts.pages);
     // A Word template's merge fields against the values given (DocuSign's Document Generation).
-    if (result.confined.ok)
+    // Asked only of a document that gives values: the name shown is a path.relative, one a row (issue 37).
+    if (result.confined.ok && document.docGenFormFields !== undefined)
       for (const problem of documentDocGenProblems(
         document,
         result.confined.real,

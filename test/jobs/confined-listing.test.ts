@@ -75,4 +75,23 @@ describe('documents of a listed folder', () => {
       problem: 'outside',
     });
   });
+
+  it("are outside in a folder whose name only begins with the job folder's, named or reached by a link", () => {
+    // `job-evil` starts with `job`: a prefix test without the separator would take it for inside.
+    mkdirSync(join(work, 'job-evil'), { recursive: true });
+    for (let i = 1; i <= listFrom + 2; i++) writeFileSync(join(work, `job-evil/${i}.pdf`), pdf);
+    symlinkSync(join(work, 'job-evil'), join(work, 'job/evil'));
+    const folder = realpathSync(join(work, 'job'));
+    const folders = new Map<string, string | null>();
+    const listings: FolderListings = { named: new Map(), files: new Map() };
+    const named = (i: number) =>
+      confinedListedPath(folder, folder, join(folder, `../job-evil/${i}.pdf`), folders, listings);
+    const linked = (i: number) => confinedListedPath(folder, folder, join(folder, `evil/${i}.pdf`), folders, listings);
+    for (let i = 1; i <= listFrom + 2; i++) {
+      expect(named(i)).toEqual({ ok: false, problem: 'outside' });
+      // From the threshold on, found in the listing of the folder the link leads to.
+      expect(linked(i)).toEqual({ ok: false, problem: 'symlink-outside' });
+    }
+    expect(listings.files.get(realpathSync(join(work, 'job-evil')))?.size).toBe(listFrom + 2);
+  });
 });

@@ -51,6 +51,67 @@ describe('documents of a forEach pattern', () => {
     expect(one!.digest).not.toBe(three!.digest);
   });
 
+  it('of one document a row (a letter a row) are one list for the rows that send the same document, and one object for it in any list', async () => {
+    rmSync(work, { recursive: true, force: true });
+    mkdirSync(join(work, 'docs'), { recursive: true });
+    writeFileSync(join(work, 'docs/a.pdf'), readFileSync(join(repoRoot, 'examples/docs/offer-letter.pdf')));
+    writeFileSync(join(work, 'docs/b.pdf'), readFileSync(join(repoRoot, 'examples/docs/company-handbook.pdf')));
+    writeFileSync(join(work, 'docs/c.pdf'), readFileSync(join(repoRoot, 'examples/docs/company-handbook.pdf')));
+    writeFileSync(join(work, 'people.csv'), 'id,letter\n1,a.pdf\n2,b.pdf\n3,a.pdf\n');
+    writeFileSync(
+      join(work, 'job.yaml'),
+      [
+        'version: 1',
+        'job: shared-one',
+        'defaults: { emailSubject: Sign }',
+        'envelopes:',
+        '  - key: handbook',
+        '    documents: [{ name: letter.pdf, file: docs/b.pdf }]',
+        '    recipients: [{ name: P, email: p@example.com }]',
+        // The offer letter under another name: the same file, another document.
+        '  - key: renamed',
+        '    documents: [{ name: renamed.pdf, file: docs/a.pdf }]',
+        '    recipients: [{ name: P, email: p@example.com }]',
+        '  - key: e-${row.id}',
+        '    forEach: { csv: people.csv }',
+        '    documents: [{ name: letter.pdf, file: "docs/${row.letter}" }]',
+        '    recipients: [{ name: "P ${row.id}", email: "p${row.id}@example.com" }]',
+        // A file named by one list of one document only, then in a list of two: one object in both lists.
+        '  - key: solo',
+        '    documents: [{ name: letter.pdf, file: docs/c.pdf }]',
+        '    recipients: [{ name: P, email: p@example.com }]',
+        '  - key: pair',
+        '    documents: [{ name: letter.pdf, file: docs/c.pdf }, { name: other.pdf, file: docs/a.pdf }]',
+        '    recipients: [{ name: P, email: p@example.com }]',
+        '',
+      ].join('\n'),
+    );
+    const result = await loadJobs([work], { cwd: work, env: {} });
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    const [handbook, renamed, one, two, three, solo, pair] = result.jobs[0]!.envelopes;
+    expect(three!.documents).toBe(one!.documents);
+    expect(two!.documents).toBe(handbook!.documents);
+    expect(one!.documents).not.toBe(renamed!.documents);
+    expect(one!.documents[0]).not.toBe(renamed!.documents[0]);
+    expect(pair!.documents[0]).toBe(solo!.documents[0]);
+    expect(pair!.documents[1]).not.toBe(one!.documents[0]);
+    expect(
+      [renamed, one, two, three, solo, pair].map((e) => e!.documents.map((d) => [d.documentId, d.name, d.pageCount])),
+    ).toEqual([
+      [['1', 'renamed.pdf', 2]],
+      [['1', 'letter.pdf', 2]],
+      [['1', 'letter.pdf', 1]],
+      [['1', 'letter.pdf', 2]],
+      [['1', 'letter.pdf', 1]],
+      [
+        ['1', 'letter.pdf', 1],
+        ['2', 'other.pdf', 2],
+      ],
+    ]);
+    expect(one!.documents[0]!.sha256).not.toBe(two!.documents[0]!.sha256);
+    expect(one!.digest).not.toBe(two!.digest);
+  });
+
   it("are never shared when they are Word letters: each row's merge-field values stay its own", async () => {
     const result = await loadJobs([join(repoRoot, 'examples/word-offer-letters.yaml')], { cwd: repoRoot, env: {} });
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
