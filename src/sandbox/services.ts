@@ -180,6 +180,8 @@ export interface ServicesOverrides {
   documentWork?: DocumentWork;
   /** The WAL checkpointer's thread of a data folder (its compiled script, interval, limit); default `serve`'s. */
   walCheckpointer?: WalCheckpointerOptions;
+  /** The blob writer's compiled thread of a data folder (platform/db/blob-writer.ts); default `serve`'s. */
+  blobWriterScript?: URL;
 }
 
 /** Opens the storage, applies the seed to a new database, and wires the services. */
@@ -206,7 +208,7 @@ export async function createServices(
       options.dataDir === undefined
         ? undefined
         : startWalCheckpointer(db, databaseFile(options.dataDir), overrides.walCheckpointer);
-    const blobs = createBlobStore(options.dataDir);
+    const blobs = createBlobStore(options.dataDir, { writerScript: overrides.blobWriterScript });
     const documentWork = overrides.documentWork ?? createDocumentWork({ warm: options.warmDocumentThread === true });
     const accounts = accountsRepository(db);
     const envelopes = envelopesRepository(db);

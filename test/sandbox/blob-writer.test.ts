@@ -3,7 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { createBlobStore, sha256Hex, type BlobStore } from '../../src/sandbox/platform/db/blob-store.js';
+import { buildSandboxApp, defaultSeedIds } from '../../src/sandbox/index.js';
+import { authHeader, documentEnvelope, makePdf } from './helpers/api.js';
 
 // A data folder's putAsync hashes and appends on the blob writer's thread
 // (platform/db/blob-writer.ts), in a pack of its own. The thread is the built
@@ -11,6 +14,7 @@ import { createBlobStore, sha256Hex, type BlobStore } from '../../src/sandbox/pl
 const builtScript = new URL('../../dist/sandbox/platform/db/blob-writer-worker.js', import.meta.url);
 const folders: string[] = [];
 const stores: BlobStore[] = [];
+const apps: FastifyInstance[] = [];
 function folder(): string {
   const dir = mkdtempSync(join(tmpdir(), 'signrun-blob-writer-'));
   folders.push(dir);
@@ -21,7 +25,8 @@ function store(dataDir: string, withThread = true): BlobStore {
   stores.push(s);
   return s;
 }
-afterEach(() => {
+afterEach(async () => {
+  for (const a of apps.splice(0)) await a.close();
   for (const s of stores.splice(0)) s.close();
   for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
@@ -74,5 +79,32 @@ describe('blob writer thread (putAsync in a data folder)', () => {
     await s.putAsync(randomBytes(100));
     rmSync(join(dir, 'blobs'), { recursive: true, force: true });
     await expect(s.putAsync(randomBytes(100))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('takes the document of a created envelope: written by the thread, read back by the API', async () => {
+    const dataDir = folder();
+    const app = await buildSandboxApp({ dataDir }, { blobWriterScript: builtScript });
+    apps.push(app);
+    const packsBefore = packsIn(dataDir);
+    const pdf = await makePdf(1, 'Written by the blob writer', 20_000);
+    const created = await app.inject({
+      method: 'POST',
+      url: `/restapi/v2.1/accounts/${defaultSeedIds.accountId}/envelopes`,
+      headers: { ...authHeader(), 'content-type': 'application/json' },
+      payload: { ...documentEnvelope(pdf), emailSubject: 'Blob writer', status: 'sent' },
+    });
+    expect(created.statusCode).toBe(201);
+    const { envelopeId } = created.json<{ envelopeId: string }>();
+    // A pack the main thread did not have: the writer's, holding the document's record (header + bytes).
+    const writers = packsIn(dataDir).filter((name) => !packsBefore.includes(name));
+    expect(writers).toHaveLength(1);
+    expect(statSync(join(dataDir, 'blobs', writers[0]!)).size).toBe(40 + pdf.length);
+    const read = await app.inject({
+      method: 'GET',
+      url: `/restapi/v2.1/accounts/${defaultSeedIds.accountId}/envelopes/${envelopeId}/documents/1`,
+      headers: authHeader(),
+    });
+    expect(read.statusCode).toBe(200);
+    expect(read.rawPayload.equals(pdf)).toBe(true);
   });
 });
