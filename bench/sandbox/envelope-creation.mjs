@@ -161,7 +161,23 @@ const threadCpuMs = () => {
   }
   return byName;
 };
+// The main thread (the event loop) alone, to the nanosecond (/proc/<pid>/task/<pid>/schedstat: time on a
+// CPU, time waiting for one) and its context switches (status: voluntary ones are waits — epoll, or a
+// system call that blocks, such as a write the kernel throttles —, involuntary ones are preemptions).
+const mainThread = () => {
+  try {
+    const [runNs, waitNs] = readFileSync(`/proc/${child.pid}/task/${child.pid}/schedstat`, 'utf8')
+      .split(' ')
+      .map(Number);
+    const status = readFileSync(`/proc/${child.pid}/task/${child.pid}/status`, 'utf8');
+    const switches = (kind) => Number(new RegExp(`^${kind}_ctxt_switches:\\s*(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
+    return { runNs, waitNs, voluntary: switches('voluntary'), involuntary: switches('nonvoluntary') };
+  } catch {
+    return { runNs: NaN, waitNs: NaN, voluntary: NaN, involuntary: NaN };
+  }
+};
 const load = loadavg()[0];
+const mainBefore = mainThread();
 const threadsBefore = threadCpuMs();
 // The bench's own CPU (autocannon and the bodies it sends share the machine's cores with the server).
 const clientCpuBefore = process.cpuUsage();
@@ -178,6 +194,7 @@ const serverCpuMs = cpuMs() - cpuBefore;
 const clientCpu = process.cpuUsage(clientCpuBefore);
 const serverFaults = minorFaults() - faultsBefore;
 const threadsAfter = threadCpuMs();
+const mainAfter = mainThread();
 child.kill('SIGTERM');
 await new Promise((r) => child.on('exit', r));
 if (dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -202,6 +219,16 @@ console.log(
           ])
           .filter(([, ms]) => ms > 0),
       ),
+      mainThreadPerCreation: {
+        cpuMs: Number(((mainAfter.runNs - mainBefore.runNs) / 1e6 / Math.max(1, result['2xx'])).toFixed(3)),
+        runQueueWaitMs: Number(((mainAfter.waitNs - mainBefore.waitNs) / 1e6 / Math.max(1, result['2xx'])).toFixed(3)),
+        voluntarySwitches: Number(
+          ((mainAfter.voluntary - mainBefore.voluntary) / Math.max(1, result['2xx'])).toFixed(2),
+        ),
+        involuntarySwitches: Number(
+          ((mainAfter.involuntary - mainBefore.involuntary) / Math.max(1, result['2xx'])).toFixed(2),
+        ),
+      },
       clientCpuMsPerCreation: Number(
         ((clientCpu.user + clientCpu.system) / 1000 / Math.max(1, result['2xx'])).toFixed(2),
       ),

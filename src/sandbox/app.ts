@@ -81,7 +81,11 @@ export async function buildSandboxApp(
   });
   app.decorateRequest('principal', null);
   app.decorateRequest('apiErrorCode', null);
-  app.addHook('onClose', async () => services.close());
+  app.addHook('onClose', async () => {
+    services.close();
+    // The WAL checkpointer's connection closes on its own thread: once it has, the folder is left as a closed SQLite leaves it (no WAL).
+    await services.walCheckpointer?.closed;
+  });
   // Graceful shutdown: answers given while closing end their connection, so
   // a keep-alive client does not hold the server open until its idle timeout.
   let closing = false;

@@ -1,7 +1,12 @@
 import type { SandboxDatabase } from './platform/db/open-database.js';
 import { SignrunError } from '../errors/signrun-error.js';
-import { openDatabase, isEmptyDatabase } from './platform/db/open-database.js';
+import { openDatabase, isEmptyDatabase, databaseFile } from './platform/db/open-database.js';
 import { createBlobStore, type BlobStore } from './platform/db/blob-store.js';
+import {
+  startWalCheckpointer,
+  type WalCheckpointer,
+  type WalCheckpointerOptions,
+} from './platform/db/wal-checkpointer.js';
 import { createPageCounts, type PageCounts } from './platform/pdf/page-counts.js';
 import { createDocumentWork } from './esignature/document-work/document-work-pool.js';
 import type { DocumentWork } from './esignature/document-work/document-work.js';
@@ -157,6 +162,11 @@ export interface SandboxServices {
   closableByOrganizationAdmin: (accountId: string, email: string) => boolean;
   /** What start-up did about the seed: applied the built-in one, the --seed file, or nothing (the data folder already had accounts). */
   seed: 'built-in' | 'file' | 'kept-existing-data';
+  /**
+   * The data folder's WAL checkpointer on its own thread (platform/db/wal-checkpointer.ts); undefined in
+   * memory, and where no compiled thread exists (the main connection then checkpoints itself).
+   */
+  walCheckpointer: WalCheckpointer | undefined;
   /** Closes the database. */
   close(): void;
 }
@@ -168,6 +178,10 @@ export interface ServicesOverrides {
   delay?: (ms: number) => Promise<void>;
   /** Where document work is done; default the pool of `serve` (on this thread where no compiled worker exists). */
   documentWork?: DocumentWork;
+  /** The WAL checkpointer's thread of a data folder (its compiled script, interval, limit); default `serve`'s. */
+  walCheckpointer?: WalCheckpointerOptions;
+  /** The blob writer's compiled thread of a data folder (platform/db/blob-writer.ts); default `serve`'s. */
+  blobWriterScript?: URL;
 }
 
 /** Opens the storage, applies the seed to a new database, and wires the services. */
@@ -188,8 +202,13 @@ export async function createServices(
       { cause },
     );
   }
+  let walCheckpointer: WalCheckpointer | undefined;
   try {
-    const blobs = createBlobStore(options.dataDir);
+    walCheckpointer =
+      options.dataDir === undefined
+        ? undefined
+        : startWalCheckpointer(db, databaseFile(options.dataDir), overrides.walCheckpointer);
+    const blobs = createBlobStore(options.dataDir, { writerScript: overrides.blobWriterScript });
     const documentWork = overrides.documentWork ?? createDocumentWork({ warm: options.warmDocumentThread === true });
     const accounts = accountsRepository(db);
     const envelopes = envelopesRepository(db);
@@ -301,9 +320,11 @@ export async function createServices(
       notificationLinks: () => [],
       closableByOrganizationAdmin: () => false,
       seed: seedState,
+      walCheckpointer,
       close: () => {
         clearInterval(workflowTick);
         bulkSendWorker.close();
+        walCheckpointer?.close();
         db.close();
         blobs.close();
         void documentWork.close();
@@ -313,6 +334,7 @@ export async function createServices(
     bulkSendWorker.kick();
     return services;
   } catch (error) {
+    walCheckpointer?.close();
     db.close();
     throw error;
   }

@@ -91,8 +91,8 @@ export async function buildEnvelope(
     // A PDF as sent, or the rendition of a DOCX, HTML or TXT document (converted one at a time: a
     // conversion is CPU work, and several at once would only take turns).
     for (const d of incoming.documents) d.bytes = await context.work.convert(d, context.docGen);
-    // Synchronous: one append per document (db/blob-packs.ts), cheaper than a thread-pool trip.
-    const hashes = incoming.documents.map((d) => context.blobs.put(d.bytes));
+    // Hashed and appended on the blob writer's thread in a data folder (db/blob-writer.ts), off the event loop.
+    const hashes = await Promise.all(incoming.documents.map((d) => context.blobs.putAsync(d.bytes)));
     documents = incoming.documents.map((d, position) => {
       const sha256 = hashes[position]!;
       return {

@@ -6,7 +6,8 @@ const MAGIC = 0x53524231; // "SRB1"
 const HEADER = 40; // magic (4) | sha256 (32) | size (4, big-endian)
 const PACK_NAME = /^pack-[0-9a-z]+-[0-9a-f]+\.blobs$/;
 
-interface Location {
+/** Where a record's bytes are: its pack, their offset in it, their length. */
+export interface Location {
   pack: string;
   offset: number;
   size: number;
@@ -17,6 +18,10 @@ export interface BlobPacks {
   has(sha256: string): boolean;
   /** Appends one record to this process's pack; returns once the kernel has the whole record. */
   append(sha256: string, bytes: Buffer): void;
+  /** Indexes a record another writer of this process appended (db/blob-writer.ts: the blob writer's thread). */
+  record(sha256: string, at: Location): void;
+  /** Every sha256 indexed so far. */
+  hashes(): IterableIterator<string>;
   /** The bytes, or undefined when no pack holds them (after looking at what other processes appended since). */
   read(sha256: string): Buffer | undefined;
   /** Closes this process's pack (appending again opens a new one). */
@@ -72,9 +77,7 @@ export function blobPacks(root: string): BlobPacks {
   }
 
   function openOwn(): { name: string; fd: number; size: number } {
-    const name = `pack-${Date.now().toString(36)}-${randomBytes(6).toString('hex')}.blobs`;
-    // 'ax': a new file, appended to; never someone else's.
-    return { name, fd: openSync(join(root, name), 'ax'), size: 0 };
+    return openNewPack(root);
   }
 
   scan();
@@ -85,24 +88,16 @@ export function blobPacks(root: string): BlobPacks {
       if (bytes.length > 0xffffffff)
         throw new Error(`a document of ${bytes.length} bytes is over the 4 GiB a pack record holds`);
       own ??= openOwn();
-      // The folder removed under a running sandbox: writing to the unlinked
-      // file would "succeed" and lose the document. Fail the request instead.
-      if (fstatSync(own.fd).nlink === 0)
-        throw Object.assign(new Error(`the blob pack ${own.name} was deleted`), { code: 'ENOENT' });
-      const header = Buffer.alloc(HEADER);
-      header.writeUInt32BE(MAGIC, 0);
-      header.write(hash, 4, 32, 'hex');
-      header.writeUInt32BE(bytes.length, 36);
-      const total = HEADER + bytes.length;
-      let written = writevSync(own.fd, [header, bytes]);
-      // A regular file takes the whole write in practice; finish it if not.
-      while (written < total) {
-        const rest = Buffer.concat([header, bytes]).subarray(written);
-        written += writevSync(own.fd, [rest]);
-      }
+      appendRecord(own, hash, bytes);
       index.set(hash, { pack: own.name, offset: own.size + HEADER, size: bytes.length });
-      own.size += total;
+      own.size += HEADER + bytes.length;
     },
+
+    record(hash, at) {
+      if (!index.has(hash)) index.set(hash, at);
+    },
+
+    hashes: () => index.keys(),
 
     read(hash) {
       let at = index.get(hash);
@@ -133,3 +128,37 @@ export function blobPacks(root: string): BlobPacks {
     },
   };
 }
+
+/** A new pack of this writer's own in `root` (created empty: 'ax', never someone else's). */
+export function openNewPack(root: string): { name: string; fd: number; size: number } {
+  const name = `pack-${Date.now().toString(36)}-${randomBytes(6).toString('hex')}.blobs`;
+  return { name, fd: openSync(join(root, name), 'ax'), size: 0 };
+}
+
+/**
+ * Appends one record (header, then the bytes) to a writer's own pack, whole
+ * before it returns; the caller indexes it at `pack.size + HEADER` and then
+ * adds the record's length to `pack.size`. The folder removed under a running
+ * sandbox: writing to the unlinked file would "succeed" and lose the
+ * document, so this fails (ENOENT) instead.
+ */
+export function appendRecord(pack: { name: string; fd: number; size: number }, hash: string, bytes: Uint8Array): void {
+  if (bytes.length > 0xffffffff)
+    throw new Error(`a document of ${bytes.length} bytes is over the 4 GiB a pack record holds`);
+  if (fstatSync(pack.fd).nlink === 0)
+    throw Object.assign(new Error(`the blob pack ${pack.name} was deleted`), { code: 'ENOENT' });
+  const header = Buffer.alloc(HEADER);
+  header.writeUInt32BE(MAGIC, 0);
+  header.write(hash, 4, 32, 'hex');
+  header.writeUInt32BE(bytes.length, 36);
+  const total = HEADER + bytes.length;
+  let written = writevSync(pack.fd, [header, bytes]);
+  // A regular file takes the whole write in practice; finish it if not.
+  while (written < total) {
+    const rest = Buffer.concat([header, bytes]).subarray(written);
+    written += writevSync(pack.fd, [rest]);
+  }
+}
+
+/** Bytes a record's header takes before its document's bytes. */
+export const packRecordHeader = HEADER;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { blobPacks } from './blob-packs.js';
+import { startBlobWriter } from './blob-writer.js';
 
 /**
  * Document bytes, content-addressed by sha256. On disk in append-only pack
@@ -13,7 +14,12 @@ import { blobPacks } from './blob-packs.js';
 export interface BlobStore {
   /** Stores the bytes (once per content) and returns their sha256 (hex). */
   put(bytes: Buffer): string;
-  /** As put (kept for callers that await it; the append is one write, cheaper than a trip to the thread pool). */
+  /**
+   * As put, the sha256 and the append done on the blob writer's thread in a
+   * data folder (db/blob-writer.ts: the event loop's CPU a creation is what
+   * caps creations a second); on this thread in memory and where no compiled
+   * thread exists. The caller keeps its bytes (the thread gets a copy).
+   */
   putAsync(bytes: Buffer): Promise<string>;
   /** The bytes of a sha256; throws when missing. */
   get(sha256: string): Buffer;
@@ -26,7 +32,12 @@ export function sha256Hex(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-export function createBlobStore(dataDir: string | undefined): BlobStore {
+export interface BlobStoreOptions {
+  /** The blob writer's compiled thread (blob-writer-worker.js beside blob-writer.js); tests pass the built one. */
+  writerScript?: URL;
+}
+
+export function createBlobStore(dataDir: string | undefined, options: BlobStoreOptions = {}): BlobStore {
   if (dataDir === undefined) return memoryBlobStore();
   const root = join(dataDir, 'blobs');
   mkdirSync(root, { recursive: true });
@@ -36,19 +47,33 @@ export function createBlobStore(dataDir: string | undefined): BlobStore {
   // Looked for only when such a folder exists: a stat per new document otherwise (hot path).
   const legacy = readdirSync(root).some((name) => /^[0-9a-f]{2}$/.test(name));
   const has = (hash: string) => packs.has(hash) || (legacy && existsSync(legacyPath(hash)));
+  // Started with what the folder holds, so that it writes none of it again (legacy files included: they
+  // are looked up when a put finds them, below).
+  const writer = startBlobWriter(root, packs.hashes(), options.writerScript);
   const put = (bytes: Buffer) => {
     const hash = sha256Hex(bytes);
-    if (!has(hash)) packs.append(hash, bytes);
+    if (!has(hash)) {
+      packs.append(hash, bytes);
+      writer?.known(hash);
+    }
     return hash;
   };
   return {
     put,
-    putAsync: async (bytes) => put(bytes),
+    async putAsync(bytes) {
+      if (writer === undefined || !writer.alive() || legacy) return put(bytes);
+      const { sha256, at } = await writer.put(bytes);
+      if (at !== undefined) packs.record(sha256, at);
+      return sha256;
+    },
     get(hash) {
       return packs.read(hash) ?? readFileSync(legacyPath(hash));
     },
     has,
-    close: () => packs.close(),
+    close: () => {
+      writer?.close();
+      packs.close();
+    },
   };
 }
 

@@ -11,7 +11,9 @@ export type SandboxDatabase = Database.Database;
  *
  * WAL with synchronous=NORMAL: a commit is in the WAL before the answer goes
  * out, so a killed process (SIGKILL) loses nothing; only a power cut could
- * lose the last commits, which a local sandbox accepts for speed.
+ * lose the last commits, which a local sandbox accepts for speed. A data
+ * folder's checkpoints run on a thread of their own (wal-checkpointer.ts,
+ * started by the services), not on the event loop.
  *
  * `groupTables`: the `CREATE TABLE IF NOT EXISTS` statements of the API
  * groups that keep tables of their own (the account server's, the Admin
@@ -19,15 +21,22 @@ export type SandboxDatabase = Database.Database;
  * the platform knows none of them.
  */
 export function openDatabase(dataDir: string | undefined, groupTables: readonly string[]): SandboxDatabase {
-  const db = new Database(dataDir === undefined ? ':memory:' : join(dataDir, 'sandbox.sqlite'));
+  const db = new Database(dataDir === undefined ? ':memory:' : databaseFile(dataDir));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
+  // A WAL that grew while commits never paused (wal-checkpointer.ts) is cut back to this when it starts again.
+  db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   db.exec(schemaSql);
   for (const tables of groupTables) db.exec(tables);
   migrate(db);
   return db;
+}
+
+/** The database file of a data folder. */
+export function databaseFile(dataDir: string): string {
+  return join(dataDir, 'sandbox.sqlite');
 }
 
 /**
