@@ -301,6 +301,8 @@ async function syncFirst(
       stateLock,
       // Declared voids (status: voided) and, when asked, replacement of drifted envelopes.
       act: { replaceDrifted: run.options['replaceDrifted'] === true },
+      // Nothing reports this sync's summary: envelopes never sent need no result in it.
+      sentOnly: true,
       ...(io.timing ? { timing: io.timing } : {}),
       onEvent: (event) => {
         if (event.type === 'warning' && event.kind !== 'listing-too-recent')

@@ -1,0 +1,44 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { YOUNG_SEMI_SPACE_MIB } from '../../src/cli/lean-heap.js';
+
+// `signrun run`'s process holds V8's young generation at YOUNG_SEMI_SPACE_MIB
+// (lean-heap.ts; issue 37: Node 20's 2 × 16 MiB was a sixth of a
+// 100,000-envelope run's peak). A heap is a process's: each case is a Node
+// process of its own, running the built module, so the test's worker keeps
+// V8's defaults.
+const leanHeapModule = new URL('../../dist/cli/lean-heap.js', import.meta.url).href;
+
+/**
+ * The new space's size in MiB after allocations that V8 grows it for (many
+ * objects outliving a collection or two, as a run's envelopes in flight
+ * do), with a turn of the event loop between bursts, as a run has (the cap
+ * is set when a collection is seen, after it: a burst of survivors larger
+ * than the cap may take it one step further, lean-heap.ts).
+ */
+function newSpaceAfterChurn(lean: boolean): number {
+  const script = `
+    import v8 from 'node:v8';
+    ${lean ? `const { leanHeap } = await import(${JSON.stringify(leanHeapModule)}); leanHeap();` : ''}
+    const kept = [];
+    for (let burst = 0; burst < 300; burst++) {
+      for (let i = 0; i < 10000; i++) kept.push({ burst, i, text: 'row ' + i });
+      if (kept.length > 300000) kept.splice(0, 150000);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const space = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+    process.stdout.write(String(space.space_size / 2 ** 20));
+  `;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  expect(child.status, child.stderr).toBe(0);
+  return Number(child.stdout);
+}
+
+describe('leanHeap', () => {
+  it('keeps the young generation at its cap, where V8 alone grows it past', () => {
+    // Two semi-spaces of the cap each.
+    const cap = 2 * YOUNG_SEMI_SPACE_MIB;
+    expect(newSpaceAfterChurn(false)).toBeGreaterThan(cap);
+    expect(newSpaceAfterChurn(true)).toBeLessThanOrEqual(cap);
+  });
+});
