@@ -3,12 +3,12 @@ import path from 'node:path';
 import { SignrunError } from '../errors/signrun-error.js';
 
 /** A window read from the spool at once: large enough for few reads, small enough to stay flat. */
-const READ_BATCH_BYTES = 1 << 20;
+const READ_WINDOW_BYTES = 1 << 19;
 /**
  * How far before the line asked for a window starts: the next items may have
  * finished, and been spooled, a little before it.
  */
-const WINDOW_BEHIND_BYTES = 1 << 18;
+const WINDOW_BEHIND_BYTES = 1 << 17;
 
 /**
  * An append-only spool of a run's results, one JSON line per item, so that
@@ -132,11 +132,21 @@ export class ResultSpool<T> {
     while (this.#flushing) await this.#flushing;
   }
 
-  /** The items in index order (items never put are skipped). Each call reads the file afresh. */
+  /**
+   * The items in index order (items never put are skipped). Each call reads
+   * the file afresh, by windows of it: items finish out of their order (up to
+   * the run's envelopes in progress apart), so the lines of neighbouring items
+   * lie near each other on disk but seldom side by side, and one read of the
+   * region serves the next ones (a read for each run of adjacent lines was a
+   * threadpool round trip for every item or two, for each report).
+   */
   async *read(): AsyncGenerator<T> {
     await this.flush();
     const count = this.capacity;
     let window: { start: number; bytes: Buffer } | undefined;
+    // One buffer for every window of this read: a line is copied out of it (toString) before the next
+    // window is read, and the reports after a run then hold no more than one window each.
+    let buffer = Buffer.allocUnsafe(0);
     let index = 0;
     while (index < count) {
       if (!this.has(index)) {
@@ -152,29 +162,18 @@ export class ResultSpool<T> {
       const start = this.#offsets[index] ?? 0;
       const length = this.#lengths[index] ?? 0;
       if (!window || start < window.start || start + length > window.start + window.bytes.byteLength) {
-        window = await this.#readWindow(start, length);
+        const from = Math.max(0, start - WINDOW_BEHIND_BYTES);
+        // Never past what is on disk (a failed write leaves the file short; its items are read from memory).
+        const to = Math.max(start + length, Math.min(this.#onDisk, from + READ_WINDOW_BYTES));
+        if (buffer.byteLength < to - from)
+          buffer = Buffer.allocUnsafe(Math.max(to - from, Math.min(READ_WINDOW_BYTES, this.#onDisk)));
+        window = { start: from, bytes: buffer.subarray(0, to - from) };
+        await this.#readFully(window.bytes, from);
       }
       const at = start - window.start;
       yield JSON.parse(window.bytes.toString('utf8', at, at + length - 1)) as T;
       index += 1;
     }
-  }
-
-  /**
-   * A window of the file around the line at `start`: items finish out of
-   * their order (up to the run's envelopes in progress apart), so the lines
-   * of neighbouring items lie near each other on disk, but seldom side by
-   * side. One read for the region serves the next ones; a read for each run
-   * of adjacent lines was a read for every item or two (a threadpool round
-   * trip each, four reports each reading the spool after the run).
-   */
-  async #readWindow(start: number, length: number): Promise<{ start: number; bytes: Buffer }> {
-    const from = Math.max(0, start - WINDOW_BEHIND_BYTES);
-    // Never past what is on disk (a failed write leaves the file short; its items are read from memory).
-    const to = Math.max(start + length, Math.min(this.#onDisk, from + READ_BATCH_BYTES));
-    const bytes = Buffer.allocUnsafe(to - from);
-    await this.#readFully(bytes, from);
-    return { start: from, bytes };
   }
 
   /** Closes (and, where it was not unlinked yet, removes) the file. Reading afterwards is an error. */

@@ -79,8 +79,8 @@ describe('ResultSpool', () => {
     const before = spool.reads;
     const read = await all(spool.read());
     expect(read.map((x) => x.i)).toEqual(Array.from({ length: count }, (_, i) => i));
-    // About 850 KB of lines: one window of the file, not a read for each item (2,000 before).
-    expect(spool.reads - before).toBeLessThanOrEqual(2);
+    // About 850 KB of lines: a few windows of the file, not a read for each item (2,000 before).
+    expect(spool.reads - before).toBeLessThanOrEqual(4);
     await spool.close();
   });
 
