@@ -183,12 +183,16 @@ export class DiskWriteError extends Error {
   }
 }
 
+/** What a streamed write gathers of small chunks before it writes them (a download's chunks are this size already). */
+const WRITE_BATCH_BYTES = 64 * 1024;
+
 /**
  * Streams `body` into a temp file beside `target`, computing size and sha256
- * on the way, never holding the content in memory. Chunks are written as they
- * come (backpressure: the next is read after the write). On any failure the
- * body is released (an HTTP answer left unread would hold its connection,
- * and the pool has one per request in flight) and no temp file is left.
+ * on the way, never holding more than 64 KB of it in memory: small chunks are
+ * gathered up to that and written together (backpressure: the next is read
+ * after the write). On any failure the body is released (an HTTP answer left
+ * unread would hold its connection, and the pool has one per request in
+ * flight) and no temp file is left.
  */
 export async function stageStream(target: string, body: AsyncIterable<unknown>, mode = 0o644): Promise<StagedFile> {
   const chunks = body[Symbol.asyncIterator]();
@@ -203,6 +207,24 @@ export async function stageStream(target: string, body: AsyncIterable<unknown>, 
   }
   const hash = createHash('sha256');
   let size = 0;
+  // Small chunks (a report's line per envelope) are gathered up to WRITE_BATCH_BYTES and written
+  // together: each write is a round trip to the threadpool, one per envelope before.
+  let gathered: Uint8Array[] = [];
+  let gatheredBytes = 0;
+  const writeGathered = async () => {
+    const bytes = gathered.length === 1 ? (gathered[0] as Uint8Array) : Buffer.concat(gathered);
+    gathered = [];
+    gatheredBytes = 0;
+    let offset = 0;
+    while (offset < bytes.byteLength) {
+      try {
+        const { bytesWritten } = await handle.write(bytes, offset, bytes.byteLength - offset);
+        offset += bytesWritten;
+      } catch (error) {
+        throw new DiskWriteError(error);
+      }
+    }
+  };
   try {
     for (;;) {
       const next = await chunks.next();
@@ -211,16 +233,11 @@ export async function stageStream(target: string, body: AsyncIterable<unknown>, 
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Uint8Array);
       hash.update(bytes);
       size += bytes.byteLength;
-      let offset = 0;
-      while (offset < bytes.byteLength) {
-        try {
-          const { bytesWritten } = await handle.write(bytes, offset, bytes.byteLength - offset);
-          offset += bytesWritten;
-        } catch (error) {
-          throw new DiskWriteError(error);
-        }
-      }
+      gathered.push(bytes);
+      gatheredBytes += bytes.byteLength;
+      if (gatheredBytes >= WRITE_BATCH_BYTES) await writeGathered();
     }
+    if (gatheredBytes > 0) await writeGathered();
   } catch (error) {
     await release(body, chunks);
     await handle.close();

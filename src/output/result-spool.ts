@@ -2,8 +2,13 @@ import { mkdir, open, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { SignrunError } from '../errors/signrun-error.js';
 
-/** A batch read from the spool at once: large enough for few reads, small enough to stay flat. */
-const READ_BATCH_BYTES = 1 << 20;
+/** A window read from the spool at once: large enough for few reads, small enough to stay flat. */
+const READ_WINDOW_BYTES = 1 << 19;
+/**
+ * How far before the line asked for a window starts: the next items may have
+ * finished, and been spooled, a little before it.
+ */
+const WINDOW_BEHIND_BYTES = 1 << 17;
 
 /**
  * An append-only spool of a run's results, one JSON line per item, so that
@@ -32,6 +37,10 @@ export class ResultSpool<T> {
   #size = 0;
   /** Bytes handed to the writer: where the next batch goes. */
   #written = 0;
+  /** Bytes written to the file without a failure: a read never goes past them. */
+  #onDisk = 0;
+  /** Reads of the file made so far (for the tests: a window serves many items). */
+  reads = 0;
   #pending: Array<{ index: number; bytes: Buffer }> = [];
   /**
    * The batch being written. Cleared by a `.finally` of the promise itself:
@@ -123,10 +132,21 @@ export class ResultSpool<T> {
     while (this.#flushing) await this.#flushing;
   }
 
-  /** The items in index order (items never put are skipped). Each call reads the file afresh. */
+  /**
+   * The items in index order (items never put are skipped). Each call reads
+   * the file afresh, by windows of it: items finish out of their order (up to
+   * the run's envelopes in progress apart), so the lines of neighbouring items
+   * lie near each other on disk but seldom side by side, and one read of the
+   * region serves the next ones (a read for each run of adjacent lines was a
+   * threadpool round trip for every item or two, for each report).
+   */
   async *read(): AsyncGenerator<T> {
     await this.flush();
     const count = this.capacity;
+    let window: { start: number; bytes: Buffer } | undefined;
+    // One buffer for every window of this read: a line is copied out of it (toString) before the next
+    // window is read, and the reports after a run then hold no more than one window each.
+    let buffer = Buffer.allocUnsafe(0);
     let index = 0;
     while (index < count) {
       if (!this.has(index)) {
@@ -139,32 +159,20 @@ export class ResultSpool<T> {
         index += 1;
         continue;
       }
-      // Lines of neighbouring items are usually neighbours on disk too (work starts in order):
-      // one read for a run of them.
       const start = this.#offsets[index] ?? 0;
-      let end = start + (this.#lengths[index] ?? 0);
-      const first = index;
-      let last = index + 1;
-      while (
-        last < count &&
-        this.has(last) &&
-        !this.#memory.has(last) &&
-        this.#offsets[last] === end &&
-        end - start < READ_BATCH_BYTES
-      ) {
-        end += this.#lengths[last] ?? 0;
-        last += 1;
+      const length = this.#lengths[index] ?? 0;
+      if (!window || start < window.start || start + length > window.start + window.bytes.byteLength) {
+        const from = Math.max(0, start - WINDOW_BEHIND_BYTES);
+        // Never past what is on disk (a failed write leaves the file short; its items are read from memory).
+        const to = Math.max(start + length, Math.min(this.#onDisk, from + READ_WINDOW_BYTES));
+        if (buffer.byteLength < to - from)
+          buffer = Buffer.allocUnsafe(Math.max(to - from, Math.min(READ_WINDOW_BYTES, this.#onDisk)));
+        window = { start: from, bytes: buffer.subarray(0, to - from) };
+        await this.#readFully(window.bytes, from);
       }
-      const buffer = Buffer.allocUnsafe(end - start);
-      await this.#readFully(buffer, start);
-      let at = 0;
-      for (let i = first; i < last; i++) {
-        const length = this.#lengths[i] ?? 0;
-        if (length === 0) continue;
-        yield JSON.parse(buffer.toString('utf8', at, at + length - 1)) as T;
-        at += length;
-      }
-      index = last;
+      const at = start - window.start;
+      yield JSON.parse(window.bytes.toString('utf8', at, at + length - 1)) as T;
+      index += 1;
     }
   }
 
@@ -192,6 +200,7 @@ export class ResultSpool<T> {
       this.#written += bytes.byteLength;
       try {
         await this.#writeFully(bytes, position);
+        this.#onDisk = position + bytes.byteLength;
       } catch (error) {
         this.#failure = error;
         // A line may be half on disk: the whole batch, and all that comes after, is read from memory.
@@ -213,6 +222,7 @@ export class ResultSpool<T> {
   async #readFully(buffer: Buffer, position: number): Promise<void> {
     let done = 0;
     while (done < buffer.byteLength) {
+      this.reads += 1;
       const { bytesRead } = await this.#handle.read(buffer, done, buffer.byteLength - done, position + done);
       if (bytesRead === 0) throw spoolError(this.#file, 'read', new Error('the file is shorter than written'));
       done += bytesRead;
