@@ -69,6 +69,11 @@ export async function buildSandboxApp(
     // Behind nothing: request.ip is the peer's address (recorded in the certificate).
     trustProxy: false,
     schemaController: { compilersFactory: { buildValidator } },
+    // The route schemas are module constants, checked against ajv's meta-schema by
+    // test/sandbox/route-schemas.test.ts: checked again at run time, the process's first validator compiled
+    // ajv's meta-schema first (~45 ms at each `signrun serve`'s first request that has a schema, a run's
+    // first listing). Requests are validated as before.
+    ajv: { customOptions: { validateSchema: false } },
   });
   app.decorate('sandbox', services);
   // First of all hooks: a Host the sandbox does not own gets 421 before any route, fault or limit (DNS rebinding).

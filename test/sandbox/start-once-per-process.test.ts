@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { hashPassword, hashSeedPassword, verifyPassword } from '../../src/sandbox/platform/password-hash.js';
+import {
+  hashPassword,
+  hashSeedPassword,
+  knownMatch,
+  verifyPassword,
+} from '../../src/sandbox/platform/password-hash.js';
 import { generatedDocument } from '../../src/sandbox/platform/pdf/generated-document.js';
 import { buildSandboxApp } from '../../src/sandbox/app.js';
 import { namedPlugin } from '../../src/sandbox/platform/http/plugin-name.js';
@@ -26,6 +31,19 @@ describe('made once per process', () => {
     expect(await verifyPassword('seed-password-2', first)).toBe(false);
     expect(first).not.toContain('seed-password-1');
     expect(await hashPassword('api-password')).not.toBe(await hashPassword('api-password'));
+  });
+
+  it("a seed password's hash is known to match that password as soon as it is made (a first login needs no scrypt), and no other", async () => {
+    const stored = await hashSeedPassword('seed-password-first-login');
+    expect(knownMatch('seed-password-first-login', stored)).toBe(true);
+    expect(knownMatch('seed-password-other', stored)).toBe(false);
+    expect(await verifyPassword('seed-password-other', stored)).toBe(false);
+    expect(await verifyPassword('seed-password-first-login', stored)).toBe(true);
+    // A password set through the API is known only once a login has verified it with scrypt.
+    const api = await hashPassword('api-password-first-login');
+    expect(knownMatch('api-password-first-login', api)).toBe(false);
+    expect(await verifyPassword('api-password-first-login', api)).toBe(true);
+    expect(knownMatch('api-password-first-login', api)).toBe(true);
   });
 
   it('a remembered match is for that pair only: a wrong password after a right one still fails', async () => {
