@@ -23,8 +23,8 @@ export interface StillToSign {
  * The recipients of one envelope still to sign (none when the envelope is
  * settled). Until a sync says what the service knows, a recipient's status
  * follows from the routing: those of the first routing order still to act
- * were sent it when signrun sent the envelope (since then); later ones are
- * `created`, not yet notified.
+ * were sent it when signrun sent the envelope (since then, when this run
+ * sent it); later ones are `created`, not yet notified.
  */
 export function stillToSignOf(e: EnvelopeResult): StillToSign[] {
   if (!e.envelopeId || e.status === undefined || isSettledEnvelope(e.status)) return [];
@@ -43,7 +43,10 @@ export function stillToSignOf(e: EnvelopeResult): StillToSign[] {
     if (r.email !== undefined) item.email = r.email;
     const part = partOf(r.kind);
     if (part !== undefined) item.part = part;
-    const since = r.statusAt ?? (!known && status === 'sent' ? e.startedAt : undefined);
+    // An envelope adopted from the service (sent by an earlier run whose record is gone) was not sent at this
+    // run's start: since when is unknown until a sync says.
+    const sentThisRun = !known && status === 'sent' && e.adopted !== true;
+    const since = r.statusAt ?? (sentThisRun ? e.startedAt : undefined);
     if (since !== undefined) item.since = since;
     return item;
   });

@@ -32,6 +32,14 @@ describe('still to sign, right after run (no sync yet)', () => {
     ]);
   });
 
+  it('does not date an envelope adopted from the service by this run’s start (it was sent before, when is unknown)', () => {
+    const adopted = envelope({ adopted: true, startedAt: '2026-11-29T13:00:00.000Z' });
+    expect(stillToSignOf(adopted).map((r) => [r.name, r.status, r.since])).toEqual([
+      ['Ann', 'sent', undefined],
+      ['Bo (HR)', 'created', undefined],
+    ]);
+  });
+
   it('takes what a sync recorded over what the routing suggests', () => {
     const synced = envelope({
       recipients: [
