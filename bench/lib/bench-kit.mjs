@@ -44,12 +44,21 @@ export function sandboxEnv(rootUrl) {
   };
 }
 
-/** `signrun serve --port 0 --latency L` in its own process (nodeFlags before the script, e.g. --cpu-prof); resolves once it listens. */
-export function startServe(latency, nodeFlags = []) {
+/**
+ * `signrun serve --port 0 --latency L` in its own process (nodeFlags before
+ * the script, e.g. --cpu-prof; serveBin another build's bin.js); resolves
+ * once it listens, with the ms from spawn to its "listening" line.
+ */
+export function startServe(latency, nodeFlags = [], serveBin = bin) {
+  const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeFlags, bin, 'serve', '--port', '0', '--latency', String(latency)], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...nodeFlags, serveBin, 'serve', '--port', '0', '--latency', String(latency)],
+      {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
     let out = '';
     const onData = (d) => {
       out += d;
@@ -59,7 +68,7 @@ export function startServe(latency, nodeFlags = []) {
       // cost this process CPU and, once the pipe filled, stalled the sandbox.
       child.stdout.off('data', onData);
       child.stdout.resume();
-      resolve({ child, rootUrl: m[1] });
+      resolve({ child, rootUrl: m[1], listenMs: performance.now() - started });
     };
     child.stdout.setEncoding('utf8').on('data', onData);
     child.on('exit', (code) => reject(new Error(`serve exited ${code}`)));

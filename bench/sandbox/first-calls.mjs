@@ -12,11 +12,10 @@
  * first call times the sandbox, not the client's first request. Plain
  * JavaScript on the built dist/.
  */
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bin as ownBin, numberArg, root, sandboxCredentials, stopServe } from '../lib/bench-kit.mjs';
+import { bin as ownBin, numberArg, root, sandboxCredentials, startServe, stopServe } from '../lib/bench-kit.mjs';
 
 const bins = process.argv.flatMap((arg, i) => (arg === '--bin' ? [process.argv[i + 1]] : []));
 if (bins.length === 0) bins.push(ownBin);
@@ -48,27 +47,6 @@ function mainThreadCpuMs(pid) {
   return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
 }
 
-/** Spawns serve and resolves at its "listening" line, with the ms from spawn to it. */
-function startServe(bin) {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--latency', String(latency)], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    let out = '';
-    const onData = (d) => {
-      out += d;
-      const m = /listening on (\S+)/.exec(out);
-      if (!m) return;
-      child.stdout.off('data', onData);
-      child.stdout.resume();
-      resolve({ child, rootUrl: m[1], listenMs: performance.now() - started });
-    };
-    child.stdout.setEncoding('utf8').on('data', onData);
-    child.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
-  });
-}
-
 const headers = {
   'X-DocuSign-Authentication': JSON.stringify(sandboxCredentials),
   Accept: 'application/json',
@@ -82,7 +60,7 @@ const documents = ['offer-letter.pdf', 'company-handbook.pdf'].map((f, i) => ({
 
 /** One sample: a new serve, each kind of call twice in a run's order; ms per call by kind. */
 async function sample(bin) {
-  const serve = await startServe(bin);
+  const serve = await startServe(latency, [], bin);
   const times = {};
   const cpu = {};
   const call = async (kind, method, url, body) => {
@@ -97,17 +75,35 @@ async function sample(bin) {
   };
   try {
     let base;
-    for (let k = 0; k < 2; k++) base = (await call('login', 'GET', `${serve.rootUrl}/login_information`)).loginAccounts[0].baseUrl;
+    for (let k = 0; k < 2; k++)
+      base = (await call('login', 'GET', `${serve.rootUrl}/login_information`)).loginAccounts[0].baseUrl;
     const listing = `${base}/envelopes?from_date=2000-01-01T00%3A00%3A00.000Z&custom_field=signrunJob%3Dbench-first&start_position=0&count=1000`;
     for (let k = 0; k < 2; k++) await call('listing', 'GET', listing);
     for (let k = 0; k < 2; k++) await call('templates', 'GET', `${base}/templates?count=100`);
     for (let k = 0; k < 2; k++) {
-      const signers = [1, 2].map((r) => ({ recipientId: String(r), name: `First ${k} ${r}`, email: `first${k}-${r}@example.com`, clientUserId: `first-${k}-${r}` }));
+      const signers = [1, 2].map((r) => ({
+        recipientId: String(r),
+        name: `First ${k} ${r}`,
+        email: `first${k}-${r}@example.com`,
+        clientUserId: `first-${k}-${r}`,
+      }));
       const customFields = { textCustomFields: [{ name: 'signrunJob', value: 'bench-first', show: 'false' }] };
-      const { envelopeId } = await call('create', 'POST', `${base}/envelopes`, { emailSubject: 'Please sign', status: 'created', documents, recipients: { signers }, customFields });
+      const { envelopeId } = await call('create', 'POST', `${base}/envelopes`, {
+        emailSubject: 'Please sign',
+        status: 'created',
+        documents,
+        recipients: { signers },
+        customFields,
+      });
       await call('send', 'PUT', `${base}/envelopes/${envelopeId}`, { status: 'sent' });
       for (const s of signers)
-        await call(`view`, 'POST', `${base}/envelopes/${envelopeId}/views/recipient`, { returnUrl: 'https://hr.example.com/done', authenticationMethod: 'none', clientUserId: s.clientUserId, userName: s.name, email: s.email });
+        await call(`view`, 'POST', `${base}/envelopes/${envelopeId}/views/recipient`, {
+          returnUrl: 'https://hr.example.com/done',
+          authenticationMethod: 'none',
+          clientUserId: s.clientUserId,
+          userName: s.name,
+          email: s.email,
+        });
     }
   } finally {
     await stopServe(serve.child);
@@ -120,13 +116,18 @@ async function sample(bin) {
 await warmClient();
 const kinds = ['login', 'listing', 'templates', 'create', 'send', 'view'];
 const results = bins.map(() => []);
-console.log(`first calls of a fresh serve --latency ${latency}: first/second ms per kind (the sandbox's main thread's CPU ms in brackets); ${pairs} samples per bin, alternated`);
+console.log(
+  `first calls of a fresh serve --latency ${latency}: first/second ms per kind (the sandbox's main thread's CPU ms in brackets); ${pairs} samples per bin, alternated`,
+);
 for (let p = 0; p < pairs; p++) {
   for (const [b, bin] of bins.entries()) {
     const r = await sample(bin);
     results[b].push(r);
     const row = kinds
-      .map((k) => `${k} ${r.times[k].map((ms) => ms.toFixed(0)).join('/')} (cpu ${r.cpu[k].map((ms) => ms.toFixed(1)).join('/')})`)
+      .map(
+        (k) =>
+          `${k} ${r.times[k].map((ms) => ms.toFixed(0)).join('/')} (cpu ${r.cpu[k].map((ms) => ms.toFixed(1)).join('/')})`,
+      )
       .join(' | ');
     console.log(`${String.fromCharCode(65 + b)} listening ${r.listenMs.toFixed(0)} ms | ${row} | load ${load()}`);
   }
@@ -140,5 +141,7 @@ for (const [b, bin] of bins.entries()) {
       return `${k} ${at('times', 0).toFixed(0)}/${at('times', 1).toFixed(0)} (cpu ${at('cpu', 0).toFixed(1)}/${at('cpu', 1).toFixed(1)})`;
     })
     .join(' | ');
-  console.log(`median ${String.fromCharCode(65 + b)} (${bin}): listening ${median(rs.map((r) => r.listenMs)).toFixed(0)} ms | ${row}`);
+  console.log(
+    `median ${String.fromCharCode(65 + b)} (${bin}): listening ${median(rs.map((r) => r.listenMs)).toFixed(0)} ms | ${row}`,
+  );
 }
