@@ -8,6 +8,7 @@ import { hintOf } from '../errors/catalogue.js';
 import type { ReportHead, ReportSource } from './report-json.js';
 import { countStatuses, oldestFirst, statusLine, stillToSignOf, type StillToSign } from './still-to-sign.js';
 import { countEnvelopeResult, emptyEnvelopeCounts, envelopeCountsText } from './envelope-counts.js';
+import { durationText } from './duration-text.js';
 
 /** Recipients still to sign listed on the console, oldest first. */
 const maxStillToSign = 10;
@@ -67,7 +68,6 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
   }
   const c = options.colour;
   const t = report.totals;
-  const seconds = (report.durationMs / 1000).toFixed(1);
   const lines: string[] = [];
   const budget = report.callBudget?.exhausted ? report.callBudget : undefined;
   const verdict = verdictOf(report);
@@ -93,7 +93,7 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
     if (totals && totals.total > 0) parts.push(kind.summaryText(totals, words));
   }
   if (t.accounts.total > 0) parts.push(...accountsText(t.accounts, accounts, c));
-  lines.push(`${head} in ${seconds} s: ${parts.join('; ') || 'nothing to do'}.`);
+  lines.push(`${head} in ${durationText(report.durationMs)}: ${parts.join('; ') || 'nothing to do'}.`);
   if (budget) {
     lines.push(
       `  ${c.bold('SR_CALL_BUDGET_SPENT')}: ${budget.used} call(s) made; ${t.envelopes.notStarted + t.accounts.notStarted} item(s) not started. Run the same command again after ${budget.resumeAt ?? 'the hour'}: it continues where this one stopped.`,

@@ -2,6 +2,7 @@ import { verdictOf, type AccountResult, type EnvelopeResult, type RunVerdict } f
 import type { ReportSource } from './report-json.js';
 import { countStatuses, oldestFirst, statusLine, stillToSignOf, type StillToSign } from './still-to-sign.js';
 import { settledReasonOf } from './settled-reason.js';
+import { durationText as duration } from './duration-text.js';
 
 /** The title of report.md for each verdict (`# signrun run …`, `# signrun sync …`). */
 const verdictTitles: Record<RunVerdict, string> = {
@@ -30,12 +31,6 @@ function cell(text: string): string {
 /** Text inside a code span: shown as it is, except a backtick (which would end the span) and `|`. */
 function code(text: string): string {
   return `\`${text.replace(/\r?\n/g, ' ').replace(/`/g, "'").replace(/\|/g, '\\|')}\``;
-}
-
-function duration(ms: number): string {
-  if (ms < 1000) return `${ms} ms`;
-  const s = ms / 1000;
-  return s < 120 ? `${s.toFixed(1)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
 }
 
 /** Items listed under a heading before "…and N more". */

@@ -366,6 +366,23 @@ describe('reporters', () => {
     }
   });
 
+  it('the console says how long the run took as people read it: ms under a second, minutes past two', async () => {
+    const plain = {
+      red: (x: string) => x,
+      green: (x: string) => x,
+      yellow: (x: string) => x,
+      bold: (x: string) => x,
+      dim: (x: string) => x,
+    };
+    const firstLine = async (durationMs: number) =>
+      (await consoleSummary(reportOf(summary({ durationMs }), '/repo'), { outShown: 'out', colour: plain })).split(
+        '\n',
+      )[0];
+    expect(await firstLine(45)).toMatch(/^Finished with failures in 45 ms: /);
+    expect(await firstLine(13_460)).toMatch(/^Finished with failures in 13\.5 s: /);
+    expect(await firstLine(723_172)).toMatch(/^Finished with failures in 12 min 3 s: /);
+  });
+
   it('report.md and the console list a capped number of items and count the rest', async () => {
     const base = fields_({}).envelopes;
     const many: EnvelopeResult[] = [];

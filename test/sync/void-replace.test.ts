@@ -55,7 +55,7 @@ describe('void and replace, declared in the job file', () => {
     await writeFile(job, jobText([], []));
     const sent = await runCli(['run', dir, '--out', out], { env });
     expect(sent.code).toBe(0);
-    expect(sent.stdout).toMatch(/Done in [\d.]+ s: 2 envelopes sent\./);
+    expect(sent.stdout).toMatch(/Done in [\d.]+ m?s: 2 envelopes sent\./);
     const a = await record('a');
 
     // A reason is required with status voided: refused before any call.
