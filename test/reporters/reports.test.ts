@@ -13,7 +13,7 @@ import { reportJunit } from '../../src/reporters/report-junit.js';
 import { reportHtml } from '../../src/reporters/report-html.js';
 import { checkReport } from '../../src/reporters/report-schema.js';
 import { mergeReports } from '../../src/reporters/merge-reports.js';
-import { consoleSummary } from '../../src/reporters/console-summary.js';
+import { consoleSummary, type ConsoleSummaryOptions } from '../../src/reporters/console-summary.js';
 import {
   exitCodeOf,
   totalsOf,
@@ -39,6 +39,15 @@ function summary(overrides: Partial<SummaryFields> = {}): RunSummary {
     close: async () => undefined,
   };
 }
+
+/** The console summary's colours, off: its text as a pipe or NO_COLOR gets it. */
+const noColour: ConsoleSummaryOptions['colour'] = {
+  red: (x) => x,
+  green: (x) => x,
+  yellow: (x) => x,
+  bold: (x) => x,
+  dim: (x) => x,
+};
 
 /** The whole report in memory (for the schema and merge checks). */
 async function inMemory(source: ReportSource): Promise<RunReport> {
@@ -235,14 +244,7 @@ describe('reporters', () => {
     const full = await inMemory(report);
     expect(full.command).toBe('sync');
     expect(checkReport(full)).toEqual([]);
-    const plain = {
-      red: (x: string) => x,
-      green: (x: string) => x,
-      yellow: (x: string) => x,
-      bold: (x: string) => x,
-      dim: (x: string) => x,
-    };
-    const text = await consoleSummary(report, { outShown: 'out', colour: plain });
+    const text = await consoleSummary(report, { outShown: 'out', colour: noColour });
     expect(text).toContain('2 of 2 envelope(s) brought up to date');
     expect(text).not.toContain('sent again');
     expect(await reportMarkdown(reportOf(summary()))).toMatch(/^# signrun run failed/);
@@ -289,14 +291,7 @@ describe('reporters', () => {
   });
 
   it('the console summary says what failed, where, and what to do next', async () => {
-    const plain = {
-      red: (x: string) => x,
-      green: (x: string) => x,
-      yellow: (x: string) => x,
-      bold: (x: string) => x,
-      dim: (x: string) => x,
-    };
-    const text = await consoleSummary(reportOf(summary(), '/repo'), { outShown: 'out', colour: plain });
+    const text = await consoleSummary(reportOf(summary(), '/repo'), { outShown: 'out', colour: noColour });
     expect(text).toMatch(
       /^Finished with failures in 5\.0 s: 1 envelope sent, 1 failed; account\(s\): 1 created \(awaiting activation\)\./,
     );
@@ -310,7 +305,7 @@ describe('reporters', () => {
     expect(text).toContain('Outputs in out');
     const sandbox = await consoleSummary(
       reportOf(summary({ target: { rootUrl: 'http://127.0.0.1:1/restapi/v2', sandbox: true } })),
-      { outShown: 'out', colour: plain },
+      { outShown: 'out', colour: noColour },
     );
     expect(sandbox).toContain('in-process sandbox stopped');
     expect(sandbox).not.toContain('sign-url out');
@@ -367,15 +362,8 @@ describe('reporters', () => {
   });
 
   it('the console says how long the run took as people read it: ms under a second, minutes past two', async () => {
-    const plain = {
-      red: (x: string) => x,
-      green: (x: string) => x,
-      yellow: (x: string) => x,
-      bold: (x: string) => x,
-      dim: (x: string) => x,
-    };
     const firstLine = async (durationMs: number) =>
-      (await consoleSummary(reportOf(summary({ durationMs }), '/repo'), { outShown: 'out', colour: plain })).split(
+      (await consoleSummary(reportOf(summary({ durationMs }), '/repo'), { outShown: 'out', colour: noColour })).split(
         '\n',
       )[0];
     expect(await firstLine(45)).toMatch(/^Finished with failures in 45 ms: /);
@@ -395,10 +383,9 @@ describe('reporters', () => {
     expect(md.match(/^- `offers\/wait-\d+`/gm)).toHaveLength(50);
     expect(md).toContain('- …and 20 more');
     expect(md).toContain('API calls: 9 (2 retries, 3 failed answers; 7.0 per envelope)');
-    const plain = (x: string) => x;
     const text = await consoleSummary(report, {
       outShown: 'out',
-      colour: { red: plain, green: plain, yellow: plain, bold: plain, dim: plain },
+      colour: noColour,
       maxFailures: 5,
     });
     expect(text.match(/✗/g)).toHaveLength(5);
