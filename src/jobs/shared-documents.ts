@@ -30,13 +30,12 @@ export class SharedDocuments {
     if (documents.some((d) => d.docGenFormFields !== undefined)) return documents;
     if (documents.length === 1) {
       const path = documents[0]!.path;
-      if (!this.#keyed.has(path)) {
-        if (!this.#unkeyed.has(path)) {
-          this.#unkeyed.set(path, documents);
-          return documents;
-        }
-        this.#keyPath(path);
+      // The first list to name this file: nothing can equal it yet.
+      if (!this.#keyed.has(path) && !this.#unkeyed.has(path)) {
+        this.#unkeyed.set(path, documents);
+        return documents;
       }
+      this.#keyPath(path);
       return this.#shareOne(documents);
     }
     for (const d of documents) this.#keyPath(d.path);
@@ -54,10 +53,6 @@ export class SharedDocuments {
     return shared;
   }
 
-  /**
-   * A list of one document (a letter a row), keyed as {@link share} keys it (the join of one key is that key),
-   * without the two lists and the join made to find it (issue 37: one a row, for lists that are rarely shared).
-   */
   /** Puts the list of one document left unkeyed for `path`, if any, in the maps by key: another list names its file. */
   #keyPath(path: string): void {
     if (this.#keyed.has(path)) return;
@@ -68,6 +63,10 @@ export class SharedDocuments {
     this.#shareOne(first);
   }
 
+  /**
+   * A list of one document (a letter a row), keyed as {@link share} keys it (the join of one key is that key),
+   * without the two lists and the join made to find it (issue 37: one a row, for lists that are rarely shared).
+   */
   #shareOne(documents: ResolvedDocument[]): ResolvedDocument[] {
     const key = keyOf(documents[0]!);
     const list = this.#lists.get(key);
