@@ -88,9 +88,7 @@ export function blobPacks(root: string): BlobPacks {
       if (bytes.length > 0xffffffff)
         throw new Error(`a document of ${bytes.length} bytes is over the 4 GiB a pack record holds`);
       own ??= openOwn();
-      appendRecord(own, hash, bytes);
-      index.set(hash, { pack: own.name, offset: own.size + HEADER, size: bytes.length });
-      own.size += HEADER + bytes.length;
+      index.set(hash, appendRecord(own, hash, bytes));
     },
 
     record(hash, at) {
@@ -137,12 +135,16 @@ export function openNewPack(root: string): { name: string; fd: number; size: num
 
 /**
  * Appends one record (header, then the bytes) to a writer's own pack, whole
- * before it returns; the caller indexes it at `pack.size + HEADER` and then
- * adds the record's length to `pack.size`. The folder removed under a running
- * sandbox: writing to the unlinked file would "succeed" and lose the
- * document, so this fails (ENOENT) instead.
+ * before it returns, and moves `pack.size` past it; returns where its bytes
+ * are, for the writer's index. The folder removed under a running sandbox:
+ * writing to the unlinked file would "succeed" and lose the document, so
+ * this fails (ENOENT) instead.
  */
-export function appendRecord(pack: { name: string; fd: number; size: number }, hash: string, bytes: Uint8Array): void {
+export function appendRecord(
+  pack: { name: string; fd: number; size: number },
+  hash: string,
+  bytes: Uint8Array,
+): Location {
   if (bytes.length > 0xffffffff)
     throw new Error(`a document of ${bytes.length} bytes is over the 4 GiB a pack record holds`);
   if (fstatSync(pack.fd).nlink === 0)
@@ -158,7 +160,7 @@ export function appendRecord(pack: { name: string; fd: number; size: number }, h
     const rest = Buffer.concat([header, bytes]).subarray(written);
     written += writevSync(pack.fd, [rest]);
   }
+  const at = { pack: pack.name, offset: pack.size + HEADER, size: bytes.length };
+  pack.size += total;
+  return at;
 }
-
-/** Bytes a record's header takes before its document's bytes. */
-export const packRecordHeader = HEADER;

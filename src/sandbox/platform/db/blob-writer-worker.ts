@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { appendRecord, openNewPack, packRecordHeader } from './blob-packs.js';
+import { appendRecord, openNewPack } from './blob-packs.js';
 import type { BlobWriterAnswer, BlobWriterData, BlobWriterRequest } from './blob-writer-protocol.js';
 
 const { root, known: knownAtStart } = workerData as BlobWriterData;
@@ -24,9 +24,7 @@ function put(id: number, bytes: Uint8Array): void {
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   if (known.has(sha256)) return answer({ kind: 'put', id, sha256 });
   own ??= openNewPack(root);
-  appendRecord(own, sha256, bytes);
-  const at = { pack: own.name, offset: own.size + packRecordHeader, size: bytes.length };
-  own.size += packRecordHeader + bytes.length;
+  const at = appendRecord(own, sha256, bytes);
   known.add(sha256);
   answer({ kind: 'put', id, sha256, at });
 }
