@@ -7,15 +7,17 @@
  * made by a plain sequential loop (what the Python client's demo does) on a
  * sample of S envelopes, extrapolated to N, for the speedup.
  *
- *   npm run build && node bench/run/run-bench.mjs [--envelopes 1000] [--concurrency 16] [--latency 50] [--sequential 50] [--documents at-send] [--signing-urls on-demand] [--ceiling] [--warm 32]
+ *   npm run build && node bench/run/run-bench.mjs [--envelopes 1000] [--concurrency 16] [--latency 50] [--sequential 50] [--documents at-send] [--signing-urls on-demand] [--ceiling] [--warm 32] [--timeline] [--profile DIR]
  *
  * Plain JavaScript on the built dist/ (the build compiles src/ only).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { bin, numberArg, root, sandboxCredentials, sandboxEnv, startServe, stopServe, stringArg, twoSignerJobFolder } from '../lib/bench-kit.mjs';
+import { timelineReport } from '../lib/timeline-report.mjs';
 
 const envelopes = numberArg('envelopes', 1000);
 const concurrency = numberArg('concurrency', 16);
@@ -32,8 +34,12 @@ const withCeiling = process.argv.includes('--ceiling');
 const warm = numberArg('warm', 0);
 // --profile DIR: write V8 CPU profiles of the runner and the sandbox there (node --cpu-prof).
 const profileDir = stringArg('profile');
+// --timeline: where each call's time goes, client and server side (bench/lib/http-timeline.mjs), printed after the run.
+const timelineDir = process.argv.includes('--timeline') ? mkdtempSync(join(tmpdir(), 'signrun-bench-timeline-')) : undefined;
+if (timelineDir) process.env.BENCH_TIMELINE_DIR = timelineDir;
+const timelineFlags = timelineDir ? ['--import', pathToFileURL(join(root, 'bench/lib/http-timeline.mjs')).href] : [];
 // Each process writes its profile under DIR/<run|serve>/ on exit.
-const profileFlags = (name) => (profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, name)}`] : []);
+const profileFlags = (name) => [...timelineFlags, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, name)}`] : [])];
 
 /** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
 function cpuSeconds(pid) {
@@ -272,7 +278,11 @@ try {
   console.log(lines.join('\n'));
 } finally {
   serve.child.stderr?.destroy();
-  // Wait for the sandbox to close (and, with --profile, to write its profile).
+  // Wait for the sandbox to close (and, with --profile, to write its profile; with --timeline, its rows).
   await stopServe(serve.child);
   rmSync(dir, { recursive: true, force: true });
+}
+if (timelineDir) {
+  console.log(timelineReport(timelineDir));
+  rmSync(timelineDir, { recursive: true, force: true });
 }
