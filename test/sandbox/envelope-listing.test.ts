@@ -209,3 +209,38 @@ describe('the listing shapes of the runner and of sync in a filled account', () 
     expect([all.total, all.envelopes.map((e) => e.id)]).toEqual([2_003, ['old-0', 'old-1', 'old-2']]);
   });
 });
+
+describe('custom fields of a listing page (customFieldsOfMany)', () => {
+  it('gives each envelope its own fields, text and list, in position order, exactly as they were stored', () => {
+    const db = openDatabase(undefined, []);
+    dbs.push(db);
+    const envelopes = envelopesRepository(db);
+    // Values a JSON round trip could change: quotes, backslashes, control characters, non-BMP letters, numbers as text.
+    const listField = {
+      kind: 'list' as const,
+      fieldId: '7',
+      name: 'tier "a\\b"',
+      value: 'gold\u0001',
+      show: 'true',
+      required: 'true',
+      listItems: ['gold\u0001', 'silver 🥈', '00012'],
+    };
+    const fieldsOf: Record<string, ReturnType<typeof envelopes.customFields>> = {
+      'env-b': [field('signrun', 'job/ü\n"1"'), listField, field('signrunJob', '1e3')],
+      'env-a': [field('z-first-by-position', ''), field('a-second', 'x'.repeat(2_000))],
+      'env-c': [],
+    };
+    db.transaction(() => {
+      for (const [id, fields] of Object.entries(fieldsOf)) envelopes.insert(envelope(id, 'acc', t0), [], [], fields);
+    })();
+    const many = envelopes.customFieldsOfMany(['env-b', 'env-c', 'env-a', 'env-missing']);
+    expect([...many.keys()].sort()).toEqual(['env-a', 'env-b']);
+    for (const id of ['env-a', 'env-b']) {
+      expect(many.get(id)).toEqual(envelopes.customFields(id));
+      expect(many.get(id)?.map(({ fieldId: _, ...rest }) => rest)).toEqual(
+        fieldsOf[id]!.map(({ fieldId: _, ...rest }) => rest),
+      );
+    }
+    expect(envelopes.customFieldsOfMany([]).size).toBe(0);
+  });
+});
