@@ -244,3 +244,40 @@ describe('custom fields of a listing page (customFieldsOfMany)', () => {
     expect(envelopes.customFieldsOfMany([]).size).toBe(0);
   });
 });
+
+describe('envelopes of a listing page', () => {
+  it('are the stored envelopes, every field as get reads it, oldest change first, whole or paged', () => {
+    const db = openDatabase(undefined, []);
+    dbs.push(db);
+    const envelopes = envelopesRepository(db);
+    const stored = [
+      envelope('env-0', 'acc', t0 + 2),
+      {
+        ...envelope('env-1', 'acc', t0 + 1),
+        status: 'voided' as const,
+        emailSubject: 'Offre « signée » 🖋 "quoted" \\ \u0007',
+        emailBlurb: 'line 1\nline 2',
+        templateId: 'tpl-1',
+        transactionId: 'tx-1',
+        eventNotification: { url: 'https://hooks.example/c', envelopeEvents: [{ envelopeEventStatusCode: 'sent' }] },
+        deliveredAt: t0 + 1,
+        voidedAt: t0 + 1,
+        voidedReason: 'replaced',
+      },
+      envelope('env-2', 'acc', t0 + 1),
+      envelope('other', 'acc-2', t0),
+    ];
+    db.transaction(() => {
+      for (const e of stored) envelopes.insert(e, [], [], []);
+    })();
+    const query: EnvelopeQuery = { accountId: 'acc', fromDate: t0, startPosition: 0, count: 1000 };
+    const whole = envelopes.list(query);
+    // Equal change times keep the order of insertion (rowid).
+    expect(whole.envelopes.map((e) => e.id)).toEqual(['env-1', 'env-2', 'env-0']);
+    expect(whole.envelopes).toEqual(whole.envelopes.map((e) => envelopes.get('acc', e.id)));
+    expect(whole.envelopes[0]).toEqual(stored[1]);
+    const paged = [0, 2].flatMap((startPosition) => envelopes.list({ ...query, startPosition, count: 2 }).envelopes);
+    expect(paged).toEqual(whole.envelopes);
+    expect(envelopes.list({ ...query, accountId: 'nobody' })).toEqual({ total: 0, envelopes: [] });
+  });
+});

@@ -2,7 +2,7 @@ import type { RecipientKindName, Tabs } from '../../../envelope/index.js';
 import type { RecipientDetails } from './wire/envelope-definition.js';
 import type { Statement } from 'better-sqlite3';
 import type { SandboxDatabase } from '../../platform/db/open-database.js';
-import { envelopeListingSql, type EnvelopeQuery } from './envelope-listing-sql.js';
+import { envelopeListingSql, listedEnvelopeColumns, type EnvelopeQuery } from './envelope-listing-sql.js';
 import { objectRows } from '../../platform/db/object-rows.js';
 import { setBounded } from '../../platform/bounded-map.js';
 
@@ -116,6 +116,35 @@ const toEnvelope = (r: Row): EnvelopeRecord => ({
   voidedAt: r['voided_at'] as number | null,
   voidedReason: r['voided_reason'] as string | null,
   statusChangedAt: r['status_changed_at'] as number,
+});
+
+/** Where each column is in an envelope of the listing's JSON (envelope-listing-sql.ts). */
+const listedAt = Object.fromEntries(listedEnvelopeColumns.map((name, i) => [name, i])) as Record<
+  (typeof listedEnvelopeColumns)[number],
+  number
+>;
+
+/** An envelope of the listing's JSON: the values of `listedEnvelopeColumns`, as toEnvelope reads them from a row. */
+const toListedEnvelope = (v: unknown[]): EnvelopeRecord => ({
+  id: v[listedAt.id] as string,
+  accountId: v[listedAt.account_id] as string,
+  senderUserId: v[listedAt.sender_user_id] as string,
+  status: v[listedAt.status] as EnvelopeStatus,
+  emailSubject: v[listedAt.email_subject] as string,
+  emailBlurb: v[listedAt.email_blurb] as string,
+  templateId: v[listedAt.template_id] as string | null,
+  transactionId: v[listedAt.transaction_id] as string | null,
+  eventNotification: v[listedAt.event_notification_json]
+    ? (JSON.parse(v[listedAt.event_notification_json] as string) as Record<string, unknown>)
+    : null,
+  createdAt: v[listedAt.created_at] as number,
+  sentAt: v[listedAt.sent_at] as number | null,
+  deliveredAt: v[listedAt.delivered_at] as number | null,
+  completedAt: v[listedAt.completed_at] as number | null,
+  declinedAt: v[listedAt.declined_at] as number | null,
+  voidedAt: v[listedAt.voided_at] as number | null,
+  voidedReason: v[listedAt.voided_reason] as string | null,
+  statusChangedAt: v[listedAt.status_changed_at] as number,
 });
 
 const toRecipient = (r: Row): RecipientRecord => ({
@@ -375,12 +404,13 @@ export function envelopesRepository(db: SandboxDatabase) {
       const total = (listing.get(sql.count).get(sql.params) as { n: number }).n;
       // Counted first: an empty page (the runner's lookup of an envelope not made yet) needs no second query.
       if (query.startPosition >= total) return { total, envelopes: [] };
-      const rows = (
-        query.startPosition === 0 && total <= query.count
-          ? listing.get(sql.all).all(sql.params)
-          : listing.get(sql.page).all(sql.pageParams)
-      ) as Row[];
-      return { total, envelopes: rows.map(toEnvelope) };
+      if (query.startPosition === 0 && total <= query.count) {
+        const listed = JSON.parse(
+          (listing.get(sql.all).pluck().get(sql.params) as string | null) ?? '[]',
+        ) as unknown[][];
+        return { total, envelopes: listed.map(toListedEnvelope) };
+      }
+      return { total, envelopes: (listing.get(sql.page).all(sql.pageParams) as Row[]).map(toEnvelope) };
     },
   };
 }
