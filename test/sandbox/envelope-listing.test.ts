@@ -209,3 +209,75 @@ describe('the listing shapes of the runner and of sync in a filled account', () 
     expect([all.total, all.envelopes.map((e) => e.id)]).toEqual([2_003, ['old-0', 'old-1', 'old-2']]);
   });
 });
+
+describe('custom fields of a listing page (customFieldsOfMany)', () => {
+  it('gives each envelope its own fields, text and list, in position order, exactly as they were stored', () => {
+    const db = openDatabase(undefined, []);
+    dbs.push(db);
+    const envelopes = envelopesRepository(db);
+    // Values a JSON round trip could change: quotes, backslashes, control characters, non-BMP letters, numbers as text.
+    const listField = {
+      kind: 'list' as const,
+      fieldId: '7',
+      name: 'tier "a\\b"',
+      value: 'gold\u0001',
+      show: 'true',
+      required: 'true',
+      listItems: ['gold\u0001', 'silver 🥈', '00012'],
+    };
+    const fieldsOf: Record<string, ReturnType<typeof envelopes.customFields>> = {
+      'env-b': [field('signrun', 'job/ü\n"1"'), listField, field('signrunJob', '1e3')],
+      'env-a': [field('z-first-by-position', ''), field('a-second', 'x'.repeat(2_000))],
+      'env-c': [],
+    };
+    db.transaction(() => {
+      for (const [id, fields] of Object.entries(fieldsOf)) envelopes.insert(envelope(id, 'acc', t0), [], [], fields);
+    })();
+    const many = envelopes.customFieldsOfMany(['env-b', 'env-c', 'env-a', 'env-missing']);
+    expect([...many.keys()].sort()).toEqual(['env-a', 'env-b']);
+    for (const id of ['env-a', 'env-b']) {
+      expect(many.get(id)).toEqual(envelopes.customFields(id));
+      expect(many.get(id)?.map(({ fieldId: _, ...rest }) => rest)).toEqual(
+        fieldsOf[id]!.map(({ fieldId: _, ...rest }) => rest),
+      );
+    }
+    expect(envelopes.customFieldsOfMany([]).size).toBe(0);
+  });
+});
+
+describe('envelopes of a listing page', () => {
+  it('are the stored envelopes, every field as get reads it, oldest change first, whole or paged', () => {
+    const db = openDatabase(undefined, []);
+    dbs.push(db);
+    const envelopes = envelopesRepository(db);
+    const stored = [
+      envelope('env-0', 'acc', t0 + 2),
+      {
+        ...envelope('env-1', 'acc', t0 + 1),
+        status: 'voided' as const,
+        emailSubject: 'Offre « signée » 🖋 "quoted" \\ \u0007',
+        emailBlurb: 'line 1\nline 2',
+        templateId: 'tpl-1',
+        transactionId: 'tx-1',
+        eventNotification: { url: 'https://hooks.example/c', envelopeEvents: [{ envelopeEventStatusCode: 'sent' }] },
+        deliveredAt: t0 + 1,
+        voidedAt: t0 + 1,
+        voidedReason: 'replaced',
+      },
+      envelope('env-2', 'acc', t0 + 1),
+      envelope('other', 'acc-2', t0),
+    ];
+    db.transaction(() => {
+      for (const e of stored) envelopes.insert(e, [], [], []);
+    })();
+    const query: EnvelopeQuery = { accountId: 'acc', fromDate: t0, startPosition: 0, count: 1000 };
+    const whole = envelopes.list(query);
+    // Equal change times keep the order of insertion (rowid).
+    expect(whole.envelopes.map((e) => e.id)).toEqual(['env-1', 'env-2', 'env-0']);
+    expect(whole.envelopes).toEqual(whole.envelopes.map((e) => envelopes.get('acc', e.id)));
+    expect(whole.envelopes[0]).toEqual(stored[1]);
+    const paged = [0, 2].flatMap((startPosition) => envelopes.list({ ...query, startPosition, count: 2 }).envelopes);
+    expect(paged).toEqual(whole.envelopes);
+    expect(envelopes.list({ ...query, accountId: 'nobody' })).toEqual({ total: 0, envelopes: [] });
+  });
+});
