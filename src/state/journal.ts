@@ -243,7 +243,12 @@ export async function openJournal(stateDir: string, options: OpenJournalOptions 
   const startDrain = (): void => {
     if (draining) return;
     draining = true;
-    drained = drain();
+    // The first append of a turn of the event loop waits for the turn's end:
+    // every record appended in it (the steps of each answer that came in at
+    // once) then goes in the same write, rather than the first alone in one
+    // write and the rest in the next. No call waits for a record
+    // (envelope-pipeline's journalBehind): only the envelope's result does.
+    drained = new Promise<void>((turnEnded) => setImmediate(turnEnded)).then(drain);
   };
   if (needsNewline) startDrain();
 
