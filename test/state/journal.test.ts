@@ -1,4 +1,5 @@
-import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { appendFile, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -154,8 +155,8 @@ describe('journal', () => {
       resolved = true;
       events.push('resolved create-intent');
     });
-    const second = journal.append(created('job/a', 'env-1')).then(() => events.push('resolved created'));
     await changes.until(() => events.includes('sync:start'));
+    const second = journal.append(created('job/a', 'env-1')).then(() => events.push('resolved created'));
     await everythingRunnable();
     // Written but not yet synced: the caller must not have been told "done".
     expect(resolved).toBe(false);
@@ -228,6 +229,53 @@ describe('journal', () => {
     expect(syncs).toBe(2);
     await journal.close();
     expect((await readJournal(dir)).records.map((r) => r.id)).toEqual(['job/a', 'job/b', 'job/c', 'job/d']);
+  });
+
+  it('writes the records appended in one turn of the event loop together: one write, one sync', async () => {
+    const writes: string[] = [];
+    let syncs = 0;
+    const { journal } = await openJournal(dir, {
+      openFile: async (path) => {
+        const real = await (await import('node:fs/promises')).open(path, 'a');
+        return {
+          write: async (text) => {
+            writes.push(text);
+            await real.appendFile(text);
+          },
+          sync: async () => {
+            syncs += 1;
+            await real.datasync();
+          },
+          close: () => real.close(),
+        };
+      },
+    });
+    // As answers that came in at once append their steps: one after the other, in the same turn.
+    await Promise.all(['job/a', 'job/b', 'job/c'].map((id) => journal.append(intent(id))));
+    expect(writes).toHaveLength(1);
+    expect(syncs).toBe(1);
+    expect(
+      writes[0]!
+        .trimEnd()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { id: string }).id),
+    ).toEqual(['job/a', 'job/b', 'job/c']);
+    await journal.close();
+  });
+
+  it('opens the real journal with O_DSYNC: each write is on the disk when it returns, no fdatasync after it', async () => {
+    const { journal } = await openJournal(dir);
+    await journal.append(intent('job/a'));
+    const path = join(dir, journalFileName);
+    // The journal's descriptor, found by the file it names; its flags as the kernel holds them (octal).
+    const fds = await readdir('/proc/self/fd');
+    const links = await Promise.all(fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+    const fd = fds[links.indexOf(path)];
+    expect(fd).toBeDefined();
+    const flags = Number.parseInt(/^flags:\s+(\d+)/m.exec(await readFile(`/proc/self/fdinfo/${fd}`, 'utf8'))![1]!, 8);
+    expect(flags & constants.O_DSYNC).toBe(constants.O_DSYNC);
+    expect(flags & constants.O_APPEND).toBe(constants.O_APPEND);
+    await journal.close();
   });
 
   it('rejects with SR_OUTPUT_WRITE when the disk refuses, and keeps refusing', async () => {
