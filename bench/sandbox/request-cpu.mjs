@@ -125,6 +125,7 @@ for (const stored of [1000, 10000]) {
       now: Date.now(),
       blobs: services.blobs,
       templates: services.templates,
+      work: services.documentWork,
     });
     await services.lifecycle.createSoon(built.envelope, built.recipients, built.documents, built.customFields, {});
   }
