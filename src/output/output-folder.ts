@@ -8,11 +8,12 @@ import {
   DiskWriteError,
   digestOf,
   noteFolderExists,
-  stageFile,
   stageStream,
   writeFileAtomic,
+  writeWhole,
   type ContentDigest,
 } from './atomic-write.js';
+import { startFileWriter, type FileWriterThread } from './file-writer.js';
 
 /** A file written under the output folder, as the report lists it. */
 export interface FileRecord extends ContentDigest {
@@ -28,6 +29,16 @@ export interface FileRecord extends ContentDigest {
  */
 export interface CommittingFile extends FileRecord {
   committed: Promise<void>;
+}
+
+/** Options of an output folder. */
+export interface OutputFolderOptions {
+  /**
+   * The file writer thread's script (file-writer-worker.js), or false for
+   * none: every file written on this thread. Default: the compiled one beside
+   * this module, where there is one.
+   */
+  writerScript?: URL | false;
 }
 
 /** Options of a write. */
@@ -64,8 +75,29 @@ export class OutputFolder {
   /** {@link firstListing}'s answers, one per folder asked. */
   readonly #firstListings = new Map<string, Promise<ReadonlySet<string> | undefined>>();
 
-  constructor(root: string) {
+  readonly #writerScript: URL | false | undefined;
+  /** The write-behind files' thread, started at the first (undefined: none could be; null: not yet). */
+  #writer: FileWriterThread | undefined | null = null;
+
+  constructor(root: string, options: OutputFolderOptions = {}) {
     this.root = path.resolve(root);
+    this.#writerScript = options.writerScript;
+  }
+
+  /**
+   * The thread {@link writeFileBehind} writes on, started at its first file
+   * (a command that writes none, or only reports, starts none).
+   */
+  #fileWriter(): FileWriterThread | undefined {
+    if (this.#writer === null)
+      this.#writer = this.#writerScript === false ? undefined : startFileWriter(this.#writerScript);
+    return this.#writer;
+  }
+
+  /** Ends the writer thread, if one was started, once its writes are answered; later writes are made here. */
+  closeWriter(): void {
+    this.#writer?.close();
+    this.#writer = undefined;
   }
 
   /**
@@ -209,14 +241,15 @@ export class OutputFolder {
     return this.writeFile(relative, `${JSON.stringify(value, null, 2)}\n`, options);
   }
 
-  /** {@link writeFile}, write-behind: returns at once; the whole write runs meanwhile. */
+  /**
+   * {@link writeFile}, write-behind: returns at once; the whole write runs
+   * meanwhile, on the file writer's thread when there is one (a run's two
+   * files an envelope: off the event loop its answers wait on).
+   */
   writeFileBehind(relative: string, data: string | Uint8Array, options: WriteOptions = {}): CommittingFile {
     const target = this.resolve(relative);
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    const digest = digestOf(bytes);
-    const written = this.#prepare(target)
-      .then(() => stageFile(target, bytes, options.mode, digest))
-      .then((file) => file.commit());
+    const digest = digestOf(data);
+    const written = this.#prepare(target).then(() => writeWhole(target, data, options.mode, this.#fileWriter()));
     return { path: relative, ...digest, committed: committedAs(relative, written) };
   }
 

@@ -1,0 +1,31 @@
+/** What the file writer's thread is given (file-writer.ts, file-writer-worker.ts). */
+export interface FileWriterData {
+  /**
+   * Two Int32 slots shared with the main thread: STOP, set by the main
+   * thread when the process must end at once (no temp file is made after
+   * it), and BUSY, set by the thread while it has a temp file of its own on
+   * disk (the main thread waits for it to clear before removing temp files).
+   */
+  control: SharedArrayBuffer;
+}
+
+/** Slot of {@link FileWriterData.control}: 1 once the main thread stops the writer. */
+export const STOP = 0;
+/** Slot of {@link FileWriterData.control}: 1 while the thread makes, writes or renames a temp file. */
+export const BUSY = 1;
+
+/**
+ * Main thread → writer: write `data` to `temp` (created exclusively, with
+ * `mode`), fsync, close, rename it to `target`. A string is written as
+ * UTF-8; bytes are a copy the writer owns (their ArrayBuffer moved).
+ */
+export interface FileWriteRequest {
+  id: number;
+  target: string;
+  temp: string;
+  data: string | Uint8Array;
+  mode: number;
+}
+
+/** Writer → main thread: the file is in place, durable; or it is not, and its temp file is gone. */
+export type FileWriteAnswer = { id: number; ok: true } | { id: number; ok: false; message: string; code?: string };
