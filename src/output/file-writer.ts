@@ -115,7 +115,7 @@ export function startFileWriter(
       return new Promise<void>((resolve, reject) => {
         if (pending.size === 0) worker.ref();
         pending.set(request.id, { resolve, reject });
-        worker.postMessage(request, typeof copy === 'string' ? [] : [copy.buffer as ArrayBuffer]);
+        worker.postMessage(request, typeof copy === 'string' ? [] : [copy.buffer]);
       });
     },
     close() {
