@@ -62,8 +62,8 @@ parentPort?.on('message', (request: FileWriteRequest) => {
   // waits for this file to be renamed or removed before it removes the temp files left.
   Atomics.store(control, BUSY, 1);
   try {
-    // Stopping: the process ends at once; the write is never answered.
-    if (Atomics.load(control, STOP) === 1) return;
+    // Stopping: the process ends at once; nothing more is written (the answer says so to whoever is left).
+    if (Atomics.load(control, STOP) === 1) throw new Error('not written: the process is stopping at once');
     writeWhole(request);
     answer({ id: request.id, ok: true });
   } catch (error) {

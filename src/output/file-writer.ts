@@ -81,6 +81,7 @@ export function startFileWriter(
     stopNow() {
       Atomics.store(flags, STOP, 1);
       Atomics.wait(flags, BUSY, 1, STOP_WAIT_MS);
+      running.delete(handle);
     },
   };
   running.add(handle);
