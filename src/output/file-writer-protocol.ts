@@ -20,6 +20,7 @@ export const BUSY = 1;
  * UTF-8; bytes are a copy the writer owns (their ArrayBuffer moved).
  */
 export interface FileWriteRequest {
+  kind: 'write';
   id: number;
   target: string;
   temp: string;
@@ -27,5 +28,19 @@ export interface FileWriteRequest {
   mode: number;
 }
 
-/** Writer → main thread: the file is in place, durable; or it is not, and its temp file is gone. */
-export type FileWriteAnswer = { id: number; ok: true } | { id: number; ok: false; message: string; code?: string };
+/** Main thread → writer: make `folder` (one level, as mkdir does): answered with whether it was made or was there. */
+export interface FolderRequest {
+  kind: 'folder';
+  id: number;
+  folder: string;
+}
+
+export type FileWriterRequest = FileWriteRequest | FolderRequest;
+
+/**
+ * Writer → main thread: the file is in place, durable (or the folder made,
+ * `made` true, or there already, false); or it is not, and its temp file is
+ * gone.
+ */
+export type FileWriteAnswer =
+  { id: number; ok: true; made?: boolean } | { id: number; ok: false; message: string; code?: string };

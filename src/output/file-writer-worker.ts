@@ -14,6 +14,7 @@ import {
   type FileWriteAnswer,
   type FileWriteRequest,
   type FileWriterData,
+  type FileWriterRequest,
 } from './file-writer-protocol.js';
 
 const control = new Int32Array((workerData as FileWriterData).control);
@@ -52,11 +53,22 @@ function writeWhole({ target, temp, data, mode }: FileWriteRequest): void {
   }
 }
 
+/** Makes one folder level: true when made, false when something was there already (the main thread looks at it). */
+function makeFolder(folder: string): boolean {
+  try {
+    mkdirSync(folder);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
 function answer(message: FileWriteAnswer): void {
   parentPort?.postMessage(message);
 }
 
-parentPort?.on('message', (request: FileWriteRequest) => {
+parentPort?.on('message', (request: FileWriterRequest) => {
   // BUSY before STOP is read, and the main thread sets STOP before it reads BUSY (both sequentially
   // consistent): either this thread sees STOP and makes no temp file, or the main thread sees BUSY and
   // waits for this file to be renamed or removed before it removes the temp files left.
@@ -64,8 +76,11 @@ parentPort?.on('message', (request: FileWriteRequest) => {
   try {
     // Stopping: the process ends at once; nothing more is written (the answer says so to whoever is left).
     if (Atomics.load(control, STOP) === 1) throw new Error('not written: the process is stopping at once');
-    writeWhole(request);
-    answer({ id: request.id, ok: true });
+    if (request.kind === 'folder') answer({ id: request.id, ok: true, made: makeFolder(request.folder) });
+    else {
+      writeWhole(request);
+      answer({ id: request.id, ok: true });
+    }
   } catch (error) {
     const { message, code } = error as NodeJS.ErrnoException;
     answer({ id: request.id, ok: false, message: String(message), ...(code === undefined ? {} : { code }) });

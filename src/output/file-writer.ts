@@ -5,8 +5,8 @@ import {
   BUSY,
   STOP,
   type FileWriteAnswer,
-  type FileWriteRequest,
   type FileWriterData,
+  type FileWriterRequest,
 } from './file-writer-protocol.js';
 
 /** The writer's thread ended (or never started): the write was not answered, and goes the main thread's way. */
@@ -26,6 +26,12 @@ export interface FileWriterThread {
    * file may be left: the caller removes it).
    */
   write(target: string, temp: string, data: string | Uint8Array, mode: number): Promise<void>;
+  /**
+   * Makes `folder` on the thread (one level, not following a link): true
+   * when made, false when something was there already; rejects with the
+   * disk's error, or {@link FileWriterGone}.
+   */
+  makeFolder(folder: string): Promise<boolean>;
   /** False once the thread has ended: every write then rejects with {@link FileWriterGone}. */
   alive(): boolean;
   /** Ends the thread once the writes asked are answered. */
@@ -73,7 +79,7 @@ export function startFileWriter(
     return undefined;
   }
   worker.unref();
-  const pending = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  const pending = new Map<number, { resolve: (made: boolean) => void; reject: (e: Error) => void }>();
   let nextId = 0;
   let alive = true;
   let closing = false;
@@ -94,7 +100,7 @@ export function startFileWriter(
     const waiter = pending.get(message.id);
     if (waiter === undefined) return;
     pending.delete(message.id);
-    if (message.ok) waiter.resolve();
+    if (message.ok) waiter.resolve(message.made === true);
     else
       waiter.reject(
         Object.assign(new Error(message.message), message.code === undefined ? {} : { code: message.code }),
@@ -110,19 +116,27 @@ export function startFileWriter(
   };
   worker.on('error', ended);
   worker.on('exit', ended);
+  const ask = (request: FileWriterRequest, transfer: ArrayBuffer[] = []) => {
+    if (!alive) return Promise.reject(new FileWriterGone());
+    return new Promise<boolean>((resolve, reject) => {
+      if (pending.size === 0) worker.ref();
+      pending.set(request.id, { resolve, reject });
+      worker.postMessage(request, transfer);
+    });
+  };
   return {
     alive: () => alive,
-    write(target, temp, data, mode) {
-      if (!alive) return Promise.reject(new FileWriterGone());
+    async write(target, temp, data, mode) {
       // Bytes go as a copy the thread owns, moved to it: a view into a larger buffer (a pooled Buffer's)
       // would otherwise send, or detach, the whole of it. A string is cloned as it is and encoded there.
       const copy = typeof data === 'string' ? data : new Uint8Array(data);
-      const request: FileWriteRequest = { id: nextId++, target, temp, data: copy, mode };
-      return new Promise<void>((resolve, reject) => {
-        if (pending.size === 0) worker.ref();
-        pending.set(request.id, { resolve, reject });
-        worker.postMessage(request, typeof copy === 'string' ? [] : [copy.buffer]);
-      });
+      await ask(
+        { kind: 'write', id: nextId++, target, temp, data: copy, mode },
+        typeof copy === 'string' ? [] : [copy.buffer],
+      );
+    },
+    makeFolder(folder) {
+      return ask({ kind: 'folder', id: nextId++, folder });
     },
     close() {
       closing = true;

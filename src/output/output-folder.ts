@@ -13,7 +13,7 @@ import {
   writeWhole,
   type ContentDigest,
 } from './atomic-write.js';
-import { startFileWriter, type FileWriterThread } from './file-writer.js';
+import { FileWriterGone, startFileWriter, type FileWriterThread } from './file-writer.js';
 
 /** A file written under the output folder, as the report lists it. */
 export interface FileRecord extends ContentDigest {
@@ -180,19 +180,36 @@ export class OutputFolder {
     // mkdir first: a folder it makes is new and real (mkdir never follows a
     // link), so only one that was there already is looked at (issue 37: two
     // lstats per envelope folder saved).
-    const made = await mkdir(folder).then(
-      () => true,
-      (error: NodeJS.ErrnoException) => {
-        if (error.code === 'EEXIST') return false;
-        throw error;
-      },
-    );
+    const made = await this.#makeFolder(folder);
     if (made) return 'made';
     const stats = await lstat(folder);
     if (stats.isSymbolicLink()) throw linkError(this.root, folder);
     if (!stats.isDirectory()) throw Object.assign(new Error(`${folder} is not a folder`), { code: 'ENOTDIR' }) as Error;
     await removeStaleTemps(folder);
     return 'found';
+  }
+
+  /**
+   * mkdir of one level: true when made, false when something was there. On
+   * the file writer's thread once it runs (a run's folder an envelope: one
+   * file call fewer on the event loop, which each woke a thread that took a
+   * core from it), else here.
+   */
+  async #makeFolder(folder: string): Promise<boolean> {
+    if (this.#writer?.alive()) {
+      try {
+        return await this.#writer.makeFolder(folder);
+      } catch (error) {
+        if (!(error instanceof FileWriterGone)) throw error;
+      }
+    }
+    return mkdir(folder).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'EEXIST') return false;
+        throw error;
+      },
+    );
   }
 
   /** Absolute path of `relative`, refused when it leaves the folder. */
@@ -249,7 +266,9 @@ export class OutputFolder {
   writeFileBehind(relative: string, data: string | Uint8Array, options: WriteOptions = {}): CommittingFile {
     const target = this.resolve(relative);
     const digest = digestOf(data);
-    const written = this.#prepare(target).then(() => writeWhole(target, data, options.mode, this.#fileWriter()));
+    // Started before the folders are made: they are made there too.
+    const writer = this.#fileWriter();
+    const written = this.#prepare(target).then(() => writeWhole(target, data, options.mode, writer));
     return { path: relative, ...digest, committed: committedAs(relative, written) };
   }
 

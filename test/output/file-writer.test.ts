@@ -70,9 +70,11 @@ describe('file writer thread (OutputFolder.writeFileBehind)', () => {
     expect(written['thread']?.map((f) => f.mode)).toEqual([0o644, 0o600, 0o644]);
   });
 
-  it('goes through the thread: a stand-in that answers without writing leaves no file', async () => {
+  it('goes through the thread: a stand-in that makes the folders but answers writes without writing leaves no file', async () => {
     const out = outputFolder(
-      standIn(`parentPort.on('message', (r) => parentPort.postMessage({ id: r.id, ok: true }));`),
+      standIn(
+        `parentPort.on('message', (r) => { if (r.kind === 'folder') fs.mkdirSync(r.folder); parentPort.postMessage({ id: r.id, ok: true, made: r.kind === 'folder' }); });`,
+      ),
     );
     const file = out.writeJsonBehind('job/e-1/envelope.json', { key: 'e-1' });
     await file.committed;
@@ -105,9 +107,11 @@ describe('file writer thread (OutputFolder.writeFileBehind)', () => {
   });
 
   it('falls back to the main thread when the thread dies mid-write: every file whole, no temp file left', async () => {
-    // Leaves half a temp file and ends, at the first write.
+    // Makes the folder, then leaves half a temp file and ends at the first write.
     const out = outputFolder(
-      standIn(`parentPort.on('message', (r) => { fs.writeFileSync(r.temp, 'half'); process.exit(1); });`),
+      standIn(
+        `parentPort.on('message', (r) => { if (r.kind === 'folder') { fs.mkdirSync(r.folder); parentPort.postMessage({ id: r.id, ok: true, made: true }); } else { fs.writeFileSync(r.temp, 'half'); process.exit(1); } });`,
+      ),
     );
     const files = Array.from({ length: 5 }, (_, i) => out.writeJsonBehind(`job/e-${i}.json`, { i }));
     await Promise.all(files.map((f) => f.committed));
