@@ -3,15 +3,15 @@ export interface FileWriterData {
   /**
    * Two Int32 slots shared with the main thread: STOP, set by the main
    * thread when the process must end at once (no temp file is made after
-   * it), and BUSY, set by the thread while it has a temp file of its own on
-   * disk (the main thread waits for it to clear before removing temp files).
+   * it), and BUSY, how many requests the thread has in hand (the main
+   * thread waits for none before removing temp files).
    */
   control: SharedArrayBuffer;
 }
 
 /** Slot of {@link FileWriterData.control}: 1 once the main thread stops the writer. */
 export const STOP = 0;
-/** Slot of {@link FileWriterData.control}: 1 while the thread makes, writes or renames a temp file. */
+/** Slot of {@link FileWriterData.control}: how many requests the thread has in hand (temp files it may have made). */
 export const BUSY = 1;
 
 /**

@@ -44,12 +44,12 @@ const YOUNG_GENERATION_MB = 2;
 /** Threads started and not ended: what {@link stopFileWritersNow} stops. */
 const running = new Set<{ stopNow(): void }>();
 
-/** How long an exit at once waits for a thread's file in hand to be renamed or removed (a file is ~0.25 ms). */
+/** How long an exit at once waits for the files a thread has in hand to be renamed or removed (a file is ~0.25 ms on a quiet disk). */
 const STOP_WAIT_MS = 2000;
 
 /**
  * Stops every file writer thread of the process from making another temp
- * file, and waits (blocking, at most 2 s) for the one each has in hand to be
+ * file, and waits (blocking, at most 2 s) for the ones each has in hand to be
  * renamed or removed: for an exit that cannot wait for the writes in flight
  * (removeLiveTempFiles removes the temp files left after it).
  */
@@ -73,7 +73,7 @@ export function startFileWriter(
   let worker: Worker;
   try {
     // A small young generation: the thread's garbage is a string and a buffer a file, and V8's default
-    // semi-spaces (16 MiB) grew the runner's peak by ~35 MB at 3,000 envelopes.
+    // semi-spaces (16 MiB) would take up to 48 MiB for it.
     worker = new Worker(script, { workerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
   } catch {
     return undefined;
@@ -91,7 +91,13 @@ export function startFileWriter(
   const handle = {
     stopNow() {
       Atomics.store(flags, STOP, 1);
-      Atomics.wait(flags, BUSY, 1, STOP_WAIT_MS);
+      // BUSY counts the files the thread has in hand; each it finishes lowers it and wakes this wait.
+      const deadline = Date.now() + STOP_WAIT_MS;
+      for (let inHand = Atomics.load(flags, BUSY); inHand > 0; inHand = Atomics.load(flags, BUSY)) {
+        const left = deadline - Date.now();
+        if (left <= 0) break;
+        Atomics.wait(flags, BUSY, inHand, left);
+      }
       running.delete(handle);
     },
   };
