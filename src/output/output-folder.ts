@@ -39,7 +39,19 @@ export interface OutputFolderOptions {
    * this module, where there is one.
    */
   writerScript?: URL | false;
+  /**
+   * Files written behind on this thread before the writer thread is started
+   * (default {@link WRITER_AFTER_FILES}).
+   */
+  writerAfter?: number;
 }
+
+/**
+ * A command that writes a few files behind (a run of one envelope: two)
+ * writes them here: the thread's start (~40 ms of CPU, ~8 MB) would cost it
+ * more than it saves. A run of many starts it at its 33rd envelope.
+ */
+export const WRITER_AFTER_FILES = 64;
 
 /** Options of a write. */
 export interface WriteOptions {
@@ -78,17 +90,26 @@ export class OutputFolder {
   readonly #writerScript: URL | false | undefined;
   /** The write-behind files' thread, started at the first (undefined: none could be; null: not yet). */
   #writer: FileWriterThread | undefined | null = null;
+  readonly #writerAfter: number;
+  /** Files written behind so far (counted up to {@link #writerAfter} only). */
+  #behind = 0;
 
   constructor(root: string, options: OutputFolderOptions = {}) {
     this.root = path.resolve(root);
     this.#writerScript = options.writerScript;
+    this.#writerAfter = options.writerAfter ?? WRITER_AFTER_FILES;
   }
 
   /**
-   * The thread {@link writeFileBehind} writes on, started at its first file
-   * (a command that writes none, or only reports, starts none).
+   * The thread {@link writeFileBehind} writes on, started after its first
+   * {@link WRITER_AFTER_FILES} files (a command that writes fewer, or only
+   * reports, starts none).
    */
   #fileWriter(): FileWriterThread | undefined {
+    if (this.#behind < this.#writerAfter) {
+      this.#behind += 1;
+      return undefined;
+    }
     if (this.#writer === null)
       this.#writer = this.#writerScript === false ? undefined : startFileWriter(this.#writerScript);
     return this.#writer;

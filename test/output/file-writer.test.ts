@@ -32,7 +32,7 @@ function tempDir(): string {
   return dir;
 }
 function outputFolder(writerScript: URL | false): OutputFolder {
-  const out = new OutputFolder(tempDir(), { writerScript });
+  const out = new OutputFolder(tempDir(), { writerScript, writerAfter: 0 });
   folders.push(out);
   return out;
 }
@@ -121,6 +121,20 @@ describe('file writer thread (OutputFolder.writeFileBehind)', () => {
     // Later writes go the main thread's way from the start.
     await out.writeJsonBehind('job/later.json', { later: true }).committed;
     expect(JSON.parse(readFileSync(path.join(out.root, 'job/later.json'), 'utf8'))).toEqual({ later: true });
+  });
+
+  it('writes the first files of a folder here, and only then starts the thread', async () => {
+    // A stand-in that answers without writing: the files it was given are absent.
+    const out = new OutputFolder(tempDir(), {
+      writerScript: standIn(
+        `parentPort.on('message', (r) => { if (r.kind === 'folder') fs.mkdirSync(r.folder); parentPort.postMessage({ id: r.id, ok: true, made: r.kind === 'folder' }); });`,
+      ),
+      writerAfter: 2,
+    });
+    folders.push(out);
+    const files = Array.from({ length: 4 }, (_, i) => out.writeJsonBehind(`job/e-${i}.json`, { i }));
+    await Promise.all(files.map((f) => f.committed));
+    expect(readdirSync(path.join(out.root, 'job')).sort()).toEqual(['e-0.json', 'e-1.json']);
   });
 
   it('falls back when the thread cannot start', async () => {
