@@ -88,7 +88,7 @@ export class OutputFolder {
   readonly #firstListings = new Map<string, Promise<ReadonlySet<string> | undefined>>();
 
   readonly #writerScript: URL | false | undefined;
-  /** The write-behind files' thread, started at the first (undefined: none could be; null: not yet). */
+  /** The write-behind files' thread, started after the first {@link WRITER_AFTER_FILES} (undefined: none could be; null: not yet). */
   #writer: FileWriterThread | undefined | null = null;
   readonly #writerAfter: number;
   /** Files written behind so far (counted up to {@link #writerAfter} only). */
