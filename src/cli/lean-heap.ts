@@ -44,7 +44,20 @@ function capYoungGeneration(semiSpaceMiB: number): void {
   // The new space's size counts both of its semi-spaces.
   const cap = 2 * semiSpaceMiB * 2 ** 20;
   const newSpaceSize = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
-  const stop = () => v8.setFlagsFromString('--semi-space-growth-factor=1');
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+    v8.setFlagsFromString('--semi-space-growth-factor=1');
+  };
+  // V8 sets the growth factor back to at least 2 (a process-wide flag) when it configures a new isolate's
+  // heap: each worker thread (the output's file writer, pdf.js) would let this thread's young generation
+  // grow again to 2 x 16 MiB (+30 MB at a run's peak, BENCHMARKS "s50-writer"). Once the worker's isolate
+  // is up, the cap is set again.
+  process.on('worker', (worker) => {
+    worker.once('online', () => {
+      if (stopped) stop();
+    });
+  });
   if (newSpaceSize() >= cap) return stop();
   const observer = new PerformanceObserver(() => {
     if (newSpaceSize() < cap) return;

@@ -16,12 +16,17 @@ const leanHeapModule = new URL('../../dist/cli/lean-heap.js', import.meta.url).h
  * is set when a collection is seen, after it: a burst of survivors larger
  * than the cap may take it one step further, lean-heap.ts).
  */
-function newSpaceAfterChurn(lean: boolean): number {
+function newSpaceAfterChurn(lean: boolean, workerAt?: number): number {
   const script = `
     import v8 from 'node:v8';
+    import { Worker } from 'node:worker_threads';
     ${lean ? `const { leanHeap } = await import(${JSON.stringify(leanHeapModule)}); leanHeap();` : ''}
     const kept = [];
     for (let burst = 0; burst < 300; burst++) {
+      if (burst === ${workerAt ?? -1}) {
+        const worker = new Worker('', { eval: true });
+        await new Promise((resolve) => worker.once('exit', resolve));
+      }
       for (let i = 0; i < 10000; i++) kept.push({ burst, i, text: 'row ' + i });
       if (kept.length > 300000) kept.splice(0, 150000);
       await new Promise((resolve) => setImmediate(resolve));
@@ -40,5 +45,9 @@ describe('leanHeap', () => {
     const cap = 2 * YOUNG_SEMI_SPACE_MIB;
     expect(newSpaceAfterChurn(false)).toBeGreaterThan(cap);
     expect(newSpaceAfterChurn(true)).toBeLessThanOrEqual(cap);
+  });
+
+  it('keeps it there after a worker thread starts (V8 resets the growth factor for a new isolate)', () => {
+    expect(newSpaceAfterChurn(true, 100)).toBeLessThanOrEqual(2 * YOUNG_SEMI_SPACE_MIB);
   });
 });
