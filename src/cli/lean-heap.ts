@@ -50,9 +50,9 @@ function capYoungGeneration(semiSpaceMiB: number): void {
     v8.setFlagsFromString('--semi-space-growth-factor=1');
   };
   // V8 sets the growth factor back to at least 2 (a process-wide flag) when it configures a new isolate's
-  // heap: each worker thread (the output's file writer, pdf.js) would let this thread's young generation
-  // grow again to 2 x 16 MiB (+30 MB at a run's peak, BENCHMARKS "s50-writer"). Once the worker's isolate
-  // is up, the cap is set again.
+  // heap: each worker thread (validation's document readers, jobs/document-text.ts and pdf-facts-reader.ts)
+  // would let this thread's young generation grow again to 2 x 16 MiB (+30 MB at a run's peak with one
+  // thread started, BENCHMARKS "s50-writer"). Once the worker's isolate is up, the cap is set again.
   process.on('worker', (worker) => {
     worker.once('online', () => {
       if (stopped) stop();

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { unlinkSync } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { FileWriterGone, stopFileWritersNow, type FileWriterThread } from './file-writer.js';
 
 /** Size and sha256 (hex) of bytes written. */
 export interface ContentDigest {
@@ -32,8 +31,6 @@ const liveTemps = new Set<string>();
  * not written, and nothing records it as written until its rename.
  */
 export function removeLiveTempFiles(): number {
-  // No writer thread makes a temp file after this, and none has one in hand: the set below is all there is.
-  stopFileWritersNow();
   let removed = 0;
   for (const temp of liveTemps) {
     try {
@@ -144,11 +141,9 @@ function staged(target: string, temp: string, handle: TempHandle, digest: Conten
   };
 }
 
-/** Size and sha256 of `data` (a string as UTF-8). */
-export function digestOf(data: string | Uint8Array): ContentDigest {
-  if (typeof data === 'string')
-    return { size: Buffer.byteLength(data, 'utf8'), sha256: createHash('sha256').update(data, 'utf8').digest('hex') };
-  return { size: data.byteLength, sha256: createHash('sha256').update(data).digest('hex') };
+/** Size and sha256 of `bytes`. */
+export function digestOf(bytes: Uint8Array): ContentDigest {
+  return { size: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 
 /**
@@ -257,40 +252,6 @@ async function release(body: AsyncIterable<unknown>, chunks: AsyncIterator<unkno
   const stream = body as { destroy?: () => void };
   if (typeof stream.destroy === 'function') stream.destroy();
   else await chunks.return?.();
-}
-
-/**
- * Writes `data` to `target` whole or not at all, on `thread` (one message
- * there and one back, rather than five file calls' promises and handles on
- * this thread) while it is alive; otherwise, or when it ends before it
- * answers, here: {@link stageFile}, then commit. Its temp file is live (see
- * {@link removeLiveTempFiles}) until the thread answers.
- */
-export async function writeWhole(
-  target: string,
-  data: string | Uint8Array,
-  mode = 0o644,
-  thread?: FileWriterThread,
-): Promise<void> {
-  if (thread?.alive()) {
-    const temp = tempPathFor(target);
-    liveTemps.add(temp);
-    try {
-      await thread.write(target, temp, data, mode);
-      liveTemps.delete(temp);
-      return;
-    } catch (error) {
-      if (!(error instanceof FileWriterGone)) {
-        // The thread removed its temp file.
-        liveTemps.delete(temp);
-        throw error;
-      }
-      // The thread may have made the temp file, or even renamed it, before it ended: written again here.
-      await dropTemp(temp);
-    }
-  }
-  const file = await stageFile(target, data, mode);
-  await file.commit();
 }
 
 /** Writes `data` to `target` whole or not at all: {@link stageFile}, then commit. */

@@ -8,12 +8,11 @@ import {
   DiskWriteError,
   digestOf,
   noteFolderExists,
+  stageFile,
   stageStream,
   writeFileAtomic,
-  writeWhole,
   type ContentDigest,
 } from './atomic-write.js';
-import { FileWriterGone, startFileWriter, type FileWriterThread } from './file-writer.js';
 
 /** A file written under the output folder, as the report lists it. */
 export interface FileRecord extends ContentDigest {
@@ -30,28 +29,6 @@ export interface FileRecord extends ContentDigest {
 export interface CommittingFile extends FileRecord {
   committed: Promise<void>;
 }
-
-/** Options of an output folder. */
-export interface OutputFolderOptions {
-  /**
-   * The file writer thread's script (file-writer-worker.js), or false for
-   * none: every file written on this thread. Default: the compiled one beside
-   * this module, where there is one.
-   */
-  writerScript?: URL | false;
-  /**
-   * Files written behind on this thread before the writer thread is started
-   * (default {@link WRITER_AFTER_FILES}).
-   */
-  writerAfter?: number;
-}
-
-/**
- * A command that writes a few files behind (a run of one envelope: two)
- * writes them here: the thread's start (~40 ms of CPU, ~8 MB) would cost it
- * more than it saves. A run of many starts it at its 33rd envelope.
- */
-export const WRITER_AFTER_FILES = 64;
 
 /** Options of a write. */
 export interface WriteOptions {
@@ -87,38 +64,8 @@ export class OutputFolder {
   /** {@link firstListing}'s answers, one per folder asked. */
   readonly #firstListings = new Map<string, Promise<ReadonlySet<string> | undefined>>();
 
-  readonly #writerScript: URL | false | undefined;
-  /** The write-behind files' thread, started after the first {@link WRITER_AFTER_FILES} (undefined: none could be; null: not yet). */
-  #writer: FileWriterThread | undefined | null = null;
-  readonly #writerAfter: number;
-  /** Files written behind so far (counted up to {@link #writerAfter} only). */
-  #behind = 0;
-
-  constructor(root: string, options: OutputFolderOptions = {}) {
+  constructor(root: string) {
     this.root = path.resolve(root);
-    this.#writerScript = options.writerScript;
-    this.#writerAfter = options.writerAfter ?? WRITER_AFTER_FILES;
-  }
-
-  /**
-   * The thread {@link writeFileBehind} writes on, started after its first
-   * {@link WRITER_AFTER_FILES} files (a command that writes fewer, or only
-   * reports, starts none).
-   */
-  #fileWriter(): FileWriterThread | undefined {
-    if (this.#behind < this.#writerAfter) {
-      this.#behind += 1;
-      return undefined;
-    }
-    if (this.#writer === null)
-      this.#writer = this.#writerScript === false ? undefined : startFileWriter(this.#writerScript);
-    return this.#writer;
-  }
-
-  /** Ends the writer thread, if one was started, once its writes are answered; later writes are made here. */
-  closeWriter(): void {
-    this.#writer?.close();
-    this.#writer = undefined;
   }
 
   /**
@@ -201,36 +148,19 @@ export class OutputFolder {
     // mkdir first: a folder it makes is new and real (mkdir never follows a
     // link), so only one that was there already is looked at (issue 37: two
     // lstats per envelope folder saved).
-    const made = await this.#makeFolder(folder);
-    if (made) return 'made';
-    const stats = await lstat(folder);
-    if (stats.isSymbolicLink()) throw linkError(this.root, folder);
-    if (!stats.isDirectory()) throw Object.assign(new Error(`${folder} is not a folder`), { code: 'ENOTDIR' }) as Error;
-    await removeStaleTemps(folder);
-    return 'found';
-  }
-
-  /**
-   * mkdir of one level: true when made, false when something was there. On
-   * the file writer's thread once it runs (a run's folder an envelope: one
-   * file call fewer on the event loop, which each woke a thread that took a
-   * core from it), else here.
-   */
-  async #makeFolder(folder: string): Promise<boolean> {
-    if (this.#writer?.alive()) {
-      try {
-        return await this.#writer.makeFolder(folder);
-      } catch (error) {
-        if (!(error instanceof FileWriterGone)) throw error;
-      }
-    }
-    return mkdir(folder).then(
+    const made = await mkdir(folder).then(
       () => true,
       (error: NodeJS.ErrnoException) => {
         if (error.code === 'EEXIST') return false;
         throw error;
       },
     );
+    if (made) return 'made';
+    const stats = await lstat(folder);
+    if (stats.isSymbolicLink()) throw linkError(this.root, folder);
+    if (!stats.isDirectory()) throw Object.assign(new Error(`${folder} is not a folder`), { code: 'ENOTDIR' }) as Error;
+    await removeStaleTemps(folder);
+    return 'found';
   }
 
   /** Absolute path of `relative`, refused when it leaves the folder. */
@@ -279,17 +209,14 @@ export class OutputFolder {
     return this.writeFile(relative, `${JSON.stringify(value, null, 2)}\n`, options);
   }
 
-  /**
-   * {@link writeFile}, write-behind: returns at once; the whole write runs
-   * meanwhile, on the file writer's thread when there is one (a run's two
-   * files an envelope: off the event loop its answers wait on).
-   */
+  /** {@link writeFile}, write-behind: returns at once; the whole write runs meanwhile. */
   writeFileBehind(relative: string, data: string | Uint8Array, options: WriteOptions = {}): CommittingFile {
     const target = this.resolve(relative);
-    const digest = digestOf(data);
-    // Started before the folders are made: they are made there too.
-    const writer = this.#fileWriter();
-    const written = this.#prepare(target).then(() => writeWhole(target, data, options.mode, writer));
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    const digest = digestOf(bytes);
+    const written = this.#prepare(target)
+      .then(() => stageFile(target, bytes, options.mode, digest))
+      .then((file) => file.commit());
     return { path: relative, ...digest, committed: committedAs(relative, written) };
   }
 
