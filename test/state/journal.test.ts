@@ -38,6 +38,33 @@ const created = (id: string, envelopeId: string): NewJournalRecord => ({
   digest: 'sha256:aa',
 });
 
+/**
+ * The real journal file, wrapped: `onWrite` sees each write's text before it
+ * is appended; `beforeSync` runs before each fdatasync (and may hold it),
+ * `afterSync` after it.
+ */
+function wrappedFile(hooks: {
+  onWrite: (text: string) => void;
+  beforeSync?: () => Promise<void> | void;
+  afterSync?: () => void;
+}): (path: string) => Promise<JournalFile> {
+  return async (path) => {
+    const real = await (await import('node:fs/promises')).open(path, 'a');
+    return {
+      write: async (text) => {
+        hooks.onWrite(text);
+        await real.appendFile(text);
+      },
+      sync: async () => {
+        await hooks.beforeSync?.();
+        await real.datasync();
+        hooks.afterSync?.();
+      },
+      close: () => real.close(),
+    };
+  };
+}
+
 describe('journal', () => {
   it('reads back what was appended, in order, with version and time filled in', async () => {
     const { journal, previous } = await openJournal(dir, { now: () => Date.parse('2026-11-20T10:00:00Z') });
@@ -131,24 +158,15 @@ describe('journal', () => {
     let releaseSync: () => void = () => {};
     const changes = new Changes();
     const { journal } = await openJournal(dir, {
-      openFile: async (path) => {
-        const real = await (await import('node:fs/promises')).open(path, 'a');
-        const file: JournalFile = {
-          write: async (text) => {
-            events.push(`write ${(JSON.parse(text) as { step: string }).step}`);
-            await real.appendFile(text);
-          },
-          sync: async () => {
-            events.push('sync:start');
-            changes.changed();
-            await new Promise<void>((resolve) => (releaseSync = resolve));
-            await real.datasync();
-            events.push('sync:end');
-          },
-          close: () => real.close(),
-        };
-        return file;
-      },
+      openFile: wrappedFile({
+        onWrite: (text) => events.push(`write ${(JSON.parse(text) as { step: string }).step}`),
+        beforeSync: async () => {
+          events.push('sync:start');
+          changes.changed();
+          await new Promise<void>((resolve) => (releaseSync = resolve));
+        },
+        afterSync: () => events.push('sync:end'),
+      }),
     });
     let resolved = false;
     const first = journal.append(intent('job/a')).then(() => {
@@ -186,22 +204,14 @@ describe('journal', () => {
     let syncs = 0;
     let releaseSync: () => void = () => {};
     const { journal } = await openJournal(dir, {
-      openFile: async (path) => {
-        const real = await (await import('node:fs/promises')).open(path, 'a');
-        return {
-          write: async (text) => {
-            writes.push(text);
-            await real.appendFile(text);
-          },
-          sync: async () => {
-            syncs += 1;
-            changes.changed();
-            await new Promise<void>((resolve) => (releaseSync = resolve));
-            await real.datasync();
-          },
-          close: () => real.close(),
-        };
-      },
+      openFile: wrappedFile({
+        onWrite: (text) => writes.push(text),
+        beforeSync: async () => {
+          syncs += 1;
+          changes.changed();
+          await new Promise<void>((resolve) => (releaseSync = resolve));
+        },
+      }),
     });
     const resolved: string[] = [];
     const first = journal.append(intent('job/a')).then(() => resolved.push('job/a'));
@@ -235,20 +245,7 @@ describe('journal', () => {
     const writes: string[] = [];
     let syncs = 0;
     const { journal } = await openJournal(dir, {
-      openFile: async (path) => {
-        const real = await (await import('node:fs/promises')).open(path, 'a');
-        return {
-          write: async (text) => {
-            writes.push(text);
-            await real.appendFile(text);
-          },
-          sync: async () => {
-            syncs += 1;
-            await real.datasync();
-          },
-          close: () => real.close(),
-        };
-      },
+      openFile: wrappedFile({ onWrite: (text) => writes.push(text), beforeSync: () => void (syncs += 1) }),
     });
     // As answers that came in at once append their steps: one after the other, in the same turn.
     await Promise.all(['job/a', 'job/b', 'job/c'].map((id) => journal.append(intent(id))));
