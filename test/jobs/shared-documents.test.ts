@@ -11,15 +11,27 @@ import { repoRoot } from '../helpers/run-cli.js';
 const work = join(repoRoot, `test/.tmp/shared-documents-${process.pid}`);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
+/**
+ * A fresh job folder: each docs/<name> a copy of examples/docs/<example>,
+ * people.csv and job.yaml (its lines) as given; its one job's envelopes, loaded.
+ */
+async function envelopesOf(docs: Record<string, string>, csv: string, job: string[]) {
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(join(work, 'docs'), { recursive: true });
+  for (const [name, example] of Object.entries(docs))
+    writeFileSync(join(work, 'docs', name), readFileSync(join(repoRoot, 'examples/docs', example)));
+  writeFileSync(join(work, 'people.csv'), csv);
+  writeFileSync(join(work, 'job.yaml'), [...job, ''].join('\n'));
+  const result = await loadJobs([work], { cwd: work, env: {} });
+  if (!result.ok) throw new Error(JSON.stringify(result.errors));
+  return result.jobs[0]!.envelopes;
+}
+
 describe('documents of a forEach pattern', () => {
   it('are one list of objects for the rows that send the same files, their own for a row that does not', async () => {
-    rmSync(work, { recursive: true, force: true });
-    mkdirSync(join(work, 'docs'), { recursive: true });
-    writeFileSync(join(work, 'docs/a.pdf'), readFileSync(join(repoRoot, 'examples/docs/offer-letter.pdf')));
-    writeFileSync(join(work, 'docs/b.pdf'), readFileSync(join(repoRoot, 'examples/docs/company-handbook.pdf')));
-    writeFileSync(join(work, 'people.csv'), 'id,letter\n1,a.pdf\n2,a.pdf\n3,b.pdf\n');
-    writeFileSync(
-      join(work, 'job.yaml'),
+    const [one, two, three] = await envelopesOf(
+      { 'a.pdf': 'offer-letter.pdf', 'b.pdf': 'company-handbook.pdf' },
+      'id,letter\n1,a.pdf\n2,a.pdf\n3,b.pdf\n',
       [
         'version: 1',
         'job: shared',
@@ -31,12 +43,8 @@ describe('documents of a forEach pattern', () => {
         '      - { name: letter.pdf, file: "docs/${row.letter}" }',
         '      - { name: handbook.pdf, file: docs/b.pdf }',
         '    recipients: [{ name: "P ${row.id}", email: "p${row.id}@example.com" }]',
-        '',
-      ].join('\n'),
+      ],
     );
-    const result = await loadJobs([work], { cwd: work, env: {} });
-    if (!result.ok) throw new Error(JSON.stringify(result.errors));
-    const [one, two, three] = result.jobs[0]!.envelopes;
     expect(two!.documents).toBe(one!.documents);
     expect(three!.documents).not.toBe(one!.documents);
     // The handbook is the same document in every row: one object.
@@ -52,14 +60,9 @@ describe('documents of a forEach pattern', () => {
   });
 
   it('of one document a row (a letter a row) are one list for the rows that send the same document, and one object for it in any list', async () => {
-    rmSync(work, { recursive: true, force: true });
-    mkdirSync(join(work, 'docs'), { recursive: true });
-    writeFileSync(join(work, 'docs/a.pdf'), readFileSync(join(repoRoot, 'examples/docs/offer-letter.pdf')));
-    writeFileSync(join(work, 'docs/b.pdf'), readFileSync(join(repoRoot, 'examples/docs/company-handbook.pdf')));
-    writeFileSync(join(work, 'docs/c.pdf'), readFileSync(join(repoRoot, 'examples/docs/company-handbook.pdf')));
-    writeFileSync(join(work, 'people.csv'), 'id,letter\n1,a.pdf\n2,b.pdf\n3,a.pdf\n');
-    writeFileSync(
-      join(work, 'job.yaml'),
+    const [handbook, renamed, one, two, three, solo, pair] = await envelopesOf(
+      { 'a.pdf': 'offer-letter.pdf', 'b.pdf': 'company-handbook.pdf', 'c.pdf': 'company-handbook.pdf' },
+      'id,letter\n1,a.pdf\n2,b.pdf\n3,a.pdf\n',
       [
         'version: 1',
         'job: shared-one',
@@ -83,12 +86,8 @@ describe('documents of a forEach pattern', () => {
         '  - key: pair',
         '    documents: [{ name: letter.pdf, file: docs/c.pdf }, { name: other.pdf, file: docs/a.pdf }]',
         '    recipients: [{ name: P, email: p@example.com }]',
-        '',
-      ].join('\n'),
+      ],
     );
-    const result = await loadJobs([work], { cwd: work, env: {} });
-    if (!result.ok) throw new Error(JSON.stringify(result.errors));
-    const [handbook, renamed, one, two, three, solo, pair] = result.jobs[0]!.envelopes;
     expect(three!.documents).toBe(one!.documents);
     expect(two!.documents).toBe(handbook!.documents);
     expect(one!.documents).not.toBe(renamed!.documents);
