@@ -96,56 +96,41 @@ export type { EnvelopeQuery };
 
 type Row = Record<string, unknown>;
 
-const toEnvelope = (r: Row): EnvelopeRecord => ({
-  id: r['id'] as string,
-  accountId: r['account_id'] as string,
-  senderUserId: r['sender_user_id'] as string,
-  status: r['status'] as EnvelopeStatus,
-  emailSubject: r['email_subject'] as string,
-  emailBlurb: r['email_blurb'] as string,
-  templateId: r['template_id'] as string | null,
-  transactionId: r['transaction_id'] as string | null,
-  eventNotification: r['event_notification_json']
-    ? (JSON.parse(r['event_notification_json'] as string) as Record<string, unknown>)
+type EnvelopeColumn = (typeof listedEnvelopeColumns)[number];
+
+/** An envelope record from its columns' values, however they were read: a row by name, or the listing's array. */
+const envelopeFrom = (column: (name: EnvelopeColumn) => unknown): EnvelopeRecord => ({
+  id: column('id') as string,
+  accountId: column('account_id') as string,
+  senderUserId: column('sender_user_id') as string,
+  status: column('status') as EnvelopeStatus,
+  emailSubject: column('email_subject') as string,
+  emailBlurb: column('email_blurb') as string,
+  templateId: column('template_id') as string | null,
+  transactionId: column('transaction_id') as string | null,
+  eventNotification: column('event_notification_json')
+    ? (JSON.parse(column('event_notification_json') as string) as Record<string, unknown>)
     : null,
-  createdAt: r['created_at'] as number,
-  sentAt: r['sent_at'] as number | null,
-  deliveredAt: r['delivered_at'] as number | null,
-  completedAt: r['completed_at'] as number | null,
-  declinedAt: r['declined_at'] as number | null,
-  voidedAt: r['voided_at'] as number | null,
-  voidedReason: r['voided_reason'] as string | null,
-  statusChangedAt: r['status_changed_at'] as number,
+  createdAt: column('created_at') as number,
+  sentAt: column('sent_at') as number | null,
+  deliveredAt: column('delivered_at') as number | null,
+  completedAt: column('completed_at') as number | null,
+  declinedAt: column('declined_at') as number | null,
+  voidedAt: column('voided_at') as number | null,
+  voidedReason: column('voided_reason') as string | null,
+  statusChangedAt: column('status_changed_at') as number,
 });
+
+const toEnvelope = (r: Row): EnvelopeRecord => envelopeFrom((name) => r[name]);
 
 /** Where each column is in an envelope of the listing's JSON (envelope-listing-sql.ts). */
 const listedAt = Object.fromEntries(listedEnvelopeColumns.map((name, i) => [name, i])) as Record<
-  (typeof listedEnvelopeColumns)[number],
+  EnvelopeColumn,
   number
 >;
 
-/** An envelope of the listing's JSON: the values of `listedEnvelopeColumns`, as toEnvelope reads them from a row. */
-const toListedEnvelope = (v: unknown[]): EnvelopeRecord => ({
-  id: v[listedAt.id] as string,
-  accountId: v[listedAt.account_id] as string,
-  senderUserId: v[listedAt.sender_user_id] as string,
-  status: v[listedAt.status] as EnvelopeStatus,
-  emailSubject: v[listedAt.email_subject] as string,
-  emailBlurb: v[listedAt.email_blurb] as string,
-  templateId: v[listedAt.template_id] as string | null,
-  transactionId: v[listedAt.transaction_id] as string | null,
-  eventNotification: v[listedAt.event_notification_json]
-    ? (JSON.parse(v[listedAt.event_notification_json] as string) as Record<string, unknown>)
-    : null,
-  createdAt: v[listedAt.created_at] as number,
-  sentAt: v[listedAt.sent_at] as number | null,
-  deliveredAt: v[listedAt.delivered_at] as number | null,
-  completedAt: v[listedAt.completed_at] as number | null,
-  declinedAt: v[listedAt.declined_at] as number | null,
-  voidedAt: v[listedAt.voided_at] as number | null,
-  voidedReason: v[listedAt.voided_reason] as string | null,
-  statusChangedAt: v[listedAt.status_changed_at] as number,
-});
+/** An envelope of the listing's JSON: the values of `listedEnvelopeColumns`, in that order. */
+const toListedEnvelope = (v: unknown[]): EnvelopeRecord => envelopeFrom((name) => v[listedAt[name]]);
 
 const toRecipient = (r: Row): RecipientRecord => ({
   envelopeId: r['envelope_id'] as string,
