@@ -171,6 +171,23 @@ export async function buildSandboxApp(
       ...(options.log ? { log: options.log } : {}),
     });
   }
+  await registerRoutePlugins(app, {
+    ...(options.log ? { log: options.log } : {}),
+    ...(options.workDelayMs !== undefined ? { workDelayMs: options.workDelayMs } : {}),
+    ...(tls ? { caCertPem: tls.caCertPem } : {}),
+  });
+  return app;
+}
+
+/**
+ * Every route of the sandbox, plugin by plugin: what buildSandboxApp serves,
+ * and what test/sandbox/route-schemas.test.ts collects the schemas of (the
+ * sandbox's ajv does not check them against its meta-schema; that test does).
+ */
+export async function registerRoutePlugins(
+  app: FastifyInstance,
+  options: { log?: (line: string) => void; workDelayMs?: number; caCertPem?: string },
+): Promise<void> {
   await app.register(namedPlugin('esignature', apiRoutes), { prefix: '/restapi/v2' });
   await app.register(namedPlugin('esignature-v2.1-shapes', restApiV21(apiRoutes)), { prefix: '/restapi/v2.1' });
   await app.register(namedPlugin('sandbox-control', sandboxRoutes));
@@ -183,7 +200,6 @@ export async function buildSandboxApp(
     log: options.log,
     ...(options.workDelayMs !== undefined ? { workDelayMs: options.workDelayMs } : {}),
   });
-  if (tls) await app.register(namedPlugin('ca', caRoute(tls.caCertPem)));
+  if (options.caCertPem !== undefined) await app.register(namedPlugin('ca', caRoute(options.caCertPem)));
   await app.register(namedPlugin('notifications', notificationsPlugin));
-  return app;
 }

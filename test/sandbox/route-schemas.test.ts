@@ -1,23 +1,13 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSandboxApp } from '../../src/sandbox/app.js';
+import { buildSandboxApp, registerRoutePlugins } from '../../src/sandbox/app.js';
 import { createServices, type SandboxServices } from '../../src/sandbox/services.js';
-import { apiRoutes } from '../../src/sandbox/esignature/api-routes.js';
-import { restApiV21 } from '../../src/sandbox/esignature/v21-shapes.js';
-import { sandboxRoutes } from '../../src/sandbox/control/routes.js';
-import { signingRoutes } from '../../src/sandbox/signing/routes.js';
-import { managementViewRoutes } from '../../src/sandbox/console/routes.js';
-import { connectPlugin } from '../../src/sandbox/esignature/connect/plugin.js';
-import { accountServerPlugin } from '../../src/sandbox/oauth/plugin.js';
-import { adminApiPlugin } from '../../src/sandbox/admin/admin-plugin.js';
-import { notificationsPlugin } from '../../src/sandbox/esignature/envelopes/notifications/plugin.js';
-import { namedPlugin } from '../../src/sandbox/platform/http/plugin-name.js';
 
 // The sandbox's ajv does not check route schemas against its meta-schema when it compiles them (app.ts:
 // that check compiled the meta-schema at a fresh sandbox's first validated request, ~45 ms). The check is
-// made here instead, on every schema of every route, collected as each route is registered: the same
-// plugins as buildSandboxApp registers, on an app whose routes are compared with the sandbox's own.
+// made here instead, on every schema of every route, collected as each route is registered: buildSandboxApp's
+// own route plugins (registerRoutePlugins), on an app whose routes are compared with the sandbox's own.
 
 const routeParts = ['body', 'querystring', 'params', 'headers'] as const;
 
@@ -42,15 +32,7 @@ beforeAll(async () => {
         schemas.push({ route: `${String(route.method)} ${route.url}`, part, schema: partSchema });
     }
   });
-  await collected.register(namedPlugin('esignature', apiRoutes), { prefix: '/restapi/v2' });
-  await collected.register(namedPlugin('esignature-v2.1-shapes', restApiV21(apiRoutes)), { prefix: '/restapi/v2.1' });
-  await collected.register(namedPlugin('sandbox-control', sandboxRoutes));
-  await collected.register(namedPlugin('signing', signingRoutes));
-  await collected.register(namedPlugin('management-views', managementViewRoutes));
-  await collected.register(namedPlugin('connect', connectPlugin));
-  await collected.register(namedPlugin('account-server', accountServerPlugin));
-  await collected.register(namedPlugin('admin', adminApiPlugin), { prefix: '/management' });
-  await collected.register(namedPlugin('notifications', notificationsPlugin));
+  await registerRoutePlugins(collected, {});
   await collected.ready();
   sandbox = await buildSandboxApp({ quiet: true });
   await sandbox.ready();
