@@ -34,7 +34,8 @@ const withCeiling = process.argv.includes('--ceiling');
 const warm = numberArg('warm', 0);
 // --profile DIR: write V8 CPU profiles of the runner and the sandbox there (node --cpu-prof).
 const profileDir = stringArg('profile');
-// --timeline: where each call's time goes, client and server side (bench/lib/http-timeline.mjs), printed after the run.
+// --timeline: where each call's time goes, client and server side (bench/lib/http-timeline.mjs), printed after the run;
+// --keep-timeline keeps its rows.
 const timelineDir = process.argv.includes('--timeline') ? mkdtempSync(join(tmpdir(), 'signrun-bench-timeline-')) : undefined;
 if (timelineDir) process.env.BENCH_TIMELINE_DIR = timelineDir;
 const timelineFlags = timelineDir ? ['--import', pathToFileURL(join(root, 'bench/lib/http-timeline.mjs')).href] : [];
@@ -283,6 +284,8 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 if (timelineDir) {
-  console.log(timelineReport(timelineDir));
-  rmSync(timelineDir, { recursive: true, force: true });
+  console.log(timelineReport(timelineDir, { slots: concurrency }));
+  // --keep-timeline: the rows stay, for a closer look (node bench/lib/timeline-report.mjs DIR).
+  if (process.argv.includes('--keep-timeline')) console.log(`timeline rows kept in ${timelineDir}`);
+  else rmSync(timelineDir, { recursive: true, force: true });
 }
