@@ -11,7 +11,7 @@ import { realTiming, type Timing } from './timing.js';
 import { withRetry } from './with-retry.js';
 import { withThrottle, type RateLimitState } from './with-throttle.js';
 import { withAccessToken } from './with-access-token.js';
-import { withRequestSlots } from './with-request-slots.js';
+import { withRequestSlots, type RequestSlots } from './with-request-slots.js';
 import { apiRootOf, inVersion, versionOfRoot, type ApiVersion } from './api-version.js';
 import { pathOf } from './redact.js';
 import { checkedDownload, downloadCap, downloadTooLarge } from './download-check.js';
@@ -54,6 +54,7 @@ export interface EsignatureClientOptions {
 interface Shared {
   send: Send;
   close(): void;
+  reorder: RequestSlots['reorder'];
   rate: RateLimitState;
   timing: Timing;
   policy: RetryPolicy;
@@ -91,14 +92,16 @@ export class EsignatureClient {
     });
     // throttle → retry → access token (JWT grant: current token, renewed once
     // on a 401) → a free connection, by priority → fetch once.
+    const requestSlots = withRequestSlots(once.send, slots);
     const send = withThrottle(
-      withRetry(withAccessToken(withRequestSlots(once.send, slots)), policy, timing, options.onEvent),
+      withRetry(withAccessToken(requestSlots.send), policy, timing, options.onEvent),
       rate,
       timing,
     );
     return new EsignatureClient(options.rootUrl, options.auth, {
       send,
       close: () => once.close(),
+      reorder: requestSlots.reorder,
       rate,
       timing,
       policy,
@@ -144,6 +147,15 @@ export class EsignatureClient {
   /** What the service said last about its rate limits. */
   get rateLimit(): RateLimitInfo | undefined {
     return this.#shared.rate.last;
+  }
+
+  /**
+   * Gives every request waiting for a free connection (when all are taken)
+   * the priority `map` makes of its own: a caller whose order of work
+   * changes (a run's last stretch) reorders what already waits.
+   */
+  reorderWaiting(map: (priority: number) => number): void {
+    this.#shared.reorder(map);
   }
 
   /** Closes the connection pool. */

@@ -19,6 +19,7 @@ import { scheduleLazily } from './schedule.js';
 import type { CallBudget } from './call-budget.js';
 import { brandMissingMessage, lacksBrand } from './resources/account/account-brand-names.js';
 import type { OrganizationRun } from './organization/organization-run.js';
+import type { RequestOrder } from './request-priority.js';
 
 /** An item of the plan to execute, with its place in the job files (among envelopes, or among accounts). */
 export type WorkItem =
@@ -62,6 +63,8 @@ export interface WorkContext {
   integratorKey?: string;
   organizations?: OrganizationRun;
   signal?: AbortSignal;
+  /** The order of the run's requests for a free connection, switched to the last stretch's here. */
+  order?: RequestOrder;
 }
 
 /**
@@ -78,13 +81,13 @@ export class WorkItems {
   /** `done` records being written to the journal. */
   readonly #recording = new Set<Promise<void>>();
   readonly #usageOf: (tag: string) => { calls: number; retries: number };
-  /** What every envelope's pipeline shares; the last envelopes' drafts go first. */
-  readonly #envelopeContexts: { usual: EnvelopeContext; lastStretch: EnvelopeContext };
+  /** What every envelope's pipeline shares. */
+  readonly #envelopeContext: EnvelopeContext;
 
   constructor(ctx: WorkContext) {
     this.#ctx = ctx;
     this.#usageOf = (tag) => ctx.collector.usageOf(tag);
-    const usual: EnvelopeContext = {
+    this.#envelopeContext = {
       account: ctx.account,
       out: ctx.out,
       rootUrl: ctx.rootUrl, // stored in envelope.json
@@ -99,8 +102,8 @@ export class WorkItems {
       validatedDocuments: new ValidatedDocuments(),
       ...(ctx.ledger ? { ledger: ctx.ledger } : {}),
       ...(ctx.progress ? { progressOf: (id: string) => ctx.progress?.envelopes.get(id) } : {}),
+      ...(ctx.order ? { order: ctx.order } : {}),
     };
-    this.#envelopeContexts = { usual, lastStretch: { ...usual, lastStretch: true } };
   }
 
   /** The failure that stops new work: a write refused by the output or state folder. */
@@ -144,15 +147,11 @@ export class WorkItems {
     const envelope = expandedEnvelope(item.plan.envelope);
     item.plan.envelope = envelope;
     ctx.emit({ type: 'envelope:start', job: envelope.job, key: envelope.key });
-    const contexts = this.#envelopeContexts;
     const result = lacksTemplate(envelope)
       ? withoutTemplate(envelope)
       : lacksBrand(envelope)
         ? withoutBrand(envelope, ctx.account)
-        : await runEnvelope(
-            item.plan,
-            item.index >= ctx.envelopeCount - ctx.inProgress ? contexts.lastStretch : contexts.usual,
-          );
+        : await runEnvelope(item.plan, this.#envelopeContext);
     if (ctx.journal && result.outcome === 'succeeded' && item.plan.steps.length > 0) {
       // Recorded behind: the slot goes to the next envelope while the
       // fsync runs. A `done` lost to a crash costs nothing: the plan
@@ -169,6 +168,19 @@ export class WorkItems {
     this.#noteOutput(result.error);
     ctx.collector.envelopeDone(item.index, result);
     ctx.emit({ type: 'envelope:done', result });
+  }
+
+  /**
+   * One of the run's last `inProgress` envelopes: once the first starts,
+   * nothing new comes after them, so they all start at once (twice
+   * `inProgress` in progress for that stretch) and every request of the run
+   * goes longest chain first (request-priority.ts). Started one as another
+   * ended, the last few began only when older envelopes' views were done,
+   * and ran their chains (draft, listing, send, views) alone on idle
+   * connections.
+   */
+  #inLastStretch(item: WorkItem): boolean {
+    return item.kind === 'envelope' && item.index >= this.#ctx.envelopeCount - this.#ctx.inProgress;
   }
 
   /**
@@ -225,6 +237,7 @@ export class WorkItems {
       ctx.inProgress,
       async (item) => {
         try {
+          if (this.#inLastStretch(item)) ctx.order?.enterLastStretch();
           if (ctx.release) items.release(item);
           if (item.kind === 'envelope') await this.#runEnvelope(item);
           else await this.runAccount(item);
@@ -235,6 +248,7 @@ export class WorkItems {
         }
       },
       stopped,
+      (item) => (this.#inLastStretch(item) ? 2 * ctx.inProgress : ctx.inProgress),
     );
     await Promise.allSettled(this.#recording);
 

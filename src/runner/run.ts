@@ -3,6 +3,7 @@ import type { ResolvedEnvelope, Secret } from '../jobs/model.js';
 import type { SigningUrls } from '../config/types.js';
 import { noJournal } from './envelopes/envelope-pipeline.js';
 import { makePlan } from './plan.js';
+import { RequestOrder } from './request-priority.js';
 import { ServiceLedger } from './envelopes/service-ledger.js';
 import type { DocumentsWhen, EnvelopePlan, Plan } from './plan-types.js';
 import type { RunSummary } from './run-summary.js';
@@ -150,7 +151,15 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
       // Plan: the one place that decides. The service is asked in batches
       // (one paged listing per job); the same listing confirms drafts later.
       const arbitrate = !options.target.sandbox;
-      const { ledger, bulkLedger } = ledgersOf(account, { arbitrate, bulkInPlay, concurrency, signal: options.signal });
+      // The order requests take for a free connection: usual, then the last stretch's (request-priority.ts).
+      const order = new RequestOrder((map) => client.reorderWaiting(map));
+      const { ledger, bulkLedger } = ledgersOf(account, {
+        arbitrate,
+        bulkInPlay,
+        concurrency,
+        signal: options.signal,
+        order,
+      });
       if (ledger && progress) for (const p of progress.envelopes.values()) ledger.retire(p.replaced);
       // Organisations kept as code: their Admin API, and what they list (read once, by the plan).
       const organizations = keepsOrganizations(options.jobs)
@@ -213,6 +222,7 @@ export async function runJobs(options: RunOptions): Promise<RunSummary> {
         interrupted,
         // --concurrency bounds the requests in flight; drafts waiting for their confirmation hold none (run-work-items.ts).
         inProgress: envelopesInProgress(concurrency, arbitrate, options.signingUrls),
+        order,
         callBudget,
         release,
         envelopeCount,
@@ -355,7 +365,8 @@ async function refuseUnsendable(
  * at send an envelope holds one for four of its five round trips and 4 × C
  * keep the C connections busy; on demand it holds one for two of three plus
  * the wait, and 4 × C left about 2 of 16 connections idle, 8 × C about 1
- * (BENCHMARKS.md, s47-speed-runner and s48-runner).
+ * (BENCHMARKS.md, s47-speed-runner and s48-runner). The run's last that
+ * many start together (run-work-items.ts, the last stretch).
  */
 function envelopesInProgress(concurrency: number, arbitrate: boolean, signingUrls: SigningUrls | undefined): number {
   if (!arbitrate) return concurrency;
@@ -369,7 +380,13 @@ function envelopesInProgress(concurrency: number, arbitrate: boolean, signingUrl
  */
 function ledgersOf(
   account: AccountClient,
-  run: { arbitrate: boolean; bulkInPlay: boolean; concurrency: number; signal: AbortSignal | undefined },
+  run: {
+    arbitrate: boolean;
+    bulkInPlay: boolean;
+    concurrency: number;
+    signal: AbortSignal | undefined;
+    order: RequestOrder;
+  },
 ): { ledger?: ServiceLedger; bulkLedger?: ServiceLedger } {
   const signal = run.signal ? { signal: run.signal } : {};
   // The signal stops its listings between pages (SIGTERM, Ctrl-C: client/listing-pages.ts).
@@ -379,6 +396,7 @@ function ledgersOf(
         // Drafts are answered a few at a time: a confirmation listing waits (at most 100 ms) until as
         // many share it as there are connections, which makes one listing do for many (issue 24).
         gather: { callers: run.concurrency * 2, ms: 250 },
+        listingPriority: () => run.order.of('listing'),
       })
     : undefined;
   const bulkLedger = ledger ?? (run.bulkInPlay ? new ServiceLedger(account, signal) : undefined);

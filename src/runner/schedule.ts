@@ -9,12 +9,16 @@ import pLimit from 'p-limit';
  * When a `work` fails, likewise: nothing new starts, those in flight finish,
  * then the first failure is thrown (none is left unhandled, which would end
  * the process). Returns how many items were started.
+ *
+ * `concurrencyFrom(item)`, when given, may widen the bound as items are
+ * taken (never narrow it): from that item on, that many run at once.
  */
 export async function scheduleLazily<T>(
   items: Iterable<T> | AsyncIterable<T>,
   concurrency: number,
   work: (item: T) => Promise<void>,
   shouldStop: () => boolean,
+  concurrencyFrom?: (item: T) => number,
 ): Promise<number> {
   const limit = pLimit(concurrency);
   const tasks = new Set<Promise<void>>();
@@ -22,6 +26,8 @@ export async function scheduleLazily<T>(
   let started = 0;
   for await (const item of items) {
     if (failure || shouldStop()) break;
+    const wider = concurrencyFrom?.(item) ?? 0;
+    if (wider > limit.concurrency) limit.concurrency = wider;
     started += 1;
     const task = limit(() => work(item))
       .catch((error: unknown) => {

@@ -76,4 +76,47 @@ describe('request slots', () => {
       client.close();
     }
   });
+
+  it('reorders the requests waiting for a slot, and leaves the one on the wire alone', async () => {
+    const events: ClientEvent[] = [];
+    const client = EsignatureClient.create({
+      rootUrl: sandbox.rootUrl,
+      auth: sandboxSeedAuth(),
+      maxSockets: 1,
+      onEvent: (e) => events.push(e),
+    });
+    try {
+      const account: AccountClient = await client.login();
+      let release = () => {};
+      let asked = () => {};
+      const delayAsked = new Promise<void>((resolve) => (asked = resolve));
+      hold = { asked, released: new Promise<void>((resolve) => (release = resolve)) };
+      const first = client.loginInformation({ tag: 'first', priority: 1 });
+      await delayAsked;
+      const fromDate = '2026-01-01T00:00:00.000Z';
+      // Waiting as a run's usual order puts them: the send before the draft's listing.
+      const waiting = [
+        account.listEnvelopeStatusChanges({ fromDate }, { tag: 'was-low', priority: 1 }),
+        client.loginInformation({ tag: 'was-high', priority: 3 }),
+      ];
+      await settle();
+      const mapped: number[] = [];
+      // The last stretch's order turns them round.
+      client.reorderWaiting((priority) => {
+        mapped.push(priority);
+        return priority === 1 ? 9 : 7;
+      });
+      // Only the two waiting were asked about; the one on the wire has its slot.
+      expect(mapped.sort()).toEqual([1, 3]);
+      // A request made after the reordering takes its place by its own priority.
+      const later = client.loginInformation({ tag: 'later', priority: 8 });
+      await settle();
+      release();
+      await Promise.all([first, later, ...waiting]);
+      const order = events.flatMap((e) => (e.type === 'request' && e.tag !== undefined ? [e.tag] : []));
+      expect(order.slice(-4)).toEqual(['first', 'was-low', 'later', 'was-high']);
+    } finally {
+      client.close();
+    }
+  });
 });

@@ -281,7 +281,8 @@ describe('run (library) against the sandbox', () => {
 
   it('an aborted signal starts nothing new, finishes work in flight and lists the rest as not started', async () => {
     const controller = new AbortController();
-    const envelopes = Array.from({ length: 12 }, (_, i) => envelopeFixture(`stop-${i}`));
+    // More than the last stretch's (the last 8 start at once): those before it start one as another ends.
+    const envelopes = Array.from({ length: 30 }, (_, i) => envelopeFixture(`stop-${i}`));
     const summary = await runCollected({
       jobs: [job(envelopes)],
       target: target(),
@@ -299,14 +300,18 @@ describe('run (library) against the sandbox', () => {
     expect(outcomes.filter((o) => o === 'succeeded').length).toBeLessThanOrEqual(9);
     expect(outcomes.filter((o) => o === 'not-started').length).toBeGreaterThanOrEqual(3);
     expect(outcomes).not.toContain('failed');
-    expect(summary.envelopes).toHaveLength(12);
+    expect(summary.envelopes).toHaveLength(30);
   });
 
-  it('on demand keeps eight envelopes in progress per connection, at send four', async () => {
-    // Most envelopes in progress at once, from the run's own start and done events.
+  it('on demand keeps eight envelopes in progress per connection, at send four, and twice that for the last stretch', async () => {
+    // Most envelopes in progress at once, from the run's own start and done events: before the
+    // last stretch (its first envelope is the 20 − bound th), and in all.
     const mostInProgress = async (signingUrls: 'at-send' | 'on-demand') => {
       let now = 0;
       let most = 0;
+      let mostBefore = 0;
+      let started = 0;
+      const bound = signingUrls === 'on-demand' ? 8 : 4;
       const summary = await runCollected({
         jobs: [job(Array.from({ length: 20 }, (_, i) => envelopeFixture(`${signingUrls}-${i}`)))],
         target: target(),
@@ -314,21 +319,30 @@ describe('run (library) against the sandbox', () => {
         concurrency: 1,
         signingUrls,
         onEvent: (e) => {
-          if (e.type === 'envelope:start') most = Math.max(most, ++now);
-          else if (e.type === 'envelope:done') now -= 1;
+          if (e.type === 'envelope:start') {
+            most = Math.max(most, ++now);
+            if ((started += 1) <= 20 - bound) mostBefore = Math.max(mostBefore, now);
+          } else if (e.type === 'envelope:done') now -= 1;
         },
       });
       expect(summary.totals.envelopes.succeeded).toBe(20);
-      return most;
+      return [mostBefore, most];
     };
     // On demand an envelope holds the connection for two calls of three round trips and its listing's wait.
-    expect(await mostInProgress('on-demand')).toBe(8);
-    expect(await mostInProgress('at-send')).toBe(4);
+    const [onDemand, onDemandAll] = await mostInProgress('on-demand');
+    expect(onDemand).toBe(8);
+    expect(onDemandAll).toBeGreaterThan(8);
+    expect(onDemandAll).toBeLessThanOrEqual(16);
+    const [atSend, atSendAll] = await mostInProgress('at-send');
+    expect(atSend).toBe(4);
+    expect(atSendAll).toBeGreaterThan(4);
+    expect(atSendAll).toBeLessThanOrEqual(8);
   });
 
   it('with releaseEnvelopes the run takes the envelopes over and still reports every one, in job-file order', async () => {
     const controller = new AbortController();
-    const keys = Array.from({ length: 10 }, (_, i) => `rel-${i}`);
+    // More than the last stretch's four (they start at once): the abort comes before it.
+    const keys = Array.from({ length: 16 }, (_, i) => `rel-${i}`);
     const given = job(keys.map((k) => envelopeFixture(k)));
     let done = 0;
     let planned: { items: Array<{ kind: string }> } = { items: [] };
@@ -356,7 +370,7 @@ describe('run (library) against the sandbox', () => {
     expect(outcomes.slice(outcomes.indexOf('not-started'))).toEqual(
       Array(outcomes.length - outcomes.indexOf('not-started')).fill('not-started'),
     );
-    expect(summary.totals.envelopes).toMatchObject({ total: 10, failed: 0 });
-    expect(summary.totals.envelopes.succeeded + summary.totals.envelopes.notStarted).toBe(10);
+    expect(summary.totals.envelopes).toMatchObject({ total: 16, failed: 0 });
+    expect(summary.totals.envelopes.succeeded + summary.totals.envelopes.notStarted).toBe(16);
   });
 });

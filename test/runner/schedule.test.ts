@@ -34,6 +34,30 @@ describe('scheduleLazily', () => {
     expect(peakAhead).toBeLessThanOrEqual(17);
   });
 
+  it('widens the bound from the item that asks it, and never narrows it', async () => {
+    const started: number[] = [];
+    // A barrier: every task waits until the test lets all go, so the bound alone decides how many start.
+    let go = () => {};
+    const gate = new Promise<void>((resolve) => (go = resolve));
+    const done = scheduleLazily(
+      Array.from({ length: 8 }, (_, i) => i),
+      2,
+      async (i) => {
+        started.push(i);
+        await gate;
+      },
+      () => false,
+      // Item 2 asks for four at once; item 3 and those after ask for one, which narrows nothing.
+      (i) => (i === 2 ? 4 : 1),
+    );
+    for (let k = 0; k < 20; k++) await new Promise((resolve) => setImmediate(resolve));
+    // Without the widening only items 0 and 1 would have started; narrowed again, not item 3.
+    expect(started).toEqual([0, 1, 2, 3]);
+    go();
+    expect(await done).toBe(8);
+    expect(started).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
   it('starts nothing new once told to stop, and lets work in flight finish', async () => {
     let finished = 0;
     let stop = false;

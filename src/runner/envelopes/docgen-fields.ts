@@ -22,8 +22,9 @@ export async function setDocGenFormFields(
   envelopeId: string,
   account: AccountClient,
   tag: string,
+  priority = requestPriority.usual.docgen,
 ): Promise<void> {
-  const options = { tag, priority: requestPriority.docgen };
+  const options = { tag, priority };
   const letters = envelope.kind === 'documents' ? envelope.documents.filter((d) => d.docGenFormFields) : [];
   const listed = await getDocGenFormFields(account, envelopeId, options);
   if (listed.length !== letters.length)

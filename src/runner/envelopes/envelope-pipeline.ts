@@ -24,7 +24,7 @@ import type { RunEventListener } from '../run-events.js';
 import type { SigningUrls } from '../../config/types.js';
 import type { DocumentsWhen, EnvelopePlan, EnvelopeStep } from '../plan-types.js';
 import type { ServiceLedger } from './service-ledger.js';
-import { requestPriority } from '../request-priority.js';
+import { RequestOrder, requestPriority, type RequestKind } from '../request-priority.js';
 import { routedStatus } from '../../envelope/routing-turn.js';
 import { retireEarlierEnvelope } from '../../output/earlier-envelope.js';
 import { setDocGenFormFields } from './docgen-fields.js';
@@ -50,13 +50,17 @@ export interface EnvelopeContext {
   /** The service's listing: confirms drafts (present when runners may race). */
   ledger?: ServiceLedger;
   documents: DocumentsWhen;
-  /** One of the run's last envelopes (no other starts after them): its draft goes before other requests. */
-  lastStretch?: boolean;
+  /** The order of the run's requests among those waiting for a connection (request-priority.ts). Default: the usual order. */
+  order?: RequestOrder;
   /** The target is a sandbox this run started in-process: its envelopes end with the run (envelope.json says so). */
   inProcessSandbox?: boolean;
   /** The run's documents, each read and encoded once (absent: each envelope reads its own). */
   validatedDocuments?: ValidatedDocuments;
 }
+
+const usualOrder = new RequestOrder();
+/** The priority of this envelope's request of this kind, made now. */
+const priorityOf = (ctx: EnvelopeContext, kind: RequestKind): number => (ctx.order ?? usualOrder).of(kind);
 
 /** The state one envelope carries from step to step. */
 interface EnvelopeState {
@@ -353,7 +357,7 @@ async function stepDraft(
     summary = await ctx.account.createEnvelope(definition, {
       tag,
       repeatable: arbitrate,
-      priority: ctx.lastStretch ? requestPriority.lastDrafts : requestPriority.draft,
+      priority: priorityOf(ctx, 'draft'),
     });
   } catch (error) {
     // Every attempt may have committed a draft whose answer was lost: failing
@@ -414,6 +418,7 @@ async function stepConfirm(envelope: ResolvedEnvelope, state: EnvelopeState, ctx
       ctx.account,
       losers.map((l) => l.envelopeId),
       tag,
+      priorityOf(ctx, 'confirm'),
     );
     for (const loser of losers) {
       ledger.note(tag, loser.envelopeId, 'deleted');
@@ -445,15 +450,20 @@ async function stepConfirm(envelope: ResolvedEnvelope, state: EnvelopeState, ctx
  * request at that envelope: each is then deleted on its own, a refusal
  * meaning only that it is gone already. What matters is that none is sent.
  */
-export async function deleteLosingDrafts(account: AccountClient, envelopeIds: string[], tag: string): Promise<void> {
+export async function deleteLosingDrafts(
+  account: AccountClient,
+  envelopeIds: string[],
+  tag: string,
+  priority = requestPriority.usual.confirm,
+): Promise<void> {
   try {
-    await account.deleteDrafts(envelopeIds, { tag, priority: requestPriority.confirm });
+    await account.deleteDrafts(envelopeIds, { tag, priority });
   } catch (error) {
     if (!serviceErrorMeans(error, 'envelope-status-moved-on')) throw error;
     if (envelopeIds.length === 1) return;
     for (const id of envelopeIds) {
       try {
-        await account.deleteDrafts([id], { tag, priority: requestPriority.confirm });
+        await account.deleteDrafts([id], { tag, priority });
       } catch (each) {
         if (!serviceErrorMeans(each, 'envelope-status-moved-on')) throw each;
       }
@@ -466,7 +476,7 @@ async function stepDocGen(envelope: ResolvedEnvelope, state: EnvelopeState, ctx:
   const envelopeId = need(state.envelopeId);
   // Sent already (another runner took it on): its letters were generated before it went.
   if (state.status !== undefined && state.status !== 'created') return;
-  await setDocGenFormFields(envelope, envelopeId, ctx.account, tag);
+  await setDocGenFormFields(envelope, envelopeId, ctx.account, tag, priorityOf(ctx, 'docgen'));
   journalBehind(state, ctx, { kind: 'envelope', id: tag, step: 'docgen', envelopeId });
 }
 
@@ -476,7 +486,7 @@ async function stepSend(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: E
   // Unknown (a run resumed after the journal's `created`, before its `sent`): send; a second send is refused, which is fine.
   if (state.status === undefined || state.status === 'created') {
     try {
-      await ctx.account.sendDraft(envelopeId, { tag, priority: requestPriority.send });
+      await ctx.account.sendDraft(envelopeId, { tag, priority: priorityOf(ctx, 'send') });
     } catch (error) {
       if (!serviceErrorMeans(error, 'envelope-status-moved-on')) throw error;
     }
@@ -542,7 +552,7 @@ async function stepViews(envelope: ResolvedEnvelope, state: EnvelopeState, ctx: 
               userName: viewer.name,
               ...(recipientId ? { recipientId } : {}),
             },
-            { tag, priority: requestPriority.views },
+            { tag, priority: priorityOf(ctx, 'views') },
           );
           const expiresAt = new Date(issuedAt.getTime() + ctx.viewTtlSeconds * 1000).toISOString();
           Object.assign(entry, { state: 'ready', url: view.url, issuedAt: issuedAt.toISOString(), expiresAt });
@@ -595,7 +605,7 @@ async function stepDocuments(envelope: ResolvedEnvelope, state: EnvelopeState, c
   const done = ctx.progressOf?.(tag)?.documents;
   let documents: Array<{ documentId: string; name: string; announcedBytes?: number }>;
   if (envelope.kind !== 'documents') {
-    const listed = await ctx.account.listDocuments(envelopeId, { tag, priority: requestPriority.documents });
+    const listed = await ctx.account.listDocuments(envelopeId, { tag, priority: priorityOf(ctx, 'documents') });
     // DocuSign lists the certificate as a pseudo-document (documentId "certificate", type "summary").
     documents = (listed.envelopeDocuments ?? [])
       .filter((d) => d.documentId !== 'certificate' && d.type !== 'summary')
@@ -621,7 +631,7 @@ async function stepDocuments(envelope: ResolvedEnvelope, state: EnvelopeState, c
           (body) => ctx.out.writeStreamBehind(relative, body),
           {
             tag,
-            priority: requestPriority.documents,
+            priority: priorityOf(ctx, 'documents'),
             ...(doc.announcedBytes !== undefined ? { announcedBytes: doc.announcedBytes } : {}),
           },
         );
@@ -645,7 +655,7 @@ async function stepCertificate(_envelope: ResolvedEnvelope, state: EnvelopeState
   const file = await ctx.account.downloadCertificate(
     need(state.envelopeId),
     (body) => ctx.out.writeStreamBehind(relative, body),
-    { tag, priority: requestPriority.certificate },
+    { tag, priority: priorityOf(ctx, 'certificate') },
   );
   const { record, committed } = keep(state, file);
   state.downloads.push(record);

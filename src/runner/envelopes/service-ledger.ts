@@ -43,6 +43,8 @@ export interface ServiceLedgerOptions {
    * once. A listing still starts after every call it answers.
    */
   gather?: { callers: number; ms: number };
+  /** The priority of a listing's calls among requests waiting for a connection, asked as each goes out. Default `requestPriority.usual.listing`. */
+  listingPriority?: () => number;
 }
 
 /** Lookups go back this far the first time: an envelope sent by any earlier run must be found. */
@@ -76,8 +78,8 @@ interface JobState {
  */
 export class ServiceLedger {
   readonly #account: AccountClient;
-  readonly #options: Required<Omit<ServiceLedgerOptions, 'signal' | 'limits' | 'gather'>> &
-    Pick<ServiceLedgerOptions, 'signal' | 'limits' | 'gather'>;
+  readonly #options: Required<Omit<ServiceLedgerOptions, 'signal' | 'limits' | 'gather' | 'listingPriority'>> &
+    Pick<ServiceLedgerOptions, 'signal' | 'limits' | 'gather' | 'listingPriority'>;
   readonly #byIdentity = new Map<string, Map<string, LedgerEntry>>();
   readonly #jobs = new Map<string, JobState>();
   /** Listing calls made (pages included). */
@@ -254,7 +256,7 @@ export class ServiceLedger {
             startPosition: skip,
             count: this.#options.pageSize,
           },
-          { tag: this.#options.tag, priority: requestPriority.listing },
+          { tag: this.#options.tag, priority: this.#options.listingPriority?.() ?? requestPriority.usual.listing },
         );
       },
       next: (page, { from: since, skip }) => {
