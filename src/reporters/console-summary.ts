@@ -171,7 +171,7 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
 /**
  * What the run did with the accounts, then with what they hold (each kind
  * of the catalogue in its words, resource-words.ts): `account(s): 1 up to
- * date`, `profiles, groups and users, brands: 3 created, 2 no change`.
+ * date`, `profiles, groups, users and brands: 3 created, 2 no change`.
  */
 function accountsText(
   a: ReportHead['totals']['accounts'],

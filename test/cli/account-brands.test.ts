@@ -135,7 +135,7 @@ describe('brands and Connect configurations kept as code', () => {
     const provisioned = await cli('run', 'acme.yaml', '--out', 'out');
     expect(provisioned.code, provisioned.stdout + provisioned.stderr).toBe(0);
     expect(provisioned.stdout + provisioned.stderr).toContain(
-      'profiles, groups and users, brands, Connect configurations and templates: 10 created',
+      'profiles, groups, users, brands, Connect configurations and templates: 10 created',
     );
     report = await readReport(out);
     expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
@@ -213,7 +213,7 @@ describe('brands and Connect configurations kept as code', () => {
     const again = await cli('run', 'acme.yaml', '--out', 'out');
     expect(again.code, again.stdout + again.stderr).toBe(0);
     expect(again.stdout + again.stderr).toContain(
-      'profiles, groups and users, brands, Connect configurations and templates: 10 no change',
+      'profiles, groups, users, brands, Connect configurations and templates: 10 no change',
     );
     report = await readReport(out);
     expect(report.accounts[0]!.contents?.every((c) => c.outcome === 'up-to-date')).toBe(true);

@@ -41,10 +41,10 @@ describe('the catalogue of resource kinds', () => {
   it('summarises an account’s contents in the catalogue’s words and order, the people first', () => {
     expect(summaryWords([])).toBe('profiles, groups and users');
     expect(summaryWords([{ kind: 'template' }, { kind: 'brand' }])).toBe(
-      'profiles, groups and users, brands and templates',
+      'profiles, groups, users, brands and templates',
     );
     expect(summaryWords(resourceKindNames.map((kind) => ({ kind })))).toBe(
-      'profiles, groups and users, settings, brands, Connect configurations, organisation users and templates',
+      'profiles, groups, users, settings, brands, Connect configurations, organisation users and templates',
     );
   });
 });

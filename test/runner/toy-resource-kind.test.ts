@@ -176,7 +176,7 @@ describe('a resource kind of a test’s own, through the catalogue', () => {
     expect(first.reads).toBe(1);
     expect(contentsCalls(first.items, account, kinds)).toBe(2);
     expect(itemWords('stamp', kinds)).toBe('stamp');
-    expect(summaryWords(first.items, kinds)).toBe('profiles, groups and users and stamps');
+    expect(summaryWords(first.items, kinds)).toBe('profiles, groups, users and stamps');
 
     // run: the pipeline converges it and journals its write, as every kind's.
     const stateDir = await mkdtemp(path.join(tmpdir(), 'signrun-toy-kind-'));

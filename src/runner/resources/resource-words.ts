@@ -11,9 +11,9 @@ export function itemWords(kind: string, kinds: readonly AccountResourceKind[] = 
 
 /**
  * The kinds of an account's contents for the console's summary line, in the
- * catalogue's order, each kind's words once: `profiles, groups and users,
- * brands and templates`. The people are always named (the line is about them
- * first); the other kinds when the contents hold some.
+ * catalogue's order, each kind's words once, as one list: `profiles, groups,
+ * users, brands and templates`. The people are always named (the line is
+ * about them first); the other kinds when the contents hold some.
  */
 export function summaryWords(
   contents: ReadonlyArray<{ kind: string }>,

@@ -107,7 +107,7 @@ export const groups = {
   // A group names its permission profile.
   after: [permissionProfiles.kind],
   entry: groupsEntry,
-  words: { one: 'group', summary: 'profiles, groups and users', alwaysSummarised: true },
+  words: { one: 'group', summary: 'groups', alwaysSummarised: true },
   // An organisation's account's groups are kept through its Admin API (DS groups), as its settings and users are.
   through: (account) => (account.organization ? 'organization' : undefined),
   count: (account) => account.groups?.length ?? 0,

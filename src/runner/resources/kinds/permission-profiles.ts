@@ -80,7 +80,7 @@ const profilesImport: ResourceImport = {
 export const permissionProfiles = {
   kind: 'permissionProfile' as const,
   entry: permissionProfilesEntry,
-  words: { one: 'permission profile', summary: 'profiles, groups and users', alwaysSummarised: true },
+  words: { one: 'permission profile', summary: 'profiles', alwaysSummarised: true },
   count: (account) => account.permissionProfiles?.length ?? 0,
 
   async read(account, found, { people, tag }) {

@@ -103,7 +103,7 @@ export const users = {
   // A user names a permission profile and groups.
   after: [permissionProfiles.kind, groups.kind],
   entry: usersEntry,
-  words: { one: 'user', summary: 'profiles, groups and users', alwaysSummarised: true },
+  words: { one: 'user', summary: 'users', alwaysSummarised: true },
   count: (account) => account.users?.length ?? 0,
 
   async read(account, found, { people, tag }) {
