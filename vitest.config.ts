@@ -60,6 +60,8 @@ export default defineConfig({
     maxWorkers: 2,
     isolate: false,
     sequence: { sequencer: EndToEndFirst },
+    // One temp folder for the run, removed at its end (test/global-temp.ts).
+    globalSetup: ['test/global-temp.ts'],
     ...(split
       ? {
           projects: [
