@@ -40,26 +40,40 @@ async function settle(): Promise<void> {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
+/**
+ * A client of one slot, logged in, whose slot is taken by a call (`first`,
+ * of priority `firstPriority`) that the sandbox holds until `release()`;
+ * `order()` is the tags of the requests as they went on the wire.
+ */
+async function oneSlotTaken(firstPriority?: number) {
+  const events: ClientEvent[] = [];
+  const client = EsignatureClient.create({
+    rootUrl: sandbox.rootUrl,
+    auth: sandboxSeedAuth(),
+    maxSockets: 1,
+    onEvent: (e) => events.push(e),
+  });
+  const account: AccountClient = await client.login();
+  let release = () => {};
+  let asked = () => {};
+  const delayAsked = new Promise<void>((resolve) => (asked = resolve));
+  hold = { asked, released: new Promise<void>((resolve) => (release = resolve)) };
+  arrived = [];
+  const first = client.loginInformation({
+    tag: 'first',
+    ...(firstPriority !== undefined ? { priority: firstPriority } : {}),
+  });
+  await delayAsked;
+  const order = () => events.flatMap((e) => (e.type === 'request' && e.tag !== undefined ? [e.tag] : []));
+  return { client, account, first, release, order };
+}
+
+const fromDate = '2026-01-01T00:00:00.000Z';
+
 describe('request slots', () => {
   it('sends waiting requests highest priority first, then first come first served', async () => {
-    const events: ClientEvent[] = [];
-    const client = EsignatureClient.create({
-      rootUrl: sandbox.rootUrl,
-      auth: sandboxSeedAuth(),
-      maxSockets: 1,
-      onEvent: (e) => events.push(e),
-    });
+    const { client, account, first, release, order } = await oneSlotTaken();
     try {
-      const account: AccountClient = await client.login();
-      let release = () => {};
-      let asked = () => {};
-      const delayAsked = new Promise<void>((resolve) => (asked = resolve));
-      hold = { asked, released: new Promise<void>((resolve) => (release = resolve)) };
-      arrived = [];
-      // The one slot is taken by a call the sandbox holds.
-      const first = client.loginInformation({ tag: 'first' });
-      await delayAsked;
-      const fromDate = '2026-01-01T00:00:00.000Z';
       const waiting = [
         account.listEnvelopeStatusChanges({ fromDate }, { tag: 'low-1' }),
         client.loginInformation({ tag: 'low-2', priority: 0 }),
@@ -70,30 +84,15 @@ describe('request slots', () => {
       expect(arrived).toHaveLength(1);
       release();
       await Promise.all([first, ...waiting]);
-      const order = events.flatMap((e) => (e.type === 'request' && e.tag !== undefined ? [e.tag] : []));
-      expect(order.slice(-4)).toEqual(['first', 'high', 'low-1', 'low-2']);
+      expect(order().slice(-4)).toEqual(['first', 'high', 'low-1', 'low-2']);
     } finally {
       client.close();
     }
   });
 
   it('reorders the requests waiting for a slot, and leaves the one on the wire alone', async () => {
-    const events: ClientEvent[] = [];
-    const client = EsignatureClient.create({
-      rootUrl: sandbox.rootUrl,
-      auth: sandboxSeedAuth(),
-      maxSockets: 1,
-      onEvent: (e) => events.push(e),
-    });
+    const { client, account, first, release, order } = await oneSlotTaken(1);
     try {
-      const account: AccountClient = await client.login();
-      let release = () => {};
-      let asked = () => {};
-      const delayAsked = new Promise<void>((resolve) => (asked = resolve));
-      hold = { asked, released: new Promise<void>((resolve) => (release = resolve)) };
-      const first = client.loginInformation({ tag: 'first', priority: 1 });
-      await delayAsked;
-      const fromDate = '2026-01-01T00:00:00.000Z';
       // Waiting as a run's usual order puts them: the send before the draft's listing.
       const waiting = [
         account.listEnvelopeStatusChanges({ fromDate }, { tag: 'was-low', priority: 1 }),
@@ -113,8 +112,7 @@ describe('request slots', () => {
       await settle();
       release();
       await Promise.all([first, later, ...waiting]);
-      const order = events.flatMap((e) => (e.type === 'request' && e.tag !== undefined ? [e.tag] : []));
-      expect(order.slice(-4)).toEqual(['first', 'was-low', 'later', 'was-high']);
+      expect(order().slice(-4)).toEqual(['first', 'was-low', 'later', 'was-high']);
     } finally {
       client.close();
     }
