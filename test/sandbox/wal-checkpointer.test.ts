@@ -105,11 +105,15 @@ describe('the WAL checkpointer thread', () => {
   });
 
   it('leaves no WAL behind once closed, and the folder opens again with its envelopes', async () => {
-    const { app, dataDir } = await sandboxOnDisk({ intervalMs: 5, framesPerCheckpoint: 1 });
+    const { app, dataDir, checkpointer } = await sandboxOnDisk({ intervalMs: 5, framesPerCheckpoint: 1 });
     const envelopeId = await create(app, 'Kept');
     apps.splice(apps.indexOf(app), 1);
+    let threadEnded = false;
+    void checkpointer.closed.then(() => (threadEnded = true));
     await app.close();
-    // app.close() waits for the thread's connection to close: the last connection to close removes the WAL.
+    // app.close() waits for the thread's connection to close (the thread's end reaches this one as an
+    // event, after close() would have returned without the wait): the last connection to close removes the WAL.
+    expect(threadEnded).toBe(true);
     expect(existsSync(join(dataDir, 'sandbox.sqlite-wal'))).toBe(false);
     const again = await buildSandboxApp({ dataDir });
     apps.push(again);
