@@ -1,4 +1,5 @@
 import { shownPath } from './shown-path.js';
+import { errorCatalogue } from '../errors/catalogue.js';
 import type { Diagnostic } from '../jobs/model.js';
 import type { PreflightProblem } from '../runner/templates/template-check.js';
 import { prepare, type Prepared } from '../runner/prepare.js';
@@ -21,7 +22,11 @@ export function printDiagnostics(io: CommandIO, diagnostics: Diagnostic[]): void
   annotate(io, diagnostics);
 }
 
-/** The problems found before sending (a template's roles and labels), as diagnostics at their job file's line. */
+/**
+ * The problems found before sending (a template's roles and labels, rows
+ * Bulk Send cannot copy), as diagnostics at their job file's line, each with
+ * its code's hint (what to do next), as the job files' own diagnostics have.
+ */
 export function preflightDiagnostics(problems: readonly PreflightProblem[], cwd: string): Diagnostic[] {
   return problems.map((p) => ({
     code: p.code,
@@ -30,6 +35,7 @@ export function preflightDiagnostics(problems: readonly PreflightProblem[], cwd:
     file: shownPath(cwd, p.source.file),
     line: p.source.line,
     column: p.source.column,
+    hint: errorCatalogue[p.code].hint,
   }));
 }
 

@@ -114,6 +114,9 @@ describe('run --bulk-send', () => {
     expect(result.stderr).toContain('SR_BULK_SEND_UNFIT');
     expect(result.stderr).toMatch(/offers\.yaml:6:5/);
     expect(result.stderr).toContain('recipients[0].tabs[0].place.yPosition');
+    // What to type next: the code's hint.
+    expect(result.stderr).toContain('hint: ');
+    expect(result.stderr).toContain('without --bulk-send');
     const after = sandbox.app.sandbox.db.prepare('SELECT COUNT(*) AS n FROM envelopes').get() as { n: number };
     expect(after.n).toBe(before.n);
 
