@@ -100,11 +100,72 @@ export async function checkJobSchema(
   // list of values says what to write.
   const typed = new Set(problems.filter((p) => p.code === 'SR_SCHEMA_TYPE').map((p) => p.field));
   const listed = new Set(problems.filter((p) => p.code === 'SR_SCHEMA_ENUM').map((p) => p.field));
+  // A tab of the list form with a field of the object form (an anchor, a label) was meant as one of
+  // those: the list form's positions it lacks are noise beside the problem that says so.
+  const meantObjectForm = new Set(
+    problems
+      .filter((p) => p.code === 'SR_SCHEMA_UNKNOWN_PROPERTY' && meansObjectFormTab(p.path))
+      .map((p) => fieldName(p.path.slice(0, -1))),
+  );
   return problems.filter(
     (p) =>
       p.code === 'SR_SCHEMA_TYPE' ||
-      (!typed.has(p.field) && !(p.code === 'SR_SCHEMA_VALUE' && listed.has(p.field) && p.message.includes('{row'))),
+      (!typed.has(p.field) &&
+        !(p.code === 'SR_SCHEMA_VALUE' && listed.has(p.field) && p.message.includes('{row')) &&
+        !(p.code === 'SR_SCHEMA_REQUIRED' && meantObjectForm.has(fieldName(p.path)))),
   );
+}
+
+/** A tab of the list form of `tabs` (signrun's shorthand: sign-here tabs placed by position): [..., 'tabs', i]. */
+function isListFormTab(path: NodePath): boolean {
+  return typeof path[path.length - 1] === 'number' && path[path.length - 2] === 'tabs';
+}
+
+/** A tab's kind, as other tools name it: in a job file, the collection the tab is listed under. */
+const tabKindFields = new Set(['type', 'tabType', 'kind']);
+
+let objectFormFields: Map<string, string[]> | undefined;
+/**
+ * Which of DocuSign's tab collections of the object form of `tabs` take a
+ * field (`anchorString`: all; `value`: those with a value), read from the
+ * job schema's `tabsObject` once, when a job file needs it.
+ */
+function collectionsTaking(field: string): string[] {
+  if (!objectFormFields) {
+    objectFormFields = new Map();
+    const defs = jobSchema()['$defs'] as Record<string, { properties?: Record<string, { items?: { $ref?: string } }> }>;
+    for (const [collection, list] of Object.entries(defs['tabsObject']?.properties ?? {})) {
+      const tab = defs[list.items?.$ref?.split('/').pop() ?? ''];
+      for (const name of Object.keys(tab?.properties ?? {}))
+        objectFormFields.set(name, [...(objectFormFields.get(name) ?? []), collection]);
+    }
+  }
+  return objectFormFields.get(field) ?? [];
+}
+
+/** An unknown field of a list-form tab that belongs to the object form (or names a tab's kind). */
+function meansObjectFormTab(fieldPath: NodePath): boolean {
+  const field = String(fieldPath[fieldPath.length - 1]);
+  return isListFormTab(fieldPath.slice(0, -1)) && (tabKindFields.has(field) || collectionsTaking(field).length > 0);
+}
+
+/**
+ * A field of the object form of tabs (an anchor, a label) or a tab's kind in
+ * a tab of the list form, which takes sign-here tabs by position only: the
+ * user meant the object form.
+ */
+function objectFormTabProblem(path: NodePath, field: string, extra: string, known: string[]): SchemaProblem {
+  const where = field ? ` in ${field}` : '';
+  const kind = tabKindFields.has(extra);
+  const collection = kind ? 'signHereTabs' : (collectionsTaking(extra)[0] ?? 'signHereTabs');
+  return {
+    code: 'SR_SCHEMA_UNKNOWN_PROPERTY',
+    message: `"${extra}"${where}: a list of tabs is signrun's shorthand for sign-here tabs placed by position (${known.join(', ')}); ${kind ? "a tab's kind is the collection it is listed under, in the object form of tabs" : `"${extra}" is taken by the object form of tabs, keyed by DocuSign's tab collections`}`,
+    path: [...path, extra],
+    at: 'key',
+    field: joinField(field, extra),
+    hint: `Write this recipient's tabs as an object, e.g. tabs: { ${collection}: [{ ${kind ? 'anchorString: "Signature:"' : `${extra}: …`} }], textTabs: [ … ] }; docs/job-files.md lists the collections and what each tab takes.`,
+  };
 }
 
 /** The DocuSign object a path of the job file is (by where it is: a recipient, a tab, a document…). */
@@ -129,6 +190,34 @@ function docusignObjectOf(path: NodePath): DocusignObject | undefined {
   return undefined;
 }
 
+/** A field the schema does not have there: a typo (with the closest field), DocuSign's name for what signrun does not take yet, or the object form of tabs meant. */
+function unknownFieldProblem(error: ErrorObject, path: NodePath, field: string): SchemaProblem {
+  const params = error.params as Record<string, unknown>;
+  const extra = String(params['additionalProperty']);
+  const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+  const where = field ? ` in ${field}` : '';
+  if (meansObjectFormTab([...path, extra])) return objectFormTabProblem(path, field, extra, known);
+  // DocuSign's own name for something signrun does not take yet is no typo: say so, and what it takes.
+  const object = docusignObjectOf(path);
+  if (object !== undefined && (docusignFields[object] as readonly string[]).includes(extra))
+    return {
+      code: 'SR_SCHEMA_UNKNOWN_PROPERTY',
+      message: `"${extra}"${where} is a DocuSign field that signrun does not take in job files yet; the fields it takes here: ${known.join(', ')}`,
+      path: [...path, extra],
+      at: 'key',
+      field: joinField(field, extra),
+      hint: `Remove "${extra}", or say what it should do in an issue; ${extra === 'recipientType' ? `a recipient’s kind is the collection it is listed under (recipients: { ${recipientKind('signer').collection}: […], ${recipientKind('carbonCopy').collection}: […] }), ` : ''}docs/job-files.md lists what each object takes.`,
+    };
+  const suggestion = didYouMean(extra, known);
+  return {
+    code: 'SR_SCHEMA_UNKNOWN_PROPERTY',
+    message: `unknown field "${extra}"${where}${suggestion ? `; did you mean "${suggestion}"?` : known.length ? `; known fields: ${known.join(', ')}` : ''}`,
+    path: [...path, extra],
+    at: 'key',
+    field: joinField(field, extra),
+  };
+}
+
 function toProblem(error: ErrorObject, root: unknown): SchemaProblem | undefined {
   const path = pointerToPath(error.instancePath, root);
   const field = fieldName(path);
@@ -148,30 +237,8 @@ function toProblem(error: ErrorObject, root: unknown): SchemaProblem | undefined
         field: joinField(field, missing),
       };
     }
-    case 'additionalProperties': {
-      const extra = String(params['additionalProperty']);
-      const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
-      const where = field ? ` in ${field}` : '';
-      // DocuSign's own name for something signrun does not take yet is no typo: say so, and what it takes.
-      const object = docusignObjectOf(path);
-      if (object !== undefined && (docusignFields[object] as readonly string[]).includes(extra))
-        return {
-          code: 'SR_SCHEMA_UNKNOWN_PROPERTY',
-          message: `"${extra}"${where} is a DocuSign field that signrun does not take in job files yet; the fields it takes here: ${known.join(', ')}`,
-          path: [...path, extra],
-          at: 'key',
-          field: joinField(field, extra),
-          hint: `Remove "${extra}", or say what it should do in an issue; ${extra === 'recipientType' ? `a recipient’s kind is the collection it is listed under (recipients: { ${recipientKind('signer').collection}: […], ${recipientKind('carbonCopy').collection}: […] }), ` : ''}docs/job-files.md lists what each object takes.`,
-        };
-      const suggestion = didYouMean(extra, known);
-      return {
-        code: 'SR_SCHEMA_UNKNOWN_PROPERTY',
-        message: `unknown field "${extra}"${where}${suggestion ? `; did you mean "${suggestion}"?` : known.length ? `; known fields: ${known.join(', ')}` : ''}`,
-        path: [...path, extra],
-        at: 'key',
-        field: joinField(field, extra),
-      };
-    }
+    case 'additionalProperties':
+      return unknownFieldProblem(error, path, field);
     case 'type':
       return {
         code: 'SR_SCHEMA_TYPE',
