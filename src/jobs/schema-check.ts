@@ -1,5 +1,6 @@
 import { docusignFields, type DocusignObject } from '../envelope/docusign-fields.js';
 import { recipientKind } from '../envelope/recipient-kinds.js';
+import { shorthandTabKind, tabKind } from '../envelope/tab-kinds.js';
 import { readFileSync } from 'node:fs';
 import type { ErrorObject } from 'ajv';
 import type { ErrorCode } from '../errors/catalogue.js';
@@ -157,14 +158,15 @@ function meansObjectFormTab(fieldPath: NodePath): boolean {
 function objectFormTabProblem(path: NodePath, field: string, extra: string, known: string[]): SchemaProblem {
   const where = field ? ` in ${field}` : '';
   const kind = tabKindFields.has(extra);
-  const collection = kind ? 'signHereTabs' : (collectionsTaking(extra)[0] ?? 'signHereTabs');
+  const signHere = tabKind(shorthandTabKind).collection;
+  const collection = kind ? signHere : (collectionsTaking(extra)[0] ?? signHere);
   return {
     code: 'SR_SCHEMA_UNKNOWN_PROPERTY',
     message: `"${extra}"${where}: a list of tabs is signrun's shorthand for sign-here tabs placed by position (${known.join(', ')}); ${kind ? "a tab's kind is the collection it is listed under, in the object form of tabs" : `"${extra}" is taken by the object form of tabs, keyed by DocuSign's tab collections`}`,
     path: [...path, extra],
     at: 'key',
     field: joinField(field, extra),
-    hint: `Write this recipient's tabs as an object, e.g. tabs: { ${collection}: [{ ${kind ? 'anchorString: "Signature:"' : `${extra}: …`} }], textTabs: [ … ] }; docs/job-files.md lists the collections and what each tab takes.`,
+    hint: `Write this recipient's tabs as an object, e.g. tabs: { ${collection}: [{ ${kind ? 'anchorString: "Signature:"' : `${extra}: …`} }], ${tabKind('text').collection}: [ … ] }; docs/job-files.md lists the collections and what each tab takes.`,
   };
 }
 
