@@ -140,7 +140,9 @@ describe('docGenFormFields of a draft', () => {
 
   it('places a tab whose anchor only the generated letter holds (a value), at PUT or at the send; refuses one in neither', async () => {
     const tabsOf = async (envelopeId: string) =>
-      (await call(`${base}/envelopes/${envelopeId}/recipients/1/tabs`, { headers })).json;
+      (await call(`${base}/envelopes/${envelopeId}/recipients/1/tabs`, { headers })).json as {
+        textTabs: Array<Record<string, string>>;
+      };
     const byValue = { textTabs: [{ tabLabel: 'Greeting', anchorString: 'Dear Ada Lovelace', anchorYOffset: '14' }] };
     // At creation the draft holds the template ("Dear {{Candidate_Name}},"): the tab waits for the letter.
     for (const query of ['', '?update_docgen_formfields_only=true']) {
@@ -150,7 +152,7 @@ describe('docGenFormFields of a draft', () => {
       expect((await send(envelopeId)).status).toBe(200);
       const [tab] = (await tabsOf(envelopeId)).textTabs;
       expect(tab, query).toMatchObject({ tabLabel: 'Greeting', documentId: '1', pageNumber: '1' });
-      expect(Number(tab.yPosition)).toBeGreaterThan(0);
+      expect(Number(tab?.yPosition)).toBeGreaterThan(0);
     }
     // An anchor the letter does not hold either: refused when the letter is made, and the draft is not sent with it.
     const nowhere = await draft(true, { textTabs: [{ tabLabel: 'Lost', anchorString: 'Dear Grace Hopper' }] });
