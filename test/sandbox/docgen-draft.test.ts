@@ -174,6 +174,21 @@ describe('docGenFormFields of a draft', () => {
     expectApiError(plain, 400, 'ANCHOR_TAB_STRING_NOT_FOUND');
   });
 
+  it('places an anchored radio once per occurrence in the letter, as the preview does, not once per earlier copy', async () => {
+    // "ar" is twice in the template ("Dear", "{{Salary}}") and twice in the letter ("Dear", "salary").
+    const envelopeId = await draft(true, {
+      radioGroupTabs: [{ groupName: 'Choice', radios: [{ value: 'yes', anchorString: 'ar', anchorXOffset: '300' }] }],
+    });
+    const guid = (await fieldsOf(envelopeId)).json.docGenFormFields[0].documentId as string;
+    expect((await put(envelopeId, guid, values)).status).toBe(200);
+    const tabs = (await call(`${base}/envelopes/${envelopeId}/recipients/1/tabs`, { headers })).json as {
+      radioGroupTabs: Array<{ radios: Array<Record<string, string>> }>;
+    };
+    const radios = tabs.radioGroupTabs[0]?.radios ?? [];
+    expect(radios.map((r) => r['value'])).toEqual(['yes', 'yes']);
+    expect(new Set(radios.map((r) => r['yPosition'])).size).toBe(2);
+  });
+
   it('with update_docgen_formfields_only=true keeps the GUID and the draft, and generates the letter when sent', async () => {
     const envelopeId = await draft();
     const guid = (await fieldsOf(envelopeId)).json.docGenFormFields[0].documentId as string;
