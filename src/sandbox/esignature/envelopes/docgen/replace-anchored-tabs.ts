@@ -1,10 +1,4 @@
-import {
-  tabKinds,
-  tabsByKind,
-  tabsObject,
-  type KindedTab,
-  type Tabs,
-} from '../../../../envelope/index.js';
+import { tabKinds, tabsByKind, tabsObject, type KindedTab, type Tabs } from '../../../../envelope/index.js';
 import { hasAnchor } from '../../../../pdf/index.js';
 import { placeTabs, type EnvelopeText } from '../tabs/place-tabs.js';
 
