@@ -278,7 +278,7 @@ export function buildProgram(
     .argument('<envelope-key>', 'the envelope key, or job/key when several jobs share the folder')
     .argument(
       '[recipient]',
-      'recipient: clientUserId, email, name or recipientId (default: the only or first embedded one)',
+      'recipient: clientUserId, email, name or recipientId (default: the first whose turn it is)',
     )
     .action(on('sign-url'));
 

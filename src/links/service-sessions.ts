@@ -4,6 +4,15 @@ import { isLoopback, resolveTarget } from '../runner/target.js';
 import { SignrunError } from '../errors/signrun-error.js';
 
 /**
+ * The service a root URL names, without its API version: `run` records the
+ * root it spoke to (`…/restapi/v2.1` when DOCUSIGN_ROOT_URL is DocuSign's
+ * `…/restapi`), and v2 and v2.1 are the same service, with the same login.
+ */
+function serviceOf(rootUrl: string): string {
+  return rootUrl.replace(/\/restapi\/v2(?:\.1)?$/, '/restapi');
+}
+
+/**
  * Logged-in clients for the links server, one per service. Credentials go
  * only to the configured service (DOCUSIGN_ROOT_URL): an envelope recorded
  * on another root URL is refused, so a tampered envelope.json cannot send
@@ -23,7 +32,7 @@ export class ServiceSessions {
   async accountFor(rootUrl: string): Promise<AccountClient> {
     const wanted = rootUrl.replace(/\/+$/, '');
     const configured = this.#config.rootUrl?.replace(/\/+$/, '');
-    if (configured !== undefined ? configured !== wanted : !isLoopback(wanted))
+    if (configured !== undefined ? serviceOf(configured) !== serviceOf(wanted) : !isLoopback(wanted))
       throw new SignrunError(
         'SR_LINKS_OTHER_SERVICE',
         `the envelope was created on ${wanted}, but the configured service is ${configured ?? '(none)'}: credentials go only to the configured service`,

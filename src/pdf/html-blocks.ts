@@ -7,7 +7,9 @@ const hidden = new Set(['head', 'script', 'style', 'template', 'noscript', 'titl
 /**
  * Elements that end the text before them and start a new block (HTML's
  * block-level content, as browsers lay it out). Table cells do not: a row is
- * one line, its cells apart by a space.
+ * one line, its cells apart by a space — also when a cell holds paragraphs,
+ * as every cell of the HTML mammoth makes of a Word table does
+ * (`<td><p>…</p></td>`): inside a cell a block element is a space.
  */
 const breaking = new Set([
   'address',
@@ -67,6 +69,8 @@ export function htmlBlocks(html: string): TextBlock[] {
   let skipping = 0;
   let text = '';
   let preformatted = 0;
+  /** Open td/th elements: inside one, block elements do not end the row's line. */
+  let cells = 0;
   const flush = () => {
     const collapsed = collapseSpaces(text).trim();
     text = '';
@@ -87,8 +91,13 @@ export function htmlBlocks(html: string): TextBlock[] {
         }
         if (skipping > 0) return;
         if (name === 'br') text += '\n';
-        else if (name === 'td' || name === 'th') text += ' ';
-        else if (breaking.has(name)) flush();
+        else if (name === 'td' || name === 'th') {
+          cells++;
+          text += ' ';
+        } else if (breaking.has(name)) {
+          if (cells > 0) text += ' ';
+          else flush();
+        }
         if (name === 'pre') preformatted++;
         const level = headingLevel(name);
         if (level > 0) styles.push(level);
@@ -105,7 +114,11 @@ export function htmlBlocks(html: string): TextBlock[] {
           return;
         }
         if (skipping > 0) return;
-        if (breaking.has(name)) flush();
+        if (name === 'td' || name === 'th') cells = Math.max(0, cells - 1);
+        else if (breaking.has(name)) {
+          if (cells > 0) text += ' ';
+          else flush();
+        }
         if (name === 'pre') preformatted = Math.max(0, preformatted - 1);
         if (headingLevel(name) > 0 || name === 'li') styles.pop();
       },

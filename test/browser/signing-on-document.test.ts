@@ -313,6 +313,27 @@ describe('the signing page draws every tab on the document', () => {
     expect(inView(annex, { page: 1, left: 72, top: 300, width: 12, height: 12 })).toBe(true);
     expect(inView(annex, { page: 1, left: 72, top: 600, width: 180, height: 48 })).toBe(true);
     const agreementPage = host.page.locator('.document[data-document-id="1"] .page');
+    // Each radio's option written just right of its box, where the stamp writes it (tab-drawers.ts: box + 3 pt).
+    type Rect = { x: number; y: number; width: number };
+    type Node = {
+      textContent: string | null;
+      getBoundingClientRect(): Rect;
+      querySelector(selector: string): Node | null;
+      querySelectorAll(selector: string): Iterable<Node>;
+    };
+    const captions = await agreementPage.evaluate((wrap: Node) => {
+      const frame = wrap.querySelector('canvas')!.getBoundingClientRect();
+      const scale = 612 / frame.width;
+      return Array.from(wrap.querySelectorAll('.radio-caption'), (c) => {
+        const r = c.getBoundingClientRect();
+        return { text: c.textContent, left: (r.x - frame.x) * scale, top: (r.y - frame.y) * scale };
+      });
+    });
+    expect(captions.map((c) => c.text)).toEqual(['basic', 'premium']);
+    expect(captions.map((c) => [Math.round(c.left), Math.round(c.top)])).toEqual([
+      [87, 260],
+      [187, 260],
+    ]);
     await agreementPage.getByLabel('Employee number').fill('E-4711');
     await agreementPage.getByLabel('premium').check();
     await host.page.locator('.document[data-document-id="2"] .page').getByLabel('Terms read').check();

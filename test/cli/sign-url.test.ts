@@ -6,6 +6,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import type { SigningJson } from '../../src/output/records.js';
 import { sandboxEnv, tempDir } from './run-helpers.js';
+import { signOverHttp } from '../signing/sign-over-http.js';
 
 let sandbox: RunningSandbox;
 let outDir: string;
@@ -56,6 +57,19 @@ describe('signrun sign-url', () => {
     );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.trim()).toContain('/signing/');
+  });
+
+  it('with no recipient named, gives the address of the one whose turn it is, not of one who already signed', async () => {
+    // Both roles are "ready" in signing.json (routing order 1); the employee signs first.
+    const env = { env: sandboxEnv(sandbox) };
+    const employee = await runCli(['sign-url', outDir, 'contract-lucia-moreno', 'emp-0107'], env);
+    expect(employee.code, employee.stderr).toBe(0);
+    expect(await signOverHttp(employee.stdout.trim(), 'Lucía Moreno')).toBe('signing_complete');
+    const next = await runCli(['sign-url', outDir, 'contract-lucia-moreno'], env);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toContain('Thomas Keller <thomas.keller@example.com> (mgr-0003)');
+    // The address opens the employer's signing session, not the "Nothing to sign" page (409).
+    expect((await fetch(next.stdout.trim(), { redirect: 'manual' })).status).toBe(303);
   });
 
   it('an unknown recipient or envelope is exit 2 with its code', async () => {

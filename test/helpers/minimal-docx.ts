@@ -1,9 +1,10 @@
 import { crc32, deflateRawSync } from 'node:zlib';
 
-/** A paragraph of a test DOCX: plain, or in Word's "heading N" style. */
+/** A paragraph of a test DOCX: plain, or in Word's "heading N" style; or, with `table`, a table (each cell one paragraph, as Word writes a cell). */
 export interface DocxParagraph {
   text: string;
   heading?: 1 | 2 | 3;
+  table?: string[][];
 }
 
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -15,10 +16,12 @@ const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').rep
  * mammoth, like Word, knows a heading). Parts are deflated as Word stores them.
  */
 export function minimalDocx(paragraphs: DocxParagraph[]): Buffer {
+  const cell = (text: string) => `<w:tc><w:p><w:r><w:t xml:space="preserve">${escape(text)}</w:t></w:r></w:p></w:tc>`;
   const body = paragraphs
-    .map(
-      (p) =>
-        `<w:p>${p.heading ? `<w:pPr><w:pStyle w:val="Heading${p.heading}"/></w:pPr>` : ''}<w:r><w:t xml:space="preserve">${escape(p.text)}</w:t></w:r></w:p>`,
+    .map((p) =>
+      p.table
+        ? `<w:tbl>${p.table.map((row) => `<w:tr>${row.map(cell).join('')}</w:tr>`).join('')}</w:tbl>`
+        : `<w:p>${p.heading ? `<w:pPr><w:pStyle w:val="Heading${p.heading}"/></w:pPr>` : ''}<w:r><w:t xml:space="preserve">${escape(p.text)}</w:t></w:r></w:p>`,
     )
     .join('');
   const w = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';

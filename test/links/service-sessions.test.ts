@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ServiceSessions } from '../../src/links/service-sessions.js';
 import type { SignrunConfig } from '../../src/config/types.js';
 import { makeSecret } from '../../src/secret.js';
+import { startSandbox } from '../../src/sandbox/index.js';
 
 describe('links: credentials go only to the configured service', () => {
   it('an envelope recorded on another root URL is refused before any request', async () => {
@@ -30,6 +31,33 @@ describe('links: credentials go only to the configured service', () => {
     } finally {
       sessions.close();
       await new Promise<void>((r) => other.close(() => r()));
+    }
+  });
+
+  it("serves an envelope that run recorded on …/restapi/v2.1 when DOCUSIGN_ROOT_URL is DocuSign's …/restapi (one service)", async () => {
+    const sandbox = await startSandbox({ port: 0, quiet: true });
+    const config = {
+      rootUrl: `${sandbox.origin}/restapi`,
+      credentials: {
+        username: 'sandbox@signrun.test',
+        password: makeSecret('sandbox-password'),
+        integratorKey: 'sandbox-integrator-key',
+      },
+    } as unknown as SignrunConfig;
+    const sessions = new ServiceSessions(config);
+    try {
+      // run resolves …/restapi to …/restapi/v2.1 and writes that into envelope.json; v2 is the same service too.
+      for (const recorded of [`${sandbox.origin}/restapi/v2.1`, `${sandbox.origin}/restapi/v2`]) {
+        const account = await sessions.accountFor(recorded);
+        expect(account.accountId, recorded).toMatch(/^[0-9a-f-]{36}$/);
+      }
+      // Another path on the same host is not the configured service.
+      await expect(sessions.accountFor(`${sandbox.origin}/elsewhere/v2.1`)).rejects.toMatchObject({
+        code: 'SR_LINKS_OTHER_SERVICE',
+      });
+    } finally {
+      sessions.close();
+      await sandbox.close();
     }
   });
 });

@@ -82,6 +82,30 @@ describe('renditionOf', () => {
     expect(await renditionOf(html, 'htm')).toEqual(await renditionOf(html, 'html'));
   });
 
+  it('renders a table row as one line, its cells apart, also when each cell is a paragraph (a Word table)', async () => {
+    const table = [
+      ['Component', 'Details'],
+      ['Salary', 'EUR 72000 a year'],
+      ['Holidays', '27 days'],
+    ];
+    const lines = [
+      'Compensation:',
+      'Component Details',
+      'Salary EUR 72000 a year',
+      'Holidays 27 days',
+      'Signed: /sig1/',
+    ];
+    const word = minimalDocx([{ text: 'Compensation:' }, { text: '', table }, { text: 'Signed: /sig1/' }]);
+    expect(await textOf(await renditionOf(word, 'docx'))).toEqual(lines);
+    // The HTML mammoth writes for it (<td><p>…</p></td>), and the same table written by hand.
+    const cells = (wrap: (t: string) => string) =>
+      `<table>${table.map((row) => `<tr>${row.map((c) => `<td>${wrap(c)}</td>`).join('')}</tr>`).join('')}</table>`;
+    for (const wrap of [(t: string) => `<p>${t}</p>`, (t: string) => t]) {
+      const page = `<p>Compensation:</p>${cells(wrap)}<p>Signed: /sig1/</p>`;
+      expect(await textOf(await renditionOf(Buffer.from(page), 'html'))).toEqual(lines);
+    }
+  });
+
   it('renders TXT as UTF-8, its lines kept', async () => {
     expect(await textOf(await renditionOf(txt, 'txt'))).toEqual([
       'Contract',

@@ -30,7 +30,9 @@ const letter = docxOfBody(
     paragraphOfRuns('Sign here:'),
 );
 
-async function draft(isDocGenDocument = true): Promise<string> {
+const signHere = { signHereTabs: [{ anchorString: 'Sign here:', anchorXOffset: '80' }] };
+
+async function draft(isDocGenDocument = true, tabs: Record<string, unknown> = signHere): Promise<string> {
   const created = await call(`${base}/envelopes`, {
     headers,
     body: {
@@ -51,7 +53,7 @@ async function draft(isDocGenDocument = true): Promise<string> {
             recipientId: '1',
             name: 'Ada Lovelace',
             email: 'ada@example.com',
-            tabs: { signHereTabs: [{ anchorString: 'Sign here:', anchorXOffset: '80' }] },
+            tabs,
           },
         ],
       },
@@ -134,6 +136,57 @@ describe('docGenFormFields of a draft', () => {
     expect(text).toContain('Your salary is 62,000.');
     expect((await send(envelopeId)).status).toBe(200);
     expectApiError(await put(envelopeId, after.documentId as string, values), 400, 'ENVELOPE_INVALID_STATUS');
+  });
+
+  it('places a tab whose anchor only the generated letter holds (a value), at PUT or at the send; refuses one in neither', async () => {
+    const tabsOf = async (envelopeId: string) =>
+      (await call(`${base}/envelopes/${envelopeId}/recipients/1/tabs`, { headers })).json as {
+        textTabs: Array<Record<string, string>>;
+      };
+    const byValue = { textTabs: [{ tabLabel: 'Greeting', anchorString: 'Dear Ada Lovelace', anchorYOffset: '14' }] };
+    // At creation the draft holds the template ("Dear {{Candidate_Name}},"): the tab waits for the letter.
+    for (const query of ['', '?update_docgen_formfields_only=true']) {
+      const envelopeId = await draft(true, byValue);
+      const guid = (await fieldsOf(envelopeId)).json.docGenFormFields[0].documentId as string;
+      expect((await put(envelopeId, guid, values, query)).status).toBe(200);
+      expect((await send(envelopeId)).status).toBe(200);
+      const [tab] = (await tabsOf(envelopeId)).textTabs;
+      expect(tab, query).toMatchObject({ tabLabel: 'Greeting', documentId: '1', pageNumber: '1' });
+      expect(Number(tab?.yPosition)).toBeGreaterThan(0);
+    }
+    // An anchor the letter does not hold either: refused when the letter is made, and the draft is not sent with it.
+    const nowhere = await draft(true, { textTabs: [{ tabLabel: 'Lost', anchorString: 'Dear Grace Hopper' }] });
+    const guid = (await fieldsOf(nowhere)).json.docGenFormFields[0].documentId as string;
+    expectApiError(await put(nowhere, guid, values), 400, 'ANCHOR_TAB_STRING_NOT_FOUND');
+    expectApiError(await send(nowhere), 400, 'ANCHOR_TAB_STRING_NOT_FOUND');
+    // A draft of PDFs or letters with their values keeps DocuSign's answer at creation.
+    const plain = await call(`${base}/envelopes`, {
+      headers,
+      body: {
+        emailSubject: 'Plain',
+        status: 'created',
+        documents: [
+          { documentId: '1', name: 'offer.docx', fileExtension: 'docx', documentBase64: letter.toString('base64') },
+        ],
+        recipients: { signers: [{ recipientId: '1', name: 'Ada', email: 'ada@example.com', tabs: byValue }] },
+      },
+    });
+    expectApiError(plain, 400, 'ANCHOR_TAB_STRING_NOT_FOUND');
+  });
+
+  it('places an anchored radio once per occurrence in the letter, as the preview does, not once per earlier copy', async () => {
+    // "ar" is twice in the template ("Dear", "{{Salary}}") and twice in the letter ("Dear", "salary").
+    const envelopeId = await draft(true, {
+      radioGroupTabs: [{ groupName: 'Choice', radios: [{ value: 'yes', anchorString: 'ar', anchorXOffset: '300' }] }],
+    });
+    const guid = (await fieldsOf(envelopeId)).json.docGenFormFields[0].documentId as string;
+    expect((await put(envelopeId, guid, values)).status).toBe(200);
+    const tabs = (await call(`${base}/envelopes/${envelopeId}/recipients/1/tabs`, { headers })).json as {
+      radioGroupTabs: Array<{ radios: Array<Record<string, string>> }>;
+    };
+    const radios = tabs.radioGroupTabs[0]?.radios ?? [];
+    expect(radios.map((r) => r['value'])).toEqual(['yes', 'yes']);
+    expect(new Set(radios.map((r) => r['yPosition'])).size).toBe(2);
   });
 
   it('with update_docgen_formfields_only=true keeps the GUID and the draft, and generates the letter when sent', async () => {

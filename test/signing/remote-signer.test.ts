@@ -74,7 +74,12 @@ describe('remote signers', () => {
     expect(await api.envelopeStatus(envelopeId)).toBe('completed');
     const done = await fetch(`${sandbox.origin}/signing/done?event=signing_complete`);
     expect(done.status).toBe(200);
-    expect(await done.text()).toContain('Thank you');
+    const donePage = await done.text();
+    expect(donePage).toContain('Thank you');
+    // Words a signer understands: what happened, what to do now.
+    expect(donePage).toContain('You have finished: the sender has been notified. You can close this window.');
+    const declined = await (await fetch(`${sandbox.origin}/signing/done?event=decline`)).text();
+    expect(declined).toContain('The sender has been notified and will see your reason. You can close this window.');
     const text = (await tool('pdftotext', [tempPdf(await api.document(envelopeId, '1')), '-'])).out;
     expect(text).toContain('Remote One');
     expect(text).toContain('Remote Two');

@@ -7,7 +7,8 @@ import { useColour } from '../io.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
 import { SignrunError } from '../../errors/signrun-error.js';
 import { loadConfig } from '../../config/index.js';
-import { EsignatureClient } from '../../client/esignature-client.js';
+import { EsignatureClient, type AccountClient } from '../../client/esignature-client.js';
+import { recipientsByKind } from '../../envelope/index.js';
 import { OutputFolder } from '../../output/output-folder.js';
 import { readRecord, type EnvelopeRecord, type SigningEntry, type SigningRecord } from '../../output/records.js';
 import { itemFile, itemFolder } from '../../output/output-paths.js';
@@ -59,6 +60,28 @@ function chooseRecipient(entries: SigningEntry[], wanted: string | undefined): S
 }
 
 /**
+ * With no recipient named, the first embedded one the service says is to act
+ * now (sent or delivered: their turn, not yet signed). signing.json's
+ * `state` is from the send: after the first signer signed, the "first ready"
+ * one would be them again, whose address opens on "Nothing to sign". One
+ * call (the envelope's recipients); `fallback` when none is to act.
+ */
+async function recipientWhoseTurnItIs(
+  account: AccountClient,
+  entries: SigningEntry[],
+  fallback: SigningEntry,
+): Promise<SigningEntry> {
+  const listed = recipientsByKind(await account.listRecipients(fallback.envelopeId));
+  const toAct = (e: SigningEntry) =>
+    listed.some(
+      ({ recipient }) =>
+        // By clientUserId: unique among an envelope's embedded recipients, and signing.json has no recipientId for a template's roles.
+        recipient.clientUserId === e.clientUserId && (recipient.status === 'sent' || recipient.status === 'delivered'),
+    );
+  return entries.find(toAct) ?? fallback;
+}
+
+/**
  * `signrun sign-url <out-dir> <envelope-key> [recipient]`: asks the service
  * for a fresh signing address (same returnUrl) for a recipient of an
  * envelope of an earlier run, prints it on stdout alone, and records it in
@@ -73,7 +96,7 @@ const signUrl: CommandHandler = async ({ args, io }) => {
   const envelope = await readRecord<EnvelopeRecord>(out.root, itemFile(folder, 'envelope'));
   if (!signing || !envelope)
     throw new SignrunError('SR_OUTPUT_NOT_FOUND', `${folder} in ${out.root} has no signing.json and envelope.json`);
-  const entry = chooseRecipient(signing.recipients, recipientArg);
+  let entry = chooseRecipient(signing.recipients, recipientArg);
 
   const loaded = await loadConfig({ cwd: io.cwd, env: io.env });
   if (!loaded.ok) {
@@ -108,6 +131,8 @@ const signUrl: CommandHandler = async ({ args, io }) => {
   const client = EsignatureClient.create({ rootUrl, auth });
   try {
     const account = await client.login();
+    if (recipientArg === undefined && signing.recipients.length > 1)
+      entry = await recipientWhoseTurnItIs(account, signing.recipients, entry);
     const issuedAt = new Date();
     const view = await freshRecipientView(account, entry.envelopeId, signing.returnUrl, entry);
     const updated: SigningRecord = {

@@ -82,7 +82,10 @@ export function signingPageHtml(m: SigningPageModel): string {
     fields: (m.fields ?? []).flatMap((f, i) =>
       f.control === 'radio'
         ? f.options.flatMap((o, j) =>
-            o.onPage === undefined ? [] : [{ control: `field-${i}-${j}`, onPage: o.onPage, drawing: f.drawing }],
+            o.onPage === undefined
+              ? []
+              : // A radio's box is too small to hold its option: its text beside it, as the stamp writes it.
+                [{ control: `field-${i}-${j}`, onPage: o.onPage, drawing: f.drawing, caption: o.text }],
           )
         : f.onPage === undefined
           ? []

@@ -44,6 +44,7 @@ button.danger { background: #a4161a; color: #fff; margin-top: .5rem; }
 .page .on-page { position: absolute; margin: 0; padding: 0 .15em; border: 1px solid #0b5cad; border-radius: 2px; background: rgba(230, 238, 255, .92); color: #1d2433; font: inherit; line-height: 1; box-sizing: border-box; }
 .page input.on-page[type=checkbox], .page input.on-page[type=radio] { padding: 0; accent-color: #0b5cad; background: none; }
 .page select.on-page { padding: 0; }
+.page .radio-caption { position: absolute; white-space: nowrap; color: #1d2433; pointer-events: none; }
 .page .on-page[readonly], .page .on-page:disabled { border-color: #8a94a6; background: rgba(238, 241, 245, .92); color: #3d4759; }
 .page .on-page.is-required { border: 2px solid #a4161a; }
 .page .on-page.is-next, .page .tab.is-next { outline: 3px solid #f59f00; outline-offset: 1px; }

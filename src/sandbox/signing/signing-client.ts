@@ -127,6 +127,24 @@ function moveField(field) {
   return el;
 }
 
+// A radio's option written just right of its box, at the size and place the
+// stamp writes it (src/pdf/tab-drawers.ts, radio), so the signer sees which
+// button is which option. Hidden from screen readers: the radio's own label,
+// in the list beside the documents, names it.
+function radioCaption(field) {
+  const p = field.onPage;
+  const caption = document.createElement('span');
+  caption.className = 'radio-caption';
+  caption.setAttribute('aria-hidden', 'true');
+  caption.textContent = field.caption;
+  caption.style.left = pct(p.left + p.width + 3, p.pageWidth);
+  caption.style.top = pct(p.top, p.pageHeight);
+  caption.style.height = pct(p.height, p.pageHeight);
+  caption.style.lineHeight = 'calc(' + p.height + ' * 100cqw / ' + p.pageWidth + ')';
+  caption.style.fontSize = 'calc(' + Math.min(10, Math.max(6, p.height - 2)) + ' * 100cqw / ' + p.pageWidth + ')';
+  return caption;
+}
+
 // Everything on the pages, in reading order (document, page, top, left): Finish leads to the first one still to do.
 const onPages = [];
 
@@ -220,6 +238,7 @@ async function renderDocument(doc, docIndex) {
     for (const field of data.fields.filter(here)) {
       const el = moveField(field);
       if (el) items.push({ at: field.onPage, el: el });
+      if (el && field.caption) wrap.append(radioCaption(field));
     }
     // Appended in reading order, so Tab moves through the page as a reader would.
     items.sort(function (a, b) { return a.at.top - b.at.top || a.at.left - b.at.left; });

@@ -181,7 +181,14 @@ export async function buildEnvelope(
     })),
     (doc) => context.work.readText(doc),
   );
-  for (const recipient of recipients) recipient.tabs = await placeTabs(recipient.tabs, recipient.recipientId, text);
+  // A DocGen draft's letter is written later: an anchor its values will write waits for it (place-tabs.ts).
+  const lettersToCome =
+    incoming.templateId === undefined &&
+    incoming.compositeTemplates.length === 0 &&
+    context.docGen?.keepSource !== undefined &&
+    incoming.documents.some((d) => d.docGen !== undefined && d.docGen.fields === undefined);
+  for (const recipient of recipients)
+    recipient.tabs = await placeTabs(recipient.tabs, recipient.recipientId, text, { lettersToCome });
 
   const customFields: CustomFieldRecord[] = incoming.customFields.map((f, i) => ({
     kind: f.kind,

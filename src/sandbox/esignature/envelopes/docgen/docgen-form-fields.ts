@@ -1,4 +1,5 @@
-import type { DocGenFormField, DocGenFormFields } from '../../../../envelope/index.js';
+import { tabsByKind, type DocGenFormField, type DocGenFormFields } from '../../../../envelope/index.js';
+import { hasAnchor } from '../../../../pdf/index.js';
 import type { MergeField } from '../../../../pdf/docx-merge-fields.js';
 import { ApiError, apiErrors } from '../../../platform/http/api-error.js';
 import type { BlobStore } from '../../../platform/db/blob-store.js';
@@ -149,7 +150,25 @@ export async function generateBeforeSend(deps: DocGenDeps, envelopeId: string): 
     await generateLetter(deps, envelopeId, document, document.fields);
     generated = true;
   }
-  if (generated) await placeTabsAgain(deps, envelopeId);
+  // A tab whose anchor waited for the letter and was not placed (its PUT was refused) is placed now or refused again.
+  if (generated || waitingTabs(deps, envelopeId)) await placeTabsAgain(deps, envelopeId);
+}
+
+/** Whether a recipient has an anchored tab (or radio) still unplaced, kept at creation for a letter to come (place-tabs.ts). */
+function waitingTabs(deps: DocGenDeps, envelopeId: string): boolean {
+  const unplaced = (tab: Record<string, unknown>) => hasAnchor(tab) && tab['pageNumber'] === undefined;
+  return deps.envelopes
+    .recipients(envelopeId)
+    .some((r) =>
+      tabsByKind(r.tabs).some(
+        ({ tab }) =>
+          unplaced(tab) ||
+          (Array.isArray(tab['radios']) &&
+            (tab['radios'] as unknown[]).some(
+              (x) => typeof x === 'object' && x !== null && unplaced(x as Record<string, unknown>),
+            )),
+      ),
+    );
 }
 
 function docGenDocuments(deps: DocGenDeps, envelopeId: string): EnvelopeDocGenDocument[] {

@@ -1,16 +1,38 @@
-import {
-  tabKinds,
-  tabsByKind,
-  tabsObject,
-  type KindedTab,
-  type Tabs,
-  type WireTab,
-} from '../../../../envelope/index.js';
+import { tabKinds, tabsByKind, tabsObject, type KindedTab, type Tabs } from '../../../../envelope/index.js';
 import { hasAnchor } from '../../../../pdf/index.js';
 import { placeTabs, type EnvelopeText } from '../tabs/place-tabs.js';
 
 /** What placing an anchored tab adds to it (place-tabs.ts): taken away, the tab is as it was sent. */
 const PLACED = ['tabId', 'documentId', 'pageNumber', 'xPosition', 'yPosition'] as const;
+
+/** A placed copy taken back to what was sent: without what placing added. */
+function unplaced<T extends Record<string, unknown>>(placed: T): T {
+  const original = { ...placed };
+  for (const key of PLACED) delete original[key];
+  return original;
+}
+
+/**
+ * A radio group's radios as sent: an anchored radio was placed once per
+ * occurrence of its anchor, so its copies go back to the one radio sent
+ * (placed again, it would be placed at every occurrence once per copy).
+ */
+function sentRadios(radios: unknown[]): unknown[] {
+  const seen = new Set<string>();
+  const out: unknown[] = [];
+  for (const radio of radios) {
+    if (typeof radio !== 'object' || radio === null || !hasAnchor(radio as Record<string, unknown>)) {
+      out.push(radio);
+      continue;
+    }
+    const original = unplaced(radio as Record<string, unknown>);
+    const identity = JSON.stringify(original);
+    if (seen.has(identity)) continue;
+    seen.add(identity);
+    out.push(original);
+  }
+  return out;
+}
 
 /**
  * A recipient's tabs placed again on an envelope's documents once a DocGen
@@ -24,11 +46,10 @@ export async function replaceAnchoredTabs(tabs: Tabs, recipientId: string, text:
   const sent: KindedTab[] = [];
   for (const { kind, tab } of tabsByKind(tabs)) {
     if (!hasAnchor(tab)) {
-      sent.push({ kind, tab });
+      sent.push({ kind, tab: Array.isArray(tab['radios']) ? { ...tab, radios: sentRadios(tab['radios']) } : tab });
       continue;
     }
-    const original: WireTab = { ...tab };
-    for (const key of PLACED) delete original[key];
+    const original = unplaced(tab);
     const identity = `${kind.name}\0${JSON.stringify(original)}`;
     if (seen.has(identity)) continue;
     seen.add(identity);

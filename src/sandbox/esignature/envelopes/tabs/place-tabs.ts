@@ -34,18 +34,35 @@ export function anchorNotFound(anchorString: string): ApiError {
 export { maxAnchorPlacements };
 
 /**
- * Every place an anchored item goes (placeAtAnchors, the PDF layer's, which
- * the preview uses too); none: [] with anchorIgnoreIfNotPresent, else
- * ANCHOR_TAB_STRING_NOT_FOUND; more than {@link maxAnchorPlacements}: refused.
+ * How anchors are placed. `lettersToCome`: the envelope is a draft holding a
+ * DocGen document whose letter is generated later (PUT docGenFormFields, or
+ * the send), so an anchor the letter's values will write (`Signature of
+ * {{Candidate_Name}}`) is not in the text yet: a tab whose anchor is found
+ * nowhere is kept unplaced, and placed when the letter is (docgen/
+ * replace-anchored-tabs.ts), which answers ANCHOR_TAB_STRING_NOT_FOUND then
+ * if the letter does not hold it either.
  */
-async function anchored<T extends AnchoredItem>(item: T, text: EnvelopeText): Promise<T[]> {
+export interface PlaceTabsOptions {
+  lettersToCome?: boolean;
+}
+
+/**
+ * Every place an anchored item goes (placeAtAnchors, the PDF layer's, which
+ * the preview uses too); none: [] with anchorIgnoreIfNotPresent, the item
+ * unplaced while a letter is to come, else ANCHOR_TAB_STRING_NOT_FOUND; more
+ * than {@link maxAnchorPlacements}: refused.
+ */
+async function anchored<T extends AnchoredItem>(item: T, text: EnvelopeText, options: PlaceTabsOptions): Promise<T[]> {
   const out = await placeAtAnchors(item, text);
   const tooMany = anchorPlacementProblem(item.anchorString, out.length);
   if (tooMany)
     throw apiErrors.invalidParameter(
       `${tooMany}; the sandbox places at most ${maxAnchorPlacements} tabs for one anchor.`,
     );
-  if (out.length === 0 && !wireTrue(item['anchorIgnoreIfNotPresent'])) throw anchorNotFound(item.anchorString);
+  if (out.length === 0 && !wireTrue(item['anchorIgnoreIfNotPresent'])) {
+    if (options.lettersToCome === true) return [item];
+    throw anchorNotFound(item.anchorString);
+  }
   return out;
 }
 
@@ -57,10 +74,15 @@ async function anchored<T extends AnchoredItem>(item: T, text: EnvelopeText): Pr
  * are placed the same way. Collections signrun does not model are kept as
  * received. Documents are read only when some tab has an anchor.
  */
-export async function placeTabs(tabs: Tabs, recipientId: string, text: EnvelopeText): Promise<Tabs> {
+export async function placeTabs(
+  tabs: Tabs,
+  recipientId: string,
+  text: EnvelopeText,
+  options: PlaceTabsOptions = {},
+): Promise<Tabs> {
   const placed: KindedTab[] = [];
   for (const { kind, tab } of tabsByKind(tabs)) {
-    const copies: WireTab[] = hasAnchor(tab) ? await anchored(tab, text) : [tab];
+    const copies: WireTab[] = hasAnchor(tab) ? await anchored(tab, text, options) : [tab];
     for (const copy of copies) {
       const out: WireTab = { ...copy, recipientId, tabId: randomUUID() };
       const radios = out['radios'];
@@ -69,7 +91,7 @@ export async function placeTabs(tabs: Tabs, recipientId: string, text: EnvelopeT
         for (const radio of radios as unknown[]) {
           if (typeof radio !== 'object' || radio === null) continue;
           const r = radio as Record<string, unknown>;
-          for (const one of hasAnchor(r) ? await anchored(r, text) : [r])
+          for (const one of hasAnchor(r) ? await anchored(r, text, options) : [r])
             placedRadios.push({ ...one, tabId: randomUUID() });
         }
         out['radios'] = placedRadios;
