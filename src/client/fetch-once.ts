@@ -111,7 +111,8 @@ export function createFetchOnce(options: FetchOnceOptions): { send: Send; close(
         // the body broke off; the status is what matters
       }
       emit(response.status, rateLimit);
-      let details: { errorCode?: unknown; message?: unknown } = {};
+      // eSignature's errorDetails ({errorCode, message}), or the Admin API's and OAuth's ErrorDetails ({error, error_description}).
+      let details: { errorCode?: unknown; message?: unknown; error?: unknown; error_description?: unknown } = {};
       try {
         details = JSON.parse(text) as typeof details;
       } catch {
@@ -137,7 +138,15 @@ export function createFetchOnce(options: FetchOnceOptions): { send: Send; close(
           operation: request.operation,
           status: response.status,
           ...(typeof details.errorCode === 'string' ? { serviceErrorCode: details.errorCode } : {}),
-          ...(typeof details.message === 'string' ? { serviceMessage: details.message } : {}),
+          ...(typeof details.message === 'string'
+            ? { serviceMessage: details.message }
+            : typeof details.error_description === 'string'
+              ? {
+                  serviceMessage: [details.error, details.error_description]
+                    .filter((part) => typeof part === 'string')
+                    .join(': '),
+                }
+              : {}),
           ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
         },
         [...secretsOf(request), ...(options.secrets?.() ?? [])],
