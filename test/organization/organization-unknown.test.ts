@@ -45,3 +45,37 @@ accounts:
   );
   expect(plan.stderr).toMatch(/Check organizationId/);
 }, 60_000);
+
+// Before stop 51, plan said "clone account (of <id>)" and run failed the account (exit 1); docs/job-files.md
+// promises SR_ACCOUNT_CLONE_UNKNOWN before any call that changes anything.
+it('cloneOf an accountId the organisation does not list: SR_ACCOUNT_CLONE_UNKNOWN from plan, and run asks for nothing', async () => {
+  const dir = await tempDir('signrun-org-clone-unknown-');
+  await writeFile(
+    path.join(dir, 'org.yaml'),
+    `version: 1
+job: org-clone-unknown
+accounts:
+  - key: acme-lu
+    accountName: Acme Luxembourg
+    organizationId: 0b6f5d2a-8c3e-4e71-9f4a-6a1d2c3b4e55
+    cloneOf: 99999999-8888-4777-8666-555555555555
+    admin: { email: admin@acme.lu }
+`,
+  );
+  const cli = (...args: string[]) => runCli(args, { cwd: dir, env: sandboxEnv(sandbox) });
+  const plan = await cli('plan', 'org.yaml', '--out', 'out');
+  expect(plan.code).toBe(2);
+  expect(plan.stdout).not.toMatch(/clone account/);
+  expect(plan.stderr).toMatch(
+    /org\.yaml:4:5 SR_ACCOUNT_CLONE_UNKNOWN account org-clone-unknown\/acme-lu: cloneOf 99999999-8888-4777-8666-555555555555 is not an account of organisation .*"Sandbox Corp" \(5a3f0c4e-2b7d-4f1a-9e6c-8d2b1a0f3c11\)/,
+  );
+  const run = await cli('run', 'org.yaml', '--out', 'out');
+  expect(run.code).toBe(2);
+  expect(run.stderr).toMatch(/SR_ACCOUNT_CLONE_UNKNOWN/);
+  const works = (
+    (sandbox.app as unknown as { sandbox: { db: { prepare(sql: string): { get(): unknown } } } }).sandbox.db
+      .prepare('SELECT COUNT(*) AS n FROM asset_group_works')
+      .get() as { n: number }
+  ).n;
+  expect(works).toBe(0);
+}, 60_000);

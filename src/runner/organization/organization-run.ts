@@ -22,7 +22,26 @@ export async function planOrganizationAccount(
   const identity = identityOf(account);
   const record = access ? await organizationRecordOf(account, access, records) : undefined;
   const { decision, apiCalls } = decideOrganizationAccount(account, record, journal?.accounts.get(identity));
+  if (record && decision.action === 'create') refuseUnknownCloneSource(account, record);
   return { kind: 'account', job: account.job, key: account.key, identity, decision, apiCalls };
+}
+
+/**
+ * A clone to ask for whose source, an accountId, the organisation does not
+ * list: SR_ACCOUNT_CLONE_UNKNOWN (exit 2) at the entry's line, from `plan`
+ * and before `run` sends anything — as docs/job-files.md promises — rather
+ * than `plan` saying "clone" and `run` failing the account. (A source that
+ * is another entry's key is checked offline, by validate.)
+ */
+function refuseUnknownCloneSource(account: ResolvedAccount, record: OrganizationRecord): void {
+  const from = account.organization?.cloneOf;
+  if (!from || !('accountId' in from) || record.accountById(from.accountId)) return;
+  const listed = record.accounts.map((a) => `"${a.accountName}" (${a.accountId})`).join(', ');
+  throw new SignrunError(
+    'SR_ACCOUNT_CLONE_UNKNOWN',
+    `account ${identityOf(account)}: cloneOf ${from.accountId} is not an account of organisation ${account.organization!.id}; its accounts: ${listed || '(none)'}`,
+    { location: account.source },
+  );
 }
 
 /**
