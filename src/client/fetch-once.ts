@@ -111,7 +111,7 @@ export function createFetchOnce(options: FetchOnceOptions): { send: Send; close(
         // the body broke off; the status is what matters
       }
       emit(response.status, rateLimit);
-      let details: { errorCode?: unknown; message?: unknown } = {};
+      let details: ErrorBody = {};
       try {
         details = JSON.parse(text) as typeof details;
       } catch {
@@ -137,7 +137,7 @@ export function createFetchOnce(options: FetchOnceOptions): { send: Send; close(
           operation: request.operation,
           status: response.status,
           ...(typeof details.errorCode === 'string' ? { serviceErrorCode: details.errorCode } : {}),
-          ...(typeof details.message === 'string' ? { serviceMessage: details.message } : {}),
+          ...serviceMessageOf(details),
           ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
         },
         [...secretsOf(request), ...(options.secrets?.() ?? [])],
@@ -210,4 +210,20 @@ function secretsOf(request: ApiRequest): string[] {
   };
   walk(request.body, 0);
   return found;
+}
+
+/** An error answer's body: eSignature's errorDetails ({errorCode, message}), or the Admin API's and OAuth's ErrorDetails ({error, error_description}). */
+interface ErrorBody {
+  errorCode?: unknown;
+  message?: unknown;
+  error?: unknown;
+  error_description?: unknown;
+}
+
+/** The service's reason in an error body, of either shape. */
+function serviceMessageOf(details: ErrorBody): { serviceMessage?: string } {
+  if (typeof details.message === 'string') return { serviceMessage: details.message };
+  if (typeof details.error_description !== 'string') return {};
+  const parts = [details.error, details.error_description].filter((part) => typeof part === 'string');
+  return { serviceMessage: parts.join(': ') };
 }

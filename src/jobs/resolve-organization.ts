@@ -65,6 +65,13 @@ export function resolveAccountOrganization(
   if (raw.organizationId === undefined) return out;
   const id = sub(raw.organizationId);
   const organization: NonNullable<ResolvedAccount['organization']> = { id };
+  const namesake = sameNameBefore(raw, id, entries, sub);
+  if (namesake)
+    say(
+      'SR_ACCOUNT_NAME_DUPLICATE',
+      `accountName "${sub(raw.accountName)}" is also entry ${namesake.key}'s ("${sub(namesake.accountName)}"): organisation ${id} finds its accounts by name, ignoring case, so both entries would keep the one account`,
+      ['accountName'],
+    );
   if (raw.cloneOf !== undefined) {
     const named = sub(raw.cloneOf);
     const entry = entries.find((e) => e.key === named);
@@ -120,6 +127,28 @@ export function resolveAccountOrganization(
     );
   out.organization = organization;
   return out;
+}
+
+/**
+ * An earlier entry of the same organisation whose accountName is `raw`'s,
+ * ignoring case: the organisation's record finds an account by its name
+ * (organization-record.ts), so the two would adopt and converge one account.
+ * Entries that both give their accountId are found by it, not by name.
+ */
+function sameNameBefore(
+  raw: RawAccount,
+  id: string,
+  entries: readonly RawAccount[],
+  sub: (value: string) => string,
+): RawAccount | undefined {
+  const name = sub(raw.accountName).toLowerCase();
+  for (const entry of entries) {
+    if (entry === raw) return undefined;
+    if (entry.organizationId === undefined || sub(entry.organizationId) !== id) continue;
+    if (raw.accountId !== undefined && entry.accountId !== undefined) continue;
+    if (sub(entry.accountName).toLowerCase() === name) return entry;
+  }
+  return undefined;
 }
 
 /** The keys of a circle of `cloneOf` (by entry key) that `raw` is in; undefined when its sources end. */

@@ -105,6 +105,24 @@ describe('organisation input', () => {
     expect(refused.stdout + refused.stderr).toMatch(/state/);
   });
 
+  // The organisation finds an account by its name, ignoring case: two such entries would both adopt one account.
+  it('two entries of one organisation whose accountName differ only in case: SR_ACCOUNT_NAME_DUPLICATE at the second, before any call', async () => {
+    const result = await errors(accounts.replace('Acme Deutschland', 'ACME france'));
+    expect(result.code).toBe(2);
+    const lines = result.stderr.split('\n').filter((l) => /SR_ACCOUNT_NAME_DUPLICATE/.test(l));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^org\.yaml:10:18 /);
+    expect(lines[0]).toMatch(/"ACME france" is also entry acme-fr's \("Acme France"\)/);
+    expect(result.stdout).not.toMatch(/^Target:/m);
+    // Another organisation may have an account of that name.
+    const elsewhere = jobFolder(
+      accounts.replace('Acme Deutschland', 'ACME france').replace(/org-1\n(?![\s\S]*org-1)/, 'org-2\n'),
+    );
+    const validated = await runCli(['validate', elsewhere], { cwd: elsewhere });
+    expect(validated.stdout + validated.stderr).not.toMatch(/SR_/);
+    expect(validated.code).toBe(0);
+  });
+
   it('an unknown setting name: SR_ACCOUNT_SETTING_UNKNOWN with the nearest name', async () => {
     const result = await errors(accounts.replace('enableSequentialSigningAPI', 'enableSequentialSigningApi'));
     expect(result.code).toBe(2);

@@ -406,8 +406,8 @@ export const jobCodes = defineCodes({
   SR_ACCOUNT_NAME_DUPLICATE: {
     exitCode: 2,
     summary:
-      'An account entry names the same permission profile, group (DocuSign keeps their names unique per account, ignoring case), user email, brand or Connect configuration (found by name, ignoring case) twice.',
-    hint: 'Keep one entry per profile, group, user, brand and Connect configuration: merge the two, or rename one.',
+      'An account entry names the same permission profile, group (DocuSign keeps their names unique per account, ignoring case), user email, brand or Connect configuration (found by name, ignoring case) twice; or two account entries of one organisation have the same accountName, ignoring case (the organisation finds its accounts by name).',
+    hint: 'Keep one entry per profile, group, user, brand, Connect configuration and organisation account: merge the two, or rename one.',
   },
   SR_ACCOUNT_NAME_UNKNOWN: {
     exitCode: 2,

@@ -3,7 +3,7 @@ import type { AdminClient } from '../../client/admin/admin-client.js';
 import type { EsignatureClient } from '../../client/esignature-client.js';
 import type { AssetGroupAccountClone, SubAccountCreateWorker } from '../../client/admin/admin-wire.js';
 import type { AccountProgress } from '../../state/journal-progress.js';
-import { SignrunError } from '../../errors/signrun-error.js';
+import { isSignrunError, SignrunError } from '../../errors/signrun-error.js';
 import type { AccountDecision, OrganizationProvision } from '../plan-types.js';
 import { workState, type OrganizationRecord, type WorkInFlight } from './organization-record.js';
 
@@ -164,7 +164,7 @@ async function askForWork(
   };
   const from = organization.cloneOf;
   if (from) {
-    const sourceId = 'key' in from ? await ctx.accountIdOf(from.key) : from.accountId;
+    const sourceId = 'key' in from ? await sourceAccountId(account, from.key, ctx) : from.accountId;
     // A source outside the organisation is refused here, before the clone is asked for.
     if ('accountId' in from && !ctx.record.accountById(sourceId))
       throw new SignrunError(
@@ -202,8 +202,54 @@ async function askForWork(
   return { kind: 'create', assetGroupId: w.AssetGroupId!, workId: w.AssetGroupWorkId! };
 }
 
-/** Looks at the work until it is over, waiting longer each time: the new account's id. */
+/**
+ * The account of the entry a clone copies, once the run has it. When the
+ * run could not make it, the clone is not asked for, and the error says
+ * so in this entry's words (not the source's message alone, which names
+ * the source as if it were this entry).
+ */
+async function sourceAccountId(account: ResolvedAccount, key: string, ctx: ProvisionContext): Promise<string> {
+  try {
+    return await ctx.accountIdOf(key);
+  } catch (error) {
+    if (ctx.signal?.aborted)
+      throw new SignrunError(
+        'SR_INTERRUPTED',
+        `${ctx.tag}: interrupted (Ctrl-C or SIGTERM) before the account it clones (entry ${key}) existed: its clone was not asked for; run the same command again`,
+        { location: account.source },
+      );
+    throw new SignrunError(
+      'SR_ACCOUNT_FAILED',
+      `${ctx.tag}: the account it clones (entry ${key}) could not be made, so its clone was not asked for (${error instanceof Error ? error.message : String(error)})`,
+      { location: account.source },
+    );
+  }
+}
+
+/**
+ * Looks at the work until it is over, waiting longer each time: the new
+ * account's id. Stopped by the run's signal (Ctrl-C, SIGTERM), it leaves the
+ * work to the organisation (SR_INTERRUPTED): the next run finds it running
+ * or done and follows it, never asking again.
+ */
 async function followWork(account: ResolvedAccount, work: WorkInFlight, ctx: ProvisionContext): Promise<string> {
+  try {
+    return await followWorkToItsEnd(account, work, ctx);
+  } catch (error) {
+    if (!ctx.signal?.aborted || isSignrunError(error)) throw error;
+    throw new SignrunError(
+      'SR_INTERRUPTED',
+      `${ctx.tag}: interrupted (Ctrl-C or SIGTERM) while the organisation ${work.kind === 'create' ? 'creates' : 'clones'} account "${account.accountName}" (its work ${work.workId}): the organisation goes on with it; run the same command again to follow it to its end (it is not asked for again)`,
+      { location: account.source },
+    );
+  }
+}
+
+async function followWorkToItsEnd(
+  account: ResolvedAccount,
+  work: WorkInFlight,
+  ctx: ProvisionContext,
+): Promise<string> {
   let wait = firstPollMs;
   for (;;) {
     const status: SubAccountCreateWorker | AssetGroupAccountClone =

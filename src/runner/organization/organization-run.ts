@@ -3,7 +3,9 @@ import type { AccountPlan } from '../plan-types.js';
 import type { JournalProgress } from '../../state/journal-progress.js';
 import { identityOf } from '../identity.js';
 import type { OrganizationAccess } from './admin-access.js';
-import { OrganizationRecords } from './organization-record.js';
+import { OrganizationRecords, type OrganizationRecord } from './organization-record.js';
+import { ClientHttpError } from '../../client/client-errors.js';
+import { SignrunError } from '../../errors/signrun-error.js';
 import { decideOrganizationAccount, type ProvisionContext } from './organization-accounts.js';
 
 /**
@@ -18,9 +20,55 @@ export async function planOrganizationAccount(
   journal: JournalProgress | undefined,
 ): Promise<AccountPlan> {
   const identity = identityOf(account);
-  const record = access ? await records.of(await access.admin(account.organization!.id)) : undefined;
+  const record = access ? await organizationRecordOf(account, access, records) : undefined;
   const { decision, apiCalls } = decideOrganizationAccount(account, record, journal?.accounts.get(identity));
+  if (record && decision.action === 'create') refuseUnknownCloneSource(account, record);
   return { kind: 'account', job: account.job, key: account.key, identity, decision, apiCalls };
+}
+
+/**
+ * A clone to ask for whose source, an accountId, the organisation does not
+ * list: SR_ACCOUNT_CLONE_UNKNOWN (exit 2) at the entry's line, from `plan`
+ * and before `run` sends anything — as docs/job-files.md promises — rather
+ * than `plan` saying "clone" and `run` failing the account. (A source that
+ * is another entry's key is checked offline, by validate.)
+ */
+function refuseUnknownCloneSource(account: ResolvedAccount, record: OrganizationRecord): void {
+  const from = account.organization?.cloneOf;
+  if (!from || !('accountId' in from) || record.accountById(from.accountId)) return;
+  const listed = record.accounts.map((a) => `"${a.accountName}" (${a.accountId})`).join(', ');
+  throw new SignrunError(
+    'SR_ACCOUNT_CLONE_UNKNOWN',
+    `account ${identityOf(account)}: cloneOf ${from.accountId} is not an account of organisation ${account.organization!.id}; its accounts: ${listed || '(none)'}`,
+    { location: account.source },
+  );
+}
+
+/**
+ * What the entry's organisation lists. An organisation the Admin API does
+ * not know for this login (404: a wrong organizationId, or a user who is not
+ * one of its administrators) is said at the entry's line, with what to check.
+ */
+async function organizationRecordOf(
+  account: ResolvedAccount,
+  access: OrganizationAccess,
+  records: OrganizationRecords,
+): Promise<OrganizationRecord> {
+  const id = account.organization!.id;
+  try {
+    return await records.of(await access.admin(id));
+  } catch (error) {
+    if (!(error instanceof ClientHttpError) || (error.status !== 404 && error.status !== 403)) throw error;
+    throw new SignrunError(
+      error.code,
+      `account ${identityOf(account)}: organisation ${id} (its organizationId) cannot be read: ${error.message}`,
+      {
+        location: account.source,
+        hint: "Check organizationId: the id of the organisation in DocuSign's Admin console, and that the user signrun logs in as is one of its administrators.",
+        ...(error.details ? { details: error.details } : {}),
+      },
+    );
+  }
 }
 
 /**

@@ -150,6 +150,25 @@ async function decideEveryKind(
 }
 
 /**
+ * What `plan` says of the contents of an organisation's account the run
+ * creates: what the organisation keeps (settings, groups, its users) is
+ * converged in the same run, once the account exists; what the account's own
+ * user keeps waits for its invited administrator, and a run after it
+ * (resources/account/account-pipeline.ts).
+ */
+function newOrganizationAccountNote(account: ResolvedAccount): string {
+  const kept = resourceKinds.filter((kind) => kind.count(account) > 0);
+  const through = kept.some((kind) => keptThroughOrganization(kind, account));
+  const own = kept.some((kind) => !keptThroughOrganization(kind, account));
+  const start = 'the account is created by this run through its organisation';
+  if (!own) return `${start}: these are converged once it exists, in the same run`;
+  const later = 'its administrator is invited, and a run after they sign in converges';
+  return through
+    ? `${start}: what the organisation keeps (settings, groups, its users) is converged once it exists, in the same run; ${later} the rest`
+    : `${start}: ${later} these`;
+}
+
+/**
  * The plan of an account entry's contents: read from the account when it
  * exists (a login as its user and each kind's listings), else every item
  * `create` with the reason it was not read. Never throws: an account that
@@ -172,6 +191,7 @@ export async function planAccountContents(
     reads: 0,
   });
   if (account.state === 'absent') return { contents: { items: [] }, reads: 0 };
+  if (decision.action === 'create' && decision.organization) return offline(newOrganizationAccountNote(account));
   if (decision.action === 'create' || decision.action === 'recreate')
     return offline('the account is created by this run and awaits its activation: a run after it converges these');
   if (!sources.main || !('accountId' in decision)) return offline();

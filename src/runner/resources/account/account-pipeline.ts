@@ -20,7 +20,7 @@ import type { AccountResult } from '../../run-summary.js';
 import type { AccountItemProgress } from '../../../state/journal-progress.js';
 import { convergeContents } from './account-contents-pipeline.js';
 import { accountUserId, peopleOf, readPeople, unusedPeople } from './account-contents-plan.js';
-import { resourceKindOf } from '../resource-kinds.js';
+import { resourceKindOf, resourceKinds } from '../resource-kinds.js';
 import { keptThroughOrganization, type OrganizationContext } from '../resource-kind.js';
 import type { AccountItemResult } from '../../run-results.js';
 import { identityOf } from '../../identity.js';
@@ -321,20 +321,24 @@ async function convergeAccountContents(
   accountId: string,
   ctx: AccountContext | (Omit<AccountContext, 'organizations'> & { organizations: undefined }),
   result: AccountResult,
-  before: AccountItemResult[] = [],
+  /** The organisation's items, already converged: only the account's own are left (its user's login). */
+  before?: AccountItemResult[],
 ): Promise<void> {
   const contents = plan.contents;
   if (!contents || contents.items.length === 0) return;
   const tag = plan.identity;
   const account = plan.account;
   // What the organisation keeps (settings) first, without logging in to the account: then the account's own.
-  if (account.organization) {
+  if (account.organization && before === undefined) {
     const organization = await organizationContextOf(account, accountId, ctx);
     const own = contents.items.filter((i) => keptThroughOrganization(resourceKindOf(i.kind), account));
+    // Unread by the plan (the account is new): only the organisation's kinds are read here, as the run's own
+    // login; the account's own listings (profiles, users …) answer that login USER_LACKS_MEMBERSHIP.
+    const ownKinds = resourceKinds.filter((kind) => keptThroughOrganization(kind, account));
     const converged = await convergeContents(
       account,
       own,
-      contents.found ?? (await readPeople(unusedPeople(ctx.client, accountId), tag, account, organization)),
+      contents.found ?? (await readPeople(unusedPeople(ctx.client, accountId), tag, account, organization, ownKinds)),
       {
         people: unusedPeople(ctx.client, accountId),
         journal: ctx.journal,
@@ -345,7 +349,14 @@ async function convergeAccountContents(
     );
     const rest = contents.items.filter((i) => !own.includes(i));
     result.contents = converged;
-    if (rest.length > 0) {
+    if (rest.length > 0 && plan.decision.action === 'create') {
+      // Made by this run: its administrator is invited and has not signed in, so nobody can log in
+      // to it yet; what its own user keeps waits for a run after it (docs/job-files.md, "Organisations").
+      result.contents = [
+        ...converged,
+        ...rest.map((i) => ({ kind: i.kind, name: i.name, outcome: 'not-started' as const })),
+      ];
+    } else if (rest.length > 0) {
       const others = { ...plan, contents: { ...contents, items: rest } };
       await convergeAccountContents(others, accountId, { ...ctx, organizations: undefined }, result, converged);
     }
@@ -373,14 +384,14 @@ async function convergeAccountContents(
       throw error;
     result.awaitingActivation = true;
     result.contents = [
-      ...before,
+      ...(before ?? []),
       ...contents.items.map((i) => ({ kind: i.kind, name: i.name, outcome: 'not-started' as const })),
     ];
     return;
   }
   const found = contents.found ?? (await readPeople(people, tag, account));
   result.contents = [
-    ...before,
+    ...(before ?? []),
     ...(await convergeContents(account, contents.items, found, {
       people,
       journal: ctx.journal,
