@@ -27,6 +27,7 @@ export const endToEndCalls = [
   'startTinyApp',
   'startReturnServer',
   'startHostileProxy',
+  'useHeldCloneSandbox',
   // processes: the CLI, `signrun serve`, child scripts
   'spawn',
   'spawnSync',
@@ -37,6 +38,7 @@ export const endToEndCalls = [
   'spawnStateScript',
   'writeStaleLock',
   'runChaos',
+  'startCloneRun',
   // worker threads running the built dist/ (the sandbox's document pool)
   'builtDocumentWork',
   // a browser
