@@ -122,6 +122,8 @@ describe('an organisation kept as code (examples/organization.yaml)', () => {
     expect(drift.code, drift.stderr).toBe(0);
     expect(drift.stdout).toMatch(/changed outside/);
     expect(drift.stdout).toMatch(/enableSequentialSigningAPI: "false" → "true"/);
+    // A setting's id is its name: named once on its line.
+    expect(drift.stdout).toMatch(/changed outside +setting enableSequentialSigningAPI\n/);
     const putBack = await cli('run', 'organization.yaml', '--out', 'out');
     expect(putBack.code, putBack.stdout + putBack.stderr).toBe(0);
     report = await readReport(out);

@@ -28,7 +28,9 @@ function contentsLines(contents: AccountContentsPlan): string[] {
             delete: 'delete',
             'already-absent': 'already absent',
           }[item.action];
-    lines.push(`      ${what.padEnd(16)} ${itemWords(item.kind)} ${item.name}${item.id ? `  ${item.id}` : ''}`);
+    // An item whose id is its name (an account setting) is named once.
+    const id = item.id && item.id !== item.name ? `  ${item.id}` : '';
+    lines.push(`      ${what.padEnd(16)} ${itemWords(item.kind)} ${item.name}${id}`);
     if (item.outside)
       lines.push('          changed outside signrun since signrun wrote it; `run` puts the job file’s version back:');
     for (const difference of item.differences) lines.push(`          ${difference}`);
