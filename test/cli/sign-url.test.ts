@@ -7,6 +7,8 @@ import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import type { SigningJson } from '../../src/output/records.js';
 import { sandboxEnv, tempDir } from './run-helpers.js';
 import { signOverHttp } from '../signing/sign-over-http.js';
+import { EsignatureClient } from '../../src/client/esignature-client.js';
+import { sandboxSeedAuth } from '../../src/runner/target.js';
 
 let sandbox: RunningSandbox;
 let outDir: string;
@@ -81,5 +83,26 @@ describe('signrun sign-url', () => {
     const noEnvelope = await runCli(['sign-url', outDir, 'no-such-key'], { env: sandboxEnv(sandbox) });
     expect(noEnvelope.code).toBe(2);
     expect(noEnvelope.stderr).toContain('SR_OUTPUT_NOT_FOUND');
+  });
+
+  it('an envelope voided since the run: says it can no longer be signed and what to do, not an HTTP error to retry', async () => {
+    const envelope = JSON.parse(
+      await readFile(path.join(outDir, 'offer-jean-francais-2026/offer-jean-francais/envelope.json'), 'utf8'),
+    ) as { envelopeId: string };
+    const client = EsignatureClient.create({ rootUrl: sandbox.rootUrl, auth: sandboxSeedAuth() });
+    try {
+      await (await client.login()).voidEnvelope(envelope.envelopeId, 'The offer was withdrawn');
+    } finally {
+      client.close();
+    }
+    const result = await runCli(['sign-url', outDir, 'offer-jean-francais', 'emily.carter@example.com'], {
+      env: sandboxEnv(sandbox),
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`envelope ${envelope.envelopeId} can no longer be signed by Emily Carter`);
+    expect(result.stderr).toContain('The envelope is voided.');
+    expect(result.stderr).toContain('npx signrun sync');
+    expect(result.stderr).not.toMatch(/retry later/);
   });
 });

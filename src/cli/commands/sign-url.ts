@@ -13,7 +13,9 @@ import { OutputFolder } from '../../output/output-folder.js';
 import { readRecord, type EnvelopeRecord, type SigningEntry, type SigningRecord } from '../../output/records.js';
 import { itemFile, itemFolder } from '../../output/output-paths.js';
 import { freshRecipientView } from '../../runner/envelopes/recipient-view.js';
+import { serviceErrorMeans } from '../../client/service-error-classes.js';
 import { jwtSettingsOf, resolveTarget } from '../../runner/target.js';
+import { shownPath } from '../shown-path.js';
 
 /** Finds `<job>/<key>` in the output folder from `key` or `job/key`. */
 async function findEnvelopeFolder(root: string, wanted: string): Promise<string> {
@@ -82,6 +84,37 @@ async function recipientWhoseTurnItIs(
 }
 
 /**
+ * The service refused the address because of where the envelope or the
+ * recipient stands (declined, voided or completed; not this recipient's turn
+ * yet): said in those words, with what to do, rather than as a bare HTTP
+ * error to retry. Anything else is thrown as it came.
+ */
+function notSignable(error: unknown, folder: string, shownOut: string, entry: SigningEntry): unknown {
+  const said = (error as { serviceMessage?: unknown }).serviceMessage;
+  const reason = typeof said === 'string' ? ` (the service: "${said}")` : '';
+  const who = entry.userName || entry.email;
+  if (serviceErrorMeans(error, 'envelope-status-moved-on'))
+    return new SignrunError(
+      'SR_HTTP_STATUS',
+      `${folder}: envelope ${entry.envelopeId} can no longer be signed by ${who}: it is declined, voided or completed${reason}`,
+      {
+        hint: `\`npx signrun sync ${shownOut}\` records where it stands; a declined or voided envelope is sent again only as a new one (docs/job-files.md).`,
+        cause: error,
+      },
+    );
+  if (serviceErrorMeans(error, 'recipient-not-in-turn'))
+    return new SignrunError(
+      'SR_HTTP_STATUS',
+      `${folder}: it is not ${who}'s turn to sign envelope ${entry.envelopeId} yet${reason}`,
+      {
+        hint: 'Ask for the address once the recipients before them have acted; without a recipient named, sign-url gives the one whose turn it is.',
+        cause: error,
+      },
+    );
+  return error;
+}
+
+/**
  * `signrun sign-url <out-dir> <envelope-key> [recipient]`: asks the service
  * for a fresh signing address (same returnUrl) for a recipient of an
  * envelope of an earlier run, prints it on stdout alone, and records it in
@@ -134,7 +167,11 @@ const signUrl: CommandHandler = async ({ args, io }) => {
     if (recipientArg === undefined && signing.recipients.length > 1)
       entry = await recipientWhoseTurnItIs(account, signing.recipients, entry);
     const issuedAt = new Date();
-    const view = await freshRecipientView(account, entry.envelopeId, signing.returnUrl, entry);
+    const view = await freshRecipientView(account, entry.envelopeId, signing.returnUrl, entry).catch(
+      (error: unknown) => {
+        throw notSignable(error, folder, shownPath(io.cwd, out.root), entry);
+      },
+    );
     const updated: SigningRecord = {
       ...signing,
       recipients: signing.recipients.map((e) =>
