@@ -1,4 +1,10 @@
-import { verdictOf, type AccountResult, type EnvelopeResult, type RunVerdict } from '../runner/run-summary.js';
+import {
+  placeOfEnvelope,
+  verdictOf,
+  type AccountResult,
+  type EnvelopeResult,
+  type RunVerdict,
+} from '../runner/run-summary.js';
 import type { ReportSource } from './report-json.js';
 import { countStatuses, oldestFirst, statusLine, stillToSignOf, type StillToSign } from './still-to-sign.js';
 import { settledReasonOf } from './settled-reason.js';
@@ -19,13 +25,24 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
  * text of a table cell: report.md is rendered (GitHub's step summary, a
  * pull-request comment), so HTML is escaped as entities and the brackets of
  * a markdown link or image, and backslashes, are escaped too; `|` and line
- * breaks would end the cell.
+ * breaks would end the cell. A message's own code spans (signrun's hints:
+ * `npx signrun run <paths> --replace-drifted`) stay code spans, written as
+ * they are: markdown shows a code span's text literally, entities included,
+ * so an escaped `<` there would read `&lt;`; and nothing in one is HTML or a
+ * link. Any other backtick is escaped, so that what is code here is what
+ * markdown takes as code.
  */
 function cell(text: string): string {
   return text
     .replace(/\r?\n/g, ' ')
-    .replace(/[&<>]/g, (c) => ENTITIES[c]!)
-    .replace(/[\\[\]|]/g, '\\$&');
+    .split(/(`[^`]+`)/)
+    .map((part, i) => (i % 2 === 1 ? part.replace(/\|/g, '\\|') : plainCellText(part)))
+    .join('');
+}
+
+/** Text of a cell outside its code spans: entities for HTML, backslashes before markdown's link and code marks. */
+function plainCellText(text: string): string {
+  return text.replace(/[&<>]/g, (c) => ENTITIES[c]!).replace(/[\\[\]|`]/g, '\\$&');
 }
 
 /** Text inside a code span: shown as it is, except a backtick (which would end the span) and `|`. */
@@ -212,13 +229,18 @@ function settledSection({ settledCount, settledListed }: Listed): string[] {
   return lines;
 }
 
-/** ## Failed: each failed envelope and account, where it is written and what happened. */
+/**
+ * ## Failed: each failed envelope and account, where it is written (an
+ * envelope of a forEach at its row, as the console and the annotations
+ * point: what differs from row to row is there) and what happened.
+ */
 function failedSection({ failedCount, failedListed }: Listed): string[] {
   if (failedCount === 0) return [];
   const lines = ['## Failed', '', '| item | where | step | code | what happened |', '|---|---|---|---|---|'];
   for (const item of failedListed) {
+    const where = placeOfEnvelope(item);
     lines.push(
-      `| ${code(`${item.job}/${item.key}`)} | ${cell(`${item.source.file}:${item.source.line}`)} | ${cell(item.error?.step ?? '')} | ${code(item.error?.code ?? '')} | ${cell(item.error?.message ?? '')} |`,
+      `| ${code(`${item.job}/${item.key}`)} | ${cell(`${where.file}:${where.line}`)} | ${cell(item.error?.step ?? '')} | ${code(item.error?.code ?? '')} | ${cell(item.error?.message ?? '')} |`,
     );
   }
   if (failedCount > MAX_FAILED) lines.push('', `…and ${failedCount - MAX_FAILED} more (see report.json).`);

@@ -265,6 +265,45 @@ describe('reporters', () => {
     expect(failedAtCreate).toContain('step: create');
   });
 
+  it('report.md and report.html point a failed row of a forEach at its CSV line, as the console and the annotations do', async () => {
+    const ok = fields_({}).envelopes[0]!;
+    const drifted: EnvelopeResult = {
+      ...ok,
+      outcome: 'failed',
+      row: 21,
+      rowSource: { file: '/repo/jobs/data/offers.csv', line: 22, column: 1 },
+      error: { code: 'SR_ENVELOPE_DRIFT', message: 'offers/ok exists as envelope e1 with other content' },
+    };
+    const report = reportOf(summary({ envelopes: [drifted], accounts: [] }), '/repo');
+    const row = (await reportMarkdown(report)).split('\n').find((l) => l.includes('SR_ENVELOPE_DRIFT'))!;
+    expect(row).toContain('| jobs/data/offers.csv:22 |');
+    const html = await reportHtml(report);
+    const failedTable = html.slice(html.indexOf('SR_ENVELOPE_DRIFT') - 300, html.indexOf('SR_ENVELOPE_DRIFT'));
+    expect(failedTable).toContain('<code>jobs/data/offers.csv:22</code>');
+    expect(html).not.toContain('jobs/offers.yaml:12');
+  });
+
+  it('report.md keeps the code spans of a message as code: `<paths>` reads as typed, not as `&lt;paths&gt;`', async () => {
+    const ok = fields_({}).envelopes[0]!;
+    const drifted: EnvelopeResult = {
+      ...ok,
+      outcome: 'failed',
+      error: {
+        code: 'SR_ENVELOPE_DRIFT',
+        message:
+          'offers/ok exists with other content <&>: `npx signrun run <paths> --replace-drifted` voids it; `a | b` and a lone ` here',
+      },
+    };
+    const md = await reportMarkdown(reportOf(summary({ envelopes: [drifted], accounts: [] })));
+    const row = md.split('\n').find((l) => l.includes('SR_ENVELOPE_DRIFT'))!;
+    // Markdown shows a code span's text literally: no entities inside one.
+    expect(row).toContain('`npx signrun run <paths> --replace-drifted`');
+    // Outside code spans, HTML stays escaped, and a lone backtick cannot open a span.
+    expect(row).toContain('other content &lt;&amp;&gt;:');
+    expect(row).toContain('`a \\| b` and a lone \\` here');
+    expect(row.split(/(?<!\\)\|/).length).toBe(7); // still 5 cells
+  });
+
   it('exit codes: 1 with a failure, 130 when interrupted, 0 otherwise', () => {
     expect(exitCodeOf(summary())).toBe(1);
     expect(exitCodeOf(summary({ interrupted: true }))).toBe(130);
