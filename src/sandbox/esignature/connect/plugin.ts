@@ -276,7 +276,7 @@ function connectLogOf(f: ConnectFailureRow, base: string): Record<string, string
     accountId: f.accountId,
     envelopeId: f.envelopeId,
     configUrl: f.url,
-    connectId: '0',
+    connectId: String(configurationIdOf(f.body)),
     created: new Date(f.createdAt).toISOString(),
     lastTry: new Date(f.lastTryAt).toISOString(),
     retryCount: String(f.attempts),
@@ -285,4 +285,10 @@ function connectLogOf(f: ConnectFailureRow, base: string): Record<string, string
     failureUri: `${base}/failures/${f.failureId}`,
     retryUri: `${base}/envelopes/${f.envelopeId}/retry_queue`,
   };
+}
+
+/** The configuration a queued message is for (its `configurationId`: a connectId, 0 for an envelope's own eventNotification). */
+function configurationIdOf(body: string): number {
+  const id = (JSON.parse(body) as Partial<ConnectMessage>).configurationId;
+  return typeof id === 'number' ? id : 0;
 }
