@@ -9,6 +9,7 @@ import type { ReportSource } from './report-json.js';
 import { countStatuses, oldestFirst, statusLine, stillToSignOf, type StillToSign } from './still-to-sign.js';
 import { settledReasonOf } from './settled-reason.js';
 import { durationText as duration } from './duration-text.js';
+import { syncOfUnsent, unsentBySync } from './unsent-by-sync.js';
 
 /** The title of report.md for each verdict (`# signrun run …`, `# signrun sync …`). */
 const verdictTitles: Record<RunVerdict, string> = {
@@ -283,9 +284,10 @@ function activationSection(accounts: readonly AccountResult[]): string[] {
   return lines;
 }
 
-/** Why items were not started (the call budget spent, or an interruption) and what to do next. */
+/** Why items were not started (the call budget spent, an interruption, or, for a sync, never sent) and what to do next. */
 function notStartedLines(report: ReportHead, notStartedCount: number): string[] {
   if (notStartedCount === 0) return [];
+  if (syncOfUnsent(report)) return [`${notStartedCount} ${unsentBySync}`, ''];
   if (report.callBudget?.exhausted)
     return [
       `${notStartedCount} item(s) were not started because the hourly call budget was spent (SR_CALL_BUDGET_SPENT, ${report.callBudget.used} calls made); run the same command again after ${report.callBudget.resumeAt ?? 'the hour'} to continue.`,
