@@ -340,6 +340,8 @@ async function syncOne(k: Known, ctx: SyncOneContext): Promise<EnvelopeResult> {
     retries: 0,
   };
   if (k.envelope.row !== undefined) base.row = k.envelope.row;
+  // Where the reports point at a forEach row (its CSV line), as a run's results do.
+  if (k.envelope.rowSource !== undefined) base.rowSource = k.envelope.rowSource;
   if (!k.envelopeId || !ctx.account) return base;
   const envelopeId = k.envelopeId;
   const recorded = k.progress?.status?.envelopeId === envelopeId ? k.progress.status.facts : undefined;
