@@ -197,20 +197,36 @@ function stillToSignSection(stillToSign: StillToSign[]): string[] {
   const lines = [
     '## Still to sign (oldest first)',
     '',
-    'As of the last `npx signrun sync`. Not failures: `npx signrun remind` sends them the notification again.',
+    `As of the last \`npx signrun sync\`. Not failures: ${nextStepOfStillToSign(stillToSign)}`,
     '',
     '| envelope | recipient | status | since |',
     '|---|---|---|---|',
   ];
   for (const r of stillToSign.slice(0, MAX_STILL_TO_SIGN)) {
+    const parts = [r.part, r.embedded ? 'embedded' : undefined].filter((p) => p !== undefined);
     lines.push(
-      `| \`${cell(`${r.job}/${r.key}`)}\` | ${cell(r.name ?? r.recipientId)}${r.email ? ` <${cell(r.email)}>` : ''}${r.part ? ` (${cell(r.part)})` : ''} | ${r.status} | ${r.since ?? ''} |`,
+      `| ${code(`${r.job}/${r.key}`)} | ${cell(r.name ?? r.recipientId)}${r.email ? ` <${cell(r.email)}>` : ''}${parts.length > 0 ? ` (${cell(parts.join(', '))})` : ''} | ${r.status} | ${r.since ?? ''} |`,
     );
   }
   if (stillToSign.length > MAX_STILL_TO_SIGN)
     lines.push('', `…and ${stillToSign.length - MAX_STILL_TO_SIGN} more (see report.json).`);
   lines.push('');
   return lines;
+}
+
+/**
+ * What brings those still to sign to it: `remind` (DocuSign's resend) for
+ * those who sign from the service's email; an embedded recipient signs in
+ * the sender's application, where `remind` sends nothing (docs/after-sending.md,
+ * "Remind now"), so a fresh signing address is theirs.
+ */
+function nextStepOfStillToSign(stillToSign: readonly StillToSign[]): string {
+  const remind = '`npx signrun remind` sends them the notification again.';
+  const signUrl = '`npx signrun sign-url <out> <key> [recipient]` makes a fresh signing address for them.';
+  const embedded = stillToSign.filter((r) => r.embedded === true).length;
+  if (embedded === 0) return remind;
+  if (embedded === stillToSign.length) return `they sign in your application (embedded): ${signUrl}`;
+  return `\`npx signrun remind\` sends the notification again to those who sign by email; for the embedded ones, who sign in your application, ${signUrl}`;
 }
 
 /** ## Declined and voided: why each settled envelope ended. */

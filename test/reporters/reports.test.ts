@@ -304,6 +304,37 @@ describe('reporters', () => {
     expect(row.split(/(?<!\\)\|/).length).toBe(7); // still 5 cells
   });
 
+  it('report.md tells who signs by email to be reminded and who signs embedded to get a fresh address (remind sends them nothing)', async () => {
+    const ok = fields_({}).envelopes[0]!;
+    const sent = (key: string, recipients: EnvelopeResult['recipients']): EnvelopeResult => ({
+      ...ok,
+      key,
+      status: 'sent',
+      recipients,
+    });
+    const embedded = sent('emb', [
+      { recipientId: '1', clientUserId: 'c1', signing: 'ready', name: 'Ann', status: 'sent' },
+    ]);
+    const remote = sent('rem', [{ recipientId: '1', signing: 'remote', name: 'Bo', status: 'sent' }]);
+    const stillToSign = async (envelopes: EnvelopeResult[]) =>
+      (await reportMarkdown(reportOf(summary({ envelopes, accounts: [] }))))
+        .split('\n')
+        .filter((l) => l.startsWith('As of the last') || l.includes('| sent |'));
+
+    const onlyEmbedded = await stillToSign([embedded]);
+    expect(onlyEmbedded[0]).toContain('they sign in your application (embedded): `npx signrun sign-url');
+    expect(onlyEmbedded[0]).not.toContain('remind');
+    expect(onlyEmbedded[1]).toContain('| Ann (embedded) | sent |');
+    const onlyRemote = await stillToSign([remote]);
+    expect(onlyRemote[0]).toBe(
+      'As of the last `npx signrun sync`. Not failures: `npx signrun remind` sends them the notification again.',
+    );
+    expect(onlyRemote[1]).toContain('| Bo | sent |');
+    const both = (await stillToSign([embedded, remote]))[0];
+    expect(both).toContain('`npx signrun remind` sends the notification again to those who sign by email');
+    expect(both).toContain('for the embedded ones');
+  });
+
   it('exit codes: 1 with a failure, 130 when interrupted, 0 otherwise', () => {
     expect(exitCodeOf(summary())).toBe(1);
     expect(exitCodeOf(summary({ interrupted: true }))).toBe(130);
