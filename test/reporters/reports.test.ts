@@ -335,6 +335,20 @@ describe('reporters', () => {
     expect(both).toContain('for the embedded ones');
   });
 
+  it('the console says an interrupted run that ended nothing finished nothing, not that it had nothing to do', async () => {
+    const later = fields_({}).envelopes[2]!;
+    expect(later.outcome).toBe('not-started');
+    const head = async (interrupted: boolean, envelopes: EnvelopeResult[]) =>
+      (
+        await consoleSummary(reportOf(summary({ envelopes, accounts: [], interrupted })), {
+          outShown: 'out',
+          colour: noColour,
+        })
+      ).split('\n')[0];
+    expect(await head(true, [later, { ...later, key: 'later-2' }])).toMatch(/^Interrupted in .*: nothing finished\.$/);
+    expect(await head(false, [])).toMatch(/^Done in .*: nothing to do\.$/);
+  });
+
   it('exit codes: 1 with a failure, 130 when interrupted, 0 otherwise', () => {
     expect(exitCodeOf(summary())).toBe(1);
     expect(exitCodeOf(summary({ interrupted: true }))).toBe(130);
