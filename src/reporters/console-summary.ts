@@ -9,6 +9,7 @@ import type { ReportHead, ReportSource } from './report-json.js';
 import { countStatuses, oldestFirst, statusLine, stillToSignOf, type StillToSign } from './still-to-sign.js';
 import { countEnvelopeResult, emptyEnvelopeCounts, envelopeCountsText } from './envelope-counts.js';
 import { durationText } from './duration-text.js';
+import { syncOfUnsent, unsentBySync } from './unsent-by-sync.js';
 
 /** Recipients still to sign listed on the console, oldest first. */
 const maxStillToSign = 10;
@@ -93,11 +94,15 @@ export async function consoleSummary(source: ReportSource, options: ConsoleSumma
     if (totals && totals.total > 0) parts.push(kind.summaryText(totals, words));
   }
   if (t.accounts.total > 0) parts.push(...accountsText(t.accounts, accounts, c));
-  lines.push(`${head} in ${durationText(report.durationMs)}: ${parts.join('; ') || 'nothing to do'}.`);
+  // Stopped before any item ended: not "nothing to do" (its items are counted as not started just below).
+  const nothing = verdict === 'interrupted' || budget ? 'nothing finished' : 'nothing to do';
+  lines.push(`${head} in ${durationText(report.durationMs)}: ${parts.join('; ') || nothing}.`);
   if (budget) {
     lines.push(
       `  ${c.bold('SR_CALL_BUDGET_SPENT')}: ${budget.used} call(s) made; ${t.envelopes.notStarted + t.accounts.notStarted} item(s) not started. Run the same command again after ${budget.resumeAt ?? 'the hour'}: it continues where this one stopped.`,
     );
+  } else if (t.envelopes.notStarted > 0 && syncOfUnsent(report)) {
+    lines.push(`  ${t.envelopes.notStarted} ${unsentBySync}`);
   } else if (t.envelopes.notStarted + t.accounts.notStarted > 0) {
     lines.push(
       `  ${t.envelopes.notStarted + t.accounts.notStarted} item(s) not started; run the same command again to continue.`,

@@ -199,7 +199,9 @@ export async function reportHtml(
   const failedRows = failed.map((item) => {
     const code = item.error?.code ?? '';
     const hint = (errorCatalogue as Record<string, { hint?: string }>)[code]?.hint ?? '';
-    return `<tr><td><code>${escape(`${item.job}/${item.key}`)}</code></td><td><code>${escape(`${item.source.file}:${item.source.line}`)}</code></td><td><code>${escape(code)}</code>${item.error?.step ? ` <small>(${escape(item.error.step)})</small>` : ''}<br>${escape(item.error?.message ?? '')}</td><td>${escape(hint)}</td></tr>`;
+    // An envelope of a forEach at its row, as the envelopes' table above, the console and the annotations point.
+    const where = placeOfEnvelope(item);
+    return `<tr><td><code>${escape(`${item.job}/${item.key}`)}</code></td><td><code>${escape(`${where.file}:${where.line}`)}</code></td><td><code>${escape(code)}</code>${item.error?.step ? ` <small>(${escape(item.error.step)})</small>` : ''}<br>${escape(item.error?.message ?? '')}</td><td>${escape(hint)}</td></tr>`;
   });
 
   const jobSections = [...jobs]

@@ -1,8 +1,15 @@
-import { verdictOf, type AccountResult, type EnvelopeResult, type RunVerdict } from '../runner/run-summary.js';
+import {
+  placeOfEnvelope,
+  verdictOf,
+  type AccountResult,
+  type EnvelopeResult,
+  type RunVerdict,
+} from '../runner/run-summary.js';
 import type { ReportSource } from './report-json.js';
 import { countStatuses, oldestFirst, statusLine, stillToSignOf, type StillToSign } from './still-to-sign.js';
 import { settledReasonOf } from './settled-reason.js';
 import { durationText as duration } from './duration-text.js';
+import { syncOfUnsent, unsentBySync } from './unsent-by-sync.js';
 
 /** The title of report.md for each verdict (`# signrun run …`, `# signrun sync …`). */
 const verdictTitles: Record<RunVerdict, string> = {
@@ -19,13 +26,24 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
  * text of a table cell: report.md is rendered (GitHub's step summary, a
  * pull-request comment), so HTML is escaped as entities and the brackets of
  * a markdown link or image, and backslashes, are escaped too; `|` and line
- * breaks would end the cell.
+ * breaks would end the cell. A message's own code spans (signrun's hints:
+ * `npx signrun run <paths> --replace-drifted`) stay code spans, written as
+ * they are: markdown shows a code span's text literally, entities included,
+ * so an escaped `<` there would read `&lt;`; and nothing in one is HTML or a
+ * link. Any other backtick is escaped, so that what is code here is what
+ * markdown takes as code.
  */
 function cell(text: string): string {
   return text
     .replace(/\r?\n/g, ' ')
-    .replace(/[&<>]/g, (c) => ENTITIES[c]!)
-    .replace(/[\\[\]|]/g, '\\$&');
+    .split(/(`[^`]+`)/)
+    .map((part, i) => (i % 2 === 1 ? part.replace(/\|/g, '\\|') : plainCellText(part)))
+    .join('');
+}
+
+/** Text of a cell outside its code spans: entities for HTML, backslashes before markdown's link and code marks. */
+function plainCellText(text: string): string {
+  return text.replace(/[&<>]/g, (c) => ENTITIES[c]!).replace(/[\\[\]|`]/g, '\\$&');
 }
 
 /** Text inside a code span: shown as it is, except a backtick (which would end the span) and `|`. */
@@ -179,20 +197,36 @@ function stillToSignSection(stillToSign: StillToSign[]): string[] {
   const lines = [
     '## Still to sign (oldest first)',
     '',
-    'As of the last `npx signrun sync`. Not failures: `npx signrun remind` sends them the notification again.',
+    `As of the last \`npx signrun sync\`. Not failures: ${nextStepOfStillToSign(stillToSign)}`,
     '',
     '| envelope | recipient | status | since |',
     '|---|---|---|---|',
   ];
   for (const r of stillToSign.slice(0, MAX_STILL_TO_SIGN)) {
+    const parts = [r.part, r.embedded ? 'embedded' : undefined].filter((p) => p !== undefined);
     lines.push(
-      `| \`${cell(`${r.job}/${r.key}`)}\` | ${cell(r.name ?? r.recipientId)}${r.email ? ` <${cell(r.email)}>` : ''}${r.part ? ` (${cell(r.part)})` : ''} | ${r.status} | ${r.since ?? ''} |`,
+      `| ${code(`${r.job}/${r.key}`)} | ${cell(r.name ?? r.recipientId)}${r.email ? ` <${cell(r.email)}>` : ''}${parts.length > 0 ? ` (${cell(parts.join(', '))})` : ''} | ${r.status} | ${r.since ?? ''} |`,
     );
   }
   if (stillToSign.length > MAX_STILL_TO_SIGN)
     lines.push('', `…and ${stillToSign.length - MAX_STILL_TO_SIGN} more (see report.json).`);
   lines.push('');
   return lines;
+}
+
+/**
+ * What brings those still to sign to it: `remind` (DocuSign's resend) for
+ * those who sign from the service's email; an embedded recipient signs in
+ * the sender's application, where `remind` sends nothing (docs/after-sending.md,
+ * "Remind now"), so a fresh signing address is theirs.
+ */
+function nextStepOfStillToSign(stillToSign: readonly StillToSign[]): string {
+  const remind = '`npx signrun remind` sends them the notification again.';
+  const signUrl = '`npx signrun sign-url <out> <key> [recipient]` makes a fresh signing address for them.';
+  const embedded = stillToSign.filter((r) => r.embedded === true).length;
+  if (embedded === 0) return remind;
+  if (embedded === stillToSign.length) return `they sign in your application (embedded): ${signUrl}`;
+  return `\`npx signrun remind\` sends the notification again to those who sign by email; for the embedded ones, who sign in your application, ${signUrl}`;
 }
 
 /** ## Declined and voided: why each settled envelope ended. */
@@ -212,13 +246,18 @@ function settledSection({ settledCount, settledListed }: Listed): string[] {
   return lines;
 }
 
-/** ## Failed: each failed envelope and account, where it is written and what happened. */
+/**
+ * ## Failed: each failed envelope and account, where it is written (an
+ * envelope of a forEach at its row, as the console and the annotations
+ * point: what differs from row to row is there) and what happened.
+ */
 function failedSection({ failedCount, failedListed }: Listed): string[] {
   if (failedCount === 0) return [];
   const lines = ['## Failed', '', '| item | where | step | code | what happened |', '|---|---|---|---|---|'];
   for (const item of failedListed) {
+    const where = placeOfEnvelope(item);
     lines.push(
-      `| ${code(`${item.job}/${item.key}`)} | ${cell(`${item.source.file}:${item.source.line}`)} | ${cell(item.error?.step ?? '')} | ${code(item.error?.code ?? '')} | ${cell(item.error?.message ?? '')} |`,
+      `| ${code(`${item.job}/${item.key}`)} | ${cell(`${where.file}:${where.line}`)} | ${cell(item.error?.step ?? '')} | ${code(item.error?.code ?? '')} | ${cell(item.error?.message ?? '')} |`,
     );
   }
   if (failedCount > MAX_FAILED) lines.push('', `…and ${failedCount - MAX_FAILED} more (see report.json).`);
@@ -261,9 +300,10 @@ function activationSection(accounts: readonly AccountResult[]): string[] {
   return lines;
 }
 
-/** Why items were not started (the call budget spent, or an interruption) and what to do next. */
+/** Why items were not started (the call budget spent, an interruption, or, for a sync, never sent) and what to do next. */
 function notStartedLines(report: ReportHead, notStartedCount: number): string[] {
   if (notStartedCount === 0) return [];
+  if (syncOfUnsent(report)) return [`${notStartedCount} ${unsentBySync}`, ''];
   if (report.callBudget?.exhausted)
     return [
       `${notStartedCount} item(s) were not started because the hourly call budget was spent (SR_CALL_BUDGET_SPENT, ${report.callBudget.used} calls made); run the same command again after ${report.callBudget.resumeAt ?? 'the hour'} to continue.`,

@@ -13,6 +13,8 @@ export interface StillToSign {
   email?: string;
   /** The recipient's part when not a signer's, in words ("witness", "certified delivery"). */
   part?: string;
+  /** An embedded recipient (a clientUserId): signs in the sender's application, never reminded by email. */
+  embedded?: boolean;
   /** created (routing order not come), sent, delivered (opened). */
   status: string;
   /** Since when (sent or opened); undefined when the service never said. */
@@ -43,6 +45,7 @@ export function stillToSignOf(e: EnvelopeResult): StillToSign[] {
     if (r.email !== undefined) item.email = r.email;
     const part = partOf(r.kind);
     if (part !== undefined) item.part = part;
+    if (r.clientUserId !== undefined) item.embedded = true;
     // An envelope adopted from the service (sent by an earlier run whose record is gone) was not sent at this
     // run's start: since when is unknown until a sync says.
     const sentThisRun = !known && status === 'sent' && e.adopted !== true;

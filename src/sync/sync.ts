@@ -65,8 +65,10 @@ export interface SyncOptions extends CommandRunOptions {
 
 /** What a sync did besides the per-envelope results. */
 export interface SyncInfo {
-  /** True when a listing was made; false when the polling rule said wait (the results are the recorded ones). */
+  /** True when a listing was made; false when the polling rule said wait (the results are the recorded ones), or nothing was sent. */
   listed: boolean;
+  /** Envelopes of the jobs that were sent (the journal or envelope.json knows their id): what a listing asks about. */
+  sent: number;
   /** When the polling rule allows the next listing. */
   nextListingAt?: string;
   listingCalls: number;
@@ -131,6 +133,7 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
     async ({ now, concurrency, out, client, collector, state, emit, interrupted, finish }) => {
       const info: SyncInfo = {
         listed: false,
+        sent: 0,
         listingCalls: 0,
         downloads: 0,
         formDataFromConnect: 0,
@@ -142,6 +145,7 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
       const recollect = new Set(state.brokenPromises.filter((b) => b.step === 'collected').map((b) => b.id));
       const known = await knownEnvelopes(envelopes, out, progress);
       const sent = known.filter((k) => k.envelopeId !== undefined);
+      info.sent = sent.length;
       // Recomputed after voids: a replaced envelope is no longer this key's.
       const sentNow = () => known.filter((k) => k.envelopeId !== undefined);
       const account = sent.length > 0 ? await client.login({ tag: 'login' }) : undefined;
@@ -336,6 +340,8 @@ async function syncOne(k: Known, ctx: SyncOneContext): Promise<EnvelopeResult> {
     retries: 0,
   };
   if (k.envelope.row !== undefined) base.row = k.envelope.row;
+  // Where the reports point at a forEach row (its CSV line), as a run's results do.
+  if (k.envelope.rowSource !== undefined) base.rowSource = k.envelope.rowSource;
   if (!k.envelopeId || !ctx.account) return base;
   const envelopeId = k.envelopeId;
   const recorded = k.progress?.status?.envelopeId === envelopeId ? k.progress.status.facts : undefined;

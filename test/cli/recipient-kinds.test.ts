@@ -144,7 +144,7 @@ describe('every recipient kind from a job file', () => {
     expect(status.stdout).not.toContain('Hana Records');
     // The reports name each one's part too, and leave the copy out.
     const md = await readFile(path.join(out, 'report.md'), 'utf8');
-    expect(md).toContain('Wendy Witness <wendy@example.com> (witness)');
+    expect(md).toContain('Wendy Witness <wendy@example.com> (witness, embedded)');
     expect(md).toContain('Lena Legal <legal@example.com> (certified delivery)');
     expect(md).not.toContain('Hana Records');
     const html = await readFile(path.join(out, 'report.html'), 'utf8');

@@ -7,6 +7,7 @@ import { accountId, sandboxApi, signer } from '../signing/sandbox-api.js';
 import { signOverHttp } from '../signing/sign-over-http.js';
 import { authHeader, call, expectApiError } from '../sandbox/helpers/api.js';
 import { startReceiver } from './receiver.js';
+import { whenEmitted } from '../helpers/barrier.js';
 
 // The account's Connect configurations (`…/connect`, v2.1 Swagger, every
 // JSON answer checked by `call`) and the delivery that honours them: Connect
@@ -149,6 +150,38 @@ describe('Connect configurations', () => {
       expect(disabled.received).toEqual([]);
     } finally {
       await Promise.all([modern.close(), legacy.close(), disabled.close()]);
+    }
+  });
+
+  it('the failure log names the configuration whose delivery failed (its connectId), not 0', async () => {
+    const down = await startReceiver();
+    try {
+      down.failNext(1_000);
+      const configuration = await create({
+        name: 'Down',
+        urlToPublishTo: down.url,
+        allUsers: 'true',
+        events: ['envelope-sent'],
+      });
+      const connectId = String(configuration.json.connectId);
+      const failedOnce = (): boolean =>
+        (
+          sandbox.app.sandbox.db
+            .prepare('SELECT COUNT(*) AS n FROM connect_deliveries WHERE url = ? AND attempts > 0')
+            .get(down.url) as { n: number }
+        ).n > 0;
+      const envelopeId = await sendEnvelope();
+      await whenEmitted(sandbox.app.sandbox.events, 'connect-attempt', failedOnce);
+      const log = await call(`${base}/connect/failures`, { headers: auth });
+      expect(log.status).toBe(200);
+      const failure = (log.json.failures as { envelopeId: string; configUrl: string; connectId: string }[]).find(
+        (f) => f.envelopeId === envelopeId && f.configUrl === down.url,
+      );
+      expect(failure?.connectId).toBe(connectId);
+      expect(connectId).not.toBe('0');
+      await call(`${base}/connect/${connectId}`, { method: 'DELETE', headers: auth });
+    } finally {
+      await down.close();
     }
   });
 

@@ -265,6 +265,90 @@ describe('reporters', () => {
     expect(failedAtCreate).toContain('step: create');
   });
 
+  it('report.md and report.html point a failed row of a forEach at its CSV line, as the console and the annotations do', async () => {
+    const ok = fields_({}).envelopes[0]!;
+    const drifted: EnvelopeResult = {
+      ...ok,
+      outcome: 'failed',
+      row: 21,
+      rowSource: { file: '/repo/jobs/data/offers.csv', line: 22, column: 1 },
+      error: { code: 'SR_ENVELOPE_DRIFT', message: 'offers/ok exists as envelope e1 with other content' },
+    };
+    const report = reportOf(summary({ envelopes: [drifted], accounts: [] }), '/repo');
+    const row = (await reportMarkdown(report)).split('\n').find((l) => l.includes('SR_ENVELOPE_DRIFT'))!;
+    expect(row).toContain('| jobs/data/offers.csv:22 |');
+    const html = await reportHtml(report);
+    const failedTable = html.slice(html.indexOf('SR_ENVELOPE_DRIFT') - 300, html.indexOf('SR_ENVELOPE_DRIFT'));
+    expect(failedTable).toContain('<code>jobs/data/offers.csv:22</code>');
+    expect(html).not.toContain('jobs/offers.yaml:12');
+  });
+
+  it('report.md keeps the code spans of a message as code: `<paths>` reads as typed, not as `&lt;paths&gt;`', async () => {
+    const ok = fields_({}).envelopes[0]!;
+    const drifted: EnvelopeResult = {
+      ...ok,
+      outcome: 'failed',
+      error: {
+        code: 'SR_ENVELOPE_DRIFT',
+        message:
+          'offers/ok exists with other content <&>: `npx signrun run <paths> --replace-drifted` voids it; `a | b` and a lone ` here',
+      },
+    };
+    const md = await reportMarkdown(reportOf(summary({ envelopes: [drifted], accounts: [] })));
+    const row = md.split('\n').find((l) => l.includes('SR_ENVELOPE_DRIFT'))!;
+    // Markdown shows a code span's text literally: no entities inside one.
+    expect(row).toContain('`npx signrun run <paths> --replace-drifted`');
+    // Outside code spans, HTML stays escaped, and a lone backtick cannot open a span.
+    expect(row).toContain('other content &lt;&amp;&gt;:');
+    expect(row).toContain('`a \\| b` and a lone \\` here');
+    expect(row.split(/(?<!\\)\|/).length).toBe(7); // still 5 cells
+  });
+
+  it('report.md tells who signs by email to be reminded and who signs embedded to get a fresh address (remind sends them nothing)', async () => {
+    const ok = fields_({}).envelopes[0]!;
+    const sent = (key: string, recipients: EnvelopeResult['recipients']): EnvelopeResult => ({
+      ...ok,
+      key,
+      status: 'sent',
+      recipients,
+    });
+    const embedded = sent('emb', [
+      { recipientId: '1', clientUserId: 'c1', signing: 'ready', name: 'Ann', status: 'sent' },
+    ]);
+    const remote = sent('rem', [{ recipientId: '1', signing: 'remote', name: 'Bo', status: 'sent' }]);
+    const stillToSign = async (envelopes: EnvelopeResult[]) =>
+      (await reportMarkdown(reportOf(summary({ envelopes, accounts: [] }))))
+        .split('\n')
+        .filter((l) => l.startsWith('As of the last') || l.includes('| sent |'));
+
+    const onlyEmbedded = await stillToSign([embedded]);
+    expect(onlyEmbedded[0]).toContain('they sign in your application (embedded): `npx signrun sign-url');
+    expect(onlyEmbedded[0]).not.toContain('remind');
+    expect(onlyEmbedded[1]).toContain('| Ann (embedded) | sent |');
+    const onlyRemote = await stillToSign([remote]);
+    expect(onlyRemote[0]).toBe(
+      'As of the last `npx signrun sync`. Not failures: `npx signrun remind` sends them the notification again.',
+    );
+    expect(onlyRemote[1]).toContain('| Bo | sent |');
+    const both = (await stillToSign([embedded, remote]))[0];
+    expect(both).toContain('`npx signrun remind` sends the notification again to those who sign by email');
+    expect(both).toContain('for the embedded ones');
+  });
+
+  it('the console says an interrupted run that ended nothing finished nothing, not that it had nothing to do', async () => {
+    const later = fields_({}).envelopes[2]!;
+    expect(later.outcome).toBe('not-started');
+    const head = async (interrupted: boolean, envelopes: EnvelopeResult[]) =>
+      (
+        await consoleSummary(reportOf(summary({ envelopes, accounts: [], interrupted })), {
+          outShown: 'out',
+          colour: noColour,
+        })
+      ).split('\n')[0];
+    expect(await head(true, [later, { ...later, key: 'later-2' }])).toMatch(/^Interrupted in .*: nothing finished\.$/);
+    expect(await head(false, [])).toMatch(/^Done in .*: nothing to do\.$/);
+  });
+
   it('exit codes: 1 with a failure, 130 when interrupted, 0 otherwise', () => {
     expect(exitCodeOf(summary())).toBe(1);
     expect(exitCodeOf(summary({ interrupted: true }))).toBe(130);

@@ -20,6 +20,8 @@ import { startReceiver } from '../connect/receiver.js';
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 interface Message {
   event: string;
+  apiVersion: string;
+  uri: string;
   data: { envelopeId: string; envelopeSummary: { status: string; recipients: EnvelopeRecipients } };
 }
 
@@ -147,7 +149,11 @@ describe("Connect's envelopeSummary follows eventData.includeData", () => {
     );
     expect(answered.status).toBe(200);
 
-    const tabbed = (await completedMessage(withTabs, envelopeId)).message.data.envelopeSummary;
+    const tabbedMessage = (await completedMessage(withTabs, envelopeId)).message;
+    // eventData.version restv2.1: DocuSign's v2.1 message (spec/connect.schema-v2.json's apiVersion), its uri on v2.1.
+    expect(tabbedMessage.apiVersion).toBe('v2.1');
+    expect(tabbedMessage.uri).toMatch(new RegExp(`^/restapi/v2\\.1/accounts/[^/]+/envelopes/${envelopeId}$`));
+    const tabbed = tabbedMessage.data.envelopeSummary;
     expect(tabbed.status).toBe('completed');
     const alice = tabbed.recipients.signers![0]!;
     const text = new Map((alice.tabs?.textTabs ?? []).map((t) => [t.tabLabel, t.value]));
@@ -183,7 +189,9 @@ describe("Connect's envelopeSummary follows eventData.includeData", () => {
       },
     });
     await signTyping(envelopeId, 'Bea');
-    const summary = (await completedMessage(r, envelopeId)).message.data.envelopeSummary;
+    const { message } = await completedMessage(r, envelopeId);
+    expect([message.apiVersion, message.uri.split('/')[2]]).toEqual(['v2.1', 'v2.1']);
+    const summary = message.data.envelopeSummary;
     const text = new Map((summary.recipients.signers![0]!.tabs?.textTabs ?? []).map((t) => [t.tabLabel, t.value]));
     expect(text.get('Preferred name')).toBe('Bea');
   });

@@ -70,4 +70,29 @@ describe('a drifted row', () => {
     expect(junit).toMatch(/<testcase classname="offers\.envelopes" name="offer-b" [^>]*file="people\.csv" line="3"/);
     expect(junit).toMatch(/<testcase classname="offers\.envelopes" name="offer-c" [^>]*file="people\.csv" line="4"/);
   });
+
+  it("sync's reports point at each row's CSV line too, as run's do", async () => {
+    const dir = await tempDir('signrun-sync-row-');
+    await mkdir(path.join(dir, 'docs'));
+    await copyFile(path.join(repoRoot, 'examples/docs/offer-letter.pdf'), path.join(dir, 'docs/offer-letter.pdf'));
+    await writeFile(path.join(dir, 'offers.yaml'), jobText);
+    await writeFile(path.join(dir, 'people.csv'), csv('51000'));
+    const env = sandboxEnv(sandbox);
+    expect((await runCli(['run', '.', '--out', 'out'], { cwd: dir, env })).code).toBe(0);
+    const synced = await runCli(['sync', '.', '--out', 'out'], { cwd: dir, env });
+    expect(synced.code, synced.stdout + synced.stderr).toBe(0);
+
+    const report = await readReport(path.join(dir, 'out'));
+    expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
+    expect(report.command).toBe('sync');
+    expect(report.envelopes.map((e) => [e.key, e.rowSource?.file, e.rowSource?.line])).toEqual([
+      ['offer-a', 'people.csv', 2],
+      ['offer-b', 'people.csv', 3],
+      ['offer-c', 'people.csv', 4],
+    ]);
+    const junit = await readFile(path.join(dir, 'out', 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/<testcase classname="offers\.envelopes" name="offer-b" [^>]*file="people\.csv" line="3"/);
+    const html = await readFile(path.join(dir, 'out', 'report.html'), 'utf8');
+    expect(html).toContain('<code>people.csv:3</code>');
+  });
 });

@@ -72,7 +72,9 @@ const syncCommand: CommandHandler = async ({ args, options, io, signal }) => {
       io.stdout.write(
         info.listed
           ? `Listed status changes in ${info.listingCalls} call(s); downloaded ${info.downloads} file(s) of completed envelopes.\n`
-          : `No listing made (polling rule); next listing from ${info.nextListingAt ?? 'now'}.\n`,
+          : info.sent === 0
+            ? 'No listing made: no envelope of these job files was sent yet.\n'
+            : `No listing made (polling rule); next listing from ${info.nextListingAt ?? 'now'}.\n`,
       );
       if (info.formDataFromListing > 0)
         io.stdout.write(

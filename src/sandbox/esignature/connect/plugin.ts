@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { apiErrors } from '../../platform/http/api-error.js';
 import type { SandboxEvent } from '../envelopes/events.js';
 import type { EnvelopeRecord } from '../envelopes/repository.js';
-import { connectMessage, type ConnectMessage } from './connect-message.js';
+import { connectApiVersionOf, connectMessage, type ConnectApiVersion, type ConnectMessage } from './connect-message.js';
 import { ConnectWorker } from './connect-worker.js';
 import { ConnectQueue, type ConnectFailureRow } from './delivery-queue.js';
 import { EventCursor } from './event-cursor.js';
@@ -95,11 +95,23 @@ export const connectPlugin: FastifyPluginAsync = async (app) => {
     // Where it goes: the envelope's own eventNotification (always signed, as
     // before), and every configuration of the account that publishes it
     // (signed when it says includeHMAC).
-    const destinations: { url: string; configurationId: number; sign: boolean; data: RecipientData }[] = [];
+    const destinations: {
+      url: string;
+      configurationId: number;
+      sign: boolean;
+      data: RecipientData;
+      apiVersion: ConnectApiVersion;
+    }[] = [];
     const notification = envelope.eventNotification;
     const url = notification?.['url'];
     if (notification && typeof url === 'string' && url !== '' && wantsEvent(notification, type))
-      destinations.push({ url, configurationId: 0, sign: true, data: recipientDataOf(notification['eventData']) });
+      destinations.push({
+        url,
+        configurationId: 0,
+        sign: true,
+        data: recipientDataOf(notification['eventData']),
+        apiVersion: connectApiVersionOf(notification['eventData']),
+      });
     for (const config of configsOf(envelope.accountId)) {
       if (!configurationWants(config, envelope.senderUserId, type)) continue;
       destinations.push({
@@ -108,6 +120,7 @@ export const connectPlugin: FastifyPluginAsync = async (app) => {
         sign: config['includeHMAC'] === 'true',
         // What each destination's eventData.includeData asks for (recipients, their tabs): envelope-summary.ts.
         data: recipientDataOf(config['eventData']),
+        apiVersion: connectApiVersionOf(config['eventData']),
       });
     }
     if (destinations.length === 0) return;
@@ -135,6 +148,7 @@ export const connectPlugin: FastifyPluginAsync = async (app) => {
           ...facts,
           envelopeSummary: summaryFor(destination.data),
           configurationId: destination.configurationId,
+          apiVersion: destination.apiVersion,
         }),
       );
       queue.enqueue(
@@ -262,7 +276,7 @@ function connectLogOf(f: ConnectFailureRow, base: string): Record<string, string
     accountId: f.accountId,
     envelopeId: f.envelopeId,
     configUrl: f.url,
-    connectId: '0',
+    connectId: String(configurationIdOf(f.body)),
     created: new Date(f.createdAt).toISOString(),
     lastTry: new Date(f.lastTryAt).toISOString(),
     retryCount: String(f.attempts),
@@ -271,4 +285,10 @@ function connectLogOf(f: ConnectFailureRow, base: string): Record<string, string
     failureUri: `${base}/failures/${f.failureId}`,
     retryUri: `${base}/envelopes/${f.envelopeId}/retry_queue`,
   };
+}
+
+/** The configuration a queued message is for (its `configurationId`: a connectId, 0 for an envelope's own eventNotification). */
+function configurationIdOf(body: string): number {
+  const id = (JSON.parse(body) as Partial<ConnectMessage>).configurationId;
+  return typeof id === 'number' ? id : 0;
 }
