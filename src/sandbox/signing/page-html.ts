@@ -4,6 +4,7 @@ import type { MarkOnPage, SignaturePlace } from './signature-places.js';
 import { fieldsShownField, type SigningField } from '../esignature/envelopes/tabs/entered-values.js';
 import type { PageBrand } from '../esignature/brands/brand-look.js';
 import { escapeHtml } from '../platform/html-escape.js';
+import { viewedValue, type ButtonTab } from './button-tabs.js';
 
 /** What the signing page shows. */
 export interface SigningPageModel {
@@ -21,6 +22,8 @@ export interface SigningPageModel {
   marks?: MarkOnPage[];
   /** The fields the signer fills or sees (every tab holding a value). */
   fields?: SigningField[];
+  /** The signer's approve, decline, view and signer-attachment tabs (button-tabs.ts). */
+  buttons?: ButtonTab[];
   /** Shown at the top (role=alert) after a refused POST. */
   error?: string;
   /** Prefill of the signature field after a refused POST. */
@@ -71,7 +74,10 @@ ${body}
 export function signingPageHtml(m: SigningPageModel): string {
   const t = m.text;
   const base = `/signing/s/${encodeURIComponent(m.sessionId)}`;
-  const free = m.tabs.length === 0;
+  const buttons = m.buttons ?? [];
+  // A signer who approves (or declines) on a tab of the sender places no signature (DocuSign's free-form signing is for a signer with no tabs).
+  const approves = buttons.some((b) => b.kind === 'approve' || b.kind === 'decline');
+  const free = m.tabs.length === 0 && !approves;
   const data = {
     sessionId: m.sessionId,
     freePlacement: free,
@@ -91,6 +97,8 @@ export function signingPageHtml(m: SigningPageModel): string {
           ? []
           : [{ control: `field-${i}`, onPage: f.onPage, drawing: f.drawing }],
     ),
+    // The approve, decline, view and attachment buttons the script moves onto their place (by element id).
+    buttons: buttons.flatMap((b, i) => (b.onPage === undefined ? [] : [{ control: `button-${i}`, onPage: b.onPage }])),
     documents: m.documents.map((d) => ({ ...d, url: `${base}/documents/${encodeURIComponent(d.documentId)}` })),
     text: {
       signHere: t.signHere,
@@ -105,6 +113,7 @@ export function signingPageHtml(m: SigningPageModel): string {
       errorUnsignedTabs: t.errorUnsignedTabs,
       errorNoPlacement: t.errorNoPlacement,
       errorNoReason: t.errorNoReason,
+      errorUnopenedViews: t.errorUnopenedViews('{label}'),
       removePlacement: t.removePlacement,
       // Templates filled in by the page script.
       placedLabel: t.placedLabel('{n}'),
@@ -130,7 +139,7 @@ export function signingPageHtml(m: SigningPageModel): string {
     <h1>${escapeHtml(t.heading(m.emailSubject))}</h1>
     <p>${escapeHtml(t.intro(m.senderName))}</p>
     ${m.notice === undefined ? '' : `<p class="notice" id="signing-notice"><strong>${escapeHtml(m.notice)}</strong></p>`}
-    <p class="help" id="placement-help">${escapeHtml(free ? t.placeHelp : t.tabsHelp(m.tabs.length))}</p>
+    <p class="help" id="placement-help">${escapeHtml(free ? t.placeHelp : m.tabs.length === 0 ? t.buttonsHelp : t.tabsHelp(m.tabs.length))}</p>
     <div id="sign-error" class="error" role="alert"${m.error === undefined ? ' hidden' : ''}>${escapeHtml(m.error ?? '')}</div>
   </div>
   <aside class="panel">
@@ -145,6 +154,7 @@ export function signingPageHtml(m: SigningPageModel): string {
       <p class="preview-label">${escapeHtml(t.preview)}</p>
       <p class="signature-preview" id="signature-preview" aria-live="polite">${escapeHtml(m.signatureName ?? m.recipientName)}</p>
       ${fieldsHtml(t, m.fields ?? [])}
+      ${buttonsHtml(t, base, buttons)}
       <button type="submit" class="primary" id="finish">${escapeHtml(t.finish)}</button>
     </form>
     <form method="post" action="${base}/cancel" class="later">
@@ -302,6 +312,39 @@ function fieldsHtml(t: PageText, fields: readonly SigningField[]): string {
       <fieldset class="fields" id="fields"><legend>${escapeHtml(t.fieldsHeading)}</legend>
         ${controls.join('\n        ')}
       </fieldset>`;
+}
+
+/**
+ * The approve, decline, view and signer-attachment tabs, listed beside the
+ * documents (the page script moves each onto its place, as the preview draws
+ * it). Approve posts the sign form to /approve (DocuSign completes the
+ * recipient without a signature); decline opens the page's decline form
+ * (its reason is required); view opens the document it sits on in a new
+ * tab, and the script records that it was opened (a required view must be,
+ * before finishing); an attachment says the sandbox takes no upload.
+ */
+function buttonsHtml(t: PageText, base: string, buttons: readonly ButtonTab[]): string {
+  if (buttons.length === 0) return '';
+  const items = buttons.map((b, i) => {
+    const id = `button-${i}`;
+    switch (b.kind) {
+      case 'approve':
+        return `<div class="field"><button type="submit" id="${id}" class="tab-button" data-button="approve" form="sign-form" formaction="${base}/approve">${escapeHtml(b.buttonText ?? t.approveTab)}</button></div>`;
+      case 'decline':
+        // Without script it posts the decline form as it is: an empty reason is refused with the page's own message.
+        return `<div class="field"><button type="submit" id="${id}" class="tab-button danger" data-button="decline" form="decline-form">${escapeHtml(b.buttonText ?? t.declineTab)}</button></div>`;
+      case 'view': {
+        const text = b.buttonText ?? t.viewTab;
+        const required = b.required ? ' <span class="required" aria-hidden="true">*</span>' : '';
+        return `<div class="field"><a id="${id}" class="tab-button" data-button="view" data-required="${String(b.required)}" data-label="${escapeHtml(b.tabLabel ?? text)}" href="${base}/documents/${encodeURIComponent(b.documentId)}" target="_blank" rel="noopener">${escapeHtml(text)}</a>${required}<input type="hidden" form="sign-form" id="${id}-opened" name="${escapeHtml(b.name)}" value="" data-opened-value="${viewedValue}"></div>`;
+      }
+      default:
+        return `<div class="field"><span id="${id}" class="tab-button attachment" data-button="signerAttachment" role="note" title="${escapeHtml(t.attachmentUnsupported)}" aria-describedby="${id}-help">${escapeHtml(b.tabLabel ?? t.attachmentTab)}</span><p class="help" id="${id}-help">${escapeHtml(t.attachmentUnsupported)}</p></div>`;
+    }
+  });
+  return `<div class="fields" id="buttons">
+        ${items.join('\n        ')}
+      </div>`;
 }
 
 /**

@@ -240,6 +240,10 @@ async function renderDocument(doc, docIndex) {
       if (el) items.push({ at: field.onPage, el: el });
       if (el && field.caption) wrap.append(radioCaption(field));
     }
+    for (const button of data.buttons.filter(here)) {
+      const el = moveField(button);
+      if (el) items.push({ at: button.onPage, el: el });
+    }
     // Appended in reading order, so Tab moves through the page as a reader would.
     items.sort(function (a, b) { return a.at.top - b.at.top || a.at.left - b.at.left; });
     for (const item of items) {
@@ -256,6 +260,8 @@ async function renderDocument(doc, docIndex) {
 // field left empty, a value its field refuses. Readonly and disabled (locked)
 // controls are never to do: the browser leaves them out of validation.
 function stillToDo(el) {
+  if (el.dataset.button === 'view') return el.dataset.required === 'true' && !viewOpened(el);
+  if (el.dataset.button) return false;
   if (el.dataset.drawing) return el.dataset.optional !== 'true' && !el.classList.contains('is-signed');
   return typeof el.checkValidity === 'function' && !el.checkValidity();
 }
@@ -266,6 +272,7 @@ function labelOfField(el) {
   return ((legend || label || el).textContent || '').replace(/\*$/, '').trim();
 }
 function messageFor(el) {
+  if (el.dataset.button === 'view') return fill(t.errorUnopenedViews, { label: el.dataset.label });
   if (el.dataset.drawing === 'initials') return t.errorUninitialledTabs;
   if (el.dataset.drawing) return t.errorUnsignedTabs;
   const empty = el.validity && el.validity.valueMissing;
@@ -294,20 +301,48 @@ function leadTo(item) {
   el.focus({ preventScroll: true });
   errorBox.scrollIntoView({ block: 'nearest' });
 }
-function nextToDo() {
-  const placed = onPages.slice().sort(function (a, b) {
+function nextToDo(approving) {
+  const placed = onPages.filter(function (item) { return !(approving && item.el.dataset.drawing); }).slice().sort(function (a, b) {
     for (let i = 0; i < 4; i++) if (a.order[i] !== b.order[i]) return a.order[i] - b.order[i];
     return 0;
   });
   const first = placed.find(function (item) { return stillToDo(item.el); });
   if (first) return first;
   // Fields with no place on a page stay in the list beside the documents.
-  const listed = Array.from(document.querySelectorAll('#fields input, #fields select'));
+  const listed = Array.from(document.querySelectorAll('#fields input, #fields select, #buttons [data-button=view]'));
   const el = listed.find(function (x) { return !x.classList.contains('on-page') && stillToDo(x); });
   return el ? { el: el } : undefined;
 }
 
+// The approve, decline and view tabs (page-html.ts, buttonsHtml). A view tab
+// opens its document (a link, in a new tab) and records that it was opened.
+function viewOpened(el) { return document.getElementById(el.id + '-opened').value !== ''; }
+document.querySelectorAll('[data-button=view]').forEach(function (el) {
+  el.addEventListener('click', function () {
+    const opened = document.getElementById(el.id + '-opened');
+    opened.value = opened.dataset.openedValue;
+    el.classList.add('is-opened');
+    el.classList.remove('is-next');
+  });
+});
+// A decline tab opens the page's own decline form: the reason is asked there, as for the page's Decline.
+document.querySelectorAll('[data-button=decline]').forEach(function (el) {
+  el.addEventListener('click', function (event) {
+    if (declineReason.value.trim()) return;
+    event.preventDefault();
+    declineForm.closest('details').open = true;
+    declineReason.scrollIntoView({ block: 'center' });
+    declineReason.focus({ preventScroll: true });
+  });
+});
+
 form.addEventListener('submit', function (event) {
+  // An approve tab completes the signer's part without a signature: only the fields (and views) are checked.
+  if (event.submitter && event.submitter.dataset.button === 'approve') {
+    const todo = nextToDo(true);
+    if (todo) { event.preventDefault(); leadTo(todo); }
+    return;
+  }
   if (!adoptedName()) { event.preventDefault(); showError(t.errorNoName, nameInput, finishButton); return; }
   if (data.freePlacement) {
     if (placements.length === 0) { event.preventDefault(); showError(t.errorNoPlacement, document.querySelector('.page.placing'), finishButton); return; }
