@@ -5,6 +5,7 @@ import { fieldsShownField, type SigningField } from '../esignature/envelopes/tab
 import type { PageBrand } from '../esignature/brands/brand-look.js';
 import { escapeHtml } from '../platform/html-escape.js';
 import { viewedValue, type ButtonTab } from './button-tabs.js';
+import type { LiveFormulaInput } from './live-formulas.js';
 
 /** What the signing page shows. */
 export interface SigningPageModel {
@@ -24,6 +25,8 @@ export interface SigningPageModel {
   fields?: SigningField[];
   /** The signer's approve, decline, view and signer-attachment tabs (button-tabs.ts). */
   buttons?: ButtonTab[];
+  /** The tabs formulas read, when the signer has a formula tab: the script computes them as the signer types. */
+  formulas?: LiveFormulaInput[];
   /** Shown at the top (role=alert) after a refused POST. */
   error?: string;
   /** Prefill of the signature field after a refused POST. */
@@ -99,6 +102,7 @@ export function signingPageHtml(m: SigningPageModel): string {
     ),
     // The approve, decline, view and attachment buttons the script moves onto their place (by element id).
     buttons: buttons.flatMap((b, i) => (b.onPage === undefined ? [] : [{ control: `button-${i}`, onPage: b.onPage }])),
+    formulas: m.formulas ?? [],
     documents: m.documents.map((d) => ({ ...d, url: `${base}/documents/${encodeURIComponent(d.documentId)}` })),
     text: {
       signHere: t.signHere,
@@ -287,7 +291,8 @@ function fieldsHtml(t: PageText, fields: readonly SigningField[]): string {
     const locked = f.locked ? ' data-locked="true"' : '';
     switch (f.control) {
       case 'shown':
-        return `<div class="field"${locked}>${label}<input id="${id}" type="text" readonly${owner} value="${escapeHtml(f.value === '' ? t.filledOnSigning : f.value)}"></div>`;
+        // data-tab: a formula's result is written here by the page script as the signer types.
+        return `<div class="field"${locked}>${label}<input id="${id}" type="text" readonly${owner} data-tab="${escapeHtml(f.name)}" value="${escapeHtml(f.value === '' ? t.filledOnSigning : f.value)}"></div>`;
       case 'checkbox':
         return `<div class="field checkbox"${locked}><input id="${id}" type="checkbox"${owner} name="${escapeHtml(f.name)}" value="true"${f.selected ? ' checked' : ''}${f.locked ? ' disabled' : ''}${required}> ${label}</div>`;
       case 'select':

@@ -12,6 +12,7 @@
  */
 export const signingPageScript = String.raw`
 import * as pdfjs from '/signing/assets/pdf.min.mjs';
+import { formulaValues } from '/signing/assets/formula.js';
 
 pdfjs.GlobalWorkerOptions.workerSrc = '/signing/assets/pdf.worker.min.mjs';
 // One pdf.js worker for every document of the envelope: getDocument without
@@ -313,6 +314,29 @@ function nextToDo(approving) {
   const el = listed.find(function (x) { return !x.classList.contains('on-page') && stillToDo(x); });
   return el ? { el: el } : undefined;
 }
+
+// Formula tabs, computed as the signer types with the sandbox's own
+// evaluator (formula.js: the code that computes them on submit): each tab's
+// value is what its control holds now (a text-like tab, a list), as the sign
+// form will apply it, else the value the page was drawn with.
+function recomputeFormulas() {
+  if (data.formulas.length === 0) return;
+  const values = formulaValues(data.formulas.map(function (f) {
+    let value = f.value;
+    const control = f.entered ? form.elements.namedItem(f.name) : null;
+    // An empty list choice leaves the list's value as it was (applyEntered).
+    if (control && typeof control.value === 'string' && !(control.tagName === 'SELECT' && control.value === '')) value = control.value;
+    return { label: f.label, value: value, formula: f.formula, roundDecimalPlaces: f.roundDecimalPlaces };
+  }));
+  data.formulas.forEach(function (f, i) {
+    if (f.formula === undefined || values[i] === undefined) return;
+    const shown = document.querySelector('[data-tab="' + CSS.escape(f.name) + '"]');
+    if (shown) shown.value = values[i];
+  });
+}
+document.addEventListener('input', recomputeFormulas);
+document.addEventListener('change', recomputeFormulas);
+recomputeFormulas();
 
 // The approve, decline and view tabs (page-html.ts, buttonsHtml). A view tab
 // opens its document (a link, in a new tab) and records that it was opened.
