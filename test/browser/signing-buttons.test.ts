@@ -85,7 +85,12 @@ describe('approve, decline, view and attachment tabs on the signing page', () =>
     // Each button sits on the page (not only in the list), and the signer places no signature.
     for (const name of ['I approve', 'Decline', 'View'])
       expect(await page.locator('.page .on-page', { hasText: name }).count(), name).toBe(1);
-    expect(await page.locator('.page .on-page[data-button=signerAttachment]').count()).toBe(1);
+    // The attachment box says honestly that nothing can be attached yet (and does not hold back Approve).
+    const attachment = page.locator('.page .on-page[data-button=signerAttachment]');
+    expect(await attachment.getAttribute('aria-label')).toBe('Attachment');
+    expect(await attachment.getAttribute('title')).toBe(
+      'Attaching a file is not supported by the signrun sandbox yet: you can finish without it.',
+    );
     expect(await page.locator('.page.placing').count()).toBe(0);
 
     await page.getByLabel('Department').fill('Legal');

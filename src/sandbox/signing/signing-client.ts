@@ -243,7 +243,13 @@ async function renderDocument(doc, docIndex) {
     }
     for (const button of data.buttons.filter(here)) {
       const el = moveField(button);
-      if (el) items.push({ at: button.onPage, el: el });
+      if (!el) continue;
+      // An attachment box is too small for its words: a "+" on the page, its words kept as its name (and its title says why nothing opens).
+      if (el.dataset.button === 'signerAttachment') {
+        el.setAttribute('aria-label', el.textContent);
+        el.textContent = '+';
+      }
+      items.push({ at: button.onPage, el: el });
     }
     // Appended in reading order, so Tab moves through the page as a reader would.
     items.sort(function (a, b) { return a.at.top - b.at.top || a.at.left - b.at.left; });
