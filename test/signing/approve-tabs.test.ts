@@ -73,8 +73,15 @@ describe('approve and view tabs over HTTP', () => {
     const envelopeId = await envelopeWith({ approveTabs: [at(100)], declineTabs: [at(200)] });
     const { sessionUrl, cookie, csrf, html } = await openSigningLink(await api.signingUrl(envelopeId, view, returnUrl));
     expect(html).not.toContain('No signature fields were set for you');
+    expect(html).toContain('Fill in your fields, then select Approve (or Finish): you place no signature.');
     const finished = await postForm(`${sessionUrl}/sign`, cookie, { csrfToken: csrf, signatureName: 'Ada Approver' });
     expect(finished.status).toBe(303);
     expect(eventOf(finished)).toBe('signing_complete');
+  });
+
+  it('a signer with only a decline tab is told to finish, not to approve', async () => {
+    const envelopeId = await envelopeWith({ declineTabs: [at(100)] });
+    const { html } = await openSigningLink(await api.signingUrl(envelopeId, view, returnUrl));
+    expect(html).toContain('Fill in your fields, then select Finish: you place no signature.');
   });
 });

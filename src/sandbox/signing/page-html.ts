@@ -143,7 +143,7 @@ export function signingPageHtml(m: SigningPageModel): string {
     <h1>${escapeHtml(t.heading(m.emailSubject))}</h1>
     <p>${escapeHtml(t.intro(m.senderName))}</p>
     ${m.notice === undefined ? '' : `<p class="notice" id="signing-notice"><strong>${escapeHtml(m.notice)}</strong></p>`}
-    <p class="help" id="placement-help">${escapeHtml(free ? t.placeHelp : m.tabs.length === 0 ? t.buttonsHelp : t.tabsHelp(m.tabs.length))}</p>
+    <p class="help" id="placement-help">${escapeHtml(placementHelp(t, free, m.tabs.length, buttons))}</p>
     <div id="sign-error" class="error" role="alert"${m.error === undefined ? ' hidden' : ''}>${escapeHtml(m.error ?? '')}</div>
   </div>
   <aside class="panel">
@@ -317,6 +317,13 @@ function fieldsHtml(t: PageText, fields: readonly SigningField[]): string {
       <fieldset class="fields" id="fields"><legend>${escapeHtml(t.fieldsHeading)}</legend>
         ${controls.join('\n        ')}
       </fieldset>`;
+}
+
+/** What the signer does to finish: place a signature, select the sign-here fields, or (no signature) approve or finish. */
+function placementHelp(t: PageText, free: boolean, signatureTabs: number, buttons: readonly ButtonTab[]): string {
+  if (free) return t.placeHelp;
+  if (signatureTabs > 0) return t.tabsHelp(signatureTabs);
+  return buttons.some((b) => b.kind === 'approve') ? t.buttonsHelp : t.noSignatureHelp;
 }
 
 /**

@@ -87,6 +87,8 @@ export interface PageText {
   viewTab: string;
   /** Help for a signer who finishes on an approve tab (or declines) and places no signature. */
   buttonsHelp: string;
+  /** Help for a signer with a decline tab and no approve or sign-here tab: Finish, no signature placed. */
+  noSignatureHelp: string;
   /** A signer attachment tab: the sandbox takes no uploads. */
   attachmentTab: string;
   attachmentUnsupported: string;
@@ -175,6 +177,7 @@ const en: PageText = {
   declineTab: 'Decline',
   viewTab: 'View',
   buttonsHelp: 'Fill in your fields, then select Approve (or Finish): you place no signature.',
+  noSignatureHelp: 'Fill in your fields, then select Finish: you place no signature.',
   attachmentTab: 'Attachment',
   attachmentUnsupported: 'Attaching a file is not supported by the signrun sandbox yet: you can finish without it.',
   errorUnopenedViews: (labels) => `Open these documents before finishing: ${labels}.`,
@@ -262,6 +265,7 @@ const fr: PageText = {
   declineTab: 'Refuser',
   viewTab: 'Afficher',
   buttonsHelp: 'Remplissez vos champs, puis sélectionnez Approuver (ou Terminer) : vous ne placez pas de signature.',
+  noSignatureHelp: 'Remplissez vos champs, puis sélectionnez Terminer : vous ne placez pas de signature.',
   attachmentTab: 'Pièce jointe',
   attachmentUnsupported:
     'Le bac à sable signrun ne permet pas encore de joindre un fichier : vous pouvez terminer sans.',
