@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
-import { samplePdf } from './pdf-tools.js';
+import { samplePdf, tempPdf, tool } from './pdf-tools.js';
 import { sandboxApi } from './sandbox-api.js';
 import { openSigningLink, postForm } from './sign-over-http.js';
 import { injectedSandbox } from '../sandbox/helpers/injected-sandbox.js';
@@ -53,6 +53,7 @@ describe('approve and view tabs over HTTP', () => {
     const envelopeId = await envelopeWith({
       viewTabs: [at(100, { tabLabel: 'Terms', required: 'true' })],
       approveTabs: [at(200)],
+      initialHereTabs: [at(300)],
     });
     const { sessionUrl, cookie, csrf, html } = await openSigningLink(await api.signingUrl(envelopeId, view, returnUrl));
     const viewed = /name="(tab\.[^"]+)" value="" data-opened-value="viewed"/.exec(html)?.[1];
@@ -67,6 +68,10 @@ describe('approve and view tabs over HTTP', () => {
     expect(approved.status).toBe(303);
     expect(eventOf(approved)).toBe('signing_complete');
     expect(await api.envelopeStatus(envelopeId)).toBe('completed');
+    // Approving initials nothing: no initials box (its frame and date) is stamped, as no signature is.
+    const text = (await tool('pdftotext', ['-layout', tempPdf(await api.document(envelopeId, '1')), '-'])).out;
+    expect(text).toContain('Approve');
+    expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}/);
   });
 
   it('a signer whose only tabs are approve and decline is not asked to place a signature', async () => {

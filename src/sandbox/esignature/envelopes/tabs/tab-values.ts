@@ -124,9 +124,11 @@ export function valueTabsToDraw(
     const at = stampedPlace(kind.name, tab, documentId);
     if (at === undefined) continue;
     const base = { kind: kind.name, ...at };
-    if (drawing === 'initials')
-      out.push({ ...base, value: initialsOf(signed.signatureName), signedAt: signed.signedAt });
-    else if (drawing === 'checkbox') out.push({ ...base, selected: wireTrue(tab['selected']) });
+    if (drawing === 'initials') {
+      // No signature adopted (an approve tab: DocuSign completes the recipient unsigned): the box stays blank, no frame, no date.
+      if (signed.signatureName !== '')
+        out.push({ ...base, value: initialsOf(signed.signatureName), signedAt: signed.signedAt });
+    } else if (drawing === 'checkbox') out.push({ ...base, selected: wireTrue(tab['selected']) });
     else if (drawing === 'list') out.push({ ...base, value: listText(tab) });
     else out.push({ ...base, value: tab.value ?? '' });
   }
