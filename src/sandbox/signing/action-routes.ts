@@ -4,6 +4,7 @@ import { mustAct } from '../esignature/envelopes/routing.js';
 import { applyEntered } from '../esignature/envelopes/tabs/entered-values.js';
 import { StampPageError } from '../platform/pdf/stamp-signatures.js';
 import { accessCodeState, tryAccessCode } from './access-code.js';
+import { actsOnButtons, buttonTabs, unopenedViews } from './button-tabs.js';
 import { parsePlacements, signaturePlaces, type SignaturePlace } from './signature-places.js';
 import { signRecipient } from './sign-recipient.js';
 import { actorOf, type Form, type SigningContext } from './signing-context.js';
@@ -23,6 +24,7 @@ export function signingActionRoutes(context: SigningContext): void {
   const route = (action: string, handler: (request: ActionRequest, reply: FastifyReply) => Promise<unknown>) =>
     app.post<{ Params: { sessionId: string }; Body: Form }>(`/signing/s/:sessionId/${action}`, handler);
   route('sign', (request, reply) => sign(context, request, reply));
+  route('approve', (request, reply) => sign(context, request, reply, 'approve'));
   route('decline', (request, reply) => decline(context, request, reply));
   route('access-code', (request, reply) => enterAccessCode(context, request, reply));
   route('act', (request, reply) => act(context, request, reply));
@@ -33,31 +35,49 @@ export function signingActionRoutes(context: SigningContext): void {
   });
 }
 
-async function sign(context: SigningContext, request: ActionRequest, reply: FastifyReply) {
+/**
+ * Finish (`sign`) or an approve tab (`approve`): the fields are checked the
+ * same way (required ones filled, values that fit, required view tabs
+ * opened); finishing adopts the typed signature and stamps it, approving
+ * completes the recipient without any signature (DocuSign's approve tab).
+ */
+async function sign(
+  context: SigningContext,
+  request: ActionRequest,
+  reply: FastifyReply,
+  action: 'sign' | 'approve' = 'sign',
+) {
   const session = context.checkSession(request, reply, true);
   if (session === undefined) return reply;
   if (!context.documentsMayShow(session)) return renderSigningPage(context, reply, session, 403);
   const form = request.body;
   const text = context.textFor(session);
-  const signatureName = (form['signatureName'] ?? '').trim().slice(0, 100);
-  if (signatureName === '')
-    return renderSigningPage(context, reply, session, 400, { error: text.errorNoName, signatureName });
   const recipient = context.recipientOf(session);
+  const tabs = recipient?.tabs ?? {};
+  const approving = action === 'approve';
+  if (approving && !buttonTabs(tabs).some((b) => b.kind === 'approve'))
+    return renderSigningPage(context, reply, session, 400);
+  const signatureName = approving ? '' : (form['signatureName'] ?? '').trim().slice(0, 100);
+  if (!approving && signatureName === '')
+    return renderSigningPage(context, reply, session, 400, { error: text.errorNoName, signatureName });
   // What the signer entered in the fields; required ones must be filled, values must fit their kind.
-  const entered = applyEntered(recipient?.tabs ?? {}, form);
+  const entered = applyEntered(tabs, form);
+  const unopened = unopenedViews(tabs, form, text.viewTab);
   const fieldsProblem =
     entered.missing.length > 0
       ? text.errorRequiredFields(entered.missing.join(', '))
       : entered.invalid.length > 0
         ? text.errorInvalidFields(entered.invalid.join(', '))
-        : undefined;
+        : unopened.length > 0
+          ? text.errorUnopenedViews(unopened.join(', '))
+          : undefined;
   if (fieldsProblem !== undefined)
     return renderSigningPage(context, reply, session, 400, {
       error: fieldsProblem,
-      signatureName,
+      ...(approving ? {} : { signatureName }),
       entered: entered.tabs,
     });
-  const places = placesToSign(context, session, recipient?.tabs ?? {}, form);
+  const places = approving ? [] : placesToSign(context, session, tabs, form);
   if (places === undefined)
     return renderSigningPage(context, reply, session, 400, { error: text.errorNoPlacement, signatureName });
   try {
@@ -78,7 +98,8 @@ function placesToSign(
   form: Form,
 ): SignaturePlace[] | undefined {
   const placed = signaturePlaces(tabs);
-  if (placed.length > 0) return placed;
+  // A signer the sender gave an approve or decline tab (and no signature tab) finishes without one, as on DocuSign.
+  if (placed.length > 0 || actsOnButtons(tabs)) return placed;
   const ids = new Set(context.visibleDocumentsOf(session).map((d) => d.documentId));
   const chosen = parsePlacements(form['placements'], ids);
   return chosen === undefined || chosen.length === 0 ? undefined : chosen;

@@ -4,6 +4,8 @@ import type { MarkOnPage, SignaturePlace } from './signature-places.js';
 import { fieldsShownField, type SigningField } from '../esignature/envelopes/tabs/entered-values.js';
 import type { PageBrand } from '../esignature/brands/brand-look.js';
 import { escapeHtml } from '../platform/html-escape.js';
+import { viewedValue, type ButtonTab } from './button-tabs.js';
+import type { LiveFormulaInput } from './live-formulas.js';
 
 /** What the signing page shows. */
 export interface SigningPageModel {
@@ -21,6 +23,10 @@ export interface SigningPageModel {
   marks?: MarkOnPage[];
   /** The fields the signer fills or sees (every tab holding a value). */
   fields?: SigningField[];
+  /** The signer's approve, decline, view and signer-attachment tabs (button-tabs.ts). */
+  buttons?: ButtonTab[];
+  /** The tabs formulas read, when the signer has a formula tab: the script computes them as the signer types. */
+  formulas?: LiveFormulaInput[];
   /** Shown at the top (role=alert) after a refused POST. */
   error?: string;
   /** Prefill of the signature field after a refused POST. */
@@ -71,7 +77,10 @@ ${body}
 export function signingPageHtml(m: SigningPageModel): string {
   const t = m.text;
   const base = `/signing/s/${encodeURIComponent(m.sessionId)}`;
-  const free = m.tabs.length === 0;
+  const buttons = m.buttons ?? [];
+  // A signer who approves (or declines) on a tab of the sender places no signature (DocuSign's free-form signing is for a signer with no tabs).
+  const approves = buttons.some((b) => b.kind === 'approve' || b.kind === 'decline');
+  const free = m.tabs.length === 0 && !approves;
   const data = {
     sessionId: m.sessionId,
     freePlacement: free,
@@ -91,6 +100,9 @@ export function signingPageHtml(m: SigningPageModel): string {
           ? []
           : [{ control: `field-${i}`, onPage: f.onPage, drawing: f.drawing }],
     ),
+    // The approve, decline, view and attachment buttons the script moves onto their place (by element id).
+    buttons: buttons.flatMap((b, i) => (b.onPage === undefined ? [] : [{ control: `button-${i}`, onPage: b.onPage }])),
+    formulas: m.formulas ?? [],
     documents: m.documents.map((d) => ({ ...d, url: `${base}/documents/${encodeURIComponent(d.documentId)}` })),
     text: {
       signHere: t.signHere,
@@ -105,6 +117,7 @@ export function signingPageHtml(m: SigningPageModel): string {
       errorUnsignedTabs: t.errorUnsignedTabs,
       errorNoPlacement: t.errorNoPlacement,
       errorNoReason: t.errorNoReason,
+      errorUnopenedViews: t.errorUnopenedViews('{label}'),
       removePlacement: t.removePlacement,
       // Templates filled in by the page script.
       placedLabel: t.placedLabel('{n}'),
@@ -130,7 +143,7 @@ export function signingPageHtml(m: SigningPageModel): string {
     <h1>${escapeHtml(t.heading(m.emailSubject))}</h1>
     <p>${escapeHtml(t.intro(m.senderName))}</p>
     ${m.notice === undefined ? '' : `<p class="notice" id="signing-notice"><strong>${escapeHtml(m.notice)}</strong></p>`}
-    <p class="help" id="placement-help">${escapeHtml(free ? t.placeHelp : t.tabsHelp(m.tabs.length))}</p>
+    <p class="help" id="placement-help">${escapeHtml(placementHelp(t, free, m.tabs.length, buttons))}</p>
     <div id="sign-error" class="error" role="alert"${m.error === undefined ? ' hidden' : ''}>${escapeHtml(m.error ?? '')}</div>
   </div>
   <aside class="panel">
@@ -145,6 +158,7 @@ export function signingPageHtml(m: SigningPageModel): string {
       <p class="preview-label">${escapeHtml(t.preview)}</p>
       <p class="signature-preview" id="signature-preview" aria-live="polite">${escapeHtml(m.signatureName ?? m.recipientName)}</p>
       ${fieldsHtml(t, m.fields ?? [])}
+      ${buttonsHtml(t, base, buttons)}
       <button type="submit" class="primary" id="finish">${escapeHtml(t.finish)}</button>
     </form>
     <form method="post" action="${base}/cancel" class="later">
@@ -277,7 +291,8 @@ function fieldsHtml(t: PageText, fields: readonly SigningField[]): string {
     const locked = f.locked ? ' data-locked="true"' : '';
     switch (f.control) {
       case 'shown':
-        return `<div class="field"${locked}>${label}<input id="${id}" type="text" readonly${owner} value="${escapeHtml(f.value === '' ? t.filledOnSigning : f.value)}"></div>`;
+        // data-tab: a formula's result is written here by the page script as the signer types.
+        return `<div class="field"${locked}>${label}<input id="${id}" type="text" readonly${owner} data-tab="${escapeHtml(f.name)}" value="${escapeHtml(f.value === '' ? t.filledOnSigning : f.value)}"></div>`;
       case 'checkbox':
         return `<div class="field checkbox"${locked}><input id="${id}" type="checkbox"${owner} name="${escapeHtml(f.name)}" value="true"${f.selected ? ' checked' : ''}${f.locked ? ' disabled' : ''}${required}> ${label}</div>`;
       case 'select':
@@ -302,6 +317,46 @@ function fieldsHtml(t: PageText, fields: readonly SigningField[]): string {
       <fieldset class="fields" id="fields"><legend>${escapeHtml(t.fieldsHeading)}</legend>
         ${controls.join('\n        ')}
       </fieldset>`;
+}
+
+/** What the signer does to finish: place a signature, select the sign-here fields, or (no signature) approve or finish. */
+function placementHelp(t: PageText, free: boolean, signatureTabs: number, buttons: readonly ButtonTab[]): string {
+  if (free) return t.placeHelp;
+  if (signatureTabs > 0) return t.tabsHelp(signatureTabs);
+  return buttons.some((b) => b.kind === 'approve') ? t.buttonsHelp : t.noSignatureHelp;
+}
+
+/**
+ * The approve, decline, view and signer-attachment tabs, listed beside the
+ * documents (the page script moves each onto its place, as the preview draws
+ * it). Approve posts the sign form to /approve (DocuSign completes the
+ * recipient without a signature); decline opens the page's decline form
+ * (its reason is required); view opens the document it sits on in a new
+ * tab, and the script records that it was opened (a required view must be,
+ * before finishing); an attachment says the sandbox takes no upload.
+ */
+function buttonsHtml(t: PageText, base: string, buttons: readonly ButtonTab[]): string {
+  if (buttons.length === 0) return '';
+  const items = buttons.map((b, i) => {
+    const id = `button-${i}`;
+    switch (b.kind) {
+      case 'approve':
+        return `<div class="field"><button type="submit" id="${id}" class="tab-button" data-button="approve" form="sign-form" formaction="${base}/approve">${escapeHtml(b.buttonText ?? t.approveTab)}</button></div>`;
+      case 'decline':
+        // Without script it posts the decline form as it is: an empty reason is refused with the page's own message.
+        return `<div class="field"><button type="submit" id="${id}" class="tab-button danger" data-button="decline" form="decline-form">${escapeHtml(b.buttonText ?? t.declineTab)}</button></div>`;
+      case 'view': {
+        const text = b.buttonText ?? t.viewTab;
+        const required = b.required ? ' <span class="required" aria-hidden="true">*</span>' : '';
+        return `<div class="field"><a id="${id}" class="tab-button" data-button="view" data-required="${String(b.required)}" data-label="${escapeHtml(b.tabLabel ?? text)}" href="${base}/documents/${encodeURIComponent(b.documentId)}" target="_blank" rel="noopener">${escapeHtml(text)}</a>${required}<input type="hidden" form="sign-form" id="${id}-opened" name="${escapeHtml(b.name)}" value="" data-opened-value="${viewedValue}"></div>`;
+      }
+      default:
+        return `<div class="field"><span id="${id}" class="tab-button attachment" data-button="signerAttachment" role="note" title="${escapeHtml(t.attachmentUnsupported)}" aria-describedby="${id}-help">${escapeHtml(b.tabLabel ?? t.attachmentTab)}</span><p class="help" id="${id}-help">${escapeHtml(t.attachmentUnsupported)}</p></div>`;
+    }
+  });
+  return `<div class="fields" id="buttons">
+        ${items.join('\n        ')}
+      </div>`;
 }
 
 /**

@@ -65,6 +65,12 @@ button.danger { background: #a4161a; color: #fff; margin-top: .5rem; }
 .field input[type=text], .field select { width: 100%; box-sizing: border-box; }
 .field[data-locked] input, .field[data-locked] select { background: #eef1f5; color: #3d4759; }
 .required { color: #a4161a; }
+/* Approve, decline, view and attachment tabs: buttons on the document (and in the list beside it). */
+.tab-button { display: inline-flex; align-items: center; justify-content: center; padding: .25rem .75rem; border: 1px solid #0b5cad; border-radius: 4px; background: #e6eeff; color: #0b5cad; font-weight: 600; text-decoration: none; white-space: nowrap; overflow: hidden; }
+.tab-button.danger { border-color: #a4161a; background: #fdecea; color: #a4161a; margin-top: 0; }
+.tab-button.is-opened { background: #e3f4e8; border-color: #1e7b34; color: #1e6b2e; }
+.tab-button.attachment { border-style: dashed; color: #3d4759; cursor: not-allowed; }
+.page .tab-button.on-page { justify-content: center; font-weight: 600; }
 .message.wide { max-width: 60rem; }
 table.list { width: 100%; border-collapse: collapse; margin: .5rem 0 1rem; }
 table.list caption { text-align: left; font-weight: 600; padding: .25rem 0; }

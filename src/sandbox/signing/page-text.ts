@@ -81,6 +81,18 @@ export interface PageText {
   actHelp: string;
   actButton: string;
   copyHelp: string;
+  /** The buttons an approve, decline or view tab draws on the document when it gives no buttonText. */
+  approveTab: string;
+  declineTab: string;
+  viewTab: string;
+  /** Help for a signer who finishes on an approve tab (or declines) and places no signature. */
+  buttonsHelp: string;
+  /** Help for a signer with a decline tab and no approve or sign-here tab: Finish, no signature placed. */
+  noSignatureHelp: string;
+  /** A signer attachment tab: the sandbox takes no uploads. */
+  attachmentTab: string;
+  attachmentUnsupported: string;
+  errorUnopenedViews: (labels: string) => string;
 }
 
 const en: PageText = {
@@ -161,6 +173,14 @@ const en: PageText = {
   actHelp: 'Open and read each document, then select Finish: nothing has to be signed.',
   actButton: 'Finish',
   copyHelp: 'You receive a copy for your information: there is nothing for you to do.',
+  approveTab: 'Approve',
+  declineTab: 'Decline',
+  viewTab: 'View',
+  buttonsHelp: 'Fill in your fields, then select Approve (or Finish): you place no signature.',
+  noSignatureHelp: 'Fill in your fields, then select Finish: you place no signature.',
+  attachmentTab: 'Attachment',
+  attachmentUnsupported: 'Attaching a file is not supported by the signrun sandbox yet: you can finish without it.',
+  errorUnopenedViews: (labels) => `Open these documents before finishing: ${labels}.`,
 };
 
 const fr: PageText = {
@@ -241,6 +261,15 @@ const fr: PageText = {
   actHelp: 'Ouvrez et lisez chaque document, puis sélectionnez Terminer : rien n’est à signer.',
   actButton: 'Terminer',
   copyHelp: 'Vous recevez une copie pour information : vous n’avez rien à faire.',
+  approveTab: 'Approuver',
+  declineTab: 'Refuser',
+  viewTab: 'Afficher',
+  buttonsHelp: 'Remplissez vos champs, puis sélectionnez Approuver (ou Terminer) : vous ne placez pas de signature.',
+  noSignatureHelp: 'Remplissez vos champs, puis sélectionnez Terminer : vous ne placez pas de signature.',
+  attachmentTab: 'Pièce jointe',
+  attachmentUnsupported:
+    'Le bac à sable signrun ne permet pas encore de joindre un fichier : vous pouvez terminer sans.',
+  errorUnopenedViews: (labels) => `Ouvrez ces documents avant de terminer : ${labels}.`,
 };
 
 /** The texts for a recipient's `supportedLanguage` (`fr`, `fr-CA`, `FR` → French; anything else → English). */

@@ -12,6 +12,7 @@
  */
 export const signingPageScript = String.raw`
 import * as pdfjs from '/signing/assets/pdf.min.mjs';
+import { formulaValues } from '/signing/assets/formula.js';
 
 pdfjs.GlobalWorkerOptions.workerSrc = '/signing/assets/pdf.worker.min.mjs';
 // One pdf.js worker for every document of the envelope: getDocument without
@@ -240,6 +241,16 @@ async function renderDocument(doc, docIndex) {
       if (el) items.push({ at: field.onPage, el: el });
       if (el && field.caption) wrap.append(radioCaption(field));
     }
+    for (const button of data.buttons.filter(here)) {
+      const el = moveField(button);
+      if (!el) continue;
+      // An attachment box is too small for its words: a "+" on the page, its words kept as its name (and its title says why nothing opens).
+      if (el.dataset.button === 'signerAttachment') {
+        el.setAttribute('aria-label', el.textContent);
+        el.textContent = '+';
+      }
+      items.push({ at: button.onPage, el: el });
+    }
     // Appended in reading order, so Tab moves through the page as a reader would.
     items.sort(function (a, b) { return a.at.top - b.at.top || a.at.left - b.at.left; });
     for (const item of items) {
@@ -256,6 +267,8 @@ async function renderDocument(doc, docIndex) {
 // field left empty, a value its field refuses. Readonly and disabled (locked)
 // controls are never to do: the browser leaves them out of validation.
 function stillToDo(el) {
+  if (el.dataset.button === 'view') return el.dataset.required === 'true' && !viewOpened(el);
+  if (el.dataset.button) return false;
   if (el.dataset.drawing) return el.dataset.optional !== 'true' && !el.classList.contains('is-signed');
   return typeof el.checkValidity === 'function' && !el.checkValidity();
 }
@@ -266,6 +279,7 @@ function labelOfField(el) {
   return ((legend || label || el).textContent || '').replace(/\*$/, '').trim();
 }
 function messageFor(el) {
+  if (el.dataset.button === 'view') return fill(t.errorUnopenedViews, { label: el.dataset.label });
   if (el.dataset.drawing === 'initials') return t.errorUninitialledTabs;
   if (el.dataset.drawing) return t.errorUnsignedTabs;
   const empty = el.validity && el.validity.valueMissing;
@@ -294,20 +308,71 @@ function leadTo(item) {
   el.focus({ preventScroll: true });
   errorBox.scrollIntoView({ block: 'nearest' });
 }
-function nextToDo() {
-  const placed = onPages.slice().sort(function (a, b) {
+function nextToDo(approving) {
+  const placed = onPages.filter(function (item) { return !(approving && item.el.dataset.drawing); }).slice().sort(function (a, b) {
     for (let i = 0; i < 4; i++) if (a.order[i] !== b.order[i]) return a.order[i] - b.order[i];
     return 0;
   });
   const first = placed.find(function (item) { return stillToDo(item.el); });
   if (first) return first;
   // Fields with no place on a page stay in the list beside the documents.
-  const listed = Array.from(document.querySelectorAll('#fields input, #fields select'));
+  const listed = Array.from(document.querySelectorAll('#fields input, #fields select, #buttons [data-button=view]'));
   const el = listed.find(function (x) { return !x.classList.contains('on-page') && stillToDo(x); });
   return el ? { el: el } : undefined;
 }
 
+// Formula tabs, computed as the signer types with the sandbox's own
+// evaluator (formula.js: the code that computes them on submit): each tab's
+// value is what its control holds now (a text-like tab, a list), as the sign
+// form will apply it, else the value the page was drawn with.
+function recomputeFormulas() {
+  if (data.formulas.length === 0) return;
+  const values = formulaValues(data.formulas.map(function (f) {
+    let value = f.value;
+    const control = f.entered ? form.elements.namedItem(f.name) : null;
+    // An empty list choice leaves the list's value as it was (applyEntered).
+    if (control && typeof control.value === 'string' && !(control.tagName === 'SELECT' && control.value === '')) value = control.value;
+    return { label: f.label, value: value, formula: f.formula, roundDecimalPlaces: f.roundDecimalPlaces };
+  }));
+  data.formulas.forEach(function (f, i) {
+    if (f.formula === undefined || values[i] === undefined) return;
+    const shown = document.querySelector('[data-tab="' + CSS.escape(f.name) + '"]');
+    if (shown) shown.value = values[i];
+  });
+}
+document.addEventListener('input', recomputeFormulas);
+document.addEventListener('change', recomputeFormulas);
+recomputeFormulas();
+
+// The approve, decline and view tabs (page-html.ts, buttonsHtml). A view tab
+// opens its document (a link, in a new tab) and records that it was opened.
+function viewOpened(el) { return document.getElementById(el.id + '-opened').value !== ''; }
+document.querySelectorAll('[data-button=view]').forEach(function (el) {
+  el.addEventListener('click', function () {
+    const opened = document.getElementById(el.id + '-opened');
+    opened.value = opened.dataset.openedValue;
+    el.classList.add('is-opened');
+    el.classList.remove('is-next');
+  });
+});
+// A decline tab opens the page's own decline form: the reason is asked there, as for the page's Decline.
+document.querySelectorAll('[data-button=decline]').forEach(function (el) {
+  el.addEventListener('click', function (event) {
+    if (declineReason.value.trim()) return;
+    event.preventDefault();
+    declineForm.closest('details').open = true;
+    declineReason.scrollIntoView({ block: 'center' });
+    declineReason.focus({ preventScroll: true });
+  });
+});
+
 form.addEventListener('submit', function (event) {
+  // An approve tab completes the signer's part without a signature: only the fields (and views) are checked.
+  if (event.submitter && event.submitter.dataset.button === 'approve') {
+    const todo = nextToDo(true);
+    if (todo) { event.preventDefault(); leadTo(todo); }
+    return;
+  }
   if (!adoptedName()) { event.preventDefault(); showError(t.errorNoName, nameInput, finishButton); return; }
   if (data.freePlacement) {
     if (placements.length === 0) { event.preventDefault(); showError(t.errorNoPlacement, document.querySelector('.page.placing'), finishButton); return; }

@@ -9,6 +9,8 @@ import { placeOnPages } from '../esignature/envelopes/tabs/page-places.js';
 import { fillServiceTabs } from '../esignature/envelopes/tabs/tab-values.js';
 import { signingFields } from '../esignature/envelopes/tabs/entered-values.js';
 import { accessCodeState } from './access-code.js';
+import { buttonTabs } from './button-tabs.js';
+import { liveFormulaInputs } from './live-formulas.js';
 import { accessCodePageHtml, messagePageHtml, signingPageHtml, viewPageHtml } from './page-html.js';
 import { pageText, type PageText } from './page-text.js';
 import { returnAddress } from './return-address.js';
@@ -103,6 +105,8 @@ export async function renderSigningPage(
       tabs: signaturePlaces(recipient.tabs),
       marks: marksOnPage(recipient.tabs, placeOf),
       fields: signingFields(shown, placeOf),
+      buttons: buttonTabs(recipient.tabs, placeOf),
+      formulas: liveFormulaInputs(shown),
       ...(error === undefined ? {} : { error }),
       ...(again.signatureName === undefined ? {} : { signatureName: again.signatureName }),
       ...(notice === undefined ? {} : { notice }),

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { signingPageScript } from './signing-client.js';
 import { signingPageCss } from './page-style.js';
+import { formulaScript } from './live-formulas.js';
 
 /** A file the signing page loads. */
 export interface StaticAsset {
@@ -20,6 +21,8 @@ const pdfjsRoot = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/pac
  */
 export const signingAssets: ReadonlyMap<string, () => StaticAsset> = new Map<string, () => StaticAsset>([
   ['signing.js', () => ({ contentType: 'text/javascript; charset=utf-8', body: signingPageScript })],
+  // The sandbox's own formula evaluator, for formula tabs computed as the signer types (live-formulas.ts).
+  ['formula.js', () => ({ contentType: 'text/javascript; charset=utf-8', body: formulaScript })],
   ['signing.css', () => ({ contentType: 'text/css; charset=utf-8', body: signingPageCss })],
   [
     'pdf.min.mjs',

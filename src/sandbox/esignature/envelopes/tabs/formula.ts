@@ -62,3 +62,36 @@ export function formulaText(value: number, roundDecimalPlaces: unknown): string 
   if (Number.isInteger(places) && places >= 0 && places <= 10) return value.toFixed(places);
   return String(Number(value.toFixed(10)));
 }
+
+/** A tab as formulas read it: its label and value; a formula tab also its formula and rounding. */
+export interface FormulaInput {
+  label?: string | undefined;
+  value?: string | undefined;
+  formula?: string | undefined;
+  roundDecimalPlaces?: unknown;
+}
+
+/**
+ * Every tab's value once the formula tabs are computed from the values of
+ * the tabs their `[TabLabel]`s name (a formula may name another formula:
+ * computed in order, a few rounds); a formula it cannot read keeps its value.
+ * The signing page's script runs this same code as the signer types
+ * (signing/formula-script.ts serves its source): it names nothing but
+ * evaluateFormula and formulaText.
+ */
+export function formulaValues(tabs: readonly FormulaInput[]): (string | undefined)[] {
+  let values = tabs.map((t) => t.value);
+  for (let round = 0; round < 3; round++) {
+    const byLabel = new Map<string, string>();
+    tabs.forEach((t, i) => {
+      const value = values[i];
+      if (t.label !== undefined && value !== undefined) byLabel.set(t.label, value);
+    });
+    values = tabs.map((t, i) => {
+      if (t.formula === undefined) return values[i];
+      const result = evaluateFormula(t.formula, (label) => byLabel.get(label));
+      return result === undefined ? values[i] : formulaText(result, t.roundDecimalPlaces);
+    });
+  }
+  return values;
+}

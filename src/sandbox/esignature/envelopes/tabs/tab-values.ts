@@ -11,7 +11,7 @@ import {
   type Tabs,
 } from '../../../../envelope/index.js';
 import { stampedPlace, type TabToDraw } from '../../../../pdf/index.js';
-import { evaluateFormula, formulaText } from './formula.js';
+import { formulaValues } from './formula.js';
 
 /** Who signed, as the service-filled tabs show it. */
 export interface Signing {
@@ -69,23 +69,20 @@ export function fillServiceTabs(tabs: Tabs, signing: Signing): Tabs {
   return rebuild(tabs, computeFormulas(filled));
 }
 
-/** Formula tabs with their results (a formula may name another formula: computed in order, a few rounds). */
+/** Formula tabs with their results (formula.ts, formulaValues: the signing page computes them with the same code). */
 export function computeFormulas(tabs: KindedTab[]): KindedTab[] {
-  let out = tabs;
-  for (let round = 0; round < 3; round++) {
-    const values = new Map<string, string>();
-    for (const { tab } of out)
-      if (tab.tabLabel !== undefined && tab.value !== undefined) values.set(tab.tabLabel, tab.value);
-    out = out.map(({ kind, tab }) => {
-      if (kind.valueType !== 'formula' || typeof tab['formula'] !== 'string') return { kind, tab };
-      const result = evaluateFormula(tab['formula'], (label) => values.get(label));
-      return {
-        kind,
-        tab: result === undefined ? tab : { ...tab, value: formulaText(result, tab['roundDecimalPlaces']) },
-      };
-    });
-  }
-  return out;
+  const values = formulaValues(
+    tabs.map(({ kind, tab }) => ({
+      label: tab.tabLabel,
+      value: tab.value,
+      formula: kind.valueType === 'formula' && typeof tab['formula'] === 'string' ? tab['formula'] : undefined,
+      roundDecimalPlaces: tab['roundDecimalPlaces'],
+    })),
+  );
+  return tabs.map(({ kind, tab }, i) => {
+    const value = values[i];
+    return value === undefined || value === tab.value ? { kind, tab } : { kind, tab: { ...tab, value } };
+  });
 }
 
 /** A person's initials from their adopted signature ("Ada Lovelace" → "AL"). */
@@ -127,9 +124,11 @@ export function valueTabsToDraw(
     const at = stampedPlace(kind.name, tab, documentId);
     if (at === undefined) continue;
     const base = { kind: kind.name, ...at };
-    if (drawing === 'initials')
-      out.push({ ...base, value: initialsOf(signed.signatureName), signedAt: signed.signedAt });
-    else if (drawing === 'checkbox') out.push({ ...base, selected: wireTrue(tab['selected']) });
+    if (drawing === 'initials') {
+      // No signature adopted (an approve tab: DocuSign completes the recipient unsigned): the box stays blank, no frame, no date.
+      if (signed.signatureName !== '')
+        out.push({ ...base, value: initialsOf(signed.signatureName), signedAt: signed.signedAt });
+    } else if (drawing === 'checkbox') out.push({ ...base, selected: wireTrue(tab['selected']) });
     else if (drawing === 'list') out.push({ ...base, value: listText(tab) });
     else out.push({ ...base, value: tab.value ?? '' });
   }
