@@ -18,8 +18,10 @@ export function spawnServe(args: string[]): Promise<ServeProcess> {
     env: { ...process.env, NO_COLOR: '1' },
   });
   let out = '';
+  // 'close', not 'exit': 'exit' may come before the last of the child's output has been read (restart's
+  // "sandbox stopped" was missing once in a loaded run while the exit code was 0).
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
+    child.on('close', (code, signal) => resolve({ code, signal })),
   );
   return new Promise((resolve, reject) => {
     // Under the hook's 60 s, and the child killed: one that never said it listens was left running after the run.
