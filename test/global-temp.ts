@@ -14,5 +14,7 @@ import { join } from 'node:path';
 export default function setup(): () => void {
   const root = mkdtempSync(join(tmpdir(), 'signrun-test-run-'));
   process.env.TMPDIR = root;
-  return () => rmSync(root, { recursive: true, force: true });
+  // Chromium may still be writing its profile as the run ends (its processes outlive the browser's
+  // close by a moment): a folder that empties late is tried again, as rm -rf would be by hand.
+  return () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }
