@@ -72,7 +72,7 @@ export interface SyncInfo {
   /** When the polling rule allows the next listing. */
   nextListingAt?: string;
   listingCalls: number;
-  /** Files downloaded by this sync (a re-sync downloads none). */
+  /** Files this sync collected: documents and certificates downloaded, and form-data.json written (a re-sync collects none). */
   downloads: number;
   /**
    * Completed envelopes whose form-data.json came from what `signrun listen`

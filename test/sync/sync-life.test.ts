@@ -109,6 +109,8 @@ describe('signrun sync after sending', () => {
     // One download for the completed envelope: its archive (document and certificate); no
     // list of its documents (the listing gave their ids and names: include=documents).
     expect(downloads().length).toBe(1);
+    // Alice's document, her certificate and her form-data.json, said as collected (form data is written, not downloaded).
+    expect(first.stdout).toContain('collected 3 file(s) of completed envelopes (documents, certificates, form data)');
     expect(requests.filter((l) => /\/documents 200/.test(l))).toEqual([]);
     // No request per envelope to learn its status, nor to read the completed one's form data:
     // the listing carried its recipients' tabs (include=recipients,tabs, issue 37).

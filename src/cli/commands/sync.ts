@@ -71,7 +71,7 @@ const syncCommand: CommandHandler = async ({ args, options, io, signal }) => {
       const { sync: info } = summary;
       io.stdout.write(
         info.listed
-          ? `Listed status changes in ${info.listingCalls} call(s); downloaded ${info.downloads} file(s) of completed envelopes.\n`
+          ? `Listed status changes in ${info.listingCalls} call(s); collected ${info.downloads} file(s) of completed envelopes (documents, certificates, form data).\n`
           : info.sent === 0
             ? 'No listing made: no envelope of these job files was sent yet.\n'
             : `No listing made (polling rule); next listing from ${info.nextListingAt ?? 'now'}.\n`,
