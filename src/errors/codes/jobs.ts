@@ -258,7 +258,7 @@ export const jobCodes = defineCodes({
     exitCode: 2,
     summary:
       'An envelope has `status: voided` but no `voidedReason` (DocuSign requires one and shows it to the recipients).',
-    hint: 'Add `voidedReason: <why>` beside `status: voided`.',
+    hint: "Add `voidedReason: <why>` beside `status: voided`; with forEach, where the status comes from a CSV column, give voidedReason from one too (`voidedReason: ${row.<column>}`) and fill that row's cell.",
   },
   SR_URL_INVALID: {
     exitCode: 2,
