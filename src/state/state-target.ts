@@ -39,10 +39,19 @@ export async function checkStateTarget(stateDir: string, rootUrl: string): Promi
     throw new SignrunError(
       'SR_STATE_OTHER_TARGET',
       `the state folder ${stateDir} belongs to runs against ${shownUrl(recorded.rootUrl)} (since ${recorded.since}), not ${shownUrl(rootUrl)}`,
-      { details: { stateDir, recordedRootUrl: shownUrl(recorded.rootUrl), rootUrl: shownUrl(rootUrl) } },
+      {
+        details: { stateDir, recordedRootUrl: shownUrl(recorded.rootUrl), rootUrl: shownUrl(rootUrl) },
+        // Named, since the usual cause is a shell that lacks the settings the earlier runs had.
+        hint: `To work on this folder's envelopes, point signrun at their service (DOCUSIGN_ROOT_URL=${shownUrl(recorded.rootUrl)}, with its credentials); to run against ${shownUrl(rootUrl)}, give it its own --out (or --state) folder. Nothing was sent.`,
+      },
     );
   }
   return recorded;
+}
+
+/** The service a state folder belongs to, if a run has used it (`sync` says where its envelopes are). */
+export function recordedStateTarget(stateDir: string): Promise<StateTarget | undefined> {
+  return readTarget(path.join(stateDir, 'target.json'));
 }
 
 async function readTarget(file: string): Promise<StateTarget | undefined> {

@@ -48,6 +48,15 @@ describe('a state folder belongs to one service', () => {
     const refused = await runCli(['run', job, '--out', out], { env: sandboxEnv(second) });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('SR_STATE_OTHER_TARGET');
+    // The hint names the service the folder's envelopes are on, the setting a new shell most often lacks.
+    expect(refused.stderr).toContain(`DOCUSIGN_ROOT_URL=${first.rootUrl.toLowerCase()}`);
+
+    // sync with no DOCUSIGN_ROOT_URL (the in-process sandbox): not "nothing to sync", but where they are.
+    const unpointed = await runCli(['sync', job, '--out', out], { env: {} });
+    expect(unpointed.code).toBe(2);
+    expect(unpointed.stdout).not.toContain('nothing to sync');
+    expect(unpointed.stderr).toContain('SR_STATE_OTHER_TARGET');
+    expect(unpointed.stderr).toContain(`DOCUSIGN_ROOT_URL=${first.rootUrl.toLowerCase()}`);
     expect(await envelopeCount(second)).toBe(0);
 
     // plan reads the same journal, so it refuses too (and writes nothing).

@@ -7,6 +7,7 @@ import { preparedOrDiagnostics } from '../prepared-or-diagnostics.js';
 import { ExitCode } from '../../errors/catalogue-entry.js';
 import { resolveTarget } from '../../runner/target.js';
 import { exitCodeOf } from '../../runner/run-summary.js';
+import { recordedStateTarget } from '../../state/state-target.js';
 import { OutputFolder } from '../../output/output-folder.js';
 import { reportOf } from '../../reporters/report-json.js';
 import { previewDirsOf, writeReports } from '../../reporters/write-reports.js';
@@ -41,11 +42,12 @@ const syncCommand: CommandHandler = async ({ args, options, io, signal }) => {
     (await import('../../sandbox/index.js')).startSandbox(sandboxOptions),
   );
   try {
-    if (target.sandbox) {
+    // An out folder of runs against a service (target.json) is not "nothing to sync": the state check names that service.
+    if (target.sandbox && (await recordedStateTarget(stateDir)) === undefined) {
       io.stdout.write(
         `No DOCUSIGN_ROOT_URL configured: an in-process sandbox holds no envelope of an earlier run, so there is nothing to sync. Point signrun at the service that sent them (\`npx signrun serve\` and DOCUSIGN_ROOT_URL for the sandbox).\n`,
       );
-    } else {
+    } else if (!target.sandbox) {
       io.stdout.write(`Target: ${shownUrl(target.rootUrl)}\n`);
     }
     const minSeconds = options['minInterval'] as number | undefined;
