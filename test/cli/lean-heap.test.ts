@@ -48,6 +48,10 @@ describe('leanHeap', () => {
   });
 
   it('keeps it there after a worker thread starts (V8 resets the growth factor for a new isolate)', () => {
-    expect(newSpaceAfterChurn(true, 100)).toBeLessThanOrEqual(2 * YOUNG_SEMI_SPACE_MIB);
+    // At most one step past the cap: the cap is set again once the worker is up, but V8 may reset the
+    // factor again as the worker's isolate goes (after its exit event), and a collection just after can
+    // grow the space one step before the cap is seen (as lean-heap.ts says of bursts): at stop 51, 1 run in
+    // 5 and one CI run ended at 16 MiB. Without setting the cap again it grows to V8's own 2 x 16 MiB (32).
+    expect(newSpaceAfterChurn(true, 100)).toBeLessThanOrEqual(2 * 2 * YOUNG_SEMI_SPACE_MIB);
   });
 });
