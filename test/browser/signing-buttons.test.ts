@@ -11,7 +11,7 @@ import {
   waitForDocuments,
 } from '../helpers/browser.js';
 import { samplePdf, tempPdf, tool } from '../signing/pdf-tools.js';
-import { sandboxApi } from '../signing/sandbox-api.js';
+import { sandboxApi, tabAt } from '../signing/sandbox-api.js';
 
 // A signer meets the approve, decline, view and signer-attachment tabs on the
 // document, where the preview draws them (they hold no value, so the fields
@@ -31,14 +31,6 @@ afterAll(async () => {
   await releaseBrowser(browser);
   await back?.close();
   await sandbox?.close();
-});
-
-const at = (y: number, extra: Record<string, unknown> = {}) => ({
-  documentId: '1',
-  pageNumber: '1',
-  xPosition: '100',
-  yPosition: String(y),
-  ...extra,
 });
 
 async function envelopeWith(tabs: Record<string, unknown>): Promise<string> {
@@ -75,11 +67,11 @@ async function open(envelopeId: string) {
 describe('approve, decline, view and attachment tabs on the signing page', () => {
   it('approve completes the signer without a signature, once the required view is opened and fields filled', async () => {
     const envelopeId = await envelopeWith({
-      textTabs: [at(100, { tabLabel: 'Department' })],
-      viewTabs: [at(160, { tabLabel: 'Terms', required: 'true' })],
-      signerAttachmentTabs: [at(220)],
-      approveTabs: [at(280, { buttonText: 'I approve' })],
-      declineTabs: [at(340)],
+      textTabs: [tabAt(100, { tabLabel: 'Department' })],
+      viewTabs: [tabAt(160, { tabLabel: 'Terms', required: 'true' })],
+      signerAttachmentTabs: [tabAt(220)],
+      approveTabs: [tabAt(280, { buttonText: 'I approve' })],
+      declineTabs: [tabAt(340)],
     });
     const { context, page, errors } = await open(envelopeId);
     // Each button sits on the page (not only in the list), and the signer places no signature.
@@ -113,7 +105,10 @@ describe('approve, decline, view and attachment tabs on the signing page', () =>
   });
 
   it('a decline tab opens the decline form; its reason declines the envelope', async () => {
-    const envelopeId = await envelopeWith({ approveTabs: [at(100)], declineTabs: [at(160, { buttonText: 'No' })] });
+    const envelopeId = await envelopeWith({
+      approveTabs: [tabAt(100)],
+      declineTabs: [tabAt(160, { buttonText: 'No' })],
+    });
     const { context, page, errors } = await open(envelopeId);
     await page.getByRole('button', { name: 'No', exact: true }).click();
     expect(await page.locator('details.decline').getAttribute('open')).not.toBeNull();

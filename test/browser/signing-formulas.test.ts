@@ -12,7 +12,7 @@ import {
   waitForDocuments,
 } from '../helpers/browser.js';
 import { samplePdf } from '../signing/pdf-tools.js';
-import { sandboxApi } from '../signing/sandbox-api.js';
+import { sandboxApi, tabAt } from '../signing/sandbox-api.js';
 
 // A signer types an amount and sees the formula tabs that name it change on
 // the page as they type (computed by the sandbox's own evaluator, served to
@@ -31,14 +31,6 @@ afterAll(async () => {
   await releaseBrowser(browser);
   await back?.close();
   await sandbox?.close();
-});
-
-const at = (y: number, extra: Record<string, unknown> = {}) => ({
-  documentId: '1',
-  pageNumber: '1',
-  xPosition: '100',
-  yPosition: String(y),
-  ...extra,
 });
 
 describe('formula tabs on the signing page', () => {
@@ -62,12 +54,12 @@ describe('formula tabs on the signing page', () => {
             email: 'ada@example.com',
             clientUserId: 'ada',
             tabs: {
-              signHereTabs: [at(500)],
-              currencyTabs: [at(100, { tabLabel: 'Amount' })],
-              numberTabs: [at(140, { tabLabel: 'Nights' })],
+              signHereTabs: [tabAt(500)],
+              currencyTabs: [tabAt(100, { tabLabel: 'Amount' })],
+              numberTabs: [tabAt(140, { tabLabel: 'Nights' })],
               formulaTabs: [
-                at(180, { tabLabel: 'Doubled', formula: '[Amount] * 2' }),
-                at(220, { tabLabel: 'Total', formula: '[Doubled] + [Nights] / 3', roundDecimalPlaces: '2' }),
+                tabAt(180, { tabLabel: 'Doubled', formula: '[Amount] * 2' }),
+                tabAt(220, { tabLabel: 'Total', formula: '[Doubled] + [Nights] / 3', roundDecimalPlaces: '2' }),
               ],
             },
           },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/contract.js';
 import { samplePdf, tempPdf, tool } from './pdf-tools.js';
-import { sandboxApi } from './sandbox-api.js';
+import { sandboxApi, tabAt } from './sandbox-api.js';
 import { openSigningLink, postForm } from './sign-over-http.js';
 import { injectedSandbox } from '../sandbox/helpers/injected-sandbox.js';
 
@@ -21,14 +21,6 @@ beforeAll(async () => {
 });
 afterAll(async () => sandbox.close());
 
-const at = (y: number, extra: Record<string, unknown> = {}) => ({
-  documentId: '1',
-  pageNumber: '1',
-  xPosition: '100',
-  yPosition: String(y),
-  ...extra,
-});
-
 async function envelopeWith(tabs: Record<string, unknown>): Promise<string> {
   const pdf = Buffer.from(await samplePdf('Approve', 1)).toString('base64');
   return api.createEnvelope({
@@ -43,7 +35,7 @@ const eventOf = (res: Response) => new URL(res.headers.get('location') ?? 'http:
 
 describe('approve and view tabs over HTTP', () => {
   it('refuses approve for a signer with no approve tab', async () => {
-    const envelopeId = await envelopeWith({ signHereTabs: [at(400)] });
+    const envelopeId = await envelopeWith({ signHereTabs: [tabAt(400)] });
     const { sessionUrl, cookie, csrf } = await openSigningLink(await api.signingUrl(envelopeId, view, returnUrl));
     expect((await postForm(`${sessionUrl}/approve`, cookie, { csrfToken: csrf })).status).toBe(400);
     expect(await api.recipientStatuses(envelopeId)).toEqual({ '1': 'delivered' });
@@ -51,9 +43,9 @@ describe('approve and view tabs over HTTP', () => {
 
   it('approves only once the required view was opened, and Finish waits for it too', async () => {
     const envelopeId = await envelopeWith({
-      viewTabs: [at(100, { tabLabel: 'Terms', required: 'true' })],
-      approveTabs: [at(200)],
-      initialHereTabs: [at(300)],
+      viewTabs: [tabAt(100, { tabLabel: 'Terms', required: 'true' })],
+      approveTabs: [tabAt(200)],
+      initialHereTabs: [tabAt(300)],
     });
     const { sessionUrl, cookie, csrf, html } = await openSigningLink(await api.signingUrl(envelopeId, view, returnUrl));
     const viewed = /name="(tab\.[^"]+)" value="" data-opened-value="viewed"/.exec(html)?.[1];
@@ -75,7 +67,7 @@ describe('approve and view tabs over HTTP', () => {
   });
 
   it('a signer whose only tabs are approve and decline is not asked to place a signature', async () => {
-    const envelopeId = await envelopeWith({ approveTabs: [at(100)], declineTabs: [at(200)] });
+    const envelopeId = await envelopeWith({ approveTabs: [tabAt(100)], declineTabs: [tabAt(200)] });
     const { sessionUrl, cookie, csrf, html } = await openSigningLink(await api.signingUrl(envelopeId, view, returnUrl));
     expect(html).not.toContain('No signature fields were set for you');
     expect(html).toContain('Fill in your fields, then select Approve (or Finish): you place no signature.');
@@ -85,7 +77,7 @@ describe('approve and view tabs over HTTP', () => {
   });
 
   it('a signer with only a decline tab is told to finish, not to approve', async () => {
-    const envelopeId = await envelopeWith({ declineTabs: [at(100)] });
+    const envelopeId = await envelopeWith({ declineTabs: [tabAt(100)] });
     const { html } = await openSigningLink(await api.signingUrl(envelopeId, view, returnUrl));
     expect(html).toContain('Fill in your fields, then select Finish: you place no signature.');
   });

@@ -65,6 +65,11 @@ export function sandboxApi(rootUrl: string) {
   };
 }
 
+/** A tab placed by position on document 1's first page, at x 100 and height `y` (DocuSign wire names, strings). */
+export function tabAt(y: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { documentId: '1', pageNumber: '1', xPosition: '100', yPosition: String(y), ...extra };
+}
+
 /** A signer definition with one sign-here tab (DocuSign wire names, strings). */
 export function signer(
   recipientId: string,
